@@ -1,0 +1,13 @@
+package io.periscope;
+
+import io.periscope.cli.Cli;
+
+/** The one jar: {@code serve} (the default) or a command-line command. */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(Cli.run(args, System.getenv(), System.out, System.err));
+  }
+
+}

@@ -1,0 +1,96 @@
+package io.periscope.auth;
+
+import com.auth0.jwt.JWT;
+import com.auth0.jwt.JWTVerifier;
+import com.auth0.jwt.algorithms.Algorithm;
+import com.auth0.jwt.exceptions.JWTVerificationException;
+import com.auth0.jwt.interfaces.DecodedJWT;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * HS256 access tokens. The verifier is built for HS256 only, so a token claiming any other algorithm
+ * ({@code none} included) is refused. Claims: {@code sub} (account id), {@code role}, {@code iat}, {@code exp}.
+ */
+public final class Tokens {
+  private static final String ISSUER = "periscope";
+  static final int MIN_SECRET_BYTES = 32;
+
+  private final Algorithm algorithm;
+  private final JWTVerifier verifier;
+  private final Duration ttl;
+  private final Clock clock;
+
+  public Tokens(String secret, Duration ttl, Clock clock) {
+    if (secret.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
+      throw new IllegalArgumentException("AUTH_JWT_SECRET must be at least " + MIN_SECRET_BYTES + " bytes");
+    }
+    this.algorithm = Algorithm.HMAC256(secret);
+    this.verifier = JWT.require(algorithm).withIssuer(ISSUER).withClaimPresence("sub").withClaimPresence("exp")
+        .withClaimPresence("role").build();
+    this.ttl = ttl;
+    this.clock = clock;
+  }
+
+  public Duration ttl() {
+    return ttl;
+  }
+
+  public String issue(String accountId, Role role, Instant now) {
+    return issue(accountId, role, now, ttl);
+  }
+
+  /** A token with its own lifetime: the command line's short-lived admin token for a running service. */
+  public String issue(String accountId, Role role, Instant now, Duration lifetime) {
+    return JWT.create().withIssuer(ISSUER).withSubject(accountId).withClaim("role", role.wire())
+        .withIssuedAt(now).withExpiresAt(now.plus(lifetime)).sign(algorithm);
+  }
+
+  /** The caller, or empty for a token that is malformed, forged, of another algorithm or expired. */
+  public Optional<Principal> verify(String token) {
+    try {
+      DecodedJWT jwt = verifier.verify(token);
+      Optional<Role> role = Role.parse(jwt.getClaim("role").asString());
+      if (role.isEmpty() || jwt.getExpiresAtAsInstant().isBefore(clock.instant())) return Optional.empty();
+      return Optional.of(new Principal(jwt.getSubject(), role.get()));
+    } catch (JWTVerificationException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The configured secret, or the one generated on first start and kept in {@code dataDir/jwt-secret}
+   * (owner-only permissions) so tokens survive restarts. A cluster must configure AUTH_JWT_SECRET.
+   */
+  public static String secret(String configured, Path dataDir) throws IOException {
+    if (!configured.isBlank()) return configured;
+    Path file = dataDir.resolve("jwt-secret");
+    if (Files.exists(file)) return Files.readString(file, StandardCharsets.UTF_8).trim();
+    byte[] bytes = new byte[48];
+    new SecureRandom().nextBytes(bytes);
+    String secret = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    Files.createDirectories(dataDir);
+    Path tmp = Files.createTempFile(dataDir, "jwt-secret", ".tmp");
+    try {
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException ignored) {
+      // not a POSIX file system: the directory's own permissions protect it
+    }
+    Files.writeString(tmp, secret, StandardCharsets.UTF_8);
+    try {
+      Files.move(tmp, file); // fails rather than replace a secret another process just wrote
+    } catch (IOException raced) {
+      Files.deleteIfExists(tmp);
+    }
+    return Files.readString(file, StandardCharsets.UTF_8).trim();
+  }
+}

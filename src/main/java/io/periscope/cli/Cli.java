@@ -1,0 +1,55 @@
+package io.periscope.cli;
+
+import com.typesafe.config.Config;
+import io.periscope.config.Profiles;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** Dispatches the command line of spec/operations.md. */
+public final class Cli {
+  static final String USAGE = String.join("\n",
+      "usage: java -jar periscope.jar [command]",
+      "  serve                                              run the service (the default)",
+      "  users create --id ID --email EMAIL --role admin|user   password on the first line of stdin");
+
+  private Cli() {}
+
+  /** @return the process exit code; {@code serve} returns when the service has stopped */
+  public static int run(String[] argv, Map<String, String> env, PrintStream out, PrintStream err) {
+    List<String> args = Arrays.asList(argv);
+    String command = args.isEmpty() ? "serve" : args.get(0);
+    List<String> rest = args.isEmpty() ? List.of() : args.subList(1, args.size());
+    String profile = Profiles.chosen(env);
+    try {
+      switch (command) {
+        case "serve" -> {
+          if (!rest.isEmpty()) throw new Args.UsageException("serve takes no arguments");
+          Serve.run(profile, Profiles.load(profile));
+          return 0;
+        }
+        case "users" -> {
+          return UsersCommand.run(rest, quiet(profile), out, err);
+        }
+        case "help", "--help", "-h" -> {
+          out.println(USAGE);
+          return 0;
+        }
+        default -> throw new Args.UsageException("unknown command '" + command + "'");
+      }
+    } catch (Args.UsageException e) {
+      err.println("error: " + e.getMessage());
+      err.println(USAGE);
+      return 2;
+    } catch (Exception e) {
+      err.println("error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+      return 1;
+    }
+  }
+
+  /** The command line keeps standard output for its own lines; logs go to stderr and only when they matter. */
+  private static Config quiet(String profile) {
+    return Profiles.load(profile, com.typesafe.config.ConfigFactory.parseMap(Map.of("pekko.loglevel", "WARNING")));
+  }
+}

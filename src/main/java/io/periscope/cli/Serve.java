@@ -1,0 +1,67 @@
+package io.periscope.cli;
+
+import com.typesafe.config.Config;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import io.periscope.Periscope;
+import io.periscope.auth.Tokens;
+import io.periscope.config.Settings;
+import io.periscope.runtime.DataDirLock;
+import io.periscope.runtime.Node;
+import io.periscope.runtime.ServiceFile;
+import io.periscope.runtime.ShardedEntities;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code serve}: a cluster node with the HTTP interface. SIGTERM runs Pekko's coordinated shutdown, which stops
+ * taking connections, lets in-flight requests finish (up to {@link #DRAIN}), hands shards over and exits.
+ */
+public final class Serve {
+  private static final Logger log = LoggerFactory.getLogger(Serve.class);
+  static final Duration DRAIN = Duration.ofSeconds(20);
+
+  private Serve() {}
+
+  /** Serves until the actor system terminates (SIGTERM, or the cluster downing this node). */
+  public static void run(String profile, Config config) throws Exception {
+    long started = System.nanoTime();
+    Settings settings = Settings.from(config);
+    // Held for the life of the process; the command line waits for it or goes through this service.
+    DataDirLock lock = DataDirLock.acquire(settings.dataDir(), Duration.ofSeconds(60));
+    Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
+        Clock.systemUTC());
+    ActorSystem<Void> system = Node.startClusterNode(config, Duration.ofSeconds(60));
+    Periscope app = new Periscope(system, settings, new ShardedEntities(system), tokens);
+
+    ServerBinding binding = Http.get(system).newServerAt(settings.httpHost(), settings.httpPort())
+        .bind(app.httpApi(Clock.systemUTC()).route().seal())
+        .toCompletableFuture().get();
+    binding.addToCoordinatedShutdown(DRAIN, system);
+    String host = settings.httpHost().equals("0.0.0.0") ? "127.0.0.1" : settings.httpHost();
+    new ServiceFile(host, binding.localAddress().getPort(), ProcessHandle.current().pid()).write(settings.dataDir());
+    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "forget-service-file",
+        () -> {
+          ServiceFile.remove(settings.dataDir());
+          return CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+        });
+    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "release-data-dir",
+        () -> {
+          try {
+            lock.close();
+          } catch (java.io.IOException ignored) {
+            // the process is exiting; the operating system releases the lock anyway
+          }
+          return CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
+        });
+    log.info("event=ready profile={} http={}:{} data-dir={} journal={} ms={}", profile, settings.httpHost(),
+        binding.localAddress().getPort(), settings.dataDir(), settings.databaseConfigured() ? "postgresql" : "h2",
+        (System.nanoTime() - started) / 1_000_000);
+    system.getWhenTerminated().toCompletableFuture().join();
+  }
+}

@@ -1,0 +1,28 @@
+package io.periscope.config;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parses AUTH_TOKEN_TTL: plain seconds, or a number with s, m, h or d. */
+public final class Durations {
+  private static final Pattern TTL = Pattern.compile("(\\d+)\\s*([smhd]?)");
+
+  private Durations() {}
+
+  public static Duration parseTtl(String text) {
+    Matcher m = TTL.matcher(text.trim());
+    if (!m.matches()) {
+      throw new IllegalArgumentException("AUTH_TOKEN_TTL must be seconds or a number with s, m, h or d: '" + text + "'");
+    }
+    long n = Long.parseLong(m.group(1));
+    Duration ttl = switch (m.group(2)) {
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      case "d" -> Duration.ofDays(n);
+      default -> Duration.ofSeconds(n);
+    };
+    if (ttl.isZero()) throw new IllegalArgumentException("AUTH_TOKEN_TTL must be positive");
+    return ttl;
+  }
+}

@@ -1,0 +1,42 @@
+package io.periscope.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigResolveOptions;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Chooses and loads the HOCON profile: {@code embedded} by default, {@code postgres} when DATABASE_URL is set,
+ * or the one named by PERISCOPE_PROFILE (local1..3, kubernetes). Environment variables reach the profiles
+ * through their ${?VAR} lines; values that must be computed (an absolute data directory) are layered on top.
+ */
+public final class Profiles {
+  private Profiles() {}
+
+  public static String chosen(Map<String, String> env) {
+    String named = env.getOrDefault("PERISCOPE_PROFILE", "").trim();
+    if (!named.isEmpty()) return named;
+    return env.getOrDefault("DATABASE_URL", "").isBlank() ? "embedded" : "postgres";
+  }
+
+  public static Config load(String profile) {
+    return load(profile, ConfigFactory.empty());
+  }
+
+  /** Loads a profile with {@code overrides} taking precedence over everything else. */
+  public static Config load(String profile, Config overrides) {
+    Config unresolved = overrides
+        .withFallback(ConfigFactory.systemProperties())
+        .withFallback(ConfigFactory.parseResourcesAnySyntax(profile))
+        .withFallback(ConfigFactory.defaultReference());
+    if (!unresolved.hasPath("periscope")) {
+      throw new IllegalArgumentException("unknown configuration profile '" + profile + "'");
+    }
+    String dataDir = unresolved.resolve(ConfigResolveOptions.defaults().setAllowUnresolved(true))
+        .getString("periscope.data-dir");
+    Config computed = ConfigFactory.parseMap(Map.of(
+        "periscope.data-dir-absolute", Path.of(dataDir).toAbsolutePath().normalize().toString()));
+    return overrides.withFallback(computed).withFallback(unresolved).resolve();
+  }
+}

@@ -1,0 +1,63 @@
+package io.periscope.config;
+
+import com.typesafe.config.Config;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/** The typed view of the {@code periscope} block of the configuration. */
+public record Settings(
+    String httpHost,
+    int httpPort,
+    long maxBodyBytes,
+    Duration askTimeout,
+    Path dataDir,
+    String jwtSecret,
+    Duration tokenTtl,
+    List<String> webOrigins,
+    boolean databaseConfigured,
+    Integrations integrations,
+    boolean allowPrivateNetworks,
+    int runAllConcurrency,
+    RateLimits rateLimits) {
+
+  /** What is configured, never the values: the source of GET /config/status. */
+  public record Integrations(
+      boolean model, boolean search, boolean telegram, boolean telegramAdminChat, boolean email) {}
+
+  public record RateLimits(int authPerIpPerMinute, int aiPerOwnerPerMinute, int keyProbesPerMinute) {}
+
+  public static Settings from(Config config) {
+    Config p = config.getConfig("periscope");
+    int concurrency = p.getInt("run-all.concurrency");
+    if (concurrency < 1) throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
+    return new Settings(
+        p.getString("http.host"),
+        p.getInt("http.port"),
+        p.getBytes("http.max-body-bytes"),
+        p.getDuration("http.ask-timeout"),
+        Path.of(p.getString("data-dir-absolute")),
+        p.getString("auth.jwt-secret"),
+        Durations.parseTtl(p.getString("auth.token-ttl")),
+        commaList(p.getString("web-origin")),
+        !p.getString("database.url").isBlank(),
+        new Integrations(
+            !commaList(p.getString("model.api-keys")).isEmpty(),
+            !commaList(p.getString("search.api-keys")).isEmpty(),
+            !p.getString("telegram.bot-token").isBlank() && !p.getString("telegram.chat-id").isBlank(),
+            !p.getString("telegram.bot-token").isBlank()
+                && !(p.getString("telegram.admin-chat-id") + p.getString("telegram.chat-id")).isBlank(),
+            !p.getString("smtp.host").isBlank() && !p.getString("smtp.from").isBlank()),
+        p.getBoolean("fetch.allow-private-networks"),
+        concurrency,
+        new RateLimits(
+            p.getInt("rate-limits.auth-per-ip-per-minute"),
+            p.getInt("rate-limits.ai-per-owner-per-minute"),
+            p.getInt("rate-limits.key-probes-per-minute")));
+  }
+
+  public static List<String> commaList(String value) {
+    return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+}

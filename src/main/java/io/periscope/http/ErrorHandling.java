@@ -1,0 +1,83 @@
+package io.periscope.http;
+
+import static io.periscope.http.HttpResponses.error;
+import static org.apache.pekko.http.javadsl.server.Directives.complete;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import org.apache.pekko.http.cors.javadsl.CorsRejection;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.ExceptionHandler;
+import org.apache.pekko.http.javadsl.server.MethodRejection;
+import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.MissingQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.Rejection;
+import org.apache.pekko.http.javadsl.server.RejectionHandler;
+import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
+import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
+import io.periscope.auth.Accounts;
+import io.periscope.json.ValidationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place failures become responses: every rejection and every exception is JSON {@code {error}} with
+ * the right status, so nothing reaches the client as Pekko's plain-text defaults or an unhandled 500.
+ */
+public final class ErrorHandling {
+  private static final Logger log = LoggerFactory.getLogger(ErrorHandling.class);
+
+  private ErrorHandling() {}
+
+  public static RejectionHandler rejections() {
+    return RejectionHandler.newBuilder()
+        .handle(CorsRejection.class, r -> complete(error(StatusCodes.FORBIDDEN, "cross-origin request not allowed")))
+        .handleAll(MethodRejection.class, rs -> complete(error(StatusCodes.METHOD_NOT_ALLOWED,
+            "method not allowed; use " + rs.stream().map(r -> r.supported().name()).distinct()
+                .collect(Collectors.joining(", ")))))
+        .handle(MissingQueryParamRejection.class, r ->
+            complete(error(StatusCodes.BAD_REQUEST, "query parameter '" + r.parameterName() + "' is required")))
+        .handle(MalformedQueryParamRejection.class, r ->
+            complete(error(StatusCodes.BAD_REQUEST, "query parameter '" + r.parameterName() + "' is malformed")))
+        .handle(UnsupportedRequestContentTypeRejection.class, r ->
+            complete(error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json")))
+        .handle(Rejection.class, r -> complete(error(StatusCodes.BAD_REQUEST, "the request was rejected")))
+        .handleNotFound(complete(error(StatusCodes.NOT_FOUND, "not found")))
+        .build();
+  }
+
+  public static ExceptionHandler exceptions() {
+    return ExceptionHandler.newBuilder().matchAny(t -> complete(toResponse(t))).build();
+  }
+
+  static HttpResponse toResponse(Throwable thrown) {
+    Throwable t = unwrap(thrown);
+    if (t instanceof ValidationException v) return HttpResponses.invalid(v.issues());
+    if (t instanceof StreamConstraintsException) {
+      return error(StatusCodes.BAD_REQUEST, "the JSON body is nested too deeply");
+    }
+    if (t instanceof JsonProcessingException) return error(StatusCodes.BAD_REQUEST, "the body is not valid JSON");
+    if (t instanceof EntityStreamSizeException) {
+      return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");
+    }
+    if (t instanceof Accounts.Conflict c) return error(StatusCodes.CONFLICT, c.getMessage());
+    if (t instanceof TimeoutException || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
+      log.warn("event=entity-timeout message=\"{}\"", t.getMessage());
+      return error(StatusCodes.SERVICE_UNAVAILABLE, "the service is busy; try again shortly");
+    }
+    log.error("event=unhandled-error type={}", t.getClass().getName(), t);
+    return error(StatusCodes.INTERNAL_SERVER_ERROR, "internal error");
+  }
+
+  static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}

@@ -1,0 +1,66 @@
+package io.periscope.http;
+
+import static io.periscope.http.ApiDirectives.logged;
+import static io.periscope.http.ApiDirectives.refuseEmptyJsonBody;
+import static io.periscope.http.ApiDirectives.withPrincipal;
+import static org.apache.pekko.http.javadsl.server.Directives.*;
+
+import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.http.cors.javadsl.CorsDirectives;
+import org.apache.pekko.http.cors.javadsl.settings.CorsSettings;
+import org.apache.pekko.http.javadsl.server.Route;
+import io.periscope.auth.Tokens;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The whole route tree: access log, error handling, CORS, the empty-body rule, public routes, then the
+ * bearer token for everything else (unknown paths included, so they answer 401 without one).
+ */
+public final class HttpApi {
+  private final Tokens tokens;
+  private final List<String> webOrigins;
+  private final SystemRoutes system;
+  private final AuthRoutes auth;
+  private final WatchRoutes watches;
+  private final AdminRoutes admin;
+
+  public HttpApi(Tokens tokens, List<String> webOrigins, SystemRoutes system, AuthRoutes auth, WatchRoutes watches,
+                 AdminRoutes admin) {
+    this.tokens = tokens;
+    this.webOrigins = webOrigins;
+    this.system = system;
+    this.auth = auth;
+    this.watches = watches;
+    this.admin = admin;
+  }
+
+  public Route route() {
+    return logged(() -> handled(() -> withCors(() -> handled(() -> refuseEmptyJsonBody(() -> concat(
+        system.route(),
+        auth.route(),
+        withPrincipal(tokens, caller -> concat(watches.route(caller), admin.route(caller)))))))));
+  }
+
+  private static Route handled(Supplier<Route> inner) {
+    return handleExceptions(ErrorHandling.exceptions(), () -> handleRejections(ErrorHandling.rejections(), inner));
+  }
+
+  /** CORS only for the configured origins; with none configured no CORS header is ever sent. */
+  private Route withCors(Supplier<Route> inner) {
+    if (webOrigins.isEmpty()) return inner.get();
+    return CorsDirectives.cors(corsSettings(webOrigins), inner);
+  }
+
+  static CorsSettings corsSettings(List<String> origins) {
+    return CorsSettings.create(ConfigFactory.parseMap(Map.of(
+        "pekko.http.cors.allowed-origins", origins,
+        "pekko.http.cors.allowed-methods", List.of("GET", "POST", "PUT", "DELETE", "OPTIONS"),
+        "pekko.http.cors.allowed-headers", List.of("Authorization", "Content-Type"),
+        "pekko.http.cors.exposed-headers", List.of("Retry-After"),
+        "pekko.http.cors.allow-credentials", false,
+        "pekko.http.cors.allow-generic-http-requests", true,
+        "pekko.http.cors.max-age", "1800 seconds")).withFallback(ConfigFactory.defaultReference()));
+  }
+}

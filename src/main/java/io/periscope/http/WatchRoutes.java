@@ -1,0 +1,118 @@
+package io.periscope.http;
+
+import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.HttpResponses.error;
+import static io.periscope.http.HttpResponses.json;
+import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.server.Directives.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.pekko.Done;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+import io.periscope.auth.Principal;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.EntityRefusal;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchValidator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * /watches: create, list, get, replace, delete, always scoped to the caller. Another owner's watch is
+ * addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
+ */
+public final class WatchRoutes {
+  private final Entities entities;
+  private final Asks asks;
+  private final long maxBody;
+
+  public WatchRoutes(Entities entities, Asks asks, long maxBody) {
+    this.entities = entities;
+    this.asks = asks;
+    this.maxBody = maxBody;
+  }
+
+  /** The body of GET /watches. */
+  public record WatchList(List<Watch> watches) {}
+
+  public Route route(Principal caller) {
+    String owner = caller.accountId();
+    return pathPrefix("watches", () -> concat(
+        pathEnd(() -> concat(
+            get(() -> completeWithFuture(list(owner))),
+            post(() -> jsonBody(maxBody, body -> completeWithFuture(create(owner, body)))))),
+        pathPrefix(PathMatchers.segment(), id -> !WatchValidator.ID.matcher(id).matches()
+            ? complete(notFound())
+            : pathEnd(() -> concat(
+                get(() -> completeWithFuture(read(owner, id))),
+                put(() -> jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body)))),
+                delete(() -> completeWithFuture(remove(owner, id))))))));
+  }
+
+  private CompletionStage<HttpResponse> list(String owner) {
+    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(entities.owner(owner), OwnerEntity.ListWatches::new)
+        .thenCompose(ids -> {
+          List<CompletableFuture<Watch>> reads = ids.ids().stream()
+              .map(id -> asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+                  // a watch deleted after its id was listed is simply not there any more
+                  .exceptionally(e -> refused(e) ? null : rethrow(e))
+                  .toCompletableFuture())
+              .toList();
+          return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+              .thenApply(all -> ok(new WatchList(reads.stream().map(CompletableFuture::join)
+                  .filter(Objects::nonNull).toList())));
+        });
+  }
+
+  private CompletionStage<HttpResponse> create(String owner, JsonNode body) {
+    Watch watch = WatchValidator.validate(body, null, owner);
+    // Registered with the owner first, so a 201 is always in the next list; a failed create leaves an id
+    // the list skips because its entity holds no watch.
+    return asks.<OwnerEntity.Command, Done>ask(entities.owner(owner), r -> new OwnerEntity.AddWatch(watch.id(), r))
+        .thenCompose(added -> asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, watch.id()),
+            r -> new WatchEntity.Create(watch, r)))
+        .thenApply(stored -> json(StatusCodes.CREATED, stored))
+        .exceptionally(e -> refused(e) ? error(StatusCodes.CONFLICT, ErrorHandling.unwrap(e).getMessage()) : rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> read(String owner, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+        .thenApply(HttpResponses::ok)
+        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> replace(String owner, String id, JsonNode body) {
+    Watch watch = WatchValidator.validate(body, id, owner);
+    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r))
+        .thenApply(HttpResponses::ok)
+        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> remove(String owner, String id) {
+    return asks.<WatchEntity.Command, Done>ask(entities.watch(owner, id), WatchEntity.Delete::new)
+        .thenCompose(deleted -> asks.<OwnerEntity.Command, Done>ask(entities.owner(owner),
+            r -> new OwnerEntity.RemoveWatch(id, r)))
+        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+  }
+
+  static HttpResponse notFound() {
+    return error(StatusCodes.NOT_FOUND, "watch not found");
+  }
+
+  static boolean refused(Throwable e) {
+    return ErrorHandling.unwrap(e) instanceof EntityRefusal;
+  }
+
+  static <T> T rethrow(Throwable e) {
+    throw e instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(e);
+  }
+}

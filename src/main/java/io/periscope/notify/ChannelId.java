@@ -1,0 +1,54 @@
+package io.periscope.notify;
+
+import java.net.URI;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * A notification channel identifier from a watch's {@code channels}, as spec/operations.md lists them:
+ * {@code telegram}, {@code telegram:<chat id>}, {@code email:<address>}, {@code webhook:<url>}, {@code ntfy:<url>},
+ * {@code slack:<url>}, {@code discord:<url>} and {@code push}.
+ */
+public record ChannelId(Kind kind, String target) {
+
+  public enum Kind { TELEGRAM, EMAIL, WEBHOOK, NTFY, SLACK, DISCORD, PUSH }
+
+  // Numeric chat ids (negative for groups) or a public @channelname.
+  private static final Pattern CHAT_ID = Pattern.compile("-?\\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}");
+  private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+");
+  private static final int MAX_LENGTH = 2048;
+
+  /** The parsed identifier, or empty with no explanation needed beyond "unknown channel". */
+  public static Optional<ChannelId> parse(String id) {
+    if (id == null || id.length() > MAX_LENGTH) return Optional.empty();
+    if (id.equals("telegram")) return Optional.of(new ChannelId(Kind.TELEGRAM, null));
+    if (id.equals("push")) return Optional.of(new ChannelId(Kind.PUSH, null));
+    int colon = id.indexOf(':');
+    if (colon < 0) return Optional.empty();
+    String scheme = id.substring(0, colon);
+    String rest = id.substring(colon + 1);
+    return switch (scheme) {
+      case "telegram" -> CHAT_ID.matcher(rest).matches()
+          ? Optional.of(new ChannelId(Kind.TELEGRAM, rest)) : Optional.empty();
+      case "email" -> EMAIL.matcher(rest).matches()
+          ? Optional.of(new ChannelId(Kind.EMAIL, rest)) : Optional.empty();
+      case "webhook" -> httpUrl(rest).map(u -> new ChannelId(Kind.WEBHOOK, u));
+      case "ntfy" -> httpUrl(rest).map(u -> new ChannelId(Kind.NTFY, u));
+      case "slack" -> httpUrl(rest).map(u -> new ChannelId(Kind.SLACK, u));
+      case "discord" -> httpUrl(rest).map(u -> new ChannelId(Kind.DISCORD, u));
+      default -> Optional.empty();
+    };
+  }
+
+  /** The value when it is an absolute http(s) URL with a host. */
+  public static Optional<String> httpUrl(String value) {
+    try {
+      URI uri = new URI(value);
+      String scheme = uri.getScheme();
+      boolean web = "http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme);
+      return web && uri.getHost() != null && !uri.getHost().isEmpty() ? Optional.of(value) : Optional.empty();
+    } catch (Exception e) {
+      return Optional.empty();
+    }
+  }
+}

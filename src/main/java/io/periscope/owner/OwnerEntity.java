@@ -1,0 +1,137 @@
+package io.periscope.owner;
+
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import io.periscope.serialization.JsonSerializable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One per account (entity id = account id): the account's credentials and role, and the ids of its watches in
+ * the order they were created, which is what {@code GET /watches} lists. Run-all is serialized here in a later
+ * step.
+ */
+public final class OwnerEntity
+    extends EventSourcedBehaviorWithEnforcedReplies<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> {
+
+  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Owner");
+
+  // ---- state -------------------------------------------------------------------------------------
+
+  /** {@code account} is null until the account is created; watch ids may be registered either way. */
+  public record State(Account account, List<String> watchIds) implements JsonSerializable {
+    static final State EMPTY = new State(null, List.of());
+
+    public State {
+      watchIds = List.copyOf(watchIds);
+    }
+
+    State withWatch(String id) {
+      if (watchIds.contains(id)) return this;
+      List<String> ids = new ArrayList<>(watchIds);
+      ids.add(id);
+      return new State(account, ids);
+    }
+
+    State withoutWatch(String id) {
+      List<String> ids = new ArrayList<>(watchIds);
+      ids.remove(id);
+      return new State(account, ids);
+    }
+  }
+
+  /** The watch ids of an owner, oldest first. */
+  public record WatchIds(List<String> ids) implements JsonSerializable {}
+
+  // ---- commands ----------------------------------------------------------------------------------
+
+  public sealed interface Command extends JsonSerializable {}
+
+  /** Refused when the account exists. */
+  public record CreateAccount(Account account, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Refused when there is no account. */
+  public record GetAccount(ActorRef<StatusReply<Account>> replyTo) implements Command {}
+
+  /** Idempotent: registering a known id changes nothing. */
+  public record AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Idempotent. */
+  public record RemoveWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
+
+  // ---- events ------------------------------------------------------------------------------------
+
+  public sealed interface Event extends JsonSerializable {}
+
+  public record AccountCreated(Account account) implements Event {}
+
+  public record WatchAdded(String watchId) implements Event {}
+
+  public record WatchRemoved(String watchId) implements Event {}
+
+  // ---- behaviour ---------------------------------------------------------------------------------
+
+  public static Behavior<Command> create(String accountId) {
+    return new OwnerEntity(PersistenceId.of(TYPE_KEY.name(), accountId));
+  }
+
+  private OwnerEntity(PersistenceId persistenceId) {
+    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+  }
+
+  @Override
+  public State emptyState() {
+    return State.EMPTY;
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return newCommandHandlerWithReplyBuilder().forAnyState()
+        .onCommand(CreateAccount.class, this::onCreateAccount)
+        .onCommand(GetAccount.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
+            state.account() != null ? StatusReply.success(state.account()) : StatusReply.error("no such account")))
+        .onCommand(AddWatch.class, this::onAddWatch)
+        .onCommand(RemoveWatch.class, this::onRemoveWatch)
+        .onCommand(ListWatches.class, (state, cmd) ->
+            Effect().reply(cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds()))))
+        .build();
+  }
+
+  private ReplyEffect<Event, State> onCreateAccount(State state, CreateAccount cmd) {
+    if (state.account() != null) {
+      return Effect().reply(cmd.replyTo(), StatusReply.error("an account with id '" + cmd.account().id() + "' exists"));
+    }
+    return Effect().persist(new AccountCreated(cmd.account())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  private ReplyEffect<Event, State> onAddWatch(State state, AddWatch cmd) {
+    if (state.watchIds().contains(cmd.watchId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
+    return Effect().persist(new WatchAdded(cmd.watchId())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  private ReplyEffect<Event, State> onRemoveWatch(State state, RemoveWatch cmd) {
+    if (!state.watchIds().contains(cmd.watchId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
+    return Effect().persist(new WatchRemoved(cmd.watchId())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(AccountCreated.class, (state, e) -> new State(e.account(), state.watchIds()))
+        .onEvent(WatchAdded.class, (state, e) -> state.withWatch(e.watchId()))
+        .onEvent(WatchRemoved.class, (state, e) -> state.withoutWatch(e.watchId()))
+        .build();
+  }
+}

@@ -1,0 +1,18 @@
+package io.periscope.runtime;
+
+import org.apache.pekko.actor.typed.RecipientRef;
+import io.periscope.auth.EmailEntity;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.watch.WatchEntity;
+
+/**
+ * How the rest of the service addresses entities: through cluster sharding when serving, or as plain local
+ * actors when the command line works on a stopped service (then it is the journal's only writer).
+ */
+public interface Entities {
+  RecipientRef<WatchEntity.Command> watch(String owner, String watchId);
+
+  RecipientRef<OwnerEntity.Command> owner(String accountId);
+
+  RecipientRef<EmailEntity.Command> email(String normalizedEmail);
+}

@@ -1,0 +1,50 @@
+package io.periscope.runtime;
+
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.RecipientRef;
+import io.periscope.auth.EmailEntity;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.watch.WatchEntity;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Entities as plain actors of one process, for the command line when no service runs: the process holds the
+ * data-directory lock, so it is the only writer of every entity it starts.
+ */
+public final class LocalEntities implements Entities {
+  private final ActorSystem<?> system;
+  private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
+
+  public LocalEntities(ActorSystem<?> system) {
+    this.system = system;
+  }
+
+  @Override
+  public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
+    return spawn(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId), WatchEntity::create);
+  }
+
+  @Override
+  public RecipientRef<OwnerEntity.Command> owner(String accountId) {
+    return spawn(OwnerEntity.TYPE_KEY.name(), accountId, OwnerEntity::create);
+  }
+
+  @Override
+  public RecipientRef<EmailEntity.Command> email(String normalizedEmail) {
+    return spawn(EmailEntity.TYPE_KEY.name(), normalizedEmail, EmailEntity::create);
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> ActorRef<T> spawn(String type, String id, Function<String, Behavior<T>> behavior) {
+    String name = type + "-" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+    return (ActorRef<T>) started.computeIfAbsent(name,
+        n -> system.systemActorOf(behavior.apply(id), n, Props.empty()));
+  }
+}

@@ -1,0 +1,36 @@
+package io.periscope.runtime;
+
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import io.periscope.auth.EmailEntity;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.watch.WatchEntity;
+
+/** Entities spread over the cluster by Pekko Cluster Sharding: one live instance of each id, anywhere. */
+public final class ShardedEntities implements Entities {
+  private final ClusterSharding sharding;
+
+  public ShardedEntities(ActorSystem<?> system) {
+    this.sharding = ClusterSharding.get(system);
+    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(OwnerEntity.TYPE_KEY, ctx -> OwnerEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
+  }
+
+  @Override
+  public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
+    return sharding.entityRefFor(WatchEntity.TYPE_KEY, WatchEntity.entityId(owner, watchId));
+  }
+
+  @Override
+  public RecipientRef<OwnerEntity.Command> owner(String accountId) {
+    return sharding.entityRefFor(OwnerEntity.TYPE_KEY, accountId);
+  }
+
+  @Override
+  public RecipientRef<EmailEntity.Command> email(String normalizedEmail) {
+    return sharding.entityRefFor(EmailEntity.TYPE_KEY, normalizedEmail);
+  }
+}

@@ -1,0 +1,198 @@
+package io.periscope.watch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.notify.ChannelId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a create or replace body against the full watch schema and builds the stored watch.
+ *
+ * <p>Required: {@code id} (create only; on replace it comes from the path), {@code name}, {@code sources},
+ * {@code schedule}, {@code condition}, {@code threshold}. Optional: {@code channels} (default none),
+ * {@code enabled} (default true), {@code weakThreshold} (absent or null means none). Fields the schema does
+ * not own ({@code owner}, {@code notes}, a source's {@code rationale}, anything else) are ignored.
+ */
+public final class WatchValidator {
+  public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  static final int MAX_NAME = 200;
+  static final int MAX_CONDITION = 4000;
+  static final int MAX_SOURCES = 20;
+  static final int MAX_SOURCE_VALUE = 2000;
+  static final int MAX_CHANNELS = 20;
+  static final int MAX_RECENCY_DAYS = 3650;
+
+  private WatchValidator() {}
+
+  /**
+   * @param pathId the id from the path on replace, or null on create (then the body's id is required)
+   * @throws ValidationException listing every problem found
+   */
+  public static Watch validate(JsonNode body, String pathId, String owner) {
+    List<Issue> issues = new ArrayList<>();
+    if (body == null || !body.isObject()) {
+      throw new ValidationException(List.of(Issue.at("the body must be a JSON object describing a watch")));
+    }
+    String id = pathId != null ? pathId : requiredString(body, "id", Integer.MAX_VALUE, issues);
+    if (pathId == null && id != null && !ID.matcher(id).matches()) {
+      issues.add(Issue.at("must be 1 to 64 letters, digits, '.', '_' or '-'", "id"));
+    }
+    String name = requiredString(body, "name", MAX_NAME, issues);
+    String condition = requiredString(body, "condition", MAX_CONDITION, issues);
+    List<Source> sources = sources(body.get("sources"), issues);
+    String schedule = schedule(body.get("schedule"), issues);
+    Double threshold = fraction(body.get("threshold"), "threshold", true, issues);
+    Double weak = fraction(body.get("weakThreshold"), "weakThreshold", false, issues);
+    if (threshold != null && weak != null && weak >= threshold) {
+      issues.add(Issue.at("must be below threshold", "weakThreshold"));
+    }
+    List<String> channels = channels(body.get("channels"), issues);
+    boolean enabled = enabled(body.get("enabled"), issues);
+    if (!issues.isEmpty()) throw new ValidationException(issues);
+    return new Watch(id, owner, name, sources, schedule, condition, channels, threshold, weak, enabled);
+  }
+
+  private static String requiredString(JsonNode body, String field, int max, List<Issue> issues) {
+    JsonNode node = body.get(field);
+    if (node == null || node.isNull()) {
+      issues.add(Issue.at("is required", field));
+      return null;
+    }
+    if (!node.isTextual()) {
+      issues.add(Issue.at("must be a string", field));
+      return null;
+    }
+    String value = node.asText().strip();
+    if (value.isEmpty()) issues.add(Issue.at("must not be empty", field));
+    else if (value.length() > max) issues.add(Issue.at("must be at most " + max + " characters", field));
+    return value;
+  }
+
+  private static List<Source> sources(JsonNode node, List<Issue> issues) {
+    if (node == null || node.isNull()) {
+      issues.add(Issue.at("is required", "sources"));
+      return List.of();
+    }
+    if (!node.isArray()) {
+      issues.add(Issue.at("must be an array of sources", "sources"));
+      return List.of();
+    }
+    if (node.isEmpty()) issues.add(Issue.at("must hold at least one source", "sources"));
+    if (node.size() > MAX_SOURCES) issues.add(Issue.at("must hold at most " + MAX_SOURCES + " sources", "sources"));
+    List<Source> sources = new ArrayList<>();
+    for (int i = 0; i < node.size(); i++) {
+      Source s = source(node.get(i), i, issues);
+      if (s != null) sources.add(s);
+    }
+    return sources;
+  }
+
+  private static Source source(JsonNode node, int i, List<Issue> issues) {
+    if (!node.isObject()) {
+      issues.add(Issue.at("must be an object with type and value", "sources", i));
+      return null;
+    }
+    int before = issues.size();
+    JsonNode typeNode = node.get("type");
+    String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
+    if (!Source.SEARCH.equals(type) && !Source.RSS.equals(type)) {
+      issues.add(Issue.at("must be 'search' or 'rss'", "sources", i, "type"));
+    }
+    JsonNode valueNode = node.get("value");
+    String value = valueNode != null && valueNode.isTextual() ? valueNode.asText().strip() : null;
+    if (value == null || value.isEmpty()) {
+      issues.add(Issue.at("must be a non-empty string", "sources", i, "value"));
+    } else if (value.length() > MAX_SOURCE_VALUE) {
+      issues.add(Issue.at("must be at most " + MAX_SOURCE_VALUE + " characters", "sources", i, "value"));
+    } else if (Source.RSS.equals(type) && ChannelId.httpUrl(value).isEmpty()) {
+      issues.add(Issue.at("must be an http(s) URL for an rss source", "sources", i, "value"));
+    }
+    String trust = null;
+    JsonNode trustNode = node.get("trust");
+    if (trustNode != null && !trustNode.isNull()) {
+      if (trustNode.isTextual() && TrustTier.fromWire(trustNode.asText()).isPresent()) {
+        trust = trustNode.asText();
+      } else {
+        issues.add(Issue.at("must be one of " + TrustTier.names(), "sources", i, "trust"));
+      }
+    }
+    Integer recency = null;
+    JsonNode recencyNode = node.get("recencyDays");
+    if (recencyNode != null && !recencyNode.isNull()) {
+      if (recencyNode.canConvertToExactIntegral() && recencyNode.asLong() >= 1 && recencyNode.asLong() <= MAX_RECENCY_DAYS) {
+        recency = recencyNode.asInt();
+      } else {
+        issues.add(Issue.at("must be a whole number of days from 1 to " + MAX_RECENCY_DAYS, "sources", i, "recencyDays"));
+      }
+    }
+    return issues.size() == before ? new Source(type, value, trust, recency) : null;
+  }
+
+  private static String schedule(JsonNode node, List<Issue> issues) {
+    if (node == null || node.isNull()) {
+      issues.add(Issue.at("is required", "schedule"));
+      return null;
+    }
+    if (!node.isTextual()) {
+      issues.add(Issue.at("must be a five-field cron expression string", "schedule"));
+      return null;
+    }
+    String expression = node.asText().strip().replaceAll("\\s+", " ");
+    try {
+      Schedules.parse(expression);
+      return expression;
+    } catch (IllegalArgumentException e) {
+      issues.add(Issue.at("is not a valid five-field cron expression: " + e.getMessage(), "schedule"));
+      return null;
+    }
+  }
+
+  private static Double fraction(JsonNode node, String field, boolean required, List<Issue> issues) {
+    if (node == null || node.isNull()) {
+      if (required) issues.add(Issue.at("is required", field));
+      return null;
+    }
+    if (!node.isNumber()) {
+      issues.add(Issue.at("must be a number from 0 to 1", field));
+      return null;
+    }
+    double value = node.asDouble();
+    if (!(value >= 0 && value <= 1)) {
+      issues.add(Issue.at("must be a number from 0 to 1", field));
+      return null;
+    }
+    return value;
+  }
+
+  private static List<String> channels(JsonNode node, List<Issue> issues) {
+    if (node == null || node.isNull()) return List.of();
+    if (!node.isArray()) {
+      issues.add(Issue.at("must be an array of channel identifiers", "channels"));
+      return List.of();
+    }
+    if (node.size() > MAX_CHANNELS) issues.add(Issue.at("must hold at most " + MAX_CHANNELS + " channels", "channels"));
+    List<String> channels = new ArrayList<>();
+    for (int i = 0; i < node.size(); i++) {
+      JsonNode c = node.get(i);
+      if (c.isTextual() && ChannelId.parse(c.asText()).isPresent()) {
+        if (!channels.contains(c.asText())) channels.add(c.asText());
+      } else {
+        issues.add(Issue.at("is not a channel identifier (telegram, telegram:<chat id>, email:<address>, "
+            + "webhook:<url>, ntfy:<url>, slack:<url>, discord:<url>, push)", "channels", i));
+      }
+    }
+    return channels;
+  }
+
+  private static boolean enabled(JsonNode node, List<Issue> issues) {
+    if (node == null || node.isNull()) return true;
+    if (!node.isBoolean()) {
+      issues.add(Issue.at("must be true or false", "enabled"));
+      return true;
+    }
+    return node.asBoolean();
+  }
+}
