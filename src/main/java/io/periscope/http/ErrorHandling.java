@@ -16,6 +16,7 @@ import org.apache.pekko.http.javadsl.server.Rejection;
 import org.apache.pekko.http.javadsl.server.RejectionHandler;
 import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
+import org.apache.pekko.http.scaladsl.model.IllegalRequestException;
 import io.periscope.auth.Accounts;
 import io.periscope.json.ValidationException;
 import java.util.concurrent.CompletionException;
@@ -62,8 +63,12 @@ public final class ErrorHandling {
       return error(StatusCodes.BAD_REQUEST, "the JSON body is nested too deeply");
     }
     if (t instanceof JsonProcessingException) return error(StatusCodes.BAD_REQUEST, "the body is not valid JSON");
-    if (t instanceof EntityStreamSizeException) {
+    if (t instanceof EntityStreamSizeException
+        || (t instanceof IllegalRequestException r && r.status().intValue() == 413)) {
       return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");
+    }
+    if (t instanceof IllegalRequestException r) {
+      return error(StatusCodes.get(r.status().intValue()), "the request is malformed");
     }
     if (t instanceof Accounts.Conflict c) return error(StatusCodes.CONFLICT, c.getMessage());
     if (t instanceof TimeoutException || t instanceof org.apache.pekko.pattern.AskTimeoutException) {

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +23,8 @@ public final class Json {
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .serializationInclusion(JsonInclude.Include.NON_NULL)
+      .addModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
       .build();
 
   static {

@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * One watch of one owner, event sourced. The entity id is {@code owner|watchId}, so ids are unique per owner
+ * One watch of one owner, event sourced. The entity id is {@code owner:watchId}, so ids are unique per owner
  * and no owner can address another's watch. Deleting is an event: the journal, and with it the run history
  * later issues record here, outlives the definition, and the id may be created again.
  */
@@ -26,7 +26,7 @@ public final class WatchEntity
   public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Watch");
 
   public static String entityId(String owner, String watchId) {
-    return owner + "|" + watchId;
+    return owner + ":" + watchId;
   }
 
   // ---- state -------------------------------------------------------------------------------------
