@@ -1,0 +1,56 @@
+package io.periscope.testing;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.config.Profiles;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Configurations for tests on the two real journals: H2 (a private in-memory database per call) and the
+ * PostgreSQL of the machine (127.0.0.1:5432, database {@code test}, user {@code postgres}, or
+ * PERISCOPE_TEST_DATABASE_URL). PostgreSQL tests never skip: an unreachable database fails them.
+ */
+public final class TestJournals {
+  public static final String POSTGRES_URL =
+      System.getenv().getOrDefault("PERISCOPE_TEST_DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/test");
+  public static final String POSTGRES_USER = System.getenv().getOrDefault("PERISCOPE_TEST_DATABASE_USER", "postgres");
+
+  private TestJournals() {}
+
+  /** A single local node on a fresh in-memory H2 journal, remoting on a free port. */
+  public static Config h2() {
+    String db = "periscope-test-" + UUID.randomUUID();
+    return Profiles.load("embedded", ConfigFactory.parseMap(Map.of(
+        "pekko-persistence-jdbc.shared-databases.periscope.db.url", "jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1",
+        "periscope.data-dir", System.getProperty("java.io.tmpdir") + "/" + db,
+        "pekko.remote.artery.canonical.port", 0,
+        "pekko.coordinated-shutdown.exit-jvm", "off",
+        "pekko.loglevel", "WARNING")));
+  }
+
+  /** A single local node on the shared PostgreSQL test database; tests use unique ids to stay apart. */
+  public static Config postgres() {
+    requirePostgres();
+    String dir = System.getProperty("java.io.tmpdir") + "/periscope-test-" + UUID.randomUUID();
+    return Profiles.load("postgres", ConfigFactory.parseMap(Map.of(
+        "periscope.database.url", POSTGRES_URL,
+        "periscope.database.user", POSTGRES_USER,
+        "periscope.data-dir", dir,
+        "pekko.remote.artery.canonical.port", 0,
+        "pekko.coordinated-shutdown.exit-jvm", "off",
+        "pekko.loglevel", "WARNING")));
+  }
+
+  /** Fails (never skips) when PostgreSQL cannot be reached. */
+  public static void requirePostgres() {
+    try (Connection c = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, "")) {
+      c.createStatement().execute("select 1");
+    } catch (Exception e) {
+      throw new AssertionError("PostgreSQL is required for this test and is not reachable at " + POSTGRES_URL
+          + ": " + e.getMessage(), e);
+    }
+  }
+}
