@@ -22,6 +22,11 @@ public final class Cli {
     String command = args.isEmpty() ? "serve" : args.get(0);
     List<String> rest = args.isEmpty() ? List.of() : args.subList(1, args.size());
     String profile = Profiles.chosen(env);
+    if (!command.equals("serve") && System.getenv("PERISCOPE_LOG_LEVEL") == null) {
+      // Commands print their own results; only warnings and errors are logged, on stderr.
+      System.setProperty("PERISCOPE_LOG_LEVEL", "WARN");
+    }
+    org.slf4j.LoggerFactory.getILoggerFactory(); // initialize logging before actor threads log concurrently
     try {
       switch (command) {
         case "serve" -> {

@@ -9,6 +9,7 @@ import io.periscope.Periscope;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.runtime.DataDirLock;
+import io.periscope.runtime.DatabaseWriterLock;
 import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
 import io.periscope.runtime.ShardedEntities;
@@ -32,8 +33,11 @@ public final class Serve {
   public static void run(String profile, Config config) throws Exception {
     long started = System.nanoTime();
     Settings settings = Settings.from(config);
-    // Held for the life of the process; the command line waits for it or goes through this service.
+    // Held for the life of the process: the command line goes through this service instead of writing.
     DataDirLock lock = DataDirLock.acquire(settings.dataDir(), Duration.ofSeconds(60));
+    Settings.Database db = settings.database();
+    DatabaseWriterLock journalLock = db.configured() ? DatabaseWriterLock.holdShared(db.url(), db.user(), db.password())
+        : null;
     Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
         Clock.systemUTC());
     ActorSystem<Void> system = Node.startClusterNode(config, Duration.ofSeconds(60));
@@ -54,13 +58,14 @@ public final class Serve {
         () -> {
           try {
             lock.close();
-          } catch (java.io.IOException ignored) {
-            // the process is exiting; the operating system releases the lock anyway
+            if (journalLock != null) journalLock.close();
+          } catch (Exception ignored) {
+            // the process is exiting; the operating system and the database release the locks anyway
           }
           return CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
         });
     log.info("event=ready profile={} http={}:{} data-dir={} journal={} ms={}", profile, settings.httpHost(),
-        binding.localAddress().getPort(), settings.dataDir(), settings.databaseConfigured() ? "postgresql" : "h2",
+        binding.localAddress().getPort(), settings.dataDir(), settings.database().configured() ? "postgresql" : "h2",
         (System.nanoTime() - started) / 1_000_000);
     system.getWhenTerminated().toCompletableFuture().join();
   }

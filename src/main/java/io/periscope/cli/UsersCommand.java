@@ -9,7 +9,6 @@ import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
-import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
@@ -26,7 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -58,22 +56,13 @@ final class UsersCommand {
     }
     Settings settings = Settings.from(config);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    Instant patience = Instant.now().plusSeconds(60);
-    while (true) {
-      Optional<ServiceFile> service = ServiceFile.running(settings.dataDir(), http);
-      if (service.isPresent()) return createThroughService(service.get(), request, settings, http, out, err);
-      Optional<DataDirLock> lock = DataDirLock.tryAcquire(settings.dataDir());
-      if (lock.isPresent()) {
-        try (DataDirLock held = lock.get()) {
-          return createLocally(request, config, settings, out, err);
-        }
-      }
-      // A service is starting on this directory: wait for it to answer, then go through it.
-      if (Instant.now().isAfter(patience)) {
-        err.println("error: another Periscope process holds " + settings.dataDir() + " and does not answer");
-        return 1;
-      }
-      Thread.sleep(250);
+    try {
+      return SingleWriter.act(settings, http,
+          service -> createThroughService(service, request, settings, http, out, err),
+          () -> createLocally(request, config, settings, out, err));
+    } catch (SingleWriter.Busy e) {
+      err.println("error: " + e.getMessage());
+      return 1;
     }
   }
 

@@ -16,7 +16,7 @@ public record Settings(
     String jwtSecret,
     Duration tokenTtl,
     List<String> webOrigins,
-    boolean databaseConfigured,
+    Database database,
     Integrations integrations,
     boolean allowPrivateNetworks,
     int runAllConcurrency,
@@ -25,6 +25,18 @@ public record Settings(
   /** What is configured, never the values: the source of GET /config/status. */
   public record Integrations(
       boolean model, boolean search, boolean telegram, boolean telegramAdminChat, boolean email) {}
+
+  /** The PostgreSQL journal; {@code url} is empty on the embedded H2 journal. */
+  public record Database(String url, String user, String password) {
+    public boolean configured() {
+      return !url.isBlank();
+    }
+
+    @Override
+    public String toString() {
+      return "Database[url=" + url + ", user=" + user + "]"; // never the password
+    }
+  }
 
   public record RateLimits(int authPerIpPerMinute, int aiPerOwnerPerMinute, int keyProbesPerMinute) {}
 
@@ -41,7 +53,7 @@ public record Settings(
         p.getString("auth.jwt-secret"),
         Durations.parseTtl(p.getString("auth.token-ttl")),
         commaList(p.getString("web-origin")),
-        !p.getString("database.url").isBlank(),
+        new Database(p.getString("database.url"), p.getString("database.user"), p.getString("database.password")),
         new Integrations(
             !commaList(p.getString("model.api-keys")).isEmpty(),
             !commaList(p.getString("search.api-keys")).isEmpty(),

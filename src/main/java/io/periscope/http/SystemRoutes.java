@@ -23,7 +23,7 @@ public final class SystemRoutes {
   public Route route() {
     Settings.Integrations i = settings.integrations();
     ConfigStatus status = new ConfigStatus(i.model(), i.search(), i.telegram(), i.telegramAdminChat(), i.email(),
-        settings.databaseConfigured(), !settings.webOrigins().isEmpty());
+        settings.database().configured(), !settings.webOrigins().isEmpty());
     return concat(
         path("health", () -> get(() -> complete(ok(Map.of("status", "ok"))))),
         path(PathMatchers.segment("config").slash("status"), () -> get(() -> complete(ok(status)))));
