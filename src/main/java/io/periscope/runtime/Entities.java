@@ -2,6 +2,7 @@ package io.periscope.runtime;
 
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.watch.WatchEntity;
 
@@ -15,4 +16,6 @@ public interface Entities {
   RecipientRef<OwnerEntity.Command> owner(String accountId);
 
   RecipientRef<EmailEntity.Command> email(String normalizedEmail);
+
+  RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
 }

@@ -6,6 +6,7 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
@@ -39,6 +40,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<EmailEntity.Command> email(String normalizedEmail) {
     return spawn(EmailEntity.TYPE_KEY.name(), normalizedEmail, EmailEntity::create);
+  }
+
+  @Override
+  public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
+    return spawn(KeyPoolEntity.TYPE_KEY.name(), pool, KeyPoolEntity::create);
   }
 
   @SuppressWarnings("unchecked")

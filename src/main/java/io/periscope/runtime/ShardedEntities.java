@@ -5,6 +5,7 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
+import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.watch.WatchEntity;
 
@@ -17,6 +18,7 @@ public final class ShardedEntities implements Entities {
     sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(OwnerEntity.TYPE_KEY, ctx -> OwnerEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -32,5 +34,10 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<EmailEntity.Command> email(String normalizedEmail) {
     return sharding.entityRefFor(EmailEntity.TYPE_KEY, normalizedEmail);
+  }
+
+  @Override
+  public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
+    return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, pool);
   }
 }

@@ -1,0 +1,111 @@
+package io.periscope.keys;
+
+import org.apache.pekko.Done;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.EntityRefusal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Calls through a key pool: lease a key, call, tell the pool what the provider said about the key (cooldown,
+ * dead), and retry what another key or a moment later may fix, with exponential backoff.
+ */
+public final class KeyPools {
+  /** Attempts of one call across keys, the first included. */
+  public static final int MAX_ATTEMPTS = 3;
+  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+
+  private final Entities entities;
+  private final Asks asks;
+  private final KeyCipher cipher;
+  private final Clock clock;
+
+  /** No key of the pool can be used now (none configured, all dead, cooling down or over their limit). */
+  public static final class NoUsableKey extends RuntimeException {
+    public NoUsableKey(String pool) {
+      super("no usable " + pool + " key is configured", null, false, false);
+    }
+  }
+
+  public KeyPools(Entities entities, Asks asks, KeyCipher cipher, Clock clock) {
+    this.entities = entities;
+    this.asks = asks;
+    this.cipher = cipher;
+    this.clock = clock;
+  }
+
+  /** Adds the keys a pool does not hold yet (the operator's MODEL_API_KEYS / SEARCH_API_KEYS). */
+  public CompletionStage<Done> seed(String pool, List<String> plaintextKeys) {
+    List<KeyPoolEntity.NewKey> keys = plaintextKeys.stream()
+        .map(k -> new KeyPoolEntity.NewKey(KeyCipher.fingerprint(k), cipher.encrypt(k), KeyCipher.mask(k)))
+        .toList();
+    return asks.ask(entities.keyPool(pool), reply -> new KeyPoolEntity.Seed(keys, reply));
+  }
+
+  public CompletionStage<KeyPoolEntity.PoolStatus> status(String pool) {
+    return asks.ask(entities.keyPool(pool), reply -> new KeyPoolEntity.GetStatus(clock.instant(), reply));
+  }
+
+  /** Runs {@code call} with a key of {@code pool}, retrying retryable failures on the next usable key. */
+  public <T> CompletionStage<T> withKey(String pool, Function<String, CompletionStage<T>> call) {
+    return attempt(pool, call, 1);
+  }
+
+  private <T> CompletionStage<T> attempt(String pool, Function<String, CompletionStage<T>> call, int attempt) {
+    return asks.<KeyPoolEntity.Command, KeyPoolEntity.Lease>ask(entities.keyPool(pool),
+            reply -> new KeyPoolEntity.Acquire(clock.instant(), reply))
+        .exceptionally(e -> {
+          throw unwrap(e) instanceof EntityRefusal ? new NoUsableKey(pool) : new CompletionException(unwrap(e));
+        })
+        .thenCompose(lease -> call.apply(cipher.decrypt(lease.ciphertext()))
+            .handle((value, failure) -> {
+              if (failure == null) return CompletableFuture.completedFuture(value);
+              Throwable cause = unwrap(failure);
+              if (!(cause instanceof ProviderFailure pf)) return CompletableFuture.<T>failedFuture(cause);
+              return report(pool, lease.keyId(), pf).thenCompose(reported -> pf.retryable() && attempt < MAX_ATTEMPTS
+                  ? later(backoff(attempt)).thenCompose(x -> attempt(pool, call, attempt + 1))
+                  : CompletableFuture.<T>failedFuture(pf));
+            })
+            .thenCompose(stage -> stage));
+  }
+
+  private CompletionStage<Done> report(String pool, String keyId, ProviderFailure failure) {
+    Instant now = clock.instant();
+    Instant until = switch (failure.kind()) {
+      case RATE_LIMITED -> now.plus(failure.retryAfter() != null ? failure.retryAfter() : KeyPoolEntity.DEFAULT_COOLDOWN);
+      // Quotas reset daily at the latest; a provider's Retry-After is believed when it gives one.
+      case QUOTA_EXHAUSTED -> failure.retryAfter() != null ? now.plus(failure.retryAfter())
+          : LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+      default -> null;
+    };
+    String problem = failure.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+        + (failure.httpStatus() != null ? " (HTTP " + failure.httpStatus() + ")" : "");
+    return asks.<KeyPoolEntity.Command, Done>ask(entities.keyPool(pool),
+            reply -> new KeyPoolEntity.Report(keyId, failure.kind(), until, problem, reply))
+        .exceptionally(ignored -> Done.getInstance()); // the call's own failure matters more than the report
+  }
+
+  static Duration backoff(int attempt) {
+    return FIRST_BACKOFF.multipliedBy(1L << (attempt - 1));
+  }
+
+  private static CompletableFuture<Void> later(Duration delay) {
+    return CompletableFuture.runAsync(() -> { },
+        CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS));
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+    return t;
+  }
+}

@@ -1,0 +1,89 @@
+package io.periscope.keys;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.Before;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+public class KeyPoolEntityTest {
+  @ClassRule
+  public static final TestKitJunitResource testKit = new TestKitJunitResource(
+      ConfigFactory.parseString("pekko.actor.provider = local\npekko.coordinated-shutdown.exit-jvm = off")
+          .withFallback(EventSourcedBehaviorTestKit.config())
+          .withFallback(ConfigFactory.parseResources("periscope.conf")).resolve());
+
+  private static final Instant NOON = Instant.parse("2026-11-22T12:00:00Z");
+
+  private EventSourcedBehaviorTestKit<KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State> pool;
+
+  @Before
+  public void setUp() {
+    pool = EventSourcedBehaviorTestKit.create(testKit.system(), KeyPoolEntity.create("model"));
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Seed(List.of(
+        new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"),
+        new KeyPoolEntity.NewKey("b", "cipher-b", "sk-…bbbb")), r));
+  }
+
+  @Test
+  public void seedingTwiceAddsNothing() {
+    var result = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Seed(List.of(
+        new KeyPoolEntity.NewKey("a", "cipher-a2", "sk-…aaaa")), r));
+    assertTrue(result.events().isEmpty());
+    assertEquals(2, pool.getState().keys().size());
+  }
+
+  @Test
+  public void acquireSpreadsUseAndMetersIt() {
+    var first = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    var second = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    assertTrue(first.reply().isSuccess() && second.reply().isSuccess());
+    assertTrue("the least used key goes next",
+        !first.reply().getValue().keyId().equals(second.reply().getValue().keyId()));
+    var status = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(NOON, r));
+    assertTrue(status.reply().getValue().keys().stream().allMatch(k -> k.usedToday() == 1));
+  }
+
+  @Test
+  public void aRateLimitedKeyCoolsDownUntilItsTimeAndADeadKeyStaysDead() {
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("a", ProviderFailure.Kind.RATE_LIMITED,
+        NOON.plusSeconds(20), "rate-limited (HTTP 429)", r));
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("b", ProviderFailure.Kind.INVALID_KEY, null,
+        "invalid-key (HTTP 401)", r));
+    var during = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    assertTrue("no usable key while a cools down and b is dead", during.reply().isError());
+    var after = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+        r -> new KeyPoolEntity.Acquire(NOON.plus(Duration.ofSeconds(21)), r));
+    assertEquals("a", after.reply().getValue().keyId());
+    var status = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(NOON, r));
+    assertEquals(List.of("cooldown", "dead"),
+        status.reply().getValue().keys().stream().map(KeyPoolEntity.KeyView::status).toList());
+  }
+
+  @Test
+  public void transientFailuresDoNotConcernTheKey() {
+    var result = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("a", ProviderFailure.Kind.TRANSIENT,
+        null, "transient (HTTP 500)", r));
+    assertTrue(result.events().isEmpty());
+  }
+
+  @Test
+  public void usageIsPerUtcDayAndSurvivesRestart() {
+    pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    pool.restart();
+    Instant tomorrow = NOON.plus(Duration.ofDays(1));
+    var today = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(NOON, r));
+    var next = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(tomorrow, r));
+    assertEquals(1, today.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
+    assertEquals(0, next.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
+  }
+}

@@ -1,0 +1,116 @@
+package io.periscope.keys;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.LocalEntities;
+import io.periscope.testing.TestJournals;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/** The pool client against real entities on an H2 journal: retries, cooldowns and dead keys. */
+public class KeyPoolsTest {
+  private static ActorTestKit testKit;
+  private static KeyPools pools;
+
+  @BeforeClass
+  public static void start() {
+    testKit = ActorTestKit.create(TestJournals.h2());
+    io.periscope.persistence.JournalSchema.create(testKit.system());
+    pools = new KeyPools(new LocalEntities(testKit.system()), new Asks(testKit.system(), Duration.ofSeconds(10)),
+        new KeyCipher("a-service-secret-of-at-least-32-bytes!!"), Clock.systemUTC());
+  }
+
+  @AfterClass
+  public static void stop() {
+    testKit.shutdownTestKit();
+  }
+
+  private static <T> T await(java.util.concurrent.CompletionStage<T> stage) throws Exception {
+    return stage.toCompletableFuture().get(20, TimeUnit.SECONDS);
+  }
+
+  private static Map<String, String> statuses(String pool) throws Exception {
+    return await(pools.status(pool)).keys().stream()
+        .collect(Collectors.toMap(KeyPoolEntity.KeyView::label, KeyPoolEntity.KeyView::status));
+  }
+
+  @Test
+  public void aRateLimitedKeyIsCooledDownAndTheCallSucceedsOnTheNext() throws Exception {
+    await(pools.seed("t-rate", List.of("sk-limited-0000000000000001", "sk-good-00000000000000002")));
+    List<String> tried = new CopyOnWriteArrayList<>();
+    String answer = await(pools.withKey("t-rate", key -> {
+      tried.add(key);
+      return key.contains("limited")
+          ? CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.RATE_LIMITED, 429,
+              Duration.ofSeconds(30), "rate limited"))
+          : CompletableFuture.completedFuture("ok with " + key.substring(0, 7));
+    }));
+    assertEquals("ok with sk-good", answer);
+    assertEquals("cooldown", statuses("t-rate").get("sk-…0001"));
+    assertEquals("active", statuses("t-rate").get("sk-…0002"));
+    assertTrue(tried.size() <= 2);
+  }
+
+  @Test
+  public void anInvalidKeyDiesAndIsNotTriedAgain() throws Exception {
+    await(pools.seed("t-dead", List.of("sk-dead-00000000000000003", "sk-live-00000000000000004")));
+    for (int i = 0; i < 3; i++) {
+      await(pools.withKey("t-dead", key -> key.contains("dead")
+          ? CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.INVALID_KEY, 401, null, "bad key"))
+          : CompletableFuture.completedFuture("ok")));
+    }
+    Map<String, String> status = statuses("t-dead");
+    assertEquals("dead", status.get("sk-…0003"));
+    long deadUses = await(pools.status("t-dead")).keys().stream()
+        .filter(k -> k.status().equals("dead")).mapToLong(KeyPoolEntity.KeyView::usedToday).sum();
+    assertTrue("a dead key is used at most once", deadUses <= 1);
+  }
+
+  @Test
+  public void aRejectedRequestIsNotRetried() throws Exception {
+    await(pools.seed("t-rejected", List.of("sk-one-000000000000000005", "sk-two-000000000000000006")));
+    List<String> tried = new CopyOnWriteArrayList<>();
+    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class, () -> await(
+        pools.withKey("t-rejected", key -> {
+          tried.add(key);
+          return CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.REJECTED, 400, null, "bad"));
+        })));
+    assertTrue(failed.getCause() instanceof ProviderFailure);
+    assertEquals(1, tried.size());
+  }
+
+  @Test
+  public void transientFailuresAreRetriedAFewTimesThenReported() throws Exception {
+    await(pools.seed("t-transient", List.of("sk-flaky-00000000000000007")));
+    List<String> tried = new CopyOnWriteArrayList<>();
+    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class, () -> await(
+        pools.withKey("t-transient", key -> {
+          tried.add(key);
+          return CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.TRANSIENT, 500, null, "5xx"));
+        })));
+    assertEquals(KeyPools.MAX_ATTEMPTS, tried.size());
+    assertEquals(ProviderFailure.Kind.TRANSIENT, ((ProviderFailure) failed.getCause()).kind());
+    assertEquals("a transient failure leaves the key active", "active", statuses("t-transient").get("sk-…0007"));
+  }
+
+  @Test
+  public void anEmptyPoolHasNoUsableKey() throws Exception {
+    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class,
+        () -> await(pools.withKey("t-empty", key -> CompletableFuture.completedFuture("never"))));
+    assertTrue(failed.getCause() instanceof KeyPools.NoUsableKey);
+    assertTrue(!await(pools.status("t-empty")).configured());
+  }
+}
