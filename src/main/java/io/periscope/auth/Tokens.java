@@ -25,6 +25,7 @@ public final class Tokens {
   private static final String ISSUER = "periscope";
   static final int MIN_SECRET_BYTES = 32;
 
+  private final String secret;
   private final Algorithm algorithm;
   private final JWTVerifier verifier;
   private final Duration ttl;
@@ -34,11 +35,17 @@ public final class Tokens {
     if (secret.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
       throw new IllegalArgumentException("AUTH_JWT_SECRET must be at least " + MIN_SECRET_BYTES + " bytes");
     }
+    this.secret = secret;
     this.algorithm = Algorithm.HMAC256(secret);
     this.verifier = JWT.require(algorithm).withIssuer(ISSUER).withClaimPresence("sub").withClaimPresence("exp")
         .withClaimPresence("role").build();
     this.ttl = ttl;
     this.clock = clock;
+  }
+
+  /** The service secret, which also derives the key-pool encryption key (every node of a cluster shares it). */
+  public String secret() {
+    return secret;
   }
 
   public Duration ttl() {

@@ -42,6 +42,7 @@ public final class Serve {
         Clock.systemUTC());
     ActorSystem<Void> system = Node.startClusterNode(config, Duration.ofSeconds(60));
     Periscope app = new Periscope(system, settings, new ShardedEntities(system), tokens);
+    app.seedKeyPools().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
 
     ServerBinding binding = Http.get(system).newServerAt(settings.httpHost(), settings.httpPort())
         .bind(app.httpApi(Clock.systemUTC()).route().seal())

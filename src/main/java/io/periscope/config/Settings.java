@@ -18,6 +18,7 @@ public record Settings(
     List<String> webOrigins,
     Database database,
     Integrations integrations,
+    Providers providers,
     boolean allowPrivateNetworks,
     int runAllConcurrency,
     RateLimits rateLimits) {
@@ -35,6 +36,16 @@ public record Settings(
     @Override
     public String toString() {
       return "Database[url=" + url + ", user=" + user + "]"; // never the password
+    }
+  }
+
+  /** Model and search providers with the keys that seed their pools. Never printed with the keys. */
+  public record Providers(String modelProvider, String modelBaseUrl, String modelName, List<String> modelKeys,
+                          String searchProvider, String searchBaseUrl, List<String> searchKeys) {
+    @Override
+    public String toString() {
+      return "Providers[model=" + modelProvider + " " + modelBaseUrl + " " + modelName + " (" + modelKeys.size()
+          + " keys), search=" + searchProvider + " " + searchBaseUrl + " (" + searchKeys.size() + " keys)]";
     }
   }
 
@@ -61,6 +72,9 @@ public record Settings(
             !p.getString("telegram.bot-token").isBlank()
                 && !(p.getString("telegram.admin-chat-id") + p.getString("telegram.chat-id")).isBlank(),
             !p.getString("smtp.host").isBlank() && !p.getString("smtp.from").isBlank()),
+        new Providers(p.getString("model.provider"), p.getString("model.base-url"), p.getString("model.name"),
+            commaList(p.getString("model.api-keys")), p.getString("search.provider"), p.getString("search.base-url"),
+            commaList(p.getString("search.api-keys"))),
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
         new RateLimits(

@@ -12,20 +12,48 @@ import io.periscope.auth.Accounts;
 import io.periscope.auth.Principal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
+import io.periscope.keys.KeyPoolEntity;
+import io.periscope.keys.KeyPools;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.stream.Stream;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 
-/** /admin/*: administrators only (403 for users). Accounts are created here by admins and by the command line. */
+/**
+ * /admin/*: administrators only (403 for users). Accounts are created here by admins and by the command line;
+ * the key pools' live status is read here.
+ */
 public final class AdminRoutes {
   private static final long MAX_BODY = 16 * 1024;
   private final Accounts accounts;
+  private final KeyPools keyPools;
 
-  public AdminRoutes(Accounts accounts) {
+  public AdminRoutes(Accounts accounts, KeyPools keyPools) {
     this.accounts = accounts;
+    this.keyPools = keyPools;
   }
 
+  /** One key as GET /admin/keys shows it: its pool, a masked label, live status and today's metered use. */
+  public record KeyRow(String pool, String id, String label, String status, long usedToday, Long dailyLimit,
+                       java.time.Instant cooldownUntil, String lastProblem) {}
+
+  public record KeyList(List<KeyRow> keys) {}
+
   public Route route(Principal caller) {
-    return pathPrefix("admin", () -> adminOnly(caller, () ->
-        path("users", () -> post(() -> jsonBody(MAX_BODY, this::createUser)))));
+    return pathPrefix("admin", () -> adminOnly(caller, () -> concat(
+        path("users", () -> post(() -> jsonBody(MAX_BODY, this::createUser))),
+        path("keys", () -> get(() -> completeWithFuture(keys()))))));
+  }
+
+  private CompletionStage<HttpResponse> keys() {
+    return keyPools.status(KeyPoolEntity.MODEL).thenCombine(keyPools.status(KeyPoolEntity.SEARCH),
+        (model, search) -> HttpResponses.ok(new KeyList(Stream.concat(
+            rows(KeyPoolEntity.MODEL, model), rows(KeyPoolEntity.SEARCH, search)).toList())));
+  }
+
+  private static Stream<KeyRow> rows(String pool, KeyPoolEntity.PoolStatus status) {
+    return status.keys().stream().map(k -> new KeyRow(pool, k.id(), k.label(), k.status(), k.usedToday(),
+        k.dailyLimit(), k.cooldownUntil(), k.lastProblem()));
   }
 
   private Route createUser(JsonNode body) {
