@@ -3,7 +3,7 @@ package io.periscope.keys;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import com.typesafe.config.ConfigFactory;
+import io.periscope.testing.EntityTestKits;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
@@ -17,10 +17,7 @@ import org.junit.Test;
 
 public class KeyPoolEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(
-      ConfigFactory.parseString("pekko.actor.provider = local\npekko.coordinated-shutdown.exit-jvm = off")
-          .withFallback(EventSourcedBehaviorTestKit.config())
-          .withFallback(ConfigFactory.parseResources("periscope.conf")).resolve());
+  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
 
   private static final Instant NOON = Instant.parse("2026-11-22T12:00:00Z");
 
