@@ -63,8 +63,7 @@ public final class ErrorHandling {
       return error(StatusCodes.BAD_REQUEST, "the JSON body is nested too deeply");
     }
     if (t instanceof JsonProcessingException) return error(StatusCodes.BAD_REQUEST, "the body is not valid JSON");
-    if (t instanceof EntityStreamSizeException
-        || (t instanceof IllegalRequestException r && r.status().intValue() == 413)) {
+    if (t instanceof EntityStreamSizeException || (t instanceof IllegalRequestException r && tooLarge(r))) {
       return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");
     }
     if (t instanceof IllegalRequestException r) {
@@ -77,6 +76,11 @@ public final class ErrorHandling {
     }
     log.error("event=unhandled-error type={}", t.getClass().getName(), t);
     return error(StatusCodes.INTERNAL_SERVER_ERROR, "internal error");
+  }
+
+  /** Pekko reports an oversized strict body as a 400 or a 413 depending on how it arrived; both are a 413 here. */
+  private static boolean tooLarge(IllegalRequestException e) {
+    return e.status().intValue() == 413 || e.info().summary().startsWith("Request too large");
   }
 
   static Throwable unwrap(Throwable t) {

@@ -1,0 +1,199 @@
+package io.periscope.http;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.json.Json;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.TestJournals;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/** Every status of the route layer, over real HTTP, each error a JSON {error}. */
+public class HttpApiTest {
+  static InProcessService service;
+  static String alice;
+  static String bob;
+  static String root;
+
+  static final String WATCH = """
+      {"id": "%s", "name": "Acme", "owner": "mallory", "sources": [{"type": "search", "value": "acme"}],
+       "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "channels": ["telegram"],
+       "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}""";
+
+  @BeforeClass
+  public static void start() throws Exception {
+    service = new InProcessService(TestJournals.h2());
+    service.account("alice", "user", "alice-passphrase");
+    service.account("bob", "user", "bob-passphrase");
+    service.account("root", "admin", "root-passphrase");
+    alice = service.login("alice", "alice-passphrase");
+    bob = service.login("bob", "bob-passphrase");
+    root = service.login("root", "root-passphrase");
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    service.close();
+  }
+
+  static HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
+    return service.send(method, path, token, body, Map.of());
+  }
+
+  static JsonNode error(HttpResponse<String> r, int status) throws Exception {
+    assertEquals(r.body(), status, r.statusCode());
+    assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+    JsonNode body = Json.MAPPER.readTree(r.body());
+    assertTrue("an error message: " + r.body(), body.path("error").isTextual() && !body.get("error").asText().isEmpty());
+    return body;
+  }
+
+  @Test
+  public void publicRoutesAnswerWithoutAToken() throws Exception {
+    assertEquals("{\"status\":\"ok\"}", call("GET", "/health", null, null).body());
+    JsonNode status = Json.MAPPER.readTree(call("GET", "/config/status", null, null).body());
+    status.fields().forEachRemaining(f -> assertTrue(f.getKey(), f.getValue().isBoolean()));
+  }
+
+  @Test
+  public void createAnswersTheStoredWatchOwnedByTheCaller() throws Exception {
+    HttpResponse<String> r = call("POST", "/watches", alice, WATCH.formatted("created"));
+    assertEquals(r.body(), 201, r.statusCode());
+    JsonNode w = Json.MAPPER.readTree(r.body());
+    assertEquals("alice", w.get("owner").asText());
+    assertEquals(0.5, w.get("weakThreshold").asDouble(), 0);
+    JsonNode list = Json.MAPPER.readTree(call("GET", "/watches", alice, null).body());
+    assertTrue("a 201 is in the very next list", list.get("watches").findValuesAsText("id").contains("created"));
+    error(call("POST", "/watches", alice, WATCH.formatted("created")), 409);
+  }
+
+  @Test
+  public void anotherOwnersWatchIsNotFound() throws Exception {
+    call("POST", "/watches", alice, WATCH.formatted("private"));
+    error(call("GET", "/watches/private", bob, null), 404);
+    error(call("PUT", "/watches/private", bob, WATCH.formatted("private")), 404);
+    error(call("DELETE", "/watches/private", bob, null), 404);
+    error(call("GET", "/watches/never", alice, null), 404);
+    assertFalse(call("GET", "/watches", bob, null).body().contains("private"));
+    assertEquals(200, call("GET", "/watches/private", alice, null).statusCode());
+  }
+
+  @Test
+  public void putReplacesTheWholeWatch() throws Exception {
+    call("POST", "/watches", alice, WATCH.formatted("replaced"));
+    String replacement = """
+        {"id": "ignored", "owner": "bob", "name": "New", "sources": [{"type": "search", "value": "acme"}],
+         "schedule": "15 8 * * 1", "condition": "c", "threshold": 0.6}""";
+    HttpResponse<String> r = call("PUT", "/watches/replaced", alice, replacement);
+    assertEquals(r.body(), 200, r.statusCode());
+    JsonNode w = Json.MAPPER.readTree(call("GET", "/watches/replaced", alice, null).body());
+    assertEquals("replaced", w.get("id").asText());
+    assertEquals("alice", w.get("owner").asText());
+    assertNull("an omitted weakThreshold is removed", w.get("weakThreshold"));
+    assertEquals(0, w.get("channels").size());
+    error(call("PUT", "/watches/replaced", alice, replacement.replace("15 8 * * 1", "nope")), 400);
+  }
+
+  @Test
+  public void deleteRemovesFromTheList() throws Exception {
+    call("POST", "/watches", alice, WATCH.formatted("deleted"));
+    assertEquals(204, call("DELETE", "/watches/deleted", alice, null).statusCode());
+    error(call("GET", "/watches/deleted", alice, null), 404);
+    assertFalse(call("GET", "/watches", alice, null).body().contains("\"deleted\""));
+    error(call("DELETE", "/watches/deleted", alice, null), 404);
+  }
+
+  @Test
+  public void badBodiesAre4xxWithClearErrors() throws Exception {
+    error(call("POST", "/watches", alice, "{\"id\": "), 400);
+    JsonNode invalid = error(call("POST", "/watches", alice, "[1]"), 400);
+    assertTrue(invalid.get("issues").isArray());
+    JsonNode issues = error(call("POST", "/watches", alice, WATCH.formatted("x").replace("\"search\"", "\"pigeon\"")), 400);
+    assertEquals("sources", issues.get("issues").get(0).get("path").get(0).asText());
+    error(call("POST", "/watches", alice, "[".repeat(100) + "]".repeat(100)), 400);
+    error(call("POST", "/watches", alice, "{\"pad\": \"" + "x".repeat(300_000) + "\"}"), 413);
+    error(service.send("POST", "/watches", alice, "hello", Map.of("Content-Type", "text/plain")), 415);
+    error(service.send("POST", "/watches", alice, "", Map.of("Content-Type", "application/json")), 400);
+    error(call("POST", "/auth/login", null, "{\"email\": 12}"), 400);
+  }
+
+  @Test
+  public void tokensAreRequiredAndChecked() throws Exception {
+    error(call("GET", "/watches", null, null), 401);
+    error(call("GET", "/no-such-route", null, null), 401);
+    error(call("GET", "/watches", "garbage.token.here", null), 401);
+    error(service.send("GET", "/watches", null, null, Map.of("Authorization", "Basic YWxpY2U6cHc=")), 401);
+  }
+
+  @Test
+  public void wrongPasswordAndUnknownEmailLookTheSame() throws Exception {
+    JsonNode wrong = error(call("POST", "/auth/login", null, "{\"email\":\"alice@example.org\",\"password\":\"nope-nope\"}"), 401);
+    JsonNode unknown = error(call("POST", "/auth/login", null, "{\"email\":\"nobody@example.org\",\"password\":\"nope-nope\"}"), 401);
+    assertEquals(wrong, unknown);
+  }
+
+  @Test
+  public void rolesAndMethodsAndUnknownPaths() throws Exception {
+    error(call("GET", "/admin/keys", alice, null), 403);
+    error(call("POST", "/admin/users", alice, "{}"), 403);
+    assertEquals(200, call("GET", "/admin/keys", root, null).statusCode());
+    error(call("PATCH", "/watches", alice, "{}"), 405);
+    error(call("GET", "/no-such-route", alice, null), 404);
+  }
+
+  @Test
+  public void adminsCreateAccountsOnceByIdAndByEmail() throws Exception {
+    String body = "{\"id\":\"%s\",\"email\":\"%s\",\"role\":\"user\",\"password\":\"long-enough-pw\"}";
+    assertEquals(201, call("POST", "/admin/users", root, body.formatted("carol", "carol@example.org")).statusCode());
+    error(call("POST", "/admin/users", root, body.formatted("carol", "carol2@example.org")), 409);
+    error(call("POST", "/admin/users", root, body.formatted("carol2", "Carol@Example.org")), 409);
+    error(call("POST", "/admin/users", root, body.formatted("bad id", "x@example.org")), 400);
+    assertTrue(service.login("carol", "long-enough-pw").length() > 20);
+  }
+
+  @Test
+  public void theAuthWindowAllowsTwentyThenAnswers429() throws Exception {
+    // Its own service: the window is per process, and other tests log in.
+    try (InProcessService limited = new InProcessService(TestJournals.h2())) {
+      int first429 = -1;
+      for (int i = 0; i < 25 && first429 < 0; i++) {
+        HttpResponse<String> r = limited.send("POST", "/auth/login", null,
+            "{\"email\":\"x@example.org\",\"password\":\"wrong-" + i + "\"}", Map.of());
+        if (r.statusCode() == 429) {
+          first429 = i;
+          assertTrue(r.headers().firstValue("Retry-After").isPresent());
+          Json.MAPPER.readTree(r.body()).get("error").asText();
+        }
+      }
+      assertTrue("the 21st request of a window is refused (or the window rolled over once): " + first429,
+          first429 == 20 || (first429 > 20 && first429 <= 24));
+    }
+  }
+
+  @Test
+  public void corsFollowsTheAllowList() throws Exception {
+    try (InProcessService cors = new InProcessService(ConfigFactory.parseMap(Map.of(
+        "periscope.web-origin", "http://app.example")).withFallback(TestJournals.h2()))) {
+      HttpResponse<String> listed = cors.send("GET", "/health", null, null, Map.of("Origin", "http://app.example"));
+      assertEquals("http://app.example", listed.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+      HttpResponse<String> preflight = cors.send("OPTIONS", "/watches/x", null, null, Map.of(
+          "Origin", "http://app.example", "Access-Control-Request-Method", "PUT",
+          "Access-Control-Request-Headers", "authorization, content-type"));
+      assertTrue(preflight.statusCode() == 200 || preflight.statusCode() == 204);
+      assertTrue(preflight.headers().firstValue("Access-Control-Allow-Methods").orElse("").contains("PUT"));
+      assertTrue(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase().contains("authorization"));
+      HttpResponse<String> other = cors.send("GET", "/health", null, null, Map.of("Origin", "http://evil.example"));
+      assertTrue(other.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
+    }
+    HttpResponse<String> none = service.send("GET", "/health", null, null, Map.of("Origin", "http://app.example"));
+    assertTrue(none.headers().map().keySet().stream().noneMatch(h -> h.toLowerCase().startsWith("access-control-")));
+  }
+}

@@ -1,0 +1,75 @@
+package io.periscope.testing;
+
+import com.typesafe.config.Config;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import io.periscope.Periscope;
+import io.periscope.auth.Accounts;
+import io.periscope.auth.Tokens;
+import io.periscope.config.Settings;
+import io.periscope.json.Json;
+import io.periscope.runtime.Node;
+import io.periscope.runtime.ShardedEntities;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The whole service in this JVM: a single cluster node, its route tree bound on a free loopback port. */
+public final class InProcessService implements AutoCloseable {
+  public static final String SECRET = "in-process-test-secret-of-32-bytes-or-more";
+
+  public final ActorSystem<Void> system;
+  public final Periscope app;
+  public final Tokens tokens;
+  private final ServerBinding binding;
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+  public InProcessService(Config config) throws Exception {
+    system = Node.startClusterNode(config, Duration.ofSeconds(30));
+    Settings settings = Settings.from(config);
+    tokens = new Tokens(SECRET, settings.tokenTtl(), Clock.systemUTC());
+    app = new Periscope(system, settings, new ShardedEntities(system), tokens);
+    binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(app.httpApi(Clock.systemUTC()).route().seal())
+        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  public URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + binding.localAddress().getPort() + path);
+  }
+
+  /** Creates an account through the same code path as the command line. */
+  public void account(String id, String role, String password) throws Exception {
+    app.accounts().create(Accounts.validate(id, id + "@example.org", role, password))
+        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  public String login(String id, String password) throws Exception {
+    HttpResponse<String> r = send("POST", "/auth/login", null,
+        Json.text(Map.of("email", id + "@example.org", "password", password)), Map.of());
+    if (r.statusCode() != 200) throw new AssertionError("login of " + id + " failed: " + r.body());
+    return Json.MAPPER.readTree(r.body()).get("token").asText();
+  }
+
+  public HttpResponse<String> send(String method, String path, String token, String body, Map<String, String> headers)
+      throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+    if (token != null) b.header("Authorization", "Bearer " + token);
+    headers.forEach(b::header);
+    if (body != null && !headers.containsKey("Content-Type")) b.header("Content-Type", "application/json");
+    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Override
+  public void close() throws Exception {
+    binding.unbind().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    system.terminate();
+    system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+}
