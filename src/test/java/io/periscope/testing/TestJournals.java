@@ -31,6 +31,15 @@ public final class TestJournals {
         "pekko.loglevel", "WARNING")));
   }
 
+  /** A single local node on an H2 file journal under {@code dataDir}, as the service runs by default. */
+  public static Config embedded(java.nio.file.Path dataDir) {
+    return Profiles.load("embedded", ConfigFactory.parseMap(Map.of(
+        "periscope.data-dir", dataDir.toString(),
+        "pekko.remote.artery.canonical.port", 0,
+        "pekko.coordinated-shutdown.exit-jvm", "off",
+        "pekko.loglevel", "WARNING")));
+  }
+
   /** A single local node on the shared PostgreSQL test database; tests use unique ids to stay apart. */
   public static Config postgres() {
     requirePostgres();

@@ -1,0 +1,57 @@
+package io.periscope.persistence;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.Config;
+import io.periscope.json.Json;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.TestJournals;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.Test;
+
+/** What was acknowledged survives a restart, on the embedded H2 journal and on PostgreSQL alike. */
+public class JournalPersistenceTest {
+  static final String WATCH = """
+      {"id": "%s", "name": "%s", "sources": [{"type": "rss", "value": "https://example.org/feed.xml"}],
+       "schedule": "0 0 1 1 *", "condition": "c", "threshold": 0.7, "weakThreshold": 0.4}""";
+
+  @Test
+  public void stateSurvivesARestartOnH2() throws Exception {
+    var dir = Files.createTempDirectory("periscope-journal");
+    survivesRestart(() -> TestJournals.embedded(dir));
+  }
+
+  @Test
+  public void stateSurvivesARestartOnPostgres() throws Exception {
+    survivesRestart(TestJournals::postgres);
+  }
+
+  private void survivesRestart(Supplier<Config> journal) throws Exception {
+    String owner = "owner-" + UUID.randomUUID().toString().substring(0, 8);
+    try (InProcessService first = new InProcessService(journal.get())) {
+      first.account(owner, "user", "a-passphrase");
+      String token = first.login(owner, "a-passphrase");
+      for (String id : List.of("kept", "replaced", "deleted")) {
+        assertEquals(201, first.send("POST", "/watches", token, WATCH.formatted(id, id), Map.of()).statusCode());
+      }
+      assertEquals(200, first.send("PUT", "/watches/replaced", token,
+          WATCH.formatted("replaced", "renamed").replace(", \"weakThreshold\": 0.4", ""), Map.of()).statusCode());
+      assertEquals(204, first.send("DELETE", "/watches/deleted", token, null, Map.of()).statusCode());
+    }
+    try (InProcessService second = new InProcessService(journal.get())) {
+      String token = second.login(owner, "a-passphrase");
+      JsonNode list = Json.MAPPER.readTree(second.send("GET", "/watches", token, null, Map.of()).body());
+      assertEquals(List.of("kept", "replaced"), list.get("watches").findValuesAsText("id"));
+      JsonNode replaced = Json.MAPPER.readTree(second.send("GET", "/watches/replaced", token, null, Map.of()).body());
+      assertEquals("renamed", replaced.get("name").asText());
+      assertTrue(replaced.path("weakThreshold").isMissingNode());
+      assertEquals(404, second.send("GET", "/watches/deleted", token, null, Map.of()).statusCode());
+    }
+  }
+}
