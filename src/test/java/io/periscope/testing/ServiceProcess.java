@@ -1,0 +1,124 @@
+package io.periscope.testing;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** target/periscope.jar started as an operator would: its own JVM, configured by environment variables. */
+public final class ServiceProcess implements AutoCloseable {
+  static final Path JAR = Path.of("target", "periscope.jar");
+
+  private final Map<String, String> env;
+  private final Path log;
+  private final int port;
+  private Process process;
+
+  public ServiceProcess(Map<String, String> env, Path log) throws IOException {
+    this.port = freePort();
+    this.env = new HashMap<>(env);
+    this.env.put("PORT", Integer.toString(port));
+    this.log = log;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + port + path);
+  }
+
+  /** Starts the service and waits until /health answers. */
+  public ServiceProcess start() throws Exception {
+    process = java(List.of("serve"), null);
+    HttpClient http = HttpClient.newHttpClient();
+    Instant deadline = Instant.now().plusSeconds(60);
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) throw new AssertionError("the service exited during start-up; see " + log);
+      try {
+        if (http.send(HttpRequest.newBuilder(uri("/health")).timeout(Duration.ofSeconds(2)).build(),
+            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return this;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("the service did not answer /health within 60 s; see " + log);
+  }
+
+  /** Runs a command of the same jar with the same environment; answers its exit code. */
+  public int command(List<String> args, String stdin) throws Exception {
+    Process p = java(args, stdin);
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("command " + args + " did not finish");
+    }
+    return p.exitValue();
+  }
+
+  /** kill -9: no shutdown hook, no coordinated shutdown. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) throw new AssertionError("the killed service did not die");
+  }
+
+  /** SIGTERM, then waits for the exit. */
+  public int stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError("the service did not stop within 60 s of SIGTERM");
+    }
+    return process.exitValue();
+  }
+
+  private Process java(List<String> args, String stdin) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-jar", JAR.toString()));
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().keySet().removeIf(k -> k.startsWith("DATABASE_") || k.startsWith("MODEL_")
+        || k.startsWith("SEARCH_") || k.startsWith("TELEGRAM_") || k.startsWith("AUTH_") || k.equals("PORT"));
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    if (stdin != null) {
+      p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+    }
+    p.getOutputStream().close();
+    return p;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  public static Path logFile(String name) throws IOException {
+    Path dir = Path.of("target", "it-logs");
+    Files.createDirectories(dir);
+    return dir.resolve(name + ".log");
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process != null && process.isAlive()) kill();
+  }
+
+}
