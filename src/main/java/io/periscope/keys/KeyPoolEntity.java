@@ -164,7 +164,7 @@ public final class KeyPoolEntity
     LocalDate today = cmd.now().atZone(ZoneOffset.UTC).toLocalDate();
     Optional<PoolKey> pick = state.keys().values().stream()
         .filter(k -> k.usable(cmd.now()))
-        .min(Comparator.comparingLong(k -> k.usedOn(today)));
+        .min(Comparator.<PoolKey>comparingLong(k -> k.usedOn(today)).thenComparing(PoolKey::id));
     if (pick.isEmpty()) return Effect().reply(cmd.replyTo(), StatusReply.error("no usable key in the pool"));
     PoolKey key = pick.get();
     return Effect().persist(new KeyUsed(key.id(), today))
