@@ -72,16 +72,19 @@ public final class Accounts {
     return CompletableFuture.supplyAsync(() -> Passwords.hash(request.password()), hashing)
         .thenCompose(hash -> {
           Account account = new Account(request.id(), email, request.role(), hash, Instant.now());
-          return asks.<EmailEntity.Command, org.apache.pekko.Done>ask(entities.email(email),
+          return asks.<EmailEntity.Command, Boolean>ask(entities.email(email),
                   reply -> new EmailEntity.Claim(account.id(), reply))
               .exceptionally(e -> {
                 throw conflictOr(e, "the e-mail address is already in use");
               })
-              .thenCompose(claimed -> asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
+              .thenCompose(tookIt -> asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
                       entities.owner(account.id()), reply -> new OwnerEntity.CreateAccount(account, reply))
-                  .handle((done, failure) -> failure == null
-                      ? CompletableFuture.completedFuture(account)
-                      : releaseThenFail(email, account.id(), failure))
+                  .handle((done, failure) -> {
+                    if (failure == null) return CompletableFuture.completedFuture(account);
+                    // Only a claim this call took is given back: an existing account keeps its address.
+                    return tookIt ? releaseThenFail(email, account.id(), failure)
+                        : CompletableFuture.<Account>failedFuture(conflictOr(failure, duplicateId(account.id())));
+                  })
                   .thenCompose(s -> s));
         });
   }
@@ -90,8 +93,12 @@ public final class Accounts {
     return asks.<EmailEntity.Command, org.apache.pekko.Done>ask(entities.email(email),
             reply -> new EmailEntity.Release(accountId, reply))
         .handle((done, ignored) -> {
-          throw conflictOr(failure, "an account with id '" + accountId + "' already exists");
+          throw conflictOr(failure, duplicateId(accountId));
         });
+  }
+
+  private static String duplicateId(String accountId) {
+    return "an account with id '" + accountId + "' already exists";
   }
 
   private static RuntimeException conflictOr(Throwable failure, String conflictMessage) {

@@ -32,8 +32,11 @@ public final class EmailEntity
 
   public sealed interface Command extends JsonSerializable {}
 
-  /** Succeeds when the address is free or already claimed by the same account. */
-  public record Claim(String accountId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  /**
+   * Succeeds when the address is free or already claimed by the same account; answers whether this claim took
+   * it, so only the caller that took it gives it back when its account cannot be made.
+   */
+  public record Claim(String accountId, ActorRef<StatusReply<Boolean>> replyTo) implements Command {}
 
   /** Frees the address when the given account holds it (undoing a claim whose account could not be made). */
   public record Release(String accountId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
@@ -64,11 +67,14 @@ public final class EmailEntity
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
     return newCommandHandlerWithReplyBuilder().forAnyState()
         .onCommand(Claim.class, (state, cmd) -> {
-          if (cmd.accountId().equals(state.accountId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
+          if (cmd.accountId().equals(state.accountId())) {
+            return Effect().reply(cmd.replyTo(), StatusReply.success(Boolean.FALSE));
+          }
           if (state.accountId() != null) {
             return Effect().reply(cmd.replyTo(), StatusReply.error("the e-mail address is already in use"));
           }
-          return Effect().persist(new Claimed(cmd.accountId())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+          return Effect().persist(new Claimed(cmd.accountId()))
+              .thenReply(cmd.replyTo(), s -> StatusReply.success(Boolean.TRUE));
         })
         .onCommand(Release.class, (state, cmd) -> cmd.accountId().equals(state.accountId())
             ? Effect().persist(new Released(cmd.accountId())).thenReply(cmd.replyTo(), s -> StatusReply.ack())

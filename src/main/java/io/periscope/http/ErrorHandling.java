@@ -38,9 +38,7 @@ public final class ErrorHandling {
   public static RejectionHandler rejections() {
     return RejectionHandler.newBuilder()
         .handle(CorsRejection.class, r -> complete(error(StatusCodes.FORBIDDEN, "cross-origin request not allowed")))
-        .handleAll(MethodRejection.class, rs -> complete(error(StatusCodes.METHOD_NOT_ALLOWED,
-            "method not allowed; use " + rs.stream().map(r -> r.supported().name()).distinct()
-                .collect(Collectors.joining(", ")))))
+        .handleAll(MethodRejection.class, ErrorHandling::methodNotAllowed)
         .handle(MissingQueryParamRejection.class, r ->
             complete(error(StatusCodes.BAD_REQUEST, "query parameter '" + r.parameterName() + "' is required")))
         .handle(MalformedQueryParamRejection.class, r ->
@@ -50,6 +48,19 @@ public final class ErrorHandling {
         .handle(Rejection.class, r -> complete(error(StatusCodes.BAD_REQUEST, "the request was rejected")))
         .handleNotFound(complete(error(StatusCodes.NOT_FOUND, "not found")))
         .build();
+  }
+
+  /**
+   * Only a wrong method: a public path asked with the wrong method is a 405, while every other request passes
+   * on to the token check (so unknown paths answer 401 without a token).
+   */
+  public static RejectionHandler methodRejections() {
+    return RejectionHandler.newBuilder().handleAll(MethodRejection.class, ErrorHandling::methodNotAllowed).build();
+  }
+
+  private static org.apache.pekko.http.javadsl.server.Route methodNotAllowed(java.util.List<MethodRejection> rs) {
+    return complete(error(StatusCodes.METHOD_NOT_ALLOWED, "method not allowed; use "
+        + rs.stream().map(r -> r.supported().name()).distinct().collect(Collectors.joining(", "))));
   }
 
   public static ExceptionHandler exceptions() {

@@ -38,8 +38,7 @@ public final class HttpApi {
 
   public Route route() {
     return logged(() -> handled(() -> withCors(() -> handled(() -> refuseEmptyJsonBody(() -> concat(
-        system.route(),
-        auth.route(),
+        handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
         withPrincipal(tokens, caller -> concat(watches.route(caller), admin.route(caller)))))))));
   }
 

@@ -98,8 +98,6 @@ public final class WatchRoutes {
 
   private CompletionStage<HttpResponse> remove(String owner, String id) {
     return asks.<WatchEntity.Command, Done>ask(entities.watch(owner, id), WatchEntity.Delete::new)
-        .thenCompose(deleted -> asks.<OwnerEntity.Command, Done>ask(entities.owner(owner),
-            r -> new OwnerEntity.RemoveWatch(id, r)))
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
         .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
   }

@@ -17,9 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One per account (entity id = account id): the account's credentials and role, and the ids of its watches in
- * the order they were created, which is what {@code GET /watches} lists. Run-all is serialized here in a later
- * step.
+ * One per account (entity id = account id): the account's credentials and role, and the id of every watch it
+ * ever created, in creation order. {@code GET /watches} asks each of those watches and skips the deleted ones;
+ * ids are never unregistered, so a create racing a delete of the same id can never drop a live watch from the list.
  */
 public final class OwnerEntity
     extends EventSourcedBehaviorWithEnforcedReplies<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> {
@@ -43,11 +43,6 @@ public final class OwnerEntity
       return new State(account, ids);
     }
 
-    State withoutWatch(String id) {
-      List<String> ids = new ArrayList<>(watchIds);
-      ids.remove(id);
-      return new State(account, ids);
-    }
   }
 
   /** The watch ids of an owner, oldest first. */
@@ -66,9 +61,6 @@ public final class OwnerEntity
   /** Idempotent: registering a known id changes nothing. */
   public record AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
-  /** Idempotent. */
-  public record RemoveWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
-
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
 
   // ---- events ------------------------------------------------------------------------------------
@@ -78,8 +70,6 @@ public final class OwnerEntity
   public record AccountCreated(Account account) implements Event {}
 
   public record WatchAdded(String watchId) implements Event {}
-
-  public record WatchRemoved(String watchId) implements Event {}
 
   // ---- behaviour ---------------------------------------------------------------------------------
 
@@ -103,7 +93,6 @@ public final class OwnerEntity
         .onCommand(GetAccount.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
             state.account() != null ? StatusReply.success(state.account()) : StatusReply.error("no such account")))
         .onCommand(AddWatch.class, this::onAddWatch)
-        .onCommand(RemoveWatch.class, this::onRemoveWatch)
         .onCommand(ListWatches.class, (state, cmd) ->
             Effect().reply(cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds()))))
         .build();
@@ -121,17 +110,11 @@ public final class OwnerEntity
     return Effect().persist(new WatchAdded(cmd.watchId())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
-  private ReplyEffect<Event, State> onRemoveWatch(State state, RemoveWatch cmd) {
-    if (!state.watchIds().contains(cmd.watchId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
-    return Effect().persist(new WatchRemoved(cmd.watchId())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
-  }
-
   @Override
   public EventHandler<State, Event> eventHandler() {
     return newEventHandlerBuilder().forAnyState()
         .onEvent(AccountCreated.class, (state, e) -> new State(e.account(), state.watchIds()))
         .onEvent(WatchAdded.class, (state, e) -> state.withWatch(e.watchId()))
-        .onEvent(WatchRemoved.class, (state, e) -> state.withoutWatch(e.watchId()))
         .build();
   }
 }

@@ -31,11 +31,16 @@ public final class InProcessService implements AutoCloseable {
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   public InProcessService(Config config) throws Exception {
+    this(config, Clock.systemUTC());
+  }
+
+  /** {@code clock} drives the rate-limit windows, so a test can hold one still. */
+  public InProcessService(Config config, Clock clock) throws Exception {
     system = Node.startClusterNode(config, Duration.ofSeconds(30));
     Settings settings = Settings.from(config);
     tokens = new Tokens(SECRET, settings.tokenTtl(), Clock.systemUTC());
     app = new Periscope(system, settings, new ShardedEntities(system), tokens);
-    binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(app.httpApi(Clock.systemUTC()).route().seal())
+    binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(app.httpApi(clock).route().seal())
         .toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 

@@ -30,6 +30,7 @@ public final class ServiceProcess implements AutoCloseable {
     this.port = freePort();
     this.env = new HashMap<>(env);
     this.env.put("PORT", Integer.toString(port));
+    this.env.putIfAbsent("REMOTE_PORT", "0"); // the PostgreSQL profile's fixed 17355 may be taken on a test machine
     this.log = log;
   }
 
