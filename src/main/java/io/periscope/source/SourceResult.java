@@ -1,0 +1,43 @@
+package io.periscope.source;
+
+import io.periscope.keys.KeyPools;
+import io.periscope.keys.ProviderFailure;
+import io.periscope.net.FetchFailure;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+
+/** What one source yielded in a run: its items, or the one error that stands for it in {@code sourceErrors}. */
+public record SourceResult(List<Item> items, SourceError error) {
+  public static SourceResult ok(List<Item> items) {
+    return new SourceResult(List.copyOf(items), null);
+  }
+
+  public static SourceResult failed(SourceError error) {
+    return new SourceResult(List.of(), error);
+  }
+
+  /**
+   * The source error for a failed fetch or search: the guard's and HTTP failures keep their kind (a timeout is
+   * {@code unreachable}), a provider failure is {@code provider}, no usable search key is {@code not-configured}.
+   */
+  public static SourceResult failed(String source, Throwable failure) {
+    Throwable cause = failure;
+    while (cause instanceof CompletionException && cause.getCause() != null) cause = cause.getCause();
+    if (cause instanceof FetchFailure f) {
+      String kind = f.kind() == FetchFailure.Kind.TIMEOUT ? "unreachable" : f.kind().wire();
+      return failed(new SourceError(source, kind, f.getMessage(), f.httpStatus()));
+    }
+    if (cause instanceof ProviderFailure p) {
+      return failed(new SourceError(source, "provider", p.getMessage(), p.httpStatus()));
+    }
+    if (cause instanceof KeyPools.NoUsableKey) {
+      return failed(new SourceError(source, "not-configured", cause.getMessage(), null));
+    }
+    return failed(new SourceError(source, "unreachable", "collection failed (" + cause.getClass().getSimpleName() + ")",
+        null));
+  }
+
+  public boolean succeeded() {
+    return error == null;
+  }
+}
