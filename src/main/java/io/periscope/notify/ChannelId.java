@@ -40,6 +40,12 @@ public record ChannelId(Kind kind, String target) {
     };
   }
 
+  /** The identifier as a watch lists it, e.g. {@code telegram} or {@code webhook:https://…}: the inverse of parse. */
+  public String id() {
+    String scheme = kind.name().toLowerCase(java.util.Locale.ROOT);
+    return target == null ? scheme : scheme + ":" + target;
+  }
+
   /** The value when it is an absolute http(s) URL with a host. */
   public static Optional<String> httpUrl(String value) {
     try {

@@ -1,0 +1,88 @@
+package io.periscope.notify;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Operational health alerts (interface.md §6) to the admin chat: {@code TELEGRAM_ADMIN_CHAT_ID}, else
+ * {@code TELEGRAM_CHAT_ID}. They open with ⚠️ and read unlike event alerts:
+ *
+ * <pre>
+ * ⚠️ Periscope: all-sources-failed
+ * alice/acme-launch: 2 of 2 sources failed
+ * </pre>
+ *
+ * Best effort: sending never blocks the caller and never fails; an alert that cannot be sent is logged, and
+ * without a bot token or chat the alert is logged at WARN instead.
+ */
+public final class AdminAlerts {
+  private static final Logger log = LoggerFactory.getLogger(AdminAlerts.class);
+  private static final String WARNING = "⚠️";
+  private static final int MAX_DETAIL = 1000;
+
+  public enum Kind {
+    WATCH_ERRORED("watch-errored"),
+    VERDICT_UNAVAILABLE("verdict-unavailable"),
+    ALL_SOURCES_FAILED("all-sources-failed"),
+    SCHEDULER_TICK_CRASHED("scheduler-tick-crashed"),
+    SCHEDULED_RUN_CRASHED("scheduled-run-crashed");
+
+    private final String label;
+
+    Kind(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  private final TelegramSender telegram;
+
+  public AdminAlerts(TelegramSender telegram) {
+    this.telegram = telegram;
+  }
+
+  /** An alert about one watch. */
+  public CompletionStage<Void> alert(Kind kind, String owner, String watchId, String detail) {
+    return send(kind, Optional.of(owner + "/" + watchId), detail);
+  }
+
+  /** An alert about the runtime itself, such as a crashed scheduler tick. */
+  public CompletionStage<Void> alert(Kind kind, String detail) {
+    return send(kind, Optional.empty(), detail);
+  }
+
+  private CompletionStage<Void> send(Kind kind, Optional<String> subject, String detail) {
+    try {
+      String text = AlertFormat.truncate(AlertFormat.oneLine(detail == null ? "" : detail), MAX_DETAIL);
+      String html = WARNING + " <b>Periscope: " + kind.label() + "</b>\n"
+          + subject.map(s -> "<code>" + AlertFormat.escapeHtml(s) + "</code>: ").orElse("")
+          + AlertFormat.escapeHtml(text);
+      String logged = subject.map(s -> "watch=" + s + " ").orElse("") + "detail=\"" + text + "\"";
+      Optional<String> chat = telegram.settings().adminChat();
+      if (!telegram.settings().hasToken() || chat.isEmpty()) {
+        log.warn("event=admin-alert kind={} delivered=false reason=telegram-not-configured {}", kind.label(), logged);
+        return CompletableFuture.completedFuture(null);
+      }
+      return telegram.sendHtml("telegram:" + chat.get(), chat.get(), html).handle((delivery, failure) -> {
+        if (failure != null || !delivery.ok()) {
+          String reason = failure != null ? HttpCalls.reason(failure, telegram.settings().botToken()) : delivery.error();
+          log.warn("event=admin-alert kind={} delivered=false reason=\"{}\" {}", kind.label(), reason, logged);
+        } else {
+          log.info("event=admin-alert kind={} delivered=true {}", kind.label(), logged);
+        }
+        return null;
+      });
+    } catch (RuntimeException e) {
+      // Alerting is never allowed to hide the problem being alerted about.
+      log.warn("event=admin-alert kind={} delivered=false reason=\"{}\"", kind.label(),
+          HttpCalls.reason(e, telegram.settings().botToken()));
+      return CompletableFuture.completedFuture(null);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.periscope.notify;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/** Asynchronous OkHttp calls for the senders, and failure reasons that are safe to record. */
+final class HttpCalls {
+  static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+  /** Answers are read for their status and an error description only. */
+  private static final long MAX_BODY = 64 * 1024;
+  private static final int MAX_REASON = 200;
+
+  private HttpCalls() {}
+
+  /** A response with its body read (bounded) and closed. */
+  record Answer(int code, String body, String retryAfterHeader) {
+    boolean ok() {
+      return code >= 200 && code < 300;
+    }
+  }
+
+  /** Runs the call on OkHttp's dispatcher; the caller's thread never waits on the network. */
+  static CompletableFuture<Answer> execute(OkHttpClient client, Request request) {
+    CompletableFuture<Answer> answer = new CompletableFuture<>();
+    try {
+      client.newCall(request).enqueue(new Callback() {
+        @Override
+        public void onFailure(Call call, IOException e) {
+          answer.completeExceptionally(e);
+        }
+
+        @Override
+        public void onResponse(Call call, Response response) {
+          try (response) {
+            ResponseBody body = response.body();
+            String text = body == null ? "" : response.peekBody(MAX_BODY).string();
+            answer.complete(new Answer(response.code(), text, response.header("Retry-After")));
+          } catch (IOException | RuntimeException e) {
+            answer.completeExceptionally(e);
+          }
+        }
+      });
+    } catch (RuntimeException e) {
+      answer.completeExceptionally(e);
+    }
+    return answer;
+  }
+
+  /**
+   * POSTs to a user-supplied URL (webhook, ntfy, Slack, Discord) and maps the answer to a Delivery: any 2xx
+   * is delivered. Reasons name the status or the kind of failure, never the URL, whose path often is the secret.
+   */
+  static CompletionStage<Delivery> post(OkHttpClient client, ChannelId channel, RequestBody body,
+                                        okhttp3.Headers headers) {
+    HttpUrl url = HttpUrl.parse(channel.target());
+    if (url == null) return CompletableFuture.completedFuture(Delivery.failed(channel.id(), "invalid URL"));
+    Request request = new Request.Builder().url(url).headers(headers).post(body).build();
+    String[] secrets = {url.toString(), channel.target(), url.encodedPath().length() > 1 ? url.encodedPath() : null,
+        url.encodedQuery()};
+    return execute(client, request).handle((answer, failure) -> {
+      if (failure != null) return Delivery.failed(channel.id(), reason(failure, secrets));
+      return answer.ok() ? Delivery.delivered(channel.id()) : Delivery.failed(channel.id(), "HTTP " + answer.code());
+    });
+  }
+
+  /** A short reason for a failed call with every given secret masked. */
+  static String reason(Throwable failure, String... secrets) {
+    Throwable e = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        ? failure.getCause() : failure;
+    String reason;
+    if (e instanceof UnknownHostException) {
+      reason = "unknown host";
+    } else if (e instanceof ConnectException) {
+      reason = "could not connect";
+    } else if (e instanceof InterruptedIOException) {
+      reason = "timed out";
+    } else {
+      String message = e.getMessage();
+      reason = message == null || message.isBlank() ? e.getClass().getSimpleName()
+          : e.getClass().getSimpleName() + ": " + AlertFormat.oneLine(message);
+    }
+    return AlertFormat.truncate(redact(reason, secrets), MAX_REASON);
+  }
+
+  static String redact(String text, String... secrets) {
+    String out = text;
+    for (String secret : secrets) {
+      if (secret != null && !secret.isEmpty()) out = out.replace(secret, "***");
+    }
+    return out;
+  }
+}

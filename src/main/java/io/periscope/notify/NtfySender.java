@@ -1,0 +1,57 @@
+package io.periscope.notify;
+
+import jakarta.mail.internet.MimeUtility;
+import java.io.UnsupportedEncodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletionStage;
+import okhttp3.Headers;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.RequestBody;
+
+/**
+ * The {@code ntfy:<topic url>} channel: the plain-text body POSTed to the topic, with the headline as Title,
+ * priority high for confirmed alerts and default for weak ones, a tag per strength, and the first cited URL
+ * as Click.
+ */
+public final class NtfySender implements ChannelSender {
+  private static final MediaType TEXT = MediaType.get("text/plain; charset=utf-8");
+  /** ntfy refuses longer messages as attachments unless configured otherwise. */
+  private static final int MAX_BODY = 4000;
+
+  private final OkHttpClient client;
+
+  /** {@code client} must be the SSRF-guarded one: the URL is the user's. */
+  public NtfySender(OkHttpClient client) {
+    this.client = client.newBuilder().callTimeout(WebhookSender.CALL_TIMEOUT).build();
+  }
+
+  @Override
+  public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
+    boolean confirmed = alert.strength() == Alert.Strength.CONFIRMED;
+    Headers.Builder headers = new Headers.Builder()
+        .add("Title", headerText(AlertFormat.headline(alert)))
+        .add("Priority", confirmed ? "high" : "default")
+        .add("Tags", confirmed ? "bell" : "grey_question");
+    alert.evidence().stream()
+        .map(e -> HttpUrl.parse(e.url()))
+        .filter(u -> u != null)
+        .findFirst()
+        .ifPresent(u -> headers.add("Click", u.uri().toASCIIString()));
+    String body = AlertFormat.truncate(AlertFormat.plainBody(alert), MAX_BODY);
+    return HttpCalls.post(client, channel, RequestBody.create(body.getBytes(StandardCharsets.UTF_8), TEXT),
+        headers.build());
+  }
+
+  /** HTTP headers are ASCII: anything else goes as an RFC 2047 encoded word, which ntfy decodes. */
+  static String headerText(String text) {
+    String line = AlertFormat.oneLine(text);
+    if (line.chars().allMatch(c -> c >= 0x20 && c < 0x7f)) return line;
+    try {
+      return MimeUtility.encodeText(line, "UTF-8", "B").replaceAll("\\s+", " ");
+    } catch (UnsupportedEncodingException e) {
+      throw new IllegalStateException("UTF-8 is always supported", e);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package io.periscope.notify;
+
+import static io.periscope.notify.TelegramSenderTest.await;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.json.Json;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+/** Operational alerts against a Bot API on loopback. */
+public class AdminAlertsTest {
+  private MockWebServer telegramApi;
+
+  @Before
+  public void start() throws Exception {
+    telegramApi = new MockWebServer();
+    telegramApi.start();
+  }
+
+  @After
+  public void stop() throws Exception {
+    telegramApi.shutdown();
+  }
+
+  private AdminAlerts alerts(String chat, String adminChat) {
+    return new AdminAlerts(new TelegramSender(new OkHttpClient(), TelegramSenderTest.settings(telegramApi, chat, adminChat)));
+  }
+
+  private JsonNode sent() throws Exception {
+    RecordedRequest request = telegramApi.takeRequest();
+    return Json.parse(request.getBody().readByteArray());
+  }
+
+  @Test
+  public void anAlertGoesToTheAdminChatMarkedWithAWarningSign() throws Exception {
+    telegramApi.enqueue(new MockResponse().setBody("{\"ok\":true,\"result\":{}}"));
+
+    await(alerts("1001", "2002").alert(AdminAlerts.Kind.ALL_SOURCES_FAILED, "alice", "acme-launch",
+        "2 of 2 sources failed: <feed> answered 404"));
+
+    JsonNode body = sent();
+    assertEquals("2002", body.get("chat_id").asText());
+    assertEquals("HTML", body.get("parse_mode").asText());
+    assertEquals("⚠️ <b>Periscope: all-sources-failed</b>\n"
+        + "<code>alice/acme-launch</code>: 2 of 2 sources failed: &lt;feed&gt; answered 404", body.get("text").asText());
+  }
+
+  @Test
+  public void withoutAnAdminChatItGoesToTheNormalChat() throws Exception {
+    telegramApi.enqueue(new MockResponse().setBody("{\"ok\":true,\"result\":{}}"));
+
+    await(alerts("1001", "").alert(AdminAlerts.Kind.SCHEDULER_TICK_CRASHED, "IllegalStateException: boom"));
+
+    JsonNode body = sent();
+    assertEquals("1001", body.get("chat_id").asText());
+    assertTrue(body.get("text").asText().startsWith("\u26a0"));
+    assertTrue(body.get("text").asText().contains("scheduler-tick-crashed"));
+  }
+
+  @Test
+  public void aFailingTelegramCompletesNormally() throws Exception {
+    telegramApi.enqueue(new MockResponse().setResponseCode(500).setBody("{\"ok\":false}"));
+    assertNull(await(alerts("1001", "2002").alert(AdminAlerts.Kind.WATCH_ERRORED, "alice", "w", "boom")));
+    assertEquals(1, telegramApi.getRequestCount());
+
+    telegramApi.shutdown();
+    assertNull(await(alerts("1001", "2002").alert(AdminAlerts.Kind.VERDICT_UNAVAILABLE, "alice", "w", "bad JSON")));
+  }
+
+  @Test
+  public void withoutTelegramTheAlertIsOnlyLogged() throws Exception {
+    AdminAlerts unconfigured = new AdminAlerts(new TelegramSender(new OkHttpClient(),
+        new TelegramSettings(telegramApi.url("/").toString(), "", "", "")));
+    assertNull(await(unconfigured.alert(AdminAlerts.Kind.SCHEDULED_RUN_CRASHED, "alice", "w", "boom")));
+    assertEquals(0, telegramApi.getRequestCount());
+  }
+}

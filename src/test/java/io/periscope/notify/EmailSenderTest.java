@@ -1,0 +1,88 @@
+package io.periscope.notify;
+
+import static io.periscope.notify.TelegramSenderTest.await;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import jakarta.mail.Message;
+import jakarta.mail.internet.MimeMessage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+/** The e-mail channel against a real SMTP server (GreenMail) on loopback. */
+public class EmailSenderTest {
+  private static final String PASSWORD = "smtp-secret-password";
+
+  private final ExecutorService blocking = Executors.newSingleThreadExecutor();
+  private GreenMail mail;
+
+  @Before
+  public void start() {
+    mail = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
+    mail.start();
+  }
+
+  @After
+  public void stop() {
+    mail.stop();
+    blocking.shutdownNow();
+  }
+
+  private SmtpSettings smtp(String username, String password) {
+    return new SmtpSettings("127.0.0.1", mail.getSmtp().getPort(), username, password, "periscope@example.com");
+  }
+
+  @Test
+  public void anAlertArrivesWithItsSubjectBodyAndRecipient() throws Exception {
+    ChannelId channel = ChannelId.parse("email:alice@example.com").orElseThrow();
+
+    Delivery delivery = await(new EmailSender(smtp("", ""), blocking).send(channel, Alerts.confirmed()));
+
+    assertEquals(Delivery.delivered("email:alice@example.com"), delivery);
+    assertTrue(mail.waitForIncomingEmail(5000, 1));
+    MimeMessage message = mail.getReceivedMessages()[0];
+    assertEquals("🔔 Acme launch — condition met (92%)", message.getSubject());
+    assertEquals("alice@example.com", message.getRecipients(Message.RecipientType.TO)[0].toString());
+    assertEquals("periscope@example.com", message.getFrom()[0].toString());
+    assertEquals(AlertFormat.plainText(Alerts.confirmed()), ((String) message.getContent()).replace("\r\n", "\n"));
+  }
+
+  @Test
+  public void itLogsInWhenAUsernameIsSet() throws Exception {
+    mail.setUser("periscope@example.com", "periscope", PASSWORD);
+    ChannelId channel = ChannelId.parse("email:bob@example.com").orElseThrow();
+
+    Delivery delivery = await(new EmailSender(smtp("periscope", PASSWORD), blocking).send(channel, Alerts.weak()));
+
+    assertTrue(delivery.error(), delivery.ok());
+    assertTrue(mail.waitForIncomingEmail(5000, 1));
+    assertTrue(mail.getReceivedMessages()[0].getSubject().startsWith("🔸 Possible match (unconfirmed, 61%)"));
+  }
+
+  @Test
+  public void aWrongPasswordFailsWithoutNamingAnyPassword() throws Exception {
+    mail.setUser("periscope@example.com", "periscope", PASSWORD);
+    ChannelId channel = ChannelId.parse("email:bob@example.com").orElseThrow();
+
+    Delivery delivery = await(new EmailSender(smtp("periscope", "wrong-" + PASSWORD), blocking)
+        .send(channel, Alerts.confirmed()));
+
+    assertFalse(delivery.ok());
+    assertFalse(delivery.error(), delivery.error().contains(PASSWORD));
+    assertEquals(0, mail.getReceivedMessages().length);
+  }
+
+  @Test
+  public void withoutSmtpSettingsItFailsAsNotConfigured() throws Exception {
+    ChannelId channel = ChannelId.parse("email:bob@example.com").orElseThrow();
+    Delivery delivery = await(new EmailSender(new SmtpSettings("", 587, "", "", ""), blocking)
+        .send(channel, Alerts.confirmed()));
+    assertEquals(Delivery.failed("email:bob@example.com", "SMTP_HOST and SMTP_FROM are not set"), delivery);
+  }
+}
