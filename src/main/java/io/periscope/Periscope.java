@@ -14,13 +14,28 @@ import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.WatchRoutes;
+import com.typesafe.config.Config;
+import io.periscope.model.ModelClient;
+import io.periscope.model.ModelClients;
+import io.periscope.net.SafeHttp;
+import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.Notifier;
+import io.periscope.notify.TelegramSender;
+import io.periscope.notify.TelegramSettings;
+import io.periscope.run.Pipeline;
+import io.periscope.source.ArticleExtractor;
+import io.periscope.source.FeedCollector;
+import io.periscope.source.SearchProvider;
+import io.periscope.source.SearchProviders;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
+import java.util.Optional;
 import java.util.concurrent.Executor;
+import okhttp3.OkHttpClient;
 
 /** The application's parts wired together over one actor system and one way of reaching entities. */
 public final class Periscope {
@@ -31,14 +46,33 @@ public final class Periscope {
   private final Asks asks;
   private final KeyPools keyPools;
 
-  public Periscope(ActorSystem<?> system, Settings settings, Entities entities, Tokens tokens) {
-    this.settings = settings;
+  /** Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded in time. */
+  static final Duration UPSTREAM_CALL_TIMEOUT = Duration.ofMinutes(2);
+
+  public Periscope(ActorSystem<?> system, Config config, Entities entities, Tokens tokens) {
+    this.settings = Settings.from(config);
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts = new Accounts(entities, asks, tokens, blocking);
     this.keyPools = new KeyPools(entities, asks, new KeyCipher(tokens.secret()), Clock.systemUTC());
+    entities.startWatches(pipeline(config, blocking));
+  }
+
+  private Pipeline pipeline(Config config, Executor blocking) {
+    OkHttpClient trusted = new OkHttpClient.Builder().connectTimeout(Duration.ofSeconds(10))
+        .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
+    SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
+    Settings.Providers p = settings.providers();
+    ModelClient model = ModelClients.create(p.modelProvider(), p.modelBaseUrl(), p.modelName(), trusted);
+    Optional<SearchProvider> search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
+        ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
+        : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
+    Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
+    AdminAlerts adminAlerts = new AdminAlerts(new TelegramSender(trusted, TelegramSettings.from(config)));
+    return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
+        notifier, adminAlerts, Clock.systemUTC());
   }
 
   /** Adds the operator's MODEL_API_KEYS and SEARCH_API_KEYS to their pools (idempotent, on every start). */

@@ -41,7 +41,7 @@ public final class Serve {
     Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
         Clock.systemUTC());
     ActorSystem<Void> system = Node.startClusterNode(config, Duration.ofSeconds(60));
-    Periscope app = new Periscope(system, settings, new ShardedEntities(system), tokens);
+    Periscope app = new Periscope(system, config, new ShardedEntities(system), tokens);
     app.seedKeyPools().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
 
     ServerBinding binding = Http.get(system).newServerAt(settings.httpHost(), settings.httpPort())

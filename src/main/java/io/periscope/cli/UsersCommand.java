@@ -93,7 +93,7 @@ final class UsersCommand {
     try {
       Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
           Clock.systemUTC());
-      Periscope app = new Periscope(system, settings, new LocalEntities(system), tokens);
+      Periscope app = new Periscope(system, config, new LocalEntities(system), tokens);
       app.accounts().create(request).toCompletableFuture().get(60, TimeUnit.SECONDS);
       out.println("created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
       return 0;

@@ -20,7 +20,11 @@ import io.periscope.runtime.EntityRefusal;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
+import io.periscope.run.RunRecord;
+import io.periscope.run.RunView;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -51,10 +55,49 @@ public final class WatchRoutes {
             post(() -> jsonBody(maxBody, body -> completeWithFuture(create(owner, body)))))),
         pathPrefix(PathMatchers.segment(), id -> !WatchValidator.ID.matcher(id).matches()
             ? complete(notFound())
-            : pathEnd(() -> concat(
-                get(() -> completeWithFuture(read(owner, id))),
-                put(() -> jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body)))),
-                delete(() -> completeWithFuture(remove(owner, id))))))));
+            : concat(
+                pathEnd(() -> concat(
+                    get(() -> completeWithFuture(read(owner, id))),
+                    put(() -> jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body)))),
+                    delete(() -> completeWithFuture(remove(owner, id))))),
+                path("run", () -> post(() -> withRequestTimeout(RUN_TIMEOUT.plusSeconds(5),
+                    () -> completeWithFuture(run(owner, id))))),
+                path("runs", () -> get(() -> parameterOptional("limit", limit ->
+                    completeWithFuture(runs(owner, id, limit)))))))));
+  }
+
+  /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */
+  static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
+  static final int DEFAULT_RUNS = 20;
+  static final int MAX_RUNS = 100;
+
+  /** The body of POST /watches/:id/run. */
+  public record RunResult(RunView result) {}
+
+  /** The body of GET /watches/:id/runs, newest first. */
+  public record RunHistory(List<RunView> runs) {}
+
+  private CompletionStage<HttpResponse> run(String owner, String id) {
+    return asks.<WatchEntity.Command, RunRecord>ask(entities.watch(owner, id),
+            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r), RUN_TIMEOUT)
+        .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
+        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> runs(String owner, String id, Optional<String> limitParam) {
+    int limit;
+    try {
+      limit = limitParam.map(Integer::parseInt).orElse(DEFAULT_RUNS);
+    } catch (NumberFormatException e) {
+      limit = -1;
+    }
+    if (limit < 1) {
+      return CompletableFuture.completedFuture(error(StatusCodes.BAD_REQUEST, "limit must be a positive integer"));
+    }
+    int bounded = Math.min(limit, MAX_RUNS);
+    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(entities.watch(owner, id), r -> new WatchEntity.GetRuns(bounded, r))
+        .thenApply(history -> ok(new RunHistory(history.runs().stream().map(rec -> RunView.of(id, rec)).toList())))
+        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
   }
 
   private CompletionStage<HttpResponse> list(String owner) {

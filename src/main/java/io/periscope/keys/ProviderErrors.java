@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 import okhttp3.Headers;
+import okhttp3.OkHttpClient;
 
 /**
  * Turns a model or search provider's error answer into a {@link ProviderFailure}, the same way for every provider.
@@ -86,6 +87,17 @@ public final class ProviderErrors {
     Duration wait = parseRetryAfter(retryAfter, now);
     ProviderFailure.Kind kind = kind(status, codes, body == null ? "" : body);
     return new ProviderFailure(kind, status, wait, provider + " answered " + label);
+  }
+
+  /**
+   * After an error answer, closes the client's idle connections, that one included: an upstream that failed may
+   * have left more on the connection than it announced (a 401 followed by a stray 200 has been seen), and a
+   * reused connection would hand that to the next call as its answer. Error answers are rare; new connections
+   * are cheap next to a wrong verdict. {@code response} is closed first so its connection counts as idle.
+   */
+  public static void forgetConnection(OkHttpClient client, okhttp3.Response response) {
+    response.close();
+    client.connectionPool().evictAll();
   }
 
   /** A call that got no answer: a timeout or a broken connection, worth retrying. */

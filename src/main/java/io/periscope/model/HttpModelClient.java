@@ -89,6 +89,7 @@ abstract class HttpModelClient implements ModelClient {
         try (response) {
           byte[] body = boundedBody(response.body());
           if (!response.isSuccessful()) {
+            ProviderErrors.forgetConnection(http, response);
             result.completeExceptionally(ProviderErrors.classify(provider, response.code(), response.headers(),
                 new String(body, StandardCharsets.UTF_8)));
             return;

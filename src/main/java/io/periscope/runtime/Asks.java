@@ -24,7 +24,13 @@ public final class Asks {
   }
 
   public <C, R> CompletionStage<R> ask(RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command) {
-    return AskPattern.<C, StatusReply<R>>ask(target, command::apply, timeout, system.scheduler())
+    return ask(target, command, timeout);
+  }
+
+  /** For commands that take long on purpose, such as a run. */
+  public <C, R> CompletionStage<R> ask(RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command,
+                                       Duration patience) {
+    return AskPattern.<C, StatusReply<R>>ask(target, command::apply, patience, system.scheduler())
         .thenApply(reply -> {
           if (reply.isError()) throw new EntityRefusal(reply.getError().getMessage());
           return reply.getValue();

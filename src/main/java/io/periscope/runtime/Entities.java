@@ -4,6 +4,7 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.run.RunPipeline;
 import io.periscope.watch.WatchEntity;
 
 /**
@@ -18,4 +19,10 @@ public interface Entities {
   RecipientRef<EmailEntity.Command> email(String normalizedEmail);
 
   RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
+
+  /**
+   * Starts the watch entities with the run pipeline. A second step because the pipeline itself reaches the key
+   * pools through these entities.
+   */
+  void startWatches(RunPipeline pipeline);
 }

@@ -8,6 +8,7 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.run.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -22,14 +23,22 @@ import java.util.function.Function;
 public final class LocalEntities implements Entities {
   private final ActorSystem<?> system;
   private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
+  private volatile RunPipeline pipeline;
 
   public LocalEntities(ActorSystem<?> system) {
     this.system = system;
   }
 
   @Override
+  public void startWatches(RunPipeline pipeline) {
+    this.pipeline = pipeline;
+  }
+
+  @Override
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
-    return spawn(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId), WatchEntity::create);
+    RunPipeline runs = pipeline;
+    if (runs == null) throw new IllegalStateException("watch entities are not started");
+    return spawn(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId), id -> WatchEntity.create(id, runs));
   }
 
   @Override

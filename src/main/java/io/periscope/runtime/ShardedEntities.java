@@ -7,22 +7,30 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.run.RunPipeline;
 import io.periscope.watch.WatchEntity;
 
 /** Entities spread over the cluster by Pekko Cluster Sharding: one live instance of each id, anywhere. */
 public final class ShardedEntities implements Entities {
   private final ClusterSharding sharding;
+  private volatile boolean watchesStarted;
 
   public ShardedEntities(ActorSystem<?> system) {
     this.sharding = ClusterSharding.get(system);
-    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(OwnerEntity.TYPE_KEY, ctx -> OwnerEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
   }
 
   @Override
+  public void startWatches(RunPipeline pipeline) {
+    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline)));
+    watchesStarted = true;
+  }
+
+  @Override
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
+    if (!watchesStarted) throw new IllegalStateException("watch entities are not started");
     return sharding.entityRefFor(WatchEntity.TYPE_KEY, WatchEntity.entityId(owner, watchId));
   }
 

@@ -47,6 +47,7 @@ final class ProviderHttp {
         try (response) {
           String body = response.body().string();
           if (!response.isSuccessful()) {
+            ProviderErrors.forgetConnection(client, response);
             result.completeExceptionally(classifier.classify(response.code(), response.headers(), body));
             return;
           }

@@ -11,14 +11,30 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import io.periscope.run.RunPipeline;
+import io.periscope.run.RunRecord;
+import io.periscope.run.RunRecords;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One watch of one owner, event sourced. The entity id is {@code owner:watchId}, so ids are unique per owner
- * and no owner can address another's watch. Deleting is an event: the journal, and with it the run history
- * later issues record here, outlives the definition, and the id may be created again.
+ * and no owner can address another's watch. It owns the definition, the identities of the items it has judged
+ * and its run history. Deleting is an event: the run history outlives the definition, and the id may be created
+ * again (its history continues).
+ *
+ * <p>A watch runs one run at a time: a run requested while one is in flight waits (stashed) and then sees the
+ * first run's items as seen, so no item is judged or alerted twice. A run's record and the items it marks seen
+ * are one event, written after its alerts went out; a crash between the first delivery and that write (the crash
+ * window: the notify step, seconds) can alert those items once more on the next run.
  */
 public final class WatchEntity
     extends EventSourcedBehaviorWithEnforcedReplies<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> {
@@ -31,14 +47,46 @@ public final class WatchEntity
 
   // ---- state -------------------------------------------------------------------------------------
 
-  /** {@code watch} is null before the first create and after a delete. */
-  public record State(Watch watch) implements JsonSerializable {
-    static final State EMPTY = new State(null);
+  /** How many item identities a watch remembers; older ones may be judged again if a feed re-publishes them. */
+  public static final int SEEN_BOUND = 5000;
+  /** How many run records the entity keeps at hand for the interface; the journal keeps them all. */
+  public static final int RECENT_RUNS = 100;
+
+  /**
+   * {@code watch} is null before the first create and after a delete. {@code seen} holds item identities oldest
+   * first; {@code recentRuns} the newest runs, newest first.
+   */
+  public record State(Watch watch, boolean everCreated, List<String> seen, List<RunRecord> recentRuns)
+      implements JsonSerializable {
+    static final State EMPTY = new State(null, false, List.of(), List.of());
+
+    public State {
+      seen = List.copyOf(seen);
+      recentRuns = List.copyOf(recentRuns);
+    }
 
     public boolean exists() {
       return watch != null;
     }
+
+    State withWatch(Watch w) {
+      return new State(w, everCreated || w != null, seen, recentRuns);
+    }
+
+    State withRun(RunRecord record, List<String> newlySeen) {
+      LinkedHashSet<String> ids = new LinkedHashSet<>(seen);
+      ids.addAll(newlySeen);
+      List<String> bounded = new ArrayList<>(ids);
+      if (bounded.size() > SEEN_BOUND) bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
+      List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
+      runs.add(record);
+      recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
+      return new State(watch, everCreated, bounded, runs);
+    }
   }
+
+  /** Run history, newest first. */
+  public record Runs(List<RunRecord> runs) implements JsonSerializable {}
 
   // ---- commands ----------------------------------------------------------------------------------
 
@@ -56,6 +104,16 @@ public final class WatchEntity
   /** Refused when the watch does not exist. */
   public record Delete(ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
+  /** Runs the watch now (schedule ignored). Refused when the watch does not exist. */
+  public record Run(String trigger, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+
+  /** The newest {@code limit} runs; refused for a watch that never existed. */
+  public record GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
+
+  /** The pipeline finished (sent by the entity to itself). */
+  record RunFinished(RunPipeline.Outcome outcome, Throwable failure, String trigger, Instant startedAt,
+                     ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+
   // ---- events ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
@@ -66,14 +124,30 @@ public final class WatchEntity
 
   public record Deleted(Instant at) implements Event {}
 
+  /** A run's record together with the item identities it marks seen. */
+  public record RunRecorded(RunRecord record, List<String> newlySeen) implements Event {}
+
   // ---- behaviour ---------------------------------------------------------------------------------
 
-  public static Behavior<Command> create(String entityId) {
-    return new WatchEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+  private final ActorContext<Command> context;
+  private final RunPipeline pipeline;
+  /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
+  private boolean running;
+
+  public static Behavior<Command> create(String entityId, RunPipeline pipeline) {
+    return Behaviors.setup(ctx -> new WatchEntity(ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline));
   }
 
-  private WatchEntity(PersistenceId persistenceId) {
+  private WatchEntity(ActorContext<Command> context, PersistenceId persistenceId, RunPipeline pipeline) {
     super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    this.context = context;
+    this.pipeline = pipeline;
+  }
+
+  // Snapshots keep recovery short as run records accumulate; events are never deleted.
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return RetentionCriteria.snapshotEvery(100, 2);
   }
 
   @Override
@@ -88,7 +162,34 @@ public final class WatchEntity
         .onCommand(Replace.class, this::onReplace)
         .onCommand(Get.class, this::onGet)
         .onCommand(Delete.class, this::onDelete)
+        .onCommand(Run.class, this::onRun)
+        .onCommand(RunFinished.class, this::onRunFinished)
+        .onCommand(GetRuns.class, (state, cmd) -> Effect().reply(cmd.replyTo(), state.everCreated()
+            ? StatusReply.success(new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
+            : notFound()))
         .build();
+  }
+
+  private ReplyEffect<Event, State> onRun(State state, Run cmd) {
+    if (running) return Effect().stash();
+    if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
+    running = true;
+    Instant startedAt = Instant.now();
+    context.pipeToSelf(pipeline.run(state.watch(), new HashSet<>(state.seen()), cmd.trigger()),
+        (outcome, failure) -> new RunFinished(outcome, failure, cmd.trigger(), startedAt, cmd.replyTo()));
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onRunFinished(State state, RunFinished done) {
+    running = false;
+    RunPipeline.Outcome outcome = done.failure() == null ? done.outcome()
+        : new RunPipeline.Outcome(RunRecords.crashed(done.trigger(), done.startedAt(), done.failure()), List.of());
+    if (done.failure() != null) {
+      context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
+    }
+    return Effect().persist(new RunRecorded(outcome.record(), outcome.newlySeen()))
+        .thenReply(done.replyTo(), s -> StatusReply.success(outcome.record()))
+        .thenUnstashAll();
   }
 
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
@@ -121,9 +222,10 @@ public final class WatchEntity
   @Override
   public EventHandler<State, Event> eventHandler() {
     return newEventHandlerBuilder().forAnyState()
-        .onEvent(Created.class, (state, e) -> new State(e.watch()))
-        .onEvent(Replaced.class, (state, e) -> new State(e.watch()))
-        .onEvent(Deleted.class, (state, e) -> State.EMPTY)
+        .onEvent(Created.class, (state, e) -> state.withWatch(e.watch()))
+        .onEvent(Replaced.class, (state, e) -> state.withWatch(e.watch()))
+        .onEvent(Deleted.class, (state, e) -> state.withWatch(null))
+        .onEvent(RunRecorded.class, (state, e) -> state.withRun(e.record(), e.newlySeen()))
         .build();
   }
 }

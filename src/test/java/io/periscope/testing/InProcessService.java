@@ -39,7 +39,7 @@ public final class InProcessService implements AutoCloseable {
     system = Node.startClusterNode(config, Duration.ofSeconds(30));
     Settings settings = Settings.from(config);
     tokens = new Tokens(SECRET, settings.tokenTtl(), Clock.systemUTC());
-    app = new Periscope(system, settings, new ShardedEntities(system), tokens);
+    app = new Periscope(system, config, new ShardedEntities(system), tokens);
     binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(app.httpApi(clock).route().seal())
         .toCompletableFuture().get(30, TimeUnit.SECONDS);
   }

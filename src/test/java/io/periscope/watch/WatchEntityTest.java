@@ -9,15 +9,25 @@ import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import io.periscope.run.RunPipeline;
 import io.periscope.testing.EntityTestKits;
 import java.util.List;
 import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
 
+/**
+ * The watch entity under the persistence testkit; commands, events and state round-trip through the service's
+ * Jackson binding (periscope.conf) and must come back equal.
+ */
 public class WatchEntityTest {
   @ClassRule
   public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+
+  /** These tests are about the definition; the run tests below give the entity a pipeline of their own. */
+  static final RunPipeline NO_RUNS = (watch, seen, trigger) -> {
+    throw new AssertionError("no run expected");
+  };
 
   private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> entity;
 
@@ -28,7 +38,8 @@ public class WatchEntityTest {
 
   @Before
   public void setUp() {
-    entity = EventSourcedBehaviorTestKit.create(testKit.system(), WatchEntity.create("alice:acme"));
+    entity = EventSourcedBehaviorTestKit.create(testKit.system(), WatchEntity.create("alice:acme", NO_RUNS),
+        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<WatchEntity.Command, WatchEntity.Event,
@@ -36,14 +47,37 @@ public class WatchEntityTest {
     return entity.runCommand(r -> new WatchEntity.Create(w, r));
   }
 
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<WatchEntity.Command, WatchEntity.Event,
+      WatchEntity.State, StatusReply<Watch>> replace(Watch w) {
+    return entity.runCommand(r -> new WatchEntity.Replace(w, r));
+  }
+
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<WatchEntity.Command, WatchEntity.Event,
+      WatchEntity.State, StatusReply<Done>> delete() {
+    return entity.runCommand(WatchEntity.Delete::new);
+  }
+
+  private StatusReply<Watch> get() {
+    return entity.<StatusReply<Watch>>runCommand(WatchEntity.Get::new).reply();
+  }
+
   @Test
-  public void createdWatchIsStoredAndAnswered() {
+  public void createPersistsCreatedAndAnswersTheWatch() {
     var result = create(watch("Acme", 0.5));
-    assertTrue(result.reply().isSuccess());
     assertEquals(watch("Acme", 0.5), result.reply().getValue());
-    assertTrue(result.event() instanceof WatchEntity.Created);
-    var get = entity.<StatusReply<Watch>>runCommand(WatchEntity.Get::new);
-    assertEquals("Acme", get.reply().getValue().name());
+    assertEquals(watch("Acme", 0.5), result.eventOfType(WatchEntity.Created.class).watch());
+    assertEquals(watch("Acme", 0.5), result.state().watch());
+  }
+
+  @Test
+  public void aCreatedWatchIsAnsweredByGet() {
+    create(watch("Acme", 0.5));
+    assertEquals(watch("Acme", 0.5), get().getValue());
+  }
+
+  @Test
+  public void getOfAWatchNeverCreatedIsRefused() {
+    assertTrue(get().isError());
   }
 
   @Test
@@ -52,50 +86,83 @@ public class WatchEntityTest {
     var second = create(watch("Other", null));
     assertTrue(second.reply().isError());
     assertTrue(second.hasNoEvents());
-    assertEquals("Acme", entity.getState().watch().name());
+    assertEquals("Acme", get().getValue().name());
   }
 
   @Test
-  public void replaceAndDeleteOfAnAbsentWatchAreRefused() {
-    var replace = entity.<StatusReply<Watch>>runCommand(r -> new WatchEntity.Replace(watch("X", null), r));
-    var delete = entity.<StatusReply<Done>>runCommand(WatchEntity.Delete::new);
-    var get = entity.<StatusReply<Watch>>runCommand(WatchEntity.Get::new);
-    assertTrue(replace.reply().isError() && delete.reply().isError() && get.reply().isError());
-    assertTrue(replace.hasNoEvents() && delete.hasNoEvents());
+  public void replaceOfAnAbsentWatchIsRefusedAndPersistsNothing() {
+    var replace = replace(watch("X", null));
+    assertTrue(replace.reply().isError());
+    assertTrue(replace.hasNoEvents());
+    assertFalse(entity.getState().exists());
   }
 
   @Test
-  public void replaceIsAFullReplacement() {
+  public void replaceOfAnExistingWatchPersistsReplaced() {
     create(watch("Acme", 0.5));
-    var result = entity.<StatusReply<Watch>>runCommand(r -> new WatchEntity.Replace(watch("Renamed", null), r));
-    assertTrue(result.event() instanceof WatchEntity.Replaced);
-    assertEquals("Renamed", result.reply().getValue().name());
-    assertNull("an omitted weakThreshold is gone", result.reply().getValue().weakThreshold());
+    var result = replace(watch("Renamed", 0.4));
+    assertEquals(watch("Renamed", 0.4), result.eventOfType(WatchEntity.Replaced.class).watch());
+    assertEquals(watch("Renamed", 0.4), result.reply().getValue());
+    assertEquals(watch("Renamed", 0.4), get().getValue());
   }
 
   @Test
-  public void deleteIsAnEventAndTheIdCanBeCreatedAgain() {
+  public void replaceIsAFullReplacementNotAPatch() {
+    create(watch("Acme", 0.5));
+    assertNull("an omitted weakThreshold is gone", replace(watch("Renamed", null)).reply().getValue().weakThreshold());
+  }
+
+  @Test
+  public void deleteOfAnAbsentWatchIsRefusedAndPersistsNothing() {
+    var delete = delete();
+    assertTrue(delete.reply().isError());
+    assertTrue(delete.hasNoEvents());
+  }
+
+  @Test
+  public void deletePersistsDeletedAndThenGetIsRefused() {
     create(watch("Acme", null));
-    var delete = entity.<StatusReply<Done>>runCommand(WatchEntity.Delete::new);
+    var delete = delete();
+    assertTrue(delete.reply().isSuccess());
     assertTrue(delete.event() instanceof WatchEntity.Deleted);
     assertFalse(entity.getState().exists());
-    assertTrue(entity.<StatusReply<Watch>>runCommand(WatchEntity.Get::new).reply().isError());
-    assertTrue(create(watch("Again", null)).reply().isSuccess());
+    assertTrue(get().isError());
   }
 
   @Test
-  public void restartRecoversTheDefinitionFromEvents() {
+  public void theIdCanBeCreatedAgainAfterADelete() {
+    create(watch("Acme", null));
+    delete();
+    var again = create(watch("Again", null));
+    assertTrue(again.reply().isSuccess());
+    assertEquals(watch("Again", null), again.eventOfType(WatchEntity.Created.class).watch());
+    assertEquals("Again", get().getValue().name());
+  }
+
+  @Test
+  public void restartRecoversTheReplacedDefinitionFromEvents() {
     create(watch("Acme", 0.5));
-    entity.<StatusReply<Watch>>runCommand(r -> new WatchEntity.Replace(watch("Renamed", 0.4), r));
+    replace(watch("Renamed", 0.4));
     entity.restart();
     assertEquals(watch("Renamed", 0.4), entity.getState().watch());
+    assertEquals(watch("Renamed", 0.4), get().getValue());
   }
 
   @Test
-  public void restartAfterDeleteStaysDeleted() {
+  public void restartAfterADeleteStaysDeleted() {
     create(watch("Acme", null));
-    entity.<StatusReply<Done>>runCommand(WatchEntity.Delete::new);
+    delete();
     entity.restart();
     assertFalse(entity.getState().exists());
+    assertTrue(get().isError());
+  }
+
+  @Test
+  public void restartAfterDeleteAndRecreateRecoversTheNewWatch() {
+    create(watch("Acme", null));
+    delete();
+    create(watch("Again", 0.3));
+    entity.restart();
+    assertEquals(watch("Again", 0.3), entity.getState().watch());
   }
 }

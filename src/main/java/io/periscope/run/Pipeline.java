@@ -1,0 +1,236 @@
+package io.periscope.run;
+
+import io.periscope.keys.KeyPoolEntity;
+import io.periscope.keys.KeyPools;
+import io.periscope.keys.ProviderFailure;
+import io.periscope.model.InvalidModelOutput;
+import io.periscope.model.ModelClient;
+import io.periscope.model.Verdict;
+import io.periscope.model.VerdictPrompt;
+import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.Alert;
+import io.periscope.notify.Delivery;
+import io.periscope.notify.Notifier;
+import io.periscope.source.ArticleExtractor;
+import io.periscope.source.FeedCollector;
+import io.periscope.source.Item;
+import io.periscope.source.SearchProvider;
+import io.periscope.source.SourceError;
+import io.periscope.source.SourceResult;
+import io.periscope.watch.Source;
+import io.periscope.watch.TrustTier;
+import io.periscope.watch.Watch;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The run of a watch: collect every source (a failing one becomes a source error and the run goes on), keep the
+ * items this watch has not judged, extract their pages' text, ask the model once, alert by threshold and
+ * weakThreshold, and name the judged items to mark seen — only when a verdict was had, so a failed judgement
+ * leaves them for the next run. Operational trouble goes to the admin chat, best effort.
+ */
+public final class Pipeline implements RunPipeline {
+  /** Fresh items whose pages are fetched at once. */
+  static final int EXTRACT_CONCURRENCY = 4;
+  /** Results asked of the search provider per search source. */
+  static final int SEARCH_RESULTS = 10;
+
+  private final FeedCollector feeds;
+  private final Optional<SearchProvider> search;
+  private final ArticleExtractor extractor;
+  private final ModelClient model;
+  private final KeyPools keyPools;
+  private final Notifier notifier;
+  private final AdminAlerts adminAlerts;
+  private final Clock clock;
+
+  public Pipeline(FeedCollector feeds, Optional<SearchProvider> search, ArticleExtractor extractor, ModelClient model,
+                  KeyPools keyPools, Notifier notifier, AdminAlerts adminAlerts, Clock clock) {
+    this.feeds = feeds;
+    this.search = search;
+    this.extractor = extractor;
+    this.model = model;
+    this.keyPools = keyPools;
+    this.notifier = notifier;
+    this.adminAlerts = adminAlerts;
+    this.clock = clock;
+  }
+
+  /** What one run has gathered so far; each step adds to it. */
+  private record Progress(Watch watch, String trigger, Instant startedAt, List<Item> items,
+                          List<SourceError> errors, List<Item> fresh) {}
+
+  @Override
+  public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger) {
+    Instant startedAt = clock.instant();
+    return collect(watch).thenCompose(results -> {
+      List<SourceError> errors = results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
+      List<Item> items = newestFirst(distinct(results.stream().flatMap(r -> r.items().stream()).toList()));
+      List<Item> fresh = items.stream().filter(i -> !seen.contains(i.identity())).toList();
+      Progress run = new Progress(watch, trigger, startedAt, items, errors, fresh);
+      if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
+        adminAlerts.alert(AdminAlerts.Kind.ALL_SOURCES_FAILED, watch.owner(), watch.id(),
+            "every source failed: " + describe(errors));
+        return done(record(run, RunRecord.ERROR, null, List.of(), new RunRecord.Collection(0, 0, 0, 0), null,
+            List.of(), new RunRecord.Trimmed(0, 0), "every source failed"), List.of());
+      }
+      if (fresh.isEmpty()) {
+        return done(record(run, RunRecord.NOTHING_NEW, null, List.of(), new RunRecord.Collection(0, items.size(), 0, 0),
+            null, List.of(), new RunRecord.Trimmed(0, 0), null), List.of());
+      }
+      return extractor.extractAll(fresh, EXTRACT_CONCURRENCY).thenCompose(texts -> judgeAndAlert(run, texts));
+    });
+  }
+
+  private CompletionStage<Outcome> judgeAndAlert(Progress run, List<Optional<String>> texts) {
+    int attempted = (int) run.fresh().stream().filter(i -> i.url() != null).count();
+    int extracted = (int) texts.stream().filter(Optional::isPresent).count();
+    RunRecord.Collection collection = new RunRecord.Collection(attempted, run.items().size(), extracted,
+        attempted - extracted);
+    List<VerdictPrompt.Candidate> candidates = new ArrayList<>();
+    for (int i = 0; i < run.fresh().size(); i++) {
+      Item item = run.fresh().get(i);
+      // A page that could not be extracted falls back to the feed's own summary.
+      String text = texts.get(i).orElse(item.summary() == null ? "" : item.summary());
+      candidates.add(new VerdictPrompt.Candidate(item.url(), item.title(),
+          item.published() == null ? null : item.published().toString(), item.trust(), text));
+    }
+    VerdictPrompt prompt = VerdictPrompt.build(run.watch().condition(), candidates);
+    RunRecord.Trimmed trimmed = new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
+    return judge(prompt).handle((verdict, failure) -> {
+      if (failure != null) {
+        Throwable cause = unwrap(failure);
+        adminAlerts.alert(cause instanceof KeyPools.NoUsableKey ? AdminAlerts.Kind.WATCH_ERRORED
+            : AdminAlerts.Kind.VERDICT_UNAVAILABLE, run.watch().owner(), run.watch().id(), problem(cause));
+        return done(record(run, RunRecord.ERROR, null, List.of(), collection, null, List.of(), trimmed,
+            problem(cause)), List.<String>of());
+      }
+      String outcome = outcomeOf(run.watch(), verdict.met(), verdict.confidence());
+      List<String> judged = prompt.judged().stream().map(VerdictPrompt.Candidate::url).toList();
+      List<String> newlySeen = run.fresh().stream().filter(i -> judged.contains(i.url()))
+          .map(Item::identity).toList();
+      CompletionStage<List<Delivery>> deliveries = outcome.equals(RunRecord.NO_MATCH)
+          ? CompletableFuture.completedFuture(List.of())
+          : notifier.send(run.watch().channels(), alert(run.watch(), outcome, verdict));
+      return deliveries.thenCompose(sent -> done(record(run, outcome, verdict, sent, collection,
+          corroboratingTier(verdict.evidence(), run.items()), List.of(model.provider() + ":" + model.model()),
+          trimmed, null), newlySeen));
+    }).thenCompose(stage -> stage);
+  }
+
+  /** One model call; an answer that is not a valid verdict is asked for once more. */
+  private CompletionStage<Verdict> judge(VerdictPrompt prompt) {
+    return callModel(prompt).exceptionallyCompose(e -> unwrap(e) instanceof InvalidModelOutput
+        ? callModel(prompt) : CompletableFuture.failedFuture(unwrap(e)));
+  }
+
+  private CompletionStage<Verdict> callModel(VerdictPrompt prompt) {
+    return keyPools.withKey(KeyPoolEntity.MODEL, key -> model.complete(prompt.prompt(), key)).thenApply(prompt::parse);
+  }
+
+  private CompletionStage<List<SourceResult>> collect(Watch watch) {
+    List<CompletableFuture<SourceResult>> each = watch.sources().stream()
+        .map(source -> collect(source).toCompletableFuture())
+        .toList();
+    return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
+        .thenApply(all -> each.stream().map(CompletableFuture::join).toList());
+  }
+
+  private CompletionStage<SourceResult> collect(Source source) {
+    if (Source.RSS.equals(source.type())) return feeds.collect(source.value(), source.trust());
+    if (search.isEmpty()) {
+      return CompletableFuture.completedFuture(SourceResult.failed(source.value(), new KeyPools.NoUsableKey("search")));
+    }
+    return keyPools.withKey(KeyPoolEntity.SEARCH,
+            key -> search.get().search(source.value(), source.recencyDays(), SEARCH_RESULTS, key))
+        .thenApply(found -> SourceResult.ok(found.stream().map(i -> new Item(i.identity(), i.title(), i.url(),
+            i.summary(), i.published(), i.sourceType(), i.sourceValue(), source.trust())).toList()))
+        .exceptionally(e -> SourceResult.failed(source.value(), unwrap(e)));
+  }
+
+  private Alert alert(Watch watch, String outcome, Verdict verdict) {
+    return new Alert(watch.owner(), watch.id(), watch.name(),
+        outcome.equals(RunRecord.ALERT) ? Alert.Strength.CONFIRMED : Alert.Strength.WEAK, verdict.confidence(),
+        verdict.summary(), verdict.evidence().stream().map(e -> new Alert.Evidence(e.title(), e.url())).toList(),
+        watch.condition(), clock.instant());
+  }
+
+  private CompletionStage<Outcome> done(RunRecord record, List<String> newlySeen) {
+    return CompletableFuture.completedFuture(new Outcome(record, newlySeen));
+  }
+
+  private RunRecord record(Progress run, String outcome, Verdict verdict, List<Delivery> deliveries,
+                           RunRecord.Collection collection, String trustTier, List<String> models,
+                           RunRecord.Trimmed trimmed, String error) {
+    List<RunRecord.DeliveryRecord> sent = deliveries.stream()
+        .map(d -> new RunRecord.DeliveryRecord(d.channel(), d.ok(), d.error())).toList();
+    return new RunRecord(RunRecords.newRunId(), run.trigger(), run.startedAt(),
+        Duration.between(run.startedAt(), clock.instant()).toMillis(), outcome,
+        verdict == null ? null : verdict.summary(), verdict == null ? null : verdict.confidence(),
+        verdict == null ? List.of() : verdict.evidence().stream()
+            .map(e -> new RunRecord.Evidence(e.url(), e.title(), e.quote())).toList(),
+        verdict == null ? null : verdict.reasoning(), run.errors(), run.items().size(), run.fresh().size(),
+        collection, models, trustTier, sent, (int) sent.stream().filter(RunRecord.DeliveryRecord::ok).count(),
+        trimmed, error);
+  }
+
+  /** alert, weak-alert or no-match by the watch's thresholds. */
+  static String outcomeOf(Watch watch, boolean met, double confidence) {
+    if (met && confidence >= watch.threshold()) return RunRecord.ALERT;
+    if (met && watch.weakThreshold() != null && confidence >= watch.weakThreshold()) return RunRecord.WEAK_ALERT;
+    return RunRecord.NO_MATCH;
+  }
+
+  /** The strongest trust among the sources of the cited items; null when none is known. */
+  static String corroboratingTier(List<Verdict.Evidence> evidence, List<Item> items) {
+    Map<String, String> trustByUrl = new LinkedHashMap<>();
+    items.forEach(i -> {
+      if (i.url() != null && i.trust() != null) trustByUrl.putIfAbsent(i.url(), i.trust());
+    });
+    return evidence.stream().map(e -> trustByUrl.get(e.url())).filter(Objects::nonNull)
+        .map(TrustTier::fromWire).flatMap(Optional::stream)
+        .min(Comparator.naturalOrder()).map(TrustTier::wire).orElse(null);
+  }
+
+  /** The first occurrence of each identity (the same article from two sources is one item). */
+  static List<Item> distinct(List<Item> items) {
+    Map<String, Item> byIdentity = new LinkedHashMap<>();
+    items.forEach(i -> byIdentity.putIfAbsent(i.identity(), i));
+    return List.copyOf(byIdentity.values());
+  }
+
+  /** Newest first, undated last: the judge's item bound keeps the newest. */
+  static List<Item> newestFirst(List<Item> items) {
+    return items.stream().sorted(Comparator.comparing(Item::published,
+        Comparator.nullsLast(Comparator.reverseOrder()))).toList();
+  }
+
+  private static String problem(Throwable cause) {
+    if (cause instanceof KeyPools.NoUsableKey) return "no usable model key is configured";
+    if (cause instanceof InvalidModelOutput) return "the model did not produce a valid verdict, twice";
+    if (cause instanceof ProviderFailure pf) return "the model call failed: " + pf.getMessage();
+    return "the verdict failed (" + cause.getClass().getSimpleName() + ")";
+  }
+
+  private static String describe(List<SourceError> errors) {
+    return errors.stream().map(e -> e.kind() + (e.httpStatus() != null ? " " + e.httpStatus() : ""))
+        .reduce((a, b) -> a + ", " + b).orElse("no source");
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+    return t;
+  }
+}

@@ -1,0 +1,58 @@
+package io.periscope.run;
+
+import io.periscope.serialization.JsonSerializable;
+import io.periscope.source.SourceError;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One run of a watch, whatever its outcome, as the journal keeps it and the interface shows it.
+ *
+ * <p>Outcomes: {@code nothing-new} (no fresh item; no model call), {@code no-match} (judged, condition not met
+ * strongly enough), {@code weak-alert} (met with weakThreshold ≤ confidence < threshold; an unconfirmed alert
+ * was sent), {@code alert} (met with confidence ≥ threshold; an alert was sent), {@code error} (no verdict
+ * could be had — model unavailable, not configured or answering nonsense — or every source failed; the fresh
+ * items stay unseen so the next run judges them).
+ */
+public record RunRecord(
+    String runId,
+    String trigger,
+    Instant startedAt,
+    long durationMs,
+    String outcome,
+    String summary,
+    Double confidence,
+    List<Evidence> evidence,
+    String reasoning,
+    List<SourceError> sourceErrors,
+    int collected,
+    int fresh,
+    Collection collection,
+    List<String> models,
+    String trustTier,
+    List<DeliveryRecord> deliveries,
+    int notificationsSent,
+    Trimmed trimmed,
+    String error) implements JsonSerializable {
+
+  public static final String NOTHING_NEW = "nothing-new";
+  public static final String NO_MATCH = "no-match";
+  public static final String WEAK_ALERT = "weak-alert";
+  public static final String ALERT = "alert";
+  public static final String ERROR = "error";
+
+  /** What started a run. */
+  public static final String TRIGGER_MANUAL = "manual";
+
+  /** An item the verdict cites. */
+  public record Evidence(String url, String title, String quote) implements JsonSerializable {}
+
+  /** {@code attempted}, {@code extracted} and {@code failed} count article-page fetches of fresh items. */
+  public record Collection(int attempted, int collected, int extracted, int failed) implements JsonSerializable {}
+
+  /** What the model was not shown: items beyond the bound, and texts cut to the per-item bound. */
+  public record Trimmed(int itemsDropped, int textsCut) implements JsonSerializable {}
+
+  /** One channel's delivery of the run's alert. */
+  public record DeliveryRecord(String channel, boolean ok, String error) implements JsonSerializable {}
+}
