@@ -36,10 +36,7 @@ public final class WatchValidator {
     if (body == null || !body.isObject()) {
       throw new ValidationException(List.of(Issue.at("the body must be a JSON object describing a watch")));
     }
-    String id = pathId != null ? pathId : requiredString(body, "id", Integer.MAX_VALUE, issues);
-    if (pathId == null && id != null && !ID.matcher(id).matches()) {
-      issues.add(Issue.at("must be 1 to 64 letters, digits, '.', '_' or '-'", "id"));
-    }
+    String id = pathId != null ? pathId : id(body.get("id"), issues);
     String name = requiredString(body, "name", MAX_NAME, issues);
     String condition = requiredString(body, "condition", MAX_CONDITION, issues);
     List<Source> sources = sources(body.get("sources"), issues);
@@ -53,6 +50,19 @@ public final class WatchValidator {
     boolean enabled = enabled(body.get("enabled"), issues);
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return new Watch(id, owner, name, sources, schedule, condition, channels, threshold, weak, enabled);
+  }
+
+  /** The id as sent: never trimmed, since a stored id must be exactly what the client will address. */
+  private static String id(JsonNode node, List<Issue> issues) {
+    if (node == null || node.isNull()) {
+      issues.add(Issue.at("is required", "id"));
+      return null;
+    }
+    if (!node.isTextual() || !ID.matcher(node.asText()).matches()) {
+      issues.add(Issue.at("must be 1 to 64 letters, digits, '.', '_' or '-'", "id"));
+      return null;
+    }
+    return node.asText();
   }
 
   private static String requiredString(JsonNode body, String field, int max, List<Issue> issues) {

@@ -8,20 +8,25 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import org.junit.Test;
 
 public class FixedWindowRateLimiterTest {
   /** A clock the test moves by hand. */
-  static final class ManualClock extends Clock {
-    Instant now;
+  static final class MutableClock extends Clock {
+    private Instant now;
 
-    ManualClock(Instant start) {
+    MutableClock(Instant start) {
       now = start;
+    }
+
+    void set(Instant instant) {
+      now = instant;
     }
 
     @Override
     public ZoneId getZone() {
-      return ZoneId.of("UTC");
+      return ZoneOffset.UTC;
     }
 
     @Override
@@ -35,22 +40,53 @@ public class FixedWindowRateLimiterTest {
     }
   }
 
-  final ManualClock clock = new ManualClock(Instant.parse("2026-11-22T12:00:10Z"));
-  final FixedWindowRateLimiter limiter = new FixedWindowRateLimiter(3, Duration.ofMinutes(1), clock);
+  private static final int LIMIT = 3;
 
-  @Test
-  public void allowsTheLimitThenRefusesUntilTheWindowEnds() {
-    for (int i = 0; i < 3; i++) assertTrue(limiter.acquire("ip").allowed());
-    FixedWindowRateLimiter.Decision refused = limiter.acquire("ip");
-    assertFalse(refused.allowed());
-    assertEquals(50, refused.retryAfterSeconds());
-    clock.now = Instant.parse("2026-11-22T12:01:00Z");
-    assertTrue("a new window allows again", limiter.acquire("ip").allowed());
+  // One-minute windows start on the minute; the test starts 10 s into the 12:00 window.
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T12:00:10Z"));
+  private final FixedWindowRateLimiter limiter = new FixedWindowRateLimiter(LIMIT, Duration.ofMinutes(1), clock);
+
+  private void useUpTheLimit(String key) {
+    for (int i = 0; i < LIMIT; i++) assertTrue("request " + (i + 1) + " is allowed", limiter.acquire(key).allowed());
   }
 
   @Test
-  public void keysHaveTheirOwnWindows() {
-    for (int i = 0; i < 3; i++) limiter.acquire("alice");
+  public void theFirstLimitRequestsAreAllowedAndTheNextIsRefused() {
+    useUpTheLimit("ip");
+    assertFalse(limiter.acquire("ip").allowed());
+  }
+
+  @Test
+  public void requestsStayRefusedUntilTheWindowEnds() {
+    useUpTheLimit("ip");
+    clock.set(Instant.parse("2026-11-22T12:00:59Z"));
+    assertFalse(limiter.acquire("ip").allowed());
+  }
+
+  @Test
+  public void retryAfterIsTheSecondsUntilTheWindowEnds() {
+    useUpTheLimit("ip");
+    assertEquals(50, limiter.acquire("ip").retryAfterSeconds());
+  }
+
+  @Test
+  public void retryAfterRoundsAPartialSecondUp() {
+    useUpTheLimit("ip");
+    clock.set(Instant.parse("2026-11-22T12:00:59.500Z"));
+    assertEquals(1, limiter.acquire("ip").retryAfterSeconds());
+  }
+
+  @Test
+  public void theNextWindowAllowsAgain() {
+    useUpTheLimit("ip");
+    clock.set(Instant.parse("2026-11-22T12:01:00Z"));
+    useUpTheLimit("ip");
+    assertFalse(limiter.acquire("ip").allowed());
+  }
+
+  @Test
+  public void keysAreCountedIndependently() {
+    useUpTheLimit("alice");
     assertFalse(limiter.acquire("alice").allowed());
     assertTrue(limiter.acquire("bob").allowed());
   }

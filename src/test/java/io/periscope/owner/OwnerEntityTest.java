@@ -3,18 +3,24 @@ package io.periscope.owner;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import org.apache.pekko.Done;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
-import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
 import io.periscope.auth.Role;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;
 import java.util.List;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
 import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
 
+/**
+ * The owner entity under the persistence testkit; commands, events and state round-trip through the service's
+ * Jackson binding (periscope.conf) and must come back equal.
+ */
 public class OwnerEntityTest {
   @ClassRule
   public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
@@ -26,38 +32,102 @@ public class OwnerEntityTest {
 
   @Before
   public void setUp() {
-    owner = EventSourcedBehaviorTestKit.create(testKit.system(), OwnerEntity.create("alice"));
+    owner = EventSourcedBehaviorTestKit.create(testKit.system(), OwnerEntity.create("alice"),
+        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+  }
+
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<OwnerEntity.Command, OwnerEntity.Event,
+      OwnerEntity.State, StatusReply<Done>> createAccount(Account account) {
+    return owner.runCommand(r -> new OwnerEntity.CreateAccount(account, r));
+  }
+
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<OwnerEntity.Command, OwnerEntity.Event,
+      OwnerEntity.State, StatusReply<Done>> addWatch(String id) {
+    return owner.runCommand(r -> new OwnerEntity.AddWatch(id, r));
+  }
+
+  private StatusReply<Account> getAccount() {
+    return owner.<StatusReply<Account>>runCommand(OwnerEntity.GetAccount::new).reply();
+  }
+
+  private List<String> listWatches() {
+    return owner.<StatusReply<OwnerEntity.WatchIds>>runCommand(OwnerEntity.ListWatches::new).reply().getValue().ids();
   }
 
   @Test
-  public void anAccountIsCreatedOnce() {
-    assertTrue(owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.CreateAccount(ALICE, r)).reply().isSuccess());
-    var again = owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.CreateAccount(ALICE, r));
-    assertTrue(again.reply().isError() && again.hasNoEvents());
-    assertEquals(ALICE, owner.<StatusReply<Account>>runCommand(OwnerEntity.GetAccount::new).reply().getValue());
+  public void eventsAndStateGoThroughTheServiceJacksonBinding() {
+    Serialization serialization = SerializationExtension.get(testKit.system());
+    for (Object message : List.of(new OwnerEntity.WatchAdded("w"), new OwnerEntity.State(ALICE, List.of()))) {
+      assertEquals("JacksonJsonSerializer", serialization.findSerializerFor(message).getClass().getSimpleName());
+    }
   }
 
   @Test
-  public void thereIsNoAccountBeforeItIsCreated() {
-    assertTrue(owner.<StatusReply<Account>>runCommand(OwnerEntity.GetAccount::new).reply().isError());
+  public void creatingAnAccountPersistsAccountCreated() {
+    var result = createAccount(ALICE);
+    assertTrue(result.reply().isSuccess());
+    assertEquals(new OwnerEntity.AccountCreated(ALICE), result.event());
+    assertEquals(ALICE, result.state().account());
   }
 
   @Test
-  public void watchIdsAreListedInCreationOrderAndAddingIsIdempotent() {
-    owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.AddWatch("b", r));
-    owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.AddWatch("a", r));
-    var again = owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.AddWatch("b", r));
+  public void aCreatedAccountIsAnswered() {
+    createAccount(ALICE);
+    assertEquals(ALICE, getAccount().getValue());
+  }
+
+  @Test
+  public void aSecondCreateIsRefusedAndPersistsNothing() {
+    createAccount(ALICE);
+    Account other = new Account("alice", "other@example.org", Role.ADMIN, "$2a$10$other", Instant.now());
+    var again = createAccount(other);
+    assertTrue(again.reply().isError());
     assertTrue(again.hasNoEvents());
-    var list = owner.<StatusReply<OwnerEntity.WatchIds>>runCommand(OwnerEntity.ListWatches::new);
-    assertEquals(List.of("b", "a"), list.reply().getValue().ids());
+    assertEquals("the first account stays", ALICE, getAccount().getValue());
   }
 
   @Test
-  public void restartRecoversAccountAndWatchIds() {
-    owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.CreateAccount(ALICE, r));
-    owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.AddWatch("w1", r));
+  public void getAccountIsRefusedBeforeTheAccountIsCreated() {
+    assertTrue(getAccount().isError());
+  }
+
+  @Test
+  public void addingAWatchPersistsWatchAdded() {
+    var result = addWatch("w1");
+    assertTrue(result.reply().isSuccess());
+    assertEquals(new OwnerEntity.WatchAdded("w1"), result.event());
+  }
+
+  @Test
+  public void addingAKnownWatchAgainSucceedsAndPersistsNothing() {
+    addWatch("w1");
+    var again = addWatch("w1");
+    assertTrue(again.reply().isSuccess());
+    assertTrue(again.hasNoEvents());
+    assertEquals(List.of("w1"), listWatches());
+  }
+
+  @Test
+  public void watchesAreListedInTheOrderTheyWereAdded() {
+    addWatch("b");
+    addWatch("c");
+    addWatch("a");
+    addWatch("b");
+    assertEquals(List.of("b", "c", "a"), listWatches());
+  }
+
+  @Test
+  public void aNewOwnerListsNoWatches() {
+    assertEquals(List.of(), listWatches());
+  }
+
+  @Test
+  public void restartRecoversTheAccountAndTheWatchIds() {
+    createAccount(ALICE);
+    addWatch("w2");
+    addWatch("w1");
     owner.restart();
-    assertEquals(ALICE, owner.getState().account());
-    assertEquals(List.of("w1"), owner.getState().watchIds());
+    assertEquals(new OwnerEntity.State(ALICE, List.of("w2", "w1")), owner.getState());
+    assertEquals(ALICE, getAccount().getValue());
   }
 }

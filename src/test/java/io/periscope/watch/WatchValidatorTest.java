@@ -1,147 +1,324 @@
 package io.periscope.watch;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.junit.Test;
 
 public class WatchValidatorTest {
+  /** A valid create body, with the display-only fields a client may send (owner, notes, rationale). */
   static ObjectNode body() {
+    return (ObjectNode) tree("""
+        {"id": "acme", "name": "Acme", "owner": "mallory", "notes": "display only",
+         "sources": [{"type": "search", "value": "acme launch", "trust": "official", "recencyDays": 7,
+                      "rationale": "display only"},
+                     {"type": "rss", "value": "https://example.org/feed.xml"}],
+         "schedule": "0 */6 * * *", "condition": "Acme sets a date", "channels": ["telegram"],
+         "threshold": 0.8, "weakThreshold": 0.5, "enabled": false}""");
+  }
+
+  static JsonNode tree(String json) {
     try {
-      return (ObjectNode) Json.MAPPER.readTree("""
-          {"id": "acme", "name": "Acme", "owner": "mallory", "notes": "display only",
-           "sources": [{"type": "search", "value": "acme launch", "trust": "official", "recencyDays": 7,
-                        "rationale": "display only"},
-                       {"type": "rss", "value": "https://example.org/feed.xml"}],
-           "schedule": "0 */6 * * *", "condition": "Acme sets a date", "channels": ["telegram"],
-           "threshold": 0.8, "weakThreshold": 0.5, "enabled": false}""");
+      return Json.MAPPER.readTree(json);
     } catch (Exception e) {
       throw new AssertionError(e);
     }
   }
 
-  static List<Issue> issuesOf(Consumer<ObjectNode> change) {
+  static ObjectNode source(ObjectNode body, int i) {
+    return (ObjectNode) body.get("sources").get(i);
+  }
+
+  static Watch valid(Consumer<ObjectNode> change) {
     ObjectNode b = body();
     change.accept(b);
-    return assertThrows(ValidationException.class, () -> WatchValidator.validate(b, null, "alice")).issues();
+    return WatchValidator.validate(b, null, "alice");
   }
 
-  static void assertIssueAt(List<Issue> issues, Object... path) {
-    assertTrue("expected an issue at " + List.of(path) + " in " + issues,
-        issues.stream().anyMatch(i -> i.path().equals(List.of(path))));
-  }
-
-  @Test
-  public void aFullBodyBecomesTheStoredWatchWithTheCallerAsOwner() {
-    Watch w = WatchValidator.validate(body(), null, "alice");
-    assertEquals(new Watch("acme", "alice", "Acme",
-        List.of(new Source("search", "acme launch", "official", 7), new Source("rss", "https://example.org/feed.xml", null, null)),
-        "0 */6 * * *", "Acme sets a date", List.of("telegram"), 0.8, 0.5, false), w);
-  }
-
-  @Test
-  public void optionalFieldsTakeTheirDefaults() {
+  /** The paths of the issues the changed body produces; it must be refused. */
+  static List<List<Object>> issuePaths(Consumer<ObjectNode> change) {
     ObjectNode b = body();
-    b.remove(List.of("channels", "enabled", "weakThreshold"));
-    Watch w = WatchValidator.validate(b, null, "alice");
-    assertEquals(List.of(), w.channels());
-    assertTrue(w.enabled());
-    assertNull(w.weakThreshold());
-    b.putNull("weakThreshold");
-    assertNull(WatchValidator.validate(b, null, "alice").weakThreshold());
+    change.accept(b);
+    ValidationException e = assertThrows(ValidationException.class, () -> WatchValidator.validate(b, null, "alice"));
+    return e.issues().stream().map(Issue::path).toList();
+  }
+
+  static List<List<Object>> at(Object... path) {
+    return List.of(List.of(path));
+  }
+
+  // ---- valid bodies ------------------------------------------------------------------------------
+
+  @Test
+  public void aFullBodyBecomesTheStoredWatchOwnedByTheCaller() {
+    assertEquals(new Watch("acme", "alice", "Acme",
+            List.of(new Source("search", "acme launch", "official", 7),
+                new Source("rss", "https://example.org/feed.xml", null, null)),
+            "0 */6 * * *", "Acme sets a date", List.of("telegram"), 0.8, 0.5, false),
+        WatchValidator.validate(body(), null, "alice"));
   }
 
   @Test
-  public void onReplaceThePathIdWins() {
+  public void absentChannelsMeanNone() {
+    assertEquals(List.of(), valid(b -> b.remove("channels")).channels());
+  }
+
+  @Test
+  public void absentEnabledMeansTrue() {
+    assertTrue(valid(b -> b.remove("enabled")).enabled());
+  }
+
+  @Test
+  public void absentWeakThresholdIsNull() {
+    assertNull(valid(b -> b.remove("weakThreshold")).weakThreshold());
+  }
+
+  @Test
+  public void aNullWeakThresholdIsAcceptedAsNone() {
+    assertNull(valid(b -> b.putNull("weakThreshold")).weakThreshold());
+  }
+
+  @Test
+  public void fieldsTheSchemaDoesNotOwnAreNeverStored() {
+    Watch w = valid(b -> b.put("colour", "blue"));
+    assertEquals("the owner comes from the caller, never the body", "alice", w.owner());
+    JsonNode stored = Json.MAPPER.valueToTree(w);
+    assertFalse(stored.has("notes"));
+    assertFalse(stored.has("colour"));
+    assertFalse(stored.get("sources").get(0).has("rationale"));
+  }
+
+  @Test
+  public void onReplaceThePathIdWinsOverTheBodyId() {
     assertEquals("from-path", WatchValidator.validate(body(), "from-path", "alice").id());
   }
 
   @Test
-  public void requiredFieldsAreNamed() {
-    List<Issue> issues = issuesOf(b -> b.remove(List.of("id", "name", "sources", "schedule", "condition", "threshold")));
-    for (String field : List.of("id", "name", "sources", "schedule", "condition", "threshold")) {
-      assertIssueAt(issues, field);
-    }
+  public void onReplaceTheBodyNeedsNoId() {
+    ObjectNode b = body();
+    b.remove("id");
+    assertEquals("from-path", WatchValidator.validate(b, "from-path", "alice").id());
   }
 
   @Test
-  public void idAndTextRules() {
-    assertIssueAt(issuesOf(b -> b.put("id", "has space")), "id");
-    assertIssueAt(issuesOf(b -> b.put("id", "x".repeat(65))), "id");
-    assertIssueAt(issuesOf(b -> b.put("name", "  ")), "name");
-    assertIssueAt(issuesOf(b -> b.put("condition", 12)), "condition");
+  public void theScheduleIsStoredWithItsWhitespaceNormalized() {
+    assertEquals("15 8 * * 1", valid(b -> b.put("schedule", " 15  8 * * 1 ")).schedule());
   }
 
   @Test
-  public void sourceRules() {
-    assertIssueAt(issuesOf(b -> b.put("sources", "acme")), "sources");
-    assertIssueAt(issuesOf(b -> b.putArray("sources")), "sources");
-    assertIssueAt(issuesOf(b -> ((ObjectNode) b.get("sources").get(0)).put("type", "carrier-pigeon")), "sources", 0, "type");
-    assertIssueAt(issuesOf(b -> ((ObjectNode) b.get("sources").get(0)).put("value", "")), "sources", 0, "value");
-    assertIssueAt(issuesOf(b -> ((ObjectNode) b.get("sources").get(1)).put("value", "ftp://x.org/f")), "sources", 1, "value");
-    assertIssueAt(issuesOf(b -> ((ObjectNode) b.get("sources").get(0)).put("recencyDays", 0)), "sources", 0, "recencyDays");
-    assertIssueAt(issuesOf(b -> ((ObjectNode) b.get("sources").get(0)).put("recencyDays", 1.5)), "sources", 0, "recencyDays");
-    assertIssueAt(issuesOf(b -> ((ObjectNode) b.get("sources").get(0)).put("recencyDays", "7")), "sources", 0, "recencyDays");
-    assertIssueAt(issuesOf(b -> ((ObjectNode) b.get("sources").get(0)).put("trust", "gospel")), "sources", 0, "trust");
-    assertIssueAt(issuesOf(b -> {
-      var many = b.putArray("sources");
-      for (int i = 0; i < 21; i++) many.addObject().put("type", "search").put("value", "q" + i);
-    }), "sources");
-  }
-
-  @Test
-  public void scheduleMustBeAFiveFieldCron() {
-    assertIssueAt(issuesOf(b -> b.put("schedule", "every tuesday")), "schedule");
-    assertIssueAt(issuesOf(b -> b.put("schedule", "0 0 */6 * * *")), "schedule");
-    assertIssueAt(issuesOf(b -> b.put("schedule", "61 * * * *")), "schedule");
-    assertEquals("15 8 * * 1", WatchValidator.validate(body().put("schedule", " 15  8 * * 1 "), null, "a").schedule());
-  }
-
-  @Test
-  public void thresholdsAreFractionsWithTheWeakOneBelow() {
-    assertIssueAt(issuesOf(b -> b.put("threshold", "high")), "threshold");
-    assertIssueAt(issuesOf(b -> b.put("threshold", 1.5)), "threshold");
-    assertIssueAt(issuesOf(b -> b.put("threshold", -0.1)), "threshold");
-    assertIssueAt(issuesOf(b -> b.put("weakThreshold", 0.8)), "weakThreshold");
-  }
-
-  @Test
-  public void channelsFollowTheOperatorContract() {
-    ObjectNode ok = body();
-    var channels = ok.putArray("channels");
-    for (String c : List.of("telegram", "telegram:-100123", "telegram:@mychannel", "email:a@b.org",
+  public void everyChannelIdentifierOfTheOperatorContractIsAccepted() {
+    List<String> all = List.of("telegram", "telegram:-100123", "telegram:@mychannel", "email:a@b.org",
         "webhook:https://x.org/h", "ntfy:https://ntfy.sh/topic", "slack:https://hooks.slack.com/x",
-        "discord:https://discord.com/api/webhooks/x", "push")) {
-      channels.add(c);
+        "discord:https://discord.com/api/webhooks/x", "push");
+    Watch w = valid(b -> {
+      ArrayNode channels = b.putArray("channels");
+      all.forEach(channels::add);
+    });
+    assertEquals(all, w.channels());
+  }
+
+  // ---- one rule, one issue at its path ----------------------------------------------------------
+
+  @Test
+  public void theIdIsRequiredOnCreate() {
+    assertEquals(at("id"), issuePaths(b -> b.remove("id")));
+  }
+
+  @Test
+  public void anIdOutsideThePatternIsRefused() {
+    for (String bad : List.of("has space", "a/b", "x".repeat(65))) {
+      assertEquals(bad, at("id"), issuePaths(b -> b.put("id", bad)));
     }
-    assertEquals(9, WatchValidator.validate(ok, null, "alice").channels().size());
-    List<Issue> issues = issuesOf(b -> b.putArray("channels").add("telegram").add("carrier-pigeon:coop-1")
-        .add("webhook:ftp://x").add("email:nope").add("telegram:abc"));
-    for (int i = 1; i <= 4; i++) assertIssueAt(issues, "channels", i);
-    assertEquals(4, issues.size());
+  }
+
+  @Test
+  public void aMissingNameIsRefused() {
+    assertEquals(at("name"), issuePaths(b -> b.remove("name")));
+  }
+
+  @Test
+  public void aBlankNameIsRefused() {
+    assertEquals(at("name"), issuePaths(b -> b.put("name", "   ")));
+  }
+
+  @Test
+  public void aMissingConditionIsRefused() {
+    assertEquals(at("condition"), issuePaths(b -> b.remove("condition")));
+  }
+
+  @Test
+  public void aBlankConditionIsRefused() {
+    assertEquals(at("condition"), issuePaths(b -> b.put("condition", "")));
+  }
+
+  @Test
+  public void missingSourcesAreRefused() {
+    assertEquals(at("sources"), issuePaths(b -> b.remove("sources")));
+  }
+
+  @Test
+  public void sourcesThatAreNotAnArrayAreRefused() {
+    assertEquals(at("sources"), issuePaths(b -> b.put("sources", "acme launch")));
+  }
+
+  @Test
+  public void emptySourcesAreRefused() {
+    assertEquals(at("sources"), issuePaths(b -> b.putArray("sources")));
+  }
+
+  @Test
+  public void moreThan20SourcesAreRefused() {
+    assertEquals(at("sources"), issuePaths(b -> {
+      ArrayNode many = b.putArray("sources");
+      for (int i = 0; i < 21; i++) many.addObject().put("type", "search").put("value", "q" + i);
+    }));
+  }
+
+  @Test
+  public void exactly20SourcesAreAccepted() {
+    assertEquals(20, valid(b -> {
+      ArrayNode many = b.putArray("sources");
+      for (int i = 0; i < 20; i++) many.addObject().put("type", "search").put("value", "q" + i);
+    }).sources().size());
+  }
+
+  @Test
+  public void anUnknownSourceTypeIsRefused() {
+    assertEquals(at("sources", 0, "type"), issuePaths(b -> source(b, 0).put("type", "carrier-pigeon")));
+  }
+
+  @Test
+  public void anEmptySourceValueIsRefused() {
+    assertEquals(at("sources", 0, "value"), issuePaths(b -> source(b, 0).put("value", "  ")));
+  }
+
+  @Test
+  public void anRssValueMustBeAnHttpUrl() {
+    for (String bad : List.of("ftp://example.org/feed.xml", "example.org/feed.xml", "not a url")) {
+      assertEquals(bad, at("sources", 1, "value"), issuePaths(b -> source(b, 1).put("value", bad)));
+    }
+  }
+
+  @Test
+  public void recencyDaysOfZeroIsRefused() {
+    assertEquals(at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", 0)));
+  }
+
+  @Test
+  public void fractionalRecencyDaysAreRefused() {
+    assertEquals(at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", 1.5)));
+  }
+
+  @Test
+  public void recencyDaysAsAStringAreRefused() {
+    assertEquals(at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", "7")));
+  }
+
+  @Test
+  public void aTrustOutsideTheKnownTiersIsRefused() {
+    assertEquals(at("sources", 0, "trust"), issuePaths(b -> source(b, 0).put("trust", "gospel")));
+  }
+
+  @Test
+  public void everyKnownTrustTierIsAccepted() {
+    for (String tier : List.of("official", "established", "community", "unverified")) {
+      assertEquals(tier, valid(b -> source(b, 0).put("trust", tier)).sources().get(0).trust());
+    }
+  }
+
+  @Test
+  public void aSixFieldCronIsRefused() {
+    assertEquals(at("schedule"), issuePaths(b -> b.put("schedule", "0 0 */6 * * *")));
+  }
+
+  @Test
+  public void aScheduleInWordsIsRefused() {
+    assertEquals(at("schedule"), issuePaths(b -> b.put("schedule", "every tuesday")));
+  }
+
+  @Test
+  public void aCronWithAnOutOfRangeFieldIsRefused() {
+    assertEquals(at("schedule"), issuePaths(b -> b.put("schedule", "61 * * * *")));
+  }
+
+  @Test
+  public void aThresholdThatIsNotANumberIsRefused() {
+    assertEquals(at("threshold"), issuePaths(b -> b.put("threshold", "high")));
+  }
+
+  @Test
+  public void aThresholdAboveOneIsRefused() {
+    assertEquals(at("threshold"), issuePaths(b -> b.put("threshold", 1.5)));
+  }
+
+  @Test
+  public void aNegativeThresholdIsRefused() {
+    assertEquals(at("threshold"), issuePaths(b -> b.put("threshold", -0.1)));
+  }
+
+  @Test
+  public void aWeakThresholdEqualToTheThresholdIsRefused() {
+    assertEquals(at("weakThreshold"), issuePaths(b -> b.put("weakThreshold", 0.8)));
+  }
+
+  @Test
+  public void aWeakThresholdAboveTheThresholdIsRefused() {
+    assertEquals(at("weakThreshold"), issuePaths(b -> b.put("weakThreshold", 0.9)));
+  }
+
+  @Test
+  public void channelsOutsideTheOperatorContractAreRefusedAtTheirIndex() {
+    for (String bad : List.of("carrier-pigeon:coop-1", "webhook:ftp://x", "email:nope", "telegram:abc")) {
+      assertEquals(bad, at("channels", 1), issuePaths(b -> b.putArray("channels").add("telegram").add(bad)));
+    }
   }
 
   @Test
   public void enabledMustBeABoolean() {
-    assertIssueAt(issuesOf(b -> b.put("enabled", "yes")), "enabled");
+    assertEquals(at("enabled"), issuePaths(b -> b.put("enabled", "yes")));
   }
+
+  @Test
+  public void aBodyThatIsNotAnObjectIsRefused() {
+    assertThrows(ValidationException.class, () -> WatchValidator.validate(tree("[1]"), null, "alice"));
+  }
+
+  // ---- all at once -------------------------------------------------------------------------------
 
   @Test
   public void everyProblemIsListedAtOnce() {
-    List<Issue> issues = issuesOf(b -> b.put("name", "").put("schedule", "nope").put("threshold", 3).put("enabled", 1));
-    assertEquals(4, issues.size());
+    List<List<Object>> paths = issuePaths(b -> {
+      b.put("name", "").put("schedule", "every tuesday").put("threshold", "high").put("enabled", "yes");
+      source(b, 0).put("type", "carrier-pigeon");
+      b.putArray("channels").add("push").add("email:nope");
+    });
+    Set<List<Object>> expected = Set.of(List.of("name"), List.of("schedule"), List.of("threshold"),
+        List.of("enabled"), List.of("sources", 0, "type"), List.of("channels", 1));
+    assertEquals(expected, paths.stream().collect(Collectors.toSet()));
+    assertEquals("one issue per problem", expected.size(), paths.size());
   }
 
   @Test
-  public void aBodyThatIsNotAnObjectIsRefused() throws Exception {
-    assertThrows(ValidationException.class, () -> WatchValidator.validate(Json.MAPPER.readTree("[1]"), null, "a"));
+  public void anIdIsTakenExactlyAsSentNeverTrimmed() throws Exception {
+    com.fasterxml.jackson.databind.node.ObjectNode body = (com.fasterxml.jackson.databind.node.ObjectNode)
+        io.periscope.json.Json.MAPPER.readTree("{\"id\": \" acme \", \"name\": \"n\", \"condition\": \"c\","
+            + " \"sources\": [{\"type\": \"search\", \"value\": \"q\"}], \"schedule\": \"0 * * * *\", \"threshold\": 0.5}");
+    var issues = org.junit.Assert.assertThrows(io.periscope.json.ValidationException.class,
+        () -> WatchValidator.validate(body, null, "alice")).issues();
+    org.junit.Assert.assertEquals(1, issues.size());
+    org.junit.Assert.assertEquals(java.util.List.of("id"), issues.get(0).path());
   }
 }

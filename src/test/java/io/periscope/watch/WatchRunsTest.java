@@ -1,0 +1,133 @@
+package io.periscope.watch;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
+import io.periscope.run.RunPipeline;
+import io.periscope.run.RunRecord;
+import io.periscope.testing.EntityTestKits;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/** Runs through the watch entity: one at a time, recorded, and marking seen only what they judged. */
+public class WatchRunsTest {
+  @ClassRule
+  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+
+  /** A pipeline whose runs the test finishes by hand, and which remembers what each run was told was seen. */
+  static final class ScriptedPipeline implements RunPipeline {
+    final List<Set<String>> seenByRun = new CopyOnWriteArrayList<>();
+    final List<CompletableFuture<Outcome>> runs = new CopyOnWriteArrayList<>();
+
+    @Override
+    public CompletableFuture<Outcome> run(Watch watch, Set<String> seen, String trigger) {
+      seenByRun.add(Set.copyOf(seen));
+      CompletableFuture<Outcome> run = new CompletableFuture<>();
+      runs.add(run);
+      return run;
+    }
+  }
+
+  static RunRecord record(String outcome) {
+    return new RunRecord(UUID.randomUUID().toString(), RunRecord.TRIGGER_MANUAL, Instant.now(), 5, outcome, null, null,
+        List.of(), null, List.of(), 1, 1, new RunRecord.Collection(1, 1, 1, 0), List.of(), null, List.of(), 0,
+        new RunRecord.Trimmed(0, 0), null);
+  }
+
+  private final ScriptedPipeline pipeline = new ScriptedPipeline();
+  private final ActorRef<WatchEntity.Command> entity =
+      testKit.spawn(WatchEntity.create("alice:" + UUID.randomUUID(), pipeline));
+
+  private void create() {
+    TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Create(WatchEntityTest.watch("Acme", null), probe.ref()));
+    assertTrue(probe.receiveMessage().isSuccess());
+  }
+
+  private TestProbe<StatusReply<RunRecord>> startRun() {
+    TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, probe.ref()));
+    return probe;
+  }
+
+  private List<RunRecord> history(int limit) {
+    TestProbe<StatusReply<WatchEntity.Runs>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.GetRuns(limit, probe.ref()));
+    return probe.receiveMessage().getValue().runs();
+  }
+
+  private void awaitRuns(int count) {
+    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
+      assertEquals(count, pipeline.runs.size());
+      return null;
+    });
+  }
+
+  @Test
+  public void aSecondRunWaitsForTheFirstAndSeesItsItemsAsSeen() {
+    create();
+    TestProbe<StatusReply<RunRecord>> first = startRun();
+    TestProbe<StatusReply<RunRecord>> second = startRun();
+    awaitRuns(1);
+    second.expectNoMessage(Duration.ofMillis(200));
+    assertEquals("the second run has not started while the first is in flight", 1, pipeline.runs.size());
+    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.ALERT), List.of("item-1", "item-2")));
+    assertEquals(RunRecord.ALERT, first.receiveMessage().getValue().outcome());
+    awaitRuns(2);
+    assertEquals(Set.of("item-1", "item-2"), pipeline.seenByRun.get(1));
+    pipeline.runs.get(1).complete(new RunPipeline.Outcome(record(RunRecord.NOTHING_NEW), List.of()));
+    assertEquals(RunRecord.NOTHING_NEW, second.receiveMessage().getValue().outcome());
+  }
+
+  @Test
+  public void historyIsNewestFirstBoundedByTheLimitAndOutlivesDelete() {
+    create();
+    List<String> outcomes = List.of(RunRecord.NO_MATCH, RunRecord.NOTHING_NEW, RunRecord.ALERT);
+    for (int i = 0; i < outcomes.size(); i++) {
+      TestProbe<StatusReply<RunRecord>> run = startRun();
+      awaitRuns(i + 1);
+      pipeline.runs.get(i).complete(new RunPipeline.Outcome(record(outcomes.get(i)), List.of()));
+      run.receiveMessage();
+    }
+    assertEquals(List.of(RunRecord.ALERT, RunRecord.NOTHING_NEW, RunRecord.NO_MATCH),
+        history(10).stream().map(RunRecord::outcome).toList());
+    assertEquals(1, history(1).size());
+    TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    deleted.receiveMessage();
+    assertEquals(3, history(10).size());
+    assertTrue("a deleted watch cannot be run", startRun().receiveMessage().isError());
+  }
+
+  @Test
+  public void aFailingPipelineIsRecordedAsAnErrorThatMarksNothingSeen() {
+    create();
+    TestProbe<StatusReply<RunRecord>> run = startRun();
+    awaitRuns(1);
+    pipeline.runs.get(0).completeExceptionally(new IllegalStateException("boom"));
+    RunRecord failed = run.receiveMessage().getValue();
+    assertEquals(RunRecord.ERROR, failed.outcome());
+    startRun();
+    awaitRuns(2);
+    assertEquals(Set.of(), pipeline.seenByRun.get(1));
+  }
+
+  @Test
+  public void aWatchThatNeverExistedHasNoRunsAndCannotRun() {
+    assertTrue(startRun().receiveMessage().isError());
+    TestProbe<StatusReply<WatchEntity.Runs>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.GetRuns(10, probe.ref()));
+    assertTrue(probe.receiveMessage().isError());
+  }
+}
