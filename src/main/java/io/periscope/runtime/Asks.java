@@ -7,6 +7,7 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.pattern.StatusReply;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** Asking entities with one timeout; a StatusReply error fails the stage with {@link EntityRefusal}. */
@@ -30,10 +31,16 @@ public final class Asks {
   /** For commands that take long on purpose, such as a run. */
   public <C, R> CompletionStage<R> ask(RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command,
                                        Duration patience) {
-    return AskPattern.<C, StatusReply<R>>ask(target, command::apply, patience, system.scheduler())
-        .thenApply(reply -> {
-          if (reply.isError()) throw new EntityRefusal(reply.getError().getMessage());
-          return reply.getValue();
-        });
+    // Pekko's stage is Scala's CompletableFuture adapter, which runs every dependent "async" on the common
+    // pool; on a 2-core machine that pool starts a thread per task. Completing a plain future on the actor
+    // dispatcher keeps the whole chain after an ask on threads that exist.
+    CompletableFuture<R> result = new CompletableFuture<>();
+    AskPattern.<C, StatusReply<R>>ask(target, command::apply, patience, system.scheduler())
+        .whenCompleteAsync((reply, failure) -> {
+          if (failure != null) result.completeExceptionally(failure);
+          else if (reply.isError()) result.completeExceptionally(new EntityRefusal(reply.getError().getMessage()));
+          else result.complete(reply.getValue());
+        }, system.executionContext());
+    return result;
   }
 }
