@@ -117,12 +117,16 @@ public final class WatchRoutes {
 
   private CompletionStage<HttpResponse> create(String owner, JsonNode body) {
     Watch watch = WatchValidator.validate(body, null, owner);
-    // Registered with the owner first, so a 201 is always in the next list; a failed create leaves an id
-    // the list skips because its entity holds no watch.
-    return asks.<OwnerEntity.Command, Done>ask(entities.owner(owner), r -> new OwnerEntity.AddWatch(watch.id(), r))
-        .thenCompose(added -> asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, watch.id()),
-            r -> new WatchEntity.Create(watch, r)))
-        .thenApply(stored -> json(StatusCodes.CREATED, stored))
+    // The id is registered with the owner and the watch created at once; the 201 waits for both, so it is
+    // always in the next list. Every attempt registers (idempotently), so a create cut short by a crash is
+    // listed once the client retries, even when the retry answers 409; an id whose create failed is skipped
+    // by the list because its entity holds no watch.
+    CompletableFuture<Done> registered = asks.<OwnerEntity.Command, Done>ask(entities.owner(owner),
+        r -> new OwnerEntity.AddWatch(watch.id(), r)).toCompletableFuture();
+    CompletableFuture<Watch> created = asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, watch.id()),
+        r -> new WatchEntity.Create(watch, r)).toCompletableFuture();
+    return CompletableFuture.allOf(registered, created)
+        .thenApply(both -> json(StatusCodes.CREATED, created.join()))
         .exceptionally(e -> refused(e) ? error(StatusCodes.CONFLICT, ErrorHandling.unwrap(e).getMessage()) : rethrow(e));
   }
 
