@@ -1,0 +1,207 @@
+package io.periscope.run;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import io.periscope.json.Json;
+import io.periscope.keys.KeyCipher;
+import io.periscope.keys.KeyPoolEntity;
+import io.periscope.keys.KeyPools;
+import io.periscope.model.OpenAiCompatibleClient;
+import io.periscope.net.SafeHttp;
+import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.Notifier;
+import io.periscope.notify.TelegramSender;
+import io.periscope.notify.TelegramSettings;
+import io.periscope.persistence.JournalSchema;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.LocalEntities;
+import io.periscope.source.ArticleExtractor;
+import io.periscope.source.FeedCollector;
+import io.periscope.testing.TestJournals;
+import io.periscope.watch.Source;
+import io.periscope.watch.Watch;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.After;
+import org.junit.AfterClass;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The pipeline with its real parts against one loopback server playing every upstream: a feed, article pages,
+ * an OpenAI-compatible model, a webhook receiver and the Telegram Bot API.
+ */
+public class PipelineTest {
+  private static ActorTestKit testKit;
+  private static KeyPools keyPools;
+
+  private final MockWebServer upstream = new MockWebServer();
+  /** What the model answers next: a verdict as JSON, or null for an HTTP 500. */
+  private final AtomicReference<String> verdict = new AtomicReference<>();
+  private final ConcurrentLinkedQueue<RecordedRequest> seen = new ConcurrentLinkedQueue<>();
+  private Pipeline pipeline;
+
+  @BeforeClass
+  public static void startKeyPools() throws Exception {
+    testKit = ActorTestKit.create(TestJournals.h2());
+    JournalSchema.create(testKit.system());
+    keyPools = new KeyPools(new LocalEntities(testKit.system()), new Asks(testKit.system(), Duration.ofSeconds(10)),
+        new KeyCipher("pipeline-test-secret-of-32-bytes-or-more"), Clock.systemUTC());
+    keyPools.seed(KeyPoolEntity.MODEL, List.of("sk-pipeline-test-0001")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @AfterClass
+  public static void stopKeyPools() {
+    testKit.shutdownTestKit();
+  }
+
+  @Before
+  public void start() throws Exception {
+    upstream.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        seen.add(request);
+        String path = request.getPath();
+        if (path.equals("/feed.xml")) return new MockResponse().setHeader("Content-Type", "application/rss+xml")
+            .setBody(rss());
+        if (path.startsWith("/articles/")) return new MockResponse().setHeader("Content-Type", "text/html")
+            .setBody("<html><body><nav>menu</nav><article><p>Full text of " + path + ".</p></article></body></html>");
+        if (path.equals("/v1/chat/completions")) {
+          String answer = verdict.get();
+          return answer == null ? new MockResponse().setResponseCode(500).setBody("{\"error\":{\"type\":\"server_error\"}}")
+              : new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of(
+                  "choices", List.of(Map.of("message", Map.of("role", "assistant", "content", answer))))));
+        }
+        return new MockResponse().setHeader("Content-Type", "application/json").setBody("{\"ok\":true}");
+      }
+    });
+    upstream.start();
+    String base = "http://127.0.0.1:" + upstream.getPort();
+    Config config = ConfigFactory.parseMap(Map.of(
+        "periscope.telegram.api-base-url", base, "periscope.telegram.bot-token", "tg-token",
+        "periscope.telegram.chat-id", "1001", "periscope.telegram.admin-chat-id", "2002",
+        "periscope.smtp.host", "", "periscope.smtp.port", 25, "periscope.smtp.username", "",
+        "periscope.smtp.password", "", "periscope.smtp.from", ""));
+    OkHttpClient plain = new OkHttpClient();
+    SafeHttp userUrls = new SafeHttp(true);
+    pipeline = new Pipeline(new FeedCollector(userUrls), Optional.empty(), new ArticleExtractor(userUrls),
+        new OpenAiCompatibleClient(base + "/v1", "test-model", plain), keyPools,
+        Notifier.create(config, plain, userUrls.guardedClient(), Runnable::run, Optional.empty()),
+        new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), Clock.systemUTC());
+  }
+
+  @After
+  public void stop() throws Exception {
+    upstream.shutdown();
+  }
+
+  private String url(String path) {
+    return "http://127.0.0.1:" + upstream.getPort() + path;
+  }
+
+  private String rss() {
+    return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
+        + "<description>d</description>"
+        + "<item><title>Launch date set</title><link>" + url("/articles/launch") + "</link><guid>g-launch</guid>"
+        + "<description>Summary of the launch</description></item>"
+        + "<item><title>Quarterly note</title><link>" + url("/articles/note") + "</link><guid>g-note</guid>"
+        + "<description>Summary of the note</description></item></channel></rss>";
+  }
+
+  private Watch watch(Double weakThreshold) {
+    return new Watch("acme", "alice", "Acme", List.of(new Source(Source.RSS, url("/feed.xml"), "official", null)),
+        "0 0 1 1 *", "Acme sets a launch date", List.of("webhook:" + url("/hook")), 0.8, weakThreshold, true);
+  }
+
+  private String answer(boolean met, double confidence) {
+    return Json.text(Map.of("reasoning", "r", "met", met, "confidence", confidence, "summary", "Acme set a date.",
+        "evidence", List.of(Map.of("url", url("/articles/launch"), "quote", "launch"))));
+  }
+
+  private RunPipeline.Outcome run(Watch watch, Set<String> alreadySeen) throws Exception {
+    return pipeline.run(watch, alreadySeen, RunRecord.TRIGGER_MANUAL).toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  private long requestsTo(String path) {
+    return seen.stream().filter(r -> r.getPath().startsWith(path)).count();
+  }
+
+  @Test
+  public void aMetConditionAlertsTheChannelsAndMarksTheJudgedItemsSeen() throws Exception {
+    verdict.set(answer(true, 0.9));
+    RunPipeline.Outcome outcome = run(watch(null), Set.of());
+    RunRecord r = outcome.record();
+    assertEquals(RunRecord.ALERT, r.outcome());
+    assertEquals(2, r.collected());
+    assertEquals(2, r.fresh());
+    assertEquals(new RunRecord.Collection(2, 2, 2, 0), r.collection());
+    assertEquals("official", r.trustTier());
+    assertEquals(1, r.notificationsSent());
+    assertEquals(List.of("openai:test-model"), r.models());
+    assertEquals(Set.of("g-launch", "g-note"), Set.copyOf(outcome.newlySeen()));
+    RecordedRequest hook = seen.stream().filter(q -> q.getPath().equals("/hook")).findFirst().orElseThrow();
+    assertTrue(hook.getBody().readUtf8().contains("/articles/launch"));
+    assertTrue("the model was shown the extracted text",
+        seen.stream().filter(q -> q.getPath().equals("/v1/chat/completions")).findFirst().orElseThrow()
+            .getBody().readUtf8().contains("Full text of /articles/launch"));
+  }
+
+  @Test
+  public void nothingFreshMeansNoModelCall() throws Exception {
+    verdict.set(answer(true, 0.9));
+    RunRecord r = run(watch(null), Set.of("g-launch", "g-note")).record();
+    assertEquals(RunRecord.NOTHING_NEW, r.outcome());
+    assertEquals(0, requestsTo("/v1/chat/completions"));
+    assertEquals(0, requestsTo("/articles/"));
+  }
+
+  @Test
+  public void betweenTheThresholdsIsAWeakAlertAndBelowBothIsNoMatch() throws Exception {
+    verdict.set(answer(true, 0.6));
+    assertEquals(RunRecord.WEAK_ALERT, run(watch(0.5), Set.of()).record().outcome());
+    RunRecord without = run(watch(null), Set.of()).record();
+    assertEquals(RunRecord.NO_MATCH, without.outcome());
+    assertEquals(0, without.notificationsSent());
+  }
+
+  @Test
+  public void aFailingModelIsAnErrorThatLeavesTheItemsUnseenAndAlertsTheAdminChat() throws Exception {
+    verdict.set(null);
+    RunPipeline.Outcome outcome = run(watch(null), Set.of());
+    assertEquals(RunRecord.ERROR, outcome.record().outcome());
+    assertTrue(outcome.newlySeen().isEmpty());
+    assertNull(outcome.record().confidence());
+    RecordedRequest alert = seen.stream().filter(q -> q.getPath().endsWith("/sendMessage")).findFirst().orElseThrow();
+    String body = alert.getBody().readUtf8();
+    assertTrue(body, body.contains("\"2002\"") && body.contains("\u26a0"));
+  }
+
+  @Test
+  public void aFailingSourceIsASourceErrorAndTheRunGoesOn() throws Exception {
+    verdict.set(answer(false, 0.1));
+    Watch twoSources = new Watch("acme", "alice", "Acme", List.of(new Source(Source.RSS, url("/feed.xml"), null, null),
+        new Source(Source.RSS, url("/missing.xml"), null, null)), "0 0 1 1 *", "c", List.of(), 0.8, null, true);
+    RunRecord r = run(twoSources, Set.of()).record();
+    assertEquals(RunRecord.NO_MATCH, r.outcome());
+    assertEquals(2, r.collected());
+    assertEquals(1, r.sourceErrors().size());
+  }
+}
