@@ -189,6 +189,9 @@ public class PipelineTest {
     assertEquals(RunRecord.ERROR, outcome.record().outcome());
     assertTrue(outcome.newlySeen().isEmpty());
     assertNull(outcome.record().confidence());
+    // The admin alert is best effort and not awaited by the run: give it a moment to arrive.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (requestsTo("/bottg-token/sendMessage") == 0 && System.nanoTime() < deadline) Thread.sleep(20);
     RecordedRequest alert = seen.stream().filter(q -> q.getPath().endsWith("/sendMessage")).findFirst().orElseThrow();
     String body = alert.getBody().readUtf8();
     assertTrue(body, body.contains("\"2002\"") && body.contains("\u26a0"));
