@@ -14,6 +14,10 @@ import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import java.util.List;
 
 /**
@@ -36,10 +40,9 @@ public final class OwnerEntity
       watchIds = List.copyOf(watchIds);
     }
 
-    State withWatch(String id) {
-      if (watchIds.contains(id)) return this;
+    State withWatches(List<String> added) {
       List<String> ids = new ArrayList<>(watchIds);
-      ids.add(id);
+      added.stream().filter(id -> !watchIds.contains(id)).forEach(ids::add);
       return new State(account, ids);
     }
 
@@ -58,8 +61,15 @@ public final class OwnerEntity
   /** Refused when there is no account. */
   public record GetAccount(ActorRef<StatusReply<Account>> replyTo) implements Command {}
 
-  /** Idempotent: registering a known id changes nothing. */
+  /**
+   * Idempotent: registering a known id changes nothing. Acknowledged once the id is in the journal; the ids that
+   * arrive while one write is under way go together in the next, so one owner's concurrent creates do not queue
+   * one journal write each.
+   */
   public record AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Writes the registrations gathered so far (sent by the entity to itself). */
+  record WriteRegistrations() implements Command {}
 
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
 
@@ -69,16 +79,21 @@ public final class OwnerEntity
 
   public record AccountCreated(Account account) implements Event {}
 
-  public record WatchAdded(String watchId) implements Event {}
+  public record WatchesAdded(List<String> watchIds) implements Event {}
 
   // ---- behaviour ---------------------------------------------------------------------------------
 
+  private final ActorContext<Command> context;
+  /** Registrations waiting for the next write, with who waits for each. In memory: a crash answers none of them. */
+  private final Map<String, List<ActorRef<StatusReply<Done>>>> pending = new LinkedHashMap<>();
+
   public static Behavior<Command> create(String accountId) {
-    return new OwnerEntity(PersistenceId.of(TYPE_KEY.name(), accountId));
+    return Behaviors.setup(ctx -> new OwnerEntity(ctx, PersistenceId.of(TYPE_KEY.name(), accountId)));
   }
 
-  private OwnerEntity(PersistenceId persistenceId) {
+  private OwnerEntity(ActorContext<Command> context, PersistenceId persistenceId) {
     super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    this.context = context;
   }
 
   @Override
@@ -93,6 +108,7 @@ public final class OwnerEntity
         .onCommand(GetAccount.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
             state.account() != null ? StatusReply.success(state.account()) : StatusReply.error("no such account")))
         .onCommand(AddWatch.class, this::onAddWatch)
+        .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
         .onCommand(ListWatches.class, (state, cmd) ->
             Effect().reply(cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds()))))
         .build();
@@ -107,14 +123,24 @@ public final class OwnerEntity
 
   private ReplyEffect<Event, State> onAddWatch(State state, AddWatch cmd) {
     if (state.watchIds().contains(cmd.watchId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
-    return Effect().persist(new WatchAdded(cmd.watchId())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+    if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
+    pending.computeIfAbsent(cmd.watchId(), id -> new ArrayList<>()).add(cmd.replyTo());
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onWriteRegistrations(State state, WriteRegistrations cmd) {
+    Map<String, List<ActorRef<StatusReply<Done>>>> batch = new LinkedHashMap<>(pending);
+    pending.clear();
+    return Effect().persist(new WatchesAdded(List.copyOf(batch.keySet())))
+        .thenRun(s -> batch.values().forEach(waiting -> waiting.forEach(r -> r.tell(StatusReply.ack()))))
+        .thenNoReply();
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
     return newEventHandlerBuilder().forAnyState()
         .onEvent(AccountCreated.class, (state, e) -> new State(e.account(), state.watchIds()))
-        .onEvent(WatchAdded.class, (state, e) -> state.withWatch(e.watchId()))
+        .onEvent(WatchesAdded.class, (state, e) -> state.withWatches(e.watchIds()))
         .build();
   }
 }

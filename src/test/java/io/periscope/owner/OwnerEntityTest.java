@@ -57,7 +57,7 @@ public class OwnerEntityTest {
   @Test
   public void eventsAndStateGoThroughTheServiceJacksonBinding() {
     Serialization serialization = SerializationExtension.get(testKit.system());
-    for (Object message : List.of(new OwnerEntity.WatchAdded("w"), new OwnerEntity.State(ALICE, List.of()))) {
+    for (Object message : List.of(new OwnerEntity.WatchesAdded(List.of("w")), new OwnerEntity.State(ALICE, List.of()))) {
       assertEquals("JacksonJsonSerializer", serialization.findSerializerFor(message).getClass().getSimpleName());
     }
   }
@@ -95,7 +95,7 @@ public class OwnerEntityTest {
   public void addingAWatchPersistsWatchAdded() {
     var result = addWatch("w1");
     assertTrue(result.reply().isSuccess());
-    assertEquals(new OwnerEntity.WatchAdded("w1"), result.event());
+    assertEquals(new OwnerEntity.WatchesAdded(List.of("w1")), result.event());
   }
 
   @Test
@@ -129,5 +129,20 @@ public class OwnerEntityTest {
     owner.restart();
     assertEquals(new OwnerEntity.State(ALICE, List.of("w2", "w1")), owner.getState());
     assertEquals(ALICE, getAccount().getValue());
+  }
+
+  @Test
+  public void registrationsArrivingTogetherAreAllAcknowledgedAndListed() {
+    var live = testKit.spawn(OwnerEntity.create("batch-" + java.util.UUID.randomUUID()));
+    List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      var probe = testKit.<StatusReply<Done>>createTestProbe();
+      probes.add(probe);
+      live.tell(new OwnerEntity.AddWatch("w" + i, probe.ref()));
+    }
+    probes.forEach(p -> assertTrue(p.receiveMessage().isSuccess()));
+    var list = testKit.<StatusReply<OwnerEntity.WatchIds>>createTestProbe();
+    live.tell(new OwnerEntity.ListWatches(list.ref()));
+    assertEquals(List.of("w0", "w1", "w2", "w3", "w4"), list.receiveMessage().getValue().ids());
   }
 }
