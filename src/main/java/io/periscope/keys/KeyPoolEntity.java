@@ -96,12 +96,7 @@ public final class KeyPoolEntity
   public record KeyView(String id, String label, String status, long usedToday, Long dailyLimit,
                         Instant cooldownUntil, String lastProblem) implements JsonSerializable {}
 
-  public record PoolStatus(List<KeyView> keys) implements JsonSerializable {
-    /** A capability is configured while some key is not dead. */
-    public boolean configured() {
-      return keys.stream().anyMatch(k -> !k.status().equals("dead"));
-    }
-  }
+  public record PoolStatus(List<KeyView> keys) implements JsonSerializable {}
 
   // ---- events ------------------------------------------------------------------------------------
 

@@ -20,10 +20,6 @@ public final class Asks {
     this.timeout = timeout;
   }
 
-  public ActorSystem<?> system() {
-    return system;
-  }
-
   public <C, R> CompletionStage<R> ask(RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command) {
     return ask(target, command, timeout);
   }

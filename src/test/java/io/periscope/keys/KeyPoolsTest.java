@@ -114,6 +114,6 @@ public class KeyPoolsTest {
     ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class,
         () -> await(pools.withKey("t-empty", key -> CompletableFuture.completedFuture("never"))));
     assertTrue(failed.getCause() instanceof KeyPools.NoUsableKey);
-    assertTrue(!await(pools.status("t-empty")).configured());
+    assertTrue(await(pools.status("t-empty")).keys().isEmpty());
   }
 }
