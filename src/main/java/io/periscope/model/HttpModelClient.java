@@ -3,22 +3,15 @@ package io.periscope.model;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
+import io.periscope.keys.ProviderCall;
 import io.periscope.keys.ProviderErrors;
 import io.periscope.keys.ProviderFailure;
-import io.periscope.keys.ProviderFailure.Kind;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import okhttp3.Call;
-import okhttp3.Callback;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 
 /**
  * What both protocols share: asynchronous JSON calls over OkHttp with bounded answers, every failure classified
@@ -77,47 +70,8 @@ abstract class HttpModelClient implements ModelClient {
 
   /** The 2xx body as JSON; anything else fails with a classified {@link ProviderFailure}. */
   private CompletionStage<JsonNode> call(Request request) {
-    CompletableFuture<JsonNode> result = new CompletableFuture<>();
-    http.newCall(request).enqueue(new Callback() {
-      @Override
-      public void onFailure(Call call, IOException e) {
-        result.completeExceptionally(ProviderErrors.transientFailure(provider, e));
-      }
-
-      @Override
-      public void onResponse(Call call, Response response) {
-        try (response) {
-          byte[] body = boundedBody(response.body());
-          if (!response.isSuccessful()) {
-            ProviderErrors.forgetConnection(http, response);
-            result.completeExceptionally(ProviderErrors.classify(provider, response.code(), response.headers(),
-                new String(body, StandardCharsets.UTF_8)));
-            return;
-          }
-          try {
-            result.complete(Json.parse(body));
-          } catch (JsonProcessingException e) {
-            // A 2xx that is not JSON is a proxy or a wrong base URL talking, not the model: retry elsewhere.
-            result.completeExceptionally(new ProviderFailure(Kind.TRANSIENT, response.code(), null,
-                provider + " answered HTTP " + response.code() + " with a body that is not JSON"));
-          }
-        } catch (IOException e) {
-          result.completeExceptionally(ProviderErrors.transientFailure(provider, e));
-        } catch (RuntimeException e) {
-          result.completeExceptionally(e);
-        }
-      }
-    });
-    return result;
-  }
-
-  private byte[] boundedBody(ResponseBody body) throws IOException {
-    if (body == null) return new byte[0];
-    try (InputStream in = body.byteStream()) {
-      byte[] bytes = in.readNBytes((int) MAX_BODY_BYTES + 1);
-      if (bytes.length > MAX_BODY_BYTES) throw new IOException("body over " + MAX_BODY_BYTES + " bytes");
-      return bytes;
-    }
+    return ProviderCall.json(http, request, provider,
+        (status, headers, body) -> ProviderErrors.classify(provider, status, headers, body), MAX_BODY_BYTES);
   }
 
   /**

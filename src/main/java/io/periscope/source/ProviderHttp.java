@@ -1,10 +1,8 @@
 package io.periscope.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.json.Json;
-import io.periscope.keys.ProviderErrors;
+import io.periscope.keys.ProviderCall;
 import io.periscope.keys.ProviderFailure;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -16,50 +14,21 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import okhttp3.Call;
-import okhttp3.Callback;
-import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
-import okhttp3.Response;
 import org.jsoup.Jsoup;
 
-/** What the search adapters share: one JSON call with classified failures, and the parsing of their fields. */
+/** What the search adapters share: their JSON call, and the parsing of their fields. */
 final class ProviderHttp {
-  /** Turns an error answer into a failure; a provider may refine {@link ProviderErrors#classify}. */
-  interface Classifier {
-    ProviderFailure classify(int status, Headers headers, String body);
-  }
+  /** Far above any page of results; a bigger answer is a misbehaving upstream, not one to buffer. */
+  static final long MAX_ANSWER_BYTES = 4L * 1024 * 1024;
 
   private ProviderHttp() {}
 
-  static CompletionStage<JsonNode> json(OkHttpClient client, Request request, Classifier classifier) {
-    CompletableFuture<JsonNode> result = new CompletableFuture<>();
-    client.newCall(request).enqueue(new Callback() {
-      @Override
-      public void onFailure(Call call, IOException e) {
-        result.completeExceptionally(ProviderErrors.transientFailure(e));
-      }
-
-      @Override
-      public void onResponse(Call call, Response response) {
-        try (response) {
-          String body = response.body().string();
-          if (!response.isSuccessful()) {
-            ProviderErrors.forgetConnection(client, response);
-            result.completeExceptionally(classifier.classify(response.code(), response.headers(), body));
-            return;
-          }
-          result.complete(Json.MAPPER.readTree(body));
-        } catch (IOException e) {
-          // A broken connection mid-body or a garbled answer: another try may well succeed.
-          result.completeExceptionally(new ProviderFailure(ProviderFailure.Kind.TRANSIENT, response.code(), null,
-              "provider answered an unreadable body"));
-        }
-      }
-    });
-    return result;
+  /** A search provider's JSON call; its messages say "provider", as the pool's reports do. */
+  static CompletionStage<JsonNode> json(OkHttpClient client, Request request, ProviderCall.Classifier classifier) {
+    return ProviderCall.json(client, request, "provider", classifier, MAX_ANSWER_BYTES);
   }
 
   /**
