@@ -22,6 +22,7 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
+import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
@@ -57,7 +58,8 @@ public final class Periscope {
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts = new Accounts(entities, asks, tokens, blocking);
     this.keyPools = new KeyPools(entities, asks, new KeyCipher(tokens.secret()), Clock.systemUTC());
-    entities.startWatches(pipeline(config, blocking));
+    entities.startRuns(pipeline(config, blocking),
+        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()));
   }
 
   private Pipeline pipeline(Config config, Executor blocking) {

@@ -7,6 +7,7 @@ import io.periscope.owner.OwnerEntity;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.EntityRefusal;
+import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -102,7 +103,7 @@ public final class Accounts {
   }
 
   private static RuntimeException conflictOr(Throwable failure, String conflictMessage) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    Throwable cause = Failures.unwrap(failure);
     if (cause instanceof EntityRefusal) return new Conflict(conflictMessage);
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
@@ -117,7 +118,7 @@ public final class Accounts {
         .thenCompose(accountId -> asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
             OwnerEntity.GetAccount::new))
         .handle((account, failure) -> {
-          if (failure != null && !(unwrap(failure) instanceof EntityRefusal)) throw new CompletionException(failure);
+          if (failure != null && !Failures.isRefusal(failure)) throw new CompletionException(failure);
           return Optional.ofNullable(account);
         })
         .thenApplyAsync(account -> {
@@ -132,7 +133,4 @@ public final class Accounts {
         }, hashing);
   }
 
-  private static Throwable unwrap(Throwable t) {
-    return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-  }
 }

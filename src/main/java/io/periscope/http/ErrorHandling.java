@@ -19,8 +19,7 @@ import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.apache.pekko.http.scaladsl.model.IllegalRequestException;
 import io.periscope.auth.Accounts;
 import io.periscope.json.ValidationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import io.periscope.runtime.Failures;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -68,7 +67,7 @@ public final class ErrorHandling {
   }
 
   static HttpResponse toResponse(Throwable thrown) {
-    Throwable t = unwrap(thrown);
+    Throwable t = Failures.unwrap(thrown);
     if (t instanceof ValidationException v) return HttpResponses.invalid(v.issues());
     if (t instanceof StreamConstraintsException) {
       return error(StatusCodes.BAD_REQUEST, "the JSON body is nested too deeply");
@@ -94,10 +93,4 @@ public final class ErrorHandling {
     return e.status().intValue() == 413 || e.info().summary().startsWith("Request too large");
   }
 
-  static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
-  }
 }

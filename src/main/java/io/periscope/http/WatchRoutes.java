@@ -16,10 +16,12 @@ import io.periscope.auth.Principal;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityRefusal;
+import io.periscope.runtime.Failures;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
+import io.periscope.run.EntityRunAll;
+import io.periscope.run.RunAllResult;
 import io.periscope.run.RunRecord;
 import io.periscope.run.RunView;
 import java.time.Duration;
@@ -53,6 +55,9 @@ public final class WatchRoutes {
         pathEnd(() -> concat(
             get(() -> completeWithFuture(list(owner))),
             post(() -> jsonBody(maxBody, body -> completeWithFuture(create(owner, body)))))),
+        // before the watch id matcher: POST /watches/run-all is never a watch's route
+        path("run-all", () -> post(() -> withRequestTimeout(RUN_ALL_TIMEOUT.plusSeconds(5),
+            () -> completeWithFuture(runAll(owner))))),
         pathPrefix(PathMatchers.segment(), id -> !WatchValidator.ID.matcher(id).matches()
             ? complete(notFound())
             : concat(
@@ -67,12 +72,23 @@ public final class WatchRoutes {
   }
 
   /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */
-  static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
+  static final Duration RUN_TIMEOUT = EntityRunAll.RUN_TIMEOUT;
+  /**
+   * How long POST /watches/run-all waits before answering 503. The run-all itself goes on in the owner entity
+   * (and answers 409 to another) until every watch ran.
+   */
+  static final Duration RUN_ALL_TIMEOUT = Duration.ofMinutes(30);
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
 
   /** The body of POST /watches/:id/run. */
   public record RunResult(RunView result) {}
+
+  /** The body of POST /watches/run-all. */
+  public record RunAllBody(RunAllResult.Summary summary, List<OutcomeView> outcomes) {}
+
+  /** One watch of a run-all: {@code result} when a run was recorded, {@code error} when it failed. */
+  public record OutcomeView(String watchId, String status, RunView result, String error) {}
 
   /** The body of GET /watches/:id/runs, newest first. */
   public record RunHistory(List<RunView> runs) {}
@@ -82,6 +98,15 @@ public final class WatchRoutes {
             r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r), RUN_TIMEOUT)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
         .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> runAll(String owner) {
+    return asks.<OwnerEntity.Command, RunAllResult>ask(entities.owner(owner), OwnerEntity.RunAll::new, RUN_ALL_TIMEOUT)
+        .thenApply(result -> ok(new RunAllBody(result.summary(), result.outcomes().stream()
+            .map(o -> new OutcomeView(o.watchId(), o.status(),
+                o.record() == null ? null : RunView.of(o.watchId(), o.record()), o.error()))
+            .toList())))
+        .exceptionally(e -> refused(e) ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : rethrow(e));
   }
 
   private CompletionStage<HttpResponse> runs(String owner, String id, Optional<String> limitParam) {
@@ -127,7 +152,7 @@ public final class WatchRoutes {
         r -> new WatchEntity.Create(watch, r)).toCompletableFuture();
     return CompletableFuture.allOf(registered, created)
         .thenApply(both -> json(StatusCodes.CREATED, created.join()))
-        .exceptionally(e -> refused(e) ? error(StatusCodes.CONFLICT, ErrorHandling.unwrap(e).getMessage()) : rethrow(e));
+        .exceptionally(e -> refused(e) ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : rethrow(e));
   }
 
   private CompletionStage<HttpResponse> read(String owner, String id) {
@@ -154,7 +179,7 @@ public final class WatchRoutes {
   }
 
   static boolean refused(Throwable e) {
-    return ErrorHandling.unwrap(e) instanceof EntityRefusal;
+    return Failures.isRefusal(e);
   }
 
   static <T> T rethrow(Throwable e) {

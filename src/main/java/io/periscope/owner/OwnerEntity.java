@@ -11,7 +11,12 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import io.periscope.run.RunAllResult;
 import io.periscope.serialization.JsonSerializable;
+import org.apache.pekko.actor.Cancellable;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,6 +29,11 @@ import java.util.List;
  * One per account (entity id = account id): the account's credentials and role, and the id of every watch it
  * ever created, in creation order. {@code GET /watches} asks each of those watches and skips the deleted ones;
  * ids are never unregistered, so a create racing a delete of the same id can never drop a live watch from the list.
+ *
+ * <p>It also serializes run-all: one per owner at a time, a second is refused while the first is in flight. That
+ * state is in memory on purpose: a node crash mid-run-all restarts the entity idle, so no owner is left refused.
+ * While a run-all is in flight the entity keeps itself from passivating, and if it is stopped anyway (a shard
+ * handed over to another node) the caller hears so at once instead of waiting out its timeout.
  */
 public final class OwnerEntity
     extends EventSourcedBehaviorWithEnforcedReplies<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> {
@@ -73,6 +83,17 @@ public final class OwnerEntity
 
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
 
+  /** Runs every enabled watch now; refused with {@link #RUN_ALL_IN_FLIGHT} while one is in flight. */
+  public record RunAll(ActorRef<StatusReply<RunAllResult>> replyTo) implements Command {}
+
+  public static final String RUN_ALL_IN_FLIGHT = "a run-all of this owner is already in flight";
+
+  /** The run-all finished (sent by the entity to itself). */
+  record RunAllFinished(RunAllResult result, Throwable failure) implements Command {}
+
+  /** Sent through sharding while a run-all is in flight: only messages through the shard count as activity. */
+  record KeepAlive() implements Command {}
+
   // ---- events ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
@@ -83,17 +104,41 @@ public final class OwnerEntity
 
   // ---- behaviour ---------------------------------------------------------------------------------
 
+  /** Well inside the shortest passivation idle timeout a deployment would configure. */
+  static final Duration KEEP_ALIVE_EVERY = Duration.ofSeconds(30);
+
   private final ActorContext<Command> context;
+  private final io.periscope.run.RunAll runAll;
+  private final RecipientRef<Command> viaShard;
+  /** Who waits for the run-all in flight, if one is. */
+  private ActorRef<StatusReply<RunAllResult>> runAllCaller;
+  private final Duration keepAliveEvery;
+  private Cancellable keepAlive;
   /** Registrations waiting for the next write, with who waits for each. In memory: a crash answers none of them. */
   private final Map<String, List<ActorRef<StatusReply<Done>>>> pending = new LinkedHashMap<>();
 
-  public static Behavior<Command> create(String accountId) {
-    return Behaviors.setup(ctx -> new OwnerEntity(ctx, PersistenceId.of(TYPE_KEY.name(), accountId)));
+  /**
+   * @param runAll   how this owner's watches are run
+   * @param viaShard this entity as sharding addresses it (the entity itself where nothing passivates it)
+   */
+  public static Behavior<Command> create(String accountId, io.periscope.run.RunAll runAll,
+                                         RecipientRef<Command> viaShard) {
+    return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY);
   }
 
-  private OwnerEntity(ActorContext<Command> context, PersistenceId persistenceId) {
+  static Behavior<Command> create(String accountId, io.periscope.run.RunAll runAll, RecipientRef<Command> viaShard,
+                                  Duration keepAliveEvery) {
+    return Behaviors.setup(ctx ->
+        new OwnerEntity(ctx, PersistenceId.of(TYPE_KEY.name(), accountId), runAll, viaShard, keepAliveEvery));
+  }
+
+  private OwnerEntity(ActorContext<Command> context, PersistenceId persistenceId, io.periscope.run.RunAll runAll,
+                      RecipientRef<Command> viaShard, Duration keepAliveEvery) {
     super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
     this.context = context;
+    this.runAll = runAll;
+    this.viaShard = viaShard;
+    this.keepAliveEvery = keepAliveEvery;
   }
 
   @Override
@@ -111,6 +156,44 @@ public final class OwnerEntity
         .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
         .onCommand(ListWatches.class, (state, cmd) ->
             Effect().reply(cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds()))))
+        .onCommand(RunAll.class, this::onRunAll)
+        .onCommand(RunAllFinished.class, this::onRunAllFinished)
+        .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
+        .build();
+  }
+
+  private ReplyEffect<Event, State> onRunAll(State state, RunAll cmd) {
+    if (runAllCaller != null) return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
+    runAllCaller = cmd.replyTo();
+    keepAlive = context.getSystem().scheduler().scheduleAtFixedRate(keepAliveEvery, keepAliveEvery,
+        () -> viaShard.tell(new KeepAlive()), context.getExecutionContext());
+    context.pipeToSelf(runAll.run(persistenceId().entityId(), state.watchIds()), RunAllFinished::new);
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onRunAllFinished(State state, RunAllFinished done) {
+    ActorRef<StatusReply<RunAllResult>> caller = runAllCaller;
+    endRunAll();
+    if (done.failure() != null) {
+      context.getLog().error("event=run-all-failed owner={}", persistenceId().entityId(), done.failure());
+      return Effect().reply(caller, StatusReply.error("the run-all failed"));
+    }
+    return Effect().reply(caller, StatusReply.success(done.result()));
+  }
+
+  private void endRunAll() {
+    runAllCaller = null;
+    if (keepAlive != null) keepAlive.cancel();
+    keepAlive = null;
+  }
+
+  @Override
+  public SignalHandler<State> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(PostStop.instance(), state -> {
+          if (runAllCaller != null) runAllCaller.tell(StatusReply.error("the run-all was interrupted; start it again"));
+          endRunAll();
+        })
         .build();
   }
 

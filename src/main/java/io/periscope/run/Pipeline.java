@@ -32,7 +32,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import io.periscope.runtime.Failures;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -111,7 +111,7 @@ public final class Pipeline implements RunPipeline {
     RunRecord.Trimmed trimmed = new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
     return judge(prompt).handle((verdict, failure) -> {
       if (failure != null) {
-        Throwable cause = unwrap(failure);
+        Throwable cause = Failures.unwrap(failure);
         adminAlerts.alert(cause instanceof KeyPools.NoUsableKey ? AdminAlerts.Kind.WATCH_ERRORED
             : AdminAlerts.Kind.VERDICT_UNAVAILABLE, run.watch().owner(), run.watch().id(), problem(cause));
         return done(record(run, RunRecord.ERROR, null, List.of(), collection, null, List.of(), trimmed,
@@ -132,8 +132,8 @@ public final class Pipeline implements RunPipeline {
 
   /** One model call; an answer that is not a valid verdict is asked for once more. */
   private CompletionStage<Verdict> judge(VerdictPrompt prompt) {
-    return callModel(prompt).exceptionallyCompose(e -> unwrap(e) instanceof InvalidModelOutput
-        ? callModel(prompt) : CompletableFuture.failedFuture(unwrap(e)));
+    return callModel(prompt).exceptionallyCompose(e -> Failures.unwrap(e) instanceof InvalidModelOutput
+        ? callModel(prompt) : CompletableFuture.failedFuture(Failures.unwrap(e)));
   }
 
   private CompletionStage<Verdict> callModel(VerdictPrompt prompt) {
@@ -157,7 +157,7 @@ public final class Pipeline implements RunPipeline {
             key -> search.get().search(source.value(), source.recencyDays(), SEARCH_RESULTS, key))
         .thenApply(found -> SourceResult.ok(found.stream().map(i -> new Item(i.identity(), i.title(), i.url(),
             i.summary(), i.published(), i.sourceType(), i.sourceValue(), source.trust())).toList()))
-        .exceptionally(e -> SourceResult.failed(source.value(), unwrap(e)));
+        .exceptionally(e -> SourceResult.failed(source.value(), Failures.unwrap(e)));
   }
 
   private Alert alert(Watch watch, String outcome, Verdict verdict) {
@@ -229,8 +229,4 @@ public final class Pipeline implements RunPipeline {
         .reduce((a, b) -> a + ", " + b).orElse("no source");
   }
 
-  private static Throwable unwrap(Throwable t) {
-    while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
-    return t;
-  }
 }

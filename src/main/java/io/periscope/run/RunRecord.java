@@ -41,8 +41,10 @@ public record RunRecord(
   public static final String ALERT = "alert";
   public static final String ERROR = "error";
 
-  /** What started a run. */
+  /** What started a run: run-now (HTTP), run-all (HTTP or the command line's {@code run}), or the schedule. */
   public static final String TRIGGER_MANUAL = "manual";
+  public static final String TRIGGER_RUN_ALL = "run-all";
+  public static final String TRIGGER_SCHEDULE = "schedule";
 
   /** An item the verdict cites. */
   public record Evidence(String url, String title, String quote) implements JsonSerializable {}

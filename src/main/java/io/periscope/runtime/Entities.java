@@ -4,7 +4,9 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import java.util.concurrent.CompletableFuture;
 import io.periscope.watch.WatchEntity;
 
 /**
@@ -21,8 +23,12 @@ public interface Entities {
   RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
 
   /**
-   * Starts the watch entities with the run pipeline. A second step because the pipeline itself reaches the key
-   * pools through these entities.
+   * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the
+   * pipeline itself reaches the key pools through these entities, and run-all the watches.
    */
-  void startWatches(RunPipeline pipeline);
+  void startRuns(RunPipeline pipeline, RunAll runAll);
+
+  /** Until {@link #startRuns} an owner's run-all fails: runs are not started. */
+  RunAll NOT_STARTED = (owner, ids) ->
+      CompletableFuture.failedFuture(new IllegalStateException("runs are not started"));
 }

@@ -8,7 +8,9 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -24,14 +26,16 @@ public final class LocalEntities implements Entities {
   private final ActorSystem<?> system;
   private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
   private volatile RunPipeline pipeline;
+  private volatile RunAll runAll = NOT_STARTED;
 
   public LocalEntities(ActorSystem<?> system) {
     this.system = system;
   }
 
   @Override
-  public void startWatches(RunPipeline pipeline) {
+  public void startRuns(RunPipeline pipeline, RunAll runAll) {
     this.pipeline = pipeline;
+    this.runAll = runAll;
   }
 
   @Override
@@ -43,7 +47,9 @@ public final class LocalEntities implements Entities {
 
   @Override
   public RecipientRef<OwnerEntity.Command> owner(String accountId) {
-    return spawn(OwnerEntity.TYPE_KEY.name(), accountId, OwnerEntity::create);
+    // Nothing passivates a local actor: the entity is its own keep-alive address.
+    return spawn(OwnerEntity.TYPE_KEY.name(), accountId, id -> Behaviors.<OwnerEntity.Command>setup(ctx ->
+        OwnerEntity.create(id, (owner, ids) -> runAll.run(owner, ids), ctx.getSelf())));
   }
 
   @Override

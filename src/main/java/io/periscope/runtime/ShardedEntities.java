@@ -7,6 +7,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
 import io.periscope.watch.WatchEntity;
 
@@ -14,18 +15,21 @@ import io.periscope.watch.WatchEntity;
 public final class ShardedEntities implements Entities {
   private final ClusterSharding sharding;
   private volatile boolean watchesStarted;
+  private volatile RunAll runAll = NOT_STARTED;
 
   public ShardedEntities(ActorSystem<?> system) {
     this.sharding = ClusterSharding.get(system);
-    sharding.init(Entity.of(OwnerEntity.TYPE_KEY, ctx -> OwnerEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(OwnerEntity.TYPE_KEY, ctx -> OwnerEntity.create(ctx.getEntityId(),
+        (owner, ids) -> runAll.run(owner, ids), owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
   }
 
   @Override
-  public void startWatches(RunPipeline pipeline) {
+  public void startRuns(RunPipeline pipeline, RunAll runAll) {
     sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline)));
     watchesStarted = true;
+    this.runAll = runAll;
   }
 
   @Override

@@ -4,6 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.auth.Role;
+import io.periscope.runtime.Entities;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;
 import java.util.List;
@@ -32,8 +35,13 @@ public class OwnerEntityTest {
 
   @Before
   public void setUp() {
-    owner = EventSourcedBehaviorTestKit.create(testKit.system(), OwnerEntity.create("alice"),
+    owner = EventSourcedBehaviorTestKit.create(testKit.system(), idle("alice"),
         EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+  }
+
+  /** An owner whose run-all is never asked for here. */
+  static Behavior<OwnerEntity.Command> idle(String id) {
+    return Behaviors.setup(ctx -> OwnerEntity.create(id, Entities.NOT_STARTED, ctx.getSelf()));
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<OwnerEntity.Command, OwnerEntity.Event,
@@ -133,7 +141,7 @@ public class OwnerEntityTest {
 
   @Test
   public void registrationsArrivingTogetherAreAllAcknowledgedAndListed() {
-    var live = testKit.spawn(OwnerEntity.create("batch-" + java.util.UUID.randomUUID()));
+    var live = testKit.spawn(idle("batch-" + java.util.UUID.randomUUID()));
     List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes = new java.util.ArrayList<>();
     for (int i = 0; i < 5; i++) {
       var probe = testKit.<StatusReply<Done>>createTestProbe();

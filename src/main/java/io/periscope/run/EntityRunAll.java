@@ -1,0 +1,61 @@
+package io.periscope.run;
+
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * Run-all through the watch entities: every enabled watch, {@code concurrency} at a time (1, sequential, by
+ * default). Each run goes through its entity like run-now, so a run-all racing a scheduled run never judges the
+ * same items twice.
+ */
+public final class EntityRunAll implements RunAll {
+  /** How long one watch's run may take before run-all counts it as failed and goes on. */
+  public static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
+
+  private final ActorSystem<?> system;
+  private final Entities entities;
+  private final Asks asks;
+  private final int concurrency;
+
+  public EntityRunAll(ActorSystem<?> system, Entities entities, Asks asks, int concurrency) {
+    this.system = system;
+    this.entities = entities;
+    this.asks = asks;
+    this.concurrency = concurrency;
+  }
+
+  @Override
+  public CompletionStage<RunAllResult> run(String owner, List<String> watchIds) {
+    return Source.from(watchIds)
+        .mapAsync(concurrency, id -> outcome(owner, id))
+        .runWith(Sink.seq(), system)
+        .thenApply(outcomes -> RunAllResult.of(outcomes.stream().flatMap(Optional::stream).toList()));
+  }
+
+  /** Empty for a deleted watch. */
+  private CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome(String owner, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+        .<Optional<RunAllResult.WatchOutcome>>thenCompose(watch -> !watch.enabled()
+            ? CompletableFuture.completedFuture(Optional.of(RunAllResult.WatchOutcome.skipped(id)))
+            : asks.<WatchEntity.Command, RunRecord>ask(entities.watch(owner, id),
+                    r -> new WatchEntity.Run(RunRecord.TRIGGER_RUN_ALL, r), RUN_TIMEOUT)
+                .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record))))
+        .exceptionally(failure -> {
+          if (Failures.isRefusal(failure)) return Optional.empty(); // deleted before or during the run-all
+          Throwable cause = Failures.unwrap(failure);
+          return Optional.of(RunAllResult.WatchOutcome.unfinished(id, "the run did not finish ("
+              + cause.getClass().getSimpleName() + ")"));
+        });
+  }
+}

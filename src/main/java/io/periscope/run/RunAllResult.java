@@ -1,0 +1,44 @@
+package io.periscope.run;
+
+import io.periscope.serialization.JsonSerializable;
+import java.util.List;
+
+/**
+ * What a run-all did with each of an owner's watches, in the order the owner created them.
+ *
+ * <p>Status per watch: {@code ran} (a run was recorded with a verdict or nothing new), {@code failed} (the run was
+ * recorded as an {@code error}, or did not finish at all: then {@code record} is null and {@code error} says why),
+ * {@code skipped} (the watch is disabled; no record).
+ */
+public record RunAllResult(Summary summary, List<WatchOutcome> outcomes) implements JsonSerializable {
+  public static final String RAN = "ran";
+  public static final String FAILED = "failed";
+  public static final String SKIPPED = "skipped";
+
+  public record Summary(int total, int ran, int skipped, int failed, int notified) implements JsonSerializable {}
+
+  public record WatchOutcome(String watchId, String status, RunRecord record, String error)
+      implements JsonSerializable {
+    static WatchOutcome skipped(String watchId) {
+      return new WatchOutcome(watchId, SKIPPED, null, null);
+    }
+
+    static WatchOutcome of(String watchId, RunRecord record) {
+      return new WatchOutcome(watchId, record.outcome().equals(RunRecord.ERROR) ? FAILED : RAN, record, record.error());
+    }
+
+    static WatchOutcome unfinished(String watchId, String why) {
+      return new WatchOutcome(watchId, FAILED, null, why);
+    }
+  }
+
+  public static RunAllResult of(List<WatchOutcome> outcomes) {
+    int notified = outcomes.stream().filter(o -> o.record() != null).mapToInt(o -> o.record().notificationsSent()).sum();
+    return new RunAllResult(new Summary(outcomes.size(), count(outcomes, RAN), count(outcomes, SKIPPED),
+        count(outcomes, FAILED), notified), List.copyOf(outcomes));
+  }
+
+  private static int count(List<WatchOutcome> outcomes, String status) {
+    return (int) outcomes.stream().filter(o -> o.status().equals(status)).count();
+  }
+}

@@ -1,0 +1,128 @@
+package io.periscope.owner;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.periscope.run.RunAllResult;
+import io.periscope.testing.EntityTestKits;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/** The owner entity as run-all's serializer: one in flight per owner, and nobody left waiting or refused. */
+public class RunAllSerializationTest {
+  @ClassRule
+  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+
+  private static final RunAllResult EMPTY = RunAllResult.of(List.of());
+
+  /** Run-alls the test finishes by hand, per owner. */
+  private final Map<String, CompletableFuture<RunAllResult>> inFlight = new ConcurrentHashMap<>();
+  private final TestProbe<OwnerEntity.Command> shard = testKit.createTestProbe();
+
+  private ActorRef<OwnerEntity.Command> owner(String id, Duration keepAliveEvery) {
+    return testKit.spawn(OwnerEntity.create(id, (owner, ids) -> inFlight.computeIfAbsent(owner,
+        o -> new CompletableFuture<>()), shard.ref(), keepAliveEvery));
+  }
+
+  /** The run-all the owner started, once it has (the command reaches the entity after its recovery). */
+  private CompletableFuture<RunAllResult> started(String id) throws InterruptedException {
+    for (int i = 0; i < 300 && !inFlight.containsKey(id); i++) Thread.sleep(10);
+    CompletableFuture<RunAllResult> run = inFlight.remove(id);
+    if (run == null) throw new AssertionError("the run-all of " + id + " did not start");
+    return run;
+  }
+
+  private TestProbe<StatusReply<RunAllResult>> runAll(ActorRef<OwnerEntity.Command> owner) {
+    TestProbe<StatusReply<RunAllResult>> probe = testKit.createTestProbe();
+    owner.tell(new OwnerEntity.RunAll(probe.ref()));
+    return probe;
+  }
+
+  @Test
+  public void aSecondRunAllWhileOneIsInFlightIsRefusedAndAThirdAfterItIsAccepted() throws Exception {
+    String id = "o-" + UUID.randomUUID();
+    var owner = owner(id, Duration.ofMinutes(1));
+    var first = runAll(owner);
+    var second = runAll(owner);
+    StatusReply<RunAllResult> refused = second.receiveMessage();
+    assertTrue(refused.isError());
+    assertEquals(OwnerEntity.RUN_ALL_IN_FLIGHT, refused.getError().getMessage());
+    first.expectNoMessage(Duration.ofMillis(100));
+
+    started(id).complete(EMPTY);
+    assertEquals(EMPTY, first.receiveMessage().getValue());
+    var third = runAll(owner);
+    started(id).complete(EMPTY);
+    assertTrue(third.receiveMessage().isSuccess());
+  }
+
+  @Test
+  public void anotherOwnersRunAllIsNotBlocked() throws Exception {
+    String a = "a-" + UUID.randomUUID();
+    String b = "b-" + UUID.randomUUID();
+    var ownerA = owner(a, Duration.ofMinutes(1));
+    var ownerB = owner(b, Duration.ofMinutes(1));
+    var runA = runAll(ownerA);
+    var runB = runAll(ownerB);
+    started(b).complete(EMPTY);
+    assertTrue(runB.receiveMessage().isSuccess());
+    runA.expectNoMessage(Duration.ofMillis(100));
+    started(a).complete(EMPTY);
+    assertTrue(runA.receiveMessage().isSuccess());
+  }
+
+  @Test
+  public void aFailedRunAllAnswersAnErrorAndFreesTheOwner() throws Exception {
+    String id = "f-" + UUID.randomUUID();
+    var owner = owner(id, Duration.ofMinutes(1));
+    var first = runAll(owner);
+    started(id).completeExceptionally(new IllegalStateException("boom"));
+    assertTrue(first.receiveMessage().isError());
+    var next = runAll(owner);
+    started(id).complete(EMPTY);
+    assertTrue(next.receiveMessage().isSuccess());
+  }
+
+  @Test
+  public void whileInFlightTheEntityKeepsItselfActiveThroughTheShardAndStopsAfterwards() throws Exception {
+    String id = "k-" + UUID.randomUUID();
+    var owner = owner(id, Duration.ofMillis(100));
+    var run = runAll(owner);
+    shard.expectMessageClass(OwnerEntity.KeepAlive.class);
+    shard.expectMessageClass(OwnerEntity.KeepAlive.class);
+    started(id).complete(EMPTY);
+    assertTrue(run.receiveMessage().isSuccess());
+    // at most the tick that raced the completion is still on its way; after it the keep-alive has stopped
+    try {
+      shard.expectMessageClass(OwnerEntity.KeepAlive.class, Duration.ofMillis(150));
+    } catch (AssertionError noneInFlight) {
+      // fine: the last tick was before the completion
+    }
+    shard.expectNoMessage(Duration.ofMillis(400));
+  }
+
+  @Test
+  public void anEntityStoppedMidRunAllTellsItsCallerAtOnce() throws Exception {
+    String id = "s-" + UUID.randomUUID();
+    var owner = owner(id, Duration.ofMinutes(1));
+    var run = runAll(owner);
+    started(id);
+    testKit.stop(owner);
+    StatusReply<RunAllResult> reply = run.receiveMessage();
+    assertTrue(reply.isError());
+    // a new incarnation (another node after a crash or a handover) starts idle: not stuck refusing
+    var again = runAll(owner(id, Duration.ofMinutes(1)));
+    started(id).complete(EMPTY);
+    assertTrue(again.receiveMessage().isSuccess());
+  }
+}

@@ -1,0 +1,100 @@
+package io.periscope.run;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.LocalEntities;
+import io.periscope.testing.EntityTestKits;
+import io.periscope.watch.Source;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/** Run-all through real watch entities: which watches run, in what order, how many at once, and the summary. */
+public class EntityRunAllTest {
+  @ClassRule
+  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+
+  private final Asks asks = new Asks(testKit.system(), Duration.ofSeconds(5));
+  private final String owner = "o-" + UUID.randomUUID();
+
+  /** A pipeline whose runs take a moment, that counts how many overlap and fails the watch named "broken". */
+  static final class CountingPipeline implements RunPipeline {
+    final AtomicInteger running = new AtomicInteger();
+    final AtomicInteger mostAtOnce = new AtomicInteger();
+
+    @Override
+    public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger) {
+      mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+      return CompletableFuture.supplyAsync(() -> {
+        running.decrementAndGet();
+        if (watch.id().equals("broken")) throw new IllegalStateException("boom");
+        return new Outcome(record(trigger, watch.id().equals("notifies") ? 2 : 0), List.of());
+      }, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS));
+    }
+
+    static RunRecord record(String trigger, int notified) {
+      return new RunRecord(RunRecords.newRunId(), trigger, Instant.now(), 100, RunRecord.NO_MATCH, null, null,
+          List.of(), null, List.of(), 3, 1, new RunRecord.Collection(1, 3, 1, 0), List.of(), null, List.of(),
+          notified, new RunRecord.Trimmed(0, 0), null);
+    }
+  }
+
+  private final CountingPipeline pipeline = new CountingPipeline();
+
+  private EntityRunAll runAllOver(int concurrency, String... enabledThenDisabled) throws Exception {
+    LocalEntities entities = new LocalEntities(testKit.system());
+    EntityRunAll runAll = new EntityRunAll(testKit.system(), entities, asks, concurrency);
+    entities.startRuns(pipeline, runAll);
+    for (String id : enabledThenDisabled) {
+      boolean enabled = !id.startsWith("off");
+      Watch w = new Watch(id, owner, id, List.of(new Source(Source.RSS, "https://example.org/feed", null, null)),
+          "0 * * * *", "anything", List.of(), 0.8, null, enabled);
+      asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), r -> new WatchEntity.Create(w, r))
+          .toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+    return runAll;
+  }
+
+  private RunAllResult runAll(EntityRunAll runAll, String... ids) throws Exception {
+    return runAll.run(owner, List.of(ids)).toCompletableFuture().get(20, TimeUnit.SECONDS);
+  }
+
+  @Test
+  public void runsTheEnabledWatchesOneAtATimeInOrderAndSkipsTheDisabled() throws Exception {
+    EntityRunAll runAll = runAllOver(1, "a", "off-b", "notifies", "broken");
+    RunAllResult result = runAll(runAll, "a", "off-b", "notifies", "broken", "never-created");
+
+    assertEquals(new RunAllResult.Summary(4, 2, 1, 1, 2), result.summary());
+    assertEquals(List.of("a", "off-b", "notifies", "broken"),
+        result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());
+    assertEquals(List.of("ran", "skipped", "ran", "failed"),
+        result.outcomes().stream().map(RunAllResult.WatchOutcome::status).toList());
+    assertNull(result.outcomes().get(1).record());
+    assertEquals(RunRecord.TRIGGER_RUN_ALL, result.outcomes().get(0).record().trigger());
+    // a crashed run is still recorded by its entity, as an error
+    assertEquals(RunRecord.ERROR, result.outcomes().get(3).record().outcome());
+    assertEquals(1, pipeline.mostAtOnce.get());
+  }
+
+  @Test
+  public void withConcurrencyRunsThatManyAtOnce() throws Exception {
+    String[] ids = {"w1", "w2", "w3", "w4", "w5", "w6"};
+    RunAllResult result = runAll(runAllOver(3, ids), ids);
+    assertEquals(6, result.summary().ran());
+    assertEquals(3, pipeline.mostAtOnce.get());
+    assertEquals(List.of(ids), result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());
+  }
+}
