@@ -10,6 +10,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AuthRoutes;
+import io.periscope.http.CollectionRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
@@ -96,6 +97,7 @@ public final class Periscope {
         new SystemRoutes(settings),
         new AuthRoutes(accounts, authLimiter),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
+        new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(accounts, keyPools));
   }
 }

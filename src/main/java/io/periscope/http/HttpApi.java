@@ -24,22 +24,24 @@ public final class HttpApi {
   private final SystemRoutes system;
   private final AuthRoutes auth;
   private final WatchRoutes watches;
+  private final CollectionRoutes collection;
   private final AdminRoutes admin;
 
   public HttpApi(Tokens tokens, List<String> webOrigins, SystemRoutes system, AuthRoutes auth, WatchRoutes watches,
-                 AdminRoutes admin) {
+                 CollectionRoutes collection, AdminRoutes admin) {
     this.tokens = tokens;
     this.webOrigins = webOrigins;
     this.system = system;
     this.auth = auth;
     this.watches = watches;
+    this.collection = collection;
     this.admin = admin;
   }
 
   public Route route() {
     return logged(() -> handled(() -> withCors(() -> handled(() -> refuseEmptyJsonBody(() -> concat(
         handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
-        withPrincipal(tokens, caller -> concat(watches.route(caller), admin.route(caller)))))))));
+        withPrincipal(tokens, caller -> concat(watches.route(caller), collection.route(caller), admin.route(caller)))))))));
   }
 
   private static Route handled(Supplier<Route> inner) {

@@ -1,0 +1,54 @@
+package io.periscope.http;
+
+import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.server.Directives.*;
+
+import io.periscope.auth.Principal;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.run.CollectionStats;
+import io.periscope.run.RunRecord;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import io.periscope.watch.WatchEntity;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/** GET /collection/stats: the caller's recent runs, aggregated (the window is {@link CollectionStats}'s). */
+public final class CollectionRoutes {
+  private final Entities entities;
+  private final Asks asks;
+  private final Clock clock;
+
+  public CollectionRoutes(Entities entities, Asks asks, Clock clock) {
+    this.entities = entities;
+    this.asks = asks;
+    this.clock = clock;
+  }
+
+  public Route route(Principal caller) {
+    return path(PathMatchers.segment("collection").slash("stats"), () -> get(() -> completeWithFuture(stats(caller.accountId()))));
+  }
+
+  private CompletionStage<HttpResponse> stats(String owner) {
+    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(entities.owner(owner), OwnerEntity.ListWatches::new)
+        .thenCompose(ids -> {
+          List<CompletableFuture<List<RunRecord>>> histories = ids.ids().stream()
+              .map(id -> asks.<WatchEntity.Command, WatchEntity.Runs>ask(entities.watch(owner, id),
+                      r -> new WatchEntity.GetRuns(CollectionStats.RUNS_PER_WATCH, r))
+                  .thenApply(WatchEntity.Runs::runs)
+                  // an id whose create never succeeded has no history
+                  .exceptionally(e -> Failures.isRefusal(e) ? List.of() : WatchRoutes.rethrow(e))
+                  .toCompletableFuture())
+              .toList();
+          return CompletableFuture.allOf(histories.toArray(CompletableFuture[]::new))
+              .thenApply(all -> ok(CollectionStats.of(
+                  histories.stream().flatMap(h -> h.join().stream()).toList(), clock.instant())));
+        });
+  }
+}
