@@ -23,7 +23,12 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
+import io.periscope.persistence.JournalReads;
+import io.periscope.owner.OwnerEntity;
 import io.periscope.run.EntityRunAll;
+import io.periscope.run.RunAllResult;
+import io.periscope.run.RunRecord;
+import io.periscope.watch.WatchEntity;
 import io.periscope.run.Pipeline;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
@@ -47,6 +52,8 @@ public final class Periscope {
   private final Entities entities;
   private final Asks asks;
   private final KeyPools keyPools;
+  private final OkHttpClient trusted;
+  private final AdminAlerts adminAlerts;
 
   /** Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded in time. */
   static final Duration UPSTREAM_CALL_TIMEOUT = Duration.ofMinutes(2);
@@ -57,15 +64,16 @@ public final class Periscope {
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    this.accounts = new Accounts(entities, asks, tokens, blocking);
+    this.accounts = new Accounts(entities, asks, new JournalReads(system), tokens, blocking);
     this.keyPools = new KeyPools(entities, asks, new KeyCipher(tokens.secret()), Clock.systemUTC());
+    this.trusted = new OkHttpClient.Builder().connectTimeout(Duration.ofSeconds(10))
+        .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
+    this.adminAlerts = AdminAlerts.create(config, trusted);
     entities.startRuns(pipeline(config, blocking),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()));
   }
 
   private Pipeline pipeline(Config config, Executor blocking) {
-    OkHttpClient trusted = new OkHttpClient.Builder().connectTimeout(Duration.ofSeconds(10))
-        .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
     Settings.Providers p = settings.providers();
     ModelClient model = ModelClients.create(p.modelProvider(), p.modelBaseUrl(), p.modelName(), trusted);
@@ -73,7 +81,6 @@ public final class Periscope {
         ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
         : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
     Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
-    AdminAlerts adminAlerts = new AdminAlerts(new TelegramSender(trusted, TelegramSettings.from(config)));
     return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
         notifier, adminAlerts, Clock.systemUTC());
   }
@@ -87,6 +94,22 @@ public final class Periscope {
 
   public Accounts accounts() {
     return accounts;
+  }
+
+  /** Runs an owner's enabled watches now, through the owner entity (refused while one is in flight). */
+  public CompletionStage<RunAllResult> runAll(String owner) {
+    return asks.ask(entities.owner(owner), OwnerEntity.RunAll::new, EntityRunAll.RUN_ALL_TIMEOUT);
+  }
+
+  /** Runs one watch now, enabled or not; refused when the watch does not exist. */
+  public CompletionStage<RunRecord> runNow(String owner, String watchId) {
+    return asks.ask(entities.watch(owner, watchId), r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
+        EntityRunAll.RUN_TIMEOUT);
+  }
+
+  /** Where the operational alerts of this configuration go. */
+  public AdminAlerts adminAlerts() {
+    return adminAlerts;
   }
 
   public HttpApi httpApi(Clock clock) {

@@ -4,6 +4,7 @@ import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.persistence.JournalReads;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.EntityRefusal;
@@ -29,15 +30,35 @@ public final class Accounts {
 
   private final Entities entities;
   private final Asks asks;
+  private final JournalReads journal;
   private final Tokens tokens;
   /** bcrypt is slow on purpose; it runs here, never on the actor dispatcher. */
   private final Executor hashing;
 
-  public Accounts(Entities entities, Asks asks, Tokens tokens, Executor hashing) {
+  public Accounts(Entities entities, Asks asks, JournalReads journal, Tokens tokens, Executor hashing) {
     this.entities = entities;
     this.asks = asks;
+    this.journal = journal;
     this.tokens = tokens;
     this.hashing = hashing;
+  }
+
+  /** Every account, by id. */
+  public CompletionStage<List<Account.View>> list() {
+    return journal.ownerIds().thenCompose(ids -> {
+      List<CompletableFuture<Optional<Account.View>>> reads = ids.stream()
+          .map(id -> asks.<OwnerEntity.Command, Account>ask(entities.owner(id), OwnerEntity.GetAccount::new)
+              .thenApply(a -> Optional.of(a.view()))
+              // an owner entity without an account: a token subject that never had one (the command line's)
+              .exceptionally(e -> {
+                if (Failures.isRefusal(e)) return Optional.empty();
+                throw new CompletionException(Failures.unwrap(e));
+              })
+              .toCompletableFuture())
+          .toList();
+      return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+          .thenApply(all -> reads.stream().flatMap(r -> r.join().stream()).toList());
+    });
   }
 
   /** A new account request, checked before anything is written. */

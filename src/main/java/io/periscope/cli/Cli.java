@@ -12,7 +12,9 @@ public final class Cli {
   static final String USAGE = String.join("\n",
       "usage: java -jar periscope.jar [command]",
       "  serve                                              run the service (the default)",
-      "  users create --id ID --email EMAIL --role admin|user   password on the first line of stdin");
+      "  users create --id ID --email EMAIL --role admin|user   password on the first line of stdin",
+      "  run [--owner ID] [--watch ID]                      run watches once, now; one line per watch",
+      "  history --owner ID --watch ID [--limit N] [--json] replay a watch's runs from the journal");
 
   private Cli() {}
 
@@ -36,6 +38,12 @@ public final class Cli {
         }
         case "users" -> {
           return UsersCommand.run(rest, quiet(profile), out, err);
+        }
+        case "run" -> {
+          return RunCommand.run(rest, quiet(profile), out, err);
+        }
+        case "history" -> {
+          return HistoryCommand.run(rest, quiet(profile), out, err);
         }
         case "help", "--help", "-h" -> {
           out.println(USAGE);

@@ -1,6 +1,9 @@
 package io.periscope.cli;
 
+import io.periscope.auth.Role;
+import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
+import java.time.Clock;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
 import io.periscope.runtime.ServiceFile;
@@ -16,6 +19,7 @@ import java.util.Optional;
  */
 final class SingleWriter {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
+  private static final Duration ADMIN_TOKEN_LIFETIME = Duration.ofMinutes(1);
 
   interface ThroughService<T> {
     T call(ServiceFile service) throws Exception;
@@ -33,6 +37,16 @@ final class SingleWriter {
   }
 
   private SingleWriter() {}
+
+  /** The service's token issuer: the same secret, from AUTH_JWT_SECRET or the data directory. */
+  static Tokens tokens(Settings settings) throws java.io.IOException {
+    return new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(), Clock.systemUTC());
+  }
+
+  /** A short-lived admin token for one command's calls to the running service. */
+  static String adminToken(Tokens tokens) {
+    return tokens.issue("periscope-cli", Role.ADMIN, Instant.now(), ADMIN_TOKEN_LIFETIME);
+  }
 
   static <T> T act(Settings settings, HttpClient http, ThroughService<T> throughService, Locally<T> locally)
       throws Exception {

@@ -4,8 +4,6 @@ import com.typesafe.config.Config;
 import org.apache.pekko.actor.typed.ActorSystem;
 import io.periscope.Periscope;
 import io.periscope.auth.Accounts;
-import io.periscope.auth.Role;
-import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
@@ -20,9 +18,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,8 +32,6 @@ import java.util.stream.Collectors;
  * lock and writes the journal itself.
  */
 final class UsersCommand {
-  private static final Duration CLI_TOKEN_LIFETIME = Duration.ofMinutes(1);
-
   private UsersCommand() {}
 
   static int run(List<String> args, Config config, PrintStream out, PrintStream err) throws Exception {
@@ -68,9 +62,7 @@ final class UsersCommand {
 
   private static int createThroughService(ServiceFile service, Accounts.NewAccount request, Settings settings,
                                           HttpClient http, PrintStream out, PrintStream err) throws Exception {
-    Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
-        Clock.systemUTC());
-    String token = tokens.issue("periscope-cli", Role.ADMIN, Instant.now(), CLI_TOKEN_LIFETIME);
+    String token = SingleWriter.adminToken(SingleWriter.tokens(settings));
     byte[] body = Json.bytes(Map.of("id", request.id(), "email", request.email(), "role", request.role().wire(),
         "password", request.password()));
     HttpResponse<String> response = http.send(HttpRequest.newBuilder(service.base().resolve("/admin/users"))
@@ -91,9 +83,7 @@ final class UsersCommand {
                                    PrintStream err) throws Exception {
     ActorSystem<Void> system = Node.startLocal(config);
     try {
-      Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
-          Clock.systemUTC());
-      Periscope app = new Periscope(system, config, new LocalEntities(system), tokens);
+      Periscope app = new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
       app.accounts().create(request).toCompletableFuture().get(60, TimeUnit.SECONDS);
       out.println("created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
       return 0;

@@ -39,9 +39,14 @@ public final class AdminRoutes {
 
   public record KeyList(List<KeyRow> keys) {}
 
+  /** The body of GET /admin/users. */
+  public record UserList(List<io.periscope.owner.Account.View> users) {}
+
   public Route route(Principal caller) {
     return pathPrefix("admin", () -> adminOnly(caller, () -> concat(
-        path("users", () -> post(() -> jsonBody(MAX_BODY, this::createUser))),
+        path("users", () -> concat(
+            get(() -> onSuccess(accounts.list(), users -> complete(HttpResponses.ok(new UserList(users))))),
+            post(() -> jsonBody(MAX_BODY, this::createUser)))),
         path("keys", () -> get(() -> completeWithFuture(keys()))))));
   }
 

@@ -73,11 +73,7 @@ public final class WatchRoutes {
 
   /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */
   static final Duration RUN_TIMEOUT = EntityRunAll.RUN_TIMEOUT;
-  /**
-   * How long POST /watches/run-all waits before answering 503. The run-all itself goes on in the owner entity
-   * (and answers 409 to another) until every watch ran.
-   */
-  static final Duration RUN_ALL_TIMEOUT = Duration.ofMinutes(30);
+  static final Duration RUN_ALL_TIMEOUT = EntityRunAll.RUN_ALL_TIMEOUT;
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
 

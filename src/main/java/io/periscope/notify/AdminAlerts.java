@@ -47,6 +47,11 @@ public final class AdminAlerts {
     this.telegram = telegram;
   }
 
+  /** To the admin chat of this configuration's Telegram settings, over an operator-trusted client. */
+  public static AdminAlerts create(com.typesafe.config.Config config, okhttp3.OkHttpClient trusted) {
+    return new AdminAlerts(new TelegramSender(trusted, TelegramSettings.from(config)));
+  }
+
   /** An alert about one watch. */
   public CompletionStage<Void> alert(Kind kind, String owner, String watchId, String detail) {
     return send(kind, Optional.of(owner + "/" + watchId), detail);

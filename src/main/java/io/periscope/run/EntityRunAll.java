@@ -22,6 +22,11 @@ import org.apache.pekko.stream.javadsl.Source;
 public final class EntityRunAll implements RunAll {
   /** How long one watch's run may take before run-all counts it as failed and goes on. */
   public static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
+  /**
+   * How long a caller waits for a whole run-all (POST /watches/run-all answers 503 after it). The run-all itself
+   * goes on in the owner entity, refusing another, until every watch ran.
+   */
+  public static final Duration RUN_ALL_TIMEOUT = Duration.ofMinutes(30);
 
   private final ActorSystem<?> system;
   private final Entities entities;

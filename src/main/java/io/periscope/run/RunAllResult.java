@@ -23,7 +23,7 @@ public record RunAllResult(Summary summary, List<WatchOutcome> outcomes) impleme
       return new WatchOutcome(watchId, SKIPPED, null, null);
     }
 
-    static WatchOutcome of(String watchId, RunRecord record) {
+    public static WatchOutcome of(String watchId, RunRecord record) {
       return new WatchOutcome(watchId, record.outcome().equals(RunRecord.ERROR) ? FAILED : RAN, record, record.error());
     }
 

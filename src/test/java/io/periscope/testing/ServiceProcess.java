@@ -44,7 +44,7 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** Starts the service and waits until /health answers. */
   public ServiceProcess start() throws Exception {
-    process = java(List.of("serve"), null);
+    process = java(List.of("serve"), null, ProcessBuilder.Redirect.appendTo(log.toFile()));
     HttpClient http = HttpClient.newHttpClient();
     Instant deadline = Instant.now().plusSeconds(60);
     while (Instant.now().isBefore(deadline)) {
@@ -64,12 +64,24 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** Runs a command of the same jar with the same environment; answers its exit code. */
   public int command(List<String> args, String stdin) throws Exception {
-    Process p = java(args, stdin);
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("command " + args + " did not finish");
+    return output(args, stdin).exit();
+  }
+
+  /** A finished command: its exit code and standard output (standard error goes to the log). */
+  public record Output(int exit, String stdout) {}
+
+  public Output output(List<String> args, String stdin) throws Exception {
+    Path stdout = Files.createTempFile("periscope-command", ".out");
+    try {
+      Process p = java(args, stdin, ProcessBuilder.Redirect.to(stdout.toFile()));
+      if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("command " + args + " did not finish");
+      }
+      return new Output(p.exitValue(), Files.readString(stdout));
+    } finally {
+      Files.deleteIfExists(stdout);
     }
-    return p.exitValue();
   }
 
   /** kill -9: no shutdown hook, no coordinated shutdown. */
@@ -88,12 +100,12 @@ public final class ServiceProcess implements AutoCloseable {
     return process.exitValue();
   }
 
-  private Process java(List<String> args, String stdin) throws IOException {
+  private Process java(List<String> args, String stdin, ProcessBuilder.Redirect stdout) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-jar", JAR.toString()));
     cmd.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(stdout)
+        .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().keySet().removeIf(k -> k.startsWith("DATABASE_") || k.startsWith("MODEL_")
         || k.startsWith("SEARCH_") || k.startsWith("TELEGRAM_") || k.startsWith("AUTH_") || k.equals("PORT"));
     pb.environment().putAll(env);
