@@ -26,6 +26,7 @@ import io.periscope.notify.TelegramSettings;
 import io.periscope.persistence.JournalReads;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.EntityRunAll;
+import io.periscope.schedule.Scheduling;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunRecord;
 import io.periscope.watch.WatchEntity;
@@ -54,12 +55,19 @@ public final class Periscope {
   private final KeyPools keyPools;
   private final OkHttpClient trusted;
   private final AdminAlerts adminAlerts;
+  private final Clock clock;
 
   /** Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded in time. */
   static final Duration UPSTREAM_CALL_TIMEOUT = Duration.ofMinutes(2);
 
   public Periscope(ActorSystem<?> system, Config config, Entities entities, Tokens tokens) {
+    this(system, config, entities, tokens, Clock.systemUTC());
+  }
+
+  /** @param clock "now" for schedules: tests move it by hand */
+  public Periscope(ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
     this.settings = Settings.from(config);
+    this.clock = clock;
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
@@ -70,7 +78,7 @@ public final class Periscope {
         .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
     this.adminAlerts = AdminAlerts.create(config, trusted);
     entities.startRuns(pipeline(config, blocking),
-        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()));
+        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()), clock);
   }
 
   private Pipeline pipeline(Config config, Executor blocking) {
@@ -83,6 +91,11 @@ public final class Periscope {
     Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
     return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
         notifier, adminAlerts, Clock.systemUTC());
+  }
+
+  /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
+  public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
+    Scheduling.start(system, config, entities, clock, adminAlerts);
   }
 
   /** Adds the operator's MODEL_API_KEYS and SEARCH_API_KEYS to their pools (idempotent, on every start). */

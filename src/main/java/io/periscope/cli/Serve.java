@@ -43,6 +43,7 @@ public final class Serve {
     ActorSystem<Void> system = Node.startClusterNode(config, Duration.ofSeconds(60));
     Periscope app = new Periscope(system, config, new ShardedEntities(system), tokens);
     app.seedKeyPools().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    app.startSchedules(system, config);
 
     ServerBinding binding = Http.get(system).newServerAt(settings.httpHost(), settings.httpPort())
         .bind(app.httpApi(Clock.systemUTC()).route().seal())

@@ -6,6 +6,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import io.periscope.watch.WatchEntity;
 
@@ -26,7 +27,7 @@ public interface Entities {
    * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the
    * pipeline itself reaches the key pools through these entities, and run-all the watches.
    */
-  void startRuns(RunPipeline pipeline, RunAll runAll);
+  void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock);
 
   /** Until {@link #startRuns} an owner's run-all fails: runs are not started. */
   RunAll NOT_STARTED = (owner, ids) ->

@@ -13,6 +13,7 @@ import io.periscope.run.RunPipeline;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
+import java.time.Clock;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +27,7 @@ public final class LocalEntities implements Entities {
   private final ActorSystem<?> system;
   private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
   private volatile RunPipeline pipeline;
+  private volatile Clock clock;
   private volatile RunAll runAll = NOT_STARTED;
 
   public LocalEntities(ActorSystem<?> system) {
@@ -33,8 +35,9 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public void startRuns(RunPipeline pipeline, RunAll runAll) {
+  public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
     this.pipeline = pipeline;
+    this.clock = clock;
     this.runAll = runAll;
   }
 
@@ -42,7 +45,7 @@ public final class LocalEntities implements Entities {
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
     RunPipeline runs = pipeline;
     if (runs == null) throw new IllegalStateException("watch entities are not started");
-    return spawn(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId), id -> WatchEntity.create(id, runs));
+    return spawn(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId), id -> WatchEntity.create(id, runs, clock));
   }
 
   @Override

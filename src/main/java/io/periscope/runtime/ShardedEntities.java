@@ -10,6 +10,7 @@ import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
 import io.periscope.watch.WatchEntity;
+import java.time.Clock;
 
 /** Entities spread over the cluster by Pekko Cluster Sharding: one live instance of each id, anywhere. */
 public final class ShardedEntities implements Entities {
@@ -26,8 +27,8 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public void startRuns(RunPipeline pipeline, RunAll runAll) {
-    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline)));
+  public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
+    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline, clock)));
     watchesStarted = true;
     this.runAll = runAll;
   }

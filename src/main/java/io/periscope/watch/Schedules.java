@@ -5,9 +5,9 @@ import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
-import java.util.Optional;
 
 /** Five-field UNIX cron expressions, evaluated in UTC. */
 public final class Schedules {
@@ -29,8 +29,14 @@ public final class Schedules {
     return cron;
   }
 
-  /** The first due time strictly after {@code after}, in UTC. */
-  public static Optional<ZonedDateTime> nextAfter(String expression, ZonedDateTime after) {
-    return ExecutionTime.forCron(parse(expression)).nextExecution(after.withZoneSameInstant(ZoneOffset.UTC));
+  /**
+   * The next fire time after a due time (or a change) at {@code after}: the first due time after it, unless
+   * that is already past at {@code now} — slots missed while nothing ran are not made up one by one — then the
+   * first due time after {@code now}.
+   */
+  public static Instant nextFireAfter(String expression, Instant after, Instant now) {
+    ExecutionTime times = ExecutionTime.forCron(parse(expression));
+    Instant next = times.nextExecution(after.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+    return next.isAfter(now) ? next : times.nextExecution(now.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
   }
 }

@@ -15,12 +15,14 @@ import io.periscope.run.RunPipeline;
 import io.periscope.run.RunRecord;
 import io.periscope.run.RunRecords;
 import io.periscope.serialization.JsonSerializable;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
@@ -35,6 +37,14 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * first run's items as seen, so no item is judged or alerted twice. A run's record and the items it marks seen
  * are one event, written after its alerts went out; a crash between the first delivery and that write (the crash
  * window: the notify step, seconds) can alert those items once more on the next run.
+ *
+ * <p>The watch owns its schedule: the next fire time is state, set when the watch is created or its schedule or
+ * enabled flag changes (from the time of the change), and advanced after each scheduled run from the time it
+ * was due — to the first due time after now when that is already past, so a watch that missed slots while
+ * nothing ran (downtime) runs once, not once per slot. Timers would die with the entity; instead the events that
+ * set the next fire time are tagged, projected into the wake-up index, and the scheduler sends {@link Fire}
+ * through sharding. A fire for any other time than the current next fire time is ignored, so a due time fires
+ * once however often it is sent.
  */
 public final class WatchEntity
     extends EventSourcedBehaviorWithEnforcedReplies<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> {
@@ -56,9 +66,9 @@ public final class WatchEntity
    * {@code watch} is null before the first create and after a delete. {@code seen} holds item identities oldest
    * first; {@code recentRuns} the newest runs, newest first.
    */
-  public record State(Watch watch, boolean everCreated, List<String> seen, List<RunRecord> recentRuns)
-      implements JsonSerializable {
-    static final State EMPTY = new State(null, false, List.of(), List.of());
+  public record State(Watch watch, boolean everCreated, List<String> seen, List<RunRecord> recentRuns,
+                      Instant nextFireAt) implements JsonSerializable {
+    static final State EMPTY = new State(null, false, List.of(), List.of(), null);
 
     public State {
       seen = List.copyOf(seen);
@@ -69,8 +79,13 @@ public final class WatchEntity
       return watch != null;
     }
 
-    State withWatch(Watch w) {
-      return new State(w, everCreated || w != null, seen, recentRuns);
+    /** {@code nextFire} is null for a deleted or disabled watch. */
+    State withWatch(Watch w, Instant nextFire) {
+      return new State(w, everCreated || w != null, seen, recentRuns, nextFire);
+    }
+
+    State withNextFire(Instant nextFire) {
+      return new State(watch, everCreated, seen, recentRuns, nextFire);
     }
 
     State withRun(RunRecord record, List<String> newlySeen) {
@@ -81,7 +96,7 @@ public final class WatchEntity
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
       runs.add(record);
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
-      return new State(watch, everCreated, bounded, runs);
+      return new State(watch, everCreated, bounded, runs, nextFireAt);
     }
   }
 
@@ -110,17 +125,30 @@ public final class WatchEntity
   /** The newest {@code limit} runs; refused for a watch that never existed. */
   public record GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
 
-  /** The pipeline finished (sent by the entity to itself). */
+  /** The scheduler's wake-up for the due time {@code due}; ignored unless it is the watch's next fire time. */
+  public record Fire(Instant due) implements Command {}
+
+  /**
+   * The pipeline finished (sent by the entity to itself). {@code scheduledFor} is the due time of a scheduled
+   * run, {@code replyTo} who asked for a run now; each null otherwise.
+   */
   record RunFinished(RunPipeline.Outcome outcome, Throwable failure, String trigger, Instant startedAt,
-                     ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+                     Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
 
   // ---- events ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
 
-  public record Created(Watch watch, Instant at) implements Event {}
+  /** {@code nextFireAt} is null when the watch is disabled. */
+  public record Created(Watch watch, Instant at, Instant nextFireAt) implements Event {}
 
-  public record Replaced(Watch watch, Instant at) implements Event {}
+  public record Replaced(Watch watch, Instant at, Instant nextFireAt) implements Event {}
+
+  /** The scheduled run due at {@code firedFor} was recorded; the watch is next due at {@code nextFireAt}. */
+  public record ScheduleAdvanced(Instant firedFor, Instant nextFireAt) implements Event {}
+
+  /** The tag of the events that set a watch's next fire time, which the wake-up index projects. */
+  public static final String SCHEDULE_TAG = "watch-schedule";
 
   public record Deleted(Instant at) implements Event {}
 
@@ -131,17 +159,25 @@ public final class WatchEntity
 
   private final ActorContext<Command> context;
   private final RunPipeline pipeline;
+  private final Clock clock;
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
 
-  public static Behavior<Command> create(String entityId, RunPipeline pipeline) {
-    return Behaviors.setup(ctx -> new WatchEntity(ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline));
+  /** @param clock what "now" is for schedules and event times */
+  public static Behavior<Command> create(String entityId, RunPipeline pipeline, Clock clock) {
+    return Behaviors.setup(ctx -> new WatchEntity(ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline, clock));
   }
 
-  private WatchEntity(ActorContext<Command> context, PersistenceId persistenceId, RunPipeline pipeline) {
+  private WatchEntity(ActorContext<Command> context, PersistenceId persistenceId, RunPipeline pipeline, Clock clock) {
     super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
     this.context = context;
     this.pipeline = pipeline;
+    this.clock = clock;
+  }
+
+  @Override
+  public Set<String> tagsFor(Event event) {
+    return event instanceof RunRecorded ? Set.of() : Set.of(SCHEDULE_TAG);
   }
 
   // Snapshots keep recovery short as run records accumulate; events are never deleted.
@@ -163,6 +199,7 @@ public final class WatchEntity
         .onCommand(Get.class, this::onGet)
         .onCommand(Delete.class, this::onDelete)
         .onCommand(Run.class, this::onRun)
+        .onCommand(Fire.class, this::onFire)
         .onCommand(RunFinished.class, this::onRunFinished)
         .onCommand(GetRuns.class, (state, cmd) -> Effect().reply(cmd.replyTo(), state.everCreated()
             ? StatusReply.success(new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
@@ -173,11 +210,26 @@ public final class WatchEntity
   private ReplyEffect<Event, State> onRun(State state, Run cmd) {
     if (running) return Effect().stash();
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
-    running = true;
-    Instant startedAt = Instant.now();
-    context.pipeToSelf(pipeline.run(state.watch(), new HashSet<>(state.seen()), cmd.trigger()),
-        (outcome, failure) -> new RunFinished(outcome, failure, cmd.trigger(), startedAt, cmd.replyTo()));
+    startRun(state, cmd.trigger(), null, cmd.replyTo());
     return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onFire(State state, Fire fire) {
+    if (running) return Effect().stash(); // after the run in flight, this fire is judged against the new state
+    if (state.nextFireAt() == null || !state.nextFireAt().equals(fire.due())) {
+      context.getLog().debug("event=fire-ignored watch={} due={} next={}", persistenceId().id(), fire.due(),
+          state.nextFireAt());
+      return Effect().noReply();
+    }
+    startRun(state, RunRecord.TRIGGER_SCHEDULE, fire.due(), null);
+    return Effect().noReply();
+  }
+
+  private void startRun(State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
+    running = true;
+    Instant startedAt = clock.instant();
+    context.pipeToSelf(pipeline.run(state.watch(), new HashSet<>(state.seen()), trigger),
+        (outcome, failure) -> new RunFinished(outcome, failure, trigger, startedAt, scheduledFor, replyTo));
   }
 
   private ReplyEffect<Event, State> onRunFinished(State state, RunFinished done) {
@@ -187,22 +239,34 @@ public final class WatchEntity
     if (done.failure() != null) {
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
     }
-    return Effect().persist(new RunRecorded(outcome.record(), outcome.newlySeen()))
-        .thenReply(done.replyTo(), s -> StatusReply.success(outcome.record()))
-        .thenUnstashAll();
+    List<Event> events = new ArrayList<>(List.of(new RunRecorded(outcome.record(), outcome.newlySeen())));
+    // Unless the schedule changed during the run (then the change already set the next fire time).
+    if (done.scheduledFor() != null && done.scheduledFor().equals(state.nextFireAt())) {
+      events.add(new ScheduleAdvanced(done.scheduledFor(),
+          Schedules.nextFireAfter(state.watch().schedule(), done.scheduledFor(), clock.instant())));
+    }
+    var persisted = Effect().persist(events);
+    return (done.replyTo() == null ? persisted.thenNoReply()
+        : persisted.thenReply(done.replyTo(), s -> StatusReply.success(outcome.record()))).thenUnstashAll();
   }
 
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
     if (state.exists()) {
       return Effect().reply(cmd.replyTo(), StatusReply.error("a watch with id '" + cmd.watch().id() + "' already exists"));
     }
-    return Effect().persist(new Created(cmd.watch(), Instant.now()))
+    Instant now = clock.instant();
+    return Effect().persist(new Created(cmd.watch(), now, firstFire(cmd.watch(), now)))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
 
   private ReplyEffect<Event, State> onReplace(State state, Replace cmd) {
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
-    return Effect().persist(new Replaced(cmd.watch(), Instant.now()))
+    Instant now = clock.instant();
+    Watch before = state.watch();
+    // An unchanged schedule keeps its due time: replacing a watch must not postpone (or repeat) a due run.
+    boolean sameSchedule = before.enabled() && cmd.watch().enabled() && before.schedule().equals(cmd.watch().schedule())
+        && state.nextFireAt() != null;
+    return Effect().persist(new Replaced(cmd.watch(), now, sameSchedule ? state.nextFireAt() : firstFire(cmd.watch(), now)))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
 
@@ -212,7 +276,12 @@ public final class WatchEntity
 
   private ReplyEffect<Event, State> onDelete(State state, Delete cmd) {
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
-    return Effect().persist(new Deleted(Instant.now())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+    return Effect().persist(new Deleted(clock.instant())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  /** The first due time after {@code now}; none for a disabled watch. */
+  private static Instant firstFire(Watch watch, Instant now) {
+    return watch.enabled() ? Schedules.nextFireAfter(watch.schedule(), now, now) : null;
   }
 
   private static <T> StatusReply<T> notFound() {
@@ -222,9 +291,10 @@ public final class WatchEntity
   @Override
   public EventHandler<State, Event> eventHandler() {
     return newEventHandlerBuilder().forAnyState()
-        .onEvent(Created.class, (state, e) -> state.withWatch(e.watch()))
-        .onEvent(Replaced.class, (state, e) -> state.withWatch(e.watch()))
-        .onEvent(Deleted.class, (state, e) -> state.withWatch(null))
+        .onEvent(Created.class, (state, e) -> state.withWatch(e.watch(), e.nextFireAt()))
+        .onEvent(Replaced.class, (state, e) -> state.withWatch(e.watch(), e.nextFireAt()))
+        .onEvent(Deleted.class, (state, e) -> state.withWatch(null, null))
+        .onEvent(ScheduleAdvanced.class, (state, e) -> state.withNextFire(e.nextFireAt()))
         .onEvent(RunRecorded.class, (state, e) -> state.withRun(e.record(), e.newlySeen()))
         .build();
   }

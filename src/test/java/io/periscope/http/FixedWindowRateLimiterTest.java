@@ -4,42 +4,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
+import io.periscope.testing.MutableClock;
 import org.junit.Test;
 
 public class FixedWindowRateLimiterTest {
-  /** A clock the test moves by hand. */
-  static final class MutableClock extends Clock {
-    private Instant now;
-
-    MutableClock(Instant start) {
-      now = start;
-    }
-
-    void set(Instant instant) {
-      now = instant;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
   private static final int LIMIT = 3;
 
   // One-minute windows start on the minute; the test starts 10 s into the 12:00 window.

@@ -34,12 +34,13 @@ public final class InProcessService implements AutoCloseable {
     this(config, Clock.systemUTC());
   }
 
-  /** {@code clock} drives the rate-limit windows, so a test can hold one still. */
+  /** {@code clock} drives the rate-limit windows and the schedules, so a test can hold it still or move it. */
   public InProcessService(Config config, Clock clock) throws Exception {
     system = Node.startClusterNode(config, Duration.ofSeconds(30));
     Settings settings = Settings.from(config);
     tokens = new Tokens(SECRET, settings.tokenTtl(), Clock.systemUTC());
-    app = new Periscope(system, config, new ShardedEntities(system), tokens);
+    app = new Periscope(system, config, new ShardedEntities(system), tokens, clock);
+    app.startSchedules(system, config);
     binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(app.httpApi(clock).route().seal())
         .toCompletableFuture().get(30, TimeUnit.SECONDS);
   }

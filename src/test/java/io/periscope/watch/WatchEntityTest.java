@@ -38,7 +38,7 @@ public class WatchEntityTest {
 
   @Before
   public void setUp() {
-    entity = EventSourcedBehaviorTestKit.create(testKit.system(), WatchEntity.create("alice:acme", NO_RUNS),
+    entity = EventSourcedBehaviorTestKit.create(testKit.system(), WatchEntity.create("alice:acme", NO_RUNS, java.time.Clock.systemUTC()),
         EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 

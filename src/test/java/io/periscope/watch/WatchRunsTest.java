@@ -47,7 +47,7 @@ public class WatchRunsTest {
 
   private final ScriptedPipeline pipeline = new ScriptedPipeline();
   private final ActorRef<WatchEntity.Command> entity =
-      testKit.spawn(WatchEntity.create("alice:" + UUID.randomUUID(), pipeline));
+      testKit.spawn(WatchEntity.create("alice:" + UUID.randomUUID(), pipeline, java.time.Clock.systemUTC()));
 
   private void create() {
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();

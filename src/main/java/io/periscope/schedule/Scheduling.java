@@ -1,0 +1,48 @@
+package io.periscope.schedule;
+
+import com.typesafe.config.Config;
+import io.periscope.notify.AdminAlerts;
+import io.periscope.runtime.Entities;
+import io.periscope.watch.WatchEntity;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.cluster.sharding.typed.ShardedDaemonProcessSettings;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ShardedDaemonProcess;
+import org.apache.pekko.cluster.typed.ClusterSingleton;
+import org.apache.pekko.cluster.typed.SingletonActor;
+import org.apache.pekko.projection.ProjectionBehavior;
+import org.apache.pekko.projection.jdbc.javadsl.JdbcProjection;
+
+/**
+ * Starts what makes schedules fire on a serving node: the wake-up index's tables, its projection (one instance in
+ * the cluster, run by a sharded daemon process so it moves when its node leaves) and the scheduler (a cluster
+ * singleton).
+ */
+public final class Scheduling {
+  private Scheduling() {}
+
+  public static void start(ActorSystem<?> system, Config config, Entities entities, Clock clock, AdminAlerts alerts)
+      throws Exception {
+    Config c = config.getConfig("periscope.scheduler");
+    int projectionConnections =
+        config.getInt("pekko.projection.jdbc.blocking-jdbc-dispatcher.thread-pool-executor.fixed-pool-size");
+    WakeUpIndex index = WakeUpIndex.open(config, projectionConnections);
+    system.getWhenTerminated().thenRun(index::close);
+    index.createTablesIfMissing();
+    JdbcProjection.createTablesIfNotExists(index::session, system).toCompletableFuture().get(60, TimeUnit.SECONDS);
+
+    ShardedDaemonProcess.get(system).init(ProjectionBehavior.Command.class, "wakeup-index", 1,
+        i -> ProjectionBehavior.create(WakeUpProjection.create(system, index)),
+        ShardedDaemonProcessSettings.create(system), Optional.of(ProjectionBehavior.stopMessage()));
+
+    Scheduler.Settings settings = new Scheduler.Settings(c.getDuration("tick"), c.getDuration("resend-after"),
+        c.getInt("batch"));
+    ClusterSingleton.get(system).init(SingletonActor.of(Scheduler.create(index, (entityId, due) -> {
+      int colon = entityId.indexOf(':');
+      entities.watch(entityId.substring(0, colon), entityId.substring(colon + 1)).tell(new WatchEntity.Fire(due));
+    }, clock, settings, alerts, system.dispatchers().lookup(DispatcherSelector.blocking())), "scheduler"));
+  }
+}

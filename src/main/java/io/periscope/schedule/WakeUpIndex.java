@@ -1,0 +1,105 @@
+package io.periscope.schedule;
+
+import com.typesafe.config.Config;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The durable wake-up index: one row per scheduled watch (entity id → next fire time), in the journal's own
+ * database. The {@link WakeUpProjection} writes it from the watches' schedule events; the {@link Scheduler}
+ * reads what is due. It is derived data: dropping the table and the projection's offset rebuilds it.
+ */
+public final class WakeUpIndex implements AutoCloseable {
+  private static final String TABLE = "periscope_wakeups";
+
+  private final HikariDataSource pool;
+
+  private WakeUpIndex(HikariDataSource pool) {
+    this.pool = pool;
+  }
+
+  /**
+   * A small pool on the journal's database ({@code pekko-persistence-jdbc.shared-databases.periscope.db}):
+   * {@code connections} for the projection, one for the scheduler.
+   */
+  public static WakeUpIndex open(Config config, int connections) {
+    Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
+    HikariConfig hikari = new HikariConfig();
+    hikari.setPoolName("wakeup-index");
+    hikari.setJdbcUrl(db.getString("url"));
+    hikari.setUsername(db.getString("user"));
+    hikari.setPassword(db.getString("password"));
+    hikari.setDriverClassName(db.getString("driver"));
+    hikari.setMaximumPoolSize(connections + 1);
+    hikari.setMinimumIdle(1);
+    return new WakeUpIndex(new HikariDataSource(hikari));
+  }
+
+  /** The table, and the index eventsByTag needs (pekko-persistence-jdbc 1.x has none leading with the tag). */
+  public void createTablesIfMissing() throws SQLException {
+    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (entity_id VARCHAR(255) PRIMARY KEY, due_at BIGINT NOT NULL)");
+      s.execute("CREATE INDEX IF NOT EXISTS " + TABLE + "_due_idx ON " + TABLE + " (due_at)");
+      // quoted lower case: the journal's H2 script quotes its names; on PostgreSQL the quotes change nothing
+      s.execute("CREATE INDEX IF NOT EXISTS \"event_tag_tag_idx\" ON \"event_tag\" (\"tag\", \"event_id\")");
+    }
+  }
+
+  /** A transaction on the index, as the projection stores its offset in the same one. */
+  public IndexSession session() {
+    return new IndexSession(pool);
+  }
+
+  /** Sets a watch's next fire time, or removes the watch from the index for {@code null}. */
+  static void set(Connection c, String entityId, Instant due) throws SQLException {
+    if (due == null) {
+      try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + TABLE + " WHERE entity_id = ?")) {
+        delete.setString(1, entityId);
+        delete.executeUpdate();
+      }
+      return;
+    }
+    try (PreparedStatement update = c.prepareStatement("UPDATE " + TABLE + " SET due_at = ? WHERE entity_id = ?")) {
+      update.setLong(1, due.toEpochMilli());
+      update.setString(2, entityId);
+      if (update.executeUpdate() > 0) return;
+    }
+    // one projection instance writes the index, so nothing inserts the same row in between
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " (entity_id, due_at) VALUES (?, ?)")) {
+      insert.setString(1, entityId);
+      insert.setLong(2, due.toEpochMilli());
+      insert.executeUpdate();
+    }
+  }
+
+  /** A watch that is due: its entity id and the due time the index holds for it. */
+  public record Due(String entityId, Instant at) {}
+
+  /** The watches due at {@code now}, the longest overdue first, at most {@code limit}. */
+  public List<Due> dueAt(Instant now, int limit) throws SQLException {
+    try (Connection c = pool.getConnection();
+         PreparedStatement q = c.prepareStatement(
+             "SELECT entity_id, due_at FROM " + TABLE + " WHERE due_at <= ? ORDER BY due_at LIMIT ?")) {
+      q.setLong(1, now.toEpochMilli());
+      q.setInt(2, limit);
+      List<Due> due = new ArrayList<>();
+      try (ResultSet rs = q.executeQuery()) {
+        while (rs.next()) due.add(new Due(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))));
+      }
+      return due;
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

@@ -1,0 +1,155 @@
+package io.periscope.watch;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import io.periscope.run.RunPipeline;
+import io.periscope.run.RunRecord;
+import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.MutableClock;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.junit.Before;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/** The watch entity's own schedule: its next fire time, which fires it accepts, and how the time advances. */
+public class WatchScheduleTest {
+  @ClassRule
+  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+
+  private static final String EVERY_SIX_HOURS = "0 */6 * * *";
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:30Z"));
+  private final AtomicInteger runs = new AtomicInteger();
+  private volatile String lastTrigger;
+  private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> entity;
+
+  @Before
+  public void setUp() {
+    RunPipeline pipeline = (watch, seen, trigger) -> {
+      lastTrigger = trigger;
+      runs.incrementAndGet();
+      return CompletableFuture.completedFuture(new RunPipeline.Outcome(WatchRunsTest.record(RunRecord.NOTHING_NEW),
+          List.of()));
+    };
+    entity = EventSourcedBehaviorTestKit.create(testKit.system(), WatchEntity.create("alice:acme", pipeline, clock),
+        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+  }
+
+  private static Watch watch(String schedule, boolean enabled) {
+    Watch w = WatchEntityTest.watch("Acme", null);
+    return new Watch(w.id(), w.owner(), w.name(), w.sources(), schedule, w.condition(), w.channels(), w.threshold(),
+        w.weakThreshold(), enabled);
+  }
+
+  private void create(String schedule, boolean enabled) {
+    assertTrue(entity.<StatusReply<Watch>>runCommand(r -> new WatchEntity.Create(watch(schedule, enabled), r))
+        .reply().isSuccess());
+  }
+
+  private void replace(String schedule, boolean enabled) {
+    assertTrue(entity.<StatusReply<Watch>>runCommand(r -> new WatchEntity.Replace(watch(schedule, enabled), r))
+        .reply().isSuccess());
+  }
+
+  private Instant next() {
+    return entity.getState().nextFireAt();
+  }
+
+  /** Sends a fire and waits until the run it may start is recorded. */
+  private void fire(String due) throws InterruptedException {
+    int before = entity.getState().recentRuns().size();
+    int started = runs.get();
+    entity.runCommand(new WatchEntity.Fire(Instant.parse(due)));
+    if (runs.get() == started) Thread.sleep(200); // give a wrongly accepted fire the chance to show
+    for (int i = 0; i < 100 && runs.get() > started && entity.getState().recentRuns().size() == before; i++) {
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
+  public void theFirstDueTimeIsTheFirstAfterTheCreate() {
+    create(EVERY_SIX_HOURS, true);
+    assertEquals(Instant.parse("2026-11-22T12:00:00Z"), next());
+  }
+
+  @Test
+  public void aDisabledWatchHasNoDueTime() {
+    create(EVERY_SIX_HOURS, false);
+    assertNull(next());
+  }
+
+  @Test
+  public void theFireForTheDueTimeRunsAndAdvancesFromTheDueTime() throws Exception {
+    create(EVERY_SIX_HOURS, true);
+    clock.set(Instant.parse("2026-11-22T12:00:40Z"));
+    fire("2026-11-22T12:00:00Z");
+    assertEquals(1, runs.get());
+    assertEquals(RunRecord.TRIGGER_SCHEDULE, lastTrigger);
+    assertEquals(1, entity.getState().recentRuns().size());
+    assertEquals(Instant.parse("2026-11-22T18:00:00Z"), next());
+  }
+
+  @Test
+  public void aFireForAnyOtherTimeIsIgnored() throws Exception {
+    create(EVERY_SIX_HOURS, true);
+    clock.set(Instant.parse("2026-11-22T12:00:40Z"));
+    fire("2026-11-22T06:00:00Z");
+    fire("2026-11-22T18:00:00Z");
+    assertEquals(0, runs.get());
+    fire("2026-11-22T12:00:00Z");
+    fire("2026-11-22T12:00:00Z"); // the same due time again: already advanced past it
+    assertEquals(1, runs.get());
+  }
+
+  @Test
+  public void afterDowntimeTheWatchRunsOnceAndThenFollowsTheScheduleFromNow() throws Exception {
+    create(EVERY_SIX_HOURS, true);
+    clock.set(Instant.parse("2026-11-24T09:10:00Z")); // two days of slots missed
+    fire("2026-11-22T12:00:00Z");
+    assertEquals(1, runs.get());
+    assertEquals(Instant.parse("2026-11-24T12:00:00Z"), next());
+  }
+
+  @Test
+  public void replacingWithTheSameScheduleKeepsTheDueTimeAndAChangeRecomputesIt() {
+    create(EVERY_SIX_HOURS, true);
+    clock.set(Instant.parse("2026-11-22T11:59:00Z"));
+    replace(EVERY_SIX_HOURS, true);
+    assertEquals(Instant.parse("2026-11-22T12:00:00Z"), next());
+    replace("30 * * * *", true);
+    assertEquals(Instant.parse("2026-11-22T12:30:00Z"), next());
+    replace("30 * * * *", false);
+    assertNull(next());
+    replace("30 * * * *", true);
+    assertEquals(Instant.parse("2026-11-22T12:30:00Z"), next());
+  }
+
+  @Test
+  public void aDisabledOrDeletedWatchIgnoresFires() throws Exception {
+    create(EVERY_SIX_HOURS, true);
+    replace(EVERY_SIX_HOURS, false);
+    clock.set(Instant.parse("2026-11-22T12:00:40Z"));
+    fire("2026-11-22T12:00:00Z");
+    replace(EVERY_SIX_HOURS, true); // re-enabled at 12:00:40: next is 18:00
+    entity.<StatusReply<org.apache.pekko.Done>>runCommand(WatchEntity.Delete::new);
+    assertNull(next());
+    fire("2026-11-22T18:00:00Z");
+    assertEquals(0, runs.get());
+  }
+
+  @Test
+  public void theDueTimeSurvivesARestart() throws Exception {
+    create(EVERY_SIX_HOURS, true);
+    clock.set(Instant.parse("2026-11-22T12:00:40Z"));
+    fire("2026-11-22T12:00:00Z");
+    entity.restart();
+    assertEquals(Instant.parse("2026-11-22T18:00:00Z"), next());
+  }
+}
