@@ -19,6 +19,7 @@ import com.typesafe.config.Config;
 import io.periscope.model.ModelClient;
 import io.periscope.model.ModelClients;
 import io.periscope.net.SafeHttp;
+import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.TelegramSender;
@@ -74,7 +75,8 @@ public final class Periscope {
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts = new Accounts(entities, asks, new JournalReads(system), tokens, blocking);
     this.keyPools = new KeyPools(entities, asks, new KeyCipher(tokens.secret()), Clock.systemUTC());
-    this.trusted = new OkHttpClient.Builder().connectTimeout(Duration.ofSeconds(10))
+    this.trusted = new OkHttpClient.Builder().dispatcher(UpstreamDispatcher.create("upstream"))
+        .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
     this.adminAlerts = AdminAlerts.create(config, trusted);
     entities.startRuns(pipeline(config, blocking),

@@ -4,6 +4,8 @@ import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -53,9 +55,10 @@ public final class KeyPoolEntity
       return cooldownUntil != null && cooldownUntil.isAfter(now) ? "cooldown" : "active";
     }
 
-    boolean usable(Instant now) {
+    /** @param leasedMore uses leased but not yet written, which count against the daily limit too */
+    boolean usable(Instant now, long leasedMore) {
       LocalDate today = now.atZone(ZoneOffset.UTC).toLocalDate();
-      return status(now).equals("active") && (dailyLimit == null || usedOn(today) < dailyLimit);
+      return status(now).equals("active") && (dailyLimit == null || usedOn(today) + leasedMore < dailyLimit);
     }
   }
 
@@ -81,8 +84,15 @@ public final class KeyPoolEntity
   /** Adds the keys the pool does not hold yet (seeding from the environment is idempotent). */
   public record Seed(List<NewKey> keys, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
-  /** Picks the usable key least used today and meters one use; an error when none is usable. */
+  /**
+   * Picks the usable key least used today and meters one use; an error when none is usable. Answered once the
+   * use is in the journal; the uses leased while one write is under way go together in the next, so concurrent
+   * runs do not queue one journal write each on the pool.
+   */
   public record Acquire(Instant now, ActorRef<StatusReply<Lease>> replyTo) implements Command {}
+
+  /** Writes the uses leased so far (sent by the entity to itself). */
+  record WriteUses() implements Command {}
 
   /** How a call with a key went, when it went wrong in a way that concerns the key. */
   public record Report(String keyId, ProviderFailure.Kind kind, Instant until, String problem,
@@ -116,11 +126,18 @@ public final class KeyPoolEntity
   static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(60);
 
   public static Behavior<Command> create(String pool) {
-    return new KeyPoolEntity(PersistenceId.of(TYPE_KEY.name(), pool));
+    return Behaviors.setup(ctx -> new KeyPoolEntity(ctx, PersistenceId.of(TYPE_KEY.name(), pool)));
   }
 
-  private KeyPoolEntity(PersistenceId persistenceId) {
+  /** A use picked but not written yet, and who waits for its lease. In memory: a crash answers none of them. */
+  private record Leased(KeyUsed use, Lease lease, ActorRef<StatusReply<Lease>> replyTo) {}
+
+  private final List<Leased> leased = new ArrayList<>();
+  private final ActorContext<Command> context;
+
+  private KeyPoolEntity(ActorContext<Command> context, PersistenceId persistenceId) {
     super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    this.context = context;
   }
 
   @Override
@@ -139,6 +156,7 @@ public final class KeyPoolEntity
     return newCommandHandlerWithReplyBuilder().forAnyState()
         .onCommand(Seed.class, this::onSeed)
         .onCommand(Acquire.class, this::onAcquire)
+        .onCommand(WriteUses.class, this::onWriteUses)
         .onCommand(Report.class, this::onReport)
         .onCommand(GetStatus.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
             StatusReply.success(status(state, cmd.now()))))
@@ -158,12 +176,26 @@ public final class KeyPoolEntity
   private ReplyEffect<Event, State> onAcquire(State state, Acquire cmd) {
     LocalDate today = cmd.now().atZone(ZoneOffset.UTC).toLocalDate();
     Optional<PoolKey> pick = state.keys().values().stream()
-        .filter(k -> k.usable(cmd.now()))
-        .min(Comparator.<PoolKey>comparingLong(k -> k.usedOn(today)).thenComparing(PoolKey::id));
+        .filter(k -> k.usable(cmd.now(), leasedOf(k.id(), today)))
+        .min(Comparator.<PoolKey>comparingLong(k -> k.usedOn(today) + leasedOf(k.id(), today))
+            .thenComparing(PoolKey::id));
     if (pick.isEmpty()) return Effect().reply(cmd.replyTo(), StatusReply.error("no usable key in the pool"));
     PoolKey key = pick.get();
-    return Effect().persist(new KeyUsed(key.id(), today))
-        .thenReply(cmd.replyTo(), s -> StatusReply.success(new Lease(key.id(), key.ciphertext())));
+    if (leased.isEmpty()) context.getSelf().tell(new WriteUses());
+    leased.add(new Leased(new KeyUsed(key.id(), today), new Lease(key.id(), key.ciphertext()), cmd.replyTo()));
+    return Effect().noReply();
+  }
+
+  private long leasedOf(String keyId, LocalDate day) {
+    return leased.stream().filter(l -> l.use().keyId().equals(keyId) && l.use().day().equals(day)).count();
+  }
+
+  private ReplyEffect<Event, State> onWriteUses(State state, WriteUses cmd) {
+    List<Leased> batch = List.copyOf(leased);
+    leased.clear();
+    return Effect().persist(batch.stream().<Event>map(Leased::use).toList())
+        .thenRun(s -> batch.forEach(l -> l.replyTo().tell(StatusReply.success(l.lease()))))
+        .thenNoReply();
   }
 
   private ReplyEffect<Event, State> onReport(State state, Report cmd) {

@@ -13,15 +13,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import okhttp3.Call;
 import okhttp3.Callback;
-import okhttp3.Dispatcher;
 import okhttp3.Dns;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
@@ -88,7 +84,7 @@ public final class SafeHttp {
         .connectTimeout(connectTimeout)
         .readTimeout(readTimeout)
         .writeTimeout(readTimeout)
-        .dispatcher(new Dispatcher(daemonExecutor()))
+        .dispatcher(UpstreamDispatcher.create("safe-http"))
         .build();
   }
 
@@ -279,15 +275,5 @@ public final class SafeHttp {
 
   private static Headers withUserAgent(Headers headers) {
     return headers.get("User-Agent") != null ? headers : headers.newBuilder().add("User-Agent", USER_AGENT).build();
-  }
-
-  // Daemon threads, so an idle client never holds the JVM open; same shape as OkHttp's own executor.
-  private static ThreadPoolExecutor daemonExecutor() {
-    AtomicInteger count = new AtomicInteger();
-    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
-      Thread thread = new Thread(runnable, "periscope-safe-http-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
   }
 }

@@ -51,6 +51,23 @@ public class KeyPoolEntityTest {
   }
 
   @Test
+  public void leasesAskedForTogetherAreSpreadOverTheKeysAndAllMetered() {
+    var live = testKit.spawn(KeyPoolEntity.create("together-" + java.util.UUID.randomUUID()));
+    var seeded = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(new KeyPoolEntity.Seed(List.of(new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"),
+        new KeyPoolEntity.NewKey("b", "cipher-b", "sk-…bbbb")), seeded.ref()));
+    seeded.receiveMessage();
+    var leases = testKit.<StatusReply<KeyPoolEntity.Lease>>createTestProbe();
+    for (int i = 0; i < 6; i++) live.tell(new KeyPoolEntity.Acquire(NOON, leases.ref()));
+    var keys = leases.receiveSeveralMessages(6).stream().map(r -> r.getValue().keyId()).toList();
+    // uses leased but not yet written count when picking: three each, not six on the first key
+    assertEquals(3, keys.stream().filter("a"::equals).count());
+    var status = testKit.<StatusReply<KeyPoolEntity.PoolStatus>>createTestProbe();
+    live.tell(new KeyPoolEntity.GetStatus(NOON, status.ref()));
+    assertTrue(status.receiveMessage().getValue().keys().stream().allMatch(k -> k.usedToday() == 3));
+  }
+
+  @Test
   public void aRateLimitedKeyCoolsDownUntilItsTimeAndADeadKeyStaysDead() {
     pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("a", ProviderFailure.Kind.RATE_LIMITED,
         NOON.plusSeconds(20), "rate-limited (HTTP 429)", r));
