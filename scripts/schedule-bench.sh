@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Runs at scale: io.periscope.bench.ScheduleBench against target/periscope.jar with loopback fakes
+# (feed 50 ms, model 300 ms). Arguments go to the harness, e.g.
+#   scripts/schedule-bench.sh --scenario run-all                 # 100 watches, RUN_ALL_CONCURRENCY 1 then 8
+#   scripts/schedule-bench.sh --scenario schedule --minutes 3    # 10,000 watches due every minute, one node
+# Only 127.0.0.1 is targeted; every wait is bounded; the data directories are removed afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -q -B -DskipTests package test-compile
+mvn -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+exec java -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" io.periscope.bench.ScheduleBench "$@"

@@ -1,0 +1,335 @@
+package io.periscope.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.json.Json;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+
+/**
+ * Runs at scale against loopback fakes with fixed latency (feed 50 ms, model 300 ms; article pages answer at
+ * once): the service is {@code target/periscope.jar} in a child process, as an operator starts it. Every feed
+ * request publishes one new item, so every run judges one fresh item with one model call.
+ *
+ * <ul>
+ *   <li>{@code --scenario run-all}: one owner with {@code --watches} (100) watches; {@code POST /watches/run-all}
+ *       with {@code RUN_ALL_CONCURRENCY=1}, then 8 (a service start each; one run-all warms it up first),
+ *       against the ideal of upstream latency × watches / concurrency.</li>
+ *   <li>{@code --scenario schedule}: {@code --watches} (10,000) watches due every minute, spread over
+ *       {@code --owners} accounts, observed for {@code --minutes} whole minutes: per watch and minute exactly one
+ *       scheduled run (none missed, none doubled), lateness = start − due time, and the service's heap (capped
+ *       at {@code --heap}, sampled with jcmd).</li>
+ * </ul>
+ *
+ * <pre>
+ * scripts/schedule-bench.sh --scenario schedule     # or --scenario run-all
+ * </pre>
+ * It targets 127.0.0.1 only and removes its data directories.
+ */
+public final class ScheduleBench {
+  static final Duration FEED_LATENCY = Duration.ofMillis(50);
+  static final Duration MODEL_LATENCY = Duration.ofMillis(300);
+  static final String SECRET = "schedule-bench-secret-of-32-bytes-at-least";
+  static final String PASSWORD = "bench-passphrase";
+
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10)).build();
+  private final MockWebServer upstream = new MockWebServer();
+  private final AtomicLong published = new AtomicLong();
+  private final AtomicLong modelCalls = new AtomicLong();
+  private final Map<String, String> options;
+
+  private ScheduleBench(Map<String, String> options) {
+    this.options = options;
+  }
+
+  public static void main(String[] argv) throws Exception {
+    Map<String, String> options = new HashMap<>(Map.of("--scenario", "schedule", "--heap", "1536m",
+        "--minutes", "3", "--owners", "100"));
+    for (int i = 0; i + 1 < argv.length; i += 2) options.put(argv[i], argv[i + 1]);
+    ScheduleBench bench = new ScheduleBench(options);
+    bench.startUpstream();
+    try {
+      if (options.get("--scenario").equals("run-all")) bench.runAll();
+      else bench.schedule();
+    } finally {
+      bench.upstream.shutdown();
+    }
+    System.exit(0);
+  }
+
+  // ---- the fakes -------------------------------------------------------------------------------------
+
+  private void startUpstream() throws IOException {
+    upstream.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        // A new connection per request: on a kept-alive MockWebServer connection the response's separate writes
+        // meet Nagle's algorithm and a delayed ACK, about 40 ms per request that no real upstream adds.
+        return answer(request).setHeader("Connection", "close");
+      }
+
+      private MockResponse answer(RecordedRequest request) {
+        String path = request.getPath();
+        if (path.startsWith("/feed/")) {
+          long n = published.incrementAndGet();
+          String link = base() + "/page/" + n;
+          pause(FEED_LATENCY);
+          return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody("<?xml version=\"1.0\"?><rss version=\"2.0\">"
+                  + "<channel><title>Bench</title><link>https://example.org/</link><description>d</description>"
+                  + "<item><title>Item " + n + "</title><link>" + link + "</link><guid>item-" + n + "</guid>"
+                  + "<description>Summary " + n + "</description></item></channel></rss>");
+        }
+        if (path.startsWith("/page/")) {
+          return new MockResponse().setHeader("Content-Type", "text/html")
+              .setBody("<html><body><article><p>The text of " + path + ".</p></article></body></html>");
+        }
+        if (path.equals("/v1/chat/completions")) {
+          modelCalls.incrementAndGet();
+          String verdict = Json.text(Map.of("reasoning", "nothing", "met", false, "confidence", 0.1,
+              "summary", "Not met.", "evidence", List.of()));
+          pause(MODEL_LATENCY);
+          return new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of("choices",
+                  List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))))));
+        }
+        return new MockResponse().setResponseCode(404);
+      }
+    });
+    upstream.start(); // MockWebServer binds the loopback address
+  }
+
+  /** The fixed latency, before anything is written. */
+  private static void pause(Duration latency) {
+    try {
+      Thread.sleep(latency.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private String base() {
+    return "http://127.0.0.1:" + upstream.getPort();
+  }
+
+  // ---- the scenarios ---------------------------------------------------------------------------------
+
+  private void runAll() throws Exception {
+    int watches = Integer.parseInt(options.getOrDefault("--watches", "100"));
+    double perRun = FEED_LATENCY.toMillis() + MODEL_LATENCY.toMillis();
+    System.out.printf(Locale.ROOT, "%-12s %8s %10s %10s %8s %8s %16s%n", "concurrency", "watches", "ideal s",
+        "took s", "ratio", "ran", "run p50 ms");
+    for (int concurrency : new int[] {1, 8}) {
+      try (Service service = new Service(Map.of("RUN_ALL_CONCURRENCY", String.valueOf(concurrency)))) {
+        String token = service.owners(1).get(0);
+        for (int i = 0; i < watches; i++) service.createWatch(token, "w" + i, "0 0 1 1 *");
+        service.call("POST", "/watches/run-all", token, null, Duration.ofMinutes(30)); // warm-up, not measured
+        long start = System.nanoTime();
+        JsonNode result = service.call("POST", "/watches/run-all", token, null, Duration.ofMinutes(30));
+        double took = (System.nanoTime() - start) / 1e9;
+        double ideal = watches * perRun / concurrency / 1000;
+        long[] durations = new long[watches];
+        for (int i = 0; i < watches; i++) {
+          durations[i] = result.path("outcomes").path(i).path("result").path("durationMs").asLong();
+        }
+        java.util.Arrays.sort(durations);
+        System.out.printf(Locale.ROOT, "%-12d %8d %10.2f %10.2f %8.3f %8d %16d%n", concurrency, watches, ideal, took,
+            took / ideal, result.path("summary").path("ran").asInt(), pct(durations, 50));
+      }
+    }
+  }
+
+  private void schedule() throws Exception {
+    int watches = Integer.parseInt(options.getOrDefault("--watches", "10000"));
+    int owners = Integer.parseInt(options.get("--owners"));
+    int minutes = Integer.parseInt(options.get("--minutes"));
+    try (Service service = new Service(Map.of())) {
+      List<String> tokens = service.owners(owners);
+      ExecutorService creators = Executors.newFixedThreadPool(16);
+      List<Future<?>> creates = new ArrayList<>();
+      for (int i = 0; i < watches; i++) {
+        String token = tokens.get(i % owners);
+        String id = "w" + i;
+        creates.add(creators.submit(() -> service.createWatch(token, id, "* * * * *")));
+      }
+      for (Future<?> f : creates) f.get();
+      creators.shutdown();
+      // The first whole minute after every watch exists, then --minutes due times.
+      Instant first = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
+      Instant last = first.plus(minutes - 1, ChronoUnit.MINUTES);
+      System.out.printf("created %d watches; measuring the due times %s … %s%n", watches, first, last);
+      long peakHeap = 0;
+      while (Instant.now().isBefore(last.plusSeconds(55))) {
+        peakHeap = Math.max(peakHeap, service.usedHeapBytes());
+        Thread.sleep(2000);
+      }
+      List<Long> lateness = new ArrayList<>();
+      int missed = 0, doubled = 0;
+      for (int i = 0; i < watches; i++) {
+        JsonNode runs = service.call("GET", "/watches/w" + i + "/runs?limit=100", tokens.get(i % owners), null,
+            Duration.ofSeconds(30)).path("runs");
+        Map<Instant, Integer> perDue = new HashMap<>();
+        for (JsonNode run : runs) {
+          if (!run.path("trigger").asText().equals("schedule")) continue;
+          Instant started = Instant.parse(run.path("startedAt").asText());
+          Instant due = started.truncatedTo(ChronoUnit.MINUTES); // lateness stays well under a minute
+          if (due.isBefore(first) || due.isAfter(last)) continue;
+          perDue.merge(due, 1, Integer::sum);
+          lateness.add(Duration.between(due, started).toMillis());
+        }
+        for (Instant due = first; !due.isAfter(last); due = due.plus(1, ChronoUnit.MINUTES)) {
+          int n = perDue.getOrDefault(due, 0);
+          if (n == 0) missed++;
+          if (n > 1) doubled += n - 1;
+        }
+      }
+      long[] sorted = lateness.stream().mapToLong(Long::longValue).sorted().toArray();
+      System.out.printf(Locale.ROOT, "watches=%d minutes=%d runs=%d missed=%d doubled=%d lateness-ms p50=%d p90=%d "
+              + "p99=%d max=%d model-calls=%d heap-cap=%s peak-used-heap-mb=%d%n", watches, minutes, sorted.length,
+          missed, doubled, pct(sorted, 50), pct(sorted, 90), pct(sorted, 99),
+          sorted.length == 0 ? 0 : sorted[sorted.length - 1], modelCalls.get(), options.get("--heap"),
+          peakHeap / (1024 * 1024));
+    }
+  }
+
+  static long pct(long[] sorted, double p) {
+    if (sorted.length == 0) return 0;
+    int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  // ---- the service under test ------------------------------------------------------------------------
+
+  /** {@code target/periscope.jar} on a fresh data directory, with the fakes configured. */
+  private final class Service implements AutoCloseable {
+    private final Path dataDir = Files.createTempDirectory("periscope-bench");
+    private final Map<String, String> env = new HashMap<>();
+    private final Process process;
+    private final int port;
+
+    Service(Map<String, String> extra) throws Exception {
+      port = freePort();
+      env.putAll(Map.of("DATA_DIR", dataDir.toString(), "PORT", String.valueOf(port), "AUTH_JWT_SECRET", SECRET,
+          "FETCH_ALLOW_PRIVATE_NETWORKS", "true", "MODEL_BASE_URL", base() + "/v1", "MODEL_API_KEYS", "bench-key",
+          "PERISCOPE_LOG_LEVEL", "WARN"));
+      if (options.containsKey("--database-url")) env.put("DATABASE_URL", options.get("--database-url"));
+      if (options.containsKey("--database-user")) env.put("DATABASE_USER", options.get("--database-user"));
+      env.putAll(extra);
+      Process admin = java(List.of("users", "create", "--id", "bench-admin", "--email", "bench-admin@example.org",
+          "--role", "admin"), false);
+      admin.getOutputStream().write((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8));
+      admin.getOutputStream().close();
+      if (admin.waitFor() != 0) throw new IllegalStateException("could not create the admin account");
+      process = java(List.of("serve"), true);
+      for (int i = 0; i < 600; i++) {
+        try {
+          if (http.send(HttpRequest.newBuilder(uri("/health")).build(), HttpResponse.BodyHandlers.discarding())
+              .statusCode() == 200) return;
+        } catch (IOException notYet) {
+          // starting
+        }
+        Thread.sleep(100);
+      }
+      throw new IllegalStateException("the service did not start");
+    }
+
+    private Process java(List<String> args, boolean serve) throws IOException {
+      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      if (serve) cmd.add("-Xmx" + options.get("--heap"));
+      cmd.addAll(List.of("-jar", "target/periscope.jar"));
+      cmd.addAll(args);
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("service.log").toFile()));
+      pb.environment().putAll(env);
+      return pb.start();
+    }
+
+    URI uri(String path) {
+      return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** Tokens of {@code n} new accounts, made through the admin route. */
+    List<String> owners(int n) throws Exception {
+      String admin = login("bench-admin");
+      List<String> tokens = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        String id = "owner" + i;
+        call("POST", "/admin/users", admin, Json.text(Map.of("id", id, "email", id + "@example.org", "role", "user",
+            "password", PASSWORD)), Duration.ofSeconds(30));
+        tokens.add(login(id));
+      }
+      return tokens;
+    }
+
+    private String login(String id) throws Exception {
+      return call("POST", "/auth/login", null, Json.text(Map.of("email", id + "@example.org", "password", PASSWORD)),
+          Duration.ofSeconds(30)).path("token").asText();
+    }
+
+    Void createWatch(String token, String id, String schedule) throws Exception {
+      call("POST", "/watches", token, Json.text(Map.of("id", id, "name", id, "condition", "anything",
+          "sources", List.of(Map.of("type", "rss", "value", base() + "/feed/" + id)), "schedule", schedule,
+          "threshold", 0.8)), Duration.ofSeconds(60));
+      return null;
+    }
+
+    JsonNode call(String method, String path, String token, String body, Duration timeout) throws Exception {
+      HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(timeout);
+      if (token != null) b.header("Authorization", "Bearer " + token);
+      if (body != null) b.header("Content-Type", "application/json");
+      b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() >= 300) throw new IllegalStateException(method + " " + path + " → " + r.statusCode() + " " + r.body());
+      return Json.MAPPER.readTree(r.body());
+    }
+
+    /** The service's used heap now, from {@code jcmd GC.heap_info}. */
+    long usedHeapBytes() throws Exception {
+      Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+          String.valueOf(process.pid()), "GC.heap_info").redirectErrorStream(true).start();
+      String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      jcmd.waitFor();
+      Matcher m = Pattern.compile("total \\d+K, used (\\d+)K").matcher(out);
+      return m.find() ? Long.parseLong(m.group(1)) * 1024 : 0;
+    }
+
+    @Override
+    public void close() throws Exception {
+      process.destroy();
+      process.waitFor(60, TimeUnit.SECONDS);
+      try (var files = Files.walk(dataDir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
