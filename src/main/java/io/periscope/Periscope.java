@@ -2,7 +2,10 @@ package io.periscope;
 
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.SelfService;
+import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.keys.KeyCipher;
@@ -20,7 +23,11 @@ import io.periscope.model.ModelClient;
 import io.periscope.model.ModelClients;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
+import io.periscope.identity.IdentityProviderSettings;
+import io.periscope.identity.IdentitySignIn;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.EmailSender;
+import io.periscope.notify.SmtpSettings;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
@@ -57,9 +64,14 @@ public final class Periscope {
   private final OkHttpClient trusted;
   private final AdminAlerts adminAlerts;
   private final Clock clock;
+  private final SessionGenerations sessions;
+  private final SelfService selfService;
+  private final IdentitySignIn identitySignIn;
 
   /** Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded in time. */
   static final Duration UPSTREAM_CALL_TIMEOUT = Duration.ofMinutes(2);
+  /** A sign-in waits on its identity provider: a person is looking at the browser. */
+  static final Duration IDENTITY_CALL_TIMEOUT = Duration.ofSeconds(20);
 
   public Periscope(ActorSystem<?> system, Config config, Entities entities, Tokens tokens) {
     this(system, config, entities, tokens, Clock.systemUTC());
@@ -79,6 +91,13 @@ public final class Periscope {
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
     this.adminAlerts = AdminAlerts.create(config, trusted);
+    this.sessions = new SessionGenerations(entities, asks, clock);
+    Optional<String> webClient = settings.webOrigins().stream().findFirst();
+    this.selfService = new SelfService(accounts, entities, asks, new EmailSender(SmtpSettings.from(config), blocking),
+        new AccountMails(webClient, settings.publicUrl()), sessions, blocking, clock);
+    this.identitySignIn = new IdentitySignIn(IdentityProviderSettings.from(config),
+        trusted.newBuilder().readTimeout(IDENTITY_CALL_TIMEOUT).callTimeout(IDENTITY_CALL_TIMEOUT).build(), accounts,
+        tokens.secret(), settings.publicUrl(), clock);
     entities.startRuns(pipeline(config, blocking),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()), clock);
   }
@@ -131,9 +150,9 @@ public final class Periscope {
     Settings.RateLimits limits = settings.rateLimits();
     FixedWindowRateLimiter authLimiter =
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock);
-    return new HttpApi(tokens, settings.webOrigins(),
-        new SystemRoutes(settings),
-        new AuthRoutes(accounts, authLimiter),
+    return new HttpApi(tokens, sessions, settings.webOrigins(),
+        new SystemRoutes(settings, identitySignIn.status()),
+        new AuthRoutes(accounts, selfService, identitySignIn, settings.webOrigins().stream().findFirst(), authLimiter),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(accounts, keyPools));

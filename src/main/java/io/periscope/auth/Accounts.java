@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  */
 public final class Accounts {
   private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,190}\\.[^@\\s]{1,63}");
+  private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
   private final Entities entities;
   private final Asks asks;
@@ -66,8 +68,24 @@ public final class Accounts {
 
   /** Raised for a duplicate id or e-mail. */
   public static final class Conflict extends RuntimeException {
-    public Conflict(String message) {
+    private final boolean emailTaken;
+
+    Conflict(String message, boolean emailTaken) {
       super(message, null, false, false);
+      this.emailTaken = emailTaken;
+    }
+
+    /** Whether another account holds the e-mail address (else the id was taken). */
+    public boolean emailTaken() {
+      return emailTaken;
+    }
+  }
+
+  /** Raised by a login with the right password to an account whose address is not verified yet. */
+  public static final class Unverified extends RuntimeException {
+    Unverified() {
+      super("the e-mail address is not verified yet: follow the link mailed to it, or ask for a new one with "
+          + "POST /auth/verify-email/resend", null, false, false);
     }
   }
 
@@ -77,45 +95,82 @@ public final class Accounts {
     if (id == null || !WatchValidator.ID.matcher(id).matches()) {
       issues.add(Issue.at("must be 1 to 64 letters, digits, '.', '_' or '-'", "id"));
     }
-    if (email == null || email.length() > 254 || !EMAIL.matcher(email.trim()).matches()) {
-      issues.add(Issue.at("must be an e-mail address", "email"));
+    try {
+      validEmail(email, "email");
+    } catch (ValidationException e) {
+      issues.addAll(e.issues());
     }
     Optional<Role> parsedRole = Role.parse(role == null ? "" : role);
     if (parsedRole.isEmpty()) issues.add(Issue.at("must be 'user' or 'admin'", "role"));
-    if (password == null || password.length() < Passwords.MIN_LENGTH || password.length() > Passwords.MAX_LENGTH) {
-      issues.add(Issue.at("must be " + Passwords.MIN_LENGTH + " to " + Passwords.MAX_LENGTH + " characters", "password"));
-    }
+    issues.addAll(PasswordPolicy.check(password, email, "password"));
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return new NewAccount(id, email.trim(), parsedRole.get(), password);
   }
 
+  /** @throws ValidationException when {@code email} is not an e-mail address */
+  public static String validEmail(String email, String field) {
+    if (email == null || email.length() > 254 || !EMAIL.matcher(email.trim()).matches()) {
+      throw new ValidationException(List.of(Issue.at("must be an e-mail address", field)));
+    }
+    return email.trim();
+  }
+
+  /**
+   * The id of an account that made itself (registration, identity providers): the address's local part, cut to
+   * letters, digits, '.', '_' and '-', and a random suffix, so ids stay readable in listings and never collide with
+   * each other or with the ids operators choose in practice.
+   */
+  static String newAccountId(String email) {
+    String local = email.substring(0, Math.max(0, email.indexOf('@'))).toLowerCase(java.util.Locale.ROOT)
+        .replaceAll("[^a-z0-9._-]", "");
+    if (local.length() > 40) local = local.substring(0, 40);
+    if (local.isEmpty()) local = "user";
+    StringBuilder suffix = new StringBuilder();
+    for (int i = 0; i < 12; i++) suffix.append(ID_ALPHABET.charAt(RANDOM.nextInt(ID_ALPHABET.length())));
+    return local + "-" + suffix;
+  }
+
+  /** An account an operator makes: verified, with its password. */
   public CompletionStage<Account> create(NewAccount request) {
-    String email = EmailEntity.normalize(request.email());
     return CompletableFuture.supplyAsync(() -> Passwords.hash(request.password()), hashing)
-        .thenCompose(hash -> {
-          Account account = new Account(request.id(), email, request.role(), hash, Instant.now());
-          return asks.<EmailEntity.Command, Boolean>ask(entities.email(email),
-                  reply -> new EmailEntity.Claim(account.id(), reply))
-              .exceptionally(e -> {
-                throw conflictOr(e, "the e-mail address is already in use");
-              })
-              .thenCompose(tookIt -> asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
-                      entities.owner(account.id()), reply -> new OwnerEntity.CreateAccount(account, reply))
-                  .handle((done, failure) -> {
-                    if (failure == null) return CompletableFuture.completedFuture(account);
-                    // Only a claim this call took is given back: an existing account keeps its address.
-                    return tookIt ? releaseThenFail(email, account.id(), failure)
-                        : CompletableFuture.<Account>failedFuture(conflictOr(failure, duplicateId(account.id())));
-                  })
-                  .thenCompose(s -> s));
-        });
+        .thenCompose(hash -> open(Account.made(request.id(), EmailEntity.normalize(request.email()), request.role(),
+            hash, Instant.now())));
+  }
+
+  /**
+   * Writes a new account: claims its address in the e-mail index, then creates the owner entity, giving the claim
+   * back when that fails. Fails with {@link Conflict} for a taken address or id.
+   */
+  CompletionStage<Account> open(Account account) {
+    String email = account.email();
+    return asks.<EmailEntity.Command, Boolean>ask(entities.email(email),
+            reply -> new EmailEntity.Claim(account.id(), reply))
+        .exceptionally(e -> {
+          throw conflictOr(e, "the e-mail address is already in use", true);
+        })
+        .thenCompose(tookIt -> asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
+                entities.owner(account.id()), reply -> new OwnerEntity.CreateAccount(account, reply))
+            .handle((done, failure) -> {
+              if (failure == null) return CompletableFuture.completedFuture(account);
+              // Only a claim this call took is given back: an existing account keeps its address.
+              return tookIt ? releaseThenFail(email, account.id(), failure)
+                  : CompletableFuture.<Account>failedFuture(conflictOr(failure, duplicateId(account.id()), false));
+            })
+            .thenCompose(s -> s));
+  }
+
+  /** The account holding {@code email}; fails with {@link EntityRefusal} when none does. */
+  CompletionStage<Account> byEmail(String email) {
+    return asks.<EmailEntity.Command, String>ask(entities.email(EmailEntity.normalize(email)), EmailEntity.Lookup::new)
+        .thenCompose(accountId -> asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
+            OwnerEntity.GetAccount::new));
   }
 
   private CompletionStage<Account> releaseThenFail(String email, String accountId, Throwable failure) {
     return asks.<EmailEntity.Command, org.apache.pekko.Done>ask(entities.email(email),
             reply -> new EmailEntity.Release(accountId, reply))
         .handle((done, ignored) -> {
-          throw conflictOr(failure, duplicateId(accountId));
+          throw conflictOr(failure, duplicateId(accountId), false);
         });
   }
 
@@ -123,24 +178,24 @@ public final class Accounts {
     return "an account with id '" + accountId + "' already exists";
   }
 
-  private static RuntimeException conflictOr(Throwable failure, String conflictMessage) {
+  private static RuntimeException conflictOr(Throwable failure, String conflictMessage, boolean emailTaken) {
     Throwable cause = Failures.unwrap(failure);
-    if (cause instanceof EntityRefusal) return new Conflict(conflictMessage);
+    if (cause instanceof EntityRefusal) return new Conflict(conflictMessage, emailTaken);
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
   }
 
   /** What a successful login answers. */
   public record Session(String token, String tokenType, Instant expiresAt, Account.View user) {}
 
-  /** A signed token for valid credentials; empty for an unknown e-mail or a wrong password alike. */
+  /**
+   * A signed token for valid credentials; empty for an unknown e-mail, a wrong password and an account without a
+   * password alike. Fails with {@link Unverified} for the right password of an unverified address.
+   */
   public CompletionStage<Optional<Session>> login(String email, String password) {
-    String normalized = EmailEntity.normalize(email);
-    return asks.<EmailEntity.Command, String>ask(entities.email(normalized), EmailEntity.Lookup::new)
-        .thenCompose(accountId -> asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
-            OwnerEntity.GetAccount::new))
+    return byEmail(email)
         .handle((account, failure) -> {
           if (failure != null && !Failures.isRefusal(failure)) throw new CompletionException(failure);
-          return Optional.ofNullable(account);
+          return Optional.ofNullable(account).filter(Account::hasPassword);
         })
         .thenApplyAsync(account -> {
           if (account.isEmpty()) {
@@ -149,9 +204,40 @@ public final class Accounts {
           }
           Account a = account.get();
           if (!Passwords.matches(password, a.passwordHash())) return Optional.<Session>empty();
-          Instant now = Instant.now();
-          return Optional.of(new Session(tokens.issue(a.id(), a.role(), now), "Bearer", now.plus(tokens.ttl()), a.view()));
+          if (!a.emailVerified()) throw new Unverified();
+          return Optional.of(session(a));
         }, hashing);
   }
 
+  /**
+   * Signs in the holder of an address an identity provider vouched for: the account holding it (verified now, if
+   * it was not), or a new user account without a password. Two first sign-ins at once make one account.
+   */
+  public CompletionStage<Session> signInVerified(String email, String provider) {
+    String normalized = EmailEntity.normalize(email);
+    return linkVerified(normalized, provider).thenCompose(linked -> linked.isPresent()
+        ? CompletableFuture.completedFuture(linked.get())
+        : open(new Account(newAccountId(normalized), normalized, Role.USER, null, Instant.now(), true, 0))
+            .exceptionallyCompose(e -> Failures.unwrap(e) instanceof Conflict c && c.emailTaken()
+                ? linkVerified(normalized, provider).thenApply(Optional::orElseThrow)
+                : CompletableFuture.failedFuture(e)))
+        .thenApply(this::session);
+  }
+
+  private CompletionStage<Optional<Account>> linkVerified(String email, String provider) {
+    return asks.<EmailEntity.Command, String>ask(entities.email(email), EmailEntity.Lookup::new)
+        .thenCompose(accountId -> asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
+            reply -> new OwnerEntity.VerifiedByProvider(provider, reply)))
+        .handle((account, failure) -> {
+          if (failure != null && !Failures.isRefusal(failure)) throw new CompletionException(failure);
+          return Optional.ofNullable(account);
+        });
+  }
+
+  /** A sign-in token of the account's current session generation. */
+  Session session(Account account) {
+    Instant now = Instant.now();
+    return new Session(tokens.issue(account.id(), account.role(), account.sessionGeneration(), now), "Bearer",
+        now.plus(tokens.ttl()), account.view());
+  }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * What a password must be, for every account however it is made (registration, reset, admins, the command
@@ -49,9 +50,10 @@ public final class PasswordPolicy {
 
   static boolean isCommon(String password) {
     String lower = password.toLowerCase(Locale.ROOT);
-    String plain = undoSubstitutions(lower);
-    return COMMON.contains(lower) || COMMON.contains(core(lower)) || COMMON.contains(plain)
-        || COMMON.contains(core(plain));
+    String core = core(lower);
+    // decorations first, then substitutions (p4ssw0rd2024!), and the other way round (!password!)
+    return Stream.of(lower, core, undoSubstitutions(lower), undoSubstitutions(core), core(undoSubstitutions(lower)))
+        .anyMatch(COMMON::contains);
   }
 
   /** Whether the password is little more than the address's name parts (or this service's name). */

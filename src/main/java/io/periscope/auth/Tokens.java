@@ -19,10 +19,13 @@ import java.util.Optional;
 
 /**
  * HS256 access tokens. The verifier is built for HS256 only, so a token claiming any other algorithm
- * ({@code none} included) is refused. Claims: {@code sub} (account id), {@code role}, {@code iat}, {@code exp}.
+ * ({@code none} included) is refused. Claims: {@code sub} (account id), {@code role}, {@code iat}, {@code exp}, and
+ * {@code gen}, the account's session generation, once a password reset moved it past 0 (see
+ * {@link SessionGenerations}).
  */
 public final class Tokens {
   private static final String ISSUER = "periscope";
+  private static final String GENERATION = "gen";
   static final int MIN_SECRET_BYTES = 32;
 
   private final String secret;
@@ -54,22 +57,42 @@ public final class Tokens {
   }
 
   public String issue(String accountId, Role role, Instant now) {
-    return issue(accountId, role, now, ttl);
+    return issue(accountId, role, 0, now, ttl);
+  }
+
+  /** A sign-in token of the account's current session generation. */
+  public String issue(String accountId, Role role, long generation, Instant now) {
+    return issue(accountId, role, generation, now, ttl);
   }
 
   /** A token with its own lifetime: the command line's short-lived admin token for a running service. */
   public String issue(String accountId, Role role, Instant now, Duration lifetime) {
-    return JWT.create().withIssuer(ISSUER).withSubject(accountId).withClaim("role", role.wire())
-        .withIssuedAt(now).withExpiresAt(now.plus(lifetime)).sign(algorithm);
+    return issue(accountId, role, 0, now, lifetime);
   }
+
+  private String issue(String accountId, Role role, long generation, Instant now, Duration lifetime) {
+    com.auth0.jwt.JWTCreator.Builder jwt = JWT.create().withIssuer(ISSUER).withSubject(accountId)
+        .withClaim("role", role.wire()).withIssuedAt(now).withExpiresAt(now.plus(lifetime));
+    if (generation > 0) jwt.withClaim(GENERATION, generation);
+    return jwt.sign(algorithm);
+  }
+
+  /** A verified token's caller and the session generation it was issued in. */
+  public record Claims(Principal principal, long generation) {}
 
   /** The caller, or empty for a token that is malformed, forged, of another algorithm or expired. */
   public Optional<Principal> verify(String token) {
+    return claims(token).map(Claims::principal);
+  }
+
+  /** Like {@link #verify}, with the token's session generation (0 when it carries none). */
+  public Optional<Claims> claims(String token) {
     try {
       DecodedJWT jwt = verifier.verify(token);
       Optional<Role> role = Role.parse(jwt.getClaim("role").asString());
+      Long generation = jwt.getClaim(GENERATION).asLong();
       if (role.isEmpty()) return Optional.empty();
-      return Optional.of(new Principal(jwt.getSubject(), role.get()));
+      return Optional.of(new Claims(new Principal(jwt.getSubject(), role.get()), generation == null ? 0 : generation));
     } catch (JWTVerificationException e) {
       return Optional.empty();
     }

@@ -28,6 +28,7 @@ public final class Profiles {
   public static Config load(String profile, Config overrides) {
     Config unresolved = overrides
         .withFallback(ConfigFactory.systemProperties())
+        .withFallback(oidcProviders(System.getenv()))
         .withFallback(ConfigFactory.parseResourcesAnySyntax(profile))
         .withFallback(ConfigFactory.defaultReference());
     if (!unresolved.hasPath("periscope")) {
@@ -38,5 +39,22 @@ public final class Profiles {
     Config computed = ConfigFactory.parseMap(Map.of(
         "periscope.data-dir-absolute", Path.of(dataDir).toAbsolutePath().normalize().toString()));
     return overrides.withFallback(computed).withFallback(unresolved).resolve();
+  }
+
+  /**
+   * The OpenID Connect providers named by OIDC_PROVIDERS: HOCON cannot name variables it does not know, so each
+   * name's OIDC_&lt;NAME&gt;_ISSUER, _CLIENT_ID, _CLIENT_SECRET and _SCOPES are placed here (NAME upper-cased, '-' as '_').
+   */
+  static Config oidcProviders(Map<String, String> env) {
+    Map<String, Object> values = new java.util.HashMap<>();
+    for (String name : Settings.commaList(env.getOrDefault("OIDC_PROVIDERS", ""))) {
+      String prefix = "OIDC_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_";
+      Map.of("ISSUER", "issuer", "CLIENT_ID", "client-id", "CLIENT_SECRET", "client-secret", "SCOPES", "scopes")
+          .forEach((variable, key) -> {
+            String value = env.get(prefix + variable);
+            if (value != null) values.put("periscope.identity.oidc.\"" + name + "\"." + key, value);
+          });
+    }
+    return ConfigFactory.parseMap(values);
   }
 }

@@ -21,7 +21,8 @@ public record Settings(
     Providers providers,
     boolean allowPrivateNetworks,
     int runAllConcurrency,
-    RateLimits rateLimits) {
+    RateLimits rateLimits,
+    String publicUrl) {
 
   /** What is configured, never the values: the source of GET /config/status. */
   public record Integrations(
@@ -80,7 +81,18 @@ public record Settings(
         new RateLimits(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
-            p.getInt("rate-limits.key-probes-per-minute")));
+            p.getInt("rate-limits.key-probes-per-minute")),
+        publicUrl(p.getString("public-url"), p.getInt("http.port")));
+  }
+
+  /** PUBLIC_URL without a trailing '/', or the service on this machine's port. */
+  static String publicUrl(String configured, int port) {
+    String url = configured.trim();
+    if (url.isEmpty()) return "http://localhost:" + port;
+    if (!url.startsWith("http://") && !url.startsWith("https://")) {
+      throw new IllegalArgumentException("PUBLIC_URL must be an http(s) URL");
+    }
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 
   public static List<String> commaList(String value) {

@@ -15,6 +15,7 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.headers.WWWAuthenticate;
 import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.auth.Principal;
+import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.json.Json;
 import java.time.Duration;
@@ -89,21 +90,28 @@ public final class ApiDirectives {
     });
   }
 
-  /** The caller from a valid bearer token, or 401 for a missing, malformed, forged or expired one. */
-  public static Route withPrincipal(Tokens tokens, Function<Principal, Route> inner) {
+  /**
+   * The caller from a valid bearer token, or 401 for a missing, malformed, forged or expired one, or one a password
+   * reset ended.
+   */
+  public static Route withPrincipal(Tokens tokens, SessionGenerations sessions, Function<Principal, Route> inner) {
     return optionalHeaderValueByName("Authorization", header -> {
-      Optional<Principal> principal = header
+      Optional<Tokens.Claims> claims = header
           .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
           .map(h -> h.substring(7).trim())
-          .flatMap(tokens::verify);
-      if (principal.isEmpty()) {
-        return complete(error(StatusCodes.UNAUTHORIZED, header.isEmpty()
-                ? "authentication required: send Authorization: Bearer <token>"
-                : "the token is invalid or expired")
-            .addHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
-      }
-      return inner.apply(principal.get());
+          .flatMap(tokens::claims);
+      if (claims.isEmpty()) return unauthorized(header.isEmpty());
+      Principal principal = claims.get().principal();
+      return onSuccess(sessions.isCurrent(principal.accountId(), claims.get().generation()),
+          current -> current ? inner.apply(principal) : unauthorized(false));
     });
+  }
+
+  private static Route unauthorized(boolean noToken) {
+    return complete(error(StatusCodes.UNAUTHORIZED, noToken
+            ? "authentication required: send Authorization: Bearer <token>"
+            : "the token is invalid or expired")
+        .addHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
   }
 
   public static Route adminOnly(Principal principal, Supplier<Route> inner) {

@@ -4,59 +4,189 @@ import static io.periscope.http.ApiDirectives.clientAddress;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
 import static io.periscope.http.HttpResponses.error;
+import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.SelfService;
+import io.periscope.identity.IdentitySignIn;
+import io.periscope.identity.SignInFailure;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
+import io.periscope.owner.Account;
+import io.periscope.runtime.Failures;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.Uri;
+import org.apache.pekko.http.javadsl.model.headers.HttpCookie;
+import org.apache.pekko.http.javadsl.model.headers.Location;
+import org.apache.pekko.http.javadsl.model.headers.SameSite;
+import org.apache.pekko.http.javadsl.model.headers.SetCookie;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
 
-/** Public /auth/* routes, all behind one fixed window per client address. */
+/**
+ * Public /auth/* routes, all behind one fixed window per client address: login, registration, e-mail
+ * verification, password recovery, and sign-in through identity providers at /auth/&lt;provider&gt;. Any other
+ * path under /auth, an unconfigured provider included, is a 404.
+ */
 public final class AuthRoutes {
   private static final long MAX_BODY = 16 * 1024;
+  /** The sealed sign-in flow; scoped to one provider's callback path. */
+  static final String FLOW_COOKIE = "periscope_signin";
+
   private final Accounts accounts;
+  private final SelfService selfService;
+  private final IdentitySignIn signIn;
+  private final Optional<String> webOrigin;
   private final FixedWindowRateLimiter limiter;
 
-  public AuthRoutes(Accounts accounts, FixedWindowRateLimiter limiter) {
+  /** @param webOrigin the web client that receives identity-provider sign-ins (WEB_ORIGIN's first origin) */
+  public AuthRoutes(Accounts accounts, SelfService selfService, IdentitySignIn signIn, Optional<String> webOrigin,
+                    FixedWindowRateLimiter limiter) {
     this.accounts = accounts;
+    this.selfService = selfService;
+    this.signIn = signIn;
+    this.webOrigin = webOrigin;
     this.limiter = limiter;
   }
 
   public Route route() {
     return pathPrefix("auth", () -> extractRequest(request -> rateLimited(limiter, clientAddress(request), () ->
-        path("login", () -> post(() -> jsonBody(MAX_BODY, this::login))))));
+        handleRejections(ErrorHandling.rejections(), () -> concat(
+            path("login", () -> post(() -> jsonBody(MAX_BODY, this::login))),
+            path("register", () -> post(() -> jsonBody(MAX_BODY, body -> accepted(() -> {
+              Fields f = Fields.of(body, "email", "password");
+              return selfService.register(f.text("email"), f.text("password"));
+            })))),
+            path("verify-email", () -> post(() -> jsonBody(MAX_BODY, body ->
+                account(selfService.verify(Fields.of(body, "token").text("token")), "verified")))),
+            path(PathMatchers.segment("verify-email").slash("resend"), () -> post(() -> jsonBody(MAX_BODY, body ->
+                accepted(() -> selfService.resendVerification(Fields.of(body, "email").text("email")))))),
+            path("forgot-password", () -> post(() -> jsonBody(MAX_BODY, body ->
+                accepted(() -> selfService.forgotPassword(Fields.of(body, "email").text("email")))))),
+            path("reset-password", () -> post(() -> jsonBody(MAX_BODY, body -> {
+              Fields f = Fields.of(body, "token", "password");
+              return account(selfService.resetPassword(f.text("token"), f.text("password")), "password-reset");
+            }))),
+            path(PathMatchers.segment(), provider -> configured(provider, () -> get(() -> startSignIn(provider)))),
+            path(PathMatchers.segment().slash("callback"), provider -> configured(provider, () -> get(() ->
+                finishSignIn(provider)))))))));
   }
 
   private Route login(JsonNode body) {
-    Credentials credentials = Credentials.of(body);
-    return onSuccess(accounts.login(credentials.email(), credentials.password()), session -> session
+    Fields credentials = Fields.of(body, "email", "password");
+    return onSuccess(accounts.login(credentials.text("email"), credentials.text("password")), session -> session
         .map(s -> complete(ok(s)))
         .orElseGet(() -> complete(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"))));
   }
 
-  /** The login body: two non-empty strings. */
-  record Credentials(String email, String password) {
-    static Credentials of(JsonNode body) {
-      if (!body.isObject()) throw new ValidationException(List.of(Issue.at("the body must be {email, password}")));
+  private static Route accepted(Supplier<SelfService.Accepted> work) {
+    return complete(json(StatusCodes.ACCEPTED, work.get()));
+  }
+
+  /** The body of a verification or reset: what happened and the account it happened to. */
+  public record AccountChanged(String status, Account.View user) {}
+
+  private static Route account(CompletionStage<Account.View> change, String status) {
+    return onSuccess(change, user -> complete(ok(new AccountChanged(status, user))));
+  }
+
+  // ---- identity providers --------------------------------------------------------------------
+
+  /** An unconfigured provider is not there: 404, unless another /auth route has the path (then 405). */
+  private Route configured(String provider, Supplier<Route> inner) {
+    return signIn.configured(provider) ? inner.get() : reject();
+  }
+
+  private Route startSignIn(String provider) {
+    return onComplete(signIn.start(provider), started -> {
+      if (started.isFailure()) return complete(signInFailed(started.failed().get()));
+      IdentitySignIn.Start s = started.get();
+      return complete(HttpResponse.create().withStatus(StatusCodes.FOUND)
+          .addHeader(Location.create(Uri.create(s.redirect().toString())))
+          .addHeader(SetCookie.create(flowCookie(provider, s.flowCookie(), IdentitySignIn.FLOW_LIFETIME.toSeconds()))));
+    });
+  }
+
+  private Route finishSignIn(String provider) {
+    return parameterOptional("code", code -> parameterOptional("state", state -> parameterOptional("error", error ->
+        optionalCookie(FLOW_COOKIE, cookie -> onComplete(
+            signIn.finish(provider, code, state, error, cookie.map(c -> c.value())),
+            finished -> {
+              HttpResponse response = finished.isSuccess() ? signedIn(finished.get())
+                  : signInFailed(finished.failed().get());
+              // the flow is spent either way: a reload starts over instead of replaying the code
+              return complete(response.addHeader(SetCookie.create(flowCookie(provider, "", 0))));
+            })))));
+  }
+
+  /** The token to the web client in the URL fragment (never sent to a server), else as /auth/login answers it. */
+  private HttpResponse signedIn(Accounts.Session session) {
+    return webOrigin.map(origin -> redirect(origin, Map.of("token", session.token(), "tokenType", session.tokenType(),
+            "expiresAt", session.expiresAt().toString())))
+        .orElseGet(() -> ok(session));
+  }
+
+  private HttpResponse signInFailed(Throwable thrown) {
+    Throwable t = Failures.unwrap(thrown);
+    if (!(t instanceof SignInFailure f)) return ErrorHandling.toResponse(t);
+    return webOrigin.map(origin -> redirect(origin, Map.of("error", f.reason().code)))
+        .orElseGet(() -> error(StatusCodes.get(f.reason().status), f.getMessage()));
+  }
+
+  private static HttpResponse redirect(String origin, Map<String, String> fragment) {
+    List<String> parts = new ArrayList<>();
+    fragment.forEach((k, v) -> parts.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
+    parts.sort(null);
+    return HttpResponse.create().withStatus(StatusCodes.FOUND)
+        .addHeader(Location.create(Uri.create(origin + "/#" + String.join("&", parts))));
+  }
+
+  private HttpCookie flowCookie(String provider, String value, long maxAgeSeconds) {
+    return HttpCookie.create(FLOW_COOKIE, value).withPath("/auth/" + provider + "/callback").withHttpOnly(true)
+        .withSecure(signIn.secureCookie()).withSameSite(SameSite.Lax).withMaxAge(maxAgeSeconds);
+  }
+
+  // ---- bodies ---------------------------------------------------------------------------------
+
+  /** A body of non-empty string fields, every missing or empty one an issue. */
+  record Fields(Map<String, String> values) {
+    static Fields of(JsonNode body, String... fields) {
+      if (!body.isObject()) {
+        throw new ValidationException(List.of(Issue.at("the body must be an object with " + String.join(", ", fields))));
+      }
       List<Issue> issues = new ArrayList<>();
-      String email = text(body, "email", issues);
-      String password = text(body, "password", issues);
+      Map<String, String> values = new java.util.HashMap<>();
+      for (String field : fields) {
+        JsonNode node = body.get(field);
+        if (node == null || !node.isTextual() || node.asText().isEmpty()) {
+          issues.add(Issue.at("must be a non-empty string", field));
+        } else {
+          values.put(field, node.asText());
+        }
+      }
       if (!issues.isEmpty()) throw new ValidationException(issues);
-      return new Credentials(email, password);
+      return new Fields(values);
     }
 
-    private static String text(JsonNode body, String field, List<Issue> issues) {
-      JsonNode node = body.get(field);
-      if (node == null || !node.isTextual() || node.asText().isEmpty()) {
-        issues.add(Issue.at("must be a non-empty string", field));
-        return null;
-      }
-      return node.asText();
+    String text(String field) {
+      return values.get(field);
+    }
+
+    @Override
+    public String toString() {
+      return "Fields" + values.keySet(); // values are passwords and tokens
     }
   }
 }

@@ -18,6 +18,7 @@ import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejecti
 import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
 import org.apache.pekko.http.scaladsl.model.IllegalRequestException;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.SelfService;
 import io.periscope.json.ValidationException;
 import io.periscope.runtime.Failures;
 import java.util.concurrent.TimeoutException;
@@ -80,6 +81,8 @@ public final class ErrorHandling {
       return error(StatusCodes.get(r.status().intValue()), "the request is malformed");
     }
     if (t instanceof Accounts.Conflict c) return error(StatusCodes.CONFLICT, c.getMessage());
+    if (t instanceof Accounts.Unverified u) return error(StatusCodes.FORBIDDEN, u.getMessage());
+    if (t instanceof SelfService.MailNotConfigured m) return error(StatusCodes.SERVICE_UNAVAILABLE, m.getMessage());
     if (t instanceof TimeoutException || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
       log.warn("event=entity-timeout message=\"{}\"", t.getMessage());
       return error(StatusCodes.SERVICE_UNAVAILABLE, "the service is busy; try again shortly");

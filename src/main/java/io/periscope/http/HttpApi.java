@@ -9,6 +9,7 @@ import com.typesafe.config.ConfigFactory;
 import org.apache.pekko.http.cors.javadsl.CorsDirectives;
 import org.apache.pekko.http.cors.javadsl.settings.CorsSettings;
 import org.apache.pekko.http.javadsl.server.Route;
+import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import java.util.function.Supplier;
  */
 public final class HttpApi {
   private final Tokens tokens;
+  private final SessionGenerations sessions;
   private final List<String> webOrigins;
   private final SystemRoutes system;
   private final AuthRoutes auth;
@@ -27,9 +29,10 @@ public final class HttpApi {
   private final CollectionRoutes collection;
   private final AdminRoutes admin;
 
-  public HttpApi(Tokens tokens, List<String> webOrigins, SystemRoutes system, AuthRoutes auth, WatchRoutes watches,
+  public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system, AuthRoutes auth, WatchRoutes watches,
                  CollectionRoutes collection, AdminRoutes admin) {
     this.tokens = tokens;
+    this.sessions = sessions;
     this.webOrigins = webOrigins;
     this.system = system;
     this.auth = auth;
@@ -41,7 +44,7 @@ public final class HttpApi {
   public Route route() {
     return logged(() -> handled(() -> withCors(() -> handled(() -> refuseEmptyJsonBody(() -> concat(
         handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
-        withPrincipal(tokens, caller -> concat(watches.route(caller), collection.route(caller), admin.route(caller)))))))));
+        withPrincipal(tokens, sessions, caller -> concat(watches.route(caller), collection.route(caller), admin.route(caller)))))))));
   }
 
   private static Route handled(Supplier<Route> inner) {

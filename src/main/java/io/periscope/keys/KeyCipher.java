@@ -15,7 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Encrypts provider keys at rest (AES-256-GCM). The encryption key is derived from the service secret
  * (AUTH_JWT_SECRET, which every node of a cluster shares), so the journal and cluster messages only ever carry
- * ciphertext and each node can decrypt what it needs.
+ * ciphertext and each node can decrypt what it needs. Other secrets that must travel sealed (the sign-in flow of an
+ * identity provider) use a key derived for their own purpose.
  */
 public final class KeyCipher {
   private static final int NONCE_BYTES = 12;
@@ -24,8 +25,12 @@ public final class KeyCipher {
   private final SecureRandom random = new SecureRandom();
 
   public KeyCipher(String serviceSecret) {
-    this.key = new SecretKeySpec(hmac(serviceSecret.getBytes(StandardCharsets.UTF_8), "periscope provider keys v1"),
-        "AES");
+    this(serviceSecret, "periscope provider keys v1");
+  }
+
+  /** @param purpose what the key is for: each purpose derives its own key, so ciphertexts never cross purposes */
+  public KeyCipher(String serviceSecret, String purpose) {
+    this.key = new SecretKeySpec(hmac(serviceSecret.getBytes(StandardCharsets.UTF_8), purpose), "AES");
   }
 
   public String encrypt(String plaintext) {
@@ -38,7 +43,7 @@ public final class KeyCipher {
       return Base64.getEncoder().encodeToString(ByteBuffer.allocate(nonce.length + sealed.length)
           .put(nonce).put(sealed).array());
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot encrypt a provider key", e);
+      throw new IllegalStateException("cannot encrypt", e);
     }
   }
 
@@ -49,7 +54,7 @@ public final class KeyCipher {
       cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, all, 0, NONCE_BYTES));
       return new String(cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES), StandardCharsets.UTF_8);
     } catch (GeneralSecurityException | IllegalArgumentException e) {
-      throw new IllegalStateException("cannot decrypt a provider key: was the service secret changed?", e);
+      throw new IllegalStateException("cannot decrypt: was the service secret changed?", e);
     }
   }
 

@@ -1,11 +1,13 @@
 package io.periscope.notify;
 
+import io.periscope.runtime.Failures;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.Transport;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
+import java.time.Instant;
 import java.util.Date;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -13,7 +15,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
- * The {@code email:<address>} channel over SMTP ({@code SMTP_*}): a plain-text message from {@code SMTP_FROM}.
+ * The {@code email:<address>} channel over SMTP ({@code SMTP_*}), and the account mails (verification, password
+ * reset): plain-text messages from {@code SMTP_FROM}.
  * Port 465 speaks SMTPS (TLS from the first byte); any other port upgrades with STARTTLS when the server
  * offers it. It logs in when {@code SMTP_USERNAME} is set.
  */
@@ -29,25 +32,51 @@ public final class EmailSender implements ChannelSender {
     this.blocking = blocking;
   }
 
-  @Override
-  public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
-    if (!smtp.configured()) {
-      return CompletableFuture.completedFuture(Delivery.failed(channel.id(), "SMTP_HOST and SMTP_FROM are not set"));
+  /** A plain-text message to one address. */
+  public record Mail(String to, String subject, String text, Instant at) {
+    @Override
+    public String toString() {
+      return "Mail[subject=" + subject + "]"; // the text may carry a single-use token
     }
-    return CompletableFuture.supplyAsync(() -> deliver(channel, alert), blocking)
-        .exceptionally(e -> Delivery.failed(channel.id(), HttpCalls.reason(e, smtp.password())));
   }
 
-  private Delivery deliver(ChannelId channel, Alert alert) {
+  /** A message that could not be sent; the reason never names the SMTP password. */
+  public static final class MailFailure extends RuntimeException {
+    MailFailure(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
+  public boolean configured() {
+    return smtp.configured();
+  }
+
+  @Override
+  public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
+    return send(new Mail(channel.target(), AlertFormat.headline(alert), AlertFormat.plainText(alert), alert.at()))
+        .handle((sent, failure) -> failure == null ? Delivery.delivered(channel.id())
+            : Delivery.failed(channel.id(), Failures.unwrap(failure) instanceof MailFailure m ? m.getMessage()
+                : HttpCalls.reason(failure, smtp.password())));
+  }
+
+  /** Sends {@code mail} on the blocking executor; fails with {@link MailFailure}. */
+  public CompletionStage<Void> send(Mail mail) {
+    if (!smtp.configured()) {
+      return CompletableFuture.failedFuture(new MailFailure("SMTP_HOST and SMTP_FROM are not set"));
+    }
+    return CompletableFuture.runAsync(() -> deliver(mail), blocking);
+  }
+
+  private void deliver(Mail mail) {
     String protocol = smtp.port() == 465 ? "smtps" : "smtp";
     Session session = Session.getInstance(properties(protocol));
     try {
       MimeMessage message = new MimeMessage(session);
       message.setFrom(new InternetAddress(smtp.from(), true));
-      message.setRecipient(Message.RecipientType.TO, new InternetAddress(channel.target(), true));
-      message.setSubject(AlertFormat.headline(alert), "UTF-8");
-      message.setText(AlertFormat.plainText(alert), "UTF-8");
-      message.setSentDate(Date.from(alert.at()));
+      message.setRecipient(Message.RecipientType.TO, new InternetAddress(mail.to(), true));
+      message.setSubject(mail.subject(), "UTF-8");
+      message.setText(mail.text(), "UTF-8");
+      message.setSentDate(Date.from(mail.at()));
       // Tells mail servers and vacation responders that no person wrote this (RFC 3834).
       message.setHeader("Auto-Submitted", "auto-generated");
       try (Transport transport = session.getTransport(protocol)) {
@@ -55,9 +84,8 @@ public final class EmailSender implements ChannelSender {
             smtp.authenticates() ? smtp.username() : null, smtp.authenticates() ? smtp.password() : null);
         transport.sendMessage(message, message.getAllRecipients());
       }
-      return Delivery.delivered(channel.id());
     } catch (MessagingException | RuntimeException e) {
-      return Delivery.failed(channel.id(), HttpCalls.reason(e, smtp.password()));
+      throw new MailFailure(HttpCalls.reason(e, smtp.password()));
     }
   }
 

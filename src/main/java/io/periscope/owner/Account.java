@@ -4,14 +4,48 @@ import io.periscope.auth.Role;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Instant;
 
-/** The credentials and role of an account. {@code passwordHash} is a bcrypt hash and never leaves the service. */
-public record Account(String id, String email, Role role, String passwordHash, Instant createdAt)
-    implements JsonSerializable {
+/**
+ * The credentials and role of an account.
+ *
+ * @param passwordHash      a bcrypt hash that never leaves the service; null for an account that signs in only
+ *                          through an identity provider (or whose unproven password was revoked), until a reset
+ * @param emailVerified     whether the owner of the address proved it (a mailed token, an identity provider, or
+ *                          an operator who made the account); absent in accounts older than verification, which
+ *                          operators made, so absent reads as verified
+ * @param sessionGeneration the generation of the account's sign-in tokens: a password reset moves it on, and
+ *                          tokens of an older generation are refused
+ */
+public record Account(String id, String email, Role role, String passwordHash, Instant createdAt,
+                      Boolean emailVerified, long sessionGeneration) implements JsonSerializable {
 
-  /** What may be shown to the account's owner or an admin. */
-  public record View(String id, String email, String role) {}
+  public Account {
+    if (emailVerified == null) emailVerified = Boolean.TRUE;
+  }
+
+  /** An account as an operator makes it: verified, first generation. */
+  public static Account made(String id, String email, Role role, String passwordHash, Instant createdAt) {
+    return new Account(id, email, role, passwordHash, createdAt, true, 0);
+  }
+
+  public boolean hasPassword() {
+    return passwordHash != null;
+  }
+
+  /** The address proven, optionally with the unproven password revoked (and so its sessions ended). */
+  public Account verified(boolean revokePassword) {
+    return revokePassword ? new Account(id, email, role, null, createdAt, true, sessionGeneration + 1)
+        : new Account(id, email, role, passwordHash, createdAt, true, sessionGeneration);
+  }
+
+  /** A new password proven through the address: every earlier token ends. */
+  public Account withNewPassword(String newHash) {
+    return new Account(id, email, role, newHash, createdAt, true, sessionGeneration + 1);
+  }
+
+  /** What may be shown of the account to its owner or an admin. */
+  public record View(String id, String email, String role, boolean emailVerified) {}
 
   public View view() {
-    return new View(id, email, role.wire());
+    return new View(id, email, role.wire(), emailVerified);
   }
 }

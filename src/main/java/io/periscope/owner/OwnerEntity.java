@@ -18,6 +18,7 @@ import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +27,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import java.util.List;
 
 /**
- * One per account (entity id = account id): the account's credentials and role, and the id of every watch it
+ * One per account (entity id = account id): the account's credentials and role, the hashes of the single-use
+ * tokens mailed to it (verification, password reset), and the id of every watch it
  * ever created, in creation order. {@code GET /watches} asks each of those watches and skips the deleted ones;
  * ids are never unregistered, so a create racing a delete of the same id can never drop a live watch from the list.
  *
@@ -42,20 +44,37 @@ public final class OwnerEntity
 
   // ---- state -------------------------------------------------------------------------------------
 
-  /** {@code account} is null until the account is created; watch ids may be registered either way. */
-  public record State(Account account, List<String> watchIds) implements JsonSerializable {
-    static final State EMPTY = new State(null, List.of());
+  /**
+   * {@code account} is null until the account is created; watch ids may be registered either way. {@code tokens}
+   * are the live single-use tokens mailed to the account, as hashes, at most one per purpose.
+   */
+  public record State(Account account, List<String> watchIds, List<PendingToken> tokens) implements JsonSerializable {
+    static final State EMPTY = new State(null, List.of(), List.of());
 
     public State {
       watchIds = List.copyOf(watchIds);
+      tokens = tokens == null ? List.of() : List.copyOf(tokens);
     }
 
     State withWatches(List<String> added) {
       List<String> ids = new ArrayList<>(watchIds);
       added.stream().filter(id -> !watchIds.contains(id)).forEach(ids::add);
-      return new State(account, ids);
+      return new State(account, ids, tokens);
     }
 
+    State withAccount(Account changed, List<PendingToken> remaining) {
+      return new State(changed, watchIds, remaining);
+    }
+
+    /** Whether a live token of {@code purpose} has this hash. */
+    boolean accepts(TokenPurpose purpose, String tokenHash, Instant now) {
+      return account != null && tokens.stream().anyMatch(t -> t.accepts(purpose, tokenHash, now));
+    }
+
+    List<PendingToken> tokensBut(TokenPurpose... used) {
+      List<TokenPurpose> gone = List.of(used);
+      return tokens.stream().filter(t -> !gone.contains(t.purpose())).toList();
+    }
   }
 
   /** The watch ids of an owner, oldest first. */
@@ -70,6 +89,35 @@ public final class OwnerEntity
 
   /** Refused when there is no account. */
   public record GetAccount(ActorRef<StatusReply<Account>> replyTo) implements Command {}
+
+  /** The one refusal of every token command: unknown, used, replaced and expired tokens look alike. */
+  public static final String TOKEN_REFUSED = "the token is invalid or expired";
+
+  /**
+   * Keeps the hash of a new single-use token, replacing the account's earlier one of the same purpose, and answers
+   * the account (whose address the token is mailed to). Refused without an account, and for a verification
+   * token when the address is verified already.
+   */
+  public record IssueToken(TokenPurpose purpose, String tokenHash, Instant expiresAt,
+                           ActorRef<StatusReply<Account>> replyTo) implements Command {}
+
+  /** Answers the account when the token is live, without using it (a reset checks its new password first). */
+  public record CheckToken(TokenPurpose purpose, String tokenHash, Instant now,
+                           ActorRef<StatusReply<Account>> replyTo) implements Command {}
+
+  /** Uses a verification token: the address is proven. Answers the changed account. */
+  public record VerifyEmail(String tokenHash, Instant now, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /** Uses a reset token: the new password replaces the old, the address is proven, earlier sign-ins end. */
+  public record ResetPassword(String tokenHash, String newPasswordHash, Instant now,
+                              ActorRef<StatusReply<Account>> replyTo) implements Command {}
+
+  /**
+   * An identity provider vouched for the address. An account that was not verified loses its password too: whoever
+   * registered it never proved the address, so the password may be a squatter's. Refused without an account.
+   */
+  public record VerifiedByProvider(String provider, ActorRef<StatusReply<Account>> replyTo) implements Command {}
 
   /**
    * Idempotent: registering a known id changes nothing. Acknowledged once the id is in the journal; the ids that
@@ -101,6 +149,15 @@ public final class OwnerEntity
   public record AccountCreated(Account account) implements Event {}
 
   public record WatchesAdded(List<String> watchIds) implements Event {}
+
+  public record TokenIssued(TokenPurpose purpose, String tokenHash, Instant expiresAt) implements Event {}
+
+  /** {@code via} is {@code e-mail} for a mailed token, else the identity provider's name. */
+  public record EmailVerified(String via, boolean passwordRevoked) implements Event {
+    public static final String BY_EMAIL = "e-mail";
+  }
+
+  public record PasswordReset(String passwordHash) implements Event {}
 
   // ---- behaviour ---------------------------------------------------------------------------------
 
@@ -152,6 +209,13 @@ public final class OwnerEntity
         .onCommand(CreateAccount.class, this::onCreateAccount)
         .onCommand(GetAccount.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
             state.account() != null ? StatusReply.success(state.account()) : StatusReply.error("no such account")))
+        .onCommand(IssueToken.class, this::onIssueToken)
+        .onCommand(CheckToken.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
+            state.accepts(cmd.purpose(), cmd.tokenHash(), cmd.now()) ? StatusReply.success(state.account())
+                : StatusReply.error(TOKEN_REFUSED)))
+        .onCommand(VerifyEmail.class, this::onVerifyEmail)
+        .onCommand(ResetPassword.class, this::onResetPassword)
+        .onCommand(VerifiedByProvider.class, this::onVerifiedByProvider)
         .onCommand(AddWatch.class, this::onAddWatch)
         .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
         .onCommand(ListWatches.class, (state, cmd) ->
@@ -204,6 +268,38 @@ public final class OwnerEntity
     return Effect().persist(new AccountCreated(cmd.account())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
+  private ReplyEffect<Event, State> onIssueToken(State state, IssueToken cmd) {
+    if (state.account() == null) return Effect().reply(cmd.replyTo(), StatusReply.error("no such account"));
+    if (cmd.purpose() == TokenPurpose.VERIFY_EMAIL && state.account().emailVerified()) {
+      return Effect().reply(cmd.replyTo(), StatusReply.error("the e-mail address is verified already"));
+    }
+    return Effect().persist(new TokenIssued(cmd.purpose(), cmd.tokenHash(), cmd.expiresAt()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private ReplyEffect<Event, State> onVerifyEmail(State state, VerifyEmail cmd) {
+    if (!state.accepts(TokenPurpose.VERIFY_EMAIL, cmd.tokenHash(), cmd.now())) {
+      return Effect().reply(cmd.replyTo(), StatusReply.error(TOKEN_REFUSED));
+    }
+    return Effect().persist(new EmailVerified(EmailVerified.BY_EMAIL, false))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private ReplyEffect<Event, State> onResetPassword(State state, ResetPassword cmd) {
+    if (!state.accepts(TokenPurpose.RESET_PASSWORD, cmd.tokenHash(), cmd.now())) {
+      return Effect().reply(cmd.replyTo(), StatusReply.error(TOKEN_REFUSED));
+    }
+    return Effect().persist(new PasswordReset(cmd.newPasswordHash()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private ReplyEffect<Event, State> onVerifiedByProvider(State state, VerifiedByProvider cmd) {
+    if (state.account() == null) return Effect().reply(cmd.replyTo(), StatusReply.error("no such account"));
+    if (state.account().emailVerified()) return Effect().reply(cmd.replyTo(), StatusReply.success(state.account()));
+    return Effect().persist(new EmailVerified(cmd.provider(), state.account().hasPassword()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
   private ReplyEffect<Event, State> onAddWatch(State state, AddWatch cmd) {
     if (state.watchIds().contains(cmd.watchId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
@@ -222,7 +318,16 @@ public final class OwnerEntity
   @Override
   public EventHandler<State, Event> eventHandler() {
     return newEventHandlerBuilder().forAnyState()
-        .onEvent(AccountCreated.class, (state, e) -> new State(e.account(), state.watchIds()))
+        .onEvent(AccountCreated.class, (state, e) -> state.withAccount(e.account(), List.of()))
+        .onEvent(TokenIssued.class, (state, e) -> {
+          List<PendingToken> tokens = new ArrayList<>(state.tokensBut(e.purpose()));
+          tokens.add(new PendingToken(e.purpose(), e.tokenHash(), e.expiresAt()));
+          return state.withAccount(state.account(), tokens);
+        })
+        .onEvent(EmailVerified.class, (state, e) -> state.withAccount(state.account().verified(e.passwordRevoked()),
+            state.tokensBut(TokenPurpose.VERIFY_EMAIL)))
+        .onEvent(PasswordReset.class, (state, e) -> state.withAccount(state.account().withNewPassword(e.passwordHash()),
+            state.tokensBut(TokenPurpose.VERIFY_EMAIL, TokenPurpose.RESET_PASSWORD)))
         .onEvent(WatchesAdded.class, (state, e) -> state.withWatches(e.watchIds()))
         .build();
   }

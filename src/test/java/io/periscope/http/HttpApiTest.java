@@ -63,7 +63,9 @@ public class HttpApiTest {
   public void publicRoutesAnswerWithoutAToken() throws Exception {
     assertEquals("{\"status\":\"ok\"}", call("GET", "/health", null, null).body());
     JsonNode status = Json.MAPPER.readTree(call("GET", "/config/status", null, null).body());
-    status.fields().forEachRemaining(f -> assertTrue(f.getKey(), f.getValue().isBoolean()));
+    status.fields().forEachRemaining(f -> assertTrue(f.getKey(), f.getValue().isBoolean()
+        || f.getKey().equals("identityProviders")));
+    assertEquals("{\"github\":false}", status.get("identityProviders").toString());
   }
 
   @Test
@@ -151,6 +153,14 @@ public class HttpApiTest {
     assertTrue("the first account still signs in", service.login("dave", "dave-passphrase").length() > 20);
     String mallory = "{\"id\":\"mallory\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"mallory-pass\"}";
     error(call("POST", "/admin/users", root, mallory), 409);
+  }
+
+  @Test
+  public void withoutSmtpTheMailedAccountRoutesAre503() throws Exception {
+    error(call("POST", "/auth/register", null, "{\"email\":\"new@example.org\",\"password\":\"a fine long phrase\"}"), 503);
+    error(call("POST", "/auth/forgot-password", null, "{\"email\":\"alice@example.org\"}"), 503);
+    error(call("POST", "/auth/verify-email/resend", null, "{\"email\":\"alice@example.org\"}"), 503);
+    error(call("GET", "/auth/github", null, null), 404);
   }
 
   @Test

@@ -28,7 +28,7 @@ public class OwnerEntityTest {
   @ClassRule
   public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
 
-  private static final Account ALICE = new Account("alice", "alice@example.org", Role.USER, "$2a$10$hash",
+  private static final Account ALICE = Account.made("alice", "alice@example.org", Role.USER, "$2a$10$hash",
       Instant.parse("2026-11-22T12:00:00Z"));
 
   private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> owner;
@@ -65,7 +65,7 @@ public class OwnerEntityTest {
   @Test
   public void eventsAndStateGoThroughTheServiceJacksonBinding() {
     Serialization serialization = SerializationExtension.get(testKit.system());
-    for (Object message : List.of(new OwnerEntity.WatchesAdded(List.of("w")), new OwnerEntity.State(ALICE, List.of()))) {
+    for (Object message : List.of(new OwnerEntity.WatchesAdded(List.of("w")), new OwnerEntity.State(ALICE, List.of(), List.of()))) {
       assertEquals("JacksonJsonSerializer", serialization.findSerializerFor(message).getClass().getSimpleName());
     }
   }
@@ -87,7 +87,7 @@ public class OwnerEntityTest {
   @Test
   public void aSecondCreateIsRefusedAndPersistsNothing() {
     createAccount(ALICE);
-    Account other = new Account("alice", "other@example.org", Role.ADMIN, "$2a$10$other", Instant.now());
+    Account other = Account.made("alice", "other@example.org", Role.ADMIN, "$2a$10$other", Instant.now());
     var again = createAccount(other);
     assertTrue(again.reply().isError());
     assertTrue(again.hasNoEvents());
@@ -135,7 +135,7 @@ public class OwnerEntityTest {
     addWatch("w2");
     addWatch("w1");
     owner.restart();
-    assertEquals(new OwnerEntity.State(ALICE, List.of("w2", "w1")), owner.getState());
+    assertEquals(new OwnerEntity.State(ALICE, List.of("w2", "w1"), List.of()), owner.getState());
     assertEquals(ALICE, getAccount().getValue());
   }
 

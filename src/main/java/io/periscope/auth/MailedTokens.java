@@ -1,0 +1,48 @@
+package io.periscope.auth;
+
+import io.periscope.watch.WatchValidator;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The single-use tokens mailed to an account: {@code <account id>.<secret>}, the secret 256 random bits in
+ * base64url. The account id says which owner entity holds the token's hash; only the SHA-256 of the whole token is
+ * ever stored, so the journal cannot be replayed into a working link.
+ */
+final class MailedTokens {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final int SECRET_BYTES = 32;
+  private static final Pattern SECRET = Pattern.compile("[A-Za-z0-9_-]{43}");
+
+  private MailedTokens() {}
+
+  static String create(String accountId) {
+    byte[] secret = new byte[SECRET_BYTES];
+    RANDOM.nextBytes(secret);
+    return accountId + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+  }
+
+  /** The account a well-formed token names; empty for anything else. */
+  static Optional<String> accountId(String token) {
+    if (token == null) return Optional.empty();
+    int dot = token.lastIndexOf('.');
+    if (dot <= 0) return Optional.empty();
+    String accountId = token.substring(0, dot);
+    boolean wellFormed = WatchValidator.ID.matcher(accountId).matches() && SECRET.matcher(token.substring(dot + 1)).matches();
+    return wellFormed ? Optional.of(accountId) : Optional.empty();
+  }
+
+  static String hash(String token) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

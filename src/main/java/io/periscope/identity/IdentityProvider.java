@@ -1,0 +1,18 @@
+package io.periscope.identity;
+
+import java.net.URI;
+import java.util.concurrent.CompletionStage;
+
+/** One identity provider's authorization-code flow, with PKCE (S256). */
+interface IdentityProvider {
+  String name();
+
+  /** Where the browser goes to sign in, carrying the flow's state, code challenge and (OIDC) nonce. */
+  CompletionStage<URI> authorizationUri(SignInFlow flow, URI redirectUri);
+
+  /**
+   * Exchanges the code and answers the e-mail address the provider vouches for as verified; fails with
+   * {@link SignInFailure} otherwise.
+   */
+  CompletionStage<String> verifiedEmail(String code, SignInFlow flow, URI redirectUri);
+}

@@ -1,0 +1,16 @@
+package io.periscope.owner;
+
+import io.periscope.serialization.JsonSerializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Instant;
+
+/** A single-use token an account was mailed, kept only as its hash, until it is used, replaced or expired. */
+public record PendingToken(TokenPurpose purpose, String tokenHash, Instant expiresAt) implements JsonSerializable {
+
+  /** Whether {@code hash} is this token's, for {@code purpose}, before it expires (compared in constant time). */
+  boolean accepts(TokenPurpose purpose, String hash, Instant now) {
+    return this.purpose == purpose && now.isBefore(expiresAt) && hash != null
+        && MessageDigest.isEqual(tokenHash.getBytes(StandardCharsets.UTF_8), hash.getBytes(StandardCharsets.UTF_8));
+  }
+}

@@ -1,0 +1,59 @@
+package io.periscope.auth;
+
+import static io.periscope.auth.RegistrationTest.body;
+import static io.periscope.auth.RegistrationTest.login;
+import static io.periscope.auth.RegistrationTest.post;
+import static org.junit.Assert.assertEquals;
+
+import com.typesafe.config.Config;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.Mailbox;
+import io.periscope.testing.TestJournals;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * Registration and recovery on the PostgreSQL journal, across a restart of the service: the verification, the
+ * spent tokens and the ended sign-ins are in the journal, not in a process.
+ */
+public class RegistrationPostgresTest {
+  static Mailbox mailbox;
+
+  @BeforeClass
+  public static void start() {
+    mailbox = new Mailbox();
+  }
+
+  @AfterClass
+  public static void stop() {
+    mailbox.close();
+  }
+
+  @Test
+  public void verifiedAccountsResetPasswordsAndSpentTokensSurviveARestart() throws Exception {
+    Config config = RegistrationTest.withMail(mailbox, TestJournals.postgres());
+    String email = "pg-" + UUID.randomUUID().toString().substring(0, 8) + "@example.org";
+    String oldToken;
+    String verifyToken;
+    String resetToken;
+    try (InProcessService first = new InProcessService(config)) {
+      RegistrationTest.registered(first, mailbox, email, "a postgres passphrase");
+      verifyToken = mailbox.await(email, 1).token();
+      oldToken = body(login(first, email, "a postgres passphrase"), 200).get("token").asText();
+      body(post(first, "/auth/forgot-password", Map.of("email", email)), 202);
+      resetToken = mailbox.await(email, 2).token();
+      body(post(first, "/auth/reset-password", Map.of("token", resetToken, "password", "another postgres phrase")), 200);
+    }
+    try (InProcessService second = new InProcessService(config)) {
+      assertEquals(401, second.send("GET", "/watches", oldToken, null, Map.of()).statusCode());
+      assertEquals(401, login(second, email, "a postgres passphrase").statusCode());
+      String fresh = body(login(second, email, "another postgres phrase"), 200).get("token").asText();
+      assertEquals(200, second.send("GET", "/watches", fresh, null, Map.of()).statusCode());
+      body(post(second, "/auth/verify-email", Map.of("token", verifyToken)), 400);
+      body(post(second, "/auth/reset-password", Map.of("token", resetToken, "password", "a third phrase to try")), 400);
+    }
+  }
+}
