@@ -45,7 +45,7 @@ public final class Profiles {
    * The OpenID Connect providers named by OIDC_PROVIDERS: HOCON cannot name variables it does not know, so each
    * name's OIDC_&lt;NAME&gt;_ISSUER, _CLIENT_ID, _CLIENT_SECRET and _SCOPES are placed here (NAME upper-cased, '-' as '_').
    */
-  static Config oidcProviders(Map<String, String> env) {
+  public static Config oidcProviders(Map<String, String> env) {
     Map<String, Object> values = new java.util.HashMap<>();
     for (String name : Settings.commaList(env.getOrDefault("OIDC_PROVIDERS", ""))) {
       String prefix = "OIDC_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_";
