@@ -16,8 +16,8 @@ import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.WatchRoutes;
 import com.typesafe.config.Config;
-import io.periscope.model.ModelClient;
 import io.periscope.model.ModelClients;
+import io.periscope.model.PooledModel;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
@@ -56,6 +56,8 @@ public final class Periscope {
   private final KeyPools keyPools;
   private final OkHttpClient trusted;
   private final AdminAlerts adminAlerts;
+  private final PooledModel model;
+  private final Optional<SearchProvider> search;
   private final Clock clock;
 
   /** Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded in time. */
@@ -79,17 +81,18 @@ public final class Periscope {
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
     this.adminAlerts = AdminAlerts.create(config, trusted);
+    Settings.Providers p = settings.providers();
+    this.model = new PooledModel(ModelClients.create(p.modelProvider(), p.modelBaseUrl(), p.modelName(), trusted),
+        keyPools);
+    this.search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
+        ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
+        : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
     entities.startRuns(pipeline(config, blocking),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()), clock);
   }
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
-    Settings.Providers p = settings.providers();
-    ModelClient model = ModelClients.create(p.modelProvider(), p.modelBaseUrl(), p.modelName(), trusted);
-    Optional<SearchProvider> search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
-        ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
-        : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
     Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
     return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
         notifier, adminAlerts, Clock.systemUTC());
