@@ -108,6 +108,38 @@ public final class SafeHttp {
   }
 
   /**
+   * Whether anything answers HTTP at {@code url}: completes with the status of the first answer to a HEAD request,
+   * whatever it is (a redirect is not followed, an error status is still an answer), within {@code timeout}; fails
+   * with a {@link FetchFailure} when the guard refuses the address or nothing answers. The body is never read.
+   */
+  public CompletionStage<Integer> firstAnswer(String url, Duration timeout) {
+    CompletableFuture<Integer> result = new CompletableFuture<>();
+    HttpUrl target;
+    try {
+      target = checked(url, HttpUrl.parse(url));
+    } catch (FetchFailure refused) {
+      result.completeExceptionally(refused);
+      return result;
+    }
+    Call call = client.newCall(new Request.Builder().url(target).headers(withUserAgent(Headers.of())).head().build());
+    call.timeout().timeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    call.enqueue(new Callback() {
+      @Override
+      public void onFailure(Call call, IOException e) {
+        result.completeExceptionally(failure(target, e));
+      }
+
+      @Override
+      public void onResponse(Call call, okhttp3.Response response) {
+        try (response) {
+          result.complete(response.code());
+        }
+      }
+    });
+    return result;
+  }
+
+  /**
    * A client for POSTs to user-supplied URLs (webhooks, ntfy, Slack, Discord): no redirects, and the address it
    * connected to is checked before the request is written, which also covers IP-literal hosts that OkHttp
    * connects to without asking the DNS.
