@@ -8,7 +8,10 @@ import io.periscope.config.Settings;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.assist.Assistant;
+import io.periscope.assist.DomainLiveness;
 import io.periscope.http.AdminRoutes;
+import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
@@ -134,9 +137,13 @@ public final class Periscope {
     Settings.RateLimits limits = settings.rateLimits();
     FixedWindowRateLimiter authLimiter =
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock);
+    FixedWindowRateLimiter aiLimiter =
+        new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
+    Assistant assistant = new Assistant(model, keyPools, search, new DomainLiveness(settings.allowPrivateNetworks()));
     return new HttpApi(tokens, settings.webOrigins(),
         new SystemRoutes(settings),
         new AuthRoutes(accounts, authLimiter),
+        new AssistRoutes(assistant, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(accounts, keyPools));
