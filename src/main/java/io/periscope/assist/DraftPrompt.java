@@ -17,10 +17,8 @@ public final class DraftPrompt {
   /** A watch with up to 20 sources, their rationales and the notes. */
   static final int MAX_ANSWER_TOKENS = 3_000;
 
-  public static final String SYSTEM = """
-      You draft a watch for a service that watches the web for a person and alerts them when something they care \
-      about happens. Each run of a watch collects the new items of its sources, and a model judges whether they \
-      show that the watch's condition is met.
+  public static final String SYSTEM = "You draft a watch " + WatchText.SERVICE + """
+
 
       Answer with a complete watch:
       - name: a short display name, at most 200 characters;

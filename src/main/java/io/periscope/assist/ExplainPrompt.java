@@ -15,10 +15,8 @@ public final class ExplainPrompt {
   static final int MAX_ANSWER_TOKENS = 800;
   static final int MAX_EXPLANATION = 4_000;
 
-  public static final String SYSTEM = """
-      You explain a watch to the person who owns it, for a service that watches the web and alerts them when \
-      something they care about happens. Each run of a watch collects the new items of its sources, and a model \
-      judges whether they show that the watch's condition is met.
+  public static final String SYSTEM = "You explain a watch to its owner, " + WatchText.SERVICE + """
+
 
       In one short paragraph of plain language, without cron syntax or jargon, say what the watch looks at (its \
       searches and feeds, and how far back), what must happen for an alert, how sure the service must be before it \

@@ -22,10 +22,8 @@ public final class RevisionPrompt {
   public static final String SCHEMA_NAME = "revision";
   static final int MAX_ANSWER_TOKENS = 3_000;
 
-  public static final String SYSTEM = """
-      You revise a watch for a service that watches the web for a person and alerts them when something they care \
-      about happens. Each run of a watch collects the new items of its sources, and a model judges whether they \
-      show that the watch's condition is met.
+  public static final String SYSTEM = "You revise a watch " + WatchText.SERVICE + """
+
 
       You receive the watch as it is now and the person's instruction. Answer with:
       - reasons: one entry for each field you change, naming the field and saying why in one sentence for the \

@@ -10,6 +10,11 @@ import java.util.stream.Collectors;
 
 /** How a watch appears in a prompt. */
 final class WatchText {
+  /** What every assistance system prompt says the service is, after "You … a watch". */
+  static final String SERVICE = "for a service that watches the web for a person and alerts them when something "
+      + "they care about happens. Each run of a watch collects the new items of its sources, and a model judges "
+      + "whether they show that the watch's condition is met.";
+
   private WatchText() {}
 
   /**
