@@ -9,6 +9,7 @@ import io.periscope.watch.Watch;
 import io.periscope.watch.WatchValidator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -153,7 +154,7 @@ public final class AssistRequests {
   }
 
   /** Copies {@code field} when present and not null: when it has the right type, else an issue. */
-  private static void keep(JsonNode from, String field, java.util.function.Predicate<JsonNode> typed, String rule,
+  private static void keep(JsonNode from, String field, Predicate<JsonNode> typed, String rule,
                            ObjectNode to, List<Issue> issues, Object[] at) {
     JsonNode value = from.get(field);
     if (value == null || value.isNull()) return;

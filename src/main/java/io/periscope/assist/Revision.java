@@ -10,6 +10,7 @@ import io.periscope.model.InvalidModelOutput;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchValidator;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ public record Revision(Map<String, JsonNode> changes, List<Reason> reasons) {
   public record Reason(String field, String why) {}
 
   public Revision {
-    changes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(changes));
+    changes = Collections.unmodifiableMap(new LinkedHashMap<>(changes));
     reasons = List.copyOf(reasons);
   }
 

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.notify.ChannelId;
 import io.periscope.watch.Watch;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** How a watch appears in a prompt. */
@@ -36,8 +38,8 @@ final class WatchText {
 
   /** The kinds of the watch's channels (telegram, email, webhook…), never their targets; "none" without any. */
   static String channelKinds(Watch watch) {
-    String kinds = watch.channels().stream().map(ChannelId::parse).flatMap(java.util.Optional::stream)
-        .map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT)).distinct().collect(Collectors.joining(", "));
+    String kinds = watch.channels().stream().map(ChannelId::parse).flatMap(Optional::stream)
+        .map(c -> c.kind().name().toLowerCase(Locale.ROOT)).distinct().collect(Collectors.joining(", "));
     return kinds.isEmpty() ? "none" : kinds;
   }
 

@@ -17,6 +17,7 @@ import io.periscope.keys.ProviderFailure;
 import io.periscope.model.InvalidModelOutput;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
+import io.periscope.runtime.EntityRefusal;
 import io.periscope.runtime.Failures;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
@@ -143,7 +144,7 @@ public final class AssistRoutes {
   /** The caller's watch; refused (404) when absent or another owner's, since it is addressed under the caller. */
   private CompletionStage<Watch> stored(String owner, String id) {
     if (!WatchValidator.ID.matcher(id).matches()) {
-      return CompletableFuture.failedFuture(new io.periscope.runtime.EntityRefusal("no such watch"));
+      return CompletableFuture.failedFuture(new EntityRefusal("no such watch"));
     }
     return asks.ask(entities.watch(owner, id), WatchEntity.Get::new);
   }
