@@ -2,6 +2,7 @@
 # Runs at scale: io.periscope.bench.ScheduleBench against target/periscope.jar with loopback fakes
 # (feed 50 ms, model 300 ms). Arguments go to the harness, e.g.
 #   scripts/schedule-bench.sh --scenario run-all                 # 100 watches, RUN_ALL_CONCURRENCY 1 then 8
+#   scripts/schedule-bench.sh --scenario run-cost                # model calls per run, the service's own time per run
 #   scripts/schedule-bench.sh --scenario schedule --minutes 3    # 10,000 watches due every minute, one node
 # Only 127.0.0.1 is targeted; every wait is bounded; the data directories are removed afterwards.
 set -euo pipefail

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 /**
  * A load driver for a running Periscope service: a benchmark harness, not a test (the name keeps surefire and
  * failsafe away from it). Closed loop: C client threads, each sends its next request as soon as the previous one
- * answered, over its own keep-alive HTTP/1.1 connection. Each scenario runs a warm-up, then a measured window;
+ * answered, over its own keep-alive HTTP/1.1 connection (plain blocking sockets, so the driver costs little of
+ * the CPU it shares with the service). Each scenario runs a warm-up, then a measured window;
  * only requests started inside the window count.
  *
  * <pre>
@@ -125,37 +126,39 @@ public final class LoadDriver {
       recorders[c] = rec;
       Session session = sessions.isEmpty() ? null : sessions.get(c % sessions.size());
       threads[c] = new Thread(() -> {
-        // One HttpClient per client thread: its pool holds one keep-alive connection, as a real client would.
-        HttpClient http = client();
-        try {
+        try (Connection http = new Connection(o.base())) {
           ready.countDown();
           go.await();
           long seq = 0;
           while (true) {
             long start = System.nanoTime();
             if (start - window[1] >= 0) break;
-            HttpRequest request = switch (scenario) {
-              case "health" -> get(o.base(), "/health", null);
-              case "read" -> get(o.base(), "/watches/" + session.readWatchId(), session.token());
-              case "create" -> post(o.base(), "/watches", session.token(),
+            byte[] request = switch (scenario) {
+              case "health" -> Connection.request("GET", o.base(), "/health", null, null);
+              case "read" -> Connection.request("GET", o.base(), "/watches/" + session.readWatchId(), session.token(),
+                  null);
+              case "create" -> Connection.request("POST", o.base(), "/watches", session.token(),
                   String.format(WATCH_BODY, "w-" + run + "-" + client + "-" + (seq++)));
               default -> throw new IllegalArgumentException(scenario);
             };
             boolean ok;
             String status;
             try {
-              HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-              ok = response.statusCode() / 100 == 2;
-              status = Integer.toString(response.statusCode());
+              int code = http.exchange(request);
+              ok = code / 100 == 2;
+              status = Integer.toString(code);
             } catch (IOException e) {
               ok = false;
               status = e.getClass().getSimpleName();
+              http.reconnect();
             }
             long end = System.nanoTime();
             if (start - window[0] >= 0) rec.record(end - start, ok, status);
           }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
         }
       }, "client-" + c);
       threads[c].setDaemon(true);
@@ -214,15 +217,89 @@ public final class LoadDriver {
 
   // ---- HTTP --------------------------------------------------------------------------------------
 
+  /**
+   * One keep-alive HTTP/1.1 connection with blocking I/O, for the measured loop: the JDK's HttpClient runs a
+   * selector thread and an executor per client, and 32 of those took a large share of the two cores the service
+   * shares with the driver. The service answers every request with a Content-Length, which is all this reads.
+   */
+  static final class Connection implements AutoCloseable {
+    private final URI base;
+    private java.net.Socket socket;
+    private java.io.BufferedInputStream in;
+    private java.io.OutputStream out;
+
+    Connection(URI base) throws IOException {
+      this.base = base;
+      reconnect();
+    }
+
+    void reconnect() throws IOException {
+      close();
+      socket = new java.net.Socket(base.getHost(), base.getPort());
+      socket.setTcpNoDelay(true);
+      socket.setSoTimeout((int) REQUEST_TIMEOUT.toMillis());
+      in = new java.io.BufferedInputStream(socket.getInputStream(), 16 * 1024);
+      out = socket.getOutputStream();
+    }
+
+    static byte[] request(String method, URI base, String path, String token, String json) {
+      StringBuilder b = new StringBuilder(256).append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ")
+          .append(base.getHost()).append(':').append(base.getPort()).append("\r\n");
+      if (token != null) b.append("Authorization: Bearer ").append(token).append("\r\n");
+      byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
+      if (json != null) b.append("Content-Type: application/json\r\n");
+      if (json != null || !method.equals("GET")) b.append("Content-Length: ").append(body.length).append("\r\n");
+      byte[] head = b.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
+      byte[] all = Arrays.copyOf(head, head.length + body.length);
+      System.arraycopy(body, 0, all, head.length, body.length);
+      return all;
+    }
+
+    /** Sends the request and reads the whole answer; returns its status code. */
+    int exchange(byte[] request) throws IOException {
+      out.write(request);
+      out.flush();
+      String statusLine = line();
+      if (statusLine.length() < 12) throw new IOException("no status line: " + statusLine);
+      int status = Integer.parseInt(statusLine.substring(9, 12));
+      long length = 0;
+      boolean close = false;
+      for (String header = line(); !header.isEmpty(); header = line()) {
+        int colon = header.indexOf(':');
+        String name = colon < 0 ? header : header.substring(0, colon).trim();
+        if (name.equalsIgnoreCase("content-length")) length = Long.parseLong(header.substring(colon + 1).trim());
+        if (name.equalsIgnoreCase("connection") && header.toLowerCase(Locale.ROOT).contains("close")) close = true;
+      }
+      for (long left = length; left > 0; ) {
+        long skipped = in.skip(left);
+        if (skipped <= 0) {
+          if (in.read() < 0) throw new IOException("the connection closed inside a body");
+          skipped = 1;
+        }
+        left -= skipped;
+      }
+      if (close) reconnect();
+      return status;
+    }
+
+    private String line() throws IOException {
+      StringBuilder b = new StringBuilder(64);
+      for (int ch = in.read(); ch != '\n'; ch = in.read()) {
+        if (ch < 0) throw new IOException("the connection closed");
+        if (ch != '\r') b.append((char) ch);
+      }
+      return b.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (socket != null) socket.close();
+    }
+  }
+
   static HttpClient client() {
     return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
         .build();
-  }
-
-  static HttpRequest get(URI base, String path, String token) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(REQUEST_TIMEOUT).GET();
-    if (token != null) b.header("Authorization", "Bearer " + token);
-    return b.build();
   }
 
   static HttpRequest post(URI base, String path, String token, String json) {

@@ -43,6 +43,8 @@ import okhttp3.mockwebserver.RecordedRequest;
  *   <li>{@code --scenario run-all}: one owner with {@code --watches} (100) watches; {@code POST /watches/run-all}
  *       with {@code RUN_ALL_CONCURRENCY=1}, then 8 (a service start each; one run-all warms it up first),
  *       against the ideal of upstream latency × watches / concurrency.</li>
+ *   <li>{@code --scenario run-cost}: model calls per run with and without fresh items, and the service's own
+ *       time per run ({@code --runs}, 200, run-now calls one after another).</li>
  *   <li>{@code --scenario schedule}: {@code --watches} (10,000) watches due every minute, spread over
  *       {@code --owners} accounts, observed for {@code --minutes} whole minutes: per watch and minute exactly one
  *       scheduled run (none missed, none doubled), lateness = start − due time, and the service's heap (capped
@@ -78,8 +80,11 @@ public final class ScheduleBench {
     ScheduleBench bench = new ScheduleBench(options);
     bench.startUpstream();
     try {
-      if (options.get("--scenario").equals("run-all")) bench.runAll();
-      else bench.schedule();
+      switch (options.get("--scenario")) {
+        case "run-all" -> bench.runAll();
+        case "run-cost" -> bench.runCost();
+        default -> bench.schedule();
+      }
     } finally {
       bench.upstream.shutdown();
     }
@@ -107,6 +112,13 @@ public final class ScheduleBench {
                   + "<channel><title>Bench</title><link>https://example.org/</link><description>d</description>"
                   + "<item><title>Item " + n + "</title><link>" + link + "</link><guid>item-" + n + "</guid>"
                   + "<description>Summary " + n + "</description></item></channel></rss>");
+        }
+        if (path.startsWith("/static-feed/")) {
+          pause(FEED_LATENCY);
+          return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody("<?xml version=\"1.0\"?>"
+              + "<rss version=\"2.0\"><channel><title>Static</title><link>https://example.org/</link><description>d"
+              + "</description><item><title>Always</title><link>" + base() + "/page/static</link><guid>static-1</guid>"
+              + "<description>The same item</description></item></channel></rss>");
         }
         if (path.startsWith("/page/")) {
           return new MockResponse().setHeader("Content-Type", "text/html")
@@ -163,6 +175,49 @@ public final class ScheduleBench {
         System.out.printf(Locale.ROOT, "%-12d %8d %10.2f %10.2f %8.3f %8d %16d%n", concurrency, watches, ideal, took,
             took / ideal, result.path("summary").path("ran").asInt(), pct(durations, 50));
       }
+    }
+  }
+
+  /**
+   * What one run costs: model calls per run (a watch whose feed publishes a new item every run, and one whose feed
+   * never changes), and the service's own time per run: the run-now round trip less the fixed upstream latency on
+   * its path (feed, then model; pages and the journal are the service's).
+   */
+  private void runCost() throws Exception {
+    int runs = Integer.parseInt(options.getOrDefault("--runs", "200"));
+    double upstream = FEED_LATENCY.toMillis() + MODEL_LATENCY.toMillis();
+    try (Service service = new Service(Map.of())) {
+      String token = service.owners(1).get(0);
+      service.createWatch(token, "fresh", "0 0 1 1 *", "/feed/fresh");
+      service.createWatch(token, "static", "0 0 1 1 *", "/static-feed/static");
+      for (int i = 0; i < 20; i++) service.call("POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5));
+      service.call("POST", "/watches/static/run", token, null, Duration.ofMinutes(5)); // judges its one item
+      long freshCalls = modelCalls.get();
+      long[] overhead = new long[runs];
+      long[] recorded = new long[runs];
+      for (int i = 0; i < runs; i++) {
+        long start = System.nanoTime();
+        JsonNode result = service.call("POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5)).path("result");
+        overhead[i] = Math.round((System.nanoTime() - start) / 1e6 - upstream);
+        recorded[i] = result.path("durationMs").asLong() - (long) upstream;
+        if (result.path("fresh").asInt() != 1) throw new IllegalStateException("expected one fresh item: " + result);
+      }
+      freshCalls = modelCalls.get() - freshCalls;
+      long nothingNewCalls = modelCalls.get();
+      for (int i = 0; i < runs; i++) {
+        JsonNode result = service.call("POST", "/watches/static/run", token, null, Duration.ofMinutes(5)).path("result");
+        if (!result.path("outcome").asText().equals("nothing-new")) {
+          throw new IllegalStateException("expected nothing-new: " + result);
+        }
+      }
+      nothingNewCalls = modelCalls.get() - nothingNewCalls;
+      java.util.Arrays.sort(overhead);
+      java.util.Arrays.sort(recorded);
+      System.out.printf(Locale.ROOT, "runs=%d model-calls: fresh-runs=%d (%.2f a run) nothing-new-runs=%d (%.2f a run)%n",
+          runs, freshCalls, (double) freshCalls / runs, nothingNewCalls, (double) nothingNewCalls / runs);
+      System.out.printf(Locale.ROOT, "own time per run, round trip less %.0f ms upstream: p50=%d p90=%d p99=%d ms; "
+          + "inside the run record (durationMs less upstream): p50=%d p90=%d ms%n", upstream, pct(overhead, 50),
+          pct(overhead, 90), pct(overhead, 99), pct(recorded, 50), pct(recorded, 90));
     }
   }
 
@@ -294,8 +349,12 @@ public final class ScheduleBench {
     }
 
     Void createWatch(String token, String id, String schedule) throws Exception {
+      return createWatch(token, id, schedule, "/feed/" + id);
+    }
+
+    Void createWatch(String token, String id, String schedule, String feedPath) throws Exception {
       call("POST", "/watches", token, Json.text(Map.of("id", id, "name", id, "condition", "anything",
-          "sources", List.of(Map.of("type", "rss", "value", base() + "/feed/" + id)), "schedule", schedule,
+          "sources", List.of(Map.of("type", "rss", "value", base() + feedPath)), "schedule", schedule,
           "threshold", 0.8)), Duration.ofSeconds(60));
       return null;
     }

@@ -40,6 +40,7 @@ public final class InProcessService implements AutoCloseable {
     Settings settings = Settings.from(config);
     tokens = new Tokens(SECRET, settings.tokenTtl(), Clock.systemUTC());
     app = new Periscope(system, config, new ShardedEntities(system), tokens, clock);
+    app.seedKeyPools().toCompletableFuture().get(30, TimeUnit.SECONDS); // as serve does
     app.startSchedules(system, config);
     binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(app.httpApi(clock).route().seal())
         .toCompletableFuture().get(30, TimeUnit.SECONDS);

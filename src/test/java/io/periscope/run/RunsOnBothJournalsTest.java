@@ -1,0 +1,146 @@
+package io.periscope.run;
+
+import static org.junit.Assert.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.json.Json;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.TestJournals;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+/**
+ * Runs through the whole service on the embedded H2 journal and on PostgreSQL: the run record and the items it
+ * marks seen are written together, so after a restart the same items are still seen (nothing alerted again, no
+ * model call), and the history, newest first, outlives both the restart and the watch.
+ */
+public class RunsOnBothJournalsTest {
+  private static final String PASSWORD = "runs-journal-passphrase";
+  private final MockWebServer upstream = new MockWebServer();
+  private final AtomicInteger modelCalls = new AtomicInteger();
+  private final AtomicInteger alerts = new AtomicInteger();
+
+  @Before
+  public void startUpstream() throws Exception {
+    upstream.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        String path = request.getPath();
+        if (path.equals("/feed.xml")) {
+          return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody(feed());
+        }
+        if (path.startsWith("/articles/")) {
+          return new MockResponse().setHeader("Content-Type", "text/html")
+              .setBody("<html><body><article><p>Acme will launch on 1 March.</p></article></body></html>");
+        }
+        if (path.equals("/v1/chat/completions")) {
+          modelCalls.incrementAndGet();
+          String verdict = Json.text(Map.of("reasoning", "the article gives the date", "met", true,
+              "confidence", 0.9, "summary", "Acme set a launch date.",
+              "evidence", List.of(Map.of("url", url("/articles/launch"), "quote", "1 March"))));
+          return new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of(
+              "choices", List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))))));
+        }
+        if (path.equals("/hook")) {
+          alerts.incrementAndGet();
+          return new MockResponse().setResponseCode(204);
+        }
+        return new MockResponse().setResponseCode(404);
+      }
+    });
+    upstream.start();
+  }
+
+  @After
+  public void stopUpstream() throws Exception {
+    upstream.shutdown();
+  }
+
+  private String url(String path) {
+    return "http://127.0.0.1:" + upstream.getPort() + path;
+  }
+
+  private String feed() {
+    return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Acme</title><link>https://example.org</link>"
+        + "<description>d</description><item><title>Launch date set</title><link>" + url("/articles/launch")
+        + "</link><guid>acme-launch-1</guid><description>Acme sets a date</description></item></channel></rss>";
+  }
+
+  private Config withUpstream(Config journal) {
+    return ConfigFactory.parseMap(Map.of(
+            "periscope.model.base-url", url("/v1"),
+            "periscope.model.api-keys", "sk-runs-journal-test-0001",
+            "periscope.fetch.allow-private-networks", true))
+        .withFallback(journal).resolve();
+  }
+
+  @Test
+  public void runsAndSeenItemsSurviveARestartOnH2() throws Exception {
+    Path dir = Files.createTempDirectory("periscope-runs");
+    runsSurviveRestarts(() -> TestJournals.embedded(dir));
+  }
+
+  @Test
+  public void runsAndSeenItemsSurviveARestartOnPostgres() throws Exception {
+    runsSurviveRestarts(TestJournals::postgres);
+  }
+
+  private JsonNode run(InProcessService service, String token) throws Exception {
+    var response = service.send("POST", "/watches/launch/run", token, null, Map.of());
+    assertEquals(response.body(), 200, response.statusCode());
+    return Json.MAPPER.readTree(response.body()).get("result");
+  }
+
+  private List<String> outcomes(InProcessService service, String token) throws Exception {
+    var response = service.send("GET", "/watches/launch/runs", token, null, Map.of());
+    assertEquals(response.body(), 200, response.statusCode());
+    return Json.MAPPER.readTree(response.body()).get("runs").findValuesAsText("outcome");
+  }
+
+  private void runsSurviveRestarts(Supplier<Config> journal) throws Exception {
+    String owner = "runner-" + UUID.randomUUID().toString().substring(0, 8);
+    String watch = Json.text(Map.of("id", "launch", "name", "Acme launch", "condition", "Acme sets a launch date",
+        "sources", List.of(Map.of("type", "rss", "value", url("/feed.xml"), "trust", "official")),
+        "schedule", "0 0 1 1 *", "threshold", 0.8, "channels", List.of("webhook:" + url("/hook"))));
+    try (InProcessService first = new InProcessService(withUpstream(journal.get()))) {
+      first.account(owner, "user", PASSWORD);
+      String token = first.login(owner, PASSWORD);
+      assertEquals(201, first.send("POST", "/watches", token, watch, Map.of()).statusCode());
+      JsonNode alerted = run(first, token);
+      assertEquals("alert", alerted.get("outcome").asText());
+      assertEquals(1, alerted.get("notificationsSent").asInt());
+      assertEquals("official", alerted.get("trustTier").asText());
+      assertEquals("nothing-new", run(first, token).get("outcome").asText());
+    }
+    assertEquals(1, modelCalls.get());
+    assertEquals(1, alerts.get());
+    try (InProcessService second = new InProcessService(withUpstream(journal.get()))) {
+      String token = second.login(owner, PASSWORD);
+      assertEquals("the seen item was persisted with the record", "nothing-new", run(second, token).get("outcome").asText());
+      assertEquals(List.of("nothing-new", "nothing-new", "alert"), outcomes(second, token));
+      assertEquals(204, second.send("DELETE", "/watches/launch", token, null, Map.of()).statusCode());
+    }
+    try (InProcessService third = new InProcessService(withUpstream(journal.get()))) {
+      String token = third.login(owner, PASSWORD);
+      assertEquals("history outlives the watch and a restart",
+          List.of("nothing-new", "nothing-new", "alert"), outcomes(third, token));
+      assertEquals(404, third.send("POST", "/watches/launch/run", token, null, Map.of()).statusCode());
+    }
+    assertEquals("no second model call for the same item", 1, modelCalls.get());
+    assertEquals("no second alert for the same item", 1, alerts.get());
+  }
+}
