@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
@@ -85,7 +84,6 @@ public class AssistRoutesTest {
     });
     upstream.start(java.net.InetAddress.getLoopbackAddress(), 0);
     service = new InProcessService(configured(true), clock);
-    service.app.seedKeyPools().toCompletableFuture().get(30, TimeUnit.SECONDS);
     service.account("alice", "user", "alice-passphrase");
     service.account("bob", "user", "bob-passphrase");
     alice = service.login("alice", "alice-passphrase");
@@ -408,7 +406,6 @@ public class AssistRoutesTest {
     Config dying = ConfigFactory.parseMap(Map.of("periscope.model.api-keys", "sk-dying-test-0003"))
         .withFallback(configured(false));
     try (InProcessService service = new InProcessService(dying, clock)) {
-      service.app.seedKeyPools().toCompletableFuture().get(30, TimeUnit.SECONDS);
       service.account("carol", "user", "carol-passphrase");
       String carol = service.login("carol", "carol-passphrase");
       error(service.send("POST", "/watches/draft/preview", carol, "{\"value\": \"acme\"}", Map.of()), 503);
