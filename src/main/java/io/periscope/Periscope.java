@@ -11,7 +11,10 @@ import io.periscope.config.Settings;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.assist.Assistant;
+import io.periscope.assist.DomainLiveness;
 import io.periscope.http.AdminRoutes;
+import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
@@ -19,8 +22,8 @@ import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.WatchRoutes;
 import com.typesafe.config.Config;
-import io.periscope.model.ModelClient;
 import io.periscope.model.ModelClients;
+import io.periscope.model.PooledModel;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.identity.IdentityProviderSettings;
@@ -63,6 +66,8 @@ public final class Periscope {
   private final KeyPools keyPools;
   private final OkHttpClient trusted;
   private final AdminAlerts adminAlerts;
+  private final PooledModel model;
+  private final Optional<SearchProvider> search;
   private final Clock clock;
   private final SessionGenerations sessions;
   private final SelfService selfService;
@@ -98,17 +103,18 @@ public final class Periscope {
     this.identitySignIn = new IdentitySignIn(IdentityProviderSettings.from(config),
         trusted.newBuilder().readTimeout(IDENTITY_CALL_TIMEOUT).callTimeout(IDENTITY_CALL_TIMEOUT).build(), accounts,
         tokens.secret(), settings.publicUrl(), clock);
+    Settings.Providers p = settings.providers();
+    this.model = new PooledModel(ModelClients.create(p.modelProvider(), p.modelBaseUrl(), p.modelName(), trusted),
+        keyPools);
+    this.search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
+        ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
+        : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
     entities.startRuns(pipeline(config, blocking),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()), clock);
   }
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
-    Settings.Providers p = settings.providers();
-    ModelClient model = ModelClients.create(p.modelProvider(), p.modelBaseUrl(), p.modelName(), trusted);
-    Optional<SearchProvider> search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
-        ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
-        : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
     Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
     return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
         notifier, adminAlerts, Clock.systemUTC());
@@ -150,9 +156,13 @@ public final class Periscope {
     Settings.RateLimits limits = settings.rateLimits();
     FixedWindowRateLimiter authLimiter =
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock);
+    FixedWindowRateLimiter aiLimiter =
+        new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
+    Assistant assistant = new Assistant(model, keyPools, search, new DomainLiveness(settings.allowPrivateNetworks()));
     return new HttpApi(tokens, sessions, settings.webOrigins(),
         new SystemRoutes(settings, identitySignIn.status()),
         new AuthRoutes(accounts, selfService, identitySignIn, settings.webOrigins().stream().findFirst(), authLimiter),
+        new AssistRoutes(assistant, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(accounts, keyPools));

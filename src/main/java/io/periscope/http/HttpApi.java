@@ -25,17 +25,20 @@ public final class HttpApi {
   private final List<String> webOrigins;
   private final SystemRoutes system;
   private final AuthRoutes auth;
+  private final AssistRoutes assist;
   private final WatchRoutes watches;
   private final CollectionRoutes collection;
   private final AdminRoutes admin;
 
-  public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system, AuthRoutes auth, WatchRoutes watches,
-                 CollectionRoutes collection, AdminRoutes admin) {
+  public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
+                 AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
+                 AdminRoutes admin) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
     this.system = system;
     this.auth = auth;
+    this.assist = assist;
     this.watches = watches;
     this.collection = collection;
     this.admin = admin;
@@ -44,7 +47,9 @@ public final class HttpApi {
   public Route route() {
     return logged(() -> handled(() -> withCors(() -> handled(() -> refuseEmptyJsonBody(() -> concat(
         handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
-        withPrincipal(tokens, sessions, caller -> concat(watches.route(caller), collection.route(caller), admin.route(caller)))))))));
+        // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
+        withPrincipal(tokens, sessions, caller -> concat(assist.route(caller), watches.route(caller),
+            collection.route(caller), admin.route(caller)))))))));
   }
 
   private static Route handled(Supplier<Route> inner) {

@@ -102,9 +102,12 @@ public final class KeyPoolEntity
 
   public record Lease(String keyId, String ciphertext) implements JsonSerializable {}
 
-  /** What an admin sees of one key: never the material, only a masked label. */
+  /**
+   * What an admin sees of one key: never the material, only a masked label. {@code usable}: a lease could pick it
+   * now (active and under its daily limit).
+   */
   public record KeyView(String id, String label, String status, long usedToday, Long dailyLimit,
-                        Instant cooldownUntil, String lastProblem) implements JsonSerializable {}
+                        Instant cooldownUntil, String lastProblem, boolean usable) implements JsonSerializable {}
 
   public record PoolStatus(List<KeyView> keys) implements JsonSerializable {}
 
@@ -214,7 +217,7 @@ public final class KeyPoolEntity
     return new PoolStatus(state.keys().values().stream()
         .sorted(Comparator.comparing(PoolKey::label))
         .map(k -> new KeyView(k.id(), k.label(), k.status(now), k.usedOn(today), k.dailyLimit(),
-            k.status(now).equals("cooldown") ? k.cooldownUntil() : null, k.lastProblem()))
+            k.status(now).equals("cooldown") ? k.cooldownUntil() : null, k.lastProblem(), k.usable(now, 0)))
         .toList());
   }
 

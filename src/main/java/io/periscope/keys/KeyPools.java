@@ -56,6 +56,14 @@ public final class KeyPools {
     return asks.ask(entities.keyPool(pool), reply -> new KeyPoolEntity.GetStatus(clock.instant(), reply));
   }
 
+  /**
+   * Whether a call through {@code pool} could have a key now. With none (none configured, all dead, cooling down
+   * or over their limit) the capability the pool serves counts as not configured.
+   */
+  public CompletionStage<Boolean> hasUsableKey(String pool) {
+    return status(pool).thenApply(s -> s.keys().stream().anyMatch(KeyPoolEntity.KeyView::usable));
+  }
+
   /** Runs {@code call} with a key of {@code pool}, retrying retryable failures on the next usable key. */
   public <T> CompletionStage<T> withKey(String pool, Function<String, CompletionStage<T>> call) {
     return attempt(pool, call, 1);

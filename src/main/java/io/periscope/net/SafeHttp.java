@@ -108,6 +108,25 @@ public final class SafeHttp {
   }
 
   /**
+   * Whether anything answers HTTP at {@code url}: completes with the status of the first answer to a HEAD request,
+   * whatever it is (a redirect is not followed, an error status is still an answer), within {@code timeout}; fails
+   * with a {@link FetchFailure} when the guard refuses the address or nothing answers. The body is never read.
+   */
+  public CompletionStage<Integer> firstAnswer(String url, Duration timeout) {
+    CompletableFuture<Integer> result = new CompletableFuture<>();
+    HttpUrl target;
+    try {
+      target = checked(url, HttpUrl.parse(url));
+    } catch (FetchFailure refused) {
+      result.completeExceptionally(refused);
+      return result;
+    }
+    send(new Request.Builder().url(target).headers(withUserAgent(Headers.of())).head().build(), timeout.toNanos(),
+        result, response -> result.complete(response.code()));
+    return result;
+  }
+
+  /**
    * A client for POSTs to user-supplied URLs (webhooks, ntfy, Slack, Discord): no redirects, and the address it
    * connected to is checked before the request is written, which also covers IP-literal hosts that OkHttp
    * connects to without asking the DNS.
@@ -133,37 +152,46 @@ public final class SafeHttp {
       return;
     }
     Request request = new Request.Builder().url(url).headers(withUserAgent(headers)).get().build();
+    send(request, remaining, result, response -> {
+      int status = response.code();
+      if (!isRedirect(status)) {
+        if (!response.isSuccessful() && status != 304) {
+          throw new FetchFailure(FetchFailure.Kind.HTTP, status, url.host() + " answered HTTP " + status);
+        }
+        result.complete(new Response(status, response.headers(), bounded(response.body(), maxBytes, url),
+            url.toString()));
+        return;
+      }
+      HttpUrl next = redirectTarget(url, status, response.header("Location"), redirects);
+      Headers nextHeaders = sameOrigin(url, next) ? headers : withoutCredentials(headers);
+      getHop(next, nextHeaders, maxBytes, deadline, redirects + 1, result);
+    });
+  }
+
+  /** What to do with an answer; throwing fails the call ({@link FetchFailure} as it is, I/O as a failure). */
+  private interface Answer {
+    void take(okhttp3.Response response) throws IOException;
+  }
+
+  /** Sends {@code request} within {@code timeoutNanos}, closing the answer after {@code answer} took it. */
+  private void send(Request request, long timeoutNanos, CompletableFuture<?> result, Answer answer) {
     Call call = client.newCall(request);
-    call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
+    call.timeout().timeout(timeoutNanos, TimeUnit.NANOSECONDS);
     call.enqueue(new Callback() {
       @Override
       public void onFailure(Call call, IOException e) {
-        result.completeExceptionally(failure(url, e));
+        result.completeExceptionally(failure(request.url(), e));
       }
 
       @Override
       public void onResponse(Call call, okhttp3.Response response) {
-        HttpUrl next;
         try (response) {
-          int status = response.code();
-          if (!isRedirect(status)) {
-            if (!response.isSuccessful() && status != 304) {
-              throw new FetchFailure(FetchFailure.Kind.HTTP, status, url.host() + " answered HTTP " + status);
-            }
-            result.complete(new Response(status, response.headers(), bounded(response.body(), maxBytes, url),
-                url.toString()));
-            return;
-          }
-          next = redirectTarget(url, status, response.header("Location"), redirects);
+          answer.take(response);
         } catch (FetchFailure f) {
           result.completeExceptionally(f);
-          return;
         } catch (IOException e) {
-          result.completeExceptionally(failure(url, e));
-          return;
+          result.completeExceptionally(failure(request.url(), e));
         }
-        Headers nextHeaders = sameOrigin(url, next) ? headers : withoutCredentials(headers);
-        getHop(next, nextHeaders, maxBytes, deadline, redirects + 1, result);
       }
     });
   }

@@ -4,7 +4,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.ProviderFailure;
 import io.periscope.model.InvalidModelOutput;
-import io.periscope.model.ModelClient;
+import io.periscope.model.PooledModel;
 import io.periscope.model.Verdict;
 import io.periscope.model.VerdictPrompt;
 import io.periscope.notify.AdminAlerts;
@@ -50,13 +50,14 @@ public final class Pipeline implements RunPipeline {
   private final FeedCollector feeds;
   private final Optional<SearchProvider> search;
   private final ArticleExtractor extractor;
-  private final ModelClient model;
+  private final PooledModel model;
   private final KeyPools keyPools;
   private final Notifier notifier;
   private final AdminAlerts adminAlerts;
   private final Clock clock;
 
-  public Pipeline(FeedCollector feeds, Optional<SearchProvider> search, ArticleExtractor extractor, ModelClient model,
+  /** @param keyPools the search key pool's way in (the model reaches its own through {@code model}) */
+  public Pipeline(FeedCollector feeds, Optional<SearchProvider> search, ArticleExtractor extractor, PooledModel model,
                   KeyPools keyPools, Notifier notifier, AdminAlerts adminAlerts, Clock clock) {
     this.feeds = feeds;
     this.search = search;
@@ -109,7 +110,7 @@ public final class Pipeline implements RunPipeline {
     }
     VerdictPrompt prompt = VerdictPrompt.build(run.watch().condition(), candidates);
     RunRecord.Trimmed trimmed = new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
-    return judge(prompt).handle((verdict, failure) -> {
+    return model.ask(prompt.prompt(), prompt::parse).handle((verdict, failure) -> {
       if (failure != null) {
         Throwable cause = Failures.unwrap(failure);
         adminAlerts.alert(cause instanceof KeyPools.NoUsableKey ? AdminAlerts.Kind.WATCH_ERRORED
@@ -125,19 +126,9 @@ public final class Pipeline implements RunPipeline {
           ? CompletableFuture.completedFuture(List.of())
           : notifier.send(run.watch().channels(), alert(run.watch(), outcome, verdict));
       return deliveries.thenCompose(sent -> done(record(run, outcome, verdict, sent, collection,
-          corroboratingTier(verdict.evidence(), run.items()), List.of(model.provider() + ":" + model.model()),
+          corroboratingTier(verdict.evidence(), run.items()), List.of(model.label()),
           trimmed, null), newlySeen));
     }).thenCompose(stage -> stage);
-  }
-
-  /** One model call; an answer that is not a valid verdict is asked for once more. */
-  private CompletionStage<Verdict> judge(VerdictPrompt prompt) {
-    return callModel(prompt).exceptionallyCompose(e -> Failures.unwrap(e) instanceof InvalidModelOutput
-        ? callModel(prompt) : CompletableFuture.failedFuture(Failures.unwrap(e)));
-  }
-
-  private CompletionStage<Verdict> callModel(VerdictPrompt prompt) {
-    return keyPools.withKey(KeyPoolEntity.MODEL, key -> model.complete(prompt.prompt(), key)).thenApply(prompt::parse);
   }
 
   private CompletionStage<List<SourceResult>> collect(Watch watch) {

@@ -21,7 +21,7 @@ public final class WatchValidator {
   static final int MAX_NAME = 200;
   static final int MAX_CONDITION = 4000;
   static final int MAX_SOURCES = 20;
-  static final int MAX_SOURCE_VALUE = 2000;
+  public static final int MAX_SOURCE_VALUE = 2000;
   static final int MAX_CHANNELS = 20;
   static final int MAX_RECENCY_DAYS = 3650;
 
@@ -129,16 +129,16 @@ public final class WatchValidator {
         issues.add(Issue.at("must be one of " + TrustTier.names(), "sources", i, "trust"));
       }
     }
-    Integer recency = null;
-    JsonNode recencyNode = node.get("recencyDays");
-    if (recencyNode != null && !recencyNode.isNull()) {
-      if (recencyNode.canConvertToExactIntegral() && recencyNode.asLong() >= 1 && recencyNode.asLong() <= MAX_RECENCY_DAYS) {
-        recency = recencyNode.asInt();
-      } else {
-        issues.add(Issue.at("must be a whole number of days from 1 to " + MAX_RECENCY_DAYS, "sources", i, "recencyDays"));
-      }
-    }
+    Integer recency = recencyDays(node.get("recencyDays"), issues, "sources", i, "recencyDays");
     return issues.size() == before ? new Source(type, value, trust, recency) : null;
+  }
+
+  /** A search's recency: null when absent, else a whole number of days from 1 to 3650 (an issue at {@code path}). */
+  public static Integer recencyDays(JsonNode node, List<Issue> issues, Object... path) {
+    if (node == null || node.isNull()) return null;
+    if (node.canConvertToExactIntegral() && node.asLong() >= 1 && node.asLong() <= MAX_RECENCY_DAYS) return node.asInt();
+    issues.add(Issue.at("must be a whole number of days from 1 to " + MAX_RECENCY_DAYS, path));
+    return null;
   }
 
   private static String schedule(JsonNode node, List<Issue> issues) {

@@ -115,5 +115,20 @@ public class KeyPoolsTest {
         () -> await(pools.withKey("t-empty", key -> CompletableFuture.completedFuture("never"))));
     assertTrue(failed.getCause() instanceof KeyPools.NoUsableKey);
     assertTrue(await(pools.status("t-empty")).keys().isEmpty());
+    assertEquals(false, await(pools.hasUsableKey("t-empty")));
+  }
+
+  @Test
+  public void aPoolWhoseKeysAreAllDeadOrCoolingHasNoUsableKey() throws Exception {
+    await(pools.seed("t-usable", List.of("sk-dying-0000000000000008", "sk-tired-0000000000000009")));
+    assertEquals(true, await(pools.hasUsableKey("t-usable")));
+    for (int i = 0; i < 2; i++) {
+      org.junit.Assert.assertThrows(ExecutionException.class, () -> await(pools.withKey("t-usable", key ->
+          CompletableFuture.failedFuture(key.contains("dying")
+              ? new ProviderFailure(ProviderFailure.Kind.INVALID_KEY, 401, null, "bad key")
+              : new ProviderFailure(ProviderFailure.Kind.RATE_LIMITED, 429, Duration.ofMinutes(5), "slow down")))));
+    }
+    assertEquals(Map.of("sk-…0008", "dead", "sk-…0009", "cooldown"), statuses("t-usable"));
+    assertEquals(false, await(pools.hasUsableKey("t-usable")));
   }
 }

@@ -241,4 +241,30 @@ public class SafeHttpTest {
     }
     assertEquals(0, server.getRequestCount());
   }
+
+  @Test
+  public void firstAnswerTakesAnyStatusAsAnAnswerWithoutFollowingRedirects() throws Exception {
+    SafeHttp http = guardedExceptLoopback();
+    server.enqueue(new MockResponse().setResponseCode(404));
+    server.enqueue(new MockResponse().setResponseCode(302).addHeader("Location", "http://169.254.169.254/"));
+    Duration timeout = Duration.ofSeconds(2);
+    assertEquals(404, (int) http.firstAnswer(loopbackUrl("127.0.0.1", "/"), timeout).toCompletableFuture()
+        .get(10, TimeUnit.SECONDS));
+    assertEquals(302, (int) http.firstAnswer(loopbackUrl("127.0.0.1", "/"), timeout).toCompletableFuture()
+        .get(10, TimeUnit.SECONDS));
+    assertEquals("HEAD", server.takeRequest().getMethod());
+    assertEquals("the redirect is not followed", 2, server.getRequestCount());
+  }
+
+  @Test
+  public void firstAnswerIsGuardedAndFailsWhenNothingAnswers() throws Exception {
+    Duration timeout = Duration.ofSeconds(2);
+    assertEquals(FetchFailure.Kind.REFUSED,
+        failure(new SafeHttp(false).firstAnswer(loopbackUrl("localhost", "/"), timeout)).kind());
+    assertEquals(FetchFailure.Kind.REFUSED, failure(new SafeHttp(false).firstAnswer("ftp://example.org/", timeout)).kind());
+    assertEquals(0, server.getRequestCount());
+    String url = loopbackUrl("127.0.0.1", "/");
+    server.shutdown();
+    assertEquals(FetchFailure.Kind.UNREACHABLE, failure(new SafeHttp(true).firstAnswer(url, timeout)).kind());
+  }
 }

@@ -12,6 +12,7 @@ import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.model.OpenAiCompatibleClient;
+import io.periscope.model.PooledModel;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
@@ -103,7 +104,7 @@ public class PipelineTest {
     OkHttpClient plain = new OkHttpClient();
     SafeHttp userUrls = new SafeHttp(true);
     pipeline = new Pipeline(new FeedCollector(userUrls), Optional.empty(), new ArticleExtractor(userUrls),
-        new OpenAiCompatibleClient(base + "/v1", "test-model", plain), keyPools,
+        new PooledModel(new OpenAiCompatibleClient(base + "/v1", "test-model", plain), keyPools), keyPools,
         Notifier.create(config, plain, userUrls.guardedClient(), Runnable::run, Optional.empty()),
         new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), Clock.systemUTC());
   }
