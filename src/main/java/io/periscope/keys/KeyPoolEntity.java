@@ -21,16 +21,23 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * One pool of provider keys (entity id {@code model} or {@code search}), cluster-wide. Each key is active,
  * cooling down (rate limited or out of quota, until a time) or dead (rejected as invalid), and meters today's
  * (UTC) use against an optional daily limit. Key material is stored encrypted ({@link KeyCipher}); replies carry
  * the ciphertext, so plaintext never enters the journal or a cluster message.
+ *
+ * <p>Keys come from the environment (seeded on every start) and from admins. A key an admin removed is
+ * remembered (by its fingerprint, never the material), so seeding does not bring it back; adding it again does.
  */
 public final class KeyPoolEntity
     extends EventSourcedBehaviorWithEnforcedReplies<KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State> {
@@ -45,6 +52,18 @@ public final class KeyPoolEntity
   public record PoolKey(String id, String ciphertext, String label, boolean dead, Instant cooldownUntil,
                         LocalDate usageDay, long usedOnUsageDay, Long dailyLimit, String lastProblem)
       implements JsonSerializable {
+
+    PoolKey withUse(LocalDate day) {
+      return new PoolKey(id, ciphertext, label, dead, cooldownUntil, day, usedOn(day) + 1, dailyLimit, lastProblem);
+    }
+
+    PoolKey withHealth(boolean dead, Instant cooldownUntil, String lastProblem) {
+      return new PoolKey(id, ciphertext, label, dead, cooldownUntil, usageDay, usedOnUsageDay, dailyLimit, lastProblem);
+    }
+
+    PoolKey withDailyLimit(Long limit) {
+      return new PoolKey(id, ciphertext, label, dead, cooldownUntil, usageDay, usedOnUsageDay, limit, lastProblem);
+    }
 
     long usedOn(LocalDate day) {
       return day.equals(usageDay) ? usedOnUsageDay : 0;
@@ -62,15 +81,31 @@ public final class KeyPoolEntity
     }
   }
 
-  public record State(Map<String, PoolKey> keys) implements JsonSerializable {
+  /** {@code removed}: the ids of keys an admin removed, which seeding skips (absent from older snapshots). */
+  public record State(Map<String, PoolKey> keys, Set<String> removed) implements JsonSerializable {
     public State {
       keys = Map.copyOf(keys);
+      removed = removed == null ? Set.of() : Set.copyOf(removed);
     }
 
     State with(PoolKey key) {
       Map<String, PoolKey> next = new LinkedHashMap<>(keys);
       next.put(key.id(), key);
-      return new State(next);
+      Set<String> stillRemoved = new HashSet<>(removed);
+      stillRemoved.remove(key.id());
+      return new State(next, stillRemoved);
+    }
+
+    State withUpdated(String keyId, UnaryOperator<PoolKey> change) {
+      return with(change.apply(keys.get(keyId)));
+    }
+
+    State without(String keyId) {
+      Map<String, PoolKey> next = new LinkedHashMap<>(keys);
+      next.remove(keyId);
+      Set<String> nowRemoved = new HashSet<>(removed);
+      nowRemoved.add(keyId);
+      return new State(next, nowRemoved);
     }
   }
 
@@ -81,8 +116,29 @@ public final class KeyPoolEntity
   /** A key to add when absent, already encrypted; {@code id} is {@link KeyCipher#fingerprint}. */
   public record NewKey(String id, String ciphertext, String label) implements JsonSerializable {}
 
-  /** Adds the keys the pool does not hold yet (seeding from the environment is idempotent). */
+  /**
+   * Adds the keys the pool does not hold yet and no admin removed (seeding from the environment is idempotent,
+   * and does not undo a removal).
+   */
   public record Seed(List<NewKey> keys, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Adds a key an admin gave (and its provider accepted); refused when the pool holds it already. */
+  public record Add(NewKey key, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Removes a key and remembers the removal; refused for an id the pool does not hold. */
+  public record Remove(String keyId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Sets a key's daily limit ({@code null}: unlimited); refused for an id the pool does not hold. */
+  public record SetDailyLimit(String keyId, Long dailyLimit, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /**
+   * The provider accepted the key when it was probed again: it is alive and not cooling down any more. Refused for
+   * an id the pool does not hold.
+   */
+  public record Accept(String keyId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** The key, still encrypted, for a probe (not metered); refused for an id the pool does not hold. */
+  public record GetSealed(String keyId, ActorRef<StatusReply<Lease>> replyTo) implements Command {}
 
   /**
    * Picks the usable key least used today and meters one use; an error when none is usable. Answered once the
@@ -123,6 +179,13 @@ public final class KeyPoolEntity
 
   public record KeyDied(String keyId, String problem) implements Event {}
 
+  public record KeyRemoved(String keyId) implements Event {}
+
+  public record DailyLimitSet(String keyId, Long dailyLimit) implements Event {}
+
+  /** A probe found the key accepted: it lives again, and whatever cooled it down is over. */
+  public record KeyAccepted(String keyId) implements Event {}
+
   // ---- behaviour ---------------------------------------------------------------------------------
 
   /** How long a rate-limited key rests when the provider did not say. */
@@ -145,7 +208,7 @@ public final class KeyPoolEntity
 
   @Override
   public State emptyState() {
-    return new State(Map.of());
+    return new State(Map.of(), Set.of());
   }
 
   // Every use is an event; snapshots keep recovery short. Events are never deleted (see design.md's traps).
@@ -161,6 +224,17 @@ public final class KeyPoolEntity
         .onCommand(Acquire.class, this::onAcquire)
         .onCommand(WriteUses.class, this::onWriteUses)
         .onCommand(Report.class, this::onReport)
+        .onCommand(Add.class, this::onAdd)
+        .onCommand(Remove.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
+            () -> Effect().persist(new KeyRemoved(cmd.keyId())).thenReply(cmd.replyTo(), s -> StatusReply.ack())))
+        .onCommand(SetDailyLimit.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
+            () -> Effect().persist(new DailyLimitSet(cmd.keyId(), cmd.dailyLimit()))
+                .thenReply(cmd.replyTo(), s -> StatusReply.ack())))
+        .onCommand(Accept.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
+            () -> Effect().persist(new KeyAccepted(cmd.keyId())).thenReply(cmd.replyTo(), s -> StatusReply.ack())))
+        .onCommand(GetSealed.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
+            () -> Effect().reply(cmd.replyTo(), StatusReply.success(
+                new Lease(cmd.keyId(), state.keys().get(cmd.keyId()).ciphertext())))))
         .onCommand(GetStatus.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
             StatusReply.success(status(state, cmd.now()))))
         .build();
@@ -169,11 +243,26 @@ public final class KeyPoolEntity
   private ReplyEffect<Event, State> onSeed(State state, Seed cmd) {
     List<Event> added = new ArrayList<>();
     for (NewKey k : cmd.keys()) {
-      boolean known = state.keys().containsKey(k.id()) || added.stream()
+      boolean known = state.keys().containsKey(k.id()) || state.removed().contains(k.id()) || added.stream()
           .anyMatch(e -> ((KeyAdded) e).keyId().equals(k.id()));
       if (!known) added.add(new KeyAdded(k.id(), k.ciphertext(), k.label()));
     }
     return Effect().persist(added).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  private ReplyEffect<Event, State> onAdd(State state, Add cmd) {
+    NewKey k = cmd.key();
+    if (state.keys().containsKey(k.id())) {
+      return Effect().reply(cmd.replyTo(), StatusReply.error("the key is in the pool already"));
+    }
+    return Effect().persist(new KeyAdded(k.id(), k.ciphertext(), k.label()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  /** {@code effect} when the pool holds {@code keyId}, else the refusal every command about one key shares. */
+  private <R> ReplyEffect<Event, State> ifHeld(State state, String keyId, ActorRef<StatusReply<R>> replyTo,
+                                               Supplier<ReplyEffect<Event, State>> effect) {
+    return state.keys().containsKey(keyId) ? effect.get() : Effect().reply(replyTo, StatusReply.error("no such key"));
   }
 
   private ReplyEffect<Event, State> onAcquire(State state, Acquire cmd) {
@@ -226,21 +315,13 @@ public final class KeyPoolEntity
     return newEventHandlerBuilder().forAnyState()
         .onEvent(KeyAdded.class, (state, e) ->
             state.with(new PoolKey(e.keyId(), e.ciphertext(), e.label(), false, null, null, 0, null, null)))
-        .onEvent(KeyUsed.class, (state, e) -> {
-          PoolKey k = state.keys().get(e.keyId());
-          return state.with(new PoolKey(k.id(), k.ciphertext(), k.label(), k.dead(), k.cooldownUntil(), e.day(),
-              k.usedOn(e.day()) + 1, k.dailyLimit(), k.lastProblem()));
-        })
-        .onEvent(KeyCooledDown.class, (state, e) -> {
-          PoolKey k = state.keys().get(e.keyId());
-          return state.with(new PoolKey(k.id(), k.ciphertext(), k.label(), k.dead(), e.until(), k.usageDay(),
-              k.usedOnUsageDay(), k.dailyLimit(), e.problem()));
-        })
-        .onEvent(KeyDied.class, (state, e) -> {
-          PoolKey k = state.keys().get(e.keyId());
-          return state.with(new PoolKey(k.id(), k.ciphertext(), k.label(), true, null, k.usageDay(),
-              k.usedOnUsageDay(), k.dailyLimit(), e.problem()));
-        })
+        .onEvent(KeyUsed.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withUse(e.day())))
+        .onEvent(KeyCooledDown.class, (state, e) ->
+            state.withUpdated(e.keyId(), k -> k.withHealth(k.dead(), e.until(), e.problem())))
+        .onEvent(KeyDied.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withHealth(true, null, e.problem())))
+        .onEvent(KeyAccepted.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withHealth(false, null, null)))
+        .onEvent(DailyLimitSet.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withDailyLimit(e.dailyLimit())))
+        .onEvent(KeyRemoved.class, (state, e) -> state.without(e.keyId()))
         .build();
   }
 }

@@ -100,4 +100,87 @@ public class KeyPoolEntityTest {
     assertEquals(1, today.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
     assertEquals(0, next.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
   }
+
+  private List<String> statuses(Instant now) {
+    return pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(now, r)).reply()
+        .getValue().keys().stream().map(KeyPoolEntity.KeyView::status).toList();
+  }
+
+  @Test
+  public void aRemovedKeyIsNotSeededAgainEvenAfterARestartButAnAdminMayAddItBack() {
+    var removed = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Remove("a", r));
+    assertEquals(List.of(new KeyPoolEntity.KeyRemoved("a")), removed.events());
+    pool.restart();
+
+    var reseeded = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Seed(List.of(
+        new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa")), r));
+    assertTrue("seeding does not undo an admin's removal", reseeded.events().isEmpty());
+    assertEquals(java.util.Set.of("b"), pool.getState().keys().keySet());
+
+    var added = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Add(
+        new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"), r));
+    assertTrue(added.reply().isSuccess());
+    assertTrue(pool.getState().keys().containsKey("a"));
+    assertTrue("adding forgets the removal", pool.getState().removed().isEmpty());
+  }
+
+  @Test
+  public void addingAKeyThePoolHoldsIsRefusedAndChangesNothing() {
+    var again = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Add(
+        new KeyPoolEntity.NewKey("a", "cipher-a2", "sk-…aaaa"), r));
+    assertTrue(again.reply().isError());
+    assertTrue(again.events().isEmpty());
+    assertEquals("cipher-a", pool.getState().keys().get("a").ciphertext());
+  }
+
+  @Test
+  public void commandsAboutAKeyThePoolDoesNotHoldAreRefused() {
+    assertTrue(pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Remove("nope", r)).reply().isError());
+    assertTrue(pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("nope", 5L, r)).reply()
+        .isError());
+    assertTrue(pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Accept("nope", r)).reply().isError());
+    assertTrue(pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.GetSealed("nope", r)).reply()
+        .isError());
+    assertEquals(new KeyPoolEntity.Lease("b", "cipher-b"),
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.GetSealed("b", r)).reply().getValue());
+  }
+
+  @Test
+  public void aKeyAtItsDailyLimitIsSkippedUntilTheNextUtcDayOrUntilTheLimitIsLifted() {
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("a", 1L, r));
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("b", 1L, r));
+    pool.restart();
+    var first = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    var second = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    assertEquals(List.of("a", "b"), List.of(first.reply().getValue().keyId(), second.reply().getValue().keyId()));
+    assertTrue("both keys are at their limit", pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+        r -> new KeyPoolEntity.Acquire(NOON, r)).reply().isError());
+    Instant tomorrow = NOON.plus(Duration.ofDays(1));
+    assertEquals("the next UTC day starts afresh", List.of("a", "b"), List.of(
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(tomorrow, r)).reply()
+            .getValue().keyId(),
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(tomorrow, r)).reply()
+            .getValue().keyId()));
+
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("b", null, r));
+    assertEquals("b", pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(tomorrow, r))
+        .reply().getValue().keyId());
+    assertEquals(null, pool.getState().keys().get("b").dailyLimit());
+  }
+
+  @Test
+  public void anAcceptedProbeRevivesADeadKeyAndEndsACooldown() {
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("a", ProviderFailure.Kind.INVALID_KEY, null,
+        "invalid-key (HTTP 401)", r));
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("b", ProviderFailure.Kind.QUOTA_EXHAUSTED,
+        NOON.plus(Duration.ofHours(6)), "quota-exhausted (HTTP 429)", r));
+    assertEquals(List.of("dead", "cooldown"), statuses(NOON));
+
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Accept("a", r));
+    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Accept("b", r));
+    pool.restart();
+
+    assertEquals(List.of("active", "active"), statuses(NOON));
+    assertTrue(pool.getState().keys().values().stream().allMatch(k -> k.lastProblem() == null));
+  }
 }
