@@ -75,16 +75,18 @@ public final class KeyPools {
         .exceptionally(e -> {
           throw unwrap(e) instanceof EntityRefusal ? new NoUsableKey(pool) : new CompletionException(unwrap(e));
         })
-        .thenCompose(lease -> call.apply(cipher.decrypt(lease.ciphertext()))
-            .handle((value, failure) -> {
-              if (failure == null) return CompletableFuture.completedFuture(value);
-              Throwable cause = unwrap(failure);
-              if (!(cause instanceof ProviderFailure pf)) return CompletableFuture.<T>failedFuture(cause);
-              return report(pool, lease.keyId(), pf).thenCompose(reported -> pf.retryable() && attempt < MAX_ATTEMPTS
-                  ? later(backoff(attempt)).thenCompose(x -> attempt(pool, call, attempt + 1))
-                  : CompletableFuture.<T>failedFuture(pf));
-            })
-            .thenCompose(stage -> stage));
+        .thenCompose(lease -> {
+          String key = cipher.decrypt(lease.ciphertext());
+          return call.apply(key).handle((value, failure) -> {
+            if (failure == null) return CompletableFuture.completedFuture(value);
+            Throwable cause = unwrap(failure);
+            if (!(cause instanceof ProviderFailure provider)) return CompletableFuture.<T>failedFuture(cause);
+            ProviderFailure pf = provider.withoutKey(key);
+            return report(pool, lease.keyId(), pf).thenCompose(reported -> pf.retryable() && attempt < MAX_ATTEMPTS
+                ? later(backoff(attempt)).thenCompose(x -> attempt(pool, call, attempt + 1))
+                : CompletableFuture.<T>failedFuture(pf));
+          }).thenCompose(stage -> stage);
+        });
   }
 
   private CompletionStage<Done> report(String pool, String keyId, ProviderFailure failure) {

@@ -48,4 +48,23 @@ public final class ProviderFailure extends RuntimeException {
   public boolean retryable() {
     return kind != Kind.REJECTED;
   }
+
+  /** Shorter runs of a key than this may appear in a message by chance; longer ones are the key showing through. */
+  static final int KEY_RUN_SHOWN = 8;
+
+  /**
+   * This failure with nothing of {@code key} in its message. Messages carry the provider's error code, and a provider
+   * may echo the key it was sent as one (whole or in part): a message sharing a run of {@value #KEY_RUN_SHOWN}
+   * characters with the key is replaced by the status alone.
+   */
+  public ProviderFailure withoutKey(String key) {
+    String message = getMessage();
+    boolean shows = false;
+    for (int i = 0; key != null && i + KEY_RUN_SHOWN <= key.length() && !shows; i++) {
+      shows = message.contains(key.substring(i, i + KEY_RUN_SHOWN));
+    }
+    if (!shows) return this;
+    return new ProviderFailure(kind, httpStatus, retryAfter,
+        httpStatus != null ? "the provider answered HTTP " + httpStatus : "the provider call failed");
+  }
 }

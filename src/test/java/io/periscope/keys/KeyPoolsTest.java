@@ -131,4 +131,14 @@ public class KeyPoolsTest {
     assertEquals(Map.of("sk-…0008", "dead", "sk-…0009", "cooldown"), statuses("t-usable"));
     assertEquals(false, await(pools.hasUsableKey("t-usable")));
   }
+
+  @Test
+  public void aFailureWhoseMessageEchoesTheKeyLeavesThePoolWithoutIt() throws Exception {
+    String key = "sk-echoed-00000000000000010";
+    await(pools.seed("t-echo", List.of(key)));
+    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class, () -> await(
+        pools.withKey("t-echo", k -> CompletableFuture.failedFuture(new ProviderFailure(
+            ProviderFailure.Kind.REJECTED, 400, null, "provider answered HTTP 400 (" + k + ")")))));
+    assertEquals("the provider answered HTTP 400", failed.getCause().getMessage());
+  }
 }

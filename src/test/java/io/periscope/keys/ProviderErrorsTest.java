@@ -3,6 +3,8 @@ package io.periscope.keys;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -107,6 +109,20 @@ public class ProviderErrorsTest {
     String body = "{\"error\":{\"message\":\"Incorrect API key provided: sk-secret-123\",\"code\":\"invalid_api_key\"}}";
     ProviderFailure failure = classify(401, null, body);
     assertEquals("provider answered HTTP 401 (invalid_api_key)", failure.getMessage());
+  }
+
+  @Test
+  public void aKeyEchoedAsTheErrorCodeIsTakenOutOfTheMessageWholeOrInPart() {
+    String key = "sk-echo-4f9a8b7c6d5e";
+    ProviderFailure whole = classify(401, null, "{\"error\":{\"code\":\"" + key + "\"}}");
+    assertTrue("the code is shown as the provider sent it", whole.getMessage().contains(key));
+
+    assertEquals("the provider answered HTTP 401", whole.withoutKey(key).getMessage());
+    assertEquals(ProviderFailure.Kind.INVALID_KEY, whole.withoutKey(key).kind());
+    ProviderFailure part = classify(403, null, "{\"error\":\"key_sk-echo-4f9a_unknown\"}");
+    assertEquals("the provider answered HTTP 403", part.withoutKey(key).getMessage());
+    ProviderFailure unrelated = classify(401, null, "{\"error\":{\"code\":\"invalid_api_key\"}}");
+    assertSame(unrelated, unrelated.withoutKey(key));
   }
 
   @Test
