@@ -22,7 +22,9 @@ import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.WatchRoutes;
 import com.typesafe.config.Config;
-import io.periscope.model.ModelClients;
+import io.periscope.model.ModelChoice;
+import io.periscope.model.ModelConfigs;
+import io.periscope.model.ModelConfiguration;
 import io.periscope.model.PooledModel;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
@@ -66,7 +68,7 @@ public final class Periscope {
   private final KeyPools keyPools;
   private final OkHttpClient trusted;
   private final AdminAlerts adminAlerts;
-  private final PooledModel model;
+  private final ModelConfigs models;
   private final Optional<SearchProvider> search;
   private final Clock clock;
   private final SessionGenerations sessions;
@@ -104,8 +106,8 @@ public final class Periscope {
         trusted.newBuilder().readTimeout(IDENTITY_CALL_TIMEOUT).callTimeout(IDENTITY_CALL_TIMEOUT).build(), accounts,
         tokens.secret(), settings.publicUrl(), clock);
     Settings.Providers p = settings.providers();
-    this.model = new PooledModel(ModelClients.create(p.modelProvider(), p.modelBaseUrl(), p.modelName(), trusted),
-        keyPools);
+    this.models = new ModelConfigs(entities, asks, ModelConfiguration.both(
+        ModelChoice.withDefaults(p.modelProvider(), p.modelBaseUrl(), p.modelName())), trusted, Clock.systemUTC());
     this.search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
         ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
         : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
@@ -116,8 +118,8 @@ public final class Periscope {
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
     Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
-    return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
-        notifier, adminAlerts, Clock.systemUTC());
+    return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls),
+        new PooledModel(models.verdicts(), keyPools), keyPools, notifier, adminAlerts, Clock.systemUTC());
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -158,13 +160,14 @@ public final class Periscope {
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock);
     FixedWindowRateLimiter aiLimiter =
         new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
-    Assistant assistant = new Assistant(model, keyPools, search, new DomainLiveness(settings.allowPrivateNetworks()));
+    Assistant assistant = new Assistant(new PooledModel(models.assistance(), keyPools), keyPools, search,
+        new DomainLiveness(settings.allowPrivateNetworks()));
     return new HttpApi(tokens, sessions, settings.webOrigins(),
         new SystemRoutes(settings, identitySignIn.status()),
         new AuthRoutes(accounts, selfService, identitySignIn, settings.webOrigins().stream().findFirst(), authLimiter),
         new AssistRoutes(assistant, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
-        new AdminRoutes(accounts, keyPools));
+        new AdminRoutes(accounts, keyPools, models));
   }
 }

@@ -67,16 +67,16 @@ public final class Assistant {
   }
 
   public CompletionStage<Draft> draft(DraftRequest request) {
-    return bounded(model.ask(DraftPrompt.of(request), Draft::check), "model");
+    return fromModel(model.ask(DraftPrompt.of(request), Draft::check));
   }
 
   public CompletionStage<String> explain(Watch watch) {
-    return bounded(model.ask(ExplainPrompt.of(watch), ExplainPrompt::read), "model");
+    return fromModel(model.ask(ExplainPrompt.of(watch), ExplainPrompt::read));
   }
 
   /** The changes the model proposes to {@code base} for {@code instruction}, as a diff against {@code base}. */
   public CompletionStage<Revision> revise(Watch base, String instruction) {
-    return bounded(model.ask(RevisionPrompt.of(base, instruction), answer -> Revision.read(answer, base)), "model");
+    return fromModel(model.ask(RevisionPrompt.of(base, instruction), answer -> Revision.read(answer, base)));
   }
 
   /** What a search source with this query would find now: one search, no model call. */
@@ -91,6 +91,11 @@ public final class Assistant {
 
   public CompletionStage<Map<String, Boolean>> checkDomains(List<String> domains) {
     return liveness.check(domains);
+  }
+
+  /** The model's answer within the upstream deadline. */
+  private static <T> CompletionStage<T> fromModel(CompletionStage<PooledModel.Answer<T>> asked) {
+    return bounded(asked.thenApply(PooledModel.Answer::value), "model");
   }
 
   private static <T> CompletionStage<T> bounded(CompletionStage<T> call, String upstream) {

@@ -3,62 +3,106 @@ package io.periscope.http;
 import static io.periscope.http.ApiDirectives.adminOnly;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.json;
+import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.Principal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.model.ModelChoice;
+import io.periscope.model.ModelConfigs;
+import io.periscope.model.ModelConfiguration;
+import io.periscope.owner.Account;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Stream;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * /admin/*: administrators only (403 for users). Accounts are created here by admins and by the command line;
- * the key pools' live status is read here.
+ * /admin/*: administrators only (403 for users). Accounts are created here by admins and by the command line; the
+ * key pools' live status is read here, and the models asked for verdicts and for assistance are configured here.
  */
 public final class AdminRoutes {
+  private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
   private static final long MAX_BODY = 16 * 1024;
+
   private final Accounts accounts;
   private final KeyPools keyPools;
+  private final ModelConfigs models;
 
-  public AdminRoutes(Accounts accounts, KeyPools keyPools) {
+  public AdminRoutes(Accounts accounts, KeyPools keyPools, ModelConfigs models) {
     this.accounts = accounts;
     this.keyPools = keyPools;
+    this.models = models;
   }
 
-  /** One key as GET /admin/keys shows it: its pool, a masked label, live status and today's metered use. */
+  /**
+   * One key as the admin routes show it: its pool, id, a masked label, live status and today's metered use. Never
+   * its material.
+   */
   public record KeyRow(String pool, String id, String label, String status, long usedToday, Long dailyLimit,
-                       java.time.Instant cooldownUntil, String lastProblem) {}
+                       Instant cooldownUntil, String lastProblem) {
+    static KeyRow of(String pool, KeyPoolEntity.KeyView k) {
+      return new KeyRow(pool, k.id(), k.label(), k.status(), k.usedToday(), k.dailyLimit(), k.cooldownUntil(),
+          k.lastProblem());
+    }
+  }
 
   public record KeyList(List<KeyRow> keys) {}
 
   /** The body of GET /admin/users. */
-  public record UserList(List<io.periscope.owner.Account.View> users) {}
+  public record UserList(List<Account.View> users) {}
+
+  /**
+   * The body of GET and PUT /admin/model: the models in force, {@code source} {@code environment} (MODEL_*) or
+   * {@code admin}, and who changed it when (absent while it is the environment's).
+   */
+  public record ModelView(ModelChoice verdicts, ModelChoice assistance, String source, Instant changedAt,
+                          String changedBy) {
+    static ModelView of(ModelConfigs.InForce m) {
+      return new ModelView(m.configuration().verdicts(), m.configuration().assistance(),
+          m.fromEnvironment() ? "environment" : "admin", m.changedAt(), m.changedBy());
+    }
+  }
 
   public Route route(Principal caller) {
     return pathPrefix("admin", () -> adminOnly(caller, () -> concat(
         path("users", () -> concat(
-            get(() -> onSuccess(accounts.list(), users -> complete(HttpResponses.ok(new UserList(users))))),
+            get(() -> onSuccess(accounts.list(), users -> complete(ok(new UserList(users))))),
             post(() -> jsonBody(MAX_BODY, this::createUser)))),
-        path("keys", () -> get(() -> completeWithFuture(keys()))))));
+        path("keys", () -> get(() -> completeWithFuture(keys()))),
+        path("model", () -> concat(
+            get(() -> completeWithFuture(models.current().thenApply(m -> ok(ModelView.of(m))))),
+            put(() -> jsonBody(MAX_BODY, body -> completeWithFuture(changeModel(caller, body)))),
+            delete(() -> completeWithFuture(models.reset(caller.accountId()).thenApply(m -> {
+              log.info("event=model-config-reset by={}", caller.accountId());
+              return ok(ModelView.of(m));
+            }))))))));
   }
 
   private CompletionStage<HttpResponse> keys() {
     return keyPools.status(KeyPoolEntity.MODEL).thenCombine(keyPools.status(KeyPoolEntity.SEARCH),
-        (model, search) -> HttpResponses.ok(new KeyList(Stream.concat(
-            rows(KeyPoolEntity.MODEL, model), rows(KeyPoolEntity.SEARCH, search)).toList())));
+        (model, search) -> ok(new KeyList(Stream.concat(
+            model.keys().stream().map(k -> KeyRow.of(KeyPoolEntity.MODEL, k)),
+            search.keys().stream().map(k -> KeyRow.of(KeyPoolEntity.SEARCH, k))).toList())));
   }
 
-  private static Stream<KeyRow> rows(String pool, KeyPoolEntity.PoolStatus status) {
-    return status.keys().stream().map(k -> new KeyRow(pool, k.id(), k.label(), k.status(), k.usedToday(),
-        k.dailyLimit(), k.cooldownUntil(), k.lastProblem()));
+  private CompletionStage<HttpResponse> changeModel(Principal caller, JsonNode body) {
+    ModelConfiguration next = ModelConfiguration.parse(body);
+    return models.change(next, caller.accountId()).thenApply(m -> {
+      log.info("event=model-config-changed verdicts={}:{} assistance={}:{} by={}", next.verdicts().provider(),
+          next.verdicts().model(), next.assistance().provider(), next.assistance().model(), caller.accountId());
+      return ok(ModelView.of(m));
+    });
   }
 
   private Route createUser(JsonNode body) {

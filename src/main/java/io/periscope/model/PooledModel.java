@@ -9,15 +9,26 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
- * The configured model reached through the model key pool, so every caller (verdicts, assistance) gets the same
- * retries, cooldowns and dead keys. An answer the caller cannot use is asked for once more, naming its problems.
+ * A model reached through the model key pool, so every caller (verdicts, assistance) gets the same retries,
+ * cooldowns and dead keys. Which model is asked is looked up as each question starts ({@link Choice}), so a
+ * configuration change applies to the next question; both tries of one question ask the same model. An answer the
+ * caller cannot use is asked for once more, naming its problems.
  */
 public final class PooledModel {
-  private final ModelClient client;
+  /** The model to ask now. */
+  @FunctionalInterface
+  public interface Choice {
+    CompletionStage<ModelClient> client();
+  }
+
+  /** A usable answer and the model that gave it, {@code provider:model}, as a run records the models consulted. */
+  public record Answer<T>(T value, String model) {}
+
+  private final Choice choice;
   private final KeyPools keyPools;
 
-  public PooledModel(ModelClient client, KeyPools keyPools) {
-    this.client = client;
+  public PooledModel(Choice choice, KeyPools keyPools) {
+    this.choice = choice;
     this.keyPools = keyPools;
   }
 
@@ -27,18 +38,15 @@ public final class PooledModel {
    * StructuredPrompt#retrying}; a second one fails the stage with its {@link InvalidModelOutput}. Provider failures
    * arrive as {@link io.periscope.keys.ProviderFailure}, an empty pool as {@link KeyPools.NoUsableKey}.
    */
-  public <T> CompletionStage<T> ask(StructuredPrompt prompt, Function<JsonNode, T> read) {
-    return once(prompt, read).exceptionallyCompose(e -> Failures.unwrap(e) instanceof InvalidModelOutput invalid
-        ? once(prompt.retrying(invalid.problems()), read)
-        : CompletableFuture.failedFuture(Failures.unwrap(e)));
+  public <T> CompletionStage<Answer<T>> ask(StructuredPrompt prompt, Function<JsonNode, T> read) {
+    return choice.client().thenCompose(client -> once(client, prompt, read)
+        .exceptionallyCompose(e -> Failures.unwrap(e) instanceof InvalidModelOutput invalid
+            ? once(client, prompt.retrying(invalid.problems()), read)
+            : CompletableFuture.failedFuture(Failures.unwrap(e)))
+        .thenApply(value -> new Answer<>(value, client.provider() + ":" + client.model())));
   }
 
-  private <T> CompletionStage<T> once(StructuredPrompt prompt, Function<JsonNode, T> read) {
+  private <T> CompletionStage<T> once(ModelClient client, StructuredPrompt prompt, Function<JsonNode, T> read) {
     return keyPools.withKey(KeyPoolEntity.MODEL, key -> client.complete(prompt, key)).thenApply(read);
-  }
-
-  /** {@code provider:model}, as a run records the models it consulted. */
-  public String label() {
-    return client.provider() + ":" + client.model();
   }
 }

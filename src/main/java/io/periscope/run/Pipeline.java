@@ -110,7 +110,7 @@ public final class Pipeline implements RunPipeline {
     }
     VerdictPrompt prompt = VerdictPrompt.build(run.watch().condition(), candidates);
     RunRecord.Trimmed trimmed = new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
-    return model.ask(prompt.prompt(), prompt::parse).handle((verdict, failure) -> {
+    return model.ask(prompt.prompt(), prompt::parse).handle((answer, failure) -> {
       if (failure != null) {
         Throwable cause = Failures.unwrap(failure);
         adminAlerts.alert(cause instanceof KeyPools.NoUsableKey ? AdminAlerts.Kind.WATCH_ERRORED
@@ -118,6 +118,7 @@ public final class Pipeline implements RunPipeline {
         return done(record(run, RunRecord.ERROR, null, List.of(), collection, null, List.of(), trimmed,
             problem(cause)), List.<String>of());
       }
+      Verdict verdict = answer.value();
       String outcome = outcomeOf(run.watch(), verdict.met(), verdict.confidence());
       List<String> judged = prompt.judged().stream().map(VerdictPrompt.Candidate::url).toList();
       List<String> newlySeen = run.fresh().stream().filter(i -> judged.contains(i.url()))
@@ -126,7 +127,7 @@ public final class Pipeline implements RunPipeline {
           ? CompletableFuture.completedFuture(List.of())
           : notifier.send(run.watch().channels(), alert(run.watch(), outcome, verdict));
       return deliveries.thenCompose(sent -> done(record(run, outcome, verdict, sent, collection,
-          corroboratingTier(verdict.evidence(), run.items()), List.of(model.label()),
+          corroboratingTier(verdict.evidence(), run.items()), List.of(answer.model()),
           trimmed, null), newlySeen));
     }).thenCompose(stage -> stage);
   }

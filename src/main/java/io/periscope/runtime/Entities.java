@@ -3,6 +3,7 @@ package io.periscope.runtime;
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
+import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
@@ -22,6 +23,9 @@ public interface Entities {
   RecipientRef<EmailEntity.Command> email(String normalizedEmail);
 
   RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
+
+  /** The one model configuration of the cluster. */
+  RecipientRef<ModelConfigEntity.Command> modelConfig();
 
   /**
    * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the

@@ -7,6 +7,7 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
+import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
@@ -63,6 +64,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return spawn(KeyPoolEntity.TYPE_KEY.name(), pool, KeyPoolEntity::create);
+  }
+
+  @Override
+  public RecipientRef<ModelConfigEntity.Command> modelConfig() {
+    return spawn(ModelConfigEntity.TYPE_KEY.name(), ModelConfigEntity.ID, ModelConfigEntity::create);
   }
 
   @SuppressWarnings("unchecked")

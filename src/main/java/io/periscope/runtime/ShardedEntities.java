@@ -6,6 +6,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.keys.KeyPoolEntity;
+import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
@@ -24,6 +25,7 @@ public final class ShardedEntities implements Entities {
         (owner, ids) -> runAll.run(owner, ids), owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(ModelConfigEntity.TYPE_KEY, ctx -> ModelConfigEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -52,5 +54,10 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, pool);
+  }
+
+  @Override
+  public RecipientRef<ModelConfigEntity.Command> modelConfig() {
+    return sharding.entityRefFor(ModelConfigEntity.TYPE_KEY, ModelConfigEntity.ID);
   }
 }

@@ -19,7 +19,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -56,7 +58,8 @@ public class PooledModelTest {
   public void start() throws Exception {
     server = new MockWebServer();
     server.start(java.net.InetAddress.getLoopbackAddress(), 0);
-    model = new PooledModel(new OpenAiCompatibleClient(server.url("/v1").toString(), "m", new OkHttpClient()), keyPools);
+    ModelClient client = new OpenAiCompatibleClient(server.url("/v1").toString(), "m", new OkHttpClient());
+    model = new PooledModel(() -> CompletableFuture.completedFuture(client), keyPools);
   }
 
   @After
@@ -89,15 +92,34 @@ public class PooledModelTest {
   @Test
   public void aUsableAnswerIsReadOnce() throws Exception {
     answers("{\"n\": 3}");
-    assertEquals(3, (int) value(model.ask(PROMPT, PooledModelTest::read)));
+    PooledModel.Answer<Integer> answer = value(model.ask(PROMPT, PooledModelTest::read));
+    assertEquals(3, (int) answer.value());
+    assertEquals("openai:m", answer.model());
     assertEquals(1, server.getRequestCount());
-    assertEquals("openai:m", model.label());
+  }
+
+  @Test
+  public void theModelIsChosenAsEachQuestionStartsAndBothTriesOfAQuestionAskTheSame() throws Exception {
+    AtomicInteger choices = new AtomicInteger();
+    model = new PooledModel(() -> CompletableFuture.completedFuture(new OpenAiCompatibleClient(
+        server.url("/v1").toString(), "m" + choices.incrementAndGet(), new OkHttpClient())), keyPools);
+    answers("{\"n\": \"three\"}", "{\"n\": 3}", "{\"n\": 4}");
+
+    assertEquals("openai:m1", value(model.ask(PROMPT, PooledModelTest::read)).model());
+    assertEquals("openai:m2", value(model.ask(PROMPT, PooledModelTest::read)).model());
+    List<String> asked = List.of(modelOf(server.takeRequest()), modelOf(server.takeRequest()),
+        modelOf(server.takeRequest()));
+    assertEquals(List.of("m1", "m1", "m2"), asked);
+  }
+
+  private static String modelOf(okhttp3.mockwebserver.RecordedRequest request) throws Exception {
+    return Json.MAPPER.readTree(request.getBody().readUtf8()).get("model").asText();
   }
 
   @Test
   public void anUnusableAnswerIsAskedForOnceMoreNamingItsProblems() throws Exception {
     answers("{\"n\": \"three\"}", "{\"n\": 3}");
-    assertEquals(3, (int) value(model.ask(PROMPT, PooledModelTest::read)));
+    assertEquals(3, (int) value(model.ask(PROMPT, PooledModelTest::read)).value());
     assertEquals("the task", userPromptOf(1));
     assertEquals("the task\n\nYour previous answer could not be used:\n- n must be a whole number\n"
         + "Answer again with an instance of the schema that fixes these problems.", userPromptOf(2));

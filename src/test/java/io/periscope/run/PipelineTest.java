@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -104,7 +105,8 @@ public class PipelineTest {
     OkHttpClient plain = new OkHttpClient();
     SafeHttp userUrls = new SafeHttp(true);
     pipeline = new Pipeline(new FeedCollector(userUrls), Optional.empty(), new ArticleExtractor(userUrls),
-        new PooledModel(new OpenAiCompatibleClient(base + "/v1", "test-model", plain), keyPools), keyPools,
+        new PooledModel(() -> CompletableFuture.completedFuture(
+            new OpenAiCompatibleClient(base + "/v1", "test-model", plain)), keyPools), keyPools,
         Notifier.create(config, plain, userUrls.guardedClient(), Runnable::run, Optional.empty()),
         new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), Clock.systemUTC());
   }

@@ -1,0 +1,301 @@
+package io.periscope.http;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.json.Json;
+import io.periscope.testing.CapturedLogs;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.MutableClock;
+import io.periscope.testing.TestJournals;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.junit.AfterClass;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The administration routes over real HTTP, against one loopback server playing an OpenAI-compatible model, an
+ * Anthropic model and the Brave search API. Key probes and model calls are recorded with the key they carried. The
+ * service's clock is moved to a fresh minute before each test, so each test has its own window of the probe limit.
+ */
+public class AdminRoutesTest {
+  static final MockWebServer upstream = new MockWebServer();
+  /** Every key probe the fake saw: {@code "<provider> <key>"}. */
+  static final ConcurrentLinkedDeque<String> probes = new ConcurrentLinkedDeque<>();
+  /** Every model question the fake answered: {@code "<provider> <model> <key>"}. */
+  static final ConcurrentLinkedDeque<String> questions = new ConcurrentLinkedDeque<>();
+  /** Every search: the query string with the key that came along. */
+  static final ConcurrentLinkedDeque<String> searches = new ConcurrentLinkedDeque<>();
+  /** Keys the fake rejects as invalid from now on (besides every key containing "invalid"). */
+  static final Set<String> revoked = ConcurrentHashMap.newKeySet();
+  /** Keys the fake answers with a rate limit. */
+  static final Set<String> resting = ConcurrentHashMap.newKeySet();
+  static final AtomicInteger feedItems = new AtomicInteger();
+  static final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T09:00:10Z"));
+
+  static final String SEEDED_MODEL_KEY = "sk-valid-seeded-00000000000001";
+  static final String SEEDED_SEARCH_KEY = "bk-valid-seeded-00000000000002";
+  static InProcessService service;
+  static String root;
+  static String ops;
+  static String alice;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    upstream.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        String path = request.getPath();
+        if (path.equals("/v1/models")) return probe(request);
+        if (path.equals("/v1/chat/completions") || path.equals("/v1/messages")) return question(request);
+        if (path.startsWith("/res/v1/web/search")) return search(request);
+        if (path.equals("/feed.xml")) return feed();
+        if (path.startsWith("/articles/")) {
+          return new MockResponse().setHeader("Content-Type", "text/html")
+              .setBody("<html><body><article><p>Acme said nothing new.</p></article></body></html>");
+        }
+        return new MockResponse().setResponseCode(404);
+      }
+    });
+    upstream.start(java.net.InetAddress.getLoopbackAddress(), 0);
+    service = new InProcessService(ConfigFactory.parseMap(Map.of(
+        "periscope.model.provider", "openai", "periscope.model.base-url", base() + "/v1",
+        "periscope.model.name", "test-model", "periscope.model.api-keys", SEEDED_MODEL_KEY,
+        "periscope.search.provider", "brave", "periscope.search.base-url", base(),
+        "periscope.search.api-keys", SEEDED_SEARCH_KEY,
+        "periscope.fetch.allow-private-networks", true)).withFallback(TestJournals.h2()), clock);
+    service.account("root", "admin", "root-passphrase");
+    service.account("ops", "admin", "ops-passphrase");
+    service.account("alice", "user", "alice-passphrase");
+    root = service.login("root", "root-passphrase");
+    ops = service.login("ops", "ops-passphrase");
+    alice = service.login("alice", "alice-passphrase");
+    ok(call("POST", "/watches", root, """
+        {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
+         "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": 0.8}"""
+        .formatted(base())), 201);
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    service.close();
+    upstream.shutdown();
+  }
+
+  @Before
+  public void freshMinute() {
+    clock.set(clock.instant().plus(Duration.ofMinutes(1)));
+    probes.clear();
+    questions.clear();
+    searches.clear();
+    revoked.clear();
+    resting.clear();
+  }
+
+  static String base() {
+    return "http://127.0.0.1:" + upstream.getPort();
+  }
+
+  // ---- the fake upstreams ------------------------------------------------------------------------------------
+
+  static String keyOf(RecordedRequest request) {
+    String bearer = request.getHeader("Authorization");
+    return bearer != null ? bearer.substring("Bearer ".length()) : request.getHeader("x-api-key");
+  }
+
+  static String providerOf(RecordedRequest request) {
+    return request.getHeader("x-api-key") != null ? "anthropic" : "openai";
+  }
+
+  static MockResponse json(int status, String body) {
+    return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json").setBody(body);
+  }
+
+  /** An invalid key is refused the way OpenAI does, except that the key itself comes back as the error code. */
+  static MockResponse refusedKey(String key) {
+    return json(401, "{\"error\": {\"code\": \"" + key + "\", \"message\": \"Incorrect API key provided: " + key
+        + "\"}}");
+  }
+
+  static MockResponse probe(RecordedRequest request) {
+    String key = keyOf(request);
+    probes.add(providerOf(request) + " " + key);
+    if (key.contains("invalid") || revoked.contains(key)) return refusedKey(key);
+    if (resting.contains(key)) {
+      return json(429, "{\"error\": {\"code\": \"rate_limit_exceeded\"}}").setHeader("Retry-After", "120");
+    }
+    return json(200, "{\"object\": \"list\", \"data\": [{\"id\": \"test-model\"}]}");
+  }
+
+  static MockResponse question(RecordedRequest request) {
+    String key = keyOf(request);
+    JsonNode body;
+    try {
+      body = Json.MAPPER.readTree(request.getBody().readUtf8());
+    } catch (Exception e) {
+      return json(400, "{}");
+    }
+    questions.add(providerOf(request) + " " + body.path("model").asText() + " " + key);
+    if (revoked.contains(key)) return refusedKey(key);
+    boolean anthropic = providerOf(request).equals("anthropic");
+    String schema = anthropic ? body.at("/tool_choice/name").asText()
+        : body.at("/response_format/json_schema/name").asText();
+    Map<String, Object> answer = schema.equals("verdict")
+        ? Map.of("reasoning", "nothing about a date", "met", false, "confidence", 0.1, "summary", "No date yet.",
+            "evidence", List.of())
+        : Map.of("explanation", "Looks at the Acme feed and alerts when a launch date is announced.");
+    return json(200, anthropic
+        ? Json.text(Map.of("content", List.of(Map.of("type", "tool_use", "name", schema, "input", answer))))
+        : Json.text(Map.of("choices", List.of(Map.of("message", Map.of("role", "assistant",
+            "content", Json.text(answer)))))));
+  }
+
+  static MockResponse search(RecordedRequest request) {
+    String key = request.getHeader("X-Subscription-Token");
+    searches.add(request.getRequestUrl().query() + " " + key);
+    if (key.contains("invalid")) {
+      return json(422, "{\"type\": \"ErrorResponse\", \"error\": {\"code\": \"SUBSCRIPTION_TOKEN_INVALID\"}}");
+    }
+    return json(200, Json.text(Map.of("web", Map.of("results", List.of(Map.of("title", "Acme",
+        "url", "https://news.example/acme", "description", "About Acme"))))));
+  }
+
+  /** A fresh item on every read, so every run asks the model. */
+  static MockResponse feed() {
+    int n = feedItems.incrementAndGet();
+    return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Acme</title><link>" + base() + "</link>"
+            + "<description>d</description><item><title>Acme news " + n + "</title><link>" + base() + "/articles/"
+            + n + "</link><guid>acme-" + n + "</guid><description>News " + n + "</description></item></channel></rss>");
+  }
+
+  // ---- calls -------------------------------------------------------------------------------------------------
+
+  static HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
+    return service.send(method, path, token, body, Map.of());
+  }
+
+  static JsonNode ok(HttpResponse<String> r, int status) throws Exception {
+    assertEquals(r.body(), status, r.statusCode());
+    return Json.MAPPER.readTree(r.body());
+  }
+
+  static JsonNode error(HttpResponse<String> r, int status) throws Exception {
+    return HttpApiTest.error(r, status);
+  }
+
+  static HttpResponse<String> add(String pool, String key, String token) throws Exception {
+    return call("POST", "/admin/keys/" + pool, token, Json.text(Map.of("key", key)));
+  }
+
+  static String idOf(String pool, String label) throws Exception {
+    for (JsonNode k : ok(call("GET", "/admin/keys", root, null), 200).get("keys")) {
+      if (k.get("pool").asText().equals(pool) && k.get("label").asText().equals(label)) return k.get("id").asText();
+    }
+    throw new AssertionError("no " + pool + " key " + label);
+  }
+
+  static List<JsonNode> keys(String pool) throws Exception {
+    List<JsonNode> found = new ArrayList<>();
+    ok(call("GET", "/admin/keys", root, null), 200).get("keys").forEach(k -> {
+      if (k.get("pool").asText().equals(pool)) found.add(k);
+    });
+    return found;
+  }
+
+  static JsonNode run() throws Exception {
+    return ok(call("POST", "/watches/acme/run", root, null), 200).get("result");
+  }
+
+  /** Fails when {@code text} shows {@code key}, or the part of it the conformance suite also looks for. */
+  static void assertHidden(String key, String text) {
+    assertFalse("the key shows: " + text, text.contains(key) || text.contains(key.substring(4, 16)));
+  }
+
+  // ---- model configuration -----------------------------------------------------------------------------------
+
+  static String modelBody(String verdictsProvider, String verdictsBase, String verdictsModel,
+                          String assistanceProvider, String assistanceBase, String assistanceModel) {
+    return Json.text(Map.of(
+        "verdicts", Map.of("provider", verdictsProvider, "baseUrl", verdictsBase, "model", verdictsModel),
+        "assistance", Map.of("provider", assistanceProvider, "baseUrl", assistanceBase, "model", assistanceModel)));
+  }
+
+  @Test
+  public void aModelChangeIsAskedByTheNextRunAndTheNextAssistanceWithoutARestart() throws Exception {
+    JsonNode fromEnvironment = ok(call("GET", "/admin/model", root, null), 200);
+    assertEquals("environment", fromEnvironment.get("source").asText());
+    assertEquals(Json.MAPPER.readTree("{\"provider\": \"openai\", \"baseUrl\": \"" + base() + "/v1\", "
+        + "\"model\": \"test-model\"}"), fromEnvironment.get("verdicts"));
+    assertEquals(fromEnvironment.get("verdicts"), fromEnvironment.get("assistance"));
+    assertEquals(List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
+
+    JsonNode changed = ok(call("PUT", "/admin/model", ops,
+        modelBody("openai", base() + "/v1/", "judge-2", "anthropic", base(), "helper-2")), 200);
+    try {
+      assertEquals("admin", changed.get("source").asText());
+      assertEquals("ops", changed.get("changedBy").asText());
+      assertEquals(base() + "/v1", changed.at("/verdicts/baseUrl").asText());
+      assertEquals(changed, ok(call("GET", "/admin/model", root, null), 200));
+      questions.clear();
+
+      assertEquals(List.of("openai:judge-2"), Json.MAPPER.convertValue(run().get("models"), List.class));
+      ok(call("POST", "/watches/acme/explain", root, null), 200);
+      assertEquals(2, questions.size());
+      assertTrue(questions.getFirst(), questions.getFirst().startsWith("openai judge-2 "));
+      assertTrue(questions.getLast(), questions.getLast().startsWith("anthropic helper-2 "));
+    } finally {
+      JsonNode reset = ok(call("DELETE", "/admin/model", root, null), 200);
+      assertEquals("environment", reset.get("source").asText());
+      assertNull(reset.get("changedBy"));
+    }
+    assertEquals(List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
+  }
+
+  @Test
+  public void usersAreRefusedTheModelConfiguration() throws Exception {
+    for (HttpResponse<String> r : List.of(call("GET", "/admin/model", alice, null),
+        call("PUT", "/admin/model", alice, modelBody("openai", base(), "m", "openai", base(), "m")),
+        call("DELETE", "/admin/model", alice, null))) {
+      assertEquals("administrators only", error(r, 403).get("error").asText());
+    }
+    assertEquals("environment", ok(call("GET", "/admin/model", root, null), 200).get("source").asText());
+  }
+
+  @Test
+  public void anInvalidModelConfigurationIs400WithItsIssuesAndChangesNothing() throws Exception {
+    String before = call("GET", "/admin/model", root, null).body();
+    JsonNode issues = error(call("PUT", "/admin/model", root,
+        modelBody("gemini", "ftp://models.example", "m", "openai", "https://key:secret@models.example/v1", "")), 400)
+        .get("issues");
+    assertEquals(Json.MAPPER.readTree("""
+        [{"path": ["verdicts", "provider"], "message": "must be openai or anthropic"},
+         {"path": ["verdicts", "baseUrl"], "message": "must be an absolute http(s) URL"},
+         {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys belong in the key pool)"},
+         {"path": ["assistance", "model"], "message": "must be a non-empty string"}]"""), issues);
+    assertFalse("no value is echoed", issues.toString().contains("secret"));
+    error(call("PUT", "/admin/model", root, "{\"verdicts\": {}}"), 400);
+    error(call("PUT", "/admin/model", root, "[]"), 400);
+    assertEquals(before, call("GET", "/admin/model", root, null).body());
+  }
+}
