@@ -9,6 +9,7 @@ import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.keys.KeyCipher;
+import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.assist.Assistant;
@@ -54,6 +55,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import okhttp3.OkHttpClient;
@@ -160,14 +163,18 @@ public final class Periscope {
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock);
     FixedWindowRateLimiter aiLimiter =
         new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
+    FixedWindowRateLimiter probeLimiter =
+        new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock);
     Assistant assistant = new Assistant(new PooledModel(models.assistance(), keyPools), keyPools, search,
         new DomainLiveness(settings.allowPrivateNetworks()));
+    Map<String, KeyPoolAdmin.Probe> probes = new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
+    search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     return new HttpApi(tokens, sessions, settings.webOrigins(),
-        new SystemRoutes(settings, identitySignIn.status()),
+        new SystemRoutes(settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
         new AuthRoutes(accounts, selfService, identitySignIn, settings.webOrigins().stream().findFirst(), authLimiter),
         new AssistRoutes(assistant, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
-        new AdminRoutes(accounts, keyPools, models));
+        new AdminRoutes(accounts, keyPools, new KeyPoolAdmin(keyPools, probes), models, probeLimiter));
   }
 }

@@ -24,9 +24,11 @@ public record Settings(
     RateLimits rateLimits,
     String publicUrl) {
 
-  /** What is configured, never the values: the source of GET /config/status. */
-  public record Integrations(
-      boolean model, boolean search, boolean telegram, boolean telegramAdminChat, boolean email) {}
+  /**
+   * What the environment configures, never the values: part of GET /config/status (the model and search key
+   * pools, which admins change, are read live).
+   */
+  public record Integrations(boolean telegram, boolean telegramAdminChat, boolean email) {}
 
   /** The PostgreSQL journal; {@code url} is empty on the embedded H2 journal. */
   public record Database(String url, String user, String password) {
@@ -67,8 +69,6 @@ public record Settings(
         commaList(p.getString("web-origin")),
         new Database(p.getString("database.url"), p.getString("database.user"), p.getString("database.password")),
         new Integrations(
-            !commaList(p.getString("model.api-keys")).isEmpty(),
-            !commaList(p.getString("search.api-keys")).isEmpty(),
             !p.getString("telegram.bot-token").isBlank() && !p.getString("telegram.chat-id").isBlank(),
             !p.getString("telegram.bot-token").isBlank()
                 && !(p.getString("telegram.admin-chat-id") + p.getString("telegram.chat-id")).isBlank(),

@@ -2,6 +2,8 @@ package io.periscope.http;
 
 import static io.periscope.http.ApiDirectives.adminOnly;
 import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.ApiDirectives.rateLimited;
+import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
@@ -11,38 +13,53 @@ import io.periscope.auth.Accounts;
 import io.periscope.auth.Principal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
+import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigs;
 import io.periscope.model.ModelConfiguration;
 import io.periscope.owner.Account;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * /admin/*: administrators only (403 for users). Accounts are created here by admins and by the command line; the
- * key pools' live status is read here, and the models asked for verdicts and for assistance are configured here.
+ * key pools are managed here (keys addressed by pool and id, never by their material), and the models asked for
+ * verdicts and for assistance are configured here. Routes that probe a key share one window of
+ * {@code key-probes-per-minute} (10) for the whole node.
  */
 public final class AdminRoutes {
   private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
   private static final long MAX_BODY = 16 * 1024;
+  /** The one rate-limit key every probing route counts against: the limit is overall, not per admin. */
+  static final String PROBE_WINDOW = "key-probes";
+  /** A probe may take {@link KeyPoolAdmin#PROBE_DEADLINE}, beside the pool's own answers. */
+  static final Duration PROBING_REQUEST_TIMEOUT = KeyPoolAdmin.PROBE_DEADLINE.plusSeconds(30);
 
   private final Accounts accounts;
   private final KeyPools keyPools;
+  private final KeyPoolAdmin keyAdmin;
   private final ModelConfigs models;
+  private final FixedWindowRateLimiter probeLimiter;
 
-  public AdminRoutes(Accounts accounts, KeyPools keyPools, ModelConfigs models) {
+  public AdminRoutes(Accounts accounts, KeyPools keyPools, KeyPoolAdmin keyAdmin, ModelConfigs models,
+                     FixedWindowRateLimiter probeLimiter) {
     this.accounts = accounts;
     this.keyPools = keyPools;
+    this.keyAdmin = keyAdmin;
     this.models = models;
+    this.probeLimiter = probeLimiter;
   }
 
   /**
@@ -79,7 +96,11 @@ public final class AdminRoutes {
         path("users", () -> concat(
             get(() -> onSuccess(accounts.list(), users -> complete(ok(new UserList(users))))),
             post(() -> jsonBody(MAX_BODY, this::createUser)))),
-        path("keys", () -> get(() -> completeWithFuture(keys()))),
+        pathPrefix("keys", () -> concat(
+            pathEnd(() -> get(() -> completeWithFuture(keys()))),
+            pathPrefix(PathMatchers.segment(), pool -> KeyPoolAdmin.POOLS.contains(pool)
+                ? pool(caller, pool)
+                : complete(error(StatusCodes.NOT_FOUND, "no such key pool: model or search"))))),
         path("model", () -> concat(
             get(() -> completeWithFuture(models.current().thenApply(m -> ok(ModelView.of(m))))),
             put(() -> jsonBody(MAX_BODY, body -> completeWithFuture(changeModel(caller, body)))),
@@ -87,6 +108,40 @@ public final class AdminRoutes {
               log.info("event=model-config-reset by={}", caller.accountId());
               return ok(ModelView.of(m));
             }))))))));
+  }
+
+  private Route pool(Principal caller, String pool) {
+    String admin = caller.accountId();
+    return concat(
+        pathEnd(() -> post(() -> probing(() -> jsonBody(MAX_BODY, body -> completeWithFuture(
+            keyAdmin.add(pool, KeyPoolAdmin.keyOf(body)).thenApply(k -> {
+              log.info("event=key-added pool={} key={} status={} by={}", pool, k.id(), k.status(), admin);
+              return json(StatusCodes.CREATED, KeyRow.of(pool, k));
+            })))))),
+        pathPrefix(PathMatchers.segment(), id -> concat(
+            pathEnd(() -> concat(
+                get(() -> completeWithFuture(keyAdmin.key(pool, id).thenApply(k -> ok(KeyRow.of(pool, k))))),
+                delete(() -> completeWithFuture(keyAdmin.remove(pool, id).thenApply(done -> {
+                  log.info("event=key-removed pool={} key={} by={}", pool, id, admin);
+                  return HttpResponse.create().withStatus(StatusCodes.NO_CONTENT);
+                }))))),
+            path("daily-limit", () -> put(() -> jsonBody(MAX_BODY, body -> {
+              Long limit = KeyPoolAdmin.dailyLimitOf(body);
+              return completeWithFuture(keyAdmin.setDailyLimit(pool, id, limit).thenApply(k -> {
+                log.info("event=key-daily-limit pool={} key={} limit={} by={}", pool, id, limit, admin);
+                return ok(KeyRow.of(pool, k));
+              }));
+            }))),
+            path("probe", () -> post(() -> probing(() -> completeWithFuture(keyAdmin.reprobe(pool, id)
+                .thenApply(k -> {
+                  log.info("event=key-probed pool={} key={} status={} by={}", pool, id, k.status(), admin);
+                  return ok(KeyRow.of(pool, k));
+                }))))))));
+  }
+
+  /** The shared window of the probing routes, then time for the probe. */
+  private Route probing(Supplier<Route> inner) {
+    return rateLimited(probeLimiter, PROBE_WINDOW, () -> withRequestTimeout(PROBING_REQUEST_TIMEOUT, inner));
   }
 
   private CompletionStage<HttpResponse> keys() {

@@ -20,6 +20,7 @@ import org.apache.pekko.http.scaladsl.model.IllegalRequestException;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.SelfService;
 import io.periscope.json.ValidationException;
+import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.runtime.Failures;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -83,6 +84,11 @@ public final class ErrorHandling {
     if (t instanceof Accounts.Conflict c) return error(StatusCodes.CONFLICT, c.getMessage());
     if (t instanceof Accounts.Unverified u) return error(StatusCodes.FORBIDDEN, u.getMessage());
     if (t instanceof SelfService.MailNotConfigured m) return error(StatusCodes.SERVICE_UNAVAILABLE, m.getMessage());
+    if (t instanceof KeyPoolAdmin.NoSuchKey k) return error(StatusCodes.NOT_FOUND, k.getMessage());
+    if (t instanceof KeyPoolAdmin.AlreadyInPool k) return error(StatusCodes.CONFLICT, k.getMessage());
+    if (t instanceof KeyPoolAdmin.Rejected k) return error(StatusCodes.UNPROCESSABLE_ENTITY, k.getMessage());
+    if (t instanceof KeyPoolAdmin.ProbeFailed k) return error(StatusCodes.BAD_GATEWAY, k.getMessage());
+    if (t instanceof KeyPoolAdmin.NotConfigured k) return error(StatusCodes.SERVICE_UNAVAILABLE, k.getMessage());
     if (t instanceof TimeoutException || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
       log.warn("event=entity-timeout message=\"{}\"", t.getMessage());
       return error(StatusCodes.SERVICE_UNAVAILABLE, "the service is busy; try again shortly");

@@ -3,20 +3,32 @@ package io.periscope.http;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.config.Settings;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /** Public, unauthenticated: liveness and which integrations are configured (booleans, never values). */
 public final class SystemRoutes {
   private final Settings settings;
   private final Map<String, Boolean> identityProviders;
+  private final Supplier<CompletionStage<Boolean>> modelReady;
+  private final Supplier<CompletionStage<Boolean>> searchReady;
 
-  /** @param identityProviders {@code github} and each configured OpenID Connect provider, by name */
-  public SystemRoutes(Settings settings, Map<String, Boolean> identityProviders) {
+  /**
+   * @param identityProviders {@code github} and each configured OpenID Connect provider, by name
+   * @param modelReady whether a usable model key exists now (the pool changes at runtime: read per request)
+   * @param searchReady whether a search provider and a usable search key exist now
+   */
+  public SystemRoutes(Settings settings, Map<String, Boolean> identityProviders,
+                      Supplier<CompletionStage<Boolean>> modelReady, Supplier<CompletionStage<Boolean>> searchReady) {
     this.settings = settings;
     this.identityProviders = identityProviders;
+    this.modelReady = modelReady;
+    this.searchReady = searchReady;
   }
 
   /** The body of GET /config/status. */
@@ -24,11 +36,15 @@ public final class SystemRoutes {
                              boolean email, boolean database, boolean cors, Map<String, Boolean> identityProviders) {}
 
   public Route route() {
-    Settings.Integrations i = settings.integrations();
-    ConfigStatus status = new ConfigStatus(i.model(), i.search(), i.telegram(), i.telegramAdminChat(), i.email(),
-        settings.database().configured(), !settings.webOrigins().isEmpty(), identityProviders);
     return concat(
         path("health", () -> get(() -> complete(ok(Map.of("status", "ok"))))),
-        path(PathMatchers.segment("config").slash("status"), () -> get(() -> complete(ok(status)))));
+        path(PathMatchers.segment("config").slash("status"), () -> get(() -> completeWithFuture(status()))));
+  }
+
+  private CompletionStage<HttpResponse> status() {
+    Settings.Integrations i = settings.integrations();
+    return modelReady.get().thenCombine(searchReady.get(), (model, search) -> ok(new ConfigStatus(model, search,
+        i.telegram(), i.telegramAdminChat(), i.email(), settings.database().configured(),
+        !settings.webOrigins().isEmpty(), identityProviders)));
   }
 }

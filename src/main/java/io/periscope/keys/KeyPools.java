@@ -1,6 +1,8 @@
 package io.periscope.keys;
 
 import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.EntityRefusal;
@@ -46,14 +48,27 @@ public final class KeyPools {
 
   /** Adds the keys a pool does not hold yet (the operator's MODEL_API_KEYS / SEARCH_API_KEYS). */
   public CompletionStage<Done> seed(String pool, List<String> plaintextKeys) {
-    List<KeyPoolEntity.NewKey> keys = plaintextKeys.stream()
-        .map(k -> new KeyPoolEntity.NewKey(KeyCipher.fingerprint(k), cipher.encrypt(k), KeyCipher.mask(k)))
-        .toList();
-    return asks.ask(entities.keyPool(pool), reply -> new KeyPoolEntity.Seed(keys, reply));
+    List<KeyPoolEntity.NewKey> keys = plaintextKeys.stream().map(this::seal).toList();
+    return ask(pool, reply -> new KeyPoolEntity.Seed(keys, reply));
+  }
+
+  /** A key as the pool stores it: its fingerprint as id, encrypted, and masked for display. */
+  KeyPoolEntity.NewKey seal(String plaintext) {
+    return new KeyPoolEntity.NewKey(KeyCipher.fingerprint(plaintext), cipher.encrypt(plaintext),
+        KeyCipher.mask(plaintext));
+  }
+
+  String unseal(String ciphertext) {
+    return cipher.decrypt(ciphertext);
+  }
+
+  <R> CompletionStage<R> ask(String pool,
+                             org.apache.pekko.japi.function.Function<ActorRef<StatusReply<R>>, KeyPoolEntity.Command> command) {
+    return asks.ask(entities.keyPool(pool), command);
   }
 
   public CompletionStage<KeyPoolEntity.PoolStatus> status(String pool) {
-    return asks.ask(entities.keyPool(pool), reply -> new KeyPoolEntity.GetStatus(clock.instant(), reply));
+    return ask(pool, reply -> new KeyPoolEntity.GetStatus(clock.instant(), reply));
   }
 
   /**
@@ -70,13 +85,12 @@ public final class KeyPools {
   }
 
   private <T> CompletionStage<T> attempt(String pool, Function<String, CompletionStage<T>> call, int attempt) {
-    return asks.<KeyPoolEntity.Command, KeyPoolEntity.Lease>ask(entities.keyPool(pool),
-            reply -> new KeyPoolEntity.Acquire(clock.instant(), reply))
+    return this.<KeyPoolEntity.Lease>ask(pool, reply -> new KeyPoolEntity.Acquire(clock.instant(), reply))
         .exceptionally(e -> {
           throw unwrap(e) instanceof EntityRefusal ? new NoUsableKey(pool) : new CompletionException(unwrap(e));
         })
         .thenCompose(lease -> {
-          String key = cipher.decrypt(lease.ciphertext());
+          String key = unseal(lease.ciphertext());
           return call.apply(key).handle((value, failure) -> {
             if (failure == null) return CompletableFuture.completedFuture(value);
             Throwable cause = unwrap(failure);
@@ -89,7 +103,8 @@ public final class KeyPools {
         });
   }
 
-  private CompletionStage<Done> report(String pool, String keyId, ProviderFailure failure) {
+  /** Tells the pool what a call's failure means for its key (a cooldown, death, or nothing). Never fails. */
+  CompletionStage<Done> report(String pool, String keyId, ProviderFailure failure) {
     Instant now = clock.instant();
     Instant until = switch (failure.kind()) {
       case RATE_LIMITED -> now.plus(failure.retryAfter() != null ? failure.retryAfter() : KeyPoolEntity.DEFAULT_COOLDOWN);
@@ -100,8 +115,7 @@ public final class KeyPools {
     };
     String problem = failure.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
         + (failure.httpStatus() != null ? " (HTTP " + failure.httpStatus() + ")" : "");
-    return asks.<KeyPoolEntity.Command, Done>ask(entities.keyPool(pool),
-            reply -> new KeyPoolEntity.Report(keyId, failure.kind(), until, problem, reply))
+    return this.<Done>ask(pool, reply -> new KeyPoolEntity.Report(keyId, failure.kind(), until, problem, reply))
         .exceptionally(ignored -> Done.getInstance()); // the call's own failure matters more than the report
   }
 

@@ -20,4 +20,15 @@ public interface SearchProvider {
    * {@code apiKey} may be null for providers that need none.
    */
   CompletionStage<List<Item>> search(String query, Integer recencyDays, int count, String apiKey);
+
+  /** What a key probe searches for. */
+  String PROBE_QUERY = "periscope";
+
+  /**
+   * Checks that the provider accepts {@code apiKey} with the smallest search it offers (one result; most providers
+   * count it against the key's quota): completes normally or with a classified failure.
+   */
+  default CompletionStage<Void> probe(String apiKey) {
+    return search(PROBE_QUERY, null, 1, apiKey).thenApply(results -> null);
+  }
 }

@@ -232,6 +232,232 @@ public class AdminRoutesTest {
     assertFalse("the key shows: " + text, text.contains(key) || text.contains(key.substring(4, 16)));
   }
 
+  // ---- key pools ---------------------------------------------------------------------------------------------
+
+  @Test
+  public void aValidKeyIsProbedThenAddedAndShownOnlyMasked() throws Exception {
+    String key = "sk-valid-added-000000000000003";
+    HttpResponse<String> created = add("model", key, root);
+    JsonNode row = ok(created, 201);
+
+    assertEquals(List.of("openai " + key), List.copyOf(probes));
+    assertEquals("model", row.get("pool").asText());
+    assertEquals("sk-…0003", row.get("label").asText());
+    assertEquals("active", row.get("status").asText());
+    assertEquals(0, row.get("usedToday").asInt());
+    assertHidden(key, created.body());
+    String id = row.get("id").asText();
+    assertEquals(row, ok(call("GET", "/admin/keys/model/" + id, root, null), 200));
+    assertEquals(id, idOf("model", "sk-…0003"));
+
+    JsonNode again = error(add("model", key, root), 409);
+    assertTrue(again.get("error").asText(), again.get("error").asText().contains(id));
+    assertEquals("a key in the pool already is not probed again", 1, probes.size());
+    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+  }
+
+  @Test
+  public void aKeyTheProviderRejectsIs422AndNothingIsAddedNorShownNorLogged() throws Exception {
+    String key = "sk-invalid-echoed-0000000000004";
+    try (CapturedLogs logs = new CapturedLogs()) {
+      HttpResponse<String> refused = add("model", key, root);
+      JsonNode body = error(refused, 422);
+
+      assertEquals("the model provider rejected the key: the provider answered HTTP 401; nothing was added",
+          body.get("error").asText());
+      assertEquals(List.of("openai " + key), List.copyOf(probes));
+      assertHidden(key, refused.body());
+      String list = call("GET", "/admin/keys", root, null).body();
+      assertFalse(list.contains("…0004"));
+      assertHidden(key, list);
+      logs.assertNoneContains(key, key.substring(4, 16));
+    }
+  }
+
+  @Test
+  public void anUnreachableProviderIs502AndNothingIsAdded() throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = socket.getLocalPort();
+    }
+    String nowhere = "http://127.0.0.1:" + closed + "/v1";
+    ok(call("PUT", "/admin/model", root, modelBody("openai", nowhere, "m", "openai", nowhere, "m")), 200);
+    try {
+      JsonNode body = error(add("model", "sk-valid-unreached-00000000005", root), 502);
+      assertEquals("the model provider could not check the key: openai unreachable (ConnectException); "
+          + "nothing was added", body.get("error").asText());
+      assertTrue(keys("model").stream().noneMatch(k -> k.get("label").asText().equals("sk-…0005")));
+    } finally {
+      ok(call("DELETE", "/admin/model", root, null), 200);
+    }
+  }
+
+  @Test
+  public void probingIsLimitedToTenRequestsAMinuteForAllAdminsTogether() throws Exception {
+    String seeded = idOf("model", "sk-…0001");
+    for (int i = 0; i < 6; i++) ok(call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 200);
+    for (int i = 0; i < 4; i++) error(add("model", "sk-invalid-burst-00000000000" + i, ops), 422);
+    assertEquals(10, probes.size());
+
+    HttpResponse<String> limited = add("model", "sk-valid-limited-0000000000006", ops);
+    error(limited, 429);
+    assertEquals("50", limited.headers().firstValue("Retry-After").orElse(null));
+    error(call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 429);
+    assertEquals("a limited request probes nothing", 10, probes.size());
+    ok(call("GET", "/admin/keys", root, null), 200);
+
+    clock.set(clock.instant().plus(Duration.ofMinutes(1)));
+    String id = ok(add("model", "sk-valid-limited-0000000000006", ops), 201).get("id").asText();
+    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, ops, null).statusCode());
+  }
+
+  @Test
+  public void aRemovedKeyIsGoneAndAddingItAgainProbesItAgain() throws Exception {
+    String key = "sk-valid-removed-0000000000007";
+    String id = ok(add("model", key, root), 201).get("id").asText();
+
+    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+    error(call("GET", "/admin/keys/model/" + id, root, null), 404);
+    error(call("DELETE", "/admin/keys/model/" + id, root, null), 404);
+    assertTrue(keys("model").stream().noneMatch(k -> k.get("id").asText().equals(id)));
+
+    assertEquals(id, ok(add("model", key, root), 201).get("id").asText());
+    assertEquals(2, probes.size());
+    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+  }
+
+  @Test
+  public void aKeyAtItsDailyLimitIsSkippedWhenKeysAreChosen() throws Exception {
+    List<JsonNode> active = keys("model").stream().filter(k -> k.get("status").asText().equals("active")).toList();
+    Map<String, String> labels = new HashMap<>();
+    for (JsonNode k : active) {
+      String path = "/admin/keys/model/" + k.get("id").asText() + "/daily-limit";
+      JsonNode row = ok(call("PUT", path, root, "{\"dailyLimit\": " + (k.get("usedToday").asInt() + 1) + "}"), 200);
+      assertEquals(k.get("usedToday").asInt() + 1, row.get("dailyLimit").asInt());
+      labels.put(k.get("id").asText(), k.get("label").asText());
+    }
+    try {
+      for (int i = 0; i < active.size(); i++) assertEquals("no-match", run().get("outcome").asText());
+      assertEquals("each key served its one remaining use", active.size(),
+          questions.stream().map(q -> q.split(" ")[2]).distinct().count());
+
+      JsonNode refused = run();
+      assertEquals("error", refused.get("outcome").asText());
+      assertEquals("no usable model key is configured", refused.get("error").asText());
+      assertEquals(active.size(), questions.size());
+      assertFalse(ok(call("GET", "/config/status", null, null), 200).get("model").asBoolean());
+      for (JsonNode k : keys("model")) {
+        if (labels.containsKey(k.get("id").asText())) {
+          assertEquals(k.get("dailyLimit").asInt(), k.get("usedToday").asInt());
+        }
+      }
+    } finally {
+      for (String id : labels.keySet()) {
+        JsonNode row = ok(call("PUT", "/admin/keys/model/" + id + "/daily-limit", root, "{\"dailyLimit\": null}"), 200);
+        assertNull(row.get("dailyLimit"));
+      }
+    }
+    assertEquals("no-match", run().get("outcome").asText());
+    assertTrue(ok(call("GET", "/config/status", null, null), 200).get("model").asBoolean());
+  }
+
+  @Test
+  public void aReprobeKillsARejectedKeyAndRevivesAnAcceptedOne() throws Exception {
+    String key = "sk-valid-reprobed-000000000008";
+    String id = ok(add("model", key, root), 201).get("id").asText();
+    String probe = "/admin/keys/model/" + id + "/probe";
+    try (CapturedLogs logs = new CapturedLogs()) {
+      revoked.add(key);
+      HttpResponse<String> rejected = call("POST", probe, root, null);
+      assertEquals("the model provider rejected the key: the provider answered HTTP 401; the key is now dead",
+          error(rejected, 422).get("error").asText());
+      JsonNode dead = ok(call("GET", "/admin/keys/model/" + id, root, null), 200);
+      assertEquals("dead", dead.get("status").asText());
+      assertEquals("invalid-key (HTTP 401)", dead.get("lastProblem").asText());
+      logs.assertNoneContains(key, key.substring(4, 16));
+    }
+
+    revoked.remove(key);
+    JsonNode revived = ok(call("POST", probe, root, null), 200);
+    assertEquals("active", revived.get("status").asText());
+    assertNull(revived.get("lastProblem"));
+
+    resting.add(key);
+    JsonNode cooling = ok(call("POST", probe, root, null), 200);
+    assertEquals("cooldown", cooling.get("status").asText());
+    assertTrue(cooling.get("cooldownUntil").isTextual());
+    resting.remove(key);
+    assertEquals("active", ok(call("POST", probe, root, null), 200).get("status").asText());
+    assertEquals(5, probes.size());
+    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+  }
+
+  @Test
+  public void aRateLimitedKeyIsAddedCoolingDown() throws Exception {
+    String key = "sk-valid-resting-0000000000009";
+    resting.add(key);
+    JsonNode row = ok(add("model", key, root), 201);
+    assertEquals("cooldown", row.get("status").asText());
+    assertEquals("rate-limited (HTTP 429)", row.get("lastProblem").asText());
+    assertEquals(204, call("DELETE", "/admin/keys/model/" + row.get("id").asText(), root, null).statusCode());
+  }
+
+  @Test
+  public void searchKeysAreProbedWithTheSmallestSearch() throws Exception {
+    String key = "bk-valid-search-00000000000010";
+    JsonNode row = ok(add("search", key, root), 201);
+    assertEquals(List.of("q=periscope&count=1 " + key), List.copyOf(searches));
+    assertEquals("search", row.get("pool").asText());
+
+    String invalid = "bk-invalid-search-000000000011";
+    assertEquals("the search provider rejected the key: provider answered HTTP 422 (subscription_token_invalid); "
+        + "nothing was added", error(add("search", invalid, root), 422).get("error").asText());
+    assertTrue(probes.isEmpty());
+    assertEquals(204, call("DELETE", "/admin/keys/search/" + row.get("id").asText(), root, null).statusCode());
+  }
+
+  @Test
+  public void badRequestsAre4xxAndChangeNothing() throws Exception {
+    String before = call("GET", "/admin/keys", root, null).body();
+    for (String body : List.of("{}", "{\"key\": \"short\"}", "{\"key\": \"has a space-0000000\"}",
+        "{\"key\": 123456789}")) {
+      JsonNode issues = error(call("POST", "/admin/keys/model", root, body), 400).get("issues");
+      assertEquals(body, "[\"key\"]", issues.get(0).get("path").toString());
+    }
+    error(add("nope", "sk-valid-nowhere-0000000000012", root), 404);
+    error(call("GET", "/admin/keys/model/unknown", root, null), 404);
+    error(call("DELETE", "/admin/keys/model/unknown", root, null), 404);
+    error(call("PUT", "/admin/keys/model/unknown/daily-limit", root, "{\"dailyLimit\": 5}"), 404);
+    error(call("POST", "/admin/keys/model/unknown/probe", root, null), 404);
+    String seeded = "/admin/keys/model/" + idOf("model", "sk-…0001") + "/daily-limit";
+    for (String body : List.of("{}", "{\"dailyLimit\": 0}", "{\"dailyLimit\": -3}", "{\"dailyLimit\": 1.5}",
+        "{\"dailyLimit\": \"5\"}", "{\"dailyLimit\": 1000000001}")) {
+      JsonNode issues = error(call("PUT", seeded, root, body), 400).get("issues");
+      assertEquals(body, "[\"dailyLimit\"]", issues.get(0).get("path").toString());
+    }
+    assertTrue(probes.isEmpty());
+    assertEquals(before, call("GET", "/admin/keys", root, null).body());
+  }
+
+  @Test
+  public void usersAreRefusedEveryAdminRoute() throws Exception {
+    String seeded = idOf("model", "sk-…0001");
+    List<HttpResponse<String>> refused = List.of(
+        call("GET", "/admin/keys", alice, null),
+        add("model", "sk-valid-by-a-user-00000000013", alice),
+        call("GET", "/admin/keys/model/" + seeded, alice, null),
+        call("DELETE", "/admin/keys/model/" + seeded, alice, null),
+        call("PUT", "/admin/keys/model/" + seeded + "/daily-limit", alice, "{\"dailyLimit\": 1}"),
+        call("POST", "/admin/keys/model/" + seeded + "/probe", alice, null),
+        call("GET", "/admin/model", alice, null),
+        call("PUT", "/admin/model", alice, modelBody("openai", base(), "m", "openai", base(), "m")),
+        call("DELETE", "/admin/model", alice, null));
+    for (HttpResponse<String> r : refused) assertEquals("administrators only", error(r, 403).get("error").asText());
+    assertTrue(probes.isEmpty());
+    assertEquals("environment", ok(call("GET", "/admin/model", root, null), 200).get("source").asText());
+    assertTrue(keys("model").stream().anyMatch(k -> k.get("id").asText().equals(seeded) && k.get("dailyLimit") == null));
+  }
+
   // ---- model configuration -----------------------------------------------------------------------------------
 
   static String modelBody(String verdictsProvider, String verdictsBase, String verdictsModel,
@@ -264,22 +490,18 @@ public class AdminRoutesTest {
       assertEquals(2, questions.size());
       assertTrue(questions.getFirst(), questions.getFirst().startsWith("openai judge-2 "));
       assertTrue(questions.getLast(), questions.getLast().startsWith("anthropic helper-2 "));
+
+      String key = "sk-valid-two-endpoints-0000014";
+      String id = ok(add("model", key, root), 201).get("id").asText();
+      assertEquals("a model key is probed at every endpoint in force",
+          List.of("openai " + key, "anthropic " + key), List.copyOf(probes));
+      assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
     } finally {
       JsonNode reset = ok(call("DELETE", "/admin/model", root, null), 200);
       assertEquals("environment", reset.get("source").asText());
       assertNull(reset.get("changedBy"));
     }
     assertEquals(List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
-  }
-
-  @Test
-  public void usersAreRefusedTheModelConfiguration() throws Exception {
-    for (HttpResponse<String> r : List.of(call("GET", "/admin/model", alice, null),
-        call("PUT", "/admin/model", alice, modelBody("openai", base(), "m", "openai", base(), "m")),
-        call("DELETE", "/admin/model", alice, null))) {
-      assertEquals("administrators only", error(r, 403).get("error").asText());
-    }
-    assertEquals("environment", ok(call("GET", "/admin/model", root, null), 200).get("source").asText());
   }
 
   @Test
