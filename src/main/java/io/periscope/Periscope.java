@@ -32,6 +32,7 @@ import io.periscope.run.RunAllResult;
 import io.periscope.run.RunRecord;
 import io.periscope.watch.WatchEntity;
 import io.periscope.run.Pipeline;
+import io.periscope.run.RunSlots;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
@@ -79,7 +80,7 @@ public final class Periscope {
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
     this.adminAlerts = AdminAlerts.create(config, trusted);
-    entities.startRuns(pipeline(config, blocking),
+    entities.startRuns(new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()), clock);
   }
 
