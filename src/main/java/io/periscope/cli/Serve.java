@@ -11,14 +11,18 @@ import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
+import io.periscope.runtime.Failures;
 import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
 import io.periscope.runtime.Serving;
 import io.periscope.runtime.ShardedEntities;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +37,7 @@ public final class Serve {
   static final Duration DRAIN = Duration.ofSeconds(20);
   /** How long a node waits to join its cluster (the seed nodes or the bootstrap's contact points) before it gives up. */
   static final Duration JOIN_PATIENCE = Duration.ofMinutes(5);
+  static final Duration SEED_PATIENCE = Duration.ofMinutes(2);
 
   private Serve() {}
 
@@ -40,7 +45,7 @@ public final class Serve {
   public static void run(String profile, Config config) throws Exception {
     long started = System.nanoTime();
     Settings settings = Settings.from(config);
-    refuseAClusterWithoutSharedState(config, settings);
+    Node.requireSharedState(config, settings);
     // Held for the life of the process: the command line goes through this service instead of writing.
     DataDirLock lock = DataDirLock.acquire(settings.dataDir(), Duration.ofSeconds(60));
     Settings.Database db = settings.database();
@@ -50,7 +55,7 @@ public final class Serve {
         Clock.systemUTC());
     ActorSystem<Void> system = Node.startClusterNode(config, JOIN_PATIENCE);
     Periscope app = new Periscope(system, config, new ShardedEntities(system), tokens);
-    app.seedKeyPools().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    seedKeyPools(app);
     app.startSchedules(system, config);
 
     ServerBinding binding = Http.get(system).newServerAt(settings.httpHost(), settings.httpPort())
@@ -84,18 +89,19 @@ public final class Serve {
   }
 
   /**
-   * Nodes of one cluster share the journal and the token secret (which also encrypts the key pools): a node that
-   * joins others with its own H2 file or a secret of its own would split the data or refuse every other node's
-   * tokens, so it does not start.
+   * Seeds the key pools, asking again when a pool entity does not answer in time: a node that just joined may
+   * wait for the shard coordinator while the cluster settles. Seeding is idempotent.
    */
-  static void refuseAClusterWithoutSharedState(Config config, Settings settings) {
-    if (!Node.joinsOthers(config)) return;
-    if (!settings.database().configured()) {
-      throw new IllegalStateException("a cluster node needs DATABASE_URL: the nodes share one PostgreSQL journal");
-    }
-    if (settings.jwtSecret().isBlank()) {
-      throw new IllegalStateException("a cluster node needs AUTH_JWT_SECRET: every node signs and verifies tokens "
-          + "with the same secret");
+  private static void seedKeyPools(Periscope app) throws Exception {
+    Instant deadline = Instant.now().plus(SEED_PATIENCE);
+    while (true) {
+      try {
+        app.seedKeyPools().toCompletableFuture().get(SEED_PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        return;
+      } catch (ExecutionException e) {
+        if (!(Failures.unwrap(e) instanceof TimeoutException) || Instant.now().isAfter(deadline)) throw e;
+        log.warn("event=key-pool-seed-retry reason=\"{}\"", Failures.unwrap(e).getClass().getSimpleName());
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.periscope.runtime;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.config.Profiles;
+import io.periscope.config.Settings;
 import io.periscope.persistence.JournalSchema;
 import java.time.Duration;
 import java.util.Map;
@@ -28,6 +29,22 @@ public final class Node {
    */
   public static boolean joinsOthers(Config config) {
     return !config.getList("pekko.cluster.seed-nodes").isEmpty() || config.getBoolean("periscope.cluster.bootstrap");
+  }
+
+  /**
+   * Nodes of one cluster share the journal and the token secret (which also encrypts the key pools): a node that
+   * joins others with its own H2 file or a secret of its own would split the data or refuse every other node's
+   * tokens, so it does not start.
+   */
+  public static void requireSharedState(Config config, Settings settings) {
+    if (!joinsOthers(config)) return;
+    if (!settings.database().configured()) {
+      throw new IllegalStateException("a cluster node needs DATABASE_URL: the nodes share one PostgreSQL journal");
+    }
+    if (settings.jwtSecret().isBlank()) {
+      throw new IllegalStateException("a cluster node needs AUTH_JWT_SECRET: every node signs and verifies tokens "
+          + "with the same secret");
+    }
   }
 
   /**
