@@ -62,7 +62,8 @@ public class ClusterIT {
   private LocalCluster startCluster(String name) throws Exception {
     upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 3);
     cluster = new LocalCluster(name, Map.of("FETCH_ALLOW_PRIVATE_NETWORKS", "true",
-        "MODEL_BASE_URL", upstream.base() + "/v1", "MODEL_API_KEYS", "sk-cluster-test-0001")).start();
+        "MODEL_BASE_URL", upstream.base() + "/v1", "MODEL_API_KEYS", "sk-cluster-test-0001"));
+    cluster.start(); // once assigned, so that a failed start still stops its processes and drops its database
     for (String[] account : new String[][] {{"root", "admin"}, {"alice", "user"}, {"bob", "user"}}) {
       assertEquals(0, cluster.node(1).command(List.of("users", "create", "--id", account[0], "--email",
           account[0] + "@example.org", "--role", account[1]), PASSWORD + "\n"));
