@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Three nodes of target/periscope.jar on 127.0.0.1, started as an operator starts {@code conf/local1..3}
- * (PERISCOPE_PROFILE=localN) on one scratch PostgreSQL database; the ports are free ones, passed through PORT,
- * REMOTE_PORT, MANAGEMENT_PORT and SEED_NODES, so two test runs on one machine do not collide.
+ * Nodes of target/periscope.jar on 127.0.0.1 (three unless told), started as an operator starts
+ * {@code conf/local1..3} (PERISCOPE_PROFILE=localN) on one scratch PostgreSQL database; the ports are free ones,
+ * passed through PORT, REMOTE_PORT, MANAGEMENT_PORT and SEED_NODES, so two runs on one machine do not collide.
  */
 public final class LocalCluster implements AutoCloseable {
   public static final String SECRET = "local-cluster-test-secret-of-32-bytes-at-least";
@@ -29,38 +29,46 @@ public final class LocalCluster implements AutoCloseable {
 
   /** @param env what every node gets besides its cluster settings (upstreams, for instance) */
   public LocalCluster(String name, Map<String, String> env) throws Exception {
+    this(name, 3, env);
+  }
+
+  public LocalCluster(String name, int size, Map<String, String> env) throws Exception {
     database = ScratchDatabase.create("periscope_" + name);
-    List<Integer> ports = freePorts(9);
-    String seeds = "127.0.0.1:" + ports.get(3) + ",127.0.0.1:" + ports.get(4);
-    for (int i = 0; i < 3; i++) {
+    List<Integer> ports = freePorts(3 * size);
+    String seeds = "127.0.0.1:" + ports.get(size) + (size > 1 ? ",127.0.0.1:" + ports.get(size + 1) : "");
+    for (int i = 0; i < size; i++) {
       Path dataDir = Files.createTempDirectory("periscope-" + name + "-node" + (i + 1));
       Map<String, String> e = new HashMap<>(env);
-      e.putAll(Map.of("PERISCOPE_PROFILE", "local" + (i + 1), "DATABASE_URL", database.url(),
+      e.putAll(Map.of("PERISCOPE_PROFILE", "local" + Math.min(i + 1, 3), "DATABASE_URL", database.url(),
           "DATABASE_USER", database.user(), "AUTH_JWT_SECRET", SECRET, "DATA_DIR", dataDir.toString(),
-          "PORT", String.valueOf(ports.get(i)), "REMOTE_PORT", String.valueOf(ports.get(3 + i)),
-          "MANAGEMENT_PORT", String.valueOf(ports.get(6 + i)), "SEED_NODES", seeds));
+          "PORT", String.valueOf(ports.get(i)), "REMOTE_PORT", String.valueOf(ports.get(size + i)),
+          "MANAGEMENT_PORT", String.valueOf(ports.get(2 * size + i)), "SEED_NODES", seeds));
       Path log = ServiceProcess.logFile(name + "-node" + (i + 1));
       Files.deleteIfExists(log);
       nodes.add(new ServiceProcess(e, log));
-      managementPorts.add(ports.get(6 + i));
+      managementPorts.add(ports.get(2 * size + i));
       dataDirs.add(dataDir);
     }
   }
 
+  public int size() {
+    return nodes.size();
+  }
+
   /**
-   * Starts nodes 2 and 3 first: until node 1, the first seed node, forms the cluster they are alive and not
+   * Starts the other nodes first: until node 1, the first seed node, forms the cluster they are alive and not
    * ready. Then node 1; returns when every node is ready.
    */
   public LocalCluster start() throws Exception {
-    node(2).launch();
-    node(3).launch();
-    for (int n : new int[] {2, 3}) node(n).awaitOk(management(n, "/alive"), START_PATIENCE);
-    for (int n : new int[] {2, 3}) {
-      int ready = status(management(n, "/ready"));
-      if (ready == 200) throw new AssertionError("node " + n + " is ready before the cluster formed");
+    for (int n = 2; n <= size(); n++) node(n).launch();
+    for (int n = 2; n <= size(); n++) {
+      node(n).awaitOk(management(n, "/alive"), START_PATIENCE);
+      if (status(management(n, "/ready")) == 200) {
+        throw new AssertionError("node " + n + " is ready before the cluster formed");
+      }
     }
     node(1).launch();
-    for (int n = 1; n <= 3; n++) awaitReady(n);
+    for (int n = 1; n <= size(); n++) awaitReady(n);
     return this;
   }
 
