@@ -90,6 +90,17 @@ public class WatchRunsTest {
     });
   }
 
+  /** Finishes run {@code run} with an alert to send, and waits until the entity sent it. */
+  private ScriptedAlert finishWithAlert(int run, List<String> newlySeen) {
+    ScriptedAlert alert = new ScriptedAlert();
+    pipeline.runs.get(run).complete(new RunPipeline.Outcome(record(RunRecord.ALERT), newlySeen, alert.alert));
+    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
+      assertEquals(1, alert.sends.get());
+      return null;
+    });
+    return alert;
+  }
+
   @Test
   public void aSecondRunWaitsForTheFirstAndSeesItsItemsAsSeen() {
     create();
@@ -145,12 +156,7 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> first = startRun();
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
-    ScriptedAlert alert = new ScriptedAlert();
-    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.ALERT), List.of("item-1"), alert.alert));
-    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
-      assertEquals(1, alert.sends.get());
-      return null;
-    });
+    ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
     assertEquals("recorded before the alert went out, without deliveries yet",
         List.of(), history(1).get(0).deliveries());
     second.expectNoMessage(Duration.ofMillis(200));
@@ -168,12 +174,7 @@ public class WatchRunsTest {
     create();
     startRun();
     awaitRuns(1);
-    ScriptedAlert alert = new ScriptedAlert();
-    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.ALERT), List.of("item-1"), alert.alert));
-    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
-      assertEquals(1, alert.sends.get());
-      return null;
-    });
+    ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
     testKit.stop(entity); // the node dies while the webhook has not answered
     entity = spawn();
     testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
