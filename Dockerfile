@@ -1,7 +1,8 @@
 # The Periscope image: built with Maven, run on a JRE 17. From the repository's root:
 #   docker build -t periscope:0.1.0 .
 # The same jar serves (the default command) and runs the command line, e.g. in a pod:
-#   kubectl -n periscope exec deploy/periscope -- java -jar /app/periscope.jar users create --id … < password
+#   kubectl -n periscope exec -i deploy/periscope -- env JAVA_TOOL_OPTIONS=-Xmx256m \
+#     java -jar /app/periscope.jar users create --id … < password
 FROM maven:3.9-eclipse-temurin-17 AS build
 WORKDIR /build
 # Dependencies first, in their own layer: source changes do not download them again.
