@@ -30,6 +30,8 @@ public class WatchRunsTest {
   static final class ScriptedPipeline implements RunPipeline {
     final List<Set<String>> seenByRun = new CopyOnWriteArrayList<>();
     final List<CompletableFuture<Outcome>> runs = new CopyOnWriteArrayList<>();
+    /** The runs whose interrupted alert the operator was told about. */
+    final List<String> interrupted = new CopyOnWriteArrayList<>();
 
     @Override
     public CompletableFuture<Outcome> run(Watch watch, Set<String> seen, String trigger) {
@@ -37,6 +39,11 @@ public class WatchRunsTest {
       CompletableFuture<Outcome> run = new CompletableFuture<>();
       runs.add(run);
       return run;
+    }
+
+    @Override
+    public void alertInterrupted(Watch watch, String runId, List<String> channels) {
+      interrupted.add(runId);
     }
   }
 
@@ -182,6 +189,7 @@ public class WatchRunsTest {
           history(1).get(0).deliveries());
       return null;
     });
+    assertEquals("the operator is told, once", List.of(history(1).get(0).runId()), pipeline.interrupted);
     startRun();
     awaitRuns(2);
     assertEquals("the next run does not judge (or alert) those items again", Set.of("item-1"),
