@@ -4,6 +4,9 @@
 #   scripts/schedule-bench.sh --scenario run-all                 # 100 watches, RUN_ALL_CONCURRENCY 1 then 8
 #   scripts/schedule-bench.sh --scenario run-cost                # model calls per run, the service's own time per run
 #   scripts/schedule-bench.sh --scenario schedule --minutes 3    # 10,000 watches due every minute, one node
+#   scripts/schedule-bench.sh --scenario cluster                 # 1 node, then 3: scheduled runs and reads
+# The cluster scenario runs conf/local1..3 on scratch databases of the PostgreSQL at PERISCOPE_TEST_DATABASE_URL
+# (default jdbc:postgresql://127.0.0.1:5432/test, user postgres), which it creates and drops.
 # Only 127.0.0.1 is targeted; every wait is bounded; the data directories are removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."

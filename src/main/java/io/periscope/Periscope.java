@@ -45,6 +45,7 @@ import io.periscope.run.RunAllResult;
 import io.periscope.run.RunRecord;
 import io.periscope.watch.WatchEntity;
 import io.periscope.run.Pipeline;
+import io.periscope.run.RunSlots;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
@@ -114,7 +115,7 @@ public final class Periscope {
     this.search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
         ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
         : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
-    entities.startRuns(pipeline(config, blocking),
+    entities.startRuns(new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()), clock);
   }
 

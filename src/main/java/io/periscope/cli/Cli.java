@@ -33,17 +33,17 @@ public final class Cli {
       switch (command) {
         case "serve" -> {
           if (!rest.isEmpty()) throw new Args.UsageException("serve takes no arguments");
-          Serve.run(profile, Profiles.load(profile));
+          Serve.run(profile, Profiles.load(profile, Profiles.environment(env)));
           return 0;
         }
         case "users" -> {
-          return UsersCommand.run(rest, quiet(profile), out, err);
+          return UsersCommand.run(rest, quiet(profile, env), out, err);
         }
         case "run" -> {
-          return RunCommand.run(rest, quiet(profile), out, err);
+          return RunCommand.run(rest, quiet(profile, env), out, err);
         }
         case "history" -> {
-          return HistoryCommand.run(rest, quiet(profile), out, err);
+          return HistoryCommand.run(rest, quiet(profile, env), out, err);
         }
         case "help", "--help", "-h" -> {
           out.println(USAGE);
@@ -62,7 +62,8 @@ public final class Cli {
   }
 
   /** The command line keeps standard output for its own lines; logs go to stderr and only when they matter. */
-  private static Config quiet(String profile) {
-    return Profiles.load(profile, com.typesafe.config.ConfigFactory.parseMap(Map.of("pekko.loglevel", "WARNING")));
+  private static Config quiet(String profile, Map<String, String> env) {
+    return Profiles.load(profile, com.typesafe.config.ConfigFactory.parseMap(Map.of("pekko.loglevel", "WARNING"))
+        .withFallback(Profiles.environment(env)));
   }
 }

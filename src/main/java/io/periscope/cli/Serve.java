@@ -1,6 +1,7 @@
 package io.periscope.cli;
 
 import com.typesafe.config.Config;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.Http;
@@ -10,22 +11,33 @@ import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
+import io.periscope.runtime.Failures;
 import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
+import io.periscope.runtime.Serving;
 import io.periscope.runtime.ShardedEntities;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code serve}: a cluster node with the HTTP interface. SIGTERM runs Pekko's coordinated shutdown, which stops
- * taking connections, lets in-flight requests finish (up to {@link #DRAIN}), hands shards over and exits.
+ * {@code serve}: a cluster node with the HTTP interface. SIGTERM runs Pekko's coordinated shutdown: the node
+ * reports not ready and keeps serving for {@code periscope.http.unbind-delay}, stops accepting connections, lets
+ * in-flight requests finish (up to {@link #DRAIN}), hands its shards over (runs in flight finish first), leaves
+ * the cluster and exits.
  */
 public final class Serve {
   private static final Logger log = LoggerFactory.getLogger(Serve.class);
   static final Duration DRAIN = Duration.ofSeconds(20);
+  /** How long a node waits to join its cluster (the seed nodes or the bootstrap's contact points) before it gives up. */
+  static final Duration JOIN_PATIENCE = Duration.ofMinutes(5);
+  static final Duration SEED_PATIENCE = Duration.ofMinutes(2);
 
   private Serve() {}
 
@@ -33,6 +45,7 @@ public final class Serve {
   public static void run(String profile, Config config) throws Exception {
     long started = System.nanoTime();
     Settings settings = Settings.from(config);
+    Node.requireSharedState(config, settings);
     // Held for the life of the process: the command line goes through this service instead of writing.
     DataDirLock lock = DataDirLock.acquire(settings.dataDir(), Duration.ofSeconds(60));
     Settings.Database db = settings.database();
@@ -40,35 +53,55 @@ public final class Serve {
         : null;
     Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
         Clock.systemUTC());
-    ActorSystem<Void> system = Node.startClusterNode(config, Duration.ofSeconds(60));
+    ActorSystem<Void> system = Node.startClusterNode(config, JOIN_PATIENCE);
     Periscope app = new Periscope(system, config, new ShardedEntities(system), tokens);
-    app.seedKeyPools().toCompletableFuture().get(60, java.util.concurrent.TimeUnit.SECONDS);
+    seedKeyPools(app);
     app.startSchedules(system, config);
 
     ServerBinding binding = Http.get(system).newServerAt(settings.httpHost(), settings.httpPort())
         .bind(app.httpApi(Clock.systemUTC()).route().seal())
         .toCompletableFuture().get();
+    Serving serving = Serving.get(system);
+    serving.started();
+    CoordinatedShutdown shutdown = CoordinatedShutdown.get(system);
+    shutdown.addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "stop-serving", () -> {
+      serving.stopping();
+      ServiceFile.remove(settings.dataDir());
+      return CompletableFuture.supplyAsync(Done::getInstance, CompletableFuture.delayedExecutor(
+          config.getDuration("periscope.http.unbind-delay").toMillis(), TimeUnit.MILLISECONDS));
+    });
     binding.addToCoordinatedShutdown(DRAIN, system);
     String host = settings.httpHost().equals("0.0.0.0") ? "127.0.0.1" : settings.httpHost();
     new ServiceFile(host, binding.localAddress().getPort(), ProcessHandle.current().pid()).write(settings.dataDir());
-    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "forget-service-file",
-        () -> {
-          ServiceFile.remove(settings.dataDir());
-          return CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
-        });
-    CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "release-data-dir",
-        () -> {
-          try {
-            lock.close();
-            if (journalLock != null) journalLock.close();
-          } catch (Exception ignored) {
-            // the process is exiting; the operating system and the database release the locks anyway
-          }
-          return CompletableFuture.completedFuture(org.apache.pekko.Done.getInstance());
-        });
+    shutdown.addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "release-data-dir", () -> {
+      try {
+        lock.close();
+        if (journalLock != null) journalLock.close();
+      } catch (Exception ignored) {
+        // the process is exiting; the operating system and the database release the locks anyway
+      }
+      return CompletableFuture.completedFuture(Done.getInstance());
+    });
     log.info("event=ready profile={} http={}:{} data-dir={} journal={} ms={}", profile, settings.httpHost(),
         binding.localAddress().getPort(), settings.dataDir(), settings.database().configured() ? "postgresql" : "h2",
         (System.nanoTime() - started) / 1_000_000);
     system.getWhenTerminated().toCompletableFuture().join();
+  }
+
+  /**
+   * Seeds the key pools, asking again when a pool entity does not answer in time: a node that just joined may
+   * wait for the shard coordinator while the cluster settles. Seeding is idempotent.
+   */
+  private static void seedKeyPools(Periscope app) throws Exception {
+    Instant deadline = Instant.now().plus(SEED_PATIENCE);
+    while (true) {
+      try {
+        app.seedKeyPools().toCompletableFuture().get(SEED_PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        return;
+      } catch (ExecutionException e) {
+        if (!(Failures.unwrap(e) instanceof TimeoutException) || Instant.now().isAfter(deadline)) throw e;
+        log.warn("event=key-pool-seed-retry reason=\"{}\"", Failures.unwrap(e).getClass().getSimpleName());
+      }
+    }
   }
 }

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigResolveOptions;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,6 +13,9 @@ import java.util.Map;
  * through their ${?VAR} lines; values that must be computed (an absolute data directory) are layered on top.
  */
 public final class Profiles {
+  /** The actor system's name, which is part of every node's remoting address. */
+  public static final String SYSTEM_NAME = "periscope";
+
   private Profiles() {}
 
   public static String chosen(Map<String, String> env) {
@@ -22,6 +26,16 @@ public final class Profiles {
 
   public static Config load(String profile) {
     return load(profile, ConfigFactory.empty());
+  }
+
+  /**
+   * What the environment sets that HOCON's ${?VAR} cannot: SEED_NODES, comma-separated {@code host:port} remoting
+   * addresses, becomes the list of seed nodes.
+   */
+  public static Config environment(Map<String, String> env) {
+    List<String> seeds = Settings.commaList(env.getOrDefault("SEED_NODES", "")).stream()
+        .map(address -> "pekko://" + SYSTEM_NAME + "@" + address).toList();
+    return seeds.isEmpty() ? ConfigFactory.empty() : ConfigFactory.parseMap(Map.of("pekko.cluster.seed-nodes", seeds));
   }
 
   /** Loads a profile with {@code overrides} taking precedence over everything else. */

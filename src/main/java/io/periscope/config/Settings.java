@@ -21,6 +21,7 @@ public record Settings(
     Providers providers,
     boolean allowPrivateNetworks,
     int runAllConcurrency,
+    int runsPerNode,
     RateLimits rateLimits,
     String publicUrl) {
 
@@ -58,6 +59,8 @@ public record Settings(
     Config p = config.getConfig("periscope");
     int concurrency = p.getInt("run-all.concurrency");
     if (concurrency < 1) throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
+    int runsPerNode = p.getInt("runs.per-node");
+    if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     return new Settings(
         p.getString("http.host"),
         p.getInt("http.port"),
@@ -78,6 +81,7 @@ public record Settings(
             commaList(p.getString("search.api-keys"))),
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
+        runsPerNode,
         new RateLimits(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),

@@ -28,7 +28,8 @@ public final class AdminAlerts {
     VERDICT_UNAVAILABLE("verdict-unavailable"),
     ALL_SOURCES_FAILED("all-sources-failed"),
     SCHEDULER_TICK_CRASHED("scheduler-tick-crashed"),
-    SCHEDULED_RUN_CRASHED("scheduled-run-crashed");
+    SCHEDULED_RUN_CRASHED("scheduled-run-crashed"),
+    ALERT_INTERRUPTED("alert-interrupted");
 
     private final String label;
 

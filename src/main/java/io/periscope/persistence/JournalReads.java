@@ -3,7 +3,7 @@ package io.periscope.persistence;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunRecord;
 import io.periscope.watch.WatchEntity;
-import java.util.ArrayDeque;
+import java.util.LinkedList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -52,7 +52,7 @@ public final class JournalReads {
   /** The newest {@code limit} run records seen so far, and whether the watch had any event. */
   private static final class Replay {
     private final int limit;
-    private final ArrayDeque<RunRecord> newest = new ArrayDeque<>();
+    private final LinkedList<RunRecord> newest = new LinkedList<>();
     private boolean anyEvent;
 
     Replay(int limit) {
@@ -61,11 +61,19 @@ public final class JournalReads {
 
     Replay add(org.apache.pekko.persistence.query.EventEnvelope envelope) {
       anyEvent = true;
-      if (envelope.event() instanceof WatchEntity.RunRecorded run) {
-        newest.addLast(run.record());
-        if (newest.size() > limit) newest.removeFirst();
+      Object event = envelope.event();
+      if (event instanceof WatchEntity.RunRecorded run) keep(run.record());
+      else if (event instanceof WatchEntity.RunJudged run) keep(run.record());
+      else if (event instanceof WatchEntity.AlertDelivered sent) {
+        // the run it completes was recorded just before, so it is still among the newest
+        newest.replaceAll(r -> r.runId().equals(sent.runId()) ? r.withDeliveries(sent.deliveries(), sent.totalMs()) : r);
       }
       return this;
+    }
+
+    private void keep(RunRecord record) {
+      newest.addLast(record);
+      if (newest.size() > limit) newest.removeFirst();
     }
 
     Optional<List<RunRecord>> newestFirst() {

@@ -39,7 +39,8 @@ import java.util.concurrent.CompletionStage;
  * The run of a watch: collect every source (a failing one becomes a source error and the run goes on), keep the
  * items this watch has not judged, extract their pages' text, ask the model once, alert by threshold and
  * weakThreshold, and name the judged items to mark seen — only when a verdict was had, so a failed judgement
- * leaves them for the next run. Operational trouble goes to the admin chat, best effort.
+ * leaves them for the next run. An alert is handed back unsent: the watch entity sends it once the run is recorded.
+ * Operational trouble goes to the admin chat, best effort.
  */
 public final class Pipeline implements RunPipeline {
   /** Fresh items whose pages are fetched at once. */
@@ -69,6 +70,12 @@ public final class Pipeline implements RunPipeline {
     this.clock = clock;
   }
 
+  @Override
+  public void alertInterrupted(Watch watch, String runId, List<String> channels) {
+    adminAlerts.alert(AdminAlerts.Kind.ALERT_INTERRUPTED, watch.owner(), watch.id(), "the alert of run " + runId
+        + " to " + channels.size() + " channel(s) was interrupted by a node stopping; it may not have arrived");
+  }
+
   /** What one run has gathered so far; each step adds to it. */
   private record Progress(Watch watch, String trigger, Instant startedAt, List<Item> items,
                           List<SourceError> errors, List<Item> fresh) {}
@@ -84,11 +91,11 @@ public final class Pipeline implements RunPipeline {
       if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
         adminAlerts.alert(AdminAlerts.Kind.ALL_SOURCES_FAILED, watch.owner(), watch.id(),
             "every source failed: " + describe(errors));
-        return done(record(run, RunRecord.ERROR, null, List.of(), new RunRecord.Collection(0, 0, 0, 0), null,
+        return done(record(run, RunRecord.ERROR, null, new RunRecord.Collection(0, 0, 0, 0), null,
             List.of(), new RunRecord.Trimmed(0, 0), "every source failed"), List.of());
       }
       if (fresh.isEmpty()) {
-        return done(record(run, RunRecord.NOTHING_NEW, null, List.of(), new RunRecord.Collection(0, items.size(), 0, 0),
+        return done(record(run, RunRecord.NOTHING_NEW, null, new RunRecord.Collection(0, items.size(), 0, 0),
             null, List.of(), new RunRecord.Trimmed(0, 0), null), List.of());
       }
       return extractor.extractAll(fresh, EXTRACT_CONCURRENCY).thenCompose(texts -> judgeAndAlert(run, texts));
@@ -115,7 +122,7 @@ public final class Pipeline implements RunPipeline {
         Throwable cause = Failures.unwrap(failure);
         adminAlerts.alert(cause instanceof KeyPools.NoUsableKey ? AdminAlerts.Kind.WATCH_ERRORED
             : AdminAlerts.Kind.VERDICT_UNAVAILABLE, run.watch().owner(), run.watch().id(), problem(cause));
-        return done(record(run, RunRecord.ERROR, null, List.of(), collection, null, List.of(), trimmed,
+        return done(record(run, RunRecord.ERROR, null, collection, null, List.of(), trimmed,
             problem(cause)), List.<String>of());
       }
       Verdict verdict = answer.value();
@@ -123,13 +130,18 @@ public final class Pipeline implements RunPipeline {
       List<String> judged = prompt.judged().stream().map(VerdictPrompt.Candidate::url).toList();
       List<String> newlySeen = run.fresh().stream().filter(i -> judged.contains(i.url()))
           .map(Item::identity).toList();
-      CompletionStage<List<Delivery>> deliveries = outcome.equals(RunRecord.NO_MATCH)
-          ? CompletableFuture.completedFuture(List.of())
-          : notifier.send(run.watch().channels(), alert(run.watch(), outcome, verdict));
-      return deliveries.thenCompose(sent -> done(record(run, outcome, verdict, sent, collection,
-          corroboratingTier(verdict.evidence(), run.items()), List.of(answer.model()),
-          trimmed, null), newlySeen));
+      RunRecord record = record(run, outcome, verdict, collection, corroboratingTier(verdict.evidence(), run.items()),
+          List.of(answer.model()), trimmed, null);
+      List<String> channels = run.watch().channels().stream().distinct().toList();
+      if (outcome.equals(RunRecord.NO_MATCH) || channels.isEmpty()) return done(record, newlySeen);
+      Alert alert = alert(run.watch(), outcome, verdict);
+      return CompletableFuture.completedFuture(new Outcome(record, newlySeen, new PendingAlert(channels,
+          () -> notifier.send(channels, alert).thenApply(Pipeline::deliveryRecords))));
     }).thenCompose(stage -> stage);
+  }
+
+  private static List<RunRecord.DeliveryRecord> deliveryRecords(List<Delivery> deliveries) {
+    return deliveries.stream().map(d -> new RunRecord.DeliveryRecord(d.channel(), d.ok(), d.error())).toList();
   }
 
   private CompletionStage<List<SourceResult>> collect(Watch watch) {
@@ -163,19 +175,16 @@ public final class Pipeline implements RunPipeline {
     return CompletableFuture.completedFuture(new Outcome(record, newlySeen));
   }
 
-  private RunRecord record(Progress run, String outcome, Verdict verdict, List<Delivery> deliveries,
-                           RunRecord.Collection collection, String trustTier, List<String> models,
-                           RunRecord.Trimmed trimmed, String error) {
-    List<RunRecord.DeliveryRecord> sent = deliveries.stream()
-        .map(d -> new RunRecord.DeliveryRecord(d.channel(), d.ok(), d.error())).toList();
+  /** The record as the run leaves it: deliveries, if any, are added once the alert went out. */
+  private RunRecord record(Progress run, String outcome, Verdict verdict, RunRecord.Collection collection,
+                           String trustTier, List<String> models, RunRecord.Trimmed trimmed, String error) {
     return new RunRecord(RunRecords.newRunId(), run.trigger(), run.startedAt(),
         Duration.between(run.startedAt(), clock.instant()).toMillis(), outcome,
         verdict == null ? null : verdict.summary(), verdict == null ? null : verdict.confidence(),
         verdict == null ? List.of() : verdict.evidence().stream()
             .map(e -> new RunRecord.Evidence(e.url(), e.title(), e.quote())).toList(),
         verdict == null ? null : verdict.reasoning(), run.errors(), run.items().size(), run.fresh().size(),
-        collection, models, trustTier, sent, (int) sent.stream().filter(RunRecord.DeliveryRecord::ok).count(),
-        trimmed, error);
+        collection, models, trustTier, List.of(), 0, trimmed, error);
   }
 
   /** alert, weak-alert or no-match by the watch's thresholds. */

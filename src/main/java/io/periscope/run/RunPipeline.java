@@ -4,15 +4,38 @@ import io.periscope.watch.Watch;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
-/** What the watch entity asks of a run: collect, keep what is fresh, judge, notify; the entity records it. */
+/**
+ * What the watch entity asks of a run: collect, keep what is fresh, judge. The entity records the outcome, and
+ * only then sends the alert the run hands back, so a node that dies in between loses that alert instead of
+ * sending it a second time (the items are already recorded as seen).
+ */
 @FunctionalInterface
 public interface RunPipeline {
   /**
    * @param seen the identities this watch has already judged
-   * @return the record, and the identities to mark seen (none when no verdict was had)
+   * @return the record, the identities to mark seen (none when no verdict was had) and the alert to send, if any
    */
   CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger);
 
-  record Outcome(RunRecord record, List<String> newlySeen) {}
+  /**
+   * A previous incarnation of the watch stopped while the alert of run {@code runId} was going out to
+   * {@code channels}: whether it arrived is not known. Alerts are at most once, so it is not sent again; this
+   * tells the operator.
+   */
+  default void alertInterrupted(Watch watch, String runId, List<String> channels) {}
+
+  /**
+   * A run's alert, not sent yet: {@code send} delivers it to {@code channels} and completes, never exceptionally,
+   * with one delivery per channel.
+   */
+  record PendingAlert(List<String> channels, Supplier<CompletionStage<List<RunRecord.DeliveryRecord>>> send) {}
+
+  /** {@code alert} is null when the run sends nothing; then the record is final as it is. */
+  record Outcome(RunRecord record, List<String> newlySeen, PendingAlert alert) {
+    public Outcome(RunRecord record, List<String> newlySeen) {
+      this(record, newlySeen, null);
+    }
+  }
 }

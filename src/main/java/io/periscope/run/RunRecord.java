@@ -57,4 +57,11 @@ public record RunRecord(
 
   /** One channel's delivery of the run's alert. */
   public record DeliveryRecord(String channel, boolean ok, String error) implements JsonSerializable {}
+
+  /** This run once its alert went out (or was cut short) to {@code sent}. */
+  public RunRecord withDeliveries(List<DeliveryRecord> sent, long totalMs) {
+    return new RunRecord(runId, trigger, startedAt, totalMs, outcome, summary, confidence, evidence, reasoning,
+        sourceErrors, collected, fresh, collection, models, trustTier, List.copyOf(sent),
+        (int) sent.stream().filter(DeliveryRecord::ok).count(), trimmed, error);
+  }
 }

@@ -2,37 +2,85 @@ package io.periscope.runtime;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.MemberStatus;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Join;
+import io.periscope.config.Profiles;
+import io.periscope.config.Settings;
 import io.periscope.persistence.JournalSchema;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
+import org.apache.pekko.management.javadsl.PekkoManagement;
 
 /** Starting the actor system: as a cluster node for the service, or as a local process for the command line. */
 public final class Node {
   private Node() {}
 
   /**
-   * A cluster node with the journal schema in place. With no seed nodes configured it joins itself, the
-   * embedded single-node default, and this returns once the node is Up.
+   * Whether this configuration joins other nodes (seed nodes or cluster bootstrap) rather than forming a cluster
+   * of its own: then its journal and its token secret must be the ones the other nodes use.
    */
-  public static ActorSystem<Void> startClusterNode(Config config, Duration patience) throws InterruptedException {
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "periscope", config);
-    JournalSchema.create(system);
-    Cluster cluster = Cluster.get(system);
-    if (config.getList("pekko.cluster.seed-nodes").isEmpty()
-        && !config.hasPath("pekko.management.cluster.bootstrap.contact-point-discovery.service-name")) {
-      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+  public static boolean joinsOthers(Config config) {
+    return !config.getList("pekko.cluster.seed-nodes").isEmpty() || config.getBoolean("periscope.cluster.bootstrap");
+  }
+
+  /**
+   * Nodes of one cluster share the journal and the token secret (which also encrypts the key pools): a node that
+   * joins others with its own H2 file or a secret of its own would split the data or refuse every other node's
+   * tokens, so it does not start.
+   */
+  public static void requireSharedState(Config config, Settings settings) {
+    if (!joinsOthers(config)) return;
+    if (!settings.database().configured()) {
+      throw new IllegalStateException("a cluster node needs DATABASE_URL: the nodes share one PostgreSQL journal");
     }
-    Instant deadline = Instant.now().plus(patience);
-    while (cluster.selfMember().status() != MemberStatus.up() && Instant.now().isBefore(deadline)) {
-      Thread.sleep(50);
+    if (settings.jwtSecret().isBlank()) {
+      throw new IllegalStateException("a cluster node needs AUTH_JWT_SECRET: every node signs and verifies tokens "
+          + "with the same secret");
     }
-    return system;
+  }
+
+  /**
+   * A cluster node with the journal schema in place, returned once it is Up. Pekko Management starts first when
+   * the profile turns it on (cluster bootstrap probes it). A node that joins no one joins itself, the embedded
+   * single-node default; one that cannot join within {@code patience} is stopped and this fails.
+   */
+  public static ActorSystem<Void> startClusterNode(Config config, Duration patience) throws Exception {
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), Profiles.SYSTEM_NAME, config);
+    try {
+      JournalSchema.create(system);
+      if (config.getBoolean("periscope.management.enabled")) {
+        PekkoManagement.get(Adapter.toClassic(system)).start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      }
+      Cluster cluster = Cluster.get(system);
+      if (config.getBoolean("periscope.cluster.bootstrap")) {
+        ClusterBootstrap.get(Adapter.toClassic(system)).start();
+      } else if (!joinsOthers(config)) {
+        cluster.manager().tell(Join.create(cluster.selfMember().address()));
+      } // else Pekko joins the configured seed nodes by itself
+      CompletableFuture<Void> up = new CompletableFuture<>();
+      org.apache.pekko.cluster.Cluster.get(Adapter.toClassic(system)).registerOnMemberUp(() -> up.complete(null));
+      system.getWhenTerminated().thenRun(() ->
+          up.completeExceptionally(new IllegalStateException("the node stopped before it joined the cluster")));
+      up.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+      return system;
+    } catch (TimeoutException e) {
+      system.terminate();
+      throw new IllegalStateException("the node did not join the cluster within " + patience.toSeconds() + " s");
+    } catch (ExecutionException e) {
+      system.terminate();
+      throw (Exception) e.getCause();
+    } catch (Exception e) {
+      system.terminate();
+      throw e;
+    }
   }
 
   /** A process without cluster or remoting, for the command line: entities run as plain local actors. */

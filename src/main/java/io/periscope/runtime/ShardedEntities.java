@@ -30,7 +30,9 @@ public final class ShardedEntities implements Entities {
 
   @Override
   public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
-    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline, clock)));
+    // The stop message lets a watch finish its run in flight before it passivates or moves to another node.
+    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline, clock))
+        .withStopMessage(new WatchEntity.Stop()));
     watchesStarted = true;
     this.runAll = runAll;
   }

@@ -19,6 +19,9 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * Wakes due watches: every tick it reads what the wake-up index says is due and sends each watch a fire for that
@@ -26,16 +29,30 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * {@code resendAfter} if the index still shows the same due time then — a lost message or a watch whose node
  * died — and the watch ignores a fire for a time that is no longer its next, so a due time runs once.
  *
+ * <p>When a node leaves the cluster (downed after a crash, or gone after a graceful leave), the fires sent to its
+ * watches may be lost with it: {@link #AFTER_NODE_LEFT} later — once its shards have a new home to buffer for —
+ * every watch still due is sent its fire again, instead of waiting for {@code resendAfter}.
+ *
  * <p>Logs one line per tick that fired any watch. A tick that fails (the database is away) is logged and sends
  * the ⚠️ scheduler-tick-crashed alert — the first of a streak, then at most every {@link #ALERT_EVERY} — and
  * the next tick runs as usual.
  */
 public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
   static final Duration ALERT_EVERY = Duration.ofMinutes(10);
+  /**
+   * How long after a node left the fires still due are sent again: the shard regions learn that the node's shards
+   * need a new home about when this singleton learns it left, and a fire sent before then would follow them out.
+   */
+  static final Duration AFTER_NODE_LEFT = Duration.ofSeconds(2);
 
   public sealed interface Command {}
 
   private record Tick() implements Command {}
+
+  /** A member was removed from the cluster. */
+  record NodeLeft() implements Command {}
+
+  private record ResendAll() implements Command {}
 
   private record TickDone(List<WakeUpIndex.Due> due, Throwable failure) implements Command {}
 
@@ -48,6 +65,7 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
   private final Settings settings;
   private final AdminAlerts alerts;
   private final Executor blocking;
+  private final TimerScheduler<Command> timers;
   /** The due time last sent to each watch and when (by the real clock), until the index moves on. */
   private final Map<String, Sent> sent = new HashMap<>();
   private boolean tickInFlight;
@@ -63,13 +81,18 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
                                          Settings settings, AdminAlerts alerts, Executor blocking) {
     return Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       timers.startTimerWithFixedDelay(new Tick(), settings.tick());
-      return new Scheduler(ctx, index, fire, clock, settings, alerts, blocking);
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(
+          ctx.messageAdapter(ClusterEvent.MemberRemoved.class, removed -> new NodeLeft()),
+          ClusterEvent.MemberRemoved.class));
+      return new Scheduler(ctx, timers, index, fire, clock, settings, alerts, blocking);
     }))).onFailure(SupervisorStrategy.restart());
   }
 
-  private Scheduler(ActorContext<Command> context, WakeUpIndex index, BiConsumer<String, Instant> fire, Clock clock,
-                    Settings settings, AdminAlerts alerts, Executor blocking) {
+  private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers, WakeUpIndex index,
+                    BiConsumer<String, Instant> fire, Clock clock, Settings settings, AdminAlerts alerts,
+                    Executor blocking) {
     super(context);
+    this.timers = timers;
     this.index = index;
     this.fire = fire;
     this.clock = clock;
@@ -83,6 +106,15 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
     return newReceiveBuilder()
         .onMessage(Tick.class, t -> onTick())
         .onMessage(TickDone.class, this::onTickDone)
+        .onMessage(NodeLeft.class, left -> {
+          timers.startSingleTimer(new ResendAll(), AFTER_NODE_LEFT); // a second departure restarts the wait
+          return this;
+        })
+        .onMessage(ResendAll.class, resend -> {
+          getContext().getLog().info("event=scheduler-resend reason=node-left watches={}", sent.size());
+          sent.clear();
+          return this;
+        })
         .build();
   }
 

@@ -25,7 +25,9 @@ import java.util.List;
 import java.util.Set;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
  * One watch of one owner, event sourced. The entity id is {@code owner:watchId}, so ids are unique per owner
@@ -35,8 +37,10 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  *
  * <p>A watch runs one run at a time: a run requested while one is in flight waits (stashed) and then sees the
  * first run's items as seen, so no item is judged or alerted twice. A run's record and the items it marks seen
- * are one event, written after its alerts went out; a crash between the first delivery and that write (the crash
- * window: the notify step, seconds) can alert those items once more on the next run.
+ * are one event, written before its alert goes out, and the deliveries a second one: a node that stops between
+ * the two (a crash, or a hand-over that runs out of time) has sent the alert at most once, and the watch's next
+ * incarnation records those deliveries as interrupted. Alerts are at most once, never twice. On a hand-over the
+ * entity finishes the run in flight, deliveries included, before it stops.
  *
  * <p>The watch owns its schedule: the next fire time is state, set when the watch is created or its schedule or
  * enabled flag changes (from the time of the change), and advanced after each scheduled run from the time it
@@ -67,8 +71,8 @@ public final class WatchEntity
    * first; {@code recentRuns} the newest runs, newest first.
    */
   public record State(Watch watch, boolean everCreated, List<String> seen, List<RunRecord> recentRuns,
-                      Instant nextFireAt) implements JsonSerializable {
-    static final State EMPTY = new State(null, false, List.of(), List.of(), null);
+                      Instant nextFireAt, Delivering delivering) implements JsonSerializable {
+    static final State EMPTY = new State(null, false, List.of(), List.of(), null, null);
 
     public State {
       seen = List.copyOf(seen);
@@ -81,11 +85,22 @@ public final class WatchEntity
 
     /** {@code nextFire} is null for a deleted or disabled watch. */
     State withWatch(Watch w, Instant nextFire) {
-      return new State(w, everCreated || w != null, seen, recentRuns, nextFire);
+      return new State(w, everCreated || w != null, seen, recentRuns, nextFire, delivering);
     }
 
     State withNextFire(Instant nextFire) {
-      return new State(watch, everCreated, seen, recentRuns, nextFire);
+      return new State(watch, everCreated, seen, recentRuns, nextFire, delivering);
+    }
+
+    State withDelivering(Delivering d) {
+      return new State(watch, everCreated, seen, recentRuns, nextFireAt, d);
+    }
+
+    /** The run's record with its deliveries; nothing is delivering any more. */
+    State withDelivered(String runId, List<RunRecord.DeliveryRecord> sent, long totalMs) {
+      List<RunRecord> runs = recentRuns.stream()
+          .map(r -> r.runId().equals(runId) ? r.withDeliveries(sent, totalMs) : r).toList();
+      return new State(watch, everCreated, seen, runs, nextFireAt, null);
     }
 
     State withRun(RunRecord record, List<String> newlySeen) {
@@ -96,9 +111,12 @@ public final class WatchEntity
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
       runs.add(record);
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
-      return new State(watch, everCreated, bounded, runs, nextFireAt);
+      return new State(watch, everCreated, bounded, runs, nextFireAt, delivering);
     }
   }
+
+  /** The run whose alert is going out to {@code channels}: recorded, its deliveries not yet. */
+  public record Delivering(String runId, List<String> channels) implements JsonSerializable {}
 
   /** Run history, newest first. */
   public record Runs(List<RunRecord> runs) implements JsonSerializable {}
@@ -129,11 +147,24 @@ public final class WatchEntity
   public record Fire(Instant due) implements Command {}
 
   /**
+   * Sharding's stop message (passivation, hand-over): the entity stops once the run in flight, if any, is recorded
+   * and delivered.
+   */
+  public record Stop() implements Command {}
+
+  /**
    * The pipeline finished (sent by the entity to itself). {@code scheduledFor} is the due time of a scheduled
    * run, {@code replyTo} who asked for a run now; each null otherwise.
    */
   record RunFinished(RunPipeline.Outcome outcome, Throwable failure, String trigger, Instant startedAt,
                      Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+
+  /** The recorded run's alert went out (sent by the entity to itself). */
+  record AlertSent(RunRecord record, List<RunRecord.DeliveryRecord> deliveries,
+                   ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+
+  /** Recovery found a run whose deliveries a previous incarnation never recorded (sent by the entity to itself). */
+  record DeliveryInterrupted(String runId) implements Command {}
 
   // ---- events ------------------------------------------------------------------------------------
 
@@ -154,6 +185,22 @@ public final class WatchEntity
 
   /** A run's record together with the item identities it marks seen. */
   public record RunRecorded(RunRecord record, List<String> newlySeen) implements Event {}
+
+  /**
+   * A run with an alert to send, recorded with the items it marks seen before the alert goes out to
+   * {@code channels}; its deliveries follow in {@link AlertDelivered}.
+   */
+  public record RunJudged(RunRecord record, List<String> newlySeen, List<String> channels) implements Event {}
+
+  /**
+   * The deliveries of the run {@code runId}, and how long the run took with them; after a stop in between, each
+   * channel is a failed delivery saying it was interrupted.
+   */
+  public record AlertDelivered(String runId, List<RunRecord.DeliveryRecord> deliveries, long totalMs) implements Event {}
+
+  /** What an interrupted delivery says: whether that channel got the alert is not known. */
+  public static final String INTERRUPTED = "interrupted: the node stopped while the alert was being sent; "
+      + "it may not have arrived";
 
   // ---- behaviour ---------------------------------------------------------------------------------
 
@@ -177,7 +224,8 @@ public final class WatchEntity
 
   @Override
   public Set<String> tagsFor(Event event) {
-    return event instanceof RunRecorded ? Set.of() : Set.of(SCHEDULE_TAG);
+    return event instanceof Created || event instanceof Replaced || event instanceof Deleted
+        || event instanceof ScheduleAdvanced ? Set.of(SCHEDULE_TAG) : Set.of();
   }
 
   // Snapshots keep recovery short as run records accumulate; events are never deleted.
@@ -201,6 +249,9 @@ public final class WatchEntity
         .onCommand(Run.class, this::onRun)
         .onCommand(Fire.class, this::onFire)
         .onCommand(RunFinished.class, this::onRunFinished)
+        .onCommand(AlertSent.class, this::onAlertSent)
+        .onCommand(DeliveryInterrupted.class, this::onDeliveryInterrupted)
+        .onCommand(Stop.class, (state, stop) -> running ? Effect().stash() : Effect().stop().thenNoReply())
         .onCommand(GetRuns.class, (state, cmd) -> Effect().reply(cmd.replyTo(), state.everCreated()
             ? StatusReply.success(new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
             : notFound()))
@@ -233,21 +284,59 @@ public final class WatchEntity
   }
 
   private ReplyEffect<Event, State> onRunFinished(State state, RunFinished done) {
-    running = false;
     RunPipeline.Outcome outcome = done.failure() == null ? done.outcome()
         : new RunPipeline.Outcome(RunRecords.crashed(done.trigger(), done.startedAt(), done.failure()), List.of());
     if (done.failure() != null) {
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
     }
-    List<Event> events = new ArrayList<>(List.of(new RunRecorded(outcome.record(), outcome.newlySeen())));
+    RunPipeline.PendingAlert alert = outcome.alert();
+    List<Event> events = new ArrayList<>();
+    events.add(alert == null ? new RunRecorded(outcome.record(), outcome.newlySeen())
+        : new RunJudged(outcome.record(), outcome.newlySeen(), alert.channels()));
     // Unless the schedule changed during the run (then the change already set the next fire time).
     if (done.scheduledFor() != null && done.scheduledFor().equals(state.nextFireAt())) {
       events.add(new ScheduleAdvanced(done.scheduledFor(),
           Schedules.nextFireAfter(state.watch().schedule(), done.scheduledFor(), clock.instant())));
     }
+    if (alert != null) {
+      // Still running: the next run waits until the deliveries are recorded too.
+      return Effect().persist(events).thenRun(s -> context.pipeToSelf(alert.send().get(), (sent, failure) ->
+          new AlertSent(outcome.record(), sent != null ? sent : alert.channels().stream()
+              .map(c -> new RunRecord.DeliveryRecord(c, false, "the delivery failed unexpectedly")).toList(),
+              done.replyTo()))).thenNoReply();
+    }
+    running = false;
     var persisted = Effect().persist(events);
     return (done.replyTo() == null ? persisted.thenNoReply()
         : persisted.thenReply(done.replyTo(), s -> StatusReply.success(outcome.record()))).thenUnstashAll();
+  }
+
+  private ReplyEffect<Event, State> onAlertSent(State state, AlertSent sent) {
+    running = false;
+    RunRecord run = sent.record();
+    long totalMs = Duration.between(run.startedAt(), clock.instant()).toMillis();
+    var persisted = Effect().persist(new AlertDelivered(run.runId(), sent.deliveries(), totalMs));
+    return (sent.replyTo() == null ? persisted.thenNoReply()
+        : persisted.thenReply(sent.replyTo(), s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
+        .thenUnstashAll();
+  }
+
+  private ReplyEffect<Event, State> onDeliveryInterrupted(State state, DeliveryInterrupted cmd) {
+    Delivering d = state.delivering();
+    if (d == null || !d.runId().equals(cmd.runId())) return Effect().noReply();
+    context.getLog().error("event=alert-delivery-interrupted watch={} run={}", persistenceId().id(), d.runId());
+    if (state.watch() != null) pipeline.alertInterrupted(state.watch(), d.runId(), d.channels());
+    long totalMs = state.recentRuns().stream().filter(r -> r.runId().equals(d.runId()))
+        .mapToLong(RunRecord::durationMs).findFirst().orElse(0);
+    return Effect().persist(new AlertDelivered(d.runId(), d.channels().stream()
+        .map(c -> new RunRecord.DeliveryRecord(c, false, INTERRUPTED)).toList(), totalMs)).thenNoReply();
+  }
+
+  @Override
+  public SignalHandler<State> signalHandler() {
+    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), state -> {
+      if (state.delivering() != null) context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
+    }).build();
   }
 
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
@@ -296,6 +385,9 @@ public final class WatchEntity
         .onEvent(Deleted.class, (state, e) -> state.withWatch(null, null))
         .onEvent(ScheduleAdvanced.class, (state, e) -> state.withNextFire(e.nextFireAt()))
         .onEvent(RunRecorded.class, (state, e) -> state.withRun(e.record(), e.newlySeen()))
+        .onEvent(RunJudged.class, (state, e) -> state.withRun(e.record(), e.newlySeen())
+            .withDelivering(new Delivering(e.record().runId(), e.channels())))
+        .onEvent(AlertDelivered.class, (state, e) -> state.withDelivered(e.runId(), e.deliveries(), e.totalMs()))
         .build();
   }
 }

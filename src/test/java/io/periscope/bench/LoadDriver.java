@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  * {@code --email} may be a comma-separated list (same password for all, or a matching comma-separated
  * {@code --password} list): each account logs in once (/auth/* is limited to 20 a minute per IP) and the clients
  * are spread over the accounts round robin, so the create scenario can use several owners.
+ * {@code --base} may be a comma-separated list of the nodes of a cluster: client {@code c} talks to node
+ * {@code c mod n}, the accounts sign in and create their read watch through the first.
  * {@code --tsv FILE} appends one tab-separated line per scenario for scripts.
  */
 public final class LoadDriver {
@@ -44,7 +46,7 @@ public final class LoadDriver {
 
   private LoadDriver() {}
 
-  record Options(URI base, List<String> emails, List<String> passwords, int clients, int seconds, int warmup,
+  record Options(List<URI> bases, List<String> emails, List<String> passwords, int clients, int seconds, int warmup,
                  List<String> scenarios, String label, String tsv) {}
 
   /** One account the driver logged in as, with the watch the read scenario reads. */
@@ -68,9 +70,10 @@ public final class LoadDriver {
     if (needsAuth) {
       for (int i = 0; i < o.emails().size(); i++) {
         String email = o.emails().get(i);
-        String token = login(setup, o.base(), email, o.passwords().get(Math.min(i, o.passwords().size() - 1)));
+        String token = login(setup, o.bases().get(0), email,
+            o.passwords().get(Math.min(i, o.passwords().size() - 1)));
         String readId = "bench-read-" + run + "-" + i;
-        HttpResponse<String> created = setup.send(post(o.base(), "/watches", token,
+        HttpResponse<String> created = setup.send(post(o.bases().get(0), "/watches", token,
             String.format(WATCH_BODY, readId)), HttpResponse.BodyHandlers.ofString());
         if (created.statusCode() != 201) {
           throw new IllegalStateException("creating the read watch answered " + created.statusCode() + ": "
@@ -80,7 +83,7 @@ public final class LoadDriver {
       }
     }
     System.out.printf(Locale.ROOT, "# base=%s clients=%d warmup=%ds measure=%ds accounts=%d cpus=%d label=%s%n",
-        o.base(), o.clients(), o.warmup(), o.seconds(), Math.max(1, sessions.size()),
+        o.bases(), o.clients(), o.warmup(), o.seconds(), Math.max(1, sessions.size()),
         Runtime.getRuntime().availableProcessors(), o.label());
     System.out.println(Result.HEADER);
     for (String scenario : o.scenarios()) {
@@ -125,8 +128,9 @@ public final class LoadDriver {
       Recorder rec = new Recorder();
       recorders[c] = rec;
       Session session = sessions.isEmpty() ? null : sessions.get(c % sessions.size());
+      URI base = o.bases().get(c % o.bases().size());
       threads[c] = new Thread(() -> {
-        try (Connection http = new Connection(o.base())) {
+        try (Connection http = new Connection(base)) {
           ready.countDown();
           go.await();
           long seq = 0;
@@ -134,10 +138,10 @@ public final class LoadDriver {
             long start = System.nanoTime();
             if (start - window[1] >= 0) break;
             byte[] request = switch (scenario) {
-              case "health" -> Connection.request("GET", o.base(), "/health", null, null);
-              case "read" -> Connection.request("GET", o.base(), "/watches/" + session.readWatchId(), session.token(),
+              case "health" -> Connection.request("GET", base, "/health", null, null);
+              case "read" -> Connection.request("GET", base, "/watches/" + session.readWatchId(), session.token(),
                   null);
-              case "create" -> Connection.request("POST", o.base(), "/watches", session.token(),
+              case "create" -> Connection.request("POST", base, "/watches", session.token(),
                   String.format(WATCH_BODY, "w-" + run + "-" + client + "-" + (seq++)));
               default -> throw new IllegalArgumentException(scenario);
             };
@@ -347,7 +351,8 @@ public final class LoadDriver {
         throw new IllegalArgumentException("unknown option --" + k);
       }
     }
-    URI base = URI.create(a.getOrDefault("base", "http://127.0.0.1:18090"));
+    List<URI> bases = Arrays.stream(a.getOrDefault("base", "http://127.0.0.1:18090").split(","))
+        .map(String::trim).map(URI::create).toList();
     String scenario = a.getOrDefault("scenario", "all");
     List<String> scenarios = scenario.equals("all") ? List.of("health", "read", "create") : List.of(scenario);
     for (String s : scenarios) {
@@ -362,7 +367,7 @@ public final class LoadDriver {
     int seconds = Integer.parseInt(a.getOrDefault("seconds", "20"));
     int warmup = Integer.parseInt(a.getOrDefault("warmup", "5"));
     if (clients < 1 || seconds < 1 || warmup < 0) throw new IllegalArgumentException("clients and seconds >= 1");
-    return new Options(base, emails, passwords, clients, seconds, warmup, scenarios,
+    return new Options(bases, emails, passwords, clients, seconds, warmup, scenarios,
         a.getOrDefault("label", "-"), a.get("tsv"));
   }
 }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Role;
 import io.periscope.auth.Tokens;
 import io.periscope.json.Json;
+import io.periscope.testing.FakeUpstream;
+import io.periscope.testing.LocalCluster;
+import io.periscope.testing.ServiceProcess;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +29,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import okhttp3.mockwebserver.Dispatcher;
-import okhttp3.mockwebserver.MockResponse;
-import okhttp3.mockwebserver.MockWebServer;
-import okhttp3.mockwebserver.RecordedRequest;
 
 /**
  * Runs at scale against loopback fakes with fixed latency (feed 50 ms, model 300 ms; article pages answer at
@@ -49,12 +47,18 @@ import okhttp3.mockwebserver.RecordedRequest;
  *       {@code --owners} accounts, observed for {@code --minutes} whole minutes: per watch and minute exactly one
  *       scheduled run (none missed, none doubled), lateness = start − due time, and the service's heap (capped
  *       at {@code --heap}, sampled with jcmd).</li>
+ *
+ *   <li>{@code --scenario cluster}: the same work on 1 node, then on 3 (conf/local1..3 on a scratch PostgreSQL
+ *       database, see {@link LocalCluster}), each node bounded to {@code --runs-per-node} (8) runs at once:
+ *       scheduled-run throughput — {@code --watches} (600) watches due at the same minute, runs ÷ (last run's
+ *       end − due time) — and API read throughput (the {@link LoadDriver}'s read scenario, {@code --clients} (16)
+ *       spread over the nodes for {@code --seconds} (15) after a 5 s warm-up); then the 3-node ÷ 1-node ratios.</li>
  * </ul>
  *
  * <pre>
- * scripts/schedule-bench.sh --scenario schedule     # or --scenario run-all
+ * scripts/schedule-bench.sh --scenario schedule     # or --scenario run-all, --scenario cluster
  * </pre>
- * It targets 127.0.0.1 only and removes its data directories.
+ * It targets 127.0.0.1 only and removes its data directories (and the cluster scenario its databases).
  */
 public final class ScheduleBench {
   static final Duration FEED_LATENCY = Duration.ofMillis(50);
@@ -64,12 +68,11 @@ public final class ScheduleBench {
 
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(10)).build();
-  private final MockWebServer upstream = new MockWebServer();
-  private final AtomicLong published = new AtomicLong();
-  private final AtomicLong modelCalls = new AtomicLong();
+  /** Every feed request publishes one new item: every run judges one fresh item with one model call. */
+  private final FakeUpstream upstream = new FakeUpstream(FEED_LATENCY, MODEL_LATENCY, false, 1);
   private final Map<String, String> options;
 
-  private ScheduleBench(Map<String, String> options) {
+  private ScheduleBench(Map<String, String> options) throws IOException {
     this.options = options;
   }
 
@@ -78,77 +81,17 @@ public final class ScheduleBench {
         "--minutes", "3", "--owners", "100"));
     for (int i = 0; i + 1 < argv.length; i += 2) options.put(argv[i], argv[i + 1]);
     ScheduleBench bench = new ScheduleBench(options);
-    bench.startUpstream();
     try {
       switch (options.get("--scenario")) {
         case "run-all" -> bench.runAll();
         case "run-cost" -> bench.runCost();
+        case "cluster" -> bench.cluster();
         default -> bench.schedule();
       }
     } finally {
-      bench.upstream.shutdown();
+      bench.upstream.close();
     }
     System.exit(0);
-  }
-
-  // ---- the fakes -------------------------------------------------------------------------------------
-
-  private void startUpstream() throws IOException {
-    upstream.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        // A new connection per request: on a kept-alive MockWebServer connection the response's separate writes
-        // meet Nagle's algorithm and a delayed ACK, about 40 ms per request that no real upstream adds.
-        return answer(request).setHeader("Connection", "close");
-      }
-
-      private MockResponse answer(RecordedRequest request) {
-        String path = request.getPath();
-        if (path.startsWith("/feed/")) {
-          long n = published.incrementAndGet();
-          String link = base() + "/page/" + n;
-          pause(FEED_LATENCY);
-          return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody("<?xml version=\"1.0\"?><rss version=\"2.0\">"
-                  + "<channel><title>Bench</title><link>https://example.org/</link><description>d</description>"
-                  + "<item><title>Item " + n + "</title><link>" + link + "</link><guid>item-" + n + "</guid>"
-                  + "<description>Summary " + n + "</description></item></channel></rss>");
-        }
-        if (path.startsWith("/static-feed/")) {
-          pause(FEED_LATENCY);
-          return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody("<?xml version=\"1.0\"?>"
-              + "<rss version=\"2.0\"><channel><title>Static</title><link>https://example.org/</link><description>d"
-              + "</description><item><title>Always</title><link>" + base() + "/page/static</link><guid>static-1</guid>"
-              + "<description>The same item</description></item></channel></rss>");
-        }
-        if (path.startsWith("/page/")) {
-          return new MockResponse().setHeader("Content-Type", "text/html")
-              .setBody("<html><body><article><p>The text of " + path + ".</p></article></body></html>");
-        }
-        if (path.equals("/v1/chat/completions")) {
-          modelCalls.incrementAndGet();
-          String verdict = Json.text(Map.of("reasoning", "nothing", "met", false, "confidence", 0.1,
-              "summary", "Not met.", "evidence", List.of()));
-          pause(MODEL_LATENCY);
-          return new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of("choices",
-                  List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))))));
-        }
-        return new MockResponse().setResponseCode(404);
-      }
-    });
-    upstream.start(); // MockWebServer binds the loopback address
-  }
-
-  /** The fixed latency, before anything is written. */
-  private static void pause(Duration latency) {
-    try {
-      Thread.sleep(latency.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private String base() {
-    return "http://127.0.0.1:" + upstream.getPort();
   }
 
   // ---- the scenarios ---------------------------------------------------------------------------------
@@ -160,18 +103,18 @@ public final class ScheduleBench {
         "took s", "ratio", "ran", "run p50 ms");
     for (int concurrency : new int[] {1, 8}) {
       try (Service service = new Service(Map.of("RUN_ALL_CONCURRENCY", String.valueOf(concurrency)))) {
-        String token = service.owners(1).get(0);
-        for (int i = 0; i < watches; i++) service.createWatch(token, "w" + i, "0 0 1 1 *");
-        service.call("POST", "/watches/run-all", token, null, Duration.ofMinutes(30)); // warm-up, not measured
+        String token = owners(service.base(), SECRET, 1).get(0);
+        for (int i = 0; i < watches; i++) createWatch(service.base(), token, "w" + i, "0 0 1 1 *");
+        call(service.base(), "POST", "/watches/run-all", token, null, Duration.ofMinutes(30)); // warm-up, not measured
         long start = System.nanoTime();
-        JsonNode result = service.call("POST", "/watches/run-all", token, null, Duration.ofMinutes(30));
+        JsonNode result = call(service.base(), "POST", "/watches/run-all", token, null, Duration.ofMinutes(30));
         double took = (System.nanoTime() - start) / 1e9;
         double ideal = watches * perRun / concurrency / 1000;
         long[] durations = new long[watches];
         for (int i = 0; i < watches; i++) {
           durations[i] = result.path("outcomes").path(i).path("result").path("durationMs").asLong();
         }
-        java.util.Arrays.sort(durations);
+        Arrays.sort(durations);
         System.out.printf(Locale.ROOT, "%-12d %8d %10.2f %10.2f %8.3f %8d %16d%n", concurrency, watches, ideal, took,
             took / ideal, result.path("summary").path("ran").asInt(), pct(durations, 50));
       }
@@ -185,38 +128,39 @@ public final class ScheduleBench {
    */
   private void runCost() throws Exception {
     int runs = Integer.parseInt(options.getOrDefault("--runs", "200"));
-    double upstream = FEED_LATENCY.toMillis() + MODEL_LATENCY.toMillis();
+    double upstreamMs = FEED_LATENCY.toMillis() + MODEL_LATENCY.toMillis();
     try (Service service = new Service(Map.of())) {
-      String token = service.owners(1).get(0);
-      service.createWatch(token, "fresh", "0 0 1 1 *", "/feed/fresh");
-      service.createWatch(token, "static", "0 0 1 1 *", "/static-feed/static");
-      for (int i = 0; i < 20; i++) service.call("POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5));
-      service.call("POST", "/watches/static/run", token, null, Duration.ofMinutes(5)); // judges its one item
-      long freshCalls = modelCalls.get();
+      URI base = service.base();
+      String token = owners(base, SECRET, 1).get(0);
+      createWatch(base, token, "fresh", "0 0 1 1 *", upstream.feedUrl("fresh"));
+      createWatch(base, token, "static", "0 0 1 1 *", upstream.staticFeedUrl("static"));
+      for (int i = 0; i < 20; i++) call(base, "POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5)); // warm-up
+      call(base, "POST", "/watches/static/run", token, null, Duration.ofMinutes(5)); // judges its one item
+      long freshCalls = upstream.modelCalls();
       long[] overhead = new long[runs];
       long[] recorded = new long[runs];
       for (int i = 0; i < runs; i++) {
         long start = System.nanoTime();
-        JsonNode result = service.call("POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5)).path("result");
-        overhead[i] = Math.round((System.nanoTime() - start) / 1e6 - upstream);
-        recorded[i] = result.path("durationMs").asLong() - (long) upstream;
+        JsonNode result = call(base, "POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5)).path("result");
+        overhead[i] = Math.round((System.nanoTime() - start) / 1e6 - upstreamMs);
+        recorded[i] = result.path("durationMs").asLong() - (long) upstreamMs;
         if (result.path("fresh").asInt() != 1) throw new IllegalStateException("expected one fresh item: " + result);
       }
-      freshCalls = modelCalls.get() - freshCalls;
-      long nothingNewCalls = modelCalls.get();
+      freshCalls = upstream.modelCalls() - freshCalls;
+      long nothingNewCalls = upstream.modelCalls();
       for (int i = 0; i < runs; i++) {
-        JsonNode result = service.call("POST", "/watches/static/run", token, null, Duration.ofMinutes(5)).path("result");
+        JsonNode result = call(base, "POST", "/watches/static/run", token, null, Duration.ofMinutes(5)).path("result");
         if (!result.path("outcome").asText().equals("nothing-new")) {
           throw new IllegalStateException("expected nothing-new: " + result);
         }
       }
-      nothingNewCalls = modelCalls.get() - nothingNewCalls;
-      java.util.Arrays.sort(overhead);
-      java.util.Arrays.sort(recorded);
+      nothingNewCalls = upstream.modelCalls() - nothingNewCalls;
+      Arrays.sort(overhead);
+      Arrays.sort(recorded);
       System.out.printf(Locale.ROOT, "runs=%d model-calls: fresh-runs=%d (%.2f a run) nothing-new-runs=%d (%.2f a run)%n",
           runs, freshCalls, (double) freshCalls / runs, nothingNewCalls, (double) nothingNewCalls / runs);
       System.out.printf(Locale.ROOT, "own time per run, round trip less %.0f ms upstream: p50=%d p90=%d p99=%d ms; "
-          + "inside the run record (durationMs less upstream): p50=%d p90=%d ms%n", upstream, pct(overhead, 50),
+          + "inside the run record (durationMs less upstream): p50=%d p90=%d ms%n", upstreamMs, pct(overhead, 50),
           pct(overhead, 90), pct(overhead, 99), pct(recorded, 50), pct(recorded, 90));
     }
   }
@@ -226,13 +170,13 @@ public final class ScheduleBench {
     int owners = Integer.parseInt(options.get("--owners"));
     int minutes = Integer.parseInt(options.get("--minutes"));
     try (Service service = new Service(Map.of())) {
-      List<String> tokens = service.owners(owners);
+      List<String> tokens = owners(service.base(), SECRET, owners);
       ExecutorService creators = Executors.newFixedThreadPool(16);
       List<Future<?>> creates = new ArrayList<>();
       for (int i = 0; i < watches; i++) {
         String token = tokens.get(i % owners);
         String id = "w" + i;
-        creates.add(creators.submit(() -> service.createWatch(token, id, "* * * * *")));
+        creates.add(creators.submit(() -> createWatch(service.base(), token, id, "* * * * *")));
       }
       for (Future<?> f : creates) f.get();
       creators.shutdown();
@@ -248,7 +192,7 @@ public final class ScheduleBench {
       List<Long> lateness = new ArrayList<>();
       int missed = 0, doubled = 0;
       for (int i = 0; i < watches; i++) {
-        JsonNode runs = service.call("GET", "/watches/w" + i + "/runs?limit=100", tokens.get(i % owners), null,
+        JsonNode runs = call(service.base(), "GET", "/watches/w" + i + "/runs?limit=100", tokens.get(i % owners), null,
             Duration.ofSeconds(30)).path("runs");
         Map<Instant, Integer> perDue = new HashMap<>();
         for (JsonNode run : runs) {
@@ -269,15 +213,148 @@ public final class ScheduleBench {
       System.out.printf(Locale.ROOT, "watches=%d minutes=%d runs=%d missed=%d doubled=%d lateness-ms p50=%d p90=%d "
               + "p99=%d max=%d model-calls=%d heap-cap=%s peak-used-heap-mb=%d%n", watches, minutes, sorted.length,
           missed, doubled, pct(sorted, 50), pct(sorted, 90), pct(sorted, 99),
-          sorted.length == 0 ? 0 : sorted[sorted.length - 1], modelCalls.get(), options.get("--heap"),
+          sorted.length == 0 ? 0 : sorted[sorted.length - 1], upstream.modelCalls(), options.get("--heap"),
           peakHeap / (1024 * 1024));
     }
+  }
+
+  /**
+   * Scheduled-run throughput and API read throughput of one node, then of three, each bounded to the same runs
+   * per node. The reads come first, on the idle cluster; then every watch is due at the same minute.
+   */
+  private void cluster() throws Exception {
+    int watches = Integer.parseInt(options.getOrDefault("--watches", "600"));
+    int owners = Integer.parseInt(options.get("--owners"));
+    int slots = Integer.parseInt(options.getOrDefault("--runs-per-node", "8"));
+    int clients = Integer.parseInt(options.getOrDefault("--clients", "16"));
+    int seconds = Integer.parseInt(options.getOrDefault("--seconds", "15"));
+    Map<Integer, double[]> throughput = new java.util.TreeMap<>(); // nodes → {runs/s, reads/s}
+    for (int size : new int[] {1, 3}) {
+      try (LocalCluster cluster = new LocalCluster("bench" + size, size, Map.of("RUNS_PER_NODE", String.valueOf(slots),
+          "FETCH_ALLOW_PRIVATE_NETWORKS", "true", "MODEL_BASE_URL", upstream.base() + "/v1",
+          "MODEL_API_KEYS", "bench-key", "JAVA_TOOL_OPTIONS", "-Xmx" + options.get("--heap")))) {
+        cluster.start();
+        if (cluster.node(1).command(List.of("users", "create", "--id", "bench-admin", "--email",
+            "bench-admin@example.org", "--role", "admin"), PASSWORD + "\n") != 0) {
+          throw new IllegalStateException("could not create the admin account");
+        }
+        List<URI> bases = new ArrayList<>();
+        for (int n = 1; n <= size; n++) bases.add(cluster.node(n).uri("/"));
+        List<String> tokens = owners(bases.get(0), LocalCluster.SECRET, owners);
+
+        createWatch(bases.get(0), tokens.get(0), "bench-read", "0 0 1 1 *");
+        LoadDriver.Result reads = LoadDriver.runScenario(new LoadDriver.Options(bases, List.of("owner0@example.org"),
+                List.of(PASSWORD), clients, seconds, 5, List.of("read"), size + "-nodes", null), "read",
+            List.of(new LoadDriver.Session("owner0@example.org", tokens.get(0), "bench-read")), "cluster");
+
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<Future<Void>> creates = new ArrayList<>();
+        for (int i = 0; i < watches; i++) {
+          URI base = bases.get(i % size);
+          String token = tokens.get(i % owners);
+          String id = "w" + i;
+          creates.add(pool.submit(() -> createWatch(base, token, id, "* * * * *")));
+        }
+        for (Future<Void> f : creates) f.get();
+        Instant due = Instant.now().plusSeconds(10).truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
+        Thread.sleep(Duration.between(Instant.now(), due).toMillis());
+        List<long[]> runs = runsOfDue(bases, tokens, watches, due, pool); // {lateness ms, end ms after due}
+        pool.shutdown();
+
+        long[] lateness = runs.stream().mapToLong(r -> r[0]).sorted().toArray();
+        long drainMs = runs.stream().mapToLong(r -> r[1]).max().orElse(0);
+        double runsPerSecond = runs.size() / (drainMs / 1000.0);
+        throughput.put(size, new double[] {runsPerSecond, reads.throughput()});
+        System.out.printf(Locale.ROOT, "nodes=%d watches=%d runs-per-node=%d ran=%d drain-s=%.1f runs/s=%.1f "
+                + "lateness-ms p50=%d p90=%d max=%d reads/s=%.0f read-p50-ms=%.2f read-p99-ms=%.2f read-errors=%d%n",
+            size, watches, slots, runs.size(), drainMs / 1000.0, runsPerSecond, pct(lateness, 50), pct(lateness, 90),
+            lateness.length == 0 ? 0 : lateness[lateness.length - 1], reads.throughput(), reads.p50(), reads.p99(),
+            reads.errors());
+      }
+    }
+    System.out.printf(Locale.ROOT, "3 nodes / 1 node: scheduled runs x%.2f (target >= 2.2), reads x%.2f%n",
+        throughput.get(3)[0] / throughput.get(1)[0], throughput.get(3)[1] / throughput.get(1)[1]);
+  }
+
+  /**
+   * Each watch's first scheduled run at or after {@code due} (the run for that due time; a late one moves the
+   * next due time on, it does not run twice), polled until every watch has one or three minutes passed: for
+   * each, its lateness and when it ended, in milliseconds after {@code due}.
+   */
+  private List<long[]> runsOfDue(List<URI> bases, List<String> tokens, int watches, Instant due,
+                                 ExecutorService pool) throws Exception {
+    Map<Integer, long[]> found = new java.util.concurrent.ConcurrentHashMap<>();
+    while (found.size() < watches && Instant.now().isBefore(due.plus(3, ChronoUnit.MINUTES))) {
+      List<Future<?>> polls = new ArrayList<>();
+      for (int i = 0; i < watches; i++) {
+        if (found.containsKey(i)) continue;
+        int watch = i;
+        polls.add(pool.submit(() -> {
+          JsonNode runs = call(bases.get(watch % bases.size()), "GET", "/watches/w" + watch + "/runs?limit=5",
+              tokens.get(watch % tokens.size()), null, Duration.ofSeconds(30)).path("runs");
+          for (JsonNode run : runs) {
+            Instant started = Instant.parse(run.path("startedAt").asText());
+            if (run.path("trigger").asText().equals("schedule") && !started.isBefore(due)) {
+              long late = Duration.between(due, started).toMillis();
+              found.merge(watch, new long[] {late, late + run.path("durationMs").asLong()},
+                  (a, b) -> a[0] <= b[0] ? a : b);
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : polls) f.get();
+      if (found.size() < watches) Thread.sleep(2000);
+    }
+    return List.copyOf(found.values());
   }
 
   static long pct(long[] sorted, double p) {
     if (sorted.length == 0) return 0;
     int rank = (int) Math.ceil(p / 100.0 * sorted.length);
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+
+  // ---- talking to the service -------------------------------------------------------------------------
+
+  /**
+   * Tokens of {@code n} new accounts, made through the admin route of {@code base} as bench-admin. The tokens are
+   * signed here with the service's secret: signing in a hundred accounts would meet the 20-a-minute limit of /auth/*.
+   */
+  private List<String> owners(URI base, String secret, int n) throws Exception {
+    Tokens tokens = new Tokens(secret, Duration.ofDays(1), Clock.systemUTC());
+    String admin = call(base, "POST", "/auth/login", null, Json.text(Map.of("email", "bench-admin@example.org",
+        "password", PASSWORD)), Duration.ofSeconds(30)).path("token").asText();
+    List<String> owners = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String id = "owner" + i;
+      call(base, "POST", "/admin/users", admin, Json.text(Map.of("id", id, "email", id + "@example.org",
+          "role", "user", "password", PASSWORD)), Duration.ofSeconds(30));
+      owners.add(tokens.issue(id, Role.USER, Instant.now()));
+    }
+    return owners;
+  }
+
+  private Void createWatch(URI base, String token, String id, String schedule) throws Exception {
+    return createWatch(base, token, id, schedule, upstream.feedUrl(id));
+  }
+
+  private Void createWatch(URI base, String token, String id, String schedule, String feedUrl) throws Exception {
+    call(base, "POST", "/watches", token, Json.text(Map.of("id", id, "name", id, "condition", "anything",
+        "sources", List.of(Map.of("type", "rss", "value", feedUrl)), "schedule", schedule,
+        "threshold", 0.8)), Duration.ofSeconds(60));
+    return null;
+  }
+
+  private JsonNode call(URI base, String method, String path, String token, String body, Duration timeout)
+      throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
+    if (token != null) b.header("Authorization", "Bearer " + token);
+    if (body != null) b.header("Content-Type", "application/json");
+    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() >= 300) throw new IllegalStateException(method + " " + path + " → " + r.statusCode() + " " + r.body());
+    return Json.MAPPER.readTree(r.body());
   }
 
   // ---- the service under test ------------------------------------------------------------------------
@@ -290,9 +367,9 @@ public final class ScheduleBench {
     private final int port;
 
     Service(Map<String, String> extra) throws Exception {
-      port = freePort();
+      port = ServiceProcess.freePort();
       env.putAll(Map.of("DATA_DIR", dataDir.toString(), "PORT", String.valueOf(port), "AUTH_JWT_SECRET", SECRET,
-          "FETCH_ALLOW_PRIVATE_NETWORKS", "true", "MODEL_BASE_URL", base() + "/v1", "MODEL_API_KEYS", "bench-key",
+          "FETCH_ALLOW_PRIVATE_NETWORKS", "true", "MODEL_BASE_URL", upstream.base() + "/v1", "MODEL_API_KEYS", "bench-key",
           "PERISCOPE_LOG_LEVEL", "INFO"));
       if (options.containsKey("--database-url")) env.put("DATABASE_URL", options.get("--database-url"));
       if (options.containsKey("--database-user")) env.put("DATABASE_USER", options.get("--database-user"));
@@ -305,7 +382,7 @@ public final class ScheduleBench {
       process = java(List.of("serve"), true);
       for (int i = 0; i < 600; i++) {
         try {
-          if (http.send(HttpRequest.newBuilder(uri("/health")).build(), HttpResponse.BodyHandlers.discarding())
+          if (http.send(HttpRequest.newBuilder(base().resolve("/health")).build(), HttpResponse.BodyHandlers.discarding())
               .statusCode() == 200) return;
         } catch (IOException notYet) {
           // starting
@@ -326,47 +403,8 @@ public final class ScheduleBench {
       return pb.start();
     }
 
-    URI uri(String path) {
-      return URI.create("http://127.0.0.1:" + port + path);
-    }
-
-    /**
-     * Tokens of {@code n} new accounts, made through the admin route. The tokens are signed here with the
-     * service's secret: signing in a hundred accounts would meet the 20-a-minute limit of /auth/*.
-     */
-    List<String> owners(int n) throws Exception {
-      Tokens tokens = new Tokens(SECRET, Duration.ofDays(1), Clock.systemUTC());
-      String admin = call("POST", "/auth/login", null, Json.text(Map.of("email", "bench-admin@example.org",
-          "password", PASSWORD)), Duration.ofSeconds(30)).path("token").asText();
-      List<String> owners = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        String id = "owner" + i;
-        call("POST", "/admin/users", admin, Json.text(Map.of("id", id, "email", id + "@example.org", "role", "user",
-            "password", PASSWORD)), Duration.ofSeconds(30));
-        owners.add(tokens.issue(id, Role.USER, Instant.now()));
-      }
-      return owners;
-    }
-
-    Void createWatch(String token, String id, String schedule) throws Exception {
-      return createWatch(token, id, schedule, "/feed/" + id);
-    }
-
-    Void createWatch(String token, String id, String schedule, String feedPath) throws Exception {
-      call("POST", "/watches", token, Json.text(Map.of("id", id, "name", id, "condition", "anything",
-          "sources", List.of(Map.of("type", "rss", "value", base() + feedPath)), "schedule", schedule,
-          "threshold", 0.8)), Duration.ofSeconds(60));
-      return null;
-    }
-
-    JsonNode call(String method, String path, String token, String body, Duration timeout) throws Exception {
-      HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(timeout);
-      if (token != null) b.header("Authorization", "Bearer " + token);
-      if (body != null) b.header("Content-Type", "application/json");
-      b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() >= 300) throw new IllegalStateException(method + " " + path + " → " + r.statusCode() + " " + r.body());
-      return Json.MAPPER.readTree(r.body());
+    URI base() {
+      return URI.create("http://127.0.0.1:" + port + "/");
     }
 
     /** The service's used heap now, from {@code jcmd GC.heap_info}. */
@@ -389,12 +427,6 @@ public final class ScheduleBench {
       try (var files = Files.walk(dataDir)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

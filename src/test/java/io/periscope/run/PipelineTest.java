@@ -157,9 +157,11 @@ public class PipelineTest {
     assertEquals(2, r.fresh());
     assertEquals(new RunRecord.Collection(2, 2, 2, 0), r.collection());
     assertEquals("official", r.trustTier());
-    assertEquals(1, r.notificationsSent());
     assertEquals(List.of("openai:test-model"), r.models());
     assertEquals(Set.of("g-launch", "g-note"), Set.copyOf(outcome.newlySeen()));
+    assertEquals("the alert waits for the entity to record the run", 0, requestsTo("/hook"));
+    assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:" + url("/hook"), true, null)),
+        outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS));
     RecordedRequest hook = seen.stream().filter(q -> q.getPath().equals("/hook")).findFirst().orElseThrow();
     assertTrue(hook.getBody().readUtf8().contains("/articles/launch"));
     assertTrue("the model was shown the extracted text",
@@ -180,9 +182,9 @@ public class PipelineTest {
   public void betweenTheThresholdsIsAWeakAlertAndBelowBothIsNoMatch() throws Exception {
     verdict.set(answer(true, 0.6));
     assertEquals(RunRecord.WEAK_ALERT, run(watch(0.5), Set.of()).record().outcome());
-    RunRecord without = run(watch(null), Set.of()).record();
-    assertEquals(RunRecord.NO_MATCH, without.outcome());
-    assertEquals(0, without.notificationsSent());
+    RunPipeline.Outcome without = run(watch(null), Set.of());
+    assertEquals(RunRecord.NO_MATCH, without.record().outcome());
+    assertNull("no match sends nothing", without.alert());
   }
 
   @Test

@@ -8,8 +8,8 @@ import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
+import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
-import java.net.ServerSocket;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +39,6 @@ public class SchedulesSurviveRebalanceTest {
         .withFallback(TestJournals.h2()).resolve();
   }
 
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
   @After
   public void stop() throws Exception {
     if (first != null) first.close();
@@ -68,9 +62,9 @@ public class SchedulesSurviveRebalanceTest {
   @Test
   public void theNextDueTimeFiresOnceAfterTheNodeHostingTheSchedulerLeaves() throws Exception {
     String database = "rebalance-" + UUID.randomUUID();
-    int firstPort = freePort();
+    int firstPort = ServiceProcess.freePort();
     first = new InProcessService(node(database, firstPort, firstPort), clock);
-    second = new InProcessService(node(database, freePort(), firstPort), clock);
+    second = new InProcessService(node(database, ServiceProcess.freePort(), firstPort), clock);
     first.account("rita", "user", PASSWORD);
     String token = first.login("rita", PASSWORD);
     // a feed that answers nothing: the run is recorded as an error, which is all this test counts

@@ -26,8 +26,9 @@ public final class ServiceProcess implements AutoCloseable {
   private final int port;
   private Process process;
 
+  /** {@code env} may fix the HTTP port with PORT; a free one is taken otherwise. */
   public ServiceProcess(Map<String, String> env, Path log) throws IOException {
-    this.port = freePort();
+    this.port = env.containsKey("PORT") ? Integer.parseInt(env.get("PORT")) : freePort();
     this.env = new HashMap<>(env);
     this.env.put("PORT", Integer.toString(port));
     this.env.putIfAbsent("REMOTE_PORT", "0"); // the PostgreSQL profile's fixed 17355 may be taken on a test machine
@@ -44,22 +45,40 @@ public final class ServiceProcess implements AutoCloseable {
 
   /** Starts the service and waits until /health answers. */
   public ServiceProcess start() throws Exception {
+    launch();
+    return awaitOk(uri("/health"), Duration.ofSeconds(60));
+  }
+
+  /** Starts the service (again, after a stop or a kill, with the same environment) without waiting for it. */
+  public ServiceProcess launch() throws IOException {
     process = java(List.of("serve"), null, ProcessBuilder.Redirect.appendTo(log.toFile()));
+    return this;
+  }
+
+  /** Waits until {@code url} answers 200, such as a node's /ready; fails when the service exits first. */
+  public ServiceProcess awaitOk(URI url, Duration patience) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
-    Instant deadline = Instant.now().plusSeconds(60);
+    Instant deadline = Instant.now().plus(patience);
     while (Instant.now().isBefore(deadline)) {
       if (!process.isAlive()) throw new AssertionError("the service exited during start-up; see " + log);
-      try {
-        if (http.send(HttpRequest.newBuilder(uri("/health")).timeout(Duration.ofSeconds(2)).build(),
-            HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return this;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
+      if (status(http, url) == 200) return this;
       Thread.sleep(200);
     }
-    throw new AssertionError("the service did not answer /health within 60 s; see " + log);
+    throw new AssertionError(url + " did not answer 200 within " + patience.toSeconds() + " s; see " + log);
+  }
+
+  /** The status {@code url} answers with, or 0 when nothing listens there. */
+  public static int status(HttpClient http, URI url) throws InterruptedException {
+    try {
+      return http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException notListening) {
+      return 0;
+    }
+  }
+
+  public boolean isAlive() {
+    return process != null && process.isAlive();
   }
 
   /** Runs a command of the same jar with the same environment; answers its exit code. */
@@ -117,7 +136,7 @@ public final class ServiceProcess implements AutoCloseable {
     return p;
   }
 
-  private static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }

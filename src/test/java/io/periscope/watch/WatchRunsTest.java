@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.ClassRule;
 import org.junit.Test;
 
@@ -29,6 +30,8 @@ public class WatchRunsTest {
   static final class ScriptedPipeline implements RunPipeline {
     final List<Set<String>> seenByRun = new CopyOnWriteArrayList<>();
     final List<CompletableFuture<Outcome>> runs = new CopyOnWriteArrayList<>();
+    /** The runs whose interrupted alert the operator was told about. */
+    final List<String> interrupted = new CopyOnWriteArrayList<>();
 
     @Override
     public CompletableFuture<Outcome> run(Watch watch, Set<String> seen, String trigger) {
@@ -36,6 +39,11 @@ public class WatchRunsTest {
       CompletableFuture<Outcome> run = new CompletableFuture<>();
       runs.add(run);
       return run;
+    }
+
+    @Override
+    public void alertInterrupted(Watch watch, String runId, List<String> channels) {
+      interrupted.add(runId);
     }
   }
 
@@ -46,8 +54,23 @@ public class WatchRunsTest {
   }
 
   private final ScriptedPipeline pipeline = new ScriptedPipeline();
-  private final ActorRef<WatchEntity.Command> entity =
-      testKit.spawn(WatchEntity.create("alice:" + UUID.randomUUID(), pipeline, java.time.Clock.systemUTC()));
+  private final String entityId = "alice:" + UUID.randomUUID();
+  private ActorRef<WatchEntity.Command> entity = spawn();
+
+  private ActorRef<WatchEntity.Command> spawn() {
+    return testKit.spawn(WatchEntity.create(entityId, pipeline, java.time.Clock.systemUTC()));
+  }
+
+  /** An alert to one webhook whose delivery the test finishes by hand; counts how often it was sent. */
+  static final class ScriptedAlert {
+    final AtomicInteger sends = new AtomicInteger();
+    final CompletableFuture<List<RunRecord.DeliveryRecord>> delivered = new CompletableFuture<>();
+    final RunPipeline.PendingAlert alert = new RunPipeline.PendingAlert(List.of("webhook:https://example.org/h"),
+        () -> {
+          sends.incrementAndGet();
+          return delivered;
+        });
+  }
 
   private void create() {
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
@@ -72,6 +95,17 @@ public class WatchRunsTest {
       assertEquals(count, pipeline.runs.size());
       return null;
     });
+  }
+
+  /** Finishes run {@code run} with an alert to send, and waits until the entity sent it. */
+  private ScriptedAlert finishWithAlert(int run, List<String> newlySeen) {
+    ScriptedAlert alert = new ScriptedAlert();
+    pipeline.runs.get(run).complete(new RunPipeline.Outcome(record(RunRecord.ALERT), newlySeen, alert.alert));
+    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
+      assertEquals(1, alert.sends.get());
+      return null;
+    });
+    return alert;
   }
 
   @Test
@@ -121,6 +155,61 @@ public class WatchRunsTest {
     startRun();
     awaitRuns(2);
     assertEquals(Set.of(), pipeline.seenByRun.get(1));
+  }
+
+  @Test
+  public void anAlertGoesOutOnlyOnceTheRunAndItsSeenItemsAreRecordedAndItsDeliveriesFollow() {
+    create();
+    TestProbe<StatusReply<RunRecord>> first = startRun();
+    TestProbe<StatusReply<RunRecord>> second = startRun();
+    awaitRuns(1);
+    ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
+    assertEquals("recorded before the alert went out, without deliveries yet",
+        List.of(), history(1).get(0).deliveries());
+    second.expectNoMessage(Duration.ofMillis(200));
+    assertEquals("the next run waits for the deliveries", 1, pipeline.runs.size());
+    alert.delivered.complete(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", true, null)));
+    RunRecord done = first.receiveMessage().getValue();
+    assertEquals(1, done.notificationsSent());
+    assertEquals(1, history(1).get(0).notificationsSent());
+    awaitRuns(2);
+    assertEquals(Set.of("item-1"), pipeline.seenByRun.get(1));
+  }
+
+  @Test
+  public void aStopDuringDeliveryLosesTheAlertRatherThanSendingItTwiceAndRecordsTheInterruption() {
+    create();
+    startRun();
+    awaitRuns(1);
+    ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
+    testKit.stop(entity); // the node dies while the webhook has not answered
+    entity = spawn();
+    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
+      assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", false, WatchEntity.INTERRUPTED)),
+          history(1).get(0).deliveries());
+      return null;
+    });
+    assertEquals("the operator is told, once", List.of(history(1).get(0).runId()), pipeline.interrupted);
+    startRun();
+    awaitRuns(2);
+    assertEquals("the next run does not judge (or alert) those items again", Set.of("item-1"),
+        pipeline.seenByRun.get(1));
+    assertEquals(1, alert.sends.get());
+  }
+
+  @Test
+  public void shardingsStopMessageWaitsForTheRunInFlight() {
+    create();
+    TestProbe<StatusReply<RunRecord>> run = startRun();
+    awaitRuns(1);
+    TestProbe<Object> watcher = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Stop());
+    watcher.expectNoMessage(Duration.ofMillis(200));
+    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of("item-1")));
+    assertEquals(RunRecord.NO_MATCH, run.receiveMessage().getValue().outcome());
+    watcher.expectTerminated(entity, Duration.ofSeconds(5));
+    entity = spawn();
+    assertEquals(1, history(10).size());
   }
 
   @Test
