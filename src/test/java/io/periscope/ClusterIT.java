@@ -148,6 +148,27 @@ public class ClusterIT {
     assertEquals(2, lines.stdout().lines().filter(l -> l.contains(" " + RunRecord.NOTHING_NEW + " ")
         || l.contains(" " + RunRecord.ALERT + " ")).count());
 
+    // the model configuration set through one node is what the next run on every node asks, without a restart
+    HttpResponse<String> changed = api.send("PUT", on(1, "/admin/model"), root, Json.text(Map.of(
+        "verdicts", Map.of("provider", "openai", "baseUrl", upstream.base() + "/v1", "model", "judge-2"),
+        "assistance", Map.of("provider", "openai", "baseUrl", upstream.base() + "/v1", "model", "helper-2"))));
+    assertEquals(changed.body(), 200, changed.statusCode());
+    Set<Integer> hosts = new HashSet<>();
+    for (int i = 0; hosts.size() < 3 && i < 30; i++) {
+      String id = "judged-" + i;
+      assertEquals(201, api.send("POST", on(1 + i % 3, "/watches"), alice,
+          watch(id, "a launch date is set", "0 0 1 1 *", false)).statusCode());
+      int asked = upstream.modelsAsked().size();
+      JsonNode judged = ApiClient.json(api.send("POST", on(1 + i % 3, "/watches/" + id + "/run"), alice, null))
+          .get("result");
+      assertEquals(List.of("openai:judge-2"), Json.MAPPER.convertValue(judged.get("models"), List.class));
+      assertEquals(List.of("judge-2"), upstream.modelsAsked().subList(asked, upstream.modelsAsked().size()));
+      for (int n = 1; n <= 3; n++) {
+        if (hostedBy(n, List.of(id)).contains(id)) hosts.add(n);
+      }
+    }
+    assertEquals("runs hosted on every node asked the new model", Set.of(1, 2, 3), hosts);
+
     // rate limits are per process: one node's /auth limit leaves the others' alone
     int attempts = 0;
     int status = 0;

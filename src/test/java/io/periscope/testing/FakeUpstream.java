@@ -50,6 +50,7 @@ public final class FakeUpstream implements AutoCloseable {
   private final int itemsPerFeed;
   private final Map<String, AtomicInteger> published = new ConcurrentHashMap<>();
   private final AtomicLong modelCalls = new AtomicLong();
+  private final List<String> modelsAsked = new CopyOnWriteArrayList<>();
   private final List<Alert> alerts = new CopyOnWriteArrayList<>();
   private final AtomicInteger waiting = new AtomicInteger();
   private volatile Predicate<RecordedRequest> held = request -> false;
@@ -89,6 +90,11 @@ public final class FakeUpstream implements AutoCloseable {
 
   public long modelCalls() {
     return modelCalls.get();
+  }
+
+  /** The {@code model} of every model call, in order. */
+  public List<String> modelsAsked() {
+    return List.copyOf(modelsAsked);
   }
 
   public List<Alert> alerts() {
@@ -149,8 +155,14 @@ public final class FakeUpstream implements AutoCloseable {
     }
     if (path.equals("/v1/chat/completions")) {
       modelCalls.incrementAndGet();
+      String body = request.getBody().clone().readUtf8();
+      try {
+        modelsAsked.add(Json.MAPPER.readTree(body).path("model").asText());
+      } catch (IOException e) {
+        return new MockResponse().setResponseCode(400);
+      }
       List<Map<String, String>> evidence = new ArrayList<>();
-      for (String url : pageUrls(request.getBody().clone().readUtf8())) evidence.add(Map.of("url", url, "quote", "text"));
+      for (String url : pageUrls(body)) evidence.add(Map.of("url", url, "quote", "text"));
       String verdict = Json.text(Map.of("reasoning", "fake", "met", met, "confidence", met ? 0.9 : 0.1,
           "summary", met ? "It happened." : "Not met.", "evidence", met ? evidence : List.of()));
       pause(modelLatency);
