@@ -11,6 +11,9 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.util.Map;
 import org.junit.Test;
 
@@ -36,10 +39,9 @@ public class AdminPostgresTest {
         "anthropic", "https://helper.example", "helper-pg");
     try (ScratchDatabase database = ScratchDatabase.create("periscope_admin")) {
       Config config = ConfigFactory.parseMap(Map.of(
-          "periscope.database.url", database.url(),
           "periscope.model.provider", "openai", "periscope.model.base-url", "http://127.0.0.1:9/v1",
           "periscope.model.name", "from-environment", "periscope.model.api-keys", SEEDED))
-          .withFallback(TestJournals.postgres());
+          .withFallback(TestJournals.postgres(database.url()));
 
       try (InProcessService first = new InProcessService(config)) {
         first.account("root", "admin", PASSWORD);
@@ -57,6 +59,12 @@ public class AdminPostgresTest {
         assertEquals(Json.MAPPER.readTree(chosen).get("verdicts"), inForce.get("verdicts"));
         assertEquals(Json.MAPPER.readTree(chosen).get("assistance"), inForce.get("assistance"));
         call(second, "GET", keyPath, token, null, 404);
+      }
+      try (Connection c = DriverManager.getConnection(database.url(), database.user(), "");
+           ResultSet changes = c.createStatement().executeQuery(
+               "select count(*) from event_journal where persistence_id = 'ModelConfig|models'")) {
+        changes.next();
+        assertEquals("the change is in this test's own journal", 1, changes.getInt(1));
       }
     }
   }

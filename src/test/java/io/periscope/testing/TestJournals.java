@@ -42,10 +42,18 @@ public final class TestJournals {
 
   /** A single local node on the shared PostgreSQL test database; tests use unique ids to stay apart. */
   public static Config postgres() {
+    return postgres(POSTGRES_URL);
+  }
+
+  /**
+   * A single local node on the PostgreSQL database at {@code url} (a {@link ScratchDatabase}'s, for a test that
+   * writes what is one per cluster). The URL must be given here: the profile resolves it into the journal's settings.
+   */
+  public static Config postgres(String url) {
     requirePostgres();
     String dir = System.getProperty("java.io.tmpdir") + "/periscope-test-" + UUID.randomUUID();
     return Profiles.load("postgres", ConfigFactory.parseMap(Map.of(
-        "periscope.database.url", POSTGRES_URL,
+        "periscope.database.url", url,
         "periscope.database.user", POSTGRES_USER,
         "periscope.data-dir", dir,
         "pekko.remote.artery.canonical.port", 0,
