@@ -20,6 +20,7 @@ import io.periscope.http.CollectionRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
+import io.periscope.http.TrustRoutes;
 import io.periscope.http.WatchRoutes;
 import com.typesafe.config.Config;
 import io.periscope.model.ModelClients;
@@ -48,6 +49,8 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
+import io.periscope.trust.TrustRules;
+import io.periscope.trust.TrustRulesEntity;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
@@ -117,7 +120,9 @@ public final class Periscope {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
     Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
     return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
-        notifier, adminAlerts, Clock.systemUTC());
+        notifier, adminAlerts, owner -> asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+            entities.trustRules(owner), TrustRulesEntity.GetRules::new).thenApply(r -> TrustRules.of(r.rules())),
+        Clock.systemUTC());
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -165,6 +170,7 @@ public final class Periscope {
         new AssistRoutes(assistant, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
-        new AdminRoutes(accounts, keyPools));
+        new AdminRoutes(accounts, keyPools),
+        new TrustRoutes(entities, asks, settings.maxBodyBytes()));
   }
 }

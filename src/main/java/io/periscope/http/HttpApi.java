@@ -29,10 +29,11 @@ public final class HttpApi {
   private final WatchRoutes watches;
   private final CollectionRoutes collection;
   private final AdminRoutes admin;
+  private final TrustRoutes trust;
 
   public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
                  AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
-                 AdminRoutes admin) {
+                 AdminRoutes admin, TrustRoutes trust) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
@@ -42,6 +43,7 @@ public final class HttpApi {
     this.watches = watches;
     this.collection = collection;
     this.admin = admin;
+    this.trust = trust;
   }
 
   public Route route() {
@@ -49,7 +51,7 @@ public final class HttpApi {
         handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
         // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
         withPrincipal(tokens, sessions, caller -> concat(assist.route(caller), watches.route(caller),
-            collection.route(caller), admin.route(caller)))))))));
+            collection.route(caller), admin.route(caller), trust.route(caller)))))))));
   }
 
   private static Route handled(Supplier<Route> inner) {

@@ -6,6 +6,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import io.periscope.trust.TrustRulesEntity;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import io.periscope.watch.WatchEntity;
@@ -22,6 +23,8 @@ public interface Entities {
   RecipientRef<EmailEntity.Command> email(String normalizedEmail);
 
   RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
+
+  RecipientRef<TrustRulesEntity.Command> trustRules(String owner);
 
   /**
    * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the

@@ -10,6 +10,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import io.periscope.trust.TrustRulesEntity;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
@@ -63,6 +64,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return spawn(KeyPoolEntity.TYPE_KEY.name(), pool, KeyPoolEntity::create);
+  }
+
+  @Override
+  public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
+    return spawn(TrustRulesEntity.TYPE_KEY.name(), owner, TrustRulesEntity::create);
   }
 
   @SuppressWarnings("unchecked")

@@ -9,6 +9,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 
@@ -24,6 +25,7 @@ public final class ShardedEntities implements Entities {
         (owner, ids) -> runAll.run(owner, ids), owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -52,5 +54,10 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, pool);
+  }
+
+  @Override
+  public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
+    return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, owner);
   }
 }

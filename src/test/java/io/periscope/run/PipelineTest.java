@@ -1,6 +1,7 @@
 package io.periscope.run;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -24,6 +25,8 @@ import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.testing.TestJournals;
+import io.periscope.trust.TrustRule;
+import io.periscope.trust.TrustRules;
 import io.periscope.watch.Source;
 import io.periscope.watch.Watch;
 import java.time.Clock;
@@ -32,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -58,6 +63,9 @@ public class PipelineTest {
   /** What the model answers next: a verdict as JSON, or null for an HTTP 500. */
   private final AtomicReference<String> verdict = new AtomicReference<>();
   private final ConcurrentLinkedQueue<RecordedRequest> seen = new ConcurrentLinkedQueue<>();
+  /** What reading the owner's trust rules gives the next run. */
+  private final AtomicReference<CompletionStage<TrustRules>> rules =
+      new AtomicReference<>(CompletableFuture.completedFuture(TrustRules.NONE));
   private Pipeline pipeline;
 
   @BeforeClass
@@ -95,7 +103,7 @@ public class PipelineTest {
       }
     });
     upstream.start();
-    String base = "http://127.0.0.1:" + upstream.getPort();
+    String base = url("");
     Config config = ConfigFactory.parseMap(Map.of(
         "periscope.telegram.api-base-url", base, "periscope.telegram.bot-token", "tg-token",
         "periscope.telegram.chat-id", "1001", "periscope.telegram.admin-chat-id", "2002",
@@ -106,7 +114,8 @@ public class PipelineTest {
     pipeline = new Pipeline(new FeedCollector(userUrls), Optional.empty(), new ArticleExtractor(userUrls),
         new PooledModel(new OpenAiCompatibleClient(base + "/v1", "test-model", plain), keyPools), keyPools,
         Notifier.create(config, plain, userUrls.guardedClient(), Runnable::run, Optional.empty()),
-        new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), Clock.systemUTC());
+        new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), owner -> rules.get(),
+        Clock.systemUTC());
   }
 
   @After
@@ -114,8 +123,9 @@ public class PipelineTest {
     upstream.shutdown();
   }
 
+  /** On a host name, not an address: trust rules name domains. */
   private String url(String path) {
-    return "http://127.0.0.1:" + upstream.getPort() + path;
+    return "http://localhost:" + upstream.getPort() + path;
   }
 
   private String rss() {
@@ -207,5 +217,29 @@ public class PipelineTest {
     assertEquals(RunRecord.NO_MATCH, r.outcome());
     assertEquals(2, r.collected());
     assertEquals(1, r.sourceErrors().size());
+  }
+
+  @Test
+  public void theOwnersRuleForTheCitedDomainOutranksTheSourcesTrust() throws Exception {
+    verdict.set(answer(true, 0.9));
+    rules.set(CompletableFuture.completedFuture(TrustRules.of(List.of(new TrustRule("localhost", "established"),
+        new TrustRule("example.org", "unverified")))));
+    RunRecord r = run(watch(null), Set.of()).record();
+    assertEquals(RunRecord.ALERT, r.outcome());
+    assertEquals("the source says official, the rule for the cited item's domain says established",
+        "established", r.trustTier());
+    String prompt = seen.stream().filter(q -> q.getPath().equals("/v1/chat/completions")).findFirst().orElseThrow()
+        .getBody().readUtf8();
+    assertTrue("the model is shown the rule's tier", prompt.contains("Source trust: established"));
+    assertFalse(prompt.contains("Source trust: official"));
+  }
+
+  @Test
+  public void aRunWhoseTrustRulesCannotBeReadGoesOnWithTheSourcesTrust() throws Exception {
+    verdict.set(answer(true, 0.9));
+    rules.set(CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("the entity did not answer")));
+    RunRecord r = run(watch(null), Set.of()).record();
+    assertEquals(RunRecord.ALERT, r.outcome());
+    assertEquals("official", r.trustTier());
   }
 }
