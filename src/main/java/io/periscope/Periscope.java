@@ -8,6 +8,7 @@ import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
+import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
@@ -17,6 +18,7 @@ import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.CollectionRoutes;
+import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
@@ -171,6 +173,7 @@ public final class Periscope {
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(accounts, keyPools),
-        new TrustRoutes(entities, asks, settings.maxBodyBytes()));
+        new TrustRoutes(entities, asks, settings.maxBodyBytes()),
+        new FeedbackRoutes(new Feedbacks(entities, asks, Clock.systemUTC()), entities, asks, settings.maxBodyBytes()));
   }
 }

@@ -30,10 +30,11 @@ public final class HttpApi {
   private final CollectionRoutes collection;
   private final AdminRoutes admin;
   private final TrustRoutes trust;
+  private final FeedbackRoutes feedback;
 
   public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
                  AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
-                 AdminRoutes admin, TrustRoutes trust) {
+                 AdminRoutes admin, TrustRoutes trust, FeedbackRoutes feedback) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
@@ -44,6 +45,7 @@ public final class HttpApi {
     this.collection = collection;
     this.admin = admin;
     this.trust = trust;
+    this.feedback = feedback;
   }
 
   public Route route() {
@@ -51,7 +53,8 @@ public final class HttpApi {
         handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
         // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
         withPrincipal(tokens, sessions, caller -> concat(assist.route(caller), watches.route(caller),
-            collection.route(caller), admin.route(caller), trust.route(caller)))))))));
+            collection.route(caller), admin.route(caller), trust.route(caller),
+            feedback.route(caller)))))))));
   }
 
   private static Route handled(Supplier<Route> inner) {

@@ -2,6 +2,7 @@ package io.periscope.runtime;
 
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
@@ -25,6 +26,9 @@ public interface Entities {
   RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
 
   RecipientRef<TrustRulesEntity.Command> trustRules(String owner);
+
+  /** The feedback on one watch's runs: addressed like the watch, by owner and watch id. */
+  RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId);
 
   /**
    * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the

@@ -6,6 +6,7 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
@@ -69,6 +70,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
     return spawn(TrustRulesEntity.TYPE_KEY.name(), owner, TrustRulesEntity::create);
+  }
+
+  @Override
+  public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
+    return spawn(FeedbackEntity.TYPE_KEY.name(), FeedbackEntity.entityId(owner, watchId), FeedbackEntity::create);
   }
 
   @SuppressWarnings("unchecked")

@@ -5,6 +5,7 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
@@ -26,6 +27,7 @@ public final class ShardedEntities implements Entities {
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -59,5 +61,10 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
     return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, owner);
+  }
+
+  @Override
+  public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
+    return sharding.entityRefFor(FeedbackEntity.TYPE_KEY, FeedbackEntity.entityId(owner, watchId));
   }
 }

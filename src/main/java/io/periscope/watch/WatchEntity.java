@@ -125,6 +125,12 @@ public final class WatchEntity
   /** The newest {@code limit} runs; refused for a watch that never existed. */
   public record GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
 
+  /**
+   * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused (watch not found)
+   * when the watch does not exist now, and (run not found) when the run is not among them.
+   */
+  public record GetRun(String runId, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+
   /** The scheduler's wake-up for the due time {@code due}; ignored unless it is the watch's next fire time. */
   public record Fire(Instant due) implements Command {}
 
@@ -201,6 +207,9 @@ public final class WatchEntity
         .onCommand(Run.class, this::onRun)
         .onCommand(Fire.class, this::onFire)
         .onCommand(RunFinished.class, this::onRunFinished)
+        .onCommand(GetRun.class, (state, cmd) -> Effect().reply(cmd.replyTo(), !state.exists() ? notFound()
+            : state.recentRuns().stream().filter(r -> r.runId().equals(cmd.runId())).findFirst()
+                .map(StatusReply::success).orElseGet(() -> StatusReply.error("run not found"))))
         .onCommand(GetRuns.class, (state, cmd) -> Effect().reply(cmd.replyTo(), state.everCreated()
             ? StatusReply.success(new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
             : notFound()))

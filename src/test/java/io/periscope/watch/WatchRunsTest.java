@@ -130,4 +130,27 @@ public class WatchRunsTest {
     entity.tell(new WatchEntity.GetRuns(10, probe.ref()));
     assertTrue(probe.receiveMessage().isError());
   }
+
+  private StatusReply<RunRecord> run(String runId) {
+    TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.GetRun(runId, probe.ref()));
+    return probe.receiveMessage();
+  }
+
+  @Test
+  public void oneRecentRunIsFoundByIdWhileTheWatchExists() {
+    assertEquals("watch not found", run("any").getError().getMessage());
+    create();
+    TestProbe<StatusReply<RunRecord>> started = startRun();
+    awaitRuns(1);
+    RunRecord record = record(RunRecord.ALERT);
+    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record, List.of()));
+    started.receiveMessage();
+    assertEquals(record, run(record.runId()).getValue());
+    assertEquals("run not found", run("no-such-run").getError().getMessage());
+    TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    deleted.receiveMessage();
+    assertEquals("watch not found", run(record.runId()).getError().getMessage());
+  }
 }
