@@ -8,6 +8,9 @@ import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
+import io.periscope.devices.Vapid;
+import io.periscope.devices.VapidKeys;
+import io.periscope.devices.WebPushSender;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
@@ -18,6 +21,7 @@ import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.CollectionRoutes;
+import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
@@ -73,6 +77,7 @@ public final class Periscope {
   private final AdminAlerts adminAlerts;
   private final PooledModel model;
   private final Optional<SearchProvider> search;
+  private final Vapid vapid;
   private final Clock clock;
   private final SessionGenerations sessions;
   private final SelfService selfService;
@@ -96,7 +101,12 @@ public final class Periscope {
     this.asks = new Asks(system, settings.askTimeout());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts = new Accounts(entities, asks, new JournalReads(system), tokens, blocking);
-    this.keyPools = new KeyPools(entities, asks, new KeyCipher(tokens.secret()), Clock.systemUTC());
+    KeyCipher cipher = new KeyCipher(tokens.secret());
+    this.keyPools = new KeyPools(entities, asks, cipher, Clock.systemUTC());
+    Settings.Push push = settings.push();
+    this.vapid = new Vapid(push.keysConfigured()
+        ? Optional.of(VapidKeys.parse(push.vapidPublicKey(), push.vapidPrivateKey())) : Optional.empty(),
+        push.vapidSubject().isEmpty() ? Optional.empty() : Optional.of(push.vapidSubject()), entities, asks, cipher);
     this.trusted = new OkHttpClient.Builder().dispatcher(UpstreamDispatcher.create("upstream"))
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
@@ -120,7 +130,8 @@ public final class Periscope {
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
-    Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
+    Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking,
+        Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())));
     return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls), model, keyPools,
         notifier, adminAlerts, owner -> asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
             entities.trustRules(owner), TrustRulesEntity.GetRules::new).thenApply(r -> TrustRules.of(r.rules())),
@@ -174,6 +185,7 @@ public final class Periscope {
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(accounts, keyPools),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
-        new FeedbackRoutes(new Feedbacks(entities, asks, Clock.systemUTC()), entities, asks, settings.maxBodyBytes()));
+        new FeedbackRoutes(new Feedbacks(entities, asks, Clock.systemUTC()), entities, asks, settings.maxBodyBytes()),
+        new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()));
   }
 }

@@ -31,10 +31,12 @@ public final class HttpApi {
   private final AdminRoutes admin;
   private final TrustRoutes trust;
   private final FeedbackRoutes feedback;
+  private final DeviceRoutes devices;
 
   public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
                  AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
-                 AdminRoutes admin, TrustRoutes trust, FeedbackRoutes feedback) {
+                 AdminRoutes admin, TrustRoutes trust, FeedbackRoutes feedback,
+                 DeviceRoutes devices) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
@@ -46,6 +48,7 @@ public final class HttpApi {
     this.admin = admin;
     this.trust = trust;
     this.feedback = feedback;
+    this.devices = devices;
   }
 
   public Route route() {
@@ -54,7 +57,7 @@ public final class HttpApi {
         // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
         withPrincipal(tokens, sessions, caller -> concat(assist.route(caller), watches.route(caller),
             collection.route(caller), admin.route(caller), trust.route(caller),
-            feedback.route(caller)))))))));
+            feedback.route(caller), devices.route(caller)))))))));
   }
 
   private static Route handled(Supplier<Route> inner) {

@@ -191,7 +191,7 @@ public final class Pipeline implements RunPipeline {
                            RunRecord.Collection collection, String trustTier, List<String> models,
                            RunRecord.Trimmed trimmed, String error) {
     List<RunRecord.DeliveryRecord> sent = deliveries.stream()
-        .map(d -> new RunRecord.DeliveryRecord(d.channel(), d.ok(), d.error())).toList();
+        .map(d -> new RunRecord.DeliveryRecord(d.channel(), d.device(), d.ok(), d.error())).toList();
     return new RunRecord(RunRecords.newRunId(), run.trigger(), run.startedAt(),
         Duration.between(run.startedAt(), clock.instant()).toMillis(), outcome,
         verdict == null ? null : verdict.summary(), verdict == null ? null : verdict.confidence(),

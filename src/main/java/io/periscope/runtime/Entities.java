@@ -2,6 +2,8 @@ package io.periscope.runtime;
 
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
@@ -29,6 +31,11 @@ public interface Entities {
 
   /** The feedback on one watch's runs: addressed like the watch, by owner and watch id. */
   RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId);
+
+  RecipientRef<DevicesEntity.Command> devices(String owner);
+
+  /** The cluster's one generated VAPID key pair. */
+  RecipientRef<VapidKeyEntity.Command> vapidKey();
 
   /**
    * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the

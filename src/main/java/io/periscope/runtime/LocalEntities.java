@@ -6,6 +6,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
@@ -75,6 +77,16 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
     return spawn(FeedbackEntity.TYPE_KEY.name(), FeedbackEntity.entityId(owner, watchId), FeedbackEntity::create);
+  }
+
+  @Override
+  public RecipientRef<DevicesEntity.Command> devices(String owner) {
+    return spawn(DevicesEntity.TYPE_KEY.name(), owner, DevicesEntity::create);
+  }
+
+  @Override
+  public RecipientRef<VapidKeyEntity.Command> vapidKey() {
+    return spawn(VapidKeyEntity.TYPE_KEY.name(), VapidKeyEntity.ID, VapidKeyEntity::create);
   }
 
   @SuppressWarnings("unchecked")

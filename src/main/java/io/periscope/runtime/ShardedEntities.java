@@ -5,6 +5,8 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
@@ -28,6 +30,8 @@ public final class ShardedEntities implements Entities {
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(DevicesEntity.TYPE_KEY, ctx -> DevicesEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(VapidKeyEntity.TYPE_KEY, ctx -> VapidKeyEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -61,6 +65,16 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
     return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, owner);
+  }
+
+  @Override
+  public RecipientRef<DevicesEntity.Command> devices(String owner) {
+    return sharding.entityRefFor(DevicesEntity.TYPE_KEY, owner);
+  }
+
+  @Override
+  public RecipientRef<VapidKeyEntity.Command> vapidKey() {
+    return sharding.entityRefFor(VapidKeyEntity.TYPE_KEY, VapidKeyEntity.ID);
   }
 
   @Override
