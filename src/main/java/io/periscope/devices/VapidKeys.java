@@ -33,12 +33,7 @@ public record VapidKeys(String publicKey, String privateKey) {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
       generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
       KeyPair pair = generator.generateKeyPair();
-      ECPublicKey pub = (ECPublicKey) pair.getPublic();
-      byte[] point = new byte[65];
-      point[0] = 0x04;
-      System.arraycopy(unsigned32(pub.getW().getAffineX()), 0, point, 1, 32);
-      System.arraycopy(unsigned32(pub.getW().getAffineY()), 0, point, 33, 32);
-      return new VapidKeys(B64URL.encodeToString(point),
+      return new VapidKeys(B64URL.encodeToString(uncompressed((ECPublicKey) pair.getPublic())),
           B64URL.encodeToString(unsigned32(((ECPrivateKey) pair.getPrivate()).getS())));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot generate a P-256 key pair", e);
@@ -105,6 +100,15 @@ public record VapidKeys(String publicKey, String privateKey) {
   /** base64url, with or without padding (tools differ). */
   static byte[] decode(String base64url) {
     return Base64.getUrlDecoder().decode(base64url.replaceAll("=+$", ""));
+  }
+
+  /** A P-256 public key as its 65-byte uncompressed point (0x04, x, y): the form Web Push exchanges keys in. */
+  public static byte[] uncompressed(ECPublicKey key) {
+    byte[] point = new byte[65];
+    point[0] = 0x04;
+    System.arraycopy(unsigned32(key.getW().getAffineX()), 0, point, 1, 32);
+    System.arraycopy(unsigned32(key.getW().getAffineY()), 0, point, 33, 32);
+    return point;
   }
 
   private static byte[] unsigned32(BigInteger value) {

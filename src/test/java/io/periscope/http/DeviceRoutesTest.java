@@ -1,6 +1,7 @@
 package io.periscope.http;
 
 import static io.periscope.http.HttpApiTest.error;
+import static io.periscope.testing.InProcessService.json;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -45,20 +46,11 @@ public class DeviceRoutesTest {
     pushService.close();
   }
 
-  static HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
-    return service.send(method, path, token, body, Map.of());
-  }
-
-  static JsonNode json(HttpResponse<String> r, int status) throws Exception {
-    assertEquals(r.body(), status, r.statusCode());
-    return Json.MAPPER.readTree(r.body());
-  }
-
   @Test
   public void devicesAreRegisteredListedUpdatedAndRemovedWithoutShowingTheirSecrets() throws Exception {
     FakePushService.Subscriber phone = pushService.subscribe(201);
     FakePushService.Subscriber laptop = pushService.subscribe(201);
-    HttpResponse<String> created = call("POST", "/devices", carol, phone.registration("phone"));
+    HttpResponse<String> created = service.call("POST", "/devices", carol, phone.registration("phone"));
     JsonNode device = json(created, 201);
     String id = device.get("id").asText();
     assertEquals("phone", device.get("name").asText());
@@ -67,55 +59,55 @@ public class DeviceRoutesTest {
     for (String secret : List.of(phone.endpoint(), phone.p256dh(), phone.auth())) {
       assertFalse("never answered: " + secret, created.body().contains(secret));
     }
-    JsonNode again = json(call("POST", "/devices", carol, phone.registration("my phone")), 200);
+    JsonNode again = json(service.call("POST", "/devices", carol, phone.registration("my phone")), 200);
     assertEquals("the same endpoint is the same device", id, again.get("id").asText());
-    json(call("POST", "/devices", carol, laptop.registration("laptop")), 201);
+    json(service.call("POST", "/devices", carol, laptop.registration("laptop")), 201);
 
-    JsonNode listed = json(call("GET", "/devices", carol, null), 200).get("devices");
+    JsonNode listed = json(service.call("GET", "/devices", carol, null), 200).get("devices");
     assertEquals(List.of("my phone", "laptop"), listed.findValuesAsText("name"));
-    assertFalse(call("GET", "/devices", carol, null).body().contains(laptop.endpoint()));
-    assertEquals("my phone", json(call("GET", "/devices/" + id, carol, null), 200).get("name").asText());
-    assertEquals(204, call("DELETE", "/devices/" + id, carol, null).statusCode());
-    error(call("DELETE", "/devices/" + id, carol, null), 404);
-    error(call("GET", "/devices/" + id, carol, null), 404);
-    assertEquals(List.of("laptop"), json(call("GET", "/devices", carol, null), 200).get("devices").findValuesAsText("name"));
+    assertFalse(service.call("GET", "/devices", carol, null).body().contains(laptop.endpoint()));
+    assertEquals("my phone", json(service.call("GET", "/devices/" + id, carol, null), 200).get("name").asText());
+    assertEquals(204, service.call("DELETE", "/devices/" + id, carol, null).statusCode());
+    error(service.call("DELETE", "/devices/" + id, carol, null), 404);
+    error(service.call("GET", "/devices/" + id, carol, null), 404);
+    assertEquals(List.of("laptop"), json(service.call("GET", "/devices", carol, null), 200).get("devices").findValuesAsText("name"));
   }
 
   @Test
   public void anotherOwnersDeviceIsNotFound() throws Exception {
-    String id = json(call("POST", "/devices", alice, pushService.subscribe(201).registration("alice's phone")), 201)
+    String id = json(service.call("POST", "/devices", alice, pushService.subscribe(201).registration("alice's phone")), 201)
         .get("id").asText();
-    error(call("GET", "/devices/" + id, bob, null), 404);
-    error(call("DELETE", "/devices/" + id, bob, null), 404);
-    assertEquals(0, json(call("GET", "/devices", bob, null), 200).get("devices").size());
-    assertEquals(200, call("GET", "/devices/" + id, alice, null).statusCode());
+    error(service.call("GET", "/devices/" + id, bob, null), 404);
+    error(service.call("DELETE", "/devices/" + id, bob, null), 404);
+    assertEquals(0, json(service.call("GET", "/devices", bob, null), 200).get("devices").size());
+    assertEquals(200, service.call("GET", "/devices/" + id, alice, null).statusCode());
   }
 
   @Test
   public void badSubscriptionsAre400WithIssues() throws Exception {
     FakePushService.Subscriber s = pushService.subscribe(201);
-    JsonNode all = error(call("POST", "/devices", alice, Json.text(Map.of("name", " ",
+    JsonNode all = error(service.call("POST", "/devices", alice, Json.text(Map.of("name", " ",
         "endpoint", s.endpoint().replace("https:", "http:"), "keys", Map.of("p256dh", s.auth(), "auth", s.p256dh())))), 400);
     assertEquals("[[\"name\"], [\"endpoint\"], [\"keys\",\"p256dh\"], [\"keys\",\"auth\"]]",
         all.get("issues").findValues("path").toString());
     String notOnTheCurve = "BA" + "A".repeat(85);
-    error(call("POST", "/devices", alice, Json.text(Map.of("name", "x", "endpoint", s.endpoint(),
+    error(service.call("POST", "/devices", alice, Json.text(Map.of("name", "x", "endpoint", s.endpoint(),
         "keys", Map.of("p256dh", notOnTheCurve, "auth", s.auth())))), 400);
-    error(call("POST", "/devices", alice, Json.text(Map.of("name", "x".repeat(101), "endpoint", s.endpoint(),
+    error(service.call("POST", "/devices", alice, Json.text(Map.of("name", "x".repeat(101), "endpoint", s.endpoint(),
         "keys", Map.of("p256dh", s.p256dh(), "auth", s.auth())))), 400);
-    error(call("POST", "/devices", alice, Json.text(Map.of("name", "x", "endpoint", "https://user:pw@push.example/1",
+    error(service.call("POST", "/devices", alice, Json.text(Map.of("name", "x", "endpoint", "https://user:pw@push.example/1",
         "keys", Map.of("p256dh", s.p256dh(), "auth", s.auth())))), 400);
-    error(call("POST", "/devices", alice, "{\"name\": \"x\", \"endpoint\": \"https://push.example/1\"}"), 400);
-    error(call("POST", "/devices", alice, "[]"), 400);
-    error(call("PUT", "/devices", alice, "{}"), 405);
-    error(call("GET", "/devices", null, null), 401);
+    error(service.call("POST", "/devices", alice, "{\"name\": \"x\", \"endpoint\": \"https://push.example/1\"}"), 400);
+    error(service.call("POST", "/devices", alice, "[]"), 400);
+    error(service.call("PUT", "/devices", alice, "{}"), 405);
+    error(service.call("GET", "/devices", null, null), 401);
   }
 
   @Test
   public void theVapidPublicKeyIsServedBehindATokenAndStaysTheSame() throws Exception {
-    error(call("GET", "/devices/vapid-public-key", null, null), 401);
-    String key = json(call("GET", "/devices/vapid-public-key", alice, null), 200).get("publicKey").asText();
-    assertEquals(key, json(call("GET", "/devices/vapid-public-key", bob, null), 200).get("publicKey").asText());
+    error(service.call("GET", "/devices/vapid-public-key", null, null), 401);
+    String key = json(service.call("GET", "/devices/vapid-public-key", alice, null), 200).get("publicKey").asText();
+    assertEquals(key, json(service.call("GET", "/devices/vapid-public-key", bob, null), 200).get("publicKey").asText());
     // A P-256 point, as browsers take it: extracting it checks the curve equation.
     assertEquals(65, Base64.getUrlDecoder().decode(key).length);
     PublicKeySources.ofUncompressedBytes(Base64.getUrlDecoder().decode(key)).extract();

@@ -1,15 +1,13 @@
 package io.periscope.http;
 
 import static io.periscope.http.HttpApiTest.error;
+import static io.periscope.testing.InProcessService.json;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
-import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.Map;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -37,50 +35,41 @@ public class TrustRoutesTest {
     service.close();
   }
 
-  static HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
-    return service.send(method, path, token, body, Map.of());
-  }
-
-  static JsonNode json(HttpResponse<String> r, int status) throws Exception {
-    assertEquals(r.body(), status, r.statusCode());
-    return Json.MAPPER.readTree(r.body());
-  }
-
   @Test
   public void rulesAreSetReadListedReplacedAndRemoved() throws Exception {
     assertEquals("{\"pattern\":\"example.org\",\"tier\":\"official\"}",
-        call("PUT", "/trust-rules/Example.ORG", carol, "{\"tier\": \"official\"}").body());
-    json(call("PUT", "/trust-rules/*.gov", carol, "{\"tier\": \"established\"}"), 200);
-    json(call("PUT", "/trust-rules/example.org", carol, "{\"tier\": \"community\"}"), 200);
-    JsonNode list = json(call("GET", "/trust-rules", carol, null), 200);
+        service.call("PUT", "/trust-rules/Example.ORG", carol, "{\"tier\": \"official\"}").body());
+    json(service.call("PUT", "/trust-rules/*.gov", carol, "{\"tier\": \"established\"}"), 200);
+    json(service.call("PUT", "/trust-rules/example.org", carol, "{\"tier\": \"community\"}"), 200);
+    JsonNode list = json(service.call("GET", "/trust-rules", carol, null), 200);
     assertEquals(List.of("*.gov", "example.org"), list.get("rules").findValuesAsText("pattern"));
     assertEquals(List.of("established", "community"), list.get("rules").findValuesAsText("tier"));
-    assertEquals("community", json(call("GET", "/trust-rules/EXAMPLE.org", carol, null), 200).get("tier").asText());
-    assertEquals(204, call("DELETE", "/trust-rules/*.gov", carol, null).statusCode());
-    error(call("DELETE", "/trust-rules/*.gov", carol, null), 404);
-    error(call("GET", "/trust-rules/*.gov", carol, null), 404);
-    assertEquals(1, json(call("GET", "/trust-rules", carol, null), 200).get("rules").size());
+    assertEquals("community", json(service.call("GET", "/trust-rules/EXAMPLE.org", carol, null), 200).get("tier").asText());
+    assertEquals(204, service.call("DELETE", "/trust-rules/*.gov", carol, null).statusCode());
+    error(service.call("DELETE", "/trust-rules/*.gov", carol, null), 404);
+    error(service.call("GET", "/trust-rules/*.gov", carol, null), 404);
+    assertEquals(1, json(service.call("GET", "/trust-rules", carol, null), 200).get("rules").size());
   }
 
   @Test
   public void anotherOwnersRulesAreNotFoundAndNotListed() throws Exception {
-    json(call("PUT", "/trust-rules/private.example", alice, "{\"tier\": \"official\"}"), 200);
-    error(call("GET", "/trust-rules/private.example", bob, null), 404);
-    error(call("DELETE", "/trust-rules/private.example", bob, null), 404);
-    assertEquals(0, json(call("GET", "/trust-rules", bob, null), 200).get("rules").size());
-    assertEquals(200, call("GET", "/trust-rules/private.example", alice, null).statusCode());
+    json(service.call("PUT", "/trust-rules/private.example", alice, "{\"tier\": \"official\"}"), 200);
+    error(service.call("GET", "/trust-rules/private.example", bob, null), 404);
+    error(service.call("DELETE", "/trust-rules/private.example", bob, null), 404);
+    assertEquals(0, json(service.call("GET", "/trust-rules", bob, null), 200).get("rules").size());
+    assertEquals(200, service.call("GET", "/trust-rules/private.example", alice, null).statusCode());
   }
 
   @Test
   public void badPatternsAndTiersAre400WithIssues() throws Exception {
-    JsonNode both = error(call("PUT", "/trust-rules/10.0.0.1", alice, "{\"tier\": \"gospel\"}"), 400);
+    JsonNode both = error(service.call("PUT", "/trust-rules/10.0.0.1", alice, "{\"tier\": \"gospel\"}"), 400);
     assertEquals("[[\"pattern\"], [\"tier\"]]", both.get("issues").findValues("path").toString());
-    error(call("PUT", "/trust-rules/a.*.example", alice, "{\"tier\": \"official\"}"), 400);
-    error(call("PUT", "/trust-rules/example.org", alice, "{}"), 400);
-    error(call("PUT", "/trust-rules/example.org", alice, "[\"official\"]"), 400);
-    error(call("PUT", "/trust-rules/example.org", alice, "{\"tier\": 1}"), 400);
-    error(call("GET", "/trust-rules/not%20a%20domain", alice, null), 404);
-    error(call("POST", "/trust-rules", alice, "{}"), 405);
-    error(call("GET", "/trust-rules", null, null), 401);
+    error(service.call("PUT", "/trust-rules/a.*.example", alice, "{\"tier\": \"official\"}"), 400);
+    error(service.call("PUT", "/trust-rules/example.org", alice, "{}"), 400);
+    error(service.call("PUT", "/trust-rules/example.org", alice, "[\"official\"]"), 400);
+    error(service.call("PUT", "/trust-rules/example.org", alice, "{\"tier\": 1}"), 400);
+    error(service.call("GET", "/trust-rules/not%20a%20domain", alice, null), 404);
+    error(service.call("POST", "/trust-rules", alice, "{}"), 405);
+    error(service.call("GET", "/trust-rules", null, null), 401);
   }
 }

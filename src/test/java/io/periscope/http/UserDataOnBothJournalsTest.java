@@ -1,24 +1,20 @@
 package io.periscope.http;
 
+import static io.periscope.testing.InProcessService.json;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.testing.FakeLaunchUpstream;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
-import okhttp3.mockwebserver.Dispatcher;
-import okhttp3.mockwebserver.MockResponse;
-import okhttp3.mockwebserver.MockWebServer;
-import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -30,53 +26,16 @@ import org.junit.Test;
  */
 public class UserDataOnBothJournalsTest {
   private static final String PASSWORD = "user-data-passphrase";
-  private final MockWebServer upstream = new MockWebServer();
+  private FakeLaunchUpstream upstream;
 
   @Before
   public void startUpstream() throws Exception {
-    upstream.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        String path = request.getPath();
-        if (path.equals("/feed.xml")) {
-          return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody("<?xml version=\"1.0\"?>"
-              + "<rss version=\"2.0\"><channel><title>Acme</title><link>https://example.org</link><description>d"
-              + "</description><item><title>Launch date set</title><link>" + url("/articles/launch") + "</link>"
-              + "<guid>acme-launch-1</guid><description>Acme sets a date</description></item></channel></rss>");
-        }
-        if (path.startsWith("/articles/")) {
-          return new MockResponse().setHeader("Content-Type", "text/html")
-              .setBody("<html><body><article><p>Acme will launch on 1 March.</p></article></body></html>");
-        }
-        if (path.equals("/v1/chat/completions")) {
-          String verdict = Json.text(Map.of("reasoning", "the article gives the date", "met", true,
-              "confidence", 0.9, "summary", "Acme set a launch date.",
-              "evidence", List.of(Map.of("url", url("/articles/launch"), "quote", "1 March"))));
-          return new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of(
-              "choices", List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))))));
-        }
-        return new MockResponse().setResponseCode(404);
-      }
-    });
-    upstream.start();
+    upstream = new FakeLaunchUpstream();
   }
 
   @After
   public void stopUpstream() throws Exception {
-    upstream.shutdown();
-  }
-
-  /** On a host name: trust rules name domains. */
-  private String url(String path) {
-    return "http://localhost:" + upstream.getPort() + path;
-  }
-
-  private Config withUpstream(Config journal) {
-    return ConfigFactory.parseMap(Map.of(
-            "periscope.model.base-url", url("/v1"),
-            "periscope.model.api-keys", "sk-user-data-test-0001",
-            "periscope.fetch.allow-private-networks", true))
-        .withFallback(journal).resolve();
+    upstream.close();
   }
 
   @Test
@@ -90,19 +49,14 @@ public class UserDataOnBothJournalsTest {
     userDataSurvivesARestart(TestJournals::postgres);
   }
 
-  private static JsonNode json(HttpResponse<String> r, int status) throws Exception {
-    assertEquals(r.body(), status, r.statusCode());
-    return Json.MAPPER.readTree(r.body());
-  }
-
   private void userDataSurvivesARestart(Supplier<Config> journal) throws Exception {
     String owner = "keeper-" + UUID.randomUUID().toString().substring(0, 8);
     String watch = Json.text(Map.of("id", "launch", "name", "Acme launch", "condition", "Acme sets a launch date",
-        "sources", List.of(Map.of("type", "rss", "value", url("/feed.xml"), "trust", "community")),
+        "sources", List.of(Map.of("type", "rss", "value", upstream.url("/feed.xml"), "trust", "community")),
         "schedule", "0 0 1 1 *", "threshold", 0.8));
     String deviceId;
     String vapidKey;
-    try (InProcessService first = new InProcessService(withUpstream(journal.get()));
+    try (InProcessService first = new InProcessService(upstream.config(journal.get()));
          FakePushService pushService = new FakePushService()) {
       first.account(owner, "user", PASSWORD);
       String token = first.login(owner, PASSWORD);
@@ -119,7 +73,7 @@ public class UserDataOnBothJournalsTest {
       vapidKey = json(first.send("GET", "/devices/vapid-public-key", token, null, Map.of()), 200)
           .get("publicKey").asText();
     }
-    try (InProcessService second = new InProcessService(withUpstream(journal.get()))) {
+    try (InProcessService second = new InProcessService(upstream.config(journal.get()))) {
       String token = second.login(owner, PASSWORD);
       assertEquals("[{\"pattern\":\"localhost\",\"tier\":\"established\"}]",
           json(second.send("GET", "/trust-rules", token, null, Map.of()), 200).get("rules").toString());
@@ -132,7 +86,7 @@ public class UserDataOnBothJournalsTest {
           .get("feedback").get(0);
       assertEquals("right on time", feedback.get("note").asText());
       assertEquals("alert", feedback.get("run").get("outcome").asText());
-      assertEquals("Acme set a launch date.", feedback.get("run").get("summary").asText());
+      assertEquals(FakeLaunchUpstream.SUMMARY, feedback.get("run").get("summary").asText());
     }
   }
 }

@@ -4,8 +4,8 @@ import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.interfaces.DecodedJWT;
 import com.zerodeplibs.webpush.key.PublicKeySources;
+import io.periscope.devices.VapidKeys;
 import io.periscope.json.Json;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -93,7 +93,7 @@ public final class FakePushService implements AutoCloseable {
     String path = "/push/" + UUID.randomUUID();
     answers.put(path, status);
     return new Subscriber("https://localhost:" + server.getPort() + path,
-        B64URL.encodeToString(uncompressed((ECPublicKey) keys.getPublic())), B64URL.encodeToString(authSecret),
+        B64URL.encodeToString(VapidKeys.uncompressed((ECPublicKey) keys.getPublic())), B64URL.encodeToString(authSecret),
         keys, authSecret);
   }
 
@@ -130,7 +130,7 @@ public final class FakePushService implements AutoCloseable {
     agreement.init(subscriber.keys().getPrivate());
     agreement.doPhase(PublicKeySources.ofUncompressedBytes(serverKey).extract(), true);
     byte[] ecdhSecret = agreement.generateSecret();
-    byte[] uaPublic = uncompressed((ECPublicKey) subscriber.keys().getPublic());
+    byte[] uaPublic = VapidKeys.uncompressed((ECPublicKey) subscriber.keys().getPublic());
     byte[] keyInfo = concat("WebPush: info\0".getBytes(StandardCharsets.US_ASCII), uaPublic, serverKey, new byte[] {1});
     byte[] ikm = hmac(hmac(subscriber.authSecret(), ecdhSecret), keyInfo);
     byte[] prk = hmac(salt, ikm);
@@ -156,18 +156,6 @@ public final class FakePushService implements AutoCloseable {
     ByteBuffer all = ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum());
     for (byte[] p : parts) all.put(p);
     return all.array();
-  }
-
-  private static byte[] uncompressed(ECPublicKey key) {
-    return concat(new byte[] {4}, unsigned32(key.getW().getAffineX()), unsigned32(key.getW().getAffineY()));
-  }
-
-  private static byte[] unsigned32(BigInteger value) {
-    byte[] raw = value.toByteArray();
-    byte[] out = new byte[32];
-    int copy = Math.min(raw.length, 32);
-    System.arraycopy(raw, raw.length - copy, out, 32 - copy, copy);
-    return out;
   }
 
   @Override
