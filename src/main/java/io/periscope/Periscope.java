@@ -177,15 +177,16 @@ public final class Periscope {
     FixedWindowRateLimiter aiLimiter =
         new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
     Assistant assistant = new Assistant(model, keyPools, search, new DomainLiveness(settings.allowPrivateNetworks()));
+    Feedbacks feedbacks = new Feedbacks(entities, asks, Clock.systemUTC());
     return new HttpApi(tokens, sessions, settings.webOrigins(),
         new SystemRoutes(settings, identitySignIn.status()),
         new AuthRoutes(accounts, selfService, identitySignIn, settings.webOrigins().stream().findFirst(), authLimiter),
-        new AssistRoutes(assistant, entities, asks, aiLimiter, settings.maxBodyBytes()),
+        new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(accounts, keyPools),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
-        new FeedbackRoutes(new Feedbacks(entities, asks, Clock.systemUTC()), entities, asks, settings.maxBodyBytes()),
+        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()));
   }
 }
