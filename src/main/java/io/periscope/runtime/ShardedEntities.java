@@ -5,10 +5,14 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 
@@ -24,6 +28,10 @@ public final class ShardedEntities implements Entities {
         (owner, ids) -> runAll.run(owner, ids), owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(DevicesEntity.TYPE_KEY, ctx -> DevicesEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(VapidKeyEntity.TYPE_KEY, ctx -> VapidKeyEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -54,5 +62,25 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, pool);
+  }
+
+  @Override
+  public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
+    return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, owner);
+  }
+
+  @Override
+  public RecipientRef<DevicesEntity.Command> devices(String owner) {
+    return sharding.entityRefFor(DevicesEntity.TYPE_KEY, owner);
+  }
+
+  @Override
+  public RecipientRef<VapidKeyEntity.Command> vapidKey() {
+    return sharding.entityRefFor(VapidKeyEntity.TYPE_KEY, VapidKeyEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
+    return sharding.entityRefFor(FeedbackEntity.TYPE_KEY, FeedbackEntity.entityId(owner, watchId));
   }
 }
