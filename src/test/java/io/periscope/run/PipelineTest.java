@@ -278,9 +278,11 @@ public class PipelineTest {
     Watch pushed = new Watch("acme", owner, "Acme", List.of(new Source(Source.RSS, url("/feed.xml"), null, null)),
         "0 0 1 1 *", "Acme sets a launch date", List.of("push", "webhook:" + url("/hook")), 0.8, null, true);
 
-    RunRecord r = run(pushed, Set.of()).record();
+    RunPipeline.Outcome outcome = run(pushed, Set.of());
+    assertEquals(RunRecord.ALERT, outcome.record().outcome());
+    List<RunRecord.DeliveryRecord> sent = outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    RunRecord r = outcome.record().withDeliveries(sent, 0);
 
-    assertEquals(RunRecord.ALERT, r.outcome());
     assertEquals(List.of(new RunRecord.DeliveryRecord("push", phoneId, true, null),
         new RunRecord.DeliveryRecord("push", oldPhoneId, false, "HTTP 410: the subscription is gone, the device was removed"),
         new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)), r.deliveries());
