@@ -8,6 +8,10 @@ import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
+import io.periscope.devices.Vapid;
+import io.periscope.devices.VapidKeys;
+import io.periscope.devices.WebPushSender;
+import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
@@ -18,9 +22,12 @@ import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.CollectionRoutes;
+import io.periscope.http.DeviceRoutes;
+import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
 import io.periscope.http.SystemRoutes;
+import io.periscope.http.TrustRoutes;
 import io.periscope.http.WatchRoutes;
 import com.typesafe.config.Config;
 import io.periscope.model.ModelChoice;
@@ -52,6 +59,8 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
+import io.periscope.trust.TrustRules;
+import io.periscope.trust.TrustRulesEntity;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
@@ -74,6 +83,7 @@ public final class Periscope {
   private final AdminAlerts adminAlerts;
   private final ModelConfigs models;
   private final Optional<SearchProvider> search;
+  private final Vapid vapid;
   private final Clock clock;
   private final SessionGenerations sessions;
   private final SelfService selfService;
@@ -97,7 +107,12 @@ public final class Periscope {
     this.asks = new Asks(system, settings.askTimeout());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts = new Accounts(entities, asks, new JournalReads(system), tokens, blocking);
-    this.keyPools = new KeyPools(entities, asks, new KeyCipher(tokens.secret()), Clock.systemUTC());
+    KeyCipher cipher = new KeyCipher(tokens.secret());
+    this.keyPools = new KeyPools(entities, asks, cipher, Clock.systemUTC());
+    Settings.Push push = settings.push();
+    this.vapid = new Vapid(push.keysConfigured()
+        ? Optional.of(VapidKeys.parse(push.vapidPublicKey(), push.vapidPrivateKey())) : Optional.empty(),
+        push.vapidSubject().isEmpty() ? Optional.empty() : Optional.of(push.vapidSubject()), entities, asks, cipher);
     this.trusted = new OkHttpClient.Builder().dispatcher(UpstreamDispatcher.create("upstream"))
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
@@ -121,9 +136,13 @@ public final class Periscope {
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
-    Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking, Optional.empty());
+    Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking,
+        Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())));
     return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls),
-        new PooledModel(models.verdicts(), keyPools), keyPools, notifier, adminAlerts, Clock.systemUTC());
+        new PooledModel(models.verdicts(), keyPools), keyPools, notifier, adminAlerts,
+        owner -> asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+            entities.trustRules(owner), TrustRulesEntity.GetRules::new).thenApply(r -> TrustRules.of(r.rules())),
+        Clock.systemUTC());
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -170,12 +189,16 @@ public final class Periscope {
         new DomainLiveness(settings.allowPrivateNetworks()));
     Map<String, KeyPoolAdmin.Probe> probes = new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
+    Feedbacks feedbacks = new Feedbacks(entities, asks, Clock.systemUTC());
     return new HttpApi(tokens, sessions, settings.webOrigins(),
         new SystemRoutes(settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
         new AuthRoutes(accounts, selfService, identitySignIn, settings.webOrigins().stream().findFirst(), authLimiter),
-        new AssistRoutes(assistant, entities, asks, aiLimiter, settings.maxBodyBytes()),
+        new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
-        new AdminRoutes(accounts, keyPools, new KeyPoolAdmin(keyPools, probes), models, probeLimiter));
+        new AdminRoutes(accounts, keyPools, new KeyPoolAdmin(keyPools, probes), models, probeLimiter),
+        new TrustRoutes(entities, asks, settings.maxBodyBytes()),
+        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
+        new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()));
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,9 +63,9 @@ public class CommandLineIT {
 
   @Test
   public void runAndHistoryOnPostgres() throws Exception {
-    TestJournals.requirePostgres();
-    runAndReplay(new HashMap<>(Map.of("DATABASE_URL", TestJournals.POSTGRES_URL,
-        "DATABASE_USER", TestJournals.POSTGRES_USER)), "cli-postgres");
+    ScratchDatabase database = TestJournals.postgresDatabase();
+    runAndReplay(new HashMap<>(Map.of("DATABASE_URL", database.url(), "DATABASE_USER", database.user())),
+        "cli-postgres");
   }
 
   private void runAndReplay(Map<String, String> env, String name) throws Exception {

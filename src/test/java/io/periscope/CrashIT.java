@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,10 +42,10 @@ public class CrashIT {
 
   @Test
   public void acknowledgedWatchesSurviveKillOnPostgres() throws Exception {
-    TestJournals.requirePostgres();
+    ScratchDatabase database = TestJournals.postgresDatabase();
     crashAndRecover(Map.of("DATA_DIR", Files.createTempDirectory("periscope-crash").toString(),
-        "AUTH_JWT_SECRET", SECRET, "DATABASE_URL", TestJournals.POSTGRES_URL,
-        "DATABASE_USER", TestJournals.POSTGRES_USER), "crash-postgres");
+        "AUTH_JWT_SECRET", SECRET, "DATABASE_URL", database.url(), "DATABASE_USER", database.user()),
+        "crash-postgres");
   }
 
   private void crashAndRecover(Map<String, String> env, String name) throws Exception {

@@ -2,6 +2,7 @@ package io.periscope.assist;
 
 import io.periscope.assist.AssistRequests.DraftRequest;
 import io.periscope.assist.AssistRequests.PreviewRequest;
+import io.periscope.feedback.Feedback;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.model.PooledModel;
@@ -74,9 +75,12 @@ public final class Assistant {
     return fromModel(model.ask(ExplainPrompt.of(watch), ExplainPrompt::read));
   }
 
-  /** The changes the model proposes to {@code base} for {@code instruction}, as a diff against {@code base}. */
-  public CompletionStage<Revision> revise(Watch base, String instruction) {
-    return fromModel(model.ask(RevisionPrompt.of(base, instruction), answer -> Revision.read(answer, base)));
+  /**
+   * The changes the model proposes to {@code base} for {@code instruction}, in the light of the owner's
+   * {@code feedback} on the watch's runs (most recent first), as a diff against {@code base}.
+   */
+  public CompletionStage<Revision> revise(Watch base, String instruction, List<Feedback> feedback) {
+    return fromModel(model.ask(RevisionPrompt.of(base, instruction, feedback), answer -> Revision.read(answer, base)));
   }
 
   /** What a search source with this query would find now: one search, no model call. */

@@ -8,8 +8,13 @@ import static io.periscope.assist.Schemas.oneOf;
 import static io.periscope.assist.Schemas.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.periscope.feedback.Feedback;
+import io.periscope.json.Json;
 import io.periscope.model.StructuredPrompt;
 import io.periscope.watch.Watch;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,7 +30,12 @@ public final class RevisionPrompt {
   public static final String SYSTEM = "You revise a watch " + WatchText.SERVICE + """
 
 
-      You receive the watch as it is now and the person's instruction. Answer with:
+      You receive the watch as it is now and the person's instruction, and sometimes the person's feedback on the \
+      watch's recent runs: for each run, what it concluded (outcome alert, weak-alert, no-match, nothing-new or \
+      error, and its summary) and whether the person found it useful, wrong (it alerted, or concluded, wrongly) or \
+      missed (it failed to alert on something it should have), with an optional note. Where the instruction leaves \
+      room, let the feedback guide your changes: for example, make a condition that alerted wrongly more precise. \
+      Answer with:
       - reasons: one entry for each field you change, naming the field and saying why in one sentence for the \
       person;
       - the whole watch as it should be after the instruction: change only what the instruction asks for or \
@@ -57,6 +67,9 @@ public final class RevisionPrompt {
           "Confidence from 0 to 1, below threshold, from which a weaker alert is sent; null for none."))),
       Map.entry("enabled", bool("Whether the watch runs on its schedule.")));
 
+  /** Feedback records shown to the model: the most recently given. */
+  public static final int MAX_FEEDBACK = 10;
+
   private RevisionPrompt() {}
 
   /** A copy of the revision's schema, as sent. */
@@ -65,11 +78,24 @@ public final class RevisionPrompt {
   }
 
   /**
-   * The prompt for revising {@code base}. What else the model should know about the watch (a later issue adds the
-   * owner's feedback on past runs) goes between the watch and the instruction, as one more titled section.
+   * The prompt for revising {@code base}: the watch, the owner's feedback on its runs when there is any (the
+   * {@link #MAX_FEEDBACK} most recently given, from {@code feedback}, most recent first), then the instruction.
    */
-  public static StructuredPrompt of(Watch base, String instruction) {
-    String user = "Watch now:\n" + WatchText.fields(base) + "\n\nInstruction: " + instruction;
+  public static StructuredPrompt of(Watch base, String instruction, List<Feedback> feedback) {
+    String user = "Watch now:\n" + WatchText.fields(base) + "\n\n"
+        + (feedback.isEmpty() ? "" : "Feedback on its recent runs, most recent first:\n" + feedbackText(feedback) + "\n\n")
+        + "Instruction: " + instruction;
     return new StructuredPrompt(SYSTEM, user, SCHEMA_NAME, schema(), MAX_ANSWER_TOKENS);
+  }
+
+  /** Each feedback's kind and note with what its run concluded, as indented JSON; never run ids. */
+  private static String feedbackText(List<Feedback> feedback) {
+    ArrayNode list = Json.MAPPER.createArrayNode();
+    for (Feedback f : feedback.stream().limit(MAX_FEEDBACK).toList()) {
+      ObjectNode item = list.addObject().put("feedback", f.kind());
+      if (f.note() != null) item.put("note", f.note());
+      item.set("run", Json.MAPPER.valueToTree(f.run()));
+    }
+    return WatchText.pretty(list);
   }
 }

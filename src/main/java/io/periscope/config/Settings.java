@@ -19,6 +19,7 @@ public record Settings(
     Database database,
     Integrations integrations,
     Providers providers,
+    Push push,
     boolean allowPrivateNetworks,
     int runAllConcurrency,
     int runsPerNode,
@@ -53,11 +54,35 @@ public record Settings(
     }
   }
 
+  /**
+   * Web Push: the configured VAPID key pair (both empty when the service generates its own) and the optional
+   * subject. Checked at start-up ({@link #from}); never printed with the private key.
+   */
+  public record Push(String vapidPublicKey, String vapidPrivateKey, String vapidSubject) {
+    public boolean keysConfigured() {
+      return !vapidPublicKey.isBlank();
+    }
+
+    @Override
+    public String toString() {
+      return "Push[vapidPublicKey=" + vapidPublicKey + ", vapidSubject=" + vapidSubject + "]";
+    }
+  }
+
   public record RateLimits(int authPerIpPerMinute, int aiPerOwnerPerMinute, int keyProbesPerMinute) {}
 
   public static Settings from(Config config) {
     Config p = config.getConfig("periscope");
     int concurrency = p.getInt("run-all.concurrency");
+    Push push = new Push(p.getString("push.vapid-public-key").strip(), p.getString("push.vapid-private-key").strip(),
+        p.getString("push.vapid-subject").strip());
+    if (push.vapidPublicKey().isBlank() != push.vapidPrivateKey().isBlank()) {
+      throw new IllegalArgumentException("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all");
+    }
+    if (!push.vapidSubject().isEmpty() && !push.vapidSubject().startsWith("mailto:")
+        && !push.vapidSubject().startsWith("https://")) {
+      throw new IllegalArgumentException("VAPID_SUBJECT must be a mailto: or https: URL");
+    }
     if (concurrency < 1) throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
@@ -79,6 +104,7 @@ public record Settings(
         new Providers(p.getString("model.provider"), p.getString("model.base-url"), p.getString("model.name"),
             commaList(p.getString("model.api-keys")), p.getString("search.provider"), p.getString("search.base-url"),
             commaList(p.getString("search.api-keys"))),
+        push,
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
         runsPerNode,

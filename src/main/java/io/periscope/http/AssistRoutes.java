@@ -11,6 +11,8 @@ import io.periscope.assist.AssistRequests;
 import io.periscope.assist.Assistant;
 import io.periscope.assist.Draft;
 import io.periscope.assist.Revision;
+import io.periscope.assist.RevisionPrompt;
+import io.periscope.feedback.Feedbacks;
 import io.periscope.auth.Principal;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.ProviderFailure;
@@ -51,13 +53,16 @@ public final class AssistRoutes {
   static final Duration REQUEST_TIMEOUT = Assistant.UPSTREAM_DEADLINE.plusSeconds(30);
 
   private final Assistant assistant;
+  private final Feedbacks feedbacks;
   private final Entities entities;
   private final Asks asks;
   private final FixedWindowRateLimiter limiter;
   private final long maxBody;
 
-  public AssistRoutes(Assistant assistant, Entities entities, Asks asks, FixedWindowRateLimiter limiter, long maxBody) {
+  public AssistRoutes(Assistant assistant, Feedbacks feedbacks, Entities entities, Asks asks,
+                      FixedWindowRateLimiter limiter, long maxBody) {
     this.assistant = assistant;
+    this.feedbacks = feedbacks;
     this.entities = entities;
     this.asks = asks;
     this.limiter = limiter;
@@ -132,12 +137,15 @@ public final class AssistRoutes {
         .exceptionally(e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
   }
 
-  /** Against {@code base} when the body's base counts (its id is the path's), else against the stored watch. */
+  /**
+   * Against {@code base} when the body's base counts (its id is the path's), else against the stored watch; with
+   * the owner's most recent feedback on the watch's runs.
+   */
   private CompletionStage<HttpResponse> revise(String owner, String id, JsonNode body) {
     AssistRequests.RevisionRequest request = AssistRequests.revision(body, id, owner);
-    return stored(owner, id).thenCompose(watch -> answered(assistant.revise(
-            request.base() != null ? request.base() : watch, request.instruction()).thenApply(RevisionBody::new),
-        "revise", "model"))
+    return stored(owner, id).thenCompose(watch -> feedbacks.newest(owner, id, RevisionPrompt.MAX_FEEDBACK)
+            .thenCompose(feedback -> answered(assistant.revise(request.base() != null ? request.base() : watch,
+                request.instruction(), feedback).thenApply(RevisionBody::new), "revise", "model")))
         .exceptionally(e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
   }
 

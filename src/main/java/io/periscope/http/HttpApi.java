@@ -29,10 +29,14 @@ public final class HttpApi {
   private final WatchRoutes watches;
   private final CollectionRoutes collection;
   private final AdminRoutes admin;
+  private final TrustRoutes trust;
+  private final FeedbackRoutes feedback;
+  private final DeviceRoutes devices;
 
   public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
                  AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
-                 AdminRoutes admin) {
+                 AdminRoutes admin, TrustRoutes trust, FeedbackRoutes feedback,
+                 DeviceRoutes devices) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
@@ -42,6 +46,9 @@ public final class HttpApi {
     this.watches = watches;
     this.collection = collection;
     this.admin = admin;
+    this.trust = trust;
+    this.feedback = feedback;
+    this.devices = devices;
   }
 
   public Route route() {
@@ -49,7 +56,8 @@ public final class HttpApi {
         handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
         // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
         withPrincipal(tokens, sessions, caller -> concat(assist.route(caller), watches.route(caller),
-            collection.route(caller), admin.route(caller)))))))));
+            collection.route(caller), admin.route(caller), trust.route(caller),
+            feedback.route(caller), devices.route(caller)))))))));
   }
 
   private static Route handled(Supplier<Route> inner) {

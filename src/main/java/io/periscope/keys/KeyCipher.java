@@ -13,7 +13,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Encrypts provider keys at rest (AES-256-GCM). The encryption key is derived from the service secret
+ * Encrypts provider keys, and the generated VAPID private key, at rest (AES-256-GCM). The encryption key is derived from the service secret
  * (AUTH_JWT_SECRET, which every node of a cluster shares), so the journal and cluster messages only ever carry
  * ciphertext and each node can decrypt what it needs. Other secrets that must travel sealed (the sign-in flow of an
  * identity provider) use a key derived for their own purpose.

@@ -144,6 +144,14 @@ public final class SafeHttp {
     }).build();
   }
 
+  /** Why the guard refused the address a failed call would have connected to; empty for any other failure. */
+  public static Optional<String> refusal(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof RefusedAddress) return Optional.of(t.getMessage());
+    }
+    return Optional.empty();
+  }
+
   private void getHop(HttpUrl url, Headers headers, long maxBytes, long deadline, int redirects,
                       CompletableFuture<Response> result) {
     long remaining = deadline - System.nanoTime();

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import io.periscope.net.SafeHttp;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import okhttp3.Call;
@@ -16,8 +18,8 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 
-/** Asynchronous OkHttp calls for the senders, and failure reasons that are safe to record. */
-final class HttpCalls {
+/** Asynchronous OkHttp calls for the senders (here and the push channel's), and failure reasons safe to record. */
+public final class HttpCalls {
   static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
   /** Answers are read for their status and an error description only. */
   private static final long MAX_BODY = 64 * 1024;
@@ -26,14 +28,14 @@ final class HttpCalls {
   private HttpCalls() {}
 
   /** A response with its body read (bounded) and closed. */
-  record Answer(int code, String body, String retryAfterHeader) {
-    boolean ok() {
+  public record Answer(int code, String body, String retryAfterHeader) {
+    public boolean ok() {
       return code >= 200 && code < 300;
     }
   }
 
   /** Runs the call on OkHttp's dispatcher; the caller's thread never waits on the network. */
-  static CompletableFuture<Answer> execute(OkHttpClient client, Request request) {
+  public static CompletableFuture<Answer> execute(OkHttpClient client, Request request) {
     CompletableFuture<Answer> answer = new CompletableFuture<>();
     try {
       client.newCall(request).enqueue(new Callback() {
@@ -77,11 +79,14 @@ final class HttpCalls {
   }
 
   /** A short reason for a failed call with every given secret masked. */
-  static String reason(Throwable failure, String... secrets) {
+  public static String reason(Throwable failure, String... secrets) {
     Throwable e = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
         ? failure.getCause() : failure;
     String reason;
-    if (e instanceof UnknownHostException) {
+    Optional<String> refusal = SafeHttp.refusal(e);
+    if (refusal.isPresent()) {
+      reason = "refused: " + refusal.get();
+    } else if (e instanceof UnknownHostException) {
       reason = "unknown host";
     } else if (e instanceof ConnectException) {
       reason = "could not connect";

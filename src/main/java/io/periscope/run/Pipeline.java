@@ -34,15 +34,20 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.periscope.runtime.Failures;
 import java.util.concurrent.CompletionStage;
+import io.periscope.trust.TrustRules;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The run of a watch: collect every source (a failing one becomes a source error and the run goes on), keep the
- * items this watch has not judged, extract their pages' text, ask the model once, alert by threshold and
+ * The run of a watch: collect every source (a failing one becomes a source error and the run goes on), give each
+ * item the trust the owner's trust rules set for its domain (else its source's), keep the items this watch has not
+ * judged, extract their pages' text, ask the model once, alert by threshold and
  * weakThreshold, and name the judged items to mark seen — only when a verdict was had, so a failed judgement
  * leaves them for the next run. An alert is handed back unsent: the watch entity sends it once the run is recorded.
  * Operational trouble goes to the admin chat, best effort.
  */
 public final class Pipeline implements RunPipeline {
+  private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
   /** Fresh items whose pages are fetched at once. */
   static final int EXTRACT_CONCURRENCY = 4;
   /** Results asked of the search provider per search source. */
@@ -55,11 +60,13 @@ public final class Pipeline implements RunPipeline {
   private final KeyPools keyPools;
   private final Notifier notifier;
   private final AdminAlerts adminAlerts;
+  private final TrustRules.Lookup trustRules;
   private final Clock clock;
 
   /** @param keyPools the search key pool's way in (the model reaches its own through {@code model}) */
   public Pipeline(FeedCollector feeds, Optional<SearchProvider> search, ArticleExtractor extractor, PooledModel model,
-                  KeyPools keyPools, Notifier notifier, AdminAlerts adminAlerts, Clock clock) {
+                  KeyPools keyPools, Notifier notifier, AdminAlerts adminAlerts, TrustRules.Lookup trustRules,
+                  Clock clock) {
     this.feeds = feeds;
     this.search = search;
     this.extractor = extractor;
@@ -67,6 +74,7 @@ public final class Pipeline implements RunPipeline {
     this.keyPools = keyPools;
     this.notifier = notifier;
     this.adminAlerts = adminAlerts;
+    this.trustRules = trustRules;
     this.clock = clock;
   }
 
@@ -83,9 +91,11 @@ public final class Pipeline implements RunPipeline {
   @Override
   public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger) {
     Instant startedAt = clock.instant();
-    return collect(watch).thenCompose(results -> {
+    CompletionStage<TrustRules> rules = rulesOf(watch.owner());
+    return collect(watch).thenCombine(rules, (results, trust) -> {
       List<SourceError> errors = results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
-      List<Item> items = newestFirst(distinct(results.stream().flatMap(r -> r.items().stream()).toList()));
+      List<Item> items = newestFirst(distinct(results.stream().flatMap(r -> r.items().stream()).toList()))
+          .stream().map(trust::applyTo).toList();
       List<Item> fresh = items.stream().filter(i -> !seen.contains(i.identity())).toList();
       Progress run = new Progress(watch, trigger, startedAt, items, errors, fresh);
       if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
@@ -99,7 +109,22 @@ public final class Pipeline implements RunPipeline {
             null, List.of(), new RunRecord.Trimmed(0, 0), null), List.of());
       }
       return extractor.extractAll(fresh, EXTRACT_CONCURRENCY).thenCompose(texts -> judgeAndAlert(run, texts));
-    });
+    }).thenCompose(outcome -> outcome);
+  }
+
+  /** The owner's trust rules, read once per run; a run whose rules cannot be read goes on with none. */
+  private CompletionStage<TrustRules> rulesOf(String owner) {
+    try {
+      return trustRules.of(owner).exceptionally(e -> withoutRules(owner, e));
+    } catch (RuntimeException e) {
+      return CompletableFuture.completedFuture(withoutRules(owner, e));
+    }
+  }
+
+  private static TrustRules withoutRules(String owner, Throwable failure) {
+    log.warn("event=trust-rules-unavailable owner={} problem={}", owner,
+        Failures.unwrap(failure).getClass().getSimpleName());
+    return TrustRules.NONE;
   }
 
   private CompletionStage<Outcome> judgeAndAlert(Progress run, List<Optional<String>> texts) {
@@ -141,7 +166,8 @@ public final class Pipeline implements RunPipeline {
   }
 
   private static List<RunRecord.DeliveryRecord> deliveryRecords(List<Delivery> deliveries) {
-    return deliveries.stream().map(d -> new RunRecord.DeliveryRecord(d.channel(), d.ok(), d.error())).toList();
+    return deliveries.stream().map(d -> new RunRecord.DeliveryRecord(d.channel(), d.device(), d.ok(), d.error()))
+        .toList();
   }
 
   private CompletionStage<List<SourceResult>> collect(Watch watch) {
@@ -194,7 +220,7 @@ public final class Pipeline implements RunPipeline {
     return RunRecord.NO_MATCH;
   }
 
-  /** The strongest trust among the sources of the cited items; null when none is known. */
+  /** The strongest trust among the cited items (their rules' or their sources'); null when none is known. */
   static String corroboratingTier(List<Verdict.Evidence> evidence, List<Item> items) {
     Map<String, String> trustByUrl = new LinkedHashMap<>();
     items.forEach(i -> {

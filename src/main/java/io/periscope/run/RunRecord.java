@@ -55,8 +55,8 @@ public record RunRecord(
   /** What the model was not shown: items beyond the bound, and texts cut to the per-item bound. */
   public record Trimmed(int itemsDropped, int textsCut) implements JsonSerializable {}
 
-  /** One channel's delivery of the run's alert. */
-  public record DeliveryRecord(String channel, boolean ok, String error) implements JsonSerializable {}
+  /** One channel's delivery of the run's alert; for {@code push}, one device's ({@code device} is its id). */
+  public record DeliveryRecord(String channel, String device, boolean ok, String error) implements JsonSerializable {}
 
   /** This run once its alert went out (or was cut short) to {@code sent}. */
   public RunRecord withDeliveries(List<DeliveryRecord> sent, long totalMs) {

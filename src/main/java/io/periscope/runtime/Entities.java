@@ -2,11 +2,15 @@ package io.periscope.runtime;
 
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import io.periscope.trust.TrustRulesEntity;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import io.periscope.watch.WatchEntity;
@@ -26,6 +30,16 @@ public interface Entities {
 
   /** The one model configuration of the cluster. */
   RecipientRef<ModelConfigEntity.Command> modelConfig();
+
+  RecipientRef<TrustRulesEntity.Command> trustRules(String owner);
+
+  /** The feedback on one watch's runs: addressed like the watch, by owner and watch id. */
+  RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId);
+
+  RecipientRef<DevicesEntity.Command> devices(String owner);
+
+  /** The cluster's one generated VAPID key pair. */
+  RecipientRef<VapidKeyEntity.Command> vapidKey();
 
   /**
    * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the

@@ -6,11 +6,15 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import io.periscope.trust.TrustRulesEntity;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
@@ -69,6 +73,26 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<ModelConfigEntity.Command> modelConfig() {
     return spawn(ModelConfigEntity.TYPE_KEY.name(), ModelConfigEntity.ID, ModelConfigEntity::create);
+  }
+
+  @Override
+  public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
+    return spawn(TrustRulesEntity.TYPE_KEY.name(), owner, TrustRulesEntity::create);
+  }
+
+  @Override
+  public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
+    return spawn(FeedbackEntity.TYPE_KEY.name(), FeedbackEntity.entityId(owner, watchId), FeedbackEntity::create);
+  }
+
+  @Override
+  public RecipientRef<DevicesEntity.Command> devices(String owner) {
+    return spawn(DevicesEntity.TYPE_KEY.name(), owner, DevicesEntity::create);
+  }
+
+  @Override
+  public RecipientRef<VapidKeyEntity.Command> vapidKey() {
+    return spawn(VapidKeyEntity.TYPE_KEY.name(), VapidKeyEntity.ID, VapidKeyEntity::create);
   }
 
   @SuppressWarnings("unchecked")

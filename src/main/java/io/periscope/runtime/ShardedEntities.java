@@ -5,11 +5,15 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
+import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 
@@ -26,6 +30,10 @@ public final class ShardedEntities implements Entities {
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(ModelConfigEntity.TYPE_KEY, ctx -> ModelConfigEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(DevicesEntity.TYPE_KEY, ctx -> DevicesEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(VapidKeyEntity.TYPE_KEY, ctx -> VapidKeyEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -61,5 +69,25 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<ModelConfigEntity.Command> modelConfig() {
     return sharding.entityRefFor(ModelConfigEntity.TYPE_KEY, ModelConfigEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
+    return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, owner);
+  }
+
+  @Override
+  public RecipientRef<DevicesEntity.Command> devices(String owner) {
+    return sharding.entityRefFor(DevicesEntity.TYPE_KEY, owner);
+  }
+
+  @Override
+  public RecipientRef<VapidKeyEntity.Command> vapidKey() {
+    return sharding.entityRefFor(VapidKeyEntity.TYPE_KEY, VapidKeyEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
+    return sharding.entityRefFor(FeedbackEntity.TYPE_KEY, FeedbackEntity.entityId(owner, watchId));
   }
 }

@@ -143,6 +143,12 @@ public final class WatchEntity
   /** The newest {@code limit} runs; refused for a watch that never existed. */
   public record GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
 
+  /**
+   * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused (watch not found)
+   * when the watch does not exist now, and (run not found) when the run is not among them.
+   */
+  public record GetRun(String runId, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+
   /** The scheduler's wake-up for the due time {@code due}; ignored unless it is the watch's next fire time. */
   public record Fire(Instant due) implements Command {}
 
@@ -252,6 +258,9 @@ public final class WatchEntity
         .onCommand(AlertSent.class, this::onAlertSent)
         .onCommand(DeliveryInterrupted.class, this::onDeliveryInterrupted)
         .onCommand(Stop.class, (state, stop) -> running ? Effect().stash() : Effect().stop().thenNoReply())
+        .onCommand(GetRun.class, (state, cmd) -> Effect().reply(cmd.replyTo(), !state.exists() ? notFound()
+            : state.recentRuns().stream().filter(r -> r.runId().equals(cmd.runId())).findFirst()
+                .map(StatusReply::success).orElseGet(() -> StatusReply.error("run not found"))))
         .onCommand(GetRuns.class, (state, cmd) -> Effect().reply(cmd.replyTo(), state.everCreated()
             ? StatusReply.success(new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
             : notFound()))
@@ -302,7 +311,7 @@ public final class WatchEntity
       // Still running: the next run waits until the deliveries are recorded too.
       return Effect().persist(events).thenRun(s -> context.pipeToSelf(alert.send().get(), (sent, failure) ->
           new AlertSent(outcome.record(), sent != null ? sent : alert.channels().stream()
-              .map(c -> new RunRecord.DeliveryRecord(c, false, "the delivery failed unexpectedly")).toList(),
+              .map(c -> new RunRecord.DeliveryRecord(c, null, false, "the delivery failed unexpectedly")).toList(),
               done.replyTo()))).thenNoReply();
     }
     running = false;
@@ -329,7 +338,7 @@ public final class WatchEntity
     long totalMs = state.recentRuns().stream().filter(r -> r.runId().equals(d.runId()))
         .mapToLong(RunRecord::durationMs).findFirst().orElse(0);
     return Effect().persist(new AlertDelivered(d.runId(), d.channels().stream()
-        .map(c -> new RunRecord.DeliveryRecord(c, false, INTERRUPTED)).toList(), totalMs)).thenNoReply();
+        .map(c -> new RunRecord.DeliveryRecord(c, null, false, INTERRUPTED)).toList(), totalMs)).thenNoReply();
   }
 
   @Override

@@ -2,9 +2,11 @@ package io.periscope.assist;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.assist.AssistRequests.DraftRequest;
+import io.periscope.feedback.Feedback;
 import io.periscope.json.Json;
 import io.periscope.watch.Source;
 import io.periscope.watch.Watch;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +31,13 @@ final class ModelProtocolExamples {
     previous.put("schedule", "0 */6 * * *").put("threshold", 0.8).put("notes", "Checked four times a day.");
     ALL.put("refine", DraftPrompt.of(new DraftRequest("", previous, "only use official sources, twice a day")).user());
     ALL.put("explain", ExplainPrompt.of(WATCH).user());
-    ALL.put("revise", RevisionPrompt.of(WATCH, "check twice a day and drop the weak alerts").user());
+    ALL.put("revise", RevisionPrompt.of(WATCH, "check twice a day and drop the weak alerts", List.of()).user());
+    ALL.put("revise with feedback", RevisionPrompt.of(WATCH, "fewer false alarms", List.of(
+        new Feedback("run-2", Feedback.WRONG, "a rumour, not an announcement", Instant.parse("2026-03-02T09:00:00Z"),
+            new Feedback.RunSummary(Instant.parse("2026-03-02T06:00:00Z"), "alert",
+                "A forum post says Acme will launch in June.", 0.82)),
+        new Feedback("run-1", Feedback.USEFUL, null, Instant.parse("2026-03-01T19:00:00Z"),
+            new Feedback.RunSummary(Instant.parse("2026-03-01T18:00:00Z"), "no-match", null, 0.1)))).user());
   }
 
   private ModelProtocolExamples() {}

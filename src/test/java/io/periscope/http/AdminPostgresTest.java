@@ -41,7 +41,7 @@ public class AdminPostgresTest {
       Config config = ConfigFactory.parseMap(Map.of(
           "periscope.model.provider", "openai", "periscope.model.base-url", "http://127.0.0.1:9/v1",
           "periscope.model.name", "from-environment", "periscope.model.api-keys", SEEDED))
-          .withFallback(TestJournals.postgres(database.url()));
+          .withFallback(TestJournals.postgres(database));
 
       try (InProcessService first = new InProcessService(config)) {
         first.account("root", "admin", PASSWORD);

@@ -273,6 +273,40 @@ public class AssistRoutesTest {
   }
 
   @Test
+  public void reviseShowsTheModelTheOwnersFeedbackOnTheWatchsRuns() throws Exception {
+    // A feed on loopback, which the network guard refuses here: a quick recorded run (every source failed).
+    HttpResponse<String> created = service.send("POST", "/watches", alice, Json.text(Map.of("id", "heeded",
+        "name", "Acme launch", "condition", "Acme announces its launch date", "schedule", "0 0 1 1 *",
+        "threshold", 0.8, "sources", List.of(Map.of("type", "rss",
+            "value", "http://127.0.0.1:" + upstream.getPort() + "/feed.xml")))), Map.of());
+    assertEquals(created.body(), 201, created.statusCode());
+    String runId = ok(post("/watches/heeded/run", alice, null)).at("/result/runId").asText();
+    assertEquals(200, service.send("PUT", "/watches/heeded/runs/" + runId + "/feedback", alice,
+        "{\"kind\": \"missed\", \"note\": \"the launch was announced on the blog\"}", Map.of()).statusCode());
+    modelRequests.clear();
+    modelAnswers.add(proposal("{}"));
+
+    ok(post("/watches/heeded/revise", alice, "{\"instruction\": \"do not miss announcements\"}"));
+
+    String user = userPrompt(modelRequests.getFirst());
+    assertTrue(user, user.contains("Feedback on its recent runs, most recent first:\n[ {\n  \"feedback\" : \"missed\",\n"
+        + "  \"note\" : \"the launch was announced on the blog\",\n  \"run\" : {"));
+    assertTrue(user, user.contains("\"outcome\" : \"error\""));
+    assertFalse("run ids are not the model's business", user.contains(runId));
+    assertTrue(user, user.endsWith("\n\nInstruction: do not miss announcements"));
+    assertFalse("a watch without feedback has no feedback section", userPrompt(reviseOf(created("unjudged")))
+        .contains("Feedback on"));
+  }
+
+  /** The model request of a revision of {@code id} whose proposal changes nothing. */
+  private JsonNode reviseOf(String id) throws Exception {
+    modelRequests.clear();
+    modelAnswers.add(proposal("{}"));
+    ok(post("/watches/" + id + "/revise", alice, "{\"instruction\": \"keep it\"}"));
+    return modelRequests.getFirst();
+  }
+
+  @Test
   public void reviseDiffsAgainstABaseWithThePathsIdAndOtherwiseTheStoredWatch() throws Exception {
     String id = created("based");
     JsonNode stored = Json.MAPPER.readTree(service.send("GET", "/watches/" + id, alice, null, Map.of()).body());

@@ -29,7 +29,7 @@ public class NotifierTest {
     OkHttpClient client = new OkHttpClient();
     notifier = new Notifier(Map.of(
         ChannelId.Kind.TELEGRAM, new TelegramSender(client, TelegramSenderTest.settings(telegramApi, "1001", "")),
-        ChannelId.Kind.WEBHOOK, new WebhookSender(client)));
+        ChannelId.Kind.WEBHOOK, new WebhookSender(client)), java.util.Optional.empty());
   }
 
   @After

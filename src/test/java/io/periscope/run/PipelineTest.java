@@ -1,6 +1,7 @@
 package io.periscope.run;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -23,7 +24,15 @@ import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
+import io.periscope.devices.DeviceValidator;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.Vapid;
+import io.periscope.devices.VapidKeys;
+import io.periscope.devices.WebPushSender;
+import io.periscope.testing.FakePushService;
 import io.periscope.testing.TestJournals;
+import io.periscope.trust.TrustRule;
+import io.periscope.trust.TrustRules;
 import io.periscope.watch.Source;
 import io.periscope.watch.Watch;
 import java.time.Clock;
@@ -33,6 +42,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,20 +63,28 @@ import org.junit.Test;
  */
 public class PipelineTest {
   private static ActorTestKit testKit;
+  private static LocalEntities entities;
+  private static Asks asks;
   private static KeyPools keyPools;
+  private static final VapidKeys VAPID = VapidKeys.generate();
 
   private final MockWebServer upstream = new MockWebServer();
   /** What the model answers next: a verdict as JSON, or null for an HTTP 500. */
   private final AtomicReference<String> verdict = new AtomicReference<>();
   private final ConcurrentLinkedQueue<RecordedRequest> seen = new ConcurrentLinkedQueue<>();
+  /** What reading the owner's trust rules gives the next run. */
+  private final AtomicReference<CompletionStage<TrustRules>> rules =
+      new AtomicReference<>(CompletableFuture.completedFuture(TrustRules.NONE));
   private Pipeline pipeline;
+  private FakePushService pushService;
 
   @BeforeClass
   public static void startKeyPools() throws Exception {
     testKit = ActorTestKit.create(TestJournals.h2());
     JournalSchema.create(testKit.system());
-    keyPools = new KeyPools(new LocalEntities(testKit.system()), new Asks(testKit.system(), Duration.ofSeconds(10)),
-        new KeyCipher("pipeline-test-secret-of-32-bytes-or-more"), Clock.systemUTC());
+    entities = new LocalEntities(testKit.system());
+    asks = new Asks(testKit.system(), Duration.ofSeconds(10));
+    keyPools = new KeyPools(entities, asks, new KeyCipher("pipeline-test-secret-of-32-bytes-or-more"), Clock.systemUTC());
     keyPools.seed(KeyPoolEntity.MODEL, List.of("sk-pipeline-test-0001")).toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
@@ -96,7 +114,8 @@ public class PipelineTest {
       }
     });
     upstream.start();
-    String base = "http://127.0.0.1:" + upstream.getPort();
+    pushService = new FakePushService();
+    String base = url("");
     Config config = ConfigFactory.parseMap(Map.of(
         "periscope.telegram.api-base-url", base, "periscope.telegram.bot-token", "tg-token",
         "periscope.telegram.chat-id", "1001", "periscope.telegram.admin-chat-id", "2002",
@@ -107,17 +126,22 @@ public class PipelineTest {
     pipeline = new Pipeline(new FeedCollector(userUrls), Optional.empty(), new ArticleExtractor(userUrls),
         new PooledModel(() -> CompletableFuture.completedFuture(
             new OpenAiCompatibleClient(base + "/v1", "test-model", plain)), keyPools), keyPools,
-        Notifier.create(config, plain, userUrls.guardedClient(), Runnable::run, Optional.empty()),
-        new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), Clock.systemUTC());
+        Notifier.create(config, plain, userUrls.guardedClient(), Runnable::run, Optional.of(new WebPushSender(entities,
+            asks, new Vapid(Optional.of(VAPID), Optional.empty(), entities, asks, new KeyCipher("unused-secret")),
+            pushService.trusting(userUrls.guardedClient())))),
+        new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), owner -> rules.get(),
+        Clock.systemUTC());
   }
 
   @After
   public void stop() throws Exception {
     upstream.shutdown();
+    pushService.close();
   }
 
+  /** On a host name, not an address: trust rules name domains. */
   private String url(String path) {
-    return "http://127.0.0.1:" + upstream.getPort() + path;
+    return "http://localhost:" + upstream.getPort() + path;
   }
 
   private String rss() {
@@ -160,7 +184,7 @@ public class PipelineTest {
     assertEquals(List.of("openai:test-model"), r.models());
     assertEquals(Set.of("g-launch", "g-note"), Set.copyOf(outcome.newlySeen()));
     assertEquals("the alert waits for the entity to record the run", 0, requestsTo("/hook"));
-    assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:" + url("/hook"), true, null)),
+    assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)),
         outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS));
     RecordedRequest hook = seen.stream().filter(q -> q.getPath().equals("/hook")).findFirst().orElseThrow();
     assertTrue(hook.getBody().readUtf8().contains("/articles/launch"));
@@ -211,5 +235,64 @@ public class PipelineTest {
     assertEquals(RunRecord.NO_MATCH, r.outcome());
     assertEquals(2, r.collected());
     assertEquals(1, r.sourceErrors().size());
+  }
+
+  @Test
+  public void theOwnersRuleForTheCitedDomainOutranksTheSourcesTrust() throws Exception {
+    verdict.set(answer(true, 0.9));
+    rules.set(CompletableFuture.completedFuture(TrustRules.of(List.of(new TrustRule("localhost", "established"),
+        new TrustRule("example.org", "unverified")))));
+    RunRecord r = run(watch(null), Set.of()).record();
+    assertEquals(RunRecord.ALERT, r.outcome());
+    assertEquals("the source says official, the rule for the cited item's domain says established",
+        "established", r.trustTier());
+    String prompt = seen.stream().filter(q -> q.getPath().equals("/v1/chat/completions")).findFirst().orElseThrow()
+        .getBody().readUtf8();
+    assertTrue("the model is shown the rule's tier", prompt.contains("Source trust: established"));
+    assertFalse(prompt.contains("Source trust: official"));
+  }
+
+  @Test
+  public void aRunWhoseTrustRulesCannotBeReadGoesOnWithTheSourcesTrust() throws Exception {
+    verdict.set(answer(true, 0.9));
+    rules.set(CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("the entity did not answer")));
+    RunRecord r = run(watch(null), Set.of()).record();
+    assertEquals(RunRecord.ALERT, r.outcome());
+    assertEquals("official", r.trustTier());
+  }
+
+  private String register(String owner, FakePushService.Subscriber subscriber) throws Exception {
+    DeviceValidator.Subscription s = DeviceValidator.validate(Json.MAPPER.readTree(subscriber.registration("phone")));
+    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(entities.devices(owner),
+        r -> new DevicesEntity.Register(s, java.time.Instant.now(), r)).toCompletableFuture().get(10, TimeUnit.SECONDS)
+        .device().id();
+  }
+
+  @Test
+  public void anAlertIsPushedToEachOfTheOwnersDevicesAndAGoneOneIsRemoved() throws Exception {
+    verdict.set(answer(true, 0.9));
+    String owner = "pusher-" + java.util.UUID.randomUUID();
+    FakePushService.Subscriber phone = pushService.subscribe(201);
+    FakePushService.Subscriber oldPhone = pushService.subscribe(410);
+    String phoneId = register(owner, phone);
+    String oldPhoneId = register(owner, oldPhone);
+    Watch pushed = new Watch("acme", owner, "Acme", List.of(new Source(Source.RSS, url("/feed.xml"), null, null)),
+        "0 0 1 1 *", "Acme sets a launch date", List.of("push", "webhook:" + url("/hook")), 0.8, null, true);
+
+    RunPipeline.Outcome outcome = run(pushed, Set.of());
+    assertEquals(RunRecord.ALERT, outcome.record().outcome());
+    List<RunRecord.DeliveryRecord> sent = outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    RunRecord r = outcome.record().withDeliveries(sent, 0);
+
+    assertEquals(List.of(new RunRecord.DeliveryRecord("push", phoneId, true, null),
+        new RunRecord.DeliveryRecord("push", oldPhoneId, false, "HTTP 410: the subscription is gone, the device was removed"),
+        new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)), r.deliveries());
+    assertEquals("each device reached counts, as the webhook does", 2, r.notificationsSent());
+    String payload = FakePushService.decrypt(pushService.receivedBy(phone).get(0), phone);
+    assertEquals("Acme set a date.", Json.MAPPER.readTree(payload).get("summary").asText());
+    FakePushService.verifiedVapid(pushService.receivedBy(phone).get(0), VAPID.publicKey());
+    assertEquals(List.of(phoneId), asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(entities.devices(owner),
+        DevicesEntity.GetDevices::new).toCompletableFuture().get(10, TimeUnit.SECONDS).devices().stream()
+        .map(io.periscope.devices.Device::id).toList());
   }
 }

@@ -4,8 +4,8 @@ import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.testing.FakeLaunchUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
 import java.nio.file.Files;
@@ -13,12 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import okhttp3.mockwebserver.Dispatcher;
-import okhttp3.mockwebserver.MockResponse;
-import okhttp3.mockwebserver.MockWebServer;
-import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -30,62 +25,24 @@ import org.junit.Test;
  */
 public class RunsOnBothJournalsTest {
   private static final String PASSWORD = "runs-journal-passphrase";
-  private final MockWebServer upstream = new MockWebServer();
-  private final AtomicInteger modelCalls = new AtomicInteger();
-  private final AtomicInteger alerts = new AtomicInteger();
+  private FakeLaunchUpstream upstream;
 
   @Before
   public void startUpstream() throws Exception {
-    upstream.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        String path = request.getPath();
-        if (path.equals("/feed.xml")) {
-          return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody(feed());
-        }
-        if (path.startsWith("/articles/")) {
-          return new MockResponse().setHeader("Content-Type", "text/html")
-              .setBody("<html><body><article><p>Acme will launch on 1 March.</p></article></body></html>");
-        }
-        if (path.equals("/v1/chat/completions")) {
-          modelCalls.incrementAndGet();
-          String verdict = Json.text(Map.of("reasoning", "the article gives the date", "met", true,
-              "confidence", 0.9, "summary", "Acme set a launch date.",
-              "evidence", List.of(Map.of("url", url("/articles/launch"), "quote", "1 March"))));
-          return new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of(
-              "choices", List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))))));
-        }
-        if (path.equals("/hook")) {
-          alerts.incrementAndGet();
-          return new MockResponse().setResponseCode(204);
-        }
-        return new MockResponse().setResponseCode(404);
-      }
-    });
-    upstream.start();
+    upstream = new FakeLaunchUpstream();
   }
 
   @After
   public void stopUpstream() throws Exception {
-    upstream.shutdown();
+    upstream.close();
   }
 
   private String url(String path) {
-    return "http://127.0.0.1:" + upstream.getPort() + path;
-  }
-
-  private String feed() {
-    return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Acme</title><link>https://example.org</link>"
-        + "<description>d</description><item><title>Launch date set</title><link>" + url("/articles/launch")
-        + "</link><guid>acme-launch-1</guid><description>Acme sets a date</description></item></channel></rss>";
+    return upstream.url(path);
   }
 
   private Config withUpstream(Config journal) {
-    return ConfigFactory.parseMap(Map.of(
-            "periscope.model.base-url", url("/v1"),
-            "periscope.model.api-keys", "sk-runs-journal-test-0001",
-            "periscope.fetch.allow-private-networks", true))
-        .withFallback(journal).resolve();
+    return upstream.config(journal);
   }
 
   @Test
@@ -126,8 +83,8 @@ public class RunsOnBothJournalsTest {
       assertEquals("official", alerted.get("trustTier").asText());
       assertEquals("nothing-new", run(first, token).get("outcome").asText());
     }
-    assertEquals(1, modelCalls.get());
-    assertEquals(1, alerts.get());
+    assertEquals(1, upstream.modelCalls.get());
+    assertEquals(1, upstream.alerts.get());
     try (InProcessService second = new InProcessService(withUpstream(journal.get()))) {
       String token = second.login(owner, PASSWORD);
       assertEquals("the seen item was persisted with the record", "nothing-new", run(second, token).get("outcome").asText());
@@ -140,7 +97,7 @@ public class RunsOnBothJournalsTest {
           List.of("nothing-new", "nothing-new", "alert"), outcomes(third, token));
       assertEquals(404, third.send("POST", "/watches/launch/run", token, null, Map.of()).statusCode());
     }
-    assertEquals("no second model call for the same item", 1, modelCalls.get());
-    assertEquals("no second alert for the same item", 1, alerts.get());
+    assertEquals("no second model call for the same item", 1, upstream.modelCalls.get());
+    assertEquals("no second alert for the same item", 1, upstream.alerts.get());
   }
 }

@@ -1,5 +1,6 @@
 package io.periscope.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.Http;
@@ -61,6 +62,19 @@ public final class InProcessService implements AutoCloseable {
         Json.text(Map.of("email", id + "@example.org", "password", password)), Map.of());
     if (r.statusCode() != 200) throw new AssertionError("login of " + id + " failed: " + r.body());
     return Json.MAPPER.readTree(r.body()).get("token").asText();
+  }
+
+  /** A request without headers of its own; a body is sent as JSON. */
+  public HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
+    return send(method, path, token, body, Map.of());
+  }
+
+  /** The JSON body of a response that must have {@code status}. */
+  public static JsonNode json(HttpResponse<String> response, int status) throws Exception {
+    if (response.statusCode() != status) {
+      throw new AssertionError("expected " + status + ", got " + response.statusCode() + ": " + response.body());
+    }
+    return Json.MAPPER.readTree(response.body());
   }
 
   public HttpResponse<String> send(String method, String path, String token, String body, Map<String, String> headers)

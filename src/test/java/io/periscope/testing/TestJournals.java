@@ -12,6 +12,11 @@ import java.util.UUID;
  * Configurations for tests on the two real journals: H2 (a private in-memory database per call) and the
  * PostgreSQL of the machine (127.0.0.1:5432, database {@code test}, user {@code postgres}, or
  * PERISCOPE_TEST_DATABASE_URL). PostgreSQL tests never skip: an unreachable database fails them.
+ *
+ * <p>PostgreSQL journals live in a scratch database of this test JVM, created on first use and dropped when the JVM
+ * exits: the server's database is only where scratch databases are made. Cluster-wide entities (the key pools, the
+ * VAPID keys) have fixed ids, so a journal shared with earlier runs, or with other code's events, would leak into
+ * every test.
  */
 public final class TestJournals {
   public static final String POSTGRES_URL =
@@ -40,21 +45,45 @@ public final class TestJournals {
         "pekko.loglevel", "WARNING")));
   }
 
-  /** A single local node on the shared PostgreSQL test database; tests use unique ids to stay apart. */
+  private static ScratchDatabase jvmDatabase;
+
+  /**
+   * The scratch database of this JVM's PostgreSQL tests: the same one for every call, so a test can restart a
+   * service on it; tests use unique ids to stay apart.
+   */
+  public static synchronized ScratchDatabase postgresDatabase() {
+    if (jvmDatabase == null) {
+      try {
+        ScratchDatabase database = ScratchDatabase.create("periscope_test");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+          try {
+            database.close();
+          } catch (Exception ignored) {
+            // the JVM is exiting; a database left behind is only disk space
+          }
+        }));
+        jvmDatabase = database;
+      } catch (java.sql.SQLException e) {
+        throw new AssertionError("could not create a scratch database on " + POSTGRES_URL + ": " + e.getMessage(), e);
+      }
+    }
+    return jvmDatabase;
+  }
+
+  /** A single local node on this JVM's PostgreSQL scratch database. */
   public static Config postgres() {
-    return postgres(POSTGRES_URL);
+    return postgres(postgresDatabase());
   }
 
   /**
-   * A single local node on the PostgreSQL database at {@code url} (a {@link ScratchDatabase}'s, for a test that
-   * writes what is one per cluster). The URL must be given here: the profile resolves it into the journal's settings.
+   * A single local node on {@code database}: a test's own, for what is one per cluster (such as the model
+   * configuration), which other tests of the JVM must not see.
    */
-  public static Config postgres(String url) {
-    requirePostgres();
+  public static Config postgres(ScratchDatabase database) {
     String dir = System.getProperty("java.io.tmpdir") + "/periscope-test-" + UUID.randomUUID();
     return Profiles.load("postgres", ConfigFactory.parseMap(Map.of(
-        "periscope.database.url", url,
-        "periscope.database.user", POSTGRES_USER,
+        "periscope.database.url", database.url(),
+        "periscope.database.user", database.user(),
         "periscope.data-dir", dir,
         "pekko.remote.artery.canonical.port", 0,
         "pekko.coordinated-shutdown.exit-jvm", "off",

@@ -168,7 +168,7 @@ public class WatchRunsTest {
         List.of(), history(1).get(0).deliveries());
     second.expectNoMessage(Duration.ofMillis(200));
     assertEquals("the next run waits for the deliveries", 1, pipeline.runs.size());
-    alert.delivered.complete(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", true, null)));
+    alert.delivered.complete(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", null, true, null)));
     RunRecord done = first.receiveMessage().getValue();
     assertEquals(1, done.notificationsSent());
     assertEquals(1, history(1).get(0).notificationsSent());
@@ -185,7 +185,7 @@ public class WatchRunsTest {
     testKit.stop(entity); // the node dies while the webhook has not answered
     entity = spawn();
     testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
-      assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", false, WatchEntity.INTERRUPTED)),
+      assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", null, false, WatchEntity.INTERRUPTED)),
           history(1).get(0).deliveries());
       return null;
     });
@@ -218,5 +218,28 @@ public class WatchRunsTest {
     TestProbe<StatusReply<WatchEntity.Runs>> probe = testKit.createTestProbe();
     entity.tell(new WatchEntity.GetRuns(10, probe.ref()));
     assertTrue(probe.receiveMessage().isError());
+  }
+
+  private StatusReply<RunRecord> run(String runId) {
+    TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.GetRun(runId, probe.ref()));
+    return probe.receiveMessage();
+  }
+
+  @Test
+  public void oneRecentRunIsFoundByIdWhileTheWatchExists() {
+    assertEquals("watch not found", run("any").getError().getMessage());
+    create();
+    TestProbe<StatusReply<RunRecord>> started = startRun();
+    awaitRuns(1);
+    RunRecord record = record(RunRecord.ALERT);
+    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record, List.of()));
+    started.receiveMessage();
+    assertEquals(record, run(record.runId()).getValue());
+    assertEquals("run not found", run("no-such-run").getError().getMessage());
+    TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    deleted.receiveMessage();
+    assertEquals("watch not found", run(record.runId()).getError().getMessage());
   }
 }

@@ -1,0 +1,71 @@
+package io.periscope.devices;
+
+import io.periscope.serialization.JsonSerializable;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+
+/**
+ * The service's generated VAPID key pair, one for the whole cluster (a single entity, {@link #ID}), so every node
+ * signs with the key the devices subscribed with. The first node to ask adopts its candidate; every later ask gets
+ * that pair. The private key is stored encrypted ({@link io.periscope.keys.KeyCipher}).
+ */
+public final class VapidKeyEntity
+    extends EventSourcedBehaviorWithEnforcedReplies<VapidKeyEntity.Command, VapidKeyEntity.Event, VapidKeyEntity.State> {
+
+  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "VapidKey");
+  public static final String ID = "vapid";
+
+  /** {@code privateKeyCiphertext} is the encrypted base64url private key. */
+  public record StoredKeys(String publicKey, String privateKeyCiphertext) implements JsonSerializable {}
+
+  /** {@code keys} is null until a pair is adopted. */
+  public record State(StoredKeys keys) implements JsonSerializable {}
+
+  public sealed interface Command extends JsonSerializable {}
+
+  /** The stored pair; {@code candidate} becomes it when there is none yet. */
+  public record GetOrAdopt(StoredKeys candidate, ActorRef<StatusReply<StoredKeys>> replyTo) implements Command {}
+
+  public sealed interface Event extends JsonSerializable {}
+
+  public record KeysAdopted(StoredKeys keys, Instant at) implements Event {}
+
+  public static Behavior<Command> create(String entityId) {
+    return new VapidKeyEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+  }
+
+  private VapidKeyEntity(PersistenceId persistenceId) {
+    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(null);
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return newCommandHandlerWithReplyBuilder().forAnyState()
+        .onCommand(GetOrAdopt.class, (state, cmd) -> state.keys() != null
+            ? Effect().reply(cmd.replyTo(), StatusReply.success(state.keys()))
+            : Effect().persist(new KeysAdopted(cmd.candidate(), Instant.now()))
+                .thenReply(cmd.replyTo(), s -> StatusReply.success(s.keys())))
+        .build();
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(KeysAdopted.class, (state, e) -> new State(e.keys()))
+        .build();
+  }
+}

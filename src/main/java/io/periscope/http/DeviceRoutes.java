@@ -1,0 +1,94 @@
+package io.periscope.http;
+
+import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.HttpResponses.error;
+import static io.periscope.http.HttpResponses.json;
+import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.server.Directives.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.Principal;
+import io.periscope.devices.Device;
+import io.periscope.devices.DeviceValidator;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.Vapid;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * /devices: the caller's Web Push subscriptions (registered, listed, removed) and the VAPID public key a browser
+ * subscribes with. Devices live in the caller's own entity, so another owner's are never reachable. Device ids
+ * are {@code d} and 16 hex digits, so none is ever {@code vapid-public-key}.
+ */
+public final class DeviceRoutes {
+  private final Entities entities;
+  private final Asks asks;
+  private final Vapid vapid;
+  private final Clock clock;
+  private final long maxBody;
+
+  public DeviceRoutes(Entities entities, Asks asks, Vapid vapid, Clock clock, long maxBody) {
+    this.entities = entities;
+    this.asks = asks;
+    this.vapid = vapid;
+    this.clock = clock;
+    this.maxBody = maxBody;
+  }
+
+  /** The body of GET /devices, in registration order. */
+  public record DeviceList(List<Device.View> devices) {}
+
+  /** The body of GET /devices/vapid-public-key: the browser's {@code applicationServerKey}, base64url. */
+  public record VapidPublicKey(String publicKey) {}
+
+  public Route route(Principal caller) {
+    String owner = caller.accountId();
+    return pathPrefix("devices", () -> concat(
+        pathEnd(() -> concat(
+            get(() -> completeWithFuture(devices(owner).thenApply(all -> ok(new DeviceList(
+                all.stream().map(Device::view).toList()))))),
+            post(() -> jsonBody(maxBody, body -> completeWithFuture(register(owner, body)))))),
+        path("vapid-public-key", () -> get(() -> completeWithFuture(
+            vapid.keys().thenApply(keys -> ok(new VapidPublicKey(keys.publicKey())))))),
+        path(PathMatchers.segment(), id -> concat(
+            get(() -> completeWithFuture(devices(owner).thenApply(all -> all.stream()
+                .filter(d -> d.id().equals(id)).findFirst()
+                .map(d -> ok(d.view())).orElseGet(DeviceRoutes::notFound)))),
+            delete(() -> completeWithFuture(remove(owner, id)))))));
+  }
+
+  private CompletionStage<List<Device>> devices(String owner) {
+    return asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(entities.devices(owner), DevicesEntity.GetDevices::new)
+        .thenApply(DevicesEntity.Devices::devices);
+  }
+
+  /** 201 for a new device, 200 when the endpoint was registered already (that device is updated). */
+  private CompletionStage<HttpResponse> register(String owner, JsonNode body) {
+    DeviceValidator.Subscription subscription = DeviceValidator.validate(body);
+    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(entities.devices(owner),
+            r -> new DevicesEntity.Register(subscription, clock.instant(), r))
+        .thenApply(registered -> json(registered.created() ? StatusCodes.CREATED : StatusCodes.OK,
+            registered.device().view()))
+        .exceptionally(e -> Failures.isRefusal(e)
+            ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : WatchRoutes.rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> remove(String owner, String id) {
+    return asks.<DevicesEntity.Command, Done>ask(entities.devices(owner), r -> new DevicesEntity.Remove(id, r))
+        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .exceptionally(e -> Failures.isRefusal(e) ? notFound() : WatchRoutes.rethrow(e));
+  }
+
+  private static HttpResponse notFound() {
+    return error(StatusCodes.NOT_FOUND, "device not found");
+  }
+}

@@ -1,0 +1,92 @@
+package io.periscope.http;
+
+import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.HttpResponses.error;
+import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.server.Directives.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.Principal;
+import io.periscope.feedback.Feedback;
+import io.periscope.feedback.FeedbackEntity;
+import io.periscope.feedback.FeedbackValidator;
+import io.periscope.feedback.Feedbacks;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchValidator;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * Feedback on runs: {@code /watches/:id/feedback} lists a watch's, {@code /watches/:id/runs/:runId/feedback}
+ * gives (PUT), reads and withdraws one run's. Both paths are deeper than any of {@link WatchRoutes}' (whose
+ * {@code /watches/:id/runs} ends there), so the two never answer the same request. Scoped like watches: another
+ * owner's watch is addressed under the caller's own id and is not found.
+ */
+public final class FeedbackRoutes {
+  private final Feedbacks feedbacks;
+  private final Entities entities;
+  private final Asks asks;
+  private final long maxBody;
+
+  public FeedbackRoutes(Feedbacks feedbacks, Entities entities, Asks asks, long maxBody) {
+    this.feedbacks = feedbacks;
+    this.entities = entities;
+    this.asks = asks;
+    this.maxBody = maxBody;
+  }
+
+  /** The body of GET /watches/:id/feedback, most recently given first. */
+  public record FeedbackBody(List<Feedback> feedback) {}
+
+  public Route route(Principal caller) {
+    String owner = caller.accountId();
+    return pathPrefix("watches", () -> pathPrefix(PathMatchers.segment(), id -> !WatchValidator.ID.matcher(id).matches()
+        ? complete(WatchRoutes.notFound())
+        : concat(
+            path("feedback", () -> get(() -> completeWithFuture(list(owner, id)))),
+            path(PathMatchers.segment("runs").slash(PathMatchers.segment()).slash("feedback"), runId -> concat(
+                get(() -> completeWithFuture(read(owner, id, runId))),
+                put(() -> jsonBody(maxBody, body -> completeWithFuture(give(owner, id, runId, body)))),
+                delete(() -> completeWithFuture(withdraw(owner, id, runId))))))));
+  }
+
+  /** 404 for a watch the caller never had, as its run history; a deleted watch's feedback is still listed. */
+  private CompletionStage<HttpResponse> list(String owner, String id) {
+    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
+        .thenCompose(history -> feedbacks.newest(owner, id, FeedbackEntity.KEPT))
+        .thenApply(list -> ok(new FeedbackBody(list)))
+        .exceptionally(e -> Failures.isRefusal(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> read(String owner, String id, String runId) {
+    return feedbacks.newest(owner, id, FeedbackEntity.KEPT)
+        .thenApply(list -> list.stream().filter(f -> f.runId().equals(runId)).findFirst()
+            .map(HttpResponses::ok).orElseGet(FeedbackRoutes::noFeedback));
+  }
+
+  /** The watch must exist and the run be among its recent ones; the refusal says which is missing. */
+  private CompletionStage<HttpResponse> give(String owner, String id, String runId, JsonNode body) {
+    FeedbackValidator.Judgement judgement = FeedbackValidator.validate(body);
+    return feedbacks.give(owner, id, runId, judgement)
+        .thenApply(HttpResponses::ok)
+        .exceptionally(e -> Failures.isRefusal(e)
+            ? error(StatusCodes.NOT_FOUND, Failures.unwrap(e).getMessage()) : WatchRoutes.rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> withdraw(String owner, String id, String runId) {
+    return feedbacks.withdraw(owner, id, runId)
+        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .exceptionally(e -> Failures.isRefusal(e) ? noFeedback() : WatchRoutes.rethrow(e));
+  }
+
+  private static HttpResponse noFeedback() {
+    return error(StatusCodes.NOT_FOUND, "feedback not found");
+  }
+}

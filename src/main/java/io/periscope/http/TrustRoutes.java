@@ -1,0 +1,92 @@
+package io.periscope.http;
+
+import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.HttpResponses.error;
+import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.server.Directives.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.Principal;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import io.periscope.trust.DomainPattern;
+import io.periscope.trust.TrustRule;
+import io.periscope.trust.TrustRuleValidator;
+import io.periscope.trust.TrustRulesEntity;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * /trust-rules: the caller's domain patterns and their trust tiers, each rule addressed by its pattern. Rules live
+ * in the caller's own entity, so another owner's rules are never reachable.
+ */
+public final class TrustRoutes {
+  private final Entities entities;
+  private final Asks asks;
+  private final long maxBody;
+
+  public TrustRoutes(Entities entities, Asks asks, long maxBody) {
+    this.entities = entities;
+    this.asks = asks;
+    this.maxBody = maxBody;
+  }
+
+  /** The body of GET /trust-rules, by pattern. */
+  public record RuleList(List<TrustRule> rules) {}
+
+  public Route route(Principal caller) {
+    String owner = caller.accountId();
+    return pathPrefix("trust-rules", () -> concat(
+        pathEnd(() -> get(() -> completeWithFuture(rules(owner).thenApply(rules -> ok(new RuleList(rules)))))),
+        path(PathMatchers.segment(), pattern -> concat(
+            get(() -> completeWithFuture(read(owner, pattern))),
+            put(() -> jsonBody(maxBody, body -> completeWithFuture(set(owner, pattern, body)))),
+            delete(() -> completeWithFuture(remove(owner, pattern)))))));
+  }
+
+  private CompletionStage<List<TrustRule>> rules(String owner) {
+    return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(entities.trustRules(owner),
+        TrustRulesEntity.GetRules::new).thenApply(TrustRulesEntity.Rules::rules);
+  }
+
+  private CompletionStage<HttpResponse> read(String owner, String pattern) {
+    Optional<String> normalized = normalized(pattern);
+    if (normalized.isEmpty()) return CompletableFuture.completedFuture(notFound());
+    return rules(owner).thenApply(rules -> rules.stream().filter(r -> r.pattern().equals(normalized.get()))
+        .findFirst().map(HttpResponses::ok).orElseGet(TrustRoutes::notFound));
+  }
+
+  private CompletionStage<HttpResponse> set(String owner, String pattern, JsonNode body) {
+    TrustRule rule = TrustRuleValidator.validate(pattern, body);
+    return asks.<TrustRulesEntity.Command, TrustRule>ask(entities.trustRules(owner), r -> new TrustRulesEntity.Put(rule, r))
+        .thenApply(HttpResponses::ok)
+        .exceptionally(e -> Failures.isRefusal(e)
+            ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : WatchRoutes.rethrow(e));
+  }
+
+  private CompletionStage<HttpResponse> remove(String owner, String pattern) {
+    Optional<String> normalized = normalized(pattern);
+    if (normalized.isEmpty()) return CompletableFuture.completedFuture(notFound());
+    return asks.<TrustRulesEntity.Command, Done>ask(entities.trustRules(owner),
+            r -> new TrustRulesEntity.Remove(normalized.get(), r))
+        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .exceptionally(e -> Failures.isRefusal(e) ? notFound() : WatchRoutes.rethrow(e));
+  }
+
+  /** A pattern is found however it is written (case, Unicode or punycode); one that is no pattern is never found. */
+  private static Optional<String> normalized(String pattern) {
+    return DomainPattern.parse(pattern).map(DomainPattern::text);
+  }
+
+  private static HttpResponse notFound() {
+    return error(StatusCodes.NOT_FOUND, "trust rule not found");
+  }
+}
