@@ -169,13 +169,17 @@ public class ClusterIT {
     }
     assertEquals("runs hosted on every node asked the new model", Set.of(1, 2, 3), hosts);
 
-    // rate limits are per process: one node's /auth limit leaves the others' alone
+    // rate limits are per process: one node's /auth limit leaves the others' alone (a window that ends during the
+    // burst starts counting again, so then the burst goes on in the next window, which cannot end as quickly)
     int attempts = 0;
     int status = 0;
-    while (status != 429 && attempts < 25) {
-      attempts++;
-      status = api.send("POST", on(2, "/auth/login"), null,
-          Json.text(Map.of("email", "bob@example.org", "password", "not-the-password"))).statusCode();
+    for (int burst = 0; burst < 2 && status != 429; burst++) {
+      attempts = 0;
+      while (status != 429 && attempts < 25) {
+        attempts++;
+        status = api.send("POST", on(2, "/auth/login"), null,
+            Json.text(Map.of("email", "bob@example.org", "password", "not-the-password"))).statusCode();
+      }
     }
     assertEquals("node 2 limits /auth/* to 20 a minute per address", 429, status);
     assertTrue(attempts <= 21);
