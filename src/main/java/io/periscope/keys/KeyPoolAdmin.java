@@ -130,7 +130,8 @@ public final class KeyPoolAdmin {
       if (failure != null && !resting(failure)) throw refusal(pool, failure, "nothing was added");
       return pools.<Done>ask(pool, reply -> new KeyPoolEntity.Add(key, reply))
           .exceptionally(e -> {
-            throw Failures.isRefusal(e) ? new AlreadyInPool(pool, key.id()) : new CompletionException(Failures.unwrap(e));
+            throw Failures.isRefusal(e) ? new AlreadyInPool(pool, key.id())
+                : new CompletionException(Failures.unwrap(e));
           })
           .thenCompose(added -> failure == null ? CompletableFuture.completedFuture(added)
               : pools.report(pool, key.id(), failure))
@@ -194,7 +195,8 @@ public final class KeyPoolAdmin {
 
   /** A rate limit or a spent quota: the provider knew the key, which only has to rest. */
   private static boolean resting(ProviderFailure failure) {
-    return failure.kind() == ProviderFailure.Kind.RATE_LIMITED || failure.kind() == ProviderFailure.Kind.QUOTA_EXHAUSTED;
+    return failure.kind() == ProviderFailure.Kind.RATE_LIMITED
+        || failure.kind() == ProviderFailure.Kind.QUOTA_EXHAUSTED;
   }
 
   /** {@link Rejected} for an invalid key, else {@link ProbeFailed}. */

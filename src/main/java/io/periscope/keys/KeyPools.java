@@ -62,8 +62,8 @@ public final class KeyPools {
     return cipher.decrypt(ciphertext);
   }
 
-  <R> CompletionStage<R> ask(String pool,
-                             org.apache.pekko.japi.function.Function<ActorRef<StatusReply<R>>, KeyPoolEntity.Command> command) {
+  <R> CompletionStage<R> ask(String pool, org.apache.pekko.japi.function.Function<
+      ActorRef<StatusReply<R>>, KeyPoolEntity.Command> command) {
     return asks.ask(entities.keyPool(pool), command);
   }
 

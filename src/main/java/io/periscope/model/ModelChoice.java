@@ -28,10 +28,10 @@ public record ModelChoice(String provider, String baseUrl, String model) impleme
   public static ModelChoice withDefaults(String provider, String baseUrl, String model) {
     String p = blank(provider) ? OPENAI : provider.trim();
     boolean anthropic = p.equals(ANTHROPIC);
-    return new ModelChoice(p,
-        blank(baseUrl) ? (anthropic ? AnthropicClient.DEFAULT_BASE_URL : OpenAiCompatibleClient.DEFAULT_BASE_URL)
-            : baseUrl.trim(),
-        blank(model) ? (anthropic ? AnthropicClient.DEFAULT_MODEL : OpenAiCompatibleClient.DEFAULT_MODEL) : model.trim());
+    String defaultBaseUrl = anthropic ? AnthropicClient.DEFAULT_BASE_URL : OpenAiCompatibleClient.DEFAULT_BASE_URL;
+    String defaultModel = anthropic ? AnthropicClient.DEFAULT_MODEL : OpenAiCompatibleClient.DEFAULT_MODEL;
+    return new ModelChoice(p, blank(baseUrl) ? defaultBaseUrl : baseUrl.trim(),
+        blank(model) ? defaultModel : model.trim());
   }
 
   /** Whether a key accepted by {@code other}'s endpoint is accepted by this one: the same provider and base URL. */

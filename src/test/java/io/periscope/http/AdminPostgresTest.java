@@ -1,5 +1,6 @@
 package io.periscope.http;
 
+import static io.periscope.testing.InProcessService.json;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,7 +11,6 @@ import io.periscope.keys.KeyCipher;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -24,13 +24,6 @@ import org.junit.Test;
 public class AdminPostgresTest {
   private static final String PASSWORD = "admin-postgres-passphrase";
   private static final String SEEDED = "sk-valid-postgres-000000000001";
-
-  private static JsonNode call(InProcessService service, String method, String path, String token, String body,
-                               int status) throws Exception {
-    HttpResponse<String> r = service.send(method, path, token, body, Map.of());
-    assertEquals(r.body(), status, r.statusCode());
-    return r.body().isEmpty() ? null : Json.MAPPER.readTree(r.body());
-  }
 
   @Test
   public void aModelConfigurationAndARemovedSeededKeySurviveARestart() throws Exception {
@@ -46,19 +39,19 @@ public class AdminPostgresTest {
       try (InProcessService first = new InProcessService(config)) {
         first.account("root", "admin", PASSWORD);
         String token = first.login("root", PASSWORD);
-        assertEquals("environment", call(first, "GET", "/admin/model", token, null, 200).get("source").asText());
-        call(first, "GET", keyPath, token, null, 200);
-        call(first, "PUT", "/admin/model", token, chosen, 200);
-        call(first, "DELETE", keyPath, token, null, 204);
+        assertEquals("environment", json(first.call("GET", "/admin/model", token, null), 200).get("source").asText());
+        json(first.call("GET", keyPath, token, null), 200);
+        json(first.call("PUT", "/admin/model", token, chosen), 200);
+        json(first.call("DELETE", keyPath, token, null), 204);
       }
       try (InProcessService second = new InProcessService(config)) {
         String token = second.login("root", PASSWORD);
-        JsonNode inForce = call(second, "GET", "/admin/model", token, null, 200);
+        JsonNode inForce = json(second.call("GET", "/admin/model", token, null), 200);
         assertEquals("admin", inForce.get("source").asText());
         assertEquals("root", inForce.get("changedBy").asText());
         assertEquals(Json.MAPPER.readTree(chosen).get("verdicts"), inForce.get("verdicts"));
         assertEquals(Json.MAPPER.readTree(chosen).get("assistance"), inForce.get("assistance"));
-        call(second, "GET", keyPath, token, null, 404);
+        json(second.call("GET", keyPath, token, null), 404);
       }
       try (Connection c = DriverManager.getConnection(database.url(), database.user(), "");
            ResultSet changes = c.createStatement().executeQuery(

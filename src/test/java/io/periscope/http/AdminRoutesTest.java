@@ -1,5 +1,6 @@
 package io.periscope.http;
 
+import static io.periscope.testing.InProcessService.json;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
@@ -90,7 +91,7 @@ public class AdminRoutesTest {
     root = service.login("root", "root-passphrase");
     ops = service.login("ops", "ops-passphrase");
     alice = service.login("alice", "alice-passphrase");
-    ok(call("POST", "/watches", root, """
+    json(service.call("POST", "/watches", root, """
         {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
          "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": 0.8}"""
         .formatted(base())), 201);
@@ -127,13 +128,13 @@ public class AdminRoutesTest {
     return request.getHeader("x-api-key") != null ? "anthropic" : "openai";
   }
 
-  static MockResponse json(int status, String body) {
+  static MockResponse reply(int status, String body) {
     return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json").setBody(body);
   }
 
   /** An invalid key is refused the way OpenAI does, except that the key itself comes back as the error code. */
   static MockResponse refusedKey(String key) {
-    return json(401, "{\"error\": {\"code\": \"" + key + "\", \"message\": \"Incorrect API key provided: " + key
+    return reply(401, "{\"error\": {\"code\": \"" + key + "\", \"message\": \"Incorrect API key provided: " + key
         + "\"}}");
   }
 
@@ -142,9 +143,9 @@ public class AdminRoutesTest {
     probes.add(providerOf(request) + " " + key);
     if (key.contains("invalid") || revoked.contains(key)) return refusedKey(key);
     if (resting.contains(key)) {
-      return json(429, "{\"error\": {\"code\": \"rate_limit_exceeded\"}}").setHeader("Retry-After", "120");
+      return reply(429, "{\"error\": {\"code\": \"rate_limit_exceeded\"}}").setHeader("Retry-After", "120");
     }
-    return json(200, "{\"object\": \"list\", \"data\": [{\"id\": \"test-model\"}]}");
+    return reply(200, "{\"object\": \"list\", \"data\": [{\"id\": \"test-model\"}]}");
   }
 
   static MockResponse question(RecordedRequest request) {
@@ -153,7 +154,7 @@ public class AdminRoutesTest {
     try {
       body = Json.MAPPER.readTree(request.getBody().readUtf8());
     } catch (Exception e) {
-      return json(400, "{}");
+      return reply(400, "{}");
     }
     questions.add(providerOf(request) + " " + body.path("model").asText() + " " + key);
     if (revoked.contains(key)) return refusedKey(key);
@@ -164,7 +165,7 @@ public class AdminRoutesTest {
         ? Map.of("reasoning", "nothing about a date", "met", false, "confidence", 0.1, "summary", "No date yet.",
             "evidence", List.of())
         : Map.of("explanation", "Looks at the Acme feed and alerts when a launch date is announced.");
-    return json(200, anthropic
+    return reply(200, anthropic
         ? Json.text(Map.of("content", List.of(Map.of("type", "tool_use", "name", schema, "input", answer))))
         : Json.text(Map.of("choices", List.of(Map.of("message", Map.of("role", "assistant",
             "content", Json.text(answer)))))));
@@ -174,9 +175,9 @@ public class AdminRoutesTest {
     String key = request.getHeader("X-Subscription-Token");
     searches.add(request.getRequestUrl().query() + " " + key);
     if (key.contains("invalid")) {
-      return json(422, "{\"type\": \"ErrorResponse\", \"error\": {\"code\": \"SUBSCRIPTION_TOKEN_INVALID\"}}");
+      return reply(422, "{\"type\": \"ErrorResponse\", \"error\": {\"code\": \"SUBSCRIPTION_TOKEN_INVALID\"}}");
     }
-    return json(200, Json.text(Map.of("web", Map.of("results", List.of(Map.of("title", "Acme",
+    return reply(200, Json.text(Map.of("web", Map.of("results", List.of(Map.of("title", "Acme",
         "url", "https://news.example/acme", "description", "About Acme"))))));
   }
 
@@ -191,25 +192,16 @@ public class AdminRoutesTest {
 
   // ---- calls -------------------------------------------------------------------------------------------------
 
-  static HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
-    return service.send(method, path, token, body, Map.of());
-  }
-
-  static JsonNode ok(HttpResponse<String> r, int status) throws Exception {
-    assertEquals(r.body(), status, r.statusCode());
-    return Json.MAPPER.readTree(r.body());
-  }
-
   static JsonNode error(HttpResponse<String> r, int status) throws Exception {
     return HttpApiTest.error(r, status);
   }
 
   static HttpResponse<String> add(String pool, String key, String token) throws Exception {
-    return call("POST", "/admin/keys/" + pool, token, Json.text(Map.of("key", key)));
+    return service.call("POST", "/admin/keys/" + pool, token, Json.text(Map.of("key", key)));
   }
 
   static String idOf(String pool, String label) throws Exception {
-    for (JsonNode k : ok(call("GET", "/admin/keys", root, null), 200).get("keys")) {
+    for (JsonNode k : json(service.call("GET", "/admin/keys", root, null), 200).get("keys")) {
       if (k.get("pool").asText().equals(pool) && k.get("label").asText().equals(label)) return k.get("id").asText();
     }
     throw new AssertionError("no " + pool + " key " + label);
@@ -217,14 +209,14 @@ public class AdminRoutesTest {
 
   static List<JsonNode> keys(String pool) throws Exception {
     List<JsonNode> found = new ArrayList<>();
-    ok(call("GET", "/admin/keys", root, null), 200).get("keys").forEach(k -> {
+    json(service.call("GET", "/admin/keys", root, null), 200).get("keys").forEach(k -> {
       if (k.get("pool").asText().equals(pool)) found.add(k);
     });
     return found;
   }
 
   static JsonNode run() throws Exception {
-    return ok(call("POST", "/watches/acme/run", root, null), 200).get("result");
+    return json(service.call("POST", "/watches/acme/run", root, null), 200).get("result");
   }
 
   /** Fails when {@code text} shows {@code key}, or the part of it the conformance suite also looks for. */
@@ -238,7 +230,7 @@ public class AdminRoutesTest {
   public void aValidKeyIsProbedThenAddedAndShownOnlyMasked() throws Exception {
     String key = "sk-valid-added-000000000000003";
     HttpResponse<String> created = add("model", key, root);
-    JsonNode row = ok(created, 201);
+    JsonNode row = json(created, 201);
 
     assertEquals(List.of("openai " + key), List.copyOf(probes));
     assertEquals("model", row.get("pool").asText());
@@ -247,13 +239,13 @@ public class AdminRoutesTest {
     assertEquals(0, row.get("usedToday").asInt());
     assertHidden(key, created.body());
     String id = row.get("id").asText();
-    assertEquals(row, ok(call("GET", "/admin/keys/model/" + id, root, null), 200));
+    assertEquals(row, json(service.call("GET", "/admin/keys/model/" + id, root, null), 200));
     assertEquals(id, idOf("model", "sk-…0003"));
 
     JsonNode again = error(add("model", key, root), 409);
     assertTrue(again.get("error").asText(), again.get("error").asText().contains(id));
     assertEquals("a key in the pool already is not probed again", 1, probes.size());
-    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+    assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
   }
 
   @Test
@@ -267,7 +259,7 @@ public class AdminRoutesTest {
           body.get("error").asText());
       assertEquals(List.of("openai " + key), List.copyOf(probes));
       assertHidden(key, refused.body());
-      String list = call("GET", "/admin/keys", root, null).body();
+      String list = service.call("GET", "/admin/keys", root, null).body();
       assertFalse(list.contains("…0004"));
       assertHidden(key, list);
       logs.assertNoneContains(key, key.substring(4, 16));
@@ -281,49 +273,49 @@ public class AdminRoutesTest {
       closed = socket.getLocalPort();
     }
     String nowhere = "http://127.0.0.1:" + closed + "/v1";
-    ok(call("PUT", "/admin/model", root, modelBody("openai", nowhere, "m", "openai", nowhere, "m")), 200);
+    json(service.call("PUT", "/admin/model", root, modelBody("openai", nowhere, "m", "openai", nowhere, "m")), 200);
     try {
       JsonNode body = error(add("model", "sk-valid-unreached-00000000005", root), 502);
       assertEquals("the model provider could not check the key: openai unreachable (ConnectException); "
           + "nothing was added", body.get("error").asText());
       assertTrue(keys("model").stream().noneMatch(k -> k.get("label").asText().equals("sk-…0005")));
     } finally {
-      ok(call("DELETE", "/admin/model", root, null), 200);
+      json(service.call("DELETE", "/admin/model", root, null), 200);
     }
   }
 
   @Test
   public void probingIsLimitedToTenRequestsAMinuteForAllAdminsTogether() throws Exception {
     String seeded = idOf("model", "sk-…0001");
-    for (int i = 0; i < 6; i++) ok(call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 200);
+    for (int i = 0; i < 6; i++) json(service.call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 200);
     for (int i = 0; i < 4; i++) error(add("model", "sk-invalid-burst-00000000000" + i, ops), 422);
     assertEquals(10, probes.size());
 
     HttpResponse<String> limited = add("model", "sk-valid-limited-0000000000006", ops);
     error(limited, 429);
     assertEquals("50", limited.headers().firstValue("Retry-After").orElse(null));
-    error(call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 429);
+    error(service.call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 429);
     assertEquals("a limited request probes nothing", 10, probes.size());
-    ok(call("GET", "/admin/keys", root, null), 200);
+    json(service.call("GET", "/admin/keys", root, null), 200);
 
     clock.set(clock.instant().plus(Duration.ofMinutes(1)));
-    String id = ok(add("model", "sk-valid-limited-0000000000006", ops), 201).get("id").asText();
-    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, ops, null).statusCode());
+    String id = json(add("model", "sk-valid-limited-0000000000006", ops), 201).get("id").asText();
+    assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, ops, null).statusCode());
   }
 
   @Test
   public void aRemovedKeyIsGoneAndAddingItAgainProbesItAgain() throws Exception {
     String key = "sk-valid-removed-0000000000007";
-    String id = ok(add("model", key, root), 201).get("id").asText();
+    String id = json(add("model", key, root), 201).get("id").asText();
 
-    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
-    error(call("GET", "/admin/keys/model/" + id, root, null), 404);
-    error(call("DELETE", "/admin/keys/model/" + id, root, null), 404);
+    assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+    error(service.call("GET", "/admin/keys/model/" + id, root, null), 404);
+    error(service.call("DELETE", "/admin/keys/model/" + id, root, null), 404);
     assertTrue(keys("model").stream().noneMatch(k -> k.get("id").asText().equals(id)));
 
-    assertEquals(id, ok(add("model", key, root), 201).get("id").asText());
+    assertEquals(id, json(add("model", key, root), 201).get("id").asText());
     assertEquals(2, probes.size());
-    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+    assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
   }
 
   @Test
@@ -332,7 +324,8 @@ public class AdminRoutesTest {
     Map<String, String> labels = new HashMap<>();
     for (JsonNode k : active) {
       String path = "/admin/keys/model/" + k.get("id").asText() + "/daily-limit";
-      JsonNode row = ok(call("PUT", path, root, "{\"dailyLimit\": " + (k.get("usedToday").asInt() + 1) + "}"), 200);
+      String limit = "{\"dailyLimit\": " + (k.get("usedToday").asInt() + 1) + "}";
+      JsonNode row = json(service.call("PUT", path, root, limit), 200);
       assertEquals(k.get("usedToday").asInt() + 1, row.get("dailyLimit").asInt());
       labels.put(k.get("id").asText(), k.get("label").asText());
     }
@@ -345,7 +338,7 @@ public class AdminRoutesTest {
       assertEquals("error", refused.get("outcome").asText());
       assertEquals("no usable model key is configured", refused.get("error").asText());
       assertEquals(active.size(), questions.size());
-      assertFalse(ok(call("GET", "/config/status", null, null), 200).get("model").asBoolean());
+      assertFalse(json(service.call("GET", "/config/status", null, null), 200).get("model").asBoolean());
       for (JsonNode k : keys("model")) {
         if (labels.containsKey(k.get("id").asText())) {
           assertEquals(k.get("dailyLimit").asInt(), k.get("usedToday").asInt());
@@ -353,59 +346,60 @@ public class AdminRoutesTest {
       }
     } finally {
       for (String id : labels.keySet()) {
-        JsonNode row = ok(call("PUT", "/admin/keys/model/" + id + "/daily-limit", root, "{\"dailyLimit\": null}"), 200);
+        String path = "/admin/keys/model/" + id + "/daily-limit";
+        JsonNode row = json(service.call("PUT", path, root, "{\"dailyLimit\": null}"), 200);
         assertNull(row.get("dailyLimit"));
       }
     }
     assertEquals("no-match", run().get("outcome").asText());
-    assertTrue(ok(call("GET", "/config/status", null, null), 200).get("model").asBoolean());
+    assertTrue(json(service.call("GET", "/config/status", null, null), 200).get("model").asBoolean());
   }
 
   @Test
   public void aReprobeKillsARejectedKeyAndRevivesAnAcceptedOne() throws Exception {
     String key = "sk-valid-reprobed-000000000008";
-    String id = ok(add("model", key, root), 201).get("id").asText();
+    String id = json(add("model", key, root), 201).get("id").asText();
     String probe = "/admin/keys/model/" + id + "/probe";
     try (CapturedLogs logs = new CapturedLogs()) {
       revoked.add(key);
-      HttpResponse<String> rejected = call("POST", probe, root, null);
+      HttpResponse<String> rejected = service.call("POST", probe, root, null);
       assertEquals("the model provider rejected the key: the provider answered HTTP 401; the key is now dead",
           error(rejected, 422).get("error").asText());
-      JsonNode dead = ok(call("GET", "/admin/keys/model/" + id, root, null), 200);
+      JsonNode dead = json(service.call("GET", "/admin/keys/model/" + id, root, null), 200);
       assertEquals("dead", dead.get("status").asText());
       assertEquals("invalid-key (HTTP 401)", dead.get("lastProblem").asText());
       logs.assertNoneContains(key, key.substring(4, 16));
     }
 
     revoked.remove(key);
-    JsonNode revived = ok(call("POST", probe, root, null), 200);
+    JsonNode revived = json(service.call("POST", probe, root, null), 200);
     assertEquals("active", revived.get("status").asText());
     assertNull(revived.get("lastProblem"));
 
     resting.add(key);
-    JsonNode cooling = ok(call("POST", probe, root, null), 200);
+    JsonNode cooling = json(service.call("POST", probe, root, null), 200);
     assertEquals("cooldown", cooling.get("status").asText());
     assertTrue(cooling.get("cooldownUntil").isTextual());
     resting.remove(key);
-    assertEquals("active", ok(call("POST", probe, root, null), 200).get("status").asText());
+    assertEquals("active", json(service.call("POST", probe, root, null), 200).get("status").asText());
     assertEquals(5, probes.size());
-    assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+    assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
   }
 
   @Test
   public void aRateLimitedKeyIsAddedCoolingDown() throws Exception {
     String key = "sk-valid-resting-0000000000009";
     resting.add(key);
-    JsonNode row = ok(add("model", key, root), 201);
+    JsonNode row = json(add("model", key, root), 201);
     assertEquals("cooldown", row.get("status").asText());
     assertEquals("rate-limited (HTTP 429)", row.get("lastProblem").asText());
-    assertEquals(204, call("DELETE", "/admin/keys/model/" + row.get("id").asText(), root, null).statusCode());
+    assertEquals(204, service.call("DELETE", "/admin/keys/model/" + row.get("id").asText(), root, null).statusCode());
   }
 
   @Test
   public void searchKeysAreProbedWithTheSmallestSearch() throws Exception {
     String key = "bk-valid-search-00000000000010";
-    JsonNode row = ok(add("search", key, root), 201);
+    JsonNode row = json(add("search", key, root), 201);
     assertEquals(List.of("q=periscope&count=1 " + key), List.copyOf(searches));
     assertEquals("search", row.get("pool").asText());
 
@@ -413,49 +407,50 @@ public class AdminRoutesTest {
     assertEquals("the search provider rejected the key: provider answered HTTP 422 (subscription_token_invalid); "
         + "nothing was added", error(add("search", invalid, root), 422).get("error").asText());
     assertTrue(probes.isEmpty());
-    assertEquals(204, call("DELETE", "/admin/keys/search/" + row.get("id").asText(), root, null).statusCode());
+    assertEquals(204, service.call("DELETE", "/admin/keys/search/" + row.get("id").asText(), root, null).statusCode());
   }
 
   @Test
   public void badRequestsAre4xxAndChangeNothing() throws Exception {
-    String before = call("GET", "/admin/keys", root, null).body();
+    String before = service.call("GET", "/admin/keys", root, null).body();
     for (String body : List.of("{}", "{\"key\": \"short\"}", "{\"key\": \"has a space-0000000\"}",
         "{\"key\": 123456789}")) {
-      JsonNode issues = error(call("POST", "/admin/keys/model", root, body), 400).get("issues");
+      JsonNode issues = error(service.call("POST", "/admin/keys/model", root, body), 400).get("issues");
       assertEquals(body, "[\"key\"]", issues.get(0).get("path").toString());
     }
     error(add("nope", "sk-valid-nowhere-0000000000012", root), 404);
-    error(call("GET", "/admin/keys/model/unknown", root, null), 404);
-    error(call("DELETE", "/admin/keys/model/unknown", root, null), 404);
-    error(call("PUT", "/admin/keys/model/unknown/daily-limit", root, "{\"dailyLimit\": 5}"), 404);
-    error(call("POST", "/admin/keys/model/unknown/probe", root, null), 404);
+    error(service.call("GET", "/admin/keys/model/unknown", root, null), 404);
+    error(service.call("DELETE", "/admin/keys/model/unknown", root, null), 404);
+    error(service.call("PUT", "/admin/keys/model/unknown/daily-limit", root, "{\"dailyLimit\": 5}"), 404);
+    error(service.call("POST", "/admin/keys/model/unknown/probe", root, null), 404);
     String seeded = "/admin/keys/model/" + idOf("model", "sk-…0001") + "/daily-limit";
     for (String body : List.of("{}", "{\"dailyLimit\": 0}", "{\"dailyLimit\": -3}", "{\"dailyLimit\": 1.5}",
         "{\"dailyLimit\": \"5\"}", "{\"dailyLimit\": 1000000001}")) {
-      JsonNode issues = error(call("PUT", seeded, root, body), 400).get("issues");
+      JsonNode issues = error(service.call("PUT", seeded, root, body), 400).get("issues");
       assertEquals(body, "[\"dailyLimit\"]", issues.get(0).get("path").toString());
     }
     assertTrue(probes.isEmpty());
-    assertEquals(before, call("GET", "/admin/keys", root, null).body());
+    assertEquals(before, service.call("GET", "/admin/keys", root, null).body());
   }
 
   @Test
   public void usersAreRefusedEveryAdminRoute() throws Exception {
     String seeded = idOf("model", "sk-…0001");
     List<HttpResponse<String>> refused = List.of(
-        call("GET", "/admin/keys", alice, null),
+        service.call("GET", "/admin/keys", alice, null),
         add("model", "sk-valid-by-a-user-00000000013", alice),
-        call("GET", "/admin/keys/model/" + seeded, alice, null),
-        call("DELETE", "/admin/keys/model/" + seeded, alice, null),
-        call("PUT", "/admin/keys/model/" + seeded + "/daily-limit", alice, "{\"dailyLimit\": 1}"),
-        call("POST", "/admin/keys/model/" + seeded + "/probe", alice, null),
-        call("GET", "/admin/model", alice, null),
-        call("PUT", "/admin/model", alice, modelBody("openai", base(), "m", "openai", base(), "m")),
-        call("DELETE", "/admin/model", alice, null));
+        service.call("GET", "/admin/keys/model/" + seeded, alice, null),
+        service.call("DELETE", "/admin/keys/model/" + seeded, alice, null),
+        service.call("PUT", "/admin/keys/model/" + seeded + "/daily-limit", alice, "{\"dailyLimit\": 1}"),
+        service.call("POST", "/admin/keys/model/" + seeded + "/probe", alice, null),
+        service.call("GET", "/admin/model", alice, null),
+        service.call("PUT", "/admin/model", alice, modelBody("openai", base(), "m", "openai", base(), "m")),
+        service.call("DELETE", "/admin/model", alice, null));
     for (HttpResponse<String> r : refused) assertEquals("administrators only", error(r, 403).get("error").asText());
     assertTrue(probes.isEmpty());
-    assertEquals("environment", ok(call("GET", "/admin/model", root, null), 200).get("source").asText());
-    assertTrue(keys("model").stream().anyMatch(k -> k.get("id").asText().equals(seeded) && k.get("dailyLimit") == null));
+    assertEquals("environment", json(service.call("GET", "/admin/model", root, null), 200).get("source").asText());
+    assertTrue(keys("model").stream()
+        .anyMatch(k -> k.get("id").asText().equals(seeded) && k.get("dailyLimit") == null));
   }
 
   // ---- model configuration -----------------------------------------------------------------------------------
@@ -469,35 +464,35 @@ public class AdminRoutesTest {
 
   @Test
   public void aModelChangeIsAskedByTheNextRunAndTheNextAssistanceWithoutARestart() throws Exception {
-    JsonNode fromEnvironment = ok(call("GET", "/admin/model", root, null), 200);
+    JsonNode fromEnvironment = json(service.call("GET", "/admin/model", root, null), 200);
     assertEquals("environment", fromEnvironment.get("source").asText());
     assertEquals(Json.MAPPER.readTree("{\"provider\": \"openai\", \"baseUrl\": \"" + base() + "/v1\", "
         + "\"model\": \"test-model\"}"), fromEnvironment.get("verdicts"));
     assertEquals(fromEnvironment.get("verdicts"), fromEnvironment.get("assistance"));
     assertEquals(List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
 
-    JsonNode changed = ok(call("PUT", "/admin/model", ops,
+    JsonNode changed = json(service.call("PUT", "/admin/model", ops,
         modelBody("openai", base() + "/v1/", "judge-2", "anthropic", base(), "helper-2")), 200);
     try {
       assertEquals("admin", changed.get("source").asText());
       assertEquals("ops", changed.get("changedBy").asText());
       assertEquals(base() + "/v1", changed.at("/verdicts/baseUrl").asText());
-      assertEquals(changed, ok(call("GET", "/admin/model", root, null), 200));
+      assertEquals(changed, json(service.call("GET", "/admin/model", root, null), 200));
       questions.clear();
 
       assertEquals(List.of("openai:judge-2"), Json.MAPPER.convertValue(run().get("models"), List.class));
-      ok(call("POST", "/watches/acme/explain", root, null), 200);
+      json(service.call("POST", "/watches/acme/explain", root, null), 200);
       assertEquals(2, questions.size());
       assertTrue(questions.getFirst(), questions.getFirst().startsWith("openai judge-2 "));
       assertTrue(questions.getLast(), questions.getLast().startsWith("anthropic helper-2 "));
 
       String key = "sk-valid-two-endpoints-0000014";
-      String id = ok(add("model", key, root), 201).get("id").asText();
+      String id = json(add("model", key, root), 201).get("id").asText();
       assertEquals("a model key is probed at every endpoint in force",
           List.of("openai " + key, "anthropic " + key), List.copyOf(probes));
-      assertEquals(204, call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
+      assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
     } finally {
-      JsonNode reset = ok(call("DELETE", "/admin/model", root, null), 200);
+      JsonNode reset = json(service.call("DELETE", "/admin/model", root, null), 200);
       assertEquals("environment", reset.get("source").asText());
       assertNull(reset.get("changedBy"));
     }
@@ -506,8 +501,8 @@ public class AdminRoutesTest {
 
   @Test
   public void anInvalidModelConfigurationIs400WithItsIssuesAndChangesNothing() throws Exception {
-    String before = call("GET", "/admin/model", root, null).body();
-    JsonNode issues = error(call("PUT", "/admin/model", root,
+    String before = service.call("GET", "/admin/model", root, null).body();
+    JsonNode issues = error(service.call("PUT", "/admin/model", root,
         modelBody("gemini", "ftp://models.example", "m", "openai", "https://key:secret@models.example/v1", "")), 400)
         .get("issues");
     assertEquals(Json.MAPPER.readTree("""
@@ -516,8 +511,8 @@ public class AdminRoutesTest {
          {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys belong in the key pool)"},
          {"path": ["assistance", "model"], "message": "must be a non-empty string"}]"""), issues);
     assertFalse("no value is echoed", issues.toString().contains("secret"));
-    error(call("PUT", "/admin/model", root, "{\"verdicts\": {}}"), 400);
-    error(call("PUT", "/admin/model", root, "[]"), 400);
-    assertEquals(before, call("GET", "/admin/model", root, null).body());
+    error(service.call("PUT", "/admin/model", root, "{\"verdicts\": {}}"), 400);
+    error(service.call("PUT", "/admin/model", root, "[]"), 400);
+    assertEquals(before, service.call("GET", "/admin/model", root, null).body());
   }
 }
