@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Creates the journal, snapshot and state tables from pekko-persistence-jdbc's own scripts when they are missing.
- * Journal rows are never deleted: the plugin drops events after a gap.
+ * Creates the journal, snapshot and state tables from pekko-persistence-jdbc's own scripts when they are missing,
+ * one starting node at a time ({@link SchemaLock}). Journal rows are never deleted: the plugin drops events after a
+ * gap.
  */
 public final class JournalSchema {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -16,7 +17,8 @@ public final class JournalSchema {
 
   public static void create(ActorSystem<?> system) {
     try {
-      SchemaUtils.createIfNotExists(system).toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+      SchemaLock.during(system.settings().config(), () ->
+          SchemaUtils.createIfNotExists(system).toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating the journal schema", e);

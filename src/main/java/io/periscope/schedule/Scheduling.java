@@ -1,6 +1,7 @@
 package io.periscope.schedule;
 
 import com.typesafe.config.Config;
+import io.periscope.persistence.SchemaLock;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
@@ -31,8 +32,11 @@ public final class Scheduling {
         config.getInt("pekko.projection.jdbc.blocking-jdbc-dispatcher.thread-pool-executor.fixed-pool-size");
     WakeUpIndex index = WakeUpIndex.open(config, projectionConnections);
     system.getWhenTerminated().thenRun(index::close);
-    index.createTablesIfMissing();
-    JdbcProjection.createTablesIfNotExists(index::session, system).toCompletableFuture().get(60, TimeUnit.SECONDS);
+    SchemaLock.during(config, () -> {
+      index.createTablesIfMissing();
+      return JdbcProjection.createTablesIfNotExists(index::session, system).toCompletableFuture()
+          .get(60, TimeUnit.SECONDS);
+    });
 
     ShardedDaemonProcess.get(system).init(ProjectionBehavior.Command.class, "wakeup-index", 1,
         i -> ProjectionBehavior.create(WakeUpProjection.create(system, index)),
