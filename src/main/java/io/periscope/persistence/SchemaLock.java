@@ -4,7 +4,10 @@ import com.typesafe.config.Config;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 
 /**
@@ -16,6 +19,10 @@ import java.util.concurrent.Callable;
 public final class SchemaLock {
   /** An arbitrary constant naming the schema lock among the database's advisory locks ("PERISCHM"). */
   static final long KEY = 0x5045524953434844L;
+  /** How often a node waiting for the lock asks again. */
+  static final Duration POLL = Duration.ofMillis(100);
+  /** Schema creation takes seconds; a lock held longer than this belongs to a node that is stuck. */
+  static final Duration PATIENCE = Duration.ofMinutes(2);
 
   private SchemaLock() {}
 
@@ -25,7 +32,7 @@ public final class SchemaLock {
     if (url.isBlank()) return create.call();
     try (Connection c = DriverManager.getConnection(url, config.getString("periscope.database.user"),
         config.getString("periscope.database.password"))) {
-      lock(c, "select pg_advisory_lock(?)");
+      awaitLock(c);
       try {
         return create.call();
       } finally {
@@ -34,10 +41,28 @@ public final class SchemaLock {
     }
   }
 
-  private static void lock(Connection c, String sql) throws SQLException {
+  /**
+   * Asks for the lock until it is free instead of waiting inside {@code pg_advisory_lock}: a session waiting there is
+   * a transaction in progress, and the journal's script builds indexes {@code CONCURRENTLY}, which waits for every
+   * transaction in progress — the holder would wait for the waiter, which waits for the holder.
+   */
+  private static void awaitLock(Connection c) throws SQLException, InterruptedException {
+    Instant deadline = Instant.now().plus(PATIENCE);
+    while (!lock(c, "select pg_try_advisory_lock(?)")) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new SQLException("another node held the schema lock for more than " + PATIENCE.toSeconds() + " s");
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  /** Runs a lock function: whether it took (or released) the lock. */
+  private static boolean lock(Connection c, String sql) throws SQLException {
     try (PreparedStatement s = c.prepareStatement(sql)) {
       s.setLong(1, KEY);
-      s.execute();
+      try (ResultSet answer = s.executeQuery()) {
+        return answer.next() && answer.getBoolean(1);
+      }
     }
   }
 }
