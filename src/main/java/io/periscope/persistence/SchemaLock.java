@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
 
@@ -12,10 +13,15 @@ import java.util.concurrent.Callable;
  * PostgreSQL: nodes of a cluster starting together race on the catalog ("duplicate key value violates unique
  * constraint pg_type_typname_nsp_index"). On PostgreSQL the creating step runs under a session-level advisory
  * lock on a connection of its own; the embedded H2 journal has one process only and needs none.
+ *
+ * <p>The lock is polled, never waited for inside a statement: the journal's scripts include
+ * {@code CREATE INDEX CONCURRENTLY}, which waits for every open transaction to end, and a node blocked in
+ * {@code pg_advisory_lock} is one, so the holder and the waiter would wait for each other forever.
  */
 public final class SchemaLock {
   /** An arbitrary constant naming the schema lock among the database's advisory locks ("PERISCHM"). */
   static final long KEY = 0x5045524953434844L;
+  private static final long POLL_MILLIS = 100;
 
   private SchemaLock() {}
 
@@ -25,19 +31,21 @@ public final class SchemaLock {
     if (url.isBlank()) return create.call();
     try (Connection c = DriverManager.getConnection(url, config.getString("periscope.database.user"),
         config.getString("periscope.database.password"))) {
-      lock(c, "select pg_advisory_lock(?)");
+      while (!call(c, "select pg_try_advisory_lock(?)")) Thread.sleep(POLL_MILLIS);
       try {
         return create.call();
       } finally {
-        lock(c, "select pg_advisory_unlock(?)");
+        call(c, "select pg_advisory_unlock(?)");
       }
     }
   }
 
-  private static void lock(Connection c, String sql) throws SQLException {
+  private static boolean call(Connection c, String sql) throws SQLException {
     try (PreparedStatement s = c.prepareStatement(sql)) {
       s.setLong(1, KEY);
-      s.execute();
+      try (ResultSet r = s.executeQuery()) {
+        return r.next() && r.getBoolean(1);
+      }
     }
   }
 }

@@ -41,6 +41,38 @@ public class SchemaLockTest {
     assertEquals(1, mostInside.get());
   }
 
+  /**
+   * The journal's scripts build an index CONCURRENTLY, which waits for every open transaction: a node waiting for
+   * the lock must not be one, or the holder never finishes.
+   */
+  @Test
+  public void aNodeWaitingForTheLockDoesNotBlockTheHoldersConcurrentIndex() throws Exception {
+    ScratchDatabase database = TestJournals.postgresDatabase();
+    Config config = ConfigFactory.parseMap(Map.of("periscope.database.url", database.url(),
+        "periscope.database.user", database.user(), "periscope.database.password", ""));
+    String table = "schema_lock_" + Long.toHexString(System.nanoTime());
+    ExecutorService nodes = Executors.newFixedThreadPool(2);
+    try {
+      java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+      Future<Object> holder = nodes.submit(() -> SchemaLock.during(config, () -> {
+        holding.countDown();
+        Thread.sleep(500); // the other node is waiting for the lock by now
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(database.url(), database.user(), "");
+             java.sql.Statement s = c.createStatement()) {
+          s.execute("CREATE TABLE " + table + " (tag VARCHAR(64))");
+          s.execute("CREATE INDEX CONCURRENTLY " + table + "_idx ON " + table + " (tag)");
+        }
+        return null;
+      }));
+      holding.await();
+      Future<String> waiter = nodes.submit(() -> SchemaLock.during(config, () -> "created"));
+      holder.get(20, java.util.concurrent.TimeUnit.SECONDS);
+      assertEquals("created", waiter.get(20, java.util.concurrent.TimeUnit.SECONDS));
+    } finally {
+      nodes.shutdownNow();
+    }
+  }
+
   @Test
   public void theEmbeddedJournalNeedsNoLock() throws Exception {
     Config config = ConfigFactory.parseMap(Map.of("periscope.database.url", ""));
