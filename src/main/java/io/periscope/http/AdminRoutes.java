@@ -3,6 +3,8 @@ package io.periscope.http;
 import static io.periscope.http.ApiDirectives.adminOnly;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.json;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,6 +18,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
@@ -23,7 +26,7 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
  * /admin/*: administrators only (403 for users). Accounts are created here by admins and by the command line;
  * the key pools' live status is read here.
  */
-public final class AdminRoutes {
+public final class AdminRoutes implements Routes {
   private static final long MAX_BODY = 16 * 1024;
   private final Accounts accounts;
   private final KeyPools keyPools;
@@ -42,12 +45,19 @@ public final class AdminRoutes {
   /** The body of GET /admin/users. */
   public record UserList(List<io.periscope.owner.Account.View> users) {}
 
-  public Route route(Principal caller) {
-    return pathPrefix("admin", () -> adminOnly(caller, () -> concat(
-        path("users", () -> concat(
-            get(() -> onSuccess(accounts.list(), users -> complete(HttpResponses.ok(new UserList(users))))),
-            post(() -> jsonBody(MAX_BODY, this::createUser)))),
-        path("keys", () -> get(() -> completeWithFuture(keys()))))));
+  /** Every path under /admin, unknown ones included, is for administrators only. */
+  @Override
+  public Route around(Principal caller, Supplier<Route> endpoints) {
+    return pathPrefixTest("admin", () -> adminOnly(caller, endpoints));
+  }
+
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(GET, "/admin/users", (caller, p) ->
+            onSuccess(accounts.list(), users -> complete(HttpResponses.ok(new UserList(users))))),
+        new Endpoint(POST, "/admin/users", (caller, p) -> jsonBody(MAX_BODY, this::createUser)),
+        new Endpoint(GET, "/admin/keys", (caller, p) -> completeWithFuture(keys())));
   }
 
   private CompletionStage<HttpResponse> keys() {

@@ -1,15 +1,15 @@
 package io.periscope.http;
 
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
-import org.apache.pekko.http.javadsl.server.PathMatchers;
-import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.config.Settings;
+import java.util.List;
 import java.util.Map;
 
 /** Public, unauthenticated: liveness and which integrations are configured (booleans, never values). */
-public final class SystemRoutes {
+public final class SystemRoutes implements Routes {
   private final Settings settings;
   private final Map<String, Boolean> identityProviders;
 
@@ -23,12 +23,13 @@ public final class SystemRoutes {
   public record ConfigStatus(boolean model, boolean search, boolean telegram, boolean telegramAdminChat,
                              boolean email, boolean database, boolean cors, Map<String, Boolean> identityProviders) {}
 
-  public Route route() {
+  @Override
+  public List<Endpoint> endpoints() {
     Settings.Integrations i = settings.integrations();
     ConfigStatus status = new ConfigStatus(i.model(), i.search(), i.telegram(), i.telegramAdminChat(), i.email(),
         settings.database().configured(), !settings.webOrigins().isEmpty(), identityProviders);
-    return concat(
-        path("health", () -> get(() -> complete(ok(Map.of("status", "ok"))))),
-        path(PathMatchers.segment("config").slash("status"), () -> get(() -> complete(ok(status)))));
+    return List.of(
+        new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
+        new Endpoint(GET, "/config/status", (caller, p) -> complete(ok(status))));
   }
 }
