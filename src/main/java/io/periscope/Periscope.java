@@ -25,6 +25,7 @@ import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
+import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TrustRoutes;
 import io.periscope.http.WatchRoutes;
@@ -188,6 +189,7 @@ public final class Periscope {
         new AdminRoutes(accounts, keyPools),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
-        new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()));
+        new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
+        new OpenApiRoutes());
   }
 }

@@ -44,13 +44,13 @@ public final class HttpApi {
   public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
                  AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
                  AdminRoutes admin, TrustRoutes trust, FeedbackRoutes feedback,
-                 DeviceRoutes devices) {
+                 DeviceRoutes devices, OpenApiRoutes openApi) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
     this.open = Group.of(system, auth);
     // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
-    this.authenticated = Group.of(assist, watches, collection, admin, trust, feedback, devices);
+    this.authenticated = Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi);
   }
 
   public Route route() {
