@@ -26,6 +26,7 @@ import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
+import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TrustRoutes;
 import io.periscope.http.WatchRoutes;
@@ -199,6 +200,7 @@ public final class Periscope {
         new AdminRoutes(accounts, keyPools, new KeyPoolAdmin(keyPools, probes), models, probeLimiter),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
-        new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()));
+        new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
+        new OpenApiRoutes());
   }
 }

@@ -3,9 +3,12 @@ package io.periscope.http;
 import static io.periscope.http.ApiDirectives.adminOnly;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
-import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,12 +26,13 @@ import io.periscope.owner.Account;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * verdicts and for assistance are configured here. Routes that probe a key share one window of
  * {@code key-probes-per-minute} (10) for the whole node.
  */
-public final class AdminRoutes {
+public final class AdminRoutes implements Routes {
   private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
   private static final long MAX_BODY = 16 * 1024;
   /** The one rate-limit key every probing route counts against: the limit is overall, not per admin. */
@@ -91,52 +95,71 @@ public final class AdminRoutes {
     }
   }
 
-  public Route route(Principal caller) {
-    return pathPrefix("admin", () -> adminOnly(caller, () -> concat(
-        path("users", () -> concat(
-            get(() -> onSuccess(accounts.list(), users -> complete(ok(new UserList(users))))),
-            post(() -> jsonBody(MAX_BODY, this::createUser)))),
-        pathPrefix("keys", () -> concat(
-            pathEnd(() -> get(() -> completeWithFuture(keys()))),
-            pathPrefix(PathMatchers.segment(), pool -> KeyPoolAdmin.POOLS.contains(pool)
-                ? pool(caller, pool)
-                : complete(error(StatusCodes.NOT_FOUND, "no such key pool: model or search"))))),
-        path("model", () -> concat(
-            get(() -> completeWithFuture(models.current().thenApply(m -> ok(ModelView.of(m))))),
-            put(() -> jsonBody(MAX_BODY, body -> completeWithFuture(changeModel(caller, body)))),
-            delete(() -> completeWithFuture(models.reset(caller.accountId()).thenApply(m -> {
-              log.info("event=model-config-reset by={}", caller.accountId());
-              return ok(ModelView.of(m));
-            }))))))));
+  /** Every path under /admin, unknown ones included, is for administrators only. */
+  @Override
+  public Route around(Principal caller, Supplier<Route> endpoints) {
+    return pathPrefixTest("admin", () -> adminOnly(caller, endpoints));
   }
 
-  private Route pool(Principal caller, String pool) {
-    String admin = caller.accountId();
-    return concat(
-        pathEnd(() -> post(() -> probing(() -> jsonBody(MAX_BODY, body -> completeWithFuture(
-            keyAdmin.add(pool, KeyPoolAdmin.keyOf(body)).thenApply(k -> {
-              log.info("event=key-added pool={} key={} status={} by={}", pool, k.id(), k.status(), admin);
-              return json(StatusCodes.CREATED, KeyRow.of(pool, k));
-            })))))),
-        pathPrefix(PathMatchers.segment(), id -> concat(
-            pathEnd(() -> concat(
-                get(() -> completeWithFuture(keyAdmin.key(pool, id).thenApply(k -> ok(KeyRow.of(pool, k))))),
-                delete(() -> completeWithFuture(keyAdmin.remove(pool, id).thenApply(done -> {
-                  log.info("event=key-removed pool={} key={} by={}", pool, id, admin);
-                  return HttpResponse.create().withStatus(StatusCodes.NO_CONTENT);
-                }))))),
-            path("daily-limit", () -> put(() -> jsonBody(MAX_BODY, body -> {
-              Long limit = KeyPoolAdmin.dailyLimitOf(body);
-              return completeWithFuture(keyAdmin.setDailyLimit(pool, id, limit).thenApply(k -> {
-                log.info("event=key-daily-limit pool={} key={} limit={} by={}", pool, id, limit, admin);
-                return ok(KeyRow.of(pool, k));
-              }));
-            }))),
-            path("probe", () -> post(() -> probing(() -> completeWithFuture(keyAdmin.reprobe(pool, id)
-                .thenApply(k -> {
-                  log.info("event=key-probed pool={} key={} status={} by={}", pool, id, k.status(), admin);
-                  return ok(KeyRow.of(pool, k));
-                }))))))));
+  @Override
+  public List<Endpoint> endpoints() {
+    // a pool other than model and search is no route of these (404)
+    Map<String, Predicate<String>> pools = Map.of("pool", KeyPoolAdmin.POOLS::contains);
+    return List.of(
+        new Endpoint(GET, "/admin/users", (caller, p) ->
+            onSuccess(accounts.list(), users -> complete(ok(new UserList(users))))),
+        new Endpoint(POST, "/admin/users", (caller, p) -> jsonBody(MAX_BODY, this::createUser)),
+        new Endpoint(GET, "/admin/keys", (caller, p) -> completeWithFuture(keys())),
+        new Endpoint(POST, "/admin/keys/{pool}", pools, (caller, p) -> probing(() -> jsonBody(MAX_BODY, body ->
+            completeWithFuture(addKey(caller, p.get("pool"), KeyPoolAdmin.keyOf(body)))))),
+        new Endpoint(GET, "/admin/keys/{pool}/{id}", pools, (caller, p) -> completeWithFuture(
+            keyAdmin.key(p.get("pool"), p.get("id")).thenApply(k -> ok(KeyRow.of(p.get("pool"), k))))),
+        new Endpoint(DELETE, "/admin/keys/{pool}/{id}", pools, (caller, p) -> completeWithFuture(
+            removeKey(caller, p.get("pool"), p.get("id")))),
+        new Endpoint(PUT, "/admin/keys/{pool}/{id}/daily-limit", pools, (caller, p) -> jsonBody(MAX_BODY, body ->
+            completeWithFuture(setDailyLimit(caller, p.get("pool"), p.get("id"), KeyPoolAdmin.dailyLimitOf(body))))),
+        new Endpoint(POST, "/admin/keys/{pool}/{id}/probe", pools, (caller, p) -> probing(() -> completeWithFuture(
+            reprobe(caller, p.get("pool"), p.get("id"))))),
+        new Endpoint(GET, "/admin/model", (caller, p) ->
+            completeWithFuture(models.current().thenApply(m -> ok(ModelView.of(m))))),
+        new Endpoint(PUT, "/admin/model", (caller, p) -> jsonBody(MAX_BODY, body ->
+            completeWithFuture(changeModel(caller, body)))),
+        new Endpoint(DELETE, "/admin/model", (caller, p) -> completeWithFuture(resetModel(caller))));
+  }
+
+  private CompletionStage<HttpResponse> addKey(Principal caller, String pool, String key) {
+    return keyAdmin.add(pool, key).thenApply(k -> {
+      log.info("event=key-added pool={} key={} status={} by={}", pool, k.id(), k.status(), caller.accountId());
+      return json(StatusCodes.CREATED, KeyRow.of(pool, k));
+    });
+  }
+
+  private CompletionStage<HttpResponse> removeKey(Principal caller, String pool, String id) {
+    return keyAdmin.remove(pool, id).thenApply(done -> {
+      log.info("event=key-removed pool={} key={} by={}", pool, id, caller.accountId());
+      return HttpResponse.create().withStatus(StatusCodes.NO_CONTENT);
+    });
+  }
+
+  private CompletionStage<HttpResponse> setDailyLimit(Principal caller, String pool, String id, Long limit) {
+    return keyAdmin.setDailyLimit(pool, id, limit).thenApply(k -> {
+      log.info("event=key-daily-limit pool={} key={} limit={} by={}", pool, id, limit, caller.accountId());
+      return ok(KeyRow.of(pool, k));
+    });
+  }
+
+  private CompletionStage<HttpResponse> reprobe(Principal caller, String pool, String id) {
+    return keyAdmin.reprobe(pool, id).thenApply(k -> {
+      log.info("event=key-probed pool={} key={} status={} by={}", pool, id, k.status(), caller.accountId());
+      return ok(KeyRow.of(pool, k));
+    });
+  }
+
+  private CompletionStage<HttpResponse> resetModel(Principal caller) {
+    return models.reset(caller.accountId()).thenApply(m -> {
+      log.info("event=model-config-reset by={}", caller.accountId());
+      return ok(ModelView.of(m));
+    });
   }
 
   /** The shared window of the probing routes, then time for the probe. */

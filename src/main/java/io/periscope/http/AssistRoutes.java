@@ -4,6 +4,7 @@ import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,7 +33,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * <p>Placed before {@link WatchRoutes}: a watch may be called {@code draft}, and only these POSTs are assistance;
  * every other request to /watches/draft… falls through to the watch routes.
  */
-public final class AssistRoutes {
+public final class AssistRoutes implements Routes {
   private static final Logger log = LoggerFactory.getLogger(AssistRoutes.class);
   /** Room for the capability check and the watch read before the upstream deadline starts. */
   static final Duration REQUEST_TIMEOUT = Assistant.UPSTREAM_DEADLINE.plusSeconds(30);
@@ -84,26 +84,24 @@ public final class AssistRoutes {
   /** The body of POST /watches/:id/revise. */
   public record RevisionBody(Revision revision) {}
 
-  public Route route(Principal caller) {
-    String owner = caller.accountId();
-    return pathPrefix("watches", () -> concat(
-        pathPrefix("draft", () -> concat(
-            pathEnd(() -> post(() -> assisted(owner, false, () -> jsonBody(maxBody, body ->
-                completeWithFuture(draft(body)))))),
-            path("preview", () -> post(() -> assisted(owner, true, () -> jsonBody(maxBody, body ->
-                completeWithFuture(preview(body)))))),
-            path("check-domains", () -> post(() -> assisted(owner, false, () -> jsonBody(maxBody, body ->
-                completeWithFuture(checkDomains(body)))))))),
-        pathPrefix(PathMatchers.segment(), id -> concat(
-            path("explain", () -> post(() -> assisted(owner, false, () ->
-                completeWithFuture(explain(owner, id))))),
-            path("revise", () -> post(() -> assisted(owner, false, () -> jsonBody(maxBody, body ->
-                completeWithFuture(revise(owner, id, body))))))))));
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(POST, "/watches/draft", (caller, p) -> assisted(caller, false, () -> jsonBody(maxBody, body ->
+            completeWithFuture(draft(body))))),
+        new Endpoint(POST, "/watches/draft/preview", (caller, p) -> assisted(caller, true, () -> jsonBody(maxBody,
+            body -> completeWithFuture(preview(body))))),
+        new Endpoint(POST, "/watches/draft/check-domains", (caller, p) -> assisted(caller, false, () ->
+            jsonBody(maxBody, body -> completeWithFuture(checkDomains(body))))),
+        new Endpoint(POST, "/watches/{id}/explain", (caller, p) -> assisted(caller, false, () ->
+            completeWithFuture(explain(caller.accountId(), p.get("id"))))),
+        new Endpoint(POST, "/watches/{id}/revise", (caller, p) -> assisted(caller, false, () -> jsonBody(maxBody,
+            body -> completeWithFuture(revise(caller.accountId(), p.get("id"), body))))));
   }
 
   /** The limit, then the capability, then {@code inner}, with time for the upstream calls. */
-  private Route assisted(String owner, boolean needsSearch, Supplier<Route> inner) {
-    return rateLimited(limiter, owner, () -> onSuccess(ready(needsSearch), ready -> ready
+  private Route assisted(Principal caller, boolean needsSearch, Supplier<Route> inner) {
+    return rateLimited(limiter, caller.accountId(), () -> onSuccess(ready(needsSearch), ready -> ready
         ? withRequestTimeout(REQUEST_TIMEOUT, inner)
         : complete(error(StatusCodes.SERVICE_UNAVAILABLE, needsSearch
             ? "preview is not configured: it needs a usable model key, a search provider and a usable search key"

@@ -6,10 +6,13 @@ import static io.periscope.http.ApiDirectives.rateLimited;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.Principal;
 import io.periscope.auth.SelfService;
 import io.periscope.identity.IdentitySignIn;
 import io.periscope.identity.SignInFailure;
@@ -32,7 +35,6 @@ import org.apache.pekko.http.javadsl.model.headers.HttpCookie;
 import org.apache.pekko.http.javadsl.model.headers.Location;
 import org.apache.pekko.http.javadsl.model.headers.SameSite;
 import org.apache.pekko.http.javadsl.model.headers.SetCookie;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
@@ -40,7 +42,7 @@ import org.apache.pekko.http.javadsl.server.Route;
  * verification, password recovery, and sign-in through identity providers at /auth/&lt;provider&gt;. Any other
  * path under /auth, an unconfigured provider included, is a 404.
  */
-public final class AuthRoutes {
+public final class AuthRoutes implements Routes {
   private static final long MAX_BODY = 16 * 1024;
   /** The sealed sign-in flow; scoped to one provider's callback path. */
   static final String FLOW_COOKIE = "periscope_signin";
@@ -61,27 +63,36 @@ public final class AuthRoutes {
     this.limiter = limiter;
   }
 
-  public Route route() {
-    return pathPrefix("auth", () -> extractRequest(request -> rateLimited(limiter, clientAddress(request), () ->
-        handleRejections(ErrorHandling.rejections(), () -> concat(
-            path("login", () -> post(() -> jsonBody(MAX_BODY, this::login))),
-            path("register", () -> post(() -> jsonBody(MAX_BODY, body -> accepted(() -> {
-              Fields f = Fields.of(body, "email", "password");
-              return selfService.register(f.text("email"), f.text("password"));
-            })))),
-            path("verify-email", () -> post(() -> jsonBody(MAX_BODY, body ->
-                account(selfService.verify(Fields.of(body, "token").text("token")), "verified")))),
-            path(PathMatchers.segment("verify-email").slash("resend"), () -> post(() -> jsonBody(MAX_BODY, body ->
-                accepted(() -> selfService.resendVerification(Fields.of(body, "email").text("email")))))),
-            path("forgot-password", () -> post(() -> jsonBody(MAX_BODY, body ->
-                accepted(() -> selfService.forgotPassword(Fields.of(body, "email").text("email")))))),
-            path("reset-password", () -> post(() -> jsonBody(MAX_BODY, body -> {
-              Fields f = Fields.of(body, "token", "password");
-              return account(selfService.resetPassword(f.text("token"), f.text("password")), "password-reset");
-            }))),
-            path(PathMatchers.segment(), provider -> configured(provider, () -> get(() -> startSignIn(provider)))),
-            path(PathMatchers.segment().slash("callback"), provider -> configured(provider, () -> get(() ->
-                finishSignIn(provider)))))))));
+  /** One window per client address for every path under /auth, unknown ones included, which never need a token. */
+  @Override
+  public Route around(Principal caller, Supplier<Route> endpoints) {
+    return pathPrefixTest("auth", () -> extractRequest(request -> rateLimited(limiter, clientAddress(request), () ->
+        handleRejections(ErrorHandling.rejections(), endpoints))));
+  }
+
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(POST, "/auth/login", (caller, p) -> jsonBody(MAX_BODY, this::login)),
+        new Endpoint(POST, "/auth/register", (caller, p) -> jsonBody(MAX_BODY, body -> accepted(() -> {
+          Fields f = Fields.of(body, "email", "password");
+          return selfService.register(f.text("email"), f.text("password"));
+        }))),
+        new Endpoint(POST, "/auth/verify-email", (caller, p) -> jsonBody(MAX_BODY, body ->
+            account(selfService.verify(Fields.of(body, "token").text("token")), "verified"))),
+        new Endpoint(POST, "/auth/verify-email/resend", (caller, p) -> jsonBody(MAX_BODY, body ->
+            accepted(() -> selfService.resendVerification(Fields.of(body, "email").text("email"))))),
+        new Endpoint(POST, "/auth/forgot-password", (caller, p) -> jsonBody(MAX_BODY, body ->
+            accepted(() -> selfService.forgotPassword(Fields.of(body, "email").text("email"))))),
+        new Endpoint(POST, "/auth/reset-password", (caller, p) -> jsonBody(MAX_BODY, body -> {
+          Fields f = Fields.of(body, "token", "password");
+          return account(selfService.resetPassword(f.text("token"), f.text("password")), "password-reset");
+        })),
+        // an unconfigured provider is no route: 404, unless another /auth route has the path (then 405)
+        new Endpoint(GET, "/auth/{provider}", Map.of("provider", signIn::configured), (caller, p) ->
+            startSignIn(p.get("provider"))),
+        new Endpoint(GET, "/auth/{provider}/callback", Map.of("provider", signIn::configured), (caller, p) ->
+            finishSignIn(p.get("provider"))));
   }
 
   private Route login(JsonNode body) {
@@ -103,11 +114,6 @@ public final class AuthRoutes {
   }
 
   // ---- identity providers --------------------------------------------------------------------
-
-  /** An unconfigured provider is not there: 404, unless another /auth route has the path (then 405). */
-  private Route configured(String provider, Supplier<Route> inner) {
-    return signIn.configured(provider) ? inner.get() : reject();
-  }
 
   private Route startSignIn(String provider) {
     return onComplete(signIn.start(provider), started -> {

@@ -1,9 +1,9 @@
 package io.periscope.http;
 
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
-import io.periscope.auth.Principal;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.CollectionStats;
 import io.periscope.run.RunRecord;
@@ -16,11 +16,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
-import org.apache.pekko.http.javadsl.server.Route;
 
 /** GET /collection/stats: the caller's recent runs, aggregated (the window is {@link CollectionStats}'s). */
-public final class CollectionRoutes {
+public final class CollectionRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
   private final Clock clock;
@@ -31,8 +29,10 @@ public final class CollectionRoutes {
     this.clock = clock;
   }
 
-  public Route route(Principal caller) {
-    return path(PathMatchers.segment("collection").slash("stats"), () -> get(() -> completeWithFuture(stats(caller.accountId()))));
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(new Endpoint(GET, "/collection/stats", (caller, p) ->
+        completeWithFuture(stats(caller.accountId()))));
   }
 
   private CompletionStage<HttpResponse> stats(String owner) {

@@ -4,10 +4,12 @@ import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.auth.Principal;
 import io.periscope.devices.Device;
 import io.periscope.devices.DeviceValidator;
 import io.periscope.devices.DevicesEntity;
@@ -21,15 +23,13 @@ import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
-import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * /devices: the caller's Web Push subscriptions (registered, listed, removed) and the VAPID public key a browser
  * subscribes with. Devices live in the caller's own entity, so another owner's are never reachable. Device ids
  * are {@code d} and 16 hex digits, so none is ever {@code vapid-public-key}.
  */
-public final class DeviceRoutes {
+public final class DeviceRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
   private final Vapid vapid;
@@ -50,20 +50,20 @@ public final class DeviceRoutes {
   /** The body of GET /devices/vapid-public-key: the browser's {@code applicationServerKey}, base64url. */
   public record VapidPublicKey(String publicKey) {}
 
-  public Route route(Principal caller) {
-    String owner = caller.accountId();
-    return pathPrefix("devices", () -> concat(
-        pathEnd(() -> concat(
-            get(() -> completeWithFuture(devices(owner).thenApply(all -> ok(new DeviceList(
-                all.stream().map(Device::view).toList()))))),
-            post(() -> jsonBody(maxBody, body -> completeWithFuture(register(owner, body)))))),
-        path("vapid-public-key", () -> get(() -> completeWithFuture(
-            vapid.keys().thenApply(keys -> ok(new VapidPublicKey(keys.publicKey())))))),
-        path(PathMatchers.segment(), id -> concat(
-            get(() -> completeWithFuture(devices(owner).thenApply(all -> all.stream()
-                .filter(d -> d.id().equals(id)).findFirst()
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(GET, "/devices", (caller, p) -> completeWithFuture(devices(caller.accountId())
+            .thenApply(all -> ok(new DeviceList(all.stream().map(Device::view).toList()))))),
+        new Endpoint(POST, "/devices", (caller, p) ->
+            jsonBody(maxBody, body -> completeWithFuture(register(caller.accountId(), body)))),
+        new Endpoint(GET, "/devices/vapid-public-key", (caller, p) -> completeWithFuture(
+            vapid.keys().thenApply(keys -> ok(new VapidPublicKey(keys.publicKey()))))),
+        new Endpoint(GET, "/devices/{id}", (caller, p) -> completeWithFuture(devices(caller.accountId())
+            .thenApply(all -> all.stream().filter(d -> d.id().equals(p.get("id"))).findFirst()
                 .map(d -> ok(d.view())).orElseGet(DeviceRoutes::notFound)))),
-            delete(() -> completeWithFuture(remove(owner, id)))))));
+        new Endpoint(DELETE, "/devices/{id}", (caller, p) ->
+            completeWithFuture(remove(caller.accountId(), p.get("id")))));
   }
 
   private CompletionStage<List<Device>> devices(String owner) {

@@ -33,6 +33,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class ErrorHandling {
   private static final Logger log = LoggerFactory.getLogger(ErrorHandling.class);
+  /**
+   * The error of a path no route has (an authenticated one: without a token it is a 401). Routes that find no entity
+   * say what they did not find ("watch not found"), so a client, and the OpenAPI test, can tell the two apart.
+   */
+  public static final String NO_SUCH_ROUTE = "no such route";
 
   private ErrorHandling() {}
 
@@ -47,7 +52,7 @@ public final class ErrorHandling {
         .handle(UnsupportedRequestContentTypeRejection.class, r ->
             complete(error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json")))
         .handle(Rejection.class, r -> complete(error(StatusCodes.BAD_REQUEST, "the request was rejected")))
-        .handleNotFound(complete(error(StatusCodes.NOT_FOUND, "not found")))
+        .handleNotFound(complete(error(StatusCodes.NOT_FOUND, NO_SUCH_ROUTE)))
         .build();
   }
 

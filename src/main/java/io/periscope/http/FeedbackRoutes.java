@@ -3,10 +3,13 @@ package io.periscope.http;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.WatchRoutes.watch;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.auth.Principal;
 import io.periscope.feedback.Feedback;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.feedback.FeedbackValidator;
@@ -15,13 +18,10 @@ import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchEntity;
-import io.periscope.watch.WatchValidator;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
-import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * Feedback on runs: {@code /watches/:id/feedback} lists a watch's, {@code /watches/:id/runs/:runId/feedback}
@@ -29,7 +29,7 @@ import org.apache.pekko.http.javadsl.server.Route;
  * {@code /watches/:id/runs} ends there), so the two never answer the same request. Scoped like watches: another
  * owner's watch is addressed under the caller's own id and is not found.
  */
-public final class FeedbackRoutes {
+public final class FeedbackRoutes implements Routes {
   private final Feedbacks feedbacks;
   private final Entities entities;
   private final Asks asks;
@@ -42,19 +42,21 @@ public final class FeedbackRoutes {
     this.maxBody = maxBody;
   }
 
+  private static final String RUN_FEEDBACK = "/watches/{id}/runs/{runId}/feedback";
+
   /** The body of GET /watches/:id/feedback, most recently given first. */
   public record FeedbackBody(List<Feedback> feedback) {}
 
-  public Route route(Principal caller) {
-    String owner = caller.accountId();
-    return pathPrefix("watches", () -> pathPrefix(PathMatchers.segment(), id -> !WatchValidator.ID.matcher(id).matches()
-        ? complete(WatchRoutes.notFound())
-        : concat(
-            path("feedback", () -> get(() -> completeWithFuture(list(owner, id)))),
-            path(PathMatchers.segment("runs").slash(PathMatchers.segment()).slash("feedback"), runId -> concat(
-                get(() -> completeWithFuture(read(owner, id, runId))),
-                put(() -> jsonBody(maxBody, body -> completeWithFuture(give(owner, id, runId, body)))),
-                delete(() -> completeWithFuture(withdraw(owner, id, runId))))))));
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(GET, "/watches/{id}/feedback", watch((owner, id, p) -> completeWithFuture(list(owner, id)))),
+        new Endpoint(GET, RUN_FEEDBACK, watch((owner, id, p) ->
+            completeWithFuture(read(owner, id, p.get("runId"))))),
+        new Endpoint(PUT, RUN_FEEDBACK, watch((owner, id, p) -> jsonBody(maxBody, body ->
+            completeWithFuture(give(owner, id, p.get("runId"), body))))),
+        new Endpoint(DELETE, RUN_FEEDBACK, watch((owner, id, p) ->
+            completeWithFuture(withdraw(owner, id, p.get("runId"))))));
   }
 
   /** 404 for a watch the caller never had, as its run history; a deleted watch's feedback is still listed. */

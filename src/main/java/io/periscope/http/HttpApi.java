@@ -9,11 +9,13 @@ import com.typesafe.config.ConfigFactory;
 import org.apache.pekko.http.cors.javadsl.CorsDirectives;
 import org.apache.pekko.http.cors.javadsl.settings.CorsSettings;
 import org.apache.pekko.http.javadsl.server.Route;
+import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The whole route tree: access log, error handling, CORS, the empty-body rule, public routes, then the
@@ -23,41 +25,57 @@ public final class HttpApi {
   private final Tokens tokens;
   private final SessionGenerations sessions;
   private final List<String> webOrigins;
-  private final SystemRoutes system;
-  private final AuthRoutes auth;
-  private final AssistRoutes assist;
-  private final WatchRoutes watches;
-  private final CollectionRoutes collection;
-  private final AdminRoutes admin;
-  private final TrustRoutes trust;
-  private final FeedbackRoutes feedback;
-  private final DeviceRoutes devices;
+  /** Answered before any token is read. */
+  private final List<Group> open;
+  /** Behind the bearer token, in this order. */
+  private final List<Group> authenticated;
+
+  /** A group of routes with its endpoints, listed once. */
+  private record Group(Routes routes, List<Endpoint> endpoints) {
+    static List<Group> of(Routes... groups) {
+      return Stream.of(groups).map(g -> new Group(g, g.endpoints())).toList();
+    }
+
+    Route route(Principal caller) {
+      return routes.around(caller, () -> Endpoint.routes(endpoints, caller));
+    }
+  }
 
   public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
                  AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
                  AdminRoutes admin, TrustRoutes trust, FeedbackRoutes feedback,
-                 DeviceRoutes devices) {
+                 DeviceRoutes devices, OpenApiRoutes openApi) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
-    this.system = system;
-    this.auth = auth;
-    this.assist = assist;
-    this.watches = watches;
-    this.collection = collection;
-    this.admin = admin;
-    this.trust = trust;
-    this.feedback = feedback;
-    this.devices = devices;
+    this.open = Group.of(system, auth);
+    // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
+    this.authenticated = Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi);
   }
 
   public Route route() {
     return logged(() -> handled(() -> withCors(() -> handled(() -> refuseEmptyJsonBody(() -> concat(
-        handleRejections(ErrorHandling.methodRejections(), () -> concat(system.route(), auth.route())),
-        // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
-        withPrincipal(tokens, sessions, caller -> concat(assist.route(caller), watches.route(caller),
-            collection.route(caller), admin.route(caller), trust.route(caller),
-            feedback.route(caller), devices.route(caller)))))))));
+        handleRejections(ErrorHandling.methodRejections(), () -> routes(open, null)),
+        withPrincipal(tokens, sessions, caller -> routes(authenticated, caller))))))));
+  }
+
+  /** Every route answered without a token, in the order the service tries them. */
+  public List<Endpoint> publicEndpoints() {
+    return endpoints(open);
+  }
+
+  /** Every route that needs a token, in the order the service tries them. */
+  public List<Endpoint> authenticatedEndpoints() {
+    return endpoints(authenticated);
+  }
+
+  private static Route routes(List<Group> groups, Principal caller) {
+    return concat(groups.get(0).route(caller),
+        groups.stream().skip(1).map(g -> g.route(caller)).toArray(Route[]::new));
+  }
+
+  private static List<Endpoint> endpoints(List<Group> groups) {
+    return groups.stream().flatMap(g -> g.endpoints().stream()).toList();
   }
 
   private static Route handled(Supplier<Route> inner) {

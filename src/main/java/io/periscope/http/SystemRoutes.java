@@ -1,18 +1,18 @@
 package io.periscope.http;
 
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
-import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.config.Settings;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 
 /** Public, unauthenticated: liveness and which integrations are configured (booleans, never values). */
-public final class SystemRoutes {
+public final class SystemRoutes implements Routes {
   private final Settings settings;
   private final Map<String, Boolean> identityProviders;
   private final Supplier<CompletionStage<Boolean>> modelReady;
@@ -35,10 +35,11 @@ public final class SystemRoutes {
   public record ConfigStatus(boolean model, boolean search, boolean telegram, boolean telegramAdminChat,
                              boolean email, boolean database, boolean cors, Map<String, Boolean> identityProviders) {}
 
-  public Route route() {
-    return concat(
-        path("health", () -> get(() -> complete(ok(Map.of("status", "ok"))))),
-        path(PathMatchers.segment("config").slash("status"), () -> get(() -> completeWithFuture(status()))));
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
+        new Endpoint(GET, "/config/status", (caller, p) -> completeWithFuture(status())));
   }
 
   private CompletionStage<HttpResponse> status() {

@@ -3,10 +3,12 @@ package io.periscope.http;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.auth.Principal;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.Failures;
@@ -21,14 +23,12 @@ import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
-import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * /trust-rules: the caller's domain patterns and their trust tiers, each rule addressed by its pattern. Rules live
  * in the caller's own entity, so another owner's rules are never reachable.
  */
-public final class TrustRoutes {
+public final class TrustRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
   private final long maxBody;
@@ -42,14 +42,17 @@ public final class TrustRoutes {
   /** The body of GET /trust-rules, by pattern. */
   public record RuleList(List<TrustRule> rules) {}
 
-  public Route route(Principal caller) {
-    String owner = caller.accountId();
-    return pathPrefix("trust-rules", () -> concat(
-        pathEnd(() -> get(() -> completeWithFuture(rules(owner).thenApply(rules -> ok(new RuleList(rules)))))),
-        path(PathMatchers.segment(), pattern -> concat(
-            get(() -> completeWithFuture(read(owner, pattern))),
-            put(() -> jsonBody(maxBody, body -> completeWithFuture(set(owner, pattern, body)))),
-            delete(() -> completeWithFuture(remove(owner, pattern)))))));
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(GET, "/trust-rules", (caller, p) ->
+            completeWithFuture(rules(caller.accountId()).thenApply(rules -> ok(new RuleList(rules))))),
+        new Endpoint(GET, "/trust-rules/{pattern}", (caller, p) ->
+            completeWithFuture(read(caller.accountId(), p.get("pattern")))),
+        new Endpoint(PUT, "/trust-rules/{pattern}", (caller, p) -> jsonBody(maxBody, body ->
+            completeWithFuture(set(caller.accountId(), p.get("pattern"), body)))),
+        new Endpoint(DELETE, "/trust-rules/{pattern}", (caller, p) ->
+            completeWithFuture(remove(caller.accountId(), p.get("pattern")))));
   }
 
   private CompletionStage<List<TrustRule>> rules(String owner) {

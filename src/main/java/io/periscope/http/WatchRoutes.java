@@ -4,15 +4,17 @@ import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.pekko.Done;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
-import io.periscope.auth.Principal;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
@@ -26,6 +28,7 @@ import io.periscope.run.RunRecord;
 import io.periscope.run.RunView;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +38,7 @@ import java.util.concurrent.CompletionStage;
  * /watches: create, list, get, replace, delete, always scoped to the caller. Another owner's watch is
  * addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
-public final class WatchRoutes {
+public final class WatchRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
   private final long maxBody;
@@ -49,26 +52,36 @@ public final class WatchRoutes {
   /** The body of GET /watches. */
   public record WatchList(List<Watch> watches) {}
 
-  public Route route(Principal caller) {
-    String owner = caller.accountId();
-    return pathPrefix("watches", () -> concat(
-        pathEnd(() -> concat(
-            get(() -> completeWithFuture(list(owner))),
-            post(() -> jsonBody(maxBody, body -> completeWithFuture(create(owner, body)))))),
-        // before the watch id matcher: POST /watches/run-all is never a watch's route
-        path("run-all", () -> post(() -> withRequestTimeout(RUN_ALL_TIMEOUT.plusSeconds(5),
-            () -> completeWithFuture(runAll(owner))))),
-        pathPrefix(PathMatchers.segment(), id -> !WatchValidator.ID.matcher(id).matches()
-            ? complete(notFound())
-            : concat(
-                pathEnd(() -> concat(
-                    get(() -> completeWithFuture(read(owner, id))),
-                    put(() -> jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body)))),
-                    delete(() -> completeWithFuture(remove(owner, id))))),
-                path("run", () -> post(() -> withRequestTimeout(RUN_TIMEOUT.plusSeconds(5),
-                    () -> completeWithFuture(run(owner, id))))),
-                path("runs", () -> get(() -> parameterOptional("limit", limit ->
-                    completeWithFuture(runs(owner, id, limit)))))))));
+  @Override
+  public List<Endpoint> endpoints() {
+    return List.of(
+        new Endpoint(GET, "/watches", (caller, p) -> completeWithFuture(list(caller.accountId()))),
+        new Endpoint(POST, "/watches", (caller, p) ->
+            jsonBody(maxBody, body -> completeWithFuture(create(caller.accountId(), body)))),
+        // before the watch's routes: POST /watches/run-all is never a watch's route
+        new Endpoint(POST, "/watches/run-all", (caller, p) -> withRequestTimeout(RUN_ALL_TIMEOUT.plusSeconds(5),
+            () -> completeWithFuture(runAll(caller.accountId())))),
+        new Endpoint(GET, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(read(owner, id)))),
+        new Endpoint(PUT, "/watches/{id}", watch((owner, id, p) ->
+            jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body))))),
+        new Endpoint(DELETE, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(remove(owner, id)))),
+        new Endpoint(POST, "/watches/{id}/run", watch((owner, id, p) -> withRequestTimeout(RUN_TIMEOUT.plusSeconds(5),
+            () -> completeWithFuture(run(owner, id))))),
+        new Endpoint(GET, "/watches/{id}/runs", watch((owner, id, p) -> parameterOptional("limit", limit ->
+            completeWithFuture(runs(owner, id, limit))))));
+  }
+
+  /** The answer of a route of the caller's watch {@code {id}}: given the owner, the id and the path's parameters. */
+  @FunctionalInterface
+  interface WatchAnswer {
+    Route apply(String owner, String id, Map<String, String> params);
+  }
+
+  /** A route of the caller's watch {@code {id}}: an id no watch can have is not found. */
+  static Endpoint.Answer watch(WatchAnswer inner) {
+    return (caller, p) -> WatchValidator.ID.matcher(p.get("id")).matches()
+        ? inner.apply(caller.accountId(), p.get("id"), p)
+        : complete(notFound());
   }
 
   /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */

@@ -9,6 +9,7 @@ import io.periscope.Periscope;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
+import io.periscope.http.HttpApi;
 import io.periscope.json.Json;
 import io.periscope.runtime.Node;
 import io.periscope.runtime.ShardedEntities;
@@ -28,6 +29,8 @@ public final class InProcessService implements AutoCloseable {
   public final ActorSystem<Void> system;
   public final Periscope app;
   public final Tokens tokens;
+  /** The route tree it serves, whose endpoints a test can list. */
+  public final HttpApi api;
   private final ServerBinding binding;
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -43,7 +46,8 @@ public final class InProcessService implements AutoCloseable {
     app = new Periscope(system, config, new ShardedEntities(system), tokens, clock);
     app.seedKeyPools().toCompletableFuture().get(30, TimeUnit.SECONDS); // as serve does
     app.startSchedules(system, config);
-    binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(app.httpApi(clock).route().seal())
+    api = app.httpApi(clock);
+    binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(api.route().seal())
         .toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 

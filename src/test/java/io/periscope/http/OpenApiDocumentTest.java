@@ -1,0 +1,263 @@
+package io.periscope.http;
+
+import static io.periscope.testing.InProcessService.json;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.json.Json;
+import io.periscope.keys.KeyCipher;
+import io.periscope.testing.FakePushService;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.TestJournals;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.json.schema.JsonSchemaValidationException;
+import io.vertx.openapi.contract.OpenAPIContract;
+import io.vertx.openapi.validation.ResponseValidator;
+import io.vertx.openapi.validation.ValidatableResponse;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The OpenAPI document served at /openapi.json: valid OpenAPI 3.1 (checked against the official schema by Vert.x's
+ * contract loader, which also resolves every reference), and the whole interface in both directions. Every route
+ * the service routes by (its {@link Endpoint}s) is documented with its security, nothing else is; and every
+ * documented operation, asked of the running service, is answered by a route, with a status the document lists and
+ * a body of that status's schema.
+ */
+public class OpenApiDocumentTest {
+  static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+  static final String WATCH = """
+      {"id": "%s", "name": "Acme", "sources": [{"type": "rss", "value": "http://127.0.0.1:9/feed.xml"}],
+       "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "threshold": 0.8}""";
+
+  static final String NO_MODEL = "http://127.0.0.1:9/v1";
+  static final String MODEL_KEY = "sk-openapi-test-00000000000001";
+
+  static Vertx vertx;
+  static JsonNode document;
+  static InProcessService service;
+  static FakePushService pushService;
+  static String root;
+  static String alice;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    vertx = Vertx.vertx();
+    document = Json.MAPPER.readTree(OpenApiRoutes.load());
+    // GitHub configured, so /auth/{provider} has a provider to answer for; sign-in never reaches it here. A model
+    // key, so the key routes have one to answer for; its provider refuses connections (probes and assistance: 502).
+    service = new InProcessService(ConfigFactory.parseMap(Map.of(
+            "periscope.identity.github.client-id", "openapi-test-client",
+            "periscope.identity.github.client-secret", "openapi-test-secret",
+            "periscope.model.base-url", NO_MODEL, "periscope.model.api-keys", MODEL_KEY))
+        .withFallback(TestJournals.h2()));
+    pushService = new FakePushService();
+    service.account("root", "admin", "root-passphrase");
+    service.account("alice", "user", "alice-passphrase");
+    root = service.login("root", "root-passphrase");
+    alice = service.login("alice", "alice-passphrase");
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    service.close();
+    pushService.close();
+    vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  public void theDocumentIsValidOpenApi31() throws Exception {
+    assertTrue(document.get("openapi").asText().startsWith("3.1."));
+    contract(document);
+  }
+
+  @Test
+  public void theValidatorRefusesWhatIsNotOpenApi31() throws Exception {
+    ObjectNode noResponses = document.deepCopy();
+    ((ObjectNode) noResponses.at("/paths/~1watches/get")).remove("responses");
+    assertInvalid("an operation without responses", noResponses);
+    ObjectNode badStatus = document.deepCopy();
+    ObjectNode responses = (ObjectNode) badStatus.at("/paths/~1watches/get/responses");
+    responses.set("20", responses.get("200"));
+    assertInvalid("a status that is no status", badStatus);
+    ObjectNode dangling = document.deepCopy();
+    ((ObjectNode) dangling.at("/components/schemas")).remove("Watch");
+    assertInvalid("a reference to nothing", dangling);
+  }
+
+  /** Answered → documented: what the service routes by is exactly what the document lists, public or not. */
+  @Test
+  public void everyRouteTheServiceAnswersIsDocumentedWithItsSecurity() {
+    Set<String> routed = new TreeSet<>();
+    Set<String> publicRoutes = new TreeSet<>();
+    service.api.publicEndpoints().forEach(e -> publicRoutes.add(operation(e)));
+    routed.addAll(publicRoutes);
+    service.api.authenticatedEndpoints().forEach(e ->
+        assertTrue("routed twice: " + operation(e), routed.add(operation(e))));
+
+    Set<String> documented = new TreeSet<>();
+    Set<String> documentedPublic = new TreeSet<>();
+    operations().forEach(op -> {
+      documented.add(op.key());
+      if (op.open()) documentedPublic.add(op.key());
+    });
+    assertEquals("routed but not documented", Set.of(), missing(routed, documented));
+    assertEquals("documented but not routed", Set.of(), missing(documented, routed));
+    assertEquals("public but not documented with security: []", Set.of(), missing(publicRoutes, documentedPublic));
+    assertEquals("documented with security: [] but needs a token", Set.of(), missing(documentedPublic, publicRoutes));
+    assertTrue("everything else needs the bearer token", document.at("/security/0").has("bearer"));
+  }
+
+  /**
+   * Documented → answered: each operation, asked of the running service with the ids of real entities, is answered
+   * by a route (not the route layer's 404 for an unknown path nor its 405 for a wrong method), with a status the
+   * document lists for it and a body of that status's schema.
+   */
+  @Test
+  public void everyDocumentedOperationIsAnsweredAsDocumented() throws Exception {
+    json(service.call("POST", "/watches", root, WATCH.formatted("w1")), 201);
+    String runId = json(service.call("POST", "/watches/w1/run", root, null), 200).at("/result/runId").asText();
+    json(service.call("PUT", "/watches/w1/runs/" + runId + "/feedback", root, "{\"kind\": \"useful\"}"), 200);
+    json(service.call("PUT", "/trust-rules/example.org", root, "{\"tier\": \"official\"}"), 200);
+    String registration = pushService.subscribe(201).registration("phone");
+    String deviceId = json(service.call("POST", "/devices", root, registration), 201).get("id").asText();
+    // bodies that succeed, so their answers' schemas are checked too; any other operation with a body sends {}
+    Map<String, String> bodies = Map.of(
+        "login", "{\"email\": \"root@example.org\", \"password\": \"root-passphrase\"}",
+        "createWatch", WATCH.formatted("w2"),
+        "replaceWatch", WATCH.formatted("w1"),
+        "giveFeedback", "{\"kind\": \"wrong\", \"note\": \"it was a rumour\"}",
+        "setTrustRule", "{\"tier\": \"community\"}",
+        "registerDevice", registration,
+        "setKeyDailyLimit", "{\"dailyLimit\": 1000}",
+        "setModels", Json.text(Map.of("verdicts", Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"),
+            "assistance", Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"))),
+        "createUser",
+        "{\"id\": \"dave\", \"email\": \"dave@example.org\", \"role\": \"user\", \"password\": \"dave-passphrase\"}");
+
+    ResponseValidator validator = ResponseValidator.create(vertx, contract(document));
+    List<Operation> ordered = Stream.concat(
+        operations().filter(op -> !op.method().equals("delete")),
+        operations().filter(op -> op.method().equals("delete"))).toList();
+    List<String> problems = new ArrayList<>();
+    for (Operation op : ordered) {
+      String path = op.path().replace("/watches/{id}", "/watches/w1").replace("{runId}", runId)
+          .replace("/devices/{id}", "/devices/" + deviceId).replace("{pattern}", "example.org")
+          .replace("{provider}", "github").replace("{pool}/{id}", "model/" + KeyCipher.fingerprint(MODEL_KEY))
+          .replace("{pool}", "model");
+      assertFalse("no value for a parameter of " + op.path() + ": give the test one", path.contains("{"));
+      String id = op.node().get("operationId").asText();
+      String body = op.node().has("requestBody") ? bodies.getOrDefault(id, "{}") : null;
+      HttpResponse<String> r = service.call(op.method().toUpperCase(), path, op.open() ? null : root, body);
+      String what = op.key() + " (" + path + ") answered " + r.statusCode() + " " + r.body();
+      assertAnsweredByARoute(what, r);
+      String contentType = r.headers().firstValue("Content-Type").orElse(null);
+      ValidatableResponse answer = r.body().isEmpty() ? ValidatableResponse.create(r.statusCode())
+          : ValidatableResponse.create(r.statusCode(), Buffer.buffer(r.body()), contentType);
+      try {
+        await(validator.validate(answer, id));
+      } catch (ExecutionException e) {
+        problems.add(what + ": " + explained(e.getCause()));
+      }
+    }
+    assertTrue(String.join("\n", problems), problems.isEmpty());
+  }
+
+  @Test
+  public void theDocumentIsServedToSignedInCallersOnly() throws Exception {
+    HttpApiTest.error(service.call("GET", "/openapi.json", null, null), 401);
+    HttpResponse<String> served = service.call("GET", "/openapi.json", alice, null);
+    assertEquals(200, served.statusCode());
+    assertEquals("application/json", served.headers().firstValue("Content-Type").orElse(""));
+    assertEquals(document, Json.MAPPER.readTree(served.body()));
+  }
+
+  /** The route layer's own answers for a path no route has (with a token) and for a wrong method. */
+  static void assertAnsweredByARoute(String what, HttpResponse<String> r) throws Exception {
+    assertNotEquals("no route has the method: " + what, 405, r.statusCode());
+    if (r.statusCode() == 404) {
+      assertNotEquals("no route has the path: " + what, ErrorHandling.NO_SUCH_ROUTE,
+          Json.MAPPER.readTree(r.body()).path("error").asText());
+    }
+  }
+
+  record Operation(String path, String method, JsonNode node) {
+    String key() {
+      return method.toUpperCase() + " " + path;
+    }
+
+    /** Public: an empty security requirement instead of the document's bearer token. */
+    boolean open() {
+      return node.has("security") && node.get("security").isEmpty();
+    }
+  }
+
+  /** Every operation of the document, in its order. */
+  static Stream<Operation> operations() {
+    List<Operation> all = new ArrayList<>();
+    document.get("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op -> {
+      if (METHODS.contains(op.getKey())) all.add(new Operation(path.getKey(), op.getKey(), op.getValue()));
+    }));
+    return all.stream();
+  }
+
+  /** What {@code from} has and {@code in} does not. */
+  static Set<String> missing(Set<String> from, Set<String> in) {
+    Set<String> left = new TreeSet<>(from);
+    left.removeAll(in);
+    return left;
+  }
+
+  static String operation(Endpoint e) {
+    return e.method().name() + " " + e.path();
+  }
+
+  static OpenAPIContract contract(JsonNode candidate) throws Exception {
+    try {
+      return await(OpenAPIContract.from(vertx, new JsonObject(candidate.toString())));
+    } catch (ExecutionException e) {
+      throw new AssertionError("not valid OpenAPI 3.1: " + explained(e.getCause()), e);
+    }
+  }
+
+  static void assertInvalid(String what, JsonNode candidate) throws Exception {
+    try {
+      await(OpenAPIContract.from(vertx, new JsonObject(candidate.toString())));
+      fail("the validator let " + what + " through");
+    } catch (ExecutionException expected) {
+      // refused, as it must be
+    }
+  }
+
+  static <T> T await(Future<T> future) throws Exception {
+    return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+
+  /** Each message of the cause chain, with the schema location when the schema validator gave one. */
+  static String explained(Throwable failure) {
+    return Stream.iterate(failure, t -> t != null, Throwable::getCause)
+        .map(t -> t instanceof JsonSchemaValidationException v ? v.getMessage() + " at " + v.location()
+            : t.getMessage())
+        .collect(Collectors.joining(" / "));
+  }
+}
