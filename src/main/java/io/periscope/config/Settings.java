@@ -102,8 +102,8 @@ public record Settings(
                 && !(p.getString("telegram.admin-chat-id") + p.getString("telegram.chat-id")).isBlank(),
             !p.getString("smtp.host").isBlank() && !p.getString("smtp.from").isBlank()),
         new Providers(p.getString("model.provider"), p.getString("model.base-url"), p.getString("model.name"),
-            commaList(p.getString("model.api-keys")), p.getString("search.provider"), p.getString("search.base-url"),
-            commaList(p.getString("search.api-keys"))),
+            seededKeys("MODEL_API_KEYS", p.getString("model.api-keys")), p.getString("search.provider"),
+            p.getString("search.base-url"), seededKeys("SEARCH_API_KEYS", p.getString("search.api-keys"))),
         push,
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
@@ -123,6 +123,22 @@ public record Settings(
       throw new IllegalArgumentException("PUBLIC_URL must be an http(s) URL");
     }
     return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+
+  /**
+   * The keys an operator seeds a pool with: printable ASCII without spaces, what a request header can carry (the
+   * rule keys added through /admin/keys follow). A key that breaks it is refused at start-up, by position only:
+   * a header library's error would quote it, and from there it could reach a log line.
+   */
+  static List<String> seededKeys(String variable, String value) {
+    List<String> keys = commaList(value);
+    for (int i = 0; i < keys.size(); i++) {
+      if (!keys.get(i).chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+        throw new IllegalArgumentException(variable + ": key " + (i + 1) + " of " + keys.size()
+            + " is not printable ASCII without spaces");
+      }
+    }
+    return keys;
   }
 
   public static List<String> commaList(String value) {

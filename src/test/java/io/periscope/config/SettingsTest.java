@@ -1,0 +1,24 @@
+package io.periscope.config;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+
+import java.util.List;
+import org.junit.Test;
+
+/** What the operator's environment may hold, checked before anything starts. */
+public class SettingsTest {
+  @Test
+  public void seededKeysAreTrimmedAndEmptyOnesDropped() {
+    assertEquals(List.of("sk-one", "sk-two"), Settings.seededKeys("MODEL_API_KEYS", " sk-one, ,sk-two "));
+  }
+
+  @Test
+  public void aSeededKeyAHeaderCannotCarryIsRefusedWithoutBeingQuoted() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Settings.seededKeys("SEARCH_API_KEYS", "good-key,bad key é"));
+    assertEquals("SEARCH_API_KEYS: key 2 of 2 is not printable ASCII without spaces", e.getMessage());
+    assertFalse(e.getMessage().contains("bad"));
+  }
+}
