@@ -3,7 +3,9 @@ package io.periscope.http;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import io.periscope.auth.Principal;
-import java.util.Arrays;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -12,8 +14,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.pekko.http.javadsl.model.HttpMethod;
-import org.apache.pekko.http.javadsl.server.Directives;
-import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Rejection;
+import org.apache.pekko.http.javadsl.server.Rejections;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
@@ -54,29 +56,61 @@ public record Endpoint(HttpMethod method, String path, Map<String, Predicate<Str
     this(method, path, Map.of(), answer);
   }
 
-  /** The first of {@code endpoints} whose path and method match answers; a path matched with another method: 405. */
+  /**
+   * The first of {@code endpoints} whose path and method match answers; a path matched with another method: 405. The
+   * request's path is compared with the templates as it comes, rather than through a tree of path directives built
+   * for every request (that tree was most of what a request allocated).
+   */
   public static Route routes(List<Endpoint> endpoints, Principal caller) {
-    Route[] routes = endpoints.stream().map(e -> e.route(caller)).toArray(Route[]::new);
-    return concat(routes[0], Arrays.copyOfRange(routes, 1, routes.length));
-  }
-
-  Route route(Principal caller) {
-    return matching(segments(path), 0, Map.of(), caller);
-  }
-
-  /** Segment {@code i} onwards, with the parameters matched so far; the path must end where the template does. */
-  private Route matching(List<String> template, int i, Map<String, String> params, Principal caller) {
-    if (i == template.size()) return pathEnd(() -> Directives.method(method, () -> answer.apply(caller, params)));
-    String segment = template.get(i);
-    if (!segment.startsWith("{")) return pathPrefix(segment, () -> matching(template, i + 1, params, caller));
-    String name = segment.substring(1, segment.length() - 1);
-    Predicate<String> accepted = accepts.getOrDefault(name, value -> true);
-    return pathPrefix(PathMatchers.segment(), value -> {
-      if (!accepted.test(value)) return reject();
-      Map<String, String> more = new HashMap<>(params);
-      more.put(name, value);
-      return matching(template, i + 1, Map.copyOf(more), caller);
+    return extractRequest(request -> {
+      List<String> segments = decodedSegments(request.getUri().path());
+      if (segments == null) return reject();
+      List<Route> answers = new ArrayList<>();
+      List<Rejection> otherMethods = new ArrayList<>();
+      for (Endpoint endpoint : endpoints) {
+        Map<String, String> params = endpoint.match(segments);
+        if (params == null) continue;
+        if (endpoint.method.equals(request.method())) answers.add(endpoint.answer.apply(caller, params));
+        else otherMethods.add(Rejections.method(endpoint.method));
+      }
+      if (!answers.isEmpty()) return concat(answers.get(0), answers.subList(1, answers.size()).toArray(Route[]::new));
+      if (otherMethods.isEmpty()) return reject();
+      return reject(otherMethods.get(0), otherMethods.subList(1, otherMethods.size()).toArray(Rejection[]::new));
     });
+  }
+
+  /** This template's parameters when the request's path (its decoded segments) is this template's, else null. */
+  Map<String, String> match(List<String> segments) {
+    Map<String, String> params = new HashMap<>();
+    int start = 1;  // of the template's next segment
+    for (String value : segments) {
+      if (start > path.length()) return null;
+      int end = path.indexOf('/', start);
+      if (end < 0) end = path.length();
+      if (path.charAt(start) == '{') {
+        String name = path.substring(start + 1, end - 1);
+        if (value.isEmpty() || !accepts.getOrDefault(name, any -> true).test(value)) return null;
+        params.put(name, value);
+      } else if (end - start != value.length() || !path.startsWith(value, start)) {
+        return null;
+      }
+      start = end + 1;
+    }
+    return start > path.length() ? params : null;
+  }
+
+  /** The segments of a request path, percent-decoded as UTF-8; null when one does not decode. */
+  private static List<String> decodedSegments(String rawPath) {
+    if (!rawPath.startsWith("/")) return null;
+    List<String> segments = new ArrayList<>();
+    for (String raw : rawPath.substring(1).split("/", -1)) {
+      try {
+        segments.add(URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8));  // '+' is no space in a path
+      } catch (IllegalArgumentException malformed) {
+        return null;
+      }
+    }
+    return segments;
   }
 
   private static List<String> segments(String path) {

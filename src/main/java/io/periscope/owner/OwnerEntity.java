@@ -48,18 +48,16 @@ public final class OwnerEntity
    * {@code account} is null until the account is created; watch ids may be registered either way. {@code tokens}
    * are the live single-use tokens mailed to the account, as hashes, at most one per purpose.
    */
-  public record State(Account account, List<String> watchIds, List<PendingToken> tokens) implements JsonSerializable {
-    static final State EMPTY = new State(null, List.of(), List.of());
+  public record State(Account account, WatchRegistry watchIds, List<PendingToken> tokens) implements JsonSerializable {
+    static final State EMPTY = new State(null, WatchRegistry.EMPTY, List.of());
 
     public State {
-      watchIds = List.copyOf(watchIds);
+      watchIds = watchIds == null ? WatchRegistry.EMPTY : watchIds;
       tokens = tokens == null ? List.of() : List.copyOf(tokens);
     }
 
     State withWatches(List<String> added) {
-      List<String> ids = new ArrayList<>(watchIds);
-      added.stream().filter(id -> !watchIds.contains(id)).forEach(ids::add);
-      return new State(account, ids, tokens);
+      return new State(account, watchIds.with(added), tokens);
     }
 
     State withAccount(Account changed, List<PendingToken> remaining) {
@@ -219,7 +217,7 @@ public final class OwnerEntity
         .onCommand(AddWatch.class, this::onAddWatch)
         .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
         .onCommand(ListWatches.class, (state, cmd) ->
-            Effect().reply(cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds()))))
+            Effect().reply(cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds().ids()))))
         .onCommand(RunAll.class, this::onRunAll)
         .onCommand(RunAllFinished.class, this::onRunAllFinished)
         .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
@@ -231,7 +229,7 @@ public final class OwnerEntity
     runAllCaller = cmd.replyTo();
     keepAlive = context.getSystem().scheduler().scheduleAtFixedRate(keepAliveEvery, keepAliveEvery,
         () -> viaShard.tell(new KeepAlive()), context.getExecutionContext());
-    context.pipeToSelf(runAll.run(persistenceId().entityId(), state.watchIds()), RunAllFinished::new);
+    context.pipeToSelf(runAll.run(persistenceId().entityId(), state.watchIds().ids()), RunAllFinished::new);
     return Effect().noReply();
   }
 

@@ -8,15 +8,46 @@ import com.cronutils.parser.CronParser;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Five-field UNIX cron expressions, evaluated in UTC. */
 public final class Schedules {
   private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
+  // Parsing is most of the cost of a create and of every scheduled run's next fire time, and watches share a few
+  // expressions; a parsed expression is immutable, so one is kept per expression (emptied past the bound).
+  private static final int KEPT = 4096;
+  private static final Map<String, ExecutionTime> DUE_TIMES = new ConcurrentHashMap<>();
+
   private Schedules() {}
 
-  /** The parsed expression, or a message saying why it is not a usable five-field cron. */
-  public static Cron parse(String expression) {
+  /** Checks an expression: throws with a message saying why it is not a usable five-field cron. */
+  public static void check(String expression) {
+    dueTimes(expression);
+  }
+
+  /**
+   * The next fire time after a due time (or a change) at {@code after}: the first due time after it, unless
+   * that is already past at {@code now} — slots missed while nothing ran are not made up one by one — then the
+   * first due time after {@code now}.
+   */
+  public static Instant nextFireAfter(String expression, Instant after, Instant now) {
+    ExecutionTime times = dueTimes(expression);
+    Instant next = times.nextExecution(after.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+    return next.isAfter(now) ? next : times.nextExecution(now.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+  }
+
+  private static ExecutionTime dueTimes(String expression) {
+    ExecutionTime known = DUE_TIMES.get(expression);
+    if (known != null) return known;
+    ExecutionTime parsed = ExecutionTime.forCron(parse(expression));
+    if (DUE_TIMES.size() >= KEPT) DUE_TIMES.clear();
+    DUE_TIMES.put(expression, parsed);
+    return parsed;
+  }
+
+  private static Cron parse(String expression) {
     String trimmed = expression.trim();
     if (trimmed.split("\\s+").length != 5) {
       throw new IllegalArgumentException("must be a five-field cron expression (minute hour day month weekday)");
@@ -27,16 +58,5 @@ public final class Schedules {
       throw new IllegalArgumentException("never comes due");
     }
     return cron;
-  }
-
-  /**
-   * The next fire time after a due time (or a change) at {@code after}: the first due time after it, unless
-   * that is already past at {@code now} — slots missed while nothing ran are not made up one by one — then the
-   * first due time after {@code now}.
-   */
-  public static Instant nextFireAfter(String expression, Instant after, Instant now) {
-    ExecutionTime times = ExecutionTime.forCron(parse(expression));
-    Instant next = times.nextExecution(after.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
-    return next.isAfter(now) ? next : times.nextExecution(now.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
   }
 }

@@ -152,7 +152,7 @@ public final class WatchValidator {
     }
     String expression = node.asText().strip().replaceAll("\\s+", " ");
     try {
-      Schedules.parse(expression);
+      Schedules.check(expression);
       return expression;
     } catch (IllegalArgumentException e) {
       issues.add(Issue.at("is not a valid five-field cron expression: " + e.getMessage(), "schedule"));

@@ -65,7 +65,7 @@ public class OwnerEntityTest {
   @Test
   public void eventsAndStateGoThroughTheServiceJacksonBinding() {
     Serialization serialization = SerializationExtension.get(testKit.system());
-    for (Object message : List.of(new OwnerEntity.WatchesAdded(List.of("w")), new OwnerEntity.State(ALICE, List.of(), List.of()))) {
+    for (Object message : List.of(new OwnerEntity.WatchesAdded(List.of("w")), new OwnerEntity.State(ALICE, WatchRegistry.of(List.of()), List.of()))) {
       assertEquals("JacksonJsonSerializer", serialization.findSerializerFor(message).getClass().getSimpleName());
     }
   }
@@ -135,7 +135,7 @@ public class OwnerEntityTest {
     addWatch("w2");
     addWatch("w1");
     owner.restart();
-    assertEquals(new OwnerEntity.State(ALICE, List.of("w2", "w1"), List.of()), owner.getState());
+    assertEquals(new OwnerEntity.State(ALICE, WatchRegistry.of(List.of("w2", "w1")), List.of()), owner.getState());
     assertEquals(ALICE, getAccount().getValue());
   }
 
