@@ -89,8 +89,7 @@ public final class Pipeline implements RunPipeline {
                           List<SourceError> errors, List<Item> fresh) {}
 
   @Override
-  public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger) {
-    Instant startedAt = clock.instant();
+  public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
     CompletionStage<TrustRules> rules = rulesOf(watch.owner());
     return collect(watch).thenCombine(rules, (results, trust) -> {
       List<SourceError> errors = results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();

@@ -1,6 +1,7 @@
 package io.periscope.run;
 
 import io.periscope.watch.Watch;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -15,9 +16,11 @@ import java.util.function.Supplier;
 public interface RunPipeline {
   /**
    * @param seen the identities this watch has already judged
+   * @param startedAt when the watch started the run: the record's start, so a run that waited for a slot of this
+   *     node (RUNS_PER_NODE) counts the wait in its duration, not as a later start
    * @return the record, the identities to mark seen (none when no verdict was had) and the alert to send, if any
    */
-  CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger);
+  CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt);
 
   /**
    * A previous incarnation of the watch stopped while the alert of run {@code runId} was going out to

@@ -1,6 +1,7 @@
 package io.periscope.run;
 
 import io.periscope.watch.Watch;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.Set;
@@ -29,12 +30,12 @@ public final class RunSlots implements RunPipeline {
   }
 
   @Override
-  public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger) {
+  public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
     CompletableFuture<Outcome> result = new CompletableFuture<>();
     Runnable start = () -> {
       CompletionStage<Outcome> run;
       try {
-        run = runs.run(watch, seen, trigger);
+        run = runs.run(watch, seen, trigger, startedAt);
       } catch (RuntimeException e) {
         run = CompletableFuture.failedFuture(e);
       }

@@ -288,7 +288,7 @@ public final class WatchEntity
   private void startRun(State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
     running = true;
     Instant startedAt = clock.instant();
-    context.pipeToSelf(pipeline.run(state.watch(), new HashSet<>(state.seen()), trigger),
+    context.pipeToSelf(pipeline.run(state.watch(), new HashSet<>(state.seen()), trigger, startedAt),
         (outcome, failure) -> new RunFinished(outcome, failure, trigger, startedAt, scheduledFor, replyTo));
   }
 

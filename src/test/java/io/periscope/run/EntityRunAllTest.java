@@ -36,7 +36,7 @@ public class EntityRunAllTest {
     final AtomicInteger mostAtOnce = new AtomicInteger();
 
     @Override
-    public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger) {
+    public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
       mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
       return CompletableFuture.supplyAsync(() -> {
         running.decrementAndGet();

@@ -35,6 +35,7 @@ import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRules;
 import io.periscope.watch.Source;
 import io.periscope.watch.Watch;
+import java.time.Instant;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -164,7 +165,7 @@ public class PipelineTest {
   }
 
   private RunPipeline.Outcome run(Watch watch, Set<String> alreadySeen) throws Exception {
-    return pipeline.run(watch, alreadySeen, RunRecord.TRIGGER_MANUAL).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return pipeline.run(watch, alreadySeen, RunRecord.TRIGGER_MANUAL, Instant.now()).toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
   private long requestsTo(String path) {

@@ -19,8 +19,10 @@ public class RunSlotsTest {
   /** Runs the test finishes by hand, remembering which watch each one was. */
   private final List<String> started = new CopyOnWriteArrayList<>();
   private final List<CompletableFuture<RunPipeline.Outcome>> inFlight = new CopyOnWriteArrayList<>();
-  private final RunSlots slots = new RunSlots((watch, seen, trigger) -> {
+  private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
+  private final RunSlots slots = new RunSlots((watch, seen, trigger, at) -> {
     started.add(watch.id());
+    startedAt.add(at);
     CompletableFuture<RunPipeline.Outcome> run = new CompletableFuture<>();
     inFlight.add(run);
     return run;
@@ -39,7 +41,22 @@ public class RunSlotsTest {
   }
 
   private CompletionStage<RunPipeline.Outcome> run(String id) {
-    return slots.run(watch(id), Set.of(), RunRecord.TRIGGER_SCHEDULE);
+    return run(id, Instant.now());
+  }
+
+  private CompletionStage<RunPipeline.Outcome> run(String id, Instant at) {
+    return slots.run(watch(id), Set.of(), RunRecord.TRIGGER_SCHEDULE, at);
+  }
+
+  @Test
+  public void aRunThatWaitedStartsAtTheTimeTheWatchStartedIt() {
+    Instant asked = Instant.parse("2026-01-01T00:00:00Z");
+    run("a");
+    run("b");
+    run("c", asked);
+    inFlight.get(0).complete(outcome());
+    assertEquals(List.of("a", "b", "c"), started);
+    assertEquals("its record counts the wait in its duration", asked, startedAt.get(2));
   }
 
   @Test

@@ -25,7 +25,7 @@ public class WatchEntityTest {
   public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
 
   /** These tests are about the definition; the run tests below give the entity a pipeline of their own. */
-  static final RunPipeline NO_RUNS = (watch, seen, trigger) -> {
+  static final RunPipeline NO_RUNS = (watch, seen, trigger, startedAt) -> {
     throw new AssertionError("no run expected");
   };
 

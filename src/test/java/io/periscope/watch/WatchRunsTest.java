@@ -34,7 +34,7 @@ public class WatchRunsTest {
     final List<String> interrupted = new CopyOnWriteArrayList<>();
 
     @Override
-    public CompletableFuture<Outcome> run(Watch watch, Set<String> seen, String trigger) {
+    public CompletableFuture<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
       seenByRun.add(Set.copyOf(seen));
       CompletableFuture<Outcome> run = new CompletableFuture<>();
       runs.add(run);

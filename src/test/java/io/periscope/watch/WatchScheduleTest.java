@@ -32,7 +32,7 @@ public class WatchScheduleTest {
 
   @Before
   public void setUp() {
-    RunPipeline pipeline = (watch, seen, trigger) -> {
+    RunPipeline pipeline = (watch, seen, trigger, startedAt) -> {
       lastTrigger = trigger;
       runs.incrementAndGet();
       return CompletableFuture.completedFuture(new RunPipeline.Outcome(WatchRunsTest.record(RunRecord.NOTHING_NEW),
