@@ -1,9 +1,9 @@
 package io.periscope.auth;
 
+import io.periscope.persistence.JournalFailures;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -11,7 +11,6 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import io.periscope.serialization.JsonSerializable;
-import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -55,7 +54,7 @@ public final class EmailEntity
   }
 
   private EmailEntity(PersistenceId persistenceId) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
   }
 
   @Override

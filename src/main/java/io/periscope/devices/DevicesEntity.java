@@ -1,8 +1,8 @@
 package io.periscope.devices;
 
+import io.periscope.persistence.JournalFailures;
 import io.periscope.serialization.JsonSerializable;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
@@ -11,7 +11,6 @@ import java.util.stream.Stream;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -111,7 +110,7 @@ public final class DevicesEntity
   }
 
   private DevicesEntity(PersistenceId persistenceId) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
   }
 
   @Override

@@ -1,11 +1,10 @@
 package io.periscope.devices;
 
+import io.periscope.persistence.JournalFailures;
 import io.periscope.serialization.JsonSerializable;
-import java.time.Duration;
 import java.time.Instant;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -44,7 +43,7 @@ public final class VapidKeyEntity
   }
 
   private VapidKeyEntity(PersistenceId persistenceId) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
   }
 
   @Override

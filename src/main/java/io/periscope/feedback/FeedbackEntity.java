@@ -1,14 +1,13 @@
 package io.periscope.feedback;
 
+import io.periscope.persistence.JournalFailures;
 import io.periscope.serialization.JsonSerializable;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -94,7 +93,7 @@ public final class FeedbackEntity
   }
 
   private FeedbackEntity(PersistenceId persistenceId) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
   }
 
   @Override

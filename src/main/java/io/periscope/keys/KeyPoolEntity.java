@@ -1,9 +1,9 @@
 package io.periscope.keys;
 
+import io.periscope.persistence.JournalFailures;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -202,7 +202,7 @@ public final class KeyPoolEntity
   private final ActorContext<Command> context;
 
   private KeyPoolEntity(ActorContext<Command> context, PersistenceId persistenceId) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
   }
 

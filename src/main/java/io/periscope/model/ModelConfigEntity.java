@@ -1,11 +1,10 @@
 package io.periscope.model;
 
+import io.periscope.persistence.JournalFailures;
 import io.periscope.serialization.JsonSerializable;
-import java.time.Duration;
 import java.time.Instant;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -52,7 +51,7 @@ public final class ModelConfigEntity extends EventSourcedBehaviorWithEnforcedRep
   }
 
   private ModelConfigEntity(PersistenceId persistenceId) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
   }
 
   @Override

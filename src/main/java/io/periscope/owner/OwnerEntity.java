@@ -1,9 +1,9 @@
 package io.periscope.owner;
 
+import io.periscope.persistence.JournalFailures;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -189,7 +189,7 @@ public final class OwnerEntity
 
   private OwnerEntity(ActorContext<Command> context, PersistenceId persistenceId, io.periscope.run.RunAll runAll,
                       RecipientRef<Command> viaShard, Duration keepAliveEvery) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1));
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
     this.runAll = runAll;
     this.viaShard = viaShard;
