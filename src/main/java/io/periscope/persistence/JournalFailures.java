@@ -1,7 +1,8 @@
 package io.periscope.persistence;
 
-import io.periscope.persistence.JournalFailures;
+import java.time.Duration;
 import org.apache.pekko.actor.typed.BackoffSupervisorStrategy;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
 
 /** How every event-sourced entity meets a journal that fails (a write or a recovery the database refused). */
 public final class JournalFailures {
@@ -12,5 +13,5 @@ public final class JournalFailures {
    * once the database answers again, without hammering it meanwhile.
    */
   public static final BackoffSupervisorStrategy RESTART_WITH_BACKOFF =
-      JournalFailures.RESTART_WITH_BACKOFF;
+      SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.1);
 }
