@@ -6,6 +6,8 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 
 /**
@@ -13,15 +15,14 @@ import java.util.concurrent.Callable;
  * PostgreSQL: nodes of a cluster starting together race on the catalog ("duplicate key value violates unique
  * constraint pg_type_typname_nsp_index"). On PostgreSQL the creating step runs under a session-level advisory
  * lock on a connection of its own; the embedded H2 journal has one process only and needs none.
- *
- * <p>The lock is polled, never waited for inside a statement: the journal's scripts include
- * {@code CREATE INDEX CONCURRENTLY}, which waits for every open transaction to end, and a node blocked in
- * {@code pg_advisory_lock} is one, so the holder and the waiter would wait for each other forever.
  */
 public final class SchemaLock {
   /** An arbitrary constant naming the schema lock among the database's advisory locks ("PERISCHM"). */
   static final long KEY = 0x5045524953434844L;
-  private static final long POLL_MILLIS = 100;
+  /** How often a node waiting for the lock asks again. */
+  static final Duration POLL = Duration.ofMillis(100);
+  /** Schema creation takes seconds; a lock held longer than this belongs to a node that is stuck. */
+  static final Duration PATIENCE = Duration.ofMinutes(2);
 
   private SchemaLock() {}
 
@@ -31,20 +32,36 @@ public final class SchemaLock {
     if (url.isBlank()) return create.call();
     try (Connection c = DriverManager.getConnection(url, config.getString("periscope.database.user"),
         config.getString("periscope.database.password"))) {
-      while (!call(c, "select pg_try_advisory_lock(?)")) Thread.sleep(POLL_MILLIS);
+      awaitLock(c);
       try {
         return create.call();
       } finally {
-        call(c, "select pg_advisory_unlock(?)");
+        lock(c, "select pg_advisory_unlock(?)");
       }
     }
   }
 
-  private static boolean call(Connection c, String sql) throws SQLException {
+  /**
+   * Asks for the lock until it is free instead of waiting inside {@code pg_advisory_lock}: a session waiting there is
+   * a transaction in progress, and the journal's script builds indexes {@code CONCURRENTLY}, which waits for every
+   * transaction in progress — the holder would wait for the waiter, which waits for the holder.
+   */
+  private static void awaitLock(Connection c) throws SQLException, InterruptedException {
+    Instant deadline = Instant.now().plus(PATIENCE);
+    while (!lock(c, "select pg_try_advisory_lock(?)")) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new SQLException("another node held the schema lock for more than " + PATIENCE.toSeconds() + " s");
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  /** Runs a lock function: whether it took (or released) the lock. */
+  private static boolean lock(Connection c, String sql) throws SQLException {
     try (PreparedStatement s = c.prepareStatement(sql)) {
       s.setLong(1, KEY);
-      try (ResultSet r = s.executeQuery()) {
-        return r.next() && r.getBoolean(1);
+      try (ResultSet answer = s.executeQuery()) {
+        return answer.next() && answer.getBoolean(1);
       }
     }
   }

@@ -6,12 +6,17 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.Test;
 
@@ -41,33 +46,31 @@ public class SchemaLockTest {
     assertEquals(1, mostInside.get());
   }
 
-  /**
-   * The journal's scripts build an index CONCURRENTLY, which waits for every open transaction: a node waiting for
-   * the lock must not be one, or the holder never finishes.
-   */
   @Test
-  public void aNodeWaitingForTheLockDoesNotBlockTheHoldersConcurrentIndex() throws Exception {
+  public void aNodeWaitingForTheLockDoesNotHoldUpTheHoldersConcurrentIndexBuild() throws Exception {
+    // The journal's script builds indexes CONCURRENTLY, which waits for every transaction in progress: a node waiting
+    // inside pg_advisory_lock is one, and it waits for the holder in turn, so neither would ever go on.
     ScratchDatabase database = TestJournals.postgresDatabase();
     Config config = ConfigFactory.parseMap(Map.of("periscope.database.url", database.url(),
         "periscope.database.user", database.user(), "periscope.database.password", ""));
-    String table = "schema_lock_" + Long.toHexString(System.nanoTime());
+    String table = "concurrent_" + UUID.randomUUID().toString().replace("-", "");
+    try (Connection c = DriverManager.getConnection(database.url(), database.user(), "")) {
+      c.createStatement().execute("CREATE TABLE " + table + " (x INT)");
+    }
+    CountDownLatch holding = new CountDownLatch(1);
     ExecutorService nodes = Executors.newFixedThreadPool(2);
     try {
-      java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
       Future<Object> holder = nodes.submit(() -> SchemaLock.during(config, () -> {
         holding.countDown();
         Thread.sleep(500); // the other node is waiting for the lock by now
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(database.url(), database.user(), "");
-             java.sql.Statement s = c.createStatement()) {
-          s.execute("CREATE TABLE " + table + " (tag VARCHAR(64))");
-          s.execute("CREATE INDEX CONCURRENTLY " + table + "_idx ON " + table + " (tag)");
+        try (Connection c = DriverManager.getConnection(database.url(), database.user(), "")) {
+          return c.createStatement().execute("CREATE INDEX CONCURRENTLY " + table + "_idx ON " + table + " (x)");
         }
-        return null;
       }));
       holding.await();
-      Future<String> waiter = nodes.submit(() -> SchemaLock.during(config, () -> "created"));
-      holder.get(20, java.util.concurrent.TimeUnit.SECONDS);
-      assertEquals("created", waiter.get(20, java.util.concurrent.TimeUnit.SECONDS));
+      Future<String> waiter = nodes.submit(() -> SchemaLock.during(config, () -> "created after"));
+      holder.get(20, TimeUnit.SECONDS);
+      assertEquals("created after", waiter.get(20, TimeUnit.SECONDS));
     } finally {
       nodes.shutdownNow();
     }
