@@ -85,12 +85,9 @@ public class AdminRoutesTest {
         "periscope.search.provider", "brave", "periscope.search.base-url", base(),
         "periscope.search.api-keys", SEEDED_SEARCH_KEY,
         "periscope.fetch.allow-private-networks", true)).withFallback(TestJournals.h2()), clock);
-    service.account("root", "admin", "root-passphrase");
-    service.account("ops", "admin", "ops-passphrase");
-    service.account("alice", "user", "alice-passphrase");
-    root = service.login("root", "root-passphrase");
-    ops = service.login("ops", "ops-passphrase");
-    alice = service.login("alice", "alice-passphrase");
+    root = service.signedIn("root", "admin");
+    ops = service.signedIn("ops", "admin");
+    alice = service.signedIn("alice", "user");
     json(service.call("POST", "/watches", root, """
         {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
          "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": 0.8}"""

@@ -84,10 +84,8 @@ public class AssistRoutesTest {
     });
     upstream.start(java.net.InetAddress.getLoopbackAddress(), 0);
     service = new InProcessService(configured(true), clock);
-    service.account("alice", "user", "alice-passphrase");
-    service.account("bob", "user", "bob-passphrase");
-    alice = service.login("alice", "alice-passphrase");
-    bob = service.login("bob", "bob-passphrase");
+    alice = service.signedIn("alice", "user");
+    bob = service.signedIn("bob", "user");
   }
 
   @AfterClass

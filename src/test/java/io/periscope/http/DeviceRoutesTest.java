@@ -34,10 +34,9 @@ public class DeviceRoutesTest {
   public static void start() throws Exception {
     service = new InProcessService(TestJournals.h2());
     pushService = new FakePushService();
-    for (String id : List.of("alice", "bob", "carol")) service.account(id, "user", id + "-passphrase");
-    alice = service.login("alice", "alice-passphrase");
-    bob = service.login("bob", "bob-passphrase");
-    carol = service.login("carol", "carol-passphrase");
+    alice = service.signedIn("alice", "user");
+    bob = service.signedIn("bob", "user");
+    carol = service.signedIn("carol", "user");
   }
 
   @AfterClass

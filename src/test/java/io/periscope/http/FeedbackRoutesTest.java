@@ -30,10 +30,8 @@ public class FeedbackRoutesTest {
   @BeforeClass
   public static void start() throws Exception {
     service = new InProcessService(TestJournals.h2());
-    service.account("alice", "user", "alice-passphrase");
-    service.account("bob", "user", "bob-passphrase");
-    alice = service.login("alice", "alice-passphrase");
-    bob = service.login("bob", "bob-passphrase");
+    alice = service.signedIn("alice", "user");
+    bob = service.signedIn("bob", "user");
   }
 
   @AfterClass

@@ -34,12 +34,9 @@ public class HttpApiTest {
   @BeforeClass
   public static void start() throws Exception {
     service = new InProcessService(TestJournals.h2());
-    service.account("alice", "user", "alice-passphrase");
-    service.account("bob", "user", "bob-passphrase");
-    service.account("root", "admin", "root-passphrase");
-    alice = service.login("alice", "alice-passphrase");
-    bob = service.login("bob", "bob-passphrase");
-    root = service.login("root", "root-passphrase");
+    alice = service.signedIn("alice", "user");
+    bob = service.signedIn("bob", "user");
+    root = service.signedIn("root", "admin");
   }
 
   @AfterClass

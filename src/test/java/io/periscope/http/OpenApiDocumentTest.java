@@ -72,10 +72,8 @@ public class OpenApiDocumentTest {
             "periscope.model.base-url", NO_MODEL, "periscope.model.api-keys", MODEL_KEY))
         .withFallback(TestJournals.h2()));
     pushService = new FakePushService();
-    service.account("root", "admin", "root-passphrase");
-    service.account("alice", "user", "alice-passphrase");
-    root = service.login("root", "root-passphrase");
-    alice = service.login("alice", "alice-passphrase");
+    root = service.signedIn("root", "admin");
+    alice = service.signedIn("alice", "user");
   }
 
   @AfterClass

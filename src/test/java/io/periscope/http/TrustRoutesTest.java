@@ -22,12 +22,9 @@ public class TrustRoutesTest {
   @BeforeClass
   public static void start() throws Exception {
     service = new InProcessService(TestJournals.h2());
-    service.account("alice", "user", "alice-passphrase");
-    service.account("bob", "user", "bob-passphrase");
-    alice = service.login("alice", "alice-passphrase");
-    bob = service.login("bob", "bob-passphrase");
-    service.account("carol", "user", "carol-passphrase");
-    carol = service.login("carol", "carol-passphrase");
+    alice = service.signedIn("alice", "user");
+    bob = service.signedIn("bob", "user");
+    carol = service.signedIn("carol", "user");
   }
 
   @AfterClass

@@ -61,6 +61,12 @@ public final class InProcessService implements AutoCloseable {
         .toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
+  /** A new account {@code id} (address id@example.org, password id-passphrase), signed in: its token. */
+  public String signedIn(String id, String role) throws Exception {
+    account(id, role, id + "-passphrase");
+    return login(id, id + "-passphrase");
+  }
+
   public String login(String id, String password) throws Exception {
     HttpResponse<String> r = send("POST", "/auth/login", null,
         Json.text(Map.of("email", id + "@example.org", "password", password)), Map.of());
