@@ -43,8 +43,6 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.notify.Notifier;
-import io.periscope.notify.TelegramSender;
-import io.periscope.notify.TelegramSettings;
 import io.periscope.persistence.JournalReads;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.EntityRunAll;
