@@ -224,8 +224,9 @@ public final class ScheduleBench {
           Instant due = started.truncatedTo(ChronoUnit.MINUTES); // lateness stays well under a minute
           if (due.isBefore(first) || due.isAfter(last)) continue;
           perDue.merge(due, 1, Integer::sum);
-          lateness.add(Duration.between(due, started).toMillis());
-          judgedAfter.add(Duration.between(due, started).toMillis() + run.path("durationMs").asLong());
+          long late = Duration.between(due, started).toMillis();
+          lateness.add(late);
+          judgedAfter.add(late + run.path("durationMs").asLong());
         }
         for (Instant due = first; !due.isAfter(last); due = due.plus(1, ChronoUnit.MINUTES)) {
           int n = perDue.getOrDefault(due, 0);
