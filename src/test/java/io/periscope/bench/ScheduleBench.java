@@ -284,7 +284,12 @@ public final class ScheduleBench {
         }
         for (Future<Void> f : creates) f.get();
         Instant due = Instant.now().plusSeconds(10).truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
+        long callsBefore = upstream.modelCalls();
         Thread.sleep(Duration.between(Instant.now(), due).toMillis());
+        // Every run makes one model call: wait for them at the fake, so the nodes serve no polling while they drain.
+        while (upstream.modelCalls() - callsBefore < watches && Instant.now().isBefore(due.plus(3, ChronoUnit.MINUTES))) {
+          Thread.sleep(200);
+        }
         List<long[]> runs = runsOfDue(bases, tokens, watches, due, pool); // {lateness ms, end ms after due}
         pool.shutdown();
 
