@@ -5,6 +5,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
+import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
@@ -78,16 +79,23 @@ public final class ApiDirectives {
       if (!request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
         return complete(error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json"));
       }
-      return withSizeLimit(maxBytes, () -> extractStrictEntity(BODY_READ_TIMEOUT, maxBytes, strict -> {
-        JsonNode body;
-        try {
-          body = Json.parse(strict.getData().toArray());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-          return complete(ErrorHandling.toResponse(e));
-        }
-        return inner.apply(body);
-      }));
+      // A body that arrived whole is read in place: toStrict would run a stream (an actor) for it per request.
+      if (request.entity() instanceof HttpEntity.Strict whole) {
+        return whole.getData().length() > maxBytes ? complete(ErrorHandling.tooLarge()) : parsed(whole, inner);
+      }
+      return withSizeLimit(maxBytes, () -> extractStrictEntity(BODY_READ_TIMEOUT, maxBytes,
+          strict -> parsed(strict, inner)));
     });
+  }
+
+  private static Route parsed(HttpEntity.Strict entity, Function<JsonNode, Route> inner) {
+    JsonNode body;
+    try {
+      body = Json.parse(entity.getData().toArray());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return complete(ErrorHandling.toResponse(e));
+    }
+    return inner.apply(body);
   }
 
   /**

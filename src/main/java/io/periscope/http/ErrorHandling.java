@@ -80,8 +80,8 @@ public final class ErrorHandling {
       return error(StatusCodes.BAD_REQUEST, "the JSON body is nested too deeply");
     }
     if (t instanceof JsonProcessingException) return error(StatusCodes.BAD_REQUEST, "the body is not valid JSON");
-    if (t instanceof EntityStreamSizeException || (t instanceof IllegalRequestException r && tooLarge(r))) {
-      return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");
+    if (t instanceof EntityStreamSizeException || (t instanceof IllegalRequestException r && reportsTooLarge(r))) {
+      return tooLarge();
     }
     if (t instanceof IllegalRequestException r) {
       return error(StatusCodes.get(r.status().intValue()), "the request is malformed");
@@ -102,8 +102,12 @@ public final class ErrorHandling {
     return error(StatusCodes.INTERNAL_SERVER_ERROR, "internal error");
   }
 
+  static HttpResponse tooLarge() {
+    return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");
+  }
+
   /** Pekko reports an oversized strict body as a 400 or a 413 depending on how it arrived; both are a 413 here. */
-  private static boolean tooLarge(IllegalRequestException e) {
+  private static boolean reportsTooLarge(IllegalRequestException e) {
     return e.status().intValue() == 413 || e.info().summary().startsWith("Request too large");
   }
 

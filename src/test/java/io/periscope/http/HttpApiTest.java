@@ -128,6 +128,46 @@ public class HttpApiTest {
   }
 
   @Test
+  public void bodiesAreBoundedWhetherTheyArriveWholeOrStreamed() throws Exception {
+    String oversized = "{\"email\": \"" + "x".repeat(20_000) + "\"}"; // /auth/* takes 16 KiB
+    assertEquals(413, rawStatus(oversized, false));
+    assertEquals(413, rawStatus(oversized, true));
+    String wrongPassword = "{\"email\": \"alice@example.org\", \"password\": \"nope-nope\"}";
+    assertEquals("a body within the bound is read either way", 401, rawStatus(wrongPassword, false));
+    assertEquals(401, rawStatus(wrongPassword, true));
+  }
+
+  /**
+   * The status of POST /auth/login with {@code body} over a raw connection: written with its head in one piece (the
+   * server has it whole), or chunked in two writes (the server reads it as a stream).
+   */
+  private static int rawStatus(String body, boolean chunked) throws Exception {
+    java.net.URI base = service.uri("/");
+    try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(30_000);
+      var out = socket.getOutputStream();
+      String head = "POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+          + "Connection: close\r\n";
+      if (chunked) {
+        int half = body.length() / 2;
+        out.write((head + "Transfer-Encoding: chunked\r\n\r\n" + chunk(body.substring(0, half))).getBytes());
+        out.flush();
+        Thread.sleep(50);
+        out.write((chunk(body.substring(half)) + "0\r\n\r\n").getBytes());
+      } else {
+        out.write((head + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes());
+      }
+      out.flush();
+      String statusLine = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream())).readLine();
+      return Integer.parseInt(statusLine.split(" ")[1]);
+    }
+  }
+
+  private static String chunk(String part) {
+    return Integer.toHexString(part.length()) + "\r\n" + part + "\r\n";
+  }
+
+  @Test
   public void tokensAreRequiredAndChecked() throws Exception {
     error(call("GET", "/watches", null, null), 401);
     error(call("GET", "/no-such-route", null, null), 401);
