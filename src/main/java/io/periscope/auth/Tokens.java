@@ -6,16 +6,21 @@ import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.exceptions.JWTVerificationException;
 import com.auth0.jwt.interfaces.DecodedJWT;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * HS256 access tokens. The verifier is built for HS256 only, so a token claiming any other algorithm
@@ -85,16 +90,49 @@ public final class Tokens {
     return claims(token).map(Claims::principal);
   }
 
-  /** Like {@link #verify}, with the token's session generation (0 when it carries none). */
+  /**
+   * Like {@link #verify}, with the token's session generation (0 when it carries none). A token verified before is
+   * taken from {@link #verified} while it is within its lifetime: verifying decodes and parses it, every request.
+   */
   public Optional<Claims> claims(String token) {
+    ByteBuffer key = digest(token);
+    Instant now = clock.instant();
+    Verified known = verified.get(key);
+    if (known != null && known.coversNow(now)) return Optional.of(known.claims());
     try {
       DecodedJWT jwt = verifier.verify(token);
       Optional<Role> role = Role.parse(jwt.getClaim("role").asString());
       Long generation = jwt.getClaim(GENERATION).asLong();
       if (role.isEmpty()) return Optional.empty();
-      return Optional.of(new Claims(new Principal(jwt.getSubject(), role.get()), generation == null ? 0 : generation));
+      Claims claims = new Claims(new Principal(jwt.getSubject(), role.get()), generation == null ? 0 : generation);
+      if (verified.size() >= VERIFIED_BOUND) verified.clear(); // rare: that many sign-ins within a token's lifetime
+      Instant issuedAt = jwt.getIssuedAtAsInstant();
+      verified.put(key, new Verified(claims, issuedAt == null ? now : issuedAt, jwt.getExpiresAtAsInstant()));
+      return Optional.of(claims);
     } catch (JWTVerificationException e) {
       return Optional.empty();
+    }
+  }
+
+  /** A verified token's claims and the time it is valid in, [issuedAt, expiresAt). */
+  private record Verified(Claims claims, Instant issuedAt, Instant expiresAt) {
+    boolean coversNow(Instant now) {
+      return !now.isBefore(issuedAt) && now.isBefore(expiresAt);
+    }
+  }
+
+  /**
+   * Keyed by a digest of the token, so a lookup compares digests, never a presented token with a real one. Past the
+   * bound the cache starts again empty.
+   */
+  private final Map<ByteBuffer, Verified> verified = new ConcurrentHashMap<>();
+  static final int VERIFIED_BOUND = 10_000;
+
+  private static ByteBuffer digest(String token) {
+    try {
+      return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
     }
   }
 

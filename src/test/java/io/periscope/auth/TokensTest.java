@@ -21,6 +21,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Optional;
+import io.periscope.testing.MutableClock;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -159,5 +160,30 @@ public class TokensTest {
     Tokens then = new Tokens("a-secret-of-at-least-thirty-two-bytes!", java.time.Duration.ofHours(2), past);
     String token = then.issue("alice", Role.USER, past.instant());
     org.junit.Assert.assertTrue("valid by its own clock", then.verify(token).isPresent());
+  }
+
+  @Test
+  public void aTokenVerifiedBeforeStillExpiresOnTime() {
+    Instant issued = Instant.parse("2026-11-22T12:00:00Z");
+    MutableClock clock = new MutableClock(issued);
+    Tokens t = new Tokens(SECRET, TTL, clock);
+    String token = t.issue("alice", Role.USER, issued);
+    assertEquals(Optional.of(ALICE), t.verify(token));
+    clock.set(issued.plus(TTL).minusSeconds(1));
+    assertEquals("verified again within its lifetime", Optional.of(ALICE), t.verify(token));
+    clock.set(issued.plus(TTL).plusSeconds(1));
+    assertEquals(Optional.empty(), t.verify(token));
+    clock.set(issued.minusSeconds(60));
+    assertEquals("not before it was issued", Optional.empty(), t.verify(token));
+  }
+
+  @Test
+  public void aTokenVerifiedBeforeIsNoKeyToATamperedOne() {
+    String good = now(tokens, "alice", Role.USER);
+    assertEquals(Optional.of(ALICE), tokens.verify(good));
+    String[] parts = good.split("\\.");
+    String otherSignature = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
+    assertEquals(Optional.empty(), tokens.verify(otherSignature));
+    assertEquals(Optional.empty(), tokens.verify(good + "x"));
   }
 }
