@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The durable wake-up index: one row per scheduled watch (entity id → next fire time), in the journal's own
@@ -58,25 +59,47 @@ public final class WakeUpIndex implements AutoCloseable {
     return new IndexSession(pool);
   }
 
-  /** Sets a watch's next fire time, or removes the watch from the index for {@code null}. */
-  static void set(Connection c, String entityId, Instant due) throws SQLException {
-    if (due == null) {
+  /**
+   * Sets the next fire time of each watch in {@code due}, removing those mapped to {@code null}, in at most three
+   * round trips however many watches there are: the projection writes a group of events at once.
+   */
+  static void setAll(Connection c, Map<String, Instant> due) throws SQLException {
+    List<String> removed = new ArrayList<>();
+    List<Map.Entry<String, Instant>> scheduled = new ArrayList<>();
+    due.forEach((entityId, at) -> {
+      if (at == null) removed.add(entityId);
+      else scheduled.add(Map.entry(entityId, at));
+    });
+    if (!removed.isEmpty()) {
       try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + TABLE + " WHERE entity_id = ?")) {
-        delete.setString(1, entityId);
-        delete.executeUpdate();
+        for (String entityId : removed) {
+          delete.setString(1, entityId);
+          delete.addBatch();
+        }
+        delete.executeBatch();
       }
-      return;
     }
+    if (scheduled.isEmpty()) return;
+    int[] updated;
     try (PreparedStatement update = c.prepareStatement("UPDATE " + TABLE + " SET due_at = ? WHERE entity_id = ?")) {
-      update.setLong(1, due.toEpochMilli());
-      update.setString(2, entityId);
-      if (update.executeUpdate() > 0) return;
+      for (Map.Entry<String, Instant> e : scheduled) {
+        update.setLong(1, e.getValue().toEpochMilli());
+        update.setString(2, e.getKey());
+        update.addBatch();
+      }
+      updated = update.executeBatch();
     }
-    // one projection instance writes the index, so nothing inserts the same row in between
+    // one projection instance writes the index, so nothing inserts the same rows in between
     try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " (entity_id, due_at) VALUES (?, ?)")) {
-      insert.setString(1, entityId);
-      insert.setLong(2, due.toEpochMilli());
-      insert.executeUpdate();
+      int missing = 0;
+      for (int i = 0; i < updated.length; i++) {
+        if (updated[i] != 0) continue;
+        insert.setString(1, scheduled.get(i).getKey());
+        insert.setLong(2, scheduled.get(i).getValue().toEpochMilli());
+        insert.addBatch();
+        missing++;
+      }
+      if (missing > 0) insert.executeBatch();
     }
   }
 

@@ -1,9 +1,11 @@
 package io.periscope.schedule;
 
 import io.periscope.watch.WatchEntity;
-import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -36,18 +38,19 @@ public final class WakeUpProjection extends JdbcHandler<List<EventEnvelope<Watch
 
   @Override
   public void process(IndexSession session, List<EventEnvelope<WatchEntity.Event>> envelopes) throws Exception {
+    // The index holds only each watch's latest next fire time: the group's last schedule event per watch decides.
+    Map<String, Instant> due = new HashMap<>();
+    for (EventEnvelope<WatchEntity.Event> envelope : envelopes) {
+      WatchEntity.Event event = envelope.event();
+      String entityId = envelope.persistenceId().substring(WATCH_PREFIX.length());
+      if (event instanceof WatchEntity.Created e) due.put(entityId, e.nextFireAt());
+      else if (event instanceof WatchEntity.Replaced e) due.put(entityId, e.nextFireAt());
+      else if (event instanceof WatchEntity.ScheduleAdvanced e) due.put(entityId, e.nextFireAt());
+      else if (event instanceof WatchEntity.Deleted) due.put(entityId, null);
+    }
     session.withConnection(connection -> {
-      for (EventEnvelope<WatchEntity.Event> envelope : envelopes) apply(connection, envelope);
+      WakeUpIndex.setAll(connection, due);
       return null;
     });
-  }
-
-  private static void apply(Connection connection, EventEnvelope<WatchEntity.Event> envelope) throws Exception {
-    String entityId = envelope.persistenceId().substring(WATCH_PREFIX.length());
-    WatchEntity.Event event = envelope.event();
-    if (event instanceof WatchEntity.Created e) WakeUpIndex.set(connection, entityId, e.nextFireAt());
-    else if (event instanceof WatchEntity.Replaced e) WakeUpIndex.set(connection, entityId, e.nextFireAt());
-    else if (event instanceof WatchEntity.ScheduleAdvanced e) WakeUpIndex.set(connection, entityId, e.nextFireAt());
-    else if (event instanceof WatchEntity.Deleted) WakeUpIndex.set(connection, entityId, null);
   }
 }

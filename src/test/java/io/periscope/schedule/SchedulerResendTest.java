@@ -46,7 +46,7 @@ public class SchedulerResendTest {
     Instant due = Instant.parse("2026-11-22T10:01:00Z");
     IndexSession session = index.session();
     session.withConnection(c -> {
-      WakeUpIndex.set(c, "alice:w", due);
+      WakeUpIndex.setAll(c, java.util.Map.of("alice:w", due));
       return null;
     });
     session.commit();
