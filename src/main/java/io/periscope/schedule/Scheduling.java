@@ -5,7 +5,10 @@ import io.periscope.persistence.SchemaLock;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
+import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -16,13 +19,20 @@ import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.SingletonActor;
 import org.apache.pekko.projection.ProjectionBehavior;
 import org.apache.pekko.projection.jdbc.javadsl.JdbcProjection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.concurrent.ExecutionContextExecutor;
 
 /**
  * Starts what makes schedules fire on a serving node: the wake-up index's tables, its projection (one instance in
- * the cluster, run by a sharded daemon process so it moves when its node leaves) and the scheduler (a cluster
- * singleton).
+ * the cluster, run by a sharded daemon process so it moves when its node leaves), the scheduler (a cluster
+ * singleton), and a minutely look at the statistics the projection's query plan depends on.
  */
 public final class Scheduling {
+  private static final Logger log = LoggerFactory.getLogger(Scheduling.class);
+  /** How often each node looks at the statistics the projection's query depends on. */
+  static final Duration STATISTICS_EVERY = Duration.ofMinutes(1);
+
   private Scheduling() {}
 
   public static void start(ActorSystem<?> system, Config config, Entities entities, Clock clock, AdminAlerts alerts)
@@ -38,6 +48,16 @@ public final class Scheduling {
           .get(60, TimeUnit.SECONDS);
     });
 
+    ExecutionContextExecutor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
+    system.scheduler().scheduleWithFixedDelay(STATISTICS_EVERY, STATISTICS_EVERY, () -> {
+      try {
+        List<String> analyzed = index.refreshStaleStatistics();
+        if (!analyzed.isEmpty()) log.info("event=journal-statistics-refreshed tables={}", analyzed);
+      } catch (SQLException e) {
+        log.warn("event=journal-statistics-failed message=\"{}\"", e.getMessage());
+      }
+    }, blocking);
+
     ShardedDaemonProcess.get(system).init(ProjectionBehavior.Command.class, "wakeup-index", 1,
         i -> ProjectionBehavior.create(WakeUpProjection.create(system, index)),
         ShardedDaemonProcessSettings.create(system), Optional.of(ProjectionBehavior.stopMessage()));
@@ -47,6 +67,6 @@ public final class Scheduling {
     ClusterSingleton.get(system).init(SingletonActor.of(Scheduler.create(index, (entityId, due) -> {
       int colon = entityId.indexOf(':');
       entities.watch(entityId.substring(0, colon), entityId.substring(colon + 1)).tell(new WatchEntity.Fire(due));
-    }, clock, settings, alerts, system.dispatchers().lookup(DispatcherSelector.blocking())), "scheduler"));
+    }, clock, settings, alerts, blocking), "scheduler"));
   }
 }

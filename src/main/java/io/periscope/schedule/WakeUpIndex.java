@@ -54,6 +54,35 @@ public final class WakeUpIndex implements AutoCloseable {
     }
   }
 
+  /** The journal tables eventsByTag joins, whose statistics its query plan depends on. */
+  static final List<String> TAG_QUERY_TABLES = List.of("event_journal", "event_tag");
+
+  /**
+   * Analyzes the tables of the eventsByTag query that changed by more than a tenth (and 1,000 rows) since they were
+   * last analyzed, on PostgreSQL: with statistics of a smaller table the planner reads every tag row for each poll of
+   * the projection (63 ms a poll at 78,000 rows, against 0.7 ms with fresh statistics), so the poll grows with the
+   * journal. Autovacuum does this where it is on; this covers a database where it is off or behind.
+   *
+   * @return the tables analyzed
+   */
+  public List<String> refreshStaleStatistics() throws SQLException {
+    List<String> analyzed = new ArrayList<>();
+    try (Connection c = pool.getConnection()) {
+      if (!c.getMetaData().getDatabaseProductName().equals("PostgreSQL")) return analyzed;
+      try (PreparedStatement q = c.prepareStatement("SELECT relname FROM pg_stat_user_tables "
+          + "WHERE relname = ANY (?) AND n_mod_since_analyze > 1000 + n_live_tup / 10")) {
+        q.setArray(1, c.createArrayOf("text", TAG_QUERY_TABLES.toArray()));
+        try (ResultSet rs = q.executeQuery()) {
+          while (rs.next()) analyzed.add(rs.getString(1));
+        }
+      }
+      try (Statement s = c.createStatement()) {
+        for (String table : analyzed) s.execute("ANALYZE \"" + table + "\"");
+      }
+    }
+    return analyzed;
+  }
+
   /** A transaction on the index, as the projection stores its offset in the same one. */
   public IndexSession session() {
     return new IndexSession(pool);

@@ -5,15 +5,22 @@ import static org.junit.Assert.assertEquals;
 import com.typesafe.config.Config;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.TestJournals;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.Test;
 
-/** A group of next fire times written at once, on both journals' databases: inserted, moved on and removed. */
+/**
+ * A group of next fire times written at once, on both journals' databases: inserted, moved on and removed; and the
+ * statistics the projection's query depends on kept fresh on PostgreSQL.
+ */
 public class WakeUpIndexTest {
   private static final Instant T = Instant.parse("2026-11-22T10:00:00Z");
 
@@ -26,6 +33,54 @@ public class WakeUpIndexTest {
   public void onPostgres() throws Exception {
     TestJournals.requirePostgres();
     writesGroups(TestJournals.postgres());
+  }
+
+  @Test
+  public void staleStatisticsOfTheTagQueryAreRefreshedOnPostgres() throws Exception {
+    TestJournals.requirePostgres();
+    Config config = TestJournals.postgres();
+    ActorTestKit testKit = ActorTestKit.create(config);
+    try (WakeUpIndex index = WakeUpIndex.open(config, 1)) {
+      JournalSchema.create(testKit.system());
+      index.createTablesIfMissing();
+      index.refreshStaleStatistics(); // whatever earlier tests left
+      Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
+      try (Connection c = DriverManager.getConnection(db.getString("url"), db.getString("user"), db.getString("password"));
+           Statement s = c.createStatement()) {
+        String pid = "Watch|" + UUID.randomUUID();
+        // more tagged events than a tenth of both tables plus 1,000, as a burst of creates writes them
+        var count = s.executeQuery("SELECT count(*) FROM event_journal");
+        count.next();
+        long rows = 2000 + count.getLong(1) / 5;
+        s.execute("INSERT INTO event_journal (persistence_id, sequence_number, writer, write_timestamp, "
+            + "adapter_manifest, event_payload, event_ser_id, event_ser_manifest) SELECT '" + pid + "', n, 'w', 0, '', "
+            + "'\\x01', 1, '' FROM generate_series(1, " + rows + ") n");
+        s.execute("INSERT INTO event_tag (event_id, tag) SELECT ordering, 'watch-schedule' FROM event_journal "
+            + "WHERE persistence_id = '" + pid + "'");
+        // the server counts the changes a moment after the commit
+        List<String> analyzed = List.of();
+        for (int i = 0; i < 50 && analyzed.size() < 2; i++) {
+          Thread.sleep(200);
+          analyzed = index.refreshStaleStatistics();
+        }
+        assertEquals(Set.of("event_journal", "event_tag"), Set.copyOf(analyzed));
+        assertEquals("nothing is analyzed again while it is fresh", List.of(), index.refreshStaleStatistics());
+      }
+    } finally {
+      testKit.shutdownTestKit();
+    }
+  }
+
+  @Test
+  public void statisticsAreLeftToH2() throws Exception {
+    Config config = TestJournals.h2();
+    ActorTestKit testKit = ActorTestKit.create(config);
+    try (WakeUpIndex index = WakeUpIndex.open(config, 1)) {
+      JournalSchema.create(testKit.system());
+      assertEquals(List.of(), index.refreshStaleStatistics());
+    } finally {
+      testKit.shutdownTestKit();
+    }
   }
 
   private static void writesGroups(Config config) throws Exception {
