@@ -52,7 +52,8 @@ import java.util.regex.Pattern;
  *   <li>{@code --scenario cluster}: the same work on 1 node, then on 3 (conf/local1..3 on a scratch PostgreSQL
  *       database, see {@link LocalCluster}), each node bounded to {@code --runs-per-node} (8) runs at once:
  *       scheduled-run throughput — {@code --watches} (600) watches due every minute, measured in the minute after
- *       {@code --warm-minutes} (1) whose runs warm the nodes up: runs ÷ (last run's end − due time) — and API read
+ *       {@code --warm-minutes} (4) whose runs warm the nodes up (on two slow cores the JIT still takes half a node's
+ *       CPU after the first minute): runs ÷ (last run's end − due time) — and API read
  *       throughput (the {@link LoadDriver}'s read scenario, {@code --clients} (16)
  *       spread over the nodes for {@code --seconds} (15) after a 5 s warm-up); then the 3-node ÷ 1-node ratios.</li>
  * </ul>
@@ -260,7 +261,7 @@ public final class ScheduleBench {
     int slots = Integer.parseInt(options.getOrDefault("--runs-per-node", "8"));
     int clients = Integer.parseInt(options.getOrDefault("--clients", "16"));
     int seconds = Integer.parseInt(options.getOrDefault("--seconds", "15"));
-    int warmMinutes = Integer.parseInt(options.getOrDefault("--warm-minutes", "1"));
+    int warmMinutes = Integer.parseInt(options.getOrDefault("--warm-minutes", "4"));
     Map<Integer, double[]> throughput = new java.util.TreeMap<>(); // nodes → {runs/s, reads/s}
     for (int size : new int[] {1, 3}) {
       try (LocalCluster cluster = new LocalCluster("bench" + size, size, Map.of("RUNS_PER_NODE", String.valueOf(slots),
