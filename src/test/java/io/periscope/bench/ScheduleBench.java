@@ -396,9 +396,7 @@ public final class ScheduleBench {
     String body = Json.text(Map.of("id", id, "name", id, "condition", "anything",
         "sources", List.of(Map.of("type", "rss", "value", feedUrl)), "schedule", schedule, "threshold", 0.8));
     for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve("/watches")).timeout(Duration.ofSeconds(60))
-          .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = send(base, "POST", "/watches", token, body, Duration.ofSeconds(60));
       if (r.statusCode() == 201 || (r.statusCode() == 409 && attempt > 1)) return null;
       if (r.statusCode() != 503 || attempt == 5) {
         throw new IllegalStateException("POST /watches → " + r.statusCode() + " " + r.body());
@@ -409,14 +407,20 @@ public final class ScheduleBench {
 
   private JsonNode call(URI base, String method, String path, String token, String body, Duration timeout)
       throws Exception {
+    HttpResponse<String> r = send(base, method, path, token, body, timeout);
+    if (r.statusCode() >= 300) throw new IllegalStateException(method + " " + path + " → " + r.statusCode() + " " + r.body());
+    return Json.MAPPER.readTree(r.body());
+  }
+  /** One request with the bearer token and a JSON body, either optional; any answer is returned. */
+  private HttpResponse<String> send(URI base, String method, String path, String token, String body, Duration timeout)
+      throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
     if (token != null) b.header("Authorization", "Bearer " + token);
     if (body != null) b.header("Content-Type", "application/json");
     b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() >= 300) throw new IllegalStateException(method + " " + path + " → " + r.statusCode() + " " + r.body());
-    return Json.MAPPER.readTree(r.body());
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
+
 
   // ---- the service under test ------------------------------------------------------------------------
 

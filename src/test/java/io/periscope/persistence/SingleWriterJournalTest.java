@@ -6,7 +6,6 @@ import static org.junit.Assert.assertThrows;
 import com.typesafe.config.Config;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.UUID;
@@ -34,10 +33,8 @@ public class SingleWriterJournalTest {
     try {
       assertEquals("off", config.getString("jdbc-journal.replay-filter.mode"));
       JournalSchema.create(testKit.system());
-      Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
       String persistenceId = "Watch|" + UUID.randomUUID();
-      try (Connection c = DriverManager.getConnection(db.getString("url"), db.getString("user"),
-          db.getString("password"))) {
+      try (Connection c = TestJournals.connect(config)) {
         insertEvent(c, persistenceId, 1, "writer-a");
         assertThrows(SQLException.class, () -> insertEvent(c, persistenceId, 1, "writer-b"));
         insertEvent(c, persistenceId, 2, "writer-b"); // the next number is the second writer's to take

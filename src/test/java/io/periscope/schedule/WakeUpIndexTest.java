@@ -6,7 +6,6 @@ import com.typesafe.config.Config;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.HashMap;
@@ -44,9 +43,7 @@ public class WakeUpIndexTest {
       JournalSchema.create(testKit.system());
       index.createTablesIfMissing();
       index.refreshStaleStatistics(); // whatever earlier tests left
-      Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
-      try (Connection c = DriverManager.getConnection(db.getString("url"), db.getString("user"), db.getString("password"));
-           Statement s = c.createStatement()) {
+      try (Connection c = TestJournals.connect(config); Statement s = c.createStatement()) {
         String pid = "Watch|" + UUID.randomUUID();
         // more tagged events than a tenth of both tables plus 1,000, as a burst of creates writes them
         var count = s.executeQuery("SELECT count(*) FROM event_journal");

@@ -90,6 +90,12 @@ public final class TestJournals {
         "pekko.loglevel", "WARNING")));
   }
 
+  /** A plain connection to the database of a journal configuration, for tests that look at its tables. */
+  public static Connection connect(Config config) throws java.sql.SQLException {
+    Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
+    return DriverManager.getConnection(db.getString("url"), db.getString("user"), db.getString("password"));
+  }
+
   /** Fails (never skips) when PostgreSQL cannot be reached. */
   public static void requirePostgres() {
     try (Connection c = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, "")) {
