@@ -39,7 +39,8 @@ public final class ShardedEntities implements Entities {
   @Override
   public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
     // The stop message lets a watch finish its run in flight before it passivates or moves to another node.
-    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline, clock))
+    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline, clock,
+            self -> ctx.getShard().tell(new ClusterSharding.Passivate<>(self))))
         .withStopMessage(new WatchEntity.Stop()));
     watchesStarted = true;
     this.runAll = runAll;

@@ -216,16 +216,39 @@ public final class WatchEntity
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
 
-  /** @param clock what "now" is for schedules and event times */
-  public static Behavior<Command> create(String entityId, RunPipeline pipeline, Clock clock) {
-    return Behaviors.setup(ctx -> new WatchEntity(ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline, clock));
+  /** How a watch asks whatever hosts it to stop it, with its next message starting it again (sharding's Passivate). */
+  @FunctionalInterface
+  public interface Passivation {
+    void passivate(ActorRef<Command> self);
+
+    /** Where nothing would start the entity again (a plain actor), it stays. */
+    Passivation NEVER = self -> {};
   }
 
-  private WatchEntity(ActorContext<Command> context, PersistenceId persistenceId, RunPipeline pipeline, Clock clock) {
+  private final Passivation passivation;
+
+  /**
+   * A watch that stays in memory once created (a plain actor, a test).
+   *
+   * @param clock what "now" is for schedules and event times
+   */
+  public static Behavior<Command> create(String entityId, RunPipeline pipeline, Clock clock) {
+    return create(entityId, pipeline, clock, Passivation.NEVER);
+  }
+
+  /** @param passivation how the watch leaves memory once it is created (see {@link #onCreate}) */
+  public static Behavior<Command> create(String entityId, RunPipeline pipeline, Clock clock, Passivation passivation) {
+    return Behaviors.setup(ctx -> new WatchEntity(ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline, clock,
+        passivation));
+  }
+
+  private WatchEntity(ActorContext<Command> context, PersistenceId persistenceId, RunPipeline pipeline, Clock clock,
+                      Passivation passivation) {
     super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
     this.pipeline = pipeline;
     this.clock = clock;
+    this.passivation = passivation;
   }
 
   @Override
@@ -363,12 +386,19 @@ public final class WatchEntity
     }).build();
   }
 
+  /*
+   * A new watch leaves memory as soon as it is written: what needs it next is its first due time or its owner
+   * opening it, both usually much later, and its next message starts it again from the journal. Staying until the
+   * idle timeout kept every created watch (about 4 KB of actor, behavior and state) live for ten minutes, and under
+   * a burst of creates the young collections spent most of their pauses copying those watches.
+   */
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
     if (state.exists()) {
       return Effect().reply(cmd.replyTo(), StatusReply.error("a watch with id '" + cmd.watch().id() + "' already exists"));
     }
     Instant now = clock.instant();
     return Effect().persist(new Created(cmd.watch(), now, firstFire(cmd.watch(), now)))
+        .thenRun(s -> passivation.passivate(context.getSelf()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
 
