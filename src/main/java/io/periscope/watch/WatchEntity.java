@@ -213,6 +213,7 @@ public final class WatchEntity
   private final ActorContext<Command> context;
   private final RunPipeline pipeline;
   private final Clock clock;
+  private final Passivation passivation;
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
 
@@ -224,8 +225,6 @@ public final class WatchEntity
     /** Where nothing would start the entity again (a plain actor), it stays. */
     Passivation NEVER = self -> {};
   }
-
-  private final Passivation passivation;
 
   /**
    * A watch that stays in memory once created (a plain actor, a test).

@@ -411,6 +411,7 @@ public final class ScheduleBench {
     if (r.statusCode() >= 300) throw new IllegalStateException(method + " " + path + " → " + r.statusCode() + " " + r.body());
     return Json.MAPPER.readTree(r.body());
   }
+
   /** One request with the bearer token and a JSON body, either optional; any answer is returned. */
   private HttpResponse<String> send(URI base, String method, String path, String token, String body, Duration timeout)
       throws Exception {
@@ -420,7 +421,6 @@ public final class ScheduleBench {
     b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
-
 
   // ---- the service under test ------------------------------------------------------------------------
 
