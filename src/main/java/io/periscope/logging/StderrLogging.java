@@ -15,7 +15,7 @@ import java.util.List;
  * The service's logging, set up in code: one line per event, {@code key=value} fields, on stderr (standard output
  * belongs to the command line's results), at {@code PERISCOPE_LOG_LEVEL} (a system property or the environment;
  * INFO by default). Logback finds it through {@code META-INF/services}. Configuring from an XML file loaded about
- * 350 classes of logback's XML machinery at every start; an operator's own file still wins when
+ * 270 more classes of logback's XML machinery at every start; an operator's own file still wins when
  * {@code -Dlogback.configurationFile} names one.
  */
 public final class StderrLogging extends ContextAwareBase implements Configurator {
