@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.apache.pekko.persistence.jdbc.config.EventJournalTableColumnNames;
 import org.apache.pekko.persistence.jdbc.config.EventJournalTableConfiguration;
 import org.apache.pekko.persistence.jdbc.config.EventTagTableConfiguration;
@@ -43,6 +44,11 @@ import slick.jdbc.hikaricp.HikariCPJdbcDataSource;
  * insert, and the statement is atomic on its own. Reads, replays and deletes stay the plugin's.
  */
 public final class PostgresJournalDao extends DefaultJournalDao {
+  /** The statement's array parameters, in order: one per event column written, then the tags' three. */
+  private static final List<String> EVENT_ARRAY_TYPES = List.of(
+      "boolean", "varchar", "int8", "varchar", "int8", "varchar", "int4", "varchar", "bytea", "int4", "varchar", "bytea");
+  private static final List<String> TAG_ARRAY_TYPES = List.of("varchar", "int8", "varchar");
+
   private final HikariDataSource writers;
   private final ExecutorService writerThreads;
   private final String insertSql;
@@ -148,10 +154,10 @@ public final class PostgresJournalDao extends DefaultJournalDao {
       Object[][] columns = {deleted, persistenceIds, sequenceNumbers, writerUuids, timestamps, adapterManifests,
           serIds, serManifests, payloads, metaSerIds, metaSerManifests, metaPayloads,
           tagPids.toArray(new String[0]), tagSeqs.toArray(new Long[0]), tags.toArray(new String[0])};
-      String[] types = {"boolean", "varchar", "int8", "varchar", "int8", "varchar",
-          "int4", "varchar", "bytea", "int4", "varchar", "bytea", "varchar", "int8", "varchar"};
+      List<String> types = new ArrayList<>(EVENT_ARRAY_TYPES);
+      types.addAll(TAG_ARRAY_TYPES);
       for (int c = 0; c < columns.length; c++) {
-        insert.setArray(c + 1, connection.createArrayOf(types[c], columns[c]));
+        insert.setArray(c + 1, connection.createArrayOf(types.get(c), columns[c]));
       }
       insert.executeUpdate();
     } catch (SQLException e) {
@@ -174,15 +180,18 @@ public final class PostgresJournalDao extends DefaultJournalDao {
             c.metaSerManifest(), c.metaPayload())
         + ") SELECT e.deleted, e.pid, e.seq, e.writer, e.ts, e.adapter, e.ser_id, e.ser_manifest, e.payload,"
         + " e.meta_ser_id, e.meta_ser_manifest, e.meta_payload"
-        + " FROM unnest(?::boolean[], ?::varchar[], ?::int8[], ?::varchar[], ?::int8[], ?::varchar[], ?::int4[],"
-        + " ?::varchar[], ?::bytea[], ?::int4[], ?::varchar[], ?::bytea[]) WITH ORDINALITY"
+        + " FROM unnest(" + arrayParameters(EVENT_ARRAY_TYPES) + ") WITH ORDINALITY"
         + " AS e(deleted, pid, seq, writer, ts, adapter, ser_id, ser_manifest, payload, meta_ser_id,"
         + " meta_ser_manifest, meta_payload, position)"
         + " ORDER BY e.position"
         + " RETURNING " + c.ordering() + ", " + c.persistenceId() + ", " + c.sequenceNumber() + ")"
         + " INSERT INTO " + tagTableName + " (" + tagTable.columnNames().eventId() + ", " + tagTable.columnNames().tag() + ")"
-        + " SELECT j." + c.ordering() + ", t.tag FROM j JOIN unnest(?::varchar[], ?::int8[], ?::varchar[])"
+        + " SELECT j." + c.ordering() + ", t.tag FROM j JOIN unnest(" + arrayParameters(TAG_ARRAY_TYPES) + ")"
         + " AS t(pid, seq, tag) ON j." + c.persistenceId() + " = t.pid AND j." + c.sequenceNumber() + " = t.seq";
+  }
+
+  private static String arrayParameters(List<String> types) {
+    return types.stream().map(type -> "?::" + type + "[]").collect(Collectors.joining(", "));
   }
 
   private static String qualified(Option<String> schema, String table) {

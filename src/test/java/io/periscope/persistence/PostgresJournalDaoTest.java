@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -129,7 +130,7 @@ public class PostgresJournalDaoTest {
         .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
     return journal.currentEventsByTag(tag, Offset.noOffset())
         .runWith(Sink.seq(), testKit.system())
-        .toCompletableFuture().get(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        .toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
   }
 
   /** Persists the events of each command in one atomic write; every event gets one tag, the second ones another. */
