@@ -9,5 +9,4 @@ public final class Main {
   public static void main(String[] args) {
     System.exit(Cli.run(args, System.getenv(), System.out, System.err));
   }
-
 }

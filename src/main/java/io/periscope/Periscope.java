@@ -1,7 +1,8 @@
 package io.periscope;
 
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.DispatcherSelector;
+import com.typesafe.config.Config;
+import io.periscope.assist.Assistant;
+import io.periscope.assist.DomainLiveness;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.SelfService;
@@ -12,12 +13,6 @@ import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
 import io.periscope.feedback.Feedbacks;
-import io.periscope.keys.KeyCipher;
-import io.periscope.keys.KeyPoolAdmin;
-import io.periscope.keys.KeyPoolEntity;
-import io.periscope.keys.KeyPools;
-import io.periscope.assist.Assistant;
-import io.periscope.assist.DomainLiveness;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
@@ -30,47 +25,54 @@ import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TrustRoutes;
 import io.periscope.http.WatchRoutes;
-import com.typesafe.config.Config;
+import io.periscope.identity.IdentityProviderSettings;
+import io.periscope.identity.IdentitySignIn;
+import io.periscope.keys.KeyCipher;
+import io.periscope.keys.KeyPoolAdmin;
+import io.periscope.keys.KeyPoolEntity;
+import io.periscope.keys.KeyPools;
 import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigs;
 import io.periscope.model.ModelConfiguration;
 import io.periscope.model.PooledModel;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
-import io.periscope.identity.IdentityProviderSettings;
-import io.periscope.identity.IdentitySignIn;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
-import io.periscope.notify.SmtpSettings;
 import io.periscope.notify.Notifier;
-import io.periscope.persistence.JournalReads;
+import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.persistence.JournalReads;
 import io.periscope.run.EntityRunAll;
-import io.periscope.schedule.Scheduling;
+import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunRecord;
-import io.periscope.watch.WatchEntity;
-import io.periscope.run.Pipeline;
 import io.periscope.run.RunSlots;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.schedule.Scheduling;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CompletionStage;
-import org.apache.pekko.Done;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import okhttp3.OkHttpClient;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 
-/** The application's parts wired together over one actor system and one way of reaching entities. */
+/**
+ * The application's parts wired together over one actor system and one way of reaching entities.
+ */
 public final class Periscope {
   private final Settings settings;
   private final Tokens tokens;
@@ -88,8 +90,12 @@ public final class Periscope {
   private final SelfService selfService;
   private final IdentitySignIn identitySignIn;
 
-  /** Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded in time. */
+  /**
+   * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
+   * in time.
+   */
   static final Duration UPSTREAM_CALL_TIMEOUT = Duration.ofMinutes(2);
+
   /** A sign-in waits on its identity provider: a person is looking at the browser. */
   static final Duration IDENTITY_CALL_TIMEOUT = Duration.ofSeconds(20);
 
@@ -97,8 +103,11 @@ public final class Periscope {
     this(system, config, entities, tokens, Clock.systemUTC());
   }
 
-  /** @param clock "now" for schedules: tests move it by hand */
-  public Periscope(ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
+  /**
+   * @param clock "now" for schedules: tests move it by hand
+   */
+  public Periscope(
+      ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
     this.settings = Settings.from(config);
     this.clock = clock;
     this.tokens = tokens;
@@ -109,38 +118,89 @@ public final class Periscope {
     KeyCipher cipher = new KeyCipher(tokens.secret());
     this.keyPools = new KeyPools(entities, asks, cipher, Clock.systemUTC());
     Settings.Push push = settings.push();
-    this.vapid = new Vapid(push.keysConfigured()
-        ? Optional.of(VapidKeys.parse(push.vapidPublicKey(), push.vapidPrivateKey())) : Optional.empty(),
-        push.vapidSubject().isEmpty() ? Optional.empty() : Optional.of(push.vapidSubject()), entities, asks, cipher);
-    this.trusted = new OkHttpClient.Builder().dispatcher(UpstreamDispatcher.create("upstream"))
-        .connectTimeout(Duration.ofSeconds(10))
-        .readTimeout(UPSTREAM_CALL_TIMEOUT).callTimeout(UPSTREAM_CALL_TIMEOUT).build();
+    this.vapid =
+        new Vapid(
+            push.keysConfigured()
+                ? Optional.of(VapidKeys.parse(push.vapidPublicKey(), push.vapidPrivateKey()))
+                : Optional.empty(),
+            push.vapidSubject().isEmpty() ? Optional.empty() : Optional.of(push.vapidSubject()),
+            entities,
+            asks,
+            cipher);
+    this.trusted =
+        new OkHttpClient.Builder()
+            .dispatcher(UpstreamDispatcher.create("upstream"))
+            .connectTimeout(Duration.ofSeconds(10))
+            .readTimeout(UPSTREAM_CALL_TIMEOUT)
+            .callTimeout(UPSTREAM_CALL_TIMEOUT)
+            .build();
     this.adminAlerts = AdminAlerts.create(config, trusted);
     this.sessions = new SessionGenerations(entities, asks, clock);
     Optional<String> webClient = settings.webOrigins().stream().findFirst();
-    this.selfService = new SelfService(accounts, entities, asks, new EmailSender(SmtpSettings.from(config), blocking),
-        new AccountMails(webClient, settings.publicUrl()), sessions, blocking, clock);
-    this.identitySignIn = new IdentitySignIn(IdentityProviderSettings.from(config),
-        trusted.newBuilder().readTimeout(IDENTITY_CALL_TIMEOUT).callTimeout(IDENTITY_CALL_TIMEOUT).build(), accounts,
-        tokens.secret(), settings.publicUrl(), clock);
+    this.selfService =
+        new SelfService(
+            accounts,
+            entities,
+            asks,
+            new EmailSender(SmtpSettings.from(config), blocking),
+            new AccountMails(webClient, settings.publicUrl()),
+            sessions,
+            blocking,
+            clock);
+    this.identitySignIn =
+        new IdentitySignIn(
+            IdentityProviderSettings.from(config),
+            trusted
+                .newBuilder()
+                .readTimeout(IDENTITY_CALL_TIMEOUT)
+                .callTimeout(IDENTITY_CALL_TIMEOUT)
+                .build(),
+            accounts,
+            tokens.secret(),
+            settings.publicUrl(),
+            clock);
     Settings.Providers p = settings.providers();
-    this.models = new ModelConfigs(entities, asks, ModelConfiguration.both(
-        ModelChoice.withDefaults(p.modelProvider(), p.modelBaseUrl(), p.modelName())), trusted, Clock.systemUTC());
-    this.search = p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
-        ? Optional.empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not configured
-        : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
-    entities.startRuns(new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
-        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()), clock);
+    this.models =
+        new ModelConfigs(
+            entities,
+            asks,
+            ModelConfiguration.both(
+                ModelChoice.withDefaults(p.modelProvider(), p.modelBaseUrl(), p.modelName())),
+            trusted,
+            Clock.systemUTC());
+    this.search =
+        p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
+            ? Optional
+                .empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not
+            // configured
+            : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
+    entities.startRuns(
+        new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
+        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()),
+        clock);
   }
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
-    Notifier notifier = Notifier.create(config, trusted, userUrls.guardedClient(), blocking,
-        Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())));
-    return new Pipeline(new FeedCollector(userUrls), search, new ArticleExtractor(userUrls),
-        new PooledModel(models.verdicts(), keyPools), keyPools, notifier, adminAlerts,
-        owner -> asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
-            entities.trustRules(owner), TrustRulesEntity.GetRules::new).thenApply(r -> TrustRules.of(r.rules())),
+    Notifier notifier =
+        Notifier.create(
+            config,
+            trusted,
+            userUrls.guardedClient(),
+            blocking,
+            Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())));
+    return new Pipeline(
+        new FeedCollector(userUrls),
+        search,
+        new ArticleExtractor(userUrls),
+        new PooledModel(models.verdicts(), keyPools),
+        keyPools,
+        notifier,
+        adminAlerts,
+        owner ->
+            asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+                    entities.trustRules(owner), TrustRulesEntity.GetRules::new)
+                .thenApply(r -> TrustRules.of(r.rules())),
         Clock.systemUTC());
   }
 
@@ -149,10 +209,14 @@ public final class Periscope {
     Scheduling.start(system, config, entities, clock, adminAlerts);
   }
 
-  /** Adds the operator's MODEL_API_KEYS and SEARCH_API_KEYS to their pools (idempotent, on every start). */
+  /**
+   * Adds the operator's MODEL_API_KEYS and SEARCH_API_KEYS to their pools (idempotent, on every
+   * start).
+   */
   public CompletionStage<Done> seedKeyPools() {
     Settings.Providers p = settings.providers();
-    return keyPools.seed(KeyPoolEntity.MODEL, p.modelKeys())
+    return keyPools
+        .seed(KeyPoolEntity.MODEL, p.modelKeys())
         .thenCompose(done -> keyPools.seed(KeyPoolEntity.SEARCH, p.searchKeys()));
   }
 
@@ -160,14 +224,18 @@ public final class Periscope {
     return accounts;
   }
 
-  /** Runs an owner's enabled watches now, through the owner entity (refused while one is in flight). */
+  /**
+   * Runs an owner's enabled watches now, through the owner entity (refused while one is in flight).
+   */
   public CompletionStage<RunAllResult> runAll(String owner) {
     return asks.ask(entities.owner(owner), OwnerEntity.RunAll::new, EntityRunAll.RUN_ALL_TIMEOUT);
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return asks.ask(entities.watch(owner, watchId), r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
+    return asks.ask(
+        entities.watch(owner, watchId),
+        r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
         EntityRunAll.RUN_TIMEOUT);
   }
 
@@ -184,18 +252,33 @@ public final class Periscope {
         new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
     FixedWindowRateLimiter probeLimiter =
         new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock);
-    Assistant assistant = new Assistant(new PooledModel(models.assistance(), keyPools), keyPools, search,
-        new DomainLiveness(settings.allowPrivateNetworks()));
-    Map<String, KeyPoolAdmin.Probe> probes = new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
+    Assistant assistant =
+        new Assistant(
+            new PooledModel(models.assistance(), keyPools),
+            keyPools,
+            search,
+            new DomainLiveness(settings.allowPrivateNetworks()));
+    Map<String, KeyPoolAdmin.Probe> probes =
+        new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks = new Feedbacks(entities, asks, Clock.systemUTC());
-    return new HttpApi(tokens, sessions, settings.webOrigins(),
-        new SystemRoutes(settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
-        new AuthRoutes(accounts, selfService, identitySignIn, settings.webOrigins().stream().findFirst(), authLimiter),
+    return new HttpApi(
+        tokens,
+        sessions,
+        settings.webOrigins(),
+        new SystemRoutes(
+            settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
+        new AuthRoutes(
+            accounts,
+            selfService,
+            identitySignIn,
+            settings.webOrigins().stream().findFirst(),
+            authLimiter),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
-        new AdminRoutes(accounts, keyPools, new KeyPoolAdmin(keyPools, probes), models, probeLimiter),
+        new AdminRoutes(
+            accounts, keyPools, new KeyPoolAdmin(keyPools, probes), models, probeLimiter),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),

@@ -38,15 +38,20 @@ import org.junit.After;
 import org.junit.Test;
 
 /**
- * Three nodes of the jar on one PostgreSQL journal (conf/local1..3, see {@link LocalCluster}), with loopback fakes
- * of feeds, model and webhooks: any node answers for any watch; a node killed with {@code kill -9} has its watches
- * running on the survivors within 30 s, with no acknowledged write lost, no due time run twice and no item
- * alerted twice; a rolling restart under a reading and writing client fails no request the client does not retry
- * (connection refused or reset, 503) and loses nothing.
+ * Three nodes of the jar on one PostgreSQL journal (conf/local1..3, see {@link LocalCluster}), with
+ * loopback fakes of feeds, model and webhooks: any node answers for any watch; a node killed with
+ * {@code kill -9} has its watches running on the survivors within 30 s, with no acknowledged write
+ * lost, no due time run twice and no item alerted twice; a rolling restart under a reading and
+ * writing client fails no request the client does not retry (connection refused or reset, 503) and
+ * loses nothing.
  */
 public class ClusterIT {
   private static final String PASSWORD = "a-cluster-passphrase";
-  /** Pekko's default; the kill test maps watches to the shards each node reports hosting, as sharding does. */
+
+  /**
+   * Pekko's default; the kill test maps watches to the shards each node reports hosting, as
+   * sharding does.
+   */
   private static final int NUMBER_OF_SHARDS = 1000;
 
   private final ApiClient api = new ApiClient();
@@ -61,12 +66,36 @@ public class ClusterIT {
 
   private LocalCluster startCluster(String name) throws Exception {
     upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 3);
-    cluster = new LocalCluster(name, Map.of("FETCH_ALLOW_PRIVATE_NETWORKS", "true",
-        "MODEL_BASE_URL", upstream.base() + "/v1", "MODEL_API_KEYS", "sk-cluster-test-0001"));
-    cluster.start(); // once assigned, so that a failed start still stops its processes and drops its database
-    for (String[] account : new String[][] {{"root", "admin"}, {"alice", "user"}, {"bob", "user"}}) {
-      assertEquals(0, cluster.node(1).command(List.of("users", "create", "--id", account[0], "--email",
-          account[0] + "@example.org", "--role", account[1]), PASSWORD + "\n"));
+    cluster =
+        new LocalCluster(
+            name,
+            Map.of(
+                "FETCH_ALLOW_PRIVATE_NETWORKS",
+                "true",
+                "MODEL_BASE_URL",
+                upstream.base() + "/v1",
+                "MODEL_API_KEYS",
+                "sk-cluster-test-0001"));
+    cluster
+        .start(); // once assigned, so that a failed start still stops its processes and drops its
+    // database
+    for (String[] account :
+        new String[][] {{"root", "admin"}, {"alice", "user"}, {"bob", "user"}}) {
+      assertEquals(
+          0,
+          cluster
+              .node(1)
+              .command(
+                  List.of(
+                      "users",
+                      "create",
+                      "--id",
+                      account[0],
+                      "--email",
+                      account[0] + "@example.org",
+                      "--role",
+                      account[1]),
+                  PASSWORD + "\n"));
     }
     return cluster;
   }
@@ -80,9 +109,24 @@ public class ClusterIT {
   }
 
   private String watch(String id, String condition, String schedule, boolean enabled) {
-    return Json.text(Map.of("id", id, "name", id, "condition", condition,
-        "sources", List.of(Map.of("type", "rss", "value", upstream.feedUrl(id))), "schedule", schedule,
-        "channels", List.of("webhook:" + upstream.hookUrl(id)), "threshold", 0.5, "enabled", enabled));
+    return Json.text(
+        Map.of(
+            "id",
+            id,
+            "name",
+            id,
+            "condition",
+            condition,
+            "sources",
+            List.of(Map.of("type", "rss", "value", upstream.feedUrl(id))),
+            "schedule",
+            schedule,
+            "channels",
+            List.of("webhook:" + upstream.hookUrl(id)),
+            "threshold",
+            0.5,
+            "enabled",
+            enabled));
   }
 
   private static List<JsonNode> runs(HttpResponse<String> r) throws IOException {
@@ -91,7 +135,8 @@ public class ClusterIT {
     return runs;
   }
 
-  // ---- (1) any node answers ------------------------------------------------------------------------
+  // ---- (1) any node answers
+  // ------------------------------------------------------------------------
 
   @Test
   public void watchesCreatedThroughOneNodeAreReadReplacedAndRunThroughTheOthers() throws Exception {
@@ -105,11 +150,16 @@ public class ClusterIT {
       assertEquals("node " + node + ": " + got.body(), 200, got.statusCode());
       assertEquals("a launch date is set", ApiClient.json(got).get("condition").asText());
     }
-    HttpResponse<String> replaced = api.send("PUT", on(2, "/watches/launch"), alice,
-        watch("launch", "a launch date is announced", "0 0 1 1 *", true));
+    HttpResponse<String> replaced =
+        api.send(
+            "PUT",
+            on(2, "/watches/launch"),
+            alice,
+            watch("launch", "a launch date is announced", "0 0 1 1 *", true));
     assertEquals(replaced.body(), 200, replaced.statusCode());
     JsonNode list = ApiClient.json(api.send("GET", on(3, "/watches"), alice, null));
-    assertEquals("a launch date is announced", list.get("watches").get(0).get("condition").asText());
+    assertEquals(
+        "a launch date is announced", list.get("watches").get(0).get("condition").asText());
 
     HttpResponse<String> run = api.send("POST", on(3, "/watches/launch/run"), alice, null);
     assertEquals(run.body(), 200, run.statusCode());
@@ -125,74 +175,134 @@ public class ClusterIT {
     String bob = login(3, "bob");
     for (int node = 1; node <= 3; node++) {
       assertEquals(404, api.send("GET", on(node, "/watches/launch"), bob, null).statusCode());
-      assertEquals(0, ApiClient.json(api.send("GET", on(node, "/watches"), bob, null)).get("watches").size());
+      assertEquals(
+          0,
+          ApiClient.json(api.send("GET", on(node, "/watches"), bob, null)).get("watches").size());
       assertEquals(403, api.send("GET", on(node, "/admin/users"), bob, null).statusCode());
       assertEquals(401, api.send("GET", on(node, "/watches"), bob + "x", null).statusCode());
     }
     String root = login(2, "root");
-    assertEquals(3, ApiClient.json(api.send("GET", on(3, "/admin/users"), root, null)).get("users").size());
+    assertEquals(
+        3, ApiClient.json(api.send("GET", on(3, "/admin/users"), root, null)).get("users").size());
 
     // the operator's history replays the PostgreSQL journal while the cluster runs
     assertEquals(200, api.send("POST", on(2, "/watches/launch/run"), alice, null).statusCode());
     assertEquals(204, api.send("DELETE", on(1, "/watches/launch"), alice, null).statusCode());
-    List<JsonNode> runsAfterDelete = runs(api.send("GET", on(2, "/watches/launch/runs"), alice, null));
+    List<JsonNode> runsAfterDelete =
+        runs(api.send("GET", on(2, "/watches/launch/runs"), alice, null));
     assertEquals(2, runsAfterDelete.size());
-    ServiceProcess.Output replay = cluster.node(3).output(List.of("history", "--owner", "alice", "--watch", "launch",
-        "--json"), null);
+    ServiceProcess.Output replay =
+        cluster
+            .node(3)
+            .output(List.of("history", "--owner", "alice", "--watch", "launch", "--json"), null);
     assertEquals(replay.stdout(), 0, replay.exit());
-    List<String> replayed = Json.MAPPER.readTree(replay.stdout()).get("runs").findValuesAsText("runId");
+    List<String> replayed =
+        Json.MAPPER.readTree(replay.stdout()).get("runs").findValuesAsText("runId");
     assertEquals(runsAfterDelete.stream().map(r -> r.get("runId").asText()).toList(), replayed);
-    ServiceProcess.Output lines = cluster.node(1).output(List.of("history", "--owner", "alice", "--watch", "launch"),
-        null);
+    ServiceProcess.Output lines =
+        cluster.node(1).output(List.of("history", "--owner", "alice", "--watch", "launch"), null);
     assertEquals(0, lines.exit());
-    assertEquals(2, lines.stdout().lines().filter(l -> l.contains(" " + RunRecord.NOTHING_NEW + " ")
-        || l.contains(" " + RunRecord.ALERT + " ")).count());
+    assertEquals(
+        2,
+        lines
+            .stdout()
+            .lines()
+            .filter(
+                l ->
+                    l.contains(" " + RunRecord.NOTHING_NEW + " ")
+                        || l.contains(" " + RunRecord.ALERT + " "))
+            .count());
 
-    // the model configuration set through one node is what the next run on every node asks, without a restart
-    HttpResponse<String> changed = api.send("PUT", on(1, "/admin/model"), root, Json.text(Map.of(
-        "verdicts", Map.of("provider", "openai", "baseUrl", upstream.base() + "/v1", "model", "judge-2"),
-        "assistance", Map.of("provider", "openai", "baseUrl", upstream.base() + "/v1", "model", "helper-2"))));
+    // the model configuration set through one node is what the next run on every node asks, without
+    // a restart
+    HttpResponse<String> changed =
+        api.send(
+            "PUT",
+            on(1, "/admin/model"),
+            root,
+            Json.text(
+                Map.of(
+                    "verdicts",
+                        Map.of(
+                            "provider",
+                            "openai",
+                            "baseUrl",
+                            upstream.base() + "/v1",
+                            "model",
+                            "judge-2"),
+                    "assistance",
+                        Map.of(
+                            "provider",
+                            "openai",
+                            "baseUrl",
+                            upstream.base() + "/v1",
+                            "model",
+                            "helper-2"))));
     assertEquals(changed.body(), 200, changed.statusCode());
     Set<Integer> hosts = new HashSet<>();
     for (int i = 0; hosts.size() < 3 && i < 30; i++) {
       String id = "judged-" + i;
-      assertEquals(201, api.send("POST", on(1 + i % 3, "/watches"), alice,
-          watch(id, "a launch date is set", "0 0 1 1 *", false)).statusCode());
+      assertEquals(
+          201,
+          api.send(
+                  "POST",
+                  on(1 + i % 3, "/watches"),
+                  alice,
+                  watch(id, "a launch date is set", "0 0 1 1 *", false))
+              .statusCode());
       int asked = upstream.modelsAsked().size();
-      JsonNode judged = ApiClient.json(api.send("POST", on(1 + i % 3, "/watches/" + id + "/run"), alice, null))
-          .get("result");
-      assertEquals(List.of("openai:judge-2"), Json.MAPPER.convertValue(judged.get("models"), List.class));
-      assertEquals(List.of("judge-2"), upstream.modelsAsked().subList(asked, upstream.modelsAsked().size()));
+      JsonNode judged =
+          ApiClient.json(api.send("POST", on(1 + i % 3, "/watches/" + id + "/run"), alice, null))
+              .get("result");
+      assertEquals(
+          List.of("openai:judge-2"), Json.MAPPER.convertValue(judged.get("models"), List.class));
+      assertEquals(
+          List.of("judge-2"), upstream.modelsAsked().subList(asked, upstream.modelsAsked().size()));
       for (int n = 1; n <= 3; n++) {
         if (hostedBy(n, List.of(id)).contains(id)) hosts.add(n);
       }
     }
     assertEquals("runs hosted on every node asked the new model", Set.of(1, 2, 3), hosts);
 
-    // rate limits are per process: one node's /auth limit leaves the others' alone (a window that ends during the
-    // burst starts counting again, so then the burst goes on in the next window, which cannot end as quickly)
+    // rate limits are per process: one node's /auth limit leaves the others' alone (a window that
+    // ends during the burst starts counting again, so then the burst goes on in the next window,
+    // which cannot end as quickly)
     int attempts = 0;
     int status = 0;
     for (int burst = 0; burst < 2 && status != 429; burst++) {
       attempts = 0;
       while (status != 429 && attempts < 25) {
         attempts++;
-        status = api.send("POST", on(2, "/auth/login"), null,
-            Json.text(Map.of("email", "bob@example.org", "password", "not-the-password"))).statusCode();
+        status =
+            api.send(
+                    "POST",
+                    on(2, "/auth/login"),
+                    null,
+                    Json.text(Map.of("email", "bob@example.org", "password", "not-the-password")))
+                .statusCode();
       }
     }
     assertEquals("node 2 limits /auth/* to 20 a minute per address", 429, status);
     assertTrue(attempts <= 21);
-    assertEquals(200, api.send("POST", on(1, "/auth/login"), null,
-        Json.text(Map.of("email", "bob@example.org", "password", PASSWORD))).statusCode());
+    assertEquals(
+        200,
+        api.send(
+                "POST",
+                on(1, "/auth/login"),
+                null,
+                Json.text(Map.of("email", "bob@example.org", "password", PASSWORD)))
+            .statusCode());
   }
 
-  // ---- (2) kill -9 -----------------------------------------------------------------------------------
+  // ---- (2) kill -9
+  // -----------------------------------------------------------------------------------
 
   /** The scheduled runs of a watch by the minute they were due (lateness stays under a minute). */
-  private Map<Instant, List<JsonNode>> scheduledByDue(int node, String token, String id) throws Exception {
+  private Map<Instant, List<JsonNode>> scheduledByDue(int node, String token, String id)
+      throws Exception {
     Map<Instant, List<JsonNode>> byDue = new HashMap<>();
-    for (JsonNode run : runs(api.send("GET", on(node, "/watches/" + id + "/runs?limit=100"), token, null))) {
+    for (JsonNode run :
+        runs(api.send("GET", on(node, "/watches/" + id + "/runs?limit=100"), token, null))) {
       if (!run.get("trigger").asText().equals(RunRecord.TRIGGER_SCHEDULE)) continue;
       Instant due = Instant.parse(run.get("startedAt").asText()).truncatedTo(ChronoUnit.MINUTES);
       byDue.computeIfAbsent(due, d -> new ArrayList<>()).add(run);
@@ -200,12 +310,16 @@ public class ClusterIT {
     return byDue;
   }
 
-  /** The watches (of {@code ids}, all alice's) that node {@code n} hosts, by the shards it reports. */
+  /**
+   * The watches (of {@code ids}, all alice's) that node {@code n} hosts, by the shards it reports.
+   */
   private Set<String> hostedBy(int n, List<String> ids) throws Exception {
-    JsonNode regions = ApiClient.json(api.send("GET", cluster.management(n, "/cluster/shards/Watch"), null, null));
+    JsonNode regions =
+        ApiClient.json(api.send("GET", cluster.management(n, "/cluster/shards/Watch"), null, null));
     Set<String> shards = new HashSet<>(regions.get("regions").findValuesAsText("shardId"));
     Set<String> hosted = new HashSet<>();
-    HashCodeMessageExtractor<Object> extractor = new HashCodeMessageExtractor<>(NUMBER_OF_SHARDS); // sharding's default
+    HashCodeMessageExtractor<Object> extractor =
+        new HashCodeMessageExtractor<>(NUMBER_OF_SHARDS); // sharding's default
     for (String id : ids) {
       if (shards.contains(extractor.shardId(WatchEntity.entityId("alice", id)))) hosted.add(id);
     }
@@ -218,7 +332,10 @@ public class ClusterIT {
     boolean done() throws Exception;
   }
 
-  /** Probes until it says done, for at most 45 s after {@code since}; a request that timed out is probed again. */
+  /**
+   * Probes until it says done, for at most 45 s after {@code since}; a request that timed out is
+   * probed again.
+   */
   private static Void pollUntil(Instant since, Probe probe) throws Exception {
     while (Instant.now().isBefore(since.plusSeconds(45))) {
       try {
@@ -232,37 +349,57 @@ public class ClusterIT {
   }
 
   @Test
-  public void aKilledNodesWatchesRunOnTheSurvivorsWithinThirtySecondsAndNothingRunsOrAlertsTwice() throws Exception {
+  public void aKilledNodesWatchesRunOnTheSurvivorsWithinThirtySecondsAndNothingRunsOrAlertsTwice()
+      throws Exception {
     startCluster("kill");
     String alice = login(2, "alice");
     String bob = login(3, "bob");
-    // Two kinds of watches due every minute: "j-" ones will be stopped while the model judges them, "d-" ones
-    // while their alert is being delivered. Node 1 (the oldest: scheduler, shard coordinator) must host some of
-    // each when it is killed, so watches are added until it does.
+    // Two kinds of watches due every minute: "j-" ones will be stopped while the model judges them,
+    // "d-" ones while their alert is being delivered. Node 1 (the oldest: scheduler, shard
+    // coordinator) must host some of each when it is killed, so watches are added until it does.
     List<String> judged = new ArrayList<>();
     List<String> delivered = new ArrayList<>();
-    for (int i = 0; judged.size() < 6 || delivered.size() < 6
-        || hostedBy(1, judged).isEmpty() || hostedBy(1, delivered).isEmpty(); i++) {
+    for (int i = 0;
+        judged.size() < 6
+            || delivered.size() < 6
+            || hostedBy(1, judged).isEmpty()
+            || hostedBy(1, delivered).isEmpty();
+        i++) {
       assertTrue("node 1 hosts no watch of one kind after 40 of each", i < 40);
       String j = "j-" + i;
       String d = "d-" + i;
-      assertEquals(201, api.send("POST", on(1 + i % 3, "/watches"), alice, watch(j, "hold-judge", "* * * * *", true))
-          .statusCode());
-      assertEquals(201, api.send("POST", on(1 + (i + 1) % 3, "/watches"), alice,
-          watch(d, "anything new", "* * * * *", true)).statusCode());
+      assertEquals(
+          201,
+          api.send(
+                  "POST",
+                  on(1 + i % 3, "/watches"),
+                  alice,
+                  watch(j, "hold-judge", "* * * * *", true))
+              .statusCode());
+      assertEquals(
+          201,
+          api.send(
+                  "POST",
+                  on(1 + (i + 1) % 3, "/watches"),
+                  alice,
+                  watch(d, "anything new", "* * * * *", true))
+              .statusCode());
       judged.add(j);
       delivered.add(d);
     }
     List<String> all = new ArrayList<>(judged);
     all.addAll(delivered);
 
-    // The due time to kill in: the first whole minute at least 15 s away, so every watch is due then.
-    Instant due = Instant.now().plusSeconds(15).truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
+    // The due time to kill in: the first whole minute at least 15 s away, so every watch is due
+    // then.
+    Instant due =
+        Instant.now().plusSeconds(15).truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
     Thread.sleep(Math.max(0, Duration.between(Instant.now(), due.minusSeconds(5)).toMillis()));
     upstream.hold(FakeUpstream.modelCallAbout("hold-judge").or(FakeUpstream.alertTo("d-")));
     Instant deadline = due.plusSeconds(40);
     while (upstream.waiting() < all.size() && Instant.now().isBefore(deadline)) Thread.sleep(100);
-    assertEquals("every watch's run is held at the model or at the webhook", all.size(), upstream.waiting());
+    assertEquals(
+        "every watch's run is held at the model or at the webhook", all.size(), upstream.waiting());
     Set<String> judgedOnNode1 = hostedBy(1, judged);
     Set<String> deliveredOnNode1 = hostedBy(1, delivered);
     assertFalse(judgedOnNode1.isEmpty());
@@ -272,68 +409,98 @@ public class ClusterIT {
     AtomicBoolean writing = new AtomicBoolean(true);
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();
     ExecutorService writer = Executors.newSingleThreadExecutor();
-    Future<?> writes = writer.submit(() -> {
-      for (int i = 0; writing.get(); i++) {
-        String id = "note-" + i;
-        try {
-          if (api.send("POST", on(2 + i % 2, "/watches"), bob, watch(id, "notes", "0 0 1 1 *", false))
-              .statusCode() == 201) {
-            acknowledged.add(id);
-          }
-          Thread.sleep(250);
-        } catch (IOException | InterruptedException notAcknowledged) {
-          // only acknowledged writes are promised
-        }
-      }
-      return null;
-    });
+    Future<?> writes =
+        writer.submit(
+            () -> {
+              for (int i = 0; writing.get(); i++) {
+                String id = "note-" + i;
+                try {
+                  if (api.send(
+                              "POST",
+                              on(2 + i % 2, "/watches"),
+                              bob,
+                              watch(id, "notes", "0 0 1 1 *", false))
+                          .statusCode()
+                      == 201) {
+                    acknowledged.add(id);
+                  }
+                  Thread.sleep(250);
+                } catch (IOException | InterruptedException notAcknowledged) {
+                  // only acknowledged writes are promised
+                }
+              }
+              return null;
+            });
 
     Instant killed = Instant.now();
     cluster.node(1).kill();
     upstream.release(); // the survivors' held runs go on; node 1's died with it
 
-    // Node 1's watches run on the survivors: the judged ones run their due time again (it was never recorded;
-    // measured by when that run started), the delivered ones answer (measured by when they first answer; polled
-    // with a short timeout, as an entity still on node 1 keeps a request 10 s before the 503).
+    // Node 1's watches run on the survivors: the judged ones run their due time again (it was never
+    // recorded; measured by when that run started), the delivered ones answer (measured by when
+    // they first answer; polled with a short timeout, as an entity still on node 1 keeps a request
+    // 10 s before the 503).
     Map<String, Duration> movedAfter = new ConcurrentHashMap<>();
-    ExecutorService pollers = Executors.newFixedThreadPool(judgedOnNode1.size() + deliveredOnNode1.size());
+    ExecutorService pollers =
+        Executors.newFixedThreadPool(judgedOnNode1.size() + deliveredOnNode1.size());
     for (String id : judgedOnNode1) {
-      pollers.submit(() -> pollUntil(killed, () -> {
-        HttpResponse<String> r = api.send("GET", on(2, "/watches/" + id + "/runs"), alice, null, POLL_TIMEOUT);
-        if (r.statusCode() == 200) {
-          for (JsonNode run : runs(r)) {
-            Instant started = Instant.parse(run.get("startedAt").asText());
-            if (started.isAfter(killed)) movedAfter.put(id, Duration.between(killed, started));
-          }
-        }
-        return movedAfter.containsKey(id);
-      }));
+      pollers.submit(
+          () ->
+              pollUntil(
+                  killed,
+                  () -> {
+                    HttpResponse<String> r =
+                        api.send(
+                            "GET", on(2, "/watches/" + id + "/runs"), alice, null, POLL_TIMEOUT);
+                    if (r.statusCode() == 200) {
+                      for (JsonNode run : runs(r)) {
+                        Instant started = Instant.parse(run.get("startedAt").asText());
+                        if (started.isAfter(killed))
+                          movedAfter.put(id, Duration.between(killed, started));
+                      }
+                    }
+                    return movedAfter.containsKey(id);
+                  }));
     }
     for (String id : deliveredOnNode1) {
-      pollers.submit(() -> pollUntil(killed, () -> {
-        if (api.send("GET", on(3, "/watches/" + id), alice, null, POLL_TIMEOUT).statusCode() != 200) return false;
-        movedAfter.put(id, Duration.between(killed, Instant.now()));
-        return true;
-      }));
+      pollers.submit(
+          () ->
+              pollUntil(
+                  killed,
+                  () -> {
+                    if (api.send("GET", on(3, "/watches/" + id), alice, null, POLL_TIMEOUT)
+                            .statusCode()
+                        != 200) return false;
+                    movedAfter.put(id, Duration.between(killed, Instant.now()));
+                    return true;
+                  }));
     }
     pollers.shutdown();
     assertTrue(pollers.awaitTermination(2, TimeUnit.MINUTES));
     System.out.println("event=failover ms-after-kill=" + movedAfter);
-    assertEquals("every watch of node 1 moved: " + movedAfter,
-        judgedOnNode1.size() + deliveredOnNode1.size(), movedAfter.size());
+    assertEquals(
+        "every watch of node 1 moved: " + movedAfter,
+        judgedOnNode1.size() + deliveredOnNode1.size(),
+        movedAfter.size());
     for (Map.Entry<String, Duration> moved : movedAfter.entrySet()) {
-      assertTrue(moved.getKey() + " ran on a survivor " + moved.getValue().toMillis() + " ms after the kill",
+      assertTrue(
+          moved.getKey()
+              + " ran on a survivor "
+              + moved.getValue().toMillis()
+              + " ms after the kill",
           moved.getValue().compareTo(Duration.ofSeconds(30)) <= 0);
     }
 
-    // The schedules keep firing on the two survivors: every watch runs the next due time too, once (a moment
-    // more is given to a second run that must not come).
+    // The schedules keep firing on the two survivors: every watch runs the next due time too, once
+    // (a moment more is given to a second run that must not come).
     Instant next = due.plus(1, ChronoUnit.MINUTES);
     Thread.sleep(Math.max(0, Duration.between(Instant.now(), next).toMillis()));
-    pollUntil(next, () -> {
-      for (String id : all) if (!scheduledByDue(2, alice, id).containsKey(next)) return false;
-      return true;
-    });
+    pollUntil(
+        next,
+        () -> {
+          for (String id : all) if (!scheduledByDue(2, alice, id).containsKey(next)) return false;
+          return true;
+        });
     Thread.sleep(3000);
     writing.set(false);
     writes.get();
@@ -341,43 +508,61 @@ public class ClusterIT {
     for (String id : all) {
       Map<Instant, List<JsonNode>> byDue = scheduledByDue(2 + all.indexOf(id) % 2, alice, id);
       for (Instant t : List.of(due, next)) {
-        assertEquals(id + " ran once for " + t + ": " + byDue.get(t), 1, byDue.getOrDefault(t, List.of()).size());
+        assertEquals(
+            id + " ran once for " + t + ": " + byDue.get(t),
+            1,
+            byDue.getOrDefault(t, List.of()).size());
       }
       byDue.forEach((t, runs) -> assertEquals(id + " ran " + t + " once", 1, runs.size()));
     }
     for (String id : deliveredOnNode1) {
       JsonNode interrupted = scheduledByDue(3, alice, id).get(due).get(0);
-      assertEquals(WatchEntity.INTERRUPTED, interrupted.get("deliveries").get(0).get("error").asText());
+      assertEquals(
+          WatchEntity.INTERRUPTED, interrupted.get("deliveries").get(0).get("error").asText());
       List<String> items = interrupted.get("evidence").findValuesAsText("url");
       assertFalse(items.isEmpty());
-      assertEquals(id + ": the alert node 1 was sending arrived, once", 1,
-          upstream.alerts().stream().filter(a -> a.watchId().equals(id) && a.evidence().equals(items)).count());
+      assertEquals(
+          id + ": the alert node 1 was sending arrived, once",
+          1,
+          upstream.alerts().stream()
+              .filter(a -> a.watchId().equals(id) && a.evidence().equals(items))
+              .count());
     }
 
     // No item was alerted twice: each item URL appears in at most one alert of its watch.
     Map<String, Integer> alertsPerItem = new HashMap<>();
     for (FakeUpstream.Alert alert : upstream.alerts()) {
-      for (String item : alert.evidence()) alertsPerItem.merge(alert.watchId() + " " + item, 1, Integer::sum);
+      for (String item : alert.evidence())
+        alertsPerItem.merge(alert.watchId() + " " + item, 1, Integer::sum);
     }
-    alertsPerItem.forEach((item, n) -> assertEquals(item + " alerted " + n + " times", 1, n.intValue()));
+    alertsPerItem.forEach(
+        (item, n) -> assertEquals(item + " alerted " + n + " times", 1, n.intValue()));
 
     assertFalse("the writer got acknowledgements during the failover", acknowledged.isEmpty());
-    Set<String> listed = new HashSet<>(ApiClient.json(api.send("GET", on(3, "/watches"), bob, null))
-        .get("watches").findValuesAsText("id"));
+    Set<String> listed =
+        new HashSet<>(
+            ApiClient.json(api.send("GET", on(3, "/watches"), bob, null))
+                .get("watches")
+                .findValuesAsText("id"));
     assertTrue("every acknowledged write is there", listed.containsAll(acknowledged));
   }
 
-  // ---- (3) rolling restart -----------------------------------------------------------------------------
+  // ---- (3) rolling restart
+  // -----------------------------------------------------------------------------
 
-  /** The outcome of a request a client retried until it was answered: the answer and how many tries it took. */
+  /**
+   * The outcome of a request a client retried until it was answered: the answer and how many tries
+   * it took.
+   */
   private record Answered(HttpResponse<String> response, int tries) {}
 
   /**
-   * What a client should retry: connection refused or reset (a node stopping or starting) and 503 (a node
-   * draining, or an entity on its way to another node). Each try goes to the next node.
+   * What a client should retry: connection refused or reset (a node stopping or starting) and 503
+   * (a node draining, or an entity on its way to another node). Each try goes to the next node.
    */
-  private Answered retried(String method, int firstNode, String path, String token, String body,
-                           AtomicInteger retries) throws Exception {
+  private Answered retried(
+      String method, int firstNode, String path, String token, String body, AtomicInteger retries)
+      throws Exception {
     for (int tries = 1; ; tries++) {
       int node = 1 + (firstNode - 1 + tries - 1) % 3;
       try {
@@ -386,7 +571,8 @@ public class ClusterIT {
       } catch (IOException refusedOrReset) {
         if (tries >= 60) throw refusedOrReset;
       }
-      if (tries >= 60) throw new AssertionError(method + " " + path + " still refused after 60 tries");
+      if (tries >= 60)
+        throw new AssertionError(method + " " + path + " still refused after 60 tries");
       retries.incrementAndGet();
       Thread.sleep(250);
     }
@@ -394,12 +580,14 @@ public class ClusterIT {
 
   private static void expect(int status, Answered answered, List<String> failures, String what) {
     if (answered.response().statusCode() != status) {
-      failures.add(what + " → " + answered.response().statusCode() + " " + answered.response().body());
+      failures.add(
+          what + " → " + answered.response().statusCode() + " " + answered.response().body());
     }
   }
 
   @Test
-  public void aRollingRestartUnderLoadFailsNoRequestTheClientDoesNotRetryAndLosesNothing() throws Exception {
+  public void aRollingRestartUnderLoadFailsNoRequestTheClientDoesNotRetryAndLosesNothing()
+      throws Exception {
     startCluster("rolling");
     String alice = login(1, "alice");
     AtomicBoolean restarting = new AtomicBoolean(true);
@@ -410,30 +598,61 @@ public class ClusterIT {
     List<Future<?>> loops = new ArrayList<>();
     for (int c = 0; c < 2; c++) {
       int client = c;
-      loops.add(clients.submit(() -> {
-        for (int i = 0; restarting.get(); i++) {
-          String id = "r-" + client + "-" + i;
-          int node = 1 + ThreadLocalRandom.current().nextInt(3);
-          Answered created = retried("POST", node, "/watches", alice, watch(id, "first", "0 0 1 1 *", true), retries);
-          // a create retried after its first try was written meets itself: 409, and the watch is there
-          if (!(created.tries() > 1 && created.response().statusCode() == 409)) {
-            expect(201, created, failures, "create " + id);
-          }
-          written.put(id, "first");
-          expect(200, retried("GET", node + 1, "/watches/" + id, alice, null, retries), failures, "read " + id);
-          expect(200, retried("PUT", node + 2, "/watches/" + id, alice, watch(id, "second", "0 0 1 1 *", true),
-              retries), failures, "replace " + id);
-          written.put(id, "second");
-          Answered read = retried("GET", node, "/watches/" + id, alice, null, retries);
-          expect(200, read, failures, "read " + id + " again");
-          if (read.response().statusCode() == 200
-              && !ApiClient.json(read.response()).get("condition").asText().equals("second")) {
-            failures.add("read " + id + " after its replacement: " + read.response().body());
-          }
-          expect(200, retried("GET", node + 1, "/watches", alice, null, retries), failures, "list");
-        }
-        return null;
-      }));
+      loops.add(
+          clients.submit(
+              () -> {
+                for (int i = 0; restarting.get(); i++) {
+                  String id = "r-" + client + "-" + i;
+                  int node = 1 + ThreadLocalRandom.current().nextInt(3);
+                  Answered created =
+                      retried(
+                          "POST",
+                          node,
+                          "/watches",
+                          alice,
+                          watch(id, "first", "0 0 1 1 *", true),
+                          retries);
+                  // a create retried after its first try was written meets itself: 409, and the
+                  // watch is there
+                  if (!(created.tries() > 1 && created.response().statusCode() == 409)) {
+                    expect(201, created, failures, "create " + id);
+                  }
+                  written.put(id, "first");
+                  expect(
+                      200,
+                      retried("GET", node + 1, "/watches/" + id, alice, null, retries),
+                      failures,
+                      "read " + id);
+                  expect(
+                      200,
+                      retried(
+                          "PUT",
+                          node + 2,
+                          "/watches/" + id,
+                          alice,
+                          watch(id, "second", "0 0 1 1 *", true),
+                          retries),
+                      failures,
+                      "replace " + id);
+                  written.put(id, "second");
+                  Answered read = retried("GET", node, "/watches/" + id, alice, null, retries);
+                  expect(200, read, failures, "read " + id + " again");
+                  if (read.response().statusCode() == 200
+                      && !ApiClient.json(read.response())
+                          .get("condition")
+                          .asText()
+                          .equals("second")) {
+                    failures.add(
+                        "read " + id + " after its replacement: " + read.response().body());
+                  }
+                  expect(
+                      200,
+                      retried("GET", node + 1, "/watches", alice, null, retries),
+                      failures,
+                      "list");
+                }
+                return null;
+              }));
     }
     Thread.sleep(2000);
     for (int n = 1; n <= 3; n++) {
@@ -444,16 +663,20 @@ public class ClusterIT {
     for (Future<?> loop : loops) loop.get();
     clients.shutdown();
 
-    System.out.println("event=rolling-restart writes=" + written.size() + " retries=" + retries.get());
+    System.out.println(
+        "event=rolling-restart writes=" + written.size() + " retries=" + retries.get());
     assertEquals("no request failed but the retried ones: " + failures, List.of(), failures);
     assertTrue("the clients kept working: " + written.size(), written.size() >= 10);
     for (int node = 1; node <= 3; node++) {
-      JsonNode list = ApiClient.json(api.send("GET", on(node, "/watches"), alice, null)).get("watches");
+      JsonNode list =
+          ApiClient.json(api.send("GET", on(node, "/watches"), alice, null)).get("watches");
       Map<String, String> listed = new HashMap<>();
       list.forEach(w -> listed.put(w.get("id").asText(), w.get("condition").asText()));
-      assertEquals("node " + node + " lists every acknowledged write as last written", written, listed);
+      assertEquals(
+          "node " + node + " lists every acknowledged write as last written", written, listed);
     }
-    JsonNode members = ApiClient.json(api.send("GET", cluster.management(2, "/cluster/members"), null, null));
+    JsonNode members =
+        ApiClient.json(api.send("GET", cluster.management(2, "/cluster/members"), null, null));
     assertEquals(List.of("Up", "Up", "Up"), members.get("members").findValuesAsText("status"));
   }
 }

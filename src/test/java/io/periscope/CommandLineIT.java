@@ -5,8 +5,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
-import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.ScratchDatabase;
+import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,28 +26,34 @@ import org.junit.Before;
 import org.junit.Test;
 
 /**
- * The command line's {@code run} and {@code history} against the jar, with the service running (they go through
- * it, or only read the journal) and stopped (they work on the journal alone), on H2 and on PostgreSQL.
+ * The command line's {@code run} and {@code history} against the jar, with the service running
+ * (they go through it, or only read the journal) and stopped (they work on the journal alone), on
+ * H2 and on PostgreSQL.
  */
 public class CommandLineIT {
   private static final String SECRET = "command-line-test-secret-of-32-bytes";
   private static final String PASSWORD = "a-command-line-passphrase";
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final MockWebServer feed = new MockWebServer();
   private final String owner = "cli-" + UUID.randomUUID().toString().substring(0, 8);
 
   @Before
   public void startFeed() throws Exception {
-    feed.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        // a feed without items: every run is nothing-new, no model needed
-        return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody(
-            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Empty</title><link>https://example.org/</link>"
-                + "<description>none</description></channel></rss>");
-      }
-    });
+    feed.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            // a feed without items: every run is nothing-new, no model needed
+            return new MockResponse()
+                .setHeader("Content-Type", "application/rss+xml")
+                .setBody(
+                    "<?xml version=\"1.0\"?><rss"
+                        + " version=\"2.0\"><channel><title>Empty</title><link>https://example.org/</link>"
+                        + "<description>none</description></channel></rss>");
+          }
+        });
     feed.start();
   }
 
@@ -64,7 +70,8 @@ public class CommandLineIT {
   @Test
   public void runAndHistoryOnPostgres() throws Exception {
     ScratchDatabase database = TestJournals.postgresDatabase();
-    runAndReplay(new HashMap<>(Map.of("DATABASE_URL", database.url(), "DATABASE_USER", database.user())),
+    runAndReplay(
+        new HashMap<>(Map.of("DATABASE_URL", database.url(), "DATABASE_USER", database.user())),
         "cli-postgres");
   }
 
@@ -75,8 +82,19 @@ public class CommandLineIT {
     String feedUrl = feed.url("/feed.xml").toString();
     ServiceProcess service = new ServiceProcess(env, ServiceProcess.logFile(name)).start();
     try (service) {
-      assertEquals(0, service.command(List.of("users", "create", "--id", owner, "--email", owner + "@example.org",
-          "--role", "user"), PASSWORD + "\n"));
+      assertEquals(
+          0,
+          service.command(
+              List.of(
+                  "users",
+                  "create",
+                  "--id",
+                  owner,
+                  "--email",
+                  owner + "@example.org",
+                  "--role",
+                  "user"),
+              PASSWORD + "\n"));
       String token = login(service);
       create(service, token, "daily", feedUrl, true);
       create(service, token, "paused", feedUrl, false);
@@ -84,11 +102,16 @@ public class CommandLineIT {
       // through the running service: the enabled watch only
       ServiceProcess.Output run = service.output(List.of("run", "--owner", owner), null);
       assertEquals(run.stdout(), 0, run.exit());
-      assertEquals(owner + "/daily nothing-new collected=0 fresh=0 notified=0 errors=0", run.stdout().strip());
+      assertEquals(
+          owner + "/daily nothing-new collected=0 fresh=0 notified=0 errors=0",
+          run.stdout().strip());
 
       // the journal read beside the running service
-      JsonNode history = Json.MAPPER.readTree(service.output(List.of("history", "--owner", owner, "--watch", "daily",
-          "--json"), null).stdout());
+      JsonNode history =
+          Json.MAPPER.readTree(
+              service
+                  .output(List.of("history", "--owner", owner, "--watch", "daily", "--json"), null)
+                  .stdout());
       assertEquals(1, history.get("runs").size());
       assertEquals("nothing-new", history.get("runs").get(0).get("outcome").asText());
 
@@ -96,44 +119,80 @@ public class CommandLineIT {
       service.stop();
 
       // the service stopped: this process is the writer; --watch runs a disabled watch too
-      ServiceProcess.Output offline = service.output(List.of("run", "--owner", owner, "--watch", "paused"), null);
+      ServiceProcess.Output offline =
+          service.output(List.of("run", "--owner", owner, "--watch", "paused"), null);
       assertEquals(0, offline.exit());
-      assertEquals(owner + "/paused nothing-new collected=0 fresh=0 notified=0 errors=0", offline.stdout().strip());
+      assertEquals(
+          owner + "/paused nothing-new collected=0 fresh=0 notified=0 errors=0",
+          offline.stdout().strip());
       ServiceProcess.Output none = service.output(List.of("run", "--owner", owner), null);
       assertEquals("a deleted and a disabled watch: nothing runs", "", none.stdout().strip());
 
       // the deleted watch's history, from the journal alone
-      ServiceProcess.Output lines = service.output(List.of("history", "--owner", owner, "--watch", "daily"), null);
+      ServiceProcess.Output lines =
+          service.output(List.of("history", "--owner", owner, "--watch", "daily"), null);
       assertEquals(0, lines.exit());
       List<String> replayed = lines.stdout().strip().lines().toList();
       assertEquals(1, replayed.size());
-      assertTrue(replayed.get(0), replayed.get(0).contains(" nothing-new trigger=run-all collected=0"));
-      assertEquals(1, service.output(List.of("history", "--owner", owner, "--watch", "never"), null).exit());
+      assertTrue(
+          replayed.get(0), replayed.get(0).contains(" nothing-new trigger=run-all collected=0"));
+      assertEquals(
+          1, service.output(List.of("history", "--owner", owner, "--watch", "never"), null).exit());
     }
   }
 
   private String login(ServiceProcess service) throws Exception {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(service.uri("/auth/login"))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(Json.text(Map.of("email", owner + "@example.org",
-            "password", PASSWORD)))).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(service.uri("/auth/login"))
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        Json.text(Map.of("email", owner + "@example.org", "password", PASSWORD))))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertEquals(r.body(), 200, r.statusCode());
     return Json.MAPPER.readTree(r.body()).get("token").asText();
   }
 
-  private void create(ServiceProcess service, String token, String id, String feedUrl, boolean enabled)
+  private void create(
+      ServiceProcess service, String token, String id, String feedUrl, boolean enabled)
       throws Exception {
-    String body = Json.text(Map.of("id", id, "name", id, "sources", List.of(Map.of("type", "rss", "value", feedUrl)),
-        "schedule", "0 9 * * *", "condition", "anything new", "threshold", 0.8, "enabled", enabled));
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(service.uri("/watches"))
-        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    String body =
+        Json.text(
+            Map.of(
+                "id",
+                id,
+                "name",
+                id,
+                "sources",
+                List.of(Map.of("type", "rss", "value", feedUrl)),
+                "schedule",
+                "0 9 * * *",
+                "condition",
+                "anything new",
+                "threshold",
+                0.8,
+                "enabled",
+                enabled));
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(service.uri("/watches"))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertEquals(r.body(), 201, r.statusCode());
   }
 
-  private HttpResponse<String> send(ServiceProcess service, String token, String method, String path)
-      throws Exception {
-    return http.send(HttpRequest.newBuilder(service.uri(path)).header("Authorization", "Bearer " + token)
-        .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+  private HttpResponse<String> send(
+      ServiceProcess service, String token, String method, String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(service.uri(path))
+            .header("Authorization", "Bearer " + token)
+            .method(method, HttpRequest.BodyPublishers.noBody())
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

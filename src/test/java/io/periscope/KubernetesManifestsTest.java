@@ -26,9 +26,9 @@ import java.util.stream.Stream;
 import org.junit.Test;
 
 /**
- * Every manifest under k8s/ (and the Dockerfile) against the configuration the pods run with: the kubernetes
- * profile of conf/, fed by the ConfigMap and the example Secret as its environment. Labels, ports, probes,
- * permissions, references and the variables a cluster node needs.
+ * Every manifest under k8s/ (and the Dockerfile) against the configuration the pods run with: the
+ * kubernetes profile of conf/, fed by the ConfigMap and the example Secret as its environment.
+ * Labels, ports, probes, permissions, references and the variables a cluster node needs.
  */
 public class KubernetesManifestsTest {
   private static final Path K8S = Path.of("k8s");
@@ -39,14 +39,17 @@ public class KubernetesManifestsTest {
   private final JsonNode pod = deployment.at("/spec/template");
   private final JsonNode container = pod.at("/spec/containers/0");
   private final Map<String, String> env = podEnvironment();
-  private final Config config = Profiles.load(Profiles.chosen(env),
-      ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
+  private final Config config =
+      Profiles.load(
+          Profiles.chosen(env),
+          ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
 
   private static List<JsonNode> readAll() {
     List<JsonNode> all = new ArrayList<>();
     try (Stream<Path> files = Files.walk(K8S)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        for (JsonNode doc : YAML.readValues(YAML.createParser(file.toFile()), JsonNode.class).readAll()) {
+        for (JsonNode doc :
+            YAML.readValues(YAML.createParser(file.toFile()), JsonNode.class).readAll()) {
           if (doc != null && !doc.isEmpty()) all.add(doc);
         }
       }
@@ -57,8 +60,13 @@ public class KubernetesManifestsTest {
   }
 
   private JsonNode only(String kind, String name) {
-    List<JsonNode> found = manifests.stream()
-        .filter(m -> m.path("kind").asText().equals(kind) && m.at("/metadata/name").asText().equals(name)).toList();
+    List<JsonNode> found =
+        manifests.stream()
+            .filter(
+                m ->
+                    m.path("kind").asText().equals(kind)
+                        && m.at("/metadata/name").asText().equals(name))
+            .toList();
     assertEquals("one " + kind + " " + name, 1, found.size());
     return found.get(0);
   }
@@ -69,17 +77,23 @@ public class KubernetesManifestsTest {
     return values;
   }
 
-  /** What the container's environment holds: its ConfigMaps and Secrets (envFrom), then its own env values. */
+  /**
+   * What the container's environment holds: its ConfigMaps and Secrets (envFrom), then its own env
+   * values.
+   */
   private Map<String, String> podEnvironment() {
     Map<String, String> values = new HashMap<>();
     for (JsonNode from : container.path("envFrom")) {
       if (from.has("configMapRef")) {
-        values.putAll(strings(only("ConfigMap", from.at("/configMapRef/name").asText()).path("data")));
+        values.putAll(
+            strings(only("ConfigMap", from.at("/configMapRef/name").asText()).path("data")));
       } else {
-        values.putAll(strings(only("Secret", from.at("/secretRef/name").asText()).path("stringData")));
+        values.putAll(
+            strings(only("Secret", from.at("/secretRef/name").asText()).path("stringData")));
       }
     }
-    for (JsonNode e : container.path("env")) values.put(e.path("name").asText(), e.path("value").asText());
+    for (JsonNode e : container.path("env"))
+      values.put(e.path("name").asText(), e.path("value").asText());
     return values;
   }
 
@@ -101,7 +115,9 @@ public class KubernetesManifestsTest {
     String namespace = only("Namespace", "periscope").at("/metadata/name").asText();
     for (JsonNode m : manifests) {
       if (m.path("kind").asText().equals("Namespace")) continue;
-      assertEquals(m.path("kind").asText() + " " + m.at("/metadata/name").asText(), namespace,
+      assertEquals(
+          m.path("kind").asText() + " " + m.at("/metadata/name").asText(),
+          namespace,
           m.at("/metadata/namespace").asText());
     }
   }
@@ -109,18 +125,26 @@ public class KubernetesManifestsTest {
   @Test
   public void thePodsRunTheKubernetesProfileAndHaveEveryVariableAClusterNodeNeeds() {
     assertEquals("kubernetes", Profiles.chosen(env));
-    assertTrue("the pods find each other by cluster bootstrap", config.getBoolean("periscope.cluster.bootstrap"));
+    assertTrue(
+        "the pods find each other by cluster bootstrap",
+        config.getBoolean("periscope.cluster.bootstrap"));
     Settings settings = Settings.from(config);
     Node.requireSharedState(config, settings); // DATABASE_URL and AUTH_JWT_SECRET are there
     assertTrue(settings.jwtSecret().length() >= 32);
-    assertFalse("DATABASE_PASSWORD comes from the Secret", settings.database().password().isBlank());
-    assertEquals("the data directory is the mounted volume", container.at("/volumeMounts/0/mountPath").asText(),
+    assertFalse(
+        "DATABASE_PASSWORD comes from the Secret", settings.database().password().isBlank());
+    assertEquals(
+        "the data directory is the mounted volume",
+        container.at("/volumeMounts/0/mountPath").asText(),
         settings.dataDir().toString());
     int replicas = deployment.at("/spec/replicas").asInt();
-    int contactPoints = config.getInt("pekko.management.cluster.bootstrap.contact-point-discovery.required-contact-point-nr");
+    int contactPoints =
+        config.getInt(
+            "pekko.management.cluster.bootstrap.contact-point-discovery.required-contact-point-nr");
     assertEquals("REQUIRED_CONTACT_POINT_NR is the replicas", replicas, contactPoints);
     String heap = env.get("JAVA_TOOL_OPTIONS");
-    assertTrue("the heap follows the container's memory limit", heap.contains("-XX:MaxRAMPercentage="));
+    assertTrue(
+        "the heap follows the container's memory limit", heap.contains("-XX:MaxRAMPercentage="));
     assertFalse("no fixed heap that would ignore the limit", heap.contains("-Xmx"));
     assertFalse(container.at("/resources/limits/memory").asText().isEmpty());
   }
@@ -128,15 +152,23 @@ public class KubernetesManifestsTest {
   @Test
   public void thePodLabelsAreWhatClusterBootstrapAndTheServiceSelect() {
     Map<String, String> labels = strings(pod.at("/metadata/labels"));
-    String serviceName = config.getString("pekko.management.cluster.bootstrap.contact-point-discovery.service-name");
-    String selector = config.getString("pekko.discovery.kubernetes-api.pod-label-selector").replace("%s", serviceName);
+    String serviceName =
+        config.getString("pekko.management.cluster.bootstrap.contact-point-discovery.service-name");
+    String selector =
+        config
+            .getString("pekko.discovery.kubernetes-api.pod-label-selector")
+            .replace("%s", serviceName);
     for (String term : selector.split(",")) {
       String[] kv = term.trim().split("=", 2);
       assertEquals("the pods carry the bootstrap's label " + term, kv[1], labels.get(kv[0]));
     }
-    assertTrue(labels.entrySet().containsAll(strings(deployment.at("/spec/selector/matchLabels")).entrySet()));
+    assertTrue(
+        labels
+            .entrySet()
+            .containsAll(strings(deployment.at("/spec/selector/matchLabels")).entrySet()));
     JsonNode service = only("Service", "periscope");
-    assertTrue("the Service selects the pods",
+    assertTrue(
+        "the Service selects the pods",
         labels.entrySet().containsAll(strings(service.at("/spec/selector")).entrySet()));
   }
 
@@ -148,7 +180,9 @@ public class KubernetesManifestsTest {
     assertEquals(http, containerPort("http"));
     assertEquals(management, containerPort("management"));
     assertEquals(remoting, containerPort("remoting"));
-    assertEquals("bootstrap probes the contact points' port of this name", "management",
+    assertEquals(
+        "bootstrap probes the contact points' port of this name",
+        "management",
         config.getString("pekko.management.cluster.bootstrap.contact-point-discovery.port-name"));
     assertEquals("http", only("Service", "periscope").at("/spec/ports/0/targetPort").asText());
 
@@ -159,13 +193,16 @@ public class KubernetesManifestsTest {
       assertEquals(alive, container.at("/" + probe + "/httpGet/path").asText());
     }
     for (String probe : List.of("readinessProbe", "livenessProbe", "startupProbe")) {
-      assertEquals(probe + " on the named management port", "management",
+      assertEquals(
+          probe + " on the named management port",
+          "management",
           container.at("/" + probe + "/httpGet/port").asText());
     }
 
     Set<Integer> exposed = new HashSet<>();
     for (String line : Files.readAllLines(Path.of("Dockerfile"))) {
-      if (line.startsWith("EXPOSE ")) for (String p : line.substring(7).trim().split("\\s+")) exposed.add(Integer.valueOf(p));
+      if (line.startsWith("EXPOSE "))
+        for (String p : line.substring(7).trim().split("\\s+")) exposed.add(Integer.valueOf(p));
     }
     assertEquals("the image exposes the same ports", Set.of(http, management, remoting), exposed);
   }
@@ -174,9 +211,15 @@ public class KubernetesManifestsTest {
   public void updatesKeepEveryPodUntilItsReplacementIsUpAndLeaveTimeToHandOver() {
     assertEquals(0, deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asInt());
     assertEquals("RollingUpdate", deployment.at("/spec/strategy/type").asText());
-    // unbind delay + 20 s of requests in flight + the hand-over of shards, with room to leave the cluster
-    long needed = config.getDuration("periscope.http.unbind-delay").toSeconds() + 20
-        + config.getDuration("pekko.coordinated-shutdown.phases.cluster-sharding-shutdown-region.timeout").toSeconds();
+    // unbind delay + 20 s of requests in flight + the hand-over of shards, with room to leave the
+    // cluster
+    long needed =
+        config.getDuration("periscope.http.unbind-delay").toSeconds()
+            + 20
+            + config
+                .getDuration(
+                    "pekko.coordinated-shutdown.phases.cluster-sharding-shutdown-region.timeout")
+                .toSeconds();
     assertTrue(pod.at("/spec/terminationGracePeriodSeconds").asLong() > needed);
   }
 
@@ -184,8 +227,14 @@ public class KubernetesManifestsTest {
   public void aDedicatedServiceAccountMayReadPodsAndNothingElse() {
     String account = pod.at("/spec/serviceAccountName").asText();
     only("ServiceAccount", account);
-    JsonNode binding = manifests.stream().filter(m -> m.path("kind").asText().equals("RoleBinding")
-        && m.at("/subjects/0/name").asText().equals(account)).findFirst().orElseThrow();
+    JsonNode binding =
+        manifests.stream()
+            .filter(
+                m ->
+                    m.path("kind").asText().equals("RoleBinding")
+                        && m.at("/subjects/0/name").asText().equals(account))
+            .findFirst()
+            .orElseThrow();
     assertEquals("ServiceAccount", binding.at("/subjects/0/kind").asText());
     JsonNode role = only("Role", binding.at("/roleRef/name").asText());
     assertEquals(1, role.path("rules").size());
@@ -202,12 +251,20 @@ public class KubernetesManifestsTest {
     assertEquals(url.getPort(), service.at("/spec/ports/0/port").asInt());
     JsonNode postgres = only("StatefulSet", url.getHost());
     Map<String, JsonNode> postgresEnv = new HashMap<>();
-    postgres.at("/spec/template/spec/containers/0/env").forEach(e -> postgresEnv.put(e.path("name").asText(), e));
+    postgres
+        .at("/spec/template/spec/containers/0/env")
+        .forEach(e -> postgresEnv.put(e.path("name").asText(), e));
     assertEquals(url.getPath().substring(1), postgresEnv.get("POSTGRES_DB").path("value").asText());
-    assertEquals("DATABASE_USER", postgresEnv.get("POSTGRES_USER").at("/valueFrom/configMapKeyRef/key").asText());
-    assertEquals("DATABASE_PASSWORD", postgresEnv.get("POSTGRES_PASSWORD").at("/valueFrom/secretKeyRef/key").asText());
-    assertTrue(strings(service.at("/spec/selector")).entrySet()
-        .containsAll(strings(postgres.at("/spec/selector/matchLabels")).entrySet()));
+    assertEquals(
+        "DATABASE_USER",
+        postgresEnv.get("POSTGRES_USER").at("/valueFrom/configMapKeyRef/key").asText());
+    assertEquals(
+        "DATABASE_PASSWORD",
+        postgresEnv.get("POSTGRES_PASSWORD").at("/valueFrom/secretKeyRef/key").asText());
+    assertTrue(
+        strings(service.at("/spec/selector"))
+            .entrySet()
+            .containsAll(strings(postgres.at("/spec/selector/matchLabels")).entrySet()));
   }
 
   @Test
@@ -215,7 +272,10 @@ public class KubernetesManifestsTest {
     JsonNode secret = only("Secret", container.at("/envFrom/1/secretRef/name").asText());
     Map<String, String> values = strings(secret.path("stringData"));
     assertTrue(values.containsKey("AUTH_JWT_SECRET"));
-    values.forEach((key, value) ->
-        assertTrue(key + " is a placeholder or empty", value.isEmpty() || value.startsWith("REPLACE-ME")));
+    values.forEach(
+        (key, value) ->
+            assertTrue(
+                key + " is a placeholder or empty",
+                value.isEmpty() || value.startsWith("REPLACE-ME")));
   }
 }

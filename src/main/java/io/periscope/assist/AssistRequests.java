@@ -13,22 +13,28 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
- * The assistance routes' bodies, validated before any model, search or network call: a body that fails answers
- * 400 with every issue, and nothing is asked upstream.
+ * The assistance routes' bodies, validated before any model, search or network call: a body that
+ * fails answers 400 with every issue, and nothing is asked upstream.
  */
 public final class AssistRequests {
   public static final int MAX_DESCRIPTION = 4_000;
   public static final int MAX_INSTRUCTION = 2_000;
   public static final int MAX_DOMAINS = 50;
-  /** Any text of a previous draft sent back for refining; the sources it may hold are bounded like a watch's. */
+
+  /**
+   * Any text of a previous draft sent back for refining; the sources it may hold are bounded like a
+   * watch's.
+   */
   static final int MAX_DRAFT_TEXT = 4_000;
+
   static final int MAX_DRAFT_SOURCES = 20;
 
   private AssistRequests() {}
 
   /**
-   * POST /watches/draft: a description, or (with {@code previousDraft} and {@code instruction} from {@code refine})
-   * the next step of a draft. {@code previousDraft} keeps only a draft's fields, as the client sent them.
+   * POST /watches/draft: a description, or (with {@code previousDraft} and {@code instruction} from
+   * {@code refine}) the next step of a draft. {@code previousDraft} keeps only a draft's fields, as
+   * the client sent them.
    */
   public record DraftRequest(String description, ObjectNode previousDraft, String instruction) {
     public boolean refining() {
@@ -50,37 +56,46 @@ public final class AssistRequests {
     requireObject(body, "{description, refine?: {previousDraft, instruction}}");
     JsonNode refine = body.get("refine");
     if (refine == null || refine.isNull()) {
-      String description = text(body.get("description"), true, MAX_DESCRIPTION, issues, "description");
+      String description =
+          text(body.get("description"), true, MAX_DESCRIPTION, issues, "description");
       return valid(issues, new DraftRequest(description, null, null));
     }
     // With refine the description is sent empty; one that is not is kept as context.
-    String description = text(body.get("description"), false, MAX_DESCRIPTION, issues, "description");
+    String description =
+        text(body.get("description"), false, MAX_DESCRIPTION, issues, "description");
     if (!refine.isObject()) {
       issues.add(Issue.at("must be an object {previousDraft, instruction}", "refine"));
       return valid(issues, null);
     }
     ObjectNode previous = previousDraft(refine.get("previousDraft"), issues);
-    String instruction = text(refine.get("instruction"), true, MAX_INSTRUCTION, issues, "refine", "instruction");
-    return valid(issues, new DraftRequest(description == null ? "" : description, previous, instruction));
+    String instruction =
+        text(refine.get("instruction"), true, MAX_INSTRUCTION, issues, "refine", "instruction");
+    return valid(
+        issues, new DraftRequest(description == null ? "" : description, previous, instruction));
   }
 
   /**
-   * {@code base} counts only when its id is the path's (interface.md, revise rules 1 and 2); then it must be a valid
-   * watch, like a PUT body.
+   * {@code base} counts only when its id is the path's (interface.md, revise rules 1 and 2); then
+   * it must be a valid watch, like a PUT body.
    */
   public static RevisionRequest revision(JsonNode body, String pathId, String owner) {
     List<Issue> issues = new ArrayList<>();
     requireObject(body, "{instruction, base?}");
-    String instruction = text(body.get("instruction"), true, MAX_INSTRUCTION, issues, "instruction");
+    String instruction =
+        text(body.get("instruction"), true, MAX_INSTRUCTION, issues, "instruction");
     JsonNode base = body.get("base");
     Watch baseWatch = null;
     if (base != null && !base.isNull() && !base.isObject()) {
       issues.add(Issue.at("must be the watch as the client holds it, an object", "base"));
-    } else if (base != null && base.path("id").isTextual() && base.get("id").asText().equals(pathId)) {
+    } else if (base != null
+        && base.path("id").isTextual()
+        && base.get("id").asText().equals(pathId)) {
       try {
         baseWatch = WatchValidator.validate(base, pathId, owner);
       } catch (ValidationException invalid) {
-        invalid.issues().forEach(i -> issues.add(new Issue(prefixed(i.path(), "base"), i.message())));
+        invalid
+            .issues()
+            .forEach(i -> issues.add(new Issue(prefixed(i.path(), "base"), i.message())));
       }
     }
     return valid(issues, new RevisionRequest(instruction, baseWatch));
@@ -93,7 +108,9 @@ public final class AssistRequests {
     JsonNode hints = body.get("hints");
     Integer recencyDays = null;
     if (hints != null && !hints.isNull()) {
-      if (hints.isObject()) recencyDays = WatchValidator.recencyDays(hints.get("recencyDays"), issues, "hints", "recencyDays");
+      if (hints.isObject())
+        recencyDays =
+            WatchValidator.recencyDays(hints.get("recencyDays"), issues, "hints", "recencyDays");
       else issues.add(Issue.at("must be an object {recencyDays}", "hints"));
     }
     return valid(issues, new PreviewRequest(value, recencyDays));
@@ -107,7 +124,8 @@ public final class AssistRequests {
       return valid(List.of(Issue.at("must be an array of domain names", "domains")), null);
     }
     if (domains.size() > MAX_DOMAINS) {
-      return valid(List.of(Issue.at("must hold at most " + MAX_DOMAINS + " domains", "domains")), null);
+      return valid(
+          List.of(Issue.at("must hold at most " + MAX_DOMAINS + " domains", "domains")), null);
     }
     List<String> names = new ArrayList<>();
     for (int i = 0; i < domains.size(); i++) {
@@ -117,7 +135,10 @@ public final class AssistRequests {
     return valid(issues, new DomainsRequest(names));
   }
 
-  /** The draft fields of a previous draft, each checked for its type; anything else it holds is dropped. */
+  /**
+   * The draft fields of a previous draft, each checked for its type; anything else it holds is
+   * dropped.
+   */
   private static ObjectNode previousDraft(JsonNode draft, List<Issue> issues) {
     Object[] at = {"refine", "previousDraft"};
     if (draft == null || !draft.isObject()) {
@@ -132,7 +153,10 @@ public final class AssistRequests {
     JsonNode sources = draft.get("sources");
     if (sources != null && !sources.isNull()) {
       if (!sources.isArray() || sources.size() > MAX_DRAFT_SOURCES) {
-        issues.add(Issue.at("must be an array of at most " + MAX_DRAFT_SOURCES + " sources", path(at, "sources")));
+        issues.add(
+            Issue.at(
+                "must be an array of at most " + MAX_DRAFT_SOURCES + " sources",
+                path(at, "sources")));
         return kept;
       }
       var keptSources = kept.putArray("sources");
@@ -144,18 +168,37 @@ public final class AssistRequests {
         }
         ObjectNode source = keptSources.addObject();
         for (String field : List.of("type", "value", "trust", "rationale")) {
-          keep(sources.get(i), field, JsonNode::isTextual, "must be a string", source, issues, sourceAt);
+          keep(
+              sources.get(i),
+              field,
+              JsonNode::isTextual,
+              "must be a string",
+              source,
+              issues,
+              sourceAt);
         }
-        keep(sources.get(i), "recencyDays", JsonNode::canConvertToExactIntegral, "must be a whole number", source,
-            issues, sourceAt);
+        keep(
+            sources.get(i),
+            "recencyDays",
+            JsonNode::canConvertToExactIntegral,
+            "must be a whole number",
+            source,
+            issues,
+            sourceAt);
       }
     }
     return kept;
   }
 
   /** Copies {@code field} when present and not null: when it has the right type, else an issue. */
-  private static void keep(JsonNode from, String field, Predicate<JsonNode> typed, String rule,
-                           ObjectNode to, List<Issue> issues, Object[] at) {
+  private static void keep(
+      JsonNode from,
+      String field,
+      Predicate<JsonNode> typed,
+      String rule,
+      ObjectNode to,
+      List<Issue> issues,
+      Object[] at) {
     JsonNode value = from.get(field);
     if (value == null || value.isNull()) return;
     if (!typed.test(value)) issues.add(Issue.at(rule, path(at, field)));
@@ -164,8 +207,12 @@ public final class AssistRequests {
     } else to.set(field, value);
   }
 
-  /** The text of {@code node}; {@code required} means present and not blank. Null (with an issue) when invalid. */
-  private static String text(JsonNode node, boolean required, int max, List<Issue> issues, Object... at) {
+  /**
+   * The text of {@code node}; {@code required} means present and not blank. Null (with an issue)
+   * when invalid.
+   */
+  private static String text(
+      JsonNode node, boolean required, int max, List<Issue> issues, Object... at) {
     if (node == null || node.isNull()) {
       if (required) issues.add(Issue.at("is required", at));
       return null;

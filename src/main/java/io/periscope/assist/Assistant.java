@@ -18,20 +18,23 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * AI assistance (interface.md §4): drafts, revisions and explanations from the model, previews from the search
- * provider, domain liveness from the network. Nothing here persists anything. Model calls go through the model key
- * pool ({@link PooledModel}), searches through the search key pool, so keys cool down and die as they do for runs.
+ * AI assistance (interface.md §4): drafts, revisions and explanations from the model, previews from
+ * the search provider, domain liveness from the network. Nothing here persists anything. Model
+ * calls go through the model key pool ({@link PooledModel}), searches through the search key pool,
+ * so keys cool down and die as they do for runs.
  *
  * <p>Failures: {@link KeyPools.NoUsableKey} when a pool has no usable key, {@link
- * io.periscope.keys.ProviderFailure} when the provider failed, {@link io.periscope.model.InvalidModelOutput} when
- * the model answered unusably twice, {@link UpstreamTimeout} past {@link #UPSTREAM_DEADLINE}.
+ * io.periscope.keys.ProviderFailure} when the provider failed, {@link
+ * io.periscope.model.InvalidModelOutput} when the model answered unusably twice, {@link
+ * UpstreamTimeout} past {@link #UPSTREAM_DEADLINE}.
  */
 public final class Assistant {
   /** A preview shows at most this many candidates (interface.md §8). */
   public static final int MAX_CANDIDATES = 5;
+
   /**
-   * How long one assistance call may take in all, key retries and the second try included; under the route's
-   * request timeout, so the caller gets a 502 rather than the server's own timeout.
+   * How long one assistance call may take in all, key retries and the second try included; under
+   * the route's request timeout, so the caller gets a 502 rather than the server's own timeout.
    */
   public static final Duration UPSTREAM_DEADLINE = Duration.ofSeconds(100);
 
@@ -40,7 +43,11 @@ public final class Assistant {
   private final Optional<SearchProvider> search;
   private final DomainLiveness liveness;
 
-  public Assistant(PooledModel model, KeyPools keyPools, Optional<SearchProvider> search, DomainLiveness liveness) {
+  public Assistant(
+      PooledModel model,
+      KeyPools keyPools,
+      Optional<SearchProvider> search,
+      DomainLiveness liveness) {
     this.model = model;
     this.keyPools = keyPools;
     this.search = search;
@@ -50,11 +57,18 @@ public final class Assistant {
   /** An upstream call that did not finish within {@link #UPSTREAM_DEADLINE}. */
   public static final class UpstreamTimeout extends RuntimeException {
     UpstreamTimeout(String upstream) {
-      super("the " + upstream + " did not answer within " + UPSTREAM_DEADLINE.toSeconds() + " s", null, false, false);
+      super(
+          "the " + upstream + " did not answer within " + UPSTREAM_DEADLINE.toSeconds() + " s",
+          null,
+          false,
+          false);
     }
   }
 
-  /** One search result offered as a source: title (the URL when it has none), URL, and when known its date and text. */
+  /**
+   * One search result offered as a source: title (the URL when it has none), URL, and when known
+   * its date and text.
+   */
   public record Candidate(String title, String url, Instant publishedAt, String snippet) {}
 
   /** Whether assistance is configured: a model key is usable now. */
@@ -64,7 +78,9 @@ public final class Assistant {
 
   /** Whether previews are configured: a search provider, and a search key usable now. */
   public CompletionStage<Boolean> searchReady() {
-    return search.isEmpty() ? CompletableFuture.completedFuture(false) : keyPools.hasUsableKey(KeyPoolEntity.SEARCH);
+    return search.isEmpty()
+        ? CompletableFuture.completedFuture(false)
+        : keyPools.hasUsableKey(KeyPoolEntity.SEARCH);
   }
 
   public CompletionStage<Draft> draft(DraftRequest request) {
@@ -76,21 +92,41 @@ public final class Assistant {
   }
 
   /**
-   * The changes the model proposes to {@code base} for {@code instruction}, in the light of the owner's
-   * {@code feedback} on the watch's runs (most recent first), as a diff against {@code base}.
+   * The changes the model proposes to {@code base} for {@code instruction}, in the light of the
+   * owner's {@code feedback} on the watch's runs (most recent first), as a diff against {@code
+   * base}.
    */
   public CompletionStage<Revision> revise(Watch base, String instruction, List<Feedback> feedback) {
-    return fromModel(model.ask(RevisionPrompt.of(base, instruction, feedback), answer -> Revision.read(answer, base)));
+    return fromModel(
+        model.ask(
+            RevisionPrompt.of(base, instruction, feedback), answer -> Revision.read(answer, base)));
   }
 
   /** What a search source with this query would find now: one search, no model call. */
   public CompletionStage<List<Candidate>> preview(PreviewRequest request) {
-    if (search.isEmpty()) return CompletableFuture.failedFuture(new KeyPools.NoUsableKey(KeyPoolEntity.SEARCH));
-    return bounded(keyPools.withKey(KeyPoolEntity.SEARCH,
-            key -> search.get().search(request.value(), request.recencyDays(), MAX_CANDIDATES, key))
-        .thenApply(items -> items.stream().limit(MAX_CANDIDATES)
-            .map(i -> new Candidate(i.title() == null ? i.url() : i.title(), i.url(), i.published(), i.summary()))
-            .toList()), "search provider");
+    if (search.isEmpty())
+      return CompletableFuture.failedFuture(new KeyPools.NoUsableKey(KeyPoolEntity.SEARCH));
+    return bounded(
+        keyPools
+            .withKey(
+                KeyPoolEntity.SEARCH,
+                key ->
+                    search
+                        .get()
+                        .search(request.value(), request.recencyDays(), MAX_CANDIDATES, key))
+            .thenApply(
+                items ->
+                    items.stream()
+                        .limit(MAX_CANDIDATES)
+                        .map(
+                            i ->
+                                new Candidate(
+                                    i.title() == null ? i.url() : i.title(),
+                                    i.url(),
+                                    i.published(),
+                                    i.summary()))
+                        .toList()),
+        "search provider");
   }
 
   public CompletionStage<Map<String, Boolean>> checkDomains(List<String> domains) {
@@ -104,10 +140,11 @@ public final class Assistant {
 
   private static <T> CompletionStage<T> bounded(CompletionStage<T> call, String upstream) {
     CompletableFuture<T> result = new CompletableFuture<>();
-    call.whenComplete((value, failure) -> {
-      if (failure != null) result.completeExceptionally(failure);
-      else result.complete(value);
-    });
+    call.whenComplete(
+        (value, failure) -> {
+          if (failure != null) result.completeExceptionally(failure);
+          else result.complete(value);
+        });
     CompletableFuture.delayedExecutor(UPSTREAM_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
         .execute(() -> result.completeExceptionally(new UpstreamTimeout(upstream)));
     return result;

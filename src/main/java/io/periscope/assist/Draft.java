@@ -12,37 +12,51 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A proposed watch, the answer of POST /watches/draft. Valid by construction: its name, condition, sources,
- * schedule and threshold pass the watch schema, so a client can create a watch from it as it is. {@code notes} and
- * every source's {@code rationale} are display-only: a watch created from the draft ignores them.
+ * A proposed watch, the answer of POST /watches/draft. Valid by construction: its name, condition,
+ * sources, schedule and threshold pass the watch schema, so a client can create a watch from it as
+ * it is. {@code notes} and every source's {@code rationale} are display-only: a watch created from
+ * the draft ignores them.
  */
-public record Draft(String name, String condition, List<DraftSource> sources, String schedule, double threshold,
-                    String notes) {
+public record Draft(
+    String name,
+    String condition,
+    List<DraftSource> sources,
+    String schedule,
+    double threshold,
+    String notes) {
   static final int MAX_NOTES = 2_000;
   static final int MAX_RATIONALE = 500;
-  /** The fields a draft shares with a watch, checked by the watch's own rules. */
-  static final List<String> WATCH_FIELDS = List.of("name", "condition", "sources", "schedule", "threshold");
 
-  /** A source with the reason it was chosen; {@code trust} and {@code recencyDays} may be null (never on search). */
-  public record DraftSource(String type, String value, String trust, Integer recencyDays, String rationale) {}
+  /** The fields a draft shares with a watch, checked by the watch's own rules. */
+  static final List<String> WATCH_FIELDS =
+      List.of("name", "condition", "sources", "schedule", "threshold");
+
+  /**
+   * A source with the reason it was chosen; {@code trust} and {@code recencyDays} may be null
+   * (never on search).
+   */
+  public record DraftSource(
+      String type, String value, String trust, Integer recencyDays, String rationale) {}
 
   public Draft {
     sources = List.copyOf(sources);
   }
 
   /**
-   * The model's answer as a draft. The watch's rules ({@link WatchValidator}: source types, rss URLs, five-field
-   * cron, threshold range, recencyDays) and the draft's own: a search source says how many days back it looks,
-   * every source has a rationale, notes is text. Properties the schema does not name are ignored.
+   * The model's answer as a draft. The watch's rules ({@link WatchValidator}: source types, rss
+   * URLs, five-field cron, threshold range, recencyDays) and the draft's own: a search source says
+   * how many days back it looks, every source has a rationale, notes is text. Properties the schema
+   * does not name are ignored.
    *
    * @throws InvalidModelOutput naming every problem
    */
   static Draft check(JsonNode answer) {
     List<String> problems = new ArrayList<>();
     ObjectNode watchFields = Json.MAPPER.createObjectNode();
-    WATCH_FIELDS.forEach(f -> {
-      if (answer.has(f)) watchFields.set(f, answer.get(f));
-    });
+    WATCH_FIELDS.forEach(
+        f -> {
+          if (answer.has(f)) watchFields.set(f, answer.get(f));
+        });
     Watch watch = null;
     try {
       // "draft" stands in for the id and owner a draft does not have.
@@ -55,9 +69,11 @@ public record Draft(String name, String condition, List<DraftSource> sources, St
     for (int i = 0; sources.isArray() && i < sources.size(); i++) {
       JsonNode source = sources.get(i);
       String at = "sources[" + i + "]";
-      rationales.add(text(source.path("rationale"), at + ".rationale", false, MAX_RATIONALE, problems));
+      rationales.add(
+          text(source.path("rationale"), at + ".rationale", false, MAX_RATIONALE, problems));
       JsonNode recency = source.path("recencyDays");
-      if (Source.SEARCH.equals(source.path("type").asText()) && (recency.isMissingNode() || recency.isNull())) {
+      if (Source.SEARCH.equals(source.path("type").asText())
+          && (recency.isMissingNode() || recency.isNull())) {
         problems.add(at + ".recencyDays: a search source must say how many days back it looks");
       }
     }
@@ -66,12 +82,15 @@ public record Draft(String name, String condition, List<DraftSource> sources, St
     List<DraftSource> drafted = new ArrayList<>();
     for (int i = 0; i < watch.sources().size(); i++) {
       Source s = watch.sources().get(i);
-      drafted.add(new DraftSource(s.type(), s.value(), s.trust(), s.recencyDays(), rationales.get(i)));
+      drafted.add(
+          new DraftSource(s.type(), s.value(), s.trust(), s.recencyDays(), rationales.get(i)));
     }
-    return new Draft(watch.name(), watch.condition(), drafted, watch.schedule(), watch.threshold(), notes);
+    return new Draft(
+        watch.name(), watch.condition(), drafted, watch.schedule(), watch.threshold(), notes);
   }
 
-  private static String text(JsonNode node, String field, boolean mayBeEmpty, int max, List<String> problems) {
+  private static String text(
+      JsonNode node, String field, boolean mayBeEmpty, int max, List<String> problems) {
     if (!node.isTextual() || (!mayBeEmpty && node.asText().isBlank())) {
       problems.add(field + (mayBeEmpty ? ": must be a string" : ": must be a non-empty string"));
       return null;

@@ -4,7 +4,10 @@ import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import java.util.List;
 
-/** Validation issues as the problems a second model call is told about: {@code sources[0].type: must be …}. */
+/**
+ * Validation issues as the problems a second model call is told about: {@code sources[0].type: must
+ * be …}.
+ */
 final class Problems {
   private Problems() {}
 

@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The pieces of the assistance schemas. Every object is strict-mode shaped (all properties required, no others);
- * an optional value is a nullable type, and no schema carries numeric bounds, which some OpenAI-compatible servers
- * refuse: the answers are checked against the watch's rules instead.
+ * The pieces of the assistance schemas. Every object is strict-mode shaped (all properties
+ * required, no others); an optional value is a nullable type, and no schema carries numeric bounds,
+ * which some OpenAI-compatible servers refuse: the answers are checked against the watch's rules
+ * instead.
  */
 final class Schemas {
   private Schemas() {}
@@ -67,17 +68,37 @@ final class Schemas {
     return schema;
   }
 
-  /** A watch's source as drafts and revisions propose it: the watch's own fields, optionally with more. */
+  /**
+   * A watch's source as drafts and revisions propose it: the watch's own fields, optionally with
+   * more.
+   */
   @SafeVarargs
   static ObjectNode source(Map.Entry<String, ObjectNode>... more) {
-    List<Map.Entry<String, ObjectNode>> fields = new ArrayList<>(List.of(
-        Map.entry("type", oneOf(List.of(Source.SEARCH, Source.RSS),
-            "search: a web search query; rss: an RSS or Atom feed.")),
-        Map.entry("value", string("For search, the query text; for rss, the feed's http(s) URL.")),
-        Map.entry("trust", nullable(oneOf(TrustTier.names(),
-            "How far the source is believed, strongest first; null when unknown."))),
-        Map.entry("recencyDays", nullable(typed("integer",
-            "For search, how many days back to look (1 to 3650); null for rss.")))));
+    List<Map.Entry<String, ObjectNode>> fields =
+        new ArrayList<>(
+            List.of(
+                Map.entry(
+                    "type",
+                    oneOf(
+                        List.of(Source.SEARCH, Source.RSS),
+                        "search: a web search query; rss: an RSS or Atom feed.")),
+                Map.entry(
+                    "value",
+                    string("For search, the query text; for rss, the feed's http(s) URL.")),
+                Map.entry(
+                    "trust",
+                    nullable(
+                        oneOf(
+                            TrustTier.names(),
+                            "How far the source is believed, strongest first; null when"
+                                + " unknown."))),
+                Map.entry(
+                    "recencyDays",
+                    nullable(
+                        typed(
+                            "integer",
+                            "For search, how many days back to look (1 to 3650); null for"
+                                + " rss.")))));
     fields.addAll(List.of(more));
     return object(fields);
   }
@@ -89,7 +110,8 @@ final class Schemas {
   }
 
   static Map.Entry<String, ObjectNode> condition() {
-    return Map.entry("condition", string("What must happen for the person to be alerted, in plain English."));
+    return Map.entry(
+        "condition", string("What must happen for the person to be alerted, in plain English."));
   }
 
   static Map.Entry<String, ObjectNode> schedule() {
@@ -97,7 +119,8 @@ final class Schemas {
   }
 
   static Map.Entry<String, ObjectNode> threshold() {
-    return Map.entry("threshold", number("Confidence from 0 to 1 the judging model needs before it alerts."));
+    return Map.entry(
+        "threshold", number("Confidence from 0 to 1 the judging model needs before it alerts."));
   }
 
   private static ObjectNode typed(String type, String description) {

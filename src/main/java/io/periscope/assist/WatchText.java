@@ -13,21 +13,25 @@ import java.util.stream.Collectors;
 /** How a watch appears in a prompt. */
 final class WatchText {
   /** What every assistance system prompt says the service is, after "You … a watch". */
-  static final String SERVICE = "for a service that watches the web for a person and alerts them when something "
-      + "they care about happens. Each run of a watch collects the new items of its sources, and a model judges "
-      + "whether they show that the watch's condition is met.";
+  static final String SERVICE =
+      "for a service that watches the web for a person and alerts them when something they care"
+          + " about happens. Each run of a watch collects the new items of its sources, and a model"
+          + " judges whether they show that the watch's condition is met.";
 
   private WatchText() {}
 
   /**
-   * The fields a model may read and revise, by their interface names, as indented JSON: name, condition, sources,
-   * schedule, threshold, weakThreshold (null when none) and enabled. Never the id, the owner or the channels: a
-   * channel's target can be a credential (a Slack or Discord webhook URL) and stays out of every prompt.
+   * The fields a model may read and revise, by their interface names, as indented JSON: name,
+   * condition, sources, schedule, threshold, weakThreshold (null when none) and enabled. Never the
+   * id, the owner or the channels: a channel's target can be a credential (a Slack or Discord
+   * webhook URL) and stays out of every prompt.
    */
   static String fields(Watch watch) {
-    ObjectNode node = Json.MAPPER.createObjectNode()
-        .put("name", watch.name())
-        .put("condition", watch.condition());
+    ObjectNode node =
+        Json.MAPPER
+            .createObjectNode()
+            .put("name", watch.name())
+            .put("condition", watch.condition());
     node.set("sources", Json.MAPPER.valueToTree(watch.sources()));
     node.put("schedule", watch.schedule()).put("threshold", watch.threshold());
     if (watch.weakThreshold() == null) node.putNull("weakThreshold");
@@ -36,10 +40,18 @@ final class WatchText {
     return pretty(node);
   }
 
-  /** The kinds of the watch's channels (telegram, email, webhook…), never their targets; "none" without any. */
+  /**
+   * The kinds of the watch's channels (telegram, email, webhook…), never their targets; "none"
+   * without any.
+   */
   static String channelKinds(Watch watch) {
-    String kinds = watch.channels().stream().map(ChannelId::parse).flatMap(Optional::stream)
-        .map(c -> c.kind().name().toLowerCase(Locale.ROOT)).distinct().collect(Collectors.joining(", "));
+    String kinds =
+        watch.channels().stream()
+            .map(ChannelId::parse)
+            .flatMap(Optional::stream)
+            .map(c -> c.kind().name().toLowerCase(Locale.ROOT))
+            .distinct()
+            .collect(Collectors.joining(", "));
     return kinds.isEmpty() ? "none" : kinds;
   }
 

@@ -6,10 +6,10 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The texts of the account mails. With a web client ({@code WEB_ORIGIN}) the link opens its page, the token in
- * the URL fragment (never sent to any server, so never in an access log); the page posts it to the service.
- * Without one the mail tells how to post the token to the service ({@code PUBLIC_URL}) directly. Either way the
- * token is also written out on its own line.
+ * The texts of the account mails. With a web client ({@code WEB_ORIGIN}) the link opens its page,
+ * the token in the URL fragment (never sent to any server, so never in an access log); the page
+ * posts it to the service. Without one the mail tells how to post the token to the service ({@code
+ * PUBLIC_URL}) directly. Either way the token is also written out on its own line.
  */
 public final class AccountMails {
   private static final String NEW_PASSWORD = ", \"password\": \"<new password>\"";
@@ -22,18 +22,26 @@ public final class AccountMails {
   }
 
   Mail verification(String to, String token, Duration lifetime, Instant now) {
-    return new Mail(to, "Verify your e-mail address for Periscope", """
+    return new Mail(
+        to,
+        "Verify your e-mail address for Periscope",
+        """
         Someone, hopefully you, created a Periscope account with this address.
         To confirm it is yours:
 
         %s
 
         The token works once, for %s. If you did not create this account, ignore this message.
-        """.formatted(use(token, "verify-email", ""), hours(lifetime)), now);
+        """
+            .formatted(use(token, "verify-email", ""), hours(lifetime)),
+        now);
   }
 
   Mail passwordReset(String to, String token, Duration lifetime, Instant now) {
-    return new Mail(to, "Reset your Periscope password", """
+    return new Mail(
+        to,
+        "Reset your Periscope password",
+        """
         Someone, hopefully you, asked to reset the password of the Periscope account with this address.
         To choose a new password:
 
@@ -41,27 +49,50 @@ public final class AccountMails {
 
         The token works once, for %s; using it ends every earlier sign-in. If you did not ask for this, ignore
         this message: your password stays as it is.
-        """.formatted(use(token, "reset-password", NEW_PASSWORD), hours(lifetime)), now);
+        """
+            .formatted(use(token, "reset-password", NEW_PASSWORD), hours(lifetime)),
+        now);
   }
 
-  /** Sent instead of a verification when someone registers an address that has an account already. */
+  /**
+   * Sent instead of a verification when someone registers an address that has an account already.
+   */
   Mail alreadyRegistered(String to, String resetToken, Duration lifetime, Instant now) {
-    return new Mail(to, "You already have a Periscope account", """
+    return new Mail(
+        to,
+        "You already have a Periscope account",
+        """
         Someone, hopefully you, tried to create a Periscope account with this address, which has one already.
         Sign in as usual, or, if you forgot the password, choose a new one:
 
         %s
 
         The token works once, for %s. If you did not ask for this, ignore this message.
-        """.formatted(use(resetToken, "reset-password", NEW_PASSWORD), hours(lifetime)), now);
+        """
+            .formatted(use(resetToken, "reset-password", NEW_PASSWORD), hours(lifetime)),
+        now);
   }
 
-  /** The link to the web client's page, or how to post the token (and {@code moreFields}) to the service. */
+  /**
+   * The link to the web client's page, or how to post the token (and {@code moreFields}) to the
+   * service.
+   */
   private String use(String token, String page, String moreFields) {
     String tokenLine = "Token: " + token;
-    return webOrigin.map(origin -> origin + "/" + page + "#token=" + token + "\n\n" + tokenLine)
-        .orElseGet(() -> "POST {\"token\": \"" + token + "\"" + moreFields + "} to " + publicUrl + "/auth/" + page
-            + " (Content-Type: application/json)\n\n" + tokenLine);
+    return webOrigin
+        .map(origin -> origin + "/" + page + "#token=" + token + "\n\n" + tokenLine)
+        .orElseGet(
+            () ->
+                "POST {\"token\": \""
+                    + token
+                    + "\""
+                    + moreFields
+                    + "} to "
+                    + publicUrl
+                    + "/auth/"
+                    + page
+                    + " (Content-Type: application/json)\n\n"
+                    + tokenLine);
   }
 
   private static String hours(Duration lifetime) {

@@ -21,12 +21,13 @@ import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
 /**
- * Creating accounts and signing in. An account is made by first claiming its e-mail in the e-mail index
- * (one entity per address, so addresses are unique) and then creating the owner entity; a create that fails
- * after the claim releases it again.
+ * Creating accounts and signing in. An account is made by first claiming its e-mail in the e-mail
+ * index (one entity per address, so addresses are unique) and then creating the owner entity; a
+ * create that fails after the claim releases it again.
  */
 public final class Accounts {
-  private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,190}\\.[^@\\s]{1,63}");
+  private static final Pattern EMAIL =
+      Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,190}\\.[^@\\s]{1,63}");
   private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
@@ -34,10 +35,12 @@ public final class Accounts {
   private final Asks asks;
   private final JournalReads journal;
   private final Tokens tokens;
+
   /** bcrypt is slow on purpose; it runs here, never on the actor dispatcher. */
   private final Executor hashing;
 
-  public Accounts(Entities entities, Asks asks, JournalReads journal, Tokens tokens, Executor hashing) {
+  public Accounts(
+      Entities entities, Asks asks, JournalReads journal, Tokens tokens, Executor hashing) {
     this.entities = entities;
     this.asks = asks;
     this.journal = journal;
@@ -47,20 +50,29 @@ public final class Accounts {
 
   /** Every account, by id. */
   public CompletionStage<List<Account.View>> list() {
-    return journal.ownerIds().thenCompose(ids -> {
-      List<CompletableFuture<Optional<Account.View>>> reads = ids.stream()
-          .map(id -> asks.<OwnerEntity.Command, Account>ask(entities.owner(id), OwnerEntity.GetAccount::new)
-              .thenApply(a -> Optional.of(a.view()))
-              // an owner entity without an account: a token subject that never had one (the command line's)
-              .exceptionally(e -> {
-                if (Failures.isRefusal(e)) return Optional.empty();
-                throw new CompletionException(Failures.unwrap(e));
-              })
-              .toCompletableFuture())
-          .toList();
-      return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-          .thenApply(all -> reads.stream().flatMap(r -> r.join().stream()).toList());
-    });
+    return journal
+        .ownerIds()
+        .thenCompose(
+            ids -> {
+              List<CompletableFuture<Optional<Account.View>>> reads =
+                  ids.stream()
+                      .map(
+                          id ->
+                              asks.<OwnerEntity.Command, Account>ask(
+                                      entities.owner(id), OwnerEntity.GetAccount::new)
+                                  .thenApply(a -> Optional.of(a.view()))
+                                  // an owner entity without an account: a token subject that never
+                                  // had one (the command line's)
+                                  .exceptionally(
+                                      e -> {
+                                        if (Failures.isRefusal(e)) return Optional.empty();
+                                        throw new CompletionException(Failures.unwrap(e));
+                                      })
+                                  .toCompletableFuture())
+                      .toList();
+              return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                  .thenApply(all -> reads.stream().flatMap(r -> r.join().stream()).toList());
+            });
   }
 
   /** A new account request, checked before anything is written. */
@@ -84,12 +96,18 @@ public final class Accounts {
   /** Raised by a login with the right password to an account whose address is not verified yet. */
   public static final class Unverified extends RuntimeException {
     Unverified() {
-      super("the e-mail address is not verified yet: follow the link mailed to it, or ask for a new one with "
-          + "POST /auth/verify-email/resend", null, false, false);
+      super(
+          "the e-mail address is not verified yet: follow the link mailed to it, or ask for a new"
+              + " one with POST /auth/verify-email/resend",
+          null,
+          false,
+          false);
     }
   }
 
-  /** @throws ValidationException listing every problem of the fields */
+  /**
+   * @throws ValidationException listing every problem of the fields
+   */
   public static NewAccount validate(String id, String email, String role, String password) {
     List<Issue> issues = new ArrayList<>();
     if (id == null || !WatchValidator.ID.matcher(id).matches()) {
@@ -107,7 +125,9 @@ public final class Accounts {
     return new NewAccount(id, email.trim(), parsedRole.get(), password);
   }
 
-  /** @throws ValidationException when {@code email} is not an e-mail address */
+  /**
+   * @throws ValidationException when {@code email} is not an e-mail address
+   */
   public static String validEmail(String email, String field) {
     if (email == null || email.length() > 254 || !EMAIL.matcher(email.trim()).matches()) {
       throw new ValidationException(List.of(Issue.at("must be an e-mail address", field)));
@@ -116,69 +136,94 @@ public final class Accounts {
   }
 
   /**
-   * The id of an account that made itself (registration, identity providers): the address's local part, cut to
-   * letters, digits, '.', '_' and '-', and a random suffix, so ids stay readable in listings and never collide with
-   * each other or with the ids operators choose in practice.
+   * The id of an account that made itself (registration, identity providers): the address's local
+   * part, cut to letters, digits, '.', '_' and '-', and a random suffix, so ids stay readable in
+   * listings and never collide with each other or with the ids operators choose in practice.
    */
   static String newAccountId(String email) {
-    String local = email.substring(0, Math.max(0, email.indexOf('@'))).toLowerCase(java.util.Locale.ROOT)
-        .replaceAll("[^a-z0-9._-]", "");
+    String local =
+        email
+            .substring(0, Math.max(0, email.indexOf('@')))
+            .toLowerCase(java.util.Locale.ROOT)
+            .replaceAll("[^a-z0-9._-]", "");
     if (local.length() > 40) local = local.substring(0, 40);
     if (local.isEmpty()) local = "user";
     StringBuilder suffix = new StringBuilder();
-    for (int i = 0; i < 12; i++) suffix.append(ID_ALPHABET.charAt(RANDOM.nextInt(ID_ALPHABET.length())));
+    for (int i = 0; i < 12; i++)
+      suffix.append(ID_ALPHABET.charAt(RANDOM.nextInt(ID_ALPHABET.length())));
     return local + "-" + suffix;
   }
 
   /** An account an operator makes: verified, with its password. */
   public CompletionStage<Account> create(NewAccount request) {
     return CompletableFuture.supplyAsync(() -> Passwords.hash(request.password()), hashing)
-        .thenCompose(hash -> open(Account.made(request.id(), EmailEntity.normalize(request.email()), request.role(),
-            hash, Instant.now())));
+        .thenCompose(
+            hash ->
+                open(
+                    Account.made(
+                        request.id(),
+                        EmailEntity.normalize(request.email()),
+                        request.role(),
+                        hash,
+                        Instant.now())));
   }
 
   /**
-   * Writes a new account: claims its address in the e-mail index, then creates the owner entity, giving the claim
-   * back when that fails. Fails with {@link Conflict} for a taken address or id.
+   * Writes a new account: claims its address in the e-mail index, then creates the owner entity,
+   * giving the claim back when that fails. Fails with {@link Conflict} for a taken address or id.
    */
   CompletionStage<Account> open(Account account) {
     String email = account.email();
-    return asks.<EmailEntity.Command, Boolean>ask(entities.email(email),
-            reply -> new EmailEntity.Claim(account.id(), reply))
-        .exceptionally(e -> {
-          throw conflictOr(e, "the e-mail address is already in use", true);
-        })
-        .thenCompose(tookIt -> asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
-                entities.owner(account.id()), reply -> new OwnerEntity.CreateAccount(account, reply))
-            .handle((done, failure) -> {
-              if (failure == null) return CompletableFuture.completedFuture(account);
-              // Only a claim this call took is given back: an existing account keeps its address.
-              return tookIt ? releaseThenFail(email, account.id(), failure)
-                  : CompletableFuture.<Account>failedFuture(conflictOr(failure, duplicateId(account.id()), false));
+    return asks.<EmailEntity.Command, Boolean>ask(
+            entities.email(email), reply -> new EmailEntity.Claim(account.id(), reply))
+        .exceptionally(
+            e -> {
+              throw conflictOr(e, "the e-mail address is already in use", true);
             })
-            .thenCompose(s -> s));
+        .thenCompose(
+            tookIt ->
+                asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
+                        entities.owner(account.id()),
+                        reply -> new OwnerEntity.CreateAccount(account, reply))
+                    .handle(
+                        (done, failure) -> {
+                          if (failure == null) return CompletableFuture.completedFuture(account);
+                          // Only a claim this call took is given back: an existing account keeps
+                          // its address.
+                          return tookIt
+                              ? releaseThenFail(email, account.id(), failure)
+                              : CompletableFuture.<Account>failedFuture(
+                                  conflictOr(failure, duplicateId(account.id()), false));
+                        })
+                    .thenCompose(s -> s));
   }
 
   /** The account holding {@code email}; fails with {@link EntityRefusal} when none does. */
   CompletionStage<Account> byEmail(String email) {
-    return asks.<EmailEntity.Command, String>ask(entities.email(EmailEntity.normalize(email)), EmailEntity.Lookup::new)
-        .thenCompose(accountId -> asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
-            OwnerEntity.GetAccount::new));
+    return asks.<EmailEntity.Command, String>ask(
+            entities.email(EmailEntity.normalize(email)), EmailEntity.Lookup::new)
+        .thenCompose(
+            accountId ->
+                asks.<OwnerEntity.Command, Account>ask(
+                    entities.owner(accountId), OwnerEntity.GetAccount::new));
   }
 
-  private CompletionStage<Account> releaseThenFail(String email, String accountId, Throwable failure) {
-    return asks.<EmailEntity.Command, org.apache.pekko.Done>ask(entities.email(email),
-            reply -> new EmailEntity.Release(accountId, reply))
-        .handle((done, ignored) -> {
-          throw conflictOr(failure, duplicateId(accountId), false);
-        });
+  private CompletionStage<Account> releaseThenFail(
+      String email, String accountId, Throwable failure) {
+    return asks.<EmailEntity.Command, org.apache.pekko.Done>ask(
+            entities.email(email), reply -> new EmailEntity.Release(accountId, reply))
+        .handle(
+            (done, ignored) -> {
+              throw conflictOr(failure, duplicateId(accountId), false);
+            });
   }
 
   private static String duplicateId(String accountId) {
     return "an account with id '" + accountId + "' already exists";
   }
 
-  private static RuntimeException conflictOr(Throwable failure, String conflictMessage, boolean emailTaken) {
+  private static RuntimeException conflictOr(
+      Throwable failure, String conflictMessage, boolean emailTaken) {
     Throwable cause = Failures.unwrap(failure);
     if (cause instanceof EntityRefusal) return new Conflict(conflictMessage, emailTaken);
     return cause instanceof RuntimeException r ? r : new CompletionException(cause);
@@ -188,56 +233,83 @@ public final class Accounts {
   public record Session(String token, String tokenType, Instant expiresAt, Account.View user) {}
 
   /**
-   * A signed token for valid credentials; empty for an unknown e-mail, a wrong password and an account without a
-   * password alike. Fails with {@link Unverified} for the right password of an unverified address.
+   * A signed token for valid credentials; empty for an unknown e-mail, a wrong password and an
+   * account without a password alike. Fails with {@link Unverified} for the right password of an
+   * unverified address.
    */
   public CompletionStage<Optional<Session>> login(String email, String password) {
     return byEmail(email)
-        .handle((account, failure) -> {
-          if (failure != null && !Failures.isRefusal(failure)) throw new CompletionException(failure);
-          return Optional.ofNullable(account).filter(Account::hasPassword);
-        })
-        .thenApplyAsync(account -> {
-          if (account.isEmpty()) {
-            Passwords.spendDecoyCheck(password);
-            return Optional.<Session>empty();
-          }
-          Account a = account.get();
-          if (!Passwords.matches(password, a.passwordHash())) return Optional.<Session>empty();
-          if (!a.emailVerified()) throw new Unverified();
-          return Optional.of(session(a));
-        }, hashing);
+        .handle(
+            (account, failure) -> {
+              if (failure != null && !Failures.isRefusal(failure))
+                throw new CompletionException(failure);
+              return Optional.ofNullable(account).filter(Account::hasPassword);
+            })
+        .thenApplyAsync(
+            account -> {
+              if (account.isEmpty()) {
+                Passwords.spendDecoyCheck(password);
+                return Optional.<Session>empty();
+              }
+              Account a = account.get();
+              if (!Passwords.matches(password, a.passwordHash())) return Optional.<Session>empty();
+              if (!a.emailVerified()) throw new Unverified();
+              return Optional.of(session(a));
+            },
+            hashing);
   }
 
   /**
-   * Signs in the holder of an address an identity provider vouched for: the account holding it (verified now, if
-   * it was not), or a new user account without a password. Two first sign-ins at once make one account.
+   * Signs in the holder of an address an identity provider vouched for: the account holding it
+   * (verified now, if it was not), or a new user account without a password. Two first sign-ins at
+   * once make one account.
    */
   public CompletionStage<Session> signInVerified(String email, String provider) {
     String normalized = EmailEntity.normalize(email);
-    return linkVerified(normalized, provider).thenCompose(linked -> linked.isPresent()
-        ? CompletableFuture.completedFuture(linked.get())
-        : open(new Account(newAccountId(normalized), normalized, Role.USER, null, Instant.now(), true, 0))
-            .exceptionallyCompose(e -> Failures.unwrap(e) instanceof Conflict c && c.emailTaken()
-                ? linkVerified(normalized, provider).thenApply(Optional::orElseThrow)
-                : CompletableFuture.failedFuture(e)))
+    return linkVerified(normalized, provider)
+        .thenCompose(
+            linked ->
+                linked.isPresent()
+                    ? CompletableFuture.completedFuture(linked.get())
+                    : open(new Account(
+                            newAccountId(normalized),
+                            normalized,
+                            Role.USER,
+                            null,
+                            Instant.now(),
+                            true,
+                            0))
+                        .exceptionallyCompose(
+                            e ->
+                                Failures.unwrap(e) instanceof Conflict c && c.emailTaken()
+                                    ? linkVerified(normalized, provider)
+                                        .thenApply(Optional::orElseThrow)
+                                    : CompletableFuture.failedFuture(e)))
         .thenApply(this::session);
   }
 
   private CompletionStage<Optional<Account>> linkVerified(String email, String provider) {
     return asks.<EmailEntity.Command, String>ask(entities.email(email), EmailEntity.Lookup::new)
-        .thenCompose(accountId -> asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
-            reply -> new OwnerEntity.VerifiedByProvider(provider, reply)))
-        .handle((account, failure) -> {
-          if (failure != null && !Failures.isRefusal(failure)) throw new CompletionException(failure);
-          return Optional.ofNullable(account);
-        });
+        .thenCompose(
+            accountId ->
+                asks.<OwnerEntity.Command, Account>ask(
+                    entities.owner(accountId),
+                    reply -> new OwnerEntity.VerifiedByProvider(provider, reply)))
+        .handle(
+            (account, failure) -> {
+              if (failure != null && !Failures.isRefusal(failure))
+                throw new CompletionException(failure);
+              return Optional.ofNullable(account);
+            });
   }
 
   /** A sign-in token of the account's current session generation. */
   Session session(Account account) {
     Instant now = Instant.now();
-    return new Session(tokens.issue(account.id(), account.role(), account.sessionGeneration(), now), "Bearer",
-        now.plus(tokens.ttl()), account.view());
+    return new Session(
+        tokens.issue(account.id(), account.role(), account.sessionGeneration(), now),
+        "Bearer",
+        now.plus(tokens.ttl()),
+        account.view());
   }
 }

@@ -1,6 +1,8 @@
 package io.periscope.auth;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.serialization.JsonSerializable;
+import java.util.Locale;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -10,17 +12,18 @@ import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import io.periscope.serialization.JsonSerializable;
-import java.util.Locale;
 
 /**
- * The e-mail index: one entity per normalized e-mail address, holding the account id that owns it. Being one
- * single writer per address is what makes e-mails unique across the cluster, and what login looks up.
+ * The e-mail index: one entity per normalized e-mail address, holding the account id that owns it.
+ * Being one single writer per address is what makes e-mails unique across the cluster, and what
+ * login looks up.
  */
 public final class EmailEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<EmailEntity.Command, EmailEntity.Event, EmailEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        EmailEntity.Command, EmailEntity.Event, EmailEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Email");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "Email");
 
   public static String normalize(String email) {
     return email.trim().toLowerCase(Locale.ROOT);
@@ -32,12 +35,16 @@ public final class EmailEntity
   public sealed interface Command extends JsonSerializable {}
 
   /**
-   * Succeeds when the address is free or already claimed by the same account; answers whether this claim took
-   * it, so only the caller that took it gives it back when its account cannot be made.
+   * Succeeds when the address is free or already claimed by the same account; answers whether this
+   * claim took it, so only the caller that took it gives it back when its account cannot be made.
    */
-  public record Claim(String accountId, ActorRef<StatusReply<Boolean>> replyTo) implements Command {}
+  public record Claim(String accountId, ActorRef<StatusReply<Boolean>> replyTo)
+      implements Command {}
 
-  /** Frees the address when the given account holds it (undoing a claim whose account could not be made). */
+  /**
+   * Frees the address when the given account holds it (undoing a claim whose account could not be
+   * made).
+   */
   public record Release(String accountId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
   /** Answers the owning account id, or an error when the address is free. */
@@ -64,28 +71,47 @@ public final class EmailEntity
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
-        .onCommand(Claim.class, (state, cmd) -> {
-          if (cmd.accountId().equals(state.accountId())) {
-            return Effect().reply(cmd.replyTo(), StatusReply.success(Boolean.FALSE));
-          }
-          if (state.accountId() != null) {
-            return Effect().reply(cmd.replyTo(), StatusReply.error("the e-mail address is already in use"));
-          }
-          return Effect().persist(new Claimed(cmd.accountId()))
-              .thenReply(cmd.replyTo(), s -> StatusReply.success(Boolean.TRUE));
-        })
-        .onCommand(Release.class, (state, cmd) -> cmd.accountId().equals(state.accountId())
-            ? Effect().persist(new Released(cmd.accountId())).thenReply(cmd.replyTo(), s -> StatusReply.ack())
-            : Effect().reply(cmd.replyTo(), StatusReply.ack()))
-        .onCommand(Lookup.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
-            state.accountId() != null ? StatusReply.success(state.accountId()) : StatusReply.error("unknown e-mail")))
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(
+            Claim.class,
+            (state, cmd) -> {
+              if (cmd.accountId().equals(state.accountId())) {
+                return Effect().reply(cmd.replyTo(), StatusReply.success(Boolean.FALSE));
+              }
+              if (state.accountId() != null) {
+                return Effect()
+                    .reply(
+                        cmd.replyTo(), StatusReply.error("the e-mail address is already in use"));
+              }
+              return Effect()
+                  .persist(new Claimed(cmd.accountId()))
+                  .thenReply(cmd.replyTo(), s -> StatusReply.success(Boolean.TRUE));
+            })
+        .onCommand(
+            Release.class,
+            (state, cmd) ->
+                cmd.accountId().equals(state.accountId())
+                    ? Effect()
+                        .persist(new Released(cmd.accountId()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack())
+                    : Effect().reply(cmd.replyTo(), StatusReply.ack()))
+        .onCommand(
+            Lookup.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        state.accountId() != null
+                            ? StatusReply.success(state.accountId())
+                            : StatusReply.error("unknown e-mail")))
         .build();
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
+    return newEventHandlerBuilder()
+        .forAnyState()
         .onEvent(Claimed.class, (state, e) -> new State(e.accountId()))
         .onEvent(Released.class, (state, e) -> new State(null))
         .build();

@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The single-use tokens mailed to an account: {@code <account id>.<secret>}, the secret 256 random bits in
- * base64url. The account id says which owner entity holds the token's hash; only the SHA-256 of the whole token is
- * ever stored, so the journal cannot be replayed into a working link.
+ * The single-use tokens mailed to an account: {@code <account id>.<secret>}, the secret 256 random
+ * bits in base64url. The account id says which owner entity holds the token's hash; only the
+ * SHA-256 of the whole token is ever stored, so the journal cannot be replayed into a working link.
  */
 final class MailedTokens {
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -34,13 +34,17 @@ final class MailedTokens {
     int dot = token.lastIndexOf('.');
     if (dot <= 0) return Optional.empty();
     String accountId = token.substring(0, dot);
-    boolean wellFormed = WatchValidator.ID.matcher(accountId).matches() && SECRET.matcher(token.substring(dot + 1)).matches();
+    boolean wellFormed =
+        WatchValidator.ID.matcher(accountId).matches()
+            && SECRET.matcher(token.substring(dot + 1)).matches();
     return wellFormed ? Optional.of(accountId) : Optional.empty();
   }
 
   static String hash(String token) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -16,28 +16,39 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * What a password must be, for every account however it is made (registration, reset, admins, the command
- * line): {@value Passwords#MIN_LENGTH} to {@value Passwords#MAX_LENGTH} characters, not a common password, and
- * not the account's e-mail address in disguise. Length beats composition rules (NIST SP 800-63B), so there are
- * none: a long phrase of lower-case words passes.
+ * What a password must be, for every account however it is made (registration, reset, admins, the
+ * command line): {@value Passwords#MIN_LENGTH} to {@value Passwords#MAX_LENGTH} characters, not a
+ * common password, and not the account's e-mail address in disguise. Length beats composition rules
+ * (NIST SP 800-63B), so there are none: a long phrase of lower-case words passes.
  *
- * <p>A password is common when the list in {@code common-passwords.txt} holds it, lower-cased, or holds what is
- * left once leading and trailing digits and symbols are stripped ({@code Summer2024!} is {@code summer}), or
- * once common letter substitutions are undone ({@code p@ssw0rd} is {@code password}).
+ * <p>A password is common when the list in {@code common-passwords.txt} holds it, lower-cased, or
+ * holds what is left once leading and trailing digits and symbols are stripped ({@code Summer2024!}
+ * is {@code summer}), or once common letter substitutions are undone ({@code p@ssw0rd} is {@code
+ * password}).
  */
 public final class PasswordPolicy {
   private static final Set<String> COMMON = load("common-passwords.txt");
+
   /** Parts of the address shorter than this are too short to be worth looking for. */
   private static final int MIN_NAME_PART = 3;
+
   private static final String SERVICE_NAME = "periscope";
 
   private PasswordPolicy() {}
 
-  /** Every problem of {@code password} for an account with {@code email}, at the body field {@code field}. */
+  /**
+   * Every problem of {@code password} for an account with {@code email}, at the body field {@code
+   * field}.
+   */
   public static List<Issue> check(String password, String email, String field) {
     List<Issue> issues = new ArrayList<>();
-    if (password == null || password.length() < Passwords.MIN_LENGTH || password.length() > Passwords.MAX_LENGTH) {
-      issues.add(Issue.at("must be " + Passwords.MIN_LENGTH + " to " + Passwords.MAX_LENGTH + " characters", field));
+    if (password == null
+        || password.length() < Passwords.MIN_LENGTH
+        || password.length() > Passwords.MAX_LENGTH) {
+      issues.add(
+          Issue.at(
+              "must be " + Passwords.MIN_LENGTH + " to " + Passwords.MAX_LENGTH + " characters",
+              field));
       return issues;
     }
     if (isCommon(password)) {
@@ -52,7 +63,12 @@ public final class PasswordPolicy {
     String lower = password.toLowerCase(Locale.ROOT);
     String core = core(lower);
     // decorations first, then substitutions (p4ssw0rd2024!), and the other way round (!password!)
-    return Stream.of(lower, core, undoSubstitutions(lower), undoSubstitutions(core), core(undoSubstitutions(lower)))
+    return Stream.of(
+            lower,
+            core,
+            undoSubstitutions(lower),
+            undoSubstitutions(core),
+            core(undoSubstitutions(lower)))
         .anyMatch(COMMON::contains);
   }
 
@@ -64,7 +80,10 @@ public final class PasswordPolicy {
     return rest.length() < Passwords.MIN_LENGTH;
   }
 
-  /** The local part and the domain's labels but its top level, as far as they are long enough to matter. */
+  /**
+   * The local part and the domain's labels but its top level, as far as they are long enough to
+   * matter.
+   */
   private static List<String> nameParts(String email) {
     List<String> parts = new ArrayList<>();
     if (email == null) return parts;
@@ -93,25 +112,32 @@ public final class PasswordPolicy {
   private static String undoSubstitutions(String lower) {
     StringBuilder out = new StringBuilder(lower.length());
     for (char c : lower.toCharArray()) {
-      out.append(switch (c) {
-        case '0' -> 'o';
-        case '1', '!' -> 'i';
-        case '3' -> 'e';
-        case '4', '@' -> 'a';
-        case '5', '$' -> 's';
-        case '7' -> 't';
-        default -> c;
-      });
+      out.append(
+          switch (c) {
+            case '0' -> 'o';
+            case '1', '!' -> 'i';
+            case '3' -> 'e';
+            case '4', '@' -> 'a';
+            case '5', '$' -> 's';
+            case '7' -> 't';
+            default -> c;
+          });
     }
     return out.toString();
   }
 
   private static Set<String> load(String resource) {
     Set<String> words = new HashSet<>();
-    InputStream in = Optional.ofNullable(PasswordPolicy.class.getResourceAsStream(resource))
-        .orElseThrow(() -> new IllegalStateException(resource + " is missing from the jar"));
-    try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      reader.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).forEach(words::add);
+    InputStream in =
+        Optional.ofNullable(PasswordPolicy.class.getResourceAsStream(resource))
+            .orElseThrow(() -> new IllegalStateException(resource + " is missing from the jar"));
+    try (BufferedReader reader =
+        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      reader
+          .lines()
+          .map(String::trim)
+          .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+          .forEach(words::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /** What an account may do: a user everything on its own data, an admin also /admin/*. */
 public enum Role {
-  USER, ADMIN;
+  USER,
+  ADMIN;
 
   @JsonValue
   public String wire() {
@@ -16,7 +17,8 @@ public enum Role {
 
   @JsonCreator
   public static Role fromWire(String value) {
-    return parse(value).orElseThrow(() -> new IllegalArgumentException("role must be 'user' or 'admin'"));
+    return parse(value)
+        .orElseThrow(() -> new IllegalArgumentException("role must be 'user' or 'admin'"));
   }
 
   public static Optional<Role> parse(String value) {

@@ -22,12 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an account does for itself through its mailbox: registration, e-mail verification and password recovery.
+ * What an account does for itself through its mailbox: registration, e-mail verification and
+ * password recovery.
  *
- * <p>Registering, asking for a new verification and asking for a reset answer the same {@link Accepted} at once,
- * after checking the request's own fields and before anything is looked up: whether the address has an account,
- * and how long SMTP takes, happen after the answer, so neither the answer nor its timing says whether an address
- * is known. Registering an address that has an account mails its holder a password-reset link instead.
+ * <p>Registering, asking for a new verification and asking for a reset answer the same {@link
+ * Accepted} at once, after checking the request's own fields and before anything is looked up:
+ * whether the address has an account, and how long SMTP takes, happen after the answer, so neither
+ * the answer nor its timing says whether an address is known. Registering an address that has an
+ * account mails its holder a password-reset link instead.
  */
 public final class SelfService {
   private static final Logger log = LoggerFactory.getLogger(SelfService.class);
@@ -40,8 +42,12 @@ public final class SelfService {
   /** The mailed-token routes need SMTP; without it they answer 503. */
   public static final class MailNotConfigured extends RuntimeException {
     MailNotConfigured() {
-      super("e-mail is not configured on this instance (SMTP_HOST, SMTP_FROM), so accounts cannot register or "
-          + "recover by e-mail; an operator creates them with 'users create'", null, false, false);
+      super(
+          "e-mail is not configured on this instance (SMTP_HOST, SMTP_FROM), so accounts cannot"
+              + " register or recover by e-mail; an operator creates them with 'users create'",
+          null,
+          false,
+          false);
     }
   }
 
@@ -59,8 +65,15 @@ public final class SelfService {
   private final Executor hashing;
   private final Clock clock;
 
-  public SelfService(Accounts accounts, Entities entities, Asks asks, EmailSender email, AccountMails mails,
-                     SessionGenerations sessions, Executor hashing, Clock clock) {
+  public SelfService(
+      Accounts accounts,
+      Entities entities,
+      Asks asks,
+      EmailSender email,
+      AccountMails mails,
+      SessionGenerations sessions,
+      Executor hashing,
+      Clock clock) {
     this.accounts = accounts;
     this.entities = entities;
     this.asks = asks;
@@ -75,7 +88,7 @@ public final class SelfService {
    * Opens an unverified user account and mails it a verification token.
    *
    * @throws ValidationException for a bad address or a password the policy refuses
-   * @throws MailNotConfigured   without SMTP
+   * @throws MailNotConfigured without SMTP
    */
   public Accepted register(String address, String password) {
     requireMail();
@@ -83,86 +96,144 @@ public final class SelfService {
     List<Issue> issues = PasswordPolicy.check(password, normalized, "password");
     if (!issues.isEmpty()) throw new ValidationException(issues);
     CompletableFuture.supplyAsync(() -> Passwords.hash(password), hashing)
-        .thenCompose(hash -> accounts.open(new Account(Accounts.newAccountId(normalized), normalized, Role.USER,
-            hash, clock.instant(), false, 0)))
-        .thenCompose(account -> {
-          log.info("event=account-registered account={}", account.id());
-          return mailToken(account.id(), TokenPurpose.VERIFY_EMAIL, VERIFICATION_LIFETIME, mails::verification);
-        })
-        .exceptionallyCompose(e -> Failures.unwrap(e) instanceof Accounts.Conflict c && c.emailTaken()
-            ? accounts.byEmail(normalized).thenCompose(holder ->
-                mailToken(holder.id(), TokenPurpose.RESET_PASSWORD, RESET_LIFETIME, mails::alreadyRegistered))
-            : CompletableFuture.failedFuture(e))
+        .thenCompose(
+            hash ->
+                accounts.open(
+                    new Account(
+                        Accounts.newAccountId(normalized),
+                        normalized,
+                        Role.USER,
+                        hash,
+                        clock.instant(),
+                        false,
+                        0)))
+        .thenCompose(
+            account -> {
+              log.info("event=account-registered account={}", account.id());
+              return mailToken(
+                  account.id(),
+                  TokenPurpose.VERIFY_EMAIL,
+                  VERIFICATION_LIFETIME,
+                  mails::verification);
+            })
+        .exceptionallyCompose(
+            e ->
+                Failures.unwrap(e) instanceof Accounts.Conflict c && c.emailTaken()
+                    ? accounts
+                        .byEmail(normalized)
+                        .thenCompose(
+                            holder ->
+                                mailToken(
+                                    holder.id(),
+                                    TokenPurpose.RESET_PASSWORD,
+                                    RESET_LIFETIME,
+                                    mails::alreadyRegistered))
+                    : CompletableFuture.failedFuture(e))
         .whenComplete(logFailure("register"));
-    return new Accepted("pending", "if the address can receive mail, a message with a verification link is on its way");
+    return new Accepted(
+        "pending",
+        "if the address can receive mail, a message with a verification link is on its way");
   }
 
   /** Uses a verification token. */
   public CompletionStage<Account.View> verify(String token) {
     String accountId = accountIdOf(token);
-    return asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
+    return asks.<OwnerEntity.Command, Account>ask(
+            entities.owner(accountId),
             reply -> new OwnerEntity.VerifyEmail(MailedTokens.hash(token), clock.instant(), reply))
         .exceptionally(SelfService::tokenRefused)
-        .thenApply(account -> {
-          log.info("event=email-verified account={}", account.id());
-          return account.view();
-        });
+        .thenApply(
+            account -> {
+              log.info("event=email-verified account={}", account.id());
+              return account.view();
+            });
   }
 
   /** Mails a new verification token to an unverified account; the earlier one stops working. */
   public Accepted resendVerification(String address) {
     requireMail();
     String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
-    accounts.byEmail(normalized)
-        .thenCompose(account -> account.emailVerified() ? CompletableFuture.completedFuture(null)
-            : mailToken(account.id(), TokenPurpose.VERIFY_EMAIL, VERIFICATION_LIFETIME, mails::verification))
+    accounts
+        .byEmail(normalized)
+        .thenCompose(
+            account ->
+                account.emailVerified()
+                    ? CompletableFuture.completedFuture(null)
+                    : mailToken(
+                        account.id(),
+                        TokenPurpose.VERIFY_EMAIL,
+                        VERIFICATION_LIFETIME,
+                        mails::verification))
         .whenComplete(logFailure("resend-verification"));
-    return new Accepted("pending", "if the address has an unverified account, a new verification link is on its way");
+    return new Accepted(
+        "pending",
+        "if the address has an unverified account, a new verification link is on its way");
   }
 
   /** Mails a password-reset token to the account holding the address, if one does. */
   public Accepted forgotPassword(String address) {
     requireMail();
     String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
-    accounts.byEmail(normalized)
-        .thenCompose(account -> mailToken(account.id(), TokenPurpose.RESET_PASSWORD, RESET_LIFETIME,
-            mails::passwordReset))
+    accounts
+        .byEmail(normalized)
+        .thenCompose(
+            account ->
+                mailToken(
+                    account.id(),
+                    TokenPurpose.RESET_PASSWORD,
+                    RESET_LIFETIME,
+                    mails::passwordReset))
         .whenComplete(logFailure("forgot-password"));
-    return new Accepted("pending", "if the address has an account, a message with a reset link is on its way");
+    return new Accepted(
+        "pending", "if the address has an account, a message with a reset link is on its way");
   }
 
   /**
-   * Uses a reset token to set a new password under the policy; the address counts as proven and every token
-   * signed before ends. A password the policy refuses leaves the token usable.
+   * Uses a reset token to set a new password under the policy; the address counts as proven and
+   * every token signed before ends. A password the policy refuses leaves the token usable.
    */
   public CompletionStage<Account.View> resetPassword(String token, String password) {
     List<Issue> issues = PasswordPolicy.check(password, null, "password");
     if (!issues.isEmpty()) throw new ValidationException(issues);
     String accountId = accountIdOf(token);
     String tokenHash = MailedTokens.hash(token);
-    return asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
-            reply -> new OwnerEntity.CheckToken(TokenPurpose.RESET_PASSWORD, tokenHash, clock.instant(), reply))
+    return asks.<OwnerEntity.Command, Account>ask(
+            entities.owner(accountId),
+            reply ->
+                new OwnerEntity.CheckToken(
+                    TokenPurpose.RESET_PASSWORD, tokenHash, clock.instant(), reply))
         .exceptionally(SelfService::tokenRefused)
-        .thenApplyAsync(account -> {
-          List<Issue> personal = PasswordPolicy.check(password, account.email(), "password");
-          if (!personal.isEmpty()) throw new ValidationException(personal);
-          return Passwords.hash(password);
-        }, hashing)
-        .thenCompose(newHash -> asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
-            reply -> new OwnerEntity.ResetPassword(tokenHash, newHash, clock.instant(), reply)))
+        .thenApplyAsync(
+            account -> {
+              List<Issue> personal = PasswordPolicy.check(password, account.email(), "password");
+              if (!personal.isEmpty()) throw new ValidationException(personal);
+              return Passwords.hash(password);
+            },
+            hashing)
+        .thenCompose(
+            newHash ->
+                asks.<OwnerEntity.Command, Account>ask(
+                    entities.owner(accountId),
+                    reply ->
+                        new OwnerEntity.ResetPassword(tokenHash, newHash, clock.instant(), reply)))
         .exceptionally(SelfService::tokenRefused)
-        .thenApply(account -> {
-          sessions.remember(account);
-          log.info("event=password-reset account={}", account.id());
-          return account.view();
-        });
+        .thenApply(
+            account -> {
+              sessions.remember(account);
+              log.info("event=password-reset account={}", account.id());
+              return account.view();
+            });
   }
 
-  private CompletionStage<Void> mailToken(String accountId, TokenPurpose purpose, Duration lifetime, MailText text) {
+  private CompletionStage<Void> mailToken(
+      String accountId, TokenPurpose purpose, Duration lifetime, MailText text) {
     String token = MailedTokens.create(accountId);
     Instant now = clock.instant();
-    return asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId),
-            reply -> new OwnerEntity.IssueToken(purpose, MailedTokens.hash(token), now.plus(lifetime), reply))
+    return asks.<OwnerEntity.Command, Account>ask(
+            entities.owner(accountId),
+            reply ->
+                new OwnerEntity.IssueToken(
+                    purpose, MailedTokens.hash(token), now.plus(lifetime), reply))
         .thenCompose(account -> email.send(text.write(account.email(), token, lifetime, now)));
   }
 
@@ -186,14 +257,17 @@ public final class SelfService {
   }
 
   /**
-   * Work after the answer is nobody's to report to: an address without an account ends here quietly, anything
-   * else is logged (never the address or the token).
+   * Work after the answer is nobody's to report to: an address without an account ends here
+   * quietly, anything else is logged (never the address or the token).
    */
   private static BiConsumer<Object, Throwable> logFailure(String flow) {
     return (result, failure) -> {
       if (failure == null || Failures.isRefusal(failure)) return;
       Throwable cause = Failures.unwrap(failure);
-      log.warn("event=account-mail-failed flow={} reason=\"{}: {}\"", flow, cause.getClass().getSimpleName(),
+      log.warn(
+          "event=account-mail-failed flow={} reason=\"{}: {}\"",
+          flow,
+          cause.getClass().getSimpleName(),
           cause.getMessage());
     };
   }

@@ -15,13 +15,15 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Ends sign-ins without a revocation list: an account's tokens carry its session generation, a password reset
- * moves the generation on, and a token of an older generation is refused. Asking the owner entity on every request
- * would cost an ask per call, so each node keeps what it read for {@link #FRESH_FOR}: a reset ends earlier
- * sign-ins at once on the node that made it, and within that time on every other node.
+ * Ends sign-ins without a revocation list: an account's tokens carry its session generation, a
+ * password reset moves the generation on, and a token of an older generation is refused. Asking the
+ * owner entity on every request would cost an ask per call, so each node keeps what it read for
+ * {@link #FRESH_FOR}: a reset ends earlier sign-ins at once on the node that made it, and within
+ * that time on every other node.
  */
 public final class SessionGenerations {
   public static final Duration FRESH_FOR = Duration.ofSeconds(30);
+
   /** Past this many remembered accounts the stale ones are dropped. */
   private static final int PRUNE_ABOVE = 10_000;
 
@@ -45,14 +47,17 @@ public final class SessionGenerations {
     if (cached != null && cached.readAt().plus(FRESH_FOR).isAfter(now)) {
       return CompletableFuture.completedFuture(generation >= cached.generation());
     }
-    return asks.<OwnerEntity.Command, Account>ask(entities.owner(accountId), OwnerEntity.GetAccount::new)
-        .handle((account, failure) -> {
-          // A subject without an account (the command line's own tokens) has nothing to end.
-          if (failure != null && !Failures.isRefusal(failure)) throw new CompletionException(failure);
-          long current = account == null ? 0 : account.sessionGeneration();
-          remember(accountId, current, now);
-          return generation >= current;
-        });
+    return asks.<OwnerEntity.Command, Account>ask(
+            entities.owner(accountId), OwnerEntity.GetAccount::new)
+        .handle(
+            (account, failure) -> {
+              // A subject without an account (the command line's own tokens) has nothing to end.
+              if (failure != null && !Failures.isRefusal(failure))
+                throw new CompletionException(failure);
+              long current = account == null ? 0 : account.sessionGeneration();
+              remember(accountId, current, now);
+              return generation >= current;
+            });
   }
 
   /** What this node just changed, known at once. */
@@ -61,9 +66,12 @@ public final class SessionGenerations {
   }
 
   private void remember(String accountId, long generation, Instant now) {
-    if (known.size() > PRUNE_ABOVE) known.values().removeIf(k -> !k.readAt().plus(FRESH_FOR).isAfter(now));
+    if (known.size() > PRUNE_ABOVE)
+      known.values().removeIf(k -> !k.readAt().plus(FRESH_FOR).isAfter(now));
     // Generations only grow: a read that started before a reset must not bring the older one back.
-    known.merge(accountId, new Known(generation, now),
+    known.merge(
+        accountId,
+        new Known(generation, now),
         (old, read) -> new Known(Math.max(old.generation(), read.generation()), read.readAt()));
   }
 }

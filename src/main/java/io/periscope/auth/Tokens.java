@@ -23,10 +23,10 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * HS256 access tokens. The verifier is built for HS256 only, so a token claiming any other algorithm
- * ({@code none} included) is refused. Claims: {@code sub} (account id), {@code role}, {@code iat}, {@code exp}, and
- * {@code gen}, the account's session generation, once a password reset moved it past 0 (see
- * {@link SessionGenerations}).
+ * HS256 access tokens. The verifier is built for HS256 only, so a token claiming any other
+ * algorithm ({@code none} included) is refused. Claims: {@code sub} (account id), {@code role},
+ * {@code iat}, {@code exp}, and {@code gen}, the account's session generation, once a password
+ * reset moved it past 0 (see {@link SessionGenerations}).
  */
 public final class Tokens {
   private static final String ISSUER = "periscope";
@@ -41,18 +41,29 @@ public final class Tokens {
 
   public Tokens(String secret, Duration ttl, Clock clock) {
     if (secret.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
-      throw new IllegalArgumentException("AUTH_JWT_SECRET must be at least " + MIN_SECRET_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "AUTH_JWT_SECRET must be at least " + MIN_SECRET_BYTES + " bytes");
     }
     this.secret = secret;
     this.algorithm = Algorithm.HMAC256(secret);
-    // Built with the injected clock, so expiry is judged by the same time the tokens are issued with.
-    this.verifier = ((com.auth0.jwt.JWTVerifier.BaseVerification) JWT.require(algorithm).withIssuer(ISSUER)
-        .withClaimPresence("sub").withClaimPresence("exp").withClaimPresence("role")).build(clock);
+    // Built with the injected clock, so expiry is judged by the same time the tokens are issued
+    // with.
+    this.verifier =
+        ((com.auth0.jwt.JWTVerifier.BaseVerification)
+                JWT.require(algorithm)
+                    .withIssuer(ISSUER)
+                    .withClaimPresence("sub")
+                    .withClaimPresence("exp")
+                    .withClaimPresence("role"))
+            .build(clock);
     this.ttl = ttl;
     this.clock = clock;
   }
 
-  /** The service secret, which also derives the key-pool encryption key (every node of a cluster shares it). */
+  /**
+   * The service secret, which also derives the key-pool encryption key (every node of a cluster
+   * shares it).
+   */
   public String secret() {
     return secret;
   }
@@ -70,14 +81,23 @@ public final class Tokens {
     return issue(accountId, role, generation, now, ttl);
   }
 
-  /** A token with its own lifetime: the command line's short-lived admin token for a running service. */
+  /**
+   * A token with its own lifetime: the command line's short-lived admin token for a running
+   * service.
+   */
   public String issue(String accountId, Role role, Instant now, Duration lifetime) {
     return issue(accountId, role, 0, now, lifetime);
   }
 
-  private String issue(String accountId, Role role, long generation, Instant now, Duration lifetime) {
-    com.auth0.jwt.JWTCreator.Builder jwt = JWT.create().withIssuer(ISSUER).withSubject(accountId)
-        .withClaim("role", role.wire()).withIssuedAt(now).withExpiresAt(now.plus(lifetime));
+  private String issue(
+      String accountId, Role role, long generation, Instant now, Duration lifetime) {
+    com.auth0.jwt.JWTCreator.Builder jwt =
+        JWT.create()
+            .withIssuer(ISSUER)
+            .withSubject(accountId)
+            .withClaim("role", role.wire())
+            .withIssuedAt(now)
+            .withExpiresAt(now.plus(lifetime));
     if (generation > 0) jwt.withClaim(GENERATION, generation);
     return jwt.sign(algorithm);
   }
@@ -85,14 +105,17 @@ public final class Tokens {
   /** A verified token's caller and the session generation it was issued in. */
   public record Claims(Principal principal, long generation) {}
 
-  /** The caller, or empty for a token that is malformed, forged, of another algorithm or expired. */
+  /**
+   * The caller, or empty for a token that is malformed, forged, of another algorithm or expired.
+   */
   public Optional<Principal> verify(String token) {
     return claims(token).map(Claims::principal);
   }
 
   /**
-   * Like {@link #verify}, with the token's session generation (0 when it carries none). A token verified before is
-   * taken from {@link #verified} while it is within its lifetime: verifying decodes and parses it, every request.
+   * Like {@link #verify}, with the token's session generation (0 when it carries none). A token
+   * verified before is taken from {@link #verified} while it is within its lifetime: verifying
+   * decodes and parses it, every request.
    */
   public Optional<Claims> claims(String token) {
     ByteBuffer key = digest(token);
@@ -104,10 +127,15 @@ public final class Tokens {
       Optional<Role> role = Role.parse(jwt.getClaim("role").asString());
       Long generation = jwt.getClaim(GENERATION).asLong();
       if (role.isEmpty()) return Optional.empty();
-      Claims claims = new Claims(new Principal(jwt.getSubject(), role.get()), generation == null ? 0 : generation);
-      if (verified.size() >= VERIFIED_BOUND) verified.clear(); // rare: that many sign-ins within a token's lifetime
+      Claims claims =
+          new Claims(
+              new Principal(jwt.getSubject(), role.get()), generation == null ? 0 : generation);
+      if (verified.size() >= VERIFIED_BOUND)
+        verified.clear(); // rare: that many sign-ins within a token's lifetime
       Instant issuedAt = jwt.getIssuedAtAsInstant();
-      verified.put(key, new Verified(claims, issuedAt == null ? now : issuedAt, jwt.getExpiresAtAsInstant()));
+      verified.put(
+          key,
+          new Verified(claims, issuedAt == null ? now : issuedAt, jwt.getExpiresAtAsInstant()));
       return Optional.of(claims);
     } catch (JWTVerificationException e) {
       return Optional.empty();
@@ -122,23 +150,26 @@ public final class Tokens {
   }
 
   /**
-   * Keyed by a digest of the token, so a lookup compares digests, never a presented token with a real one. Past the
-   * bound the cache starts again empty.
+   * Keyed by a digest of the token, so a lookup compares digests, never a presented token with a
+   * real one. Past the bound the cache starts again empty.
    */
   private final Map<ByteBuffer, Verified> verified = new ConcurrentHashMap<>();
+
   static final int VERIFIED_BOUND = 10_000;
 
   private static ByteBuffer digest(String token) {
     try {
-      return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
+      return ByteBuffer.wrap(
+          MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JDK has SHA-256", e);
     }
   }
 
   /**
-   * The configured secret, or the one generated on first start and kept in {@code dataDir/jwt-secret}
-   * (owner-only permissions) so tokens survive restarts. A cluster must configure AUTH_JWT_SECRET.
+   * The configured secret, or the one generated on first start and kept in {@code
+   * dataDir/jwt-secret} (owner-only permissions) so tokens survive restarts. A cluster must
+   * configure AUTH_JWT_SECRET.
    */
   public static String secret(String configured, Path dataDir) throws IOException {
     if (!configured.isBlank()) return configured;

@@ -9,16 +9,23 @@ import java.util.Map;
 
 /** Dispatches the command line of spec/operations.md. */
 public final class Cli {
-  static final String USAGE = String.join("\n",
-      "usage: java -jar periscope.jar [command]",
-      "  serve                                              run the service (the default)",
-      "  users create --id ID --email EMAIL --role admin|user   password on the first line of stdin",
-      "  run [--owner ID] [--watch ID]                      run watches once, now; one line per watch",
-      "  history --owner ID --watch ID [--limit N] [--json] replay a watch's runs from the journal");
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: java -jar periscope.jar [command]",
+          "  serve                                              run the service (the default)",
+          "  users create --id ID --email EMAIL --role admin|user   password on the first line of"
+              + " stdin",
+          "  run [--owner ID] [--watch ID]                      run watches once, now; one line per"
+              + " watch",
+          "  history --owner ID --watch ID [--limit N] [--json] replay a watch's runs from the"
+              + " journal");
 
   private Cli() {}
 
-  /** @return the process exit code; {@code serve} returns when the service has stopped */
+  /**
+   * @return the process exit code; {@code serve} returns when the service has stopped
+   */
   public static int run(String[] argv, Map<String, String> env, PrintStream out, PrintStream err) {
     List<String> args = Arrays.asList(argv);
     String command = args.isEmpty() ? "serve" : args.get(0);
@@ -28,7 +35,8 @@ public final class Cli {
       // Commands print their own results; only warnings and errors are logged, on stderr.
       System.setProperty("PERISCOPE_LOG_LEVEL", "WARN");
     }
-    org.slf4j.LoggerFactory.getILoggerFactory(); // initialize logging before actor threads log concurrently
+    org.slf4j.LoggerFactory
+        .getILoggerFactory(); // initialize logging before actor threads log concurrently
     try {
       switch (command) {
         case "serve" -> {
@@ -56,14 +64,20 @@ public final class Cli {
       err.println(USAGE);
       return 2;
     } catch (Exception e) {
-      err.println("error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+      err.println(
+          "error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       return 1;
     }
   }
 
-  /** The command line keeps standard output for its own lines; logs go to stderr and only when they matter. */
+  /**
+   * The command line keeps standard output for its own lines; logs go to stderr and only when they
+   * matter.
+   */
   private static Config quiet(String profile, Map<String, String> env) {
-    return Profiles.load(profile, com.typesafe.config.ConfigFactory.parseMap(Map.of("pekko.loglevel", "WARNING"))
-        .withFallback(Profiles.environment(env)));
+    return Profiles.load(
+        profile,
+        com.typesafe.config.ConfigFactory.parseMap(Map.of("pekko.loglevel", "WARNING"))
+            .withFallback(Profiles.environment(env)));
   }
 }

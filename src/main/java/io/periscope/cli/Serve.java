@@ -1,11 +1,6 @@
 package io.periscope.cli;
 
 import com.typesafe.config.Config;
-import org.apache.pekko.Done;
-import org.apache.pekko.actor.CoordinatedShutdown;
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.http.javadsl.Http;
-import org.apache.pekko.http.javadsl.ServerBinding;
 import io.periscope.Periscope;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
@@ -23,20 +18,30 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code serve}: a cluster node with the HTTP interface. SIGTERM runs Pekko's coordinated shutdown: the node
- * reports not ready and keeps serving for {@code periscope.http.unbind-delay}, stops accepting connections, lets
- * in-flight requests finish (up to {@link #DRAIN}), hands its shards over (runs in flight finish first), leaves
- * the cluster and exits.
+ * {@code serve}: a cluster node with the HTTP interface. SIGTERM runs Pekko's coordinated shutdown:
+ * the node reports not ready and keeps serving for {@code periscope.http.unbind-delay}, stops
+ * accepting connections, lets in-flight requests finish (up to {@link #DRAIN}), hands its shards
+ * over (runs in flight finish first), leaves the cluster and exits.
  */
 public final class Serve {
   private static final Logger log = LoggerFactory.getLogger(Serve.class);
   static final Duration DRAIN = Duration.ofSeconds(20);
-  /** How long a node waits to join its cluster (the seed nodes or the bootstrap's contact points) before it gives up. */
+
+  /**
+   * How long a node waits to join its cluster (the seed nodes or the bootstrap's contact points)
+   * before it gives up.
+   */
   static final Duration JOIN_PATIENCE = Duration.ofMinutes(5);
+
   static final Duration SEED_PATIENCE = Duration.ofMinutes(2);
 
   private Serve() {}
@@ -46,51 +51,74 @@ public final class Serve {
     long started = System.nanoTime();
     Settings settings = Settings.from(config);
     Node.requireSharedState(config, settings);
-    // Held for the life of the process: the command line goes through this service instead of writing.
+    // Held for the life of the process: the command line goes through this service instead of
+    // writing.
     DataDirLock lock = DataDirLock.acquire(settings.dataDir(), Duration.ofSeconds(60));
     Settings.Database db = settings.database();
-    DatabaseWriterLock journalLock = db.configured() ? DatabaseWriterLock.holdShared(db.url(), db.user(), db.password())
-        : null;
-    Tokens tokens = new Tokens(Tokens.secret(settings.jwtSecret(), settings.dataDir()), settings.tokenTtl(),
-        Clock.systemUTC());
+    DatabaseWriterLock journalLock =
+        db.configured() ? DatabaseWriterLock.holdShared(db.url(), db.user(), db.password()) : null;
+    Tokens tokens =
+        new Tokens(
+            Tokens.secret(settings.jwtSecret(), settings.dataDir()),
+            settings.tokenTtl(),
+            Clock.systemUTC());
     ActorSystem<Void> system = Node.startClusterNode(config, JOIN_PATIENCE);
     Periscope app = new Periscope(system, config, new ShardedEntities(system), tokens);
     seedKeyPools(app);
     app.startSchedules(system, config);
 
-    ServerBinding binding = Http.get(system).newServerAt(settings.httpHost(), settings.httpPort())
-        .bind(app.httpApi(Clock.systemUTC()).route().seal())
-        .toCompletableFuture().get();
+    ServerBinding binding =
+        Http.get(system)
+            .newServerAt(settings.httpHost(), settings.httpPort())
+            .bind(app.httpApi(Clock.systemUTC()).route().seal())
+            .toCompletableFuture()
+            .get();
     Serving serving = Serving.get(system);
     serving.started();
     CoordinatedShutdown shutdown = CoordinatedShutdown.get(system);
-    shutdown.addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "stop-serving", () -> {
-      serving.stopping();
-      ServiceFile.remove(settings.dataDir());
-      return CompletableFuture.supplyAsync(Done::getInstance, CompletableFuture.delayedExecutor(
-          config.getDuration("periscope.http.unbind-delay").toMillis(), TimeUnit.MILLISECONDS));
-    });
+    shutdown.addTask(
+        CoordinatedShutdown.PhaseBeforeServiceUnbind(),
+        "stop-serving",
+        () -> {
+          serving.stopping();
+          ServiceFile.remove(settings.dataDir());
+          return CompletableFuture.supplyAsync(
+              Done::getInstance,
+              CompletableFuture.delayedExecutor(
+                  config.getDuration("periscope.http.unbind-delay").toMillis(),
+                  TimeUnit.MILLISECONDS));
+        });
     binding.addToCoordinatedShutdown(DRAIN, system);
     String host = settings.httpHost().equals("0.0.0.0") ? "127.0.0.1" : settings.httpHost();
-    new ServiceFile(host, binding.localAddress().getPort(), ProcessHandle.current().pid()).write(settings.dataDir());
-    shutdown.addTask(CoordinatedShutdown.PhaseActorSystemTerminate(), "release-data-dir", () -> {
-      try {
-        lock.close();
-        if (journalLock != null) journalLock.close();
-      } catch (Exception ignored) {
-        // the process is exiting; the operating system and the database release the locks anyway
-      }
-      return CompletableFuture.completedFuture(Done.getInstance());
-    });
-    log.info("event=ready profile={} http={}:{} data-dir={} journal={} ms={}", profile, settings.httpHost(),
-        binding.localAddress().getPort(), settings.dataDir(), settings.database().configured() ? "postgresql" : "h2",
+    new ServiceFile(host, binding.localAddress().getPort(), ProcessHandle.current().pid())
+        .write(settings.dataDir());
+    shutdown.addTask(
+        CoordinatedShutdown.PhaseActorSystemTerminate(),
+        "release-data-dir",
+        () -> {
+          try {
+            lock.close();
+            if (journalLock != null) journalLock.close();
+          } catch (Exception ignored) {
+            // the process is exiting; the operating system and the database release the locks
+            // anyway
+          }
+          return CompletableFuture.completedFuture(Done.getInstance());
+        });
+    log.info(
+        "event=ready profile={} http={}:{} data-dir={} journal={} ms={}",
+        profile,
+        settings.httpHost(),
+        binding.localAddress().getPort(),
+        settings.dataDir(),
+        settings.database().configured() ? "postgresql" : "h2",
         (System.nanoTime() - started) / 1_000_000);
     system.getWhenTerminated().toCompletableFuture().join();
   }
 
   /**
-   * Seeds the key pools, asking again when a pool entity does not answer in time: a node that just joined may
-   * wait for the shard coordinator while the cluster settles. Seeding is idempotent.
+   * Seeds the key pools, asking again when a pool entity does not answer in time: a node that just
+   * joined may wait for the shard coordinator while the cluster settles. Seeding is idempotent.
    */
   private static void seedKeyPools(Periscope app) throws Exception {
     Instant deadline = Instant.now().plus(SEED_PATIENCE);
@@ -99,8 +127,11 @@ public final class Serve {
         app.seedKeyPools().toCompletableFuture().get(SEED_PATIENCE.toSeconds(), TimeUnit.SECONDS);
         return;
       } catch (ExecutionException e) {
-        if (!(Failures.unwrap(e) instanceof TimeoutException) || Instant.now().isAfter(deadline)) throw e;
-        log.warn("event=key-pool-seed-retry reason=\"{}\"", Failures.unwrap(e).getClass().getSimpleName());
+        if (!(Failures.unwrap(e) instanceof TimeoutException) || Instant.now().isAfter(deadline))
+          throw e;
+        log.warn(
+            "event=key-pool-seed-retry reason=\"{}\"",
+            Failures.unwrap(e).getClass().getSimpleName());
       }
     }
   }

@@ -1,7 +1,6 @@
 package io.periscope.cli;
 
 import com.typesafe.config.Config;
-import org.apache.pekko.actor.typed.ActorSystem;
 import io.periscope.Periscope;
 import io.periscope.auth.Accounts;
 import io.periscope.config.Settings;
@@ -24,17 +23,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
- * {@code users create --id ID --email EMAIL --role admin|user}, password on the first line of standard input.
- * When a service runs on this data directory the account is created through it (POST /admin/users with a
- * short-lived admin token), so its entities keep one writer; otherwise this process holds the data-directory
- * lock and writes the journal itself.
+ * {@code users create --id ID --email EMAIL --role admin|user}, password on the first line of
+ * standard input. When a service runs on this data directory the account is created through it
+ * (POST /admin/users with a short-lived admin token), so its entities keep one writer; otherwise
+ * this process holds the data-directory lock and writes the journal itself.
  */
 final class UsersCommand {
   private UsersCommand() {}
 
-  static int run(List<String> args, Config config, PrintStream out, PrintStream err) throws Exception {
+  static int run(List<String> args, Config config, PrintStream out, PrintStream err)
+      throws Exception {
     if (args.isEmpty() || !args.get(0).equals("create")) {
       throw new Args.UsageException("usage: users create --id ID --email EMAIL --role admin|user");
     }
@@ -42,16 +43,23 @@ final class UsersCommand {
     String password = readPassword();
     Accounts.NewAccount request;
     try {
-      request = Accounts.validate(a.required("--id"), a.required("--email"), a.required("--role"), password);
+      request =
+          Accounts.validate(
+              a.required("--id"), a.required("--email"), a.required("--role"), password);
     } catch (ValidationException e) {
-      err.println("error: " + e.issues().stream().map(i -> i.path().get(0) + " " + i.message())
-          .collect(Collectors.joining("; ")));
+      err.println(
+          "error: "
+              + e.issues().stream()
+                  .map(i -> i.path().get(0) + " " + i.message())
+                  .collect(Collectors.joining("; ")));
       return 1;
     }
     Settings settings = Settings.from(config);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     try {
-      return SingleWriter.act(settings, http,
+      return SingleWriter.act(
+          settings,
+          http,
           service -> createThroughService(service, request, settings, http, out, err),
           () -> createLocally(request, config, settings, out, err));
     } catch (SingleWriter.Busy e) {
@@ -60,32 +68,60 @@ final class UsersCommand {
     }
   }
 
-  private static int createThroughService(ServiceFile service, Accounts.NewAccount request, Settings settings,
-                                          HttpClient http, PrintStream out, PrintStream err) throws Exception {
+  private static int createThroughService(
+      ServiceFile service,
+      Accounts.NewAccount request,
+      Settings settings,
+      HttpClient http,
+      PrintStream out,
+      PrintStream err)
+      throws Exception {
     String token = SingleWriter.adminToken(SingleWriter.tokens(settings));
-    byte[] body = Json.bytes(Map.of("id", request.id(), "email", request.email(), "role", request.role().wire(),
-        "password", request.password()));
-    HttpResponse<String> response = http.send(HttpRequest.newBuilder(service.base().resolve("/admin/users"))
-        .timeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + token)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+    byte[] body =
+        Json.bytes(
+            Map.of(
+                "id",
+                request.id(),
+                "email",
+                request.email(),
+                "role",
+                request.role().wire(),
+                "password",
+                request.password()));
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(service.base().resolve("/admin/users"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() == 201) {
-      out.println("created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
+      out.println(
+          "created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
       return 0;
     }
-    String reason = Json.MAPPER.readTree(response.body()).path("error").asText("HTTP " + response.statusCode());
+    String reason =
+        Json.MAPPER.readTree(response.body()).path("error").asText("HTTP " + response.statusCode());
     err.println("error: " + reason);
     return 1;
   }
 
-  private static int createLocally(Accounts.NewAccount request, Config config, Settings settings, PrintStream out,
-                                   PrintStream err) throws Exception {
+  private static int createLocally(
+      Accounts.NewAccount request,
+      Config config,
+      Settings settings,
+      PrintStream out,
+      PrintStream err)
+      throws Exception {
     ActorSystem<Void> system = Node.startLocal(config);
     try {
-      Periscope app = new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
+      Periscope app =
+          new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
       app.accounts().create(request).toCompletableFuture().get(60, TimeUnit.SECONDS);
-      out.println("created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
+      out.println(
+          "created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
       return 0;
     } catch (java.util.concurrent.ExecutionException e) {
       if (e.getCause() instanceof Accounts.Conflict c) {
@@ -106,7 +142,8 @@ final class UsersCommand {
       char[] typed = console.readPassword("password: ");
       return typed == null ? "" : new String(typed);
     }
-    String line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    String line =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     return line == null ? "" : line;
   }
 }

@@ -8,9 +8,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Chooses and loads the HOCON profile: {@code embedded} by default, {@code postgres} when DATABASE_URL is set,
- * or the one named by PERISCOPE_PROFILE (local1..3, kubernetes). Environment variables reach the profiles
- * through their ${?VAR} lines; values that must be computed (an absolute data directory) are layered on top.
+ * Chooses and loads the HOCON profile: {@code embedded} by default, {@code postgres} when
+ * DATABASE_URL is set, or the one named by PERISCOPE_PROFILE (local1..3, kubernetes). Environment
+ * variables reach the profiles through their ${?VAR} lines; values that must be computed (an
+ * absolute data directory) are layered on top.
  */
 public final class Profiles {
   /** The actor system's name, which is part of every node's remoting address. */
@@ -29,45 +30,66 @@ public final class Profiles {
   }
 
   /**
-   * What the environment sets that HOCON's ${?VAR} cannot: SEED_NODES, comma-separated {@code host:port} remoting
-   * addresses, becomes the list of seed nodes.
+   * What the environment sets that HOCON's ${?VAR} cannot: SEED_NODES, comma-separated {@code
+   * host:port} remoting addresses, becomes the list of seed nodes.
    */
   public static Config environment(Map<String, String> env) {
-    List<String> seeds = Settings.commaList(env.getOrDefault("SEED_NODES", "")).stream()
-        .map(address -> "pekko://" + SYSTEM_NAME + "@" + address).toList();
-    return seeds.isEmpty() ? ConfigFactory.empty() : ConfigFactory.parseMap(Map.of("pekko.cluster.seed-nodes", seeds));
+    List<String> seeds =
+        Settings.commaList(env.getOrDefault("SEED_NODES", "")).stream()
+            .map(address -> "pekko://" + SYSTEM_NAME + "@" + address)
+            .toList();
+    return seeds.isEmpty()
+        ? ConfigFactory.empty()
+        : ConfigFactory.parseMap(Map.of("pekko.cluster.seed-nodes", seeds));
   }
 
   /** Loads a profile with {@code overrides} taking precedence over everything else. */
   public static Config load(String profile, Config overrides) {
-    Config unresolved = overrides
-        .withFallback(ConfigFactory.systemProperties())
-        .withFallback(oidcProviders(System.getenv()))
-        .withFallback(ConfigFactory.parseResourcesAnySyntax(profile))
-        .withFallback(ConfigFactory.defaultReference());
+    Config unresolved =
+        overrides
+            .withFallback(ConfigFactory.systemProperties())
+            .withFallback(oidcProviders(System.getenv()))
+            .withFallback(ConfigFactory.parseResourcesAnySyntax(profile))
+            .withFallback(ConfigFactory.defaultReference());
     if (!unresolved.hasPath("periscope")) {
       throw new IllegalArgumentException("unknown configuration profile '" + profile + "'");
     }
-    String dataDir = unresolved.resolve(ConfigResolveOptions.defaults().setAllowUnresolved(true))
-        .getString("periscope.data-dir");
-    Config computed = ConfigFactory.parseMap(Map.of(
-        "periscope.data-dir-absolute", Path.of(dataDir).toAbsolutePath().normalize().toString()));
+    String dataDir =
+        unresolved
+            .resolve(ConfigResolveOptions.defaults().setAllowUnresolved(true))
+            .getString("periscope.data-dir");
+    Config computed =
+        ConfigFactory.parseMap(
+            Map.of(
+                "periscope.data-dir-absolute",
+                Path.of(dataDir).toAbsolutePath().normalize().toString()));
     return overrides.withFallback(computed).withFallback(unresolved).resolve();
   }
 
   /**
-   * The OpenID Connect providers named by OIDC_PROVIDERS: HOCON cannot name variables it does not know, so each
-   * name's OIDC_&lt;NAME&gt;_ISSUER, _CLIENT_ID, _CLIENT_SECRET and _SCOPES are placed here (NAME upper-cased, '-' as '_').
+   * The OpenID Connect providers named by OIDC_PROVIDERS: HOCON cannot name variables it does not
+   * know, so each name's OIDC_&lt;NAME&gt;_ISSUER, _CLIENT_ID, _CLIENT_SECRET and _SCOPES are
+   * placed here (NAME upper-cased, '-' as '_').
    */
   public static Config oidcProviders(Map<String, String> env) {
     Map<String, Object> values = new java.util.HashMap<>();
     for (String name : Settings.commaList(env.getOrDefault("OIDC_PROVIDERS", ""))) {
       String prefix = "OIDC_" + name.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + "_";
-      Map.of("ISSUER", "issuer", "CLIENT_ID", "client-id", "CLIENT_SECRET", "client-secret", "SCOPES", "scopes")
-          .forEach((variable, key) -> {
-            String value = env.get(prefix + variable);
-            if (value != null) values.put("periscope.identity.oidc.\"" + name + "\"." + key, value);
-          });
+      Map.of(
+              "ISSUER",
+              "issuer",
+              "CLIENT_ID",
+              "client-id",
+              "CLIENT_SECRET",
+              "client-secret",
+              "SCOPES",
+              "scopes")
+          .forEach(
+              (variable, key) -> {
+                String value = env.get(prefix + variable);
+                if (value != null)
+                  values.put("periscope.identity.oidc.\"" + name + "\"." + key, value);
+              });
     }
     return ConfigFactory.parseMap(values);
   }

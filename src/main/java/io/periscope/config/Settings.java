@@ -27,8 +27,8 @@ public record Settings(
     String publicUrl) {
 
   /**
-   * What the environment configures, never the values: part of GET /config/status (the model and search key
-   * pools, which admins change, are read live).
+   * What the environment configures, never the values: part of GET /config/status (the model and
+   * search key pools, which admins change, are read live).
    */
   public record Integrations(boolean telegram, boolean telegramAdminChat, boolean email) {}
 
@@ -44,19 +44,40 @@ public record Settings(
     }
   }
 
-  /** Model and search providers with the keys that seed their pools. Never printed with the keys. */
-  public record Providers(String modelProvider, String modelBaseUrl, String modelName, List<String> modelKeys,
-                          String searchProvider, String searchBaseUrl, List<String> searchKeys) {
+  /**
+   * Model and search providers with the keys that seed their pools. Never printed with the keys.
+   */
+  public record Providers(
+      String modelProvider,
+      String modelBaseUrl,
+      String modelName,
+      List<String> modelKeys,
+      String searchProvider,
+      String searchBaseUrl,
+      List<String> searchKeys) {
     @Override
     public String toString() {
-      return "Providers[model=" + modelProvider + " " + modelBaseUrl + " " + modelName + " (" + modelKeys.size()
-          + " keys), search=" + searchProvider + " " + searchBaseUrl + " (" + searchKeys.size() + " keys)]";
+      return "Providers[model="
+          + modelProvider
+          + " "
+          + modelBaseUrl
+          + " "
+          + modelName
+          + " ("
+          + modelKeys.size()
+          + " keys), search="
+          + searchProvider
+          + " "
+          + searchBaseUrl
+          + " ("
+          + searchKeys.size()
+          + " keys)]";
     }
   }
 
   /**
-   * Web Push: the configured VAPID key pair (both empty when the service generates its own) and the optional
-   * subject. Checked at start-up ({@link #from}); never printed with the private key.
+   * Web Push: the configured VAPID key pair (both empty when the service generates its own) and the
+   * optional subject. Checked at start-up ({@link #from}); never printed with the private key.
    */
   public record Push(String vapidPublicKey, String vapidPrivateKey, String vapidSubject) {
     public boolean keysConfigured() {
@@ -69,21 +90,28 @@ public record Settings(
     }
   }
 
-  public record RateLimits(int authPerIpPerMinute, int aiPerOwnerPerMinute, int keyProbesPerMinute) {}
+  public record RateLimits(
+      int authPerIpPerMinute, int aiPerOwnerPerMinute, int keyProbesPerMinute) {}
 
   public static Settings from(Config config) {
     Config p = config.getConfig("periscope");
     int concurrency = p.getInt("run-all.concurrency");
-    Push push = new Push(p.getString("push.vapid-public-key").strip(), p.getString("push.vapid-private-key").strip(),
-        p.getString("push.vapid-subject").strip());
+    Push push =
+        new Push(
+            p.getString("push.vapid-public-key").strip(),
+            p.getString("push.vapid-private-key").strip(),
+            p.getString("push.vapid-subject").strip());
     if (push.vapidPublicKey().isBlank() != push.vapidPrivateKey().isBlank()) {
-      throw new IllegalArgumentException("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all");
+      throw new IllegalArgumentException(
+          "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all");
     }
-    if (!push.vapidSubject().isEmpty() && !push.vapidSubject().startsWith("mailto:")
+    if (!push.vapidSubject().isEmpty()
+        && !push.vapidSubject().startsWith("mailto:")
         && !push.vapidSubject().startsWith("https://")) {
       throw new IllegalArgumentException("VAPID_SUBJECT must be a mailto: or https: URL");
     }
-    if (concurrency < 1) throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
+    if (concurrency < 1)
+      throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     return new Settings(
@@ -95,15 +123,25 @@ public record Settings(
         p.getString("auth.jwt-secret"),
         Durations.parseTtl(p.getString("auth.token-ttl")),
         commaList(p.getString("web-origin")),
-        new Database(p.getString("database.url"), p.getString("database.user"), p.getString("database.password")),
+        new Database(
+            p.getString("database.url"),
+            p.getString("database.user"),
+            p.getString("database.password")),
         new Integrations(
-            !p.getString("telegram.bot-token").isBlank() && !p.getString("telegram.chat-id").isBlank(),
             !p.getString("telegram.bot-token").isBlank()
-                && !(p.getString("telegram.admin-chat-id") + p.getString("telegram.chat-id")).isBlank(),
+                && !p.getString("telegram.chat-id").isBlank(),
+            !p.getString("telegram.bot-token").isBlank()
+                && !(p.getString("telegram.admin-chat-id") + p.getString("telegram.chat-id"))
+                    .isBlank(),
             !p.getString("smtp.host").isBlank() && !p.getString("smtp.from").isBlank()),
-        new Providers(p.getString("model.provider"), p.getString("model.base-url"), p.getString("model.name"),
-            seededKeys("MODEL_API_KEYS", p.getString("model.api-keys")), p.getString("search.provider"),
-            p.getString("search.base-url"), seededKeys("SEARCH_API_KEYS", p.getString("search.api-keys"))),
+        new Providers(
+            p.getString("model.provider"),
+            p.getString("model.base-url"),
+            p.getString("model.name"),
+            seededKeys("MODEL_API_KEYS", p.getString("model.api-keys")),
+            p.getString("search.provider"),
+            p.getString("search.base-url"),
+            seededKeys("SEARCH_API_KEYS", p.getString("search.api-keys"))),
         push,
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
@@ -126,16 +164,22 @@ public record Settings(
   }
 
   /**
-   * The keys an operator seeds a pool with: printable ASCII without spaces, what a request header can carry (the
-   * rule keys added through /admin/keys follow). A key that breaks it is refused at start-up, by position only:
-   * a header library's error would quote it, and from there it could reach a log line.
+   * The keys an operator seeds a pool with: printable ASCII without spaces, what a request header
+   * can carry (the rule keys added through /admin/keys follow). A key that breaks it is refused at
+   * start-up, by position only: a header library's error would quote it, and from there it could
+   * reach a log line.
    */
   static List<String> seededKeys(String variable, String value) {
     List<String> keys = commaList(value);
     for (int i = 0; i < keys.size(); i++) {
       if (!keys.get(i).chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-        throw new IllegalArgumentException(variable + ": key " + (i + 1) + " of " + keys.size()
-            + " is not printable ASCII without spaces");
+        throw new IllegalArgumentException(
+            variable
+                + ": key "
+                + (i + 1)
+                + " of "
+                + keys.size()
+                + " is not printable ASCII without spaces");
       }
     }
     return keys;

@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks the body of {@code POST /devices}: a browser's {@code PushSubscription.toJSON()} plus a display name,
- * {@code {name, endpoint, keys: {p256dh, auth}, expirationTime?}} ({@code expirationTime} is ignored).
+ * Checks the body of {@code POST /devices}: a browser's {@code PushSubscription.toJSON()} plus a
+ * display name, {@code {name, endpoint, keys: {p256dh, auth}, expirationTime?}} ({@code
+ * expirationTime} is ignored).
  */
 public final class DeviceValidator {
   public static final int MAX_NAME = 100;
@@ -22,18 +23,26 @@ public final class DeviceValidator {
   public record Subscription(String name, String endpoint, String p256dh, String auth)
       implements io.periscope.serialization.JsonSerializable {}
 
-  /** @throws ValidationException listing every problem */
+  /**
+   * @throws ValidationException listing every problem
+   */
   public static Subscription validate(JsonNode body) {
     if (!body.isObject()) {
-      throw new ValidationException(List.of(Issue.at("the body must be a JSON object {name, endpoint, keys}")));
+      throw new ValidationException(
+          List.of(Issue.at("the body must be a JSON object {name, endpoint, keys}")));
     }
     List<Issue> issues = new ArrayList<>();
     String name = text(body.get("name"));
-    if (name == null || name.isBlank()) issues.add(Issue.at("is required: a non-empty string", "name"));
-    else if (name.strip().length() > MAX_NAME) issues.add(Issue.at("must be at most " + MAX_NAME + " characters", "name"));
+    if (name == null || name.isBlank())
+      issues.add(Issue.at("is required: a non-empty string", "name"));
+    else if (name.strip().length() > MAX_NAME)
+      issues.add(Issue.at("must be at most " + MAX_NAME + " characters", "name"));
     String endpoint = text(body.get("endpoint"));
     if (endpoint == null || endpoint.length() > MAX_ENDPOINT || !httpsUrl(endpoint)) {
-      issues.add(Issue.at("must be the push service's https URL, at most " + MAX_ENDPOINT + " characters", "endpoint"));
+      issues.add(
+          Issue.at(
+              "must be the push service's https URL, at most " + MAX_ENDPOINT + " characters",
+              "endpoint"));
     }
     JsonNode keys = body.get("keys");
     String p256dh = keys == null ? null : text(keys.get("p256dh"));
@@ -42,9 +51,14 @@ public final class DeviceValidator {
       issues.add(Issue.at("is required: {p256dh, auth}", "keys"));
     } else {
       if (!isP256Point(p256dh)) {
-        issues.add(Issue.at("must be the base64url of a 65-byte uncompressed P-256 public key", "keys", "p256dh"));
+        issues.add(
+            Issue.at(
+                "must be the base64url of a 65-byte uncompressed P-256 public key",
+                "keys",
+                "p256dh"));
       }
-      if (!hasLength(auth, 16)) issues.add(Issue.at("must be the base64url of 16 bytes", "keys", "auth"));
+      if (!hasLength(auth, 16))
+        issues.add(Issue.at("must be the base64url of 16 bytes", "keys", "auth"));
     }
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return new Subscription(name.strip(), endpoint, p256dh, auth);
@@ -57,7 +71,9 @@ public final class DeviceValidator {
   private static boolean httpsUrl(String value) {
     try {
       URI uri = new URI(value);
-      return "https".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null && uri.getRawUserInfo() == null;
+      return "https".equalsIgnoreCase(uri.getScheme())
+          && uri.getHost() != null
+          && uri.getRawUserInfo() == null;
     } catch (Exception e) {
       return false;
     }

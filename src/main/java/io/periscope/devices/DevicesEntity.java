@@ -20,23 +20,28 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 
 /**
- * One owner's devices (entity id = account id), in registration order. A subscription is identified by its
- * endpoint: registering the same endpoint again updates that device (its name and keys) and keeps its id, so a
- * browser that re-subscribes does not become a second device. Ids are random, given here.
+ * One owner's devices (entity id = account id), in registration order. A subscription is identified
+ * by its endpoint: registering the same endpoint again updates that device (its name and keys) and
+ * keeps its id, so a browser that re-subscribes does not become a second device. Ids are random,
+ * given here.
  */
 public final class DevicesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<DevicesEntity.Command, DevicesEntity.Event, DevicesEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        DevicesEntity.Command, DevicesEntity.Event, DevicesEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Devices");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "Devices");
 
   /** Devices an owner may register: each alert is one request per device. */
   public static final int MAX_DEVICES = 20;
 
   public static final String REMOVED_BY_OWNER = "owner";
+
   /** The push service answered 404 or 410: the subscription no longer exists. */
   public static final String REMOVED_AS_GONE = "gone";
 
-  // ---- state -------------------------------------------------------------------------------------
+  // ---- state
+  // -------------------------------------------------------------------------------------
 
   public record State(List<Device> devices) implements JsonSerializable {
     public State {
@@ -69,29 +74,38 @@ public final class DevicesEntity
     }
   }
 
-  /** {@code created} is false when the endpoint was registered already and that device was updated. */
+  /**
+   * {@code created} is false when the endpoint was registered already and that device was updated.
+   */
   public record Registered(Device device, boolean created) implements JsonSerializable {}
 
-  // ---- commands ----------------------------------------------------------------------------------
+  // ---- commands
+  // ----------------------------------------------------------------------------------
 
   public sealed interface Command extends JsonSerializable {}
 
   /** Refused when a new endpoint would pass {@link #MAX_DEVICES}. */
-  public record Register(DeviceValidator.Subscription subscription, Instant at,
-                         ActorRef<StatusReply<Registered>> replyTo) implements Command {}
+  public record Register(
+      DeviceValidator.Subscription subscription,
+      Instant at,
+      ActorRef<StatusReply<Registered>> replyTo)
+      implements Command {}
 
   /** The owner removes a device; refused when there is none with this id. */
   public record Remove(String deviceId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
   /**
-   * The push service said the subscription at {@code endpoint} is gone: the device is removed if it still has that
-   * endpoint (a device updated with a new subscription meanwhile stays). Always acknowledged.
+   * The push service said the subscription at {@code endpoint} is gone: the device is removed if it
+   * still has that endpoint (a device updated with a new subscription meanwhile stays). Always
+   * acknowledged.
    */
-  public record RemoveGone(String deviceId, String endpoint, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  public record RemoveGone(String deviceId, String endpoint, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
   public record GetDevices(ActorRef<StatusReply<Devices>> replyTo) implements Command {}
 
-  // ---- events ------------------------------------------------------------------------------------
+  // ---- events
+  // ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -101,7 +115,8 @@ public final class DevicesEntity
   /** {@code reason}: {@link #REMOVED_BY_OWNER} or {@link #REMOVED_AS_GONE}. */
   public record DeviceRemoved(String deviceId, String reason, Instant at) implements Event {}
 
-  // ---- behaviour ---------------------------------------------------------------------------------
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
 
   private static final SecureRandom random = new SecureRandom();
 
@@ -120,19 +135,32 @@ public final class DevicesEntity
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
         .onCommand(Register.class, this::onRegister)
-        .onCommand(Remove.class, (state, cmd) -> state.byId(cmd.deviceId()).isEmpty()
-            ? Effect().reply(cmd.replyTo(), StatusReply.error("device not found"))
-            : Effect().persist(new DeviceRemoved(cmd.deviceId(), REMOVED_BY_OWNER, Instant.now()))
-                .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
-        .onCommand(RemoveGone.class, (state, cmd) -> state.byId(cmd.deviceId())
-            .filter(d -> d.endpoint().equals(cmd.endpoint())).isEmpty()
-            ? Effect().reply(cmd.replyTo(), StatusReply.ack())
-            : Effect().persist(new DeviceRemoved(cmd.deviceId(), REMOVED_AS_GONE, Instant.now()))
-                .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
-        .onCommand(GetDevices.class, (state, cmd) ->
-            Effect().reply(cmd.replyTo(), StatusReply.success(new Devices(state.devices()))))
+        .onCommand(
+            Remove.class,
+            (state, cmd) ->
+                state.byId(cmd.deviceId()).isEmpty()
+                    ? Effect().reply(cmd.replyTo(), StatusReply.error("device not found"))
+                    : Effect()
+                        .persist(new DeviceRemoved(cmd.deviceId(), REMOVED_BY_OWNER, Instant.now()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
+        .onCommand(
+            RemoveGone.class,
+            (state, cmd) ->
+                state
+                        .byId(cmd.deviceId())
+                        .filter(d -> d.endpoint().equals(cmd.endpoint()))
+                        .isEmpty()
+                    ? Effect().reply(cmd.replyTo(), StatusReply.ack())
+                    : Effect()
+                        .persist(new DeviceRemoved(cmd.deviceId(), REMOVED_AS_GONE, Instant.now()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
+        .onCommand(
+            GetDevices.class,
+            (state, cmd) ->
+                Effect().reply(cmd.replyTo(), StatusReply.success(new Devices(state.devices()))))
         .build();
   }
 
@@ -140,15 +168,25 @@ public final class DevicesEntity
     DeviceValidator.Subscription s = cmd.subscription();
     Optional<Device> known = state.byEndpoint(s.endpoint());
     if (known.isEmpty() && state.devices().size() >= MAX_DEVICES) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error("an owner has at most " + MAX_DEVICES + " devices"));
+      return Effect()
+          .reply(
+              cmd.replyTo(), StatusReply.error("an owner has at most " + MAX_DEVICES + " devices"));
     }
-    Device device = new Device(known.map(Device::id).orElseGet(DevicesEntity::newId), s.name(), s.endpoint(),
-        s.p256dh(), s.auth(), known.map(Device::registeredAt).orElse(cmd.at()));
+    Device device =
+        new Device(
+            known.map(Device::id).orElseGet(DevicesEntity::newId),
+            s.name(),
+            s.endpoint(),
+            s.p256dh(),
+            s.auth(),
+            known.map(Device::registeredAt).orElse(cmd.at()));
     Registered registered = new Registered(device, known.isEmpty());
     if (known.isPresent() && known.get().equals(device)) {
       return Effect().reply(cmd.replyTo(), StatusReply.success(registered));
     }
-    return Effect().persist(new DeviceRegistered(device)).thenReply(cmd.replyTo(), st -> StatusReply.success(registered));
+    return Effect()
+        .persist(new DeviceRegistered(device))
+        .thenReply(cmd.replyTo(), st -> StatusReply.success(registered));
   }
 
   private static String newId() {
@@ -159,7 +197,8 @@ public final class DevicesEntity
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
+    return newEventHandlerBuilder()
+        .forAnyState()
         .onEvent(DeviceRegistered.class, (state, e) -> state.with(e.device()))
         .onEvent(DeviceRemoved.class, (state, e) -> state.without(e.deviceId()))
         .build();

@@ -9,9 +9,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The service's VAPID identity: the configured key pair (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), else the one
- * generated once for the cluster and kept in the journal ({@link VapidKeyEntity}), and the optional subject
- * (VAPID_SUBJECT, a {@code mailto:} or {@code https:} contact the push services may use).
+ * The service's VAPID identity: the configured key pair (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), else
+ * the one generated once for the cluster and kept in the journal ({@link VapidKeyEntity}), and the
+ * optional subject (VAPID_SUBJECT, a {@code mailto:} or {@code https:} contact the push services
+ * may use).
  */
 public final class Vapid {
   private final Optional<VapidKeys> configured;
@@ -19,11 +20,16 @@ public final class Vapid {
   private final Entities entities;
   private final Asks asks;
   private final KeyCipher cipher;
+
   /** The pair once known; cleared after a failed read so the next use asks again. */
   private final AtomicReference<CompletableFuture<VapidKeys>> keys = new AtomicReference<>();
 
-  public Vapid(Optional<VapidKeys> configured, Optional<String> subject, Entities entities, Asks asks,
-               KeyCipher cipher) {
+  public Vapid(
+      Optional<VapidKeys> configured,
+      Optional<String> subject,
+      Entities entities,
+      Asks asks,
+      KeyCipher cipher) {
     this.configured = configured;
     this.subject = subject;
     this.entities = entities;
@@ -41,17 +47,25 @@ public final class Vapid {
     CompletableFuture<VapidKeys> known = keys.compareAndExchange(null, mine);
     if (known != null) return known;
     VapidKeys candidate = VapidKeys.generate();
-    asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(entities.vapidKey(), r -> new VapidKeyEntity.GetOrAdopt(
-            new VapidKeyEntity.StoredKeys(candidate.publicKey(), cipher.encrypt(candidate.privateKey())), r))
-        .thenApply(stored -> new VapidKeys(stored.publicKey(), cipher.decrypt(stored.privateKeyCiphertext())))
-        .whenComplete((pair, failure) -> {
-          if (failure != null) {
-            keys.compareAndSet(mine, null);
-            mine.completeExceptionally(failure);
-          } else {
-            mine.complete(pair);
-          }
-        });
+    asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(
+            entities.vapidKey(),
+            r ->
+                new VapidKeyEntity.GetOrAdopt(
+                    new VapidKeyEntity.StoredKeys(
+                        candidate.publicKey(), cipher.encrypt(candidate.privateKey())),
+                    r))
+        .thenApply(
+            stored ->
+                new VapidKeys(stored.publicKey(), cipher.decrypt(stored.privateKeyCiphertext())))
+        .whenComplete(
+            (pair, failure) -> {
+              if (failure != null) {
+                keys.compareAndSet(mine, null);
+                mine.completeExceptionally(failure);
+              } else {
+                mine.complete(pair);
+              }
+            });
     return mine;
   }
 }

@@ -13,18 +13,22 @@ import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 
 /**
- * The service's generated VAPID key pair, one for the whole cluster (a single entity, {@link #ID}), so every node
- * signs with the key the devices subscribed with. The first node to ask adopts its candidate; every later ask gets
- * that pair. The private key is stored encrypted ({@link io.periscope.keys.KeyCipher}).
+ * The service's generated VAPID key pair, one for the whole cluster (a single entity, {@link #ID}),
+ * so every node signs with the key the devices subscribed with. The first node to ask adopts its
+ * candidate; every later ask gets that pair. The private key is stored encrypted ({@link
+ * io.periscope.keys.KeyCipher}).
  */
 public final class VapidKeyEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<VapidKeyEntity.Command, VapidKeyEntity.Event, VapidKeyEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        VapidKeyEntity.Command, VapidKeyEntity.Event, VapidKeyEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "VapidKey");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "VapidKey");
   public static final String ID = "vapid";
 
   /** {@code privateKeyCiphertext} is the encrypted base64url private key. */
-  public record StoredKeys(String publicKey, String privateKeyCiphertext) implements JsonSerializable {}
+  public record StoredKeys(String publicKey, String privateKeyCiphertext)
+      implements JsonSerializable {}
 
   /** {@code keys} is null until a pair is adopted. */
   public record State(StoredKeys keys) implements JsonSerializable {}
@@ -32,7 +36,8 @@ public final class VapidKeyEntity
   public sealed interface Command extends JsonSerializable {}
 
   /** The stored pair; {@code candidate} becomes it when there is none yet. */
-  public record GetOrAdopt(StoredKeys candidate, ActorRef<StatusReply<StoredKeys>> replyTo) implements Command {}
+  public record GetOrAdopt(StoredKeys candidate, ActorRef<StatusReply<StoredKeys>> replyTo)
+      implements Command {}
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -53,17 +58,23 @@ public final class VapidKeyEntity
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
-        .onCommand(GetOrAdopt.class, (state, cmd) -> state.keys() != null
-            ? Effect().reply(cmd.replyTo(), StatusReply.success(state.keys()))
-            : Effect().persist(new KeysAdopted(cmd.candidate(), Instant.now()))
-                .thenReply(cmd.replyTo(), s -> StatusReply.success(s.keys())))
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(
+            GetOrAdopt.class,
+            (state, cmd) ->
+                state.keys() != null
+                    ? Effect().reply(cmd.replyTo(), StatusReply.success(state.keys()))
+                    : Effect()
+                        .persist(new KeysAdopted(cmd.candidate(), Instant.now()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.keys())))
         .build();
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
+    return newEventHandlerBuilder()
+        .forAnyState()
         .onEvent(KeysAdopted.class, (state, e) -> new State(e.keys()))
         .build();
   }

@@ -20,9 +20,10 @@ import java.security.spec.ECPrivateKeySpec;
 import java.util.Base64;
 
 /**
- * The service's VAPID key pair (RFC 8292), a P-256 key pair in the form every Web Push tool uses: the public key
- * as the base64url of its 65-byte uncompressed point (what browsers take as {@code applicationServerKey}), the
- * private key as the base64url of its 32-byte scalar. Never printed with the private key.
+ * The service's VAPID key pair (RFC 8292), a P-256 key pair in the form every Web Push tool uses:
+ * the public key as the base64url of its 65-byte uncompressed point (what browsers take as {@code
+ * applicationServerKey}), the private key as the base64url of its 32-byte scalar. Never printed
+ * with the private key.
  */
 public record VapidKeys(String publicKey, String privateKey) {
   private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
@@ -33,7 +34,8 @@ public record VapidKeys(String publicKey, String privateKey) {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
       generator.initialize(new ECGenParameterSpec("secp256r1"), new SecureRandom());
       KeyPair pair = generator.generateKeyPair();
-      return new VapidKeys(B64URL.encodeToString(uncompressed((ECPublicKey) pair.getPublic())),
+      return new VapidKeys(
+          B64URL.encodeToString(uncompressed((ECPublicKey) pair.getPublic())),
           B64URL.encodeToString(unsigned32(((ECPrivateKey) pair.getPrivate()).getS())));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot generate a P-256 key pair", e);
@@ -41,14 +43,16 @@ public record VapidKeys(String publicKey, String privateKey) {
   }
 
   /**
-   * A configured pair, checked: both keys decode, the public key is a point of P-256, and the private key is its
-   * partner (a signature made with one verifies with the other).
+   * A configured pair, checked: both keys decode, the public key is a point of P-256, and the
+   * private key is its partner (a signature made with one verifies with the other).
    *
    * @throws IllegalArgumentException saying what is wrong, never quoting a key
    */
   public static VapidKeys parse(String publicKey, String privateKey) {
     // Kept unpadded, as served to browsers.
-    VapidKeys keys = new VapidKeys(publicKey.strip().replaceAll("=+$", ""), privateKey.strip().replaceAll("=+$", ""));
+    VapidKeys keys =
+        new VapidKeys(
+            publicKey.strip().replaceAll("=+$", ""), privateKey.strip().replaceAll("=+$", ""));
     ECPublicKey pub = keys.ecPublicKey();
     ECPrivateKey priv = keys.ecPrivateKey();
     try {
@@ -61,7 +65,8 @@ public record VapidKeys(String publicKey, String privateKey) {
       verifier.initVerify(pub);
       verifier.update(probe);
       if (!verifier.verify(signature)) {
-        throw new IllegalArgumentException("VAPID_PRIVATE_KEY is not the private key of VAPID_PUBLIC_KEY");
+        throw new IllegalArgumentException(
+            "VAPID_PRIVATE_KEY is not the private key of VAPID_PUBLIC_KEY");
       }
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException("VAPID_PRIVATE_KEY is not a usable P-256 private key");
@@ -71,7 +76,8 @@ public record VapidKeys(String publicKey, String privateKey) {
 
   /** The pair as the Web Push library signs with it. */
   public VAPIDKeyPair toKeyPair() {
-    return VAPIDKeyPairs.of(PrivateKeySources.ofECPrivateKey(ecPrivateKey()),
+    return VAPIDKeyPairs.of(
+        PrivateKeySources.ofECPrivateKey(ecPrivateKey()),
         PublicKeySources.ofECPublicKey(ecPublicKey()));
   }
 
@@ -79,7 +85,8 @@ public record VapidKeys(String publicKey, String privateKey) {
     try {
       return PublicKeySources.ofUncompressedBytes(decode(publicKey)).extract();
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("VAPID_PUBLIC_KEY must be the base64url of a 65-byte uncompressed P-256 point");
+      throw new IllegalArgumentException(
+          "VAPID_PUBLIC_KEY must be the base64url of a 65-byte uncompressed P-256 point");
     }
   }
 
@@ -90,10 +97,12 @@ public record VapidKeys(String publicKey, String privateKey) {
       AlgorithmParameters parameters = AlgorithmParameters.getInstance("EC");
       parameters.init(new ECGenParameterSpec("secp256r1"));
       ECParameterSpec spec = parameters.getParameterSpec(ECParameterSpec.class);
-      return (ECPrivateKey) KeyFactory.getInstance("EC")
-          .generatePrivate(new ECPrivateKeySpec(new BigInteger(1, scalar), spec));
+      return (ECPrivateKey)
+          KeyFactory.getInstance("EC")
+              .generatePrivate(new ECPrivateKeySpec(new BigInteger(1, scalar), spec));
     } catch (GeneralSecurityException | IllegalArgumentException e) {
-      throw new IllegalArgumentException("VAPID_PRIVATE_KEY must be the base64url of a 32-byte P-256 private key");
+      throw new IllegalArgumentException(
+          "VAPID_PRIVATE_KEY must be the base64url of a 32-byte P-256 private key");
     }
   }
 
@@ -102,7 +111,10 @@ public record VapidKeys(String publicKey, String privateKey) {
     return Base64.getUrlDecoder().decode(base64url.replaceAll("=+$", ""));
   }
 
-  /** A P-256 public key as its 65-byte uncompressed point (0x04, x, y): the form Web Push exchanges keys in. */
+  /**
+   * A P-256 public key as its 65-byte uncompressed point (0x04, x, y): the form Web Push exchanges
+   * keys in.
+   */
   public static byte[] uncompressed(ECPublicKey key) {
     byte[] point = new byte[65];
     point[0] = 0x04;

@@ -17,24 +17,30 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 
 /**
- * The feedback on the runs of one watch of one owner (entity id {@code owner:watchId}, as the watch's own): one
- * feedback per run, a second one on the same run replacing the first. Its journal is separate from the watch's
- * and, like run history, outlives a deleted watch; a watch created again under the same id continues both. The
- * caller checks that the run exists ({@code WatchEntity.GetRun}) before giving feedback.
+ * The feedback on the runs of one watch of one owner (entity id {@code owner:watchId}, as the
+ * watch's own): one feedback per run, a second one on the same run replacing the first. Its journal
+ * is separate from the watch's and, like run history, outlives a deleted watch; a watch created
+ * again under the same id continues both. The caller checks that the run exists ({@code
+ * WatchEntity.GetRun}) before giving feedback.
  */
 public final class FeedbackEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<FeedbackEntity.Command, FeedbackEntity.Event, FeedbackEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        FeedbackEntity.Command, FeedbackEntity.Event, FeedbackEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Feedback");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "Feedback");
 
-  /** Feedback records kept at hand per watch, the most recently given; the journal keeps them all. */
+  /**
+   * Feedback records kept at hand per watch, the most recently given; the journal keeps them all.
+   */
   public static final int KEPT = 100;
 
   public static String entityId(String owner, String watchId) {
     return owner + ":" + watchId;
   }
 
-  // ---- state -------------------------------------------------------------------------------------
+  // ---- state
+  // -------------------------------------------------------------------------------------
 
   /** Most recently given first, at most {@link #KEPT}, one per run. */
   public record State(List<Feedback> newestFirst) implements JsonSerializable {
@@ -65,20 +71,24 @@ public final class FeedbackEntity
     }
   }
 
-  // ---- commands ----------------------------------------------------------------------------------
+  // ---- commands
+  // ----------------------------------------------------------------------------------
 
   public sealed interface Command extends JsonSerializable {}
 
   /** Records the feedback, replacing any earlier one on the same run. */
-  public record Give(Feedback feedback, ActorRef<StatusReply<Feedback>> replyTo) implements Command {}
+  public record Give(Feedback feedback, ActorRef<StatusReply<Feedback>> replyTo)
+      implements Command {}
 
   /** Refused when the run has no feedback. */
   public record Withdraw(String runId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
   /** The {@code limit} most recently given. */
-  public record GetFeedback(int limit, ActorRef<StatusReply<FeedbackList>> replyTo) implements Command {}
+  public record GetFeedback(int limit, ActorRef<StatusReply<FeedbackList>> replyTo)
+      implements Command {}
 
-  // ---- events ------------------------------------------------------------------------------------
+  // ---- events
+  // ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -86,7 +96,8 @@ public final class FeedbackEntity
 
   public record FeedbackWithdrawn(String runId, Instant at) implements Event {}
 
-  // ---- behaviour ---------------------------------------------------------------------------------
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String entityId) {
     return new FeedbackEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
@@ -103,24 +114,39 @@ public final class FeedbackEntity
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
-        .onCommand(Give.class, (state, cmd) -> Effect().persist(new FeedbackGiven(cmd.feedback()))
-            .thenReply(cmd.replyTo(), s -> StatusReply.success(cmd.feedback())))
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(
+            Give.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(new FeedbackGiven(cmd.feedback()))
+                    .thenReply(cmd.replyTo(), s -> StatusReply.success(cmd.feedback())))
         .onCommand(Withdraw.class, this::onWithdraw)
-        .onCommand(GetFeedback.class, (state, cmd) -> Effect().reply(cmd.replyTo(), StatusReply.success(
-            new FeedbackList(state.newestFirst().stream().limit(cmd.limit()).toList()))))
+        .onCommand(
+            GetFeedback.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        StatusReply.success(
+                            new FeedbackList(
+                                state.newestFirst().stream().limit(cmd.limit()).toList()))))
         .build();
   }
 
   private ReplyEffect<Event, State> onWithdraw(State state, Withdraw cmd) {
-    if (!state.has(cmd.runId())) return Effect().reply(cmd.replyTo(), StatusReply.error("feedback not found"));
-    return Effect().persist(new FeedbackWithdrawn(cmd.runId(), Instant.now()))
+    if (!state.has(cmd.runId()))
+      return Effect().reply(cmd.replyTo(), StatusReply.error("feedback not found"));
+    return Effect()
+        .persist(new FeedbackWithdrawn(cmd.runId(), Instant.now()))
         .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
+    return newEventHandlerBuilder()
+        .forAnyState()
         .onEvent(FeedbackGiven.class, (state, e) -> state.with(e.feedback()))
         .onEvent(FeedbackWithdrawn.class, (state, e) -> state.without(e.runId()))
         .build();

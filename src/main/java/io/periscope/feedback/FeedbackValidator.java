@@ -15,10 +15,13 @@ public final class FeedbackValidator {
   /** What the owner said; {@code note} is null when absent, null or blank. */
   public record Judgement(String kind, String note) {}
 
-  /** @throws ValidationException listing every problem */
+  /**
+   * @throws ValidationException listing every problem
+   */
   public static Judgement validate(JsonNode body) {
     if (!body.isObject()) {
-      throw new ValidationException(List.of(Issue.at("the body must be a JSON object {kind, note?}")));
+      throw new ValidationException(
+          List.of(Issue.at("the body must be a JSON object {kind, note?}")));
     }
     List<Issue> issues = new ArrayList<>();
     JsonNode kind = body.get("kind");

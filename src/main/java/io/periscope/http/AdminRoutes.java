@@ -38,16 +38,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * /admin/*: administrators only (403 for users). Accounts are created here by admins and by the command line; the
- * key pools are managed here (keys addressed by pool and id, never by their material), and the models asked for
- * verdicts and for assistance are configured here. Routes that probe a key share one window of
- * {@code key-probes-per-minute} (10) for the whole node.
+ * /admin/*: administrators only (403 for users). Accounts are created here by admins and by the
+ * command line; the key pools are managed here (keys addressed by pool and id, never by their
+ * material), and the models asked for verdicts and for assistance are configured here. Routes that
+ * probe a key share one window of {@code key-probes-per-minute} (10) for the whole node.
  */
 public final class AdminRoutes implements Routes {
   private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
   private static final long MAX_BODY = 16 * 1024;
-  /** The one rate-limit key every probing route counts against: the limit is overall, not per admin. */
+
+  /**
+   * The one rate-limit key every probing route counts against: the limit is overall, not per admin.
+   */
   static final String PROBE_WINDOW = "key-probes";
+
   /** A probe may take {@link KeyPoolAdmin#PROBE_DEADLINE}, beside the pool's own answers. */
   static final Duration PROBING_REQUEST_TIMEOUT = KeyPoolAdmin.PROBE_DEADLINE.plusSeconds(30);
 
@@ -57,8 +61,12 @@ public final class AdminRoutes implements Routes {
   private final ModelConfigs models;
   private final FixedWindowRateLimiter probeLimiter;
 
-  public AdminRoutes(Accounts accounts, KeyPools keyPools, KeyPoolAdmin keyAdmin, ModelConfigs models,
-                     FixedWindowRateLimiter probeLimiter) {
+  public AdminRoutes(
+      Accounts accounts,
+      KeyPools keyPools,
+      KeyPoolAdmin keyAdmin,
+      ModelConfigs models,
+      FixedWindowRateLimiter probeLimiter) {
     this.accounts = accounts;
     this.keyPools = keyPools;
     this.keyAdmin = keyAdmin;
@@ -67,13 +75,27 @@ public final class AdminRoutes implements Routes {
   }
 
   /**
-   * One key as the admin routes show it: its pool, id, a masked label, live status and today's metered use. Never
-   * its material.
+   * One key as the admin routes show it: its pool, id, a masked label, live status and today's
+   * metered use. Never its material.
    */
-  public record KeyRow(String pool, String id, String label, String status, long usedToday, Long dailyLimit,
-                       Instant cooldownUntil, String lastProblem) {
+  public record KeyRow(
+      String pool,
+      String id,
+      String label,
+      String status,
+      long usedToday,
+      Long dailyLimit,
+      Instant cooldownUntil,
+      String lastProblem) {
     static KeyRow of(String pool, KeyPoolEntity.KeyView k) {
-      return new KeyRow(pool, k.id(), k.label(), k.status(), k.usedToday(), k.dailyLimit(), k.cooldownUntil(),
+      return new KeyRow(
+          pool,
+          k.id(),
+          k.label(),
+          k.status(),
+          k.usedToday(),
+          k.dailyLimit(),
+          k.cooldownUntil(),
           k.lastProblem());
     }
   }
@@ -84,14 +106,22 @@ public final class AdminRoutes implements Routes {
   public record UserList(List<Account.View> users) {}
 
   /**
-   * The body of GET and PUT /admin/model: the models in force, {@code source} {@code environment} (MODEL_*) or
-   * {@code admin}, and who changed it when (absent while it is the environment's).
+   * The body of GET and PUT /admin/model: the models in force, {@code source} {@code environment}
+   * (MODEL_*) or {@code admin}, and who changed it when (absent while it is the environment's).
    */
-  public record ModelView(ModelChoice verdicts, ModelChoice assistance, String source, Instant changedAt,
-                          String changedBy) {
+  public record ModelView(
+      ModelChoice verdicts,
+      ModelChoice assistance,
+      String source,
+      Instant changedAt,
+      String changedBy) {
     static ModelView of(ModelConfigs.InForce m) {
-      return new ModelView(m.configuration().verdicts(), m.configuration().assistance(),
-          m.fromEnvironment() ? "environment" : "admin", m.changedAt(), m.changedBy());
+      return new ModelView(
+          m.configuration().verdicts(),
+          m.configuration().assistance(),
+          m.fromEnvironment() ? "environment" : "admin",
+          m.changedAt(),
+          m.changedBy());
     }
   }
 
@@ -106,90 +136,185 @@ public final class AdminRoutes implements Routes {
     // a pool other than model and search is no route of these (404)
     Map<String, Predicate<String>> pools = Map.of("pool", KeyPoolAdmin.POOLS::contains);
     return List.of(
-        new Endpoint(GET, "/admin/users", (caller, p) ->
-            onSuccess(accounts.list(), users -> complete(ok(new UserList(users))))),
+        new Endpoint(
+            GET,
+            "/admin/users",
+            (caller, p) -> onSuccess(accounts.list(), users -> complete(ok(new UserList(users))))),
         new Endpoint(POST, "/admin/users", (caller, p) -> jsonBody(MAX_BODY, this::createUser)),
         new Endpoint(GET, "/admin/keys", (caller, p) -> completeWithFuture(keys())),
-        new Endpoint(POST, "/admin/keys/{pool}", pools, (caller, p) -> probing(() -> jsonBody(MAX_BODY, body ->
-            completeWithFuture(addKey(caller, p.get("pool"), KeyPoolAdmin.keyOf(body)))))),
-        new Endpoint(GET, "/admin/keys/{pool}/{id}", pools, (caller, p) -> completeWithFuture(
-            keyAdmin.key(p.get("pool"), p.get("id")).thenApply(k -> ok(KeyRow.of(p.get("pool"), k))))),
-        new Endpoint(DELETE, "/admin/keys/{pool}/{id}", pools, (caller, p) -> completeWithFuture(
-            removeKey(caller, p.get("pool"), p.get("id")))),
-        new Endpoint(PUT, "/admin/keys/{pool}/{id}/daily-limit", pools, (caller, p) -> jsonBody(MAX_BODY, body ->
-            completeWithFuture(setDailyLimit(caller, p.get("pool"), p.get("id"), KeyPoolAdmin.dailyLimitOf(body))))),
-        new Endpoint(POST, "/admin/keys/{pool}/{id}/probe", pools, (caller, p) -> probing(() -> completeWithFuture(
-            reprobe(caller, p.get("pool"), p.get("id"))))),
-        new Endpoint(GET, "/admin/model", (caller, p) ->
-            completeWithFuture(models.current().thenApply(m -> ok(ModelView.of(m))))),
-        new Endpoint(PUT, "/admin/model", (caller, p) -> jsonBody(MAX_BODY, body ->
-            completeWithFuture(changeModel(caller, body)))),
-        new Endpoint(DELETE, "/admin/model", (caller, p) -> completeWithFuture(resetModel(caller))));
+        new Endpoint(
+            POST,
+            "/admin/keys/{pool}",
+            pools,
+            (caller, p) ->
+                probing(
+                    () ->
+                        jsonBody(
+                            MAX_BODY,
+                            body ->
+                                completeWithFuture(
+                                    addKey(caller, p.get("pool"), KeyPoolAdmin.keyOf(body)))))),
+        new Endpoint(
+            GET,
+            "/admin/keys/{pool}/{id}",
+            pools,
+            (caller, p) ->
+                completeWithFuture(
+                    keyAdmin
+                        .key(p.get("pool"), p.get("id"))
+                        .thenApply(k -> ok(KeyRow.of(p.get("pool"), k))))),
+        new Endpoint(
+            DELETE,
+            "/admin/keys/{pool}/{id}",
+            pools,
+            (caller, p) -> completeWithFuture(removeKey(caller, p.get("pool"), p.get("id")))),
+        new Endpoint(
+            PUT,
+            "/admin/keys/{pool}/{id}/daily-limit",
+            pools,
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        completeWithFuture(
+                            setDailyLimit(
+                                caller,
+                                p.get("pool"),
+                                p.get("id"),
+                                KeyPoolAdmin.dailyLimitOf(body))))),
+        new Endpoint(
+            POST,
+            "/admin/keys/{pool}/{id}/probe",
+            pools,
+            (caller, p) ->
+                probing(() -> completeWithFuture(reprobe(caller, p.get("pool"), p.get("id"))))),
+        new Endpoint(
+            GET,
+            "/admin/model",
+            (caller, p) ->
+                completeWithFuture(models.current().thenApply(m -> ok(ModelView.of(m))))),
+        new Endpoint(
+            PUT,
+            "/admin/model",
+            (caller, p) ->
+                jsonBody(MAX_BODY, body -> completeWithFuture(changeModel(caller, body)))),
+        new Endpoint(
+            DELETE, "/admin/model", (caller, p) -> completeWithFuture(resetModel(caller))));
   }
 
   private CompletionStage<HttpResponse> addKey(Principal caller, String pool, String key) {
-    return keyAdmin.add(pool, key).thenApply(k -> {
-      log.info("event=key-added pool={} key={} status={} by={}", pool, k.id(), k.status(), caller.accountId());
-      return json(StatusCodes.CREATED, KeyRow.of(pool, k));
-    });
+    return keyAdmin
+        .add(pool, key)
+        .thenApply(
+            k -> {
+              log.info(
+                  "event=key-added pool={} key={} status={} by={}",
+                  pool,
+                  k.id(),
+                  k.status(),
+                  caller.accountId());
+              return json(StatusCodes.CREATED, KeyRow.of(pool, k));
+            });
   }
 
   private CompletionStage<HttpResponse> removeKey(Principal caller, String pool, String id) {
-    return keyAdmin.remove(pool, id).thenApply(done -> {
-      log.info("event=key-removed pool={} key={} by={}", pool, id, caller.accountId());
-      return HttpResponse.create().withStatus(StatusCodes.NO_CONTENT);
-    });
+    return keyAdmin
+        .remove(pool, id)
+        .thenApply(
+            done -> {
+              log.info("event=key-removed pool={} key={} by={}", pool, id, caller.accountId());
+              return HttpResponse.create().withStatus(StatusCodes.NO_CONTENT);
+            });
   }
 
-  private CompletionStage<HttpResponse> setDailyLimit(Principal caller, String pool, String id, Long limit) {
-    return keyAdmin.setDailyLimit(pool, id, limit).thenApply(k -> {
-      log.info("event=key-daily-limit pool={} key={} limit={} by={}", pool, id, limit, caller.accountId());
-      return ok(KeyRow.of(pool, k));
-    });
+  private CompletionStage<HttpResponse> setDailyLimit(
+      Principal caller, String pool, String id, Long limit) {
+    return keyAdmin
+        .setDailyLimit(pool, id, limit)
+        .thenApply(
+            k -> {
+              log.info(
+                  "event=key-daily-limit pool={} key={} limit={} by={}",
+                  pool,
+                  id,
+                  limit,
+                  caller.accountId());
+              return ok(KeyRow.of(pool, k));
+            });
   }
 
   private CompletionStage<HttpResponse> reprobe(Principal caller, String pool, String id) {
-    return keyAdmin.reprobe(pool, id).thenApply(k -> {
-      log.info("event=key-probed pool={} key={} status={} by={}", pool, id, k.status(), caller.accountId());
-      return ok(KeyRow.of(pool, k));
-    });
+    return keyAdmin
+        .reprobe(pool, id)
+        .thenApply(
+            k -> {
+              log.info(
+                  "event=key-probed pool={} key={} status={} by={}",
+                  pool,
+                  id,
+                  k.status(),
+                  caller.accountId());
+              return ok(KeyRow.of(pool, k));
+            });
   }
 
   private CompletionStage<HttpResponse> resetModel(Principal caller) {
-    return models.reset(caller.accountId()).thenApply(m -> {
-      log.info("event=model-config-reset by={}", caller.accountId());
-      return ok(ModelView.of(m));
-    });
+    return models
+        .reset(caller.accountId())
+        .thenApply(
+            m -> {
+              log.info("event=model-config-reset by={}", caller.accountId());
+              return ok(ModelView.of(m));
+            });
   }
 
   /** The shared window of the probing routes, then time for the probe. */
   private Route probing(Supplier<Route> inner) {
-    return rateLimited(probeLimiter, PROBE_WINDOW, () -> withRequestTimeout(PROBING_REQUEST_TIMEOUT, inner));
+    return rateLimited(
+        probeLimiter, PROBE_WINDOW, () -> withRequestTimeout(PROBING_REQUEST_TIMEOUT, inner));
   }
 
   private CompletionStage<HttpResponse> keys() {
-    return keyPools.status(KeyPoolEntity.MODEL).thenCombine(keyPools.status(KeyPoolEntity.SEARCH),
-        (model, search) -> ok(new KeyList(Stream.concat(
-            model.keys().stream().map(k -> KeyRow.of(KeyPoolEntity.MODEL, k)),
-            search.keys().stream().map(k -> KeyRow.of(KeyPoolEntity.SEARCH, k))).toList())));
+    return keyPools
+        .status(KeyPoolEntity.MODEL)
+        .thenCombine(
+            keyPools.status(KeyPoolEntity.SEARCH),
+            (model, search) ->
+                ok(
+                    new KeyList(
+                        Stream.concat(
+                                model.keys().stream().map(k -> KeyRow.of(KeyPoolEntity.MODEL, k)),
+                                search.keys().stream().map(k -> KeyRow.of(KeyPoolEntity.SEARCH, k)))
+                            .toList())));
   }
 
   private CompletionStage<HttpResponse> changeModel(Principal caller, JsonNode body) {
     ModelConfiguration next = ModelConfiguration.parse(body);
-    return models.change(next, caller.accountId()).thenApply(m -> {
-      log.info("event=model-config-changed verdicts={}:{} assistance={}:{} by={}", next.verdicts().provider(),
-          next.verdicts().model(), next.assistance().provider(), next.assistance().model(), caller.accountId());
-      return ok(ModelView.of(m));
-    });
+    return models
+        .change(next, caller.accountId())
+        .thenApply(
+            m -> {
+              log.info(
+                  "event=model-config-changed verdicts={}:{} assistance={}:{} by={}",
+                  next.verdicts().provider(),
+                  next.verdicts().model(),
+                  next.assistance().provider(),
+                  next.assistance().model(),
+                  caller.accountId());
+              return ok(ModelView.of(m));
+            });
   }
 
   private Route createUser(JsonNode body) {
     if (!body.isObject()) {
-      throw new ValidationException(List.of(Issue.at("the body must be {id, email, role, password}")));
+      throw new ValidationException(
+          List.of(Issue.at("the body must be {id, email, role, password}")));
     }
-    Accounts.NewAccount request = Accounts.validate(text(body, "id"), text(body, "email"), text(body, "role"),
-        text(body, "password"));
-    return onSuccess(accounts.create(request), account -> complete(json(StatusCodes.CREATED, account.view())));
+    Accounts.NewAccount request =
+        Accounts.validate(
+            text(body, "id"), text(body, "email"), text(body, "role"), text(body, "password"));
+    return onSuccess(
+        accounts.create(request), account -> complete(json(StatusCodes.CREATED, account.view())));
   }
 
   private static String text(JsonNode body, String field) {

@@ -4,6 +4,14 @@ import static io.periscope.http.HttpResponses.error;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.Principal;
+import io.periscope.auth.SessionGenerations;
+import io.periscope.auth.Tokens;
+import io.periscope.json.Json;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
@@ -15,40 +23,48 @@ import org.apache.pekko.http.javadsl.model.headers.HttpChallenge;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.headers.WWWAuthenticate;
 import org.apache.pekko.http.javadsl.server.Route;
-import io.periscope.auth.Principal;
-import io.periscope.auth.SessionGenerations;
-import io.periscope.auth.Tokens;
-import io.periscope.json.Json;
-import java.time.Duration;
-import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The route layer's own directives: access log, JSON bodies, bearer tokens, roles and rate limits. */
+/**
+ * The route layer's own directives: access log, JSON bodies, bearer tokens, roles and rate limits.
+ */
 public final class ApiDirectives {
   private static final Logger accessLog = LoggerFactory.getLogger("periscope.http");
   private static final Duration BODY_READ_TIMEOUT = Duration.ofSeconds(10);
 
   private ApiDirectives() {}
 
-  /** One structured line per request: method, path (never the query), status, duration and client address. */
+  /**
+   * One structured line per request: method, path (never the query), status, duration and client
+   * address.
+   */
   public static Route logged(Supplier<Route> inner) {
-    return extractRequest(request -> {
-      long start = System.nanoTime();
-      return mapResponse(response -> {
-        accessLog.info("event=request method={} path={} status={} ms={} ip={}", request.method().name(),
-            request.getUri().path(), response.status().intValue(), (System.nanoTime() - start) / 1_000_000,
-            clientAddress(request));
-        return response;
-      }, inner);
-    });
+    return extractRequest(
+        request -> {
+          long start = System.nanoTime();
+          return mapResponse(
+              response -> {
+                accessLog.info(
+                    "event=request method={} path={} status={} ms={} ip={}",
+                    request.method().name(),
+                    request.getUri().path(),
+                    response.status().intValue(),
+                    (System.nanoTime() - start) / 1_000_000,
+                    clientAddress(request));
+                return response;
+              },
+              inner);
+        });
   }
 
-  /** The peer's address as the connection saw it; forwarded headers are not trusted for rate limiting. */
+  /**
+   * The peer's address as the connection saw it; forwarded headers are not trusted for rate
+   * limiting.
+   */
   public static String clientAddress(HttpRequest request) {
-    return request.getAttribute(AttributeKeys.remoteAddress)
+    return request
+        .getAttribute(AttributeKeys.remoteAddress)
         .flatMap(RemoteAddress::getAddress)
         .map(java.net.InetAddress::getHostAddress)
         .orElse("unknown");
@@ -56,36 +72,51 @@ public final class ApiDirectives {
 
   /** A POST, PUT or PATCH that declares a JSON body and sends none is refused as an empty body. */
   public static Route refuseEmptyJsonBody(Supplier<Route> inner) {
-    return extractRequest(request -> {
-      boolean writes = request.method() == HttpMethods.POST || request.method() == HttpMethods.PUT
-          || request.method() == HttpMethods.PATCH;
-      boolean declaresJson = request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON);
-      if (writes && declaresJson && request.entity().isKnownEmpty()) {
-        return complete(error(StatusCodes.BAD_REQUEST, "the request declares a JSON body but the body is empty"));
-      }
-      return inner.get();
-    });
+    return extractRequest(
+        request -> {
+          boolean writes =
+              request.method() == HttpMethods.POST
+                  || request.method() == HttpMethods.PUT
+                  || request.method() == HttpMethods.PATCH;
+          boolean declaresJson =
+              request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON);
+          if (writes && declaresJson && request.entity().isKnownEmpty()) {
+            return complete(
+                error(
+                    StatusCodes.BAD_REQUEST,
+                    "the request declares a JSON body but the body is empty"));
+          }
+          return inner.get();
+        });
   }
 
   /**
-   * The body as a JSON tree, read whole up to {@code maxBytes} (413 beyond) with bounded nesting (400 beyond).
-   * The tree's shape is checked by the route's validator.
+   * The body as a JSON tree, read whole up to {@code maxBytes} (413 beyond) with bounded nesting
+   * (400 beyond). The tree's shape is checked by the route's validator.
    */
   public static Route jsonBody(long maxBytes, Function<JsonNode, Route> inner) {
-    return extractRequest(request -> {
-      if (request.entity().isKnownEmpty()) {
-        return complete(error(StatusCodes.BAD_REQUEST, "a JSON body is required"));
-      }
-      if (!request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
-        return complete(error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json"));
-      }
-      // A body that arrived whole is read in place: toStrict would run a stream (an actor) for it per request.
-      if (request.entity() instanceof HttpEntity.Strict whole) {
-        return whole.getData().length() > maxBytes ? complete(ErrorHandling.tooLarge()) : parsed(whole, inner);
-      }
-      return withSizeLimit(maxBytes, () -> extractStrictEntity(BODY_READ_TIMEOUT, maxBytes,
-          strict -> parsed(strict, inner)));
-    });
+    return extractRequest(
+        request -> {
+          if (request.entity().isKnownEmpty()) {
+            return complete(error(StatusCodes.BAD_REQUEST, "a JSON body is required"));
+          }
+          if (!request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
+            return complete(
+                error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json"));
+          }
+          // A body that arrived whole is read in place: toStrict would run a stream (an actor) for
+          // it per request.
+          if (request.entity() instanceof HttpEntity.Strict whole) {
+            return whole.getData().length() > maxBytes
+                ? complete(ErrorHandling.tooLarge())
+                : parsed(whole, inner);
+          }
+          return withSizeLimit(
+              maxBytes,
+              () ->
+                  extractStrictEntity(
+                      BODY_READ_TIMEOUT, maxBytes, strict -> parsed(strict, inner)));
+        });
   }
 
   private static Route parsed(HttpEntity.Strict entity, Function<JsonNode, Route> inner) {
@@ -99,38 +130,51 @@ public final class ApiDirectives {
   }
 
   /**
-   * The caller from a valid bearer token, or 401 for a missing, malformed, forged or expired one, or one a password
-   * reset ended.
+   * The caller from a valid bearer token, or 401 for a missing, malformed, forged or expired one,
+   * or one a password reset ended.
    */
-  public static Route withPrincipal(Tokens tokens, SessionGenerations sessions, Function<Principal, Route> inner) {
-    return optionalHeaderValueByName("Authorization", header -> {
-      Optional<Tokens.Claims> claims = header
-          .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
-          .map(h -> h.substring(7).trim())
-          .flatMap(tokens::claims);
-      if (claims.isEmpty()) return unauthorized(header.isEmpty());
-      Principal principal = claims.get().principal();
-      return onSuccess(sessions.isCurrent(principal.accountId(), claims.get().generation()),
-          current -> current ? inner.apply(principal) : unauthorized(false));
-    });
+  public static Route withPrincipal(
+      Tokens tokens, SessionGenerations sessions, Function<Principal, Route> inner) {
+    return optionalHeaderValueByName(
+        "Authorization",
+        header -> {
+          Optional<Tokens.Claims> claims =
+              header
+                  .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
+                  .map(h -> h.substring(7).trim())
+                  .flatMap(tokens::claims);
+          if (claims.isEmpty()) return unauthorized(header.isEmpty());
+          Principal principal = claims.get().principal();
+          return onSuccess(
+              sessions.isCurrent(principal.accountId(), claims.get().generation()),
+              current -> current ? inner.apply(principal) : unauthorized(false));
+        });
   }
 
   private static Route unauthorized(boolean noToken) {
-    return complete(error(StatusCodes.UNAUTHORIZED, noToken
-            ? "authentication required: send Authorization: Bearer <token>"
-            : "the token is invalid or expired")
-        .addHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
+    return complete(
+        error(
+                StatusCodes.UNAUTHORIZED,
+                noToken
+                    ? "authentication required: send Authorization: Bearer <token>"
+                    : "the token is invalid or expired")
+            .addHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
   }
 
   public static Route adminOnly(Principal principal, Supplier<Route> inner) {
-    return principal.isAdmin() ? inner.get() : complete(error(StatusCodes.FORBIDDEN, "administrators only"));
+    return principal.isAdmin()
+        ? inner.get()
+        : complete(error(StatusCodes.FORBIDDEN, "administrators only"));
   }
 
   /** 429 with Retry-After once {@code key} has used its window. */
-  public static Route rateLimited(FixedWindowRateLimiter limiter, String key, Supplier<Route> inner) {
+  public static Route rateLimited(
+      FixedWindowRateLimiter limiter, String key, Supplier<Route> inner) {
     FixedWindowRateLimiter.Decision decision = limiter.acquire(key);
     if (decision.allowed()) return inner.get();
-    return complete(error(StatusCodes.TOO_MANY_REQUESTS, "rate limit exceeded; try again later")
-        .addHeader(RawHeader.create("Retry-After", Long.toString(decision.retryAfterSeconds()))));
+    return complete(
+        error(StatusCodes.TOO_MANY_REQUESTS, "rate limit exceeded; try again later")
+            .addHeader(
+                RawHeader.create("Retry-After", Long.toString(decision.retryAfterSeconds()))));
   }
 }

@@ -13,8 +13,8 @@ import io.periscope.assist.Assistant;
 import io.periscope.assist.Draft;
 import io.periscope.assist.Revision;
 import io.periscope.assist.RevisionPrompt;
-import io.periscope.feedback.Feedbacks;
 import io.periscope.auth.Principal;
+import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.ProviderFailure;
 import io.periscope.model.InvalidModelOutput;
@@ -38,17 +38,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * AI assistance: POST /watches/draft, /watches/draft/preview, /watches/draft/check-domains, /watches/:id/explain
- * and /watches/:id/revise. Nothing is persisted. Each request passes, in this order: the token (401), the
- * caller's window of the AI limit shared by the five routes (429), the capability (503 without a usable model key;
- * preview also without a search provider and a usable search key), the body (400), the watch's ownership (404).
- * A failed or unusable upstream answer is a 502.
+ * AI assistance: POST /watches/draft, /watches/draft/preview, /watches/draft/check-domains,
+ * /watches/:id/explain and /watches/:id/revise. Nothing is persisted. Each request passes, in this
+ * order: the token (401), the caller's window of the AI limit shared by the five routes (429), the
+ * capability (503 without a usable model key; preview also without a search provider and a usable
+ * search key), the body (400), the watch's ownership (404). A failed or unusable upstream answer is
+ * a 502.
  *
- * <p>Placed before {@link WatchRoutes}: a watch may be called {@code draft}, and only these POSTs are assistance;
- * every other request to /watches/draft… falls through to the watch routes.
+ * <p>Placed before {@link WatchRoutes}: a watch may be called {@code draft}, and only these POSTs
+ * are assistance; every other request to /watches/draft… falls through to the watch routes.
  */
 public final class AssistRoutes implements Routes {
   private static final Logger log = LoggerFactory.getLogger(AssistRoutes.class);
+
   /** Room for the capability check and the watch read before the upstream deadline starts. */
   static final Duration REQUEST_TIMEOUT = Assistant.UPSTREAM_DEADLINE.plusSeconds(30);
 
@@ -59,8 +61,13 @@ public final class AssistRoutes implements Routes {
   private final FixedWindowRateLimiter limiter;
   private final long maxBody;
 
-  public AssistRoutes(Assistant assistant, Feedbacks feedbacks, Entities entities, Asks asks,
-                      FixedWindowRateLimiter limiter, long maxBody) {
+  public AssistRoutes(
+      Assistant assistant,
+      Feedbacks feedbacks,
+      Entities entities,
+      Asks asks,
+      FixedWindowRateLimiter limiter,
+      long maxBody) {
     this.assistant = assistant;
     this.feedbacks = feedbacks;
     this.entities = entities;
@@ -72,7 +79,10 @@ public final class AssistRoutes implements Routes {
   /** The body of POST /watches/draft. */
   public record DraftBody(Draft draft) {}
 
-  /** The body of POST /watches/draft/preview: at most {@link Assistant#MAX_CANDIDATES}, in the provider's order. */
+  /**
+   * The body of POST /watches/draft/preview: at most {@link Assistant#MAX_CANDIDATES}, in the
+   * provider's order.
+   */
   public record PreviewBody(List<Assistant.Candidate> candidates) {}
 
   /** The body of POST /watches/draft/check-domains. */
@@ -87,30 +97,78 @@ public final class AssistRoutes implements Routes {
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
-        new Endpoint(POST, "/watches/draft", (caller, p) -> assisted(caller, false, () -> jsonBody(maxBody, body ->
-            completeWithFuture(draft(body))))),
-        new Endpoint(POST, "/watches/draft/preview", (caller, p) -> assisted(caller, true, () -> jsonBody(maxBody,
-            body -> completeWithFuture(preview(body))))),
-        new Endpoint(POST, "/watches/draft/check-domains", (caller, p) -> assisted(caller, false, () ->
-            jsonBody(maxBody, body -> completeWithFuture(checkDomains(body))))),
-        new Endpoint(POST, "/watches/{id}/explain", (caller, p) -> assisted(caller, false, () ->
-            completeWithFuture(explain(caller.accountId(), p.get("id"))))),
-        new Endpoint(POST, "/watches/{id}/revise", (caller, p) -> assisted(caller, false, () -> jsonBody(maxBody,
-            body -> completeWithFuture(revise(caller.accountId(), p.get("id"), body))))));
+        new Endpoint(
+            POST,
+            "/watches/draft",
+            (caller, p) ->
+                assisted(
+                    caller,
+                    false,
+                    () -> jsonBody(maxBody, body -> completeWithFuture(draft(body))))),
+        new Endpoint(
+            POST,
+            "/watches/draft/preview",
+            (caller, p) ->
+                assisted(
+                    caller,
+                    true,
+                    () -> jsonBody(maxBody, body -> completeWithFuture(preview(body))))),
+        new Endpoint(
+            POST,
+            "/watches/draft/check-domains",
+            (caller, p) ->
+                assisted(
+                    caller,
+                    false,
+                    () -> jsonBody(maxBody, body -> completeWithFuture(checkDomains(body))))),
+        new Endpoint(
+            POST,
+            "/watches/{id}/explain",
+            (caller, p) ->
+                assisted(
+                    caller,
+                    false,
+                    () -> completeWithFuture(explain(caller.accountId(), p.get("id"))))),
+        new Endpoint(
+            POST,
+            "/watches/{id}/revise",
+            (caller, p) ->
+                assisted(
+                    caller,
+                    false,
+                    () ->
+                        jsonBody(
+                            maxBody,
+                            body ->
+                                completeWithFuture(
+                                    revise(caller.accountId(), p.get("id"), body))))));
   }
 
   /** The limit, then the capability, then {@code inner}, with time for the upstream calls. */
   private Route assisted(Principal caller, boolean needsSearch, Supplier<Route> inner) {
-    return rateLimited(limiter, caller.accountId(), () -> onSuccess(ready(needsSearch), ready -> ready
-        ? withRequestTimeout(REQUEST_TIMEOUT, inner)
-        : complete(error(StatusCodes.SERVICE_UNAVAILABLE, needsSearch
-            ? "preview is not configured: it needs a usable model key, a search provider and a usable search key"
-            : "AI assistance is not configured: no usable model key"))));
+    return rateLimited(
+        limiter,
+        caller.accountId(),
+        () ->
+            onSuccess(
+                ready(needsSearch),
+                ready ->
+                    ready
+                        ? withRequestTimeout(REQUEST_TIMEOUT, inner)
+                        : complete(
+                            error(
+                                StatusCodes.SERVICE_UNAVAILABLE,
+                                needsSearch
+                                    ? "preview is not configured: it needs a usable model key, a"
+                                        + " search provider and a usable search key"
+                                    : "AI assistance is not configured: no usable model key"))));
   }
 
   private CompletionStage<Boolean> ready(boolean needsSearch) {
     return needsSearch
-        ? assistant.modelReady().thenCombine(assistant.searchReady(), (model, search) -> model && search)
+        ? assistant
+            .modelReady()
+            .thenCombine(assistant.searchReady(), (model, search) -> model && search)
         : assistant.modelReady();
   }
 
@@ -121,33 +179,57 @@ public final class AssistRoutes implements Routes {
 
   private CompletionStage<HttpResponse> preview(JsonNode body) {
     AssistRequests.PreviewRequest request = AssistRequests.preview(body);
-    return answered(assistant.preview(request).thenApply(PreviewBody::new), "preview", "search provider");
+    return answered(
+        assistant.preview(request).thenApply(PreviewBody::new), "preview", "search provider");
   }
 
   private CompletionStage<HttpResponse> checkDomains(JsonNode body) {
     AssistRequests.DomainsRequest request = AssistRequests.domains(body);
-    return assistant.checkDomains(request.domains()).thenApply(liveness -> ok(new LivenessBody(liveness)));
+    return assistant
+        .checkDomains(request.domains())
+        .thenApply(liveness -> ok(new LivenessBody(liveness)));
   }
 
   private CompletionStage<HttpResponse> explain(String owner, String id) {
-    return stored(owner, id).thenCompose(watch -> answered(assistant.explain(watch).thenApply(ExplanationBody::new),
-        "explain", "model"))
-        .exceptionally(e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
+    return stored(owner, id)
+        .thenCompose(
+            watch ->
+                answered(
+                    assistant.explain(watch).thenApply(ExplanationBody::new), "explain", "model"))
+        .exceptionally(
+            e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
   }
 
   /**
-   * Against {@code base} when the body's base counts (its id is the path's), else against the stored watch; with
-   * the owner's most recent feedback on the watch's runs.
+   * Against {@code base} when the body's base counts (its id is the path's), else against the
+   * stored watch; with the owner's most recent feedback on the watch's runs.
    */
   private CompletionStage<HttpResponse> revise(String owner, String id, JsonNode body) {
     AssistRequests.RevisionRequest request = AssistRequests.revision(body, id, owner);
-    return stored(owner, id).thenCompose(watch -> feedbacks.newest(owner, id, RevisionPrompt.MAX_FEEDBACK)
-            .thenCompose(feedback -> answered(assistant.revise(request.base() != null ? request.base() : watch,
-                request.instruction(), feedback).thenApply(RevisionBody::new), "revise", "model")))
-        .exceptionally(e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
+    return stored(owner, id)
+        .thenCompose(
+            watch ->
+                feedbacks
+                    .newest(owner, id, RevisionPrompt.MAX_FEEDBACK)
+                    .thenCompose(
+                        feedback ->
+                            answered(
+                                assistant
+                                    .revise(
+                                        request.base() != null ? request.base() : watch,
+                                        request.instruction(),
+                                        feedback)
+                                    .thenApply(RevisionBody::new),
+                                "revise",
+                                "model")))
+        .exceptionally(
+            e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
   }
 
-  /** The caller's watch; refused (404) when absent or another owner's, since it is addressed under the caller. */
+  /**
+   * The caller's watch; refused (404) when absent or another owner's, since it is addressed under
+   * the caller.
+   */
   private CompletionStage<Watch> stored(String owner, String id) {
     if (!WatchValidator.ID.matcher(id).matches()) {
       return CompletableFuture.failedFuture(new EntityRefusal("no such watch"));
@@ -155,25 +237,41 @@ public final class AssistRoutes implements Routes {
     return asks.ask(entities.watch(owner, id), WatchEntity.Get::new);
   }
 
-  /** 200 with the body, or the status an upstream failure means: 503 no usable key, 502 anything upstream. */
-  private static CompletionStage<HttpResponse> answered(CompletionStage<?> call, String route, String upstream) {
-    return call.thenApply(HttpResponses::ok).exceptionally(e -> {
-      Throwable t = Failures.unwrap(e);
-      if (t instanceof KeyPools.NoUsableKey) return error(StatusCodes.SERVICE_UNAVAILABLE, t.getMessage());
-      if (t instanceof ProviderFailure pf) {
-        log.warn("event=assist-upstream-failure route={} kind={} status={}", route, pf.kind(), pf.httpStatus());
-        return error(StatusCodes.BAD_GATEWAY, "the " + upstream + " call failed: " + pf.getMessage());
-      }
-      if (t instanceof InvalidModelOutput invalid) {
-        log.warn("event=assist-upstream-failure route={} kind=invalid-output problems={}", route,
-            invalid.problems().size());
-        return error(StatusCodes.BAD_GATEWAY, "the model did not give a usable answer, twice");
-      }
-      if (t instanceof Assistant.UpstreamTimeout) {
-        log.warn("event=assist-upstream-failure route={} kind=timeout", route);
-        return error(StatusCodes.BAD_GATEWAY, t.getMessage());
-      }
-      return WatchRoutes.rethrow(e);
-    });
+  /**
+   * 200 with the body, or the status an upstream failure means: 503 no usable key, 502 anything
+   * upstream.
+   */
+  private static CompletionStage<HttpResponse> answered(
+      CompletionStage<?> call, String route, String upstream) {
+    return call.thenApply(HttpResponses::ok)
+        .exceptionally(
+            e -> {
+              Throwable t = Failures.unwrap(e);
+              if (t instanceof KeyPools.NoUsableKey)
+                return error(StatusCodes.SERVICE_UNAVAILABLE, t.getMessage());
+              if (t instanceof ProviderFailure pf) {
+                log.warn(
+                    "event=assist-upstream-failure route={} kind={} status={}",
+                    route,
+                    pf.kind(),
+                    pf.httpStatus());
+                return error(
+                    StatusCodes.BAD_GATEWAY,
+                    "the " + upstream + " call failed: " + pf.getMessage());
+              }
+              if (t instanceof InvalidModelOutput invalid) {
+                log.warn(
+                    "event=assist-upstream-failure route={} kind=invalid-output problems={}",
+                    route,
+                    invalid.problems().size());
+                return error(
+                    StatusCodes.BAD_GATEWAY, "the model did not give a usable answer, twice");
+              }
+              if (t instanceof Assistant.UpstreamTimeout) {
+                log.warn("event=assist-upstream-failure route={} kind=timeout", route);
+                return error(StatusCodes.BAD_GATEWAY, t.getMessage());
+              }
+              return WatchRoutes.rethrow(e);
+            });
   }
 }

@@ -38,12 +38,13 @@ import org.apache.pekko.http.javadsl.model.headers.SetCookie;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * Public /auth/* routes, all behind one fixed window per client address: login, registration, e-mail
- * verification, password recovery, and sign-in through identity providers at /auth/&lt;provider&gt;. Any other
- * path under /auth, an unconfigured provider included, is a 404.
+ * Public /auth/* routes, all behind one fixed window per client address: login, registration,
+ * e-mail verification, password recovery, and sign-in through identity providers at
+ * /auth/&lt;provider&gt;. Any other path under /auth, an unconfigured provider included, is a 404.
  */
 public final class AuthRoutes implements Routes {
   private static final long MAX_BODY = 16 * 1024;
+
   /** The sealed sign-in flow; scoped to one provider's callback path. */
   static final String FLOW_COOKIE = "periscope_signin";
 
@@ -53,9 +54,16 @@ public final class AuthRoutes implements Routes {
   private final Optional<String> webOrigin;
   private final FixedWindowRateLimiter limiter;
 
-  /** @param webOrigin the web client that receives identity-provider sign-ins (WEB_ORIGIN's first origin) */
-  public AuthRoutes(Accounts accounts, SelfService selfService, IdentitySignIn signIn, Optional<String> webOrigin,
-                    FixedWindowRateLimiter limiter) {
+  /**
+   * @param webOrigin the web client that receives identity-provider sign-ins (WEB_ORIGIN's first
+   *     origin)
+   */
+  public AuthRoutes(
+      Accounts accounts,
+      SelfService selfService,
+      IdentitySignIn signIn,
+      Optional<String> webOrigin,
+      FixedWindowRateLimiter limiter) {
     this.accounts = accounts;
     this.selfService = selfService;
     this.signIn = signIn;
@@ -63,43 +71,106 @@ public final class AuthRoutes implements Routes {
     this.limiter = limiter;
   }
 
-  /** One window per client address for every path under /auth, unknown ones included, which never need a token. */
+  /**
+   * One window per client address for every path under /auth, unknown ones included, which never
+   * need a token.
+   */
   @Override
   public Route around(Principal caller, Supplier<Route> endpoints) {
-    return pathPrefixTest("auth", () -> extractRequest(request -> rateLimited(limiter, clientAddress(request), () ->
-        handleRejections(ErrorHandling.rejections(), endpoints))));
+    return pathPrefixTest(
+        "auth",
+        () ->
+            extractRequest(
+                request ->
+                    rateLimited(
+                        limiter,
+                        clientAddress(request),
+                        () -> handleRejections(ErrorHandling.rejections(), endpoints))));
   }
 
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(POST, "/auth/login", (caller, p) -> jsonBody(MAX_BODY, this::login)),
-        new Endpoint(POST, "/auth/register", (caller, p) -> jsonBody(MAX_BODY, body -> accepted(() -> {
-          Fields f = Fields.of(body, "email", "password");
-          return selfService.register(f.text("email"), f.text("password"));
-        }))),
-        new Endpoint(POST, "/auth/verify-email", (caller, p) -> jsonBody(MAX_BODY, body ->
-            account(selfService.verify(Fields.of(body, "token").text("token")), "verified"))),
-        new Endpoint(POST, "/auth/verify-email/resend", (caller, p) -> jsonBody(MAX_BODY, body ->
-            accepted(() -> selfService.resendVerification(Fields.of(body, "email").text("email"))))),
-        new Endpoint(POST, "/auth/forgot-password", (caller, p) -> jsonBody(MAX_BODY, body ->
-            accepted(() -> selfService.forgotPassword(Fields.of(body, "email").text("email"))))),
-        new Endpoint(POST, "/auth/reset-password", (caller, p) -> jsonBody(MAX_BODY, body -> {
-          Fields f = Fields.of(body, "token", "password");
-          return account(selfService.resetPassword(f.text("token"), f.text("password")), "password-reset");
-        })),
-        // an unconfigured provider is no route: 404, unless another /auth route has the path (then 405)
-        new Endpoint(GET, "/auth/{provider}", Map.of("provider", signIn::configured), (caller, p) ->
-            startSignIn(p.get("provider"))),
-        new Endpoint(GET, "/auth/{provider}/callback", Map.of("provider", signIn::configured), (caller, p) ->
-            finishSignIn(p.get("provider"))));
+        new Endpoint(
+            POST,
+            "/auth/register",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        accepted(
+                            () -> {
+                              Fields f = Fields.of(body, "email", "password");
+                              return selfService.register(f.text("email"), f.text("password"));
+                            }))),
+        new Endpoint(
+            POST,
+            "/auth/verify-email",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        account(
+                            selfService.verify(Fields.of(body, "token").text("token")),
+                            "verified"))),
+        new Endpoint(
+            POST,
+            "/auth/verify-email/resend",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        accepted(
+                            () ->
+                                selfService.resendVerification(
+                                    Fields.of(body, "email").text("email"))))),
+        new Endpoint(
+            POST,
+            "/auth/forgot-password",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        accepted(
+                            () ->
+                                selfService.forgotPassword(
+                                    Fields.of(body, "email").text("email"))))),
+        new Endpoint(
+            POST,
+            "/auth/reset-password",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body -> {
+                      Fields f = Fields.of(body, "token", "password");
+                      return account(
+                          selfService.resetPassword(f.text("token"), f.text("password")),
+                          "password-reset");
+                    })),
+        // an unconfigured provider is no route: 404, unless another /auth route has the path (then
+        // 405)
+        new Endpoint(
+            GET,
+            "/auth/{provider}",
+            Map.of("provider", signIn::configured),
+            (caller, p) -> startSignIn(p.get("provider"))),
+        new Endpoint(
+            GET,
+            "/auth/{provider}/callback",
+            Map.of("provider", signIn::configured),
+            (caller, p) -> finishSignIn(p.get("provider"))));
   }
 
   private Route login(JsonNode body) {
     Fields credentials = Fields.of(body, "email", "password");
-    return onSuccess(accounts.login(credentials.text("email"), credentials.text("password")), session -> session
-        .map(s -> complete(ok(s)))
-        .orElseGet(() -> complete(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"))));
+    return onSuccess(
+        accounts.login(credentials.text("email"), credentials.text("password")),
+        session ->
+            session
+                .map(s -> complete(ok(s)))
+                .orElseGet(
+                    () -> complete(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"))));
   }
 
   private static Route accepted(Supplier<SelfService.Accepted> work) {
@@ -116,38 +187,82 @@ public final class AuthRoutes implements Routes {
   // ---- identity providers --------------------------------------------------------------------
 
   private Route startSignIn(String provider) {
-    return onComplete(signIn.start(provider), started -> {
-      if (started.isFailure()) return complete(signInFailed(started.failed().get()));
-      IdentitySignIn.Start s = started.get();
-      return complete(HttpResponse.create().withStatus(StatusCodes.FOUND)
-          .addHeader(Location.create(Uri.create(s.redirect().toString())))
-          .addHeader(SetCookie.create(flowCookie(provider, s.flowCookie(), IdentitySignIn.FLOW_LIFETIME.toSeconds()))));
-    });
+    return onComplete(
+        signIn.start(provider),
+        started -> {
+          if (started.isFailure()) return complete(signInFailed(started.failed().get()));
+          IdentitySignIn.Start s = started.get();
+          return complete(
+              HttpResponse.create()
+                  .withStatus(StatusCodes.FOUND)
+                  .addHeader(Location.create(Uri.create(s.redirect().toString())))
+                  .addHeader(
+                      SetCookie.create(
+                          flowCookie(
+                              provider,
+                              s.flowCookie(),
+                              IdentitySignIn.FLOW_LIFETIME.toSeconds()))));
+        });
   }
 
   private Route finishSignIn(String provider) {
-    return parameterOptional("code", code -> parameterOptional("state", state -> parameterOptional("error", error ->
-        optionalCookie(FLOW_COOKIE, cookie -> onComplete(
-            signIn.finish(provider, code, state, error, cookie.map(c -> c.value())),
-            finished -> {
-              HttpResponse response = finished.isSuccess() ? signedIn(finished.get())
-                  : signInFailed(finished.failed().get());
-              // the flow is spent either way: a reload starts over instead of replaying the code
-              return complete(response.addHeader(SetCookie.create(flowCookie(provider, "", 0))));
-            })))));
+    return parameterOptional(
+        "code",
+        code ->
+            parameterOptional(
+                "state",
+                state ->
+                    parameterOptional(
+                        "error",
+                        error ->
+                            optionalCookie(
+                                FLOW_COOKIE,
+                                cookie ->
+                                    onComplete(
+                                        signIn.finish(
+                                            provider,
+                                            code,
+                                            state,
+                                            error,
+                                            cookie.map(c -> c.value())),
+                                        finished -> {
+                                          HttpResponse response =
+                                              finished.isSuccess()
+                                                  ? signedIn(finished.get())
+                                                  : signInFailed(finished.failed().get());
+                                          // the flow is spent either way: a reload starts over
+                                          // instead of replaying the code
+                                          return complete(
+                                              response.addHeader(
+                                                  SetCookie.create(flowCookie(provider, "", 0))));
+                                        })))));
   }
 
-  /** The token to the web client in the URL fragment (never sent to a server), else as /auth/login answers it. */
+  /**
+   * The token to the web client in the URL fragment (never sent to a server), else as /auth/login
+   * answers it.
+   */
   private HttpResponse signedIn(Accounts.Session session) {
-    return webOrigin.map(origin -> redirect(origin, Map.of("token", session.token(), "tokenType", session.tokenType(),
-            "expiresAt", session.expiresAt().toString())))
+    return webOrigin
+        .map(
+            origin ->
+                redirect(
+                    origin,
+                    Map.of(
+                        "token",
+                        session.token(),
+                        "tokenType",
+                        session.tokenType(),
+                        "expiresAt",
+                        session.expiresAt().toString())))
         .orElseGet(() -> ok(session));
   }
 
   private HttpResponse signInFailed(Throwable thrown) {
     Throwable t = Failures.unwrap(thrown);
     if (!(t instanceof SignInFailure f)) return ErrorHandling.toResponse(t);
-    return webOrigin.map(origin -> redirect(origin, Map.of("error", f.reason().code)))
+    return webOrigin
+        .map(origin -> redirect(origin, Map.of("error", f.reason().code)))
         .orElseGet(() -> error(StatusCodes.get(f.reason().status), f.getMessage()));
   }
 
@@ -155,13 +270,18 @@ public final class AuthRoutes implements Routes {
     List<String> parts = new ArrayList<>();
     fragment.forEach((k, v) -> parts.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
     parts.sort(null);
-    return HttpResponse.create().withStatus(StatusCodes.FOUND)
+    return HttpResponse.create()
+        .withStatus(StatusCodes.FOUND)
         .addHeader(Location.create(Uri.create(origin + "/#" + String.join("&", parts))));
   }
 
   private HttpCookie flowCookie(String provider, String value, long maxAgeSeconds) {
-    return HttpCookie.create(FLOW_COOKIE, value).withPath("/auth/" + provider + "/callback").withHttpOnly(true)
-        .withSecure(signIn.secureCookie()).withSameSite(SameSite.Lax).withMaxAge(maxAgeSeconds);
+    return HttpCookie.create(FLOW_COOKIE, value)
+        .withPath("/auth/" + provider + "/callback")
+        .withHttpOnly(true)
+        .withSecure(signIn.secureCookie())
+        .withSameSite(SameSite.Lax)
+        .withMaxAge(maxAgeSeconds);
   }
 
   // ---- bodies ---------------------------------------------------------------------------------
@@ -170,7 +290,8 @@ public final class AuthRoutes implements Routes {
   record Fields(Map<String, String> values) {
     static Fields of(JsonNode body, String... fields) {
       if (!body.isObject()) {
-        throw new ValidationException(List.of(Issue.at("the body must be an object with " + String.join(", ", fields))));
+        throw new ValidationException(
+            List.of(Issue.at("the body must be an object with " + String.join(", ", fields))));
       }
       List<Issue> issues = new ArrayList<>();
       Map<String, String> values = new java.util.HashMap<>();

@@ -17,7 +17,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
-/** GET /collection/stats: the caller's recent runs, aggregated (the window is {@link CollectionStats}'s). */
+/**
+ * GET /collection/stats: the caller's recent runs, aggregated (the window is {@link
+ * CollectionStats}'s).
+ */
 public final class CollectionRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
@@ -31,24 +34,43 @@ public final class CollectionRoutes implements Routes {
 
   @Override
   public List<Endpoint> endpoints() {
-    return List.of(new Endpoint(GET, "/collection/stats", (caller, p) ->
-        completeWithFuture(stats(caller.accountId()))));
+    return List.of(
+        new Endpoint(
+            GET,
+            "/collection/stats",
+            (caller, p) -> completeWithFuture(stats(caller.accountId()))));
   }
 
   private CompletionStage<HttpResponse> stats(String owner) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(entities.owner(owner), OwnerEntity.ListWatches::new)
-        .thenCompose(ids -> {
-          List<CompletableFuture<List<RunRecord>>> histories = ids.ids().stream()
-              .map(id -> asks.<WatchEntity.Command, WatchEntity.Runs>ask(entities.watch(owner, id),
-                      r -> new WatchEntity.GetRuns(CollectionStats.RUNS_PER_WATCH, r))
-                  .thenApply(WatchEntity.Runs::runs)
-                  // an id whose create never succeeded has no history
-                  .exceptionally(e -> Failures.isRefusal(e) ? List.of() : WatchRoutes.rethrow(e))
-                  .toCompletableFuture())
-              .toList();
-          return CompletableFuture.allOf(histories.toArray(CompletableFuture[]::new))
-              .thenApply(all -> ok(CollectionStats.of(
-                  histories.stream().flatMap(h -> h.join().stream()).toList(), clock.instant())));
-        });
+    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
+            entities.owner(owner), OwnerEntity.ListWatches::new)
+        .thenCompose(
+            ids -> {
+              List<CompletableFuture<List<RunRecord>>> histories =
+                  ids.ids().stream()
+                      .map(
+                          id ->
+                              asks.<WatchEntity.Command, WatchEntity.Runs>ask(
+                                      entities.watch(owner, id),
+                                      r ->
+                                          new WatchEntity.GetRuns(
+                                              CollectionStats.RUNS_PER_WATCH, r))
+                                  .thenApply(WatchEntity.Runs::runs)
+                                  // an id whose create never succeeded has no history
+                                  .exceptionally(
+                                      e ->
+                                          Failures.isRefusal(e)
+                                              ? List.of()
+                                              : WatchRoutes.rethrow(e))
+                                  .toCompletableFuture())
+                      .toList();
+              return CompletableFuture.allOf(histories.toArray(CompletableFuture[]::new))
+                  .thenApply(
+                      all ->
+                          ok(
+                              CollectionStats.of(
+                                  histories.stream().flatMap(h -> h.join().stream()).toList(),
+                                  clock.instant())));
+            });
   }
 }

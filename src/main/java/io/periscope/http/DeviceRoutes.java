@@ -25,9 +25,10 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
- * /devices: the caller's Web Push subscriptions (registered, listed, removed) and the VAPID public key a browser
- * subscribes with. Devices live in the caller's own entity, so another owner's are never reachable. Device ids
- * are {@code d} and 16 hex digits, so none is ever {@code vapid-public-key}.
+ * /devices: the caller's Web Push subscriptions (registered, listed, removed) and the VAPID public
+ * key a browser subscribes with. Devices live in the caller's own entity, so another owner's are
+ * never reachable. Device ids are {@code d} and 16 hex digits, so none is ever {@code
+ * vapid-public-key}.
  */
 public final class DeviceRoutes implements Routes {
   private final Entities entities;
@@ -47,43 +48,82 @@ public final class DeviceRoutes implements Routes {
   /** The body of GET /devices, in registration order. */
   public record DeviceList(List<Device.View> devices) {}
 
-  /** The body of GET /devices/vapid-public-key: the browser's {@code applicationServerKey}, base64url. */
+  /**
+   * The body of GET /devices/vapid-public-key: the browser's {@code applicationServerKey},
+   * base64url.
+   */
   public record VapidPublicKey(String publicKey) {}
 
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
-        new Endpoint(GET, "/devices", (caller, p) -> completeWithFuture(devices(caller.accountId())
-            .thenApply(all -> ok(new DeviceList(all.stream().map(Device::view).toList()))))),
-        new Endpoint(POST, "/devices", (caller, p) ->
-            jsonBody(maxBody, body -> completeWithFuture(register(caller.accountId(), body)))),
-        new Endpoint(GET, "/devices/vapid-public-key", (caller, p) -> completeWithFuture(
-            vapid.keys().thenApply(keys -> ok(new VapidPublicKey(keys.publicKey()))))),
-        new Endpoint(GET, "/devices/{id}", (caller, p) -> completeWithFuture(devices(caller.accountId())
-            .thenApply(all -> all.stream().filter(d -> d.id().equals(p.get("id"))).findFirst()
-                .map(d -> ok(d.view())).orElseGet(DeviceRoutes::notFound)))),
-        new Endpoint(DELETE, "/devices/{id}", (caller, p) ->
-            completeWithFuture(remove(caller.accountId(), p.get("id")))));
+        new Endpoint(
+            GET,
+            "/devices",
+            (caller, p) ->
+                completeWithFuture(
+                    devices(caller.accountId())
+                        .thenApply(
+                            all -> ok(new DeviceList(all.stream().map(Device::view).toList()))))),
+        new Endpoint(
+            POST,
+            "/devices",
+            (caller, p) ->
+                jsonBody(maxBody, body -> completeWithFuture(register(caller.accountId(), body)))),
+        new Endpoint(
+            GET,
+            "/devices/vapid-public-key",
+            (caller, p) ->
+                completeWithFuture(
+                    vapid.keys().thenApply(keys -> ok(new VapidPublicKey(keys.publicKey()))))),
+        new Endpoint(
+            GET,
+            "/devices/{id}",
+            (caller, p) ->
+                completeWithFuture(
+                    devices(caller.accountId())
+                        .thenApply(
+                            all ->
+                                all.stream()
+                                    .filter(d -> d.id().equals(p.get("id")))
+                                    .findFirst()
+                                    .map(d -> ok(d.view()))
+                                    .orElseGet(DeviceRoutes::notFound)))),
+        new Endpoint(
+            DELETE,
+            "/devices/{id}",
+            (caller, p) -> completeWithFuture(remove(caller.accountId(), p.get("id")))));
   }
 
   private CompletionStage<List<Device>> devices(String owner) {
-    return asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(entities.devices(owner), DevicesEntity.GetDevices::new)
+    return asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(
+            entities.devices(owner), DevicesEntity.GetDevices::new)
         .thenApply(DevicesEntity.Devices::devices);
   }
 
-  /** 201 for a new device, 200 when the endpoint was registered already (that device is updated). */
+  /**
+   * 201 for a new device, 200 when the endpoint was registered already (that device is updated).
+   */
   private CompletionStage<HttpResponse> register(String owner, JsonNode body) {
     DeviceValidator.Subscription subscription = DeviceValidator.validate(body);
-    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(entities.devices(owner),
+    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(
+            entities.devices(owner),
             r -> new DevicesEntity.Register(subscription, clock.instant(), r))
-        .thenApply(registered -> json(registered.created() ? StatusCodes.CREATED : StatusCodes.OK,
-            registered.device().view()))
-        .exceptionally(e -> Failures.isRefusal(e)
-            ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : WatchRoutes.rethrow(e));
+        .thenApply(
+            registered ->
+                json(
+                    registered.created() ? StatusCodes.CREATED : StatusCodes.OK,
+                    registered.device().view()))
+        .exceptionally(
+            e ->
+                Failures.isRefusal(e)
+                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
+                    : WatchRoutes.rethrow(e));
   }
 
   private CompletionStage<HttpResponse> remove(String owner, String id) {
-    return asks.<DevicesEntity.Command, Done>ask(entities.devices(owner), r -> new DevicesEntity.Remove(id, r))
+    return asks.<DevicesEntity.Command, Done>ask(
+            entities.devices(owner), r -> new DevicesEntity.Remove(id, r))
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
         .exceptionally(e -> Failures.isRefusal(e) ? notFound() : WatchRoutes.rethrow(e));
   }

@@ -19,35 +19,46 @@ import org.apache.pekko.http.javadsl.server.Rejections;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * One route of the interface: a method, a path template and its answer. A template is {@code /}-separated segments,
- * each a literal or a {@code {name}} that matches any one segment (OpenAPI's path templates, so the document's paths
- * are these very strings).
+ * One route of the interface: a method, a path template and its answer. A template is {@code
+ * /}-separated segments, each a literal or a {@code {name}} that matches any one segment (OpenAPI's
+ * path templates, so the document's paths are these very strings).
  *
- * <p>Every *Routes class routes by its list of endpoints and by nothing else, so that list is the truth of what the
- * service answers: Pekko's route trees cannot be listed, and the OpenAPI document is checked against these.
+ * <p>Every *Routes class routes by its list of endpoints and by nothing else, so that list is the
+ * truth of what the service answers: Pekko's route trees cannot be listed, and the OpenAPI document
+ * is checked against these.
  *
- * @param accepts the values some parameters match (any value when a parameter is not named): a request whose segment
- *     is not accepted is not this route's, whatever its method (so it is a 404, not a 405)
+ * @param accepts the values some parameters match (any value when a parameter is not named): a
+ *     request whose segment is not accepted is not this route's, whatever its method (so it is a
+ *     404, not a 405)
  */
-public record Endpoint(HttpMethod method, String path, Map<String, Predicate<String>> accepts, Answer answer) {
+public record Endpoint(
+    HttpMethod method, String path, Map<String, Predicate<String>> accepts, Answer answer) {
   private static final Pattern LITERAL = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern PARAMETER = Pattern.compile("\\{([A-Za-z][A-Za-z0-9]*)}");
 
-  /** The answer to a request that matched: the caller (null on the public routes) and the path's parameters. */
+  /**
+   * The answer to a request that matched: the caller (null on the public routes) and the path's
+   * parameters.
+   */
   @FunctionalInterface
   public interface Answer {
     Route apply(Principal caller, Map<String, String> params);
   }
 
   public Endpoint {
-    if (!path.startsWith("/")) throw new IllegalArgumentException("a path template starts with /: " + path);
+    if (!path.startsWith("/"))
+      throw new IllegalArgumentException("a path template starts with /: " + path);
     Set<String> names = new HashSet<>();
     for (String segment : segments(path)) {
       var parameter = PARAMETER.matcher(segment);
-      boolean valid = parameter.matches() ? names.add(parameter.group(1)) : LITERAL.matcher(segment).matches();
-      if (!valid) throw new IllegalArgumentException("not a path template segment: " + segment + " in " + path);
+      boolean valid =
+          parameter.matches() ? names.add(parameter.group(1)) : LITERAL.matcher(segment).matches();
+      if (!valid)
+        throw new IllegalArgumentException(
+            "not a path template segment: " + segment + " in " + path);
     }
-    if (!names.containsAll(accepts.keySet())) throw new IllegalArgumentException("no such parameter in " + path);
+    if (!names.containsAll(accepts.keySet()))
+      throw new IllegalArgumentException("no such parameter in " + path);
     accepts = Map.copyOf(accepts);
   }
 
@@ -57,32 +68,41 @@ public record Endpoint(HttpMethod method, String path, Map<String, Predicate<Str
   }
 
   /**
-   * The first of {@code endpoints} whose path and method match answers; a path matched with another method: 405. The
-   * request's path is compared with the templates as it comes, rather than through a tree of path directives built
-   * for every request (that tree was most of what a request allocated).
+   * The first of {@code endpoints} whose path and method match answers; a path matched with another
+   * method: 405. The request's path is compared with the templates as it comes, rather than through
+   * a tree of path directives built for every request (that tree was most of what a request
+   * allocated).
    */
   public static Route routes(List<Endpoint> endpoints, Principal caller) {
-    return extractRequest(request -> {
-      List<String> segments = decodedSegments(request.getUri().path());
-      if (segments == null) return reject();
-      List<Route> answers = new ArrayList<>();
-      List<Rejection> otherMethods = new ArrayList<>();
-      for (Endpoint endpoint : endpoints) {
-        Map<String, String> params = endpoint.match(segments);
-        if (params == null) continue;
-        if (endpoint.method.equals(request.method())) answers.add(endpoint.answer.apply(caller, params));
-        else otherMethods.add(Rejections.method(endpoint.method));
-      }
-      if (!answers.isEmpty()) return concat(answers.get(0), answers.subList(1, answers.size()).toArray(Route[]::new));
-      if (otherMethods.isEmpty()) return reject();
-      return reject(otherMethods.get(0), otherMethods.subList(1, otherMethods.size()).toArray(Rejection[]::new));
-    });
+    return extractRequest(
+        request -> {
+          List<String> segments = decodedSegments(request.getUri().path());
+          if (segments == null) return reject();
+          List<Route> answers = new ArrayList<>();
+          List<Rejection> otherMethods = new ArrayList<>();
+          for (Endpoint endpoint : endpoints) {
+            Map<String, String> params = endpoint.match(segments);
+            if (params == null) continue;
+            if (endpoint.method.equals(request.method()))
+              answers.add(endpoint.answer.apply(caller, params));
+            else otherMethods.add(Rejections.method(endpoint.method));
+          }
+          if (!answers.isEmpty())
+            return concat(answers.get(0), answers.subList(1, answers.size()).toArray(Route[]::new));
+          if (otherMethods.isEmpty()) return reject();
+          return reject(
+              otherMethods.get(0),
+              otherMethods.subList(1, otherMethods.size()).toArray(Rejection[]::new));
+        });
   }
 
-  /** This template's parameters when the request's path (its decoded segments) is this template's, else null. */
+  /**
+   * This template's parameters when the request's path (its decoded segments) is this template's,
+   * else null.
+   */
   Map<String, String> match(List<String> segments) {
     Map<String, String> params = new HashMap<>();
-    int start = 1;  // of the template's next segment
+    int start = 1; // of the template's next segment
     for (String value : segments) {
       if (start > path.length()) return null;
       int end = path.indexOf('/', start);
@@ -105,7 +125,9 @@ public record Endpoint(HttpMethod method, String path, Map<String, Predicate<Str
     List<String> segments = new ArrayList<>();
     for (String raw : rawPath.substring(1).split("/", -1)) {
       try {
-        segments.add(URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8));  // '+' is no space in a path
+        segments.add(
+            URLDecoder.decode(
+                raw.replace("+", "%2B"), StandardCharsets.UTF_8)); // '+' is no space in a path
       } catch (IllegalArgumentException malformed) {
         return null;
       }

@@ -5,18 +5,6 @@ import static org.apache.pekko.http.javadsl.server.Directives.complete;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import org.apache.pekko.http.cors.javadsl.CorsRejection;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.ExceptionHandler;
-import org.apache.pekko.http.javadsl.server.MethodRejection;
-import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
-import org.apache.pekko.http.javadsl.server.MissingQueryParamRejection;
-import org.apache.pekko.http.javadsl.server.Rejection;
-import org.apache.pekko.http.javadsl.server.RejectionHandler;
-import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
-import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
-import org.apache.pekko.http.scaladsl.model.IllegalRequestException;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.SelfService;
 import io.periscope.json.ValidationException;
@@ -24,18 +12,33 @@ import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.runtime.Failures;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
+import org.apache.pekko.http.cors.javadsl.CorsRejection;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.ExceptionHandler;
+import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.MethodRejection;
+import org.apache.pekko.http.javadsl.server.MissingQueryParamRejection;
+import org.apache.pekko.http.javadsl.server.Rejection;
+import org.apache.pekko.http.javadsl.server.RejectionHandler;
+import org.apache.pekko.http.javadsl.server.UnsupportedRequestContentTypeRejection;
+import org.apache.pekko.http.scaladsl.model.EntityStreamSizeException;
+import org.apache.pekko.http.scaladsl.model.IllegalRequestException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place failures become responses: every rejection and every exception is JSON {@code {error}} with
- * the right status, so nothing reaches the client as Pekko's plain-text defaults or an unhandled 500.
+ * The one place failures become responses: every rejection and every exception is JSON {@code
+ * {error}} with the right status, so nothing reaches the client as Pekko's plain-text defaults or
+ * an unhandled 500.
  */
 public final class ErrorHandling {
   private static final Logger log = LoggerFactory.getLogger(ErrorHandling.class);
+
   /**
-   * The error of a path no route has (an authenticated one: without a token it is a 401). Routes that find no entity
-   * say what they did not find ("watch not found"), so a client, and the OpenAPI test, can tell the two apart.
+   * The error of a path no route has (an authenticated one: without a token it is a 401). Routes
+   * that find no entity say what they did not find ("watch not found"), so a client, and the
+   * OpenAPI test, can tell the two apart.
    */
   public static final String NO_SUCH_ROUTE = "no such route";
 
@@ -43,30 +46,56 @@ public final class ErrorHandling {
 
   public static RejectionHandler rejections() {
     return RejectionHandler.newBuilder()
-        .handle(CorsRejection.class, r -> complete(error(StatusCodes.FORBIDDEN, "cross-origin request not allowed")))
+        .handle(
+            CorsRejection.class,
+            r -> complete(error(StatusCodes.FORBIDDEN, "cross-origin request not allowed")))
         .handleAll(MethodRejection.class, ErrorHandling::methodNotAllowed)
-        .handle(MissingQueryParamRejection.class, r ->
-            complete(error(StatusCodes.BAD_REQUEST, "query parameter '" + r.parameterName() + "' is required")))
-        .handle(MalformedQueryParamRejection.class, r ->
-            complete(error(StatusCodes.BAD_REQUEST, "query parameter '" + r.parameterName() + "' is malformed")))
-        .handle(UnsupportedRequestContentTypeRejection.class, r ->
-            complete(error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json")))
-        .handle(Rejection.class, r -> complete(error(StatusCodes.BAD_REQUEST, "the request was rejected")))
+        .handle(
+            MissingQueryParamRejection.class,
+            r ->
+                complete(
+                    error(
+                        StatusCodes.BAD_REQUEST,
+                        "query parameter '" + r.parameterName() + "' is required")))
+        .handle(
+            MalformedQueryParamRejection.class,
+            r ->
+                complete(
+                    error(
+                        StatusCodes.BAD_REQUEST,
+                        "query parameter '" + r.parameterName() + "' is malformed")))
+        .handle(
+            UnsupportedRequestContentTypeRejection.class,
+            r ->
+                complete(
+                    error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json")))
+        .handle(
+            Rejection.class,
+            r -> complete(error(StatusCodes.BAD_REQUEST, "the request was rejected")))
         .handleNotFound(complete(error(StatusCodes.NOT_FOUND, NO_SUCH_ROUTE)))
         .build();
   }
 
   /**
-   * Only a wrong method: a public path asked with the wrong method is a 405, while every other request passes
-   * on to the token check (so unknown paths answer 401 without a token).
+   * Only a wrong method: a public path asked with the wrong method is a 405, while every other
+   * request passes on to the token check (so unknown paths answer 401 without a token).
    */
   public static RejectionHandler methodRejections() {
-    return RejectionHandler.newBuilder().handleAll(MethodRejection.class, ErrorHandling::methodNotAllowed).build();
+    return RejectionHandler.newBuilder()
+        .handleAll(MethodRejection.class, ErrorHandling::methodNotAllowed)
+        .build();
   }
 
-  private static org.apache.pekko.http.javadsl.server.Route methodNotAllowed(java.util.List<MethodRejection> rs) {
-    return complete(error(StatusCodes.METHOD_NOT_ALLOWED, "method not allowed; use "
-        + rs.stream().map(r -> r.supported().name()).distinct().collect(Collectors.joining(", "))));
+  private static org.apache.pekko.http.javadsl.server.Route methodNotAllowed(
+      java.util.List<MethodRejection> rs) {
+    return complete(
+        error(
+            StatusCodes.METHOD_NOT_ALLOWED,
+            "method not allowed; use "
+                + rs.stream()
+                    .map(r -> r.supported().name())
+                    .distinct()
+                    .collect(Collectors.joining(", "))));
   }
 
   public static ExceptionHandler exceptions() {
@@ -79,8 +108,10 @@ public final class ErrorHandling {
     if (t instanceof StreamConstraintsException) {
       return error(StatusCodes.BAD_REQUEST, "the JSON body is nested too deeply");
     }
-    if (t instanceof JsonProcessingException) return error(StatusCodes.BAD_REQUEST, "the body is not valid JSON");
-    if (t instanceof EntityStreamSizeException || (t instanceof IllegalRequestException r && reportsTooLarge(r))) {
+    if (t instanceof JsonProcessingException)
+      return error(StatusCodes.BAD_REQUEST, "the body is not valid JSON");
+    if (t instanceof EntityStreamSizeException
+        || (t instanceof IllegalRequestException r && reportsTooLarge(r))) {
       return tooLarge();
     }
     if (t instanceof IllegalRequestException r) {
@@ -88,13 +119,19 @@ public final class ErrorHandling {
     }
     if (t instanceof Accounts.Conflict c) return error(StatusCodes.CONFLICT, c.getMessage());
     if (t instanceof Accounts.Unverified u) return error(StatusCodes.FORBIDDEN, u.getMessage());
-    if (t instanceof SelfService.MailNotConfigured m) return error(StatusCodes.SERVICE_UNAVAILABLE, m.getMessage());
+    if (t instanceof SelfService.MailNotConfigured m)
+      return error(StatusCodes.SERVICE_UNAVAILABLE, m.getMessage());
     if (t instanceof KeyPoolAdmin.NoSuchKey k) return error(StatusCodes.NOT_FOUND, k.getMessage());
-    if (t instanceof KeyPoolAdmin.AlreadyInPool k) return error(StatusCodes.CONFLICT, k.getMessage());
-    if (t instanceof KeyPoolAdmin.Rejected k) return error(StatusCodes.UNPROCESSABLE_ENTITY, k.getMessage());
-    if (t instanceof KeyPoolAdmin.ProbeFailed k) return error(StatusCodes.BAD_GATEWAY, k.getMessage());
-    if (t instanceof KeyPoolAdmin.NotConfigured k) return error(StatusCodes.SERVICE_UNAVAILABLE, k.getMessage());
-    if (t instanceof TimeoutException || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
+    if (t instanceof KeyPoolAdmin.AlreadyInPool k)
+      return error(StatusCodes.CONFLICT, k.getMessage());
+    if (t instanceof KeyPoolAdmin.Rejected k)
+      return error(StatusCodes.UNPROCESSABLE_ENTITY, k.getMessage());
+    if (t instanceof KeyPoolAdmin.ProbeFailed k)
+      return error(StatusCodes.BAD_GATEWAY, k.getMessage());
+    if (t instanceof KeyPoolAdmin.NotConfigured k)
+      return error(StatusCodes.SERVICE_UNAVAILABLE, k.getMessage());
+    if (t instanceof TimeoutException
+        || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
       log.warn("event=entity-timeout message=\"{}\"", t.getMessage());
       return error(StatusCodes.SERVICE_UNAVAILABLE, "the service is busy; try again shortly");
     }
@@ -106,9 +143,11 @@ public final class ErrorHandling {
     return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");
   }
 
-  /** Pekko reports an oversized strict body as a 400 or a 413 depending on how it arrived; both are a 413 here. */
+  /**
+   * Pekko reports an oversized strict body as a 400 or a 413 depending on how it arrived; both are
+   * a 413 here.
+   */
   private static boolean reportsTooLarge(IllegalRequestException e) {
     return e.status().intValue() == 413 || e.info().summary().startsWith("Request too large");
   }
-
 }

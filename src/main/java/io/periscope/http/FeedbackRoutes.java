@@ -24,10 +24,11 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
- * Feedback on runs: {@code /watches/:id/feedback} lists a watch's, {@code /watches/:id/runs/:runId/feedback}
- * gives (PUT), reads and withdraws one run's. Both paths are deeper than any of {@link WatchRoutes}' (whose
- * {@code /watches/:id/runs} ends there), so the two never answer the same request. Scoped like watches: another
- * owner's watch is addressed under the caller's own id and is not found.
+ * Feedback on runs: {@code /watches/:id/feedback} lists a watch's, {@code
+ * /watches/:id/runs/:runId/feedback} gives (PUT), reads and withdraws one run's. Both paths are
+ * deeper than any of {@link WatchRoutes}' (whose {@code /watches/:id/runs} ends there), so the two
+ * never answer the same request. Scoped like watches: another owner's watch is addressed under the
+ * caller's own id and is not found.
  */
 public final class FeedbackRoutes implements Routes {
   private final Feedbacks feedbacks;
@@ -50,40 +51,71 @@ public final class FeedbackRoutes implements Routes {
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
-        new Endpoint(GET, "/watches/{id}/feedback", watch((owner, id, p) -> completeWithFuture(list(owner, id)))),
-        new Endpoint(GET, RUN_FEEDBACK, watch((owner, id, p) ->
-            completeWithFuture(read(owner, id, p.get("runId"))))),
-        new Endpoint(PUT, RUN_FEEDBACK, watch((owner, id, p) -> jsonBody(maxBody, body ->
-            completeWithFuture(give(owner, id, p.get("runId"), body))))),
-        new Endpoint(DELETE, RUN_FEEDBACK, watch((owner, id, p) ->
-            completeWithFuture(withdraw(owner, id, p.get("runId"))))));
+        new Endpoint(
+            GET,
+            "/watches/{id}/feedback",
+            watch((owner, id, p) -> completeWithFuture(list(owner, id)))),
+        new Endpoint(
+            GET,
+            RUN_FEEDBACK,
+            watch((owner, id, p) -> completeWithFuture(read(owner, id, p.get("runId"))))),
+        new Endpoint(
+            PUT,
+            RUN_FEEDBACK,
+            watch(
+                (owner, id, p) ->
+                    jsonBody(
+                        maxBody,
+                        body -> completeWithFuture(give(owner, id, p.get("runId"), body))))),
+        new Endpoint(
+            DELETE,
+            RUN_FEEDBACK,
+            watch((owner, id, p) -> completeWithFuture(withdraw(owner, id, p.get("runId"))))));
   }
 
-  /** 404 for a watch the caller never had, as its run history; a deleted watch's feedback is still listed. */
+  /**
+   * 404 for a watch the caller never had, as its run history; a deleted watch's feedback is still
+   * listed.
+   */
   private CompletionStage<HttpResponse> list(String owner, String id) {
-    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
+    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
+            entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
         .thenCompose(history -> feedbacks.newest(owner, id, FeedbackEntity.KEPT))
         .thenApply(list -> ok(new FeedbackBody(list)))
-        .exceptionally(e -> Failures.isRefusal(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
+        .exceptionally(
+            e -> Failures.isRefusal(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
   }
 
   private CompletionStage<HttpResponse> read(String owner, String id, String runId) {
-    return feedbacks.newest(owner, id, FeedbackEntity.KEPT)
-        .thenApply(list -> list.stream().filter(f -> f.runId().equals(runId)).findFirst()
-            .map(HttpResponses::ok).orElseGet(FeedbackRoutes::noFeedback));
+    return feedbacks
+        .newest(owner, id, FeedbackEntity.KEPT)
+        .thenApply(
+            list ->
+                list.stream()
+                    .filter(f -> f.runId().equals(runId))
+                    .findFirst()
+                    .map(HttpResponses::ok)
+                    .orElseGet(FeedbackRoutes::noFeedback));
   }
 
-  /** The watch must exist and the run be among its recent ones; the refusal says which is missing. */
+  /**
+   * The watch must exist and the run be among its recent ones; the refusal says which is missing.
+   */
   private CompletionStage<HttpResponse> give(String owner, String id, String runId, JsonNode body) {
     FeedbackValidator.Judgement judgement = FeedbackValidator.validate(body);
-    return feedbacks.give(owner, id, runId, judgement)
+    return feedbacks
+        .give(owner, id, runId, judgement)
         .thenApply(HttpResponses::ok)
-        .exceptionally(e -> Failures.isRefusal(e)
-            ? error(StatusCodes.NOT_FOUND, Failures.unwrap(e).getMessage()) : WatchRoutes.rethrow(e));
+        .exceptionally(
+            e ->
+                Failures.isRefusal(e)
+                    ? error(StatusCodes.NOT_FOUND, Failures.unwrap(e).getMessage())
+                    : WatchRoutes.rethrow(e));
   }
 
   private CompletionStage<HttpResponse> withdraw(String owner, String id, String runId) {
-    return feedbacks.withdraw(owner, id, runId)
+    return feedbacks
+        .withdraw(owner, id, runId)
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
         .exceptionally(e -> Failures.isRefusal(e) ? noFeedback() : WatchRoutes.rethrow(e));
   }

@@ -6,9 +6,6 @@ import static io.periscope.http.ApiDirectives.withPrincipal;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.typesafe.config.ConfigFactory;
-import org.apache.pekko.http.cors.javadsl.CorsDirectives;
-import org.apache.pekko.http.cors.javadsl.settings.CorsSettings;
-import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
@@ -16,17 +13,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.apache.pekko.http.cors.javadsl.CorsDirectives;
+import org.apache.pekko.http.cors.javadsl.settings.CorsSettings;
+import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * The whole route tree: access log, error handling, CORS, the empty-body rule, public routes, then the
- * bearer token for everything else (unknown paths included, so they answer 401 without one).
+ * The whole route tree: access log, error handling, CORS, the empty-body rule, public routes, then
+ * the bearer token for everything else (unknown paths included, so they answer 401 without one).
  */
 public final class HttpApi {
   private final Tokens tokens;
   private final SessionGenerations sessions;
   private final List<String> webOrigins;
+
   /** Answered before any token is read. */
   private final List<Group> open;
+
   /** Behind the bearer token, in this order. */
   private final List<Group> authenticated;
 
@@ -41,22 +43,48 @@ public final class HttpApi {
     }
   }
 
-  public HttpApi(Tokens tokens, SessionGenerations sessions, List<String> webOrigins, SystemRoutes system,
-                 AuthRoutes auth, AssistRoutes assist, WatchRoutes watches, CollectionRoutes collection,
-                 AdminRoutes admin, TrustRoutes trust, FeedbackRoutes feedback,
-                 DeviceRoutes devices, OpenApiRoutes openApi) {
+  public HttpApi(
+      Tokens tokens,
+      SessionGenerations sessions,
+      List<String> webOrigins,
+      SystemRoutes system,
+      AuthRoutes auth,
+      AssistRoutes assist,
+      WatchRoutes watches,
+      CollectionRoutes collection,
+      AdminRoutes admin,
+      TrustRoutes trust,
+      FeedbackRoutes feedback,
+      DeviceRoutes devices,
+      OpenApiRoutes openApi) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
     this.open = Group.of(system, auth);
     // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
-    this.authenticated = Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi);
+    this.authenticated =
+        Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi);
   }
 
   public Route route() {
-    return logged(() -> handled(() -> withCors(() -> handled(() -> refuseEmptyJsonBody(() -> concat(
-        handleRejections(ErrorHandling.methodRejections(), () -> routes(open, null)),
-        withPrincipal(tokens, sessions, caller -> routes(authenticated, caller))))))));
+    return logged(
+        () ->
+            handled(
+                () ->
+                    withCors(
+                        () ->
+                            handled(
+                                () ->
+                                    refuseEmptyJsonBody(
+                                        () ->
+                                            concat(
+                                                handleRejections(
+                                                    ErrorHandling.methodRejections(),
+                                                    () -> routes(open, null)),
+                                                withPrincipal(
+                                                    tokens,
+                                                    sessions,
+                                                    caller -> routes(authenticated, caller))))))));
   }
 
   /** Every route answered without a token, in the order the service tries them. */
@@ -70,7 +98,8 @@ public final class HttpApi {
   }
 
   private static Route routes(List<Group> groups, Principal caller) {
-    return concat(groups.get(0).route(caller),
+    return concat(
+        groups.get(0).route(caller),
         groups.stream().skip(1).map(g -> g.route(caller)).toArray(Route[]::new));
   }
 
@@ -79,7 +108,8 @@ public final class HttpApi {
   }
 
   private static Route handled(Supplier<Route> inner) {
-    return handleExceptions(ErrorHandling.exceptions(), () -> handleRejections(ErrorHandling.rejections(), inner));
+    return handleExceptions(
+        ErrorHandling.exceptions(), () -> handleRejections(ErrorHandling.rejections(), inner));
   }
 
   /** CORS only for the configured origins; with none configured no CORS header is ever sent. */
@@ -89,13 +119,23 @@ public final class HttpApi {
   }
 
   static CorsSettings corsSettings(List<String> origins) {
-    return CorsSettings.create(ConfigFactory.parseMap(Map.of(
-        "pekko.http.cors.allowed-origins", origins,
-        "pekko.http.cors.allowed-methods", List.of("GET", "POST", "PUT", "DELETE", "OPTIONS"),
-        "pekko.http.cors.allowed-headers", List.of("Authorization", "Content-Type"),
-        "pekko.http.cors.exposed-headers", List.of("Retry-After"),
-        "pekko.http.cors.allow-credentials", false,
-        "pekko.http.cors.allow-generic-http-requests", true,
-        "pekko.http.cors.max-age", "1800 seconds")).withFallback(ConfigFactory.defaultReference()));
+    return CorsSettings.create(
+        ConfigFactory.parseMap(
+                Map.of(
+                    "pekko.http.cors.allowed-origins",
+                    origins,
+                    "pekko.http.cors.allowed-methods",
+                    List.of("GET", "POST", "PUT", "DELETE", "OPTIONS"),
+                    "pekko.http.cors.allowed-headers",
+                    List.of("Authorization", "Content-Type"),
+                    "pekko.http.cors.exposed-headers",
+                    List.of("Retry-After"),
+                    "pekko.http.cors.allow-credentials",
+                    false,
+                    "pekko.http.cors.allow-generic-http-requests",
+                    true,
+                    "pekko.http.cors.max-age",
+                    "1800 seconds"))
+            .withFallback(ConfigFactory.defaultReference()));
   }
 }

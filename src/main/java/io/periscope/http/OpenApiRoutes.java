@@ -12,9 +12,10 @@ import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
 /**
- * GET /openapi.json: the interface's OpenAPI 3.1 document, for every signed-in caller. The document is a maintained
- * source file ({@code src/main/resources/io/periscope/http/openapi.json}) served as it is written; the tests check
- * it against the official schema and against every route's {@link Endpoint}.
+ * GET /openapi.json: the interface's OpenAPI 3.1 document, for every signed-in caller. The document
+ * is a maintained source file ({@code src/main/resources/io/periscope/http/openapi.json}) served as
+ * it is written; the tests check it against the official schema and against every route's {@link
+ * Endpoint}.
  */
 public final class OpenApiRoutes implements Routes {
   static final String DOCUMENT = "openapi.json";
@@ -23,8 +24,15 @@ public final class OpenApiRoutes implements Routes {
 
   @Override
   public List<Endpoint> endpoints() {
-    return List.of(new Endpoint(GET, "/openapi.json", (caller, p) -> complete(HttpResponse.create()
-        .withEntity(HttpEntities.create(ContentTypes.APPLICATION_JSON, document)))));
+    return List.of(
+        new Endpoint(
+            GET,
+            "/openapi.json",
+            (caller, p) ->
+                complete(
+                    HttpResponse.create()
+                        .withEntity(
+                            HttpEntities.create(ContentTypes.APPLICATION_JSON, document)))));
   }
 
   /** The document's bytes, read once: a jar without it does not start. */

@@ -11,7 +11,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 
-/** Public, unauthenticated: liveness and which integrations are configured (booleans, never values). */
+/**
+ * Public, unauthenticated: liveness and which integrations are configured (booleans, never values).
+ */
 public final class SystemRoutes implements Routes {
   private final Settings settings;
   private final Map<String, Boolean> identityProviders;
@@ -20,11 +22,15 @@ public final class SystemRoutes implements Routes {
 
   /**
    * @param identityProviders {@code github} and each configured OpenID Connect provider, by name
-   * @param modelReady whether a usable model key exists now (the pool changes at runtime: read per request)
+   * @param modelReady whether a usable model key exists now (the pool changes at runtime: read per
+   *     request)
    * @param searchReady whether a search provider and a usable search key exist now
    */
-  public SystemRoutes(Settings settings, Map<String, Boolean> identityProviders,
-                      Supplier<CompletionStage<Boolean>> modelReady, Supplier<CompletionStage<Boolean>> searchReady) {
+  public SystemRoutes(
+      Settings settings,
+      Map<String, Boolean> identityProviders,
+      Supplier<CompletionStage<Boolean>> modelReady,
+      Supplier<CompletionStage<Boolean>> searchReady) {
     this.settings = settings;
     this.identityProviders = identityProviders;
     this.modelReady = modelReady;
@@ -32,8 +38,15 @@ public final class SystemRoutes implements Routes {
   }
 
   /** The body of GET /config/status. */
-  public record ConfigStatus(boolean model, boolean search, boolean telegram, boolean telegramAdminChat,
-                             boolean email, boolean database, boolean cors, Map<String, Boolean> identityProviders) {}
+  public record ConfigStatus(
+      boolean model,
+      boolean search,
+      boolean telegram,
+      boolean telegramAdminChat,
+      boolean email,
+      boolean database,
+      boolean cors,
+      Map<String, Boolean> identityProviders) {}
 
   @Override
   public List<Endpoint> endpoints() {
@@ -44,8 +57,20 @@ public final class SystemRoutes implements Routes {
 
   private CompletionStage<HttpResponse> status() {
     Settings.Integrations i = settings.integrations();
-    return modelReady.get().thenCombine(searchReady.get(), (model, search) -> ok(new ConfigStatus(model, search,
-        i.telegram(), i.telegramAdminChat(), i.email(), settings.database().configured(),
-        !settings.webOrigins().isEmpty(), identityProviders)));
+    return modelReady
+        .get()
+        .thenCombine(
+            searchReady.get(),
+            (model, search) ->
+                ok(
+                    new ConfigStatus(
+                        model,
+                        search,
+                        i.telegram(),
+                        i.telegramAdminChat(),
+                        i.email(),
+                        settings.database().configured(),
+                        !settings.webOrigins().isEmpty(),
+                        identityProviders)));
   }
 }

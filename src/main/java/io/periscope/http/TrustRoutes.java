@@ -25,8 +25,8 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
- * /trust-rules: the caller's domain patterns and their trust tiers, each rule addressed by its pattern. Rules live
- * in the caller's own entity, so another owner's rules are never reachable.
+ * /trust-rules: the caller's domain patterns and their trust tiers, each rule addressed by its
+ * pattern. Rules live in the caller's own entity, so another owner's rules are never reachable.
  */
 public final class TrustRoutes implements Routes {
   private final Entities entities;
@@ -45,46 +45,73 @@ public final class TrustRoutes implements Routes {
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
-        new Endpoint(GET, "/trust-rules", (caller, p) ->
-            completeWithFuture(rules(caller.accountId()).thenApply(rules -> ok(new RuleList(rules))))),
-        new Endpoint(GET, "/trust-rules/{pattern}", (caller, p) ->
-            completeWithFuture(read(caller.accountId(), p.get("pattern")))),
-        new Endpoint(PUT, "/trust-rules/{pattern}", (caller, p) -> jsonBody(maxBody, body ->
-            completeWithFuture(set(caller.accountId(), p.get("pattern"), body)))),
-        new Endpoint(DELETE, "/trust-rules/{pattern}", (caller, p) ->
-            completeWithFuture(remove(caller.accountId(), p.get("pattern")))));
+        new Endpoint(
+            GET,
+            "/trust-rules",
+            (caller, p) ->
+                completeWithFuture(
+                    rules(caller.accountId()).thenApply(rules -> ok(new RuleList(rules))))),
+        new Endpoint(
+            GET,
+            "/trust-rules/{pattern}",
+            (caller, p) -> completeWithFuture(read(caller.accountId(), p.get("pattern")))),
+        new Endpoint(
+            PUT,
+            "/trust-rules/{pattern}",
+            (caller, p) ->
+                jsonBody(
+                    maxBody,
+                    body -> completeWithFuture(set(caller.accountId(), p.get("pattern"), body)))),
+        new Endpoint(
+            DELETE,
+            "/trust-rules/{pattern}",
+            (caller, p) -> completeWithFuture(remove(caller.accountId(), p.get("pattern")))));
   }
 
   private CompletionStage<List<TrustRule>> rules(String owner) {
-    return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(entities.trustRules(owner),
-        TrustRulesEntity.GetRules::new).thenApply(TrustRulesEntity.Rules::rules);
+    return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+            entities.trustRules(owner), TrustRulesEntity.GetRules::new)
+        .thenApply(TrustRulesEntity.Rules::rules);
   }
 
   private CompletionStage<HttpResponse> read(String owner, String pattern) {
     Optional<String> normalized = normalized(pattern);
     if (normalized.isEmpty()) return CompletableFuture.completedFuture(notFound());
-    return rules(owner).thenApply(rules -> rules.stream().filter(r -> r.pattern().equals(normalized.get()))
-        .findFirst().map(HttpResponses::ok).orElseGet(TrustRoutes::notFound));
+    return rules(owner)
+        .thenApply(
+            rules ->
+                rules.stream()
+                    .filter(r -> r.pattern().equals(normalized.get()))
+                    .findFirst()
+                    .map(HttpResponses::ok)
+                    .orElseGet(TrustRoutes::notFound));
   }
 
   private CompletionStage<HttpResponse> set(String owner, String pattern, JsonNode body) {
     TrustRule rule = TrustRuleValidator.validate(pattern, body);
-    return asks.<TrustRulesEntity.Command, TrustRule>ask(entities.trustRules(owner), r -> new TrustRulesEntity.Put(rule, r))
+    return asks.<TrustRulesEntity.Command, TrustRule>ask(
+            entities.trustRules(owner), r -> new TrustRulesEntity.Put(rule, r))
         .thenApply(HttpResponses::ok)
-        .exceptionally(e -> Failures.isRefusal(e)
-            ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : WatchRoutes.rethrow(e));
+        .exceptionally(
+            e ->
+                Failures.isRefusal(e)
+                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
+                    : WatchRoutes.rethrow(e));
   }
 
   private CompletionStage<HttpResponse> remove(String owner, String pattern) {
     Optional<String> normalized = normalized(pattern);
     if (normalized.isEmpty()) return CompletableFuture.completedFuture(notFound());
-    return asks.<TrustRulesEntity.Command, Done>ask(entities.trustRules(owner),
-            r -> new TrustRulesEntity.Remove(normalized.get(), r))
+    return asks.<TrustRulesEntity.Command, Done>ask(
+            entities.trustRules(owner), r -> new TrustRulesEntity.Remove(normalized.get(), r))
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
         .exceptionally(e -> Failures.isRefusal(e) ? notFound() : WatchRoutes.rethrow(e));
   }
 
-  /** A pattern is found however it is written (case, Unicode or punycode); one that is no pattern is never found. */
+  /**
+   * A pattern is found however it is written (case, Unicode or punycode); one that is no pattern is
+   * never found.
+   */
   private static Optional<String> normalized(String pattern) {
     return DomainPattern.parse(pattern).map(DomainPattern::text);
   }

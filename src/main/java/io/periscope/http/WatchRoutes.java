@@ -11,32 +11,32 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.pekko.Done;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
-import org.apache.pekko.http.javadsl.server.Route;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.run.EntityRunAll;
+import io.periscope.run.RunAllResult;
+import io.periscope.run.RunRecord;
+import io.periscope.run.RunView;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.Failures;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
-import io.periscope.run.EntityRunAll;
-import io.periscope.run.RunAllResult;
-import io.periscope.run.RunRecord;
-import io.periscope.run.RunView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * /watches: create, list, get, replace, delete, always scoped to the caller. Another owner's watch is
- * addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
+ * /watches: create, list, get, replace, delete, always scoped to the caller. Another owner's watch
+ * is addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
 public final class WatchRoutes implements Routes {
   private final Entities entities;
@@ -56,22 +56,51 @@ public final class WatchRoutes implements Routes {
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(GET, "/watches", (caller, p) -> completeWithFuture(list(caller.accountId()))),
-        new Endpoint(POST, "/watches", (caller, p) ->
-            jsonBody(maxBody, body -> completeWithFuture(create(caller.accountId(), body)))),
+        new Endpoint(
+            POST,
+            "/watches",
+            (caller, p) ->
+                jsonBody(maxBody, body -> completeWithFuture(create(caller.accountId(), body)))),
         // before the watch's routes: POST /watches/run-all is never a watch's route
-        new Endpoint(POST, "/watches/run-all", (caller, p) -> withRequestTimeout(RUN_ALL_TIMEOUT.plusSeconds(5),
-            () -> completeWithFuture(runAll(caller.accountId())))),
-        new Endpoint(GET, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(read(owner, id)))),
-        new Endpoint(PUT, "/watches/{id}", watch((owner, id, p) ->
-            jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body))))),
-        new Endpoint(DELETE, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(remove(owner, id)))),
-        new Endpoint(POST, "/watches/{id}/run", watch((owner, id, p) -> withRequestTimeout(RUN_TIMEOUT.plusSeconds(5),
-            () -> completeWithFuture(run(owner, id))))),
-        new Endpoint(GET, "/watches/{id}/runs", watch((owner, id, p) -> parameterOptional("limit", limit ->
-            completeWithFuture(runs(owner, id, limit))))));
+        new Endpoint(
+            POST,
+            "/watches/run-all",
+            (caller, p) ->
+                withRequestTimeout(
+                    RUN_ALL_TIMEOUT.plusSeconds(5),
+                    () -> completeWithFuture(runAll(caller.accountId())))),
+        new Endpoint(
+            GET, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(read(owner, id)))),
+        new Endpoint(
+            PUT,
+            "/watches/{id}",
+            watch(
+                (owner, id, p) ->
+                    jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body))))),
+        new Endpoint(
+            DELETE,
+            "/watches/{id}",
+            watch((owner, id, p) -> completeWithFuture(remove(owner, id)))),
+        new Endpoint(
+            POST,
+            "/watches/{id}/run",
+            watch(
+                (owner, id, p) ->
+                    withRequestTimeout(
+                        RUN_TIMEOUT.plusSeconds(5), () -> completeWithFuture(run(owner, id))))),
+        new Endpoint(
+            GET,
+            "/watches/{id}/runs",
+            watch(
+                (owner, id, p) ->
+                    parameterOptional(
+                        "limit", limit -> completeWithFuture(runs(owner, id, limit))))));
   }
 
-  /** The answer of a route of the caller's watch {@code {id}}: given the owner, the id and the path's parameters. */
+  /**
+   * The answer of a route of the caller's watch {@code {id}}: given the owner, the id and the
+   * path's parameters.
+   */
   @FunctionalInterface
   interface WatchAnswer {
     Route apply(String owner, String id, Map<String, String> params);
@@ -79,13 +108,15 @@ public final class WatchRoutes implements Routes {
 
   /** A route of the caller's watch {@code {id}}: an id no watch can have is not found. */
   static Endpoint.Answer watch(WatchAnswer inner) {
-    return (caller, p) -> WatchValidator.ID.matcher(p.get("id")).matches()
-        ? inner.apply(caller.accountId(), p.get("id"), p)
-        : complete(notFound());
+    return (caller, p) ->
+        WatchValidator.ID.matcher(p.get("id")).matches()
+            ? inner.apply(caller.accountId(), p.get("id"), p)
+            : complete(notFound());
   }
 
   /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */
   static final Duration RUN_TIMEOUT = EntityRunAll.RUN_TIMEOUT;
+
   static final Duration RUN_ALL_TIMEOUT = EntityRunAll.RUN_ALL_TIMEOUT;
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
@@ -96,26 +127,47 @@ public final class WatchRoutes implements Routes {
   /** The body of POST /watches/run-all. */
   public record RunAllBody(RunAllResult.Summary summary, List<OutcomeView> outcomes) {}
 
-  /** One watch of a run-all: {@code result} when a run was recorded, {@code error} when it failed. */
+  /**
+   * One watch of a run-all: {@code result} when a run was recorded, {@code error} when it failed.
+   */
   public record OutcomeView(String watchId, String status, RunView result, String error) {}
 
   /** The body of GET /watches/:id/runs, newest first. */
   public record RunHistory(List<RunView> runs) {}
 
   private CompletionStage<HttpResponse> run(String owner, String id) {
-    return asks.<WatchEntity.Command, RunRecord>ask(entities.watch(owner, id),
-            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r), RUN_TIMEOUT)
+    return asks.<WatchEntity.Command, RunRecord>ask(
+            entities.watch(owner, id),
+            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
+            RUN_TIMEOUT)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
         .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
   }
 
   private CompletionStage<HttpResponse> runAll(String owner) {
-    return asks.<OwnerEntity.Command, RunAllResult>ask(entities.owner(owner), OwnerEntity.RunAll::new, RUN_ALL_TIMEOUT)
-        .thenApply(result -> ok(new RunAllBody(result.summary(), result.outcomes().stream()
-            .map(o -> new OutcomeView(o.watchId(), o.status(),
-                o.record() == null ? null : RunView.of(o.watchId(), o.record()), o.error()))
-            .toList())))
-        .exceptionally(e -> refused(e) ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : rethrow(e));
+    return asks.<OwnerEntity.Command, RunAllResult>ask(
+            entities.owner(owner), OwnerEntity.RunAll::new, RUN_ALL_TIMEOUT)
+        .thenApply(
+            result ->
+                ok(
+                    new RunAllBody(
+                        result.summary(),
+                        result.outcomes().stream()
+                            .map(
+                                o ->
+                                    new OutcomeView(
+                                        o.watchId(),
+                                        o.status(),
+                                        o.record() == null
+                                            ? null
+                                            : RunView.of(o.watchId(), o.record()),
+                                        o.error()))
+                            .toList())))
+        .exceptionally(
+            e ->
+                refused(e)
+                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
+                    : rethrow(e));
   }
 
   private CompletionStage<HttpResponse> runs(String owner, String id, Optional<String> limitParam) {
@@ -126,42 +178,69 @@ public final class WatchRoutes implements Routes {
       limit = -1;
     }
     if (limit < 1) {
-      return CompletableFuture.completedFuture(error(StatusCodes.BAD_REQUEST, "limit must be a positive integer"));
+      return CompletableFuture.completedFuture(
+          error(StatusCodes.BAD_REQUEST, "limit must be a positive integer"));
     }
     int bounded = Math.min(limit, MAX_RUNS);
-    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(entities.watch(owner, id), r -> new WatchEntity.GetRuns(bounded, r))
-        .thenApply(history -> ok(new RunHistory(history.runs().stream().map(rec -> RunView.of(id, rec)).toList())))
+    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
+            entities.watch(owner, id), r -> new WatchEntity.GetRuns(bounded, r))
+        .thenApply(
+            history ->
+                ok(
+                    new RunHistory(
+                        history.runs().stream().map(rec -> RunView.of(id, rec)).toList())))
         .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
   }
 
   private CompletionStage<HttpResponse> list(String owner) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(entities.owner(owner), OwnerEntity.ListWatches::new)
-        .thenCompose(ids -> {
-          List<CompletableFuture<Watch>> reads = ids.ids().stream()
-              .map(id -> asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-                  // a watch deleted after its id was listed is simply not there any more
-                  .exceptionally(e -> refused(e) ? null : rethrow(e))
-                  .toCompletableFuture())
-              .toList();
-          return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-              .thenApply(all -> ok(new WatchList(reads.stream().map(CompletableFuture::join)
-                  .filter(Objects::nonNull).toList())));
-        });
+    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
+            entities.owner(owner), OwnerEntity.ListWatches::new)
+        .thenCompose(
+            ids -> {
+              List<CompletableFuture<Watch>> reads =
+                  ids.ids().stream()
+                      .map(
+                          id ->
+                              asks.<WatchEntity.Command, Watch>ask(
+                                      entities.watch(owner, id), WatchEntity.Get::new)
+                                  // a watch deleted after its id was listed is simply not there any
+                                  // more
+                                  .exceptionally(e -> refused(e) ? null : rethrow(e))
+                                  .toCompletableFuture())
+                      .toList();
+              return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
+                  .thenApply(
+                      all ->
+                          ok(
+                              new WatchList(
+                                  reads.stream()
+                                      .map(CompletableFuture::join)
+                                      .filter(Objects::nonNull)
+                                      .toList())));
+            });
   }
 
   private CompletionStage<HttpResponse> create(String owner, JsonNode body) {
     Watch watch = WatchValidator.validate(body, null, owner);
-    // The id is registered with the owner and the watch created at once; the 201 waits for both, so it is
-    // always in the next list. Every attempt registers (idempotently), so a create cut short by a crash is
-    // listed once the client retries, even when the retry answers 409; an id whose create failed is skipped
-    // by the list because its entity holds no watch.
-    CompletableFuture<Done> registered = asks.<OwnerEntity.Command, Done>ask(entities.owner(owner),
-        r -> new OwnerEntity.AddWatch(watch.id(), r)).toCompletableFuture();
-    CompletableFuture<Watch> created = asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, watch.id()),
-        r -> new WatchEntity.Create(watch, r)).toCompletableFuture();
+    // The id is registered with the owner and the watch created at once; the 201 waits for both, so
+    // it is always in the next list. Every attempt registers (idempotently), so a create cut short
+    // by a crash is listed once the client retries, even when the retry answers 409; an id whose
+    // create failed is skipped by the list because its entity holds no watch.
+    CompletableFuture<Done> registered =
+        asks.<OwnerEntity.Command, Done>ask(
+                entities.owner(owner), r -> new OwnerEntity.AddWatch(watch.id(), r))
+            .toCompletableFuture();
+    CompletableFuture<Watch> created =
+        asks.<WatchEntity.Command, Watch>ask(
+                entities.watch(owner, watch.id()), r -> new WatchEntity.Create(watch, r))
+            .toCompletableFuture();
     return CompletableFuture.allOf(registered, created)
         .thenApply(both -> json(StatusCodes.CREATED, created.join()))
-        .exceptionally(e -> refused(e) ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage()) : rethrow(e));
+        .exceptionally(
+            e ->
+                refused(e)
+                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
+                    : rethrow(e));
   }
 
   private CompletionStage<HttpResponse> read(String owner, String id) {
@@ -172,7 +251,8 @@ public final class WatchRoutes implements Routes {
 
   private CompletionStage<HttpResponse> replace(String owner, String id, JsonNode body) {
     Watch watch = WatchValidator.validate(body, id, owner);
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r))
+    return asks.<WatchEntity.Command, Watch>ask(
+            entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r))
         .thenApply(HttpResponses::ok)
         .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
   }

@@ -10,8 +10,9 @@ import okhttp3.OkHttpClient;
 
 /**
  * GitHub's OAuth app flow: authorize on {@code <web>/login/oauth/authorize}, exchange the code on
- * {@code <web>/login/oauth/access_token}, then read {@code <api>/user/emails} and take the primary address if GitHub
- * marks it verified. GitHub answers a refused code with HTTP 200 and an {@code error} field.
+ * {@code <web>/login/oauth/access_token}, then read {@code <api>/user/emails} and take the primary
+ * address if GitHub marks it verified. GitHub answers a refused code with HTTP 200 and an {@code
+ * error} field.
  */
 final class GitHubProvider implements IdentityProvider {
   static final String NAME = "github";
@@ -32,45 +33,68 @@ final class GitHubProvider implements IdentityProvider {
 
   @Override
   public CompletionStage<URI> authorizationUri(SignInFlow flow, URI redirectUri) {
-    HttpUrl url = HttpUrl.get(settings.webBaseUrl() + "/login/oauth/authorize").newBuilder()
-        .addQueryParameter("client_id", settings.clientId())
-        .addQueryParameter("redirect_uri", redirectUri.toString())
-        .addQueryParameter("scope", SCOPES)
-        .addQueryParameter("state", flow.state())
-        .addQueryParameter("code_challenge", flow.codeChallenge())
-        .addQueryParameter("code_challenge_method", "S256")
-        .build();
+    HttpUrl url =
+        HttpUrl.get(settings.webBaseUrl() + "/login/oauth/authorize")
+            .newBuilder()
+            .addQueryParameter("client_id", settings.clientId())
+            .addQueryParameter("redirect_uri", redirectUri.toString())
+            .addQueryParameter("scope", SCOPES)
+            .addQueryParameter("state", flow.state())
+            .addQueryParameter("code_challenge", flow.codeChallenge())
+            .addQueryParameter("code_challenge_method", "S256")
+            .build();
     return CompletableFuture.completedFuture(url.uri());
   }
 
   @Override
   public CompletionStage<String> verifiedEmail(String code, SignInFlow flow, URI redirectUri) {
-    return http.postForm(settings.webBaseUrl() + "/login/oauth/access_token", Map.of(
-                "client_id", settings.clientId(), "client_secret", settings.clientSecret(), "code", code,
-                "redirect_uri", redirectUri.toString(), "code_verifier", flow.codeVerifier()),
+    return http.postForm(
+            settings.webBaseUrl() + "/login/oauth/access_token",
+            Map.of(
+                "client_id",
+                settings.clientId(),
+                "client_secret",
+                settings.clientSecret(),
+                "code",
+                code,
+                "redirect_uri",
+                redirectUri.toString(),
+                "code_verifier",
+                flow.codeVerifier()),
             Map.of("Accept", "application/json"))
-        .thenCompose(answer -> {
-          String accessToken = answer.path("access_token").asText("");
-          if (accessToken.isEmpty()) {
-            throw new SignInFailure(SignInFailure.Reason.DENIED, "GitHub refused the code ("
-                + IdentitySignIn.errorCode(answer.path("error").asText("no access token")) + ")");
-          }
-          return http.get(settings.apiBaseUrl() + "/user/emails", Map.of("Authorization", "Bearer " + accessToken,
-              "Accept", "application/vnd.github+json"));
-        })
+        .thenCompose(
+            answer -> {
+              String accessToken = answer.path("access_token").asText("");
+              if (accessToken.isEmpty()) {
+                throw new SignInFailure(
+                    SignInFailure.Reason.DENIED,
+                    "GitHub refused the code ("
+                        + IdentitySignIn.errorCode(answer.path("error").asText("no access token"))
+                        + ")");
+              }
+              return http.get(
+                  settings.apiBaseUrl() + "/user/emails",
+                  Map.of(
+                      "Authorization",
+                      "Bearer " + accessToken,
+                      "Accept",
+                      "application/vnd.github+json"));
+            })
         .thenApply(GitHubProvider::primaryVerified);
   }
 
   private static String primaryVerified(JsonNode emails) {
     if (!emails.isArray()) {
-      throw new SignInFailure(SignInFailure.Reason.UNAVAILABLE, "GitHub's e-mail list is not a JSON array");
+      throw new SignInFailure(
+          SignInFailure.Reason.UNAVAILABLE, "GitHub's e-mail list is not a JSON array");
     }
     for (JsonNode e : emails) {
       if (isTrue(e.path("primary")) && isTrue(e.path("verified")) && e.path("email").isTextual()) {
         return e.get("email").asText();
       }
     }
-    throw new SignInFailure(SignInFailure.Reason.UNVERIFIED_EMAIL,
+    throw new SignInFailure(
+        SignInFailure.Reason.UNVERIFIED_EMAIL,
         "GitHub has no verified primary e-mail address for this account");
   }
 

@@ -7,12 +7,14 @@ import java.util.concurrent.CompletionStage;
 interface IdentityProvider {
   String name();
 
-  /** Where the browser goes to sign in, carrying the flow's state, code challenge and (OIDC) nonce. */
+  /**
+   * Where the browser goes to sign in, carrying the flow's state, code challenge and (OIDC) nonce.
+   */
   CompletionStage<URI> authorizationUri(SignInFlow flow, URI redirectUri);
 
   /**
-   * Exchanges the code and answers the e-mail address the provider vouches for as verified; fails with
-   * {@link SignInFailure} otherwise.
+   * Exchanges the code and answers the e-mail address the provider vouches for as verified; fails
+   * with {@link SignInFailure} otherwise.
    */
   CompletionStage<String> verifiedEmail(String code, SignInFlow flow, URI redirectUri);
 }

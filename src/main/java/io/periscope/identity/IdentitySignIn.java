@@ -14,12 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sign-in through identity providers: {@link #start} sends the browser to the provider with a fresh flow sealed in
- * a cookie; {@link #finish} opens the cookie on whichever node the callback reaches, checks the state, has the
- * provider vouch for a verified e-mail address, and signs in the account holding it (or a new one).
+ * Sign-in through identity providers: {@link #start} sends the browser to the provider with a fresh
+ * flow sealed in a cookie; {@link #finish} opens the cookie on whichever node the callback reaches,
+ * checks the state, has the provider vouch for a verified e-mail address, and signs in the account
+ * holding it (or a new one).
  */
 public final class IdentitySignIn {
   private static final Logger log = LoggerFactory.getLogger(IdentitySignIn.class);
+
   /** How long a started sign-in may take at the provider. */
   public static final Duration FLOW_LIFETIME = Duration.ofMinutes(10);
 
@@ -30,9 +32,16 @@ public final class IdentitySignIn {
   private final String publicUrl;
   private final Clock clock;
 
-  public IdentitySignIn(IdentityProviderSettings settings, OkHttpClient client, Accounts accounts, String serviceSecret,
-                        String publicUrl, Clock clock) {
-    settings.github().ifPresent(g -> providers.put(GitHubProvider.NAME, new GitHubProvider(g, client)));
+  public IdentitySignIn(
+      IdentityProviderSettings settings,
+      OkHttpClient client,
+      Accounts accounts,
+      String serviceSecret,
+      String publicUrl,
+      Clock clock) {
+    settings
+        .github()
+        .ifPresent(g -> providers.put(GitHubProvider.NAME, new GitHubProvider(g, client)));
     settings.oidc().forEach(o -> providers.put(o.name(), new OidcProvider(o, client)));
     this.githubConfigured = settings.github().isPresent();
     this.accounts = accounts;
@@ -74,31 +83,40 @@ public final class IdentitySignIn {
   public CompletionStage<Start> start(String provider) {
     IdentityProvider p = providers.get(provider);
     SignInFlow flow = SignInFlow.start(provider, clock.instant().plus(FLOW_LIFETIME));
-    return p.authorizationUri(flow, callbackUri(provider)).thenApply(uri -> new Start(uri, flows.seal(flow)));
+    return p.authorizationUri(flow, callbackUri(provider))
+        .thenApply(uri -> new Start(uri, flows.seal(flow)));
   }
 
   /**
-   * Finishes a sign-in from the callback's query ({@code code}, {@code state} or the provider's {@code error}) and
-   * the flow cookie. Fails with {@link SignInFailure}.
+   * Finishes a sign-in from the callback's query ({@code code}, {@code state} or the provider's
+   * {@code error}) and the flow cookie. Fails with {@link SignInFailure}.
    */
-  public CompletionStage<Accounts.Session> finish(String provider, Optional<String> code, Optional<String> state,
-                                                  Optional<String> error, Optional<String> flowCookie) {
+  public CompletionStage<Accounts.Session> finish(
+      String provider,
+      Optional<String> code,
+      Optional<String> state,
+      Optional<String> error,
+      Optional<String> flowCookie) {
     IdentityProvider p = providers.get(provider);
-    Optional<SignInFlow> flow = flows.open(flowCookie.orElse(null), provider, state.orElse(null), clock.instant());
+    Optional<SignInFlow> flow =
+        flows.open(flowCookie.orElse(null), provider, state.orElse(null), clock.instant());
     if (flow.isEmpty()) {
-      return failed(SignInFailure.Reason.INVALID_STATE,
+      return failed(
+          SignInFailure.Reason.INVALID_STATE,
           "the sign-in state is missing, expired or does not match: start the sign-in again");
     }
     if (error.isPresent() || code.isEmpty()) {
-      return failed(SignInFailure.Reason.DENIED, "the identity provider did not sign you in ("
-          + errorCode(error.orElse("no code")) + ")");
+      return failed(
+          SignInFailure.Reason.DENIED,
+          "the identity provider did not sign you in (" + errorCode(error.orElse("no code")) + ")");
     }
     return p.verifiedEmail(code.get(), flow.get(), callbackUri(provider))
         .thenCompose(email -> accounts.signInVerified(email, provider))
-        .thenApply(session -> {
-          log.info("event=signed-in provider={} account={}", provider, session.user().id());
-          return session;
-        });
+        .thenApply(
+            session -> {
+              log.info("event=signed-in provider={} account={}", provider, session.user().id());
+              return session;
+            });
   }
 
   /** A provider's error code as far as it is a plain OAuth code; anything else is not repeated. */

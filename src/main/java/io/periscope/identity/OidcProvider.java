@@ -33,16 +33,17 @@ import java.util.concurrent.CompletionStage;
 import okhttp3.OkHttpClient;
 
 /**
- * Any OpenID Connect provider, from its issuer: the discovery document ({@code <issuer>/.well-known/openid-configuration},
- * whose issuer must be exactly the configured one) gives the endpoints; the ID token is verified against the
- * provider's JWK set (signature by an asymmetric algorithm the provider lists, issuer, audience, expiry, nonce).
- * The address comes from the ID token's {@code email} and {@code email_verified} claims, or from the userinfo
- * endpoint when the token carries none (its {@code sub} must be the token's). Discovery and keys are read on every
- * sign-in: sign-ins are rare, and a rotated key is picked up at once.
+ * Any OpenID Connect provider, from its issuer: the discovery document ({@code
+ * <issuer>/.well-known/openid-configuration}, whose issuer must be exactly the configured one)
+ * gives the endpoints; the ID token is verified against the provider's JWK set (signature by an
+ * asymmetric algorithm the provider lists, issuer, audience, expiry, nonce). The address comes from
+ * the ID token's {@code email} and {@code email_verified} claims, or from the userinfo endpoint
+ * when the token carries none (its {@code sub} must be the token's). Discovery and keys are read on
+ * every sign-in: sign-ins are rare, and a rotated key is picked up at once.
  */
 final class OidcProvider implements IdentityProvider {
-  private static final List<JWSAlgorithm.Family> ASYMMETRIC = List.of(JWSAlgorithm.Family.RSA, JWSAlgorithm.Family.EC,
-      JWSAlgorithm.Family.ED);
+  private static final List<JWSAlgorithm.Family> ASYMMETRIC =
+      List.of(JWSAlgorithm.Family.RSA, JWSAlgorithm.Family.EC, JWSAlgorithm.Family.ED);
 
   private final IdentityProviderSettings.Oidc settings;
   private final IdentityHttp http;
@@ -59,66 +60,116 @@ final class OidcProvider implements IdentityProvider {
 
   @Override
   public CompletionStage<URI> authorizationUri(SignInFlow flow, URI redirectUri) {
-    return metadata().thenApply(m -> new AuthenticationRequest.Builder(ResponseType.CODE,
-            Scope.parse(settings.scopes()), new ClientID(settings.clientId()), redirectUri)
-        .endpointURI(m.getAuthorizationEndpointURI())
-        .state(new State(flow.state()))
-        .nonce(new Nonce(flow.nonce()))
-        .codeChallenge(new CodeVerifier(flow.codeVerifier()), CodeChallengeMethod.S256)
-        .build().toURI());
+    return metadata()
+        .thenApply(
+            m ->
+                new AuthenticationRequest.Builder(
+                        ResponseType.CODE,
+                        Scope.parse(settings.scopes()),
+                        new ClientID(settings.clientId()),
+                        redirectUri)
+                    .endpointURI(m.getAuthorizationEndpointURI())
+                    .state(new State(flow.state()))
+                    .nonce(new Nonce(flow.nonce()))
+                    .codeChallenge(new CodeVerifier(flow.codeVerifier()), CodeChallengeMethod.S256)
+                    .build()
+                    .toURI());
   }
 
   @Override
   public CompletionStage<String> verifiedEmail(String code, SignInFlow flow, URI redirectUri) {
-    return metadata().thenCompose(m -> exchange(m, code, flow, redirectUri)
-        .thenCompose(tokens -> http.get(m.getJWKSetURI().toString(), Map.of())
-            .thenCompose(keys -> {
-              IDTokenClaimsSet claims = validate(m, tokens.path("id_token").asText(""), keys, flow);
-              if (claims.getStringClaim("email") != null) return CompletableFuture.completedFuture(verified(claims.toJSONObject()));
-              return userInfo(m, tokens.path("access_token").asText(""), claims.getSubject().getValue());
-            })));
+    return metadata()
+        .thenCompose(
+            m ->
+                exchange(m, code, flow, redirectUri)
+                    .thenCompose(
+                        tokens ->
+                            http.get(m.getJWKSetURI().toString(), Map.of())
+                                .thenCompose(
+                                    keys -> {
+                                      IDTokenClaimsSet claims =
+                                          validate(
+                                              m, tokens.path("id_token").asText(""), keys, flow);
+                                      if (claims.getStringClaim("email") != null)
+                                        return CompletableFuture.completedFuture(
+                                            verified(claims.toJSONObject()));
+                                      return userInfo(
+                                          m,
+                                          tokens.path("access_token").asText(""),
+                                          claims.getSubject().getValue());
+                                    })));
   }
 
   private CompletionStage<OIDCProviderMetadata> metadata() {
-    // The issuer is compared exactly (some end in '/'); the discovery path goes after it either way.
-    String base = settings.issuer().endsWith("/") ? settings.issuer().substring(0, settings.issuer().length() - 1)
-        : settings.issuer();
-    return http.get(base + "/.well-known/openid-configuration", Map.of()).thenApply(json -> {
-      try {
-        OIDCProviderMetadata m = OIDCProviderMetadata.parse(json.toString());
-        if (!m.getIssuer().getValue().equals(settings.issuer())) {
-          throw new SignInFailure(SignInFailure.Reason.UNAVAILABLE, "the discovery document of '" + settings.name()
-              + "' names another issuer");
-        }
-        return m;
-      } catch (ParseException e) {
-        throw new SignInFailure(SignInFailure.Reason.UNAVAILABLE, "the discovery document of '" + settings.name()
-            + "' cannot be read: " + e.getMessage());
-      }
-    });
+    // The issuer is compared exactly (some end in '/'); the discovery path goes after it either
+    // way.
+    String base =
+        settings.issuer().endsWith("/")
+            ? settings.issuer().substring(0, settings.issuer().length() - 1)
+            : settings.issuer();
+    return http.get(base + "/.well-known/openid-configuration", Map.of())
+        .thenApply(
+            json -> {
+              try {
+                OIDCProviderMetadata m = OIDCProviderMetadata.parse(json.toString());
+                if (!m.getIssuer().getValue().equals(settings.issuer())) {
+                  throw new SignInFailure(
+                      SignInFailure.Reason.UNAVAILABLE,
+                      "the discovery document of '" + settings.name() + "' names another issuer");
+                }
+                return m;
+              } catch (ParseException e) {
+                throw new SignInFailure(
+                    SignInFailure.Reason.UNAVAILABLE,
+                    "the discovery document of '"
+                        + settings.name()
+                        + "' cannot be read: "
+                        + e.getMessage());
+              }
+            });
   }
 
-  /** The code for tokens, authenticated with the client secret (HTTP Basic unless the provider only takes a form field). */
-  private CompletionStage<JsonNode> exchange(OIDCProviderMetadata m, String code, SignInFlow flow, URI redirectUri) {
-    Map<String, String> form = new HashMap<>(Map.of("grant_type", "authorization_code", "code", code,
-        "redirect_uri", redirectUri.toString(), "code_verifier", flow.codeVerifier(),
-        "client_id", settings.clientId()));
+  /**
+   * The code for tokens, authenticated with the client secret (HTTP Basic unless the provider only
+   * takes a form field).
+   */
+  private CompletionStage<JsonNode> exchange(
+      OIDCProviderMetadata m, String code, SignInFlow flow, URI redirectUri) {
+    Map<String, String> form =
+        new HashMap<>(
+            Map.of(
+                "grant_type",
+                "authorization_code",
+                "code",
+                code,
+                "redirect_uri",
+                redirectUri.toString(),
+                "code_verifier",
+                flow.codeVerifier(),
+                "client_id",
+                settings.clientId()));
     Map<String, String> headers = new HashMap<>(Map.of("Accept", "application/json"));
     List<ClientAuthenticationMethod> methods = m.getTokenEndpointAuthMethods();
-    boolean formOnly = methods != null && !methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
-        && methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+    boolean formOnly =
+        methods != null
+            && !methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+            && methods.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST);
     if (formOnly) {
       form.put("client_secret", settings.clientSecret());
     } else {
       String user = URLEncoder.encode(settings.clientId(), StandardCharsets.UTF_8);
       String password = URLEncoder.encode(settings.clientSecret(), StandardCharsets.UTF_8);
-      headers.put("Authorization", "Basic " + Base64.getEncoder()
-          .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+      headers.put(
+          "Authorization",
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
     }
     return http.postForm(m.getTokenEndpointURI().toString(), form, headers);
   }
 
-  private IDTokenClaimsSet validate(OIDCProviderMetadata m, String idToken, JsonNode keys, SignInFlow flow) {
+  private IDTokenClaimsSet validate(
+      OIDCProviderMetadata m, String idToken, JsonNode keys, SignInFlow flow) {
     try {
       JWT jwt = JWTParser.parse(idToken);
       if (!(jwt instanceof SignedJWT signed)) throw invalid("the ID token is not signed");
@@ -127,8 +178,12 @@ final class OidcProvider implements IdentityProvider {
       if (!listed || ASYMMETRIC.stream().noneMatch(f -> f.contains(algorithm))) {
         throw invalid("the ID token is signed with " + algorithm + ", which is not accepted");
       }
-      IDTokenValidator validator = new IDTokenValidator(m.getIssuer(), new ClientID(settings.clientId()), algorithm,
-          JWKSet.parse(keys.toString()));
+      IDTokenValidator validator =
+          new IDTokenValidator(
+              m.getIssuer(),
+              new ClientID(settings.clientId()),
+              algorithm,
+              JWKSet.parse(keys.toString()));
       return validator.validate(jwt, new Nonce(flow.nonce()));
     } catch (java.text.ParseException e) {
       throw invalid("the ID token or the key set cannot be read");
@@ -137,27 +192,36 @@ final class OidcProvider implements IdentityProvider {
     }
   }
 
-  private CompletionStage<String> userInfo(OIDCProviderMetadata m, String accessToken, String subject) {
+  private CompletionStage<String> userInfo(
+      OIDCProviderMetadata m, String accessToken, String subject) {
     if (m.getUserInfoEndpointURI() == null || accessToken.isEmpty()) {
-      throw new SignInFailure(SignInFailure.Reason.UNVERIFIED_EMAIL, "'" + settings.name()
-          + "' gave no e-mail address (ask for the 'email' scope)");
+      throw new SignInFailure(
+          SignInFailure.Reason.UNVERIFIED_EMAIL,
+          "'" + settings.name() + "' gave no e-mail address (ask for the 'email' scope)");
     }
-    return http.get(m.getUserInfoEndpointURI().toString(), Map.of("Authorization", "Bearer " + accessToken,
-            "Accept", "application/json"))
-        .thenApply(info -> {
-          if (!subject.equals(info.path("sub").asText(null))) throw invalid("the userinfo answer is another user's");
-          return verified(io.periscope.json.Json.MAPPER.convertValue(info, Map.class));
-        });
+    return http.get(
+            m.getUserInfoEndpointURI().toString(),
+            Map.of("Authorization", "Bearer " + accessToken, "Accept", "application/json"))
+        .thenApply(
+            info -> {
+              if (!subject.equals(info.path("sub").asText(null)))
+                throw invalid("the userinfo answer is another user's");
+              return verified(io.periscope.json.Json.MAPPER.convertValue(info, Map.class));
+            });
   }
 
-  /** The address when the provider marks it verified ({@code true}, or the string {@code "true"} some send). */
+  /**
+   * The address when the provider marks it verified ({@code true}, or the string {@code "true"}
+   * some send).
+   */
   private String verified(Map<?, ?> claims) {
     Object email = claims.get("email");
     Object flag = claims.get("email_verified");
     boolean isVerified = Boolean.TRUE.equals(flag) || "true".equals(flag);
     if (!(email instanceof String address) || address.isBlank() || !isVerified) {
-      throw new SignInFailure(SignInFailure.Reason.UNVERIFIED_EMAIL, "'" + settings.name()
-          + "' did not vouch for a verified e-mail address");
+      throw new SignInFailure(
+          SignInFailure.Reason.UNVERIFIED_EMAIL,
+          "'" + settings.name() + "' did not vouch for a verified e-mail address");
     }
     return address;
   }

@@ -2,13 +2,18 @@ package io.periscope.identity;
 
 /** A sign-in through an identity provider that cannot finish, with what the client is told. */
 public final class SignInFailure extends RuntimeException {
-  /** Each reason has its HTTP status and the code a web client receives in the redirect's fragment. */
+  /**
+   * Each reason has its HTTP status and the code a web client receives in the redirect's fragment.
+   */
   public enum Reason {
     /** No flow cookie, an expired one, or a state that does not match it: start again. */
     INVALID_STATE(400, "invalid_state"),
     /** The provider (or its token endpoint) did not sign the user in. */
     DENIED(401, "access_denied"),
-    /** The provider's answer failed verification (ID token signature, issuer, audience, expiry, nonce). */
+    /**
+     * The provider's answer failed verification (ID token signature, issuer, audience, expiry,
+     * nonce).
+     */
     INVALID_ANSWER(401, "invalid_answer"),
     /** The provider vouched for no verified e-mail address. */
     UNVERIFIED_EMAIL(403, "unverified_email"),

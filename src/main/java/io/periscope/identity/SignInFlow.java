@@ -8,11 +8,12 @@ import java.time.Instant;
 import java.util.Base64;
 
 /**
- * One sign-in in progress: the {@code state} sent to the provider, the PKCE code verifier and the OIDC nonce, for
- * one provider, until {@code expiresAt}. It travels sealed in a cookie (see {@link SignInFlows}), so any node of a
- * cluster can finish the sign-in.
+ * One sign-in in progress: the {@code state} sent to the provider, the PKCE code verifier and the
+ * OIDC nonce, for one provider, until {@code expiresAt}. It travels sealed in a cookie (see {@link
+ * SignInFlows}), so any node of a cluster can finish the sign-in.
  */
-public record SignInFlow(String provider, String state, String codeVerifier, String nonce, Instant expiresAt) {
+public record SignInFlow(
+    String provider, String state, String codeVerifier, String nonce, Instant expiresAt) {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   static SignInFlow start(String provider, Instant expiresAt) {
@@ -21,7 +22,8 @@ public record SignInFlow(String provider, String state, String codeVerifier, Str
 
   /** The S256 challenge of the verifier, which the provider keeps until the code is exchanged. */
   String codeChallenge() {
-    return CodeChallenge.compute(CodeChallengeMethod.S256, new CodeVerifier(codeVerifier)).getValue();
+    return CodeChallenge.compute(CodeChallengeMethod.S256, new CodeVerifier(codeVerifier))
+        .getValue();
   }
 
   @Override

@@ -8,28 +8,33 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** The one ObjectMapper for HTTP bodies and files: bounded nesting, no nulls written, strict input. */
+/**
+ * The one ObjectMapper for HTTP bodies and files: bounded nesting, no nulls written, strict input.
+ */
 public final class Json {
   /** Deeper bodies are refused before any object is built. */
   public static final int MAX_NESTING_DEPTH = 32;
 
-  public static final ObjectMapper MAPPER = JsonMapper.builder()
-      .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .serializationInclusion(JsonInclude.Include.NON_NULL)
-      .addModule(new JavaTimeModule())
-      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-      .build();
+  public static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .serializationInclusion(JsonInclude.Include.NON_NULL)
+          .addModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .build();
 
   static {
-    MAPPER.getFactory().setStreamReadConstraints(
-        StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
+    MAPPER
+        .getFactory()
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build());
   }
 
   private Json() {}
@@ -48,7 +53,8 @@ public final class Json {
     try {
       return MAPPER.writeValueAsBytes(value);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON for " + value.getClass().getSimpleName(), e);
+      throw new IllegalStateException(
+          "cannot write JSON for " + value.getClass().getSimpleName(), e);
     }
   }
 

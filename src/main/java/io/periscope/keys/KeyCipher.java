@@ -13,10 +13,11 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Encrypts provider keys, and the generated VAPID private key, at rest (AES-256-GCM). The encryption key is derived from the service secret
- * (AUTH_JWT_SECRET, which every node of a cluster shares), so the journal and cluster messages only ever carry
- * ciphertext and each node can decrypt what it needs. Other secrets that must travel sealed (the sign-in flow of an
- * identity provider) use a key derived for their own purpose.
+ * Encrypts provider keys, and the generated VAPID private key, at rest (AES-256-GCM). The
+ * encryption key is derived from the service secret (AUTH_JWT_SECRET, which every node of a cluster
+ * shares), so the journal and cluster messages only ever carry ciphertext and each node can decrypt
+ * what it needs. Other secrets that must travel sealed (the sign-in flow of an identity provider)
+ * use a key derived for their own purpose.
  */
 public final class KeyCipher {
   private static final int NONCE_BYTES = 12;
@@ -28,9 +29,13 @@ public final class KeyCipher {
     this(serviceSecret, "periscope provider keys v1");
   }
 
-  /** @param purpose what the key is for: each purpose derives its own key, so ciphertexts never cross purposes */
+  /**
+   * @param purpose what the key is for: each purpose derives its own key, so ciphertexts never
+   *     cross purposes
+   */
   public KeyCipher(String serviceSecret, String purpose) {
-    this.key = new SecretKeySpec(hmac(serviceSecret.getBytes(StandardCharsets.UTF_8), purpose), "AES");
+    this.key =
+        new SecretKeySpec(hmac(serviceSecret.getBytes(StandardCharsets.UTF_8), purpose), "AES");
   }
 
   public String encrypt(String plaintext) {
@@ -40,8 +45,9 @@ public final class KeyCipher {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, nonce));
       byte[] sealed = cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8));
-      return Base64.getEncoder().encodeToString(ByteBuffer.allocate(nonce.length + sealed.length)
-          .put(nonce).put(sealed).array());
+      return Base64.getEncoder()
+          .encodeToString(
+              ByteBuffer.allocate(nonce.length + sealed.length).put(nonce).put(sealed).array());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot encrypt", e);
     }
@@ -52,7 +58,8 @@ public final class KeyCipher {
       byte[] all = Base64.getDecoder().decode(ciphertext);
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, all, 0, NONCE_BYTES));
-      return new String(cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES), StandardCharsets.UTF_8);
+      return new String(
+          cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES), StandardCharsets.UTF_8);
     } catch (GeneralSecurityException | IllegalArgumentException e) {
       throw new IllegalStateException("cannot decrypt: was the service secret changed?", e);
     }
@@ -61,7 +68,8 @@ public final class KeyCipher {
   /** A stable, non-reversible id for a key: the same key seeded twice is one key. */
   public static String fingerprint(String plaintext) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(plaintext.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(plaintext.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 8);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
@@ -70,7 +78,8 @@ public final class KeyCipher {
 
   /** What may be shown of a key: its first three and last four characters, never the middle. */
   public static String mask(String plaintext) {
-    if (plaintext.length() <= 12) return "…" + plaintext.substring(Math.max(0, plaintext.length() - 2));
+    if (plaintext.length() <= 12)
+      return "…" + plaintext.substring(Math.max(0, plaintext.length() - 2));
     return plaintext.substring(0, 3) + "…" + plaintext.substring(plaintext.length() - 4);
   }
 

@@ -1,19 +1,6 @@
 package io.periscope.keys;
 
 import io.periscope.persistence.JournalFailures;
-import org.apache.pekko.Done;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
-import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
-import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
-import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,40 +16,85 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
- * One pool of provider keys (entity id {@code model} or {@code search}), cluster-wide. Each key is active,
- * cooling down (rate limited or out of quota, until a time) or dead (rejected as invalid), and meters today's
- * (UTC) use against an optional daily limit. Key material is stored encrypted ({@link KeyCipher}); replies carry
- * the ciphertext, so plaintext never enters the journal or a cluster message.
+ * One pool of provider keys (entity id {@code model} or {@code search}), cluster-wide. Each key is
+ * active, cooling down (rate limited or out of quota, until a time) or dead (rejected as invalid),
+ * and meters today's (UTC) use against an optional daily limit. Key material is stored encrypted
+ * ({@link KeyCipher}); replies carry the ciphertext, so plaintext never enters the journal or a
+ * cluster message.
  *
- * <p>Keys come from the environment (seeded on every start) and from admins. A key an admin removed is
- * remembered (by its fingerprint, never the material), so seeding does not bring it back; adding it again does.
+ * <p>Keys come from the environment (seeded on every start) and from admins. A key an admin removed
+ * is remembered (by its fingerprint, never the material), so seeding does not bring it back; adding
+ * it again does.
  */
 public final class KeyPoolEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "KeyPool");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "KeyPool");
   public static final String MODEL = "model";
   public static final String SEARCH = "search";
 
-  // ---- state -------------------------------------------------------------------------------------
+  // ---- state
+  // -------------------------------------------------------------------------------------
 
   /** A key as the pool keeps it. {@code cooldownUntil} and {@code dailyLimit} may be null. */
-  public record PoolKey(String id, String ciphertext, String label, boolean dead, Instant cooldownUntil,
-                        LocalDate usageDay, long usedOnUsageDay, Long dailyLimit, String lastProblem)
+  public record PoolKey(
+      String id,
+      String ciphertext,
+      String label,
+      boolean dead,
+      Instant cooldownUntil,
+      LocalDate usageDay,
+      long usedOnUsageDay,
+      Long dailyLimit,
+      String lastProblem)
       implements JsonSerializable {
 
     PoolKey withUse(LocalDate day) {
-      return new PoolKey(id, ciphertext, label, dead, cooldownUntil, day, usedOn(day) + 1, dailyLimit, lastProblem);
+      return new PoolKey(
+          id,
+          ciphertext,
+          label,
+          dead,
+          cooldownUntil,
+          day,
+          usedOn(day) + 1,
+          dailyLimit,
+          lastProblem);
     }
 
     PoolKey withHealth(boolean dead, Instant cooldownUntil, String lastProblem) {
-      return new PoolKey(id, ciphertext, label, dead, cooldownUntil, usageDay, usedOnUsageDay, dailyLimit, lastProblem);
+      return new PoolKey(
+          id,
+          ciphertext,
+          label,
+          dead,
+          cooldownUntil,
+          usageDay,
+          usedOnUsageDay,
+          dailyLimit,
+          lastProblem);
     }
 
     PoolKey withDailyLimit(Long limit) {
-      return new PoolKey(id, ciphertext, label, dead, cooldownUntil, usageDay, usedOnUsageDay, limit, lastProblem);
+      return new PoolKey(
+          id, ciphertext, label, dead, cooldownUntil, usageDay, usedOnUsageDay, limit, lastProblem);
     }
 
     long usedOn(LocalDate day) {
@@ -74,14 +106,20 @@ public final class KeyPoolEntity
       return cooldownUntil != null && cooldownUntil.isAfter(now) ? "cooldown" : "active";
     }
 
-    /** @param leasedMore uses leased but not yet written, which count against the daily limit too */
+    /**
+     * @param leasedMore uses leased but not yet written, which count against the daily limit too
+     */
     boolean usable(Instant now, long leasedMore) {
       LocalDate today = now.atZone(ZoneOffset.UTC).toLocalDate();
-      return status(now).equals("active") && (dailyLimit == null || usedOn(today) + leasedMore < dailyLimit);
+      return status(now).equals("active")
+          && (dailyLimit == null || usedOn(today) + leasedMore < dailyLimit);
     }
   }
 
-  /** {@code removed}: the ids of keys an admin removed, which seeding skips (absent from older snapshots). */
+  /**
+   * {@code removed}: the ids of keys an admin removed, which seeding skips (absent from older
+   * snapshots).
+   */
   public record State(Map<String, PoolKey> keys, Set<String> removed) implements JsonSerializable {
     public State {
       keys = Map.copyOf(keys);
@@ -109,7 +147,8 @@ public final class KeyPoolEntity
     }
   }
 
-  // ---- commands and replies ----------------------------------------------------------------------
+  // ---- commands and replies
+  // ----------------------------------------------------------------------
 
   public sealed interface Command extends JsonSerializable {}
 
@@ -117,33 +156,40 @@ public final class KeyPoolEntity
   public record NewKey(String id, String ciphertext, String label) implements JsonSerializable {}
 
   /**
-   * Adds the keys the pool does not hold yet and no admin removed (seeding from the environment is idempotent,
-   * and does not undo a removal).
+   * Adds the keys the pool does not hold yet and no admin removed (seeding from the environment is
+   * idempotent, and does not undo a removal).
    */
   public record Seed(List<NewKey> keys, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
-  /** Adds a key an admin gave (and its provider accepted); refused when the pool holds it already. */
+  /**
+   * Adds a key an admin gave (and its provider accepted); refused when the pool holds it already.
+   */
   public record Add(NewKey key, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
   /** Removes a key and remembers the removal; refused for an id the pool does not hold. */
   public record Remove(String keyId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
-  /** Sets a key's daily limit ({@code null}: unlimited); refused for an id the pool does not hold. */
-  public record SetDailyLimit(String keyId, Long dailyLimit, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  /**
+   * Sets a key's daily limit ({@code null}: unlimited); refused for an id the pool does not hold.
+   */
+  public record SetDailyLimit(String keyId, Long dailyLimit, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
   /**
-   * The provider accepted the key when it was probed again: it is alive and not cooling down any more. Refused for
-   * an id the pool does not hold.
+   * The provider accepted the key when it was probed again: it is alive and not cooling down any
+   * more. Refused for an id the pool does not hold.
    */
   public record Accept(String keyId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
-  /** The key, still encrypted, for a probe (not metered); refused for an id the pool does not hold. */
+  /**
+   * The key, still encrypted, for a probe (not metered); refused for an id the pool does not hold.
+   */
   public record GetSealed(String keyId, ActorRef<StatusReply<Lease>> replyTo) implements Command {}
 
   /**
-   * Picks the usable key least used today and meters one use; an error when none is usable. Answered once the
-   * use is in the journal; the uses leased while one write is under way go together in the next, so concurrent
-   * runs do not queue one journal write each on the pool.
+   * Picks the usable key least used today and meters one use; an error when none is usable.
+   * Answered once the use is in the journal; the uses leased while one write is under way go
+   * together in the next, so concurrent runs do not queue one journal write each on the pool.
    */
   public record Acquire(Instant now, ActorRef<StatusReply<Lease>> replyTo) implements Command {}
 
@@ -151,23 +197,38 @@ public final class KeyPoolEntity
   record WriteUses() implements Command {}
 
   /** How a call with a key went, when it went wrong in a way that concerns the key. */
-  public record Report(String keyId, ProviderFailure.Kind kind, Instant until, String problem,
-                       ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  public record Report(
+      String keyId,
+      ProviderFailure.Kind kind,
+      Instant until,
+      String problem,
+      ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
-  public record GetStatus(Instant now, ActorRef<StatusReply<PoolStatus>> replyTo) implements Command {}
+  public record GetStatus(Instant now, ActorRef<StatusReply<PoolStatus>> replyTo)
+      implements Command {}
 
   public record Lease(String keyId, String ciphertext) implements JsonSerializable {}
 
   /**
-   * What an admin sees of one key: never the material, only a masked label. {@code usable}: a lease could pick it
-   * now (active and under its daily limit).
+   * What an admin sees of one key: never the material, only a masked label. {@code usable}: a lease
+   * could pick it now (active and under its daily limit).
    */
-  public record KeyView(String id, String label, String status, long usedToday, Long dailyLimit,
-                        Instant cooldownUntil, String lastProblem, boolean usable) implements JsonSerializable {}
+  public record KeyView(
+      String id,
+      String label,
+      String status,
+      long usedToday,
+      Long dailyLimit,
+      Instant cooldownUntil,
+      String lastProblem,
+      boolean usable)
+      implements JsonSerializable {}
 
   public record PoolStatus(List<KeyView> keys) implements JsonSerializable {}
 
-  // ---- events ------------------------------------------------------------------------------------
+  // ---- events
+  // ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -186,7 +247,8 @@ public final class KeyPoolEntity
   /** A probe found the key accepted: it lives again, and whatever cooled it down is over. */
   public record KeyAccepted(String keyId) implements Event {}
 
-  // ---- behaviour ---------------------------------------------------------------------------------
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
 
   /** How long a rate-limited key rests when the provider did not say. */
   static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(60);
@@ -195,7 +257,10 @@ public final class KeyPoolEntity
     return Behaviors.setup(ctx -> new KeyPoolEntity(ctx, PersistenceId.of(TYPE_KEY.name(), pool)));
   }
 
-  /** A use picked but not written yet, and who waits for its lease. In memory: a crash answers none of them. */
+  /**
+   * A use picked but not written yet, and who waits for its lease. In memory: a crash answers none
+   * of them.
+   */
   private record Leased(KeyUsed use, Lease lease, ActorRef<StatusReply<Lease>> replyTo) {}
 
   private final List<Leased> leased = new ArrayList<>();
@@ -211,7 +276,8 @@ public final class KeyPoolEntity
     return new State(Map.of(), Set.of());
   }
 
-  // Every use is an event; snapshots keep recovery short. Events are never deleted (see design.md's traps).
+  // Every use is an event; snapshots keep recovery short. Events are never deleted (see design.md's
+  // traps).
   @Override
   public RetentionCriteria retentionCriteria() {
     return RetentionCriteria.snapshotEvery(200, 2);
@@ -219,32 +285,74 @@ public final class KeyPoolEntity
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
         .onCommand(Seed.class, this::onSeed)
         .onCommand(Acquire.class, this::onAcquire)
         .onCommand(WriteUses.class, this::onWriteUses)
         .onCommand(Report.class, this::onReport)
         .onCommand(Add.class, this::onAdd)
-        .onCommand(Remove.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
-            () -> Effect().persist(new KeyRemoved(cmd.keyId())).thenReply(cmd.replyTo(), s -> StatusReply.ack())))
-        .onCommand(SetDailyLimit.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
-            () -> Effect().persist(new DailyLimitSet(cmd.keyId(), cmd.dailyLimit()))
-                .thenReply(cmd.replyTo(), s -> StatusReply.ack())))
-        .onCommand(Accept.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
-            () -> Effect().persist(new KeyAccepted(cmd.keyId())).thenReply(cmd.replyTo(), s -> StatusReply.ack())))
-        .onCommand(GetSealed.class, (state, cmd) -> ifHeld(state, cmd.keyId(), cmd.replyTo(),
-            () -> Effect().reply(cmd.replyTo(), StatusReply.success(
-                new Lease(cmd.keyId(), state.keys().get(cmd.keyId()).ciphertext())))))
-        .onCommand(GetStatus.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
-            StatusReply.success(status(state, cmd.now()))))
+        .onCommand(
+            Remove.class,
+            (state, cmd) ->
+                ifHeld(
+                    state,
+                    cmd.keyId(),
+                    cmd.replyTo(),
+                    () ->
+                        Effect()
+                            .persist(new KeyRemoved(cmd.keyId()))
+                            .thenReply(cmd.replyTo(), s -> StatusReply.ack())))
+        .onCommand(
+            SetDailyLimit.class,
+            (state, cmd) ->
+                ifHeld(
+                    state,
+                    cmd.keyId(),
+                    cmd.replyTo(),
+                    () ->
+                        Effect()
+                            .persist(new DailyLimitSet(cmd.keyId(), cmd.dailyLimit()))
+                            .thenReply(cmd.replyTo(), s -> StatusReply.ack())))
+        .onCommand(
+            Accept.class,
+            (state, cmd) ->
+                ifHeld(
+                    state,
+                    cmd.keyId(),
+                    cmd.replyTo(),
+                    () ->
+                        Effect()
+                            .persist(new KeyAccepted(cmd.keyId()))
+                            .thenReply(cmd.replyTo(), s -> StatusReply.ack())))
+        .onCommand(
+            GetSealed.class,
+            (state, cmd) ->
+                ifHeld(
+                    state,
+                    cmd.keyId(),
+                    cmd.replyTo(),
+                    () ->
+                        Effect()
+                            .reply(
+                                cmd.replyTo(),
+                                StatusReply.success(
+                                    new Lease(
+                                        cmd.keyId(), state.keys().get(cmd.keyId()).ciphertext())))))
+        .onCommand(
+            GetStatus.class,
+            (state, cmd) ->
+                Effect().reply(cmd.replyTo(), StatusReply.success(status(state, cmd.now()))))
         .build();
   }
 
   private ReplyEffect<Event, State> onSeed(State state, Seed cmd) {
     List<Event> added = new ArrayList<>();
     for (NewKey k : cmd.keys()) {
-      boolean known = state.keys().containsKey(k.id()) || state.removed().contains(k.id()) || added.stream()
-          .anyMatch(e -> ((KeyAdded) e).keyId().equals(k.id()));
+      boolean known =
+          state.keys().containsKey(k.id())
+              || state.removed().contains(k.id())
+              || added.stream().anyMatch(e -> ((KeyAdded) e).keyId().equals(k.id()));
       if (!known) added.add(new KeyAdded(k.id(), k.ciphertext(), k.label()));
     }
     return Effect().persist(added).thenReply(cmd.replyTo(), s -> StatusReply.ack());
@@ -255,72 +363,116 @@ public final class KeyPoolEntity
     if (state.keys().containsKey(k.id())) {
       return Effect().reply(cmd.replyTo(), StatusReply.error("the key is in the pool already"));
     }
-    return Effect().persist(new KeyAdded(k.id(), k.ciphertext(), k.label()))
+    return Effect()
+        .persist(new KeyAdded(k.id(), k.ciphertext(), k.label()))
         .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
-  /** {@code effect} when the pool holds {@code keyId}, else the refusal every command about one key shares. */
-  private <R> ReplyEffect<Event, State> ifHeld(State state, String keyId, ActorRef<StatusReply<R>> replyTo,
-                                               Supplier<ReplyEffect<Event, State>> effect) {
-    return state.keys().containsKey(keyId) ? effect.get() : Effect().reply(replyTo, StatusReply.error("no such key"));
+  /**
+   * {@code effect} when the pool holds {@code keyId}, else the refusal every command about one key
+   * shares.
+   */
+  private <R> ReplyEffect<Event, State> ifHeld(
+      State state,
+      String keyId,
+      ActorRef<StatusReply<R>> replyTo,
+      Supplier<ReplyEffect<Event, State>> effect) {
+    return state.keys().containsKey(keyId)
+        ? effect.get()
+        : Effect().reply(replyTo, StatusReply.error("no such key"));
   }
 
   private ReplyEffect<Event, State> onAcquire(State state, Acquire cmd) {
     LocalDate today = cmd.now().atZone(ZoneOffset.UTC).toLocalDate();
-    Optional<PoolKey> pick = state.keys().values().stream()
-        .filter(k -> k.usable(cmd.now(), leasedOf(k.id(), today)))
-        .min(Comparator.<PoolKey>comparingLong(k -> k.usedOn(today) + leasedOf(k.id(), today))
-            .thenComparing(PoolKey::id));
-    if (pick.isEmpty()) return Effect().reply(cmd.replyTo(), StatusReply.error("no usable key in the pool"));
+    Optional<PoolKey> pick =
+        state.keys().values().stream()
+            .filter(k -> k.usable(cmd.now(), leasedOf(k.id(), today)))
+            .min(
+                Comparator.<PoolKey>comparingLong(k -> k.usedOn(today) + leasedOf(k.id(), today))
+                    .thenComparing(PoolKey::id));
+    if (pick.isEmpty())
+      return Effect().reply(cmd.replyTo(), StatusReply.error("no usable key in the pool"));
     PoolKey key = pick.get();
     if (leased.isEmpty()) context.getSelf().tell(new WriteUses());
-    leased.add(new Leased(new KeyUsed(key.id(), today), new Lease(key.id(), key.ciphertext()), cmd.replyTo()));
+    leased.add(
+        new Leased(
+            new KeyUsed(key.id(), today), new Lease(key.id(), key.ciphertext()), cmd.replyTo()));
     return Effect().noReply();
   }
 
   private long leasedOf(String keyId, LocalDate day) {
-    return leased.stream().filter(l -> l.use().keyId().equals(keyId) && l.use().day().equals(day)).count();
+    return leased.stream()
+        .filter(l -> l.use().keyId().equals(keyId) && l.use().day().equals(day))
+        .count();
   }
 
   private ReplyEffect<Event, State> onWriteUses(State state, WriteUses cmd) {
     List<Leased> batch = List.copyOf(leased);
     leased.clear();
-    return Effect().persist(batch.stream().<Event>map(Leased::use).toList())
+    return Effect()
+        .persist(batch.stream().<Event>map(Leased::use).toList())
         .thenRun(s -> batch.forEach(l -> l.replyTo().tell(StatusReply.success(l.lease()))))
         .thenNoReply();
   }
 
   private ReplyEffect<Event, State> onReport(State state, Report cmd) {
-    if (!state.keys().containsKey(cmd.keyId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
-    Event event = switch (cmd.kind()) {
-      case INVALID_KEY -> new KeyDied(cmd.keyId(), cmd.problem());
-      case RATE_LIMITED, QUOTA_EXHAUSTED -> new KeyCooledDown(cmd.keyId(), cmd.until(), cmd.problem());
-      case TRANSIENT, REJECTED -> null; // the provider's trouble or the request's, not the key's
-    };
+    if (!state.keys().containsKey(cmd.keyId()))
+      return Effect().reply(cmd.replyTo(), StatusReply.ack());
+    Event event =
+        switch (cmd.kind()) {
+          case INVALID_KEY -> new KeyDied(cmd.keyId(), cmd.problem());
+          case RATE_LIMITED, QUOTA_EXHAUSTED ->
+              new KeyCooledDown(cmd.keyId(), cmd.until(), cmd.problem());
+          case TRANSIENT, REJECTED ->
+              null; // the provider's trouble or the request's, not the key's
+        };
     if (event == null) return Effect().reply(cmd.replyTo(), StatusReply.ack());
     return Effect().persist(event).thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
   static PoolStatus status(State state, Instant now) {
     LocalDate today = now.atZone(ZoneOffset.UTC).toLocalDate();
-    return new PoolStatus(state.keys().values().stream()
-        .sorted(Comparator.comparing(PoolKey::label))
-        .map(k -> new KeyView(k.id(), k.label(), k.status(now), k.usedOn(today), k.dailyLimit(),
-            k.status(now).equals("cooldown") ? k.cooldownUntil() : null, k.lastProblem(), k.usable(now, 0)))
-        .toList());
+    return new PoolStatus(
+        state.keys().values().stream()
+            .sorted(Comparator.comparing(PoolKey::label))
+            .map(
+                k ->
+                    new KeyView(
+                        k.id(),
+                        k.label(),
+                        k.status(now),
+                        k.usedOn(today),
+                        k.dailyLimit(),
+                        k.status(now).equals("cooldown") ? k.cooldownUntil() : null,
+                        k.lastProblem(),
+                        k.usable(now, 0)))
+            .toList());
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
-        .onEvent(KeyAdded.class, (state, e) ->
-            state.with(new PoolKey(e.keyId(), e.ciphertext(), e.label(), false, null, null, 0, null, null)))
+    return newEventHandlerBuilder()
+        .forAnyState()
+        .onEvent(
+            KeyAdded.class,
+            (state, e) ->
+                state.with(
+                    new PoolKey(
+                        e.keyId(), e.ciphertext(), e.label(), false, null, null, 0, null, null)))
         .onEvent(KeyUsed.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withUse(e.day())))
-        .onEvent(KeyCooledDown.class, (state, e) ->
-            state.withUpdated(e.keyId(), k -> k.withHealth(k.dead(), e.until(), e.problem())))
-        .onEvent(KeyDied.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withHealth(true, null, e.problem())))
-        .onEvent(KeyAccepted.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withHealth(false, null, null)))
-        .onEvent(DailyLimitSet.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withDailyLimit(e.dailyLimit())))
+        .onEvent(
+            KeyCooledDown.class,
+            (state, e) ->
+                state.withUpdated(e.keyId(), k -> k.withHealth(k.dead(), e.until(), e.problem())))
+        .onEvent(
+            KeyDied.class,
+            (state, e) -> state.withUpdated(e.keyId(), k -> k.withHealth(true, null, e.problem())))
+        .onEvent(
+            KeyAccepted.class,
+            (state, e) -> state.withUpdated(e.keyId(), k -> k.withHealth(false, null, null)))
+        .onEvent(
+            DailyLimitSet.class,
+            (state, e) -> state.withUpdated(e.keyId(), k -> k.withDailyLimit(e.dailyLimit())))
         .onEvent(KeyRemoved.class, (state, e) -> state.without(e.keyId()))
         .build();
   }

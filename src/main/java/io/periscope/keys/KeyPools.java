@@ -1,8 +1,5 @@
 package io.periscope.keys;
 
-import org.apache.pekko.Done;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.pattern.StatusReply;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.EntityRefusal;
@@ -17,14 +14,18 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
 
 /**
- * Calls through a key pool: lease a key, call, tell the pool what the provider said about the key (cooldown,
- * dead), and retry what another key or a moment later may fix, with exponential backoff.
+ * Calls through a key pool: lease a key, call, tell the pool what the provider said about the key
+ * (cooldown, dead), and retry what another key or a moment later may fix, with exponential backoff.
  */
 public final class KeyPools {
   /** Attempts of one call across keys, the first included. */
   public static final int MAX_ATTEMPTS = 3;
+
   static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
 
   private final Entities entities;
@@ -32,7 +33,10 @@ public final class KeyPools {
   private final KeyCipher cipher;
   private final Clock clock;
 
-  /** No key of the pool can be used now (none configured, all dead, cooling down or over their limit). */
+  /**
+   * No key of the pool can be used now (none configured, all dead, cooling down or over their
+   * limit).
+   */
   public static final class NoUsableKey extends RuntimeException {
     public NoUsableKey(String pool) {
       super("no usable " + pool + " key is configured", null, false, false);
@@ -54,16 +58,18 @@ public final class KeyPools {
 
   /** A key as the pool stores it: its fingerprint as id, encrypted, and masked for display. */
   KeyPoolEntity.NewKey seal(String plaintext) {
-    return new KeyPoolEntity.NewKey(KeyCipher.fingerprint(plaintext), cipher.encrypt(plaintext),
-        KeyCipher.mask(plaintext));
+    return new KeyPoolEntity.NewKey(
+        KeyCipher.fingerprint(plaintext), cipher.encrypt(plaintext), KeyCipher.mask(plaintext));
   }
 
   String unseal(String ciphertext) {
     return cipher.decrypt(ciphertext);
   }
 
-  <R> CompletionStage<R> ask(String pool, org.apache.pekko.japi.function.Function<
-      ActorRef<StatusReply<R>>, KeyPoolEntity.Command> command) {
+  <R> CompletionStage<R> ask(
+      String pool,
+      org.apache.pekko.japi.function.Function<ActorRef<StatusReply<R>>, KeyPoolEntity.Command>
+          command) {
     return asks.ask(entities.keyPool(pool), command);
   }
 
@@ -72,51 +78,85 @@ public final class KeyPools {
   }
 
   /**
-   * Whether a call through {@code pool} could have a key now. With none (none configured, all dead, cooling down
-   * or over their limit) the capability the pool serves counts as not configured.
+   * Whether a call through {@code pool} could have a key now. With none (none configured, all dead,
+   * cooling down or over their limit) the capability the pool serves counts as not configured.
    */
   public CompletionStage<Boolean> hasUsableKey(String pool) {
     return status(pool).thenApply(s -> s.keys().stream().anyMatch(KeyPoolEntity.KeyView::usable));
   }
 
-  /** Runs {@code call} with a key of {@code pool}, retrying retryable failures on the next usable key. */
+  /**
+   * Runs {@code call} with a key of {@code pool}, retrying retryable failures on the next usable
+   * key.
+   */
   public <T> CompletionStage<T> withKey(String pool, Function<String, CompletionStage<T>> call) {
     return attempt(pool, call, 1);
   }
 
-  private <T> CompletionStage<T> attempt(String pool, Function<String, CompletionStage<T>> call, int attempt) {
-    return this.<KeyPoolEntity.Lease>ask(pool, reply -> new KeyPoolEntity.Acquire(clock.instant(), reply))
-        .exceptionally(e -> {
-          throw unwrap(e) instanceof EntityRefusal ? new NoUsableKey(pool) : new CompletionException(unwrap(e));
-        })
-        .thenCompose(lease -> {
-          String key = unseal(lease.ciphertext());
-          return call.apply(key).handle((value, failure) -> {
-            if (failure == null) return CompletableFuture.completedFuture(value);
-            Throwable cause = unwrap(failure);
-            if (!(cause instanceof ProviderFailure provider)) return CompletableFuture.<T>failedFuture(cause);
-            ProviderFailure pf = provider.withoutKey(key);
-            return report(pool, lease.keyId(), pf).thenCompose(reported -> pf.retryable() && attempt < MAX_ATTEMPTS
-                ? later(backoff(attempt)).thenCompose(x -> attempt(pool, call, attempt + 1))
-                : CompletableFuture.<T>failedFuture(pf));
-          }).thenCompose(stage -> stage);
-        });
+  private <T> CompletionStage<T> attempt(
+      String pool, Function<String, CompletionStage<T>> call, int attempt) {
+    return this.<KeyPoolEntity.Lease>ask(
+            pool, reply -> new KeyPoolEntity.Acquire(clock.instant(), reply))
+        .exceptionally(
+            e -> {
+              throw unwrap(e) instanceof EntityRefusal
+                  ? new NoUsableKey(pool)
+                  : new CompletionException(unwrap(e));
+            })
+        .thenCompose(
+            lease -> {
+              String key = unseal(lease.ciphertext());
+              return call.apply(key)
+                  .handle(
+                      (value, failure) -> {
+                        if (failure == null) return CompletableFuture.completedFuture(value);
+                        Throwable cause = unwrap(failure);
+                        if (!(cause instanceof ProviderFailure provider))
+                          return CompletableFuture.<T>failedFuture(cause);
+                        ProviderFailure pf = provider.withoutKey(key);
+                        return report(pool, lease.keyId(), pf)
+                            .thenCompose(
+                                reported ->
+                                    pf.retryable() && attempt < MAX_ATTEMPTS
+                                        ? later(backoff(attempt))
+                                            .thenCompose(x -> attempt(pool, call, attempt + 1))
+                                        : CompletableFuture.<T>failedFuture(pf));
+                      })
+                  .thenCompose(stage -> stage);
+            });
   }
 
-  /** Tells the pool what a call's failure means for its key (a cooldown, death, or nothing). Never fails. */
+  /**
+   * Tells the pool what a call's failure means for its key (a cooldown, death, or nothing). Never
+   * fails.
+   */
   CompletionStage<Done> report(String pool, String keyId, ProviderFailure failure) {
     Instant now = clock.instant();
-    Instant until = switch (failure.kind()) {
-      case RATE_LIMITED -> now.plus(failure.retryAfter() != null ? failure.retryAfter() : KeyPoolEntity.DEFAULT_COOLDOWN);
-      // Quotas reset daily at the latest; a provider's Retry-After is believed when it gives one.
-      case QUOTA_EXHAUSTED -> failure.retryAfter() != null ? now.plus(failure.retryAfter())
-          : LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-      default -> null;
-    };
-    String problem = failure.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
-        + (failure.httpStatus() != null ? " (HTTP " + failure.httpStatus() + ")" : "");
-    return this.<Done>ask(pool, reply -> new KeyPoolEntity.Report(keyId, failure.kind(), until, problem, reply))
-        .exceptionally(ignored -> Done.getInstance()); // the call's own failure matters more than the report
+    Instant until =
+        switch (failure.kind()) {
+          case RATE_LIMITED ->
+              now.plus(
+                  failure.retryAfter() != null
+                      ? failure.retryAfter()
+                      : KeyPoolEntity.DEFAULT_COOLDOWN);
+          // Quotas reset daily at the latest; a provider's Retry-After is believed when it gives
+          // one.
+          case QUOTA_EXHAUSTED ->
+              failure.retryAfter() != null
+                  ? now.plus(failure.retryAfter())
+                  : LocalDate.ofInstant(now, ZoneOffset.UTC)
+                      .plusDays(1)
+                      .atStartOfDay(ZoneOffset.UTC)
+                      .toInstant();
+          default -> null;
+        };
+    String problem =
+        failure.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+            + (failure.httpStatus() != null ? " (HTTP " + failure.httpStatus() + ")" : "");
+    return this.<Done>ask(
+            pool, reply -> new KeyPoolEntity.Report(keyId, failure.kind(), until, problem, reply))
+        .exceptionally(
+            ignored -> Done.getInstance()); // the call's own failure matters more than the report
   }
 
   static Duration backoff(int attempt) {
@@ -124,8 +164,8 @@ public final class KeyPools {
   }
 
   private static CompletableFuture<Void> later(Duration delay) {
-    return CompletableFuture.runAsync(() -> { },
-        CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS));
+    return CompletableFuture.runAsync(
+        () -> {}, CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS));
   }
 
   private static Throwable unwrap(Throwable t) {

@@ -17,52 +17,72 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * One JSON call to a model or search provider, the same for both: a bounded answer, an error answer classified
- * for the key pool (and its connection dropped), a 2xx that is not JSON or cannot be read treated as transient.
+ * One JSON call to a model or search provider, the same for both: a bounded answer, an error answer
+ * classified for the key pool (and its connection dropped), a 2xx that is not JSON or cannot be
+ * read treated as transient.
  */
 public final class ProviderCall {
-  /** Turns an error answer into a failure; a provider may refine {@link ProviderErrors#classify}. */
+  /**
+   * Turns an error answer into a failure; a provider may refine {@link ProviderErrors#classify}.
+   */
   public interface Classifier {
     ProviderFailure classify(int status, Headers headers, String body);
   }
 
   private ProviderCall() {}
 
-  /** @param who how messages name the upstream (never a secret) */
-  public static CompletionStage<JsonNode> json(OkHttpClient client, Request request, String who,
-                                               Classifier classifier, long maxBodyBytes) {
+  /**
+   * @param who how messages name the upstream (never a secret)
+   */
+  public static CompletionStage<JsonNode> json(
+      OkHttpClient client, Request request, String who, Classifier classifier, long maxBodyBytes) {
     CompletableFuture<JsonNode> result = new CompletableFuture<>();
-    client.newCall(request).enqueue(new Callback() {
-      @Override
-      public void onFailure(Call call, IOException e) {
-        result.completeExceptionally(ProviderErrors.transientFailure(who, e));
-      }
+    client
+        .newCall(request)
+        .enqueue(
+            new Callback() {
+              @Override
+              public void onFailure(Call call, IOException e) {
+                result.completeExceptionally(ProviderErrors.transientFailure(who, e));
+              }
 
-      @Override
-      public void onResponse(Call call, Response response) {
-        try (response) {
-          byte[] body = bounded(response.body(), maxBodyBytes);
-          if (!response.isSuccessful()) {
-            ProviderErrors.forgetConnection(client, response);
-            result.completeExceptionally(classifier.classify(response.code(), response.headers(),
-                new String(body, StandardCharsets.UTF_8)));
-            return;
-          }
-          try {
-            result.complete(Json.parse(body));
-          } catch (JsonProcessingException e) {
-            // A 2xx that is not JSON is a proxy or a wrong base URL talking, not the provider: retry elsewhere.
-            result.completeExceptionally(new ProviderFailure(ProviderFailure.Kind.TRANSIENT, response.code(), null,
-                who + " answered HTTP " + response.code() + " with a body that is not JSON"));
-          }
-        } catch (IOException e) {
-          // A broken connection mid-body or an answer over the bound: another try may well succeed.
-          result.completeExceptionally(ProviderErrors.transientFailure(who, e));
-        } catch (RuntimeException e) {
-          result.completeExceptionally(e);
-        }
-      }
-    });
+              @Override
+              public void onResponse(Call call, Response response) {
+                try (response) {
+                  byte[] body = bounded(response.body(), maxBodyBytes);
+                  if (!response.isSuccessful()) {
+                    ProviderErrors.forgetConnection(client, response);
+                    result.completeExceptionally(
+                        classifier.classify(
+                            response.code(),
+                            response.headers(),
+                            new String(body, StandardCharsets.UTF_8)));
+                    return;
+                  }
+                  try {
+                    result.complete(Json.parse(body));
+                  } catch (JsonProcessingException e) {
+                    // A 2xx that is not JSON is a proxy or a wrong base URL talking, not the
+                    // provider: retry elsewhere.
+                    result.completeExceptionally(
+                        new ProviderFailure(
+                            ProviderFailure.Kind.TRANSIENT,
+                            response.code(),
+                            null,
+                            who
+                                + " answered HTTP "
+                                + response.code()
+                                + " with a body that is not JSON"));
+                  }
+                } catch (IOException e) {
+                  // A broken connection mid-body or an answer over the bound: another try may well
+                  // succeed.
+                  result.completeExceptionally(ProviderErrors.transientFailure(who, e));
+                } catch (RuntimeException e) {
+                  result.completeExceptionally(e);
+                }
+              }
+            });
     return result;
   }
 

@@ -3,14 +3,18 @@ package io.periscope.keys;
 import java.time.Duration;
 
 /**
- * A model or search provider call that failed, classified so the key pool knows what to do with the key and
- * the caller whether another key may succeed.
+ * A model or search provider call that failed, classified so the key pool knows what to do with the
+ * key and the caller whether another key may succeed.
  */
 public final class ProviderFailure extends RuntimeException {
   public enum Kind {
-    /** Too many requests: cool the key down until {@code retryAfter} (or a backoff) and try another. */
+    /**
+     * Too many requests: cool the key down until {@code retryAfter} (or a backoff) and try another.
+     */
     RATE_LIMITED,
-    /** The key's quota or credit is spent (often a 429 in disguise): cool it down until its reset. */
+    /**
+     * The key's quota or credit is spent (often a 429 in disguise): cool it down until its reset.
+     */
     QUOTA_EXHAUSTED,
     /** The provider rejected the key itself: the key is dead. */
     INVALID_KEY,
@@ -49,13 +53,16 @@ public final class ProviderFailure extends RuntimeException {
     return kind != Kind.REJECTED;
   }
 
-  /** Shorter runs of a key than this may appear in a message by chance; longer ones are the key showing through. */
+  /**
+   * Shorter runs of a key than this may appear in a message by chance; longer ones are the key
+   * showing through.
+   */
   static final int KEY_RUN_SHOWN = 8;
 
   /**
-   * This failure with nothing of {@code key} in its message. Messages carry the provider's error code, and a provider
-   * may echo the key it was sent as one (whole or in part): a message sharing a run of {@value #KEY_RUN_SHOWN}
-   * characters with the key is replaced by the status alone.
+   * This failure with nothing of {@code key} in its message. Messages carry the provider's error
+   * code, and a provider may echo the key it was sent as one (whole or in part): a message sharing
+   * a run of {@value #KEY_RUN_SHOWN} characters with the key is replaced by the status alone.
    */
   public ProviderFailure withoutKey(String key) {
     String message = getMessage();
@@ -64,7 +71,12 @@ public final class ProviderFailure extends RuntimeException {
       shows = message.contains(key.substring(i, i + KEY_RUN_SHOWN));
     }
     if (!shows) return this;
-    return new ProviderFailure(kind, httpStatus, retryAfter,
-        httpStatus != null ? "the provider answered HTTP " + httpStatus : "the provider call failed");
+    return new ProviderFailure(
+        kind,
+        httpStatus,
+        retryAfter,
+        httpStatus != null
+            ? "the provider answered HTTP " + httpStatus
+            : "the provider call failed");
   }
 }

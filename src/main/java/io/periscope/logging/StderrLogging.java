@@ -12,27 +12,31 @@ import ch.qos.logback.core.util.OptionHelper;
 import java.util.List;
 
 /**
- * The service's logging, set up in code: one line per event, {@code key=value} fields, on stderr (standard output
- * belongs to the command line's results), at {@code PERISCOPE_LOG_LEVEL} (a system property or the environment;
- * INFO by default). Logback finds it through {@code META-INF/services}. Configuring from an XML file loaded about
- * 270 more classes of logback's XML machinery at every start; an operator's own file still wins when
- * {@code -Dlogback.configurationFile} names one.
+ * The service's logging, set up in code: one line per event, {@code key=value} fields, on stderr
+ * (standard output belongs to the command line's results), at {@code PERISCOPE_LOG_LEVEL} (a system
+ * property or the environment; INFO by default). Logback finds it through {@code
+ * META-INF/services}. Configuring from an XML file loaded about 270 more classes of logback's XML
+ * machinery at every start; an operator's own file still wins when {@code
+ * -Dlogback.configurationFile} names one.
  */
 public final class StderrLogging extends ContextAwareBase implements Configurator {
-  static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z',UTC} level=%level logger=%logger{24} %msg%n%ex{short}";
+  static final String PATTERN =
+      "%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z',UTC} level=%level logger=%logger{24} %msg%n%ex{short}";
 
   /** Chatty at INFO about their own machinery: only their warnings are news. */
-  static final List<String> QUIET = List.of(
-      "com.zaxxer.hikari",
-      "slick",
-      "org.apache.pekko.cluster.sharding",
-      "org.apache.pekko.remote",
-      // a failed probe of /ready while a node starts or stops
-      "org.apache.pekko.management.internal.HealthChecksImpl");
+  static final List<String> QUIET =
+      List.of(
+          "com.zaxxer.hikari",
+          "slick",
+          "org.apache.pekko.cluster.sharding",
+          "org.apache.pekko.remote",
+          // a failed probe of /ready while a node starts or stops
+          "org.apache.pekko.management.internal.HealthChecksImpl");
 
   @Override
   public ExecutionStatus configure(LoggerContext context) {
-    if (OptionHelper.getSystemProperty("logback.configurationFile") != null) return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+    if (OptionHelper.getSystemProperty("logback.configurationFile") != null)
+      return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
     encoder.setPattern(PATTERN);

@@ -8,9 +8,9 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 
 /**
- * Anthropic Messages. Structured output is one tool whose {@code input_schema} is the schema, forced with
- * {@code tool_choice}: the model's answer is that tool call's {@code input}. {@code baseUrl} has no version
- * segment, e.g. {@code https://api.anthropic.com}.
+ * Anthropic Messages. Structured output is one tool whose {@code input_schema} is the schema,
+ * forced with {@code tool_choice}: the model's answer is that tool call's {@code input}. {@code
+ * baseUrl} has no version segment, e.g. {@code https://api.anthropic.com}.
  */
 public final class AnthropicClient extends HttpModelClient {
   public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -29,24 +29,31 @@ public final class AnthropicClient extends HttpModelClient {
     body.put("temperature", 0);
     body.put("system", prompt.system());
     body.putArray("messages").addObject().put("role", "user").put("content", prompt.user());
-    body.putArray("tools").addObject()
+    body.putArray("tools")
+        .addObject()
         .put("name", prompt.schemaName())
-        .put("description", "Give your answer as this tool's input; its schema is the required answer format.")
+        .put(
+            "description",
+            "Give your answer as this tool's input; its schema is the required answer format.")
         .set("input_schema", prompt.schema());
     body.putObject("tool_choice").put("type", "tool").put("name", prompt.schemaName());
-    return withKey(new Request.Builder().url(baseUrl + "/v1/messages"), apiKey).post(jsonBody(body)).build();
+    return withKey(new Request.Builder().url(baseUrl + "/v1/messages"), apiKey)
+        .post(jsonBody(body))
+        .build();
   }
 
   /** The {@code tool_use} block's {@code input}. */
   @Override
   JsonNode answer(JsonNode envelope) {
     if ("refusal".equals(envelope.path("stop_reason").asText())) {
-      throw new ProviderFailure(ProviderFailure.Kind.REJECTED, 200, null, "anthropic model refused to answer");
+      throw new ProviderFailure(
+          ProviderFailure.Kind.REJECTED, 200, null, "anthropic model refused to answer");
     }
     for (JsonNode block : envelope.path("content")) {
       if ("tool_use".equals(block.path("type").asText())) {
         JsonNode input = block.path("input");
-        if (!input.isObject()) throw new InvalidModelOutput("the tool call's input is not an object");
+        if (!input.isObject())
+          throw new InvalidModelOutput("the tool call's input is not an object");
         return input;
       }
     }

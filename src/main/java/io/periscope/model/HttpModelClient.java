@@ -14,13 +14,18 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 
 /**
- * What both protocols share: asynchronous JSON calls over OkHttp with bounded answers, every failure classified
- * for the key pool, and the model's JSON text read into an object. The key travels in a header only; no message
- * built here contains it, or anything a provider echoes back about it.
+ * What both protocols share: asynchronous JSON calls over OkHttp with bounded answers, every
+ * failure classified for the key pool, and the model's JSON text read into an object. The key
+ * travels in a header only; no message built here contains it, or anything a provider echoes back
+ * about it.
  */
 abstract class HttpModelClient implements ModelClient {
   static final MediaType JSON = MediaType.get("application/json");
-  /** Far above any verdict or draft; a bigger body is a misbehaving upstream, not an answer to buffer. */
+
+  /**
+   * Far above any verdict or draft; a bigger body is a misbehaving upstream, not an answer to
+   * buffer.
+   */
   static final long MAX_BODY_BYTES = 4L * 1024 * 1024;
 
   private final String provider;
@@ -70,20 +75,25 @@ abstract class HttpModelClient implements ModelClient {
 
   /** The 2xx body as JSON; anything else fails with a classified {@link ProviderFailure}. */
   private CompletionStage<JsonNode> call(Request request) {
-    return ProviderCall.json(http, request, provider,
-        (status, headers, body) -> ProviderErrors.classify(provider, status, headers, body), MAX_BODY_BYTES);
+    return ProviderCall.json(
+        http,
+        request,
+        provider,
+        (status, headers, body) -> ProviderErrors.classify(provider, status, headers, body),
+        MAX_BODY_BYTES);
   }
 
   /**
-   * The model's JSON text as an object. Local servers sometimes wrap it in a Markdown code fence even under a
-   * schema, so a fence is taken off first.
+   * The model's JSON text as an object. Local servers sometimes wrap it in a Markdown code fence
+   * even under a schema, so a fence is taken off first.
    */
   static JsonNode parseAnswer(String text) {
     String json = text.strip();
     if (json.startsWith("```")) {
       int firstLineEnd = json.indexOf('\n');
       int lastFence = json.lastIndexOf("```");
-      if (firstLineEnd > 0 && lastFence > firstLineEnd) json = json.substring(firstLineEnd + 1, lastFence).strip();
+      if (firstLineEnd > 0 && lastFence > firstLineEnd)
+        json = json.substring(firstLineEnd + 1, lastFence).strip();
     }
     JsonNode answer;
     try {

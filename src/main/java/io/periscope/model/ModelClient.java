@@ -4,16 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A language model behind one provider protocol, asked for answers that are instances of a JSON schema.
+ * A language model behind one provider protocol, asked for answers that are instances of a JSON
+ * schema.
  *
- * <p>Failures arrive as {@link io.periscope.keys.ProviderFailure} (classified for the key pool) or as
- * {@link InvalidModelOutput} (the model answered, but not with a JSON object; worth one more try).
+ * <p>Failures arrive as {@link io.periscope.keys.ProviderFailure} (classified for the key pool) or
+ * as {@link InvalidModelOutput} (the model answered, but not with a JSON object; worth one more
+ * try).
  */
 public interface ModelClient {
-  /** Completes with the model's answer, a JSON object; its fit to the schema is the caller's to check. */
+  /**
+   * Completes with the model's answer, a JSON object; its fit to the schema is the caller's to
+   * check.
+   */
   CompletionStage<JsonNode> complete(StructuredPrompt prompt, String apiKey);
 
-  /** Checks that the provider accepts the key, by listing its models: completes normally or with a failure. */
+  /**
+   * Checks that the provider accepts the key, by listing its models: completes normally or with a
+   * failure.
+   */
   CompletionStage<Void> probe(String apiKey);
 
   /** {@code openai} or {@code anthropic}: the protocol spoken. */

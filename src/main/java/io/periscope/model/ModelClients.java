@@ -6,7 +6,9 @@ import okhttp3.OkHttpClient;
 public final class ModelClients {
   private ModelClients() {}
 
-  /** @param http carries the timeouts; shared, so calls reuse its connections */
+  /**
+   * @param http carries the timeouts; shared, so calls reuse its connections
+   */
   public static ModelClient create(ModelChoice choice, OkHttpClient http) {
     return choice.provider().equals(ModelChoice.ANTHROPIC)
         ? new AnthropicClient(choice.baseUrl(), choice.model(), http)

@@ -13,18 +13,24 @@ import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 
 /**
- * The model configuration an admin set, cluster-wide: one entity ({@link #ID}) reached through sharding, so every
- * node reads the same configuration from its single writer. Until an admin sets one, the state holds none and the
- * operator's MODEL_* settings apply ({@link ModelConfigs}).
+ * The model configuration an admin set, cluster-wide: one entity ({@link #ID}) reached through
+ * sharding, so every node reads the same configuration from its single writer. Until an admin sets
+ * one, the state holds none and the operator's MODEL_* settings apply ({@link ModelConfigs}).
  */
-public final class ModelConfigEntity extends EventSourcedBehaviorWithEnforcedReplies<ModelConfigEntity.Command,
-    ModelConfigEntity.Event, ModelConfigEntity.State> {
+public final class ModelConfigEntity
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        ModelConfigEntity.Command, ModelConfigEntity.Event, ModelConfigEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "ModelConfig");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "ModelConfig");
+
   /** The one instance's entity id. */
   public static final String ID = "models";
 
-  /** {@code configuration}, {@code changedAt} and {@code changedBy} are null until an admin sets a configuration. */
+  /**
+   * {@code configuration}, {@code changedAt} and {@code changedBy} are null until an admin sets a
+   * configuration.
+   */
   public record State(ModelConfiguration configuration, Instant changedAt, String changedBy)
       implements JsonSerializable {}
 
@@ -33,11 +39,15 @@ public final class ModelConfigEntity extends EventSourcedBehaviorWithEnforcedRep
   public record Get(ActorRef<StatusReply<State>> replyTo) implements Command {}
 
   /** Replaces the configuration; answers the new state once it is in the journal. */
-  public record Change(ModelConfiguration configuration, Instant at, String by, ActorRef<StatusReply<State>> replyTo)
+  public record Change(
+      ModelConfiguration configuration, Instant at, String by, ActorRef<StatusReply<State>> replyTo)
       implements Command {}
 
-  /** Goes back to the operator's MODEL_* settings; answers the new state once it is in the journal. */
-  public record Reset(Instant at, String by, ActorRef<StatusReply<State>> replyTo) implements Command {}
+  /**
+   * Goes back to the operator's MODEL_* settings; answers the new state once it is in the journal.
+   */
+  public record Reset(Instant at, String by, ActorRef<StatusReply<State>> replyTo)
+      implements Command {}
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -61,18 +71,29 @@ public final class ModelConfigEntity extends EventSourcedBehaviorWithEnforcedRep
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
-        .onCommand(Get.class, (state, cmd) -> Effect().reply(cmd.replyTo(), StatusReply.success(state)))
-        .onCommand(Change.class, (state, cmd) -> Effect().persist(new Changed(cmd.configuration(), cmd.at(), cmd.by()))
-            .thenReply(cmd.replyTo(), StatusReply::success))
-        .onCommand(Reset.class, (state, cmd) -> Effect().persist(new WasReset(cmd.at(), cmd.by()))
-            .thenReply(cmd.replyTo(), StatusReply::success))
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(
+            Get.class, (state, cmd) -> Effect().reply(cmd.replyTo(), StatusReply.success(state)))
+        .onCommand(
+            Change.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(new Changed(cmd.configuration(), cmd.at(), cmd.by()))
+                    .thenReply(cmd.replyTo(), StatusReply::success))
+        .onCommand(
+            Reset.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(new WasReset(cmd.at(), cmd.by()))
+                    .thenReply(cmd.replyTo(), StatusReply::success))
         .build();
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
+    return newEventHandlerBuilder()
+        .forAnyState()
         .onEvent(Changed.class, (state, e) -> new State(e.configuration(), e.at(), e.by()))
         .onEvent(WasReset.class, (state, e) -> emptyState())
         .build();

@@ -9,10 +9,11 @@ import java.util.concurrent.CompletionStage;
 import okhttp3.OkHttpClient;
 
 /**
- * The model configuration in force, as any node reads it: the one an admin set ({@link ModelConfigEntity}), or the
- * operator's MODEL_* settings until an admin sets one. It is read from the entity as each model question starts,
- * never cached, so a change is asked by the very next question on every node: no propagation delay. The read is one
- * in-memory ask of one entity, beside the key pool lease every question takes anyway.
+ * The model configuration in force, as any node reads it: the one an admin set ({@link
+ * ModelConfigEntity}), or the operator's MODEL_* settings until an admin sets one. It is read from
+ * the entity as each model question starts, never cached, so a change is asked by the very next
+ * question on every node: no propagation delay. The read is one in-memory ask of one entity, beside
+ * the key pool lease every question takes anyway.
  */
 public final class ModelConfigs {
   private final Entities entities;
@@ -21,9 +22,15 @@ public final class ModelConfigs {
   private final OkHttpClient http;
   private final Clock clock;
 
-  /** @param http the trusted upstream client the model clients share */
-  public ModelConfigs(Entities entities, Asks asks, ModelConfiguration fromEnvironment, OkHttpClient http,
-                      Clock clock) {
+  /**
+   * @param http the trusted upstream client the model clients share
+   */
+  public ModelConfigs(
+      Entities entities,
+      Asks asks,
+      ModelConfiguration fromEnvironment,
+      OkHttpClient http,
+      Clock clock) {
     this.entities = entities;
     this.asks = asks;
     this.fromEnvironment = fromEnvironment;
@@ -31,24 +38,37 @@ public final class ModelConfigs {
     this.clock = clock;
   }
 
-  /** The configuration in force; {@code changedAt} and {@code changedBy} are null while it is the environment's. */
-  public record InForce(ModelConfiguration configuration, boolean fromEnvironment, Instant changedAt,
-                        String changedBy) {}
+  /**
+   * The configuration in force; {@code changedAt} and {@code changedBy} are null while it is the
+   * environment's.
+   */
+  public record InForce(
+      ModelConfiguration configuration,
+      boolean fromEnvironment,
+      Instant changedAt,
+      String changedBy) {}
 
   public CompletionStage<InForce> current() {
     return asks.ask(entities.modelConfig(), ModelConfigEntity.Get::new).thenApply(this::inForce);
   }
 
-  /** Replaces the configuration cluster-wide; completes once it is written, when every node asks the new models. */
+  /**
+   * Replaces the configuration cluster-wide; completes once it is written, when every node asks the
+   * new models.
+   */
   public CompletionStage<InForce> change(ModelConfiguration next, String byAccount) {
-    return asks.<ModelConfigEntity.Command, ModelConfigEntity.State>ask(entities.modelConfig(),
-        reply -> new ModelConfigEntity.Change(next, clock.instant(), byAccount, reply)).thenApply(this::inForce);
+    return asks.<ModelConfigEntity.Command, ModelConfigEntity.State>ask(
+            entities.modelConfig(),
+            reply -> new ModelConfigEntity.Change(next, clock.instant(), byAccount, reply))
+        .thenApply(this::inForce);
   }
 
   /** Goes back to the operator's MODEL_* settings cluster-wide. */
   public CompletionStage<InForce> reset(String byAccount) {
-    return asks.<ModelConfigEntity.Command, ModelConfigEntity.State>ask(entities.modelConfig(),
-        reply -> new ModelConfigEntity.Reset(clock.instant(), byAccount, reply)).thenApply(this::inForce);
+    return asks.<ModelConfigEntity.Command, ModelConfigEntity.State>ask(
+            entities.modelConfig(),
+            reply -> new ModelConfigEntity.Reset(clock.instant(), byAccount, reply))
+        .thenApply(this::inForce);
   }
 
   /** The model verdicts ask now. */
@@ -58,26 +78,31 @@ public final class ModelConfigs {
 
   /** The model AI assistance asks now. */
   public PooledModel.Choice assistance() {
-    return () -> current().thenApply(c -> ModelClients.create(c.configuration().assistance(), http));
+    return () ->
+        current().thenApply(c -> ModelClients.create(c.configuration().assistance(), http));
   }
 
   /**
-   * Whether {@code apiKey} is accepted by every endpoint in force (one key pool serves verdicts and assistance), by
-   * listing models at each in turn: completes normally, or with the first endpoint's
-   * {@link io.periscope.keys.ProviderFailure}.
+   * Whether {@code apiKey} is accepted by every endpoint in force (one key pool serves verdicts and
+   * assistance), by listing models at each in turn: completes normally, or with the first
+   * endpoint's {@link io.periscope.keys.ProviderFailure}.
    */
   public CompletionStage<Void> probe(String apiKey) {
-    return current().thenCompose(c -> {
-      CompletionStage<Void> all = CompletableFuture.completedFuture(null);
-      for (ModelChoice endpoint : c.configuration().endpoints()) {
-        all = all.thenCompose(accepted -> ModelClients.create(endpoint, http).probe(apiKey));
-      }
-      return all;
-    });
+    return current()
+        .thenCompose(
+            c -> {
+              CompletionStage<Void> all = CompletableFuture.completedFuture(null);
+              for (ModelChoice endpoint : c.configuration().endpoints()) {
+                all =
+                    all.thenCompose(accepted -> ModelClients.create(endpoint, http).probe(apiKey));
+              }
+              return all;
+            });
   }
 
   private InForce inForce(ModelConfigEntity.State state) {
-    return state.configuration() == null ? new InForce(fromEnvironment, true, null, null)
+    return state.configuration() == null
+        ? new InForce(fromEnvironment, true, null, null)
         : new InForce(state.configuration(), false, state.changedAt(), state.changedBy());
   }
 }

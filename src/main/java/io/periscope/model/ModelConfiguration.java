@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Locale;
 
 /** The models Periscope asks: one for verdicts (runs), one for AI assistance. */
-public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance) implements JsonSerializable {
+public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance)
+    implements JsonSerializable {
   static final int MAX_BASE_URL = 2000;
   static final int MAX_MODEL = 200;
 
@@ -21,24 +22,28 @@ public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance) i
   }
 
   /**
-   * The distinct endpoints asked (one when verdicts and assistance share provider and base URL): a model key must
-   * be accepted by each, since one key pool serves both.
+   * The distinct endpoints asked (one when verdicts and assistance share provider and base URL): a
+   * model key must be accepted by each, since one key pool serves both.
    */
   public List<ModelChoice> endpoints() {
     return assistance.sameEndpoint(verdicts) ? List.of(verdicts) : List.of(verdicts, assistance);
   }
 
   /**
-   * A PUT /admin/model body: {@code {verdicts: {provider, baseUrl, model}, assistance: {…}}}, every field required.
-   * The base URL is the operator's trusted endpoint (no address guard), but it must be an absolute http(s) URL
-   * without credentials, query or fragment: the clients append their paths to it, and it is shown to admins.
+   * A PUT /admin/model body: {@code {verdicts: {provider, baseUrl, model}, assistance: {…}}}, every
+   * field required. The base URL is the operator's trusted endpoint (no address guard), but it must
+   * be an absolute http(s) URL without credentials, query or fragment: the clients append their
+   * paths to it, and it is shown to admins.
    *
    * @throws ValidationException listing every problem, by path
    */
   public static ModelConfiguration parse(JsonNode body) {
     if (body == null || !body.isObject()) {
-      throw new ValidationException(List.of(Issue.at("the body must be {verdicts: {provider, baseUrl, model}, "
-          + "assistance: {provider, baseUrl, model}}")));
+      throw new ValidationException(
+          List.of(
+              Issue.at(
+                  "the body must be {verdicts: {provider, baseUrl, model}, "
+                      + "assistance: {provider, baseUrl, model}}")));
     }
     List<Issue> issues = new ArrayList<>();
     ModelChoice verdicts = choice(body.get("verdicts"), "verdicts", issues);
@@ -70,7 +75,9 @@ public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance) i
     if (model != null && model.length() > MAX_MODEL) {
       issues.add(Issue.at("must be at most " + MAX_MODEL + " characters", purpose, "model"));
     }
-    return issues.size() > before ? null : new ModelChoice(provider.toLowerCase(Locale.ROOT), baseUrl, model);
+    return issues.size() > before
+        ? null
+        : new ModelChoice(provider.toLowerCase(Locale.ROOT), baseUrl, model);
   }
 
   /** The field's trimmed text; an issue when it is absent, not a string or empty. */
@@ -99,8 +106,10 @@ public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance) i
     if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
       return "must be an absolute http(s) URL";
     }
-    if (uri.getRawUserInfo() != null) return "must not carry credentials (keys belong in the key pool)";
-    if (uri.getRawQuery() != null || uri.getRawFragment() != null) return "must not have a query or a fragment";
+    if (uri.getRawUserInfo() != null)
+      return "must not carry credentials (keys belong in the key pool)";
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null)
+      return "must not have a query or a fragment";
     return null;
   }
 }

@@ -8,9 +8,9 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 
 /**
- * OpenAI Chat Completions with a strict {@code response_format} JSON schema: OpenAI itself, and the servers that
- * speak the same protocol (Ollama, vLLM, llama.cpp, OpenRouter). {@code baseUrl} includes the version segment,
- * e.g. {@code https://api.openai.com/v1}.
+ * OpenAI Chat Completions with a strict {@code response_format} JSON schema: OpenAI itself, and the
+ * servers that speak the same protocol (Ollama, vLLM, llama.cpp, OpenRouter). {@code baseUrl}
+ * includes the version segment, e.g. {@code https://api.openai.com/v1}.
  */
 public final class OpenAiCompatibleClient extends HttpModelClient {
   public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -28,7 +28,8 @@ public final class OpenAiCompatibleClient extends HttpModelClient {
     messages.addObject().put("role", "system").put("content", prompt.system());
     messages.addObject().put("role", "user").put("content", prompt.user());
     ObjectNode format = body.putObject("response_format").put("type", "json_schema");
-    format.putObject("json_schema")
+    format
+        .putObject("json_schema")
         .put("name", prompt.schemaName())
         .put("strict", true)
         .set("schema", prompt.schema());
@@ -43,16 +44,19 @@ public final class OpenAiCompatibleClient extends HttpModelClient {
   }
 
   /**
-   * {@code choices[0].message}: its {@code content}, or, from servers that answer a schema through a function
-   * call, {@code tool_calls[0].function.arguments}. A refusal is final for this request, whatever the key.
+   * {@code choices[0].message}: its {@code content}, or, from servers that answer a schema through
+   * a function call, {@code tool_calls[0].function.arguments}. A refusal is final for this request,
+   * whatever the key.
    */
   @Override
   JsonNode answer(JsonNode envelope) {
     JsonNode message = envelope.path("choices").path(0).path("message");
-    if (message.isMissingNode()) throw new InvalidModelOutput("the answer has no choices[0].message");
+    if (message.isMissingNode())
+      throw new InvalidModelOutput("the answer has no choices[0].message");
     String refusal = message.path("refusal").asText("");
     if (!refusal.isBlank()) {
-      throw new ProviderFailure(ProviderFailure.Kind.REJECTED, 200, null, "openai model refused to answer");
+      throw new ProviderFailure(
+          ProviderFailure.Kind.REJECTED, 200, null, "openai model refused to answer");
     }
     JsonNode content = message.path("content");
     if (content.isTextual() && !content.asText().isBlank()) return parseAnswer(content.asText());
@@ -64,6 +68,10 @@ public final class OpenAiCompatibleClient extends HttpModelClient {
 
   @Override
   Request probeRequest(String apiKey) {
-    return new Request.Builder().url(baseUrl + "/models").header("Authorization", "Bearer " + apiKey).get().build();
+    return new Request.Builder()
+        .url(baseUrl + "/models")
+        .header("Authorization", "Bearer " + apiKey)
+        .get()
+        .build();
   }
 }

@@ -8,18 +8,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The model's judgement of a watch's condition over a run's fresh items. {@code confidence} is how sure the model
- * is that the condition is met, in [0, 1]; {@code evidence} cites only items that were in the prompt.
+ * The model's judgement of a watch's condition over a run's fresh items. {@code confidence} is how
+ * sure the model is that the condition is met, in [0, 1]; {@code evidence} cites only items that
+ * were in the prompt.
  */
-public record Verdict(boolean met, double confidence, String summary, List<Evidence> evidence, String reasoning)
+public record Verdict(
+    boolean met, double confidence, String summary, List<Evidence> evidence, String reasoning)
     implements JsonSerializable {
 
-  /** Bounds on what a verdict carries into the run record and the alert, whatever the model wrote. */
+  /**
+   * Bounds on what a verdict carries into the run record and the alert, whatever the model wrote.
+   */
   static final int MAX_SUMMARY_CHARS = 1_000;
+
   static final int MAX_REASONING_CHARS = 4_000;
   static final int MAX_QUOTE_CHARS = 500;
 
-  /** A cited item: its URL as listed, its title from the list (null when it had none), the model's quote or null. */
+  /**
+   * A cited item: its URL as listed, its title from the list (null when it had none), the model's
+   * quote or null.
+   */
   public record Evidence(String url, String title, String quote) implements JsonSerializable {}
 
   public Verdict {
@@ -27,10 +35,10 @@ public record Verdict(boolean met, double confidence, String summary, List<Evide
   }
 
   /**
-   * Reads the model's answer to {@link VerdictPrompt#schema()}, checking what strict decoding may not have: every
-   * field present with its type, confidence in [0, 1]. Evidence citing a URL that is not one of {@code items} is
-   * dropped (a model inventing a link is not worth a retry), as is a second citation of the same item. Properties
-   * the schema does not name are ignored.
+   * Reads the model's answer to {@link VerdictPrompt#schema()}, checking what strict decoding may
+   * not have: every field present with its type, confidence in [0, 1]. Evidence citing a URL that
+   * is not one of {@code items} is dropped (a model inventing a link is not worth a retry), as is a
+   * second citation of the same item. Properties the schema does not name are ignored.
    *
    * @throws InvalidModelOutput naming every problem found
    */
@@ -54,7 +62,8 @@ public record Verdict(boolean met, double confidence, String summary, List<Evide
       for (int i = 0; i < cited.size(); i++) {
         JsonNode e = cited.get(i);
         if (!e.path("url").isTextual() || !e.path("quote").isTextual()) {
-          problems.add("evidence[" + i + "] must be an object with a string url and a string quote");
+          problems.add(
+              "evidence[" + i + "] must be an object with a string url and a string quote");
         }
       }
     }
@@ -69,14 +78,21 @@ public record Verdict(boolean met, double confidence, String summary, List<Evide
       VerdictPrompt.Candidate item = byUrl.get(e.get("url").asText().strip());
       if (item == null || evidence.containsKey(item.url())) continue;
       String quote = bounded(e.get("quote").asText().strip(), MAX_QUOTE_CHARS);
-      evidence.put(item.url(), new Evidence(item.url(), item.title(), quote.isEmpty() ? null : quote));
+      evidence.put(
+          item.url(), new Evidence(item.url(), item.title(), quote.isEmpty() ? null : quote));
     }
-    return new Verdict(met.asBoolean(), confidence.asDouble(),
-        bounded(summary.asText().strip(), MAX_SUMMARY_CHARS), List.copyOf(evidence.values()),
+    return new Verdict(
+        met.asBoolean(),
+        confidence.asDouble(),
+        bounded(summary.asText().strip(), MAX_SUMMARY_CHARS),
+        List.copyOf(evidence.values()),
         bounded(reasoning.asText().strip(), MAX_REASONING_CHARS));
   }
 
-  /** {@code text} cut to at most {@code max} chars, never between the halves of a surrogate pair, marked with "…". */
+  /**
+   * {@code text} cut to at most {@code max} chars, never between the halves of a surrogate pair,
+   * marked with "…".
+   */
   static String bounded(String text, int max) {
     if (text.length() <= max) return text;
     int end = max - 1;

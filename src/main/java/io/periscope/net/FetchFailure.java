@@ -1,6 +1,9 @@
 package io.periscope.net;
 
-/** Why a fetch of a user-supplied URL failed. Messages name the URL's host at most, never headers or bodies. */
+/**
+ * Why a fetch of a user-supplied URL failed. Messages name the URL's host at most, never headers or
+ * bodies.
+ */
 public final class FetchFailure extends RuntimeException {
   public enum Kind {
     /** The SSRF guard refused the address or the URL: no request was sent there. */

@@ -27,22 +27,26 @@ import okhttp3.ResponseBody;
 import okio.BufferedSource;
 
 /**
- * The one HTTP client for user-supplied URLs (feeds, article pages, webhooks). Every address a request would
- * connect to passes {@link AddressGuard} first (unless private networks are allowed), redirects are followed by
- * hand so each hop is checked again, and every call is bounded in bytes and time. Failures complete the stage
- * with a {@link FetchFailure}. {@link #guardedClient()} carries the same guard for senders that POST.
+ * The one HTTP client for user-supplied URLs (feeds, article pages, webhooks). Every address a
+ * request would connect to passes {@link AddressGuard} first (unless private networks are allowed),
+ * redirects are followed by hand so each hop is checked again, and every call is bounded in bytes
+ * and time. Failures complete the stage with a {@link FetchFailure}. {@link #guardedClient()}
+ * carries the same guard for senders that POST.
  */
 public final class SafeHttp {
   public static final int MAX_REDIRECTS = 5;
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(10);
+
   /** Overall deadline of one {@code get} (all its redirects) or {@code postJson}, body included. */
   public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(20);
 
   private static final String USER_AGENT = "Periscope/0.1";
   // What OkHttp itself treats as an IP literal (and then connects to without asking the Dns).
-  private static final Pattern IP_LITERAL = Pattern.compile("([0-9a-fA-F]*:[0-9a-fA-F:.]*)|([\\d.]+)");
-  private static final List<String> CREDENTIAL_HEADERS = List.of("Authorization", "Cookie", "Proxy-Authorization");
+  private static final Pattern IP_LITERAL =
+      Pattern.compile("([0-9a-fA-F]*:[0-9a-fA-F:.]*)|([\\d.]+)");
+  private static final List<String> CREDENTIAL_HEADERS =
+      List.of("Authorization", "Cookie", "Proxy-Authorization");
 
   /** A final answer: a 2xx, or a 304 to a conditional GET. */
   public record Response(int status, Headers headers, byte[] body, String finalUrl) {
@@ -52,7 +56,10 @@ public final class SafeHttp {
     }
   }
 
-  /** Thrown from the Dns so OkHttp fails the call before connecting; an IOException, as OkHttp expects. */
+  /**
+   * Thrown from the Dns so OkHttp fails the call before connecting; an IOException, as OkHttp
+   * expects.
+   */
   private static final class RefusedAddress extends UnknownHostException {
     RefusedAddress(String message) {
       super(message);
@@ -67,25 +74,38 @@ public final class SafeHttp {
     this(allowPrivateNetworks, DEFAULT_CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT, DEFAULT_CALL_TIMEOUT);
   }
 
-  public SafeHttp(boolean allowPrivateNetworks, Duration connectTimeout, Duration readTimeout, Duration callTimeout) {
+  public SafeHttp(
+      boolean allowPrivateNetworks,
+      Duration connectTimeout,
+      Duration readTimeout,
+      Duration callTimeout) {
     this(address -> allowPrivateNetworks, connectTimeout, readTimeout, callTimeout);
   }
 
-  /** {@code exempt}: addresses the guard lets through (all of them when private networks are allowed). */
-  SafeHttp(Predicate<InetAddress> exempt, Duration connectTimeout, Duration readTimeout, Duration callTimeout) {
+  /**
+   * {@code exempt}: addresses the guard lets through (all of them when private networks are
+   * allowed).
+   */
+  SafeHttp(
+      Predicate<InetAddress> exempt,
+      Duration connectTimeout,
+      Duration readTimeout,
+      Duration callTimeout) {
     this.exempt = exempt;
     this.callTimeout = callTimeout;
-    this.client = new OkHttpClient.Builder()
-        .dns(this::lookup)
-        // A proxy would make OkHttp resolve the proxy instead of the target, and the guard would check the wrong host.
-        .proxy(Proxy.NO_PROXY)
-        .followRedirects(false)
-        .followSslRedirects(false)
-        .connectTimeout(connectTimeout)
-        .readTimeout(readTimeout)
-        .writeTimeout(readTimeout)
-        .dispatcher(UpstreamDispatcher.create("safe-http"))
-        .build();
+    this.client =
+        new OkHttpClient.Builder()
+            .dns(this::lookup)
+            // A proxy would make OkHttp resolve the proxy instead of the target, and the guard
+            // would check the wrong host.
+            .proxy(Proxy.NO_PROXY)
+            .followRedirects(false)
+            .followSslRedirects(false)
+            .connectTimeout(connectTimeout)
+            .readTimeout(readTimeout)
+            .writeTimeout(readTimeout)
+            .dispatcher(UpstreamDispatcher.create("safe-http"))
+            .build();
   }
 
   /** GET with the default overall deadline. */
@@ -94,11 +114,13 @@ public final class SafeHttp {
   }
 
   /** GET following at most {@link #MAX_REDIRECTS} redirects, all of it within {@code timeout}. */
-  public CompletionStage<Response> get(String url, Map<String, String> headers, long maxBytes, Duration timeout) {
+  public CompletionStage<Response> get(
+      String url, Map<String, String> headers, long maxBytes, Duration timeout) {
     CompletableFuture<Response> result = new CompletableFuture<>();
     try {
       HttpUrl first = checked(url, HttpUrl.parse(url));
-      getHop(first, Headers.of(headers), maxBytes, System.nanoTime() + timeout.toNanos(), 0, result);
+      getHop(
+          first, Headers.of(headers), maxBytes, System.nanoTime() + timeout.toNanos(), 0, result);
     } catch (FetchFailure refused) {
       result.completeExceptionally(refused);
     } catch (IllegalArgumentException badHeader) {
@@ -108,9 +130,10 @@ public final class SafeHttp {
   }
 
   /**
-   * Whether anything answers HTTP at {@code url}: completes with the status of the first answer to a HEAD request,
-   * whatever it is (a redirect is not followed, an error status is still an answer), within {@code timeout}; fails
-   * with a {@link FetchFailure} when the guard refuses the address or nothing answers. The body is never read.
+   * Whether anything answers HTTP at {@code url}: completes with the status of the first answer to
+   * a HEAD request, whatever it is (a redirect is not followed, an error status is still an
+   * answer), within {@code timeout}; fails with a {@link FetchFailure} when the guard refuses the
+   * address or nothing answers. The body is never read.
    */
   public CompletionStage<Integer> firstAnswer(String url, Duration timeout) {
     CompletableFuture<Integer> result = new CompletableFuture<>();
@@ -121,30 +144,41 @@ public final class SafeHttp {
       result.completeExceptionally(refused);
       return result;
     }
-    send(new Request.Builder().url(target).headers(withUserAgent(Headers.of())).head().build(), timeout.toNanos(),
-        result, response -> result.complete(response.code()));
+    send(
+        new Request.Builder().url(target).headers(withUserAgent(Headers.of())).head().build(),
+        timeout.toNanos(),
+        result,
+        response -> result.complete(response.code()));
     return result;
   }
 
   /**
-   * A client for POSTs to user-supplied URLs (webhooks, ntfy, Slack, Discord): no redirects, and the address it
-   * connected to is checked before the request is written, which also covers IP-literal hosts that OkHttp
-   * connects to without asking the DNS.
+   * A client for POSTs to user-supplied URLs (webhooks, ntfy, Slack, Discord): no redirects, and
+   * the address it connected to is checked before the request is written, which also covers
+   * IP-literal hosts that OkHttp connects to without asking the DNS.
    */
   public OkHttpClient guardedClient() {
-    return client.newBuilder().addNetworkInterceptor(chain -> {
-      InetAddress connected = chain.connection().route().socketAddress().getAddress();
-      if (!exempt.test(connected)) {
-        Optional<String> refusal = AddressGuard.refusal(connected);
-        if (refusal.isPresent()) {
-          throw new RefusedAddress(chain.request().url().host() + " is a " + refusal.get() + " address");
-        }
-      }
-      return chain.proceed(chain.request());
-    }).build();
+    return client
+        .newBuilder()
+        .addNetworkInterceptor(
+            chain -> {
+              InetAddress connected = chain.connection().route().socketAddress().getAddress();
+              if (!exempt.test(connected)) {
+                Optional<String> refusal = AddressGuard.refusal(connected);
+                if (refusal.isPresent()) {
+                  throw new RefusedAddress(
+                      chain.request().url().host() + " is a " + refusal.get() + " address");
+                }
+              }
+              return chain.proceed(chain.request());
+            })
+        .build();
   }
 
-  /** Why the guard refused the address a failed call would have connected to; empty for any other failure. */
+  /**
+   * Why the guard refused the address a failed call would have connected to; empty for any other
+   * failure.
+   */
   public static Optional<String> refusal(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof RefusedAddress) return Optional.of(t.getMessage());
@@ -152,74 +186,100 @@ public final class SafeHttp {
     return Optional.empty();
   }
 
-  private void getHop(HttpUrl url, Headers headers, long maxBytes, long deadline, int redirects,
-                      CompletableFuture<Response> result) {
+  private void getHop(
+      HttpUrl url,
+      Headers headers,
+      long maxBytes,
+      long deadline,
+      int redirects,
+      CompletableFuture<Response> result) {
     long remaining = deadline - System.nanoTime();
     if (remaining <= 0) {
       result.completeExceptionally(timedOut(url));
       return;
     }
     Request request = new Request.Builder().url(url).headers(withUserAgent(headers)).get().build();
-    send(request, remaining, result, response -> {
-      int status = response.code();
-      if (!isRedirect(status)) {
-        if (!response.isSuccessful() && status != 304) {
-          throw new FetchFailure(FetchFailure.Kind.HTTP, status, url.host() + " answered HTTP " + status);
-        }
-        result.complete(new Response(status, response.headers(), bounded(response.body(), maxBytes, url),
-            url.toString()));
-        return;
-      }
-      HttpUrl next = redirectTarget(url, status, response.header("Location"), redirects);
-      Headers nextHeaders = sameOrigin(url, next) ? headers : withoutCredentials(headers);
-      getHop(next, nextHeaders, maxBytes, deadline, redirects + 1, result);
-    });
+    send(
+        request,
+        remaining,
+        result,
+        response -> {
+          int status = response.code();
+          if (!isRedirect(status)) {
+            if (!response.isSuccessful() && status != 304) {
+              throw new FetchFailure(
+                  FetchFailure.Kind.HTTP, status, url.host() + " answered HTTP " + status);
+            }
+            result.complete(
+                new Response(
+                    status,
+                    response.headers(),
+                    bounded(response.body(), maxBytes, url),
+                    url.toString()));
+            return;
+          }
+          HttpUrl next = redirectTarget(url, status, response.header("Location"), redirects);
+          Headers nextHeaders = sameOrigin(url, next) ? headers : withoutCredentials(headers);
+          getHop(next, nextHeaders, maxBytes, deadline, redirects + 1, result);
+        });
   }
 
-  /** What to do with an answer; throwing fails the call ({@link FetchFailure} as it is, I/O as a failure). */
+  /**
+   * What to do with an answer; throwing fails the call ({@link FetchFailure} as it is, I/O as a
+   * failure).
+   */
   private interface Answer {
     void take(okhttp3.Response response) throws IOException;
   }
 
-  /** Sends {@code request} within {@code timeoutNanos}, closing the answer after {@code answer} took it. */
-  private void send(Request request, long timeoutNanos, CompletableFuture<?> result, Answer answer) {
+  /**
+   * Sends {@code request} within {@code timeoutNanos}, closing the answer after {@code answer} took
+   * it.
+   */
+  private void send(
+      Request request, long timeoutNanos, CompletableFuture<?> result, Answer answer) {
     Call call = client.newCall(request);
     call.timeout().timeout(timeoutNanos, TimeUnit.NANOSECONDS);
-    call.enqueue(new Callback() {
-      @Override
-      public void onFailure(Call call, IOException e) {
-        result.completeExceptionally(failure(request.url(), e));
-      }
+    call.enqueue(
+        new Callback() {
+          @Override
+          public void onFailure(Call call, IOException e) {
+            result.completeExceptionally(failure(request.url(), e));
+          }
 
-      @Override
-      public void onResponse(Call call, okhttp3.Response response) {
-        try (response) {
-          answer.take(response);
-        } catch (FetchFailure f) {
-          result.completeExceptionally(f);
-        } catch (IOException e) {
-          result.completeExceptionally(failure(request.url(), e));
-        }
-      }
-    });
+          @Override
+          public void onResponse(Call call, okhttp3.Response response) {
+            try (response) {
+              answer.take(response);
+            } catch (FetchFailure f) {
+              result.completeExceptionally(f);
+            } catch (IOException e) {
+              result.completeExceptionally(failure(request.url(), e));
+            }
+          }
+        });
   }
 
   private HttpUrl redirectTarget(HttpUrl from, int status, String location, int redirects) {
     if (location == null || location.isBlank()) {
-      throw new FetchFailure(FetchFailure.Kind.HTTP, status, from.host() + " redirected without a Location");
+      throw new FetchFailure(
+          FetchFailure.Kind.HTTP, status, from.host() + " redirected without a Location");
     }
     if (redirects >= MAX_REDIRECTS) {
-      throw new FetchFailure(FetchFailure.Kind.HTTP, status, "more than " + MAX_REDIRECTS + " redirects");
+      throw new FetchFailure(
+          FetchFailure.Kind.HTTP, status, "more than " + MAX_REDIRECTS + " redirects");
     }
     return checked(location, from.resolve(location));
   }
 
   /**
-   * Refuses what the guard can judge before any connection: a scheme other than http(s) and an IP-literal host
-   * (OkHttp connects to literals without asking the Dns). {@code url} is null when OkHttp could not parse it.
+   * Refuses what the guard can judge before any connection: a scheme other than http(s) and an
+   * IP-literal host (OkHttp connects to literals without asking the Dns). {@code url} is null when
+   * OkHttp could not parse it.
    */
   private HttpUrl checked(String written, HttpUrl url) {
-    if (url == null) throw new FetchFailure(FetchFailure.Kind.REFUSED, null, "not an http or https URL");
+    if (url == null)
+      throw new FetchFailure(FetchFailure.Kind.REFUSED, null, "not an http or https URL");
     String host = url.host();
     if (IP_LITERAL.matcher(host).matches()) {
       refuseLiteral(host, url);
@@ -231,10 +291,12 @@ public final class SafeHttp {
 
   private void refuseLiteral(String literal, HttpUrl url) {
     Optional<String> refusal = AddressGuard.refusalOfLiteral(literal);
-    // Only a literal the guard could parse may be exempt: anything else would make Java ask DNS for it.
+    // Only a literal the guard could parse may be exempt: anything else would make Java ask DNS for
+    // it.
     boolean exempted = AddressGuard.parseLiteral(literal).map(exempt::test).orElse(false);
     if (refusal.isPresent() && !exempted) {
-      throw new FetchFailure(FetchFailure.Kind.REFUSED, null, url.host() + " is a " + refusal.get() + " address");
+      throw new FetchFailure(
+          FetchFailure.Kind.REFUSED, null, url.host() + " is a " + refusal.get() + " address");
     }
   }
 
@@ -253,7 +315,8 @@ public final class SafeHttp {
       if (exempt.test(address)) continue;
       Optional<String> refusal = AddressGuard.refusal(address);
       if (refusal.isPresent()) {
-        // The address itself stays out of the message: the URL's owner need not learn the internal network.
+        // The address itself stays out of the message: the URL's owner need not learn the internal
+        // network.
         throw new RefusedAddress(hostname + " resolves to a " + refusal.get() + " address");
       }
     }
@@ -263,7 +326,8 @@ public final class SafeHttp {
   private static byte[] bounded(ResponseBody body, long maxBytes, HttpUrl url) throws IOException {
     if (body.contentLength() > maxBytes) throw tooLarge(url, maxBytes);
     BufferedSource source = body.source();
-    if (source.request(maxBytes + 1)) throw tooLarge(url, maxBytes); // stops reading right past the limit
+    if (source.request(maxBytes + 1))
+      throw tooLarge(url, maxBytes); // stops reading right past the limit
     return source.readByteArray();
   }
 
@@ -274,24 +338,32 @@ public final class SafeHttp {
   }
 
   private static FetchFailure tooLarge(HttpUrl url, long maxBytes) {
-    return new FetchFailure(FetchFailure.Kind.TOO_LARGE, null, url.host() + " sent more than " + maxBytes + " bytes");
+    return new FetchFailure(
+        FetchFailure.Kind.TOO_LARGE, null, url.host() + " sent more than " + maxBytes + " bytes");
   }
 
-  /** OkHttp's own message quotes the offending value, which may be a webhook's secret: not repeated here. */
+  /**
+   * OkHttp's own message quotes the offending value, which may be a webhook's secret: not repeated
+   * here.
+   */
   private static IllegalArgumentException unsendableHeader() {
     return new IllegalArgumentException("a request header name or value cannot be sent over HTTP");
   }
 
   private static FetchFailure timedOut(HttpUrl url) {
-    return new FetchFailure(FetchFailure.Kind.TIMEOUT, null, url.host() + " did not answer in time");
+    return new FetchFailure(
+        FetchFailure.Kind.TIMEOUT, null, url.host() + " did not answer in time");
   }
 
   private static FetchFailure failure(HttpUrl url, IOException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof RefusedAddress) return new FetchFailure(FetchFailure.Kind.REFUSED, null, t.getMessage());
+      if (t instanceof RefusedAddress)
+        return new FetchFailure(FetchFailure.Kind.REFUSED, null, t.getMessage());
     }
     if (e instanceof InterruptedIOException) return timedOut(url);
-    return new FetchFailure(FetchFailure.Kind.UNREACHABLE, null,
+    return new FetchFailure(
+        FetchFailure.Kind.UNREACHABLE,
+        null,
         "could not reach " + url.host() + " (" + e.getClass().getSimpleName() + ")");
   }
 
@@ -310,6 +382,8 @@ public final class SafeHttp {
   }
 
   private static Headers withUserAgent(Headers headers) {
-    return headers.get("User-Agent") != null ? headers : headers.newBuilder().add("User-Agent", USER_AGENT).build();
+    return headers.get("User-Agent") != null
+        ? headers
+        : headers.newBuilder().add("User-Agent", USER_AGENT).build();
   }
 }

@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Dispatcher;
 
 /**
- * How many asynchronous upstream calls run at once. OkHttp's default of 5 per host would queue every run's
- * model call behind four others (one provider host takes all verdicts), and run-all or a busy minute of schedules
- * would wait on that queue instead of the upstream.
+ * How many asynchronous upstream calls run at once. OkHttp's default of 5 per host would queue
+ * every run's model call behind four others (one provider host takes all verdicts), and run-all or
+ * a busy minute of schedules would wait on that queue instead of the upstream.
  */
 public final class UpstreamDispatcher {
   public static final int MAX_CALLS = 512;
@@ -17,15 +17,26 @@ public final class UpstreamDispatcher {
 
   private UpstreamDispatcher() {}
 
-  /** A dispatcher on daemon threads named {@code periscope-<name>-N}, so calls in flight never hold the JVM up. */
+  /**
+   * A dispatcher on daemon threads named {@code periscope-<name>-N}, so calls in flight never hold
+   * the JVM up.
+   */
   public static Dispatcher create(String name) {
     AtomicInteger count = new AtomicInteger();
-    Dispatcher dispatcher = new Dispatcher(new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-        new SynchronousQueue<>(), runnable -> {
-          Thread thread = new Thread(runnable, "periscope-" + name + "-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        }));
+    Dispatcher dispatcher =
+        new Dispatcher(
+            new ThreadPoolExecutor(
+                0,
+                Integer.MAX_VALUE,
+                60,
+                TimeUnit.SECONDS,
+                new SynchronousQueue<>(),
+                runnable -> {
+                  Thread thread =
+                      new Thread(runnable, "periscope-" + name + "-" + count.incrementAndGet());
+                  thread.setDaemon(true);
+                  return thread;
+                }));
     dispatcher.setMaxRequests(MAX_CALLS);
     dispatcher.setMaxRequestsPerHost(MAX_CALLS_PER_HOST);
     return dispatcher;

@@ -7,16 +7,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Operational health alerts (interface.md §6) to the admin chat: {@code TELEGRAM_ADMIN_CHAT_ID}, else
- * {@code TELEGRAM_CHAT_ID}. They open with ⚠️ and read unlike event alerts:
+ * Operational health alerts (interface.md §6) to the admin chat: {@code TELEGRAM_ADMIN_CHAT_ID},
+ * else {@code TELEGRAM_CHAT_ID}. They open with ⚠️ and read unlike event alerts:
  *
  * <pre>
  * ⚠️ Periscope: all-sources-failed
  * alice/acme-launch: 2 of 2 sources failed
  * </pre>
  *
- * Best effort: sending never blocks the caller and never fails; an alert that cannot be sent is logged, and
- * without a bot token or chat the alert is logged at WARN instead.
+ * Best effort: sending never blocks the caller and never fails; an alert that cannot be sent is
+ * logged, and without a bot token or chat the alert is logged at WARN instead.
  */
 public final class AdminAlerts {
   private static final Logger log = LoggerFactory.getLogger(AdminAlerts.class);
@@ -48,8 +48,11 @@ public final class AdminAlerts {
     this.telegram = telegram;
   }
 
-  /** To the admin chat of this configuration's Telegram settings, over an operator-trusted client. */
-  public static AdminAlerts create(com.typesafe.config.Config config, okhttp3.OkHttpClient trusted) {
+  /**
+   * To the admin chat of this configuration's Telegram settings, over an operator-trusted client.
+   */
+  public static AdminAlerts create(
+      com.typesafe.config.Config config, okhttp3.OkHttpClient trusted) {
     return new AdminAlerts(new TelegramSender(trusted, TelegramSettings.from(config)));
   }
 
@@ -65,28 +68,48 @@ public final class AdminAlerts {
 
   private CompletionStage<Void> send(Kind kind, Optional<String> subject, String detail) {
     try {
-      String text = AlertFormat.truncate(AlertFormat.oneLine(detail == null ? "" : detail), MAX_DETAIL);
-      String html = WARNING + " <b>Periscope: " + kind.label() + "</b>\n"
-          + subject.map(s -> "<code>" + AlertFormat.escapeHtml(s) + "</code>: ").orElse("")
-          + AlertFormat.escapeHtml(text);
+      String text =
+          AlertFormat.truncate(AlertFormat.oneLine(detail == null ? "" : detail), MAX_DETAIL);
+      String html =
+          WARNING
+              + " <b>Periscope: "
+              + kind.label()
+              + "</b>\n"
+              + subject.map(s -> "<code>" + AlertFormat.escapeHtml(s) + "</code>: ").orElse("")
+              + AlertFormat.escapeHtml(text);
       String logged = subject.map(s -> "watch=" + s + " ").orElse("") + "detail=\"" + text + "\"";
       Optional<String> chat = telegram.settings().adminChat();
       if (!telegram.settings().hasToken() || chat.isEmpty()) {
-        log.warn("event=admin-alert kind={} delivered=false reason=telegram-not-configured {}", kind.label(), logged);
+        log.warn(
+            "event=admin-alert kind={} delivered=false reason=telegram-not-configured {}",
+            kind.label(),
+            logged);
         return CompletableFuture.completedFuture(null);
       }
-      return telegram.sendHtml("telegram:" + chat.get(), chat.get(), html).handle((delivery, failure) -> {
-        if (failure != null || !delivery.ok()) {
-          String reason = failure != null ? HttpCalls.reason(failure, telegram.settings().botToken()) : delivery.error();
-          log.warn("event=admin-alert kind={} delivered=false reason=\"{}\" {}", kind.label(), reason, logged);
-        } else {
-          log.info("event=admin-alert kind={} delivered=true {}", kind.label(), logged);
-        }
-        return null;
-      });
+      return telegram
+          .sendHtml("telegram:" + chat.get(), chat.get(), html)
+          .handle(
+              (delivery, failure) -> {
+                if (failure != null || !delivery.ok()) {
+                  String reason =
+                      failure != null
+                          ? HttpCalls.reason(failure, telegram.settings().botToken())
+                          : delivery.error();
+                  log.warn(
+                      "event=admin-alert kind={} delivered=false reason=\"{}\" {}",
+                      kind.label(),
+                      reason,
+                      logged);
+                } else {
+                  log.info("event=admin-alert kind={} delivered=true {}", kind.label(), logged);
+                }
+                return null;
+              });
     } catch (RuntimeException e) {
       // Alerting is never allowed to hide the problem being alerted about.
-      log.warn("event=admin-alert kind={} delivered=false reason=\"{}\"", kind.label(),
+      log.warn(
+          "event=admin-alert kind={} delivered=false reason=\"{}\"",
+          kind.label(),
           HttpCalls.reason(e, telegram.settings().botToken()));
       return CompletableFuture.completedFuture(null);
     }

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * An event alert: a watch's condition was judged met on some fresh items. {@link Strength#WEAK} is the
- * unconfirmed alert sent when the confidence reached {@code weakThreshold} but not {@code threshold}.
+ * An event alert: a watch's condition was judged met on some fresh items. {@link Strength#WEAK} is
+ * the unconfirmed alert sent when the confidence reached {@code weakThreshold} but not {@code
+ * threshold}.
  */
 public record Alert(
     String owner,
@@ -19,7 +20,10 @@ public record Alert(
     String condition,
     Instant at) {
 
-  public enum Strength { CONFIRMED, WEAK }
+  public enum Strength {
+    CONFIRMED,
+    WEAK
+  }
 
   /** An item the verdict cites. */
   public record Evidence(String title, String url) {

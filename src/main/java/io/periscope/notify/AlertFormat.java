@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How an event alert reads, in every channel's markup: one layout (headline, summary, evidence, condition),
- * rendered as Telegram HTML, plain text, Slack mrkdwn or Discord markdown. A confirmed alert opens with 🔔, a
- * weak one with 🔸 and says it is unconfirmed; neither opens with ⚠️, which marks operational alerts.
+ * How an event alert reads, in every channel's markup: one layout (headline, summary, evidence,
+ * condition), rendered as Telegram HTML, plain text, Slack mrkdwn or Discord markdown. A confirmed
+ * alert opens with 🔔, a weak one with 🔸 and says it is unconfirmed; neither opens with ⚠️, which
+ * marks operational alerts.
  */
 public final class AlertFormat {
   /** Discord refuses webhook messages whose content is longer. */
@@ -14,7 +15,10 @@ public final class AlertFormat {
 
   private AlertFormat() {}
 
-  /** For Telegram's {@code parse_mode: HTML}; every line is balanced, so it may be split between lines. */
+  /**
+   * For Telegram's {@code parse_mode: HTML}; every line is balanced, so it may be split between
+   * lines.
+   */
   public static String telegramHtml(Alert alert) {
     return render(alert, HTML, true);
   }
@@ -59,12 +63,18 @@ public final class AlertFormat {
     return out.toString();
   }
 
-  /** Collapses line breaks and runs of blanks, so user text cannot add lines to a headline or header. */
+  /**
+   * Collapses line breaks and runs of blanks, so user text cannot add lines to a headline or
+   * header.
+   */
   public static String oneLine(String text) {
     return text.replaceAll("\\s+", " ").trim();
   }
 
-  /** At most {@code max} UTF-16 units, ending in … when cut, never between the halves of a surrogate pair. */
+  /**
+   * At most {@code max} UTF-16 units, ending in … when cut, never between the halves of a surrogate
+   * pair.
+   */
   public static String truncate(String text, int max) {
     if (text.length() <= max) return text;
     int cut = max - 1;
@@ -109,68 +119,74 @@ public final class AlertFormat {
     String evidence(Alert.Evidence e);
   }
 
-  private static final Markup HTML = new Markup() {
-    public String escape(String text) {
-      return escapeHtml(text);
-    }
+  private static final Markup HTML =
+      new Markup() {
+        public String escape(String text) {
+          return escapeHtml(text);
+        }
 
-    public String bold(String escaped) {
-      return "<b>" + escaped + "</b>";
-    }
+        public String bold(String escaped) {
+          return "<b>" + escaped + "</b>";
+        }
 
-    public String evidence(Alert.Evidence e) {
-      String title = escapeHtml(oneLine(e.title().isBlank() ? e.url() : e.title()));
-      return isWebUrl(e.url()) ? "<a href=\"" + escapeHtml(e.url()) + "\">" + title + "</a>" : title;
-    }
-  };
+        public String evidence(Alert.Evidence e) {
+          String title = escapeHtml(oneLine(e.title().isBlank() ? e.url() : e.title()));
+          return isWebUrl(e.url())
+              ? "<a href=\"" + escapeHtml(e.url()) + "\">" + title + "</a>"
+              : title;
+        }
+      };
 
-  private static final Markup PLAIN = new Markup() {
-    public String escape(String text) {
-      return text;
-    }
+  private static final Markup PLAIN =
+      new Markup() {
+        public String escape(String text) {
+          return text;
+        }
 
-    public String bold(String escaped) {
-      return escaped;
-    }
+        public String bold(String escaped) {
+          return escaped;
+        }
 
-    public String evidence(Alert.Evidence e) {
-      return joinTitleAndUrl(oneLine(e.title()), e.url());
-    }
-  };
+        public String evidence(Alert.Evidence e) {
+          return joinTitleAndUrl(oneLine(e.title()), e.url());
+        }
+      };
 
-  private static final Markup SLACK = new Markup() {
-    public String escape(String text) {
-      return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-    }
+  private static final Markup SLACK =
+      new Markup() {
+        public String escape(String text) {
+          return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        }
 
-    public String bold(String escaped) {
-      return "*" + escaped + "*";
-    }
+        public String bold(String escaped) {
+          return "*" + escaped + "*";
+        }
 
-    public String evidence(Alert.Evidence e) {
-      String title = escape(oneLine(e.title().isBlank() ? e.url() : e.title()));
-      if (!isWebUrl(e.url())) return title;
-      // Slack's link syntax <url|text> ends at '|' and '>': those must not occur in the URL.
-      String url = escape(e.url()).replace("|", "%7C");
-      return "<" + url + "|" + title + ">";
-    }
-  };
+        public String evidence(Alert.Evidence e) {
+          String title = escape(oneLine(e.title().isBlank() ? e.url() : e.title()));
+          if (!isWebUrl(e.url())) return title;
+          // Slack's link syntax <url|text> ends at '|' and '>': those must not occur in the URL.
+          String url = escape(e.url()).replace("|", "%7C");
+          return "<" + url + "|" + title + ">";
+        }
+      };
 
-  private static final Markup DISCORD = new Markup() {
-    public String escape(String text) {
-      return text.replaceAll("([\\\\*_~`|>#\\[\\]])", "\\\\$1");
-    }
+  private static final Markup DISCORD =
+      new Markup() {
+        public String escape(String text) {
+          return text.replaceAll("([\\\\*_~`|>#\\[\\]])", "\\\\$1");
+        }
 
-    public String bold(String escaped) {
-      return "**" + escaped + "**";
-    }
+        public String bold(String escaped) {
+          return "**" + escaped + "**";
+        }
 
-    public String evidence(Alert.Evidence e) {
-      // <url> keeps Discord from unfurling every cited page into an embed.
-      String url = isWebUrl(e.url()) ? "<" + e.url() + ">" : escape(e.url());
-      return joinTitleAndUrl(escape(oneLine(e.title())), url);
-    }
-  };
+        public String evidence(Alert.Evidence e) {
+          // <url> keeps Discord from unfurling every cited page into an embed.
+          String url = isWebUrl(e.url()) ? "<" + e.url() + ">" : escape(e.url());
+          return joinTitleAndUrl(escape(oneLine(e.title())), url);
+        }
+      };
 
   private static String joinTitleAndUrl(String title, String url) {
     if (title.isBlank()) return url;

@@ -5,13 +5,21 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * A notification channel identifier from a watch's {@code channels}, as spec/operations.md lists them:
- * {@code telegram}, {@code telegram:<chat id>}, {@code email:<address>}, {@code webhook:<url>}, {@code ntfy:<url>},
- * {@code slack:<url>}, {@code discord:<url>} and {@code push}.
+ * A notification channel identifier from a watch's {@code channels}, as spec/operations.md lists
+ * them: {@code telegram}, {@code telegram:<chat id>}, {@code email:<address>}, {@code
+ * webhook:<url>}, {@code ntfy:<url>}, {@code slack:<url>}, {@code discord:<url>} and {@code push}.
  */
 public record ChannelId(Kind kind, String target) {
 
-  public enum Kind { TELEGRAM, EMAIL, WEBHOOK, NTFY, SLACK, DISCORD, PUSH }
+  public enum Kind {
+    TELEGRAM,
+    EMAIL,
+    WEBHOOK,
+    NTFY,
+    SLACK,
+    DISCORD,
+    PUSH
+  }
 
   // Numeric chat ids (negative for groups) or a public @channelname.
   private static final Pattern CHAT_ID = Pattern.compile("-?\\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}");
@@ -28,10 +36,14 @@ public record ChannelId(Kind kind, String target) {
     String scheme = id.substring(0, colon);
     String rest = id.substring(colon + 1);
     return switch (scheme) {
-      case "telegram" -> CHAT_ID.matcher(rest).matches()
-          ? Optional.of(new ChannelId(Kind.TELEGRAM, rest)) : Optional.empty();
-      case "email" -> EMAIL.matcher(rest).matches()
-          ? Optional.of(new ChannelId(Kind.EMAIL, rest)) : Optional.empty();
+      case "telegram" ->
+          CHAT_ID.matcher(rest).matches()
+              ? Optional.of(new ChannelId(Kind.TELEGRAM, rest))
+              : Optional.empty();
+      case "email" ->
+          EMAIL.matcher(rest).matches()
+              ? Optional.of(new ChannelId(Kind.EMAIL, rest))
+              : Optional.empty();
       case "webhook" -> httpUrl(rest).map(u -> new ChannelId(Kind.WEBHOOK, u));
       case "ntfy" -> httpUrl(rest).map(u -> new ChannelId(Kind.NTFY, u));
       case "slack" -> httpUrl(rest).map(u -> new ChannelId(Kind.SLACK, u));
@@ -40,7 +52,10 @@ public record ChannelId(Kind kind, String target) {
     };
   }
 
-  /** The identifier as a watch lists it, e.g. {@code telegram} or {@code webhook:https://…}: the inverse of parse. */
+  /**
+   * The identifier as a watch lists it, e.g. {@code telegram} or {@code webhook:https://…}: the
+   * inverse of parse.
+   */
   public String id() {
     String scheme = kind.name().toLowerCase(java.util.Locale.ROOT);
     return target == null ? scheme : scheme + ":" + target;
@@ -52,7 +67,9 @@ public record ChannelId(Kind kind, String target) {
       URI uri = new URI(value);
       String scheme = uri.getScheme();
       boolean web = "http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme);
-      return web && uri.getHost() != null && !uri.getHost().isEmpty() ? Optional.of(value) : Optional.empty();
+      return web && uri.getHost() != null && !uri.getHost().isEmpty()
+          ? Optional.of(value)
+          : Optional.empty();
     } catch (Exception e) {
       return Optional.empty();
     }

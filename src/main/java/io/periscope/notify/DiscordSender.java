@@ -8,8 +8,8 @@ import okhttp3.OkHttpClient;
 import okhttp3.RequestBody;
 
 /**
- * The {@code discord:<webhook url>} channel: {@code {"content": <markdown, at most 2000 characters>}}, with
- * mentions disabled so a summary quoting "@everyone" pings nobody.
+ * The {@code discord:<webhook url>} channel: {@code {"content": <markdown, at most 2000
+ * characters>}}, with mentions disabled so a summary quoting "@everyone" pings nobody.
  */
 public final class DiscordSender implements ChannelSender {
   private final OkHttpClient client;
@@ -21,8 +21,10 @@ public final class DiscordSender implements ChannelSender {
 
   @Override
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
-    ObjectNode body = Json.MAPPER.createObjectNode().put("content", AlertFormat.discordMarkdown(alert));
+    ObjectNode body =
+        Json.MAPPER.createObjectNode().put("content", AlertFormat.discordMarkdown(alert));
     body.putObject("allowed_mentions").putArray("parse");
-    return HttpCalls.post(client, channel, RequestBody.create(Json.bytes(body), HttpCalls.JSON), Headers.of());
+    return HttpCalls.post(
+        client, channel, RequestBody.create(Json.bytes(body), HttpCalls.JSON), Headers.of());
   }
 }

@@ -15,10 +15,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
- * The {@code email:<address>} channel over SMTP ({@code SMTP_*}), and the account mails (verification, password
- * reset): plain-text messages from {@code SMTP_FROM}.
- * Port 465 speaks SMTPS (TLS from the first byte); any other port upgrades with STARTTLS when the server
- * offers it. It logs in when {@code SMTP_USERNAME} is set.
+ * The {@code email:<address>} channel over SMTP ({@code SMTP_*}), and the account mails
+ * (verification, password reset): plain-text messages from {@code SMTP_FROM}. Port 465 speaks SMTPS
+ * (TLS from the first byte); any other port upgrades with STARTTLS when the server offers it. It
+ * logs in when {@code SMTP_USERNAME} is set.
  */
 public final class EmailSender implements ChannelSender {
   private static final String TIMEOUT_MILLIS = "20000";
@@ -26,7 +26,9 @@ public final class EmailSender implements ChannelSender {
   private final SmtpSettings smtp;
   private final Executor blocking;
 
-  /** {@code blocking} runs the SMTP conversation, which blocks its thread for up to the timeouts. */
+  /**
+   * {@code blocking} runs the SMTP conversation, which blocks its thread for up to the timeouts.
+   */
   public EmailSender(SmtpSettings smtp, Executor blocking) {
     this.smtp = smtp;
     this.blocking = blocking;
@@ -53,10 +55,20 @@ public final class EmailSender implements ChannelSender {
 
   @Override
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
-    return send(new Mail(channel.target(), AlertFormat.headline(alert), AlertFormat.plainText(alert), alert.at()))
-        .handle((sent, failure) -> failure == null ? Delivery.delivered(channel.id())
-            : Delivery.failed(channel.id(), Failures.unwrap(failure) instanceof MailFailure m ? m.getMessage()
-                : HttpCalls.reason(failure, smtp.password())));
+    return send(new Mail(
+            channel.target(),
+            AlertFormat.headline(alert),
+            AlertFormat.plainText(alert),
+            alert.at()))
+        .handle(
+            (sent, failure) ->
+                failure == null
+                    ? Delivery.delivered(channel.id())
+                    : Delivery.failed(
+                        channel.id(),
+                        Failures.unwrap(failure) instanceof MailFailure m
+                            ? m.getMessage()
+                            : HttpCalls.reason(failure, smtp.password())));
   }
 
   /** Sends {@code mail} on the blocking executor; fails with {@link MailFailure}. */
@@ -80,8 +92,11 @@ public final class EmailSender implements ChannelSender {
       // Tells mail servers and vacation responders that no person wrote this (RFC 3834).
       message.setHeader("Auto-Submitted", "auto-generated");
       try (Transport transport = session.getTransport(protocol)) {
-        transport.connect(smtp.host(), smtp.port(),
-            smtp.authenticates() ? smtp.username() : null, smtp.authenticates() ? smtp.password() : null);
+        transport.connect(
+            smtp.host(),
+            smtp.port(),
+            smtp.authenticates() ? smtp.username() : null,
+            smtp.authenticates() ? smtp.password() : null);
         transport.sendMessage(message, message.getAllRecipients());
       }
     } catch (MessagingException | RuntimeException e) {

@@ -1,10 +1,10 @@
 package io.periscope.notify;
 
+import io.periscope.net.SafeHttp;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
-import io.periscope.net.SafeHttp;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -18,11 +18,16 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 
-/** Asynchronous OkHttp calls for the senders (here and the push channel's), and failure reasons safe to record. */
+/**
+ * Asynchronous OkHttp calls for the senders (here and the push channel's), and failure reasons safe
+ * to record.
+ */
 public final class HttpCalls {
   static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+
   /** Answers are read for their status and an error description only. */
   private static final long MAX_BODY = 64 * 1024;
+
   private static final int MAX_REASON = 200;
 
   private HttpCalls() {}
@@ -38,23 +43,27 @@ public final class HttpCalls {
   public static CompletableFuture<Answer> execute(OkHttpClient client, Request request) {
     CompletableFuture<Answer> answer = new CompletableFuture<>();
     try {
-      client.newCall(request).enqueue(new Callback() {
-        @Override
-        public void onFailure(Call call, IOException e) {
-          answer.completeExceptionally(e);
-        }
+      client
+          .newCall(request)
+          .enqueue(
+              new Callback() {
+                @Override
+                public void onFailure(Call call, IOException e) {
+                  answer.completeExceptionally(e);
+                }
 
-        @Override
-        public void onResponse(Call call, Response response) {
-          try (response) {
-            ResponseBody body = response.body();
-            String text = body == null ? "" : response.peekBody(MAX_BODY).string();
-            answer.complete(new Answer(response.code(), text, response.header("Retry-After")));
-          } catch (IOException | RuntimeException e) {
-            answer.completeExceptionally(e);
-          }
-        }
-      });
+                @Override
+                public void onResponse(Call call, Response response) {
+                  try (response) {
+                    ResponseBody body = response.body();
+                    String text = body == null ? "" : response.peekBody(MAX_BODY).string();
+                    answer.complete(
+                        new Answer(response.code(), text, response.header("Retry-After")));
+                  } catch (IOException | RuntimeException e) {
+                    answer.completeExceptionally(e);
+                  }
+                }
+              });
     } catch (RuntimeException e) {
       answer.completeExceptionally(e);
     }
@@ -62,26 +71,38 @@ public final class HttpCalls {
   }
 
   /**
-   * POSTs to a user-supplied URL (webhook, ntfy, Slack, Discord) and maps the answer to a Delivery: any 2xx
-   * is delivered. Reasons name the status or the kind of failure, never the URL, whose path often is the secret.
+   * POSTs to a user-supplied URL (webhook, ntfy, Slack, Discord) and maps the answer to a Delivery:
+   * any 2xx is delivered. Reasons name the status or the kind of failure, never the URL, whose path
+   * often is the secret.
    */
-  static CompletionStage<Delivery> post(OkHttpClient client, ChannelId channel, RequestBody body,
-                                        okhttp3.Headers headers) {
+  static CompletionStage<Delivery> post(
+      OkHttpClient client, ChannelId channel, RequestBody body, okhttp3.Headers headers) {
     HttpUrl url = HttpUrl.parse(channel.target());
-    if (url == null) return CompletableFuture.completedFuture(Delivery.failed(channel.id(), "invalid URL"));
+    if (url == null)
+      return CompletableFuture.completedFuture(Delivery.failed(channel.id(), "invalid URL"));
     Request request = new Request.Builder().url(url).headers(headers).post(body).build();
-    String[] secrets = {url.toString(), channel.target(), url.encodedPath().length() > 1 ? url.encodedPath() : null,
-        url.encodedQuery()};
-    return execute(client, request).handle((answer, failure) -> {
-      if (failure != null) return Delivery.failed(channel.id(), reason(failure, secrets));
-      return answer.ok() ? Delivery.delivered(channel.id()) : Delivery.failed(channel.id(), "HTTP " + answer.code());
-    });
+    String[] secrets = {
+      url.toString(),
+      channel.target(),
+      url.encodedPath().length() > 1 ? url.encodedPath() : null,
+      url.encodedQuery()
+    };
+    return execute(client, request)
+        .handle(
+            (answer, failure) -> {
+              if (failure != null) return Delivery.failed(channel.id(), reason(failure, secrets));
+              return answer.ok()
+                  ? Delivery.delivered(channel.id())
+                  : Delivery.failed(channel.id(), "HTTP " + answer.code());
+            });
   }
 
   /** A short reason for a failed call with every given secret masked. */
   public static String reason(Throwable failure, String... secrets) {
-    Throwable e = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-        ? failure.getCause() : failure;
+    Throwable e =
+        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
     String reason;
     Optional<String> refusal = SafeHttp.refusal(e);
     if (refusal.isPresent()) {
@@ -94,8 +115,10 @@ public final class HttpCalls {
       reason = "timed out";
     } else {
       String message = e.getMessage();
-      reason = message == null || message.isBlank() ? e.getClass().getSimpleName()
-          : e.getClass().getSimpleName() + ": " + AlertFormat.oneLine(message);
+      reason =
+          message == null || message.isBlank()
+              ? e.getClass().getSimpleName()
+              : e.getClass().getSimpleName() + ": " + AlertFormat.oneLine(message);
     }
     return AlertFormat.truncate(redact(reason, secrets), MAX_REASON);
   }

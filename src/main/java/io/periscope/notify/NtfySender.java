@@ -11,12 +11,13 @@ import okhttp3.OkHttpClient;
 import okhttp3.RequestBody;
 
 /**
- * The {@code ntfy:<topic url>} channel: the plain-text body POSTed to the topic, with the headline as Title,
- * priority high for confirmed alerts and default for weak ones, a tag per strength, and the first cited URL
- * as Click.
+ * The {@code ntfy:<topic url>} channel: the plain-text body POSTed to the topic, with the headline
+ * as Title, priority high for confirmed alerts and default for weak ones, a tag per strength, and
+ * the first cited URL as Click.
  */
 public final class NtfySender implements ChannelSender {
   private static final MediaType TEXT = MediaType.get("text/plain; charset=utf-8");
+
   /** ntfy refuses longer messages as attachments unless configured otherwise. */
   private static final int MAX_BODY = 4000;
 
@@ -30,17 +31,21 @@ public final class NtfySender implements ChannelSender {
   @Override
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
     boolean confirmed = alert.strength() == Alert.Strength.CONFIRMED;
-    Headers.Builder headers = new Headers.Builder()
-        .add("Title", headerText(AlertFormat.headline(alert)))
-        .add("Priority", confirmed ? "high" : "default")
-        .add("Tags", confirmed ? "bell" : "grey_question");
+    Headers.Builder headers =
+        new Headers.Builder()
+            .add("Title", headerText(AlertFormat.headline(alert)))
+            .add("Priority", confirmed ? "high" : "default")
+            .add("Tags", confirmed ? "bell" : "grey_question");
     alert.evidence().stream()
         .map(e -> HttpUrl.parse(e.url()))
         .filter(u -> u != null)
         .findFirst()
         .ifPresent(u -> headers.add("Click", u.uri().toASCIIString()));
     String body = AlertFormat.truncate(AlertFormat.plainBody(alert), MAX_BODY);
-    return HttpCalls.post(client, channel, RequestBody.create(body.getBytes(StandardCharsets.UTF_8), TEXT),
+    return HttpCalls.post(
+        client,
+        channel,
+        RequestBody.create(body.getBytes(StandardCharsets.UTF_8), TEXT),
         headers.build());
   }
 

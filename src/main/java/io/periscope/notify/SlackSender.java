@@ -20,7 +20,11 @@ public final class SlackSender implements ChannelSender {
 
   @Override
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
-    var body = Json.MAPPER.createObjectNode().put("text", AlertFormat.truncate(AlertFormat.slackMrkdwn(alert), MAX_TEXT));
-    return HttpCalls.post(client, channel, RequestBody.create(Json.bytes(body), HttpCalls.JSON), Headers.of());
+    var body =
+        Json.MAPPER
+            .createObjectNode()
+            .put("text", AlertFormat.truncate(AlertFormat.slackMrkdwn(alert), MAX_TEXT));
+    return HttpCalls.post(
+        client, channel, RequestBody.create(Json.bytes(body), HttpCalls.JSON), Headers.of());
   }
 }

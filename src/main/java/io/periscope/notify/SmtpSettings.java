@@ -15,7 +15,11 @@ public record SmtpSettings(String host, int port, String username, String passwo
   /** Reads the {@code periscope.smtp} block. */
   public static SmtpSettings from(Config config) {
     Config s = config.getConfig("periscope.smtp");
-    return new SmtpSettings(s.getString("host"), s.getInt("port"), s.getString("username"), s.getString("password"),
+    return new SmtpSettings(
+        s.getString("host"),
+        s.getInt("port"),
+        s.getString("username"),
+        s.getString("password"),
         s.getString("from"));
   }
 
@@ -29,6 +33,14 @@ public record SmtpSettings(String host, int port, String username, String passwo
 
   @Override
   public String toString() {
-    return "SmtpSettings[host=" + host + ", port=" + port + ", username=" + username + ", from=" + from + "]";
+    return "SmtpSettings[host="
+        + host
+        + ", port="
+        + port
+        + ", username="
+        + username
+        + ", from="
+        + from
+        + "]";
   }
 }

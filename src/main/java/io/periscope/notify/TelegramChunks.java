@@ -6,9 +6,10 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * Splits Telegram HTML into messages of at most {@link #LIMIT} characters: between lines where it can, and
- * otherwise inside a line at a space, never inside a tag or an entity; tags open at a cut are closed at the
- * end of one message and opened again at the start of the next, so each message parses on its own.
+ * Splits Telegram HTML into messages of at most {@link #LIMIT} characters: between lines where it
+ * can, and otherwise inside a line at a space, never inside a tag or an entity; tags open at a cut
+ * are closed at the end of one message and opened again at the start of the next, so each message
+ * parses on its own.
  */
 final class TelegramChunks {
   /** Telegram's sendMessage limit. Counting UTF-16 units of the HTML over-counts, so it is safe. */

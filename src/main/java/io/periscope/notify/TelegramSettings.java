@@ -4,7 +4,8 @@ import com.typesafe.config.Config;
 import java.util.Optional;
 
 /** The Telegram bot ({@code TELEGRAM_*}): the Bot API base, the token and the two chats. */
-public record TelegramSettings(String apiBaseUrl, String botToken, String chatId, String adminChatId) {
+public record TelegramSettings(
+    String apiBaseUrl, String botToken, String chatId, String adminChatId) {
 
   public TelegramSettings {
     apiBaseUrl = apiBaseUrl == null ? "" : apiBaseUrl.replaceAll("/+$", "");
@@ -16,7 +17,10 @@ public record TelegramSettings(String apiBaseUrl, String botToken, String chatId
   /** Reads the {@code periscope.telegram} block. */
   public static TelegramSettings from(Config config) {
     Config t = config.getConfig("periscope.telegram");
-    return new TelegramSettings(t.getString("api-base-url"), t.getString("bot-token"), t.getString("chat-id"),
+    return new TelegramSettings(
+        t.getString("api-base-url"),
+        t.getString("bot-token"),
+        t.getString("chat-id"),
         t.getString("admin-chat-id"));
   }
 
@@ -36,7 +40,14 @@ public record TelegramSettings(String apiBaseUrl, String botToken, String chatId
 
   @Override
   public String toString() {
-    return "TelegramSettings[api=" + apiBaseUrl + ", token=" + (hasToken() ? "set" : "unset") + ", chat=" + chatId
-        + ", adminChat=" + adminChatId + "]"; // never the token
+    return "TelegramSettings[api="
+        + apiBaseUrl
+        + ", token="
+        + (hasToken() ? "set" : "unset")
+        + ", chat="
+        + chatId
+        + ", adminChat="
+        + adminChatId
+        + "]"; // never the token
   }
 }

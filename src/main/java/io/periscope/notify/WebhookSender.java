@@ -11,7 +11,8 @@ import okhttp3.OkHttpClient;
 import okhttp3.RequestBody;
 
 /**
- * The {@code webhook:<url>} channel: a JSON POST of the alert, any 2xx answer counting as delivered.
+ * The {@code webhook:<url>} channel: a JSON POST of the alert, any 2xx answer counting as
+ * delivered.
  *
  * <pre>{@code
  * {"type": "periscope.alert", "owner": "alice", "watchId": "acme-launch", "watchName": "Acme launch",
@@ -31,22 +32,28 @@ public final class WebhookSender implements ChannelSender {
 
   @Override
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
-    return HttpCalls.post(client, channel, RequestBody.create(Json.bytes(payload(alert)), HttpCalls.JSON),
+    return HttpCalls.post(
+        client,
+        channel,
+        RequestBody.create(Json.bytes(payload(alert)), HttpCalls.JSON),
         Headers.of());
   }
 
   /** The documented payload above. */
   public static ObjectNode payload(Alert alert) {
-    ObjectNode json = Json.MAPPER.createObjectNode()
-        .put("type", "periscope.alert")
-        .put("owner", alert.owner())
-        .put("watchId", alert.watchId())
-        .put("watchName", alert.watchName())
-        .put("strength", alert.strength().name().toLowerCase(Locale.ROOT))
-        .put("confidence", alert.confidence())
-        .put("summary", alert.summary());
+    ObjectNode json =
+        Json.MAPPER
+            .createObjectNode()
+            .put("type", "periscope.alert")
+            .put("owner", alert.owner())
+            .put("watchId", alert.watchId())
+            .put("watchName", alert.watchName())
+            .put("strength", alert.strength().name().toLowerCase(Locale.ROOT))
+            .put("confidence", alert.confidence())
+            .put("summary", alert.summary());
     ArrayNode evidence = json.putArray("evidence");
-    for (Alert.Evidence e : alert.evidence()) evidence.addObject().put("title", e.title()).put("url", e.url());
+    for (Alert.Evidence e : alert.evidence())
+      evidence.addObject().put("title", e.title()).put("url", e.url());
     json.put("condition", alert.condition());
     json.put("at", alert.at().toString());
     return json;

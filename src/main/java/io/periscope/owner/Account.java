@@ -7,23 +7,31 @@ import java.time.Instant;
 /**
  * The credentials and role of an account.
  *
- * @param passwordHash      a bcrypt hash that never leaves the service; null for an account that signs in only
- *                          through an identity provider (or whose unproven password was revoked), until a reset
- * @param emailVerified     whether the owner of the address proved it (a mailed token, an identity provider, or
- *                          an operator who made the account); absent in accounts older than verification, which
- *                          operators made, so absent reads as verified
- * @param sessionGeneration the generation of the account's sign-in tokens: a password reset moves it on, and
- *                          tokens of an older generation are refused
+ * @param passwordHash a bcrypt hash that never leaves the service; null for an account that signs
+ *     in only through an identity provider (or whose unproven password was revoked), until a reset
+ * @param emailVerified whether the owner of the address proved it (a mailed token, an identity
+ *     provider, or an operator who made the account); absent in accounts older than verification,
+ *     which operators made, so absent reads as verified
+ * @param sessionGeneration the generation of the account's sign-in tokens: a password reset moves
+ *     it on, and tokens of an older generation are refused
  */
-public record Account(String id, String email, Role role, String passwordHash, Instant createdAt,
-                      Boolean emailVerified, long sessionGeneration) implements JsonSerializable {
+public record Account(
+    String id,
+    String email,
+    Role role,
+    String passwordHash,
+    Instant createdAt,
+    Boolean emailVerified,
+    long sessionGeneration)
+    implements JsonSerializable {
 
   public Account {
     if (emailVerified == null) emailVerified = Boolean.TRUE;
   }
 
   /** An account as an operator makes it: verified, first generation. */
-  public static Account made(String id, String email, Role role, String passwordHash, Instant createdAt) {
+  public static Account made(
+      String id, String email, Role role, String passwordHash, Instant createdAt) {
     return new Account(id, email, role, passwordHash, createdAt, true, 0);
   }
 
@@ -31,9 +39,12 @@ public record Account(String id, String email, Role role, String passwordHash, I
     return passwordHash != null;
   }
 
-  /** The address proven, optionally with the unproven password revoked (and so its sessions ended). */
+  /**
+   * The address proven, optionally with the unproven password revoked (and so its sessions ended).
+   */
   public Account verified(boolean revokePassword) {
-    return revokePassword ? new Account(id, email, role, null, createdAt, true, sessionGeneration + 1)
+    return revokePassword
+        ? new Account(id, email, role, null, createdAt, true, sessionGeneration + 1)
         : new Account(id, email, role, passwordHash, createdAt, true, sessionGeneration);
   }
 

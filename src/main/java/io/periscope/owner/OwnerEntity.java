@@ -1,9 +1,22 @@
 package io.periscope.owner;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.run.RunAllResult;
+import io.periscope.serialization.JsonSerializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.pekko.Done;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -11,44 +24,38 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import io.periscope.run.RunAllResult;
-import io.periscope.serialization.JsonSerializable;
-import org.apache.pekko.actor.Cancellable;
-import org.apache.pekko.actor.typed.PostStop;
-import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import java.util.List;
 
 /**
- * One per account (entity id = account id): the account's credentials and role, the hashes of the single-use
- * tokens mailed to it (verification, password reset), and the id of every watch it
- * ever created, in creation order. {@code GET /watches} asks each of those watches and skips the deleted ones;
- * ids are never unregistered, so a create racing a delete of the same id can never drop a live watch from the list.
+ * One per account (entity id = account id): the account's credentials and role, the hashes of the
+ * single-use tokens mailed to it (verification, password reset), and the id of every watch it ever
+ * created, in creation order. {@code GET /watches} asks each of those watches and skips the deleted
+ * ones; ids are never unregistered, so a create racing a delete of the same id can never drop a
+ * live watch from the list.
  *
- * <p>It also serializes run-all: one per owner at a time, a second is refused while the first is in flight. That
- * state is in memory on purpose: a node crash mid-run-all restarts the entity idle, so no owner is left refused.
- * While a run-all is in flight the entity keeps itself from passivating, and if it is stopped anyway (a shard
- * handed over to another node) the caller hears so at once instead of waiting out its timeout.
+ * <p>It also serializes run-all: one per owner at a time, a second is refused while the first is in
+ * flight. That state is in memory on purpose: a node crash mid-run-all restarts the entity idle, so
+ * no owner is left refused. While a run-all is in flight the entity keeps itself from passivating,
+ * and if it is stopped anyway (a shard handed over to another node) the caller hears so at once
+ * instead of waiting out its timeout.
  */
 public final class OwnerEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Owner");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "Owner");
 
-  // ---- state -------------------------------------------------------------------------------------
+  // ---- state
+  // -------------------------------------------------------------------------------------
 
   /**
-   * {@code account} is null until the account is created; watch ids may be registered either way. {@code tokens}
-   * are the live single-use tokens mailed to the account, as hashes, at most one per purpose.
+   * {@code account} is null until the account is created; watch ids may be registered either way.
+   * {@code tokens} are the live single-use tokens mailed to the account, as hashes, at most one per
+   * purpose.
    */
-  public record State(Account account, WatchRegistry watchIds, List<PendingToken> tokens) implements JsonSerializable {
+  public record State(Account account, WatchRegistry watchIds, List<PendingToken> tokens)
+      implements JsonSerializable {
     static final State EMPTY = new State(null, WatchRegistry.EMPTY, List.of());
 
     public State {
@@ -78,49 +85,67 @@ public final class OwnerEntity
   /** The watch ids of an owner, oldest first. */
   public record WatchIds(List<String> ids) implements JsonSerializable {}
 
-  // ---- commands ----------------------------------------------------------------------------------
+  // ---- commands
+  // ----------------------------------------------------------------------------------
 
   public sealed interface Command extends JsonSerializable {}
 
   /** Refused when the account exists. */
-  public record CreateAccount(Account account, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  public record CreateAccount(Account account, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
   /** Refused when there is no account. */
   public record GetAccount(ActorRef<StatusReply<Account>> replyTo) implements Command {}
 
-  /** The one refusal of every token command: unknown, used, replaced and expired tokens look alike. */
+  /**
+   * The one refusal of every token command: unknown, used, replaced and expired tokens look alike.
+   */
   public static final String TOKEN_REFUSED = "the token is invalid or expired";
 
   /**
-   * Keeps the hash of a new single-use token, replacing the account's earlier one of the same purpose, and answers
-   * the account (whose address the token is mailed to). Refused without an account, and for a verification
-   * token when the address is verified already.
+   * Keeps the hash of a new single-use token, replacing the account's earlier one of the same
+   * purpose, and answers the account (whose address the token is mailed to). Refused without an
+   * account, and for a verification token when the address is verified already.
    */
-  public record IssueToken(TokenPurpose purpose, String tokenHash, Instant expiresAt,
-                           ActorRef<StatusReply<Account>> replyTo) implements Command {}
+  public record IssueToken(
+      TokenPurpose purpose,
+      String tokenHash,
+      Instant expiresAt,
+      ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
 
-  /** Answers the account when the token is live, without using it (a reset checks its new password first). */
-  public record CheckToken(TokenPurpose purpose, String tokenHash, Instant now,
-                           ActorRef<StatusReply<Account>> replyTo) implements Command {}
+  /**
+   * Answers the account when the token is live, without using it (a reset checks its new password
+   * first).
+   */
+  public record CheckToken(
+      TokenPurpose purpose, String tokenHash, Instant now, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
 
   /** Uses a verification token: the address is proven. Answers the changed account. */
   public record VerifyEmail(String tokenHash, Instant now, ActorRef<StatusReply<Account>> replyTo)
       implements Command {}
 
-  /** Uses a reset token: the new password replaces the old, the address is proven, earlier sign-ins end. */
-  public record ResetPassword(String tokenHash, String newPasswordHash, Instant now,
-                              ActorRef<StatusReply<Account>> replyTo) implements Command {}
-
   /**
-   * An identity provider vouched for the address. An account that was not verified loses its password too: whoever
-   * registered it never proved the address, so the password may be a squatter's. Refused without an account.
+   * Uses a reset token: the new password replaces the old, the address is proven, earlier sign-ins
+   * end.
    */
-  public record VerifiedByProvider(String provider, ActorRef<StatusReply<Account>> replyTo) implements Command {}
+  public record ResetPassword(
+      String tokenHash, String newPasswordHash, Instant now, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
 
   /**
-   * Idempotent: registering a known id changes nothing. Acknowledged once the id is in the journal; the ids that
-   * arrive while one write is under way go together in the next, so one owner's concurrent creates do not queue
-   * one journal write each.
+   * An identity provider vouched for the address. An account that was not verified loses its
+   * password too: whoever registered it never proved the address, so the password may be a
+   * squatter's. Refused without an account.
+   */
+  public record VerifiedByProvider(String provider, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /**
+   * Idempotent: registering a known id changes nothing. Acknowledged once the id is in the journal;
+   * the ids that arrive while one write is under way go together in the next, so one owner's
+   * concurrent creates do not queue one journal write each.
    */
   public record AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
@@ -129,7 +154,9 @@ public final class OwnerEntity
 
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
 
-  /** Runs every enabled watch now; refused with {@link #RUN_ALL_IN_FLIGHT} while one is in flight. */
+  /**
+   * Runs every enabled watch now; refused with {@link #RUN_ALL_IN_FLIGHT} while one is in flight.
+   */
   public record RunAll(ActorRef<StatusReply<RunAllResult>> replyTo) implements Command {}
 
   public static final String RUN_ALL_IN_FLIGHT = "a run-all of this owner is already in flight";
@@ -137,10 +164,14 @@ public final class OwnerEntity
   /** The run-all finished (sent by the entity to itself). */
   record RunAllFinished(RunAllResult result, Throwable failure) implements Command {}
 
-  /** Sent through sharding while a run-all is in flight: only messages through the shard count as activity. */
+  /**
+   * Sent through sharding while a run-all is in flight: only messages through the shard count as
+   * activity.
+   */
   record KeepAlive() implements Command {}
 
-  // ---- events ------------------------------------------------------------------------------------
+  // ---- events
+  // ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -148,7 +179,8 @@ public final class OwnerEntity
 
   public record WatchesAdded(List<String> watchIds) implements Event {}
 
-  public record TokenIssued(TokenPurpose purpose, String tokenHash, Instant expiresAt) implements Event {}
+  public record TokenIssued(TokenPurpose purpose, String tokenHash, Instant expiresAt)
+      implements Event {}
 
   /** {@code via} is {@code e-mail} for a mailed token, else the identity provider's name. */
   public record EmailVerified(String via, boolean passwordRevoked) implements Event {
@@ -157,7 +189,8 @@ public final class OwnerEntity
 
   public record PasswordReset(String passwordHash) implements Event {}
 
-  // ---- behaviour ---------------------------------------------------------------------------------
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
 
   /** Well inside the shortest passivation idle timeout a deployment would configure. */
   static final Duration KEEP_ALIVE_EVERY = Duration.ofSeconds(30);
@@ -165,30 +198,50 @@ public final class OwnerEntity
   private final ActorContext<Command> context;
   private final io.periscope.run.RunAll runAll;
   private final RecipientRef<Command> viaShard;
+
   /** Who waits for the run-all in flight, if one is. */
   private ActorRef<StatusReply<RunAllResult>> runAllCaller;
+
   private final Duration keepAliveEvery;
   private Cancellable keepAlive;
-  /** Registrations waiting for the next write, with who waits for each. In memory: a crash answers none of them. */
+
+  /**
+   * Registrations waiting for the next write, with who waits for each. In memory: a crash answers
+   * none of them.
+   */
   private final Map<String, List<ActorRef<StatusReply<Done>>>> pending = new LinkedHashMap<>();
 
   /**
-   * @param runAll   how this owner's watches are run
-   * @param viaShard this entity as sharding addresses it (the entity itself where nothing passivates it)
+   * @param runAll how this owner's watches are run
+   * @param viaShard this entity as sharding addresses it (the entity itself where nothing
+   *     passivates it)
    */
-  public static Behavior<Command> create(String accountId, io.periscope.run.RunAll runAll,
-                                         RecipientRef<Command> viaShard) {
+  public static Behavior<Command> create(
+      String accountId, io.periscope.run.RunAll runAll, RecipientRef<Command> viaShard) {
     return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY);
   }
 
-  static Behavior<Command> create(String accountId, io.periscope.run.RunAll runAll, RecipientRef<Command> viaShard,
-                                  Duration keepAliveEvery) {
-    return Behaviors.setup(ctx ->
-        new OwnerEntity(ctx, PersistenceId.of(TYPE_KEY.name(), accountId), runAll, viaShard, keepAliveEvery));
+  static Behavior<Command> create(
+      String accountId,
+      io.periscope.run.RunAll runAll,
+      RecipientRef<Command> viaShard,
+      Duration keepAliveEvery) {
+    return Behaviors.setup(
+        ctx ->
+            new OwnerEntity(
+                ctx,
+                PersistenceId.of(TYPE_KEY.name(), accountId),
+                runAll,
+                viaShard,
+                keepAliveEvery));
   }
 
-  private OwnerEntity(ActorContext<Command> context, PersistenceId persistenceId, io.periscope.run.RunAll runAll,
-                      RecipientRef<Command> viaShard, Duration keepAliveEvery) {
+  private OwnerEntity(
+      ActorContext<Command> context,
+      PersistenceId persistenceId,
+      io.periscope.run.RunAll runAll,
+      RecipientRef<Command> viaShard,
+      Duration keepAliveEvery) {
     super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
     this.runAll = runAll;
@@ -203,21 +256,39 @@ public final class OwnerEntity
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
         .onCommand(CreateAccount.class, this::onCreateAccount)
-        .onCommand(GetAccount.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
-            state.account() != null ? StatusReply.success(state.account()) : StatusReply.error("no such account")))
+        .onCommand(
+            GetAccount.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        state.account() != null
+                            ? StatusReply.success(state.account())
+                            : StatusReply.error("no such account")))
         .onCommand(IssueToken.class, this::onIssueToken)
-        .onCommand(CheckToken.class, (state, cmd) -> Effect().reply(cmd.replyTo(),
-            state.accepts(cmd.purpose(), cmd.tokenHash(), cmd.now()) ? StatusReply.success(state.account())
-                : StatusReply.error(TOKEN_REFUSED)))
+        .onCommand(
+            CheckToken.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        state.accepts(cmd.purpose(), cmd.tokenHash(), cmd.now())
+                            ? StatusReply.success(state.account())
+                            : StatusReply.error(TOKEN_REFUSED)))
         .onCommand(VerifyEmail.class, this::onVerifyEmail)
         .onCommand(ResetPassword.class, this::onResetPassword)
         .onCommand(VerifiedByProvider.class, this::onVerifiedByProvider)
         .onCommand(AddWatch.class, this::onAddWatch)
         .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
-        .onCommand(ListWatches.class, (state, cmd) ->
-            Effect().reply(cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds().ids()))))
+        .onCommand(
+            ListWatches.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds().ids()))))
         .onCommand(RunAll.class, this::onRunAll)
         .onCommand(RunAllFinished.class, this::onRunAllFinished)
         .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
@@ -225,11 +296,20 @@ public final class OwnerEntity
   }
 
   private ReplyEffect<Event, State> onRunAll(State state, RunAll cmd) {
-    if (runAllCaller != null) return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
+    if (runAllCaller != null)
+      return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
     runAllCaller = cmd.replyTo();
-    keepAlive = context.getSystem().scheduler().scheduleAtFixedRate(keepAliveEvery, keepAliveEvery,
-        () -> viaShard.tell(new KeepAlive()), context.getExecutionContext());
-    context.pipeToSelf(runAll.run(persistenceId().entityId(), state.watchIds().ids()), RunAllFinished::new);
+    keepAlive =
+        context
+            .getSystem()
+            .scheduler()
+            .scheduleAtFixedRate(
+                keepAliveEvery,
+                keepAliveEvery,
+                () -> viaShard.tell(new KeepAlive()),
+                context.getExecutionContext());
+    context.pipeToSelf(
+        runAll.run(persistenceId().entityId(), state.watchIds().ids()), RunAllFinished::new);
     return Effect().noReply();
   }
 
@@ -237,7 +317,9 @@ public final class OwnerEntity
     ActorRef<StatusReply<RunAllResult>> caller = runAllCaller;
     endRunAll();
     if (done.failure() != null) {
-      context.getLog().error("event=run-all-failed owner={}", persistenceId().entityId(), done.failure());
+      context
+          .getLog()
+          .error("event=run-all-failed owner={}", persistenceId().entityId(), done.failure());
       return Effect().reply(caller, StatusReply.error("the run-all failed"));
     }
     return Effect().reply(caller, StatusReply.success(done.result()));
@@ -252,26 +334,37 @@ public final class OwnerEntity
   @Override
   public SignalHandler<State> signalHandler() {
     return newSignalHandlerBuilder()
-        .onSignal(PostStop.instance(), state -> {
-          if (runAllCaller != null) runAllCaller.tell(StatusReply.error("the run-all was interrupted; start it again"));
-          endRunAll();
-        })
+        .onSignal(
+            PostStop.instance(),
+            state -> {
+              if (runAllCaller != null)
+                runAllCaller.tell(StatusReply.error("the run-all was interrupted; start it again"));
+              endRunAll();
+            })
         .build();
   }
 
   private ReplyEffect<Event, State> onCreateAccount(State state, CreateAccount cmd) {
     if (state.account() != null) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error("an account with id '" + cmd.account().id() + "' exists"));
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              StatusReply.error("an account with id '" + cmd.account().id() + "' exists"));
     }
-    return Effect().persist(new AccountCreated(cmd.account())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+    return Effect()
+        .persist(new AccountCreated(cmd.account()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
   private ReplyEffect<Event, State> onIssueToken(State state, IssueToken cmd) {
-    if (state.account() == null) return Effect().reply(cmd.replyTo(), StatusReply.error("no such account"));
+    if (state.account() == null)
+      return Effect().reply(cmd.replyTo(), StatusReply.error("no such account"));
     if (cmd.purpose() == TokenPurpose.VERIFY_EMAIL && state.account().emailVerified()) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error("the e-mail address is verified already"));
+      return Effect()
+          .reply(cmd.replyTo(), StatusReply.error("the e-mail address is verified already"));
     }
-    return Effect().persist(new TokenIssued(cmd.purpose(), cmd.tokenHash(), cmd.expiresAt()))
+    return Effect()
+        .persist(new TokenIssued(cmd.purpose(), cmd.tokenHash(), cmd.expiresAt()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
   }
 
@@ -279,7 +372,8 @@ public final class OwnerEntity
     if (!state.accepts(TokenPurpose.VERIFY_EMAIL, cmd.tokenHash(), cmd.now())) {
       return Effect().reply(cmd.replyTo(), StatusReply.error(TOKEN_REFUSED));
     }
-    return Effect().persist(new EmailVerified(EmailVerified.BY_EMAIL, false))
+    return Effect()
+        .persist(new EmailVerified(EmailVerified.BY_EMAIL, false))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
   }
 
@@ -287,19 +381,24 @@ public final class OwnerEntity
     if (!state.accepts(TokenPurpose.RESET_PASSWORD, cmd.tokenHash(), cmd.now())) {
       return Effect().reply(cmd.replyTo(), StatusReply.error(TOKEN_REFUSED));
     }
-    return Effect().persist(new PasswordReset(cmd.newPasswordHash()))
+    return Effect()
+        .persist(new PasswordReset(cmd.newPasswordHash()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
   }
 
   private ReplyEffect<Event, State> onVerifiedByProvider(State state, VerifiedByProvider cmd) {
-    if (state.account() == null) return Effect().reply(cmd.replyTo(), StatusReply.error("no such account"));
-    if (state.account().emailVerified()) return Effect().reply(cmd.replyTo(), StatusReply.success(state.account()));
-    return Effect().persist(new EmailVerified(cmd.provider(), state.account().hasPassword()))
+    if (state.account() == null)
+      return Effect().reply(cmd.replyTo(), StatusReply.error("no such account"));
+    if (state.account().emailVerified())
+      return Effect().reply(cmd.replyTo(), StatusReply.success(state.account()));
+    return Effect()
+        .persist(new EmailVerified(cmd.provider(), state.account().hasPassword()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
   }
 
   private ReplyEffect<Event, State> onAddWatch(State state, AddWatch cmd) {
-    if (state.watchIds().contains(cmd.watchId())) return Effect().reply(cmd.replyTo(), StatusReply.ack());
+    if (state.watchIds().contains(cmd.watchId()))
+      return Effect().reply(cmd.replyTo(), StatusReply.ack());
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
     pending.computeIfAbsent(cmd.watchId(), id -> new ArrayList<>()).add(cmd.replyTo());
     return Effect().noReply();
@@ -308,24 +407,37 @@ public final class OwnerEntity
   private ReplyEffect<Event, State> onWriteRegistrations(State state, WriteRegistrations cmd) {
     Map<String, List<ActorRef<StatusReply<Done>>>> batch = new LinkedHashMap<>(pending);
     pending.clear();
-    return Effect().persist(new WatchesAdded(List.copyOf(batch.keySet())))
-        .thenRun(s -> batch.values().forEach(waiting -> waiting.forEach(r -> r.tell(StatusReply.ack()))))
+    return Effect()
+        .persist(new WatchesAdded(List.copyOf(batch.keySet())))
+        .thenRun(
+            s -> batch.values().forEach(waiting -> waiting.forEach(r -> r.tell(StatusReply.ack()))))
         .thenNoReply();
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
+    return newEventHandlerBuilder()
+        .forAnyState()
         .onEvent(AccountCreated.class, (state, e) -> state.withAccount(e.account(), List.of()))
-        .onEvent(TokenIssued.class, (state, e) -> {
-          List<PendingToken> tokens = new ArrayList<>(state.tokensBut(e.purpose()));
-          tokens.add(new PendingToken(e.purpose(), e.tokenHash(), e.expiresAt()));
-          return state.withAccount(state.account(), tokens);
-        })
-        .onEvent(EmailVerified.class, (state, e) -> state.withAccount(state.account().verified(e.passwordRevoked()),
-            state.tokensBut(TokenPurpose.VERIFY_EMAIL)))
-        .onEvent(PasswordReset.class, (state, e) -> state.withAccount(state.account().withNewPassword(e.passwordHash()),
-            state.tokensBut(TokenPurpose.VERIFY_EMAIL, TokenPurpose.RESET_PASSWORD)))
+        .onEvent(
+            TokenIssued.class,
+            (state, e) -> {
+              List<PendingToken> tokens = new ArrayList<>(state.tokensBut(e.purpose()));
+              tokens.add(new PendingToken(e.purpose(), e.tokenHash(), e.expiresAt()));
+              return state.withAccount(state.account(), tokens);
+            })
+        .onEvent(
+            EmailVerified.class,
+            (state, e) ->
+                state.withAccount(
+                    state.account().verified(e.passwordRevoked()),
+                    state.tokensBut(TokenPurpose.VERIFY_EMAIL)))
+        .onEvent(
+            PasswordReset.class,
+            (state, e) ->
+                state.withAccount(
+                    state.account().withNewPassword(e.passwordHash()),
+                    state.tokensBut(TokenPurpose.VERIFY_EMAIL, TokenPurpose.RESET_PASSWORD)))
         .onEvent(WatchesAdded.class, (state, e) -> state.withWatches(e.watchIds()))
         .build();
   }

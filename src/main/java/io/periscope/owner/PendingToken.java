@@ -5,12 +5,22 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
 
-/** A single-use token an account was mailed, kept only as its hash, until it is used, replaced or expired. */
-public record PendingToken(TokenPurpose purpose, String tokenHash, Instant expiresAt) implements JsonSerializable {
+/**
+ * A single-use token an account was mailed, kept only as its hash, until it is used, replaced or
+ * expired.
+ */
+public record PendingToken(TokenPurpose purpose, String tokenHash, Instant expiresAt)
+    implements JsonSerializable {
 
-  /** Whether {@code hash} is this token's, for {@code purpose}, before it expires (compared in constant time). */
+  /**
+   * Whether {@code hash} is this token's, for {@code purpose}, before it expires (compared in
+   * constant time).
+   */
   boolean accepts(TokenPurpose purpose, String hash, Instant now) {
-    return this.purpose == purpose && now.isBefore(expiresAt) && hash != null
-        && MessageDigest.isEqual(tokenHash.getBytes(StandardCharsets.UTF_8), hash.getBytes(StandardCharsets.UTF_8));
+    return this.purpose == purpose
+        && now.isBefore(expiresAt)
+        && hash != null
+        && MessageDigest.isEqual(
+            tokenHash.getBytes(StandardCharsets.UTF_8), hash.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -5,7 +5,8 @@ import java.util.Locale;
 
 /** What a single-use token mailed to an account's address is for. */
 public enum TokenPurpose {
-  VERIFY_EMAIL, RESET_PASSWORD;
+  VERIFY_EMAIL,
+  RESET_PASSWORD;
 
   @JsonValue
   public String wire() {

@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The id of every watch an owner ever created, in creation order, as the owner's state holds it: testing an id and
- * registering new ones cost the same for the ten-thousandth watch as for the first (a list copied per registration
- * made a burst of creates quadratic). Ids are only ever appended and a state is only ever extended by its successor,
- * so successive registries share one append-only buffer and each knows its own length; extending one that is not the
- * newest copies its prefix instead. Only the owner entity's actor touches a registry; what leaves it is a copy.
+ * The id of every watch an owner ever created, in creation order, as the owner's state holds it:
+ * testing an id and registering new ones cost the same for the ten-thousandth watch as for the
+ * first (a list copied per registration made a burst of creates quadratic). Ids are only ever
+ * appended and a state is only ever extended by its successor, so successive registries share one
+ * append-only buffer and each knows its own length; extending one that is not the newest copies its
+ * prefix instead. Only the owner entity's actor touches a registry; what leaves it is a copy.
  * Serialized as the plain list of ids.
  */
 public final class WatchRegistry {

@@ -3,9 +3,9 @@ package io.periscope.persistence;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunRecord;
 import io.periscope.watch.WatchEntity;
-import java.util.LinkedList;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -16,8 +16,9 @@ import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.stream.javadsl.Sink;
 
 /**
- * Read-only queries of the event journal itself, not of live entities: what the operator's {@code history}
- * replays, and the list of accounts. Safe beside running nodes — they never write through here.
+ * Read-only queries of the event journal itself, not of live entities: what the operator's {@code
+ * history} replays, and the list of accounts. Safe beside running nodes — they never write through
+ * here.
  */
 public final class JournalReads {
   private final ActorSystem<?> system;
@@ -25,13 +26,19 @@ public final class JournalReads {
 
   public JournalReads(ActorSystem<?> system) {
     this.system = system;
-    this.journal = PersistenceQuery.get(system).getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
+    this.journal =
+        PersistenceQuery.get(system)
+            .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
   }
 
-  /** Every owner entity's id (accounts, and callers that never created one are filtered by the caller). */
+  /**
+   * Every owner entity's id (accounts, and callers that never created one are filtered by the
+   * caller).
+   */
   public CompletionStage<List<String>> ownerIds() {
     String prefix = OwnerEntity.TYPE_KEY.name() + PersistenceId.DefaultSeparator();
-    return journal.currentPersistenceIds()
+    return journal
+        .currentPersistenceIds()
         .filter(id -> id.startsWith(prefix))
         .map(id -> id.substring(prefix.length()))
         .runWith(Sink.seq(), system)
@@ -39,12 +46,14 @@ public final class JournalReads {
   }
 
   /**
-   * A watch's runs replayed from its events, newest first, at most {@code limit}; also after the watch was
-   * deleted. Empty when the journal holds no event of that watch at all.
+   * A watch's runs replayed from its events, newest first, at most {@code limit}; also after the
+   * watch was deleted. Empty when the journal holds no event of that watch at all.
    */
   public CompletionStage<Optional<List<RunRecord>>> runs(String owner, String watchId, int limit) {
-    String persistenceId = PersistenceId.of(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId)).id();
-    return journal.currentEventsByPersistenceId(persistenceId, 0L, Long.MAX_VALUE)
+    String persistenceId =
+        PersistenceId.of(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId)).id();
+    return journal
+        .currentEventsByPersistenceId(persistenceId, 0L, Long.MAX_VALUE)
         .runWith(Sink.fold(new Replay(limit), Replay::add), system)
         .thenApply(Replay::newestFirst);
   }
@@ -66,7 +75,11 @@ public final class JournalReads {
       else if (event instanceof WatchEntity.RunJudged run) keep(run.record());
       else if (event instanceof WatchEntity.AlertDelivered sent) {
         // the run it completes was recorded just before, so it is still among the newest
-        newest.replaceAll(r -> r.runId().equals(sent.runId()) ? r.withDeliveries(sent.deliveries(), sent.totalMs()) : r);
+        newest.replaceAll(
+            r ->
+                r.runId().equals(sent.runId())
+                    ? r.withDeliveries(sent.deliveries(), sent.totalMs())
+                    : r);
       }
       return this;
     }

@@ -1,7 +1,5 @@
 package io.periscope.persistence;
 
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.persistence.jdbc.testkit.javadsl.SchemaUtils;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -9,14 +7,16 @@ import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.persistence.jdbc.testkit.javadsl.SchemaUtils;
 
 /**
- * Creates the journal, snapshot and state tables from pekko-persistence-jdbc's own scripts when they are missing,
- * one starting node at a time ({@link SchemaLock}). Journal rows are never deleted: the plugin drops events after a
- * gap.
+ * Creates the journal, snapshot and state tables from pekko-persistence-jdbc's own scripts when
+ * they are missing, one starting node at a time ({@link SchemaLock}). Journal rows are never
+ * deleted: the plugin drops events after a gap.
  *
- * <p>The plugin picks its script by the journal's DAO and takes any DAO but its own for the legacy one, so with
- * {@link PostgresJournalDao} the current PostgreSQL script is applied by name.
+ * <p>The plugin picks its script by the journal's DAO and takes any DAO but its own for the legacy
+ * one, so with {@link PostgresJournalDao} the current PostgreSQL script is applied by name.
  */
 public final class JournalSchema {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
@@ -26,8 +26,12 @@ public final class JournalSchema {
 
   public static void create(ActorSystem<?> system) {
     try {
-      SchemaLock.during(system.settings().config(), () ->
-          createTables(system).toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
+      SchemaLock.during(
+          system.settings().config(),
+          () ->
+              createTables(system)
+                  .toCompletableFuture()
+                  .get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating the journal schema", e);
@@ -38,10 +42,13 @@ public final class JournalSchema {
 
   private static CompletionStage<Done> createTables(ActorSystem<?> system) throws IOException {
     String dao = system.settings().config().getString("jdbc-journal.dao");
-    if (!dao.equals(PostgresJournalDao.class.getName())) return SchemaUtils.createIfNotExists(system);
-    try (InputStream script = SchemaUtils.class.getClassLoader().getResourceAsStream(POSTGRES_SCRIPT)) {
+    if (!dao.equals(PostgresJournalDao.class.getName()))
+      return SchemaUtils.createIfNotExists(system);
+    try (InputStream script =
+        SchemaUtils.class.getClassLoader().getResourceAsStream(POSTGRES_SCRIPT)) {
       if (script == null) throw new IOException(POSTGRES_SCRIPT + " is not on the class path");
-      return SchemaUtils.applyScript(new String(script.readAllBytes(), StandardCharsets.UTF_8), system);
+      return SchemaUtils.applyScript(
+          new String(script.readAllBytes(), StandardCharsets.UTF_8), system);
     }
   }
 }

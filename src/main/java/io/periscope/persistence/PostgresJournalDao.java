@@ -34,50 +34,75 @@ import slick.jdbc.PostgresProfile;
 import slick.jdbc.hikaricp.HikariCPJdbcDataSource;
 
 /**
- * The journal's data access on PostgreSQL: the plugin's own DAO, except that a batch of events and their tags is
- * written by one autocommitted statement on connections of its own.
+ * The journal's data access on PostgreSQL: the plugin's own DAO, except that a batch of events and
+ * their tags is written by one autocommitted statement on connections of its own.
  *
- * <p>The plugin writes a batch as a transaction of three round trips (insert the events returning their ordering,
- * insert the tags, commit), each hopping back through Slick's executor and queueing behind the recovery reads of
- * every entity that starts; under 32 concurrent creates that made a persist take 67 ms at p99
- * (docs/performance.md). Here the events go in as arrays, a data-modifying CTE hands their ordering to the tag
- * insert, and the statement is atomic on its own. Reads, replays and deletes stay the plugin's.
+ * <p>The plugin writes a batch as a transaction of three round trips (insert the events returning
+ * their ordering, insert the tags, commit), each hopping back through Slick's executor and queueing
+ * behind the recovery reads of every entity that starts; under 32 concurrent creates that made a
+ * persist take 67 ms at p99 (docs/performance.md). Here the events go in as arrays, a
+ * data-modifying CTE hands their ordering to the tag insert, and the statement is atomic on its
+ * own. Reads, replays and deletes stay the plugin's.
  */
 public final class PostgresJournalDao extends DefaultJournalDao {
-  /** The statement's array parameters, in order: one per event column written, then the tags' three. */
-  private static final List<String> EVENT_ARRAY_TYPES = List.of(
-      "boolean", "varchar", "int8", "varchar", "int8", "varchar", "int4", "varchar", "bytea", "int4", "varchar", "bytea");
+  /**
+   * The statement's array parameters, in order: one per event column written, then the tags' three.
+   */
+  private static final List<String> EVENT_ARRAY_TYPES =
+      List.of(
+          "boolean", "varchar", "int8", "varchar", "int8", "varchar", "int4", "varchar", "bytea",
+          "int4", "varchar", "bytea");
+
   private static final List<String> TAG_ARRAY_TYPES = List.of("varchar", "int8", "varchar");
 
   private final HikariDataSource writers;
   private final ExecutorService writerThreads;
   private final String insertSql;
 
-  public PostgresJournalDao(JdbcBackend.JdbcDatabaseDef db, JdbcProfile profile, JournalConfig journalConfig,
-      Serialization serialization, ExecutionContext ec, Materializer mat) {
+  public PostgresJournalDao(
+      JdbcBackend.JdbcDatabaseDef db,
+      JdbcProfile profile,
+      JournalConfig journalConfig,
+      Serialization serialization,
+      ExecutionContext ec,
+      Materializer mat) {
     super(db, profile, journalConfig, serialization, ec, mat);
     if (!(profile instanceof PostgresProfile)) {
-      throw new IllegalStateException("PostgresJournalDao writes PostgreSQL only; the journal's profile is " + profile);
+      throw new IllegalStateException(
+          "PostgresJournalDao writes PostgreSQL only; the journal's profile is " + profile);
     }
     int parallelism = journalConfig.daoConfig().parallelism();
     this.writers = writerPool(db, parallelism);
     AtomicInteger threadNumber = new AtomicInteger();
-    this.writerThreads = Executors.newFixedThreadPool(parallelism, task -> {
-      Thread thread = new Thread(task, "periscope-journal-writer-" + threadNumber.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
-    this.insertSql = insertSql(journalConfig.eventJournalTableConfiguration(), journalConfig.eventTagTableConfiguration());
-    mat.system().registerOnTermination(() -> {
-      writerThreads.shutdown();
-      writers.close();
-    });
+    this.writerThreads =
+        Executors.newFixedThreadPool(
+            parallelism,
+            task -> {
+              Thread thread =
+                  new Thread(task, "periscope-journal-writer-" + threadNumber.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    this.insertSql =
+        insertSql(
+            journalConfig.eventJournalTableConfiguration(),
+            journalConfig.eventTagTableConfiguration());
+    mat.system()
+        .registerOnTermination(
+            () -> {
+              writerThreads.shutdown();
+              writers.close();
+            });
   }
 
-  /** As many connections as the plugin runs write batches at once, configured like the plugin's own pool. */
+  /**
+   * As many connections as the plugin runs write batches at once, configured like the plugin's own
+   * pool.
+   */
   private static HikariDataSource writerPool(JdbcBackend.JdbcDatabaseDef db, int size) {
     if (!(db.source() instanceof HikariCPJdbcDataSource source)) {
-      throw new IllegalStateException("the PostgreSQL journal expects Slick's HikariCP connection pool");
+      throw new IllegalStateException(
+          "the PostgreSQL journal expects Slick's HikariCP connection pool");
     }
     HikariConfig config = new HikariConfig();
     source.ds().copyStateTo(config);
@@ -90,19 +115,22 @@ public final class PostgresJournalDao extends DefaultJournalDao {
 
   @Override
   public Future<BoxedUnit> writeJournalRows(
-      scala.collection.immutable.Seq<Tuple2<JournalPekkoSerializationRow, scala.collection.immutable.Set<String>>> batch) {
+      scala.collection.immutable.Seq<
+              Tuple2<JournalPekkoSerializationRow, scala.collection.immutable.Set<String>>>
+          batch) {
     List<Tuple2<JournalPekkoSerializationRow, scala.collection.immutable.Set<String>>> rows =
         new ArrayList<>(CollectionConverters.asJava(batch));
     Promise<BoxedUnit> written = Promise.apply();
     try {
-      writerThreads.execute(() -> {
-        try {
-          write(rows);
-          written.success(BoxedUnit.UNIT);
-        } catch (RuntimeException e) {
-          written.failure(e);
-        }
-      });
+      writerThreads.execute(
+          () -> {
+            try {
+              write(rows);
+              written.success(BoxedUnit.UNIT);
+            } catch (RuntimeException e) {
+              written.failure(e);
+            }
+          });
     } catch (RejectedExecutionException stopping) {
       // The actor system terminates; a throw here would end the plugin's write stream for good.
       written.failure(stopping);
@@ -110,7 +138,8 @@ public final class PostgresJournalDao extends DefaultJournalDao {
     return written.future();
   }
 
-  private void write(List<Tuple2<JournalPekkoSerializationRow, scala.collection.immutable.Set<String>>> rows) {
+  private void write(
+      List<Tuple2<JournalPekkoSerializationRow, scala.collection.immutable.Set<String>>> rows) {
     // Ascending sequence numbers, so a persistence id's events also ascend in the global ordering.
     rows.sort(Comparator.comparingLong(row -> row._1().sequenceNumber()));
     int n = rows.size();
@@ -150,10 +179,24 @@ public final class PostgresJournalDao extends DefaultJournalDao {
       }
     }
     try (Connection connection = writers.getConnection();
-         PreparedStatement insert = connection.prepareStatement(insertSql)) {
-      Object[][] columns = {deleted, persistenceIds, sequenceNumbers, writerUuids, timestamps, adapterManifests,
-          serIds, serManifests, payloads, metaSerIds, metaSerManifests, metaPayloads,
-          tagPids.toArray(new String[0]), tagSeqs.toArray(new Long[0]), tags.toArray(new String[0])};
+        PreparedStatement insert = connection.prepareStatement(insertSql)) {
+      Object[][] columns = {
+        deleted,
+        persistenceIds,
+        sequenceNumbers,
+        writerUuids,
+        timestamps,
+        adapterManifests,
+        serIds,
+        serManifests,
+        payloads,
+        metaSerIds,
+        metaSerManifests,
+        metaPayloads,
+        tagPids.toArray(new String[0]),
+        tagSeqs.toArray(new Long[0]),
+        tags.toArray(new String[0])
+      };
       List<String> types = new ArrayList<>(EVENT_ARRAY_TYPES);
       types.addAll(TAG_ARRAY_TYPES);
       for (int c = 0; c < columns.length; c++) {
@@ -170,24 +213,57 @@ public final class PostgresJournalDao extends DefaultJournalDao {
     return value.isDefined() ? (T) value.get() : null;
   }
 
-  private static String insertSql(EventJournalTableConfiguration journal, EventTagTableConfiguration tagTable) {
+  private static String insertSql(
+      EventJournalTableConfiguration journal, EventTagTableConfiguration tagTable) {
     EventJournalTableColumnNames c = journal.columnNames();
     String journalTable = qualified(journal.schemaName(), journal.tableName());
     String tagTableName = qualified(tagTable.schemaName(), tagTable.tableName());
-    return "WITH j AS (INSERT INTO " + journalTable + " ("
-        + String.join(", ", c.deleted(), c.persistenceId(), c.sequenceNumber(), c.writer(), c.writeTimestamp(),
-            c.adapterManifest(), c.eventSerId(), c.eventSerManifest(), c.eventPayload(), c.metaSerId(),
-            c.metaSerManifest(), c.metaPayload())
-        + ") SELECT e.deleted, e.pid, e.seq, e.writer, e.ts, e.adapter, e.ser_id, e.ser_manifest, e.payload,"
-        + " e.meta_ser_id, e.meta_ser_manifest, e.meta_payload"
-        + " FROM unnest(" + arrayParameters(EVENT_ARRAY_TYPES) + ") WITH ORDINALITY"
-        + " AS e(deleted, pid, seq, writer, ts, adapter, ser_id, ser_manifest, payload, meta_ser_id,"
-        + " meta_ser_manifest, meta_payload, position)"
-        + " ORDER BY e.position"
-        + " RETURNING " + c.ordering() + ", " + c.persistenceId() + ", " + c.sequenceNumber() + ")"
-        + " INSERT INTO " + tagTableName + " (" + tagTable.columnNames().eventId() + ", " + tagTable.columnNames().tag() + ")"
-        + " SELECT j." + c.ordering() + ", t.tag FROM j JOIN unnest(" + arrayParameters(TAG_ARRAY_TYPES) + ")"
-        + " AS t(pid, seq, tag) ON j." + c.persistenceId() + " = t.pid AND j." + c.sequenceNumber() + " = t.seq";
+    return "WITH j AS (INSERT INTO "
+        + journalTable
+        + " ("
+        + String.join(
+            ", ",
+            c.deleted(),
+            c.persistenceId(),
+            c.sequenceNumber(),
+            c.writer(),
+            c.writeTimestamp(),
+            c.adapterManifest(),
+            c.eventSerId(),
+            c.eventSerManifest(),
+            c.eventPayload(),
+            c.metaSerId(),
+            c.metaSerManifest(),
+            c.metaPayload())
+        + ") SELECT e.deleted, e.pid, e.seq, e.writer, e.ts, e.adapter, e.ser_id, e.ser_manifest,"
+        + " e.payload, e.meta_ser_id, e.meta_ser_manifest, e.meta_payload FROM unnest("
+        + arrayParameters(EVENT_ARRAY_TYPES)
+        + ") WITH ORDINALITY AS e(deleted, pid, seq, writer, ts, adapter, ser_id, ser_manifest,"
+        + " payload, meta_ser_id, meta_ser_manifest, meta_payload, position) ORDER BY e.position"
+        + " RETURNING "
+        + c.ordering()
+        + ", "
+        + c.persistenceId()
+        + ", "
+        + c.sequenceNumber()
+        + ")"
+        + " INSERT INTO "
+        + tagTableName
+        + " ("
+        + tagTable.columnNames().eventId()
+        + ", "
+        + tagTable.columnNames().tag()
+        + ")"
+        + " SELECT j."
+        + c.ordering()
+        + ", t.tag FROM j JOIN unnest("
+        + arrayParameters(TAG_ARRAY_TYPES)
+        + ")"
+        + " AS t(pid, seq, tag) ON j."
+        + c.persistenceId()
+        + " = t.pid AND j."
+        + c.sequenceNumber()
+        + " = t.seq";
   }
 
   private static String arrayParameters(List<String> types) {

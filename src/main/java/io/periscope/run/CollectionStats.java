@@ -5,15 +5,22 @@ import java.time.Instant;
 import java.util.Collection;
 
 /**
- * What an owner's recent runs collected: items collected from sources, fresh ones, and the article pages fetched
- * for them ({@code attempted} = {@code extracted} + {@code failed}). {@code extractionRate} is extracted over
- * attempted, absent when nothing was attempted.
+ * What an owner's recent runs collected: items collected from sources, fresh ones, and the article
+ * pages fetched for them ({@code attempted} = {@code extracted} + {@code failed}). {@code
+ * extractionRate} is extracted over attempted, absent when nothing was attempted.
  *
- * <p>The window: runs started in the last {@link #WINDOW}, of each watch's {@link #RUNS_PER_WATCH} newest runs
- * (the ones its entity keeps at hand), deleted watches included.
+ * <p>The window: runs started in the last {@link #WINDOW}, of each watch's {@link #RUNS_PER_WATCH}
+ * newest runs (the ones its entity keeps at hand), deleted watches included.
  */
 public record CollectionStats(
-    Instant since, int runs, int collected, int fresh, int attempted, int extracted, int failed, Double extractionRate) {
+    Instant since,
+    int runs,
+    int collected,
+    int fresh,
+    int attempted,
+    int extracted,
+    int failed,
+    Double extractionRate) {
 
   public static final Duration WINDOW = Duration.ofHours(24);
   public static final int RUNS_PER_WATCH = 100;
@@ -30,7 +37,14 @@ public record CollectionStats(
       extracted += r.collection().extracted();
       failed += r.collection().failed();
     }
-    return new CollectionStats(since, runs, collected, fresh, attempted, extracted, failed,
+    return new CollectionStats(
+        since,
+        runs,
+        collected,
+        fresh,
+        attempted,
+        extracted,
+        failed,
         attempted == 0 ? null : (double) extracted / attempted);
   }
 }

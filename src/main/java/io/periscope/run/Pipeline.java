@@ -11,12 +11,14 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.Notifier;
+import io.periscope.runtime.Failures;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SourceError;
 import io.periscope.source.SourceResult;
+import io.periscope.trust.TrustRules;
 import io.periscope.watch.Source;
 import io.periscope.watch.TrustTier;
 import io.periscope.watch.Watch;
@@ -32,24 +34,25 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import io.periscope.runtime.Failures;
 import java.util.concurrent.CompletionStage;
-import io.periscope.trust.TrustRules;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The run of a watch: collect every source (a failing one becomes a source error and the run goes on), give each
- * item the trust the owner's trust rules set for its domain (else its source's), keep the items this watch has not
- * judged, extract their pages' text, ask the model once, alert by threshold and
- * weakThreshold, and name the judged items to mark seen — only when a verdict was had, so a failed judgement
- * leaves them for the next run. An alert is handed back unsent: the watch entity sends it once the run is recorded.
- * Operational trouble goes to the admin chat, best effort.
+ * The run of a watch: collect every source (a failing one becomes a source error and the run goes
+ * on), give each item the trust the owner's trust rules set for its domain (else its source's),
+ * keep the items this watch has not judged, extract their pages' text, ask the model once, alert by
+ * threshold and weakThreshold, and name the judged items to mark seen — only when a verdict was
+ * had, so a failed judgement leaves them for the next run. An alert is handed back unsent: the
+ * watch entity sends it once the run is recorded. Operational trouble goes to the admin chat, best
+ * effort.
  */
 public final class Pipeline implements RunPipeline {
   private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
+
   /** Fresh items whose pages are fetched at once. */
   static final int EXTRACT_CONCURRENCY = 4;
+
   /** Results asked of the search provider per search source. */
   static final int SEARCH_RESULTS = 10;
 
@@ -63,10 +66,19 @@ public final class Pipeline implements RunPipeline {
   private final TrustRules.Lookup trustRules;
   private final Clock clock;
 
-  /** @param keyPools the search key pool's way in (the model reaches its own through {@code model}) */
-  public Pipeline(FeedCollector feeds, Optional<SearchProvider> search, ArticleExtractor extractor, PooledModel model,
-                  KeyPools keyPools, Notifier notifier, AdminAlerts adminAlerts, TrustRules.Lookup trustRules,
-                  Clock clock) {
+  /**
+   * @param keyPools the search key pool's way in (the model reaches its own through {@code model})
+   */
+  public Pipeline(
+      FeedCollector feeds,
+      Optional<SearchProvider> search,
+      ArticleExtractor extractor,
+      PooledModel model,
+      KeyPools keyPools,
+      Notifier notifier,
+      AdminAlerts adminAlerts,
+      TrustRules.Lookup trustRules,
+      Clock clock) {
     this.feeds = feeds;
     this.search = search;
     this.extractor = extractor;
@@ -80,38 +92,84 @@ public final class Pipeline implements RunPipeline {
 
   @Override
   public void alertInterrupted(Watch watch, String runId, List<String> channels) {
-    adminAlerts.alert(AdminAlerts.Kind.ALERT_INTERRUPTED, watch.owner(), watch.id(), "the alert of run " + runId
-        + " to " + channels.size() + " channel(s) was interrupted by a node stopping; it may not have arrived");
+    adminAlerts.alert(
+        AdminAlerts.Kind.ALERT_INTERRUPTED,
+        watch.owner(),
+        watch.id(),
+        "the alert of run "
+            + runId
+            + " to "
+            + channels.size()
+            + " channel(s) was interrupted by a node stopping; it may not have arrived");
   }
 
   /** What one run has gathered so far; each step adds to it. */
-  private record Progress(Watch watch, String trigger, Instant startedAt, List<Item> items,
-                          List<SourceError> errors, List<Item> fresh) {}
+  private record Progress(
+      Watch watch,
+      String trigger,
+      Instant startedAt,
+      List<Item> items,
+      List<SourceError> errors,
+      List<Item> fresh) {}
 
   @Override
-  public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
+  public CompletionStage<Outcome> run(
+      Watch watch, Set<String> seen, String trigger, Instant startedAt) {
     CompletionStage<TrustRules> rules = rulesOf(watch.owner());
-    return collect(watch).thenCombine(rules, (results, trust) -> {
-      List<SourceError> errors = results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
-      List<Item> items = newestFirst(distinct(results.stream().flatMap(r -> r.items().stream()).toList()))
-          .stream().map(trust::applyTo).toList();
-      List<Item> fresh = items.stream().filter(i -> !seen.contains(i.identity())).toList();
-      Progress run = new Progress(watch, trigger, startedAt, items, errors, fresh);
-      if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
-        adminAlerts.alert(AdminAlerts.Kind.ALL_SOURCES_FAILED, watch.owner(), watch.id(),
-            "every source failed: " + describe(errors));
-        return done(record(run, RunRecord.ERROR, null, new RunRecord.Collection(0, 0, 0, 0), null,
-            List.of(), new RunRecord.Trimmed(0, 0), "every source failed"), List.of());
-      }
-      if (fresh.isEmpty()) {
-        return done(record(run, RunRecord.NOTHING_NEW, null, new RunRecord.Collection(0, items.size(), 0, 0),
-            null, List.of(), new RunRecord.Trimmed(0, 0), null), List.of());
-      }
-      return extractor.extractAll(fresh, EXTRACT_CONCURRENCY).thenCompose(texts -> judgeAndAlert(run, texts));
-    }).thenCompose(outcome -> outcome);
+    return collect(watch)
+        .thenCombine(
+            rules,
+            (results, trust) -> {
+              List<SourceError> errors =
+                  results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
+              List<Item> items =
+                  newestFirst(distinct(results.stream().flatMap(r -> r.items().stream()).toList()))
+                      .stream()
+                      .map(trust::applyTo)
+                      .toList();
+              List<Item> fresh = items.stream().filter(i -> !seen.contains(i.identity())).toList();
+              Progress run = new Progress(watch, trigger, startedAt, items, errors, fresh);
+              if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
+                adminAlerts.alert(
+                    AdminAlerts.Kind.ALL_SOURCES_FAILED,
+                    watch.owner(),
+                    watch.id(),
+                    "every source failed: " + describe(errors));
+                return done(
+                    record(
+                        run,
+                        RunRecord.ERROR,
+                        null,
+                        new RunRecord.Collection(0, 0, 0, 0),
+                        null,
+                        List.of(),
+                        new RunRecord.Trimmed(0, 0),
+                        "every source failed"),
+                    List.of());
+              }
+              if (fresh.isEmpty()) {
+                return done(
+                    record(
+                        run,
+                        RunRecord.NOTHING_NEW,
+                        null,
+                        new RunRecord.Collection(0, items.size(), 0, 0),
+                        null,
+                        List.of(),
+                        new RunRecord.Trimmed(0, 0),
+                        null),
+                    List.of());
+              }
+              return extractor
+                  .extractAll(fresh, EXTRACT_CONCURRENCY)
+                  .thenCompose(texts -> judgeAndAlert(run, texts));
+            })
+        .thenCompose(outcome -> outcome);
   }
 
-  /** The owner's trust rules, read once per run; a run whose rules cannot be read goes on with none. */
+  /**
+   * The owner's trust rules, read once per run; a run whose rules cannot be read goes on with none.
+   */
   private CompletionStage<TrustRules> rulesOf(String owner) {
     try {
       return trustRules.of(owner).exceptionally(e -> withoutRules(owner, e));
@@ -121,7 +179,9 @@ public final class Pipeline implements RunPipeline {
   }
 
   private static TrustRules withoutRules(String owner, Throwable failure) {
-    log.warn("event=trust-rules-unavailable owner={} problem={}", owner,
+    log.warn(
+        "event=trust-rules-unavailable owner={} problem={}",
+        owner,
         Failures.unwrap(failure).getClass().getSimpleName());
     return TrustRules.NONE;
   }
@@ -129,50 +189,95 @@ public final class Pipeline implements RunPipeline {
   private CompletionStage<Outcome> judgeAndAlert(Progress run, List<Optional<String>> texts) {
     int attempted = (int) run.fresh().stream().filter(i -> i.url() != null).count();
     int extracted = (int) texts.stream().filter(Optional::isPresent).count();
-    RunRecord.Collection collection = new RunRecord.Collection(attempted, run.items().size(), extracted,
-        attempted - extracted);
+    RunRecord.Collection collection =
+        new RunRecord.Collection(attempted, run.items().size(), extracted, attempted - extracted);
     List<VerdictPrompt.Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < run.fresh().size(); i++) {
       Item item = run.fresh().get(i);
       // A page that could not be extracted falls back to the feed's own summary.
       String text = texts.get(i).orElse(item.summary() == null ? "" : item.summary());
-      candidates.add(new VerdictPrompt.Candidate(item.url(), item.title(),
-          item.published() == null ? null : item.published().toString(), item.trust(), text));
+      candidates.add(
+          new VerdictPrompt.Candidate(
+              item.url(),
+              item.title(),
+              item.published() == null ? null : item.published().toString(),
+              item.trust(),
+              text));
     }
     VerdictPrompt prompt = VerdictPrompt.build(run.watch().condition(), candidates);
-    RunRecord.Trimmed trimmed = new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
-    return model.ask(prompt.prompt(), prompt::parse).handle((answer, failure) -> {
-      if (failure != null) {
-        Throwable cause = Failures.unwrap(failure);
-        adminAlerts.alert(cause instanceof KeyPools.NoUsableKey ? AdminAlerts.Kind.WATCH_ERRORED
-            : AdminAlerts.Kind.VERDICT_UNAVAILABLE, run.watch().owner(), run.watch().id(), problem(cause));
-        return done(record(run, RunRecord.ERROR, null, collection, null, List.of(), trimmed,
-            problem(cause)), List.<String>of());
-      }
-      Verdict verdict = answer.value();
-      String outcome = outcomeOf(run.watch(), verdict.met(), verdict.confidence());
-      List<String> judged = prompt.judged().stream().map(VerdictPrompt.Candidate::url).toList();
-      List<String> newlySeen = run.fresh().stream().filter(i -> judged.contains(i.url()))
-          .map(Item::identity).toList();
-      RunRecord record = record(run, outcome, verdict, collection, corroboratingTier(verdict.evidence(), run.items()),
-          List.of(answer.model()), trimmed, null);
-      List<String> channels = run.watch().channels().stream().distinct().toList();
-      if (outcome.equals(RunRecord.NO_MATCH) || channels.isEmpty()) return done(record, newlySeen);
-      Alert alert = alert(run.watch(), outcome, verdict);
-      return CompletableFuture.completedFuture(new Outcome(record, newlySeen, new PendingAlert(channels,
-          () -> notifier.send(channels, alert).thenApply(Pipeline::deliveryRecords))));
-    }).thenCompose(stage -> stage);
+    RunRecord.Trimmed trimmed =
+        new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
+    return model
+        .ask(prompt.prompt(), prompt::parse)
+        .handle(
+            (answer, failure) -> {
+              if (failure != null) {
+                Throwable cause = Failures.unwrap(failure);
+                adminAlerts.alert(
+                    cause instanceof KeyPools.NoUsableKey
+                        ? AdminAlerts.Kind.WATCH_ERRORED
+                        : AdminAlerts.Kind.VERDICT_UNAVAILABLE,
+                    run.watch().owner(),
+                    run.watch().id(),
+                    problem(cause));
+                return done(
+                    record(
+                        run,
+                        RunRecord.ERROR,
+                        null,
+                        collection,
+                        null,
+                        List.of(),
+                        trimmed,
+                        problem(cause)),
+                    List.<String>of());
+              }
+              Verdict verdict = answer.value();
+              String outcome = outcomeOf(run.watch(), verdict.met(), verdict.confidence());
+              List<String> judged =
+                  prompt.judged().stream().map(VerdictPrompt.Candidate::url).toList();
+              List<String> newlySeen =
+                  run.fresh().stream()
+                      .filter(i -> judged.contains(i.url()))
+                      .map(Item::identity)
+                      .toList();
+              RunRecord record =
+                  record(
+                      run,
+                      outcome,
+                      verdict,
+                      collection,
+                      corroboratingTier(verdict.evidence(), run.items()),
+                      List.of(answer.model()),
+                      trimmed,
+                      null);
+              List<String> channels = run.watch().channels().stream().distinct().toList();
+              if (outcome.equals(RunRecord.NO_MATCH) || channels.isEmpty())
+                return done(record, newlySeen);
+              Alert alert = alert(run.watch(), outcome, verdict);
+              return CompletableFuture.completedFuture(
+                  new Outcome(
+                      record,
+                      newlySeen,
+                      new PendingAlert(
+                          channels,
+                          () ->
+                              notifier
+                                  .send(channels, alert)
+                                  .thenApply(Pipeline::deliveryRecords))));
+            })
+        .thenCompose(stage -> stage);
   }
 
   private static List<RunRecord.DeliveryRecord> deliveryRecords(List<Delivery> deliveries) {
-    return deliveries.stream().map(d -> new RunRecord.DeliveryRecord(d.channel(), d.device(), d.ok(), d.error()))
+    return deliveries.stream()
+        .map(d -> new RunRecord.DeliveryRecord(d.channel(), d.device(), d.ok(), d.error()))
         .toList();
   }
 
   private CompletionStage<List<SourceResult>> collect(Watch watch) {
-    List<CompletableFuture<SourceResult>> each = watch.sources().stream()
-        .map(source -> collect(source).toCompletableFuture())
-        .toList();
+    List<CompletableFuture<SourceResult>> each =
+        watch.sources().stream().map(source -> collect(source).toCompletableFuture()).toList();
     return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
         .thenApply(all -> each.stream().map(CompletableFuture::join).toList());
   }
@@ -180,20 +285,43 @@ public final class Pipeline implements RunPipeline {
   private CompletionStage<SourceResult> collect(Source source) {
     if (Source.RSS.equals(source.type())) return feeds.collect(source.value(), source.trust());
     if (search.isEmpty()) {
-      return CompletableFuture.completedFuture(SourceResult.failed(source.value(), new KeyPools.NoUsableKey("search")));
+      return CompletableFuture.completedFuture(
+          SourceResult.failed(source.value(), new KeyPools.NoUsableKey("search")));
     }
-    return keyPools.withKey(KeyPoolEntity.SEARCH,
+    return keyPools
+        .withKey(
+            KeyPoolEntity.SEARCH,
             key -> search.get().search(source.value(), source.recencyDays(), SEARCH_RESULTS, key))
-        .thenApply(found -> SourceResult.ok(found.stream().map(i -> new Item(i.identity(), i.title(), i.url(),
-            i.summary(), i.published(), i.sourceType(), i.sourceValue(), source.trust())).toList()))
+        .thenApply(
+            found ->
+                SourceResult.ok(
+                    found.stream()
+                        .map(
+                            i ->
+                                new Item(
+                                    i.identity(),
+                                    i.title(),
+                                    i.url(),
+                                    i.summary(),
+                                    i.published(),
+                                    i.sourceType(),
+                                    i.sourceValue(),
+                                    source.trust()))
+                        .toList()))
         .exceptionally(e -> SourceResult.failed(source.value(), Failures.unwrap(e)));
   }
 
   private Alert alert(Watch watch, String outcome, Verdict verdict) {
-    return new Alert(watch.owner(), watch.id(), watch.name(),
-        outcome.equals(RunRecord.ALERT) ? Alert.Strength.CONFIRMED : Alert.Strength.WEAK, verdict.confidence(),
-        verdict.summary(), verdict.evidence().stream().map(e -> new Alert.Evidence(e.title(), e.url())).toList(),
-        watch.condition(), clock.instant());
+    return new Alert(
+        watch.owner(),
+        watch.id(),
+        watch.name(),
+        outcome.equals(RunRecord.ALERT) ? Alert.Strength.CONFIRMED : Alert.Strength.WEAK,
+        verdict.confidence(),
+        verdict.summary(),
+        verdict.evidence().stream().map(e -> new Alert.Evidence(e.title(), e.url())).toList(),
+        watch.condition(),
+        clock.instant());
   }
 
   private CompletionStage<Outcome> done(RunRecord record, List<String> newlySeen) {
@@ -201,33 +329,67 @@ public final class Pipeline implements RunPipeline {
   }
 
   /** The record as the run leaves it: deliveries, if any, are added once the alert went out. */
-  private RunRecord record(Progress run, String outcome, Verdict verdict, RunRecord.Collection collection,
-                           String trustTier, List<String> models, RunRecord.Trimmed trimmed, String error) {
-    return new RunRecord(RunRecords.newRunId(), run.trigger(), run.startedAt(),
-        Duration.between(run.startedAt(), clock.instant()).toMillis(), outcome,
-        verdict == null ? null : verdict.summary(), verdict == null ? null : verdict.confidence(),
-        verdict == null ? List.of() : verdict.evidence().stream()
-            .map(e -> new RunRecord.Evidence(e.url(), e.title(), e.quote())).toList(),
-        verdict == null ? null : verdict.reasoning(), run.errors(), run.items().size(), run.fresh().size(),
-        collection, models, trustTier, List.of(), 0, trimmed, error);
+  private RunRecord record(
+      Progress run,
+      String outcome,
+      Verdict verdict,
+      RunRecord.Collection collection,
+      String trustTier,
+      List<String> models,
+      RunRecord.Trimmed trimmed,
+      String error) {
+    return new RunRecord(
+        RunRecords.newRunId(),
+        run.trigger(),
+        run.startedAt(),
+        Duration.between(run.startedAt(), clock.instant()).toMillis(),
+        outcome,
+        verdict == null ? null : verdict.summary(),
+        verdict == null ? null : verdict.confidence(),
+        verdict == null
+            ? List.of()
+            : verdict.evidence().stream()
+                .map(e -> new RunRecord.Evidence(e.url(), e.title(), e.quote()))
+                .toList(),
+        verdict == null ? null : verdict.reasoning(),
+        run.errors(),
+        run.items().size(),
+        run.fresh().size(),
+        collection,
+        models,
+        trustTier,
+        List.of(),
+        0,
+        trimmed,
+        error);
   }
 
   /** alert, weak-alert or no-match by the watch's thresholds. */
   static String outcomeOf(Watch watch, boolean met, double confidence) {
     if (met && confidence >= watch.threshold()) return RunRecord.ALERT;
-    if (met && watch.weakThreshold() != null && confidence >= watch.weakThreshold()) return RunRecord.WEAK_ALERT;
+    if (met && watch.weakThreshold() != null && confidence >= watch.weakThreshold())
+      return RunRecord.WEAK_ALERT;
     return RunRecord.NO_MATCH;
   }
 
-  /** The strongest trust among the cited items (their rules' or their sources'); null when none is known. */
+  /**
+   * The strongest trust among the cited items (their rules' or their sources'); null when none is
+   * known.
+   */
   static String corroboratingTier(List<Verdict.Evidence> evidence, List<Item> items) {
     Map<String, String> trustByUrl = new LinkedHashMap<>();
-    items.forEach(i -> {
-      if (i.url() != null && i.trust() != null) trustByUrl.putIfAbsent(i.url(), i.trust());
-    });
-    return evidence.stream().map(e -> trustByUrl.get(e.url())).filter(Objects::nonNull)
-        .map(TrustTier::fromWire).flatMap(Optional::stream)
-        .min(Comparator.naturalOrder()).map(TrustTier::wire).orElse(null);
+    items.forEach(
+        i -> {
+          if (i.url() != null && i.trust() != null) trustByUrl.putIfAbsent(i.url(), i.trust());
+        });
+    return evidence.stream()
+        .map(e -> trustByUrl.get(e.url()))
+        .filter(Objects::nonNull)
+        .map(TrustTier::fromWire)
+        .flatMap(Optional::stream)
+        .min(Comparator.naturalOrder())
+        .map(TrustTier::wire)
+        .orElse(null);
   }
 
   /** The first occurrence of each identity (the same article from two sources is one item). */
@@ -239,20 +401,24 @@ public final class Pipeline implements RunPipeline {
 
   /** Newest first, undated last: the judge's item bound keeps the newest. */
   static List<Item> newestFirst(List<Item> items) {
-    return items.stream().sorted(Comparator.comparing(Item::published,
-        Comparator.nullsLast(Comparator.reverseOrder()))).toList();
+    return items.stream()
+        .sorted(
+            Comparator.comparing(Item::published, Comparator.nullsLast(Comparator.reverseOrder())))
+        .toList();
   }
 
   private static String problem(Throwable cause) {
     if (cause instanceof KeyPools.NoUsableKey) return "no usable model key is configured";
-    if (cause instanceof InvalidModelOutput) return "the model did not produce a valid verdict, twice";
+    if (cause instanceof InvalidModelOutput)
+      return "the model did not produce a valid verdict, twice";
     if (cause instanceof ProviderFailure pf) return "the model call failed: " + pf.getMessage();
     return "the verdict failed (" + cause.getClass().getSimpleName() + ")";
   }
 
   private static String describe(List<SourceError> errors) {
-    return errors.stream().map(e -> e.kind() + (e.httpStatus() != null ? " " + e.httpStatus() : ""))
-        .reduce((a, b) -> a + ", " + b).orElse("no source");
+    return errors.stream()
+        .map(e -> e.kind() + (e.httpStatus() != null ? " " + e.httpStatus() : ""))
+        .reduce((a, b) -> a + ", " + b)
+        .orElse("no source");
   }
-
 }

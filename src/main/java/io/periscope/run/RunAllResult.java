@@ -6,16 +6,18 @@ import java.util.List;
 /**
  * What a run-all did with each of an owner's watches, in the order the owner created them.
  *
- * <p>Status per watch: {@code ran} (a run was recorded with a verdict or nothing new), {@code failed} (the run was
- * recorded as an {@code error}, or did not finish at all: then {@code record} is null and {@code error} says why),
- * {@code skipped} (the watch is disabled; no record).
+ * <p>Status per watch: {@code ran} (a run was recorded with a verdict or nothing new), {@code
+ * failed} (the run was recorded as an {@code error}, or did not finish at all: then {@code record}
+ * is null and {@code error} says why), {@code skipped} (the watch is disabled; no record).
  */
-public record RunAllResult(Summary summary, List<WatchOutcome> outcomes) implements JsonSerializable {
+public record RunAllResult(Summary summary, List<WatchOutcome> outcomes)
+    implements JsonSerializable {
   public static final String RAN = "ran";
   public static final String FAILED = "failed";
   public static final String SKIPPED = "skipped";
 
-  public record Summary(int total, int ran, int skipped, int failed, int notified) implements JsonSerializable {}
+  public record Summary(int total, int ran, int skipped, int failed, int notified)
+      implements JsonSerializable {}
 
   public record WatchOutcome(String watchId, String status, RunRecord record, String error)
       implements JsonSerializable {
@@ -24,7 +26,8 @@ public record RunAllResult(Summary summary, List<WatchOutcome> outcomes) impleme
     }
 
     public static WatchOutcome of(String watchId, RunRecord record) {
-      return new WatchOutcome(watchId, record.outcome().equals(RunRecord.ERROR) ? FAILED : RAN, record, record.error());
+      return new WatchOutcome(
+          watchId, record.outcome().equals(RunRecord.ERROR) ? FAILED : RAN, record, record.error());
     }
 
     static WatchOutcome unfinished(String watchId, String why) {
@@ -33,9 +36,19 @@ public record RunAllResult(Summary summary, List<WatchOutcome> outcomes) impleme
   }
 
   public static RunAllResult of(List<WatchOutcome> outcomes) {
-    int notified = outcomes.stream().filter(o -> o.record() != null).mapToInt(o -> o.record().notificationsSent()).sum();
-    return new RunAllResult(new Summary(outcomes.size(), count(outcomes, RAN), count(outcomes, SKIPPED),
-        count(outcomes, FAILED), notified), List.copyOf(outcomes));
+    int notified =
+        outcomes.stream()
+            .filter(o -> o.record() != null)
+            .mapToInt(o -> o.record().notificationsSent())
+            .sum();
+    return new RunAllResult(
+        new Summary(
+            outcomes.size(),
+            count(outcomes, RAN),
+            count(outcomes, SKIPPED),
+            count(outcomes, FAILED),
+            notified),
+        List.copyOf(outcomes));
   }
 
   private static int count(List<WatchOutcome> outcomes, String status) {

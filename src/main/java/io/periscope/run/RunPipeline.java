@@ -8,32 +8,34 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
- * What the watch entity asks of a run: collect, keep what is fresh, judge. The entity records the outcome, and
- * only then sends the alert the run hands back, so a node that dies in between loses that alert instead of
- * sending it a second time (the items are already recorded as seen).
+ * What the watch entity asks of a run: collect, keep what is fresh, judge. The entity records the
+ * outcome, and only then sends the alert the run hands back, so a node that dies in between loses
+ * that alert instead of sending it a second time (the items are already recorded as seen).
  */
 @FunctionalInterface
 public interface RunPipeline {
   /**
    * @param seen the identities this watch has already judged
-   * @param startedAt when the watch started the run: the record's start, so a run that waited for a slot of this
-   *     node (RUNS_PER_NODE) counts the wait in its duration, not as a later start
-   * @return the record, the identities to mark seen (none when no verdict was had) and the alert to send, if any
+   * @param startedAt when the watch started the run: the record's start, so a run that waited for a
+   *     slot of this node (RUNS_PER_NODE) counts the wait in its duration, not as a later start
+   * @return the record, the identities to mark seen (none when no verdict was had) and the alert to
+   *     send, if any
    */
   CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt);
 
   /**
-   * A previous incarnation of the watch stopped while the alert of run {@code runId} was going out to
-   * {@code channels}: whether it arrived is not known. Alerts are at most once, so it is not sent again; this
-   * tells the operator.
+   * A previous incarnation of the watch stopped while the alert of run {@code runId} was going out
+   * to {@code channels}: whether it arrived is not known. Alerts are at most once, so it is not
+   * sent again; this tells the operator.
    */
   default void alertInterrupted(Watch watch, String runId, List<String> channels) {}
 
   /**
-   * A run's alert, not sent yet: {@code send} delivers it to {@code channels} and completes, never exceptionally,
-   * with one delivery per channel.
+   * A run's alert, not sent yet: {@code send} delivers it to {@code channels} and completes, never
+   * exceptionally, with one delivery per channel.
    */
-  record PendingAlert(List<String> channels, Supplier<CompletionStage<List<RunRecord.DeliveryRecord>>> send) {}
+  record PendingAlert(
+      List<String> channels, Supplier<CompletionStage<List<RunRecord.DeliveryRecord>>> send) {}
 
   /** {@code alert} is null when the run sends nothing; then the record is final as it is. */
   record Outcome(RunRecord record, List<String> newlySeen, PendingAlert alert) {

@@ -17,13 +17,32 @@ public final class RunRecords {
 
   /** The record of a run whose pipeline failed unexpectedly: an error, its items left unseen. */
   public static RunRecord crashed(String trigger, Instant startedAt, Throwable failure) {
-    return new RunRecord(newRunId(), trigger, startedAt, Duration.between(startedAt, Instant.now()).toMillis(),
-        RunRecord.ERROR, null, null, List.of(), null, List.of(), 0, 0, new RunRecord.Collection(0, 0, 0, 0),
-        List.of(), null, List.of(), 0, new RunRecord.Trimmed(0, 0),
+    return new RunRecord(
+        newRunId(),
+        trigger,
+        startedAt,
+        Duration.between(startedAt, Instant.now()).toMillis(),
+        RunRecord.ERROR,
+        null,
+        null,
+        List.of(),
+        null,
+        List.of(),
+        0,
+        0,
+        new RunRecord.Collection(0, 0, 0, 0),
+        List.of(),
+        null,
+        List.of(),
+        0,
+        new RunRecord.Trimmed(0, 0),
         CRASHED + " (" + failure.getClass().getSimpleName() + ")");
   }
 
-  /** Whether the run crashed, as opposed to ending in an error it foresaw (no verdict, every source failed). */
+  /**
+   * Whether the run crashed, as opposed to ending in an error it foresaw (no verdict, every source
+   * failed).
+   */
   public static boolean isCrash(RunRecord record) {
     return record.error() != null && record.error().startsWith(CRASHED);
   }

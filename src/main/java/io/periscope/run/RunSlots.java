@@ -10,9 +10,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 
 /**
- * This node's bound on runs at once (RUNS_PER_NODE): a run beyond it waits, in arrival order, until one in flight
- * finishes collecting, extracting and judging (its alert goes out without a slot). Watches spread evenly over the
- * nodes of a cluster, so each node added adds its slots to the cluster's capacity.
+ * This node's bound on runs at once (RUNS_PER_NODE): a run beyond it waits, in arrival order, until
+ * one in flight finishes collecting, extracting and judging (its alert goes out without a slot).
+ * Watches spread evenly over the nodes of a cluster, so each node added adds its slots to the
+ * cluster's capacity.
  */
 public final class RunSlots implements RunPipeline {
   private final RunPipeline runs;
@@ -21,7 +22,10 @@ public final class RunSlots implements RunPipeline {
   private final Queue<Runnable> waiting = new ArrayDeque<>();
   private int inUse;
 
-  /** @param executor starts a waiting run when a slot frees, off the thread that finished the previous one */
+  /**
+   * @param executor starts a waiting run when a slot frees, off the thread that finished the
+   *     previous one
+   */
   public RunSlots(RunPipeline runs, int slots, Executor executor) {
     if (slots < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     this.runs = runs;
@@ -30,21 +34,24 @@ public final class RunSlots implements RunPipeline {
   }
 
   @Override
-  public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
+  public CompletionStage<Outcome> run(
+      Watch watch, Set<String> seen, String trigger, Instant startedAt) {
     CompletableFuture<Outcome> result = new CompletableFuture<>();
-    Runnable start = () -> {
-      CompletionStage<Outcome> run;
-      try {
-        run = runs.run(watch, seen, trigger, startedAt);
-      } catch (RuntimeException e) {
-        run = CompletableFuture.failedFuture(e);
-      }
-      run.whenComplete((outcome, failure) -> {
-        release();
-        if (failure != null) result.completeExceptionally(failure);
-        else result.complete(outcome);
-      });
-    };
+    Runnable start =
+        () -> {
+          CompletionStage<Outcome> run;
+          try {
+            run = runs.run(watch, seen, trigger, startedAt);
+          } catch (RuntimeException e) {
+            run = CompletableFuture.failedFuture(e);
+          }
+          run.whenComplete(
+              (outcome, failure) -> {
+                release();
+                if (failure != null) result.completeExceptionally(failure);
+                else result.complete(outcome);
+              });
+        };
     synchronized (this) {
       if (inUse == slots) {
         waiting.add(start);

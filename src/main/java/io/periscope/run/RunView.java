@@ -3,8 +3,8 @@ package io.periscope.run;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 /**
- * A run as the interface answers it — the run result of run-now and run-all, and each item of run history:
- * the record's fields, flat, with the watch it belongs to.
+ * A run as the interface answers it — the run result of run-now and run-all, and each item of run
+ * history: the record's fields, flat, with the watch it belongs to.
  */
 public record RunView(String watchId, @JsonUnwrapped RunRecord run) {
   public static RunView of(String watchId, RunRecord record) {

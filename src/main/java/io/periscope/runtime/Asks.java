@@ -1,16 +1,18 @@
 package io.periscope.runtime;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.pattern.StatusReply;
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
-/** Asking entities with one timeout; a StatusReply error fails the stage with {@link EntityRefusal}. */
+/**
+ * Asking entities with one timeout; a StatusReply error fails the stage with {@link EntityRefusal}.
+ */
 public final class Asks {
   private final ActorSystem<?> system;
   private final Duration timeout;
@@ -20,23 +22,27 @@ public final class Asks {
     this.timeout = timeout;
   }
 
-  public <C, R> CompletionStage<R> ask(RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command) {
+  public <C, R> CompletionStage<R> ask(
+      RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command) {
     return ask(target, command, timeout);
   }
 
   /** For commands that take long on purpose, such as a run. */
-  public <C, R> CompletionStage<R> ask(RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command,
-                                       Duration patience) {
-    // Pekko's stage is Scala's CompletableFuture adapter, which runs every dependent "async" on the common
-    // pool; on a 2-core machine that pool starts a thread per task. Completing a plain future on the actor
-    // dispatcher keeps the whole chain after an ask on threads that exist.
+  public <C, R> CompletionStage<R> ask(
+      RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command, Duration patience) {
+    // Pekko's stage is Scala's CompletableFuture adapter, which runs every dependent "async" on the
+    // common pool; on a 2-core machine that pool starts a thread per task. Completing a plain
+    // future on the actor dispatcher keeps the whole chain after an ask on threads that exist.
     CompletableFuture<R> result = new CompletableFuture<>();
     AskPattern.<C, StatusReply<R>>ask(target, command::apply, patience, system.scheduler())
-        .whenCompleteAsync((reply, failure) -> {
-          if (failure != null) result.completeExceptionally(failure);
-          else if (reply.isError()) result.completeExceptionally(new EntityRefusal(reply.getError().getMessage()));
-          else result.complete(reply.getValue());
-        }, system.executionContext());
+        .whenCompleteAsync(
+            (reply, failure) -> {
+              if (failure != null) result.completeExceptionally(failure);
+              else if (reply.isError())
+                result.completeExceptionally(new EntityRefusal(reply.getError().getMessage()));
+              else result.complete(reply.getValue());
+            },
+            system.executionContext());
     return result;
   }
 }

@@ -11,8 +11,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The single-writer guard of a data directory: a service holds it while it runs, and the command line holds
- * it while it writes the journal itself, so the two never write the same entities at once.
+ * The single-writer guard of a data directory: a service holds it while it runs, and the command
+ * line holds it while it writes the journal itself, so the two never write the same entities at
+ * once.
  */
 public final class DataDirLock implements AutoCloseable {
   private final FileChannel channel;
@@ -25,8 +26,9 @@ public final class DataDirLock implements AutoCloseable {
 
   public static Optional<DataDirLock> tryAcquire(Path dataDir) throws IOException {
     Files.createDirectories(dataDir);
-    FileChannel channel = FileChannel.open(dataDir.resolve("periscope.lock"),
-        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(
+            dataDir.resolve("periscope.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = channel.tryLock();
@@ -41,7 +43,8 @@ public final class DataDirLock implements AutoCloseable {
   }
 
   /** Waits up to {@code patience} for a command-line writer to finish with the directory. */
-  public static DataDirLock acquire(Path dataDir, Duration patience) throws IOException, InterruptedException {
+  public static DataDirLock acquire(Path dataDir, Duration patience)
+      throws IOException, InterruptedException {
     Instant deadline = Instant.now().plus(patience);
     while (true) {
       Optional<DataDirLock> lock = tryAcquire(dataDir);

@@ -8,9 +8,10 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * The single-writer guard of a PostgreSQL journal, which nodes on other machines share: every serving node holds
- * a shared session-level advisory lock, and the command line may write the journal itself only with the
- * exclusive one, which it gets only while no node runs. A node that dies drops its connection and its lock.
+ * The single-writer guard of a PostgreSQL journal, which nodes on other machines share: every
+ * serving node holds a shared session-level advisory lock, and the command line may write the
+ * journal itself only with the exclusive one, which it gets only while no node runs. A node that
+ * dies drops its connection and its lock.
  */
 public final class DatabaseWriterLock implements AutoCloseable {
   /** An arbitrary constant naming Periscope's lock among the database's advisory locks. */
@@ -23,7 +24,8 @@ public final class DatabaseWriterLock implements AutoCloseable {
   }
 
   /** Held by a serving node for its lifetime. */
-  public static DatabaseWriterLock holdShared(String url, String user, String password) throws SQLException {
+  public static DatabaseWriterLock holdShared(String url, String user, String password)
+      throws SQLException {
     Connection c = DriverManager.getConnection(url, user, password);
     try (PreparedStatement s = c.prepareStatement("select pg_advisory_lock_shared(?)")) {
       s.setLong(1, KEY);

@@ -1,6 +1,5 @@
 package io.periscope.runtime;
 
-import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
@@ -11,13 +10,15 @@ import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
-import io.periscope.watch.WatchEntity;
+import org.apache.pekko.actor.typed.RecipientRef;
 
 /**
- * How the rest of the service addresses entities: through cluster sharding when serving, or as plain local
- * actors when the command line works on a stopped service (then it is the journal's only writer).
+ * How the rest of the service addresses entities: through cluster sharding when serving, or as
+ * plain local actors when the command line works on a stopped service (then it is the journal's
+ * only writer).
  */
 public interface Entities {
   RecipientRef<WatchEntity.Command> watch(String owner, String watchId);
@@ -42,12 +43,14 @@ public interface Entities {
   RecipientRef<VapidKeyEntity.Command> vapidKey();
 
   /**
-   * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step because the
-   * pipeline itself reaches the key pools through these entities, and run-all the watches.
+   * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step
+   * because the pipeline itself reaches the key pools through these entities, and run-all the
+   * watches.
    */
   void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock);
 
   /** Until {@link #startRuns} an owner's run-all fails: runs are not started. */
-  RunAll NOT_STARTED = (owner, ids) ->
-      CompletableFuture.failedFuture(new IllegalStateException("runs are not started"));
+  RunAll NOT_STARTED =
+      (owner, ids) ->
+          CompletableFuture.failedFuture(new IllegalStateException("runs are not started"));
 }

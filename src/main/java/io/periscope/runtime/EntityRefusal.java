@@ -1,8 +1,8 @@
 package io.periscope.runtime;
 
 /**
- * An entity answered with an error (absent, duplicate…). The caller knows which status that means for its
- * command: a refused create is a conflict, a refused get is not found.
+ * An entity answered with an error (absent, duplicate…). The caller knows which status that means
+ * for its command: a refused create is a conflict, a refused get is not found.
  */
 public final class EntityRefusal extends RuntimeException {
   public EntityRefusal(String message) {

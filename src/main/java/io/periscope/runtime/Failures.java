@@ -8,13 +8,17 @@ public final class Failures {
   private Failures() {}
 
   public static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;
   }
 
-  /** Whether an entity refused the command (absent, duplicate, busy…), as opposed to a timeout or a crash. */
+  /**
+   * Whether an entity refused the command (absent, duplicate, busy…), as opposed to a timeout or a
+   * crash.
+   */
   public static boolean isRefusal(Throwable t) {
     return unwrap(t) instanceof EntityRefusal;
   }

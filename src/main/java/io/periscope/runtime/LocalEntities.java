@@ -1,10 +1,5 @@
 package io.periscope.runtime;
 
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.actor.typed.RecipientRef;
 import io.periscope.auth.EmailEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
@@ -15,18 +10,23 @@ import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAll;
 import io.periscope.run.RunPipeline;
 import io.periscope.trust.TrustRulesEntity;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
-import java.time.Clock;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Entities as plain actors of one process, for the command line when no service runs: the process holds the
- * data-directory lock, so it is the only writer of every entity it starts.
+ * Entities as plain actors of one process, for the command line when no service runs: the process
+ * holds the data-directory lock, so it is the only writer of every entity it starts.
  */
 public final class LocalEntities implements Entities {
   private final ActorSystem<?> system;
@@ -50,14 +50,22 @@ public final class LocalEntities implements Entities {
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
     RunPipeline runs = pipeline;
     if (runs == null) throw new IllegalStateException("watch entities are not started");
-    return spawn(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId), id -> WatchEntity.create(id, runs, clock));
+    return spawn(
+        WatchEntity.TYPE_KEY.name(),
+        WatchEntity.entityId(owner, watchId),
+        id -> WatchEntity.create(id, runs, clock));
   }
 
   @Override
   public RecipientRef<OwnerEntity.Command> owner(String accountId) {
     // Nothing passivates a local actor: the entity is its own keep-alive address.
-    return spawn(OwnerEntity.TYPE_KEY.name(), accountId, id -> Behaviors.<OwnerEntity.Command>setup(ctx ->
-        OwnerEntity.create(id, (owner, ids) -> runAll.run(owner, ids), ctx.getSelf())));
+    return spawn(
+        OwnerEntity.TYPE_KEY.name(),
+        accountId,
+        id ->
+            Behaviors.<OwnerEntity.Command>setup(
+                ctx ->
+                    OwnerEntity.create(id, (owner, ids) -> runAll.run(owner, ids), ctx.getSelf())));
   }
 
   @Override
@@ -72,7 +80,8 @@ public final class LocalEntities implements Entities {
 
   @Override
   public RecipientRef<ModelConfigEntity.Command> modelConfig() {
-    return spawn(ModelConfigEntity.TYPE_KEY.name(), ModelConfigEntity.ID, ModelConfigEntity::create);
+    return spawn(
+        ModelConfigEntity.TYPE_KEY.name(), ModelConfigEntity.ID, ModelConfigEntity::create);
   }
 
   @Override
@@ -82,7 +91,10 @@ public final class LocalEntities implements Entities {
 
   @Override
   public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
-    return spawn(FeedbackEntity.TYPE_KEY.name(), FeedbackEntity.entityId(owner, watchId), FeedbackEntity::create);
+    return spawn(
+        FeedbackEntity.TYPE_KEY.name(),
+        FeedbackEntity.entityId(owner, watchId),
+        FeedbackEntity::create);
   }
 
   @Override
@@ -98,7 +110,8 @@ public final class LocalEntities implements Entities {
   @SuppressWarnings("unchecked")
   private <T> ActorRef<T> spawn(String type, String id, Function<String, Behavior<T>> behavior) {
     String name = type + "-" + URLEncoder.encode(id, StandardCharsets.UTF_8);
-    return (ActorRef<T>) started.computeIfAbsent(name,
-        n -> system.systemActorOf(behavior.apply(id), n, Props.empty()));
+    return (ActorRef<T>)
+        started.computeIfAbsent(
+            name, n -> system.systemActorOf(behavior.apply(id), n, Props.empty()));
   }
 }

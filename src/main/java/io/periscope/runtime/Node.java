@@ -19,45 +19,57 @@ import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
 import org.apache.pekko.management.javadsl.PekkoManagement;
 
-/** Starting the actor system: as a cluster node for the service, or as a local process for the command line. */
+/**
+ * Starting the actor system: as a cluster node for the service, or as a local process for the
+ * command line.
+ */
 public final class Node {
   private Node() {}
 
   /**
-   * Whether this configuration joins other nodes (seed nodes or cluster bootstrap) rather than forming a cluster
-   * of its own: then its journal and its token secret must be the ones the other nodes use.
+   * Whether this configuration joins other nodes (seed nodes or cluster bootstrap) rather than
+   * forming a cluster of its own: then its journal and its token secret must be the ones the other
+   * nodes use.
    */
   public static boolean joinsOthers(Config config) {
-    return !config.getList("pekko.cluster.seed-nodes").isEmpty() || config.getBoolean("periscope.cluster.bootstrap");
+    return !config.getList("pekko.cluster.seed-nodes").isEmpty()
+        || config.getBoolean("periscope.cluster.bootstrap");
   }
 
   /**
-   * Nodes of one cluster share the journal and the token secret (which also encrypts the key pools): a node that
-   * joins others with its own H2 file or a secret of its own would split the data or refuse every other node's
-   * tokens, so it does not start.
+   * Nodes of one cluster share the journal and the token secret (which also encrypts the key
+   * pools): a node that joins others with its own H2 file or a secret of its own would split the
+   * data or refuse every other node's tokens, so it does not start.
    */
   public static void requireSharedState(Config config, Settings settings) {
     if (!joinsOthers(config)) return;
     if (!settings.database().configured()) {
-      throw new IllegalStateException("a cluster node needs DATABASE_URL: the nodes share one PostgreSQL journal");
+      throw new IllegalStateException(
+          "a cluster node needs DATABASE_URL: the nodes share one PostgreSQL journal");
     }
     if (settings.jwtSecret().isBlank()) {
-      throw new IllegalStateException("a cluster node needs AUTH_JWT_SECRET: every node signs and verifies tokens "
-          + "with the same secret");
+      throw new IllegalStateException(
+          "a cluster node needs AUTH_JWT_SECRET: every node signs and verifies tokens "
+              + "with the same secret");
     }
   }
 
   /**
-   * A cluster node with the journal schema in place, returned once it is Up. Pekko Management starts first when
-   * the profile turns it on (cluster bootstrap probes it). A node that joins no one joins itself, the embedded
-   * single-node default; one that cannot join within {@code patience} is stopped and this fails.
+   * A cluster node with the journal schema in place, returned once it is Up. Pekko Management
+   * starts first when the profile turns it on (cluster bootstrap probes it). A node that joins no
+   * one joins itself, the embedded single-node default; one that cannot join within {@code
+   * patience} is stopped and this fails.
    */
-  public static ActorSystem<Void> startClusterNode(Config config, Duration patience) throws Exception {
+  public static ActorSystem<Void> startClusterNode(Config config, Duration patience)
+      throws Exception {
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), Profiles.SYSTEM_NAME, config);
     try {
       JournalSchema.create(system);
       if (config.getBoolean("periscope.management.enabled")) {
-        PekkoManagement.get(Adapter.toClassic(system)).start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        PekkoManagement.get(Adapter.toClassic(system))
+            .start()
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
       }
       Cluster cluster = Cluster.get(system);
       if (config.getBoolean("periscope.cluster.bootstrap")) {
@@ -66,14 +78,20 @@ public final class Node {
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
       } // else Pekko joins the configured seed nodes by itself
       CompletableFuture<Void> up = new CompletableFuture<>();
-      org.apache.pekko.cluster.Cluster.get(Adapter.toClassic(system)).registerOnMemberUp(() -> up.complete(null));
-      system.getWhenTerminated().thenRun(() ->
-          up.completeExceptionally(new IllegalStateException("the node stopped before it joined the cluster")));
+      org.apache.pekko.cluster.Cluster.get(Adapter.toClassic(system))
+          .registerOnMemberUp(() -> up.complete(null));
+      system
+          .getWhenTerminated()
+          .thenRun(
+              () ->
+                  up.completeExceptionally(
+                      new IllegalStateException("the node stopped before it joined the cluster")));
       up.get(patience.toMillis(), TimeUnit.MILLISECONDS);
       return system;
     } catch (TimeoutException e) {
       system.terminate();
-      throw new IllegalStateException("the node did not join the cluster within " + patience.toSeconds() + " s");
+      throw new IllegalStateException(
+          "the node did not join the cluster within " + patience.toSeconds() + " s");
     } catch (ExecutionException e) {
       system.terminate();
       throw (Exception) e.getCause();
@@ -83,12 +101,18 @@ public final class Node {
     }
   }
 
-  /** A process without cluster or remoting, for the command line: entities run as plain local actors. */
+  /**
+   * A process without cluster or remoting, for the command line: entities run as plain local
+   * actors.
+   */
   public static ActorSystem<Void> startLocal(Config config) {
-    Config local = ConfigFactory.parseMap(Map.of(
-        "pekko.actor.provider", "local",
-        "pekko.coordinated-shutdown.exit-jvm", "off",
-        "pekko.loglevel", "WARNING")).withFallback(config);
+    Config local =
+        ConfigFactory.parseMap(
+                Map.of(
+                    "pekko.actor.provider", "local",
+                    "pekko.coordinated-shutdown.exit-jvm", "off",
+                    "pekko.loglevel", "WARNING"))
+            .withFallback(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "periscope-cli", local);
     JournalSchema.create(system);
     return system;

@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * {@code DATA_DIR/service.json}: where the running service listens, so the command line can act through it
- * instead of writing the journal behind its back.
+ * {@code DATA_DIR/service.json}: where the running service listens, so the command line can act
+ * through it instead of writing the journal behind its back.
  */
 public record ServiceFile(String host, int port, long pid) {
   private static final String NAME = "service.json";
@@ -25,7 +25,10 @@ public record ServiceFile(String host, int port, long pid) {
   public void write(Path dataDir) throws IOException {
     Path tmp = Files.createTempFile(dataDir, "service", ".tmp");
     Files.write(tmp, Json.bytes(this));
-    Files.move(tmp, dataDir.resolve(NAME), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+    Files.move(
+        tmp,
+        dataDir.resolve(NAME),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
@@ -43,8 +46,13 @@ public record ServiceFile(String host, int port, long pid) {
     if (!Files.exists(file)) return Optional.empty();
     try {
       ServiceFile service = Json.MAPPER.readValue(Files.readAllBytes(file), ServiceFile.class);
-      HttpResponse<Void> health = client.send(HttpRequest.newBuilder(service.base().resolve("/health"))
-          .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.discarding());
+      HttpResponse<Void> health =
+          client.send(
+              HttpRequest.newBuilder(service.base().resolve("/health"))
+                  .timeout(Duration.ofSeconds(3))
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
       return health.statusCode() == 200 ? Optional.of(service) : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();

@@ -10,19 +10,21 @@ import org.apache.pekko.actor.typed.ExtensionId;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 
 /**
- * Whether this node's HTTP interface takes requests: from the moment it is bound until shutdown begins. Pekko
- * Management's {@code /ready} asks it through {@link Check}, beside its own check that the node is Up, so a load
- * balancer sends requests only to a node that is in the cluster and listening, and stops before the port closes.
+ * Whether this node's HTTP interface takes requests: from the moment it is bound until shutdown
+ * begins. Pekko Management's {@code /ready} asks it through {@link Check}, beside its own check
+ * that the node is Up, so a load balancer sends requests only to a node that is in the cluster and
+ * listening, and stops before the port closes.
  */
 public final class Serving implements Extension {
   private final AtomicBoolean serving = new AtomicBoolean();
 
-  private static final ExtensionId<Serving> ID = new ExtensionId<>() {
-    @Override
-    public Serving createExtension(ActorSystem<?> system) {
-      return new Serving();
-    }
-  };
+  private static final ExtensionId<Serving> ID =
+      new ExtensionId<>() {
+        @Override
+        public Serving createExtension(ActorSystem<?> system) {
+          return new Serving();
+        }
+      };
 
   public static Serving get(ActorSystem<?> system) {
     return ID.apply(system);

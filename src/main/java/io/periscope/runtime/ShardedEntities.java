@@ -1,9 +1,5 @@
 package io.periscope.runtime;
 
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
-import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
@@ -16,8 +12,15 @@ import io.periscope.run.RunPipeline;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 
-/** Entities spread over the cluster by Pekko Cluster Sharding: one live instance of each id, anywhere. */
+/**
+ * Entities spread over the cluster by Pekko Cluster Sharding: one live instance of each id,
+ * anywhere.
+ */
 public final class ShardedEntities implements Entities {
   private final ClusterSharding sharding;
   private volatile boolean watchesStarted;
@@ -25,23 +28,43 @@ public final class ShardedEntities implements Entities {
 
   public ShardedEntities(ActorSystem<?> system) {
     this.sharding = ClusterSharding.get(system);
-    sharding.init(Entity.of(OwnerEntity.TYPE_KEY, ctx -> OwnerEntity.create(ctx.getEntityId(),
-        (owner, ids) -> runAll.run(owner, ids), owner(ctx.getEntityId()))));
+    sharding.init(
+        Entity.of(
+            OwnerEntity.TYPE_KEY,
+            ctx ->
+                OwnerEntity.create(
+                    ctx.getEntityId(),
+                    (owner, ids) -> runAll.run(owner, ids),
+                    owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
-    sharding.init(Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
-    sharding.init(Entity.of(ModelConfigEntity.TYPE_KEY, ctx -> ModelConfigEntity.create(ctx.getEntityId())));
-    sharding.init(Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
-    sharding.init(Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
-    sharding.init(Entity.of(DevicesEntity.TYPE_KEY, ctx -> DevicesEntity.create(ctx.getEntityId())));
-    sharding.init(Entity.of(VapidKeyEntity.TYPE_KEY, ctx -> VapidKeyEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(ModelConfigEntity.TYPE_KEY, ctx -> ModelConfigEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(DevicesEntity.TYPE_KEY, ctx -> DevicesEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(VapidKeyEntity.TYPE_KEY, ctx -> VapidKeyEntity.create(ctx.getEntityId())));
   }
 
   @Override
   public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
-    // The stop message lets a watch finish its run in flight before it passivates or moves to another node.
-    sharding.init(Entity.of(WatchEntity.TYPE_KEY, ctx -> WatchEntity.create(ctx.getEntityId(), pipeline, clock,
-            self -> ctx.getShard().tell(new ClusterSharding.Passivate<>(self))))
-        .withStopMessage(new WatchEntity.Stop()));
+    // The stop message lets a watch finish its run in flight before it passivates or moves to
+    // another node.
+    sharding.init(
+        Entity.of(
+                WatchEntity.TYPE_KEY,
+                ctx ->
+                    WatchEntity.create(
+                        ctx.getEntityId(),
+                        pipeline,
+                        clock,
+                        self -> ctx.getShard().tell(new ClusterSharding.Passivate<>(self))))
+            .withStopMessage(new WatchEntity.Stop()));
     watchesStarted = true;
     this.runAll = runAll;
   }

@@ -6,7 +6,10 @@ import javax.sql.DataSource;
 import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.projection.jdbc.JdbcSession;
 
-/** One transaction on the wake-up index's database, for the projection (which commits its offset in it). */
+/**
+ * One transaction on the wake-up index's database, for the projection (which commits its offset in
+ * it).
+ */
 public final class IndexSession implements JdbcSession {
   private final Connection connection;
 
@@ -15,7 +18,8 @@ public final class IndexSession implements JdbcSession {
       connection = pool.getConnection();
       connection.setAutoCommit(false);
     } catch (SQLException e) {
-      throw new IllegalStateException("cannot open a connection to the wake-up index: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot open a connection to the wake-up index: " + e.getMessage(), e);
     }
   }
 

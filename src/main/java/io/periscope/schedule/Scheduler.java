@@ -24,24 +24,28 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
- * Wakes due watches: every tick it reads what the wake-up index says is due and sends each watch a fire for that
- * due time through sharding. One per cluster (a cluster singleton). A fire is sent again only after
- * {@code resendAfter} if the index still shows the same due time then — a lost message or a watch whose node
- * died — and the watch ignores a fire for a time that is no longer its next, so a due time runs once.
+ * Wakes due watches: every tick it reads what the wake-up index says is due and sends each watch a
+ * fire for that due time through sharding. One per cluster (a cluster singleton). A fire is sent
+ * again only after {@code resendAfter} if the index still shows the same due time then — a lost
+ * message or a watch whose node died — and the watch ignores a fire for a time that is no longer
+ * its next, so a due time runs once.
  *
- * <p>When a node leaves the cluster (downed after a crash, or gone after a graceful leave), the fires sent to its
- * watches may be lost with it: {@link #AFTER_NODE_LEFT} later — once its shards have a new home to buffer for —
- * every watch still due is sent its fire again, instead of waiting for {@code resendAfter}.
+ * <p>When a node leaves the cluster (downed after a crash, or gone after a graceful leave), the
+ * fires sent to its watches may be lost with it: {@link #AFTER_NODE_LEFT} later — once its shards
+ * have a new home to buffer for — every watch still due is sent its fire again, instead of waiting
+ * for {@code resendAfter}.
  *
- * <p>Logs one line per tick that fired any watch. A tick that fails (the database is away) is logged and sends
- * the ⚠️ scheduler-tick-crashed alert — the first of a streak, then at most every {@link #ALERT_EVERY} — and
- * the next tick runs as usual.
+ * <p>Logs one line per tick that fired any watch. A tick that fails (the database is away) is
+ * logged and sends the ⚠️ scheduler-tick-crashed alert — the first of a streak, then at most every
+ * {@link #ALERT_EVERY} — and the next tick runs as usual.
  */
 public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
   static final Duration ALERT_EVERY = Duration.ofMinutes(10);
+
   /**
-   * How long after a node left the fires still due are sent again: the shard regions learn that the node's shards
-   * need a new home about when this singleton learns it left, and a fire sent before then would follow them out.
+   * How long after a node left the fires still due are sent again: the shard regions learn that the
+   * node's shards need a new home about when this singleton learns it left, and a fire sent before
+   * then would follow them out.
    */
   static final Duration AFTER_NODE_LEFT = Duration.ofSeconds(2);
 
@@ -66,31 +70,57 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
   private final AdminAlerts alerts;
   private final Executor blocking;
   private final TimerScheduler<Command> timers;
-  /** The due time last sent to each watch and when (by the real clock), until the index moves on. */
+
+  /**
+   * The due time last sent to each watch and when (by the real clock), until the index moves on.
+   */
   private final Map<String, Sent> sent = new HashMap<>();
+
   private boolean tickInFlight;
   private Instant lastAlert;
 
   private record Sent(Instant due, long atNanos) {}
 
   /**
-   * @param fire   sends {@code Fire(due)} to the watch with that entity id
-   * @param clock  what "due" is measured against: tests move it by hand
+   * @param fire sends {@code Fire(due)} to the watch with that entity id
+   * @param clock what "due" is measured against: tests move it by hand
    */
-  public static Behavior<Command> create(WakeUpIndex index, BiConsumer<String, Instant> fire, Clock clock,
-                                         Settings settings, AdminAlerts alerts, Executor blocking) {
-    return Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-      timers.startTimerWithFixedDelay(new Tick(), settings.tick());
-      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(
-          ctx.messageAdapter(ClusterEvent.MemberRemoved.class, removed -> new NodeLeft()),
-          ClusterEvent.MemberRemoved.class));
-      return new Scheduler(ctx, timers, index, fire, clock, settings, alerts, blocking);
-    }))).onFailure(SupervisorStrategy.restart());
+  public static Behavior<Command> create(
+      WakeUpIndex index,
+      BiConsumer<String, Instant> fire,
+      Clock clock,
+      Settings settings,
+      AdminAlerts alerts,
+      Executor blocking) {
+    return Behaviors.<Command>supervise(
+            Behaviors.setup(
+                ctx ->
+                    Behaviors.withTimers(
+                        timers -> {
+                          timers.startTimerWithFixedDelay(new Tick(), settings.tick());
+                          Cluster.get(ctx.getSystem())
+                              .subscriptions()
+                              .tell(
+                                  Subscribe.create(
+                                      ctx.messageAdapter(
+                                          ClusterEvent.MemberRemoved.class,
+                                          removed -> new NodeLeft()),
+                                      ClusterEvent.MemberRemoved.class));
+                          return new Scheduler(
+                              ctx, timers, index, fire, clock, settings, alerts, blocking);
+                        })))
+        .onFailure(SupervisorStrategy.restart());
   }
 
-  private Scheduler(ActorContext<Command> context, TimerScheduler<Command> timers, WakeUpIndex index,
-                    BiConsumer<String, Instant> fire, Clock clock, Settings settings, AdminAlerts alerts,
-                    Executor blocking) {
+  private Scheduler(
+      ActorContext<Command> context,
+      TimerScheduler<Command> timers,
+      WakeUpIndex index,
+      BiConsumer<String, Instant> fire,
+      Clock clock,
+      Settings settings,
+      AdminAlerts alerts,
+      Executor blocking) {
     super(context);
     this.timers = timers;
     this.index = index;
@@ -106,15 +136,22 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
     return newReceiveBuilder()
         .onMessage(Tick.class, t -> onTick())
         .onMessage(TickDone.class, this::onTickDone)
-        .onMessage(NodeLeft.class, left -> {
-          timers.startSingleTimer(new ResendAll(), AFTER_NODE_LEFT); // a second departure restarts the wait
-          return this;
-        })
-        .onMessage(ResendAll.class, resend -> {
-          getContext().getLog().info("event=scheduler-resend reason=node-left watches={}", sent.size());
-          sent.clear();
-          return this;
-        })
+        .onMessage(
+            NodeLeft.class,
+            left -> {
+              timers.startSingleTimer(
+                  new ResendAll(), AFTER_NODE_LEFT); // a second departure restarts the wait
+              return this;
+            })
+        .onMessage(
+            ResendAll.class,
+            resend -> {
+              getContext()
+                  .getLog()
+                  .info("event=scheduler-resend reason=node-left watches={}", sent.size());
+              sent.clear();
+              return this;
+            })
         .build();
   }
 
@@ -122,13 +159,18 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
     if (tickInFlight) return this; // a slow query: this tick is skipped, not queued
     tickInFlight = true;
     Instant now = clock.instant();
-    getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> {
-      try {
-        return index.dueAt(now, settings.batch());
-      } catch (java.sql.SQLException e) {
-        throw new java.util.concurrent.CompletionException(e);
-      }
-    }, blocking), TickDone::new);
+    getContext()
+        .pipeToSelf(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return index.dueAt(now, settings.batch());
+                  } catch (java.sql.SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                  }
+                },
+                blocking),
+            TickDone::new);
     return this;
   }
 
@@ -153,7 +195,9 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
     for (WakeUpIndex.Due d : due) {
       stillDue.add(d.entityId());
       Sent last = sent.get(d.entityId());
-      if (last != null && last.due().equals(d.at()) && nowNanos - last.atNanos() < settings.resendAfter().toNanos()) {
+      if (last != null
+          && last.due().equals(d.at())
+          && nowNanos - last.atNanos() < settings.resendAfter().toNanos()) {
         continue; // sent already; the index has not caught up with the run yet
       }
       fire.accept(d.entityId(), d.at());
@@ -164,8 +208,13 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
     }
     sent.keySet().retainAll(stillDue); // the others moved on to their next fire time
     if (fired > 0) {
-      getContext().getLog().info("event=scheduler-tick fired={} due={} most-late-ms={}", fired, due.size(),
-          mostLate.toMillis());
+      getContext()
+          .getLog()
+          .info(
+              "event=scheduler-tick fired={} due={} most-late-ms={}",
+              fired,
+              due.size(),
+              mostLate.toMillis());
     }
   }
 

@@ -1,8 +1,8 @@
 package io.periscope.schedule;
 
 import com.typesafe.config.Config;
-import io.periscope.persistence.SchemaLock;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.persistence.SchemaLock;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
 import java.sql.SQLException;
@@ -24,49 +24,81 @@ import org.slf4j.LoggerFactory;
 import scala.concurrent.ExecutionContextExecutor;
 
 /**
- * Starts what makes schedules fire on a serving node: the wake-up index's tables, its projection (one instance in
- * the cluster, run by a sharded daemon process so it moves when its node leaves), the scheduler (a cluster
- * singleton), and a minutely look at the statistics the projection's query plan depends on.
+ * Starts what makes schedules fire on a serving node: the wake-up index's tables, its projection
+ * (one instance in the cluster, run by a sharded daemon process so it moves when its node leaves),
+ * the scheduler (a cluster singleton), and a minutely look at the statistics the projection's query
+ * plan depends on.
  */
 public final class Scheduling {
   private static final Logger log = LoggerFactory.getLogger(Scheduling.class);
+
   /** How often each node looks at the statistics the projection's query depends on. */
   static final Duration STATISTICS_EVERY = Duration.ofMinutes(1);
 
   private Scheduling() {}
 
-  public static void start(ActorSystem<?> system, Config config, Entities entities, Clock clock, AdminAlerts alerts)
+  public static void start(
+      ActorSystem<?> system, Config config, Entities entities, Clock clock, AdminAlerts alerts)
       throws Exception {
     Config c = config.getConfig("periscope.scheduler");
     int projectionConnections =
-        config.getInt("pekko.projection.jdbc.blocking-jdbc-dispatcher.thread-pool-executor.fixed-pool-size");
+        config.getInt(
+            "pekko.projection.jdbc.blocking-jdbc-dispatcher.thread-pool-executor.fixed-pool-size");
     WakeUpIndex index = WakeUpIndex.open(config, projectionConnections);
     system.getWhenTerminated().thenRun(index::close);
-    SchemaLock.during(config, () -> {
-      index.createTablesIfMissing();
-      return JdbcProjection.createTablesIfNotExists(index::session, system).toCompletableFuture()
-          .get(60, TimeUnit.SECONDS);
-    });
+    SchemaLock.during(
+        config,
+        () -> {
+          index.createTablesIfMissing();
+          return JdbcProjection.createTablesIfNotExists(index::session, system)
+              .toCompletableFuture()
+              .get(60, TimeUnit.SECONDS);
+        });
 
     ExecutionContextExecutor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    system.scheduler().scheduleWithFixedDelay(STATISTICS_EVERY, STATISTICS_EVERY, () -> {
-      try {
-        List<String> analyzed = index.refreshStaleStatistics();
-        if (!analyzed.isEmpty()) log.info("event=journal-statistics-refreshed tables={}", analyzed);
-      } catch (SQLException e) {
-        log.warn("event=journal-statistics-failed message=\"{}\"", e.getMessage());
-      }
-    }, blocking);
+    system
+        .scheduler()
+        .scheduleWithFixedDelay(
+            STATISTICS_EVERY,
+            STATISTICS_EVERY,
+            () -> {
+              try {
+                List<String> analyzed = index.refreshStaleStatistics();
+                if (!analyzed.isEmpty())
+                  log.info("event=journal-statistics-refreshed tables={}", analyzed);
+              } catch (SQLException e) {
+                log.warn("event=journal-statistics-failed message=\"{}\"", e.getMessage());
+              }
+            },
+            blocking);
 
-    ShardedDaemonProcess.get(system).init(ProjectionBehavior.Command.class, "wakeup-index", 1,
-        i -> ProjectionBehavior.create(WakeUpProjection.create(system, index)),
-        ShardedDaemonProcessSettings.create(system), Optional.of(ProjectionBehavior.stopMessage()));
+    ShardedDaemonProcess.get(system)
+        .init(
+            ProjectionBehavior.Command.class,
+            "wakeup-index",
+            1,
+            i -> ProjectionBehavior.create(WakeUpProjection.create(system, index)),
+            ShardedDaemonProcessSettings.create(system),
+            Optional.of(ProjectionBehavior.stopMessage()));
 
-    Scheduler.Settings settings = new Scheduler.Settings(c.getDuration("tick"), c.getDuration("resend-after"),
-        c.getInt("batch"));
-    ClusterSingleton.get(system).init(SingletonActor.of(Scheduler.create(index, (entityId, due) -> {
-      int colon = entityId.indexOf(':');
-      entities.watch(entityId.substring(0, colon), entityId.substring(colon + 1)).tell(new WatchEntity.Fire(due));
-    }, clock, settings, alerts, blocking), "scheduler"));
+    Scheduler.Settings settings =
+        new Scheduler.Settings(
+            c.getDuration("tick"), c.getDuration("resend-after"), c.getInt("batch"));
+    ClusterSingleton.get(system)
+        .init(
+            SingletonActor.of(
+                Scheduler.create(
+                    index,
+                    (entityId, due) -> {
+                      int colon = entityId.indexOf(':');
+                      entities
+                          .watch(entityId.substring(0, colon), entityId.substring(colon + 1))
+                          .tell(new WatchEntity.Fire(due));
+                    },
+                    clock,
+                    settings,
+                    alerts,
+                    blocking),
+                "scheduler"));
   }
 }

@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The durable wake-up index: one row per scheduled watch (entity id → next fire time), in the journal's own
- * database. The {@link WakeUpProjection} writes it from the watches' schedule events; the {@link Scheduler}
- * reads what is due. It is derived data: dropping the table and the projection's offset rebuilds it.
+ * The durable wake-up index: one row per scheduled watch (entity id → next fire time), in the
+ * journal's own database. The {@link WakeUpProjection} writes it from the watches' schedule events;
+ * the {@link Scheduler} reads what is due. It is derived data: dropping the table and the
+ * projection's offset rebuilds it.
  */
 public final class WakeUpIndex implements AutoCloseable {
   private static final String TABLE = "periscope_wakeups";
@@ -28,8 +29,9 @@ public final class WakeUpIndex implements AutoCloseable {
   }
 
   /**
-   * A small pool on the journal's database ({@code pekko-persistence-jdbc.shared-databases.periscope.db}):
-   * {@code connections} for the projection, one for the scheduler.
+   * A small pool on the journal's database ({@code
+   * pekko-persistence-jdbc.shared-databases.periscope.db}): {@code connections} for the projection,
+   * one for the scheduler.
    */
   public static WakeUpIndex open(Config config, int connections) {
     Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
@@ -44,13 +46,23 @@ public final class WakeUpIndex implements AutoCloseable {
     return new WakeUpIndex(new HikariDataSource(hikari));
   }
 
-  /** The table, and the index eventsByTag needs (pekko-persistence-jdbc 1.x has none leading with the tag). */
+  /**
+   * The table, and the index eventsByTag needs (pekko-persistence-jdbc 1.x has none leading with
+   * the tag).
+   */
   public void createTablesIfMissing() throws SQLException {
-    try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (entity_id VARCHAR(255) PRIMARY KEY, due_at BIGINT NOT NULL)");
+    try (Connection c = pool.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS "
+              + TABLE
+              + " (entity_id VARCHAR(255) PRIMARY KEY, due_at BIGINT NOT NULL)");
       s.execute("CREATE INDEX IF NOT EXISTS " + TABLE + "_due_idx ON " + TABLE + " (due_at)");
-      // quoted lower case: the journal's H2 script quotes its names; on PostgreSQL the quotes change nothing
-      s.execute("CREATE INDEX IF NOT EXISTS \"event_tag_tag_idx\" ON \"event_tag\" (\"tag\", \"event_id\")");
+      // quoted lower case: the journal's H2 script quotes its names; on PostgreSQL the quotes
+      // change nothing
+      s.execute(
+          "CREATE INDEX IF NOT EXISTS \"event_tag_tag_idx\" ON \"event_tag\" (\"tag\","
+              + " \"event_id\")");
     }
   }
 
@@ -58,10 +70,11 @@ public final class WakeUpIndex implements AutoCloseable {
   static final List<String> TAG_QUERY_TABLES = List.of("event_journal", "event_tag");
 
   /**
-   * Analyzes the tables of the eventsByTag query that changed by more than a tenth (and 1,000 rows) since they were
-   * last analyzed, on PostgreSQL: with statistics of a smaller table the planner reads every tag row for each poll of
-   * the projection (63 ms a poll at 78,000 rows, against 0.7 ms with fresh statistics), so the poll grows with the
-   * journal. Autovacuum does this where it is on; this covers a database where it is off or behind.
+   * Analyzes the tables of the eventsByTag query that changed by more than a tenth (and 1,000 rows)
+   * since they were last analyzed, on PostgreSQL: with statistics of a smaller table the planner
+   * reads every tag row for each poll of the projection (63 ms a poll at 78,000 rows, against 0.7
+   * ms with fresh statistics), so the poll grows with the journal. Autovacuum does this where it is
+   * on; this covers a database where it is off or behind.
    *
    * @return the tables analyzed
    */
@@ -69,8 +82,10 @@ public final class WakeUpIndex implements AutoCloseable {
     List<String> analyzed = new ArrayList<>();
     try (Connection c = pool.getConnection()) {
       if (!c.getMetaData().getDatabaseProductName().equals("PostgreSQL")) return analyzed;
-      try (PreparedStatement q = c.prepareStatement("SELECT relname FROM pg_stat_user_tables "
-          + "WHERE relname = ANY (?) AND n_mod_since_analyze > 1000 + n_live_tup / 10")) {
+      try (PreparedStatement q =
+          c.prepareStatement(
+              "SELECT relname FROM pg_stat_user_tables "
+                  + "WHERE relname = ANY (?) AND n_mod_since_analyze > 1000 + n_live_tup / 10")) {
         q.setArray(1, c.createArrayOf("text", TAG_QUERY_TABLES.toArray()));
         try (ResultSet rs = q.executeQuery()) {
           while (rs.next()) analyzed.add(rs.getString(1));
@@ -89,18 +104,21 @@ public final class WakeUpIndex implements AutoCloseable {
   }
 
   /**
-   * Sets the next fire time of each watch in {@code due}, removing those mapped to {@code null}, in at most three
-   * round trips however many watches there are: the projection writes a group of events at once.
+   * Sets the next fire time of each watch in {@code due}, removing those mapped to {@code null}, in
+   * at most three round trips however many watches there are: the projection writes a group of
+   * events at once.
    */
   static void setAll(Connection c, Map<String, Instant> due) throws SQLException {
     List<String> removed = new ArrayList<>();
     List<Map.Entry<String, Instant>> scheduled = new ArrayList<>();
-    due.forEach((entityId, at) -> {
-      if (at == null) removed.add(entityId);
-      else scheduled.add(Map.entry(entityId, at));
-    });
+    due.forEach(
+        (entityId, at) -> {
+          if (at == null) removed.add(entityId);
+          else scheduled.add(Map.entry(entityId, at));
+        });
     if (!removed.isEmpty()) {
-      try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + TABLE + " WHERE entity_id = ?")) {
+      try (PreparedStatement delete =
+          c.prepareStatement("DELETE FROM " + TABLE + " WHERE entity_id = ?")) {
         for (String entityId : removed) {
           delete.setString(1, entityId);
           delete.addBatch();
@@ -110,7 +128,8 @@ public final class WakeUpIndex implements AutoCloseable {
     }
     if (scheduled.isEmpty()) return;
     int[] updated;
-    try (PreparedStatement update = c.prepareStatement("UPDATE " + TABLE + " SET due_at = ? WHERE entity_id = ?")) {
+    try (PreparedStatement update =
+        c.prepareStatement("UPDATE " + TABLE + " SET due_at = ? WHERE entity_id = ?")) {
       for (Map.Entry<String, Instant> e : scheduled) {
         update.setLong(1, e.getValue().toEpochMilli());
         update.setString(2, e.getKey());
@@ -119,7 +138,8 @@ public final class WakeUpIndex implements AutoCloseable {
       updated = update.executeBatch();
     }
     // one projection instance writes the index, so nothing inserts the same rows in between
-    try (PreparedStatement insert = c.prepareStatement("INSERT INTO " + TABLE + " (entity_id, due_at) VALUES (?, ?)")) {
+    try (PreparedStatement insert =
+        c.prepareStatement("INSERT INTO " + TABLE + " (entity_id, due_at) VALUES (?, ?)")) {
       int missing = 0;
       for (int i = 0; i < updated.length; i++) {
         if (updated[i] != 0) continue;
@@ -138,8 +158,11 @@ public final class WakeUpIndex implements AutoCloseable {
   /** The watches due at {@code now}, the longest overdue first, at most {@code limit}. */
   public List<Due> dueAt(Instant now, int limit) throws SQLException {
     try (Connection c = pool.getConnection();
-         PreparedStatement q = c.prepareStatement(
-             "SELECT entity_id, due_at FROM " + TABLE + " WHERE due_at <= ? ORDER BY due_at LIMIT ?")) {
+        PreparedStatement q =
+            c.prepareStatement(
+                "SELECT entity_id, due_at FROM "
+                    + TABLE
+                    + " WHERE due_at <= ? ORDER BY due_at LIMIT ?")) {
       q.setLong(1, now.toEpochMilli());
       q.setInt(2, limit);
       List<Due> due = new ArrayList<>();

@@ -17,19 +17,23 @@ import org.apache.pekko.projection.jdbc.javadsl.JdbcHandler;
 import org.apache.pekko.projection.jdbc.javadsl.JdbcProjection;
 
 /**
- * Projects the watches' schedule events (tagged {@link WatchEntity#SCHEDULE_TAG}) into the wake-up index:
- * created, replaced or advanced sets the next fire time, disabled or deleted removes the row. Exactly once: the
- * rows and the projection's offset are written in one transaction, in groups so a busy minute is few commits.
+ * Projects the watches' schedule events (tagged {@link WatchEntity#SCHEDULE_TAG}) into the wake-up
+ * index: created, replaced or advanced sets the next fire time, disabled or deleted removes the
+ * row. Exactly once: the rows and the projection's offset are written in one transaction, in groups
+ * so a busy minute is few commits.
  */
-public final class WakeUpProjection extends JdbcHandler<List<EventEnvelope<WatchEntity.Event>>, IndexSession> {
-  private static final String WATCH_PREFIX = WatchEntity.TYPE_KEY.name() + PersistenceId.DefaultSeparator();
+public final class WakeUpProjection
+    extends JdbcHandler<List<EventEnvelope<WatchEntity.Event>>, IndexSession> {
+  private static final String WATCH_PREFIX =
+      WatchEntity.TYPE_KEY.name() + PersistenceId.DefaultSeparator();
 
-  public static GroupedProjection<org.apache.pekko.persistence.query.Offset, EventEnvelope<WatchEntity.Event>> create(
-      ActorSystem<?> system, WakeUpIndex index) {
+  public static GroupedProjection<
+          org.apache.pekko.persistence.query.Offset, EventEnvelope<WatchEntity.Event>>
+      create(ActorSystem<?> system, WakeUpIndex index) {
     return JdbcProjection.groupedWithin(
             ProjectionId.of("wakeup-index", WatchEntity.SCHEDULE_TAG),
-            EventSourcedProvider.<WatchEntity.Event>eventsByTag(system, JdbcReadJournal.Identifier(),
-                WatchEntity.SCHEDULE_TAG),
+            EventSourcedProvider.<WatchEntity.Event>eventsByTag(
+                system, JdbcReadJournal.Identifier(), WatchEntity.SCHEDULE_TAG),
             index::session,
             WakeUpProjection::new,
             system)
@@ -37,8 +41,10 @@ public final class WakeUpProjection extends JdbcHandler<List<EventEnvelope<Watch
   }
 
   @Override
-  public void process(IndexSession session, List<EventEnvelope<WatchEntity.Event>> envelopes) throws Exception {
-    // The index holds only each watch's latest next fire time: the group's last schedule event per watch decides.
+  public void process(IndexSession session, List<EventEnvelope<WatchEntity.Event>> envelopes)
+      throws Exception {
+    // The index holds only each watch's latest next fire time: the group's last schedule event per
+    // watch decides.
     Map<String, Instant> due = new HashMap<>();
     for (EventEnvelope<WatchEntity.Event> envelope : envelopes) {
       WatchEntity.Event event = envelope.event();
@@ -48,9 +54,10 @@ public final class WakeUpProjection extends JdbcHandler<List<EventEnvelope<Watch
       else if (event instanceof WatchEntity.ScheduleAdvanced e) due.put(entityId, e.nextFireAt());
       else if (event instanceof WatchEntity.Deleted) due.put(entityId, null);
     }
-    session.withConnection(connection -> {
-      WakeUpIndex.setAll(connection, due);
-      return null;
-    });
+    session.withConnection(
+        connection -> {
+          WakeUpIndex.setAll(connection, due);
+          return null;
+        });
   }
 }

@@ -23,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetches an item's page through {@link SafeHttp} and keeps its readable text: the longest {@code <article>}, else
- * {@code <main>}, else the body without its navigation, header, footer, asides and forms. A page that cannot be
- * fetched or read yields no text (the run falls back to the feed's summary); it never fails the run.
+ * Fetches an item's page through {@link SafeHttp} and keeps its readable text: the longest {@code
+ * <article>}, else {@code <main>}, else the body without its navigation, header, footer, asides and
+ * forms. A page that cannot be fetched or read yields no text (the run falls back to the feed's
+ * summary); it never fails the run.
  */
 public final class ArticleExtractor {
   public static final long MAX_PAGE_BYTES = 2L * 1024 * 1024;
@@ -48,18 +49,19 @@ public final class ArticleExtractor {
     try {
       return http.get(url, Map.of("Accept", ACCEPT), MAX_PAGE_BYTES, PAGE_TIMEOUT)
           .thenApply(ArticleExtractor::readableText)
-          .exceptionally(failure -> {
-            log.debug("no article text from {}: {}", hostOf(url), failure.getMessage());
-            return Optional.empty();
-          });
+          .exceptionally(
+              failure -> {
+                log.debug("no article text from {}: {}", hostOf(url), failure.getMessage());
+                return Optional.empty();
+              });
     } catch (RuntimeException e) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
   }
 
   /**
-   * The text of each item's page, in the items' order, with at most {@code concurrency} fetches in flight. Items
-   * without a URL get no text. The stage always completes normally.
+   * The text of each item's page, in the items' order, with at most {@code concurrency} fetches in
+   * flight. Items without a URL get no text. The stage always completes normally.
    */
   public CompletionStage<List<Optional<String>>> extractAll(List<Item> items, int concurrency) {
     if (concurrency < 1) throw new IllegalArgumentException("concurrency must be at least 1");
@@ -67,36 +69,45 @@ public final class ArticleExtractor {
     AtomicInteger next = new AtomicInteger();
     CompletableFuture<?>[] workers = new CompletableFuture<?>[Math.min(concurrency, items.size())];
     for (int w = 0; w < workers.length; w++) workers[w] = work(items, texts, next);
-    return CompletableFuture.allOf(workers).thenApply(done -> {
-      List<Optional<String>> ordered = new ArrayList<>(items.size());
-      for (int i = 0; i < items.size(); i++) ordered.add(texts.get(i));
-      return ordered;
-    });
+    return CompletableFuture.allOf(workers)
+        .thenApply(
+            done -> {
+              List<Optional<String>> ordered = new ArrayList<>(items.size());
+              for (int i = 0; i < items.size(); i++) ordered.add(texts.get(i));
+              return ordered;
+            });
   }
 
   /** One worker: takes the next unclaimed item until none is left. */
-  private CompletableFuture<Void> work(List<Item> items, AtomicReferenceArray<Optional<String>> texts,
-                                       AtomicInteger next) {
+  private CompletableFuture<Void> work(
+      List<Item> items, AtomicReferenceArray<Optional<String>> texts, AtomicInteger next) {
     int index = next.getAndIncrement();
     if (index >= items.size()) return CompletableFuture.completedFuture(null);
     String url = items.get(index).url();
     CompletionStage<Optional<String>> text =
         url == null ? CompletableFuture.completedFuture(Optional.empty()) : extract(url);
-    return text.toCompletableFuture().thenCompose(found -> {
-      texts.set(index, found);
-      return work(items, texts, next);
-    });
+    return text.toCompletableFuture()
+        .thenCompose(
+            found -> {
+              texts.set(index, found);
+              return work(items, texts, next);
+            });
   }
 
   private static Optional<String> readableText(SafeHttp.Response page) {
-    MediaType type = page.header("Content-Type") == null ? null : MediaType.parse(page.header("Content-Type"));
-    if (type != null && !type.subtype().contains("html")) return Optional.empty(); // a PDF, an image, JSON…
+    MediaType type =
+        page.header("Content-Type") == null ? null : MediaType.parse(page.header("Content-Type"));
+    if (type != null && !type.subtype().contains("html"))
+      return Optional.empty(); // a PDF, an image, JSON…
     Charset declared = type == null ? null : type.charset(null);
     Document document;
     try {
       // Without a declared charset Jsoup reads the BOM or the page's <meta charset>.
-      document = Jsoup.parse(new ByteArrayInputStream(page.body()), declared == null ? null : declared.name(),
-          page.finalUrl());
+      document =
+          Jsoup.parse(
+              new ByteArrayInputStream(page.body()),
+              declared == null ? null : declared.name(),
+              page.finalUrl());
     } catch (IOException e) {
       return Optional.empty();
     }
@@ -104,8 +115,8 @@ public final class ArticleExtractor {
   }
 
   static Optional<String> readableText(Document document) {
-    Optional<Element> article = document.select("article").stream()
-        .max(Comparator.comparingInt(e -> e.text().length()));
+    Optional<Element> article =
+        document.select("article").stream().max(Comparator.comparingInt(e -> e.text().length()));
     List<Element> candidates = new ArrayList<>();
     article.ifPresent(candidates::add);
     Optional.ofNullable(document.selectFirst("main")).ifPresent(candidates::add);
@@ -124,7 +135,10 @@ public final class ArticleExtractor {
 
   private static String capped(String text) {
     if (text.length() <= MAX_TEXT_CHARS) return text;
-    int end = Character.isHighSurrogate(text.charAt(MAX_TEXT_CHARS - 1)) ? MAX_TEXT_CHARS - 1 : MAX_TEXT_CHARS;
+    int end =
+        Character.isHighSurrogate(text.charAt(MAX_TEXT_CHARS - 1))
+            ? MAX_TEXT_CHARS - 1
+            : MAX_TEXT_CHARS;
     return text.substring(0, end);
   }
 

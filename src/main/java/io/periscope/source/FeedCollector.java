@@ -26,17 +26,24 @@ import okhttp3.HttpUrl;
 import org.jsoup.Jsoup;
 
 /**
- * Collects an RSS or Atom feed through {@link SafeHttp} and Rome. Feeds that send an ETag or Last-Modified are
- * fetched conditionally; a 304 answers with the items of the last successful parse, so the run still sees them
- * (which of them are fresh is the watch's business, not the collector's).
+ * Collects an RSS or Atom feed through {@link SafeHttp} and Rome. Feeds that send an ETag or
+ * Last-Modified are fetched conditionally; a 304 answers with the items of the last successful
+ * parse, so the run still sees them (which of them are fresh is the watch's business, not the
+ * collector's).
  */
 public final class FeedCollector {
   public static final String SOURCE_TYPE = "rss";
   public static final long MAX_FEED_BYTES = 5L * 1024 * 1024;
+
   /** Feeds list newest first: entries past this many are dropped (and never cached). */
   public static final int MAX_ITEMS_PER_FEED = 200;
-  /** Summaries are context for the judge, not the article: a feed carrying whole articles is cut here. */
+
+  /**
+   * Summaries are context for the judge, not the article: a feed carrying whole articles is cut
+   * here.
+   */
   public static final int MAX_SUMMARY_CHARS = 5_000;
+
   /** Feeds whose validators and items are remembered, least recently used forgotten first. */
   public static final int DEFAULT_REMEMBERED_FEEDS = 1_000;
 
@@ -55,30 +62,37 @@ public final class FeedCollector {
 
   public FeedCollector(SafeHttp http, int rememberedFeeds) {
     this.http = http;
-    this.remembered = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Remembered> eldest) {
-        return size() > rememberedFeeds;
-      }
-    };
+    this.remembered =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, Remembered> eldest) {
+            return size() > rememberedFeeds;
+          }
+        };
   }
 
-  /** The feed's items stamped with {@code trust} (may be null), or the source error that replaces them. */
+  /**
+   * The feed's items stamped with {@code trust} (may be null), or the source error that replaces
+   * them.
+   */
   public CompletionStage<SourceResult> collect(String feedUrl, String trust) {
     Remembered last = recall(feedUrl);
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Accept", ACCEPT);
     if (last != null && last.etag() != null) headers.put("If-None-Match", last.etag());
-    if (last != null && last.lastModified() != null) headers.put("If-Modified-Since", last.lastModified());
+    if (last != null && last.lastModified() != null)
+      headers.put("If-Modified-Since", last.lastModified());
     return http.get(feedUrl, headers, MAX_FEED_BYTES)
         .thenApply(response -> answered(feedUrl, trust, last, response))
         .exceptionally(failure -> SourceResult.failed(feedUrl, failure));
   }
 
-  private SourceResult answered(String feedUrl, String trust, Remembered last, SafeHttp.Response response) {
+  private SourceResult answered(
+      String feedUrl, String trust, Remembered last, SafeHttp.Response response) {
     if (response.status() == 304) {
       if (last == null) { // we sent no validator: a 304 now is the server's mistake
-        return SourceResult.failed(new SourceError(feedUrl, "http", "unexpected 304 without a cached copy", 304));
+        return SourceResult.failed(
+            new SourceError(feedUrl, "http", "unexpected 304 without a cached copy", 304));
       }
       return SourceResult.ok(withTrust(last.items(), trust));
     }
@@ -106,12 +120,14 @@ public final class FeedCollector {
 
   private static List<Item> parse(String feedUrl, SafeHttp.Response response) throws NotAFeed {
     SyndFeed feed;
-    // Raw bytes: Rome detects the encoding (BOM, XML prolog, HTTP charset). DOCTYPEs stay refused (Rome's
-    // default), which keeps external entities out.
+    // Raw bytes: Rome detects the encoding (BOM, XML prolog, HTTP charset). DOCTYPEs stay refused
+    // (Rome's default), which keeps external entities out.
     try (InputStream bytes = new ByteArrayInputStream(response.body());
-         XmlReader reader = new XmlReader(bytes, response.header("Content-Type"), true)) {
+        XmlReader reader = new XmlReader(bytes, response.header("Content-Type"), true)) {
       feed = new SyndFeedInput().build(reader);
-    } catch (IllegalArgumentException e) { // Rome's answer to a well-formed document of no feed type (HTML)
+    } catch (
+        IllegalArgumentException
+            e) { // Rome's answer to a well-formed document of no feed type (HTML)
       throw new NotAFeed("not an RSS or Atom document");
     } catch (FeedException | IOException e) {
       throw new NotAFeed("not a readable feed (" + e.getClass().getSimpleName() + ")");
@@ -130,21 +146,37 @@ public final class FeedCollector {
     String title = blankToNull(entry.getTitle());
     String link = blankToNull(entry.getLink());
     if (link == null) {
-      link = entry.getLinks().stream().map(SyndLink::getHref).filter(h -> blankToNull(h) != null).findFirst()
-          .orElse(null);
+      link =
+          entry.getLinks().stream()
+              .map(SyndLink::getHref)
+              .filter(h -> blankToNull(h) != null)
+              .findFirst()
+              .orElse(null);
     }
     String guid = blankToNull(entry.getUri());
-    if (guid == null && link == null && title == null) return null; // nothing to know it by, nothing to cite
+    if (guid == null && link == null && title == null)
+      return null; // nothing to know it by, nothing to cite
     String identity = guid != null ? guid : link != null ? link : titleAndLinkHash(title, link);
-    return new Item(identity, title, absolute(base, link), summary(entry), published(entry), SOURCE_TYPE, feedUrl,
+    return new Item(
+        identity,
+        title,
+        absolute(base, link),
+        summary(entry),
+        published(entry),
+        SOURCE_TYPE,
+        feedUrl,
         null);
   }
 
-  /** The identity of an entry with neither guid nor link: SHA-256 (hex) of title, a newline, and link. */
+  /**
+   * The identity of an entry with neither guid nor link: SHA-256 (hex) of title, a newline, and
+   * link.
+   */
   static String titleAndLinkHash(String title, String link) {
     String text = (title == null ? "" : title) + "\n" + (link == null ? "" : link);
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is always available", e);
@@ -161,7 +193,8 @@ public final class FeedCollector {
   }
 
   private static Instant published(SyndEntry entry) {
-    Date date = entry.getPublishedDate() != null ? entry.getPublishedDate() : entry.getUpdatedDate();
+    Date date =
+        entry.getPublishedDate() != null ? entry.getPublishedDate() : entry.getUpdatedDate();
     return date == null ? null : date.toInstant();
   }
 
@@ -174,8 +207,17 @@ public final class FeedCollector {
 
   private static List<Item> withTrust(List<Item> items, String trust) {
     return items.stream()
-        .map(i -> new Item(i.identity(), i.title(), i.url(), i.summary(), i.published(), i.sourceType(),
-            i.sourceValue(), trust))
+        .map(
+            i ->
+                new Item(
+                    i.identity(),
+                    i.title(),
+                    i.url(),
+                    i.summary(),
+                    i.published(),
+                    i.sourceType(),
+                    i.sourceValue(),
+                    trust))
         .toList();
   }
 

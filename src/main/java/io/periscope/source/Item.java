@@ -4,8 +4,9 @@ import io.periscope.serialization.JsonSerializable;
 import java.time.Instant;
 
 /**
- * One collected item (a feed entry or a search result). {@code identity} is what "seen" is keyed on: the guid,
- * else the link, else a hash of title and link. {@code published}, {@code summary} and {@code trust} may be null.
+ * One collected item (a feed entry or a search result). {@code identity} is what "seen" is keyed
+ * on: the guid, else the link, else a hash of title and link. {@code published}, {@code summary}
+ * and {@code trust} may be null.
  */
 public record Item(
     String identity,
@@ -15,4 +16,5 @@ public record Item(
     Instant published,
     String sourceType,
     String sourceValue,
-    String trust) implements JsonSerializable {}
+    String trust)
+    implements JsonSerializable {}

@@ -10,9 +10,10 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 
 /**
- * A SearXNG instance: {@code GET {base}/search?q=…&format=json&time_range=…}; results in {@code results}. It needs
- * no key; one given is sent as a bearer token (for an instance behind an authenticating proxy). SearXNG has no
- * result count parameter, so the answer is cut to {@code count}.
+ * A SearXNG instance: {@code GET {base}/search?q=…&format=json&time_range=…}; results in {@code
+ * results}. It needs no key; one given is sent as a bearer token (for an instance behind an
+ * authenticating proxy). SearXNG has no result count parameter, so the answer is cut to {@code
+ * count}.
  */
 public final class SearxngSearch implements SearchProvider {
   public static final String NAME = "searxng";
@@ -21,7 +22,8 @@ public final class SearxngSearch implements SearchProvider {
   private final OkHttpClient client;
 
   public SearxngSearch(String baseUrl, OkHttpClient client) {
-    this.endpoint = ProviderHttp.baseUrl(NAME, baseUrl).newBuilder().addPathSegment("search").build();
+    this.endpoint =
+        ProviderHttp.baseUrl(NAME, baseUrl).newBuilder().addPathSegment("search").build();
     this.client = client;
   }
 
@@ -31,11 +33,14 @@ public final class SearxngSearch implements SearchProvider {
   }
 
   @Override
-  public CompletionStage<List<Item>> search(String query, Integer recencyDays, int count, String apiKey) {
-    HttpUrl.Builder url = endpoint.newBuilder().addQueryParameter("q", query).addQueryParameter("format", "json");
+  public CompletionStage<List<Item>> search(
+      String query, Integer recencyDays, int count, String apiKey) {
+    HttpUrl.Builder url =
+        endpoint.newBuilder().addQueryParameter("q", query).addQueryParameter("format", "json");
     String timeRange = ProviderHttp.timeRange(recencyDays);
     if (timeRange != null) url.addQueryParameter("time_range", timeRange);
-    Request.Builder request = new Request.Builder().url(url.build()).header("Accept", "application/json").get();
+    Request.Builder request =
+        new Request.Builder().url(url.build()).header("Accept", "application/json").get();
     if (apiKey != null && !apiKey.isBlank()) {
       CompletionStage<List<Item>> refused = ProviderHttp.unusableKey(apiKey);
       if (refused != null) return refused;
@@ -49,8 +54,13 @@ public final class SearxngSearch implements SearchProvider {
     List<Item> items = new ArrayList<>();
     for (JsonNode result : answer.path("results")) {
       if (items.size() >= count) break;
-      Item item = ProviderHttp.item(query, result.path("title"), result.path("url"), result.path("content"),
-          result.path("publishedDate"));
+      Item item =
+          ProviderHttp.item(
+              query,
+              result.path("title"),
+              result.path("url"),
+              result.path("content"),
+              result.path("publishedDate"));
       if (item != null) items.add(item);
     }
     return items;

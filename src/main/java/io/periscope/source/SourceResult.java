@@ -6,7 +6,10 @@ import io.periscope.net.FetchFailure;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 
-/** What one source yielded in a run: its items, or the one error that stands for it in {@code sourceErrors}. */
+/**
+ * What one source yielded in a run: its items, or the one error that stands for it in {@code
+ * sourceErrors}.
+ */
 public record SourceResult(List<Item> items, SourceError error) {
   public static SourceResult ok(List<Item> items) {
     return new SourceResult(List.copyOf(items), null);
@@ -17,12 +20,14 @@ public record SourceResult(List<Item> items, SourceError error) {
   }
 
   /**
-   * The source error for a failed fetch or search: the guard's and HTTP failures keep their kind (a timeout is
-   * {@code unreachable}), a provider failure is {@code provider}, no usable search key is {@code not-configured}.
+   * The source error for a failed fetch or search: the guard's and HTTP failures keep their kind (a
+   * timeout is {@code unreachable}), a provider failure is {@code provider}, no usable search key
+   * is {@code not-configured}.
    */
   public static SourceResult failed(String source, Throwable failure) {
     Throwable cause = failure;
-    while (cause instanceof CompletionException && cause.getCause() != null) cause = cause.getCause();
+    while (cause instanceof CompletionException && cause.getCause() != null)
+      cause = cause.getCause();
     if (cause instanceof FetchFailure f) {
       String kind = f.kind() == FetchFailure.Kind.TIMEOUT ? "unreachable" : f.kind().wire();
       return failed(new SourceError(source, kind, f.getMessage(), f.httpStatus()));
@@ -33,8 +38,12 @@ public record SourceResult(List<Item> items, SourceError error) {
     if (cause instanceof KeyPools.NoUsableKey) {
       return failed(new SourceError(source, "not-configured", cause.getMessage(), null));
     }
-    return failed(new SourceError(source, "unreachable", "collection failed (" + cause.getClass().getSimpleName() + ")",
-        null));
+    return failed(
+        new SourceError(
+            source,
+            "unreachable",
+            "collection failed (" + cause.getClass().getSimpleName() + ")",
+            null));
   }
 
   public boolean succeeded() {

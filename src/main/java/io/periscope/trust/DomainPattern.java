@@ -7,21 +7,28 @@ import java.util.regex.Pattern;
 
 /**
  * The domain part of a trust rule. {@code example.org} matches that host and every subdomain of it
- * ({@code news.example.org}); {@code *.example.org} matches the subdomains only. No other wildcard, no regular
- * expression, no IP address. Case-insensitive; internationalized names are kept in their ASCII (punycode) form.
+ * ({@code news.example.org}); {@code *.example.org} matches the subdomains only. No other wildcard,
+ * no regular expression, no IP address. Case-insensitive; internationalized names are kept in their
+ * ASCII (punycode) form.
  *
  * @param domain the domain name the host must be or end in, lowercase ASCII, without the {@code *.}
  * @param subdomainsOnly whether the pattern was written {@code *.domain}
  */
 public record DomainPattern(String domain, boolean subdomainsOnly) {
   public static final int MAX_LENGTH = 253;
-  static final String RULE = "must be a domain name such as example.org (the domain and its subdomains) or "
-      + "*.example.org (its subdomains only): letters, digits and hyphens in dot-separated labels, "
-      + "no IP address, at most " + MAX_LENGTH + " characters";
+  static final String RULE =
+      "must be a domain name such as example.org (the domain and its subdomains) or *.example.org"
+          + " (its subdomains only): letters, digits and hyphens in dot-separated labels, no IP"
+          + " address, at most "
+          + MAX_LENGTH
+          + " characters";
   private static final Pattern LABEL = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
   private static final Pattern DIGITS = Pattern.compile("[0-9]+");
 
-  /** The pattern as written by its owner, normalized; empty when it is not a valid pattern ({@link #RULE}). */
+  /**
+   * The pattern as written by its owner, normalized; empty when it is not a valid pattern ({@link
+   * #RULE}).
+   */
   public static Optional<DomainPattern> parse(String text) {
     if (text == null || text.isEmpty() || text.length() > MAX_LENGTH + 2) return Optional.empty();
     boolean wildcard = text.startsWith("*.");
@@ -47,9 +54,12 @@ public record DomainPattern(String domain, boolean subdomainsOnly) {
     return subdomainsOnly ? "*." + domain : domain;
   }
 
-  /** @param host a URL's host, as OkHttp gives it (lowercase, punycode) */
+  /**
+   * @param host a URL's host, as OkHttp gives it (lowercase, punycode)
+   */
   public boolean matches(String host) {
-    String h = (host.endsWith(".") ? host.substring(0, host.length() - 1) : host).toLowerCase(Locale.ROOT);
+    String h =
+        (host.endsWith(".") ? host.substring(0, host.length() - 1) : host).toLowerCase(Locale.ROOT);
     return h.endsWith("." + domain) || (!subdomainsOnly && h.equals(domain));
   }
 

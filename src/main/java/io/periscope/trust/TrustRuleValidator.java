@@ -8,11 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Checks a rule set with {@code PUT /trust-rules/:pattern}: the pattern from the path, {@code {tier}} as the body. */
+/**
+ * Checks a rule set with {@code PUT /trust-rules/:pattern}: the pattern from the path, {@code
+ * {tier}} as the body.
+ */
 public final class TrustRuleValidator {
   private TrustRuleValidator() {}
 
-  /** @throws ValidationException listing every problem, at the paths {@code pattern} and {@code tier} */
+  /**
+   * @throws ValidationException listing every problem, at the paths {@code pattern} and {@code
+   *     tier}
+   */
   public static TrustRule validate(String pattern, JsonNode body) {
     List<Issue> issues = new ArrayList<>();
     Optional<DomainPattern> parsed = DomainPattern.parse(pattern);

@@ -9,10 +9,10 @@ import java.util.concurrent.CompletionStage;
 import okhttp3.HttpUrl;
 
 /**
- * An owner's trust rules as a run applies them. An item on a host some rule matches is trusted as the most
- * specific matching rule says, whatever the trust its source declares: the owner's rule names that very domain,
- * while a source's {@code trust} covers everything the source brings (a search brings many domains). An item no
- * rule matches keeps its source's trust.
+ * An owner's trust rules as a run applies them. An item on a host some rule matches is trusted as
+ * the most specific matching rule says, whatever the trust its source declares: the owner's rule
+ * names that very domain, while a source's {@code trust} covers everything the source brings (a
+ * search brings many domains). An item no rule matches keeps its source's trust.
  */
 public final class TrustRules {
   public static final TrustRules NONE = new TrustRules(List.of());
@@ -34,25 +34,44 @@ public final class TrustRules {
 
   /** Rules whose pattern or tier does not parse (none are stored so) are left out. */
   public static TrustRules of(List<TrustRule> rules) {
-    return new TrustRules(rules.stream()
-        .flatMap(r -> DomainPattern.parse(r.pattern()).flatMap(p -> TrustTier.fromWire(r.tier())
-            .map(t -> new Compiled(p, t))).stream())
-        .sorted(Comparator.comparingInt((Compiled c) -> c.pattern().specificity()).reversed())
-        .toList());
+    return new TrustRules(
+        rules.stream()
+            .flatMap(
+                r ->
+                    DomainPattern.parse(r.pattern())
+                        .flatMap(p -> TrustTier.fromWire(r.tier()).map(t -> new Compiled(p, t)))
+                        .stream())
+            .sorted(Comparator.comparingInt((Compiled c) -> c.pattern().specificity()).reversed())
+            .toList());
   }
 
-  /** The tier of the most specific rule matching the URL's host; empty when none matches or it is no http(s) URL. */
+  /**
+   * The tier of the most specific rule matching the URL's host; empty when none matches or it is no
+   * http(s) URL.
+   */
   public Optional<TrustTier> tierFor(String url) {
     HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
     if (parsed == null) return Optional.empty();
-    return rules.stream().filter(r -> r.pattern().matches(parsed.host())).map(Compiled::tier).findFirst();
+    return rules.stream()
+        .filter(r -> r.pattern().matches(parsed.host()))
+        .map(Compiled::tier)
+        .findFirst();
   }
 
   /** The item with the trust a run uses: its rule's tier, else its source's. */
   public Item applyTo(Item item) {
     return tierFor(item.url())
-        .map(tier -> new Item(item.identity(), item.title(), item.url(), item.summary(), item.published(),
-            item.sourceType(), item.sourceValue(), tier.wire()))
+        .map(
+            tier ->
+                new Item(
+                    item.identity(),
+                    item.title(),
+                    item.url(),
+                    item.summary(),
+                    item.published(),
+                    item.sourceType(),
+                    item.sourceValue(),
+                    tier.wire()))
         .orElse(item);
   }
 }

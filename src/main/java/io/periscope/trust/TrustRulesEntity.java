@@ -18,19 +18,25 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 
 /**
- * One owner's trust rules (entity id = account id), keyed by their normalized pattern: setting a pattern again
- * replaces its tier. The rules are checked before they reach the entity ({@link TrustRuleValidator}).
+ * One owner's trust rules (entity id = account id), keyed by their normalized pattern: setting a
+ * pattern again replaces its tier. The rules are checked before they reach the entity ({@link
+ * TrustRuleValidator}).
  */
 public final class TrustRulesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<TrustRulesEntity.Command, TrustRulesEntity.Event,
-    TrustRulesEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        TrustRulesEntity.Command, TrustRulesEntity.Event, TrustRulesEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "TrustRules");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "TrustRules");
 
-  /** Rules an owner may have: far more than the domains one person tells apart, few enough to match per item. */
+  /**
+   * Rules an owner may have: far more than the domains one person tells apart, few enough to match
+   * per item.
+   */
   public static final int MAX_RULES = 200;
 
-  // ---- state -------------------------------------------------------------------------------------
+  // ---- state
+  // -------------------------------------------------------------------------------------
 
   public record State(Map<String, TrustRule> byPattern) implements JsonSerializable {
     public State {
@@ -61,11 +67,15 @@ public final class TrustRulesEntity
     }
   }
 
-  // ---- commands ----------------------------------------------------------------------------------
+  // ---- commands
+  // ----------------------------------------------------------------------------------
 
   public sealed interface Command extends JsonSerializable {}
 
-  /** Adds the rule or replaces the tier of its pattern; refused when a new pattern would pass {@link #MAX_RULES}. */
+  /**
+   * Adds the rule or replaces the tier of its pattern; refused when a new pattern would pass {@link
+   * #MAX_RULES}.
+   */
   public record Put(TrustRule rule, ActorRef<StatusReply<TrustRule>> replyTo) implements Command {}
 
   /** Refused when the owner has no rule with this pattern. */
@@ -73,7 +83,8 @@ public final class TrustRulesEntity
 
   public record GetRules(ActorRef<StatusReply<Rules>> replyTo) implements Command {}
 
-  // ---- events ------------------------------------------------------------------------------------
+  // ---- events
+  // ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -81,7 +92,8 @@ public final class TrustRulesEntity
 
   public record RuleRemoved(String pattern) implements Event {}
 
-  // ---- behaviour ---------------------------------------------------------------------------------
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String owner) {
     return new TrustRulesEntity(PersistenceId.of(TYPE_KEY.name(), owner));
@@ -98,11 +110,14 @@ public final class TrustRulesEntity
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return newCommandHandlerWithReplyBuilder().forAnyState()
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
         .onCommand(Put.class, this::onPut)
         .onCommand(Remove.class, this::onRemove)
-        .onCommand(GetRules.class, (state, cmd) ->
-            Effect().reply(cmd.replyTo(), StatusReply.success(new Rules(state.sorted()))))
+        .onCommand(
+            GetRules.class,
+            (state, cmd) ->
+                Effect().reply(cmd.replyTo(), StatusReply.success(new Rules(state.sorted()))))
         .build();
   }
 
@@ -112,21 +127,29 @@ public final class TrustRulesEntity
       return Effect().reply(cmd.replyTo(), StatusReply.success(rule));
     }
     if (!state.byPattern().containsKey(rule.pattern()) && state.byPattern().size() >= MAX_RULES) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error("an owner has at most " + MAX_RULES + " trust rules"));
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              StatusReply.error("an owner has at most " + MAX_RULES + " trust rules"));
     }
-    return Effect().persist(new RuleSet(rule)).thenReply(cmd.replyTo(), s -> StatusReply.success(rule));
+    return Effect()
+        .persist(new RuleSet(rule))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(rule));
   }
 
   private ReplyEffect<Event, State> onRemove(State state, Remove cmd) {
     if (!state.byPattern().containsKey(cmd.pattern())) {
       return Effect().reply(cmd.replyTo(), StatusReply.error("trust rule not found"));
     }
-    return Effect().persist(new RuleRemoved(cmd.pattern())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+    return Effect()
+        .persist(new RuleRemoved(cmd.pattern()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder().forAnyState()
+    return newEventHandlerBuilder()
+        .forAnyState()
         .onEvent(RuleSet.class, (state, e) -> state.with(e.rule()))
         .onEvent(RuleRemoved.class, (state, e) -> state.without(e.pattern()))
         .build();

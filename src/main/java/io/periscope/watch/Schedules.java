@@ -6,17 +6,19 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import java.time.Instant;
-import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Five-field UNIX cron expressions, evaluated in UTC. */
 public final class Schedules {
-  private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+  private static final CronParser PARSER =
+      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
-  // Parsing is most of the cost of a create and of every scheduled run's next fire time, and watches share a few
-  // expressions; a parsed expression is immutable, so one is kept per expression (emptied past the bound).
+  // Parsing is most of the cost of a create and of every scheduled run's next fire time, and
+  // watches share a few expressions; a parsed expression is immutable, so one is kept per
+  // expression (emptied past the bound).
   private static final int KEPT = 4096;
   private static final Map<String, ExecutionTime> DUE_TIMES = new ConcurrentHashMap<>();
 
@@ -28,14 +30,16 @@ public final class Schedules {
   }
 
   /**
-   * The next fire time after a due time (or a change) at {@code after}: the first due time after it, unless
-   * that is already past at {@code now} — slots missed while nothing ran are not made up one by one — then the
-   * first due time after {@code now}.
+   * The next fire time after a due time (or a change) at {@code after}: the first due time after
+   * it, unless that is already past at {@code now} — slots missed while nothing ran are not made up
+   * one by one — then the first due time after {@code now}.
    */
   public static Instant nextFireAfter(String expression, Instant after, Instant now) {
     ExecutionTime times = dueTimes(expression);
     Instant next = times.nextExecution(after.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
-    return next.isAfter(now) ? next : times.nextExecution(now.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+    return next.isAfter(now)
+        ? next
+        : times.nextExecution(now.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
   }
 
   private static ExecutionTime dueTimes(String expression) {
@@ -50,7 +54,8 @@ public final class Schedules {
   private static Cron parse(String expression) {
     String trimmed = expression.trim();
     if (trimmed.split("\\s+").length != 5) {
-      throw new IllegalArgumentException("must be a five-field cron expression (minute hour day month weekday)");
+      throw new IllegalArgumentException(
+          "must be a five-field cron expression (minute hour day month weekday)");
     }
     Cron cron = PARSER.parse(trimmed).validate();
     ZonedDateTime probe = ZonedDateTime.of(2000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);

@@ -4,7 +4,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** How far a source is believed, strongest first. A run's corroborating tier is the strongest among its evidence. */
+/**
+ * How far a source is believed, strongest first. A run's corroborating tier is the strongest among
+ * its evidence.
+ */
 public enum TrustTier {
   OFFICIAL("official"),
   ESTABLISHED("established"),

@@ -4,8 +4,8 @@ import io.periscope.serialization.JsonSerializable;
 import java.util.List;
 
 /**
- * A watch definition as stored and as answered by the interface. {@code weakThreshold} is null when absent;
- * {@code owner} always comes from the caller's token.
+ * A watch definition as stored and as answered by the interface. {@code weakThreshold} is null when
+ * absent; {@code owner} always comes from the caller's token.
  */
 public record Watch(
     String id,
@@ -17,7 +17,8 @@ public record Watch(
     List<String> channels,
     double threshold,
     Double weakThreshold,
-    boolean enabled) implements JsonSerializable {
+    boolean enabled)
+    implements JsonSerializable {
 
   public Watch {
     sources = List.copyOf(sources);

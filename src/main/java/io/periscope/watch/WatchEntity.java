@@ -1,16 +1,6 @@
 package io.periscope.watch;
 
 import io.periscope.persistence.JournalFailures;
-import org.apache.pekko.Done;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
-import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
-import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
-import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import io.periscope.run.RunPipeline;
 import io.periscope.run.RunRecord;
 import io.periscope.run.RunRecords;
@@ -23,55 +13,82 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
- * One watch of one owner, event sourced. The entity id is {@code owner:watchId}, so ids are unique per owner
- * and no owner can address another's watch. It owns the definition, the identities of the items it has judged
- * and its run history. Deleting is an event: the run history outlives the definition, and the id may be created
- * again (its history continues).
+ * One watch of one owner, event sourced. The entity id is {@code owner:watchId}, so ids are unique
+ * per owner and no owner can address another's watch. It owns the definition, the identities of the
+ * items it has judged and its run history. Deleting is an event: the run history outlives the
+ * definition, and the id may be created again (its history continues).
  *
- * <p>A watch runs one run at a time: a run requested while one is in flight waits (stashed) and then sees the
- * first run's items as seen, so no item is judged or alerted twice. A run's record and the items it marks seen
- * are one event, written before its alert goes out, and the deliveries a second one: a node that stops between
- * the two (a crash, or a hand-over that runs out of time) has sent the alert at most once, and the watch's next
- * incarnation records those deliveries as interrupted. Alerts are at most once, never twice. On a hand-over the
- * entity finishes the run in flight, deliveries included, before it stops.
+ * <p>A watch runs one run at a time: a run requested while one is in flight waits (stashed) and
+ * then sees the first run's items as seen, so no item is judged or alerted twice. A run's record
+ * and the items it marks seen are one event, written before its alert goes out, and the deliveries
+ * a second one: a node that stops between the two (a crash, or a hand-over that runs out of time)
+ * has sent the alert at most once, and the watch's next incarnation records those deliveries as
+ * interrupted. Alerts are at most once, never twice. On a hand-over the entity finishes the run in
+ * flight, deliveries included, before it stops.
  *
- * <p>The watch owns its schedule: the next fire time is state, set when the watch is created or its schedule or
- * enabled flag changes (from the time of the change), and advanced after each scheduled run from the time it
- * was due — to the first due time after now when that is already past, so a watch that missed slots while
- * nothing ran (downtime) runs once, not once per slot. Timers would die with the entity; instead the events that
- * set the next fire time are tagged, projected into the wake-up index, and the scheduler sends {@link Fire}
- * through sharding. A fire for any other time than the current next fire time is ignored, so a due time fires
- * once however often it is sent.
+ * <p>The watch owns its schedule: the next fire time is state, set when the watch is created or its
+ * schedule or enabled flag changes (from the time of the change), and advanced after each scheduled
+ * run from the time it was due — to the first due time after now when that is already past, so a
+ * watch that missed slots while nothing ran (downtime) runs once, not once per slot. Timers would
+ * die with the entity; instead the events that set the next fire time are tagged, projected into
+ * the wake-up index, and the scheduler sends {@link Fire} through sharding. A fire for any other
+ * time than the current next fire time is ignored, so a due time fires once however often it is
+ * sent.
  */
 public final class WatchEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> {
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        WatchEntity.Command, WatchEntity.Event, WatchEntity.State> {
 
-  public static final EntityTypeKey<Command> TYPE_KEY = EntityTypeKey.create(Command.class, "Watch");
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "Watch");
 
   public static String entityId(String owner, String watchId) {
     return owner + ":" + watchId;
   }
 
-  // ---- state -------------------------------------------------------------------------------------
+  // ---- state
+  // -------------------------------------------------------------------------------------
 
-  /** How many item identities a watch remembers; older ones may be judged again if a feed re-publishes them. */
+  /**
+   * How many item identities a watch remembers; older ones may be judged again if a feed
+   * re-publishes them.
+   */
   public static final int SEEN_BOUND = 5000;
-  /** How many run records the entity keeps at hand for the interface; the journal keeps them all. */
+
+  /**
+   * How many run records the entity keeps at hand for the interface; the journal keeps them all.
+   */
   public static final int RECENT_RUNS = 100;
 
   /**
-   * {@code watch} is null before the first create and after a delete. {@code seen} holds item identities oldest
-   * first; {@code recentRuns} the newest runs, newest first.
+   * {@code watch} is null before the first create and after a delete. {@code seen} holds item
+   * identities oldest first; {@code recentRuns} the newest runs, newest first.
    */
-  public record State(Watch watch, boolean everCreated, List<String> seen, List<RunRecord> recentRuns,
-                      Instant nextFireAt, Delivering delivering) implements JsonSerializable {
+  public record State(
+      Watch watch,
+      boolean everCreated,
+      List<String> seen,
+      List<RunRecord> recentRuns,
+      Instant nextFireAt,
+      Delivering delivering)
+      implements JsonSerializable {
     static final State EMPTY = new State(null, false, List.of(), List.of(), null, null);
 
     public State {
@@ -98,8 +115,10 @@ public final class WatchEntity
 
     /** The run's record with its deliveries; nothing is delivering any more. */
     State withDelivered(String runId, List<RunRecord.DeliveryRecord> sent, long totalMs) {
-      List<RunRecord> runs = recentRuns.stream()
-          .map(r -> r.runId().equals(runId) ? r.withDeliveries(sent, totalMs) : r).toList();
+      List<RunRecord> runs =
+          recentRuns.stream()
+              .map(r -> r.runId().equals(runId) ? r.withDeliveries(sent, totalMs) : r)
+              .toList();
       return new State(watch, everCreated, seen, runs, nextFireAt, null);
     }
 
@@ -107,7 +126,8 @@ public final class WatchEntity
       LinkedHashSet<String> ids = new LinkedHashSet<>(seen);
       ids.addAll(newlySeen);
       List<String> bounded = new ArrayList<>(ids);
-      if (bounded.size() > SEEN_BOUND) bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
+      if (bounded.size() > SEEN_BOUND)
+        bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
       runs.add(record);
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
@@ -121,7 +141,8 @@ public final class WatchEntity
   /** Run history, newest first. */
   public record Runs(List<RunRecord> runs) implements JsonSerializable {}
 
-  // ---- commands ----------------------------------------------------------------------------------
+  // ---- commands
+  // ----------------------------------------------------------------------------------
 
   public sealed interface Command extends JsonSerializable {}
 
@@ -144,35 +165,52 @@ public final class WatchEntity
   public record GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
 
   /**
-   * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused (watch not found)
-   * when the watch does not exist now, and (run not found) when the run is not among them.
+   * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused
+   * (watch not found) when the watch does not exist now, and (run not found) when the run is not
+   * among them.
    */
   public record GetRun(String runId, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
 
-  /** The scheduler's wake-up for the due time {@code due}; ignored unless it is the watch's next fire time. */
+  /**
+   * The scheduler's wake-up for the due time {@code due}; ignored unless it is the watch's next
+   * fire time.
+   */
   public record Fire(Instant due) implements Command {}
 
   /**
-   * Sharding's stop message (passivation, hand-over): the entity stops once the run in flight, if any, is recorded
-   * and delivered.
+   * Sharding's stop message (passivation, hand-over): the entity stops once the run in flight, if
+   * any, is recorded and delivered.
    */
   public record Stop() implements Command {}
 
   /**
-   * The pipeline finished (sent by the entity to itself). {@code scheduledFor} is the due time of a scheduled
-   * run, {@code replyTo} who asked for a run now; each null otherwise.
+   * The pipeline finished (sent by the entity to itself). {@code scheduledFor} is the due time of a
+   * scheduled run, {@code replyTo} who asked for a run now; each null otherwise.
    */
-  record RunFinished(RunPipeline.Outcome outcome, Throwable failure, String trigger, Instant startedAt,
-                     Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+  record RunFinished(
+      RunPipeline.Outcome outcome,
+      Throwable failure,
+      String trigger,
+      Instant startedAt,
+      Instant scheduledFor,
+      ActorRef<StatusReply<RunRecord>> replyTo)
+      implements Command {}
 
   /** The recorded run's alert went out (sent by the entity to itself). */
-  record AlertSent(RunRecord record, List<RunRecord.DeliveryRecord> deliveries,
-                   ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
+  record AlertSent(
+      RunRecord record,
+      List<RunRecord.DeliveryRecord> deliveries,
+      ActorRef<StatusReply<RunRecord>> replyTo)
+      implements Command {}
 
-  /** Recovery found a run whose deliveries a previous incarnation never recorded (sent by the entity to itself). */
+  /**
+   * Recovery found a run whose deliveries a previous incarnation never recorded (sent by the entity
+   * to itself).
+   */
   record DeliveryInterrupted(String runId) implements Command {}
 
-  // ---- events ------------------------------------------------------------------------------------
+  // ---- events
+  // ------------------------------------------------------------------------------------
 
   public sealed interface Event extends JsonSerializable {}
 
@@ -181,7 +219,10 @@ public final class WatchEntity
 
   public record Replaced(Watch watch, Instant at, Instant nextFireAt) implements Event {}
 
-  /** The scheduled run due at {@code firedFor} was recorded; the watch is next due at {@code nextFireAt}. */
+  /**
+   * The scheduled run due at {@code firedFor} was recorded; the watch is next due at {@code
+   * nextFireAt}.
+   */
   public record ScheduleAdvanced(Instant firedFor, Instant nextFireAt) implements Event {}
 
   /** The tag of the events that set a watch's next fire time, which the wake-up index projects. */
@@ -196,28 +237,35 @@ public final class WatchEntity
    * A run with an alert to send, recorded with the items it marks seen before the alert goes out to
    * {@code channels}; its deliveries follow in {@link AlertDelivered}.
    */
-  public record RunJudged(RunRecord record, List<String> newlySeen, List<String> channels) implements Event {}
+  public record RunJudged(RunRecord record, List<String> newlySeen, List<String> channels)
+      implements Event {}
 
   /**
-   * The deliveries of the run {@code runId}, and how long the run took with them; after a stop in between, each
-   * channel is a failed delivery saying it was interrupted.
+   * The deliveries of the run {@code runId}, and how long the run took with them; after a stop in
+   * between, each channel is a failed delivery saying it was interrupted.
    */
-  public record AlertDelivered(String runId, List<RunRecord.DeliveryRecord> deliveries, long totalMs) implements Event {}
+  public record AlertDelivered(
+      String runId, List<RunRecord.DeliveryRecord> deliveries, long totalMs) implements Event {}
 
   /** What an interrupted delivery says: whether that channel got the alert is not known. */
-  public static final String INTERRUPTED = "interrupted: the node stopped while the alert was being sent; "
-      + "it may not have arrived";
+  public static final String INTERRUPTED =
+      "interrupted: the node stopped while the alert was being sent; " + "it may not have arrived";
 
-  // ---- behaviour ---------------------------------------------------------------------------------
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
 
   private final ActorContext<Command> context;
   private final RunPipeline pipeline;
   private final Clock clock;
   private final Passivation passivation;
+
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
 
-  /** How a watch asks whatever hosts it to stop it, with its next message starting it again (sharding's Passivate). */
+  /**
+   * How a watch asks whatever hosts it to stop it, with its next message starting it again
+   * (sharding's Passivate).
+   */
   @FunctionalInterface
   public interface Passivation {
     void passivate(ActorRef<Command> self);
@@ -235,14 +283,23 @@ public final class WatchEntity
     return create(entityId, pipeline, clock, Passivation.NEVER);
   }
 
-  /** @param passivation how the watch leaves memory once it is created (see {@link #onCreate}) */
-  public static Behavior<Command> create(String entityId, RunPipeline pipeline, Clock clock, Passivation passivation) {
-    return Behaviors.setup(ctx -> new WatchEntity(ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline, clock,
-        passivation));
+  /**
+   * @param passivation how the watch leaves memory once it is created (see {@link #onCreate})
+   */
+  public static Behavior<Command> create(
+      String entityId, RunPipeline pipeline, Clock clock, Passivation passivation) {
+    return Behaviors.setup(
+        ctx ->
+            new WatchEntity(
+                ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline, clock, passivation));
   }
 
-  private WatchEntity(ActorContext<Command> context, PersistenceId persistenceId, RunPipeline pipeline, Clock clock,
-                      Passivation passivation) {
+  private WatchEntity(
+      ActorContext<Command> context,
+      PersistenceId persistenceId,
+      RunPipeline pipeline,
+      Clock clock,
+      Passivation passivation) {
     super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
     this.pipeline = pipeline;
@@ -252,8 +309,12 @@ public final class WatchEntity
 
   @Override
   public Set<String> tagsFor(Event event) {
-    return event instanceof Created || event instanceof Replaced || event instanceof Deleted
-        || event instanceof ScheduleAdvanced ? Set.of(SCHEDULE_TAG) : Set.of();
+    return event instanceof Created
+            || event instanceof Replaced
+            || event instanceof Deleted
+            || event instanceof ScheduleAdvanced
+        ? Set.of(SCHEDULE_TAG)
+        : Set.of();
   }
 
   // Snapshots keep recovery short as run records accumulate; events are never deleted.
@@ -285,7 +346,8 @@ public final class WatchEntity
     if (command instanceof Run run) return onRun(state, run);
     if (command instanceof RunFinished done) return onRunFinished(state, done);
     if (command instanceof AlertSent sent) return onAlertSent(state, sent);
-    if (command instanceof DeliveryInterrupted interrupted) return onDeliveryInterrupted(state, interrupted);
+    if (command instanceof DeliveryInterrupted interrupted)
+      return onDeliveryInterrupted(state, interrupted);
     if (command instanceof GetRuns getRuns) return onGetRuns(state, getRuns);
     if (command instanceof GetRun getRun) return onGetRun(state, getRun);
     if (command instanceof Stop) return running ? Effect().stash() : Effect().stop().thenNoReply();
@@ -293,15 +355,26 @@ public final class WatchEntity
   }
 
   private ReplyEffect<Event, State> onGetRuns(State state, GetRuns cmd) {
-    return Effect().reply(cmd.replyTo(), state.everCreated()
-        ? StatusReply.success(new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
-        : notFound());
+    return Effect()
+        .reply(
+            cmd.replyTo(),
+            state.everCreated()
+                ? StatusReply.success(
+                    new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
+                : notFound());
   }
 
   private ReplyEffect<Event, State> onGetRun(State state, GetRun cmd) {
-    return Effect().reply(cmd.replyTo(), !state.exists() ? notFound()
-        : state.recentRuns().stream().filter(r -> r.runId().equals(cmd.runId())).findFirst()
-            .map(StatusReply::success).orElseGet(() -> StatusReply.error("run not found")));
+    return Effect()
+        .reply(
+            cmd.replyTo(),
+            !state.exists()
+                ? notFound()
+                : state.recentRuns().stream()
+                    .filter(r -> r.runId().equals(cmd.runId()))
+                    .findFirst()
+                    .map(StatusReply::success)
+                    .orElseGet(() -> StatusReply.error("run not found")));
   }
 
   private ReplyEffect<Event, State> onRun(State state, Run cmd) {
@@ -312,49 +385,86 @@ public final class WatchEntity
   }
 
   private ReplyEffect<Event, State> onFire(State state, Fire fire) {
-    if (running) return Effect().stash(); // after the run in flight, this fire is judged against the new state
+    if (running)
+      return Effect().stash(); // after the run in flight, this fire is judged against the new state
     if (state.nextFireAt() == null || !state.nextFireAt().equals(fire.due())) {
-      context.getLog().debug("event=fire-ignored watch={} due={} next={}", persistenceId().id(), fire.due(),
-          state.nextFireAt());
+      context
+          .getLog()
+          .debug(
+              "event=fire-ignored watch={} due={} next={}",
+              persistenceId().id(),
+              fire.due(),
+              state.nextFireAt());
       return Effect().noReply();
     }
     startRun(state, RunRecord.TRIGGER_SCHEDULE, fire.due(), null);
     return Effect().noReply();
   }
 
-  private void startRun(State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
+  private void startRun(
+      State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
     running = true;
     Instant startedAt = clock.instant();
-    context.pipeToSelf(pipeline.run(state.watch(), new HashSet<>(state.seen()), trigger, startedAt),
-        (outcome, failure) -> new RunFinished(outcome, failure, trigger, startedAt, scheduledFor, replyTo));
+    context.pipeToSelf(
+        pipeline.run(state.watch(), new HashSet<>(state.seen()), trigger, startedAt),
+        (outcome, failure) ->
+            new RunFinished(outcome, failure, trigger, startedAt, scheduledFor, replyTo));
   }
 
   private ReplyEffect<Event, State> onRunFinished(State state, RunFinished done) {
-    RunPipeline.Outcome outcome = done.failure() == null ? done.outcome()
-        : new RunPipeline.Outcome(RunRecords.crashed(done.trigger(), done.startedAt(), done.failure()), List.of());
+    RunPipeline.Outcome outcome =
+        done.failure() == null
+            ? done.outcome()
+            : new RunPipeline.Outcome(
+                RunRecords.crashed(done.trigger(), done.startedAt(), done.failure()), List.of());
     if (done.failure() != null) {
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
     }
     RunPipeline.PendingAlert alert = outcome.alert();
     List<Event> events = new ArrayList<>();
-    events.add(alert == null ? new RunRecorded(outcome.record(), outcome.newlySeen())
-        : new RunJudged(outcome.record(), outcome.newlySeen(), alert.channels()));
+    events.add(
+        alert == null
+            ? new RunRecorded(outcome.record(), outcome.newlySeen())
+            : new RunJudged(outcome.record(), outcome.newlySeen(), alert.channels()));
     // Unless the schedule changed during the run (then the change already set the next fire time).
     if (done.scheduledFor() != null && done.scheduledFor().equals(state.nextFireAt())) {
-      events.add(new ScheduleAdvanced(done.scheduledFor(),
-          Schedules.nextFireAfter(state.watch().schedule(), done.scheduledFor(), clock.instant())));
+      events.add(
+          new ScheduleAdvanced(
+              done.scheduledFor(),
+              Schedules.nextFireAfter(
+                  state.watch().schedule(), done.scheduledFor(), clock.instant())));
     }
     if (alert != null) {
       // Still running: the next run waits until the deliveries are recorded too.
-      return Effect().persist(events).thenRun(s -> context.pipeToSelf(alert.send().get(), (sent, failure) ->
-          new AlertSent(outcome.record(), sent != null ? sent : alert.channels().stream()
-              .map(c -> new RunRecord.DeliveryRecord(c, null, false, "the delivery failed unexpectedly")).toList(),
-              done.replyTo()))).thenNoReply();
+      return Effect()
+          .persist(events)
+          .thenRun(
+              s ->
+                  context.pipeToSelf(
+                      alert.send().get(),
+                      (sent, failure) ->
+                          new AlertSent(
+                              outcome.record(),
+                              sent != null
+                                  ? sent
+                                  : alert.channels().stream()
+                                      .map(
+                                          c ->
+                                              new RunRecord.DeliveryRecord(
+                                                  c,
+                                                  null,
+                                                  false,
+                                                  "the delivery failed unexpectedly"))
+                                      .toList(),
+                              done.replyTo())))
+          .thenNoReply();
     }
     running = false;
     var persisted = Effect().persist(events);
-    return (done.replyTo() == null ? persisted.thenNoReply()
-        : persisted.thenReply(done.replyTo(), s -> StatusReply.success(outcome.record()))).thenUnstashAll();
+    return (done.replyTo() == null
+            ? persisted.thenNoReply()
+            : persisted.thenReply(done.replyTo(), s -> StatusReply.success(outcome.record())))
+        .thenUnstashAll();
   }
 
   private ReplyEffect<Event, State> onAlertSent(State state, AlertSent sent) {
@@ -362,27 +472,48 @@ public final class WatchEntity
     RunRecord run = sent.record();
     long totalMs = Duration.between(run.startedAt(), clock.instant()).toMillis();
     var persisted = Effect().persist(new AlertDelivered(run.runId(), sent.deliveries(), totalMs));
-    return (sent.replyTo() == null ? persisted.thenNoReply()
-        : persisted.thenReply(sent.replyTo(), s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
+    return (sent.replyTo() == null
+            ? persisted.thenNoReply()
+            : persisted.thenReply(
+                sent.replyTo(),
+                s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
         .thenUnstashAll();
   }
 
   private ReplyEffect<Event, State> onDeliveryInterrupted(State state, DeliveryInterrupted cmd) {
     Delivering d = state.delivering();
     if (d == null || !d.runId().equals(cmd.runId())) return Effect().noReply();
-    context.getLog().error("event=alert-delivery-interrupted watch={} run={}", persistenceId().id(), d.runId());
+    context
+        .getLog()
+        .error("event=alert-delivery-interrupted watch={} run={}", persistenceId().id(), d.runId());
     if (state.watch() != null) pipeline.alertInterrupted(state.watch(), d.runId(), d.channels());
-    long totalMs = state.recentRuns().stream().filter(r -> r.runId().equals(d.runId()))
-        .mapToLong(RunRecord::durationMs).findFirst().orElse(0);
-    return Effect().persist(new AlertDelivered(d.runId(), d.channels().stream()
-        .map(c -> new RunRecord.DeliveryRecord(c, null, false, INTERRUPTED)).toList(), totalMs)).thenNoReply();
+    long totalMs =
+        state.recentRuns().stream()
+            .filter(r -> r.runId().equals(d.runId()))
+            .mapToLong(RunRecord::durationMs)
+            .findFirst()
+            .orElse(0);
+    return Effect()
+        .persist(
+            new AlertDelivered(
+                d.runId(),
+                d.channels().stream()
+                    .map(c -> new RunRecord.DeliveryRecord(c, null, false, INTERRUPTED))
+                    .toList(),
+                totalMs))
+        .thenNoReply();
   }
 
   @Override
   public SignalHandler<State> signalHandler() {
-    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), state -> {
-      if (state.delivering() != null) context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
-    }).build();
+    return newSignalHandlerBuilder()
+        .onSignal(
+            RecoveryCompleted.instance(),
+            state -> {
+              if (state.delivering() != null)
+                context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
+            })
+        .build();
   }
 
   /*
@@ -393,10 +524,14 @@ public final class WatchEntity
    */
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
     if (state.exists()) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error("a watch with id '" + cmd.watch().id() + "' already exists"));
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              StatusReply.error("a watch with id '" + cmd.watch().id() + "' already exists"));
     }
     Instant now = clock.instant();
-    return Effect().persist(new Created(cmd.watch(), now, firstFire(cmd.watch(), now)))
+    return Effect()
+        .persist(new Created(cmd.watch(), now, firstFire(cmd.watch(), now)))
         .thenRun(s -> passivation.passivate(context.getSelf()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
@@ -405,20 +540,30 @@ public final class WatchEntity
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
     Instant now = clock.instant();
     Watch before = state.watch();
-    // An unchanged schedule keeps its due time: replacing a watch must not postpone (or repeat) a due run.
-    boolean sameSchedule = before.enabled() && cmd.watch().enabled() && before.schedule().equals(cmd.watch().schedule())
-        && state.nextFireAt() != null;
-    return Effect().persist(new Replaced(cmd.watch(), now, sameSchedule ? state.nextFireAt() : firstFire(cmd.watch(), now)))
+    // An unchanged schedule keeps its due time: replacing a watch must not postpone (or repeat) a
+    // due run.
+    boolean sameSchedule =
+        before.enabled()
+            && cmd.watch().enabled()
+            && before.schedule().equals(cmd.watch().schedule())
+            && state.nextFireAt() != null;
+    return Effect()
+        .persist(
+            new Replaced(
+                cmd.watch(), now, sameSchedule ? state.nextFireAt() : firstFire(cmd.watch(), now)))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
 
   private ReplyEffect<Event, State> onGet(State state, Get cmd) {
-    return Effect().reply(cmd.replyTo(), state.exists() ? StatusReply.success(state.watch()) : notFound());
+    return Effect()
+        .reply(cmd.replyTo(), state.exists() ? StatusReply.success(state.watch()) : notFound());
   }
 
   private ReplyEffect<Event, State> onDelete(State state, Delete cmd) {
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
-    return Effect().persist(new Deleted(clock.instant())).thenReply(cmd.replyTo(), s -> StatusReply.ack());
+    return Effect()
+        .persist(new Deleted(clock.instant()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
   /** The first due time after {@code now}; none for a disabled watch. */
@@ -445,9 +590,12 @@ public final class WatchEntity
     if (event instanceof ScheduleAdvanced e) return state.withNextFire(e.nextFireAt());
     if (event instanceof RunRecorded e) return state.withRun(e.record(), e.newlySeen());
     if (event instanceof RunJudged e) {
-      return state.withRun(e.record(), e.newlySeen()).withDelivering(new Delivering(e.record().runId(), e.channels()));
+      return state
+          .withRun(e.record(), e.newlySeen())
+          .withDelivering(new Delivering(e.record().runId(), e.channels()));
     }
-    if (event instanceof AlertDelivered e) return state.withDelivered(e.runId(), e.deliveries(), e.totalMs());
+    if (event instanceof AlertDelivered e)
+      return state.withDelivered(e.runId(), e.deliveries(), e.totalMs());
     throw new IllegalArgumentException("unknown watch event " + event.getClass().getName());
   }
 }

@@ -11,10 +11,11 @@ import java.util.regex.Pattern;
 /**
  * Checks a create or replace body against the full watch schema and builds the stored watch.
  *
- * <p>Required: {@code id} (create only; on replace it comes from the path), {@code name}, {@code sources},
- * {@code schedule}, {@code condition}, {@code threshold}. Optional: {@code channels} (default none),
- * {@code enabled} (default true), {@code weakThreshold} (absent or null means none). Fields the schema does
- * not own ({@code owner}, {@code notes}, a source's {@code rationale}, anything else) are ignored.
+ * <p>Required: {@code id} (create only; on replace it comes from the path), {@code name}, {@code
+ * sources}, {@code schedule}, {@code condition}, {@code threshold}. Optional: {@code channels}
+ * (default none), {@code enabled} (default true), {@code weakThreshold} (absent or null means
+ * none). Fields the schema does not own ({@code owner}, {@code notes}, a source's {@code
+ * rationale}, anything else) are ignored.
  */
 public final class WatchValidator {
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -28,13 +29,15 @@ public final class WatchValidator {
   private WatchValidator() {}
 
   /**
-   * @param pathId the id from the path on replace, or null on create (then the body's id is required)
+   * @param pathId the id from the path on replace, or null on create (then the body's id is
+   *     required)
    * @throws ValidationException listing every problem found
    */
   public static Watch validate(JsonNode body, String pathId, String owner) {
     List<Issue> issues = new ArrayList<>();
     if (body == null || !body.isObject()) {
-      throw new ValidationException(List.of(Issue.at("the body must be a JSON object describing a watch")));
+      throw new ValidationException(
+          List.of(Issue.at("the body must be a JSON object describing a watch")));
     }
     String id = pathId != null ? pathId : id(body.get("id"), issues);
     String name = requiredString(body, "name", MAX_NAME, issues);
@@ -49,10 +52,13 @@ public final class WatchValidator {
     List<String> channels = channels(body.get("channels"), issues);
     boolean enabled = enabled(body.get("enabled"), issues);
     if (!issues.isEmpty()) throw new ValidationException(issues);
-    return new Watch(id, owner, name, sources, schedule, condition, channels, threshold, weak, enabled);
+    return new Watch(
+        id, owner, name, sources, schedule, condition, channels, threshold, weak, enabled);
   }
 
-  /** The id as sent: never trimmed, since a stored id must be exactly what the client will address. */
+  /**
+   * The id as sent: never trimmed, since a stored id must be exactly what the client will address.
+   */
   private static String id(JsonNode node, List<Issue> issues) {
     if (node == null || node.isNull()) {
       issues.add(Issue.at("is required", "id"));
@@ -77,7 +83,8 @@ public final class WatchValidator {
     }
     String value = node.asText().strip();
     if (value.isEmpty()) issues.add(Issue.at("must not be empty", field));
-    else if (value.length() > max) issues.add(Issue.at("must be at most " + max + " characters", field));
+    else if (value.length() > max)
+      issues.add(Issue.at("must be at most " + max + " characters", field));
     return value;
   }
 
@@ -91,7 +98,8 @@ public final class WatchValidator {
       return List.of();
     }
     if (node.isEmpty()) issues.add(Issue.at("must hold at least one source", "sources"));
-    if (node.size() > MAX_SOURCES) issues.add(Issue.at("must hold at most " + MAX_SOURCES + " sources", "sources"));
+    if (node.size() > MAX_SOURCES)
+      issues.add(Issue.at("must hold at most " + MAX_SOURCES + " sources", "sources"));
     List<Source> sources = new ArrayList<>();
     for (int i = 0; i < node.size(); i++) {
       Source s = source(node.get(i), i, issues);
@@ -116,7 +124,8 @@ public final class WatchValidator {
     if (value == null || value.isEmpty()) {
       issues.add(Issue.at("must be a non-empty string", "sources", i, "value"));
     } else if (value.length() > MAX_SOURCE_VALUE) {
-      issues.add(Issue.at("must be at most " + MAX_SOURCE_VALUE + " characters", "sources", i, "value"));
+      issues.add(
+          Issue.at("must be at most " + MAX_SOURCE_VALUE + " characters", "sources", i, "value"));
     } else if (Source.RSS.equals(type) && ChannelId.httpUrl(value).isEmpty()) {
       issues.add(Issue.at("must be an http(s) URL for an rss source", "sources", i, "value"));
     }
@@ -133,10 +142,14 @@ public final class WatchValidator {
     return issues.size() == before ? new Source(type, value, trust, recency) : null;
   }
 
-  /** A search's recency: null when absent, else a whole number of days from 1 to 3650 (an issue at {@code path}). */
+  /**
+   * A search's recency: null when absent, else a whole number of days from 1 to 3650 (an issue at
+   * {@code path}).
+   */
   public static Integer recencyDays(JsonNode node, List<Issue> issues, Object... path) {
     if (node == null || node.isNull()) return null;
-    if (node.canConvertToExactIntegral() && node.asLong() >= 1 && node.asLong() <= MAX_RECENCY_DAYS) return node.asInt();
+    if (node.canConvertToExactIntegral() && node.asLong() >= 1 && node.asLong() <= MAX_RECENCY_DAYS)
+      return node.asInt();
     issues.add(Issue.at("must be a whole number of days from 1 to " + MAX_RECENCY_DAYS, path));
     return null;
   }
@@ -155,12 +168,14 @@ public final class WatchValidator {
       Schedules.check(expression);
       return expression;
     } catch (IllegalArgumentException e) {
-      issues.add(Issue.at("is not a valid five-field cron expression: " + e.getMessage(), "schedule"));
+      issues.add(
+          Issue.at("is not a valid five-field cron expression: " + e.getMessage(), "schedule"));
       return null;
     }
   }
 
-  private static Double fraction(JsonNode node, String field, boolean required, List<Issue> issues) {
+  private static Double fraction(
+      JsonNode node, String field, boolean required, List<Issue> issues) {
     if (node == null || node.isNull()) {
       if (required) issues.add(Issue.at("is required", field));
       return null;
@@ -183,15 +198,20 @@ public final class WatchValidator {
       issues.add(Issue.at("must be an array of channel identifiers", "channels"));
       return List.of();
     }
-    if (node.size() > MAX_CHANNELS) issues.add(Issue.at("must hold at most " + MAX_CHANNELS + " channels", "channels"));
+    if (node.size() > MAX_CHANNELS)
+      issues.add(Issue.at("must hold at most " + MAX_CHANNELS + " channels", "channels"));
     List<String> channels = new ArrayList<>();
     for (int i = 0; i < node.size(); i++) {
       JsonNode c = node.get(i);
       if (c.isTextual() && ChannelId.parse(c.asText()).isPresent()) {
         if (!channels.contains(c.asText())) channels.add(c.asText());
       } else {
-        issues.add(Issue.at("is not a channel identifier (telegram, telegram:<chat id>, email:<address>, "
-            + "webhook:<url>, ntfy:<url>, slack:<url>, discord:<url>, push)", "channels", i));
+        issues.add(
+            Issue.at(
+                "is not a channel identifier (telegram, telegram:<chat id>, email:<address>, "
+                    + "webhook:<url>, ntfy:<url>, slack:<url>, discord:<url>, push)",
+                "channels",
+                i));
       }
     }
     return channels;

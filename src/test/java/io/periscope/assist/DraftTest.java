@@ -12,18 +12,24 @@ import io.periscope.model.InvalidModelOutput;
 import java.util.List;
 import org.junit.Test;
 
-/** The draft checker: a model's answer becomes a draft only when it passes the watch's rules and the draft's. */
+/**
+ * The draft checker: a model's answer becomes a draft only when it passes the watch's rules and the
+ * draft's.
+ */
 public class DraftTest {
   private static ObjectNode answer() throws Exception {
-    return (ObjectNode) Json.MAPPER.readTree("""
-        {"name": " Acme launch ", "condition": "Acme announces its launch date",
-         "sources": [
-           {"type": "search", "value": "acme launch date", "trust": null, "recencyDays": 7,
-            "rationale": "News searches catch the announcement."},
-           {"type": "rss", "value": "https://acme.example/news.xml", "trust": "official", "recencyDays": null,
-            "rationale": "Acme's own newsroom."}],
-         "schedule": "0  */6 * * *", "threshold": 0.8, "notes": "I assumed daily news is enough.",
-         "channels": ["carrier-pigeon"], "surprise": true}""");
+    return (ObjectNode)
+        Json.MAPPER.readTree(
+            """
+            {"name": " Acme launch ", "condition": "Acme announces its launch date",
+             "sources": [
+               {"type": "search", "value": "acme launch date", "trust": null, "recencyDays": 7,
+                "rationale": "News searches catch the announcement."},
+               {"type": "rss", "value": "https://acme.example/news.xml", "trust": "official", "recencyDays": null,
+                "rationale": "Acme's own newsroom."}],
+             "schedule": "0  */6 * * *", "threshold": 0.8, "notes": "I assumed daily news is enough.",
+             "channels": ["carrier-pigeon"], "surprise": true}\
+            """);
   }
 
   private static List<String> problems(JsonNode answer) {
@@ -38,12 +44,16 @@ public class DraftTest {
     assertEquals("0 */6 * * *", draft.schedule());
     assertEquals(0.8, draft.threshold(), 0);
     assertEquals("I assumed daily news is enough.", draft.notes());
-    assertEquals(new Draft.DraftSource("search", "acme launch date", null, 7, "News searches catch the announcement."),
+    assertEquals(
+        new Draft.DraftSource(
+            "search", "acme launch date", null, 7, "News searches catch the announcement."),
         draft.sources().get(0));
     assertEquals("official", draft.sources().get(1).trust());
     assertNull(draft.sources().get(1).recencyDays());
     String json = Json.text(draft);
-    assertTrue("fields the draft does not own are not carried: " + json, !json.contains("pigeon") && !json.contains("surprise"));
+    assertTrue(
+        "fields the draft does not own are not carried: " + json,
+        !json.contains("pigeon") && !json.contains("surprise"));
   }
 
   @Test
@@ -61,7 +71,9 @@ public class DraftTest {
     assertEquals(problems.toString(), 4, problems.size());
     assertEquals("sources[0].type: must be 'search' or 'rss'", problems.get(0));
     assertEquals("sources[1].value: must be an http(s) URL for an rss source", problems.get(1));
-    assertTrue(problems.get(2), problems.get(2).startsWith("schedule: is not a valid five-field cron expression"));
+    assertTrue(
+        problems.get(2),
+        problems.get(2).startsWith("schedule: is not a valid five-field cron expression"));
     assertEquals("threshold: must be a number from 0 to 1", problems.get(3));
   }
 
@@ -72,18 +84,30 @@ public class DraftTest {
     ((ObjectNode) answer.get("sources").get(1)).remove("rationale");
     answer.put("notes", 3);
 
-    assertEquals(List.of("sources[0].recencyDays: a search source must say how many days back it looks",
-        "sources[1].rationale: must be a non-empty string", "notes: must be a string"), problems(answer));
+    assertEquals(
+        List.of(
+            "sources[0].recencyDays: a search source must say how many days back it looks",
+            "sources[1].rationale: must be a non-empty string",
+            "notes: must be a string"),
+        problems(answer));
 
     ((ObjectNode) answer.get("sources").get(0)).put("recencyDays", 0);
-    assertTrue(problems(answer).contains("sources[0].recencyDays: must be a whole number of days from 1 to 3650"));
+    assertTrue(
+        problems(answer)
+            .contains("sources[0].recencyDays: must be a whole number of days from 1 to 3650"));
   }
 
   @Test
   public void missingFieldsAndEmptySourcesAreNamed() throws Exception {
     List<String> problems = problems(Json.MAPPER.readTree("{\"sources\": [], \"notes\": \"\"}"));
 
-    assertEquals(List.of("name: is required", "condition: is required", "sources: must hold at least one source",
-        "schedule: is required", "threshold: is required"), problems);
+    assertEquals(
+        List.of(
+            "name: is required",
+            "condition: is required",
+            "sources: must hold at least one source",
+            "schedule: is required",
+            "threshold: is required"),
+        problems);
   }
 }

@@ -11,8 +11,9 @@ import java.util.Map;
 import org.junit.Test;
 
 /**
- * docs/model-protocol.md quotes every assistance prompt and schema as sent, and example user prompts as the code
- * builds them: a change to either side that is not made to the other fails here.
+ * docs/model-protocol.md quotes every assistance prompt and schema as sent, and example user
+ * prompts as the code builds them: a change to either side that is not made to the other fails
+ * here.
  */
 public class ModelProtocolDocTest {
   private static String doc() throws Exception {
@@ -20,7 +21,8 @@ public class ModelProtocolDocTest {
   }
 
   private static void quoted(String doc, String what, String text) {
-    assertTrue("docs/model-protocol.md must quote the " + what + " as:\n" + text, doc.contains(text));
+    assertTrue(
+        "docs/model-protocol.md must quote the " + what + " as:\n" + text, doc.contains(text));
   }
 
   private static String pretty(JsonNode schema) throws Exception {

@@ -13,26 +13,35 @@ import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
 
-/** The e-mail index entity under the persistence testkit, with the service's serialization bindings. */
+/**
+ * The e-mail index entity under the persistence testkit, with the service's serialization bindings.
+ */
 public class EmailEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
-  private EventSourcedBehaviorTestKit<EmailEntity.Command, EmailEntity.Event, EmailEntity.State> email;
+  private EventSourcedBehaviorTestKit<EmailEntity.Command, EmailEntity.Event, EmailEntity.State>
+      email;
 
   @Before
   public void setUp() {
-    email = EventSourcedBehaviorTestKit.create(testKit.system(), EmailEntity.create("alice@example.org"),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    email =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            EmailEntity.create("alice@example.org"),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<EmailEntity.Command, EmailEntity.Event,
-      EmailEntity.State, StatusReply<Boolean>> claim(String account) {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          EmailEntity.Command, EmailEntity.Event, EmailEntity.State, StatusReply<Boolean>>
+      claim(String account) {
     return email.runCommand(r -> new EmailEntity.Claim(account, r));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<EmailEntity.Command, EmailEntity.Event,
-      EmailEntity.State, StatusReply<Done>> release(String account) {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          EmailEntity.Command, EmailEntity.Event, EmailEntity.State, StatusReply<Done>>
+      release(String account) {
     return email.runCommand(r -> new EmailEntity.Release(account, r));
   }
 

@@ -30,8 +30,20 @@ public class PasswordPolicyTest {
 
   @Test
   public void commonPasswordsAreFoundThroughDecorationAndSubstitutions() {
-    for (String common : List.of("password", "Password123", "P@ssw0rd", "p4ssw0rd2024!", "12345678", "qwertyuiop",
-        "iloveyou", "sunshine99", "!!football!!", "Dragon2026", "11111111", "letmein!")) {
+    for (String common :
+        List.of(
+            "password",
+            "Password123",
+            "P@ssw0rd",
+            "p4ssw0rd2024!",
+            "12345678",
+            "qwertyuiop",
+            "iloveyou",
+            "sunshine99",
+            "!!football!!",
+            "Dragon2026",
+            "11111111",
+            "letmein!")) {
       assertTrue(common, PasswordPolicy.isCommon(common));
     }
     assertFalse(PasswordPolicy.isCommon("harbour lights at nine"));

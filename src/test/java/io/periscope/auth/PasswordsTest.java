@@ -15,7 +15,8 @@ public class PasswordsTest {
 
   @Test
   public void aWrongPasswordDoesNotMatch() {
-    assertFalse(Passwords.matches("correct horse batterY", Passwords.hash("correct horse battery")));
+    assertFalse(
+        Passwords.matches("correct horse batterY", Passwords.hash("correct horse battery")));
   }
 
   @Test
@@ -32,7 +33,9 @@ public class PasswordsTest {
     String prefix = "p".repeat(100);
     String hash = Passwords.hash(prefix + "-tail-one");
     assertTrue("the long password itself matches", Passwords.matches(prefix + "-tail-one", hash));
-    assertFalse("plain bcrypt would ignore everything after byte 72", Passwords.matches(prefix + "-tail-two", hash));
+    assertFalse(
+        "plain bcrypt would ignore everything after byte 72",
+        Passwords.matches(prefix + "-tail-two", hash));
   }
 
   @Test

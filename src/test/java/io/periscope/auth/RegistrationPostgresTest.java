@@ -16,8 +16,8 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * Registration and recovery on the PostgreSQL journal, across a restart of the service: the verification, the
- * spent tokens and the ended sign-ins are in the journal, not in a process.
+ * Registration and recovery on the PostgreSQL journal, across a restart of the service: the
+ * verification, the spent tokens and the ended sign-ins are in the journal, not in a process.
  */
 public class RegistrationPostgresTest {
   static Mailbox mailbox;
@@ -45,15 +45,26 @@ public class RegistrationPostgresTest {
       oldToken = body(login(first, email, "a postgres passphrase"), 200).get("token").asText();
       body(post(first, "/auth/forgot-password", Map.of("email", email)), 202);
       resetToken = mailbox.await(email, 2).token();
-      body(post(first, "/auth/reset-password", Map.of("token", resetToken, "password", "another postgres phrase")), 200);
+      body(
+          post(
+              first,
+              "/auth/reset-password",
+              Map.of("token", resetToken, "password", "another postgres phrase")),
+          200);
     }
     try (InProcessService second = new InProcessService(config)) {
       assertEquals(401, second.send("GET", "/watches", oldToken, null, Map.of()).statusCode());
       assertEquals(401, login(second, email, "a postgres passphrase").statusCode());
-      String fresh = body(login(second, email, "another postgres phrase"), 200).get("token").asText();
+      String fresh =
+          body(login(second, email, "another postgres phrase"), 200).get("token").asText();
       assertEquals(200, second.send("GET", "/watches", fresh, null, Map.of()).statusCode());
       body(post(second, "/auth/verify-email", Map.of("token", verifyToken)), 400);
-      body(post(second, "/auth/reset-password", Map.of("token", resetToken, "password", "a third phrase to try")), 400);
+      body(
+          post(
+              second,
+              "/auth/reset-password",
+              Map.of("token", resetToken, "password", "a third phrase to try")),
+          400);
     }
   }
 }

@@ -24,14 +24,16 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * Registration, verification and recovery end to end: over real HTTP against the whole service, with a real SMTP
- * server (GreenMail) whose mails the test reads the tokens out of, as a person would.
+ * Registration, verification and recovery end to end: over real HTTP against the whole service,
+ * with a real SMTP server (GreenMail) whose mails the test reads the tokens out of, as a person
+ * would.
  */
 public class RegistrationTest {
   static Mailbox mailbox;
   static MutableClock clock;
   static InProcessService service;
   static CapturedLogs logs;
+
   /** Every password and token the tests send: none may ever appear in a log line. */
   static final List<String> secrets = new ArrayList<>();
 
@@ -43,10 +45,14 @@ public class RegistrationTest {
     service = new InProcessService(withMail(mailbox, TestJournals.h2()), clock);
   }
 
-  /** The service with this test's SMTP server, and an /auth window wide enough for every test here. */
+  /**
+   * The service with this test's SMTP server, and an /auth window wide enough for every test here.
+   */
   static Config withMail(Mailbox mailbox, Config journal) {
-    return mailbox.smtpConfig()
-        .withFallback(ConfigFactory.parseMap(Map.of("periscope.rate-limits.auth-per-ip-per-minute", 1000)))
+    return mailbox
+        .smtpConfig()
+        .withFallback(
+            ConfigFactory.parseMap(Map.of("periscope.rate-limits.auth-per-ip-per-minute", 1000)))
         .withFallback(journal);
   }
 
@@ -58,11 +64,14 @@ public class RegistrationTest {
     mailbox.close();
   }
 
-  static HttpResponse<String> post(InProcessService on, String path, Map<String, String> body) throws Exception {
-    body.forEach((k, v) -> {
-      // shorter ones ("x") would match any line; they are refused before anything could log them
-      if ((k.equals("password") || k.equals("token")) && v.length() >= 8) secrets.add(v);
-    });
+  static HttpResponse<String> post(InProcessService on, String path, Map<String, String> body)
+      throws Exception {
+    body.forEach(
+        (k, v) -> {
+          // shorter ones ("x") would match any line; they are refused before anything could log
+          // them
+          if ((k.equals("password") || k.equals("token")) && v.length() >= 8) secrets.add(v);
+        });
     return on.send("POST", path, null, Json.text(body), Map.of());
   }
 
@@ -71,22 +80,32 @@ public class RegistrationTest {
     return Json.MAPPER.readTree(r.body());
   }
 
-  static HttpResponse<String> login(InProcessService on, String email, String password) throws Exception {
+  static HttpResponse<String> login(InProcessService on, String email, String password)
+      throws Exception {
     return post(on, "/auth/login", Map.of("email", email, "password", password));
   }
 
   /** Registers and verifies through the mailed token; answers the account id. */
-  static String registered(InProcessService on, Mailbox mailbox, String email, String password) throws Exception {
+  static String registered(InProcessService on, Mailbox mailbox, String email, String password)
+      throws Exception {
     body(post(on, "/auth/register", Map.of("email", email, "password", password)), 202);
     String token = mailbox.await(email, 1).token();
     secrets.add(token);
-    return body(post(on, "/auth/verify-email", Map.of("token", token)), 200).get("user").get("id").asText();
+    return body(post(on, "/auth/verify-email", Map.of("token", token)), 200)
+        .get("user")
+        .get("id")
+        .asText();
   }
 
   @Test
   public void registerVerifyThenSignIn() throws Exception {
-    JsonNode accepted = body(post(service, "/auth/register", Map.of("email", "Nora@Example.org",
-        "password", "nora's long walk home")), 202);
+    JsonNode accepted =
+        body(
+            post(
+                service,
+                "/auth/register",
+                Map.of("email", "Nora@Example.org", "password", "nora's long walk home")),
+            202);
     assertEquals("pending", accepted.get("status").asText());
 
     Mailbox.Received mail = mailbox.await("nora@example.org", 1);
@@ -118,8 +137,13 @@ public class RegistrationTest {
     registered(service, mailbox, "olga@example.org", "olga keeps bees at dawn");
     String used = mailbox.await("olga@example.org", 1).token();
     JsonNode again = body(post(service, "/auth/verify-email", Map.of("token", used)), 400);
-    JsonNode unknown = body(post(service, "/auth/verify-email", Map.of("token", used.substring(0, used.length() - 2)
-        + "xx")), 400);
+    JsonNode unknown =
+        body(
+            post(
+                service,
+                "/auth/verify-email",
+                Map.of("token", used.substring(0, used.length() - 2) + "xx")),
+            400);
     JsonNode garbage = body(post(service, "/auth/verify-email", Map.of("token", "garbage")), 400);
     assertEquals(again, unknown);
     assertEquals(again, garbage);
@@ -128,7 +152,12 @@ public class RegistrationTest {
 
   @Test
   public void anExpiredVerificationTokenIsRefusedAndANewOneCanBeAskedFor() throws Exception {
-    body(post(service, "/auth/register", Map.of("email", "pia@example.org", "password", "pia paints the harbour")), 202);
+    body(
+        post(
+            service,
+            "/auth/register",
+            Map.of("email", "pia@example.org", "password", "pia paints the harbour")),
+        202);
     String first = mailbox.await("pia@example.org", 1).token();
     secrets.add(first);
     Instant start = clock.instant();
@@ -149,60 +178,106 @@ public class RegistrationTest {
   @Test
   public void registeringAKnownAddressAnswersAlikeAndMailsItsHolderAReset() throws Exception {
     service.account("quinn", "user", "quinn's first passphrase");
-    HttpResponse<String> known = post(service, "/auth/register", Map.of("email", "quinn@example.org",
-        "password", "mallory squats here"));
-    HttpResponse<String> fresh = post(service, "/auth/register", Map.of("email", "rosa@example.org",
-        "password", "rosa sails to the cape"));
+    HttpResponse<String> known =
+        post(
+            service,
+            "/auth/register",
+            Map.of("email", "quinn@example.org", "password", "mallory squats here"));
+    HttpResponse<String> fresh =
+        post(
+            service,
+            "/auth/register",
+            Map.of("email", "rosa@example.org", "password", "rosa sails to the cape"));
     assertEquals(known.statusCode(), fresh.statusCode());
     assertEquals(known.body(), fresh.body());
 
     Mailbox.Received mail = mailbox.await("quinn@example.org", 1);
     assertEquals("You already have a Periscope account", mail.subject());
-    assertEquals("the holder's password is untouched", 200,
+    assertEquals(
+        "the holder's password is untouched",
+        200,
         login(service, "quinn@example.org", "quinn's first passphrase").statusCode());
     assertEquals(401, login(service, "quinn@example.org", "mallory squats here").statusCode());
     String reset = mail.token();
     secrets.add(reset);
-    body(post(service, "/auth/reset-password", Map.of("token", reset, "password", "quinn's second passphrase")), 200);
-    assertEquals(200, login(service, "quinn@example.org", "quinn's second passphrase").statusCode());
+    body(
+        post(
+            service,
+            "/auth/reset-password",
+            Map.of("token", reset, "password", "quinn's second passphrase")),
+        200);
+    assertEquals(
+        200, login(service, "quinn@example.org", "quinn's second passphrase").statusCode());
   }
 
   @Test
   public void forgotPasswordAnswersAlikeForKnownAndUnknownAddresses() throws Exception {
     service.account("sven", "user", "sven's old passphrase");
-    HttpResponse<String> known = post(service, "/auth/forgot-password", Map.of("email", "sven@example.org"));
-    HttpResponse<String> unknown = post(service, "/auth/forgot-password", Map.of("email", "nobody-here@example.org"));
+    HttpResponse<String> known =
+        post(service, "/auth/forgot-password", Map.of("email", "sven@example.org"));
+    HttpResponse<String> unknown =
+        post(service, "/auth/forgot-password", Map.of("email", "nobody-here@example.org"));
     assertEquals(202, known.statusCode());
     assertEquals(known.statusCode(), unknown.statusCode());
     assertEquals(known.body(), unknown.body());
     assertEquals("Reset your Periscope password", mailbox.await("sven@example.org", 1).subject());
     Thread.sleep(300);
-    assertEquals("nothing is mailed to an address without an account", 0, mailbox.to("nobody-here@example.org").size());
+    assertEquals(
+        "nothing is mailed to an address without an account",
+        0,
+        mailbox.to("nobody-here@example.org").size());
   }
 
   @Test
   public void aResetSetsANewPasswordUnderThePolicyAndEndsEarlierSignIns() throws Exception {
     service.account("tove", "user", "tove's old passphrase");
-    String before = body(login(service, "tove@example.org", "tove's old passphrase"), 200).get("token").asText();
+    String before =
+        body(login(service, "tove@example.org", "tove's old passphrase"), 200)
+            .get("token")
+            .asText();
     body(post(service, "/auth/forgot-password", Map.of("email", "tove@example.org")), 202);
     String token = mailbox.await("tove@example.org", 1).token();
     secrets.add(token);
 
-    JsonNode common = body(post(service, "/auth/reset-password", Map.of("token", token, "password", "Password123!")), 400);
+    JsonNode common =
+        body(
+            post(
+                service,
+                "/auth/reset-password",
+                Map.of("token", token, "password", "Password123!")),
+            400);
     assertEquals("password", common.get("issues").get(0).get("path").get(0).asText());
-    body(post(service, "/auth/reset-password", Map.of("token", token, "password", "tove2024!")), 400);
+    body(
+        post(service, "/auth/reset-password", Map.of("token", token, "password", "tove2024!")),
+        400);
     body(post(service, "/auth/reset-password", Map.of("token", token, "password", "short")), 400);
 
-    JsonNode done = body(post(service, "/auth/reset-password", Map.of("token", token,
-        "password", "tove's brand new passphrase")), 200);
+    JsonNode done =
+        body(
+            post(
+                service,
+                "/auth/reset-password",
+                Map.of("token", token, "password", "tove's brand new passphrase")),
+            200);
     assertEquals("password-reset", done.get("status").asText());
-    assertEquals("the token works once", 400, post(service, "/auth/reset-password", Map.of("token", token,
-        "password", "tove's third passphrase")).statusCode());
+    assertEquals(
+        "the token works once",
+        400,
+        post(
+                service,
+                "/auth/reset-password",
+                Map.of("token", token, "password", "tove's third passphrase"))
+            .statusCode());
 
-    assertEquals("a token signed before the reset is refused", 401,
+    assertEquals(
+        "a token signed before the reset is refused",
+        401,
         service.send("GET", "/watches", before, null, Map.of()).statusCode());
     assertEquals(401, login(service, "tove@example.org", "tove's old passphrase").statusCode());
-    String after = body(login(service, "tove@example.org", "tove's brand new passphrase"), 200).get("token").asText();
+    String after =
+        body(login(service, "tove@example.org", "tove's brand new passphrase"), 200)
+            .get("token")
+            .asText();
     assertEquals(200, service.send("GET", "/watches", after, null, Map.of()).statusCode());
   }
 
@@ -215,7 +290,12 @@ public class RegistrationTest {
     Instant start = clock.instant();
     try {
       clock.set(start.plus(SelfService.RESET_LIFETIME).plus(Duration.ofSeconds(1)));
-      body(post(service, "/auth/reset-password", Map.of("token", token, "password", "ulla's new passphrase")), 400);
+      body(
+          post(
+              service,
+              "/auth/reset-password",
+              Map.of("token", token, "password", "ulla's new passphrase")),
+          400);
     } finally {
       clock.set(start);
     }
@@ -224,14 +304,30 @@ public class RegistrationTest {
 
   @Test
   public void badRegistrationsAre400WithEveryIssue() throws Exception {
-    JsonNode both = body(post(service, "/auth/register", Map.of("email", "not-an-address", "password", "x")), 400);
+    JsonNode both =
+        body(
+            post(service, "/auth/register", Map.of("email", "not-an-address", "password", "x")),
+            400);
     assertEquals(1, both.get("issues").size()); // the address first: the policy needs it
-    JsonNode common = body(post(service, "/auth/register", Map.of("email", "vera@example.org",
-        "password", "qwerty123")), 400);
-    assertTrue(common.toString(), common.get("issues").get(0).get("message").asText().contains("common"));
-    JsonNode personal = body(post(service, "/auth/register", Map.of("email", "wilhelmina@example.org",
-        "password", "Wilhelmina1!")), 400);
-    assertTrue(personal.toString(), personal.get("issues").get(0).get("message").asText().contains("e-mail"));
+    JsonNode common =
+        body(
+            post(
+                service,
+                "/auth/register",
+                Map.of("email", "vera@example.org", "password", "qwerty123")),
+            400);
+    assertTrue(
+        common.toString(), common.get("issues").get(0).get("message").asText().contains("common"));
+    JsonNode personal =
+        body(
+            post(
+                service,
+                "/auth/register",
+                Map.of("email", "wilhelmina@example.org", "password", "Wilhelmina1!")),
+            400);
+    assertTrue(
+        personal.toString(),
+        personal.get("issues").get(0).get("message").asText().contains("e-mail"));
     JsonNode missing = body(service.send("POST", "/auth/register", null, "{}", Map.of()), 400);
     assertEquals(2, missing.get("issues").size());
     body(service.send("POST", "/auth/register", null, "[]", Map.of()), 400);
@@ -242,10 +338,16 @@ public class RegistrationTest {
 
   @Test
   public void theMailedRoutesWantPost() throws Exception {
-    for (String path : List.of("/auth/register", "/auth/verify-email", "/auth/verify-email/resend",
-        "/auth/forgot-password", "/auth/reset-password")) {
+    for (String path :
+        List.of(
+            "/auth/register",
+            "/auth/verify-email",
+            "/auth/verify-email/resend",
+            "/auth/forgot-password",
+            "/auth/reset-password")) {
       assertEquals(path, 405, service.send("GET", path, null, null, Map.of()).statusCode());
     }
-    assertEquals(404, service.send("GET", "/auth/no-such-thing", null, null, Map.of()).statusCode());
+    assertEquals(
+        404, service.send("GET", "/auth/no-such-thing", null, null, Map.of()).statusCode());
   }
 }

@@ -9,6 +9,7 @@ import static org.junit.Assume.assumeTrue;
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.interfaces.DecodedJWT;
+import io.periscope.testing.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -21,7 +22,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Optional;
-import io.periscope.testing.MutableClock;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -31,8 +31,7 @@ public class TokensTest {
   static final Duration TTL = Duration.ofHours(2);
   static final Principal ALICE = new Principal("alice", Role.USER);
 
-  @Rule
-  public final TemporaryFolder temp = new TemporaryFolder();
+  @Rule public final TemporaryFolder temp = new TemporaryFolder();
 
   private final Tokens tokens = new Tokens(SECRET, TTL, Clock.systemUTC());
 
@@ -41,7 +40,9 @@ public class TokensTest {
   }
 
   private static String b64(String json) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(json.getBytes(StandardCharsets.UTF_8));
   }
 
   private static String payloadOf(String token) {
@@ -50,7 +51,9 @@ public class TokensTest {
 
   @Test
   public void anIssuedTokenVerifiesToItsSubjectAndRole() {
-    assertEquals(Optional.of(new Principal("alice", Role.ADMIN)), tokens.verify(now(tokens, "alice", Role.ADMIN)));
+    assertEquals(
+        Optional.of(new Principal("alice", Role.ADMIN)),
+        tokens.verify(now(tokens, "alice", Role.ADMIN)));
   }
 
   @Test
@@ -68,14 +71,17 @@ public class TokensTest {
   public void theLifetimeIsTheConfiguredOne() {
     Tokens halfHour = new Tokens(SECRET, Duration.ofMinutes(30), Clock.systemUTC());
     DecodedJWT jwt = JWT.decode(now(halfHour, "alice", Role.USER));
-    assertEquals(Duration.ofMinutes(30), Duration.between(jwt.getIssuedAtAsInstant(), jwt.getExpiresAtAsInstant()));
+    assertEquals(
+        Duration.ofMinutes(30),
+        Duration.between(jwt.getIssuedAtAsInstant(), jwt.getExpiresAtAsInstant()));
     assertEquals(Duration.ofMinutes(30), halfHour.ttl());
   }
 
   @Test
   public void anExpiredTokenIsRefused() {
     Clock threeHoursAgo = Clock.fixed(Instant.now().minus(Duration.ofHours(3)), ZoneOffset.UTC);
-    String token = new Tokens(SECRET, TTL, threeHoursAgo).issue("alice", Role.USER, threeHoursAgo.instant());
+    String token =
+        new Tokens(SECRET, TTL, threeHoursAgo).issue("alice", Role.USER, threeHoursAgo.instant());
     assertEquals(Optional.empty(), tokens.verify(token));
   }
 
@@ -83,7 +89,8 @@ public class TokensTest {
   public void aTamperedPayloadIsRefused() {
     String good = now(tokens, "alice", Role.USER);
     String[] parts = good.split("\\.");
-    String tampered = parts[0] + "." + b64(payloadOf(good).replace("\"user\"", "\"admin\"")) + "." + parts[2];
+    String tampered =
+        parts[0] + "." + b64(payloadOf(good).replace("\"user\"", "\"admin\"")) + "." + parts[2];
     assertEquals("the untouched token is fine", Optional.of(ALICE), tokens.verify(good));
     assertEquals(Optional.empty(), tokens.verify(tampered));
   }
@@ -104,9 +111,16 @@ public class TokensTest {
   @Test
   public void theAlgorithmIsPinnedToHs256() {
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    var claims = JWT.create().withIssuer("periscope").withSubject("alice").withClaim("role", "user")
-        .withIssuedAt(now).withExpiresAt(now.plus(TTL));
-    assertEquals("the same claims under HS256 verify", Optional.of(ALICE),
+    var claims =
+        JWT.create()
+            .withIssuer("periscope")
+            .withSubject("alice")
+            .withClaim("role", "user")
+            .withIssuedAt(now)
+            .withExpiresAt(now.plus(TTL));
+    assertEquals(
+        "the same claims under HS256 verify",
+        Optional.of(ALICE),
         tokens.verify(claims.sign(Algorithm.HMAC256(SECRET))));
     assertEquals(Optional.empty(), tokens.verify(claims.sign(Algorithm.HMAC512(SECRET))));
   }
@@ -120,7 +134,8 @@ public class TokensTest {
 
   @Test
   public void aSecretUnder32BytesIsRejected() {
-    assertThrows(IllegalArgumentException.class, () -> new Tokens("x".repeat(31), TTL, Clock.systemUTC()));
+    assertThrows(
+        IllegalArgumentException.class, () -> new Tokens("x".repeat(31), TTL, Clock.systemUTC()));
   }
 
   @Test
@@ -141,10 +156,15 @@ public class TokensTest {
 
   @Test
   public void theGeneratedSecretFileIsOwnerOnly() throws Exception {
-    assumeTrue("POSIX file permissions", FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
+    assumeTrue(
+        "POSIX file permissions",
+        FileSystems.getDefault().supportedFileAttributeViews().contains("posix"));
     Path dataDir = temp.getRoot().toPath();
     Tokens.secret("", dataDir);
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dataDir.resolve("jwt-secret"))));
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(dataDir.resolve("jwt-secret"))));
   }
 
   @Test
@@ -156,8 +176,11 @@ public class TokensTest {
 
   @Test
   public void expiryIsJudgedByTheInjectedClock() {
-    java.time.Clock past = java.time.Clock.fixed(java.time.Instant.parse("2020-01-01T00:00:00Z"), java.time.ZoneOffset.UTC);
-    Tokens then = new Tokens("a-secret-of-at-least-thirty-two-bytes!", java.time.Duration.ofHours(2), past);
+    java.time.Clock past =
+        java.time.Clock.fixed(
+            java.time.Instant.parse("2020-01-01T00:00:00Z"), java.time.ZoneOffset.UTC);
+    Tokens then =
+        new Tokens("a-secret-of-at-least-thirty-two-bytes!", java.time.Duration.ofHours(2), past);
     String token = then.issue("alice", Role.USER, past.instant());
     org.junit.Assert.assertTrue("valid by its own clock", then.verify(token).isPresent());
   }

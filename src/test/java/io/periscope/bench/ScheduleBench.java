@@ -33,35 +33,39 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs at scale against loopback fakes with fixed latency (feed 50 ms, model 300 ms; article pages answer at
- * once): the service is {@code target/periscope.jar} in a child process, as an operator starts it. Every feed
- * request publishes one new item, so every run judges one fresh item with one model call.
+ * Runs at scale against loopback fakes with fixed latency (feed 50 ms, model 300 ms; article pages
+ * answer at once): the service is {@code target/periscope.jar} in a child process, as an operator
+ * starts it. Every feed request publishes one new item, so every run judges one fresh item with one
+ * model call.
  *
  * <ul>
- *   <li>{@code --scenario run-all}: one owner with {@code --watches} (100) watches; {@code POST /watches/run-all}
- *       with {@code RUN_ALL_CONCURRENCY=1}, then 8 (a service start each; one run-all warms it up first),
- *       against the ideal of upstream latency × watches / concurrency.</li>
- *   <li>{@code --scenario run-cost}: model calls per run with and without fresh items, and the service's own
- *       time per run ({@code --runs}, 200, run-now calls one after another).</li>
- *   <li>{@code --scenario schedule}: {@code --watches} (10,000) watches due every minute, spread over
- *       {@code --owners} accounts, observed for {@code --minutes} whole minutes: per watch and minute exactly one
- *       scheduled run (none missed, none doubled), lateness = start − due time (the watch starting the run; a
- *       run waiting for one of the node's RUNS_PER_NODE slots has started), judged-after-due = the run's end − due
- *       time, and the service's heap (capped at {@code --heap}, sampled with jcmd).</li>
- *
- *   <li>{@code --scenario cluster}: the same work on 1 node, then on 3 (conf/local1..3 on a scratch PostgreSQL
- *       database, see {@link LocalCluster}), each node bounded to {@code --runs-per-node} (8) runs at once:
- *       scheduled-run throughput — {@code --watches} (600) watches due every minute, measured in the minute after
- *       {@code --warm-minutes} (4) whose runs warm the nodes up (on two slow cores the JIT still takes half a node's
- *       CPU after the first minute): runs ÷ (last run's end − due time) — and API read
- *       throughput (the {@link LoadDriver}'s read scenario, {@code --clients} (16)
- *       spread over the nodes for {@code --seconds} (15) after a 5 s warm-up); then the 3-node ÷ 1-node ratios.</li>
+ *   <li>{@code --scenario run-all}: one owner with {@code --watches} (100) watches; {@code POST
+ *       /watches/run-all} with {@code RUN_ALL_CONCURRENCY=1}, then 8 (a service start each; one
+ *       run-all warms it up first), against the ideal of upstream latency × watches / concurrency.
+ *   <li>{@code --scenario run-cost}: model calls per run with and without fresh items, and the
+ *       service's own time per run ({@code --runs}, 200, run-now calls one after another).
+ *   <li>{@code --scenario schedule}: {@code --watches} (10,000) watches due every minute, spread
+ *       over {@code --owners} accounts, observed for {@code --minutes} whole minutes: per watch and
+ *       minute exactly one scheduled run (none missed, none doubled), lateness = start − due time
+ *       (the watch starting the run; a run waiting for one of the node's RUNS_PER_NODE slots has
+ *       started), judged-after-due = the run's end − due time, and the service's heap (capped at
+ *       {@code --heap}, sampled with jcmd).
+ *   <li>{@code --scenario cluster}: the same work on 1 node, then on 3 (conf/local1..3 on a scratch
+ *       PostgreSQL database, see {@link LocalCluster}), each node bounded to {@code
+ *       --runs-per-node} (8) runs at once: scheduled-run throughput — {@code --watches} (600)
+ *       watches due every minute, measured in the minute after {@code --warm-minutes} (4) whose
+ *       runs warm the nodes up (on two slow cores the JIT still takes half a node's CPU after the
+ *       first minute): runs ÷ (last run's end − due time) — and API read throughput (the {@link
+ *       LoadDriver}'s read scenario, {@code --clients} (16) spread over the nodes for {@code
+ *       --seconds} (15) after a 5 s warm-up); then the 3-node ÷ 1-node ratios.
  * </ul>
  *
  * <pre>
  * scripts/schedule-bench.sh --scenario schedule     # or --scenario run-all, --scenario cluster
  * </pre>
- * It targets 127.0.0.1 only and removes its data directories (and the cluster scenario its databases).
+ *
+ * It targets 127.0.0.1 only and removes its data directories (and the cluster scenario its
+ * databases).
  */
 public final class ScheduleBench {
   static final Duration FEED_LATENCY = Duration.ofMillis(50);
@@ -69,10 +73,17 @@ public final class ScheduleBench {
   static final String SECRET = "schedule-bench-secret-of-32-bytes-at-least";
   static final String PASSWORD = "bench-passphrase";
 
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(10)).build();
-  /** Every feed request publishes one new item: every run judges one fresh item with one model call. */
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .build();
+
+  /**
+   * Every feed request publishes one new item: every run judges one fresh item with one model call.
+   */
   private final FakeUpstream upstream = new FakeUpstream(FEED_LATENCY, MODEL_LATENCY, false, 1);
+
   private final Map<String, String> options;
 
   private ScheduleBench(Map<String, String> options) throws IOException {
@@ -80,8 +91,10 @@ public final class ScheduleBench {
   }
 
   public static void main(String[] argv) throws Exception {
-    Map<String, String> options = new HashMap<>(Map.of("--scenario", "schedule", "--heap", "1536m",
-        "--minutes", "3", "--owners", "100"));
+    Map<String, String> options =
+        new HashMap<>(
+            Map.of(
+                "--scenario", "schedule", "--heap", "1536m", "--minutes", "3", "--owners", "100"));
     for (int i = 0; i + 1 < argv.length; i += 2) options.put(argv[i], argv[i + 1]);
     ScheduleBench bench = new ScheduleBench(options);
     try {
@@ -100,20 +113,37 @@ public final class ScheduleBench {
     System.exit(0);
   }
 
-  // ---- the scenarios ---------------------------------------------------------------------------------
+  // ---- the scenarios
+  // ---------------------------------------------------------------------------------
 
   private void runAll() throws Exception {
     int watches = Integer.parseInt(options.getOrDefault("--watches", "100"));
     double perRun = FEED_LATENCY.toMillis() + MODEL_LATENCY.toMillis();
-    System.out.printf(Locale.ROOT, "%-12s %8s %10s %10s %8s %8s %16s%n", "concurrency", "watches", "ideal s",
-        "took s", "ratio", "ran", "run p50 ms");
+    System.out.printf(
+        Locale.ROOT,
+        "%-12s %8s %10s %10s %8s %8s %16s%n",
+        "concurrency",
+        "watches",
+        "ideal s",
+        "took s",
+        "ratio",
+        "ran",
+        "run p50 ms");
     for (int concurrency : new int[] {1, 8}) {
-      try (Service service = new Service(Map.of("RUN_ALL_CONCURRENCY", String.valueOf(concurrency)))) {
+      try (Service service =
+          new Service(Map.of("RUN_ALL_CONCURRENCY", String.valueOf(concurrency)))) {
         String token = owners(service.base(), SECRET, 1).get(0);
         for (int i = 0; i < watches; i++) createWatch(service.base(), token, "w" + i, "0 0 1 1 *");
-        call(service.base(), "POST", "/watches/run-all", token, null, Duration.ofMinutes(30)); // warm-up, not measured
+        call(
+            service.base(),
+            "POST",
+            "/watches/run-all",
+            token,
+            null,
+            Duration.ofMinutes(30)); // warm-up, not measured
         long start = System.nanoTime();
-        JsonNode result = call(service.base(), "POST", "/watches/run-all", token, null, Duration.ofMinutes(30));
+        JsonNode result =
+            call(service.base(), "POST", "/watches/run-all", token, null, Duration.ofMinutes(30));
         double took = (System.nanoTime() - start) / 1e9;
         double ideal = watches * perRun / concurrency / 1000;
         long[] durations = new long[watches];
@@ -121,16 +151,25 @@ public final class ScheduleBench {
           durations[i] = result.path("outcomes").path(i).path("result").path("durationMs").asLong();
         }
         Arrays.sort(durations);
-        System.out.printf(Locale.ROOT, "%-12d %8d %10.2f %10.2f %8.3f %8d %16d%n", concurrency, watches, ideal, took,
-            took / ideal, result.path("summary").path("ran").asInt(), pct(durations, 50));
+        System.out.printf(
+            Locale.ROOT,
+            "%-12d %8d %10.2f %10.2f %8.3f %8d %16d%n",
+            concurrency,
+            watches,
+            ideal,
+            took,
+            took / ideal,
+            result.path("summary").path("ran").asInt(),
+            pct(durations, 50));
       }
     }
   }
 
   /**
-   * What one run costs: model calls per run (a watch whose feed publishes a new item every run, and one whose feed
-   * never changes), and the service's own time per run: the run-now round trip less the fixed upstream latency on
-   * its path (feed, then model; pages and the journal are the service's).
+   * What one run costs: model calls per run (a watch whose feed publishes a new item every run, and
+   * one whose feed never changes), and the service's own time per run: the run-now round trip less
+   * the fixed upstream latency on its path (feed, then model; pages and the journal are the
+   * service's).
    */
   private void runCost() throws Exception {
     int runs = Integer.parseInt(options.getOrDefault("--runs", "200"));
@@ -141,21 +180,32 @@ public final class ScheduleBench {
       createWatch(base, token, "fresh", "0 0 1 1 *", upstream.feedUrl("fresh"));
       createWatch(base, token, "static", "0 0 1 1 *", upstream.staticFeedUrl("static"));
       warmUp(base, token);
-      call(base, "POST", "/watches/static/run", token, null, Duration.ofMinutes(5)); // judges its one item
+      call(
+          base,
+          "POST",
+          "/watches/static/run",
+          token,
+          null,
+          Duration.ofMinutes(5)); // judges its one item
       long freshCalls = upstream.modelCalls();
       long[] overhead = new long[runs];
       long[] recorded = new long[runs];
       for (int i = 0; i < runs; i++) {
         long start = System.nanoTime();
-        JsonNode result = call(base, "POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5)).path("result");
+        JsonNode result =
+            call(base, "POST", "/watches/fresh/run", token, null, Duration.ofMinutes(5))
+                .path("result");
         overhead[i] = Math.round((System.nanoTime() - start) / 1e6 - upstreamMs);
         recorded[i] = result.path("durationMs").asLong() - (long) upstreamMs;
-        if (result.path("fresh").asInt() != 1) throw new IllegalStateException("expected one fresh item: " + result);
+        if (result.path("fresh").asInt() != 1)
+          throw new IllegalStateException("expected one fresh item: " + result);
       }
       freshCalls = upstream.modelCalls() - freshCalls;
       long nothingNewCalls = upstream.modelCalls();
       for (int i = 0; i < runs; i++) {
-        JsonNode result = call(base, "POST", "/watches/static/run", token, null, Duration.ofMinutes(5)).path("result");
+        JsonNode result =
+            call(base, "POST", "/watches/static/run", token, null, Duration.ofMinutes(5))
+                .path("result");
         if (!result.path("outcome").asText().equals("nothing-new")) {
           throw new IllegalStateException("expected nothing-new: " + result);
         }
@@ -163,17 +213,31 @@ public final class ScheduleBench {
       nothingNewCalls = upstream.modelCalls() - nothingNewCalls;
       Arrays.sort(overhead);
       Arrays.sort(recorded);
-      System.out.printf(Locale.ROOT, "runs=%d model-calls: fresh-runs=%d (%.2f a run) nothing-new-runs=%d (%.2f a run)%n",
-          runs, freshCalls, (double) freshCalls / runs, nothingNewCalls, (double) nothingNewCalls / runs);
-      System.out.printf(Locale.ROOT, "own time per run, round trip less %.0f ms upstream: p50=%d p90=%d p99=%d ms; "
-          + "inside the run record (durationMs less upstream): p50=%d p90=%d ms%n", upstreamMs, pct(overhead, 50),
-          pct(overhead, 90), pct(overhead, 99), pct(recorded, 50), pct(recorded, 90));
+      System.out.printf(
+          Locale.ROOT,
+          "runs=%d model-calls: fresh-runs=%d (%.2f a run) nothing-new-runs=%d (%.2f a run)%n",
+          runs,
+          freshCalls,
+          (double) freshCalls / runs,
+          nothingNewCalls,
+          (double) nothingNewCalls / runs);
+      System.out.printf(
+          Locale.ROOT,
+          "own time per run, round trip less %.0f ms upstream: p50=%d p90=%d p99=%d ms; "
+              + "inside the run record (durationMs less upstream): p50=%d p90=%d ms%n",
+          upstreamMs,
+          pct(overhead, 50),
+          pct(overhead, 90),
+          pct(overhead, 99),
+          pct(recorded, 50),
+          pct(recorded, 90));
     }
   }
 
   /**
-   * Runs the pipeline about a thousand times before measuring, so the JIT has compiled it: 16 watches run at once
-   * (the measured runs go one at a time). A few dozen runs left most of a run interpreted.
+   * Runs the pipeline about a thousand times before measuring, so the JIT has compiled it: 16
+   * watches run at once (the measured runs go one at a time). A few dozen runs left most of a run
+   * interpreted.
    */
   private void warmUp(URI base, String token) throws Exception {
     int watches = 16, runsEach = 60;
@@ -182,10 +246,13 @@ public final class ScheduleBench {
     for (int w = 0; w < watches; w++) {
       String id = "warm-up-" + w;
       createWatch(base, token, id, "0 0 1 1 *");
-      done.add(runners.submit(() -> {
-        for (int i = 0; i < runsEach; i++) call(base, "POST", "/watches/" + id + "/run", token, null, Duration.ofMinutes(5));
-        return null;
-      }));
+      done.add(
+          runners.submit(
+              () -> {
+                for (int i = 0; i < runsEach; i++)
+                  call(base, "POST", "/watches/" + id + "/run", token, null, Duration.ofMinutes(5));
+                return null;
+              }));
     }
     for (Future<?> f : done) f.get();
     runners.shutdown();
@@ -210,23 +277,33 @@ public final class ScheduleBench {
       // The first whole minute after every watch exists, then --minutes due times.
       Instant first = Instant.now().truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
       Instant last = first.plus(minutes - 1, ChronoUnit.MINUTES);
-      System.out.printf("created %d watches; measuring the due times %s … %s%n", watches, first, last);
+      System.out.printf(
+          "created %d watches; measuring the due times %s … %s%n", watches, first, last);
       long peakHeap = 0;
       while (Instant.now().isBefore(last.plusSeconds(55))) {
         peakHeap = Math.max(peakHeap, service.usedHeapBytes());
         Thread.sleep(2000);
       }
       List<Long> lateness = new ArrayList<>();
-      List<Long> judgedAfter = new ArrayList<>();  // due time to the end of the run (its verdict recorded)
+      List<Long> judgedAfter =
+          new ArrayList<>(); // due time to the end of the run (its verdict recorded)
       int missed = 0, doubled = 0;
       for (int i = 0; i < watches; i++) {
-        JsonNode runs = call(service.base(), "GET", "/watches/w" + i + "/runs?limit=100", tokens.get(i % owners), null,
-            Duration.ofSeconds(30)).path("runs");
+        JsonNode runs =
+            call(
+                    service.base(),
+                    "GET",
+                    "/watches/w" + i + "/runs?limit=100",
+                    tokens.get(i % owners),
+                    null,
+                    Duration.ofSeconds(30))
+                .path("runs");
         Map<Instant, Integer> perDue = new HashMap<>();
         for (JsonNode run : runs) {
           if (!run.path("trigger").asText().equals("schedule")) continue;
           Instant started = Instant.parse(run.path("startedAt").asText());
-          Instant due = started.truncatedTo(ChronoUnit.MINUTES); // lateness stays well under a minute
+          Instant due =
+              started.truncatedTo(ChronoUnit.MINUTES); // lateness stays well under a minute
           if (due.isBefore(first) || due.isAfter(last)) continue;
           perDue.merge(due, 1, Integer::sum);
           long late = Duration.between(due, started).toMillis();
@@ -241,19 +318,33 @@ public final class ScheduleBench {
       }
       long[] sorted = lateness.stream().mapToLong(Long::longValue).sorted().toArray();
       long[] judged = judgedAfter.stream().mapToLong(Long::longValue).sorted().toArray();
-      System.out.printf(Locale.ROOT, "watches=%d minutes=%d runs=%d missed=%d doubled=%d lateness-ms p50=%d p90=%d "
+      System.out.printf(
+          Locale.ROOT,
+          "watches=%d minutes=%d runs=%d missed=%d doubled=%d lateness-ms p50=%d p90=%d "
               + "p99=%d max=%d judged-after-due-ms p50=%d p90=%d p99=%d model-calls=%d heap-cap=%s "
-              + "peak-used-heap-mb=%d%n", watches, minutes, sorted.length,
-          missed, doubled, pct(sorted, 50), pct(sorted, 90), pct(sorted, 99),
-          sorted.length == 0 ? 0 : sorted[sorted.length - 1], pct(judged, 50), pct(judged, 90), pct(judged, 99),
-          upstream.modelCalls(), options.get("--heap"), peakHeap / (1024 * 1024));
+              + "peak-used-heap-mb=%d%n",
+          watches,
+          minutes,
+          sorted.length,
+          missed,
+          doubled,
+          pct(sorted, 50),
+          pct(sorted, 90),
+          pct(sorted, 99),
+          sorted.length == 0 ? 0 : sorted[sorted.length - 1],
+          pct(judged, 50),
+          pct(judged, 90),
+          pct(judged, 99),
+          upstream.modelCalls(),
+          options.get("--heap"),
+          peakHeap / (1024 * 1024));
     }
   }
 
   /**
-   * Scheduled-run throughput and API read throughput of one node, then of three, each bounded to the same runs
-   * per node. The reads come first, on the idle cluster; then every watch is due every minute, and the runs of the
-   * minute after the warm-up minutes are measured.
+   * Scheduled-run throughput and API read throughput of one node, then of three, each bounded to
+   * the same runs per node. The reads come first, on the idle cluster; then every watch is due
+   * every minute, and the runs of the minute after the warm-up minutes are measured.
    */
   private void cluster() throws Exception {
     int watches = Integer.parseInt(options.getOrDefault("--watches", "600"));
@@ -264,12 +355,36 @@ public final class ScheduleBench {
     int warmMinutes = Integer.parseInt(options.getOrDefault("--warm-minutes", "4"));
     Map<Integer, double[]> throughput = new java.util.TreeMap<>(); // nodes → {runs/s, reads/s}
     for (int size : new int[] {1, 3}) {
-      try (LocalCluster cluster = new LocalCluster("bench" + size, size, Map.of("RUNS_PER_NODE", String.valueOf(slots),
-          "FETCH_ALLOW_PRIVATE_NETWORKS", "true", "MODEL_BASE_URL", upstream.base() + "/v1",
-          "MODEL_API_KEYS", "bench-key", "JAVA_TOOL_OPTIONS", "-Xmx" + options.get("--heap")))) {
+      try (LocalCluster cluster =
+          new LocalCluster(
+              "bench" + size,
+              size,
+              Map.of(
+                  "RUNS_PER_NODE",
+                  String.valueOf(slots),
+                  "FETCH_ALLOW_PRIVATE_NETWORKS",
+                  "true",
+                  "MODEL_BASE_URL",
+                  upstream.base() + "/v1",
+                  "MODEL_API_KEYS",
+                  "bench-key",
+                  "JAVA_TOOL_OPTIONS",
+                  "-Xmx" + options.get("--heap")))) {
         cluster.start();
-        if (cluster.node(1).command(List.of("users", "create", "--id", "bench-admin", "--email",
-            "bench-admin@example.org", "--role", "admin"), PASSWORD + "\n") != 0) {
+        if (cluster
+                .node(1)
+                .command(
+                    List.of(
+                        "users",
+                        "create",
+                        "--id",
+                        "bench-admin",
+                        "--email",
+                        "bench-admin@example.org",
+                        "--role",
+                        "admin"),
+                    PASSWORD + "\n")
+            != 0) {
           throw new IllegalStateException("could not create the admin account");
         }
         List<URI> bases = new ArrayList<>();
@@ -277,9 +392,21 @@ public final class ScheduleBench {
         List<String> tokens = owners(bases.get(0), LocalCluster.SECRET, owners);
 
         createWatch(bases.get(0), tokens.get(0), "bench-read", "0 0 1 1 *");
-        LoadDriver.Result reads = LoadDriver.runScenario(new LoadDriver.Options(bases, List.of("owner0@example.org"),
-                List.of(PASSWORD), clients, seconds, 5, List.of("read"), size + "-nodes", null), "read",
-            List.of(new LoadDriver.Session("owner0@example.org", tokens.get(0), "bench-read")), "cluster");
+        LoadDriver.Result reads =
+            LoadDriver.runScenario(
+                new LoadDriver.Options(
+                    bases,
+                    List.of("owner0@example.org"),
+                    List.of(PASSWORD),
+                    clients,
+                    seconds,
+                    5,
+                    List.of("read"),
+                    size + "-nodes",
+                    null),
+                "read",
+                List.of(new LoadDriver.Session("owner0@example.org", tokens.get(0), "bench-read")),
+                "cluster");
 
         ExecutorService pool = Executors.newFixedThreadPool(16);
         List<Future<Void>> creates = new ArrayList<>();
@@ -290,67 +417,105 @@ public final class ScheduleBench {
           creates.add(pool.submit(() -> createWatch(base, token, id, "* * * * *")));
         }
         for (Future<Void> f : creates) f.get();
-        // The first due minutes warm the nodes up (their JIT compiles the run path); the next one is measured.
-        Instant first = Instant.now().plusSeconds(10).truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
-        for (int m = 0; m < warmMinutes; m++) awaitRunsOfMinute(first.plus(m, ChronoUnit.MINUTES), watches);
+        // The first due minutes warm the nodes up (their JIT compiles the run path); the next one
+        // is measured.
+        Instant first =
+            Instant.now()
+                .plusSeconds(10)
+                .truncatedTo(ChronoUnit.MINUTES)
+                .plus(1, ChronoUnit.MINUTES);
+        for (int m = 0; m < warmMinutes; m++)
+          awaitRunsOfMinute(first.plus(m, ChronoUnit.MINUTES), watches);
         Instant due = first.plus(warmMinutes, ChronoUnit.MINUTES);
         awaitRunsOfMinute(due, watches);
-        List<long[]> runs = runsOfDue(bases, tokens, watches, due, pool); // {lateness ms, end ms after due}
+        List<long[]> runs =
+            runsOfDue(bases, tokens, watches, due, pool); // {lateness ms, end ms after due}
         pool.shutdown();
 
         long[] lateness = runs.stream().mapToLong(r -> r[0]).sorted().toArray();
         long drainMs = runs.stream().mapToLong(r -> r[1]).max().orElse(0);
         double runsPerSecond = runs.size() / (drainMs / 1000.0);
         throughput.put(size, new double[] {runsPerSecond, reads.throughput()});
-        System.out.printf(Locale.ROOT, "nodes=%d watches=%d runs-per-node=%d warm-minutes=%d ran=%d drain-s=%.1f runs/s=%.1f "
-                + "lateness-ms p50=%d p90=%d max=%d reads/s=%.0f read-p50-ms=%.2f read-p99-ms=%.2f read-errors=%d%n",
-            size, watches, slots, warmMinutes, runs.size(), drainMs / 1000.0, runsPerSecond, pct(lateness, 50), pct(lateness, 90),
-            lateness.length == 0 ? 0 : lateness[lateness.length - 1], reads.throughput(), reads.p50(), reads.p99(),
+        System.out.printf(
+            Locale.ROOT,
+            "nodes=%d watches=%d runs-per-node=%d warm-minutes=%d ran=%d drain-s=%.1f runs/s=%.1f"
+                + " lateness-ms p50=%d p90=%d max=%d reads/s=%.0f read-p50-ms=%.2f read-p99-ms=%.2f"
+                + " read-errors=%d%n",
+            size,
+            watches,
+            slots,
+            warmMinutes,
+            runs.size(),
+            drainMs / 1000.0,
+            runsPerSecond,
+            pct(lateness, 50),
+            pct(lateness, 90),
+            lateness.length == 0 ? 0 : lateness[lateness.length - 1],
+            reads.throughput(),
+            reads.p50(),
+            reads.p99(),
             reads.errors());
       }
     }
-    System.out.printf(Locale.ROOT, "3 nodes / 1 node: scheduled runs x%.2f (target >= 2.2), reads x%.2f%n",
-        throughput.get(3)[0] / throughput.get(1)[0], throughput.get(3)[1] / throughput.get(1)[1]);
+    System.out.printf(
+        Locale.ROOT,
+        "3 nodes / 1 node: scheduled runs x%.2f (target >= 2.2), reads x%.2f%n",
+        throughput.get(3)[0] / throughput.get(1)[0],
+        throughput.get(3)[1] / throughput.get(1)[1]);
   }
 
   /**
-   * Waits for the runs due at {@code due}: every run makes one model call, so they are counted at the fake, and the
-   * nodes serve no polling while they drain. Gives up three minutes after {@code due}.
+   * Waits for the runs due at {@code due}: every run makes one model call, so they are counted at
+   * the fake, and the nodes serve no polling while they drain. Gives up three minutes after {@code
+   * due}.
    */
   private void awaitRunsOfMinute(Instant due, int watches) throws InterruptedException {
     long callsBefore = upstream.modelCalls();
     Thread.sleep(Math.max(0, Duration.between(Instant.now(), due).toMillis()));
-    while (upstream.modelCalls() - callsBefore < watches && Instant.now().isBefore(due.plus(3, ChronoUnit.MINUTES))) {
+    while (upstream.modelCalls() - callsBefore < watches
+        && Instant.now().isBefore(due.plus(3, ChronoUnit.MINUTES))) {
       Thread.sleep(200);
     }
   }
 
   /**
-   * Each watch's first scheduled run at or after {@code due} (the run for that due time; a late one moves the
-   * next due time on, it does not run twice), polled until every watch has one or three minutes passed: for
-   * each, its lateness and when it ended, in milliseconds after {@code due}.
+   * Each watch's first scheduled run at or after {@code due} (the run for that due time; a late one
+   * moves the next due time on, it does not run twice), polled until every watch has one or three
+   * minutes passed: for each, its lateness and when it ended, in milliseconds after {@code due}.
    */
-  private List<long[]> runsOfDue(List<URI> bases, List<String> tokens, int watches, Instant due,
-                                 ExecutorService pool) throws Exception {
+  private List<long[]> runsOfDue(
+      List<URI> bases, List<String> tokens, int watches, Instant due, ExecutorService pool)
+      throws Exception {
     Map<Integer, long[]> found = new java.util.concurrent.ConcurrentHashMap<>();
     while (found.size() < watches && Instant.now().isBefore(due.plus(3, ChronoUnit.MINUTES))) {
       List<Future<?>> polls = new ArrayList<>();
       for (int i = 0; i < watches; i++) {
         if (found.containsKey(i)) continue;
         int watch = i;
-        polls.add(pool.submit(() -> {
-          JsonNode runs = call(bases.get(watch % bases.size()), "GET", "/watches/w" + watch + "/runs?limit=5",
-              tokens.get(watch % tokens.size()), null, Duration.ofSeconds(30)).path("runs");
-          for (JsonNode run : runs) {
-            Instant started = Instant.parse(run.path("startedAt").asText());
-            if (run.path("trigger").asText().equals("schedule") && !started.isBefore(due)) {
-              long late = Duration.between(due, started).toMillis();
-              found.merge(watch, new long[] {late, late + run.path("durationMs").asLong()},
-                  (a, b) -> a[0] <= b[0] ? a : b);
-            }
-          }
-          return null;
-        }));
+        polls.add(
+            pool.submit(
+                () -> {
+                  JsonNode runs =
+                      call(
+                              bases.get(watch % bases.size()),
+                              "GET",
+                              "/watches/w" + watch + "/runs?limit=5",
+                              tokens.get(watch % tokens.size()),
+                              null,
+                              Duration.ofSeconds(30))
+                          .path("runs");
+                  for (JsonNode run : runs) {
+                    Instant started = Instant.parse(run.path("startedAt").asText());
+                    if (run.path("trigger").asText().equals("schedule") && !started.isBefore(due)) {
+                      long late = Duration.between(due, started).toMillis();
+                      found.merge(
+                          watch,
+                          new long[] {late, late + run.path("durationMs").asLong()},
+                          (a, b) -> a[0] <= b[0] ? a : b);
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : polls) f.get();
       if (found.size() < watches) Thread.sleep(2000);
@@ -364,21 +529,37 @@ public final class ScheduleBench {
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
-  // ---- talking to the service -------------------------------------------------------------------------
+  // ---- talking to the service
+  // -------------------------------------------------------------------------
 
   /**
-   * Tokens of {@code n} new accounts, made through the admin route of {@code base} as bench-admin. The tokens are
-   * signed here with the service's secret: signing in a hundred accounts would meet the 20-a-minute limit of /auth/*.
+   * Tokens of {@code n} new accounts, made through the admin route of {@code base} as bench-admin.
+   * The tokens are signed here with the service's secret: signing in a hundred accounts would meet
+   * the 20-a-minute limit of /auth/*.
    */
   private List<String> owners(URI base, String secret, int n) throws Exception {
     Tokens tokens = new Tokens(secret, Duration.ofDays(1), Clock.systemUTC());
-    String admin = call(base, "POST", "/auth/login", null, Json.text(Map.of("email", "bench-admin@example.org",
-        "password", PASSWORD)), Duration.ofSeconds(30)).path("token").asText();
+    String admin =
+        call(
+                base,
+                "POST",
+                "/auth/login",
+                null,
+                Json.text(Map.of("email", "bench-admin@example.org", "password", PASSWORD)),
+                Duration.ofSeconds(30))
+            .path("token")
+            .asText();
     List<String> owners = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String id = "owner" + i;
-      call(base, "POST", "/admin/users", admin, Json.text(Map.of("id", id, "email", id + "@example.org",
-          "role", "user", "password", PASSWORD)), Duration.ofSeconds(30));
+      call(
+          base,
+          "POST",
+          "/admin/users",
+          admin,
+          Json.text(
+              Map.of("id", id, "email", id + "@example.org", "role", "user", "password", PASSWORD)),
+          Duration.ofSeconds(30));
       owners.add(tokens.issue(id, Role.USER, Instant.now()));
     }
     return owners;
@@ -389,12 +570,27 @@ public final class ScheduleBench {
   }
 
   /**
-   * Creates the watch as a client would: a 503 (the service busy, as a cold cluster is while it allocates its shards)
-   * is tried again, and a 409 after it means the first attempt got through after all.
+   * Creates the watch as a client would: a 503 (the service busy, as a cold cluster is while it
+   * allocates its shards) is tried again, and a 409 after it means the first attempt got through
+   * after all.
    */
-  private Void createWatch(URI base, String token, String id, String schedule, String feedUrl) throws Exception {
-    String body = Json.text(Map.of("id", id, "name", id, "condition", "anything",
-        "sources", List.of(Map.of("type", "rss", "value", feedUrl)), "schedule", schedule, "threshold", 0.8));
+  private Void createWatch(URI base, String token, String id, String schedule, String feedUrl)
+      throws Exception {
+    String body =
+        Json.text(
+            Map.of(
+                "id",
+                id,
+                "name",
+                id,
+                "condition",
+                "anything",
+                "sources",
+                List.of(Map.of("type", "rss", "value", feedUrl)),
+                "schedule",
+                schedule,
+                "threshold",
+                0.8));
     for (int attempt = 1; ; attempt++) {
       HttpResponse<String> r = send(base, "POST", "/watches", token, body, Duration.ofSeconds(60));
       if (r.statusCode() == 201 || (r.statusCode() == 409 && attempt > 1)) return null;
@@ -405,24 +601,33 @@ public final class ScheduleBench {
     }
   }
 
-  private JsonNode call(URI base, String method, String path, String token, String body, Duration timeout)
+  private JsonNode call(
+      URI base, String method, String path, String token, String body, Duration timeout)
       throws Exception {
     HttpResponse<String> r = send(base, method, path, token, body, timeout);
-    if (r.statusCode() >= 300) throw new IllegalStateException(method + " " + path + " → " + r.statusCode() + " " + r.body());
+    if (r.statusCode() >= 300)
+      throw new IllegalStateException(
+          method + " " + path + " → " + r.statusCode() + " " + r.body());
     return Json.MAPPER.readTree(r.body());
   }
 
   /** One request with the bearer token and a JSON body, either optional; any answer is returned. */
-  private HttpResponse<String> send(URI base, String method, String path, String token, String body, Duration timeout)
+  private HttpResponse<String> send(
+      URI base, String method, String path, String token, String body, Duration timeout)
       throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
     if (token != null) b.header("Authorization", "Bearer " + token);
     if (body != null) b.header("Content-Type", "application/json");
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  // ---- the service under test ------------------------------------------------------------------------
+  // ---- the service under test
+  // ------------------------------------------------------------------------
 
   /** {@code target/periscope.jar} on a fresh data directory, with the fakes configured. */
   private final class Service implements AutoCloseable {
@@ -433,22 +638,51 @@ public final class ScheduleBench {
 
     Service(Map<String, String> extra) throws Exception {
       port = ServiceProcess.freePort();
-      env.putAll(Map.of("DATA_DIR", dataDir.toString(), "PORT", String.valueOf(port), "AUTH_JWT_SECRET", SECRET,
-          "FETCH_ALLOW_PRIVATE_NETWORKS", "true", "MODEL_BASE_URL", upstream.base() + "/v1", "MODEL_API_KEYS", "bench-key",
-          "PERISCOPE_LOG_LEVEL", "INFO"));
-      if (options.containsKey("--database-url")) env.put("DATABASE_URL", options.get("--database-url"));
-      if (options.containsKey("--database-user")) env.put("DATABASE_USER", options.get("--database-user"));
+      env.putAll(
+          Map.of(
+              "DATA_DIR",
+              dataDir.toString(),
+              "PORT",
+              String.valueOf(port),
+              "AUTH_JWT_SECRET",
+              SECRET,
+              "FETCH_ALLOW_PRIVATE_NETWORKS",
+              "true",
+              "MODEL_BASE_URL",
+              upstream.base() + "/v1",
+              "MODEL_API_KEYS",
+              "bench-key",
+              "PERISCOPE_LOG_LEVEL",
+              "INFO"));
+      if (options.containsKey("--database-url"))
+        env.put("DATABASE_URL", options.get("--database-url"));
+      if (options.containsKey("--database-user"))
+        env.put("DATABASE_USER", options.get("--database-user"));
       env.putAll(extra);
-      Process admin = java(List.of("users", "create", "--id", "bench-admin", "--email", "bench-admin@example.org",
-          "--role", "admin"), false);
+      Process admin =
+          java(
+              List.of(
+                  "users",
+                  "create",
+                  "--id",
+                  "bench-admin",
+                  "--email",
+                  "bench-admin@example.org",
+                  "--role",
+                  "admin"),
+              false);
       admin.getOutputStream().write((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8));
       admin.getOutputStream().close();
-      if (admin.waitFor() != 0) throw new IllegalStateException("could not create the admin account");
+      if (admin.waitFor() != 0)
+        throw new IllegalStateException("could not create the admin account");
       process = java(List.of("serve"), true);
       for (int i = 0; i < 600; i++) {
         try {
-          if (http.send(HttpRequest.newBuilder(base().resolve("/health")).build(), HttpResponse.BodyHandlers.discarding())
-              .statusCode() == 200) return;
+          if (http.send(
+                      HttpRequest.newBuilder(base().resolve("/health")).build(),
+                      HttpResponse.BodyHandlers.discarding())
+                  .statusCode()
+              == 200) return;
         } catch (IOException notYet) {
           // starting
         }
@@ -458,12 +692,17 @@ public final class ScheduleBench {
     }
 
     private Process java(List<String> args, boolean serve) throws IOException {
-      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
       if (serve) cmd.add("-Xmx" + options.get("--heap"));
       cmd.addAll(List.of("-jar", "target/periscope.jar"));
       cmd.addAll(args);
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("service.log").toFile()));
+      ProcessBuilder pb =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(
+                  ProcessBuilder.Redirect.appendTo(dataDir.resolve("service.log").toFile()));
       pb.environment().putAll(env);
       return pb.start();
     }
@@ -474,8 +713,13 @@ public final class ScheduleBench {
 
     /** The service's used heap now, from {@code jcmd GC.heap_info}. */
     long usedHeapBytes() throws Exception {
-      Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-          String.valueOf(process.pid()), "GC.heap_info").redirectErrorStream(true).start();
+      Process jcmd =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  String.valueOf(process.pid()),
+                  "GC.heap_info")
+              .redirectErrorStream(true)
+              .start();
       String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       jcmd.waitFor();
       Matcher m = Pattern.compile("total \\d+K, used (\\d+)K").matcher(out);
@@ -488,7 +732,8 @@ public final class ScheduleBench {
       process.waitFor(60, TimeUnit.SECONDS);
       Path log = Path.of("target", "bench", "schedule-bench-service.log");
       Files.createDirectories(log.getParent());
-      Files.copy(dataDir.resolve("service.log"), log, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(
+          dataDir.resolve("service.log"), log, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       try (var files = Files.walk(dataDir)) {
         files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }

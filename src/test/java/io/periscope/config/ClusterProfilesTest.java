@@ -15,13 +15,15 @@ import java.util.Set;
 import org.junit.Test;
 
 /**
- * The profiles a cluster runs on: three local nodes that do not collide, the environment overriding their ports
- * and seeds, and a node that joins others refusing to start without the journal and the secret they share.
- * (Environment variables are given as root keys of the configuration, where ${?VAR} looks first.)
+ * The profiles a cluster runs on: three local nodes that do not collide, the environment overriding
+ * their ports and seeds, and a node that joins others refusing to start without the journal and the
+ * secret they share. (Environment variables are given as root keys of the configuration, where
+ * ${?VAR} looks first.)
  */
 public class ClusterProfilesTest {
   private static Config load(String profile, Map<String, String> env) {
-    return Profiles.load(profile, ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
+    return Profiles.load(
+        profile, ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
   }
 
   @Test
@@ -46,12 +48,23 @@ public class ClusterProfilesTest {
 
   @Test
   public void theEnvironmentOverridesPortsAndSeeds() {
-    Config c = load("local2", Map.of("PORT", "18082", "REMOTE_PORT", "27356", "MANAGEMENT_PORT", "17627",
-        "SEED_NODES", "10.0.0.1:25520, 10.0.0.2:25520"));
+    Config c =
+        load(
+            "local2",
+            Map.of(
+                "PORT",
+                "18082",
+                "REMOTE_PORT",
+                "27356",
+                "MANAGEMENT_PORT",
+                "17627",
+                "SEED_NODES",
+                "10.0.0.1:25520, 10.0.0.2:25520"));
     assertEquals(18082, c.getInt("periscope.http.port"));
     assertEquals(27356, c.getInt("pekko.remote.artery.canonical.port"));
     assertEquals(17627, c.getInt("pekko.management.http.port"));
-    assertEquals(List.of("pekko://periscope@10.0.0.1:25520", "pekko://periscope@10.0.0.2:25520"),
+    assertEquals(
+        List.of("pekko://periscope@10.0.0.1:25520", "pekko://periscope@10.0.0.2:25520"),
         c.getStringList("pekko.cluster.seed-nodes"));
   }
 
@@ -65,18 +78,38 @@ public class ClusterProfilesTest {
 
   @Test
   public void aNodeThatJoinsOthersNeedsTheSharedJournalAndSecret() {
-    Config noDatabase = load("local1", Map.of("AUTH_JWT_SECRET", "a-shared-secret-of-at-least-32-bytes"));
-    assertThrows(IllegalStateException.class, () -> Node.requireSharedState(noDatabase, Settings.from(noDatabase)));
-    Config noSecret = load("local1", Map.of("DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/periscope"));
-    IllegalStateException refused = assertThrows(IllegalStateException.class,
-        () -> Node.requireSharedState(noSecret, Settings.from(noSecret)));
+    Config noDatabase =
+        load("local1", Map.of("AUTH_JWT_SECRET", "a-shared-secret-of-at-least-32-bytes"));
+    assertThrows(
+        IllegalStateException.class,
+        () -> Node.requireSharedState(noDatabase, Settings.from(noDatabase)));
+    Config noSecret =
+        load("local1", Map.of("DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/periscope"));
+    IllegalStateException refused =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Node.requireSharedState(noSecret, Settings.from(noSecret)));
     assertTrue(refused.getMessage().contains("AUTH_JWT_SECRET"));
-    Config both = load("local1", Map.of("DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/periscope",
-        "AUTH_JWT_SECRET", "a-shared-secret-of-at-least-32-bytes"));
+    Config both =
+        load(
+            "local1",
+            Map.of(
+                "DATABASE_URL",
+                "jdbc:postgresql://127.0.0.1:5432/periscope",
+                "AUTH_JWT_SECRET",
+                "a-shared-secret-of-at-least-32-bytes"));
     Node.requireSharedState(both, Settings.from(both));
-    Config seeded = load("postgres", Map.of("DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/periscope",
-        "SEED_NODES", "127.0.0.1:17355"));
-    assertThrows("SEED_NODES makes any profile a cluster node", IllegalStateException.class,
+    Config seeded =
+        load(
+            "postgres",
+            Map.of(
+                "DATABASE_URL",
+                "jdbc:postgresql://127.0.0.1:5432/periscope",
+                "SEED_NODES",
+                "127.0.0.1:17355"));
+    assertThrows(
+        "SEED_NODES makes any profile a cluster node",
+        IllegalStateException.class,
         () -> Node.requireSharedState(seeded, Settings.from(seeded)));
   }
 }

@@ -60,8 +60,12 @@ public class DurationsTest {
 
   @Test
   public void lifetimesThatWouldOverflowAreRefusedWithTheUsualMessage() {
-    for (String huge : new String[] {"9223372036854775807s", "106751991167301d", "99999999999999999999", "3651d"}) {
-      org.junit.Assert.assertThrows(huge, IllegalArgumentException.class, () -> Durations.parseTtl(huge));
+    for (String huge :
+        new String[] {
+          "9223372036854775807s", "106751991167301d", "99999999999999999999", "3651d"
+        }) {
+      org.junit.Assert.assertThrows(
+          huge, IllegalArgumentException.class, () -> Durations.parseTtl(huge));
     }
     org.junit.Assert.assertEquals(java.time.Duration.ofDays(3650), Durations.parseTtl("3650d"));
   }

@@ -11,14 +11,18 @@ import org.junit.Test;
 public class SettingsTest {
   @Test
   public void seededKeysAreTrimmedAndEmptyOnesDropped() {
-    assertEquals(List.of("sk-one", "sk-two"), Settings.seededKeys("MODEL_API_KEYS", " sk-one, ,sk-two "));
+    assertEquals(
+        List.of("sk-one", "sk-two"), Settings.seededKeys("MODEL_API_KEYS", " sk-one, ,sk-two "));
   }
 
   @Test
   public void aSeededKeyAHeaderCannotCarryIsRefusedWithoutBeingQuoted() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Settings.seededKeys("SEARCH_API_KEYS", "good-key,bad key é"));
-    assertEquals("SEARCH_API_KEYS: key 2 of 2 is not printable ASCII without spaces", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Settings.seededKeys("SEARCH_API_KEYS", "good-key,bad key é"));
+    assertEquals(
+        "SEARCH_API_KEYS: key 2 of 2 is not printable ASCII without spaces", e.getMessage());
     assertFalse(e.getMessage().contains("bad"));
   }
 }

@@ -17,15 +17,21 @@ import org.junit.Test;
 
 public class DevicesEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
   private static final Instant AT = Instant.parse("2026-03-01T10:00:00Z");
-  private EventSourcedBehaviorTestKit<DevicesEntity.Command, DevicesEntity.Event, DevicesEntity.State> entity;
+  private EventSourcedBehaviorTestKit<
+          DevicesEntity.Command, DevicesEntity.Event, DevicesEntity.State>
+      entity;
 
   @Before
   public void setUp() {
-    entity = EventSourcedBehaviorTestKit.create(testKit.system(), DevicesEntity.create("alice"),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            DevicesEntity.create("alice"),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
   static DeviceValidator.Subscription subscription(String name, String endpoint, String auth) {
@@ -33,18 +39,26 @@ public class DevicesEntityTest {
   }
 
   private StatusReply<DevicesEntity.Registered> register(DeviceValidator.Subscription s) {
-    return entity.<StatusReply<DevicesEntity.Registered>>runCommand(r -> new DevicesEntity.Register(s, AT, r)).reply();
+    return entity
+        .<StatusReply<DevicesEntity.Registered>>runCommand(
+            r -> new DevicesEntity.Register(s, AT, r))
+        .reply();
   }
 
   private List<Device> devices() {
-    return entity.<StatusReply<DevicesEntity.Devices>>runCommand(DevicesEntity.GetDevices::new).reply().getValue()
+    return entity
+        .<StatusReply<DevicesEntity.Devices>>runCommand(DevicesEntity.GetDevices::new)
+        .reply()
+        .getValue()
         .devices();
   }
 
   @Test
   public void devicesAreKeptInRegistrationOrderAndSurviveARestart() {
-    Device phone = register(subscription("phone", "https://push.example/1", "a1")).getValue().device();
-    Device laptop = register(subscription("laptop", "https://push.example/2", "a2")).getValue().device();
+    Device phone =
+        register(subscription("phone", "https://push.example/1", "a1")).getValue().device();
+    Device laptop =
+        register(subscription("laptop", "https://push.example/2", "a2")).getValue().device();
     assertTrue(phone.id().matches("d[0-9a-f]{16}"));
     assertFalse(phone.id().equals(laptop.id()));
     entity.restart();
@@ -59,30 +73,50 @@ public class DevicesEntityTest {
     assertFalse(again.created());
     assertEquals(first.device().id(), again.device().id());
     entity.restart();
-    assertEquals(List.of(new Device(first.device().id(), "my phone", "https://push.example/1", "p256dh-my phone", "a2",
-        AT)), devices());
+    assertEquals(
+        List.of(
+            new Device(
+                first.device().id(),
+                "my phone",
+                "https://push.example/1",
+                "p256dh-my phone",
+                "a2",
+                AT)),
+        devices());
   }
 
   @Test
   public void theOwnerRemovesADeviceAndRemovingNoneIsRefused() {
-    Device phone = register(subscription("phone", "https://push.example/1", "a1")).getValue().device();
-    var missing = entity.<StatusReply<Done>>runCommand(r -> new DevicesEntity.Remove("d0000000000000000", r));
+    Device phone =
+        register(subscription("phone", "https://push.example/1", "a1")).getValue().device();
+    var missing =
+        entity.<StatusReply<Done>>runCommand(r -> new DevicesEntity.Remove("d0000000000000000", r));
     assertTrue(missing.reply().isError());
     assertTrue(missing.hasNoEvents());
-    var removed = entity.<StatusReply<Done>>runCommand(r -> new DevicesEntity.Remove(phone.id(), r));
-    assertEquals(DevicesEntity.REMOVED_BY_OWNER, removed.eventOfType(DevicesEntity.DeviceRemoved.class).reason());
+    var removed =
+        entity.<StatusReply<Done>>runCommand(r -> new DevicesEntity.Remove(phone.id(), r));
+    assertEquals(
+        DevicesEntity.REMOVED_BY_OWNER,
+        removed.eventOfType(DevicesEntity.DeviceRemoved.class).reason());
     entity.restart();
     assertEquals(List.of(), devices());
   }
 
   @Test
   public void aGoneSubscriptionRemovesTheDeviceOnlyIfItStillHasThatEndpoint() {
-    Device phone = register(subscription("phone", "https://push.example/1", "a1")).getValue().device();
-    var stale = entity.<StatusReply<Done>>runCommand(r -> new DevicesEntity.RemoveGone(phone.id(), "https://push.example/old", r));
+    Device phone =
+        register(subscription("phone", "https://push.example/1", "a1")).getValue().device();
+    var stale =
+        entity.<StatusReply<Done>>runCommand(
+            r -> new DevicesEntity.RemoveGone(phone.id(), "https://push.example/old", r));
     assertTrue(stale.reply().isSuccess());
     assertTrue(stale.hasNoEvents());
-    var gone = entity.<StatusReply<Done>>runCommand(r -> new DevicesEntity.RemoveGone(phone.id(), phone.endpoint(), r));
-    assertEquals(DevicesEntity.REMOVED_AS_GONE, gone.eventOfType(DevicesEntity.DeviceRemoved.class).reason());
+    var gone =
+        entity.<StatusReply<Done>>runCommand(
+            r -> new DevicesEntity.RemoveGone(phone.id(), phone.endpoint(), r));
+    assertEquals(
+        DevicesEntity.REMOVED_AS_GONE,
+        gone.eventOfType(DevicesEntity.DeviceRemoved.class).reason());
     assertEquals(List.of(), devices());
   }
 
@@ -98,15 +132,27 @@ public class DevicesEntityTest {
 
   @Test
   public void theVapidKeyPairIsAdoptedOnceAndSurvivesARestart() {
-    var vapid = EventSourcedBehaviorTestKit.<VapidKeyEntity.Command, VapidKeyEntity.Event, VapidKeyEntity.State>create(
-        testKit.system(), VapidKeyEntity.create(VapidKeyEntity.ID),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    var vapid =
+        EventSourcedBehaviorTestKit
+            .<VapidKeyEntity.Command, VapidKeyEntity.Event, VapidKeyEntity.State>create(
+                testKit.system(),
+                VapidKeyEntity.create(VapidKeyEntity.ID),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings()
+                    .withVerifyEquality(true));
     var first = new VapidKeyEntity.StoredKeys("public-1", "sealed-1");
-    assertEquals(first, vapid.<StatusReply<VapidKeyEntity.StoredKeys>>runCommand(
-        r -> new VapidKeyEntity.GetOrAdopt(first, r)).reply().getValue());
+    assertEquals(
+        first,
+        vapid
+            .<StatusReply<VapidKeyEntity.StoredKeys>>runCommand(
+                r -> new VapidKeyEntity.GetOrAdopt(first, r))
+            .reply()
+            .getValue());
     vapid.restart();
-    var second = vapid.<StatusReply<VapidKeyEntity.StoredKeys>>runCommand(
-        r -> new VapidKeyEntity.GetOrAdopt(new VapidKeyEntity.StoredKeys("public-2", "sealed-2"), r));
+    var second =
+        vapid.<StatusReply<VapidKeyEntity.StoredKeys>>runCommand(
+            r ->
+                new VapidKeyEntity.GetOrAdopt(
+                    new VapidKeyEntity.StoredKeys("public-2", "sealed-2"), r));
     assertEquals(first, second.reply().getValue());
     assertTrue(second.hasNoEvents());
   }

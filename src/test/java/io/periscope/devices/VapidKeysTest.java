@@ -28,13 +28,20 @@ public class VapidKeysTest {
   public void badOrMismatchedKeysAreRefusedWithoutQuotingThem() {
     VapidKeys a = VapidKeys.generate();
     VapidKeys b = VapidKeys.generate();
-    IllegalArgumentException mismatch = assertThrows(IllegalArgumentException.class,
-        () -> VapidKeys.parse(a.publicKey(), b.privateKey()));
-    assertEquals("VAPID_PRIVATE_KEY is not the private key of VAPID_PUBLIC_KEY", mismatch.getMessage());
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> VapidKeys.parse("not-a-key", a.privateKey()))
-        .getMessage().startsWith("VAPID_PUBLIC_KEY must be"));
+    IllegalArgumentException mismatch =
+        assertThrows(
+            IllegalArgumentException.class, () -> VapidKeys.parse(a.publicKey(), b.privateKey()));
+    assertEquals(
+        "VAPID_PRIVATE_KEY is not the private key of VAPID_PUBLIC_KEY", mismatch.getMessage());
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class, () -> VapidKeys.parse("not-a-key", a.privateKey()))
+            .getMessage()
+            .startsWith("VAPID_PUBLIC_KEY must be"));
     String shortKey = a.privateKey().substring(0, 20);
-    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> VapidKeys.parse(a.publicKey(), shortKey));
+    IllegalArgumentException bad =
+        assertThrows(
+            IllegalArgumentException.class, () -> VapidKeys.parse(a.publicKey(), shortKey));
     assertTrue(bad.getMessage().startsWith("VAPID_PRIVATE_KEY must be"));
     assertFalse(bad.getMessage().contains(shortKey));
   }
@@ -42,15 +49,36 @@ public class VapidKeysTest {
   @Test
   public void theConfigurationNeedsBothKeysOrNeitherAndAContactSubject() {
     VapidKeys keys = VapidKeys.generate();
-    assertTrue(settings(Map.of("periscope.push.vapid-public-key", keys.publicKey(),
-        "periscope.push.vapid-private-key", keys.privateKey())).push().keysConfigured());
+    assertTrue(
+        settings(
+                Map.of(
+                    "periscope.push.vapid-public-key",
+                    keys.publicKey(),
+                    "periscope.push.vapid-private-key",
+                    keys.privateKey()))
+            .push()
+            .keysConfigured());
     assertFalse(settings(Map.of()).push().keysConfigured());
-    assertThrows(IllegalArgumentException.class, () -> settings(Map.of("periscope.push.vapid-public-key", keys.publicKey())));
-    assertThrows(IllegalArgumentException.class, () -> settings(Map.of("periscope.push.vapid-subject", "ops@example.org")));
-    assertEquals("mailto:ops@example.org",
-        settings(Map.of("periscope.push.vapid-subject", "mailto:ops@example.org")).push().vapidSubject());
-    assertFalse(settings(Map.of("periscope.push.vapid-public-key", keys.publicKey(),
-        "periscope.push.vapid-private-key", keys.privateKey())).toString().contains(keys.privateKey()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> settings(Map.of("periscope.push.vapid-public-key", keys.publicKey())));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> settings(Map.of("periscope.push.vapid-subject", "ops@example.org")));
+    assertEquals(
+        "mailto:ops@example.org",
+        settings(Map.of("periscope.push.vapid-subject", "mailto:ops@example.org"))
+            .push()
+            .vapidSubject());
+    assertFalse(
+        settings(
+                Map.of(
+                    "periscope.push.vapid-public-key",
+                    keys.publicKey(),
+                    "periscope.push.vapid-private-key",
+                    keys.privateKey()))
+            .toString()
+            .contains(keys.privateKey()));
   }
 
   private static Settings settings(Map<String, String> values) {

@@ -31,9 +31,10 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * The push channel against a fake push service on loopback: each request is checked as a browser's push service
- * and the browser would check it — the VAPID JWT verifies against the service's public key, the payload decrypts
- * with the subscription's private key — and the devices live in their real entity on an H2 journal.
+ * The push channel against a fake push service on loopback: each request is checked as a browser's
+ * push service and the browser would check it — the VAPID JWT verifies against the service's public
+ * key, the payload decrypts with the subscription's private key — and the devices live in their
+ * real entity on an H2 journal.
  */
 public class WebPushSenderTest {
   private static ActorTestKit testKit;
@@ -69,27 +70,54 @@ public class WebPushSenderTest {
   }
 
   private WebPushSender sender(boolean allowPrivateNetworks, Optional<String> subject) {
-    Vapid vapid = new Vapid(Optional.of(keys), subject, entities, asks, new KeyCipher("web-push-test-secret-of-32-bytes"));
-    return new WebPushSender(entities, asks, vapid,
+    Vapid vapid =
+        new Vapid(
+            Optional.of(keys),
+            subject,
+            entities,
+            asks,
+            new KeyCipher("web-push-test-secret-of-32-bytes"));
+    return new WebPushSender(
+        entities,
+        asks,
+        vapid,
         pushService.trusting(new SafeHttp(allowPrivateNetworks).guardedClient()));
   }
 
   private Device register(FakePushService.Subscriber s, String name) throws Exception {
-    DeviceValidator.Subscription subscription = DeviceValidator.validate(Json.MAPPER.readTree(s.registration(name)));
-    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(entities.devices(owner),
+    DeviceValidator.Subscription subscription =
+        DeviceValidator.validate(Json.MAPPER.readTree(s.registration(name)));
+    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(
+            entities.devices(owner),
             r -> new DevicesEntity.Register(subscription, Instant.now(), r))
-        .toCompletableFuture().get(10, TimeUnit.SECONDS).device();
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .device();
   }
 
   private List<String> deviceIds() throws Exception {
-    return asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(entities.devices(owner), DevicesEntity.GetDevices::new)
-        .toCompletableFuture().get(10, TimeUnit.SECONDS).devices().stream().map(Device::id).toList();
+    return asks
+        .<DevicesEntity.Command, DevicesEntity.Devices>ask(
+            entities.devices(owner), DevicesEntity.GetDevices::new)
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .devices()
+        .stream()
+        .map(Device::id)
+        .toList();
   }
 
   private Alert alert(Alert.Strength strength) {
-    return new Alert(owner, "acme-launch", "Acme launch", strength, 0.92, "Acme set the launch date for 3 May.",
+    return new Alert(
+        owner,
+        "acme-launch",
+        "Acme launch",
+        strength,
+        0.92,
+        "Acme set the launch date for 3 May.",
         List.of(new Alert.Evidence("Acme sets launch date", "https://news.example.com/acme?id=1")),
-        "Acme announces a launch date", Instant.parse("2026-05-01T12:00:00Z"));
+        "Acme announces a launch date",
+        Instant.parse("2026-05-01T12:00:00Z"));
   }
 
   private List<Delivery> send(WebPushSender sender, Alert alert) throws Exception {
@@ -103,10 +131,14 @@ public class WebPushSenderTest {
     Device phoneDevice = register(phone, "phone");
     Device laptopDevice = register(laptop, "laptop");
 
-    List<Delivery> deliveries = send(sender(true, Optional.of("mailto:ops@example.org")), alert(Alert.Strength.CONFIRMED));
+    List<Delivery> deliveries =
+        send(sender(true, Optional.of("mailto:ops@example.org")), alert(Alert.Strength.CONFIRMED));
 
-    assertEquals(List.of(new Delivery("push", phoneDevice.id(), true, null),
-        new Delivery("push", laptopDevice.id(), true, null)), deliveries);
+    assertEquals(
+        List.of(
+            new Delivery("push", phoneDevice.id(), true, null),
+            new Delivery("push", laptopDevice.id(), true, null)),
+        deliveries);
     for (FakePushService.Subscriber s : List.of(phone, laptop)) {
       RecordedRequest request = pushService.receivedBy(s).get(0);
       assertEquals("POST", request.getMethod());
@@ -116,7 +148,8 @@ public class WebPushSenderTest {
       assertEquals("high", request.getHeader("Urgency"));
       DecodedJWT vapid = FakePushService.verifiedVapid(request, keys.publicKey());
       assertEquals("mailto:ops@example.org", vapid.getSubject());
-      assertTrue("RFC 8292: at most 24 hours ahead",
+      assertTrue(
+          "RFC 8292: at most 24 hours ahead",
           vapid.getExpiresAtAsInstant().isBefore(Instant.now().plus(Duration.ofHours(24))));
       JsonNode payload = Json.MAPPER.readTree(FakePushService.decrypt(request, s));
       assertEquals("periscope.alert", payload.get("type").asText());
@@ -138,14 +171,23 @@ public class WebPushSenderTest {
 
     List<Delivery> deliveries = send(sender(true, Optional.empty()), alert(Alert.Strength.WEAK));
 
-    assertEquals(List.of(
-        new Delivery("push", goneDevice.id(), false, "HTTP 410: the subscription is gone, the device was removed"),
-        new Delivery("push", failingDevice.id(), false, "HTTP 500"),
-        new Delivery("push", fineDevice.id(), true, null)), deliveries);
+    assertEquals(
+        List.of(
+            new Delivery(
+                "push",
+                goneDevice.id(),
+                false,
+                "HTTP 410: the subscription is gone, the device was removed"),
+            new Delivery("push", failingDevice.id(), false, "HTTP 500"),
+            new Delivery("push", fineDevice.id(), true, null)),
+        deliveries);
     assertEquals(List.of(failingDevice.id(), fineDevice.id()), deviceIds());
     assertEquals("normal", pushService.receivedBy(fine).get(0).getHeader("Urgency"));
-    assertEquals("no subject configured, none sent", null,
-        FakePushService.verifiedVapid(pushService.receivedBy(fine).get(0), keys.publicKey()).getSubject());
+    assertEquals(
+        "no subject configured, none sent",
+        null,
+        FakePushService.verifiedVapid(pushService.receivedBy(fine).get(0), keys.publicKey())
+            .getSubject());
   }
 
   @Test
@@ -153,7 +195,8 @@ public class WebPushSenderTest {
     FakePushService.Subscriber local = pushService.subscribe(201);
     Device device = register(local, "phone");
 
-    List<Delivery> deliveries = send(sender(false, Optional.empty()), alert(Alert.Strength.CONFIRMED));
+    List<Delivery> deliveries =
+        send(sender(false, Optional.empty()), alert(Alert.Strength.CONFIRMED));
 
     assertEquals(1, deliveries.size());
     assertFalse(deliveries.get(0).ok());
@@ -165,22 +208,32 @@ public class WebPushSenderTest {
 
   @Test
   public void anOwnerWithoutDevicesGetsOneFailedDelivery() throws Exception {
-    assertEquals(List.of(Delivery.failed("push", "no device is registered")),
+    assertEquals(
+        List.of(Delivery.failed("push", "no device is registered")),
         send(sender(true, Optional.empty()), alert(Alert.Strength.CONFIRMED)));
   }
 
   @Test
-  public void theGeneratedKeyPairIsOneForTheClusterAndItsPrivateKeyIsStoredEncrypted() throws Exception {
+  public void theGeneratedKeyPairIsOneForTheClusterAndItsPrivateKeyIsStoredEncrypted()
+      throws Exception {
     KeyCipher cipher = new KeyCipher("web-push-test-secret-of-32-bytes");
     Vapid oneNode = new Vapid(Optional.empty(), Optional.empty(), entities, asks, cipher);
     Vapid otherNode = new Vapid(Optional.empty(), Optional.empty(), entities, asks, cipher);
     VapidKeys first = oneNode.keys().toCompletableFuture().get(10, TimeUnit.SECONDS);
     VapidKeys second = otherNode.keys().toCompletableFuture().get(10, TimeUnit.SECONDS);
     assertEquals(first, second);
-    assertEquals("usable: the pair parses and matches", first, VapidKeys.parse(first.publicKey(), first.privateKey()));
-    VapidKeyEntity.StoredKeys stored = asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(entities.vapidKey(),
-        r -> new VapidKeyEntity.GetOrAdopt(new VapidKeyEntity.StoredKeys("other", "other"), r))
-        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertEquals(
+        "usable: the pair parses and matches",
+        first,
+        VapidKeys.parse(first.publicKey(), first.privateKey()));
+    VapidKeyEntity.StoredKeys stored =
+        asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(
+                entities.vapidKey(),
+                r ->
+                    new VapidKeyEntity.GetOrAdopt(
+                        new VapidKeyEntity.StoredKeys("other", "other"), r))
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     assertFalse(stored.privateKeyCiphertext().contains(first.privateKey()));
     assertEquals(first.privateKey(), cipher.decrypt(stored.privateKeyCiphertext()));
   }

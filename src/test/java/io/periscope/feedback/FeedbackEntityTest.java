@@ -16,28 +16,48 @@ import org.junit.Test;
 
 public class FeedbackEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
-  private EventSourcedBehaviorTestKit<FeedbackEntity.Command, FeedbackEntity.Event, FeedbackEntity.State> entity;
+  private EventSourcedBehaviorTestKit<
+          FeedbackEntity.Command, FeedbackEntity.Event, FeedbackEntity.State>
+      entity;
 
   @Before
   public void setUp() {
-    entity = EventSourcedBehaviorTestKit.create(testKit.system(), FeedbackEntity.create("alice:acme"),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            FeedbackEntity.create("alice:acme"),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
   static Feedback feedback(String runId, String kind, String note) {
-    return new Feedback(runId, kind, note, Instant.parse("2026-03-01T10:00:00Z"),
-        new Feedback.RunSummary(Instant.parse("2026-03-01T09:00:00Z"), "alert", "Acme set a date.", 0.9));
+    return new Feedback(
+        runId,
+        kind,
+        note,
+        Instant.parse("2026-03-01T10:00:00Z"),
+        new Feedback.RunSummary(
+            Instant.parse("2026-03-01T09:00:00Z"), "alert", "Acme set a date.", 0.9));
   }
 
   private void give(Feedback f) {
-    assertEquals(f, entity.<StatusReply<Feedback>>runCommand(r -> new FeedbackEntity.Give(f, r)).reply().getValue());
+    assertEquals(
+        f,
+        entity
+            .<StatusReply<Feedback>>runCommand(r -> new FeedbackEntity.Give(f, r))
+            .reply()
+            .getValue());
   }
 
   private List<Feedback> newest(int limit) {
-    return entity.<StatusReply<FeedbackEntity.FeedbackList>>runCommand(r -> new FeedbackEntity.GetFeedback(limit, r))
-        .reply().getValue().feedback();
+    return entity
+        .<StatusReply<FeedbackEntity.FeedbackList>>runCommand(
+            r -> new FeedbackEntity.GetFeedback(limit, r))
+        .reply()
+        .getValue()
+        .feedback();
   }
 
   @Test
@@ -45,8 +65,11 @@ public class FeedbackEntityTest {
     give(feedback("r1", Feedback.USEFUL, null));
     give(feedback("r2", Feedback.MISSED, "the launch was on the blog"));
     entity.restart();
-    assertEquals(List.of(feedback("r2", Feedback.MISSED, "the launch was on the blog"),
-        feedback("r1", Feedback.USEFUL, null)), newest(10));
+    assertEquals(
+        List.of(
+            feedback("r2", Feedback.MISSED, "the launch was on the blog"),
+            feedback("r1", Feedback.USEFUL, null)),
+        newest(10));
     assertEquals(1, newest(1).size());
   }
 
@@ -66,14 +89,19 @@ public class FeedbackEntityTest {
     var missing = entity.<StatusReply<Done>>runCommand(r -> new FeedbackEntity.Withdraw("r9", r));
     assertTrue(missing.reply().isError());
     assertTrue(missing.hasNoEvents());
-    assertTrue(entity.<StatusReply<Done>>runCommand(r -> new FeedbackEntity.Withdraw("r1", r)).reply().isSuccess());
+    assertTrue(
+        entity
+            .<StatusReply<Done>>runCommand(r -> new FeedbackEntity.Withdraw("r1", r))
+            .reply()
+            .isSuccess());
     entity.restart();
     assertEquals(List.of(), newest(10));
   }
 
   @Test
   public void onlyTheMostRecentAreKept() {
-    for (int i = 0; i < FeedbackEntity.KEPT + 5; i++) give(feedback("r" + i, Feedback.USEFUL, null));
+    for (int i = 0; i < FeedbackEntity.KEPT + 5; i++)
+      give(feedback("r" + i, Feedback.USEFUL, null));
     List<Feedback> kept = newest(Integer.MAX_VALUE);
     assertEquals(FeedbackEntity.KEPT, kept.size());
     assertEquals("r" + (FeedbackEntity.KEPT + 4), kept.get(0).runId());
@@ -82,9 +110,27 @@ public class FeedbackEntityTest {
 
   @Test
   public void aLongRunSummaryIsCutWhenKeptWithTheFeedback() {
-    var record = new io.periscope.run.RunRecord("r1", "manual", Instant.now(), 1, "alert", "x".repeat(2000), 0.9,
-        List.of(), null, List.of(), 0, 0, new io.periscope.run.RunRecord.Collection(0, 0, 0, 0), List.of(), null,
-        List.of(), 0, new io.periscope.run.RunRecord.Trimmed(0, 0), null);
+    var record =
+        new io.periscope.run.RunRecord(
+            "r1",
+            "manual",
+            Instant.now(),
+            1,
+            "alert",
+            "x".repeat(2000),
+            0.9,
+            List.of(),
+            null,
+            List.of(),
+            0,
+            0,
+            new io.periscope.run.RunRecord.Collection(0, 0, 0, 0),
+            List.of(),
+            null,
+            List.of(),
+            0,
+            new io.periscope.run.RunRecord.Trimmed(0, 0),
+            null);
     assertEquals(Feedback.MAX_SUMMARY, Feedback.RunSummary.of(record).summary().length());
   }
 }

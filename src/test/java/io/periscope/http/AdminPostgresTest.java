@@ -18,8 +18,9 @@ import java.util.Map;
 import org.junit.Test;
 
 /**
- * Administration on a PostgreSQL journal of its own, across a restart of the service: the model configuration an
- * admin set is still in force, and a key the environment seeds that an admin removed is not seeded back.
+ * Administration on a PostgreSQL journal of its own, across a restart of the service: the model
+ * configuration an admin set is still in force, and a key the environment seeds that an admin
+ * removed is not seeded back.
  */
 public class AdminPostgresTest {
   private static final String PASSWORD = "admin-postgres-passphrase";
@@ -28,18 +29,34 @@ public class AdminPostgresTest {
   @Test
   public void aModelConfigurationAndARemovedSeededKeySurviveARestart() throws Exception {
     String keyPath = "/admin/keys/model/" + KeyCipher.fingerprint(SEEDED);
-    String chosen = AdminRoutesTest.modelBody("openai", "https://judge.example/v1", "judge-pg",
-        "anthropic", "https://helper.example", "helper-pg");
+    String chosen =
+        AdminRoutesTest.modelBody(
+            "openai",
+            "https://judge.example/v1",
+            "judge-pg",
+            "anthropic",
+            "https://helper.example",
+            "helper-pg");
     try (ScratchDatabase database = ScratchDatabase.create("periscope_admin")) {
-      Config config = ConfigFactory.parseMap(Map.of(
-          "periscope.model.provider", "openai", "periscope.model.base-url", "http://127.0.0.1:9/v1",
-          "periscope.model.name", "from-environment", "periscope.model.api-keys", SEEDED))
-          .withFallback(TestJournals.postgres(database));
+      Config config =
+          ConfigFactory.parseMap(
+                  Map.of(
+                      "periscope.model.provider",
+                      "openai",
+                      "periscope.model.base-url",
+                      "http://127.0.0.1:9/v1",
+                      "periscope.model.name",
+                      "from-environment",
+                      "periscope.model.api-keys",
+                      SEEDED))
+              .withFallback(TestJournals.postgres(database));
 
       try (InProcessService first = new InProcessService(config)) {
         first.account("root", "admin", PASSWORD);
         String token = first.login("root", PASSWORD);
-        assertEquals("environment", json(first.call("GET", "/admin/model", token, null), 200).get("source").asText());
+        assertEquals(
+            "environment",
+            json(first.call("GET", "/admin/model", token, null), 200).get("source").asText());
         json(first.call("GET", keyPath, token, null), 200);
         json(first.call("PUT", "/admin/model", token, chosen), 200);
         json(first.call("DELETE", keyPath, token, null), 204);
@@ -54,8 +71,11 @@ public class AdminPostgresTest {
         json(second.call("GET", keyPath, token, null), 404);
       }
       try (Connection c = DriverManager.getConnection(database.url(), database.user(), "");
-           ResultSet changes = c.createStatement().executeQuery(
-               "select count(*) from event_journal where persistence_id = 'ModelConfig|models'")) {
+          ResultSet changes =
+              c.createStatement()
+                  .executeQuery(
+                      "select count(*) from event_journal where persistence_id ="
+                          + " 'ModelConfig|models'")) {
         changes.next();
         assertEquals("the change is in this test's own journal", 1, changes.getInt(1));
       }

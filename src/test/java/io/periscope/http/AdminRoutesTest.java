@@ -35,22 +35,29 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * The administration routes over real HTTP, against one loopback server playing an OpenAI-compatible model, an
- * Anthropic model and the Brave search API. Key probes and model calls are recorded with the key they carried. The
- * service's clock is moved to a fresh minute before each test, so each test has its own window of the probe limit.
+ * The administration routes over real HTTP, against one loopback server playing an
+ * OpenAI-compatible model, an Anthropic model and the Brave search API. Key probes and model calls
+ * are recorded with the key they carried. The service's clock is moved to a fresh minute before
+ * each test, so each test has its own window of the probe limit.
  */
 public class AdminRoutesTest {
   static final MockWebServer upstream = new MockWebServer();
+
   /** Every key probe the fake saw: {@code "<provider> <key>"}. */
   static final ConcurrentLinkedDeque<String> probes = new ConcurrentLinkedDeque<>();
+
   /** Every model question the fake answered: {@code "<provider> <model> <key>"}. */
   static final ConcurrentLinkedDeque<String> questions = new ConcurrentLinkedDeque<>();
+
   /** Every search: the query string with the key that came along. */
   static final ConcurrentLinkedDeque<String> searches = new ConcurrentLinkedDeque<>();
+
   /** Keys the fake rejects as invalid from now on (besides every key containing "invalid"). */
   static final Set<String> revoked = ConcurrentHashMap.newKeySet();
+
   /** Keys the fake answers with a rate limit. */
   static final Set<String> resting = ConcurrentHashMap.newKeySet();
+
   static final AtomicInteger feedItems = new AtomicInteger();
   static final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T09:00:10Z"));
 
@@ -63,35 +70,62 @@ public class AdminRoutesTest {
 
   @BeforeClass
   public static void start() throws Exception {
-    upstream.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        String path = request.getPath();
-        if (path.equals("/v1/models")) return probe(request);
-        if (path.equals("/v1/chat/completions") || path.equals("/v1/messages")) return question(request);
-        if (path.startsWith("/res/v1/web/search")) return search(request);
-        if (path.equals("/feed.xml")) return feed();
-        if (path.startsWith("/articles/")) {
-          return new MockResponse().setHeader("Content-Type", "text/html")
-              .setBody("<html><body><article><p>Acme said nothing new.</p></article></body></html>");
-        }
-        return new MockResponse().setResponseCode(404);
-      }
-    });
+    upstream.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            String path = request.getPath();
+            if (path.equals("/v1/models")) return probe(request);
+            if (path.equals("/v1/chat/completions") || path.equals("/v1/messages"))
+              return question(request);
+            if (path.startsWith("/res/v1/web/search")) return search(request);
+            if (path.equals("/feed.xml")) return feed();
+            if (path.startsWith("/articles/")) {
+              return new MockResponse()
+                  .setHeader("Content-Type", "text/html")
+                  .setBody(
+                      "<html><body><article><p>Acme said nothing new.</p></article></body></html>");
+            }
+            return new MockResponse().setResponseCode(404);
+          }
+        });
     upstream.start(java.net.InetAddress.getLoopbackAddress(), 0);
-    service = new InProcessService(ConfigFactory.parseMap(Map.of(
-        "periscope.model.provider", "openai", "periscope.model.base-url", base() + "/v1",
-        "periscope.model.name", "test-model", "periscope.model.api-keys", SEEDED_MODEL_KEY,
-        "periscope.search.provider", "brave", "periscope.search.base-url", base(),
-        "periscope.search.api-keys", SEEDED_SEARCH_KEY,
-        "periscope.fetch.allow-private-networks", true)).withFallback(TestJournals.h2()), clock);
+    service =
+        new InProcessService(
+            ConfigFactory.parseMap(
+                    Map.of(
+                        "periscope.model.provider",
+                        "openai",
+                        "periscope.model.base-url",
+                        base() + "/v1",
+                        "periscope.model.name",
+                        "test-model",
+                        "periscope.model.api-keys",
+                        SEEDED_MODEL_KEY,
+                        "periscope.search.provider",
+                        "brave",
+                        "periscope.search.base-url",
+                        base(),
+                        "periscope.search.api-keys",
+                        SEEDED_SEARCH_KEY,
+                        "periscope.fetch.allow-private-networks",
+                        true))
+                .withFallback(TestJournals.h2()),
+            clock);
     root = service.signedIn("root", "admin");
     ops = service.signedIn("ops", "admin");
     alice = service.signedIn("alice", "user");
-    json(service.call("POST", "/watches", root, """
-        {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
-         "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": 0.8}"""
-        .formatted(base())), 201);
+    json(
+        service.call(
+            "POST",
+            "/watches",
+            root,
+            """
+            {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
+             "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": 0.8}\
+            """
+                .formatted(base())),
+        201);
   }
 
   @AfterClass
@@ -114,7 +148,8 @@ public class AdminRoutesTest {
     return "http://127.0.0.1:" + upstream.getPort();
   }
 
-  // ---- the fake upstreams ------------------------------------------------------------------------------------
+  // ---- the fake upstreams
+  // ------------------------------------------------------------------------------------
 
   static String keyOf(RecordedRequest request) {
     String bearer = request.getHeader("Authorization");
@@ -126,13 +161,24 @@ public class AdminRoutesTest {
   }
 
   static MockResponse reply(int status, String body) {
-    return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json").setBody(body);
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/json")
+        .setBody(body);
   }
 
-  /** An invalid key is refused the way OpenAI does, except that the key itself comes back as the error code. */
+  /**
+   * An invalid key is refused the way OpenAI does, except that the key itself comes back as the
+   * error code.
+   */
   static MockResponse refusedKey(String key) {
-    return reply(401, "{\"error\": {\"code\": \"" + key + "\", \"message\": \"Incorrect API key provided: " + key
-        + "\"}}");
+    return reply(
+        401,
+        "{\"error\": {\"code\": \""
+            + key
+            + "\", \"message\": \"Incorrect API key provided: "
+            + key
+            + "\"}}");
   }
 
   static MockResponse probe(RecordedRequest request) {
@@ -140,7 +186,8 @@ public class AdminRoutesTest {
     probes.add(providerOf(request) + " " + key);
     if (key.contains("invalid") || revoked.contains(key)) return refusedKey(key);
     if (resting.contains(key)) {
-      return reply(429, "{\"error\": {\"code\": \"rate_limit_exceeded\"}}").setHeader("Retry-After", "120");
+      return reply(429, "{\"error\": {\"code\": \"rate_limit_exceeded\"}}")
+          .setHeader("Retry-After", "120");
     }
     return reply(200, "{\"object\": \"list\", \"data\": [{\"id\": \"test-model\"}]}");
   }
@@ -156,38 +203,91 @@ public class AdminRoutesTest {
     questions.add(providerOf(request) + " " + body.path("model").asText() + " " + key);
     if (revoked.contains(key)) return refusedKey(key);
     boolean anthropic = providerOf(request).equals("anthropic");
-    String schema = anthropic ? body.at("/tool_choice/name").asText()
-        : body.at("/response_format/json_schema/name").asText();
-    Map<String, Object> answer = schema.equals("verdict")
-        ? Map.of("reasoning", "nothing about a date", "met", false, "confidence", 0.1, "summary", "No date yet.",
-            "evidence", List.of())
-        : Map.of("explanation", "Looks at the Acme feed and alerts when a launch date is announced.");
-    return reply(200, anthropic
-        ? Json.text(Map.of("content", List.of(Map.of("type", "tool_use", "name", schema, "input", answer))))
-        : Json.text(Map.of("choices", List.of(Map.of("message", Map.of("role", "assistant",
-            "content", Json.text(answer)))))));
+    String schema =
+        anthropic
+            ? body.at("/tool_choice/name").asText()
+            : body.at("/response_format/json_schema/name").asText();
+    Map<String, Object> answer =
+        schema.equals("verdict")
+            ? Map.of(
+                "reasoning",
+                "nothing about a date",
+                "met",
+                false,
+                "confidence",
+                0.1,
+                "summary",
+                "No date yet.",
+                "evidence",
+                List.of())
+            : Map.of(
+                "explanation",
+                "Looks at the Acme feed and alerts when a launch date is announced.");
+    return reply(
+        200,
+        anthropic
+            ? Json.text(
+                Map.of(
+                    "content",
+                    List.of(Map.of("type", "tool_use", "name", schema, "input", answer))))
+            : Json.text(
+                Map.of(
+                    "choices",
+                    List.of(
+                        Map.of(
+                            "message",
+                            Map.of("role", "assistant", "content", Json.text(answer)))))));
   }
 
   static MockResponse search(RecordedRequest request) {
     String key = request.getHeader("X-Subscription-Token");
     searches.add(request.getRequestUrl().query() + " " + key);
     if (key.contains("invalid")) {
-      return reply(422, "{\"type\": \"ErrorResponse\", \"error\": {\"code\": \"SUBSCRIPTION_TOKEN_INVALID\"}}");
+      return reply(
+          422,
+          "{\"type\": \"ErrorResponse\", \"error\": {\"code\": \"SUBSCRIPTION_TOKEN_INVALID\"}}");
     }
-    return reply(200, Json.text(Map.of("web", Map.of("results", List.of(Map.of("title", "Acme",
-        "url", "https://news.example/acme", "description", "About Acme"))))));
+    return reply(
+        200,
+        Json.text(
+            Map.of(
+                "web",
+                Map.of(
+                    "results",
+                    List.of(
+                        Map.of(
+                            "title",
+                            "Acme",
+                            "url",
+                            "https://news.example/acme",
+                            "description",
+                            "About Acme"))))));
   }
 
   /** A fresh item on every read, so every run asks the model. */
   static MockResponse feed() {
     int n = feedItems.incrementAndGet();
-    return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody(
-        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Acme</title><link>" + base() + "</link>"
-            + "<description>d</description><item><title>Acme news " + n + "</title><link>" + base() + "/articles/"
-            + n + "</link><guid>acme-" + n + "</guid><description>News " + n + "</description></item></channel></rss>");
+    return new MockResponse()
+        .setHeader("Content-Type", "application/rss+xml")
+        .setBody(
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Acme</title><link>"
+                + base()
+                + "</link>"
+                + "<description>d</description><item><title>Acme news "
+                + n
+                + "</title><link>"
+                + base()
+                + "/articles/"
+                + n
+                + "</link><guid>acme-"
+                + n
+                + "</guid><description>News "
+                + n
+                + "</description></item></channel></rss>");
   }
 
-  // ---- calls -------------------------------------------------------------------------------------------------
+  // ---- calls
+  // -------------------------------------------------------------------------------------------------
 
   static JsonNode error(HttpResponse<String> r, int status) throws Exception {
     return HttpApiTest.error(r, status);
@@ -199,16 +299,20 @@ public class AdminRoutesTest {
 
   static String idOf(String pool, String label) throws Exception {
     for (JsonNode k : json(service.call("GET", "/admin/keys", root, null), 200).get("keys")) {
-      if (k.get("pool").asText().equals(pool) && k.get("label").asText().equals(label)) return k.get("id").asText();
+      if (k.get("pool").asText().equals(pool) && k.get("label").asText().equals(label))
+        return k.get("id").asText();
     }
     throw new AssertionError("no " + pool + " key " + label);
   }
 
   static List<JsonNode> keys(String pool) throws Exception {
     List<JsonNode> found = new ArrayList<>();
-    json(service.call("GET", "/admin/keys", root, null), 200).get("keys").forEach(k -> {
-      if (k.get("pool").asText().equals(pool)) found.add(k);
-    });
+    json(service.call("GET", "/admin/keys", root, null), 200)
+        .get("keys")
+        .forEach(
+            k -> {
+              if (k.get("pool").asText().equals(pool)) found.add(k);
+            });
     return found;
   }
 
@@ -216,12 +320,17 @@ public class AdminRoutesTest {
     return json(service.call("POST", "/watches/acme/run", root, null), 200).get("result");
   }
 
-  /** Fails when {@code text} shows {@code key}, or the part of it the conformance suite also looks for. */
+  /**
+   * Fails when {@code text} shows {@code key}, or the part of it the conformance suite also looks
+   * for.
+   */
   static void assertHidden(String key, String text) {
-    assertFalse("the key shows: " + text, text.contains(key) || text.contains(key.substring(4, 16)));
+    assertFalse(
+        "the key shows: " + text, text.contains(key) || text.contains(key.substring(4, 16)));
   }
 
-  // ---- key pools ---------------------------------------------------------------------------------------------
+  // ---- key pools
+  // ---------------------------------------------------------------------------------------------
 
   @Test
   public void aValidKeyIsProbedThenAddedAndShownOnlyMasked() throws Exception {
@@ -252,7 +361,8 @@ public class AdminRoutesTest {
       HttpResponse<String> refused = add("model", key, root);
       JsonNode body = error(refused, 422);
 
-      assertEquals("the model provider rejected the key: the provider answered HTTP 401; nothing was added",
+      assertEquals(
+          "the model provider rejected the key: the provider answered HTTP 401; nothing was added",
           body.get("error").asText());
       assertEquals(List.of("openai " + key), List.copyOf(probes));
       assertHidden(key, refused.body());
@@ -270,11 +380,16 @@ public class AdminRoutesTest {
       closed = socket.getLocalPort();
     }
     String nowhere = "http://127.0.0.1:" + closed + "/v1";
-    json(service.call("PUT", "/admin/model", root, modelBody("openai", nowhere, "m", "openai", nowhere, "m")), 200);
+    json(
+        service.call(
+            "PUT", "/admin/model", root, modelBody("openai", nowhere, "m", "openai", nowhere, "m")),
+        200);
     try {
       JsonNode body = error(add("model", "sk-valid-unreached-00000000005", root), 502);
-      assertEquals("the model provider could not check the key: openai unreachable (ConnectException); "
-          + "nothing was added", body.get("error").asText());
+      assertEquals(
+          "the model provider could not check the key: openai unreachable (ConnectException); "
+              + "nothing was added",
+          body.get("error").asText());
       assertTrue(keys("model").stream().noneMatch(k -> k.get("label").asText().equals("sk-…0005")));
     } finally {
       json(service.call("DELETE", "/admin/model", root, null), 200);
@@ -284,7 +399,8 @@ public class AdminRoutesTest {
   @Test
   public void probingIsLimitedToTenRequestsAMinuteForAllAdminsTogether() throws Exception {
     String seeded = idOf("model", "sk-…0001");
-    for (int i = 0; i < 6; i++) json(service.call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 200);
+    for (int i = 0; i < 6; i++)
+      json(service.call("POST", "/admin/keys/model/" + seeded + "/probe", root, null), 200);
     for (int i = 0; i < 4; i++) error(add("model", "sk-invalid-burst-00000000000" + i, ops), 422);
     assertEquals(10, probes.size());
 
@@ -317,7 +433,8 @@ public class AdminRoutesTest {
 
   @Test
   public void aKeyAtItsDailyLimitIsSkippedWhenKeysAreChosen() throws Exception {
-    List<JsonNode> active = keys("model").stream().filter(k -> k.get("status").asText().equals("active")).toList();
+    List<JsonNode> active =
+        keys("model").stream().filter(k -> k.get("status").asText().equals("active")).toList();
     Map<String, String> labels = new HashMap<>();
     for (JsonNode k : active) {
       String path = "/admin/keys/model/" + k.get("id").asText() + "/daily-limit";
@@ -327,15 +444,19 @@ public class AdminRoutesTest {
       labels.put(k.get("id").asText(), k.get("label").asText());
     }
     try {
-      for (int i = 0; i < active.size(); i++) assertEquals("no-match", run().get("outcome").asText());
-      assertEquals("each key served its one remaining use", active.size(),
+      for (int i = 0; i < active.size(); i++)
+        assertEquals("no-match", run().get("outcome").asText());
+      assertEquals(
+          "each key served its one remaining use",
+          active.size(),
           questions.stream().map(q -> q.split(" ")[2]).distinct().count());
 
       JsonNode refused = run();
       assertEquals("error", refused.get("outcome").asText());
       assertEquals("no usable model key is configured", refused.get("error").asText());
       assertEquals(active.size(), questions.size());
-      assertFalse(json(service.call("GET", "/config/status", null, null), 200).get("model").asBoolean());
+      assertFalse(
+          json(service.call("GET", "/config/status", null, null), 200).get("model").asBoolean());
       for (JsonNode k : keys("model")) {
         if (labels.containsKey(k.get("id").asText())) {
           assertEquals(k.get("dailyLimit").asInt(), k.get("usedToday").asInt());
@@ -349,7 +470,8 @@ public class AdminRoutesTest {
       }
     }
     assertEquals("no-match", run().get("outcome").asText());
-    assertTrue(json(service.call("GET", "/config/status", null, null), 200).get("model").asBoolean());
+    assertTrue(
+        json(service.call("GET", "/config/status", null, null), 200).get("model").asBoolean());
   }
 
   @Test
@@ -360,7 +482,9 @@ public class AdminRoutesTest {
     try (CapturedLogs logs = new CapturedLogs()) {
       revoked.add(key);
       HttpResponse<String> rejected = service.call("POST", probe, root, null);
-      assertEquals("the model provider rejected the key: the provider answered HTTP 401; the key is now dead",
+      assertEquals(
+          "the model provider rejected the key: the provider answered HTTP 401; the key is now"
+              + " dead",
           error(rejected, 422).get("error").asText());
       JsonNode dead = json(service.call("GET", "/admin/keys/model/" + id, root, null), 200);
       assertEquals("dead", dead.get("status").asText());
@@ -378,7 +502,8 @@ public class AdminRoutesTest {
     assertEquals("cooldown", cooling.get("status").asText());
     assertTrue(cooling.get("cooldownUntil").isTextual());
     resting.remove(key);
-    assertEquals("active", json(service.call("POST", probe, root, null), 200).get("status").asText());
+    assertEquals(
+        "active", json(service.call("POST", probe, root, null), 200).get("status").asText());
     assertEquals(5, probes.size());
     assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
   }
@@ -390,7 +515,11 @@ public class AdminRoutesTest {
     JsonNode row = json(add("model", key, root), 201);
     assertEquals("cooldown", row.get("status").asText());
     assertEquals("rate-limited (HTTP 429)", row.get("lastProblem").asText());
-    assertEquals(204, service.call("DELETE", "/admin/keys/model/" + row.get("id").asText(), root, null).statusCode());
+    assertEquals(
+        204,
+        service
+            .call("DELETE", "/admin/keys/model/" + row.get("id").asText(), root, null)
+            .statusCode());
   }
 
   @Test
@@ -401,28 +530,47 @@ public class AdminRoutesTest {
     assertEquals("search", row.get("pool").asText());
 
     String invalid = "bk-invalid-search-000000000011";
-    assertEquals("the search provider rejected the key: provider answered HTTP 422 (subscription_token_invalid); "
-        + "nothing was added", error(add("search", invalid, root), 422).get("error").asText());
+    assertEquals(
+        "the search provider rejected the key: provider answered HTTP 422"
+            + " (subscription_token_invalid); nothing was added",
+        error(add("search", invalid, root), 422).get("error").asText());
     assertTrue(probes.isEmpty());
-    assertEquals(204, service.call("DELETE", "/admin/keys/search/" + row.get("id").asText(), root, null).statusCode());
+    assertEquals(
+        204,
+        service
+            .call("DELETE", "/admin/keys/search/" + row.get("id").asText(), root, null)
+            .statusCode());
   }
 
   @Test
   public void badRequestsAre4xxAndChangeNothing() throws Exception {
     String before = service.call("GET", "/admin/keys", root, null).body();
-    for (String body : List.of("{}", "{\"key\": \"short\"}", "{\"key\": \"has a space-0000000\"}",
-        "{\"key\": 123456789}")) {
-      JsonNode issues = error(service.call("POST", "/admin/keys/model", root, body), 400).get("issues");
+    for (String body :
+        List.of(
+            "{}",
+            "{\"key\": \"short\"}",
+            "{\"key\": \"has a space-0000000\"}",
+            "{\"key\": 123456789}")) {
+      JsonNode issues =
+          error(service.call("POST", "/admin/keys/model", root, body), 400).get("issues");
       assertEquals(body, "[\"key\"]", issues.get(0).get("path").toString());
     }
     error(add("nope", "sk-valid-nowhere-0000000000012", root), 404);
     error(service.call("GET", "/admin/keys/model/unknown", root, null), 404);
     error(service.call("DELETE", "/admin/keys/model/unknown", root, null), 404);
-    error(service.call("PUT", "/admin/keys/model/unknown/daily-limit", root, "{\"dailyLimit\": 5}"), 404);
+    error(
+        service.call("PUT", "/admin/keys/model/unknown/daily-limit", root, "{\"dailyLimit\": 5}"),
+        404);
     error(service.call("POST", "/admin/keys/model/unknown/probe", root, null), 404);
     String seeded = "/admin/keys/model/" + idOf("model", "sk-…0001") + "/daily-limit";
-    for (String body : List.of("{}", "{\"dailyLimit\": 0}", "{\"dailyLimit\": -3}", "{\"dailyLimit\": 1.5}",
-        "{\"dailyLimit\": \"5\"}", "{\"dailyLimit\": 1000000001}")) {
+    for (String body :
+        List.of(
+            "{}",
+            "{\"dailyLimit\": 0}",
+            "{\"dailyLimit\": -3}",
+            "{\"dailyLimit\": 1.5}",
+            "{\"dailyLimit\": \"5\"}",
+            "{\"dailyLimit\": 1000000001}")) {
       JsonNode issues = error(service.call("PUT", seeded, root, body), 400).get("issues");
       assertEquals(body, "[\"dailyLimit\"]", issues.get(0).get("path").toString());
     }
@@ -433,43 +581,85 @@ public class AdminRoutesTest {
   @Test
   public void usersAreRefusedEveryAdminRoute() throws Exception {
     String seeded = idOf("model", "sk-…0001");
-    List<HttpResponse<String>> refused = List.of(
-        service.call("GET", "/admin/keys", alice, null),
-        add("model", "sk-valid-by-a-user-00000000013", alice),
-        service.call("GET", "/admin/keys/model/" + seeded, alice, null),
-        service.call("DELETE", "/admin/keys/model/" + seeded, alice, null),
-        service.call("PUT", "/admin/keys/model/" + seeded + "/daily-limit", alice, "{\"dailyLimit\": 1}"),
-        service.call("POST", "/admin/keys/model/" + seeded + "/probe", alice, null),
-        service.call("GET", "/admin/model", alice, null),
-        service.call("PUT", "/admin/model", alice, modelBody("openai", base(), "m", "openai", base(), "m")),
-        service.call("DELETE", "/admin/model", alice, null));
-    for (HttpResponse<String> r : refused) assertEquals("administrators only", error(r, 403).get("error").asText());
+    List<HttpResponse<String>> refused =
+        List.of(
+            service.call("GET", "/admin/keys", alice, null),
+            add("model", "sk-valid-by-a-user-00000000013", alice),
+            service.call("GET", "/admin/keys/model/" + seeded, alice, null),
+            service.call("DELETE", "/admin/keys/model/" + seeded, alice, null),
+            service.call(
+                "PUT",
+                "/admin/keys/model/" + seeded + "/daily-limit",
+                alice,
+                "{\"dailyLimit\": 1}"),
+            service.call("POST", "/admin/keys/model/" + seeded + "/probe", alice, null),
+            service.call("GET", "/admin/model", alice, null),
+            service.call(
+                "PUT",
+                "/admin/model",
+                alice,
+                modelBody("openai", base(), "m", "openai", base(), "m")),
+            service.call("DELETE", "/admin/model", alice, null));
+    for (HttpResponse<String> r : refused)
+      assertEquals("administrators only", error(r, 403).get("error").asText());
     assertTrue(probes.isEmpty());
-    assertEquals("environment", json(service.call("GET", "/admin/model", root, null), 200).get("source").asText());
-    assertTrue(keys("model").stream()
-        .anyMatch(k -> k.get("id").asText().equals(seeded) && k.get("dailyLimit") == null));
+    assertEquals(
+        "environment",
+        json(service.call("GET", "/admin/model", root, null), 200).get("source").asText());
+    assertTrue(
+        keys("model").stream()
+            .anyMatch(k -> k.get("id").asText().equals(seeded) && k.get("dailyLimit") == null));
   }
 
-  // ---- model configuration -----------------------------------------------------------------------------------
+  // ---- model configuration
+  // -----------------------------------------------------------------------------------
 
-  static String modelBody(String verdictsProvider, String verdictsBase, String verdictsModel,
-                          String assistanceProvider, String assistanceBase, String assistanceModel) {
-    return Json.text(Map.of(
-        "verdicts", Map.of("provider", verdictsProvider, "baseUrl", verdictsBase, "model", verdictsModel),
-        "assistance", Map.of("provider", assistanceProvider, "baseUrl", assistanceBase, "model", assistanceModel)));
+  static String modelBody(
+      String verdictsProvider,
+      String verdictsBase,
+      String verdictsModel,
+      String assistanceProvider,
+      String assistanceBase,
+      String assistanceModel) {
+    return Json.text(
+        Map.of(
+            "verdicts",
+                Map.of(
+                    "provider", verdictsProvider, "baseUrl", verdictsBase, "model", verdictsModel),
+            "assistance",
+                Map.of(
+                    "provider",
+                    assistanceProvider,
+                    "baseUrl",
+                    assistanceBase,
+                    "model",
+                    assistanceModel)));
   }
 
   @Test
-  public void aModelChangeIsAskedByTheNextRunAndTheNextAssistanceWithoutARestart() throws Exception {
+  public void aModelChangeIsAskedByTheNextRunAndTheNextAssistanceWithoutARestart()
+      throws Exception {
     JsonNode fromEnvironment = json(service.call("GET", "/admin/model", root, null), 200);
     assertEquals("environment", fromEnvironment.get("source").asText());
-    assertEquals(Json.MAPPER.readTree("{\"provider\": \"openai\", \"baseUrl\": \"" + base() + "/v1\", "
-        + "\"model\": \"test-model\"}"), fromEnvironment.get("verdicts"));
+    assertEquals(
+        Json.MAPPER.readTree(
+            "{\"provider\": \"openai\", \"baseUrl\": \""
+                + base()
+                + "/v1\", "
+                + "\"model\": \"test-model\"}"),
+        fromEnvironment.get("verdicts"));
     assertEquals(fromEnvironment.get("verdicts"), fromEnvironment.get("assistance"));
-    assertEquals(List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
+    assertEquals(
+        List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
 
-    JsonNode changed = json(service.call("PUT", "/admin/model", ops,
-        modelBody("openai", base() + "/v1/", "judge-2", "anthropic", base(), "helper-2")), 200);
+    JsonNode changed =
+        json(
+            service.call(
+                "PUT",
+                "/admin/model",
+                ops,
+                modelBody("openai", base() + "/v1/", "judge-2", "anthropic", base(), "helper-2")),
+            200);
     try {
       assertEquals("admin", changed.get("source").asText());
       assertEquals("ops", changed.get("changedBy").asText());
@@ -477,7 +667,8 @@ public class AdminRoutesTest {
       assertEquals(changed, json(service.call("GET", "/admin/model", root, null), 200));
       questions.clear();
 
-      assertEquals(List.of("openai:judge-2"), Json.MAPPER.convertValue(run().get("models"), List.class));
+      assertEquals(
+          List.of("openai:judge-2"), Json.MAPPER.convertValue(run().get("models"), List.class));
       json(service.call("POST", "/watches/acme/explain", root, null), 200);
       assertEquals(2, questions.size());
       assertTrue(questions.getFirst(), questions.getFirst().startsWith("openai judge-2 "));
@@ -485,28 +676,47 @@ public class AdminRoutesTest {
 
       String key = "sk-valid-two-endpoints-0000014";
       String id = json(add("model", key, root), 201).get("id").asText();
-      assertEquals("a model key is probed at every endpoint in force",
-          List.of("openai " + key, "anthropic " + key), List.copyOf(probes));
+      assertEquals(
+          "a model key is probed at every endpoint in force",
+          List.of("openai " + key, "anthropic " + key),
+          List.copyOf(probes));
       assertEquals(204, service.call("DELETE", "/admin/keys/model/" + id, root, null).statusCode());
     } finally {
       JsonNode reset = json(service.call("DELETE", "/admin/model", root, null), 200);
       assertEquals("environment", reset.get("source").asText());
       assertNull(reset.get("changedBy"));
     }
-    assertEquals(List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
+    assertEquals(
+        List.of("openai:test-model"), Json.MAPPER.convertValue(run().get("models"), List.class));
   }
 
   @Test
   public void anInvalidModelConfigurationIs400WithItsIssuesAndChangesNothing() throws Exception {
     String before = service.call("GET", "/admin/model", root, null).body();
-    JsonNode issues = error(service.call("PUT", "/admin/model", root,
-        modelBody("gemini", "ftp://models.example", "m", "openai", "https://key:secret@models.example/v1", "")), 400)
-        .get("issues");
-    assertEquals(Json.MAPPER.readTree("""
-        [{"path": ["verdicts", "provider"], "message": "must be openai or anthropic"},
-         {"path": ["verdicts", "baseUrl"], "message": "must be an absolute http(s) URL"},
-         {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys belong in the key pool)"},
-         {"path": ["assistance", "model"], "message": "must be a non-empty string"}]"""), issues);
+    JsonNode issues =
+        error(
+                service.call(
+                    "PUT",
+                    "/admin/model",
+                    root,
+                    modelBody(
+                        "gemini",
+                        "ftp://models.example",
+                        "m",
+                        "openai",
+                        "https://key:secret@models.example/v1",
+                        "")),
+                400)
+            .get("issues");
+    assertEquals(
+        Json.MAPPER.readTree(
+            """
+            [{"path": ["verdicts", "provider"], "message": "must be openai or anthropic"},
+             {"path": ["verdicts", "baseUrl"], "message": "must be an absolute http(s) URL"},
+             {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys belong in the key pool)"},
+             {"path": ["assistance", "model"], "message": "must be a non-empty string"}]\
+            """),
+        issues);
     assertFalse("no value is echoed", issues.toString().contains("secret"));
     error(service.call("PUT", "/admin/model", root, "{\"verdicts\": {}}"), 400);
     error(service.call("PUT", "/admin/model", root, "[]"), 400);

@@ -29,59 +29,73 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * The five assistance routes over real HTTP, against one loopback server playing an OpenAI-compatible model and the
- * Brave search API. The service's clock is held still and moved to a fresh minute before each test, so each test
- * has its own window of the AI limit.
+ * The five assistance routes over real HTTP, against one loopback server playing an
+ * OpenAI-compatible model and the Brave search API. The service's clock is held still and moved to
+ * a fresh minute before each test, so each test has its own window of the AI limit.
  */
 public class AssistRoutesTest {
   static final MockWebServer upstream = new MockWebServer();
-  /** The model's next answers: a content string, or a number for an HTTP error status. Empty: 500. */
+
+  /**
+   * The model's next answers: a content string, or a number for an HTTP error status. Empty: 500.
+   */
   static final ConcurrentLinkedDeque<Object> modelAnswers = new ConcurrentLinkedDeque<>();
+
   static final ConcurrentLinkedDeque<JsonNode> modelRequests = new ConcurrentLinkedDeque<>();
-  static final ConcurrentLinkedDeque<RecordedRequest> searchRequests = new ConcurrentLinkedDeque<>();
+  static final ConcurrentLinkedDeque<RecordedRequest> searchRequests =
+      new ConcurrentLinkedDeque<>();
   static volatile int searchStatus = 200;
   static final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T09:00:10Z"));
   static InProcessService service;
   static String alice;
   static String bob;
 
-  static final String WATCH = """
+  static final String WATCH =
+      """
       {"id": "%s", "name": "Acme launch", "sources": [{"type": "search", "value": "acme rocket launch",
        "trust": "official"}], "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date",
        "channels": ["telegram", "webhook:https://hooks.example/secret-hook-token"], "threshold": 0.8,
-       "weakThreshold": 0.5, "enabled": true}""";
+       "weakThreshold": 0.5, "enabled": true}\
+      """;
 
-  static final String DRAFT = """
+  static final String DRAFT =
+      """
       {"name": "Acme launch", "condition": "Acme announces the date of its first rocket launch",
        "sources": [{"type": "search", "value": "acme rocket launch date", "trust": null, "recencyDays": 7,
                     "rationale": "News of the date will be searchable."}],
-       "schedule": "0 */6 * * *", "threshold": 0.8, "notes": "Checked four times a day."}""";
+       "schedule": "0 */6 * * *", "threshold": 0.8, "notes": "Checked four times a day."}\
+      """;
 
   /** The watch of {@link #WATCH} as the model would copy it, with {@code edits}. */
   static String proposal(String edits) throws Exception {
-    com.fasterxml.jackson.databind.node.ObjectNode p = (com.fasterxml.jackson.databind.node.ObjectNode)
-        Json.MAPPER.readTree("""
-            {"reasons": [], "name": "Acme launch", "condition": "Acme announces its launch date",
-             "sources": [{"type": "search", "value": "acme rocket launch", "trust": "official", "recencyDays": null}],
-             "schedule": "0 0 1 1 *", "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}""");
+    com.fasterxml.jackson.databind.node.ObjectNode p =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            Json.MAPPER.readTree(
+                """
+                {"reasons": [], "name": "Acme launch", "condition": "Acme announces its launch date",
+                 "sources": [{"type": "search", "value": "acme rocket launch", "trust": "official", "recencyDays": null}],
+                 "schedule": "0 0 1 1 *", "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
+                """);
     p.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(edits));
     return Json.text(p);
   }
 
   @BeforeClass
   public static void start() throws Exception {
-    upstream.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        if (request.getPath().startsWith("/res/v1/web/search")) {
-          searchRequests.add(request);
-          return searchStatus != 200 ? new MockResponse().setResponseCode(searchStatus).setBody("{}")
-              : json(200, searchResults(request.getRequestUrl().queryParameter("q"), 8));
-        }
-        if (request.getPath().equals("/v1/chat/completions")) return modelAnswer(request);
-        return new MockResponse().setResponseCode(404);
-      }
-    });
+    upstream.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            if (request.getPath().startsWith("/res/v1/web/search")) {
+              searchRequests.add(request);
+              return searchStatus != 200
+                  ? new MockResponse().setResponseCode(searchStatus).setBody("{}")
+                  : json(200, searchResults(request.getRequestUrl().queryParameter("q"), 8));
+            }
+            if (request.getPath().equals("/v1/chat/completions")) return modelAnswer(request);
+            return new MockResponse().setResponseCode(404);
+          }
+        });
     upstream.start(java.net.InetAddress.getLoopbackAddress(), 0);
     service = new InProcessService(configured(true), clock);
     alice = service.signedIn("alice", "user");
@@ -106,16 +120,30 @@ public class AssistRoutesTest {
   /** The service with the loopback model and its key, and with or without search. */
   static Config configured(boolean withSearch) {
     String base = "http://127.0.0.1:" + upstream.getPort();
-    Map<String, Object> settings = new HashMap<>(Map.of(
-        "periscope.model.provider", "openai", "periscope.model.base-url", base + "/v1",
-        "periscope.model.name", "test-model", "periscope.model.api-keys", "sk-assist-test-0001",
-        "periscope.search.provider", "brave", "periscope.search.base-url", base));
+    Map<String, Object> settings =
+        new HashMap<>(
+            Map.of(
+                "periscope.model.provider",
+                "openai",
+                "periscope.model.base-url",
+                base + "/v1",
+                "periscope.model.name",
+                "test-model",
+                "periscope.model.api-keys",
+                "sk-assist-test-0001",
+                "periscope.search.provider",
+                "brave",
+                "periscope.search.base-url",
+                base));
     if (withSearch) settings.put("periscope.search.api-keys", "bk-assist-test-0002");
     return ConfigFactory.parseMap(settings).withFallback(TestJournals.h2());
   }
 
   static MockResponse json(int status, String body) {
-    return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json").setBody(body);
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/json")
+        .setBody(body);
   }
 
   static MockResponse modelAnswer(RecordedRequest request) {
@@ -125,20 +153,40 @@ public class AssistRoutesTest {
       return new MockResponse().setResponseCode(400);
     }
     if (request.getHeader("Authorization").contains("dying")) {
-      return json(401, "{\"error\": {\"type\": \"invalid_request_error\", \"code\": \"invalid_api_key\"}}");
+      return json(
+          401, "{\"error\": {\"type\": \"invalid_request_error\", \"code\": \"invalid_api_key\"}}");
     }
     Object next = modelAnswers.poll();
     if (next == null || next instanceof Integer) {
       return json(next == null ? 500 : (Integer) next, "{\"error\": {\"type\": \"server_error\"}}");
     }
-    return json(200, Json.text(Map.of("choices", List.of(Map.of("message",
-        Map.of("role", "assistant", "content", next))))));
+    return json(
+        200,
+        Json.text(
+            Map.of(
+                "choices",
+                List.of(Map.of("message", Map.of("role", "assistant", "content", next))))));
   }
 
   static String searchResults(String query, int count) {
-    return Json.text(Map.of("web", Map.of("results", IntStream.rangeClosed(1, count).mapToObj(i -> Map.of(
-        "title", query + " <strong>" + i + "</strong>", "url", "https://news.example/" + i,
-        "description", "About " + query, "page_age", "2026-03-01T0" + i + ":00:00")).toList())));
+    return Json.text(
+        Map.of(
+            "web",
+            Map.of(
+                "results",
+                IntStream.rangeClosed(1, count)
+                    .mapToObj(
+                        i ->
+                            Map.of(
+                                "title",
+                                query + " <strong>" + i + "</strong>",
+                                "url",
+                                "https://news.example/" + i,
+                                "description",
+                                "About " + query,
+                                "page_age",
+                                "2026-03-01T0" + i + ":00:00"))
+                    .toList())));
   }
 
   static HttpResponse<String> post(String path, String token, String body) throws Exception {
@@ -167,8 +215,12 @@ public class AssistRoutesTest {
     String before = watches(alice);
     modelAnswers.add(DRAFT);
 
-    JsonNode draft = ok(post("/watches/draft", alice, "{\"description\": \"Tell me when Acme sets a launch date\"}"))
-        .get("draft");
+    JsonNode draft =
+        ok(post(
+                "/watches/draft",
+                alice,
+                "{\"description\": \"Tell me when Acme sets a launch date\"}"))
+            .get("draft");
 
     assertEquals("Acme launch", draft.get("name").asText());
     assertEquals("0 */6 * * *", draft.get("schedule").asText());
@@ -186,10 +238,15 @@ public class AssistRoutesTest {
     String sixFields = DRAFT.replace("0 */6 * * *", "0 0 */6 * * *");
     modelAnswers.add(sixFields);
     modelAnswers.add(DRAFT);
-    assertEquals("0 */6 * * *", ok(post("/watches/draft", alice, "{\"description\": \"Acme\"}")).at("/draft/schedule")
-        .asText());
-    assertTrue(userPrompt(modelRequests.getLast()),
-        userPrompt(modelRequests.getLast()).contains("could not be used:\n- schedule: is not a valid five-field cron"));
+    assertEquals(
+        "0 */6 * * *",
+        ok(post("/watches/draft", alice, "{\"description\": \"Acme\"}"))
+            .at("/draft/schedule")
+            .asText());
+    assertTrue(
+        userPrompt(modelRequests.getLast()),
+        userPrompt(modelRequests.getLast())
+            .contains("could not be used:\n- schedule: is not a valid five-field cron"));
 
     modelRequests.clear();
     modelAnswers.add(sixFields);
@@ -202,9 +259,11 @@ public class AssistRoutesTest {
   @Test
   public void refiningSendsThePreviousDraftAndTheInstruction() throws Exception {
     modelAnswers.add(DRAFT.replace("\"trust\": null", "\"trust\": \"official\""));
-    String body = """
-        {"description": "", "refine": {"previousDraft": %s, "instruction": "only use official sources"}}"""
-        .formatted(DRAFT);
+    String body =
+        """
+        {"description": "", "refine": {"previousDraft": %s, "instruction": "only use official sources"}}\
+        """
+            .formatted(DRAFT);
 
     JsonNode draft = ok(post("/watches/draft", alice, body)).get("draft");
 
@@ -222,7 +281,9 @@ public class AssistRoutesTest {
   @Test
   public void aFailingModelIs502AndNeverA500() throws Exception {
     JsonNode failed = error(post("/watches/draft", alice, "{\"description\": \"Acme\"}"), 502);
-    assertTrue(failed.get("error").asText(), failed.get("error").asText().startsWith("the model call failed: "));
+    assertTrue(
+        failed.get("error").asText(),
+        failed.get("error").asText().startsWith("the model call failed: "));
     assertEquals("a transient failure is retried through the pool", 3, modelRequests.size());
 
     modelAnswers.add(400);
@@ -234,14 +295,20 @@ public class AssistRoutesTest {
   public void explainReadsTheWatchAndChangesNothing() throws Exception {
     String id = created("explained");
     String before = service.send("GET", "/watches/" + id, alice, null, Map.of()).body();
-    modelAnswers.add("{\"explanation\": \"It searches the news for Acme's launch date every new year.\"}");
+    modelAnswers.add(
+        "{\"explanation\": \"It searches the news for Acme's launch date every new year.\"}");
 
     JsonNode explained = ok(post("/watches/" + id + "/explain", alice, null));
 
-    assertEquals("It searches the news for Acme's launch date every new year.", explained.get("explanation").asText());
+    assertEquals(
+        "It searches the news for Acme's launch date every new year.",
+        explained.get("explanation").asText());
     String user = userPrompt(modelRequests.getFirst());
-    assertTrue(user, user.startsWith("Watch:\n{") && user.endsWith("\n\nAlerts go to: telegram, webhook"));
-    assertFalse("channel targets never reach a model", modelRequests.getFirst().toString().contains("secret-hook-token"));
+    assertTrue(
+        user, user.startsWith("Watch:\n{") && user.endsWith("\n\nAlerts go to: telegram, webhook"));
+    assertFalse(
+        "channel targets never reach a model",
+        modelRequests.getFirst().toString().contains("secret-hook-token"));
     assertEquals(before, service.send("GET", "/watches/" + id, alice, null, Map.of()).body());
     error(post("/watches/" + id + "/explain", bob, null), 404);
     error(post("/watches/never-created/explain", alice, null), 404);
@@ -252,48 +319,95 @@ public class AssistRoutesTest {
   public void reviseProposesOnlyWhatChangesAgainstTheStoredWatch() throws Exception {
     String id = created("revised");
     String before = service.send("GET", "/watches/" + id, alice, null, Map.of()).body();
-    modelAnswers.add(proposal("""
-        {"schedule": "0 8,20 * * *", "weakThreshold": null,
-         "reasons": [{"field": "schedule", "why": "Twice a day, as asked."}]}"""));
+    modelAnswers.add(
+        proposal(
+            """
+            {"schedule": "0 8,20 * * *", "weakThreshold": null,
+             "reasons": [{"field": "schedule", "why": "Twice a day, as asked."}]}\
+            """));
 
-    JsonNode revision = ok(post("/watches/" + id + "/revise", alice,
-        "{\"instruction\": \"check twice a day and drop weak alerts\"}")).get("revision");
+    JsonNode revision =
+        ok(post(
+                "/watches/" + id + "/revise",
+                alice,
+                "{\"instruction\": \"check twice a day and drop weak alerts\"}"))
+            .get("revision");
 
-    assertEquals(Json.MAPPER.readTree("""
-        {"schedule": "0 8,20 * * *", "weakThreshold": null, "reasons": [
-          {"field": "schedule", "why": "Twice a day, as asked."},
-          {"field": "weakThreshold", "why": "Changed to follow the instruction (the model gave no reason)."}]}"""),
+    assertEquals(
+        Json.MAPPER.readTree(
+            """
+            {"schedule": "0 8,20 * * *", "weakThreshold": null, "reasons": [
+              {"field": "schedule", "why": "Twice a day, as asked."},
+              {"field": "weakThreshold", "why": "Changed to follow the instruction (the model gave no reason)."}]}\
+            """),
         revision);
     String user = userPrompt(modelRequests.getFirst());
     assertTrue(user, user.contains("\"schedule\" : \"0 0 1 1 *\""));
     assertTrue(user, user.endsWith("\n\nInstruction: check twice a day and drop weak alerts"));
-    assertEquals("revise saves nothing", before, service.send("GET", "/watches/" + id, alice, null, Map.of()).body());
+    assertEquals(
+        "revise saves nothing",
+        before,
+        service.send("GET", "/watches/" + id, alice, null, Map.of()).body());
   }
 
   @Test
   public void reviseShowsTheModelTheOwnersFeedbackOnTheWatchsRuns() throws Exception {
-    // A feed on loopback, which the network guard refuses here: a quick recorded run (every source failed).
-    HttpResponse<String> created = service.send("POST", "/watches", alice, Json.text(Map.of("id", "heeded",
-        "name", "Acme launch", "condition", "Acme announces its launch date", "schedule", "0 0 1 1 *",
-        "threshold", 0.8, "sources", List.of(Map.of("type", "rss",
-            "value", "http://127.0.0.1:" + upstream.getPort() + "/feed.xml")))), Map.of());
+    // A feed on loopback, which the network guard refuses here: a quick recorded run (every source
+    // failed).
+    HttpResponse<String> created =
+        service.send(
+            "POST",
+            "/watches",
+            alice,
+            Json.text(
+                Map.of(
+                    "id",
+                    "heeded",
+                    "name",
+                    "Acme launch",
+                    "condition",
+                    "Acme announces its launch date",
+                    "schedule",
+                    "0 0 1 1 *",
+                    "threshold",
+                    0.8,
+                    "sources",
+                    List.of(
+                        Map.of(
+                            "type",
+                            "rss",
+                            "value",
+                            "http://127.0.0.1:" + upstream.getPort() + "/feed.xml")))),
+            Map.of());
     assertEquals(created.body(), 201, created.statusCode());
     String runId = ok(post("/watches/heeded/run", alice, null)).at("/result/runId").asText();
-    assertEquals(200, service.send("PUT", "/watches/heeded/runs/" + runId + "/feedback", alice,
-        "{\"kind\": \"missed\", \"note\": \"the launch was announced on the blog\"}", Map.of()).statusCode());
+    assertEquals(
+        200,
+        service
+            .send(
+                "PUT",
+                "/watches/heeded/runs/" + runId + "/feedback",
+                alice,
+                "{\"kind\": \"missed\", \"note\": \"the launch was announced on the blog\"}",
+                Map.of())
+            .statusCode());
     modelRequests.clear();
     modelAnswers.add(proposal("{}"));
 
     ok(post("/watches/heeded/revise", alice, "{\"instruction\": \"do not miss announcements\"}"));
 
     String user = userPrompt(modelRequests.getFirst());
-    assertTrue(user, user.contains("Feedback on its recent runs, most recent first:\n[ {\n  \"feedback\" : \"missed\",\n"
-        + "  \"note\" : \"the launch was announced on the blog\",\n  \"run\" : {"));
+    assertTrue(
+        user,
+        user.contains(
+            "Feedback on its recent runs, most recent first:\n[ {\n  \"feedback\" : \"missed\",\n"
+                + "  \"note\" : \"the launch was announced on the blog\",\n  \"run\" : {"));
     assertTrue(user, user.contains("\"outcome\" : \"error\""));
     assertFalse("run ids are not the model's business", user.contains(runId));
     assertTrue(user, user.endsWith("\n\nInstruction: do not miss announcements"));
-    assertFalse("a watch without feedback has no feedback section", userPrompt(reviseOf(created("unjudged")))
-        .contains("Feedback on"));
+    assertFalse(
+        "a watch without feedback has no feedback section",
+        userPrompt(reviseOf(created("unjudged"))).contains("Feedback on"));
   }
 
   /** The model request of a revision of {@code id} whose proposal changes nothing. */
@@ -307,21 +421,32 @@ public class AssistRoutesTest {
   @Test
   public void reviseDiffsAgainstABaseWithThePathsIdAndOtherwiseTheStoredWatch() throws Exception {
     String id = created("based");
-    JsonNode stored = Json.MAPPER.readTree(service.send("GET", "/watches/" + id, alice, null, Map.of()).body());
+    JsonNode stored =
+        Json.MAPPER.readTree(service.send("GET", "/watches/" + id, alice, null, Map.of()).body());
     com.fasterxml.jackson.databind.node.ObjectNode base = stored.deepCopy();
     base.put("name", "Acme launch watch");
     String renamed = proposal("{\"name\": \"Acme launch watch\"}");
 
     modelAnswers.add(renamed);
-    JsonNode againstBase = ok(post("/watches/" + id + "/revise", alice,
-        "{\"instruction\": \"keep the name\", \"base\": " + base + "}")).get("revision");
+    JsonNode againstBase =
+        ok(post(
+                "/watches/" + id + "/revise",
+                alice,
+                "{\"instruction\": \"keep the name\", \"base\": " + base + "}"))
+            .get("revision");
     assertFalse("the base already has the name: " + againstBase, againstBase.has("name"));
-    assertTrue("the model saw the base", userPrompt(modelRequests.getLast()).contains("Acme launch watch"));
+    assertTrue(
+        "the model saw the base",
+        userPrompt(modelRequests.getLast()).contains("Acme launch watch"));
 
     base.put("id", "some-other-watch");
     modelAnswers.add(renamed);
-    JsonNode againstStored = ok(post("/watches/" + id + "/revise", alice,
-        "{\"instruction\": \"keep the name\", \"base\": " + base + "}")).get("revision");
+    JsonNode againstStored =
+        ok(post(
+                "/watches/" + id + "/revise",
+                alice,
+                "{\"instruction\": \"keep the name\", \"base\": " + base + "}"))
+            .get("revision");
     assertEquals("Acme launch watch", againstStored.get("name").asText());
   }
 
@@ -336,19 +461,30 @@ public class AssistRoutesTest {
 
     modelAnswers.add(proposal("{\"threshold\": 1.5}"));
     modelAnswers.add(proposal("{\"threshold\": 2}"));
-    error(post("/watches/" + id + "/revise", alice, "{\"instruction\": \"alert only when certain\"}"), 502);
-    assertTrue(userPrompt(modelRequests.getLast()).contains("- threshold: must be a number from 0 to 1"));
+    error(
+        post("/watches/" + id + "/revise", alice, "{\"instruction\": \"alert only when certain\"}"),
+        502);
+    assertTrue(
+        userPrompt(modelRequests.getLast()).contains("- threshold: must be a number from 0 to 1"));
   }
 
   @Test
   public void previewShowsAtMostFiveCandidatesFromOneSearchAndAsksNoModel() throws Exception {
-    JsonNode candidates = ok(post("/watches/draft/preview", alice,
-        "{\"value\": \"acme rocket launch\", \"hints\": {\"recencyDays\": 7}}")).get("candidates");
+    JsonNode candidates =
+        ok(post(
+                "/watches/draft/preview",
+                alice,
+                "{\"value\": \"acme rocket launch\", \"hints\": {\"recencyDays\": 7}}"))
+            .get("candidates");
 
     assertEquals(5, candidates.size());
-    assertEquals(Json.MAPPER.readTree("""
-        {"title": "acme rocket launch 1", "url": "https://news.example/1", "publishedAt": "2026-03-01T01:00:00Z",
-         "snippet": "About acme rocket launch"}"""), candidates.get(0));
+    assertEquals(
+        Json.MAPPER.readTree(
+            """
+            {"title": "acme rocket launch 1", "url": "https://news.example/1", "publishedAt": "2026-03-01T01:00:00Z",
+             "snippet": "About acme rocket launch"}\
+            """),
+        candidates.get(0));
     assertEquals(1, searchRequests.size());
     RecordedRequest search = searchRequests.getFirst();
     assertEquals("acme rocket launch", search.getRequestUrl().queryParameter("q"));
@@ -364,11 +500,17 @@ public class AssistRoutesTest {
 
   @Test
   public void checkDomainsAnswersABooleanPerDomainAndValidatesTheBody() throws Exception {
-    JsonNode liveness = ok(post("/watches/draft/check-domains", alice,
-        "{\"domains\": [\"no-such-host.invalid\", \"localhost\", \"not a domain\"]}")).get("liveness");
+    JsonNode liveness =
+        ok(post(
+                "/watches/draft/check-domains",
+                alice,
+                "{\"domains\": [\"no-such-host.invalid\", \"localhost\", \"not a domain\"]}"))
+            .get("liveness");
 
-    assertEquals(Json.MAPPER.readTree(
-        "{\"no-such-host.invalid\": false, \"localhost\": false, \"not a domain\": false}"), liveness);
+    assertEquals(
+        Json.MAPPER.readTree(
+            "{\"no-such-host.invalid\": false, \"localhost\": false, \"not a domain\": false}"),
+        liveness);
     error(post("/watches/draft/check-domains", alice, "{\"domains\": \"example.org\"}"), 400);
     String fiftyOne = "[" + "\"example.org\",".repeat(50) + "\"example.org\"]";
     error(post("/watches/draft/check-domains", alice, "{\"domains\": " + fiftyOne + "}"), 400);
@@ -376,27 +518,36 @@ public class AssistRoutesTest {
 
   @Test
   public void theLimitIsTenAMinutePerOwnerAcrossTheFiveRoutes() throws Exception {
-    clock.set(clock.instant().plus(Duration.ofMinutes(1)).truncatedTo(java.time.temporal.ChronoUnit.MINUTES)
-        .plusSeconds(10));
+    clock.set(
+        clock
+            .instant()
+            .plus(Duration.ofMinutes(1))
+            .truncatedTo(java.time.temporal.ChronoUnit.MINUTES)
+            .plusSeconds(10));
     String id = created("limited");
     String domains = "{\"domains\": [\"localhost\"]}";
     for (int i = 0; i < 10; i++) {
-      HttpResponse<String> r = switch (i % 5) {
-        case 0 -> post("/watches/draft/check-domains", alice, domains);
-        case 1 -> post("/watches/draft", alice, "{}");                          // a 400 counts too
-        case 2 -> post("/watches/draft/preview", alice, "{\"value\": 3}");
-        case 3 -> post("/watches/" + id + "/revise", alice, "{}");
-        default -> post("/watches/never-created/explain", alice, null);         // so does a 404
-      };
+      HttpResponse<String> r =
+          switch (i % 5) {
+            case 0 -> post("/watches/draft/check-domains", alice, domains);
+            case 1 -> post("/watches/draft", alice, "{}"); // a 400 counts too
+            case 2 -> post("/watches/draft/preview", alice, "{\"value\": 3}");
+            case 3 -> post("/watches/" + id + "/revise", alice, "{}");
+            default -> post("/watches/never-created/explain", alice, null); // so does a 404
+          };
       assertTrue(r.statusCode() + " " + r.body(), r.statusCode() != 429);
     }
     HttpResponse<String> limited = post("/watches/draft/check-domains", alice, domains);
     error(limited, 429);
     assertEquals("50", limited.headers().firstValue("Retry-After").orElse(null));
     error(post("/watches/" + id + "/explain", alice, null), 429);
-    assertEquals("another owner has a window of their own", 200,
+    assertEquals(
+        "another owner has a window of their own",
+        200,
         post("/watches/draft/check-domains", bob, domains).statusCode());
-    assertEquals("the watch routes are not limited", 200,
+    assertEquals(
+        "the watch routes are not limited",
+        200,
         service.send("GET", "/watches/" + id, alice, null, Map.of()).statusCode());
 
     clock.set(clock.instant().plus(Duration.ofMinutes(1)));
@@ -407,26 +558,43 @@ public class AssistRoutesTest {
   public void aWatchCalledDraftIsStillAWatch() throws Exception {
     created("draft");
     assertEquals(200, service.send("GET", "/watches/draft", alice, null, Map.of()).statusCode());
-    assertEquals(200, service.send("PUT", "/watches/draft", alice, WATCH.formatted("draft"), Map.of()).statusCode());
-    assertEquals(200, service.send("GET", "/watches/draft/runs", alice, null, Map.of()).statusCode());
+    assertEquals(
+        200,
+        service
+            .send("PUT", "/watches/draft", alice, WATCH.formatted("draft"), Map.of())
+            .statusCode());
+    assertEquals(
+        200, service.send("GET", "/watches/draft/runs", alice, null, Map.of()).statusCode());
     modelAnswers.add("{\"explanation\": \"The watch called draft.\"}");
-    assertEquals("The watch called draft.", ok(post("/watches/draft/explain", alice, null)).get("explanation").asText());
+    assertEquals(
+        "The watch called draft.",
+        ok(post("/watches/draft/explain", alice, null)).get("explanation").asText());
     error(service.send("GET", "/watches/draft/preview", alice, null, Map.of()), 405);
     assertEquals(204, service.send("DELETE", "/watches/draft", alice, null, Map.of()).statusCode());
   }
 
   @Test
   public void withoutAUsableKeyAssistanceIsNotConfigured() throws Exception {
-    Config noKeys = ConfigFactory.parseMap(Map.of("periscope.model.api-keys", "", "periscope.search.api-keys", ""))
-        .withFallback(configured(false));
+    Config noKeys =
+        ConfigFactory.parseMap(
+                Map.of("periscope.model.api-keys", "", "periscope.search.api-keys", ""))
+            .withFallback(configured(false));
     try (InProcessService bare = new InProcessService(noKeys, clock)) {
       bare.account("carol", "user", "carol-passphrase");
       String carol = bare.login("carol", "carol-passphrase");
-      assertEquals(201, bare.send("POST", "/watches", carol, WATCH.formatted("mine"), Map.of()).statusCode());
+      assertEquals(
+          201,
+          bare.send("POST", "/watches", carol, WATCH.formatted("mine"), Map.of()).statusCode());
       // 503 comes before the body and the watch are looked at.
-      for (String[] call : new String[][] {{"/watches/draft", "{}"}, {"/watches/draft/check-domains", "{}"},
-          {"/watches/draft/preview", "{}"}, {"/watches/mine/explain", null}, {"/watches/mine/revise", "{}"},
-          {"/watches/not-mine/explain", null}}) {
+      for (String[] call :
+          new String[][] {
+            {"/watches/draft", "{}"},
+            {"/watches/draft/check-domains", "{}"},
+            {"/watches/draft/preview", "{}"},
+            {"/watches/mine/explain", null},
+            {"/watches/mine/revise", "{}"},
+            {"/watches/not-mine/explain", null}
+          }) {
         error(bare.send("POST", call[0], carol, call[1], Map.of()), 503);
       }
     }
@@ -435,18 +603,26 @@ public class AssistRoutesTest {
 
   @Test
   public void previewNeedsASearchKeyAndDeadModelKeysMeanNoAssistance() throws Exception {
-    Config dying = ConfigFactory.parseMap(Map.of("periscope.model.api-keys", "sk-dying-test-0003"))
-        .withFallback(configured(false));
+    Config dying =
+        ConfigFactory.parseMap(Map.of("periscope.model.api-keys", "sk-dying-test-0003"))
+            .withFallback(configured(false));
     try (InProcessService service = new InProcessService(dying, clock)) {
       service.account("carol", "user", "carol-passphrase");
       String carol = service.login("carol", "carol-passphrase");
-      error(service.send("POST", "/watches/draft/preview", carol, "{\"value\": \"acme\"}", Map.of()), 503);
+      error(
+          service.send("POST", "/watches/draft/preview", carol, "{\"value\": \"acme\"}", Map.of()),
+          503);
       assertTrue(searchRequests.isEmpty());
 
       // The provider rejects the only model key: it dies, and with it the capability.
-      error(service.send("POST", "/watches/draft", carol, "{\"description\": \"Acme\"}", Map.of()), 503);
+      error(
+          service.send("POST", "/watches/draft", carol, "{\"description\": \"Acme\"}", Map.of()),
+          503);
       assertEquals(1, modelRequests.size());
-      error(service.send("POST", "/watches/draft/check-domains", carol, "{\"domains\": []}", Map.of()), 503);
+      error(
+          service.send(
+              "POST", "/watches/draft/check-domains", carol, "{\"domains\": []}", Map.of()),
+          503);
     }
   }
 

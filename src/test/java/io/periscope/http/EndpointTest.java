@@ -10,15 +10,23 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.Test;
 
-/** How a template matches a request's path: segment by segment, the whole path, parameters decoded. */
+/**
+ * How a template matches a request's path: segment by segment, the whole path, parameters decoded.
+ */
 public class EndpointTest {
-  private static final Endpoint RUN = new Endpoint(GET, "/watches/{id}/runs/{runId}", (caller, p) -> complete("ok"));
-  private static final Endpoint POOL = new Endpoint(GET, "/admin/keys/{pool}",
-      Map.<String, Predicate<String>>of("pool", List.of("model", "search")::contains), (caller, p) -> complete("ok"));
+  private static final Endpoint RUN =
+      new Endpoint(GET, "/watches/{id}/runs/{runId}", (caller, p) -> complete("ok"));
+  private static final Endpoint POOL =
+      new Endpoint(
+          GET,
+          "/admin/keys/{pool}",
+          Map.<String, Predicate<String>>of("pool", List.of("model", "search")::contains),
+          (caller, p) -> complete("ok"));
 
   @Test
   public void literalsMatchWholeSegmentsAndParametersTakeTheirValue() {
-    assertEquals(Map.of("id", "w1", "runId", "r 2"), RUN.match(List.of("watches", "w1", "runs", "r 2")));
+    assertEquals(
+        Map.of("id", "w1", "runId", "r 2"), RUN.match(List.of("watches", "w1", "runs", "r 2")));
     assertNull(RUN.match(List.of("watchesX", "w1", "runs", "r")));
     assertNull(RUN.match(List.of("watches", "w1", "run", "r")));
   }
@@ -26,7 +34,7 @@ public class EndpointTest {
   @Test
   public void thePathMustEndWhereTheTemplateDoes() {
     assertNull(RUN.match(List.of("watches", "w1", "runs")));
-    assertNull(RUN.match(List.of("watches", "w1", "runs", "r", "")));  // a trailing slash
+    assertNull(RUN.match(List.of("watches", "w1", "runs", "r", ""))); // a trailing slash
     assertNull(RUN.match(List.of("watches", "w1", "runs", "r", "more")));
   }
 

@@ -4,9 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import io.periscope.testing.MutableClock;
 import org.junit.Test;
 
 public class FixedWindowRateLimiterTest {
@@ -14,10 +14,12 @@ public class FixedWindowRateLimiterTest {
 
   // One-minute windows start on the minute; the test starts 10 s into the 12:00 window.
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T12:00:10Z"));
-  private final FixedWindowRateLimiter limiter = new FixedWindowRateLimiter(LIMIT, Duration.ofMinutes(1), clock);
+  private final FixedWindowRateLimiter limiter =
+      new FixedWindowRateLimiter(LIMIT, Duration.ofMinutes(1), clock);
 
   private void useUpTheLimit(String key) {
-    for (int i = 0; i < LIMIT; i++) assertTrue("request " + (i + 1) + " is allowed", limiter.acquire(key).allowed());
+    for (int i = 0; i < LIMIT; i++)
+      assertTrue("request " + (i + 1) + " is allowed", limiter.acquire(key).allowed());
   }
 
   @Test

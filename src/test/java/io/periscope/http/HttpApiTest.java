@@ -26,10 +26,12 @@ public class HttpApiTest {
   static String bob;
   static String root;
 
-  static final String WATCH = """
+  static final String WATCH =
+      """
       {"id": "%s", "name": "Acme", "owner": "mallory", "sources": [{"type": "search", "value": "acme"}],
        "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "channels": ["telegram"],
-       "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}""";
+       "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
+      """;
 
   @BeforeClass
   public static void start() throws Exception {
@@ -44,7 +46,8 @@ public class HttpApiTest {
     service.close();
   }
 
-  static HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
+  static HttpResponse<String> call(String method, String path, String token, String body)
+      throws Exception {
     return service.send(method, path, token, body, Map.of());
   }
 
@@ -52,7 +55,9 @@ public class HttpApiTest {
     assertEquals(r.body(), status, r.statusCode());
     assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
     JsonNode body = Json.MAPPER.readTree(r.body());
-    assertTrue("an error message: " + r.body(), body.path("error").isTextual() && !body.get("error").asText().isEmpty());
+    assertTrue(
+        "an error message: " + r.body(),
+        body.path("error").isTextual() && !body.get("error").asText().isEmpty());
     return body;
   }
 
@@ -60,8 +65,13 @@ public class HttpApiTest {
   public void publicRoutesAnswerWithoutAToken() throws Exception {
     assertEquals("{\"status\":\"ok\"}", call("GET", "/health", null, null).body());
     JsonNode status = Json.MAPPER.readTree(call("GET", "/config/status", null, null).body());
-    status.fields().forEachRemaining(f -> assertTrue(f.getKey(), f.getValue().isBoolean()
-        || f.getKey().equals("identityProviders")));
+    status
+        .fields()
+        .forEachRemaining(
+            f ->
+                assertTrue(
+                    f.getKey(),
+                    f.getValue().isBoolean() || f.getKey().equals("identityProviders")));
     assertEquals("{\"github\":false}", status.get("identityProviders").toString());
   }
 
@@ -73,7 +83,9 @@ public class HttpApiTest {
     assertEquals("alice", w.get("owner").asText());
     assertEquals(0.5, w.get("weakThreshold").asDouble(), 0);
     JsonNode list = Json.MAPPER.readTree(call("GET", "/watches", alice, null).body());
-    assertTrue("a 201 is in the very next list", list.get("watches").findValuesAsText("id").contains("created"));
+    assertTrue(
+        "a 201 is in the very next list",
+        list.get("watches").findValuesAsText("id").contains("created"));
     error(call("POST", "/watches", alice, WATCH.formatted("created")), 409);
   }
 
@@ -91,9 +103,11 @@ public class HttpApiTest {
   @Test
   public void putReplacesTheWholeWatch() throws Exception {
     call("POST", "/watches", alice, WATCH.formatted("replaced"));
-    String replacement = """
+    String replacement =
+        """
         {"id": "ignored", "owner": "bob", "name": "New", "sources": [{"type": "search", "value": "acme"}],
-         "schedule": "15 8 * * 1", "condition": "c", "threshold": 0.6}""";
+         "schedule": "15 8 * * 1", "condition": "c", "threshold": 0.6}\
+        """;
     HttpResponse<String> r = call("PUT", "/watches/replaced", alice, replacement);
     assertEquals(r.body(), 200, r.statusCode());
     JsonNode w = Json.MAPPER.readTree(call("GET", "/watches/replaced", alice, null).body());
@@ -118,12 +132,23 @@ public class HttpApiTest {
     error(call("POST", "/watches", alice, "{\"id\": "), 400);
     JsonNode invalid = error(call("POST", "/watches", alice, "[1]"), 400);
     assertTrue(invalid.get("issues").isArray());
-    JsonNode issues = error(call("POST", "/watches", alice, WATCH.formatted("x").replace("\"search\"", "\"pigeon\"")), 400);
+    JsonNode issues =
+        error(
+            call(
+                "POST",
+                "/watches",
+                alice,
+                WATCH.formatted("x").replace("\"search\"", "\"pigeon\"")),
+            400);
     assertEquals("sources", issues.get("issues").get(0).get("path").get(0).asText());
     error(call("POST", "/watches", alice, "[".repeat(100) + "]".repeat(100)), 400);
     error(call("POST", "/watches", alice, "{\"pad\": \"" + "x".repeat(300_000) + "\"}"), 413);
-    error(service.send("POST", "/watches", alice, "hello", Map.of("Content-Type", "text/plain")), 415);
-    error(service.send("POST", "/watches", alice, "", Map.of("Content-Type", "application/json")), 400);
+    error(
+        service.send("POST", "/watches", alice, "hello", Map.of("Content-Type", "text/plain")),
+        415);
+    error(
+        service.send("POST", "/watches", alice, "", Map.of("Content-Type", "application/json")),
+        400);
     error(call("POST", "/auth/login", null, "{\"email\": 12}"), 400);
   }
 
@@ -133,24 +158,29 @@ public class HttpApiTest {
     assertEquals(413, rawStatus(oversized, false));
     assertEquals(413, rawStatus(oversized, true));
     String wrongPassword = "{\"email\": \"alice@example.org\", \"password\": \"nope-nope\"}";
-    assertEquals("a body within the bound is read either way", 401, rawStatus(wrongPassword, false));
+    assertEquals(
+        "a body within the bound is read either way", 401, rawStatus(wrongPassword, false));
     assertEquals(401, rawStatus(wrongPassword, true));
   }
 
   /**
-   * The status of POST /auth/login with {@code body} over a raw connection: written with its head in one piece (the
-   * server has it whole), or chunked in two writes (the server reads it as a stream).
+   * The status of POST /auth/login with {@code body} over a raw connection: written with its head
+   * in one piece (the server has it whole), or chunked in two writes (the server reads it as a
+   * stream).
    */
   private static int rawStatus(String body, boolean chunked) throws Exception {
     java.net.URI base = service.uri("/");
     try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
       socket.setSoTimeout(30_000);
       var out = socket.getOutputStream();
-      String head = "POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-          + "Connection: close\r\n";
+      String head =
+          "POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+              + "Connection: close\r\n";
       if (chunked) {
         int half = body.length() / 2;
-        out.write((head + "Transfer-Encoding: chunked\r\n\r\n" + chunk(body.substring(0, half))).getBytes());
+        out.write(
+            (head + "Transfer-Encoding: chunked\r\n\r\n" + chunk(body.substring(0, half)))
+                .getBytes());
         out.flush();
         Thread.sleep(50);
         out.write((chunk(body.substring(half)) + "0\r\n\r\n").getBytes());
@@ -158,7 +188,9 @@ public class HttpApiTest {
         out.write((head + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes());
       }
       out.flush();
-      String statusLine = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream())).readLine();
+      String statusLine =
+          new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream()))
+              .readLine();
       return Integer.parseInt(statusLine.split(" ")[1]);
     }
   }
@@ -172,31 +204,57 @@ public class HttpApiTest {
     error(call("GET", "/watches", null, null), 401);
     error(call("GET", "/no-such-route", null, null), 401);
     error(call("GET", "/watches", "garbage.token.here", null), 401);
-    error(service.send("GET", "/watches", null, null, Map.of("Authorization", "Basic YWxpY2U6cHc=")), 401);
+    error(
+        service.send("GET", "/watches", null, null, Map.of("Authorization", "Basic YWxpY2U6cHc=")),
+        401);
   }
 
   @Test
   public void wrongPasswordAndUnknownEmailLookTheSame() throws Exception {
-    JsonNode wrong = error(call("POST", "/auth/login", null, "{\"email\":\"alice@example.org\",\"password\":\"nope-nope\"}"), 401);
-    JsonNode unknown = error(call("POST", "/auth/login", null, "{\"email\":\"nobody@example.org\",\"password\":\"nope-nope\"}"), 401);
+    JsonNode wrong =
+        error(
+            call(
+                "POST",
+                "/auth/login",
+                null,
+                "{\"email\":\"alice@example.org\",\"password\":\"nope-nope\"}"),
+            401);
+    JsonNode unknown =
+        error(
+            call(
+                "POST",
+                "/auth/login",
+                null,
+                "{\"email\":\"nobody@example.org\",\"password\":\"nope-nope\"}"),
+            401);
     assertEquals(wrong, unknown);
   }
 
   @Test
   public void creatingAnExistingAccountAgainLeavesItIntact() throws Exception {
-    String body = "{\"id\":\"dave\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"dave-passphrase\"}";
+    String body =
+        "{\"id\":\"dave\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"dave-passphrase\"}";
     assertEquals(201, call("POST", "/admin/users", root, body).statusCode());
     error(call("POST", "/admin/users", root, body), 409);
-    assertTrue("the first account still signs in", service.login("dave", "dave-passphrase").length() > 20);
-    String mallory = "{\"id\":\"mallory\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"mallory-pass\"}";
+    assertTrue(
+        "the first account still signs in", service.login("dave", "dave-passphrase").length() > 20);
+    String mallory =
+        "{\"id\":\"mallory\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"mallory-pass\"}";
     error(call("POST", "/admin/users", root, mallory), 409);
   }
 
   @Test
   public void withoutSmtpTheMailedAccountRoutesAre503() throws Exception {
-    error(call("POST", "/auth/register", null, "{\"email\":\"new@example.org\",\"password\":\"a fine long phrase\"}"), 503);
+    error(
+        call(
+            "POST",
+            "/auth/register",
+            null,
+            "{\"email\":\"new@example.org\",\"password\":\"a fine long phrase\"}"),
+        503);
     error(call("POST", "/auth/forgot-password", null, "{\"email\":\"alice@example.org\"}"), 503);
-    error(call("POST", "/auth/verify-email/resend", null, "{\"email\":\"alice@example.org\"}"), 503);
+    error(
+        call("POST", "/auth/verify-email/resend", null, "{\"email\":\"alice@example.org\"}"), 503);
     error(call("GET", "/auth/github", null, null), 404);
   }
 
@@ -217,8 +275,12 @@ public class HttpApiTest {
 
   @Test
   public void adminsCreateAccountsOnceByIdAndByEmail() throws Exception {
-    String body = "{\"id\":\"%s\",\"email\":\"%s\",\"role\":\"user\",\"password\":\"long-enough-pw\"}";
-    assertEquals(201, call("POST", "/admin/users", root, body.formatted("carol", "carol@example.org")).statusCode());
+    String body =
+        "{\"id\":\"%s\",\"email\":\"%s\",\"role\":\"user\",\"password\":\"long-enough-pw\"}";
+    assertEquals(
+        201,
+        call("POST", "/admin/users", root, body.formatted("carol", "carol@example.org"))
+            .statusCode());
     error(call("POST", "/admin/users", root, body.formatted("carol", "carol2@example.org")), 409);
     error(call("POST", "/admin/users", root, body.formatted("carol2", "Carol@Example.org")), 409);
     error(call("POST", "/admin/users", root, body.formatted("bad id", "x@example.org")), 400);
@@ -227,15 +289,29 @@ public class HttpApiTest {
 
   @Test
   public void theAuthWindowAllowsTwentyThenAnswers429() throws Exception {
-    // Its own service, on a clock held 10 s into a window: the window is per process, and other tests log in.
+    // Its own service, on a clock held 10 s into a window: the window is per process, and other
+    // tests log in.
     Clock still = Clock.fixed(Instant.parse("2026-11-22T12:00:10Z"), ZoneOffset.UTC);
     try (InProcessService limited = new InProcessService(TestJournals.h2(), still)) {
       for (int i = 0; i < 20; i++) {
-        assertEquals(401, limited.send("POST", "/auth/login", null,
-            "{\"email\":\"x@example.org\",\"password\":\"wrong-" + i + "\"}", Map.of()).statusCode());
+        assertEquals(
+            401,
+            limited
+                .send(
+                    "POST",
+                    "/auth/login",
+                    null,
+                    "{\"email\":\"x@example.org\",\"password\":\"wrong-" + i + "\"}",
+                    Map.of())
+                .statusCode());
       }
-      HttpResponse<String> refused = limited.send("POST", "/auth/login", null,
-          "{\"email\":\"x@example.org\",\"password\":\"wrong\"}", Map.of());
+      HttpResponse<String> refused =
+          limited.send(
+              "POST",
+              "/auth/login",
+              null,
+              "{\"email\":\"x@example.org\",\"password\":\"wrong\"}",
+              Map.of());
       error(refused, 429);
       assertEquals("50", refused.headers().firstValue("Retry-After").orElse(null));
     }
@@ -243,20 +319,50 @@ public class HttpApiTest {
 
   @Test
   public void corsFollowsTheAllowList() throws Exception {
-    try (InProcessService cors = new InProcessService(ConfigFactory.parseMap(Map.of(
-        "periscope.web-origin", "http://app.example")).withFallback(TestJournals.h2()))) {
-      HttpResponse<String> listed = cors.send("GET", "/health", null, null, Map.of("Origin", "http://app.example"));
-      assertEquals("http://app.example", listed.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
-      HttpResponse<String> preflight = cors.send("OPTIONS", "/watches/x", null, null, Map.of(
-          "Origin", "http://app.example", "Access-Control-Request-Method", "PUT",
-          "Access-Control-Request-Headers", "authorization, content-type"));
+    try (InProcessService cors =
+        new InProcessService(
+            ConfigFactory.parseMap(Map.of("periscope.web-origin", "http://app.example"))
+                .withFallback(TestJournals.h2()))) {
+      HttpResponse<String> listed =
+          cors.send("GET", "/health", null, null, Map.of("Origin", "http://app.example"));
+      assertEquals(
+          "http://app.example",
+          listed.headers().firstValue("Access-Control-Allow-Origin").orElse(null));
+      HttpResponse<String> preflight =
+          cors.send(
+              "OPTIONS",
+              "/watches/x",
+              null,
+              null,
+              Map.of(
+                  "Origin",
+                  "http://app.example",
+                  "Access-Control-Request-Method",
+                  "PUT",
+                  "Access-Control-Request-Headers",
+                  "authorization, content-type"));
       assertTrue(preflight.statusCode() == 200 || preflight.statusCode() == 204);
-      assertTrue(preflight.headers().firstValue("Access-Control-Allow-Methods").orElse("").contains("PUT"));
-      assertTrue(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase().contains("authorization"));
-      HttpResponse<String> other = cors.send("GET", "/health", null, null, Map.of("Origin", "http://evil.example"));
+      assertTrue(
+          preflight
+              .headers()
+              .firstValue("Access-Control-Allow-Methods")
+              .orElse("")
+              .contains("PUT"));
+      assertTrue(
+          preflight
+              .headers()
+              .firstValue("Access-Control-Allow-Headers")
+              .orElse("")
+              .toLowerCase()
+              .contains("authorization"));
+      HttpResponse<String> other =
+          cors.send("GET", "/health", null, null, Map.of("Origin", "http://evil.example"));
       assertTrue(other.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
     }
-    HttpResponse<String> none = service.send("GET", "/health", null, null, Map.of("Origin", "http://app.example"));
-    assertTrue(none.headers().map().keySet().stream().noneMatch(h -> h.toLowerCase().startsWith("access-control-")));
+    HttpResponse<String> none =
+        service.send("GET", "/health", null, null, Map.of("Origin", "http://app.example"));
+    assertTrue(
+        none.headers().map().keySet().stream()
+            .noneMatch(h -> h.toLowerCase().startsWith("access-control-")));
   }
 }

@@ -38,17 +38,20 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * The OpenAPI document served at /openapi.json: valid OpenAPI 3.1 (checked against the official schema by Vert.x's
- * contract loader, which also resolves every reference), and the whole interface in both directions. Every route
- * the service routes by (its {@link Endpoint}s) is documented with its security, nothing else is; and every
- * documented operation, asked of the running service, is answered by a route, with a status the document lists and
- * a body of that status's schema.
+ * The OpenAPI document served at /openapi.json: valid OpenAPI 3.1 (checked against the official
+ * schema by Vert.x's contract loader, which also resolves every reference), and the whole interface
+ * in both directions. Every route the service routes by (its {@link Endpoint}s) is documented with
+ * its security, nothing else is; and every documented operation, asked of the running service, is
+ * answered by a route, with a status the document lists and a body of that status's schema.
  */
 public class OpenApiDocumentTest {
-  static final Set<String> METHODS = Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
-  static final String WATCH = """
+  static final Set<String> METHODS =
+      Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
+  static final String WATCH =
+      """
       {"id": "%s", "name": "Acme", "sources": [{"type": "rss", "value": "http://127.0.0.1:9/feed.xml"}],
-       "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "threshold": 0.8}""";
+       "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "threshold": 0.8}\
+      """;
 
   static final String NO_MODEL = "http://127.0.0.1:9/v1";
   static final String MODEL_KEY = "sk-openapi-test-00000000000001";
@@ -64,13 +67,22 @@ public class OpenApiDocumentTest {
   public static void start() throws Exception {
     vertx = Vertx.vertx();
     document = Json.MAPPER.readTree(OpenApiRoutes.load());
-    // GitHub configured, so /auth/{provider} has a provider to answer for; sign-in never reaches it here. A model
-    // key, so the key routes have one to answer for; its provider refuses connections (probes and assistance: 502).
-    service = new InProcessService(ConfigFactory.parseMap(Map.of(
-            "periscope.identity.github.client-id", "openapi-test-client",
-            "periscope.identity.github.client-secret", "openapi-test-secret",
-            "periscope.model.base-url", NO_MODEL, "periscope.model.api-keys", MODEL_KEY))
-        .withFallback(TestJournals.h2()));
+    // GitHub configured, so /auth/{provider} has a provider to answer for; sign-in never reaches it
+    // here. A model key, so the key routes have one to answer for; its provider refuses connections
+    // (probes and assistance: 502).
+    service =
+        new InProcessService(
+            ConfigFactory.parseMap(
+                    Map.of(
+                        "periscope.identity.github.client-id",
+                        "openapi-test-client",
+                        "periscope.identity.github.client-secret",
+                        "openapi-test-secret",
+                        "periscope.model.base-url",
+                        NO_MODEL,
+                        "periscope.model.api-keys",
+                        MODEL_KEY))
+                .withFallback(TestJournals.h2()));
     pushService = new FakePushService();
     root = service.signedIn("root", "admin");
     alice = service.signedIn("alice", "user");
@@ -103,75 +115,119 @@ public class OpenApiDocumentTest {
     assertInvalid("a reference to nothing", dangling);
   }
 
-  /** Answered → documented: what the service routes by is exactly what the document lists, public or not. */
+  /**
+   * Answered → documented: what the service routes by is exactly what the document lists, public or
+   * not.
+   */
   @Test
   public void everyRouteTheServiceAnswersIsDocumentedWithItsSecurity() {
     Set<String> routed = new TreeSet<>();
     Set<String> publicRoutes = new TreeSet<>();
     service.api.publicEndpoints().forEach(e -> publicRoutes.add(operation(e)));
     routed.addAll(publicRoutes);
-    service.api.authenticatedEndpoints().forEach(e ->
-        assertTrue("routed twice: " + operation(e), routed.add(operation(e))));
+    service
+        .api
+        .authenticatedEndpoints()
+        .forEach(e -> assertTrue("routed twice: " + operation(e), routed.add(operation(e))));
 
     Set<String> documented = new TreeSet<>();
     Set<String> documentedPublic = new TreeSet<>();
-    operations().forEach(op -> {
-      documented.add(op.key());
-      if (op.open()) documentedPublic.add(op.key());
-    });
+    operations()
+        .forEach(
+            op -> {
+              documented.add(op.key());
+              if (op.open()) documentedPublic.add(op.key());
+            });
     assertEquals("routed but not documented", Set.of(), missing(routed, documented));
     assertEquals("documented but not routed", Set.of(), missing(documented, routed));
-    assertEquals("public but not documented with security: []", Set.of(), missing(publicRoutes, documentedPublic));
-    assertEquals("documented with security: [] but needs a token", Set.of(), missing(documentedPublic, publicRoutes));
+    assertEquals(
+        "public but not documented with security: []",
+        Set.of(),
+        missing(publicRoutes, documentedPublic));
+    assertEquals(
+        "documented with security: [] but needs a token",
+        Set.of(),
+        missing(documentedPublic, publicRoutes));
     assertTrue("everything else needs the bearer token", document.at("/security/0").has("bearer"));
   }
 
   /**
-   * Documented → answered: each operation, asked of the running service with the ids of real entities, is answered
-   * by a route (not the route layer's 404 for an unknown path nor its 405 for a wrong method), with a status the
-   * document lists for it and a body of that status's schema.
+   * Documented → answered: each operation, asked of the running service with the ids of real
+   * entities, is answered by a route (not the route layer's 404 for an unknown path nor its 405 for
+   * a wrong method), with a status the document lists for it and a body of that status's schema.
    */
   @Test
   public void everyDocumentedOperationIsAnsweredAsDocumented() throws Exception {
     json(service.call("POST", "/watches", root, WATCH.formatted("w1")), 201);
-    String runId = json(service.call("POST", "/watches/w1/run", root, null), 200).at("/result/runId").asText();
-    json(service.call("PUT", "/watches/w1/runs/" + runId + "/feedback", root, "{\"kind\": \"useful\"}"), 200);
+    String runId =
+        json(service.call("POST", "/watches/w1/run", root, null), 200).at("/result/runId").asText();
+    json(
+        service.call(
+            "PUT", "/watches/w1/runs/" + runId + "/feedback", root, "{\"kind\": \"useful\"}"),
+        200);
     json(service.call("PUT", "/trust-rules/example.org", root, "{\"tier\": \"official\"}"), 200);
     String registration = pushService.subscribe(201).registration("phone");
-    String deviceId = json(service.call("POST", "/devices", root, registration), 201).get("id").asText();
-    // bodies that succeed, so their answers' schemas are checked too; any other operation with a body sends {}
-    Map<String, String> bodies = Map.of(
-        "login", "{\"email\": \"root@example.org\", \"password\": \"root-passphrase\"}",
-        "createWatch", WATCH.formatted("w2"),
-        "replaceWatch", WATCH.formatted("w1"),
-        "giveFeedback", "{\"kind\": \"wrong\", \"note\": \"it was a rumour\"}",
-        "setTrustRule", "{\"tier\": \"community\"}",
-        "registerDevice", registration,
-        "setKeyDailyLimit", "{\"dailyLimit\": 1000}",
-        "setModels", Json.text(Map.of("verdicts", Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"),
-            "assistance", Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"))),
-        "createUser",
-        "{\"id\": \"dave\", \"email\": \"dave@example.org\", \"role\": \"user\", \"password\": \"dave-passphrase\"}");
+    String deviceId =
+        json(service.call("POST", "/devices", root, registration), 201).get("id").asText();
+    // bodies that succeed, so their answers' schemas are checked too; any other operation with a
+    // body sends {}
+    Map<String, String> bodies =
+        Map.of(
+            "login",
+            "{\"email\": \"root@example.org\", \"password\": \"root-passphrase\"}",
+            "createWatch",
+            WATCH.formatted("w2"),
+            "replaceWatch",
+            WATCH.formatted("w1"),
+            "giveFeedback",
+            "{\"kind\": \"wrong\", \"note\": \"it was a rumour\"}",
+            "setTrustRule",
+            "{\"tier\": \"community\"}",
+            "registerDevice",
+            registration,
+            "setKeyDailyLimit",
+            "{\"dailyLimit\": 1000}",
+            "setModels",
+            Json.text(
+                Map.of(
+                    "verdicts",
+                    Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"),
+                    "assistance",
+                    Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"))),
+            "createUser",
+            "{\"id\": \"dave\", \"email\": \"dave@example.org\", \"role\": \"user\", \"password\":"
+                + " \"dave-passphrase\"}");
 
     ResponseValidator validator = ResponseValidator.create(vertx, contract(document));
-    List<Operation> ordered = Stream.concat(
-        operations().filter(op -> !op.method().equals("delete")),
-        operations().filter(op -> op.method().equals("delete"))).toList();
+    List<Operation> ordered =
+        Stream.concat(
+                operations().filter(op -> !op.method().equals("delete")),
+                operations().filter(op -> op.method().equals("delete")))
+            .toList();
     List<String> problems = new ArrayList<>();
     for (Operation op : ordered) {
-      String path = op.path().replace("/watches/{id}", "/watches/w1").replace("{runId}", runId)
-          .replace("/devices/{id}", "/devices/" + deviceId).replace("{pattern}", "example.org")
-          .replace("{provider}", "github").replace("{pool}/{id}", "model/" + KeyCipher.fingerprint(MODEL_KEY))
-          .replace("{pool}", "model");
-      assertFalse("no value for a parameter of " + op.path() + ": give the test one", path.contains("{"));
+      String path =
+          op.path()
+              .replace("/watches/{id}", "/watches/w1")
+              .replace("{runId}", runId)
+              .replace("/devices/{id}", "/devices/" + deviceId)
+              .replace("{pattern}", "example.org")
+              .replace("{provider}", "github")
+              .replace("{pool}/{id}", "model/" + KeyCipher.fingerprint(MODEL_KEY))
+              .replace("{pool}", "model");
+      assertFalse(
+          "no value for a parameter of " + op.path() + ": give the test one", path.contains("{"));
       String id = op.node().get("operationId").asText();
       String body = op.node().has("requestBody") ? bodies.getOrDefault(id, "{}") : null;
-      HttpResponse<String> r = service.call(op.method().toUpperCase(), path, op.open() ? null : root, body);
+      HttpResponse<String> r =
+          service.call(op.method().toUpperCase(), path, op.open() ? null : root, body);
       String what = op.key() + " (" + path + ") answered " + r.statusCode() + " " + r.body();
       assertAnsweredByARoute(what, r);
       String contentType = r.headers().firstValue("Content-Type").orElse(null);
-      ValidatableResponse answer = r.body().isEmpty() ? ValidatableResponse.create(r.statusCode())
-          : ValidatableResponse.create(r.statusCode(), Buffer.buffer(r.body()), contentType);
+      ValidatableResponse answer =
+          r.body().isEmpty()
+              ? ValidatableResponse.create(r.statusCode())
+              : ValidatableResponse.create(r.statusCode(), Buffer.buffer(r.body()), contentType);
       try {
         await(validator.validate(answer, id));
       } catch (ExecutionException e) {
@@ -190,11 +246,15 @@ public class OpenApiDocumentTest {
     assertEquals(document, Json.MAPPER.readTree(served.body()));
   }
 
-  /** The route layer's own answers for a path no route has (with a token) and for a wrong method. */
+  /**
+   * The route layer's own answers for a path no route has (with a token) and for a wrong method.
+   */
   static void assertAnsweredByARoute(String what, HttpResponse<String> r) throws Exception {
     assertNotEquals("no route has the method: " + what, 405, r.statusCode());
     if (r.statusCode() == 404) {
-      assertNotEquals("no route has the path: " + what, ErrorHandling.NO_SUCH_ROUTE,
+      assertNotEquals(
+          "no route has the path: " + what,
+          ErrorHandling.NO_SUCH_ROUTE,
           Json.MAPPER.readTree(r.body()).path("error").asText());
     }
   }
@@ -213,9 +273,18 @@ public class OpenApiDocumentTest {
   /** Every operation of the document, in its order. */
   static Stream<Operation> operations() {
     List<Operation> all = new ArrayList<>();
-    document.get("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op -> {
-      if (METHODS.contains(op.getKey())) all.add(new Operation(path.getKey(), op.getKey(), op.getValue()));
-    }));
+    document
+        .get("paths")
+        .fields()
+        .forEachRemaining(
+            path ->
+                path.getValue()
+                    .fields()
+                    .forEachRemaining(
+                        op -> {
+                          if (METHODS.contains(op.getKey()))
+                            all.add(new Operation(path.getKey(), op.getKey(), op.getValue()));
+                        }));
     return all.stream();
   }
 
@@ -251,11 +320,16 @@ public class OpenApiDocumentTest {
     return future.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
   }
 
-  /** Each message of the cause chain, with the schema location when the schema validator gave one. */
+  /**
+   * Each message of the cause chain, with the schema location when the schema validator gave one.
+   */
   static String explained(Throwable failure) {
     return Stream.iterate(failure, t -> t != null, Throwable::getCause)
-        .map(t -> t instanceof JsonSchemaValidationException v ? v.getMessage() + " at " + v.location()
-            : t.getMessage())
+        .map(
+            t ->
+                t instanceof JsonSchemaValidationException v
+                    ? v.getMessage() + " at " + v.location()
+                    : t.getMessage())
         .collect(Collectors.joining(" / "));
   }
 }

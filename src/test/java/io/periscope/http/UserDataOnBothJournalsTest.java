@@ -20,9 +20,9 @@ import org.junit.Before;
 import org.junit.Test;
 
 /**
- * The user-scoped data through the whole service on the embedded H2 journal and on PostgreSQL: a trust rule sets
- * the tier of a real run's cited evidence, feedback on that run, a device and the generated VAPID key all survive
- * a restart, and the feedback outlives its watch.
+ * The user-scoped data through the whole service on the embedded H2 journal and on PostgreSQL: a
+ * trust rule sets the tier of a real run's cited evidence, feedback on that run, a device and the
+ * generated VAPID key all survive a restart, and the feedback outlives its watch.
  */
 public class UserDataOnBothJournalsTest {
   private static final String PASSWORD = "user-data-passphrase";
@@ -51,39 +51,89 @@ public class UserDataOnBothJournalsTest {
 
   private void userDataSurvivesARestart(Supplier<Config> journal) throws Exception {
     String owner = "keeper-" + UUID.randomUUID().toString().substring(0, 8);
-    String watch = Json.text(Map.of("id", "launch", "name", "Acme launch", "condition", "Acme sets a launch date",
-        "sources", List.of(Map.of("type", "rss", "value", upstream.url("/feed.xml"), "trust", "community")),
-        "schedule", "0 0 1 1 *", "threshold", 0.8));
+    String watch =
+        Json.text(
+            Map.of(
+                "id",
+                "launch",
+                "name",
+                "Acme launch",
+                "condition",
+                "Acme sets a launch date",
+                "sources",
+                List.of(
+                    Map.of(
+                        "type", "rss", "value", upstream.url("/feed.xml"), "trust", "community")),
+                "schedule",
+                "0 0 1 1 *",
+                "threshold",
+                0.8));
     String deviceId;
     String vapidKey;
     try (InProcessService first = new InProcessService(upstream.config(journal.get()));
-         FakePushService pushService = new FakePushService()) {
+        FakePushService pushService = new FakePushService()) {
       first.account(owner, "user", PASSWORD);
       String token = first.login(owner, PASSWORD);
-      json(first.send("PUT", "/trust-rules/localhost", token, "{\"tier\": \"established\"}", Map.of()), 200);
+      json(
+          first.send(
+              "PUT", "/trust-rules/localhost", token, "{\"tier\": \"established\"}", Map.of()),
+          200);
       json(first.send("POST", "/watches", token, watch, Map.of()), 201);
-      JsonNode run = json(first.send("POST", "/watches/launch/run", token, null, Map.of()), 200).get("result");
+      JsonNode run =
+          json(first.send("POST", "/watches/launch/run", token, null, Map.of()), 200).get("result");
       assertEquals("alert", run.get("outcome").asText());
-      assertEquals("the rule for the cited item's domain, not the source's community", "established",
+      assertEquals(
+          "the rule for the cited item's domain, not the source's community",
+          "established",
           run.get("trustTier").asText());
-      json(first.send("PUT", "/watches/launch/runs/" + run.get("runId").asText() + "/feedback", token,
-          "{\"kind\": \"useful\", \"note\": \"right on time\"}", Map.of()), 200);
-      deviceId = json(first.send("POST", "/devices", token, pushService.subscribe(201).registration("phone"), Map.of()),
-          201).get("id").asText();
-      vapidKey = json(first.send("GET", "/devices/vapid-public-key", token, null, Map.of()), 200)
-          .get("publicKey").asText();
+      json(
+          first.send(
+              "PUT",
+              "/watches/launch/runs/" + run.get("runId").asText() + "/feedback",
+              token,
+              "{\"kind\": \"useful\", \"note\": \"right on time\"}",
+              Map.of()),
+          200);
+      deviceId =
+          json(
+                  first.send(
+                      "POST",
+                      "/devices",
+                      token,
+                      pushService.subscribe(201).registration("phone"),
+                      Map.of()),
+                  201)
+              .get("id")
+              .asText();
+      vapidKey =
+          json(first.send("GET", "/devices/vapid-public-key", token, null, Map.of()), 200)
+              .get("publicKey")
+              .asText();
     }
     try (InProcessService second = new InProcessService(upstream.config(journal.get()))) {
       String token = second.login(owner, PASSWORD);
-      assertEquals("[{\"pattern\":\"localhost\",\"tier\":\"established\"}]",
-          json(second.send("GET", "/trust-rules", token, null, Map.of()), 200).get("rules").toString());
-      assertEquals(List.of(deviceId),
-          json(second.send("GET", "/devices", token, null, Map.of()), 200).get("devices").findValuesAsText("id"));
-      assertEquals("the generated key pair is the cluster's, kept in the journal", vapidKey,
-          json(second.send("GET", "/devices/vapid-public-key", token, null, Map.of()), 200).get("publicKey").asText());
-      assertEquals(204, second.send("DELETE", "/watches/launch", token, null, Map.of()).statusCode());
-      JsonNode feedback = json(second.send("GET", "/watches/launch/feedback", token, null, Map.of()), 200)
-          .get("feedback").get(0);
+      assertEquals(
+          "[{\"pattern\":\"localhost\",\"tier\":\"established\"}]",
+          json(second.send("GET", "/trust-rules", token, null, Map.of()), 200)
+              .get("rules")
+              .toString());
+      assertEquals(
+          List.of(deviceId),
+          json(second.send("GET", "/devices", token, null, Map.of()), 200)
+              .get("devices")
+              .findValuesAsText("id"));
+      assertEquals(
+          "the generated key pair is the cluster's, kept in the journal",
+          vapidKey,
+          json(second.send("GET", "/devices/vapid-public-key", token, null, Map.of()), 200)
+              .get("publicKey")
+              .asText());
+      assertEquals(
+          204, second.send("DELETE", "/watches/launch", token, null, Map.of()).statusCode());
+      JsonNode feedback =
+          json(second.send("GET", "/watches/launch/feedback", token, null, Map.of()), 200)
+              .get("feedback")
+              .get(0);
       assertEquals("right on time", feedback.get("note").asText());
       assertEquals("alert", feedback.get("run").get("outcome").asText());
       assertEquals(FakeLaunchUpstream.SUMMARY, feedback.get("run").get("summary").asText());

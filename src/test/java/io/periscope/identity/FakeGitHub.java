@@ -17,9 +17,9 @@ import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 
 /**
- * GitHub's OAuth web flow and REST API on loopback: the token endpoint checks the client, the code and the PKCE
- * verifier, and answers a refused code with HTTP 200 and an error, as GitHub does; /user/emails lists the user's
- * addresses for the access token.
+ * GitHub's OAuth web flow and REST API on loopback: the token endpoint checks the client, the code
+ * and the PKCE verifier, and answers a refused code with HTTP 200 and an error, as GitHub does;
+ * /user/emails lists the user's addresses for the access token.
  */
 final class FakeGitHub implements AutoCloseable {
   static final String CLIENT_ID = "gh-client-id";
@@ -30,12 +30,13 @@ final class FakeGitHub implements AutoCloseable {
   private final Map<String, List<Map<String, Object>>> emails = new ConcurrentHashMap<>();
 
   FakeGitHub() throws Exception {
-    server.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        return answer(request);
-      }
-    });
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            return answer(request);
+          }
+        });
     server.start();
   }
 
@@ -61,17 +62,32 @@ final class FakeGitHub implements AutoCloseable {
     if (path.equals("/login/oauth/access_token") && request.getMethod().equals("POST")) {
       Map<String, String> form = query(request.getBody().readUtf8());
       String challenge = challenges.remove(form.getOrDefault("code", ""));
-      boolean client = CLIENT_ID.equals(form.get("client_id")) && CLIENT_SECRET.equals(form.get("client_secret"));
-      boolean verifier = challenge != null && challenge.equals(CodeChallenge.compute(CodeChallengeMethod.S256,
-          new CodeVerifier(form.getOrDefault("code_verifier", "x".repeat(43)))).getValue());
+      boolean client =
+          CLIENT_ID.equals(form.get("client_id"))
+              && CLIENT_SECRET.equals(form.get("client_secret"));
+      boolean verifier =
+          challenge != null
+              && challenge.equals(
+                  CodeChallenge.compute(
+                          CodeChallengeMethod.S256,
+                          new CodeVerifier(form.getOrDefault("code_verifier", "x".repeat(43))))
+                      .getValue());
       if (!client || !verifier || !"application/json".equals(request.getHeader("Accept"))) {
         return json(Map.of("error", "bad_verification_code"));
       }
-      return json(Map.of("access_token", "gho_" + form.get("code"), "token_type", "bearer", "scope", "user:email"));
+      return json(
+          Map.of(
+              "access_token",
+              "gho_" + form.get("code"),
+              "token_type",
+              "bearer",
+              "scope",
+              "user:email"));
     }
     if (path.equals("/user/emails")) {
       String bearer = request.getHeader("Authorization");
-      List<Map<String, Object>> list = bearer == null ? null : emails.get(bearer.replace("Bearer ", ""));
+      List<Map<String, Object>> list =
+          bearer == null ? null : emails.get(bearer.replace("Bearer ", ""));
       return list == null ? new MockResponse().setResponseCode(401) : json(list);
     }
     return new MockResponse().setResponseCode(404);

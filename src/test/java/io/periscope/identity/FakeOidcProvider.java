@@ -30,10 +30,11 @@ import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 
 /**
- * An OpenID Connect provider on loopback, as real as the service can tell: discovery, a JWK set with an RSA key
- * made here, a token endpoint that checks the client secret, the redirect URI and the PKCE verifier against the
- * challenge it was shown, and a userinfo endpoint. The test plays the browser: it reads the authorization URL the
- * service redirected to and {@link #approve}s it, as the person signing in would.
+ * An OpenID Connect provider on loopback, as real as the service can tell: discovery, a JWK set
+ * with an RSA key made here, a token endpoint that checks the client secret, the redirect URI and
+ * the PKCE verifier against the challenge it was shown, and a userinfo endpoint. The test plays the
+ * browser: it reads the authorization URL the service redirected to and {@link #approve}s it, as
+ * the person signing in would.
  */
 final class FakeOidcProvider implements AutoCloseable {
   static final String CLIENT_ID = "periscope-client";
@@ -41,28 +42,39 @@ final class FakeOidcProvider implements AutoCloseable {
 
   final MockWebServer server = new MockWebServer();
   final RSAKey key;
+
   /** A key the provider never published: what a forger signs with. */
   final RSAKey stranger;
+
   private final Map<String, Grant> grants = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Object>> userInfo = new ConcurrentHashMap<>();
 
-  /** What a code was issued for: the request's challenge, redirect URI and nonce, and the ID token to sign. */
-  private record Grant(String challenge, String redirectUri, String nonce, Map<String, Object> claims,
-                       UnaryOperator<JWTClaimsSet.Builder> tamper, RSAKey signer) {}
+  /**
+   * What a code was issued for: the request's challenge, redirect URI and nonce, and the ID token
+   * to sign.
+   */
+  private record Grant(
+      String challenge,
+      String redirectUri,
+      String nonce,
+      Map<String, Object> claims,
+      UnaryOperator<JWTClaimsSet.Builder> tamper,
+      RSAKey signer) {}
 
   FakeOidcProvider() throws Exception {
     key = new RSAKeyGenerator(2048).keyID("k1").generate();
     stranger = new RSAKeyGenerator(2048).keyID("k1").generate();
-    server.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        try {
-          return answer(request);
-        } catch (Exception e) {
-          return new MockResponse().setResponseCode(500).setBody(e.toString());
-        }
-      }
-    });
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            try {
+              return answer(request);
+            } catch (Exception e) {
+              return new MockResponse().setResponseCode(500).setBody(e.toString());
+            }
+          }
+        });
     server.start();
   }
 
@@ -70,19 +82,33 @@ final class FakeOidcProvider implements AutoCloseable {
     return server.url("/realms/test").toString();
   }
 
-  /** Signs the user in at the provider: answers the code the provider would send back to the callback. */
+  /**
+   * Signs the user in at the provider: answers the code the provider would send back to the
+   * callback.
+   */
   String approve(URI authorization, Map<String, Object> claims) {
     return approve(authorization, claims, b -> b, key);
   }
 
-  String approve(URI authorization, Map<String, Object> claims, UnaryOperator<JWTClaimsSet.Builder> tamper,
-                 RSAKey signer) {
+  String approve(
+      URI authorization,
+      Map<String, Object> claims,
+      UnaryOperator<JWTClaimsSet.Builder> tamper,
+      RSAKey signer) {
     Map<String, String> q = query(authorization.getRawQuery());
     if (!"S256".equals(q.get("code_challenge_method")) || !CLIENT_ID.equals(q.get("client_id"))) {
       throw new AssertionError("not a PKCE S256 request of our client: " + q);
     }
     String code = UUID.randomUUID().toString();
-    grants.put(code, new Grant(q.get("code_challenge"), q.get("redirect_uri"), q.get("nonce"), claims, tamper, signer));
+    grants.put(
+        code,
+        new Grant(
+            q.get("code_challenge"),
+            q.get("redirect_uri"),
+            q.get("nonce"),
+            claims,
+            tamper,
+            signer));
     return code;
   }
 
@@ -95,15 +121,30 @@ final class FakeOidcProvider implements AutoCloseable {
     String path = request.getRequestUrl().encodedPath();
     String base = "/realms/test";
     if (path.equals(base + "/.well-known/openid-configuration")) {
-      return json(Map.of("issuer", issuer(), "authorization_endpoint", issuer() + "/auth",
-          "token_endpoint", issuer() + "/token", "jwks_uri", issuer() + "/certs",
-          "userinfo_endpoint", issuer() + "/userinfo", "response_types_supported", new String[] {"code"},
-          "subject_types_supported", new String[] {"public"},
-          "id_token_signing_alg_values_supported", new String[] {"RS256"},
-          "code_challenge_methods_supported", new String[] {"S256"}));
+      return json(
+          Map.of(
+              "issuer",
+              issuer(),
+              "authorization_endpoint",
+              issuer() + "/auth",
+              "token_endpoint",
+              issuer() + "/token",
+              "jwks_uri",
+              issuer() + "/certs",
+              "userinfo_endpoint",
+              issuer() + "/userinfo",
+              "response_types_supported",
+              new String[] {"code"},
+              "subject_types_supported",
+              new String[] {"public"},
+              "id_token_signing_alg_values_supported",
+              new String[] {"RS256"},
+              "code_challenge_methods_supported",
+              new String[] {"S256"}));
     }
     if (path.equals(base + "/certs")) {
-      return new MockResponse().setHeader("Content-Type", "application/json")
+      return new MockResponse()
+          .setHeader("Content-Type", "application/json")
           .setBody("{\"keys\":[" + key.toPublicJWK().toJSONString() + "]}");
     }
     if (path.equals(base + "/token") && request.getMethod().equals("POST")) return token(request);
@@ -117,26 +158,46 @@ final class FakeOidcProvider implements AutoCloseable {
   }
 
   private MockResponse token(RecordedRequest request) throws JOSEException {
-    String basic = "Basic " + Base64.getEncoder().encodeToString((CLIENT_ID + ":" + CLIENT_SECRET)
-        .getBytes(StandardCharsets.UTF_8));
+    String basic =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((CLIENT_ID + ":" + CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
     if (!basic.equals(request.getHeader("Authorization"))) return error(401, "invalid_client");
     Map<String, String> form = query(request.getBody().readUtf8());
     Grant grant = grants.remove(form.getOrDefault("code", ""));
-    if (grant == null || !"authorization_code".equals(form.get("grant_type"))) return error(400, "invalid_grant");
+    if (grant == null || !"authorization_code".equals(form.get("grant_type")))
+      return error(400, "invalid_grant");
     String verifier = form.getOrDefault("code_verifier", "");
-    String challenge = CodeChallenge.compute(CodeChallengeMethod.S256, new CodeVerifier(verifier)).getValue();
-    if (!challenge.equals(grant.challenge()) || !grant.redirectUri().equals(form.get("redirect_uri"))) {
+    String challenge =
+        CodeChallenge.compute(CodeChallengeMethod.S256, new CodeVerifier(verifier)).getValue();
+    if (!challenge.equals(grant.challenge())
+        || !grant.redirectUri().equals(form.get("redirect_uri"))) {
       return error(400, "invalid_grant");
     }
     Instant now = Instant.now();
-    JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(issuer()).audience(CLIENT_ID)
-        .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(300))).claim("nonce", grant.nonce());
+    JWTClaimsSet.Builder claims =
+        new JWTClaimsSet.Builder()
+            .issuer(issuer())
+            .audience(CLIENT_ID)
+            .issueTime(Date.from(now))
+            .expirationTime(Date.from(now.plusSeconds(300)))
+            .claim("nonce", grant.nonce());
     grant.claims().forEach(claims::claim);
-    SignedJWT idToken = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").build(),
-        grant.tamper().apply(claims).build());
+    SignedJWT idToken =
+        new SignedJWT(
+            new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("k1").build(),
+            grant.tamper().apply(claims).build());
     idToken.sign(new RSASSASigner(grant.signer()));
-    return json(Map.of("access_token", "at-" + grant.claims().get("sub"), "token_type", "Bearer",
-        "id_token", idToken.serialize(), "expires_in", 300));
+    return json(
+        Map.of(
+            "access_token",
+            "at-" + grant.claims().get("sub"),
+            "token_type",
+            "Bearer",
+            "id_token",
+            idToken.serialize(),
+            "expires_in",
+            300));
   }
 
   static Map<String, String> query(String raw) {
@@ -145,7 +206,8 @@ final class FakeOidcProvider implements AutoCloseable {
     for (String pair : raw.split("&")) {
       int eq = pair.indexOf('=');
       if (eq > 0) {
-        out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+        out.put(
+            URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
             URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
       }
     }
@@ -153,7 +215,9 @@ final class FakeOidcProvider implements AutoCloseable {
   }
 
   static MockResponse json(Object body) {
-    return new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(body));
+    return new MockResponse()
+        .setHeader("Content-Type", "application/json")
+        .setBody(Json.text(body));
   }
 
   private static MockResponse error(int status, String code) {

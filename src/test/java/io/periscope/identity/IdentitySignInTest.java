@@ -25,16 +25,22 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * Sign-in through identity providers end to end: the service over real HTTP, a fake OpenID Connect provider and a
- * fake GitHub on loopback, and the test as the browser (following redirects and carrying the cookie by hand).
+ * Sign-in through identity providers end to end: the service over real HTTP, a fake OpenID Connect
+ * provider and a fake GitHub on loopback, and the test as the browser (following redirects and
+ * carrying the cookie by hand).
  */
 public class IdentitySignInTest {
   static FakeOidcProvider oidc;
   static FakeGitHub github;
   static CapturedLogs logs;
   static InProcessService service;
-  /** The same service secret as {@link #service}, with a web client: a second node that may get the callback. */
+
+  /**
+   * The same service secret as {@link #service}, with a web client: a second node that may get the
+   * callback.
+   */
   static InProcessService webNode;
+
   static final List<String> secrets = new ArrayList<>();
 
   @BeforeClass
@@ -43,22 +49,35 @@ public class IdentitySignInTest {
     github = new FakeGitHub();
     logs = new CapturedLogs();
     service = new InProcessService(providers().withFallback(TestJournals.h2()));
-    webNode = new InProcessService(ConfigFactory.parseMap(Map.of("periscope.web-origin", "http://app.example"))
-        .withFallback(providers()).withFallback(TestJournals.h2()));
+    webNode =
+        new InProcessService(
+            ConfigFactory.parseMap(Map.of("periscope.web-origin", "http://app.example"))
+                .withFallback(providers())
+                .withFallback(TestJournals.h2()));
     secrets.addAll(List.of(FakeOidcProvider.CLIENT_SECRET, FakeGitHub.CLIENT_SECRET));
   }
 
   static Config providers() {
-    return ConfigFactory.parseMap(Map.of(
-        "periscope.identity.github.client-id", FakeGitHub.CLIENT_ID,
-        "periscope.identity.github.client-secret", FakeGitHub.CLIENT_SECRET,
-        "periscope.identity.github.web-base-url", github.baseUrl(),
-        "periscope.identity.github.api-base-url", github.baseUrl(),
-        "periscope.identity.oidc-providers", "keycloak",
-        "periscope.identity.oidc.keycloak.issuer", oidc.issuer(),
-        "periscope.identity.oidc.keycloak.client-id", FakeOidcProvider.CLIENT_ID,
-        "periscope.identity.oidc.keycloak.client-secret", FakeOidcProvider.CLIENT_SECRET,
-        "periscope.rate-limits.auth-per-ip-per-minute", 1000));
+    return ConfigFactory.parseMap(
+        Map.of(
+            "periscope.identity.github.client-id",
+            FakeGitHub.CLIENT_ID,
+            "periscope.identity.github.client-secret",
+            FakeGitHub.CLIENT_SECRET,
+            "periscope.identity.github.web-base-url",
+            github.baseUrl(),
+            "periscope.identity.github.api-base-url",
+            github.baseUrl(),
+            "periscope.identity.oidc-providers",
+            "keycloak",
+            "periscope.identity.oidc.keycloak.issuer",
+            oidc.issuer(),
+            "periscope.identity.oidc.keycloak.client-id",
+            FakeOidcProvider.CLIENT_ID,
+            "periscope.identity.oidc.keycloak.client-secret",
+            FakeOidcProvider.CLIENT_SECRET,
+            "periscope.rate-limits.auth-per-ip-per-minute",
+            1000));
   }
 
   @AfterClass
@@ -82,21 +101,24 @@ public class IdentitySignInTest {
     HttpResponse<String> r = on.send("GET", "/auth/" + provider, null, null, Map.of());
     assertEquals(r.body(), 302, r.statusCode());
     String setCookie = r.headers().firstValue("Set-Cookie").orElseThrow();
-    Started started = new Started(URI.create(r.headers().firstValue("Location").orElseThrow()),
-        setCookie.substring(0, setCookie.indexOf(';')), setCookie);
+    Started started =
+        new Started(
+            URI.create(r.headers().firstValue("Location").orElseThrow()),
+            setCookie.substring(0, setCookie.indexOf(';')),
+            setCookie);
     secrets.add(started.cookie().substring(started.cookie().indexOf('=') + 1));
     secrets.add(started.state());
     return started;
   }
 
-  static HttpResponse<String> callback(InProcessService on, String provider, String query, String cookie)
-      throws Exception {
+  static HttpResponse<String> callback(
+      InProcessService on, String provider, String query, String cookie) throws Exception {
     Map<String, String> headers = cookie == null ? Map.of() : Map.of("Cookie", cookie);
     return on.send("GET", "/auth/" + provider + "/callback?" + query, null, null, headers);
   }
 
-  static HttpResponse<String> finish(InProcessService on, String provider, Started started, String code)
-      throws Exception {
+  static HttpResponse<String> finish(
+      InProcessService on, String provider, Started started, String code) throws Exception {
     secrets.add(code);
     return callback(on, provider, "code=" + code + "&state=" + started.state(), started.cookie());
   }
@@ -111,14 +133,20 @@ public class IdentitySignInTest {
     assertEquals(r.body(), 200, r.statusCode());
     JsonNode session = tree(r.body());
     secrets.add(session.get("token").asText());
-    assertEquals(200, service.send("GET", "/watches", session.get("token").asText(), null, Map.of()).statusCode());
+    assertEquals(
+        200,
+        service
+            .send("GET", "/watches", session.get("token").asText(), null, Map.of())
+            .statusCode());
     return session;
   }
 
   @Test
   public void theRedirectCarriesStateNoncePkceAndASealedCookie() throws Exception {
     Started started = begin(service, "keycloak");
-    assertTrue(started.authorization().toString(), started.authorization().toString().startsWith(oidc.issuer() + "/auth?"));
+    assertTrue(
+        started.authorization().toString(),
+        started.authorization().toString().startsWith(oidc.issuer() + "/auth?"));
     Map<String, String> q = query(started.authorization().getRawQuery());
     assertEquals("code", q.get("response_type"));
     assertEquals("S256", q.get("code_challenge_method"));
@@ -128,14 +156,21 @@ public class IdentitySignInTest {
     assertTrue(started.setCookie(), started.setCookie().contains("HttpOnly"));
     assertTrue(started.setCookie(), started.setCookie().contains("SameSite=Lax"));
     assertTrue(started.setCookie(), started.setCookie().contains("Path=/auth/keycloak/callback"));
-    assertFalse("the cookie does not show the state or the verifier", started.cookie().contains(q.get("state")));
+    assertFalse(
+        "the cookie does not show the state or the verifier",
+        started.cookie().contains(q.get("state")));
   }
 
   @Test
   public void oidcSignInMakesAVerifiedAccountAndSignsItInAgainLater() throws Exception {
     Started first = begin(service, "keycloak");
-    JsonNode session = signedIn(finish(service, "keycloak", first,
-        oidc.approve(first.authorization(), person("kc-1", "yara@example.org", true))));
+    JsonNode session =
+        signedIn(
+            finish(
+                service,
+                "keycloak",
+                first,
+                oidc.approve(first.authorization(), person("kc-1", "yara@example.org", true))));
     JsonNode user = session.get("user");
     assertEquals("yara@example.org", user.get("email").asText());
     assertEquals("user", user.get("role").asText());
@@ -143,8 +178,13 @@ public class IdentitySignInTest {
     assertEquals("Bearer", session.get("tokenType").asText());
 
     Started again = begin(service, "keycloak");
-    JsonNode second = signedIn(finish(service, "keycloak", again,
-        oidc.approve(again.authorization(), person("kc-1", "Yara@Example.org", "true"))));
+    JsonNode second =
+        signedIn(
+            finish(
+                service,
+                "keycloak",
+                again,
+                oidc.approve(again.authorization(), person("kc-1", "Yara@Example.org", "true"))));
     assertEquals(user.get("id").asText(), second.get("user").get("id").asText());
   }
 
@@ -152,11 +192,26 @@ public class IdentitySignInTest {
   public void aVerifiedAddressLinksToTheAccountHoldingIt() throws Exception {
     service.account("wanda", "user", "wanda's own passphrase");
     Started started = begin(service, "keycloak");
-    JsonNode session = signedIn(finish(service, "keycloak", started,
-        oidc.approve(started.authorization(), person("kc-wanda", "wanda@example.org", true))));
+    JsonNode session =
+        signedIn(
+            finish(
+                service,
+                "keycloak",
+                started,
+                oidc.approve(
+                    started.authorization(), person("kc-wanda", "wanda@example.org", true))));
     assertEquals("wanda", session.get("user").get("id").asText());
-    assertEquals("the password still works", 200, service.send("POST", "/auth/login", null,
-        "{\"email\":\"wanda@example.org\",\"password\":\"wanda's own passphrase\"}", Map.of()).statusCode());
+    assertEquals(
+        "the password still works",
+        200,
+        service
+            .send(
+                "POST",
+                "/auth/login",
+                null,
+                "{\"email\":\"wanda@example.org\",\"password\":\"wanda's own passphrase\"}",
+                Map.of())
+            .statusCode());
   }
 
   @Test
@@ -164,8 +219,12 @@ public class IdentitySignInTest {
     service.account("xena", "user", "xena's own passphrase");
     for (Object flag : new Object[] {false, null, "yes"}) {
       Started started = begin(service, "keycloak");
-      HttpResponse<String> r = finish(service, "keycloak", started,
-          oidc.approve(started.authorization(), person("kc-xena", "xena@example.org", flag)));
+      HttpResponse<String> r =
+          finish(
+              service,
+              "keycloak",
+              started,
+              oidc.approve(started.authorization(), person("kc-xena", "xena@example.org", flag)));
       assertEquals(r.body(), 403, r.statusCode());
       assertNull(tree(r.body()).get("token"));
     }
@@ -173,34 +232,65 @@ public class IdentitySignInTest {
 
   @Test
   public void theAddressMayComeFromUserinfo() throws Exception {
-    oidc.userInfo("kc-zoe", Map.of("sub", "kc-zoe", "email", "zoe@example.org", "email_verified", true));
+    oidc.userInfo(
+        "kc-zoe", Map.of("sub", "kc-zoe", "email", "zoe@example.org", "email_verified", true));
     Started started = begin(service, "keycloak");
-    JsonNode session = signedIn(finish(service, "keycloak", started,
-        oidc.approve(started.authorization(), Map.of("sub", "kc-zoe"))));
+    JsonNode session =
+        signedIn(
+            finish(
+                service,
+                "keycloak",
+                started,
+                oidc.approve(started.authorization(), Map.of("sub", "kc-zoe"))));
     assertEquals("zoe@example.org", session.get("user").get("email").asText());
 
-    oidc.userInfo("kc-eve", Map.of("sub", "kc-somebody-else", "email", "eve@example.org", "email_verified", true));
+    oidc.userInfo(
+        "kc-eve",
+        Map.of("sub", "kc-somebody-else", "email", "eve@example.org", "email_verified", true));
     Started other = begin(service, "keycloak");
-    assertEquals(401, finish(service, "keycloak", other,
-        oidc.approve(other.authorization(), Map.of("sub", "kc-eve"))).statusCode());
+    assertEquals(
+        401,
+        finish(
+                service,
+                "keycloak",
+                other,
+                oidc.approve(other.authorization(), Map.of("sub", "kc-eve")))
+            .statusCode());
   }
 
   @Test
   public void anIdTokenThatFailsVerificationSignsNobodyIn() throws Exception {
-    Map<String, java.util.function.UnaryOperator<com.nimbusds.jwt.JWTClaimsSet.Builder>> tampering = Map.of(
-        "another audience", b -> b.audience("someone-else"),
-        "another issuer", b -> b.issuer("http://evil.example"),
-        "another nonce", b -> b.claim("nonce", "replayed"),
-        "expired", b -> b.expirationTime(new Date(System.currentTimeMillis() - 600_000)));
+    Map<String, java.util.function.UnaryOperator<com.nimbusds.jwt.JWTClaimsSet.Builder>> tampering =
+        Map.of(
+            "another audience", b -> b.audience("someone-else"),
+            "another issuer", b -> b.issuer("http://evil.example"),
+            "another nonce", b -> b.claim("nonce", "replayed"),
+            "expired", b -> b.expirationTime(new Date(System.currentTimeMillis() - 600_000)));
     for (var tamper : tampering.entrySet()) {
       Started started = begin(service, "keycloak");
-      HttpResponse<String> r = finish(service, "keycloak", started, oidc.approve(started.authorization(),
-          person("kc-mallory", "mallory@example.org", true), tamper.getValue(), oidc.key));
+      HttpResponse<String> r =
+          finish(
+              service,
+              "keycloak",
+              started,
+              oidc.approve(
+                  started.authorization(),
+                  person("kc-mallory", "mallory@example.org", true),
+                  tamper.getValue(),
+                  oidc.key));
       assertEquals(tamper.getKey() + ": " + r.body(), 401, r.statusCode());
     }
     Started forged = begin(service, "keycloak");
-    HttpResponse<String> r = finish(service, "keycloak", forged, oidc.approve(forged.authorization(),
-        person("kc-mallory", "mallory@example.org", true), b -> b, oidc.stranger));
+    HttpResponse<String> r =
+        finish(
+            service,
+            "keycloak",
+            forged,
+            oidc.approve(
+                forged.authorization(),
+                person("kc-mallory", "mallory@example.org", true),
+                b -> b,
+                oidc.stranger));
     assertEquals("signed by a key the provider never published: " + r.body(), 401, r.statusCode());
   }
 
@@ -209,14 +299,30 @@ public class IdentitySignInTest {
     Started started = begin(service, "keycloak");
     String code = oidc.approve(started.authorization(), person("kc-2", "amy@example.org", true));
     secrets.add(code);
-    assertEquals(400, callback(service, "keycloak", "code=" + code + "&state=" + started.state(), null).statusCode());
-    assertEquals(400, callback(service, "keycloak", "code=" + code + "&state=other", started.cookie()).statusCode());
-    assertEquals(400, callback(service, "keycloak", "code=" + code + "&state=" + started.state(),
-        "periscope_signin=forged").statusCode());
-    assertEquals("another provider's flow does not count", 400,
-        callback(service, "github", "code=" + code + "&state=" + started.state(), started.cookie()).statusCode());
-    HttpResponse<String> denied = callback(service, "keycloak", "error=access_denied&state=" + started.state(),
-        started.cookie());
+    assertEquals(
+        400,
+        callback(service, "keycloak", "code=" + code + "&state=" + started.state(), null)
+            .statusCode());
+    assertEquals(
+        400,
+        callback(service, "keycloak", "code=" + code + "&state=other", started.cookie())
+            .statusCode());
+    assertEquals(
+        400,
+        callback(
+                service,
+                "keycloak",
+                "code=" + code + "&state=" + started.state(),
+                "periscope_signin=forged")
+            .statusCode());
+    assertEquals(
+        "another provider's flow does not count",
+        400,
+        callback(service, "github", "code=" + code + "&state=" + started.state(), started.cookie())
+            .statusCode());
+    HttpResponse<String> denied =
+        callback(
+            service, "keycloak", "error=access_denied&state=" + started.state(), started.cookie());
     assertEquals(401, denied.statusCode());
     assertTrue(denied.headers().firstValue("Set-Cookie").orElse("").contains("Max-Age=0"));
   }
@@ -224,38 +330,65 @@ public class IdentitySignInTest {
   @Test
   public void anyNodeFinishesTheSignInAndHandsTheTokenToTheWebClient() throws Exception {
     Started started = begin(service, "keycloak");
-    HttpResponse<String> r = finish(webNode, "keycloak", started,
-        oidc.approve(started.authorization(), person("kc-3", "bea@example.org", true)));
+    HttpResponse<String> r =
+        finish(
+            webNode,
+            "keycloak",
+            started,
+            oidc.approve(started.authorization(), person("kc-3", "bea@example.org", true)));
     assertEquals(r.body(), 302, r.statusCode());
     String location = r.headers().firstValue("Location").orElseThrow();
     assertTrue(location, location.startsWith("http://app.example/#"));
     Map<String, String> fragment = query(URI.create(location).getRawFragment());
     secrets.add(fragment.get("token"));
     assertEquals("Bearer", fragment.get("tokenType"));
-    assertEquals(200, webNode.send("GET", "/watches", fragment.get("token"), null, Map.of()).statusCode());
+    assertEquals(
+        200, webNode.send("GET", "/watches", fragment.get("token"), null, Map.of()).statusCode());
 
     HttpResponse<String> failed = callback(webNode, "keycloak", "code=x&state=y", null);
     assertEquals(302, failed.statusCode());
-    assertEquals("http://app.example/#error=invalid_state", failed.headers().firstValue("Location").orElseThrow());
+    assertEquals(
+        "http://app.example/#error=invalid_state",
+        failed.headers().firstValue("Location").orElseThrow());
   }
 
   @Test
   public void gitHubSignsInItsVerifiedPrimaryAddress() throws Exception {
     Started started = begin(service, "github");
-    assertTrue(started.authorization().toString().startsWith(github.baseUrl() + "/login/oauth/authorize?"));
-    JsonNode session = signedIn(finish(service, "github", started, github.approve(started.authorization(), List.of(
-        Map.of("email", "old@example.org", "primary", false, "verified", true),
-        Map.of("email", "cleo@example.org", "primary", true, "verified", true)))));
+    assertTrue(
+        started
+            .authorization()
+            .toString()
+            .startsWith(github.baseUrl() + "/login/oauth/authorize?"));
+    JsonNode session =
+        signedIn(
+            finish(
+                service,
+                "github",
+                started,
+                github.approve(
+                    started.authorization(),
+                    List.of(
+                        Map.of("email", "old@example.org", "primary", false, "verified", true),
+                        Map.of("email", "cleo@example.org", "primary", true, "verified", true)))));
     assertEquals("cleo@example.org", session.get("user").get("email").asText());
 
     Started unverified = begin(service, "github");
-    HttpResponse<String> r = finish(service, "github", unverified, github.approve(unverified.authorization(), List.of(
-        Map.of("email", "dora@example.org", "primary", true, "verified", false),
-        Map.of("email", "dora-work@example.org", "primary", false, "verified", true))));
+    HttpResponse<String> r =
+        finish(
+            service,
+            "github",
+            unverified,
+            github.approve(
+                unverified.authorization(),
+                List.of(
+                    Map.of("email", "dora@example.org", "primary", true, "verified", false),
+                    Map.of("email", "dora-work@example.org", "primary", false, "verified", true))));
     assertEquals(r.body(), 403, r.statusCode());
 
     Started refused = begin(service, "github");
-    assertEquals(401, finish(service, "github", refused, "a-code-github-never-issued").statusCode());
+    assertEquals(
+        401, finish(service, "github", refused, "a-code-github-never-issued").statusCode());
   }
 
   @Test
@@ -263,15 +396,27 @@ public class IdentitySignInTest {
     JsonNode status = tree(service.send("GET", "/config/status", null, null, Map.of()).body());
     assertEquals("{\"github\":true,\"keycloak\":true}", status.get("identityProviders").toString());
     assertEquals(404, service.send("GET", "/auth/gitlab", null, null, Map.of()).statusCode());
-    assertEquals(404, service.send("GET", "/auth/gitlab/callback?code=x&state=y", null, null, Map.of()).statusCode());
+    assertEquals(
+        404,
+        service
+            .send("GET", "/auth/gitlab/callback?code=x&state=y", null, null, Map.of())
+            .statusCode());
     assertEquals(405, service.send("POST", "/auth/keycloak", null, "{}", Map.of()).statusCode());
   }
 
   @Test
   public void anUnreachableProviderIs502() throws Exception {
-    Config broken = ConfigFactory.parseMap(Map.of("periscope.identity.oidc-providers", "gone",
-        "periscope.identity.oidc.gone.issuer", "http://127.0.0.1:9/nothing",
-        "periscope.identity.oidc.gone.client-id", "c", "periscope.identity.oidc.gone.client-secret", "s"));
+    Config broken =
+        ConfigFactory.parseMap(
+            Map.of(
+                "periscope.identity.oidc-providers",
+                "gone",
+                "periscope.identity.oidc.gone.issuer",
+                "http://127.0.0.1:9/nothing",
+                "periscope.identity.oidc.gone.client-id",
+                "c",
+                "periscope.identity.oidc.gone.client-secret",
+                "s"));
     try (InProcessService lonely = new InProcessService(broken.withFallback(TestJournals.h2()))) {
       HttpResponse<String> r = lonely.send("GET", "/auth/gone", null, null, Map.of());
       assertEquals(r.body(), 502, r.statusCode());

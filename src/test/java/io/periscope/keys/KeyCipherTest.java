@@ -16,7 +16,8 @@ public class KeyCipherTest {
     String sealed = cipher.encrypt("sk-live-1111111111111111");
     assertFalse(sealed.contains("1111111111111111"));
     assertEquals("sk-live-1111111111111111", cipher.decrypt(sealed));
-    assertNotEquals("each encryption uses a fresh nonce", sealed, cipher.encrypt("sk-live-1111111111111111"));
+    assertNotEquals(
+        "each encryption uses a fresh nonce", sealed, cipher.encrypt("sk-live-1111111111111111"));
   }
 
   @Test
@@ -33,8 +34,10 @@ public class KeyCipherTest {
 
   @Test
   public void fingerprintsAreStableAndDistinct() {
-    assertEquals(KeyCipher.fingerprint("k1-aaaaaaaaaaaa"), KeyCipher.fingerprint("k1-aaaaaaaaaaaa"));
-    assertNotEquals(KeyCipher.fingerprint("k1-aaaaaaaaaaaa"), KeyCipher.fingerprint("k2-aaaaaaaaaaaa"));
+    assertEquals(
+        KeyCipher.fingerprint("k1-aaaaaaaaaaaa"), KeyCipher.fingerprint("k1-aaaaaaaaaaaa"));
+    assertNotEquals(
+        KeyCipher.fingerprint("k1-aaaaaaaaaaaa"), KeyCipher.fingerprint("k2-aaaaaaaaaaaa"));
     assertEquals(16, KeyCipher.fingerprint("anything").length());
   }
 }

@@ -4,49 +4,64 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
 
 public class KeyPoolEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
   private static final Instant NOON = Instant.parse("2026-11-22T12:00:00Z");
 
-  private EventSourcedBehaviorTestKit<KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State> pool;
+  private EventSourcedBehaviorTestKit<
+          KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State>
+      pool;
 
   @Before
   public void setUp() {
     pool = EventSourcedBehaviorTestKit.create(testKit.system(), KeyPoolEntity.create("model"));
-    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Seed(List.of(
-        new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"),
-        new KeyPoolEntity.NewKey("b", "cipher-b", "sk-…bbbb")), r));
+    pool.<StatusReply<Done>>runCommand(
+        r ->
+            new KeyPoolEntity.Seed(
+                List.of(
+                    new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"),
+                    new KeyPoolEntity.NewKey("b", "cipher-b", "sk-…bbbb")),
+                r));
   }
 
   @Test
   public void seedingTwiceAddsNothing() {
-    var result = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Seed(List.of(
-        new KeyPoolEntity.NewKey("a", "cipher-a2", "sk-…aaaa")), r));
+    var result =
+        pool.<StatusReply<Done>>runCommand(
+            r ->
+                new KeyPoolEntity.Seed(
+                    List.of(new KeyPoolEntity.NewKey("a", "cipher-a2", "sk-…aaaa")), r));
     assertTrue(result.events().isEmpty());
     assertEquals(2, pool.getState().keys().size());
   }
 
   @Test
   public void acquireSpreadsUseAndMetersIt() {
-    var first = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
-    var second = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    var first =
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    var second =
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
     assertTrue(first.reply().isSuccess() && second.reply().isSuccess());
-    assertTrue("the least used key goes next",
+    assertTrue(
+        "the least used key goes next",
         !first.reply().getValue().keyId().equals(second.reply().getValue().keyId()));
-    var status = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(NOON, r));
+    var status =
+        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
+            r -> new KeyPoolEntity.GetStatus(NOON, r));
     assertTrue(status.reply().getValue().keys().stream().allMatch(k -> k.usedToday() == 1));
   }
 
@@ -54,8 +69,12 @@ public class KeyPoolEntityTest {
   public void leasesAskedForTogetherAreSpreadOverTheKeysAndAllMetered() {
     var live = testKit.spawn(KeyPoolEntity.create("together-" + java.util.UUID.randomUUID()));
     var seeded = testKit.<StatusReply<Done>>createTestProbe();
-    live.tell(new KeyPoolEntity.Seed(List.of(new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"),
-        new KeyPoolEntity.NewKey("b", "cipher-b", "sk-…bbbb")), seeded.ref()));
+    live.tell(
+        new KeyPoolEntity.Seed(
+            List.of(
+                new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"),
+                new KeyPoolEntity.NewKey("b", "cipher-b", "sk-…bbbb")),
+            seeded.ref()));
     seeded.receiveMessage();
     var leases = testKit.<StatusReply<KeyPoolEntity.Lease>>createTestProbe();
     for (int i = 0; i < 6; i++) live.tell(new KeyPoolEntity.Acquire(NOON, leases.ref()));
@@ -64,29 +83,46 @@ public class KeyPoolEntityTest {
     assertEquals(3, keys.stream().filter("a"::equals).count());
     var status = testKit.<StatusReply<KeyPoolEntity.PoolStatus>>createTestProbe();
     live.tell(new KeyPoolEntity.GetStatus(NOON, status.ref()));
-    assertTrue(status.receiveMessage().getValue().keys().stream().allMatch(k -> k.usedToday() == 3));
+    assertTrue(
+        status.receiveMessage().getValue().keys().stream().allMatch(k -> k.usedToday() == 3));
   }
 
   @Test
   public void aRateLimitedKeyCoolsDownUntilItsTimeAndADeadKeyStaysDead() {
-    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("a", ProviderFailure.Kind.RATE_LIMITED,
-        NOON.plusSeconds(20), "rate-limited (HTTP 429)", r));
-    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("b", ProviderFailure.Kind.INVALID_KEY, null,
-        "invalid-key (HTTP 401)", r));
-    var during = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    pool.<StatusReply<Done>>runCommand(
+        r ->
+            new KeyPoolEntity.Report(
+                "a",
+                ProviderFailure.Kind.RATE_LIMITED,
+                NOON.plusSeconds(20),
+                "rate-limited (HTTP 429)",
+                r));
+    pool.<StatusReply<Done>>runCommand(
+        r ->
+            new KeyPoolEntity.Report(
+                "b", ProviderFailure.Kind.INVALID_KEY, null, "invalid-key (HTTP 401)", r));
+    var during =
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
     assertTrue("no usable key while a cools down and b is dead", during.reply().isError());
-    var after = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
-        r -> new KeyPoolEntity.Acquire(NOON.plus(Duration.ofSeconds(21)), r));
+    var after =
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+            r -> new KeyPoolEntity.Acquire(NOON.plus(Duration.ofSeconds(21)), r));
     assertEquals("a", after.reply().getValue().keyId());
-    var status = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(NOON, r));
-    assertEquals(List.of("cooldown", "dead"),
+    var status =
+        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
+            r -> new KeyPoolEntity.GetStatus(NOON, r));
+    assertEquals(
+        List.of("cooldown", "dead"),
         status.reply().getValue().keys().stream().map(KeyPoolEntity.KeyView::status).toList());
   }
 
   @Test
   public void transientFailuresDoNotConcernTheKey() {
-    var result = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("a", ProviderFailure.Kind.TRANSIENT,
-        null, "transient (HTTP 500)", r));
+    var result =
+        pool.<StatusReply<Done>>runCommand(
+            r ->
+                new KeyPoolEntity.Report(
+                    "a", ProviderFailure.Kind.TRANSIENT, null, "transient (HTTP 500)", r));
     assertTrue(result.events().isEmpty());
   }
 
@@ -95,15 +131,29 @@ public class KeyPoolEntityTest {
     pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
     pool.restart();
     Instant tomorrow = NOON.plus(Duration.ofDays(1));
-    var today = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(NOON, r));
-    var next = pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(tomorrow, r));
-    assertEquals(1, today.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
-    assertEquals(0, next.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
+    var today =
+        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
+            r -> new KeyPoolEntity.GetStatus(NOON, r));
+    var next =
+        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
+            r -> new KeyPoolEntity.GetStatus(tomorrow, r));
+    assertEquals(
+        1,
+        today.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
+    assertEquals(
+        0,
+        next.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
   }
 
   private List<String> statuses(Instant now) {
-    return pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(now, r)).reply()
-        .getValue().keys().stream().map(KeyPoolEntity.KeyView::status).toList();
+    return pool
+        .<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(now, r))
+        .reply()
+        .getValue()
+        .keys()
+        .stream()
+        .map(KeyPoolEntity.KeyView::status)
+        .toList();
   }
 
   @Test
@@ -112,13 +162,17 @@ public class KeyPoolEntityTest {
     assertEquals(List.of(new KeyPoolEntity.KeyRemoved("a")), removed.events());
     pool.restart();
 
-    var reseeded = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Seed(List.of(
-        new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa")), r));
+    var reseeded =
+        pool.<StatusReply<Done>>runCommand(
+            r ->
+                new KeyPoolEntity.Seed(
+                    List.of(new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa")), r));
     assertTrue("seeding does not undo an admin's removal", reseeded.events().isEmpty());
     assertEquals(java.util.Set.of("b"), pool.getState().keys().keySet());
 
-    var added = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Add(
-        new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"), r));
+    var added =
+        pool.<StatusReply<Done>>runCommand(
+            r -> new KeyPoolEntity.Add(new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa"), r));
     assertTrue(added.reply().isSuccess());
     assertTrue(pool.getState().keys().containsKey("a"));
     assertTrue("adding forgets the removal", pool.getState().removed().isEmpty());
@@ -126,8 +180,9 @@ public class KeyPoolEntityTest {
 
   @Test
   public void addingAKeyThePoolHoldsIsRefusedAndChangesNothing() {
-    var again = pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Add(
-        new KeyPoolEntity.NewKey("a", "cipher-a2", "sk-…aaaa"), r));
+    var again =
+        pool.<StatusReply<Done>>runCommand(
+            r -> new KeyPoolEntity.Add(new KeyPoolEntity.NewKey("a", "cipher-a2", "sk-…aaaa"), r));
     assertTrue(again.reply().isError());
     assertTrue(again.events().isEmpty());
     assertEquals("cipher-a", pool.getState().keys().get("a").ciphertext());
@@ -135,14 +190,28 @@ public class KeyPoolEntityTest {
 
   @Test
   public void commandsAboutAKeyThePoolDoesNotHoldAreRefused() {
-    assertTrue(pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Remove("nope", r)).reply().isError());
-    assertTrue(pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("nope", 5L, r)).reply()
-        .isError());
-    assertTrue(pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Accept("nope", r)).reply().isError());
-    assertTrue(pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.GetSealed("nope", r)).reply()
-        .isError());
-    assertEquals(new KeyPoolEntity.Lease("b", "cipher-b"),
-        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.GetSealed("b", r)).reply().getValue());
+    assertTrue(
+        pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Remove("nope", r))
+            .reply()
+            .isError());
+    assertTrue(
+        pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("nope", 5L, r))
+            .reply()
+            .isError());
+    assertTrue(
+        pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Accept("nope", r))
+            .reply()
+            .isError());
+    assertTrue(
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+                r -> new KeyPoolEntity.GetSealed("nope", r))
+            .reply()
+            .isError());
+    assertEquals(
+        new KeyPoolEntity.Lease("b", "cipher-b"),
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.GetSealed("b", r))
+            .reply()
+            .getValue());
   }
 
   @Test
@@ -150,30 +219,59 @@ public class KeyPoolEntityTest {
     pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("a", 1L, r));
     pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("b", 1L, r));
     pool.restart();
-    var first = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
-    var second = pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
-    assertEquals(List.of("a", "b"), List.of(first.reply().getValue().keyId(), second.reply().getValue().keyId()));
-    assertTrue("both keys are at their limit", pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
-        r -> new KeyPoolEntity.Acquire(NOON, r)).reply().isError());
+    var first =
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    var second =
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    assertEquals(
+        List.of("a", "b"),
+        List.of(first.reply().getValue().keyId(), second.reply().getValue().keyId()));
+    assertTrue(
+        "both keys are at their limit",
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r))
+            .reply()
+            .isError());
     Instant tomorrow = NOON.plus(Duration.ofDays(1));
-    assertEquals("the next UTC day starts afresh", List.of("a", "b"), List.of(
-        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(tomorrow, r)).reply()
-            .getValue().keyId(),
-        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(tomorrow, r)).reply()
-            .getValue().keyId()));
+    assertEquals(
+        "the next UTC day starts afresh",
+        List.of("a", "b"),
+        List.of(
+            pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+                    r -> new KeyPoolEntity.Acquire(tomorrow, r))
+                .reply()
+                .getValue()
+                .keyId(),
+            pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+                    r -> new KeyPoolEntity.Acquire(tomorrow, r))
+                .reply()
+                .getValue()
+                .keyId()));
 
     pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.SetDailyLimit("b", null, r));
-    assertEquals("b", pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(tomorrow, r))
-        .reply().getValue().keyId());
+    assertEquals(
+        "b",
+        pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+                r -> new KeyPoolEntity.Acquire(tomorrow, r))
+            .reply()
+            .getValue()
+            .keyId());
     assertEquals(null, pool.getState().keys().get("b").dailyLimit());
   }
 
   @Test
   public void anAcceptedProbeRevivesADeadKeyAndEndsACooldown() {
-    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("a", ProviderFailure.Kind.INVALID_KEY, null,
-        "invalid-key (HTTP 401)", r));
-    pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Report("b", ProviderFailure.Kind.QUOTA_EXHAUSTED,
-        NOON.plus(Duration.ofHours(6)), "quota-exhausted (HTTP 429)", r));
+    pool.<StatusReply<Done>>runCommand(
+        r ->
+            new KeyPoolEntity.Report(
+                "a", ProviderFailure.Kind.INVALID_KEY, null, "invalid-key (HTTP 401)", r));
+    pool.<StatusReply<Done>>runCommand(
+        r ->
+            new KeyPoolEntity.Report(
+                "b",
+                ProviderFailure.Kind.QUOTA_EXHAUSTED,
+                NOON.plus(Duration.ofHours(6)),
+                "quota-exhausted (HTTP 429)",
+                r));
     assertEquals(List.of("dead", "cooldown"), statuses(NOON));
 
     pool.<StatusReply<Done>>runCommand(r -> new KeyPoolEntity.Accept("a", r));

@@ -3,7 +3,6 @@ package io.periscope.keys;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.TestJournals;
@@ -16,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -29,8 +29,12 @@ public class KeyPoolsTest {
   public static void start() {
     testKit = ActorTestKit.create(TestJournals.h2());
     io.periscope.persistence.JournalSchema.create(testKit.system());
-    pools = new KeyPools(new LocalEntities(testKit.system()), new Asks(testKit.system(), Duration.ofSeconds(10)),
-        new KeyCipher("a-service-secret-of-at-least-32-bytes!!"), Clock.systemUTC());
+    pools =
+        new KeyPools(
+            new LocalEntities(testKit.system()),
+            new Asks(testKit.system(), Duration.ofSeconds(10)),
+            new KeyCipher("a-service-secret-of-at-least-32-bytes!!"),
+            Clock.systemUTC());
   }
 
   @AfterClass
@@ -49,20 +53,33 @@ public class KeyPoolsTest {
 
   @Test
   public void aRateLimitedKeyIsCooledDownAndTheCallSucceedsOnTheNext() throws Exception {
-    await(pools.seed("t-rate", List.of("sk-limited-0000000000000001", "sk-good-00000000000000002")));
+    await(
+        pools.seed("t-rate", List.of("sk-limited-0000000000000001", "sk-good-00000000000000002")));
     List<String> tried = new CopyOnWriteArrayList<>();
-    // Two calls: the least used key goes first, so the limited key is tried in one of them, either way.
+    // Two calls: the least used key goes first, so the limited key is tried in one of them, either
+    // way.
     for (int call = 0; call < 2; call++) {
-      String answer = await(pools.withKey("t-rate", key -> {
-        tried.add(key);
-        return key.contains("limited")
-            ? CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.RATE_LIMITED, 429,
-                Duration.ofSeconds(30), "rate limited"))
-            : CompletableFuture.completedFuture("ok with " + key.substring(0, 7));
-      }));
+      String answer =
+          await(
+              pools.withKey(
+                  "t-rate",
+                  key -> {
+                    tried.add(key);
+                    return key.contains("limited")
+                        ? CompletableFuture.failedFuture(
+                            new ProviderFailure(
+                                ProviderFailure.Kind.RATE_LIMITED,
+                                429,
+                                Duration.ofSeconds(30),
+                                "rate limited"))
+                        : CompletableFuture.completedFuture("ok with " + key.substring(0, 7));
+                  }));
       assertEquals("ok with sk-good", answer);
     }
-    assertEquals("the cooling key is not tried again", 1, tried.stream().filter(k -> k.contains("limited")).count());
+    assertEquals(
+        "the cooling key is not tried again",
+        1,
+        tried.stream().filter(k -> k.contains("limited")).count());
     assertEquals("cooldown", statuses("t-rate").get("sk-…0001"));
     assertEquals("active", statuses("t-rate").get("sk-…0002"));
   }
@@ -71,26 +88,44 @@ public class KeyPoolsTest {
   public void anInvalidKeyDiesAndIsNotTriedAgain() throws Exception {
     await(pools.seed("t-dead", List.of("sk-dead-00000000000000003", "sk-live-00000000000000004")));
     for (int i = 0; i < 3; i++) {
-      await(pools.withKey("t-dead", key -> key.contains("dead")
-          ? CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.INVALID_KEY, 401, null, "bad key"))
-          : CompletableFuture.completedFuture("ok")));
+      await(
+          pools.withKey(
+              "t-dead",
+              key ->
+                  key.contains("dead")
+                      ? CompletableFuture.failedFuture(
+                          new ProviderFailure(
+                              ProviderFailure.Kind.INVALID_KEY, 401, null, "bad key"))
+                      : CompletableFuture.completedFuture("ok")));
     }
     Map<String, String> status = statuses("t-dead");
     assertEquals("dead", status.get("sk-…0003"));
-    long deadUses = await(pools.status("t-dead")).keys().stream()
-        .filter(k -> k.status().equals("dead")).mapToLong(KeyPoolEntity.KeyView::usedToday).sum();
+    long deadUses =
+        await(pools.status("t-dead")).keys().stream()
+            .filter(k -> k.status().equals("dead"))
+            .mapToLong(KeyPoolEntity.KeyView::usedToday)
+            .sum();
     assertTrue("a dead key is used at most once", deadUses <= 1);
   }
 
   @Test
   public void aRejectedRequestIsNotRetried() throws Exception {
-    await(pools.seed("t-rejected", List.of("sk-one-000000000000000005", "sk-two-000000000000000006")));
+    await(
+        pools.seed(
+            "t-rejected", List.of("sk-one-000000000000000005", "sk-two-000000000000000006")));
     List<String> tried = new CopyOnWriteArrayList<>();
-    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class, () -> await(
-        pools.withKey("t-rejected", key -> {
-          tried.add(key);
-          return CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.REJECTED, 400, null, "bad"));
-        })));
+    ExecutionException failed =
+        org.junit.Assert.assertThrows(
+            ExecutionException.class,
+            () ->
+                await(
+                    pools.withKey(
+                        "t-rejected",
+                        key -> {
+                          tried.add(key);
+                          return CompletableFuture.failedFuture(
+                              new ProviderFailure(ProviderFailure.Kind.REJECTED, 400, null, "bad"));
+                        })));
     assertTrue(failed.getCause() instanceof ProviderFailure);
     assertEquals(1, tried.size());
   }
@@ -99,20 +134,34 @@ public class KeyPoolsTest {
   public void transientFailuresAreRetriedAFewTimesThenReported() throws Exception {
     await(pools.seed("t-transient", List.of("sk-flaky-00000000000000007")));
     List<String> tried = new CopyOnWriteArrayList<>();
-    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class, () -> await(
-        pools.withKey("t-transient", key -> {
-          tried.add(key);
-          return CompletableFuture.failedFuture(new ProviderFailure(ProviderFailure.Kind.TRANSIENT, 500, null, "5xx"));
-        })));
+    ExecutionException failed =
+        org.junit.Assert.assertThrows(
+            ExecutionException.class,
+            () ->
+                await(
+                    pools.withKey(
+                        "t-transient",
+                        key -> {
+                          tried.add(key);
+                          return CompletableFuture.failedFuture(
+                              new ProviderFailure(
+                                  ProviderFailure.Kind.TRANSIENT, 500, null, "5xx"));
+                        })));
     assertEquals(KeyPools.MAX_ATTEMPTS, tried.size());
     assertEquals(ProviderFailure.Kind.TRANSIENT, ((ProviderFailure) failed.getCause()).kind());
-    assertEquals("a transient failure leaves the key active", "active", statuses("t-transient").get("sk-…0007"));
+    assertEquals(
+        "a transient failure leaves the key active",
+        "active",
+        statuses("t-transient").get("sk-…0007"));
   }
 
   @Test
   public void anEmptyPoolHasNoUsableKey() throws Exception {
-    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class,
-        () -> await(pools.withKey("t-empty", key -> CompletableFuture.completedFuture("never"))));
+    ExecutionException failed =
+        org.junit.Assert.assertThrows(
+            ExecutionException.class,
+            () ->
+                await(pools.withKey("t-empty", key -> CompletableFuture.completedFuture("never"))));
     assertTrue(failed.getCause() instanceof KeyPools.NoUsableKey);
     assertTrue(await(pools.status("t-empty")).keys().isEmpty());
     assertEquals(false, await(pools.hasUsableKey("t-empty")));
@@ -120,13 +169,26 @@ public class KeyPoolsTest {
 
   @Test
   public void aPoolWhoseKeysAreAllDeadOrCoolingHasNoUsableKey() throws Exception {
-    await(pools.seed("t-usable", List.of("sk-dying-0000000000000008", "sk-tired-0000000000000009")));
+    await(
+        pools.seed("t-usable", List.of("sk-dying-0000000000000008", "sk-tired-0000000000000009")));
     assertEquals(true, await(pools.hasUsableKey("t-usable")));
     for (int i = 0; i < 2; i++) {
-      org.junit.Assert.assertThrows(ExecutionException.class, () -> await(pools.withKey("t-usable", key ->
-          CompletableFuture.failedFuture(key.contains("dying")
-              ? new ProviderFailure(ProviderFailure.Kind.INVALID_KEY, 401, null, "bad key")
-              : new ProviderFailure(ProviderFailure.Kind.RATE_LIMITED, 429, Duration.ofMinutes(5), "slow down")))));
+      org.junit.Assert.assertThrows(
+          ExecutionException.class,
+          () ->
+              await(
+                  pools.withKey(
+                      "t-usable",
+                      key ->
+                          CompletableFuture.failedFuture(
+                              key.contains("dying")
+                                  ? new ProviderFailure(
+                                      ProviderFailure.Kind.INVALID_KEY, 401, null, "bad key")
+                                  : new ProviderFailure(
+                                      ProviderFailure.Kind.RATE_LIMITED,
+                                      429,
+                                      Duration.ofMinutes(5),
+                                      "slow down")))));
     }
     assertEquals(Map.of("sk-…0008", "dead", "sk-…0009", "cooldown"), statuses("t-usable"));
     assertEquals(false, await(pools.hasUsableKey("t-usable")));
@@ -136,9 +198,20 @@ public class KeyPoolsTest {
   public void aFailureWhoseMessageEchoesTheKeyLeavesThePoolWithoutIt() throws Exception {
     String key = "sk-echoed-00000000000000010";
     await(pools.seed("t-echo", List.of(key)));
-    ExecutionException failed = org.junit.Assert.assertThrows(ExecutionException.class, () -> await(
-        pools.withKey("t-echo", k -> CompletableFuture.failedFuture(new ProviderFailure(
-            ProviderFailure.Kind.REJECTED, 400, null, "provider answered HTTP 400 (" + k + ")")))));
+    ExecutionException failed =
+        org.junit.Assert.assertThrows(
+            ExecutionException.class,
+            () ->
+                await(
+                    pools.withKey(
+                        "t-echo",
+                        k ->
+                            CompletableFuture.failedFuture(
+                                new ProviderFailure(
+                                    ProviderFailure.Kind.REJECTED,
+                                    400,
+                                    null,
+                                    "provider answered HTTP 400 (" + k + ")")))));
     assertEquals("the provider answered HTTP 400", failed.getCause().getMessage());
   }
 }

@@ -29,17 +29,20 @@ public class ProviderErrorsTest {
 
   @Test
   public void retryAfterMayBeAnHttpDate() {
-    assertEquals(Duration.ofSeconds(90),
-        classify(429, "Wed, 01 May 2024 12:01:30 GMT", "").retryAfter());
-    assertEquals(Duration.ZERO, ProviderErrors.parseRetryAfter("Wed, 01 May 2024 11:00:00 GMT", NOW));
+    assertEquals(
+        Duration.ofSeconds(90), classify(429, "Wed, 01 May 2024 12:01:30 GMT", "").retryAfter());
+    assertEquals(
+        Duration.ZERO, ProviderErrors.parseRetryAfter("Wed, 01 May 2024 11:00:00 GMT", NOW));
     assertNull(ProviderErrors.parseRetryAfter("soon", NOW));
     assertNull(ProviderErrors.parseRetryAfter(null, NOW));
   }
 
   @Test
   public void openAiInsufficientQuotaIsAQuotaBehindA429() {
-    String body = "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and billing"
-        + " details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}";
+    String body =
+        "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and"
+            + " billing"
+            + " details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}";
     ProviderFailure failure = classify(429, null, body);
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, failure.kind());
     assertEquals("provider answered HTTP 429 (insufficient_quota)", failure.getMessage());
@@ -47,46 +50,57 @@ public class ProviderErrorsTest {
 
   @Test
   public void braveTellsRateFromQuotaByCode() {
-    String rate = "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"RATE_LIMITED\","
-        + "\"detail\":\"Request rate limit exceeded for plan.\",\"meta\":{\"plan\":\"Free\",\"quota_limit\":2000}}}";
-    String quota = "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"QUOTA_LIMITED\","
-        + "\"detail\":\"Request quota limit exceeded for plan.\",\"meta\":{\"component\":\"rate_limiter\"}}}";
+    String rate =
+        "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"RATE_LIMITED\",\"detail\":\"Request"
+            + " rate limit exceeded for"
+            + " plan.\",\"meta\":{\"plan\":\"Free\",\"quota_limit\":2000}}}";
+    String quota =
+        "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"QUOTA_LIMITED\",\"detail\":\"Request"
+            + " quota limit exceeded for plan.\",\"meta\":{\"component\":\"rate_limiter\"}}}";
     assertEquals(ProviderFailure.Kind.RATE_LIMITED, classify(429, null, rate).kind());
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, classify(429, null, quota).kind());
   }
 
   @Test
   public void braveBadKeyIsA422() {
-    String body = "{\"type\":\"ErrorResponse\",\"errors\":[{\"id\":\"x\",\"code\":\"SUBSCRIPTION_TOKEN_INVALID\","
-        + "\"detail\":\"The provided subscription token is invalid.\",\"status\":422}]}";
+    String body =
+        "{\"type\":\"ErrorResponse\",\"errors\":[{\"id\":\"x\",\"code\":\"SUBSCRIPTION_TOKEN_INVALID\",\"detail\":\"The"
+            + " provided subscription token is invalid.\",\"status\":422}]}";
     assertEquals(ProviderFailure.Kind.INVALID_KEY, classify(422, null, body).kind());
-    String validation = "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"VALIDATION\",\"detail\":\"bad count\"}}";
+    String validation =
+        "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"VALIDATION\",\"detail\":\"bad count\"}}";
     assertEquals(ProviderFailure.Kind.REJECTED, classify(422, null, validation).kind());
   }
 
   @Test
   public void unauthorizedAndForbiddenAreInvalidKeys() {
     assertEquals(ProviderFailure.Kind.INVALID_KEY, classify(401, null, "").kind());
-    assertEquals(ProviderFailure.Kind.INVALID_KEY, classify(403, null, "{\"detail\":\"Forbidden\"}").kind());
+    assertEquals(
+        ProviderFailure.Kind.INVALID_KEY, classify(403, null, "{\"detail\":\"Forbidden\"}").kind());
   }
 
   @Test
   public void paymentAndTavilyUsageStatusesAreSpentQuota() {
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, classify(402, null, "").kind());
-    assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, classify(432, null, "{\"detail\":{\"error\":\"x\"}}").kind());
+    assertEquals(
+        ProviderFailure.Kind.QUOTA_EXHAUSTED,
+        classify(432, null, "{\"detail\":{\"error\":\"x\"}}").kind());
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, classify(433, null, "").kind());
   }
 
   @Test
   public void anthropicSpentCreditIsAQuotaEvenAsA400() {
-    String body = "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"Your credit"
-        + " balance is too low to access the Anthropic API.\"}}";
+    String body =
+        "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"Your"
+            + " credit balance is too low to access the Anthropic API.\"}}";
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, classify(400, null, body).kind());
   }
 
   @Test
   public void aRejectedRequestEchoingQuotaWordsStaysRejected() {
-    String body = "{\"error\":{\"code\":\"VALIDATION\",\"detail\":\"query 'billing quota software' too long\"}}";
+    String body =
+        "{\"error\":{\"code\":\"VALIDATION\",\"detail\":\"query 'billing quota software' too"
+            + " long\"}}";
     ProviderFailure failure = classify(400, null, body);
     assertEquals(ProviderFailure.Kind.REJECTED, failure.kind());
     assertFalse(failure.retryable());
@@ -96,17 +110,24 @@ public class ProviderErrorsTest {
   public void serverErrorsAndTimeoutsAreTransient() {
     assertEquals(ProviderFailure.Kind.TRANSIENT, classify(500, null, "").kind());
     assertEquals(ProviderFailure.Kind.TRANSIENT, classify(503, "5", "<html>down</html>").kind());
-    assertEquals(ProviderFailure.Kind.TRANSIENT, classify(529, null, "{\"type\":\"overloaded_error\"}").kind());
+    assertEquals(
+        ProviderFailure.Kind.TRANSIENT,
+        classify(529, null, "{\"type\":\"overloaded_error\"}").kind());
     assertEquals(ProviderFailure.Kind.TRANSIENT, classify(408, null, "").kind());
-    ProviderFailure timeout = ProviderErrors.transientFailure(new SocketTimeoutException("timeout"));
+    ProviderFailure timeout =
+        ProviderErrors.transientFailure(new SocketTimeoutException("timeout"));
     assertEquals(ProviderFailure.Kind.TRANSIENT, timeout.kind());
     assertNull(timeout.httpStatus());
-    assertEquals(ProviderFailure.Kind.TRANSIENT, ProviderErrors.transientFailure(new IOException("reset")).kind());
+    assertEquals(
+        ProviderFailure.Kind.TRANSIENT,
+        ProviderErrors.transientFailure(new IOException("reset")).kind());
   }
 
   @Test
   public void messagesNeverQuoteTheBody() {
-    String body = "{\"error\":{\"message\":\"Incorrect API key provided: sk-secret-123\",\"code\":\"invalid_api_key\"}}";
+    String body =
+        "{\"error\":{\"message\":\"Incorrect API key provided:"
+            + " sk-secret-123\",\"code\":\"invalid_api_key\"}}";
     ProviderFailure failure = classify(401, null, body);
     assertEquals("provider answered HTTP 401 (invalid_api_key)", failure.getMessage());
   }
@@ -127,7 +148,8 @@ public class ProviderErrorsTest {
 
   @Test
   public void otherClientErrorsAreRejected() {
-    assertEquals(ProviderFailure.Kind.REJECTED, classify(400, null, "{\"error\":\"bad_request\"}").kind());
+    assertEquals(
+        ProviderFailure.Kind.REJECTED, classify(400, null, "{\"error\":\"bad_request\"}").kind());
     assertEquals(ProviderFailure.Kind.REJECTED, classify(404, null, "not found").kind());
   }
 }

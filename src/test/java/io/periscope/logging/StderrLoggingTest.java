@@ -26,7 +26,8 @@ public class StderrLoggingTest {
   @Test
   public void logbackFindsItThroughTheServiceLoader() {
     LoggerContext running = (LoggerContext) LoggerFactory.getILoggerFactory();
-    assertNotNull("the logging this JVM runs with is StderrLogging's",
+    assertNotNull(
+        "the logging this JVM runs with is StderrLogging's",
         running.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR"));
   }
 
@@ -37,24 +38,35 @@ public class StderrLoggingTest {
     assertEquals(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY, new StderrLogging().configure(context));
 
     ConsoleAppender<ILoggingEvent> stderr =
-        (ConsoleAppender<ILoggingEvent>) context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR");
+        (ConsoleAppender<ILoggingEvent>)
+            context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR");
     assertEquals("System.err", stderr.getTarget());
     Logger logger = context.getLogger("io.periscope.http.HttpApi");
-    LoggingEvent event = new LoggingEvent(Logger.class.getName(), logger, Level.INFO, "event=ready ms={}", null,
-        new Object[] {42});
+    LoggingEvent event =
+        new LoggingEvent(
+            Logger.class.getName(),
+            logger,
+            Level.INFO,
+            "event=ready ms={}",
+            null,
+            new Object[] {42});
     event.setTimeStamp(0);
     String line = new String(stderr.getEncoder().encode(event), StandardCharsets.UTF_8);
-    assertEquals("1970-01-01T00:00:00.000Z level=INFO logger=i.periscope.http.HttpApi event=ready ms=42"
-        + System.lineSeparator(), line);
+    assertEquals(
+        "1970-01-01T00:00:00.000Z level=INFO logger=i.periscope.http.HttpApi event=ready ms=42"
+            + System.lineSeparator(),
+        line);
   }
 
   @Test
   public void quietsTheLibrariesThatNarrateTheirMachinery() {
     LoggerContext context = new LoggerContext();
     new StderrLogging().configure(context);
-    for (String name : StderrLogging.QUIET) assertEquals(name, Level.WARN, context.getLogger(name).getLevel());
+    for (String name : StderrLogging.QUIET)
+      assertEquals(name, Level.WARN, context.getLogger(name).getLevel());
     assertEquals(Level.WARN, context.getLogger("slick.jdbc.JdbcBackend").getEffectiveLevel());
-    assertEquals(Level.INFO, context.getLogger("org.apache.pekko.cluster.Cluster").getEffectiveLevel());
+    assertEquals(
+        Level.INFO, context.getLogger("org.apache.pekko.cluster.Cluster").getEffectiveLevel());
   }
 
   @Test

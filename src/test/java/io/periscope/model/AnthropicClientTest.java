@@ -26,8 +26,11 @@ import org.junit.Test;
 /** The Anthropic Messages client against a real HTTP server on loopback. */
 public class AnthropicClientTest {
   private static final String KEY = "sk-ant-test-0123456789abcdef";
-  private static final OkHttpClient HTTP = new OkHttpClient.Builder()
-      .readTimeout(Duration.ofMillis(500)).callTimeout(Duration.ofSeconds(5)).build();
+  private static final OkHttpClient HTTP =
+      new OkHttpClient.Builder()
+          .readTimeout(Duration.ofMillis(500))
+          .callTimeout(Duration.ofSeconds(5))
+          .build();
 
   private MockWebServer server;
   private AnthropicClient client;
@@ -45,29 +48,45 @@ public class AnthropicClientTest {
   }
 
   private static StructuredPrompt prompt() {
-    return VerdictPrompt.build("Acme launches",
-        List.of(new VerdictPrompt.Candidate("https://news.example/a", "Acme", null, "official", "Acme launched")))
+    return VerdictPrompt.build(
+            "Acme launches",
+            List.of(
+                new VerdictPrompt.Candidate(
+                    "https://news.example/a", "Acme", null, "official", "Acme launched")))
         .prompt();
   }
 
   private static MockResponse json(int status, String body) {
-    return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json").setBody(body);
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/json")
+        .setBody(body);
   }
 
   private static MockResponse error(int status, String type) {
-    return json(status, "{\"type\":\"error\",\"error\":{\"type\":\"" + type + "\",\"message\":\"m\"},"
-        + "\"request_id\":\"req_1\"}");
+    return json(
+        status,
+        "{\"type\":\"error\",\"error\":{\"type\":\""
+            + type
+            + "\",\"message\":\"m\"},"
+            + "\"request_id\":\"req_1\"}");
   }
 
   private static MockResponse messageWith(String contentBlocks) {
-    return json(200, "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\","
-        + "\"content\":" + contentBlocks + ",\"stop_reason\":\"tool_use\"}");
+    return json(
+        200,
+        "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\","
+            + "\"content\":"
+            + contentBlocks
+            + ",\"stop_reason\":\"tool_use\"}");
   }
 
   @Test
   public void forcesOneToolWhoseInputSchemaIsTheSchemaAndReadsItsInput() throws Exception {
-    server.enqueue(messageWith("[{\"type\":\"text\",\"text\":\"Here is my verdict.\"},"
-        + "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"verdict\",\"input\":{\"met\":true,\"confidence\":0.8}}]"));
+    server.enqueue(
+        messageWith(
+            "[{\"type\":\"text\",\"text\":\"Here is my verdict.\"},"
+                + "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"verdict\",\"input\":{\"met\":true,\"confidence\":0.8}}]"));
     StructuredPrompt prompt = prompt();
 
     JsonNode answer = value(client.complete(prompt, KEY));
@@ -97,7 +116,9 @@ public class AnthropicClientTest {
   @Test
   public void anAnswerWithoutAToolCallIsInvalidModelOutput() throws Exception {
     server.enqueue(messageWith("[{\"type\":\"text\",\"text\":\"I would rather chat.\"}]"));
-    server.enqueue(messageWith("[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"verdict\",\"input\":\"yes\"}]"));
+    server.enqueue(
+        messageWith(
+            "[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"verdict\",\"input\":\"yes\"}]"));
 
     for (String problem : List.of("no tool_use block", "not an object")) {
       Throwable failure = failure(client.complete(prompt(), KEY));
@@ -119,10 +140,16 @@ public class AnthropicClientTest {
   @Test
   public void aRateLimitCarriesRetryAfterAndASpendLimitIsQuota() throws Exception {
     server.enqueue(error(429, "rate_limit_error").setHeader("retry-after", "7"));
-    server.enqueue(json(429, "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"m\","
-        + "\"details\":{\"error_code\":\"enforced_spend_limit_reached\"}}}"));
-    server.enqueue(json(400, "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
-        + "\"message\":\"Your credit balance is too low to access the Anthropic API.\"}}"));
+    server.enqueue(
+        json(
+            429,
+            "{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"m\","
+                + "\"details\":{\"error_code\":\"enforced_spend_limit_reached\"}}}"));
+    server.enqueue(
+        json(
+            400,
+            "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+                + "\"message\":\"Your credit balance is too low to access the Anthropic API.\"}}"));
 
     ProviderFailure limited = providerFailure(client.complete(prompt(), KEY), KEY);
     ProviderFailure spent = providerFailure(client.complete(prompt(), KEY), KEY);
@@ -161,7 +188,8 @@ public class AnthropicClientTest {
 
   @Test
   public void theKeyProbeListsModels() throws Exception {
-    server.enqueue(json(200, "{\"data\":[{\"type\":\"model\",\"id\":\"claude-test\"}],\"has_more\":false}"));
+    server.enqueue(
+        json(200, "{\"data\":[{\"type\":\"model\",\"id\":\"claude-test\"}],\"has_more\":false}"));
     server.enqueue(error(401, "authentication_error"));
 
     value(client.probe(KEY));

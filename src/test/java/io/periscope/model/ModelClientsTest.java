@@ -11,7 +11,8 @@ public class ModelClientsTest {
   private static final OkHttpClient HTTP = new OkHttpClient();
 
   private static HttpModelClient client(String provider, String baseUrl, String model) {
-    return (HttpModelClient) ModelClients.create(ModelChoice.withDefaults(provider, baseUrl, model), HTTP);
+    return (HttpModelClient)
+        ModelClients.create(ModelChoice.withDefaults(provider, baseUrl, model), HTTP);
   }
 
   @Test
@@ -39,7 +40,8 @@ public class ModelClientsTest {
 
   @Test
   public void anUnknownProviderIsRefused() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> client("gemini", null, null));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> client("gemini", null, null));
     assertTrue(e.getMessage().contains("gemini"));
   }
 }

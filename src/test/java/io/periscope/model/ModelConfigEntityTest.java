@@ -14,18 +14,26 @@ import org.junit.Test;
 
 public class ModelConfigEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
   private static final Instant NOON = Instant.parse("2026-11-22T12:00:00Z");
-  private static final ModelConfiguration CONFIGURATION = new ModelConfiguration(
-      new ModelChoice("openai", "https://models.example/v1/", "judge"),
-      new ModelChoice("anthropic", "https://api.anthropic.com", "helper"));
+  private static final ModelConfiguration CONFIGURATION =
+      new ModelConfiguration(
+          new ModelChoice("openai", "https://models.example/v1/", "judge"),
+          new ModelChoice("anthropic", "https://api.anthropic.com", "helper"));
 
-  private final EventSourcedBehaviorTestKit<ModelConfigEntity.Command, ModelConfigEntity.Event, ModelConfigEntity.State>
-      entity = EventSourcedBehaviorTestKit.create(testKit.system(), ModelConfigEntity.create(ModelConfigEntity.ID));
+  private final EventSourcedBehaviorTestKit<
+          ModelConfigEntity.Command, ModelConfigEntity.Event, ModelConfigEntity.State>
+      entity =
+          EventSourcedBehaviorTestKit.create(
+              testKit.system(), ModelConfigEntity.create(ModelConfigEntity.ID));
 
   private ModelConfigEntity.State get() {
-    return entity.<StatusReply<ModelConfigEntity.State>>runCommand(ModelConfigEntity.Get::new).reply().getValue();
+    return entity
+        .<StatusReply<ModelConfigEntity.State>>runCommand(ModelConfigEntity.Get::new)
+        .reply()
+        .getValue();
   }
 
   @Test
@@ -35,15 +43,20 @@ public class ModelConfigEntityTest {
 
   @Test
   public void aChangeIsKeptAcrossRestartsUntilTheNextChangeOrAReset() {
-    var changed = entity.<StatusReply<ModelConfigEntity.State>>runCommand(
-        r -> new ModelConfigEntity.Change(CONFIGURATION, NOON, "root", r));
-    assertEquals(List.of(new ModelConfigEntity.Changed(CONFIGURATION, NOON, "root")), changed.events());
-    assertEquals("https://models.example/v1", changed.reply().getValue().configuration().verdicts().baseUrl());
+    var changed =
+        entity.<StatusReply<ModelConfigEntity.State>>runCommand(
+            r -> new ModelConfigEntity.Change(CONFIGURATION, NOON, "root", r));
+    assertEquals(
+        List.of(new ModelConfigEntity.Changed(CONFIGURATION, NOON, "root")), changed.events());
+    assertEquals(
+        "https://models.example/v1",
+        changed.reply().getValue().configuration().verdicts().baseUrl());
 
     entity.restart();
     assertEquals(new ModelConfigEntity.State(CONFIGURATION, NOON, "root"), get());
 
-    ModelConfiguration next = ModelConfiguration.both(new ModelChoice("openai", "http://127.0.0.1:11434/v1", "llama3"));
+    ModelConfiguration next =
+        ModelConfiguration.both(new ModelChoice("openai", "http://127.0.0.1:11434/v1", "llama3"));
     entity.<StatusReply<ModelConfigEntity.State>>runCommand(
         r -> new ModelConfigEntity.Change(next, NOON.plusSeconds(60), "ops", r));
     entity.restart();

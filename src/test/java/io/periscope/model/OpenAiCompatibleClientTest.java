@@ -27,8 +27,11 @@ import org.junit.Test;
 /** The OpenAI-compatible client against a real HTTP server on loopback. */
 public class OpenAiCompatibleClientTest {
   private static final String KEY = "sk-test-0123456789abcdef";
-  private static final OkHttpClient HTTP = new OkHttpClient.Builder()
-      .readTimeout(Duration.ofMillis(500)).callTimeout(Duration.ofSeconds(5)).build();
+  private static final OkHttpClient HTTP =
+      new OkHttpClient.Builder()
+          .readTimeout(Duration.ofMillis(500))
+          .callTimeout(Duration.ofSeconds(5))
+          .build();
 
   private MockWebServer server;
   private OpenAiCompatibleClient client;
@@ -47,22 +50,33 @@ public class OpenAiCompatibleClientTest {
   }
 
   private static StructuredPrompt prompt() {
-    return VerdictPrompt.build("Acme launches",
-        List.of(new VerdictPrompt.Candidate("https://news.example/a", "Acme", null, "official", "Acme launched")))
+    return VerdictPrompt.build(
+            "Acme launches",
+            List.of(
+                new VerdictPrompt.Candidate(
+                    "https://news.example/a", "Acme", null, "official", "Acme launched")))
         .prompt();
   }
 
   private static MockResponse json(int status, String body) {
-    return new MockResponse().setResponseCode(status).setHeader("Content-Type", "application/json").setBody(body);
+    return new MockResponse()
+        .setResponseCode(status)
+        .setHeader("Content-Type", "application/json")
+        .setBody(body);
   }
 
   private static MockResponse message(String messageJson) {
-    return json(200, "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
-        + "\"finish_reason\":\"stop\",\"message\":" + messageJson + "}]}");
+    return json(
+        200,
+        "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
+            + "\"finish_reason\":\"stop\",\"message\":"
+            + messageJson
+            + "}]}");
   }
 
   private static MockResponse content(String content) {
-    return message("{\"role\":\"assistant\",\"content\":" + Json.text(content) + ",\"refusal\":null}");
+    return message(
+        "{\"role\":\"assistant\",\"content\":" + Json.text(content) + ",\"refusal\":null}");
   }
 
   @Test
@@ -95,8 +109,10 @@ public class OpenAiCompatibleClientTest {
 
   @Test
   public void acceptsAnAnswerGivenAsAToolCallOrInACodeFence() throws Exception {
-    server.enqueue(message("{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\","
-        + "\"type\":\"function\",\"function\":{\"name\":\"verdict\",\"arguments\":\"{\\\"met\\\":false}\"}}]}"));
+    server.enqueue(
+        message(
+            "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\","
+                + "\"type\":\"function\",\"function\":{\"name\":\"verdict\",\"arguments\":\"{\\\"met\\\":false}\"}}]}"));
     server.enqueue(content("```json\n{\"met\":true}\n```"));
 
     assertFalse(value(client.complete(prompt(), KEY)).path("met").asBoolean(true));
@@ -118,7 +134,9 @@ public class OpenAiCompatibleClientTest {
 
   @Test
   public void aRefusalIsRejectedNotRetried() throws Exception {
-    server.enqueue(message("{\"role\":\"assistant\",\"content\":null,\"refusal\":\"I can't help with that.\"}"));
+    server.enqueue(
+        message(
+            "{\"role\":\"assistant\",\"content\":null,\"refusal\":\"I can't help with that.\"}"));
 
     ProviderFailure failure = providerFailure(client.complete(prompt(), KEY), KEY);
 
@@ -129,8 +147,12 @@ public class OpenAiCompatibleClientTest {
   @Test
   public void anInvalidKeyIsClassifiedWithoutEchoingTheKey() throws Exception {
     // OpenAI's own message repeats part of the key; none of it may reach the exception.
-    server.enqueue(json(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + KEY + ".\","
-        + "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}"));
+    server.enqueue(
+        json(
+            401,
+            "{\"error\":{\"message\":\"Incorrect API key provided: "
+                + KEY
+                + ".\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}"));
 
     ProviderFailure failure = providerFailure(client.complete(prompt(), KEY), KEY);
 
@@ -141,8 +163,12 @@ public class OpenAiCompatibleClientTest {
 
   @Test
   public void aRateLimitCarriesRetryAfter() throws Exception {
-    server.enqueue(json(429, "{\"error\":{\"message\":\"Rate limit reached.\",\"type\":\"requests\","
-        + "\"code\":\"rate_limit_exceeded\"}}").setHeader("Retry-After", "20"));
+    server.enqueue(
+        json(
+                429,
+                "{\"error\":{\"message\":\"Rate limit reached.\",\"type\":\"requests\","
+                    + "\"code\":\"rate_limit_exceeded\"}}")
+            .setHeader("Retry-After", "20"));
 
     ProviderFailure failure = providerFailure(client.complete(prompt(), KEY), KEY);
 
@@ -152,8 +178,11 @@ public class OpenAiCompatibleClientTest {
 
   @Test
   public void insufficientQuotaIsQuotaExhaustedThoughItIsA429() throws Exception {
-    server.enqueue(json(429, "{\"error\":{\"message\":\"You exceeded your current quota.\","
-        + "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}"));
+    server.enqueue(
+        json(
+            429,
+            "{\"error\":{\"message\":\"You exceeded your current quota.\","
+                + "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}"));
 
     ProviderFailure failure = providerFailure(client.complete(prompt(), KEY), KEY);
 
@@ -163,7 +192,10 @@ public class OpenAiCompatibleClientTest {
 
   @Test
   public void serverErrorsAndTimeoutsAreTransient() throws Exception {
-    server.enqueue(json(500, "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}"));
+    server.enqueue(
+        json(
+            500,
+            "{\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}"));
     server.enqueue(new MockResponse().setSocketPolicy(SocketPolicy.NO_RESPONSE));
 
     ProviderFailure serverError = providerFailure(client.complete(prompt(), KEY), KEY);
@@ -178,19 +210,25 @@ public class OpenAiCompatibleClientTest {
 
   @Test
   public void aRetryAfterDateIsReadAsTheTimeLeft() throws Exception {
-    String inAMinute = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME
-        .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(60));
+    String inAMinute =
+        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(60));
     server.enqueue(json(429, "{}").setHeader("Retry-After", inAMinute));
 
     Duration retryAfter = providerFailure(client.complete(prompt(), KEY), KEY).retryAfter();
 
-    assertTrue(String.valueOf(retryAfter),
-        retryAfter.compareTo(Duration.ofSeconds(50)) > 0 && retryAfter.compareTo(Duration.ofSeconds(61)) < 0);
+    assertTrue(
+        String.valueOf(retryAfter),
+        retryAfter.compareTo(Duration.ofSeconds(50)) > 0
+            && retryAfter.compareTo(Duration.ofSeconds(61)) < 0);
   }
 
   @Test
   public void anUnreachableServerOrANonJsonEnvelopeIsTransient() throws Exception {
-    server.enqueue(new MockResponse().setHeader("Content-Type", "text/html").setBody("<html>a login page</html>"));
+    server.enqueue(
+        new MockResponse()
+            .setHeader("Content-Type", "text/html")
+            .setBody("<html>a login page</html>"));
     ProviderFailure notJson = providerFailure(client.complete(prompt(), KEY), KEY);
     server.shutdown();
     ProviderFailure unreachable = providerFailure(client.complete(prompt(), KEY), KEY);
@@ -203,8 +241,11 @@ public class OpenAiCompatibleClientTest {
 
   @Test
   public void anotherClientErrorIsRejected() throws Exception {
-    server.enqueue(json(400, "{\"error\":{\"message\":\"Invalid schema for response_format 'verdict'\","
-        + "\"type\":\"invalid_request_error\",\"code\":null}}"));
+    server.enqueue(
+        json(
+            400,
+            "{\"error\":{\"message\":\"Invalid schema for response_format 'verdict'\","
+                + "\"type\":\"invalid_request_error\",\"code\":null}}"));
 
     assertEquals(Kind.REJECTED, providerFailure(client.complete(prompt(), KEY), KEY).kind());
   }

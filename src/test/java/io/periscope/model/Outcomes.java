@@ -23,7 +23,8 @@ final class Outcomes {
       return null;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
+      while (cause instanceof java.util.concurrent.CompletionException
+          && cause.getCause() != null) {
         cause = cause.getCause();
       }
       return cause;

@@ -32,7 +32,10 @@ import org.junit.Before;
 import org.junit.BeforeClass;
 import org.junit.Test;
 
-/** Asking through the model key pool against a loopback model: an unusable answer is asked for once more. */
+/**
+ * Asking through the model key pool against a loopback model: an unusable answer is asked for once
+ * more.
+ */
 public class PooledModelTest {
   private static ActorTestKit testKit;
   private static KeyPools keyPools;
@@ -44,9 +47,16 @@ public class PooledModelTest {
   public static void startKeyPools() throws Exception {
     testKit = ActorTestKit.create(TestJournals.h2());
     JournalSchema.create(testKit.system());
-    keyPools = new KeyPools(new LocalEntities(testKit.system()), new Asks(testKit.system(), Duration.ofSeconds(10)),
-        new KeyCipher("pooled-model-test-secret-of-32-bytes!"), Clock.systemUTC());
-    keyPools.seed(KeyPoolEntity.MODEL, List.of("sk-pooled-test-0001")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    keyPools =
+        new KeyPools(
+            new LocalEntities(testKit.system()),
+            new Asks(testKit.system(), Duration.ofSeconds(10)),
+            new KeyCipher("pooled-model-test-secret-of-32-bytes!"),
+            Clock.systemUTC());
+    keyPools
+        .seed(KeyPoolEntity.MODEL, List.of("sk-pooled-test-0001"))
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
   }
 
   @AfterClass
@@ -58,7 +68,8 @@ public class PooledModelTest {
   public void start() throws Exception {
     server = new MockWebServer();
     server.start(java.net.InetAddress.getLoopbackAddress(), 0);
-    ModelClient client = new OpenAiCompatibleClient(server.url("/v1").toString(), "m", new OkHttpClient());
+    ModelClient client =
+        new OpenAiCompatibleClient(server.url("/v1").toString(), "m", new OkHttpClient());
     model = new PooledModel(() -> CompletableFuture.completedFuture(client), keyPools);
   }
 
@@ -67,13 +78,26 @@ public class PooledModelTest {
     server.shutdown();
   }
 
-  private static final StructuredPrompt PROMPT = new StructuredPrompt("system", "the task", "answer",
-      Json.MAPPER.createObjectNode().put("type", "object"), 100);
+  private static final StructuredPrompt PROMPT =
+      new StructuredPrompt(
+          "system",
+          "the task",
+          "answer",
+          Json.MAPPER.createObjectNode().put("type", "object"),
+          100);
 
   private void answers(String... contents) {
     for (String content : contents) {
-      server.enqueue(new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of(
-          "choices", List.of(Map.of("message", Map.of("role", "assistant", "content", content)))))));
+      server.enqueue(
+          new MockResponse()
+              .setHeader("Content-Type", "application/json")
+              .setBody(
+                  Json.text(
+                      Map.of(
+                          "choices",
+                          List.of(
+                              Map.of(
+                                  "message", Map.of("role", "assistant", "content", content)))))));
     }
   }
 
@@ -99,16 +123,27 @@ public class PooledModelTest {
   }
 
   @Test
-  public void theModelIsChosenAsEachQuestionStartsAndBothTriesOfAQuestionAskTheSame() throws Exception {
+  public void theModelIsChosenAsEachQuestionStartsAndBothTriesOfAQuestionAskTheSame()
+      throws Exception {
     AtomicInteger choices = new AtomicInteger();
-    model = new PooledModel(() -> CompletableFuture.completedFuture(new OpenAiCompatibleClient(
-        server.url("/v1").toString(), "m" + choices.incrementAndGet(), new OkHttpClient())), keyPools);
+    model =
+        new PooledModel(
+            () ->
+                CompletableFuture.completedFuture(
+                    new OpenAiCompatibleClient(
+                        server.url("/v1").toString(),
+                        "m" + choices.incrementAndGet(),
+                        new OkHttpClient())),
+            keyPools);
     answers("{\"n\": \"three\"}", "{\"n\": 3}", "{\"n\": 4}");
 
     assertEquals("openai:m1", value(model.ask(PROMPT, PooledModelTest::read)).model());
     assertEquals("openai:m2", value(model.ask(PROMPT, PooledModelTest::read)).model());
-    List<String> asked = List.of(modelOf(server.takeRequest()), modelOf(server.takeRequest()),
-        modelOf(server.takeRequest()));
+    List<String> asked =
+        List.of(
+            modelOf(server.takeRequest()),
+            modelOf(server.takeRequest()),
+            modelOf(server.takeRequest()));
     assertEquals(List.of("m1", "m1", "m2"), asked);
   }
 
@@ -121,8 +156,10 @@ public class PooledModelTest {
     answers("{\"n\": \"three\"}", "{\"n\": 3}");
     assertEquals(3, (int) value(model.ask(PROMPT, PooledModelTest::read)).value());
     assertEquals("the task", userPromptOf(1));
-    assertEquals("the task\n\nYour previous answer could not be used:\n- n must be a whole number\n"
-        + "Answer again with an instance of the schema that fixes these problems.", userPromptOf(2));
+    assertEquals(
+        "the task\n\nYour previous answer could not be used:\n- n must be a whole number\n"
+            + "Answer again with an instance of the schema that fixes these problems.",
+        userPromptOf(2));
   }
 
   @Test

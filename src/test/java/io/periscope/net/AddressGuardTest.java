@@ -72,9 +72,13 @@ public class AddressGuardTest {
 
   @Test
   public void refusesIpv4MappedOutrightEvenForAPublicAddress() throws Exception {
-    byte[] mappedPublic = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 93, (byte) 184, (byte) 216, 34};
-    // Inet6Address.getByAddress keeps the IPv6 form (InetAddress.getByName would unwrap it to IPv4).
-    assertEquals(Optional.of("IPv4-mapped"),
+    byte[] mappedPublic = {
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 93, (byte) 184, (byte) 216, 34
+    };
+    // Inet6Address.getByAddress keeps the IPv6 form (InetAddress.getByName would unwrap it to
+    // IPv4).
+    assertEquals(
+        Optional.of("IPv4-mapped"),
         AddressGuard.refusal(Inet6Address.getByAddress(null, mappedPublic, -1)));
   }
 
@@ -108,10 +112,15 @@ public class AddressGuardTest {
 
   @Test
   public void refusesIpv4LiteralsThatAreNotFourDottedDecimals() {
-    assertEquals(Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("999.1.1.1"));
+    assertEquals(
+        Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("999.1.1.1"));
     assertEquals(Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("127.1"));
-    assertEquals(Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("2130706433"));
-    assertEquals(Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("010.0.0.1"));
-    assertEquals(Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("[1:2:3:4:5:6:7:8:9]"));
+    assertEquals(
+        Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("2130706433"));
+    assertEquals(
+        Optional.of("not a canonical IP address"), AddressGuard.refusalOfLiteral("010.0.0.1"));
+    assertEquals(
+        Optional.of("not a canonical IP address"),
+        AddressGuard.refusalOfLiteral("[1:2:3:4:5:6:7:8:9]"));
   }
 }

@@ -31,7 +31,9 @@ public class AdminAlertsTest {
   }
 
   private AdminAlerts alerts(String chat, String adminChat) {
-    return new AdminAlerts(new TelegramSender(new OkHttpClient(), TelegramSenderTest.settings(telegramApi, chat, adminChat)));
+    return new AdminAlerts(
+        new TelegramSender(
+            new OkHttpClient(), TelegramSenderTest.settings(telegramApi, chat, adminChat)));
   }
 
   private JsonNode sent() throws Exception {
@@ -43,21 +45,30 @@ public class AdminAlertsTest {
   public void anAlertGoesToTheAdminChatMarkedWithAWarningSign() throws Exception {
     telegramApi.enqueue(new MockResponse().setBody("{\"ok\":true,\"result\":{}}"));
 
-    await(alerts("1001", "2002").alert(AdminAlerts.Kind.ALL_SOURCES_FAILED, "alice", "acme-launch",
-        "2 of 2 sources failed: <feed> answered 404"));
+    await(
+        alerts("1001", "2002")
+            .alert(
+                AdminAlerts.Kind.ALL_SOURCES_FAILED,
+                "alice",
+                "acme-launch",
+                "2 of 2 sources failed: <feed> answered 404"));
 
     JsonNode body = sent();
     assertEquals("2002", body.get("chat_id").asText());
     assertEquals("HTML", body.get("parse_mode").asText());
-    assertEquals("⚠️ <b>Periscope: all-sources-failed</b>\n"
-        + "<code>alice/acme-launch</code>: 2 of 2 sources failed: &lt;feed&gt; answered 404", body.get("text").asText());
+    assertEquals(
+        "⚠️ <b>Periscope: all-sources-failed</b>\n"
+            + "<code>alice/acme-launch</code>: 2 of 2 sources failed: &lt;feed&gt; answered 404",
+        body.get("text").asText());
   }
 
   @Test
   public void withoutAnAdminChatItGoesToTheNormalChat() throws Exception {
     telegramApi.enqueue(new MockResponse().setBody("{\"ok\":true,\"result\":{}}"));
 
-    await(alerts("1001", "").alert(AdminAlerts.Kind.SCHEDULER_TICK_CRASHED, "IllegalStateException: boom"));
+    await(
+        alerts("1001", "")
+            .alert(AdminAlerts.Kind.SCHEDULER_TICK_CRASHED, "IllegalStateException: boom"));
 
     JsonNode body = sent();
     assertEquals("1001", body.get("chat_id").asText());
@@ -68,18 +79,26 @@ public class AdminAlertsTest {
   @Test
   public void aFailingTelegramCompletesNormally() throws Exception {
     telegramApi.enqueue(new MockResponse().setResponseCode(500).setBody("{\"ok\":false}"));
-    assertNull(await(alerts("1001", "2002").alert(AdminAlerts.Kind.WATCH_ERRORED, "alice", "w", "boom")));
+    assertNull(
+        await(alerts("1001", "2002").alert(AdminAlerts.Kind.WATCH_ERRORED, "alice", "w", "boom")));
     assertEquals(1, telegramApi.getRequestCount());
 
     telegramApi.shutdown();
-    assertNull(await(alerts("1001", "2002").alert(AdminAlerts.Kind.VERDICT_UNAVAILABLE, "alice", "w", "bad JSON")));
+    assertNull(
+        await(
+            alerts("1001", "2002")
+                .alert(AdminAlerts.Kind.VERDICT_UNAVAILABLE, "alice", "w", "bad JSON")));
   }
 
   @Test
   public void withoutTelegramTheAlertIsOnlyLogged() throws Exception {
-    AdminAlerts unconfigured = new AdminAlerts(new TelegramSender(new OkHttpClient(),
-        new TelegramSettings(telegramApi.url("/").toString(), "", "", "")));
-    assertNull(await(unconfigured.alert(AdminAlerts.Kind.SCHEDULED_RUN_CRASHED, "alice", "w", "boom")));
+    AdminAlerts unconfigured =
+        new AdminAlerts(
+            new TelegramSender(
+                new OkHttpClient(),
+                new TelegramSettings(telegramApi.url("/").toString(), "", "", "")));
+    assertNull(
+        await(unconfigured.alert(AdminAlerts.Kind.SCHEDULED_RUN_CRASHED, "alice", "w", "boom")));
     assertEquals(0, telegramApi.getRequestCount());
   }
 }

@@ -16,19 +16,27 @@ public class AlertFormatTest {
   @Test
   public void aConfirmedAlertLeadsWithTheWatchAndEscapesUserText() {
     String html = AlertFormat.telegramHtml(Alerts.confirmed());
-    assertEquals("🔔 <b>Acme launch</b> — condition met (92%)\n"
-        + "Acme set the launch date for &lt;May 3&gt; &amp; said so.\n"
-        + "\n"
-        + "• <a href=\"https://news.example.com/acme?id=1&amp;ref=feed\">Acme sets launch date</a>\n"
-        + "\n"
-        + "Condition: Acme announces a launch date", html);
+    assertEquals(
+        "🔔 <b>Acme launch</b> — condition met (92%)\n"
+            + "Acme set the launch date for &lt;May 3&gt; &amp; said so.\n"
+            + "\n"
+            + "• <a href=\"https://news.example.com/acme?id=1&amp;ref=feed\">Acme sets launch"
+            + " date</a>\n"
+            + "\n"
+            + "Condition: Acme announces a launch date",
+        html);
   }
 
   @Test
   public void aWeakAlertSaysItIsUnconfirmedInEveryFormat() {
     Alert weak = Alerts.weak();
-    for (String text : List.of(AlertFormat.telegramHtml(weak), AlertFormat.plainText(weak), AlertFormat.headline(weak),
-        AlertFormat.slackMrkdwn(weak), AlertFormat.discordMarkdown(weak))) {
+    for (String text :
+        List.of(
+            AlertFormat.telegramHtml(weak),
+            AlertFormat.plainText(weak),
+            AlertFormat.headline(weak),
+            AlertFormat.slackMrkdwn(weak),
+            AlertFormat.discordMarkdown(weak))) {
       assertTrue(text, text.startsWith("🔸 Possible match (unconfirmed, 61%) — "));
     }
   }
@@ -36,8 +44,12 @@ public class AlertFormatTest {
   @Test
   public void noEventAlertLooksLikeAnOperationalAlert() {
     for (Alert alert : List.of(Alerts.confirmed(), Alerts.weak())) {
-      for (String text : List.of(AlertFormat.telegramHtml(alert), AlertFormat.plainText(alert),
-          AlertFormat.slackMrkdwn(alert), AlertFormat.discordMarkdown(alert))) {
+      for (String text :
+          List.of(
+              AlertFormat.telegramHtml(alert),
+              AlertFormat.plainText(alert),
+              AlertFormat.slackMrkdwn(alert),
+              AlertFormat.discordMarkdown(alert))) {
         assertFalse(text, text.substring(0, 3).contains("\u26a0"));
       }
     }
@@ -45,17 +57,23 @@ public class AlertFormatTest {
 
   @Test
   public void aNameWithLineBreaksStaysOnTheHeadline() {
-    Alert alert = new Alert("a", "w", "Two\r\nlines", Alert.Strength.CONFIRMED, 1, "", List.of(), "", Alerts.AT);
+    Alert alert =
+        new Alert(
+            "a", "w", "Two\r\nlines", Alert.Strength.CONFIRMED, 1, "", List.of(), "", Alerts.AT);
     assertEquals("🔔 Two lines — condition met (100%)", AlertFormat.headline(alert));
   }
 
   @Test
   public void slackAndDiscordLinkTheEvidenceInTheirOwnSyntax() {
-    assertTrue(AlertFormat.slackMrkdwn(Alerts.confirmed())
-        .contains("• <https://news.example.com/acme?id=1&amp;ref=feed|Acme sets launch date>"));
-    assertTrue(AlertFormat.slackMrkdwn(Alerts.confirmed()).startsWith("🔔 *Acme launch* — condition met (92%)"));
-    assertTrue(AlertFormat.discordMarkdown(Alerts.confirmed())
-        .contains("• Acme sets launch date — <https://news.example.com/acme?id=1&ref=feed>"));
+    assertTrue(
+        AlertFormat.slackMrkdwn(Alerts.confirmed())
+            .contains("• <https://news.example.com/acme?id=1&amp;ref=feed|Acme sets launch date>"));
+    assertTrue(
+        AlertFormat.slackMrkdwn(Alerts.confirmed())
+            .startsWith("🔔 *Acme launch* — condition met (92%)"));
+    assertTrue(
+        AlertFormat.discordMarkdown(Alerts.confirmed())
+            .contains("• Acme sets launch date — <https://news.example.com/acme?id=1&ref=feed>"));
   }
 
   @Test
@@ -76,7 +94,9 @@ public class AlertFormatTest {
 
   @Test
   public void anOverlongLineIsCutAtSpacesWithItsTagsClosedAndReopened() {
-    String line = "<b>bold words &amp; more words</b> then <a href=\"https://x.example/?a=1&amp;b=2\">a link text</a> end";
+    String line =
+        "<b>bold words &amp; more words</b> then <a href=\"https://x.example/?a=1&amp;b=2\">a link"
+            + " text</a> end";
     List<String> parts = TelegramChunks.split(line, 60);
     assertTrue(parts.size() > 1);
     StringBuilder text = new StringBuilder();

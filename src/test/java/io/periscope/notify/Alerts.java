@@ -10,25 +10,50 @@ final class Alerts {
   private Alerts() {}
 
   static Alert confirmed() {
-    return new Alert("alice", "acme-launch", "Acme launch", Alert.Strength.CONFIRMED, 0.92,
+    return new Alert(
+        "alice",
+        "acme-launch",
+        "Acme launch",
+        Alert.Strength.CONFIRMED,
+        0.92,
         "Acme set the launch date for <May 3> & said so.",
-        List.of(new Alert.Evidence("Acme sets launch date", "https://news.example.com/acme?id=1&ref=feed")),
-        "Acme announces a launch date", AT);
+        List.of(
+            new Alert.Evidence(
+                "Acme sets launch date", "https://news.example.com/acme?id=1&ref=feed")),
+        "Acme announces a launch date",
+        AT);
   }
 
   static Alert weak() {
-    return new Alert("alice", "acme-launch", "Acme launch", Alert.Strength.WEAK, 0.61,
-        "Acme hints at a date.", List.of(new Alert.Evidence("Acme hints at a date", "https://news.example.com/hint")),
-        "Acme announces a launch date", AT);
+    return new Alert(
+        "alice",
+        "acme-launch",
+        "Acme launch",
+        Alert.Strength.WEAK,
+        0.61,
+        "Acme hints at a date.",
+        List.of(new Alert.Evidence("Acme hints at a date", "https://news.example.com/hint")),
+        "Acme announces a launch date",
+        AT);
   }
 
   static Alert withEvidence(int count) {
     List<Alert.Evidence> evidence = new java.util.ArrayList<>();
     for (int i = 0; i < count; i++) {
-      evidence.add(new Alert.Evidence("Item number " + i + " about the Acme launch, with a longish title <" + i + ">",
-          "https://news.example.com/articles/" + i + "?a=1&b=2"));
+      evidence.add(
+          new Alert.Evidence(
+              "Item number " + i + " about the Acme launch, with a longish title <" + i + ">",
+              "https://news.example.com/articles/" + i + "?a=1&b=2"));
     }
-    return new Alert("alice", "acme-launch", "Acme launch", Alert.Strength.CONFIRMED, 0.9, "Many items.",
-        evidence, "Acme announces a launch date", AT);
+    return new Alert(
+        "alice",
+        "acme-launch",
+        "Acme launch",
+        Alert.Strength.CONFIRMED,
+        0.9,
+        "Many items.",
+        evidence,
+        "Acme announces a launch date",
+        AT);
   }
 }

@@ -35,22 +35,27 @@ public class EmailSenderTest {
   }
 
   private SmtpSettings smtp(String username, String password) {
-    return new SmtpSettings("127.0.0.1", mail.getSmtp().getPort(), username, password, "periscope@example.com");
+    return new SmtpSettings(
+        "127.0.0.1", mail.getSmtp().getPort(), username, password, "periscope@example.com");
   }
 
   @Test
   public void anAlertArrivesWithItsSubjectBodyAndRecipient() throws Exception {
     ChannelId channel = ChannelId.parse("email:alice@example.com").orElseThrow();
 
-    Delivery delivery = await(new EmailSender(smtp("", ""), blocking).send(channel, Alerts.confirmed()));
+    Delivery delivery =
+        await(new EmailSender(smtp("", ""), blocking).send(channel, Alerts.confirmed()));
 
     assertEquals(Delivery.delivered("email:alice@example.com"), delivery);
     assertTrue(mail.waitForIncomingEmail(5000, 1));
     MimeMessage message = mail.getReceivedMessages()[0];
     assertEquals("🔔 Acme launch — condition met (92%)", message.getSubject());
-    assertEquals("alice@example.com", message.getRecipients(Message.RecipientType.TO)[0].toString());
+    assertEquals(
+        "alice@example.com", message.getRecipients(Message.RecipientType.TO)[0].toString());
     assertEquals("periscope@example.com", message.getFrom()[0].toString());
-    assertEquals(AlertFormat.plainText(Alerts.confirmed()), ((String) message.getContent()).replace("\r\n", "\n"));
+    assertEquals(
+        AlertFormat.plainText(Alerts.confirmed()),
+        ((String) message.getContent()).replace("\r\n", "\n"));
   }
 
   @Test
@@ -58,11 +63,15 @@ public class EmailSenderTest {
     mail.setUser("periscope@example.com", "periscope", PASSWORD);
     ChannelId channel = ChannelId.parse("email:bob@example.com").orElseThrow();
 
-    Delivery delivery = await(new EmailSender(smtp("periscope", PASSWORD), blocking).send(channel, Alerts.weak()));
+    Delivery delivery =
+        await(new EmailSender(smtp("periscope", PASSWORD), blocking).send(channel, Alerts.weak()));
 
     assertTrue(delivery.error(), delivery.ok());
     assertTrue(mail.waitForIncomingEmail(5000, 1));
-    assertTrue(mail.getReceivedMessages()[0].getSubject().startsWith("🔸 Possible match (unconfirmed, 61%)"));
+    assertTrue(
+        mail.getReceivedMessages()[0]
+            .getSubject()
+            .startsWith("🔸 Possible match (unconfirmed, 61%)"));
   }
 
   @Test
@@ -70,8 +79,10 @@ public class EmailSenderTest {
     mail.setUser("periscope@example.com", "periscope", PASSWORD);
     ChannelId channel = ChannelId.parse("email:bob@example.com").orElseThrow();
 
-    Delivery delivery = await(new EmailSender(smtp("periscope", "wrong-" + PASSWORD), blocking)
-        .send(channel, Alerts.confirmed()));
+    Delivery delivery =
+        await(
+            new EmailSender(smtp("periscope", "wrong-" + PASSWORD), blocking)
+                .send(channel, Alerts.confirmed()));
 
     assertFalse(delivery.ok());
     assertFalse(delivery.error(), delivery.error().contains(PASSWORD));
@@ -81,8 +92,11 @@ public class EmailSenderTest {
   @Test
   public void withoutSmtpSettingsItFailsAsNotConfigured() throws Exception {
     ChannelId channel = ChannelId.parse("email:bob@example.com").orElseThrow();
-    Delivery delivery = await(new EmailSender(new SmtpSettings("", 587, "", "", ""), blocking)
-        .send(channel, Alerts.confirmed()));
-    assertEquals(Delivery.failed("email:bob@example.com", "SMTP_HOST and SMTP_FROM are not set"), delivery);
+    Delivery delivery =
+        await(
+            new EmailSender(new SmtpSettings("", 587, "", "", ""), blocking)
+                .send(channel, Alerts.confirmed()));
+    assertEquals(
+        Delivery.failed("email:bob@example.com", "SMTP_HOST and SMTP_FROM are not set"), delivery);
   }
 }

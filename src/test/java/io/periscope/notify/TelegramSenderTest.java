@@ -53,7 +53,8 @@ public class TelegramSenderTest {
   @Test
   public void theBareChannelGoesToTheConfiguredChatAsHtml() throws Exception {
     server.enqueue(new MockResponse().setBody(OK));
-    Delivery delivery = await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
+    Delivery delivery =
+        await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
     assertEquals(Delivery.delivered("telegram"), delivery);
     RecordedRequest request = server.takeRequest();
     assertEquals("POST", request.getMethod());
@@ -68,7 +69,8 @@ public class TelegramSenderTest {
   @Test
   public void aChatChannelGoesToThatChat() throws Exception {
     server.enqueue(new MockResponse().setBody(OK));
-    Delivery delivery = await(sender.send(ChannelId.parse("telegram:-100200300").orElseThrow(), Alerts.weak()));
+    Delivery delivery =
+        await(sender.send(ChannelId.parse("telegram:-100200300").orElseThrow(), Alerts.weak()));
     assertTrue(delivery.ok());
     assertEquals("telegram:-100200300", delivery.channel());
     assertEquals("-100200300", body(server.takeRequest()).get("chat_id").asText());
@@ -90,34 +92,46 @@ public class TelegramSenderTest {
     }
     assertEquals(3, texts.size());
     for (String text : texts) assertTrue(text.length() <= 4096);
-    assertEquals("the parts, in order, are the whole message cut between lines", html, String.join("\n", texts));
+    assertEquals(
+        "the parts, in order, are the whole message cut between lines",
+        html,
+        String.join("\n", texts));
   }
 
   @Test
   public void aRateLimitIsWaitedOutAsRetryAfterSays() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(429)
-        .setBody("{\"ok\":false,\"error_code\":429,\"description\":\"Too Many Requests: retry after 1\","
-            + "\"parameters\":{\"retry_after\":1}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(429)
+            .setBody(
+                "{\"ok\":false,\"error_code\":429,\"description\":\"Too Many Requests: retry after"
+                    + " 1\",\"parameters\":{\"retry_after\":1}}"));
     server.enqueue(new MockResponse().setBody(OK));
     long started = System.nanoTime();
 
-    Delivery delivery = await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
+    Delivery delivery =
+        await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
 
     long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     assertTrue(delivery.error(), delivery.ok());
     assertEquals(2, server.getRequestCount());
     assertTrue("waited " + elapsedMillis + " ms", elapsedMillis >= 950);
     server.takeRequest();
-    assertEquals(body(server.takeRequest()).get("text").asText(), AlertFormat.telegramHtml(Alerts.confirmed()));
+    assertEquals(
+        body(server.takeRequest()).get("text").asText(),
+        AlertFormat.telegramHtml(Alerts.confirmed()));
   }
 
   @Test
   public void aRateLimitLongerThanTheBoundFailsWithoutWaiting() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(429)
-        .setBody("{\"ok\":false,\"error_code\":429,\"parameters\":{\"retry_after\":3600}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(429)
+            .setBody("{\"ok\":false,\"error_code\":429,\"parameters\":{\"retry_after\":3600}}"));
     long started = System.nanoTime();
 
-    Delivery delivery = await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
+    Delivery delivery =
+        await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
 
     assertFalse(delivery.ok());
     assertEquals("rate limited by Telegram (retry after 3600 s)", delivery.error());
@@ -128,19 +142,25 @@ public class TelegramSenderTest {
   @Test
   public void retriesAreBounded() throws Exception {
     for (int i = 0; i < 4; i++) {
-      server.enqueue(new MockResponse().setResponseCode(429)
-          .setBody("{\"ok\":false,\"error_code\":429,\"parameters\":{\"retry_after\":0}}"));
+      server.enqueue(
+          new MockResponse()
+              .setResponseCode(429)
+              .setBody("{\"ok\":false,\"error_code\":429,\"parameters\":{\"retry_after\":0}}"));
     }
-    Delivery delivery = await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
+    Delivery delivery =
+        await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
     assertFalse(delivery.ok());
     assertEquals(1 + TelegramSender.MAX_RETRIES, server.getRequestCount());
   }
 
   @Test
   public void aRejectedTokenFailsWithoutNamingTheToken() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(401)
-        .setBody("{\"ok\":false,\"error_code\":401,\"description\":\"Unauthorized\"}"));
-    Delivery delivery = await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(401)
+            .setBody("{\"ok\":false,\"error_code\":401,\"description\":\"Unauthorized\"}"));
+    Delivery delivery =
+        await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
     assertFalse(delivery.ok());
     assertEquals("Telegram answered 401: Unauthorized", delivery.error());
     assertFalse(delivery.error().contains(TOKEN));
@@ -149,7 +169,8 @@ public class TelegramSenderTest {
   @Test
   public void anUnreachableApiFailsWithoutNamingTheToken() throws Exception {
     server.shutdown(); // its port now refuses connections
-    Delivery delivery = await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
+    Delivery delivery =
+        await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
     assertFalse(delivery.ok());
     assertFalse(delivery.error(), delivery.error().contains(TOKEN));
     assertFalse(delivery.error(), delivery.error().contains("secret-bot-token"));
@@ -158,7 +179,8 @@ public class TelegramSenderTest {
   @Test
   public void withoutAChatTheBareChannelFails() throws Exception {
     TelegramSender noChat = new TelegramSender(new OkHttpClient(), settings(server, "", ""));
-    Delivery delivery = await(noChat.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
+    Delivery delivery =
+        await(noChat.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
     assertEquals(Delivery.failed("telegram", "TELEGRAM_CHAT_ID is not set"), delivery);
     assertEquals(0, server.getRequestCount());
   }

@@ -61,7 +61,8 @@ public class WebhookSendersTest {
     assertEquals(0.92, body.get("confidence").asDouble(), 0);
     assertEquals("Acme set the launch date for <May 3> & said so.", body.get("summary").asText());
     assertEquals("Acme sets launch date", body.at("/evidence/0/title").asText());
-    assertEquals("https://news.example.com/acme?id=1&ref=feed", body.at("/evidence/0/url").asText());
+    assertEquals(
+        "https://news.example.com/acme?id=1&ref=feed", body.at("/evidence/0/url").asText());
     assertEquals("Acme announces a launch date", body.get("condition").asText());
     assertEquals("2025-05-01T12:00:00Z", body.get("at").asText());
     assertEquals("weak", WebhookSender.payload(Alerts.weak()).get("strength").asText());
@@ -70,7 +71,8 @@ public class WebhookSendersTest {
   @Test
   public void aWebhookAnsweringAnErrorIsAFailedDelivery() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(500));
-    Delivery delivery = await(new WebhookSender(client).send(channel("webhook", "/hook/x"), Alerts.confirmed()));
+    Delivery delivery =
+        await(new WebhookSender(client).send(channel("webhook", "/hook/x"), Alerts.confirmed()));
     assertFalse(delivery.ok());
     assertEquals("HTTP 500", delivery.error());
   }
@@ -96,11 +98,15 @@ public class WebhookSendersTest {
     RecordedRequest confirmed = server.takeRequest();
     assertEquals("/acme-topic", confirmed.getPath());
     // The headline has an emoji and a dash, which travel as an RFC 2047 encoded word.
-    assertEquals(AlertFormat.headline(Alerts.confirmed()), MimeUtility.decodeText(confirmed.getHeader("Title")));
+    assertEquals(
+        AlertFormat.headline(Alerts.confirmed()),
+        MimeUtility.decodeText(confirmed.getHeader("Title")));
     assertEquals("high", confirmed.getHeader("Priority"));
     assertEquals("bell", confirmed.getHeader("Tags"));
     assertEquals("https://news.example.com/acme?id=1&ref=feed", confirmed.getHeader("Click"));
-    assertEquals(AlertFormat.plainBody(Alerts.confirmed()), confirmed.getBody().readString(StandardCharsets.UTF_8));
+    assertEquals(
+        AlertFormat.plainBody(Alerts.confirmed()),
+        confirmed.getBody().readString(StandardCharsets.UTF_8));
 
     RecordedRequest weak = server.takeRequest();
     assertEquals("default", weak.getHeader("Priority"));
@@ -110,7 +116,9 @@ public class WebhookSendersTest {
   @Test
   public void slackGetsMrkdwnText() throws Exception {
     server.enqueue(new MockResponse().setBody("ok"));
-    assertTrue(await(new SlackSender(client).send(channel("slack", "/services/T/B/x"), Alerts.confirmed())).ok());
+    assertTrue(
+        await(new SlackSender(client).send(channel("slack", "/services/T/B/x"), Alerts.confirmed()))
+            .ok());
     JsonNode body = json(server.takeRequest());
     assertEquals(AlertFormat.slackMrkdwn(Alerts.confirmed()), body.get("text").asText());
   }
@@ -119,7 +127,8 @@ public class WebhookSendersTest {
   public void discordGetsContentWithinItsLimitAndNoMentions() throws Exception {
     server.enqueue(new MockResponse().setResponseCode(204));
     Alert alert = Alerts.withEvidence(100);
-    assertTrue(await(new DiscordSender(client).send(channel("discord", "/api/webhooks/1/x"), alert)).ok());
+    assertTrue(
+        await(new DiscordSender(client).send(channel("discord", "/api/webhooks/1/x"), alert)).ok());
     JsonNode body = json(server.takeRequest());
     String content = body.get("content").asText();
     assertTrue(content.startsWith("🔔 **Acme launch** — condition met (90%)"));

@@ -5,13 +5,13 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.auth.Role;
 import io.periscope.runtime.Entities;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;
 import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
 import org.apache.pekko.serialization.Serialization;
@@ -21,22 +21,32 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * The owner entity under the persistence testkit; commands, events and state round-trip through the service's
- * Jackson binding (periscope.conf) and must come back equal.
+ * The owner entity under the persistence testkit; commands, events and state round-trip through the
+ * service's Jackson binding (periscope.conf) and must come back equal.
  */
 public class OwnerEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
-  private static final Account ALICE = Account.made("alice", "alice@example.org", Role.USER, "$2a$10$hash",
-      Instant.parse("2026-11-22T12:00:00Z"));
+  private static final Account ALICE =
+      Account.made(
+          "alice",
+          "alice@example.org",
+          Role.USER,
+          "$2a$10$hash",
+          Instant.parse("2026-11-22T12:00:00Z"));
 
-  private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> owner;
+  private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State>
+      owner;
 
   @Before
   public void setUp() {
-    owner = EventSourcedBehaviorTestKit.create(testKit.system(), idle("alice"),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    owner =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            idle("alice"),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
   /** An owner whose run-all is never asked for here. */
@@ -44,13 +54,15 @@ public class OwnerEntityTest {
     return Behaviors.setup(ctx -> OwnerEntity.create(id, Entities.NOT_STARTED, ctx.getSelf()));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<OwnerEntity.Command, OwnerEntity.Event,
-      OwnerEntity.State, StatusReply<Done>> createAccount(Account account) {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State, StatusReply<Done>>
+      createAccount(Account account) {
     return owner.runCommand(r -> new OwnerEntity.CreateAccount(account, r));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<OwnerEntity.Command, OwnerEntity.Event,
-      OwnerEntity.State, StatusReply<Done>> addWatch(String id) {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State, StatusReply<Done>>
+      addWatch(String id) {
     return owner.runCommand(r -> new OwnerEntity.AddWatch(id, r));
   }
 
@@ -59,14 +71,23 @@ public class OwnerEntityTest {
   }
 
   private List<String> listWatches() {
-    return owner.<StatusReply<OwnerEntity.WatchIds>>runCommand(OwnerEntity.ListWatches::new).reply().getValue().ids();
+    return owner
+        .<StatusReply<OwnerEntity.WatchIds>>runCommand(OwnerEntity.ListWatches::new)
+        .reply()
+        .getValue()
+        .ids();
   }
 
   @Test
   public void eventsAndStateGoThroughTheServiceJacksonBinding() {
     Serialization serialization = SerializationExtension.get(testKit.system());
-    for (Object message : List.of(new OwnerEntity.WatchesAdded(List.of("w")), new OwnerEntity.State(ALICE, WatchRegistry.of(List.of()), List.of()))) {
-      assertEquals("JacksonJsonSerializer", serialization.findSerializerFor(message).getClass().getSimpleName());
+    for (Object message :
+        List.of(
+            new OwnerEntity.WatchesAdded(List.of("w")),
+            new OwnerEntity.State(ALICE, WatchRegistry.of(List.of()), List.of()))) {
+      assertEquals(
+          "JacksonJsonSerializer",
+          serialization.findSerializerFor(message).getClass().getSimpleName());
     }
   }
 
@@ -87,7 +108,8 @@ public class OwnerEntityTest {
   @Test
   public void aSecondCreateIsRefusedAndPersistsNothing() {
     createAccount(ALICE);
-    Account other = Account.made("alice", "other@example.org", Role.ADMIN, "$2a$10$other", Instant.now());
+    Account other =
+        Account.made("alice", "other@example.org", Role.ADMIN, "$2a$10$other", Instant.now());
     var again = createAccount(other);
     assertTrue(again.reply().isError());
     assertTrue(again.hasNoEvents());
@@ -135,14 +157,17 @@ public class OwnerEntityTest {
     addWatch("w2");
     addWatch("w1");
     owner.restart();
-    assertEquals(new OwnerEntity.State(ALICE, WatchRegistry.of(List.of("w2", "w1")), List.of()), owner.getState());
+    assertEquals(
+        new OwnerEntity.State(ALICE, WatchRegistry.of(List.of("w2", "w1")), List.of()),
+        owner.getState());
     assertEquals(ALICE, getAccount().getValue());
   }
 
   @Test
   public void registrationsArrivingTogetherAreAllAcknowledgedAndListed() {
     var live = testKit.spawn(idle("batch-" + java.util.UUID.randomUUID()));
-    List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes = new java.util.ArrayList<>();
+    List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes =
+        new java.util.ArrayList<>();
     for (int i = 0; i < 5; i++) {
       var probe = testKit.<StatusReply<Done>>createTestProbe();
       probes.add(probe);

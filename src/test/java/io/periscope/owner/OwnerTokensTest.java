@@ -18,46 +18,61 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * The owner entity's mailed tokens, e-mail verification, password reset and identity-provider verification under
- * the persistence testkit, every command, event and state round-tripping through the service's Jackson binding.
+ * The owner entity's mailed tokens, e-mail verification, password reset and identity-provider
+ * verification under the persistence testkit, every command, event and state round-tripping through
+ * the service's Jackson binding.
  */
 public class OwnerTokensTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
   private static final Instant LATER = NOW.plusSeconds(3600);
-  private static final Account REGISTERED = new Account("alice-x", "alice@example.org", Role.USER, "$2a$10$first",
-      NOW, false, 0);
+  private static final Account REGISTERED =
+      new Account("alice-x", "alice@example.org", Role.USER, "$2a$10$first", NOW, false, 0);
 
-  private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> owner;
+  private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State>
+      owner;
 
   @Before
   public void setUp() {
-    owner = EventSourcedBehaviorTestKit.create(testKit.system(), OwnerEntityTest.idle("alice-x"),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
-    owner.<StatusReply<org.apache.pekko.Done>>runCommand(r -> new OwnerEntity.CreateAccount(REGISTERED, r));
+    owner =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            OwnerEntityTest.idle("alice-x"),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    owner.<StatusReply<org.apache.pekko.Done>>runCommand(
+        r -> new OwnerEntity.CreateAccount(REGISTERED, r));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State,
-      StatusReply<Account>> issue(TokenPurpose purpose, String hash) {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State, StatusReply<Account>>
+      issue(TokenPurpose purpose, String hash) {
     return owner.runCommand(r -> new OwnerEntity.IssueToken(purpose, hash, LATER, r));
   }
 
   private StatusReply<Account> verify(String hash, Instant at) {
-    return owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.VerifyEmail(hash, at, r)).reply();
+    return owner
+        .<StatusReply<Account>>runCommand(r -> new OwnerEntity.VerifyEmail(hash, at, r))
+        .reply();
   }
 
   private StatusReply<Account> reset(String hash, String newPassword, Instant at) {
-    return owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.ResetPassword(hash, newPassword, at, r)).reply();
+    return owner
+        .<StatusReply<Account>>runCommand(
+            r -> new OwnerEntity.ResetPassword(hash, newPassword, at, r))
+        .reply();
   }
 
   @Test
   public void anIssuedTokenIsKeptAsItsHashAndAnswersTheAccount() {
     var result = issue(TokenPurpose.VERIFY_EMAIL, "h1");
-    assertEquals(new OwnerEntity.TokenIssued(TokenPurpose.VERIFY_EMAIL, "h1", LATER), result.event());
+    assertEquals(
+        new OwnerEntity.TokenIssued(TokenPurpose.VERIFY_EMAIL, "h1", LATER), result.event());
     assertEquals("alice@example.org", result.reply().getValue().email());
-    assertEquals(List.of(new PendingToken(TokenPurpose.VERIFY_EMAIL, "h1", LATER)), result.state().tokens());
+    assertEquals(
+        List.of(new PendingToken(TokenPurpose.VERIFY_EMAIL, "h1", LATER)), result.state().tokens());
   }
 
   @Test
@@ -65,7 +80,10 @@ public class OwnerTokensTest {
     issue(TokenPurpose.VERIFY_EMAIL, "h1");
     StatusReply<Account> first = verify("h1", NOW);
     assertTrue(first.getValue().emailVerified());
-    assertEquals("the password stays: the mailbox owner registered it", "$2a$10$first", first.getValue().passwordHash());
+    assertEquals(
+        "the password stays: the mailbox owner registered it",
+        "$2a$10$first",
+        first.getValue().passwordHash());
     assertEquals(OwnerEntity.TOKEN_REFUSED, verify("h1", NOW).getError().getMessage());
   }
 
@@ -90,8 +108,9 @@ public class OwnerTokensTest {
   @Test
   public void checkingATokenUsesNothing() {
     issue(TokenPurpose.RESET_PASSWORD, "h2");
-    var check = owner.<StatusReply<Account>>runCommand(r ->
-        new OwnerEntity.CheckToken(TokenPurpose.RESET_PASSWORD, "h2", NOW, r));
+    var check =
+        owner.<StatusReply<Account>>runCommand(
+            r -> new OwnerEntity.CheckToken(TokenPurpose.RESET_PASSWORD, "h2", NOW, r));
     assertTrue(check.reply().isSuccess());
     assertTrue(check.hasNoEvents());
     assertTrue(reset("h2", "$2a$10$x", NOW).isSuccess());
@@ -120,12 +139,16 @@ public class OwnerTokensTest {
 
   @Test
   public void aProviderVerifyingAnUnverifiedAccountRevokesItsUnprovenPassword() {
-    var result = owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.VerifiedByProvider("github", r));
+    var result =
+        owner.<StatusReply<Account>>runCommand(
+            r -> new OwnerEntity.VerifiedByProvider("github", r));
     assertEquals(new OwnerEntity.EmailVerified("github", true), result.event());
     assertTrue(result.reply().getValue().emailVerified());
     assertNull(result.reply().getValue().passwordHash());
     assertEquals(1, result.reply().getValue().sessionGeneration());
-    var again = owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.VerifiedByProvider("github", r));
+    var again =
+        owner.<StatusReply<Account>>runCommand(
+            r -> new OwnerEntity.VerifiedByProvider("github", r));
     assertTrue("a verified account is signed in as it is", again.hasNoEvents());
   }
 
@@ -138,7 +161,9 @@ public class OwnerTokensTest {
     owner.restart();
     assertEquals(before, owner.getState());
     assertTrue(owner.getState().account().emailVerified());
-    assertTrue("the reset token is still live after recovery", reset("h2", "$2a$10$second", NOW).isSuccess());
+    assertTrue(
+        "the reset token is still live after recovery",
+        reset("h2", "$2a$10$second", NOW).isSuccess());
     owner.restart();
     assertEquals(1, owner.getState().account().sessionGeneration());
     assertTrue("and still spent", reset("h2", "$2a$10$third", NOW).isError());
@@ -146,8 +171,9 @@ public class OwnerTokensTest {
 
   @Test
   public void accountsWrittenBeforeVerificationExistedReadAsVerified() throws Exception {
-    String older = "{\"id\":\"root\",\"email\":\"root@example.org\",\"role\":\"admin\",\"passwordHash\":\"$2a$10$h\","
-        + "\"createdAt\":\"2026-01-01T00:00:00Z\"}";
+    String older =
+        "{\"id\":\"root\",\"email\":\"root@example.org\",\"role\":\"admin\",\"passwordHash\":\"$2a$10$h\","
+            + "\"createdAt\":\"2026-01-01T00:00:00Z\"}";
     Account account = Json.MAPPER.readValue(older, Account.class);
     assertTrue(account.emailVerified());
     assertEquals(0, account.sessionGeneration());

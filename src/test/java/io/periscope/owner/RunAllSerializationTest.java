@@ -18,23 +18,34 @@ import org.apache.pekko.pattern.StatusReply;
 import org.junit.ClassRule;
 import org.junit.Test;
 
-/** The owner entity as run-all's serializer: one in flight per owner, and nobody left waiting or refused. */
+/**
+ * The owner entity as run-all's serializer: one in flight per owner, and nobody left waiting or
+ * refused.
+ */
 public class RunAllSerializationTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
   private static final RunAllResult EMPTY = RunAllResult.of(List.of());
 
   /** Run-alls the test finishes by hand, per owner. */
   private final Map<String, CompletableFuture<RunAllResult>> inFlight = new ConcurrentHashMap<>();
+
   private final TestProbe<OwnerEntity.Command> shard = testKit.createTestProbe();
 
   private ActorRef<OwnerEntity.Command> owner(String id, Duration keepAliveEvery) {
-    return testKit.spawn(OwnerEntity.create(id, (owner, ids) -> inFlight.computeIfAbsent(owner,
-        o -> new CompletableFuture<>()), shard.ref(), keepAliveEvery));
+    return testKit.spawn(
+        OwnerEntity.create(
+            id,
+            (owner, ids) -> inFlight.computeIfAbsent(owner, o -> new CompletableFuture<>()),
+            shard.ref(),
+            keepAliveEvery));
   }
 
-  /** The run-all the owner started, once it has (the command reaches the entity after its recovery). */
+  /**
+   * The run-all the owner started, once it has (the command reaches the entity after its recovery).
+   */
   private CompletableFuture<RunAllResult> started(String id) throws InterruptedException {
     for (int i = 0; i < 300 && !inFlight.containsKey(id); i++) Thread.sleep(10);
     CompletableFuture<RunAllResult> run = inFlight.remove(id);
@@ -49,7 +60,8 @@ public class RunAllSerializationTest {
   }
 
   @Test
-  public void aSecondRunAllWhileOneIsInFlightIsRefusedAndAThirdAfterItIsAccepted() throws Exception {
+  public void aSecondRunAllWhileOneIsInFlightIsRefusedAndAThirdAfterItIsAccepted()
+      throws Exception {
     String id = "o-" + UUID.randomUUID();
     var owner = owner(id, Duration.ofMinutes(1));
     var first = runAll(owner);
@@ -94,7 +106,8 @@ public class RunAllSerializationTest {
   }
 
   @Test
-  public void whileInFlightTheEntityKeepsItselfActiveThroughTheShardAndStopsAfterwards() throws Exception {
+  public void whileInFlightTheEntityKeepsItselfActiveThroughTheShardAndStopsAfterwards()
+      throws Exception {
     String id = "k-" + UUID.randomUUID();
     var owner = owner(id, Duration.ofMillis(100));
     var run = runAll(owner);
@@ -102,7 +115,8 @@ public class RunAllSerializationTest {
     shard.expectMessageClass(OwnerEntity.KeepAlive.class);
     started(id).complete(EMPTY);
     assertTrue(run.receiveMessage().isSuccess());
-    // at most the tick that raced the completion is still on its way; after it the keep-alive has stopped
+    // at most the tick that raced the completion is still on its way; after it the keep-alive has
+    // stopped
     try {
       shard.expectMessageClass(OwnerEntity.KeepAlive.class, Duration.ofMillis(150));
     } catch (AssertionError noneInFlight) {

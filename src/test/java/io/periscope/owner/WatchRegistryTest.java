@@ -21,7 +21,8 @@ public class WatchRegistryTest {
   public void anEarlierRegistryIsUnchangedByItsSuccessors() {
     WatchRegistry first = WatchRegistry.of(List.of("a"));
     WatchRegistry second = first.with(List.of("b"));
-    WatchRegistry branch = first.with(List.of("x"));  // extends a registry that is no longer the newest
+    WatchRegistry branch =
+        first.with(List.of("x")); // extends a registry that is no longer the newest
     second.with(List.of("c"));
     assertEquals(List.of("a"), first.ids());
     assertFalse(first.contains("b"));

@@ -17,9 +17,11 @@ import org.junit.Test;
 
 /** What was acknowledged survives a restart, on the embedded H2 journal and on PostgreSQL alike. */
 public class JournalPersistenceTest {
-  static final String WATCH = """
+  static final String WATCH =
+      """
       {"id": "%s", "name": "%s", "sources": [{"type": "rss", "value": "https://example.org/feed.xml"}],
-       "schedule": "0 0 1 1 *", "condition": "c", "threshold": 0.7, "weakThreshold": 0.4}""";
+       "schedule": "0 0 1 1 *", "condition": "c", "threshold": 0.7, "weakThreshold": 0.4}\
+      """;
 
   @Test
   public void stateSurvivesARestartOnH2() throws Exception {
@@ -38,17 +40,31 @@ public class JournalPersistenceTest {
       first.account(owner, "user", "a-passphrase");
       String token = first.login(owner, "a-passphrase");
       for (String id : List.of("kept", "replaced", "deleted")) {
-        assertEquals(201, first.send("POST", "/watches", token, WATCH.formatted(id, id), Map.of()).statusCode());
+        assertEquals(
+            201,
+            first.send("POST", "/watches", token, WATCH.formatted(id, id), Map.of()).statusCode());
       }
-      assertEquals(200, first.send("PUT", "/watches/replaced", token,
-          WATCH.formatted("replaced", "renamed").replace(", \"weakThreshold\": 0.4", ""), Map.of()).statusCode());
-      assertEquals(204, first.send("DELETE", "/watches/deleted", token, null, Map.of()).statusCode());
+      assertEquals(
+          200,
+          first
+              .send(
+                  "PUT",
+                  "/watches/replaced",
+                  token,
+                  WATCH.formatted("replaced", "renamed").replace(", \"weakThreshold\": 0.4", ""),
+                  Map.of())
+              .statusCode());
+      assertEquals(
+          204, first.send("DELETE", "/watches/deleted", token, null, Map.of()).statusCode());
     }
     try (InProcessService second = new InProcessService(journal.get())) {
       String token = second.login(owner, "a-passphrase");
-      JsonNode list = Json.MAPPER.readTree(second.send("GET", "/watches", token, null, Map.of()).body());
+      JsonNode list =
+          Json.MAPPER.readTree(second.send("GET", "/watches", token, null, Map.of()).body());
       assertEquals(List.of("kept", "replaced"), list.get("watches").findValuesAsText("id"));
-      JsonNode replaced = Json.MAPPER.readTree(second.send("GET", "/watches/replaced", token, null, Map.of()).body());
+      JsonNode replaced =
+          Json.MAPPER.readTree(
+              second.send("GET", "/watches/replaced", token, null, Map.of()).body());
       assertEquals("renamed", replaced.get("name").asText());
       assertTrue(replaced.path("weakThreshold").isMissingNode());
       assertEquals(404, second.send("GET", "/watches/deleted", token, null, Map.of()).statusCode());

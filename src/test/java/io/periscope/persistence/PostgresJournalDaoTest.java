@@ -36,9 +36,10 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * What {@link PostgresJournalDao}'s single statement must get right beyond the journal compatibility kit
- * ({@link PostgresJournalTckTest}): tags reach the right events when writes of many entities share a batch, the
- * global ordering follows each entity's sequence numbers, and a refused batch leaves no row behind.
+ * What {@link PostgresJournalDao}'s single statement must get right beyond the journal
+ * compatibility kit ({@link PostgresJournalTckTest}): tags reach the right events when writes of
+ * many entities share a batch, the global ordering follows each entity's sequence numbers, and a
+ * refused batch leaves no row behind.
  */
 public class PostgresJournalDaoTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
@@ -48,9 +49,13 @@ public class PostgresJournalDaoTest {
   @BeforeClass
   public static void start() {
     TestJournals.requirePostgres();
-    // A refused write leaves a gap in the ordering, which the tag query waits out for max-tries query delays.
-    config = TestJournals.postgres().withValue("jdbc-read-journal.journal-sequence-retrieval.query-delay",
-        ConfigValueFactory.fromAnyRef("100ms"));
+    // A refused write leaves a gap in the ordering, which the tag query waits out for max-tries
+    // query delays.
+    config =
+        TestJournals.postgres()
+            .withValue(
+                "jdbc-read-journal.journal-sequence-retrieval.query-delay",
+                ConfigValueFactory.fromAnyRef("100ms"));
     testKit = ActorTestKit.create(config);
     JournalSchema.create(testKit.system());
   }
@@ -67,10 +72,12 @@ public class PostgresJournalDaoTest {
     String secondEvents = "second-" + run;
     TestProbe<Done> written = testKit.createTestProbe();
     int entities = 40;
-    // All at once, so the journal's batches mix entities; each persists three events in one atomic write.
+    // All at once, so the journal's batches mix entities; each persists three events in one atomic
+    // write.
     for (int i = 0; i < entities; i++) {
       String id = run + "-" + i;
-      testKit.spawn(new EventWriter(id, everyEvent, secondEvents))
+      testKit
+          .spawn(new EventWriter(id, everyEvent, secondEvents))
           .tell(new EventWriter.Write(List.of(id + "/1", id + "/2", id + "/3"), written.getRef()));
     }
     for (int i = 0; i < entities; i++) written.expectMessage(PATIENCE, Done.getInstance());
@@ -84,7 +91,8 @@ public class PostgresJournalDaoTest {
       assertTrue("the tag query answers in ascending ordering", ordering > lastOrdering);
       lastOrdering = ordering;
       long previous = lastSequenceNr.getOrDefault(envelope.persistenceId(), 0L);
-      assertEquals("an entity's events ascend in the global ordering", previous + 1, envelope.sequenceNr());
+      assertEquals(
+          "an entity's events ascend in the global ordering", previous + 1, envelope.sequenceNr());
       lastSequenceNr.put(envelope.persistenceId(), envelope.sequenceNr());
       String id = envelope.persistenceId().substring(EventWriter.TYPE.length() + 1);
       assertEquals(id + "/" + envelope.sequenceNr(), envelope.event());
@@ -104,21 +112,36 @@ public class PostgresJournalDaoTest {
     ActorRef<EventWriter.Write> writer = testKit.spawn(new EventWriter(id, tag, tag));
     writer.tell(new EventWriter.Write(List.of("first"), written.getRef()));
     written.expectMessage(PATIENCE, Done.getInstance());
-    // A second writer takes sequence number 2 behind the entity's back; the entity's next write must fail whole.
-    try (Connection c = TestJournals.connect(config); Statement s = c.createStatement()) {
-      s.execute("INSERT INTO event_journal (persistence_id, sequence_number, writer, write_timestamp, adapter_manifest,"
-          + " event_payload, event_ser_id, event_ser_manifest) VALUES ('" + EventWriter.TYPE + "|" + id + "', 2,"
-          + " 'other', 0, '', '\\x01', 1, '')");
+    // A second writer takes sequence number 2 behind the entity's back; the entity's next write
+    // must fail whole.
+    try (Connection c = TestJournals.connect(config);
+        Statement s = c.createStatement()) {
+      s.execute(
+          "INSERT INTO event_journal (persistence_id, sequence_number, writer, write_timestamp,"
+              + " adapter_manifest, event_payload, event_ser_id, event_ser_manifest) VALUES ('"
+              + EventWriter.TYPE
+              + "|"
+              + id
+              + "', 2,"
+              + " 'other', 0, '', '\\x01', 1, '')");
     }
     writer.tell(new EventWriter.Write(List.of("second", "third"), written.getRef()));
     written.expectTerminated(writer, PATIENCE);
 
-    try (Connection c = TestJournals.connect(config); Statement s = c.createStatement()) {
-      ResultSet rows = s.executeQuery("SELECT j.writer, t.tag FROM event_journal j LEFT JOIN event_tag t"
-          + " ON t.event_id = j.ordering WHERE j.persistence_id = '" + EventWriter.TYPE + "|" + id + "'"
-          + " ORDER BY j.sequence_number");
+    try (Connection c = TestJournals.connect(config);
+        Statement s = c.createStatement()) {
+      ResultSet rows =
+          s.executeQuery(
+              "SELECT j.writer, t.tag FROM event_journal j LEFT JOIN event_tag t"
+                  + " ON t.event_id = j.ordering WHERE j.persistence_id = '"
+                  + EventWriter.TYPE
+                  + "|"
+                  + id
+                  + "'"
+                  + " ORDER BY j.sequence_number");
       List<String> found = new ArrayList<>();
-      while (rows.next()) found.add(rows.getString(1) + ":" + (rows.getString(2) == null ? "untagged" : "tagged"));
+      while (rows.next())
+        found.add(rows.getString(1) + ":" + (rows.getString(2) == null ? "untagged" : "tagged"));
       assertEquals(2, found.size());
       assertTrue(found.get(0).endsWith(":tagged"));
       assertEquals("other:untagged", found.get(1));
@@ -126,15 +149,22 @@ public class PostgresJournalDaoTest {
   }
 
   private static List<EventEnvelope> byTag(String tag) throws Exception {
-    JdbcReadJournal journal = PersistenceQuery.get(testKit.system())
-        .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
-    return journal.currentEventsByTag(tag, Offset.noOffset())
+    JdbcReadJournal journal =
+        PersistenceQuery.get(testKit.system())
+            .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
+    return journal
+        .currentEventsByTag(tag, Offset.noOffset())
         .runWith(Sink.seq(), testKit.system())
-        .toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        .toCompletableFuture()
+        .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
   }
 
-  /** Persists the events of each command in one atomic write; every event gets one tag, the second ones another. */
-  private static final class EventWriter extends EventSourcedBehavior<EventWriter.Write, String, Integer> {
+  /**
+   * Persists the events of each command in one atomic write; every event gets one tag, the second
+   * ones another.
+   */
+  private static final class EventWriter
+      extends EventSourcedBehavior<EventWriter.Write, String, Integer> {
     static final String TYPE = "JournalDaoTest";
 
     record Write(List<String> events, ActorRef<Done> replyTo) {}
@@ -155,7 +185,10 @@ public class PostgresJournalDaoTest {
 
     @Override
     public CommandHandler<Write, String, Integer> commandHandler() {
-      return (count, write) -> Effect().persist(write.events()).thenRun(after -> write.replyTo().tell(Done.getInstance()));
+      return (count, write) ->
+          Effect()
+              .persist(write.events())
+              .thenRun(after -> write.replyTo().tell(Done.getInstance()));
     }
 
     @Override

@@ -8,9 +8,9 @@ import org.junit.runner.RunWith;
 import org.scalatestplus.junit.JUnitRunner;
 
 /**
- * Pekko's journal compatibility kit against the PostgreSQL journal as the service configures it, with
- * {@link PostgresJournalDao} writing: writes and replays, ranges, deletes, highest sequence numbers, rejected
- * and failed writes, atomic multi-event writes and metadata.
+ * Pekko's journal compatibility kit against the PostgreSQL journal as the service configures it,
+ * with {@link PostgresJournalDao} writing: writes and replays, ranges, deletes, highest sequence
+ * numbers, rejected and failed writes, atomic multi-event writes and metadata.
  */
 @RunWith(JUnitRunner.class)
 public class PostgresJournalTckTest extends JavaJournalSpec {

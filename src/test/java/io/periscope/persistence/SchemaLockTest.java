@@ -25,19 +25,31 @@ public class SchemaLockTest {
   @Test
   public void schemaCreationIsOneProcessAtATimeOnPostgres() throws Exception {
     ScratchDatabase database = TestJournals.postgresDatabase();
-    Config config = ConfigFactory.parseMap(Map.of("periscope.database.url", database.url(),
-        "periscope.database.user", database.user(), "periscope.database.password", ""));
+    Config config =
+        ConfigFactory.parseMap(
+            Map.of(
+                "periscope.database.url",
+                database.url(),
+                "periscope.database.user",
+                database.user(),
+                "periscope.database.password",
+                ""));
     AtomicInteger inside = new AtomicInteger();
     AtomicInteger mostInside = new AtomicInteger();
     ExecutorService nodes = Executors.newFixedThreadPool(4);
     try {
       List<Future<Integer>> creations = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
-        creations.add(nodes.submit(() -> SchemaLock.during(config, () -> {
-          mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-          Thread.sleep(100);
-          return inside.decrementAndGet();
-        })));
+        creations.add(
+            nodes.submit(
+                () ->
+                    SchemaLock.during(
+                        config,
+                        () -> {
+                          mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                          Thread.sleep(100);
+                          return inside.decrementAndGet();
+                        })));
       }
       for (Future<Integer> creation : creations) creation.get();
     } finally {
@@ -48,11 +60,19 @@ public class SchemaLockTest {
 
   @Test
   public void aNodeWaitingForTheLockDoesNotHoldUpTheHoldersConcurrentIndexBuild() throws Exception {
-    // The journal's script builds indexes CONCURRENTLY, which waits for every transaction in progress: a node waiting
-    // inside pg_advisory_lock is one, and it waits for the holder in turn, so neither would ever go on.
+    // The journal's script builds indexes CONCURRENTLY, which waits for every transaction in
+    // progress: a node waiting inside pg_advisory_lock is one, and it waits for the holder in turn,
+    // so neither would ever go on.
     ScratchDatabase database = TestJournals.postgresDatabase();
-    Config config = ConfigFactory.parseMap(Map.of("periscope.database.url", database.url(),
-        "periscope.database.user", database.user(), "periscope.database.password", ""));
+    Config config =
+        ConfigFactory.parseMap(
+            Map.of(
+                "periscope.database.url",
+                database.url(),
+                "periscope.database.user",
+                database.user(),
+                "periscope.database.password",
+                ""));
     String table = "concurrent_" + UUID.randomUUID().toString().replace("-", "");
     try (Connection c = DriverManager.getConnection(database.url(), database.user(), "")) {
       c.createStatement().execute("CREATE TABLE " + table + " (x INT)");
@@ -60,13 +80,25 @@ public class SchemaLockTest {
     CountDownLatch holding = new CountDownLatch(1);
     ExecutorService nodes = Executors.newFixedThreadPool(2);
     try {
-      Future<Object> holder = nodes.submit(() -> SchemaLock.during(config, () -> {
-        holding.countDown();
-        Thread.sleep(500); // the other node is waiting for the lock by now
-        try (Connection c = DriverManager.getConnection(database.url(), database.user(), "")) {
-          return c.createStatement().execute("CREATE INDEX CONCURRENTLY " + table + "_idx ON " + table + " (x)");
-        }
-      }));
+      Future<Object> holder =
+          nodes.submit(
+              () ->
+                  SchemaLock.during(
+                      config,
+                      () -> {
+                        holding.countDown();
+                        Thread.sleep(500); // the other node is waiting for the lock by now
+                        try (Connection c =
+                            DriverManager.getConnection(database.url(), database.user(), "")) {
+                          return c.createStatement()
+                              .execute(
+                                  "CREATE INDEX CONCURRENTLY "
+                                      + table
+                                      + "_idx ON "
+                                      + table
+                                      + " (x)");
+                        }
+                      }));
       holding.await();
       Future<String> waiter = nodes.submit(() -> SchemaLock.during(config, () -> "created after"));
       holder.get(20, TimeUnit.SECONDS);

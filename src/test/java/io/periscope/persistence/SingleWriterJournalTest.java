@@ -13,8 +13,9 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.Test;
 
 /**
- * Why the journal's replay filter is off (conf/periscope.conf): on both journals, a second writer cannot write a
- * sequence number an entity already wrote, so a replay never meets two writers' versions of one event.
+ * Why the journal's replay filter is off (conf/periscope.conf): on both journals, a second writer
+ * cannot write a sequence number an entity already wrote, so a replay never meets two writers'
+ * versions of one event.
  */
 public class SingleWriterJournalTest {
   @Test
@@ -37,18 +38,22 @@ public class SingleWriterJournalTest {
       try (Connection c = TestJournals.connect(config)) {
         insertEvent(c, persistenceId, 1, "writer-a");
         assertThrows(SQLException.class, () -> insertEvent(c, persistenceId, 1, "writer-b"));
-        insertEvent(c, persistenceId, 2, "writer-b"); // the next number is the second writer's to take
+        insertEvent(
+            c, persistenceId, 2, "writer-b"); // the next number is the second writer's to take
       }
     } finally {
       testKit.shutdownTestKit();
     }
   }
 
-  private static void insertEvent(Connection c, String persistenceId, long sequenceNr, String writer)
-      throws SQLException {
-    try (PreparedStatement insert = c.prepareStatement("INSERT INTO \"event_journal\" (\"deleted\", "
-        + "\"persistence_id\", \"sequence_number\", \"writer\", \"write_timestamp\", \"adapter_manifest\", "
-        + "\"event_payload\", \"event_ser_id\", \"event_ser_manifest\") VALUES (false, ?, ?, ?, 0, '', ?, 1, '')")) {
+  private static void insertEvent(
+      Connection c, String persistenceId, long sequenceNr, String writer) throws SQLException {
+    try (PreparedStatement insert =
+        c.prepareStatement(
+            "INSERT INTO \"event_journal\" (\"deleted\", \"persistence_id\", \"sequence_number\","
+                + " \"writer\", \"write_timestamp\", \"adapter_manifest\", \"event_payload\","
+                + " \"event_ser_id\", \"event_ser_manifest\") VALUES (false, ?, ?, ?, 0, '', ?, 1,"
+                + " '')")) {
       insert.setString(1, persistenceId);
       insert.setLong(2, sequenceNr);
       insert.setString(3, writer);

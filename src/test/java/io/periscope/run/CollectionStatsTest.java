@@ -11,18 +11,39 @@ public class CollectionStatsTest {
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
   private static RunRecord run(Instant startedAt, int collected, int attempted, int extracted) {
-    return new RunRecord(RunRecords.newRunId(), RunRecord.TRIGGER_MANUAL, startedAt, 10, RunRecord.NO_MATCH, null,
-        null, List.of(), null, List.of(), collected, attempted, new RunRecord.Collection(attempted, collected,
-        extracted, attempted - extracted), List.of(), null, List.of(), 0, new RunRecord.Trimmed(0, 0), null);
+    return new RunRecord(
+        RunRecords.newRunId(),
+        RunRecord.TRIGGER_MANUAL,
+        startedAt,
+        10,
+        RunRecord.NO_MATCH,
+        null,
+        null,
+        List.of(),
+        null,
+        List.of(),
+        collected,
+        attempted,
+        new RunRecord.Collection(attempted, collected, extracted, attempted - extracted),
+        List.of(),
+        null,
+        List.of(),
+        0,
+        new RunRecord.Trimmed(0, 0),
+        null);
   }
 
   @Test
   public void sumsTheRunsOfTheLastDayAndRatesExtraction() {
-    CollectionStats stats = CollectionStats.of(List.of(
-        run(NOW.minusSeconds(60), 10, 4, 3),
-        run(NOW.minus(CollectionStats.WINDOW).plusSeconds(1), 5, 4, 1),
-        run(NOW.minus(CollectionStats.WINDOW).minusSeconds(1), 100, 100, 100)), NOW);
-    assertEquals(new CollectionStats(NOW.minus(CollectionStats.WINDOW), 2, 15, 8, 8, 4, 4, 0.5), stats);
+    CollectionStats stats =
+        CollectionStats.of(
+            List.of(
+                run(NOW.minusSeconds(60), 10, 4, 3),
+                run(NOW.minus(CollectionStats.WINDOW).plusSeconds(1), 5, 4, 1),
+                run(NOW.minus(CollectionStats.WINDOW).minusSeconds(1), 100, 100, 100)),
+            NOW);
+    assertEquals(
+        new CollectionStats(NOW.minus(CollectionStats.WINDOW), 2, 15, 8, 8, 4, 4, 0.5), stats);
   }
 
   @Test

@@ -22,33 +22,60 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.junit.ClassRule;
 import org.junit.Test;
 
-/** Run-all through real watch entities: which watches run, in what order, how many at once, and the summary. */
+/**
+ * Run-all through real watch entities: which watches run, in what order, how many at once, and the
+ * summary.
+ */
 public class EntityRunAllTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
   private final Asks asks = new Asks(testKit.system(), Duration.ofSeconds(5));
   private final String owner = "o-" + UUID.randomUUID();
 
-  /** A pipeline whose runs take a moment, that counts how many overlap and fails the watch named "broken". */
+  /**
+   * A pipeline whose runs take a moment, that counts how many overlap and fails the watch named
+   * "broken".
+   */
   static final class CountingPipeline implements RunPipeline {
     final AtomicInteger running = new AtomicInteger();
     final AtomicInteger mostAtOnce = new AtomicInteger();
 
     @Override
-    public CompletionStage<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
+    public CompletionStage<Outcome> run(
+        Watch watch, Set<String> seen, String trigger, Instant startedAt) {
       mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
-      return CompletableFuture.supplyAsync(() -> {
-        running.decrementAndGet();
-        if (watch.id().equals("broken")) throw new IllegalStateException("boom");
-        return new Outcome(record(trigger, watch.id().equals("notifies") ? 2 : 0), List.of());
-      }, CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS));
+      return CompletableFuture.supplyAsync(
+          () -> {
+            running.decrementAndGet();
+            if (watch.id().equals("broken")) throw new IllegalStateException("boom");
+            return new Outcome(record(trigger, watch.id().equals("notifies") ? 2 : 0), List.of());
+          },
+          CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS));
     }
 
     static RunRecord record(String trigger, int notified) {
-      return new RunRecord(RunRecords.newRunId(), trigger, Instant.now(), 100, RunRecord.NO_MATCH, null, null,
-          List.of(), null, List.of(), 3, 1, new RunRecord.Collection(1, 3, 1, 0), List.of(), null, List.of(),
-          notified, new RunRecord.Trimmed(0, 0), null);
+      return new RunRecord(
+          RunRecords.newRunId(),
+          trigger,
+          Instant.now(),
+          100,
+          RunRecord.NO_MATCH,
+          null,
+          null,
+          List.of(),
+          null,
+          List.of(),
+          3,
+          1,
+          new RunRecord.Collection(1, 3, 1, 0),
+          List.of(),
+          null,
+          List.of(),
+          notified,
+          new RunRecord.Trimmed(0, 0),
+          null);
     }
   }
 
@@ -60,10 +87,22 @@ public class EntityRunAllTest {
     entities.startRuns(pipeline, runAll, java.time.Clock.systemUTC());
     for (String id : enabledThenDisabled) {
       boolean enabled = !id.startsWith("off");
-      Watch w = new Watch(id, owner, id, List.of(new Source(Source.RSS, "https://example.org/feed", null, null)),
-          "0 * * * *", "anything", List.of(), 0.8, null, enabled);
-      asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), r -> new WatchEntity.Create(w, r))
-          .toCompletableFuture().get(5, TimeUnit.SECONDS);
+      Watch w =
+          new Watch(
+              id,
+              owner,
+              id,
+              List.of(new Source(Source.RSS, "https://example.org/feed", null, null)),
+              "0 * * * *",
+              "anything",
+              List.of(),
+              0.8,
+              null,
+              enabled);
+      asks.<WatchEntity.Command, Watch>ask(
+              entities.watch(owner, id), r -> new WatchEntity.Create(w, r))
+          .toCompletableFuture()
+          .get(5, TimeUnit.SECONDS);
     }
     return runAll;
   }
@@ -78,9 +117,11 @@ public class EntityRunAllTest {
     RunAllResult result = runAll(runAll, "a", "off-b", "notifies", "broken", "never-created");
 
     assertEquals(new RunAllResult.Summary(4, 2, 1, 1, 2), result.summary());
-    assertEquals(List.of("a", "off-b", "notifies", "broken"),
+    assertEquals(
+        List.of("a", "off-b", "notifies", "broken"),
         result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());
-    assertEquals(List.of("ran", "skipped", "ran", "failed"),
+    assertEquals(
+        List.of("ran", "skipped", "ran", "failed"),
         result.outcomes().stream().map(RunAllResult.WatchOutcome::status).toList());
     assertNull(result.outcomes().get(1).record());
     assertEquals(RunRecord.TRIGGER_RUN_ALL, result.outcomes().get(0).record().trigger());
@@ -95,6 +136,7 @@ public class EntityRunAllTest {
     RunAllResult result = runAll(runAllOver(3, ids), ids);
     assertEquals(6, result.summary().ran());
     assertEquals(3, pipeline.mostAtOnce.get());
-    assertEquals(List.of(ids), result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());
+    assertEquals(
+        List.of(ids), result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());
   }
 }

@@ -7,7 +7,11 @@ import static org.junit.Assert.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import io.periscope.devices.DeviceValidator;
+import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.Vapid;
+import io.periscope.devices.VapidKeys;
+import io.periscope.devices.WebPushSender;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
@@ -24,20 +28,15 @@ import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
-import io.periscope.devices.DeviceValidator;
-import io.periscope.devices.DevicesEntity;
-import io.periscope.devices.Vapid;
-import io.periscope.devices.VapidKeys;
-import io.periscope.devices.WebPushSender;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.TestJournals;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRules;
 import io.periscope.watch.Source;
 import io.periscope.watch.Watch;
-import java.time.Instant;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,6 +51,7 @@ import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.Before;
@@ -59,8 +59,8 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * The pipeline with its real parts against one loopback server playing every upstream: a feed, article pages,
- * an OpenAI-compatible model, a webhook receiver and the Telegram Bot API.
+ * The pipeline with its real parts against one loopback server playing every upstream: a feed,
+ * article pages, an OpenAI-compatible model, a webhook receiver and the Telegram Bot API.
  */
 public class PipelineTest {
   private static ActorTestKit testKit;
@@ -70,12 +70,16 @@ public class PipelineTest {
   private static final VapidKeys VAPID = VapidKeys.generate();
 
   private final MockWebServer upstream = new MockWebServer();
+
   /** What the model answers next: a verdict as JSON, or null for an HTTP 500. */
   private final AtomicReference<String> verdict = new AtomicReference<>();
+
   private final ConcurrentLinkedQueue<RecordedRequest> seen = new ConcurrentLinkedQueue<>();
+
   /** What reading the owner's trust rules gives the next run. */
   private final AtomicReference<CompletionStage<TrustRules>> rules =
       new AtomicReference<>(CompletableFuture.completedFuture(TrustRules.NONE));
+
   private Pipeline pipeline;
   private FakePushService pushService;
 
@@ -85,8 +89,16 @@ public class PipelineTest {
     JournalSchema.create(testKit.system());
     entities = new LocalEntities(testKit.system());
     asks = new Asks(testKit.system(), Duration.ofSeconds(10));
-    keyPools = new KeyPools(entities, asks, new KeyCipher("pipeline-test-secret-of-32-bytes-or-more"), Clock.systemUTC());
-    keyPools.seed(KeyPoolEntity.MODEL, List.of("sk-pipeline-test-0001")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    keyPools =
+        new KeyPools(
+            entities,
+            asks,
+            new KeyCipher("pipeline-test-secret-of-32-bytes-or-more"),
+            Clock.systemUTC());
+    keyPools
+        .seed(KeyPoolEntity.MODEL, List.of("sk-pipeline-test-0001"))
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
   }
 
   @AfterClass
@@ -96,42 +108,101 @@ public class PipelineTest {
 
   @Before
   public void start() throws Exception {
-    upstream.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        seen.add(request);
-        String path = request.getPath();
-        if (path.equals("/feed.xml")) return new MockResponse().setHeader("Content-Type", "application/rss+xml")
-            .setBody(rss());
-        if (path.startsWith("/articles/")) return new MockResponse().setHeader("Content-Type", "text/html")
-            .setBody("<html><body><nav>menu</nav><article><p>Full text of " + path + ".</p></article></body></html>");
-        if (path.equals("/v1/chat/completions")) {
-          String answer = verdict.get();
-          return answer == null ? new MockResponse().setResponseCode(500).setBody("{\"error\":{\"type\":\"server_error\"}}")
-              : new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of(
-                  "choices", List.of(Map.of("message", Map.of("role", "assistant", "content", answer))))));
-        }
-        return new MockResponse().setHeader("Content-Type", "application/json").setBody("{\"ok\":true}");
-      }
-    });
+    upstream.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            seen.add(request);
+            String path = request.getPath();
+            if (path.equals("/feed.xml"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "application/rss+xml")
+                  .setBody(rss());
+            if (path.startsWith("/articles/"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "text/html")
+                  .setBody(
+                      "<html><body><nav>menu</nav><article><p>Full text of "
+                          + path
+                          + ".</p></article></body></html>");
+            if (path.equals("/v1/chat/completions")) {
+              String answer = verdict.get();
+              return answer == null
+                  ? new MockResponse()
+                      .setResponseCode(500)
+                      .setBody("{\"error\":{\"type\":\"server_error\"}}")
+                  : new MockResponse()
+                      .setHeader("Content-Type", "application/json")
+                      .setBody(
+                          Json.text(
+                              Map.of(
+                                  "choices",
+                                  List.of(
+                                      Map.of(
+                                          "message",
+                                          Map.of("role", "assistant", "content", answer))))));
+            }
+            return new MockResponse()
+                .setHeader("Content-Type", "application/json")
+                .setBody("{\"ok\":true}");
+          }
+        });
     upstream.start();
     pushService = new FakePushService();
     String base = url("");
-    Config config = ConfigFactory.parseMap(Map.of(
-        "periscope.telegram.api-base-url", base, "periscope.telegram.bot-token", "tg-token",
-        "periscope.telegram.chat-id", "1001", "periscope.telegram.admin-chat-id", "2002",
-        "periscope.smtp.host", "", "periscope.smtp.port", 25, "periscope.smtp.username", "",
-        "periscope.smtp.password", "", "periscope.smtp.from", ""));
+    Config config =
+        ConfigFactory.parseMap(
+            Map.of(
+                "periscope.telegram.api-base-url",
+                base,
+                "periscope.telegram.bot-token",
+                "tg-token",
+                "periscope.telegram.chat-id",
+                "1001",
+                "periscope.telegram.admin-chat-id",
+                "2002",
+                "periscope.smtp.host",
+                "",
+                "periscope.smtp.port",
+                25,
+                "periscope.smtp.username",
+                "",
+                "periscope.smtp.password",
+                "",
+                "periscope.smtp.from",
+                ""));
     OkHttpClient plain = new OkHttpClient();
     SafeHttp userUrls = new SafeHttp(true);
-    pipeline = new Pipeline(new FeedCollector(userUrls), Optional.empty(), new ArticleExtractor(userUrls),
-        new PooledModel(() -> CompletableFuture.completedFuture(
-            new OpenAiCompatibleClient(base + "/v1", "test-model", plain)), keyPools), keyPools,
-        Notifier.create(config, plain, userUrls.guardedClient(), Runnable::run, Optional.of(new WebPushSender(entities,
-            asks, new Vapid(Optional.of(VAPID), Optional.empty(), entities, asks, new KeyCipher("unused-secret")),
-            pushService.trusting(userUrls.guardedClient())))),
-        new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))), owner -> rules.get(),
-        Clock.systemUTC());
+    pipeline =
+        new Pipeline(
+            new FeedCollector(userUrls),
+            Optional.empty(),
+            new ArticleExtractor(userUrls),
+            new PooledModel(
+                () ->
+                    CompletableFuture.completedFuture(
+                        new OpenAiCompatibleClient(base + "/v1", "test-model", plain)),
+                keyPools),
+            keyPools,
+            Notifier.create(
+                config,
+                plain,
+                userUrls.guardedClient(),
+                Runnable::run,
+                Optional.of(
+                    new WebPushSender(
+                        entities,
+                        asks,
+                        new Vapid(
+                            Optional.of(VAPID),
+                            Optional.empty(),
+                            entities,
+                            asks,
+                            new KeyCipher("unused-secret")),
+                        pushService.trusting(userUrls.guardedClient())))),
+            new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))),
+            owner -> rules.get(),
+            Clock.systemUTC());
   }
 
   @After
@@ -146,26 +217,52 @@ public class PipelineTest {
   }
 
   private String rss() {
-    return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
-        + "<description>d</description>"
-        + "<item><title>Launch date set</title><link>" + url("/articles/launch") + "</link><guid>g-launch</guid>"
+    return "<?xml version=\"1.0\"?><rss"
+        + " version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
+        + "<description>d</description><item><title>Launch date set</title><link>"
+        + url("/articles/launch")
+        + "</link><guid>g-launch</guid>"
         + "<description>Summary of the launch</description></item>"
-        + "<item><title>Quarterly note</title><link>" + url("/articles/note") + "</link><guid>g-note</guid>"
+        + "<item><title>Quarterly note</title><link>"
+        + url("/articles/note")
+        + "</link><guid>g-note</guid>"
         + "<description>Summary of the note</description></item></channel></rss>";
   }
 
   private Watch watch(Double weakThreshold) {
-    return new Watch("acme", "alice", "Acme", List.of(new Source(Source.RSS, url("/feed.xml"), "official", null)),
-        "0 0 1 1 *", "Acme sets a launch date", List.of("webhook:" + url("/hook")), 0.8, weakThreshold, true);
+    return new Watch(
+        "acme",
+        "alice",
+        "Acme",
+        List.of(new Source(Source.RSS, url("/feed.xml"), "official", null)),
+        "0 0 1 1 *",
+        "Acme sets a launch date",
+        List.of("webhook:" + url("/hook")),
+        0.8,
+        weakThreshold,
+        true);
   }
 
   private String answer(boolean met, double confidence) {
-    return Json.text(Map.of("reasoning", "r", "met", met, "confidence", confidence, "summary", "Acme set a date.",
-        "evidence", List.of(Map.of("url", url("/articles/launch"), "quote", "launch"))));
+    return Json.text(
+        Map.of(
+            "reasoning",
+            "r",
+            "met",
+            met,
+            "confidence",
+            confidence,
+            "summary",
+            "Acme set a date.",
+            "evidence",
+            List.of(Map.of("url", url("/articles/launch"), "quote", "launch"))));
   }
 
   private RunPipeline.Outcome run(Watch watch, Set<String> alreadySeen) throws Exception {
-    return pipeline.run(watch, alreadySeen, RunRecord.TRIGGER_MANUAL, Instant.now()).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return pipeline
+        .run(watch, alreadySeen, RunRecord.TRIGGER_MANUAL, Instant.now())
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
   }
 
   private long requestsTo(String path) {
@@ -185,13 +282,21 @@ public class PipelineTest {
     assertEquals(List.of("openai:test-model"), r.models());
     assertEquals(Set.of("g-launch", "g-note"), Set.copyOf(outcome.newlySeen()));
     assertEquals("the alert waits for the entity to record the run", 0, requestsTo("/hook"));
-    assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)),
+    assertEquals(
+        List.of(new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)),
         outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS));
-    RecordedRequest hook = seen.stream().filter(q -> q.getPath().equals("/hook")).findFirst().orElseThrow();
+    RecordedRequest hook =
+        seen.stream().filter(q -> q.getPath().equals("/hook")).findFirst().orElseThrow();
     assertTrue(hook.getBody().readUtf8().contains("/articles/launch"));
-    assertTrue("the model was shown the extracted text",
-        seen.stream().filter(q -> q.getPath().equals("/v1/chat/completions")).findFirst().orElseThrow()
-            .getBody().readUtf8().contains("Full text of /articles/launch"));
+    assertTrue(
+        "the model was shown the extracted text",
+        seen.stream()
+            .filter(q -> q.getPath().equals("/v1/chat/completions"))
+            .findFirst()
+            .orElseThrow()
+            .getBody()
+            .readUtf8()
+            .contains("Full text of /articles/launch"));
   }
 
   @Test
@@ -213,7 +318,8 @@ public class PipelineTest {
   }
 
   @Test
-  public void aFailingModelIsAnErrorThatLeavesTheItemsUnseenAndAlertsTheAdminChat() throws Exception {
+  public void aFailingModelIsAnErrorThatLeavesTheItemsUnseenAndAlertsTheAdminChat()
+      throws Exception {
     verdict.set(null);
     RunPipeline.Outcome outcome = run(watch(null), Set.of());
     assertEquals(RunRecord.ERROR, outcome.record().outcome());
@@ -221,8 +327,10 @@ public class PipelineTest {
     assertNull(outcome.record().confidence());
     // The admin alert is best effort and not awaited by the run: give it a moment to arrive.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (requestsTo("/bottg-token/sendMessage") == 0 && System.nanoTime() < deadline) Thread.sleep(20);
-    RecordedRequest alert = seen.stream().filter(q -> q.getPath().endsWith("/sendMessage")).findFirst().orElseThrow();
+    while (requestsTo("/bottg-token/sendMessage") == 0 && System.nanoTime() < deadline)
+      Thread.sleep(20);
+    RecordedRequest alert =
+        seen.stream().filter(q -> q.getPath().endsWith("/sendMessage")).findFirst().orElseThrow();
     String body = alert.getBody().readUtf8();
     assertTrue(body, body.contains("\"2002\"") && body.contains("\u26a0"));
   }
@@ -230,8 +338,20 @@ public class PipelineTest {
   @Test
   public void aFailingSourceIsASourceErrorAndTheRunGoesOn() throws Exception {
     verdict.set(answer(false, 0.1));
-    Watch twoSources = new Watch("acme", "alice", "Acme", List.of(new Source(Source.RSS, url("/feed.xml"), null, null),
-        new Source(Source.RSS, url("/missing.xml"), null, null)), "0 0 1 1 *", "c", List.of(), 0.8, null, true);
+    Watch twoSources =
+        new Watch(
+            "acme",
+            "alice",
+            "Acme",
+            List.of(
+                new Source(Source.RSS, url("/feed.xml"), null, null),
+                new Source(Source.RSS, url("/missing.xml"), null, null)),
+            "0 0 1 1 *",
+            "c",
+            List.of(),
+            0.8,
+            null,
+            true);
     RunRecord r = run(twoSources, Set.of()).record();
     assertEquals(RunRecord.NO_MATCH, r.outcome());
     assertEquals(2, r.collected());
@@ -241,14 +361,25 @@ public class PipelineTest {
   @Test
   public void theOwnersRuleForTheCitedDomainOutranksTheSourcesTrust() throws Exception {
     verdict.set(answer(true, 0.9));
-    rules.set(CompletableFuture.completedFuture(TrustRules.of(List.of(new TrustRule("localhost", "established"),
-        new TrustRule("example.org", "unverified")))));
+    rules.set(
+        CompletableFuture.completedFuture(
+            TrustRules.of(
+                List.of(
+                    new TrustRule("localhost", "established"),
+                    new TrustRule("example.org", "unverified")))));
     RunRecord r = run(watch(null), Set.of()).record();
     assertEquals(RunRecord.ALERT, r.outcome());
-    assertEquals("the source says official, the rule for the cited item's domain says established",
-        "established", r.trustTier());
-    String prompt = seen.stream().filter(q -> q.getPath().equals("/v1/chat/completions")).findFirst().orElseThrow()
-        .getBody().readUtf8();
+    assertEquals(
+        "the source says official, the rule for the cited item's domain says established",
+        "established",
+        r.trustTier());
+    String prompt =
+        seen.stream()
+            .filter(q -> q.getPath().equals("/v1/chat/completions"))
+            .findFirst()
+            .orElseThrow()
+            .getBody()
+            .readUtf8();
     assertTrue("the model is shown the rule's tier", prompt.contains("Source trust: established"));
     assertFalse(prompt.contains("Source trust: official"));
   }
@@ -256,17 +387,23 @@ public class PipelineTest {
   @Test
   public void aRunWhoseTrustRulesCannotBeReadGoesOnWithTheSourcesTrust() throws Exception {
     verdict.set(answer(true, 0.9));
-    rules.set(CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException("the entity did not answer")));
+    rules.set(
+        CompletableFuture.failedFuture(
+            new java.util.concurrent.TimeoutException("the entity did not answer")));
     RunRecord r = run(watch(null), Set.of()).record();
     assertEquals(RunRecord.ALERT, r.outcome());
     assertEquals("official", r.trustTier());
   }
 
   private String register(String owner, FakePushService.Subscriber subscriber) throws Exception {
-    DeviceValidator.Subscription s = DeviceValidator.validate(Json.MAPPER.readTree(subscriber.registration("phone")));
-    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(entities.devices(owner),
-        r -> new DevicesEntity.Register(s, java.time.Instant.now(), r)).toCompletableFuture().get(10, TimeUnit.SECONDS)
-        .device().id();
+    DeviceValidator.Subscription s =
+        DeviceValidator.validate(Json.MAPPER.readTree(subscriber.registration("phone")));
+    return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(
+            entities.devices(owner), r -> new DevicesEntity.Register(s, java.time.Instant.now(), r))
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .device()
+        .id();
   }
 
   @Test
@@ -277,23 +414,49 @@ public class PipelineTest {
     FakePushService.Subscriber oldPhone = pushService.subscribe(410);
     String phoneId = register(owner, phone);
     String oldPhoneId = register(owner, oldPhone);
-    Watch pushed = new Watch("acme", owner, "Acme", List.of(new Source(Source.RSS, url("/feed.xml"), null, null)),
-        "0 0 1 1 *", "Acme sets a launch date", List.of("push", "webhook:" + url("/hook")), 0.8, null, true);
+    Watch pushed =
+        new Watch(
+            "acme",
+            owner,
+            "Acme",
+            List.of(new Source(Source.RSS, url("/feed.xml"), null, null)),
+            "0 0 1 1 *",
+            "Acme sets a launch date",
+            List.of("push", "webhook:" + url("/hook")),
+            0.8,
+            null,
+            true);
 
     RunPipeline.Outcome outcome = run(pushed, Set.of());
     assertEquals(RunRecord.ALERT, outcome.record().outcome());
-    List<RunRecord.DeliveryRecord> sent = outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    List<RunRecord.DeliveryRecord> sent =
+        outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS);
     RunRecord r = outcome.record().withDeliveries(sent, 0);
 
-    assertEquals(List.of(new RunRecord.DeliveryRecord("push", phoneId, true, null),
-        new RunRecord.DeliveryRecord("push", oldPhoneId, false, "HTTP 410: the subscription is gone, the device was removed"),
-        new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)), r.deliveries());
+    assertEquals(
+        List.of(
+            new RunRecord.DeliveryRecord("push", phoneId, true, null),
+            new RunRecord.DeliveryRecord(
+                "push",
+                oldPhoneId,
+                false,
+                "HTTP 410: the subscription is gone, the device was removed"),
+            new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)),
+        r.deliveries());
     assertEquals("each device reached counts, as the webhook does", 2, r.notificationsSent());
     String payload = FakePushService.decrypt(pushService.receivedBy(phone).get(0), phone);
     assertEquals("Acme set a date.", Json.MAPPER.readTree(payload).get("summary").asText());
     FakePushService.verifiedVapid(pushService.receivedBy(phone).get(0), VAPID.publicKey());
-    assertEquals(List.of(phoneId), asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(entities.devices(owner),
-        DevicesEntity.GetDevices::new).toCompletableFuture().get(10, TimeUnit.SECONDS).devices().stream()
-        .map(io.periscope.devices.Device::id).toList());
+    assertEquals(
+        List.of(phoneId),
+        asks
+            .<DevicesEntity.Command, DevicesEntity.Devices>ask(
+                entities.devices(owner), DevicesEntity.GetDevices::new)
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS)
+            .devices()
+            .stream()
+            .map(io.periscope.devices.Device::id)
+            .toList());
   }
 }

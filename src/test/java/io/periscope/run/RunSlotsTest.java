@@ -14,29 +14,65 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.Test;
 
-/** The per-node bound on runs at once: the others wait in arrival order, and every finished run frees its slot. */
+/**
+ * The per-node bound on runs at once: the others wait in arrival order, and every finished run
+ * frees its slot.
+ */
 public class RunSlotsTest {
   /** Runs the test finishes by hand, remembering which watch each one was. */
   private final List<String> started = new CopyOnWriteArrayList<>();
-  private final List<CompletableFuture<RunPipeline.Outcome>> inFlight = new CopyOnWriteArrayList<>();
+
+  private final List<CompletableFuture<RunPipeline.Outcome>> inFlight =
+      new CopyOnWriteArrayList<>();
   private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
-  private final RunSlots slots = new RunSlots((watch, seen, trigger, at) -> {
-    started.add(watch.id());
-    startedAt.add(at);
-    CompletableFuture<RunPipeline.Outcome> run = new CompletableFuture<>();
-    inFlight.add(run);
-    return run;
-  }, 2, Runnable::run);
+  private final RunSlots slots =
+      new RunSlots(
+          (watch, seen, trigger, at) -> {
+            started.add(watch.id());
+            startedAt.add(at);
+            CompletableFuture<RunPipeline.Outcome> run = new CompletableFuture<>();
+            inFlight.add(run);
+            return run;
+          },
+          2,
+          Runnable::run);
 
   private static Watch watch(String id) {
-    return new Watch(id, "alice", id, List.of(new Source(Source.RSS, "https://example.org/f.xml", null, null)),
-        "* * * * *", "c", List.of(), 0.8, null, true);
+    return new Watch(
+        id,
+        "alice",
+        id,
+        List.of(new Source(Source.RSS, "https://example.org/f.xml", null, null)),
+        "* * * * *",
+        "c",
+        List.of(),
+        0.8,
+        null,
+        true);
   }
 
   private static RunPipeline.Outcome outcome() {
-    return new RunPipeline.Outcome(new RunRecord(UUID.randomUUID().toString(), RunRecord.TRIGGER_SCHEDULE,
-        Instant.now(), 1, RunRecord.NOTHING_NEW, null, null, List.of(), null, List.of(), 0, 0,
-        new RunRecord.Collection(0, 0, 0, 0), List.of(), null, List.of(), 0, new RunRecord.Trimmed(0, 0), null),
+    return new RunPipeline.Outcome(
+        new RunRecord(
+            UUID.randomUUID().toString(),
+            RunRecord.TRIGGER_SCHEDULE,
+            Instant.now(),
+            1,
+            RunRecord.NOTHING_NEW,
+            null,
+            null,
+            List.of(),
+            null,
+            List.of(),
+            0,
+            0,
+            new RunRecord.Collection(0, 0, 0, 0),
+            List.of(),
+            null,
+            List.of(),
+            0,
+            new RunRecord.Trimmed(0, 0),
+            null),
         List.of());
   }
 

@@ -19,9 +19,10 @@ import org.junit.Before;
 import org.junit.Test;
 
 /**
- * Runs through the whole service on the embedded H2 journal and on PostgreSQL: the run record and the items it
- * marks seen are written together, so after a restart the same items are still seen (nothing alerted again, no
- * model call), and the history, newest first, outlives both the restart and the watch.
+ * Runs through the whole service on the embedded H2 journal and on PostgreSQL: the run record and
+ * the items it marks seen are written together, so after a restart the same items are still seen
+ * (nothing alerted again, no model call), and the history, newest first, outlives both the restart
+ * and the watch.
  */
 public class RunsOnBothJournalsTest {
   private static final String PASSWORD = "runs-journal-passphrase";
@@ -70,9 +71,23 @@ public class RunsOnBothJournalsTest {
 
   private void runsSurviveRestarts(Supplier<Config> journal) throws Exception {
     String owner = "runner-" + UUID.randomUUID().toString().substring(0, 8);
-    String watch = Json.text(Map.of("id", "launch", "name", "Acme launch", "condition", "Acme sets a launch date",
-        "sources", List.of(Map.of("type", "rss", "value", url("/feed.xml"), "trust", "official")),
-        "schedule", "0 0 1 1 *", "threshold", 0.8, "channels", List.of("webhook:" + url("/hook"))));
+    String watch =
+        Json.text(
+            Map.of(
+                "id",
+                "launch",
+                "name",
+                "Acme launch",
+                "condition",
+                "Acme sets a launch date",
+                "sources",
+                List.of(Map.of("type", "rss", "value", url("/feed.xml"), "trust", "official")),
+                "schedule",
+                "0 0 1 1 *",
+                "threshold",
+                0.8,
+                "channels",
+                List.of("webhook:" + url("/hook"))));
     try (InProcessService first = new InProcessService(withUpstream(journal.get()))) {
       first.account(owner, "user", PASSWORD);
       String token = first.login(owner, PASSWORD);
@@ -87,15 +102,22 @@ public class RunsOnBothJournalsTest {
     assertEquals(1, upstream.alerts.get());
     try (InProcessService second = new InProcessService(withUpstream(journal.get()))) {
       String token = second.login(owner, PASSWORD);
-      assertEquals("the seen item was persisted with the record", "nothing-new", run(second, token).get("outcome").asText());
+      assertEquals(
+          "the seen item was persisted with the record",
+          "nothing-new",
+          run(second, token).get("outcome").asText());
       assertEquals(List.of("nothing-new", "nothing-new", "alert"), outcomes(second, token));
-      assertEquals(204, second.send("DELETE", "/watches/launch", token, null, Map.of()).statusCode());
+      assertEquals(
+          204, second.send("DELETE", "/watches/launch", token, null, Map.of()).statusCode());
     }
     try (InProcessService third = new InProcessService(withUpstream(journal.get()))) {
       String token = third.login(owner, PASSWORD);
-      assertEquals("history outlives the watch and a restart",
-          List.of("nothing-new", "nothing-new", "alert"), outcomes(third, token));
-      assertEquals(404, third.send("POST", "/watches/launch/run", token, null, Map.of()).statusCode());
+      assertEquals(
+          "history outlives the watch and a restart",
+          List.of("nothing-new", "nothing-new", "alert"),
+          outcomes(third, token));
+      assertEquals(
+          404, third.send("POST", "/watches/launch/run", token, null, Map.of()).statusCode());
     }
     assertEquals("no second model call for the same item", 1, upstream.modelCalls.get());
     assertEquals("no second alert for the same item", 1, upstream.alerts.get());

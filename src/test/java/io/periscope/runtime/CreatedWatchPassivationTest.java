@@ -24,9 +24,9 @@ import org.junit.Before;
 import org.junit.Test;
 
 /**
- * A created watch leaves memory at once and comes back from the journal when it is next addressed, while a watch
- * that is read stays until the idle timeout: the whole service on an H2 file journal, with the shard region asked
- * which watches are live.
+ * A created watch leaves memory at once and comes back from the journal when it is next addressed,
+ * while a watch that is read stays until the idle timeout: the whole service on an H2 file journal,
+ * with the shard region asked which watches are live.
  */
 public class CreatedWatchPassivationTest {
   private Path dataDir;
@@ -47,36 +47,60 @@ public class CreatedWatchPassivationTest {
 
   @Test
   public void aCreatedWatchPassivatesAndIsStartedAgainByItsNextMessage() throws Exception {
-    String body = Json.text(Map.of("id", "fresh", "name", "Fresh", "condition", "anything",
-        "sources", List.of(Map.of("type", "search", "value", "pekko")), "schedule", "0 9 * * 1", "threshold", 0.7));
+    String body =
+        Json.text(
+            Map.of(
+                "id",
+                "fresh",
+                "name",
+                "Fresh",
+                "condition",
+                "anything",
+                "sources",
+                List.of(Map.of("type", "search", "value", "pekko")),
+                "schedule",
+                "0 9 * * 1",
+                "threshold",
+                0.7));
     InProcessService.json(service.call("POST", "/watches", token, body), 201);
     awaitPassivated("pia:fresh");
 
     var read = InProcessService.json(service.call("GET", "/watches/fresh", token, null), 200);
     assertEquals("Fresh", read.get("name").asText());
     assertEquals("0 9 * * 1", read.get("schedule").asText());
-    // Reading is no reason to leave: the watch now stays until the idle timeout (ten minutes by default).
+    // Reading is no reason to leave: the watch now stays until the idle timeout (ten minutes by
+    // default).
     Thread.sleep(1000);
     assertTrue(liveWatches().contains("pia:fresh"));
 
     InProcessService.json(service.call("POST", "/watches", token, body), 409);
-    assertEquals(1, InProcessService.json(service.call("GET", "/watches", token, null), 200).get("watches").size());
+    assertEquals(
+        1,
+        InProcessService.json(service.call("GET", "/watches", token, null), 200)
+            .get("watches")
+            .size());
   }
 
   private void awaitPassivated(String entityId) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (liveWatches().contains(entityId)) {
-      if (System.nanoTime() > deadline) throw new AssertionError(entityId + " still live after 10 s");
+      if (System.nanoTime() > deadline)
+        throw new AssertionError(entityId + " still live after 10 s");
       Thread.sleep(50);
     }
   }
 
   private Set<String> liveWatches() throws Exception {
-    ShardRegion.CurrentShardRegionState state = AskPattern.<ClusterShardingQuery, ShardRegion.CurrentShardRegionState>ask(
-            ClusterSharding.get(service.system).shardState(),
-            replyTo -> new GetShardRegionState(WatchEntity.TYPE_KEY, replyTo), Duration.ofSeconds(5),
-            service.system.scheduler())
-        .toCompletableFuture().get();
-    return state.getShards().stream().flatMap(s -> s.getEntityIds().stream()).collect(Collectors.toSet());
+    ShardRegion.CurrentShardRegionState state =
+        AskPattern.<ClusterShardingQuery, ShardRegion.CurrentShardRegionState>ask(
+                ClusterSharding.get(service.system).shardState(),
+                replyTo -> new GetShardRegionState(WatchEntity.TYPE_KEY, replyTo),
+                Duration.ofSeconds(5),
+                service.system.scheduler())
+            .toCompletableFuture()
+            .get();
+    return state.getShards().stream()
+        .flatMap(s -> s.getEntityIds().stream())
+        .collect(Collectors.toSet());
   }
 }

@@ -11,15 +11,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import okhttp3.OkHttpClient;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
-import okhttp3.OkHttpClient;
 import org.junit.After;
 import org.junit.Test;
 
 /**
- * The scheduler against a real wake-up index: a due watch is sent its fire once, not again while the index still
- * shows it, and again soon after a node left the cluster (its fire may have been lost with that node).
+ * The scheduler against a real wake-up index: a due watch is sent its fire once, not again while
+ * the index still shows it, and again soon after a node left the cluster (its fire may have been
+ * lost with that node).
  */
 public class SchedulerResendTest {
   private final Config config = TestJournals.h2();
@@ -45,16 +46,22 @@ public class SchedulerResendTest {
     index.createTablesIfMissing();
     Instant due = Instant.parse("2026-11-22T10:01:00Z");
     IndexSession session = index.session();
-    session.withConnection(c -> {
-      WakeUpIndex.setAll(c, java.util.Map.of("alice:w", due));
-      return null;
-    });
+    session.withConnection(
+        c -> {
+          WakeUpIndex.setAll(c, java.util.Map.of("alice:w", due));
+          return null;
+        });
     session.commit();
     session.close();
-    ActorRef<Scheduler.Command> scheduler = testKit.spawn(Scheduler.create(index,
-        (entityId, at) -> fired.add(entityId + "@" + at), Clock.fixed(due.plusSeconds(5), java.time.ZoneOffset.UTC),
-        new Scheduler.Settings(Duration.ofMillis(50), Duration.ofMinutes(1), 100),
-        AdminAlerts.create(config, new OkHttpClient()), testKit.system().executionContext()));
+    ActorRef<Scheduler.Command> scheduler =
+        testKit.spawn(
+            Scheduler.create(
+                index,
+                (entityId, at) -> fired.add(entityId + "@" + at),
+                Clock.fixed(due.plusSeconds(5), java.time.ZoneOffset.UTC),
+                new Scheduler.Settings(Duration.ofMillis(50), Duration.ofMinutes(1), 100),
+                AdminAlerts.create(config, new OkHttpClient()),
+                testKit.system().executionContext()));
     awaitFires(1, Duration.ofSeconds(5));
     Thread.sleep(500);
     assertEquals("not sent again while the watch has a minute to run", 1, fired.size());

@@ -23,10 +23,10 @@ import org.junit.Before;
 import org.junit.Test;
 
 /**
- * Schedules through the whole service — watch entity, wake-up index projection, scheduler — on an H2 file journal,
- * with a clock the test sets: each due time fires once, missed slots are made up once, schedule changes and
- * disabling take effect, and nothing is lost to passivation (entities passivate after a second here) or to a
- * restart of the node.
+ * Schedules through the whole service — watch entity, wake-up index projection, scheduler — on an
+ * H2 file journal, with a clock the test sets: each due time fires once, missed slots are made up
+ * once, schedule changes and disabling take effect, and nothing is lost to passivation (entities
+ * passivate after a second here) or to a restart of the node.
  */
 public class SchedulesFireTest {
   private static final String PASSWORD = "schedule-passphrase";
@@ -38,14 +38,18 @@ public class SchedulesFireTest {
 
   @Before
   public void start() throws Exception {
-    feed.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody("<?xml version=\"1.0\"?>"
-            + "<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d"
-            + "</description></channel></rss>");
-      }
-    });
+    feed.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            return new MockResponse()
+                .setHeader("Content-Type", "application/rss+xml")
+                .setBody(
+                    "<?xml version=\"1.0\"?><rss"
+                        + " version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d"
+                        + "</description></channel></rss>");
+          }
+        });
     feed.start();
     dataDir = Files.createTempDirectory("periscope-schedules");
     service = new InProcessService(config(), clock);
@@ -54,12 +58,15 @@ public class SchedulesFireTest {
   }
 
   private Config config() {
-    return ConfigFactory.parseMap(Map.of(
-            "periscope.scheduler.tick", "100ms",
-            "jdbc-read-journal.refresh-interval", "100ms",
-            "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout", "1s",
-            "periscope.fetch.allow-private-networks", true))
-        .withFallback(TestJournals.embedded(dataDir)).resolve();
+    return ConfigFactory.parseMap(
+            Map.of(
+                "periscope.scheduler.tick", "100ms",
+                "jdbc-read-journal.refresh-interval", "100ms",
+                "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout",
+                    "1s",
+                "periscope.fetch.allow-private-networks", true))
+        .withFallback(TestJournals.embedded(dataDir))
+        .resolve();
   }
 
   @After
@@ -69,20 +76,47 @@ public class SchedulesFireTest {
   }
 
   private void put(String schedule, boolean enabled, int expectedStatus) throws Exception {
-    String body = Json.text(Map.of("id", "minutely", "name", "Minutely", "condition", "anything",
-        "sources", List.of(Map.of("type", "rss", "value", feed.url("/feed.xml").toString())),
-        "schedule", schedule, "threshold", 0.8, "enabled", enabled));
+    String body =
+        Json.text(
+            Map.of(
+                "id",
+                "minutely",
+                "name",
+                "Minutely",
+                "condition",
+                "anything",
+                "sources",
+                List.of(Map.of("type", "rss", "value", feed.url("/feed.xml").toString())),
+                "schedule",
+                schedule,
+                "threshold",
+                0.8,
+                "enabled",
+                enabled));
     boolean create = expectedStatus == 201;
-    var r = service.send(create ? "POST" : "PUT", create ? "/watches" : "/watches/minutely", token, body, Map.of());
+    var r =
+        service.send(
+            create ? "POST" : "PUT",
+            create ? "/watches" : "/watches/minutely",
+            token,
+            body,
+            Map.of());
     assertEquals(r.body(), expectedStatus, r.statusCode());
   }
 
   /** The scheduled runs so far, oldest first, by the time they started (the test clock's). */
   private List<String> scheduledRuns() throws Exception {
-    JsonNode runs = Json.MAPPER.readTree(service.send("GET", "/watches/minutely/runs?limit=100", token, null,
-        Map.of()).body()).get("runs");
+    JsonNode runs =
+        Json.MAPPER
+            .readTree(
+                service
+                    .send("GET", "/watches/minutely/runs?limit=100", token, null, Map.of())
+                    .body())
+            .get("runs");
     List<String> started = new java.util.ArrayList<>();
-    for (JsonNode run : runs) if (run.get("trigger").asText().equals("schedule")) started.add(0, run.get("startedAt").asText());
+    for (JsonNode run : runs)
+      if (run.get("trigger").asText().equals("schedule"))
+        started.add(0, run.get("startedAt").asText());
     return started;
   }
 

@@ -18,9 +18,9 @@ import org.junit.After;
 import org.junit.Test;
 
 /**
- * Two nodes on one journal: when the node that hosts the scheduler, the index projection and perhaps the watch
- * leaves, all of them move to the other node (shards rebalance, singletons hand over) and the next due time
- * still fires, once.
+ * Two nodes on one journal: when the node that hosts the scheduler, the index projection and
+ * perhaps the watch leaves, all of them move to the other node (shards rebalance, singletons hand
+ * over) and the next due time still fires, once.
  */
 public class SchedulesSurviveRebalanceTest {
   private static final String PASSWORD = "rebalance-passphrase";
@@ -29,14 +29,22 @@ public class SchedulesSurviveRebalanceTest {
   private InProcessService second;
 
   private static Config node(String database, int port, int seedPort) {
-    return ConfigFactory.parseMap(Map.of(
-            "pekko-persistence-jdbc.shared-databases.periscope.db.url", "jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1",
-            "pekko.remote.artery.canonical.port", port,
-            "pekko.cluster.seed-nodes", List.of("pekko://periscope@127.0.0.1:" + seedPort),
-            "periscope.scheduler.tick", "100ms",
-            "jdbc-read-journal.refresh-interval", "100ms",
-            "periscope.fetch.allow-private-networks", true))
-        .withFallback(TestJournals.h2()).resolve();
+    return ConfigFactory.parseMap(
+            Map.of(
+                "pekko-persistence-jdbc.shared-databases.periscope.db.url",
+                "jdbc:h2:mem:" + database + ";DB_CLOSE_DELAY=-1",
+                "pekko.remote.artery.canonical.port",
+                port,
+                "pekko.cluster.seed-nodes",
+                List.of("pekko://periscope@127.0.0.1:" + seedPort),
+                "periscope.scheduler.tick",
+                "100ms",
+                "jdbc-read-journal.refresh-interval",
+                "100ms",
+                "periscope.fetch.allow-private-networks",
+                true))
+        .withFallback(TestJournals.h2())
+        .resolve();
   }
 
   @After
@@ -46,14 +54,17 @@ public class SchedulesSurviveRebalanceTest {
   }
 
   private static int scheduledRuns(InProcessService node, String token) throws Exception {
-    JsonNode runs = Json.MAPPER.readTree(node.send("GET", "/watches/minutely/runs", token, null, Map.of()).body())
-        .get("runs");
+    JsonNode runs =
+        Json.MAPPER
+            .readTree(node.send("GET", "/watches/minutely/runs", token, null, Map.of()).body())
+            .get("runs");
     int n = 0;
     for (JsonNode run : runs) if (run.get("trigger").asText().equals("schedule")) n++;
     return n;
   }
 
-  private static void expectScheduledRuns(InProcessService node, String token, int n) throws Exception {
+  private static void expectScheduledRuns(InProcessService node, String token, int n)
+      throws Exception {
     for (int i = 0; i < 200 && scheduledRuns(node, token) < n; i++) Thread.sleep(100);
     Thread.sleep(1500);
     assertEquals(n, scheduledRuns(node, token));
@@ -68,9 +79,21 @@ public class SchedulesSurviveRebalanceTest {
     first.account("rita", "user", PASSWORD);
     String token = first.login("rita", PASSWORD);
     // a feed that answers nothing: the run is recorded as an error, which is all this test counts
-    String body = Json.text(Map.of("id", "minutely", "name", "Minutely", "condition", "anything",
-        "sources", List.of(Map.of("type", "rss", "value", "http://127.0.0.1:9/feed.xml")),
-        "schedule", "* * * * *", "threshold", 0.8));
+    String body =
+        Json.text(
+            Map.of(
+                "id",
+                "minutely",
+                "name",
+                "Minutely",
+                "condition",
+                "anything",
+                "sources",
+                List.of(Map.of("type", "rss", "value", "http://127.0.0.1:9/feed.xml")),
+                "schedule",
+                "* * * * *",
+                "threshold",
+                0.8));
     assertEquals(201, first.send("POST", "/watches", token, body, Map.of()).statusCode());
 
     clock.set(Instant.parse("2026-11-22T10:01:05Z"));

@@ -36,7 +36,10 @@ public class ArticleExtractorTest {
   }
 
   private Optional<String> extract(String path) throws Exception {
-    return extractor.extract(server.url(path).toString()).toCompletableFuture().get(15, TimeUnit.SECONDS);
+    return extractor
+        .extract(server.url(path).toString())
+        .toCompletableFuture()
+        .get(15, TimeUnit.SECONDS);
   }
 
   private static MockResponse html(String body) {
@@ -45,25 +48,32 @@ public class ArticleExtractorTest {
 
   @Test
   public void prefersTheLongestArticle() throws Exception {
-    server.enqueue(html("""
-        <html><body><nav>Home | About</nav>
-        <article><p>Teaser</p></article>
-        <article><header><h1>Big news</h1></header>
-          <p>First   paragraph
-             continues.</p><script>track()</script><p>Second.</p></article>
-        <footer>(c) 2024</footer></body></html>"""));
+    server.enqueue(
+        html(
+            """
+            <html><body><nav>Home | About</nav>
+            <article><p>Teaser</p></article>
+            <article><header><h1>Big news</h1></header>
+              <p>First   paragraph
+                 continues.</p><script>track()</script><p>Second.</p></article>
+            <footer>(c) 2024</footer></body></html>\
+            """));
     assertEquals(Optional.of("Big news First paragraph continues. Second."), extract("/story"));
   }
 
   @Test
   public void fallsBackToMainThenToTheBodyWithoutItsChrome() throws Exception {
-    server.enqueue(html("<html><body><header>Site</header><main><h1>Title</h1><p>Body text</p></main>"
-        + "<aside>Ads</aside></body></html>"));
+    server.enqueue(
+        html(
+            "<html><body><header>Site</header><main><h1>Title</h1><p>Body text</p></main>"
+                + "<aside>Ads</aside></body></html>"));
     assertEquals(Optional.of("Title Body text"), extract("/main"));
 
-    server.enqueue(html("<html><head><title>T</title><style>p{}</style></head><body><header>Site</header>"
-        + "<nav>Menu</nav><div><p>Only the content</p><form><input value=x>Search</form></div>"
-        + "<aside>Related</aside><footer>Legal</footer></body></html>"));
+    server.enqueue(
+        html(
+            "<html><head><title>T</title><style>p{}</style></head><body><header>Site</header><nav>Menu</nav><div><p>Only"
+                + " the content</p><form><input value=x>Search</form></div>"
+                + "<aside>Related</aside><footer>Legal</footer></body></html>"));
     assertEquals(Optional.of("Only the content"), extract("/plain"));
   }
 
@@ -75,23 +85,30 @@ public class ArticleExtractorTest {
 
   @Test
   public void readsTheCharsetThePageDeclares() throws Exception {
-    String page = "<html><head><meta charset=\"ISO-8859-1\"></head><body><article>Caf\u00e9 cr\u00e8me</article>"
-        + "</body></html>";
-    server.enqueue(new MockResponse().setBody(new Buffer().write(page.getBytes(StandardCharsets.ISO_8859_1)))
-        .addHeader("Content-Type", "text/html"));
+    String page =
+        "<html><head><meta charset=\"ISO-8859-1\"></head><body><article>Caf\u00e9"
+            + " cr\u00e8me</article></body></html>";
+    server.enqueue(
+        new MockResponse()
+            .setBody(new Buffer().write(page.getBytes(StandardCharsets.ISO_8859_1)))
+            .addHeader("Content-Type", "text/html"));
     assertEquals(Optional.of("Caf\u00e9 cr\u00e8me"), extract("/latin"));
   }
 
   @Test
   public void yieldsNothingForNonHtmlErrorsAndRefusedAddresses() throws Exception {
-    server.enqueue(new MockResponse().setBody("%PDF-1.7").addHeader("Content-Type", "application/pdf"));
+    server.enqueue(
+        new MockResponse().setBody("%PDF-1.7").addHeader("Content-Type", "application/pdf"));
     assertEquals(Optional.empty(), extract("/paper.pdf"));
     server.enqueue(new MockResponse().setResponseCode(404));
     assertEquals(Optional.empty(), extract("/gone"));
 
     ArticleExtractor guarded = new ArticleExtractor(new SafeHttp(false));
-    Optional<String> refused = guarded.extract(server.url("/private").toString()).toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    Optional<String> refused =
+        guarded
+            .extract(server.url("/private").toString())
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
     assertEquals(Optional.empty(), refused);
     assertEquals(2, server.getRequestCount());
   }
@@ -100,29 +117,41 @@ public class ArticleExtractorTest {
   public void extractsManyInOrderWithBoundedConcurrencyAndNeverFailsTheBatch() throws Exception {
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger mostInFlight = new AtomicInteger();
-    server.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
-        mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
-        try {
-          Thread.sleep(150);
-          String path = request.getPath();
-          return path.equals("/broken") ? new MockResponse().setResponseCode(500) : html("<article>page " + path + "</article>");
-        } finally {
-          inFlight.decrementAndGet();
-        }
-      }
-    });
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) throws InterruptedException {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+              Thread.sleep(150);
+              String path = request.getPath();
+              return path.equals("/broken")
+                  ? new MockResponse().setResponseCode(500)
+                  : html("<article>page " + path + "</article>");
+            } finally {
+              inFlight.decrementAndGet();
+            }
+          }
+        });
     List<Item> items = new ArrayList<>();
     for (String path : List.of("/1", "/2", "/broken", "/4", "/5", "/6")) {
       items.add(new Item(path, path, server.url(path).toString(), null, null, "rss", "feed", null));
     }
     items.add(new Item("no-url", "t", null, null, null, "rss", "feed", null));
 
-    List<Optional<String>> texts = extractor.extractAll(items, 2).toCompletableFuture().get(30, TimeUnit.SECONDS);
+    List<Optional<String>> texts =
+        extractor.extractAll(items, 2).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
-    assertEquals(List.of(Optional.of("page /1"), Optional.of("page /2"), Optional.empty(), Optional.of("page /4"),
-        Optional.of("page /5"), Optional.of("page /6"), Optional.empty()), texts);
+    assertEquals(
+        List.of(
+            Optional.of("page /1"),
+            Optional.of("page /2"),
+            Optional.empty(),
+            Optional.of("page /4"),
+            Optional.of("page /5"),
+            Optional.of("page /6"),
+            Optional.empty()),
+        texts);
     assertTrue("at most 2 fetches at once, saw " + mostInFlight.get(), mostInFlight.get() <= 2);
     assertEquals(6, server.getRequestCount());
   }

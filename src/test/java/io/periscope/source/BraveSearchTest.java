@@ -25,7 +25,8 @@ import org.junit.Test;
 
 public class BraveSearchTest {
   private static final String KEY = "brave-key-123";
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2024-06-15T08:00:00Z"), ZoneOffset.UTC);
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2024-06-15T08:00:00Z"), ZoneOffset.UTC);
 
   private MockWebServer server;
   private BraveSearch brave;
@@ -45,13 +46,17 @@ public class BraveSearchTest {
 
   @Test
   public void sendsTheDocumentedRequestAndMapsWebResults() throws Exception {
-    server.enqueue(new MockResponse().setBody("""
-        {"type":"search","web":{"results":[
-          {"title":"Rust <strong>1.80</strong> released","url":"https://blog.example/rust",
-           "description":"The <strong>Rust</strong> team&#x27;s release","page_age":"2024-06-14T09:30:00"},
-          {"title":"No date","url":"https://other.example/x","description":"plain"},
-          {"title":"No url"}
-        ]}}"""));
+    server.enqueue(
+        new MockResponse()
+            .setBody(
+                """
+                {"type":"search","web":{"results":[
+                  {"title":"Rust <strong>1.80</strong> released","url":"https://blog.example/rust",
+                   "description":"The <strong>Rust</strong> team&#x27;s release","page_age":"2024-06-14T09:30:00"},
+                  {"title":"No date","url":"https://other.example/x","description":"plain"},
+                  {"title":"No url"}
+                ]}}\
+                """));
     List<Item> items = results(brave.search("rust release", 3, 5, KEY));
 
     RecordedRequest request = server.takeRequest();
@@ -98,13 +103,19 @@ public class BraveSearchTest {
   public void aLongRecencyIsSentAsADateRange() throws Exception {
     server.enqueue(new MockResponse().setBody("{}"));
     results(brave.search("q", 400, 10, KEY));
-    assertEquals("2023-05-12to2024-06-15", server.takeRequest().getRequestUrl().queryParameter("freshness"));
+    assertEquals(
+        "2023-05-12to2024-06-15", server.takeRequest().getRequestUrl().queryParameter("freshness"));
   }
 
   @Test
   public void aRateLimitCarriesItsRetryAfter() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(429).addHeader("Retry-After", "2").setBody(
-        "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"RATE_LIMITED\",\"detail\":\"Request rate limit exceeded for plan.\"}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(429)
+            .addHeader("Retry-After", "2")
+            .setBody(
+                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"RATE_LIMITED\",\"detail\":\"Request"
+                    + " rate limit exceeded for plan.\"}}"));
     ProviderFailure failure = failure(brave.search("q", null, 5, KEY));
     assertEquals(ProviderFailure.Kind.RATE_LIMITED, failure.kind());
     assertEquals(Duration.ofSeconds(2), failure.retryAfter());
@@ -112,8 +123,13 @@ public class BraveSearchTest {
 
   @Test
   public void aSpentQuotaWaitsForBravesMonthlyReset() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(429).addHeader("X-RateLimit-Reset", "1, 1419704").setBody(
-        "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"QUOTA_LIMITED\",\"detail\":\"Request quota limit exceeded for plan.\"}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(429)
+            .addHeader("X-RateLimit-Reset", "1, 1419704")
+            .setBody(
+                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"QUOTA_LIMITED\",\"detail\":\"Request"
+                    + " quota limit exceeded for plan.\"}}"));
     ProviderFailure failure = failure(brave.search("q", null, 5, KEY));
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, failure.kind());
     assertEquals(Duration.ofSeconds(1419704), failure.retryAfter());
@@ -121,8 +137,14 @@ public class BraveSearchTest {
 
   @Test
   public void aBadKeyIsInvalidAndItsMessageDoesNotNameTheKey() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(422).setBody(
-        "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"SUBSCRIPTION_TOKEN_INVALID\",\"detail\":\"token " + KEY + "\"}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(422)
+            .setBody(
+                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"SUBSCRIPTION_TOKEN_INVALID\",\"detail\":\"token"
+                    + " "
+                    + KEY
+                    + "\"}}"));
     ProviderFailure failure = failure(brave.search("q", null, 5, KEY));
     assertEquals(ProviderFailure.Kind.INVALID_KEY, failure.kind());
     assertFalse(failure.getMessage().contains(KEY));
@@ -144,7 +166,8 @@ public class BraveSearchTest {
 
   @Test
   public void otherClientErrorsAreRejected() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(400).setBody("{\"error\":{\"code\":\"VALIDATION\"}}"));
+    server.enqueue(
+        new MockResponse().setResponseCode(400).setBody("{\"error\":{\"code\":\"VALIDATION\"}}"));
     assertEquals(ProviderFailure.Kind.REJECTED, failure(brave.search("q", null, 5, KEY)).kind());
   }
 

@@ -18,7 +18,8 @@ import org.junit.Before;
 import org.junit.Test;
 
 public class FeedCollectorTest {
-  private static final String RSS = """
+  private static final String RSS =
+      """
       <?xml version="1.0" encoding="UTF-8"?>
       <rss version="2.0"><channel><title>News</title><link>https://example.com/</link><description>d</description>
         <item>
@@ -32,7 +33,8 @@ public class FeedCollectorTest {
       </channel></rss>
       """;
 
-  private static final String ATOM = """
+  private static final String ATOM =
+      """
       <?xml version="1.0" encoding="utf-8"?>
       <feed xmlns="http://www.w3.org/2005/Atom"><title>Atom</title><id>urn:feed</id>
         <updated>2024-03-04T05:06:07Z</updated>
@@ -63,7 +65,8 @@ public class FeedCollectorTest {
 
   @Test
   public void mapsRssEntriesToItems() throws Exception {
-    server.enqueue(new MockResponse().setBody(RSS).addHeader("Content-Type", "application/rss+xml"));
+    server.enqueue(
+        new MockResponse().setBody(RSS).addHeader("Content-Type", "application/rss+xml"));
     String url = server.url("/feed.xml").toString();
     SourceResult result = collect(url, "official");
 
@@ -88,7 +91,8 @@ public class FeedCollectorTest {
 
   @Test
   public void mapsAtomEntriesAndResolvesRelativeLinks() throws Exception {
-    server.enqueue(new MockResponse().setBody(ATOM).addHeader("Content-Type", "application/atom+xml"));
+    server.enqueue(
+        new MockResponse().setBody(ATOM).addHeader("Content-Type", "application/atom+xml"));
     SourceResult result = collect(server.url("/blog/atom").toString(), null);
     Item item = result.items().get(0);
     assertEquals("urn:entry:1", item.identity());
@@ -100,11 +104,16 @@ public class FeedCollectorTest {
 
   @Test
   public void decodesTheDeclaredEncodingAndSkipsAByteOrderMark() throws Exception {
-    String latin = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss version=\"2.0\"><channel><title>t</title>"
-        + "<link>https://example.com/</link><description>d</description>"
-        + "<item><title>Caf\u00e9</title><link>https://example.com/c</link></item></channel></rss>";
-    server.enqueue(new MockResponse().setBody(new Buffer().write(latin.getBytes(StandardCharsets.ISO_8859_1))));
-    assertEquals("Caf\u00e9", collect(server.url("/latin").toString(), null).items().get(0).title());
+    String latin =
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss"
+            + " version=\"2.0\"><channel><title>t</title>"
+            + "<link>https://example.com/</link><description>d</description>"
+            + "<item><title>Caf\u00e9</title><link>https://example.com/c</link></item></channel></rss>";
+    server.enqueue(
+        new MockResponse()
+            .setBody(new Buffer().write(latin.getBytes(StandardCharsets.ISO_8859_1))));
+    assertEquals(
+        "Caf\u00e9", collect(server.url("/latin").toString(), null).items().get(0).title());
 
     byte[] utf8 = latin.replace("ISO-8859-1", "UTF-8").getBytes(StandardCharsets.UTF_8);
     byte[] withBom = new byte[utf8.length + 3];
@@ -112,14 +121,20 @@ public class FeedCollectorTest {
     withBom[1] = (byte) 0xBB;
     withBom[2] = (byte) 0xBF;
     System.arraycopy(utf8, 0, withBom, 3, utf8.length);
-    server.enqueue(new MockResponse().setBody(new Buffer().write(withBom)).addHeader("Content-Type", "text/xml"));
+    server.enqueue(
+        new MockResponse()
+            .setBody(new Buffer().write(withBom))
+            .addHeader("Content-Type", "text/xml"));
     assertEquals("Caf\u00e9", collect(server.url("/bom").toString(), null).items().get(0).title());
   }
 
   @Test
   public void sendsValidatorsAndAnswersANotModifiedWithTheRememberedItems() throws Exception {
-    server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"v1\"")
-        .addHeader("Last-Modified", "Tue, 02 Jan 2024 10:00:00 GMT"));
+    server.enqueue(
+        new MockResponse()
+            .setBody(RSS)
+            .addHeader("ETag", "\"v1\"")
+            .addHeader("Last-Modified", "Tue, 02 Jan 2024 10:00:00 GMT"));
     server.enqueue(new MockResponse().setResponseCode(304));
     String url = server.url("/feed").toString();
 
@@ -132,15 +147,19 @@ public class FeedCollectorTest {
     assertEquals("\"v1\"", conditional.getHeader("If-None-Match"));
     assertEquals("Tue, 02 Jan 2024 10:00:00 GMT", conditional.getHeader("If-Modified-Since"));
     assertTrue(second.succeeded());
-    assertEquals(first.items().stream().map(Item::identity).toList(),
+    assertEquals(
+        first.items().stream().map(Item::identity).toList(),
         second.items().stream().map(Item::identity).toList());
-    assertEquals("official", second.items().get(0).trust()); // the trust of this run's source, not the cached one
+    assertEquals(
+        "official",
+        second.items().get(0).trust()); // the trust of this run's source, not the cached one
   }
 
   @Test
   public void remembersABoundedNumberOfFeeds() throws Exception {
     collector = new FeedCollector(new SafeHttp(true), 1);
-    for (int i = 0; i < 3; i++) server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e" + i + "\""));
+    for (int i = 0; i < 3; i++)
+      server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e" + i + "\""));
     collect(server.url("/a").toString(), null);
     collect(server.url("/b").toString(), null); // forgets /a
     collect(server.url("/a").toString(), null);
@@ -151,8 +170,10 @@ public class FeedCollectorTest {
 
   @Test
   public void anHtmlPageIsNotAFeed() throws Exception {
-    server.enqueue(new MockResponse().setBody("<html><head><title>x</title></head><body><p>hi</p></body></html>")
-        .addHeader("Content-Type", "text/html"));
+    server.enqueue(
+        new MockResponse()
+            .setBody("<html><head><title>x</title></head><body><p>hi</p></body></html>")
+            .addHeader("Content-Type", "text/html"));
     String url = server.url("/page").toString();
     SourceError error = collect(url, null).error();
     assertEquals(new SourceError(url, "not-a-feed", "not an RSS or Atom document", null), error);
@@ -160,9 +181,10 @@ public class FeedCollectorTest {
 
   @Test
   public void aDoctypeIsRefusedAsNotAFeed() throws Exception {
-    String withDoctype = "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
-        + "<rss version=\"2.0\"><channel><title>&x;</title><link>https://e.com/</link><description>d</description>"
-        + "</channel></rss>";
+    String withDoctype =
+        "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><rss"
+            + " version=\"2.0\"><channel><title>&x;</title><link>https://e.com/</link><description>d</description>"
+            + "</channel></rss>";
     server.enqueue(new MockResponse().setBody(withDoctype));
     assertEquals("not-a-feed", collect(server.url("/xxe").toString(), null).error().kind());
   }
@@ -177,7 +199,8 @@ public class FeedCollectorTest {
     assertEquals(url, notFound.source());
 
     FeedCollector guarded = new FeedCollector(new SafeHttp(false));
-    SourceError refused = guarded.collect(url, null).toCompletableFuture().get(10, TimeUnit.SECONDS).error();
+    SourceError refused =
+        guarded.collect(url, null).toCompletableFuture().get(10, TimeUnit.SECONDS).error();
     assertEquals("refused", refused.kind());
     assertEquals(1, server.getRequestCount());
   }

@@ -17,14 +17,19 @@ public class SearchProvidersTest {
   public void buildsEachProviderByName() {
     assertTrue(SearchProviders.create("brave", null, client) instanceof BraveSearch);
     assertTrue(SearchProviders.create("Tavily", "", client) instanceof TavilySearch);
-    assertTrue(SearchProviders.create("searxng", "http://searx.internal:8080", client) instanceof SearxngSearch);
+    assertTrue(
+        SearchProviders.create("searxng", "http://searx.internal:8080", client)
+            instanceof SearxngSearch);
   }
 
   @Test
   public void refusesUnknownProvidersAndSearxngWithoutABaseUrl() {
-    assertThrows(IllegalArgumentException.class, () -> SearchProviders.create("bing", null, client));
-    assertThrows(IllegalArgumentException.class, () -> SearchProviders.create("searxng", " ", client));
-    assertThrows(IllegalArgumentException.class, () -> SearchProviders.create("brave", "not a url", client));
+    assertThrows(
+        IllegalArgumentException.class, () -> SearchProviders.create("bing", null, client));
+    assertThrows(
+        IllegalArgumentException.class, () -> SearchProviders.create("searxng", " ", client));
+    assertThrows(
+        IllegalArgumentException.class, () -> SearchProviders.create("brave", "not a url", client));
   }
 
   @Test

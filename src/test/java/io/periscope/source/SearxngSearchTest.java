@@ -17,12 +17,14 @@ import org.junit.Before;
 import org.junit.Test;
 
 public class SearxngSearchTest {
-  private static final String RESULTS = """
+  private static final String RESULTS =
+      """
       {"query":"q","results":[
         {"title":"One","url":"https://one.example/","content":"First &amp; best","publishedDate":"2024-06-01T12:00:00"},
         {"title":"Two","url":"https://two.example/","content":"Second","publishedDate":null},
         {"title":"Three","url":"https://three.example/","content":"Third"}
-      ]}""";
+      ]}\
+      """;
 
   private MockWebServer server;
   private SearxngSearch searxng;
@@ -73,9 +75,13 @@ public class SearxngSearchTest {
     server.enqueue(new MockResponse().setResponseCode(403));
     server.enqueue(new MockResponse().setResponseCode(503));
     server.enqueue(new MockResponse().setBody("<html>not json</html>"));
-    assertEquals(ProviderFailure.Kind.RATE_LIMITED, failure(searxng.search("q", null, 5, null)).kind());
-    assertEquals(ProviderFailure.Kind.INVALID_KEY, failure(searxng.search("q", null, 5, null)).kind());
-    assertEquals(ProviderFailure.Kind.TRANSIENT, failure(searxng.search("q", null, 5, null)).kind());
-    assertEquals(ProviderFailure.Kind.TRANSIENT, failure(searxng.search("q", null, 5, null)).kind());
+    assertEquals(
+        ProviderFailure.Kind.RATE_LIMITED, failure(searxng.search("q", null, 5, null)).kind());
+    assertEquals(
+        ProviderFailure.Kind.INVALID_KEY, failure(searxng.search("q", null, 5, null)).kind());
+    assertEquals(
+        ProviderFailure.Kind.TRANSIENT, failure(searxng.search("q", null, 5, null)).kind());
+    assertEquals(
+        ProviderFailure.Kind.TRANSIENT, failure(searxng.search("q", null, 5, null)).kind());
   }
 }

@@ -31,8 +31,11 @@ public class TavilySearchTest {
   public void start() throws Exception {
     server = new MockWebServer();
     server.start();
-    tavily = new TavilySearch(server.url("/").toString(), new OkHttpClient(),
-        Clock.fixed(Instant.parse("2024-06-15T08:00:00Z"), ZoneOffset.UTC));
+    tavily =
+        new TavilySearch(
+            server.url("/").toString(),
+            new OkHttpClient(),
+            Clock.fixed(Instant.parse("2024-06-15T08:00:00Z"), ZoneOffset.UTC));
   }
 
   @After
@@ -46,12 +49,16 @@ public class TavilySearchTest {
 
   @Test
   public void postsTheQueryWithABearerKeyAndMapsResults() throws Exception {
-    server.enqueue(new MockResponse().setBody("""
-        {"query":"q","results":[
-          {"title":"A","url":"https://a.example/1","content":"About A","score":0.9,
-           "published_date":"Fri, 14 Jun 2024 10:00:00 GMT"},
-          {"title":"B","url":"https://b.example/2","content":"About B","score":0.5}
-        ]}"""));
+    server.enqueue(
+        new MockResponse()
+            .setBody(
+                """
+                {"query":"q","results":[
+                  {"title":"A","url":"https://a.example/1","content":"About A","score":0.9,
+                   "published_date":"Fri, 14 Jun 2024 10:00:00 GMT"},
+                  {"title":"B","url":"https://b.example/2","content":"About B","score":0.5}
+                ]}\
+                """));
     List<Item> items = results(tavily.search("open source news", 30, 7, KEY));
 
     RecordedRequest request = server.takeRequest();
@@ -89,19 +96,33 @@ public class TavilySearchTest {
 
   @Test
   public void classifiesTavilysFailures() throws Exception {
-    server.enqueue(new MockResponse().setResponseCode(401).setBody("{\"detail\":{\"error\":\"Unauthorized\"}}"));
-    server.enqueue(new MockResponse().setResponseCode(429).addHeader("Retry-After", "60")
-        .setBody("{\"detail\":{\"error\":\"Too many requests\"}}"));
-    server.enqueue(new MockResponse().setResponseCode(432)
-        .setBody("{\"detail\":{\"error\":\"This request exceeds your plan's set usage limit.\"}}"));
-    server.enqueue(new MockResponse().setResponseCode(400).setBody("{\"detail\":{\"error\":\"Invalid topic\"}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(401)
+            .setBody("{\"detail\":{\"error\":\"Unauthorized\"}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(429)
+            .addHeader("Retry-After", "60")
+            .setBody("{\"detail\":{\"error\":\"Too many requests\"}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(432)
+            .setBody(
+                "{\"detail\":{\"error\":\"This request exceeds your plan's set usage limit.\"}}"));
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(400)
+            .setBody("{\"detail\":{\"error\":\"Invalid topic\"}}"));
     server.enqueue(new MockResponse().setResponseCode(500));
 
-    assertEquals(ProviderFailure.Kind.INVALID_KEY, failure(tavily.search("q", null, 5, KEY)).kind());
+    assertEquals(
+        ProviderFailure.Kind.INVALID_KEY, failure(tavily.search("q", null, 5, KEY)).kind());
     ProviderFailure rate = failure(tavily.search("q", null, 5, KEY));
     assertEquals(ProviderFailure.Kind.RATE_LIMITED, rate.kind());
     assertEquals(Duration.ofSeconds(60), rate.retryAfter());
-    assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, failure(tavily.search("q", null, 5, KEY)).kind());
+    assertEquals(
+        ProviderFailure.Kind.QUOTA_EXHAUSTED, failure(tavily.search("q", null, 5, KEY)).kind());
     assertEquals(ProviderFailure.Kind.REJECTED, failure(tavily.search("q", null, 5, KEY)).kind());
     assertEquals(ProviderFailure.Kind.TRANSIENT, failure(tavily.search("q", null, 5, KEY)).kind());
   }

@@ -12,8 +12,11 @@ import java.util.Map;
 
 /** JSON over HTTP/1.1 to a service under test, as an API client calls it. */
 public final class ApiClient {
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   /** {@code token} and {@code body} may be null. */
   public HttpResponse<String> send(String method, URI uri, String token, String body)
@@ -21,20 +24,32 @@ public final class ApiClient {
     return send(method, uri, token, body, Duration.ofSeconds(30));
   }
 
-  public HttpResponse<String> send(String method, URI uri, String token, String body, Duration timeout)
+  public HttpResponse<String> send(
+      String method, URI uri, String token, String body, Duration timeout)
       throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout);
     if (token != null) b.header("Authorization", "Bearer " + token);
     if (body != null) b.header("Content-Type", "application/json");
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** Signs in at {@code base}; fails unless the answer is a token. */
-  public String login(URI base, String email, String password) throws IOException, InterruptedException {
-    HttpResponse<String> r = send("POST", base.resolve("/auth/login"), null,
-        Json.text(Map.of("email", email, "password", password)));
-    if (r.statusCode() != 200) throw new AssertionError("sign-in of " + email + " failed: " + r.statusCode() + " " + r.body());
+  public String login(URI base, String email, String password)
+      throws IOException, InterruptedException {
+    HttpResponse<String> r =
+        send(
+            "POST",
+            base.resolve("/auth/login"),
+            null,
+            Json.text(Map.of("email", email, "password", password)));
+    if (r.statusCode() != 200)
+      throw new AssertionError(
+          "sign-in of " + email + " failed: " + r.statusCode() + " " + r.body());
     return json(r).get("token").asText();
   }
 

@@ -20,8 +20,16 @@ public final class CapturedLogs implements AutoCloseable {
   /** Each logged line with its exception, as text. */
   public List<String> lines() {
     synchronized (appender) { // AppenderBase appends under its own lock
-      return appender.list.stream().map(e -> e.getLoggerName() + " " + e.getFormattedMessage()
-          + (e.getThrowableProxy() == null ? "" : ThrowableProxyUtil.asString(e.getThrowableProxy()))).toList();
+      return appender.list.stream()
+          .map(
+              e ->
+                  e.getLoggerName()
+                      + " "
+                      + e.getFormattedMessage()
+                      + (e.getThrowableProxy() == null
+                          ? ""
+                          : ThrowableProxyUtil.asString(e.getThrowableProxy())))
+          .toList();
     }
   }
 

@@ -37,26 +37,30 @@ import okhttp3.tls.HandshakeCertificates;
 import okhttp3.tls.HeldCertificate;
 
 /**
- * A Web Push service on loopback, over TLS as real ones are, and the browsers subscribed to it. It answers each
- * subscription's endpoint with the status the test chose (201 by default) and keeps every request; a test then
- * proves a request is real Web Push by checking its VAPID signature (RFC 8292) and decrypting its payload with the
- * subscription's private key (RFC 8291), as the browser would.
+ * A Web Push service on loopback, over TLS as real ones are, and the browsers subscribed to it. It
+ * answers each subscription's endpoint with the status the test chose (201 by default) and keeps
+ * every request; a test then proves a request is real Web Push by checking its VAPID signature (RFC
+ * 8292) and decrypting its payload with the subscription's private key (RFC 8291), as the browser
+ * would.
  */
 public final class FakePushService implements AutoCloseable {
   private static final Base64.Encoder B64URL = Base64.getUrlEncoder().withoutPadding();
   private static final Pattern VAPID = Pattern.compile("vapid t=([^,\\s]+),\\s*k=([A-Za-z0-9_-]+)");
 
-  private final HeldCertificate certificate = new HeldCertificate.Builder().addSubjectAlternativeName("localhost").build();
+  private final HeldCertificate certificate =
+      new HeldCertificate.Builder().addSubjectAlternativeName("localhost").build();
   private final MockWebServer server = new MockWebServer();
   private final Map<String, Integer> answers = new ConcurrentHashMap<>();
   private final List<RecordedRequest> received = new CopyOnWriteArrayList<>();
 
   /** A browser's subscription: what it registers, and the private key only it holds. */
-  public record Subscriber(String endpoint, String p256dh, String auth, KeyPair keys, byte[] authSecret) {
+  public record Subscriber(
+      String endpoint, String p256dh, String auth, KeyPair keys, byte[] authSecret) {
     /** The body of {@code POST /devices}: PushSubscription.toJSON() and a name. */
     public String registration(String name) {
-      return Json.text(Map.of("name", name, "endpoint", endpoint,
-          "keys", Map.of("p256dh", p256dh, "auth", auth)));
+      return Json.text(
+          Map.of(
+              "name", name, "endpoint", endpoint, "keys", Map.of("p256dh", p256dh, "auth", auth)));
     }
 
     String path() {
@@ -65,25 +69,38 @@ public final class FakePushService implements AutoCloseable {
   }
 
   public FakePushService() throws Exception {
-    server.useHttps(new HandshakeCertificates.Builder().heldCertificate(certificate).build().sslSocketFactory(), false);
-    server.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        received.add(request);
-        return new MockResponse().setResponseCode(answers.getOrDefault(request.getPath(), 404));
-      }
-    });
+    server.useHttps(
+        new HandshakeCertificates.Builder().heldCertificate(certificate).build().sslSocketFactory(),
+        false);
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            received.add(request);
+            return new MockResponse().setResponseCode(answers.getOrDefault(request.getPath(), 404));
+          }
+        });
     server.start();
   }
 
-  /** {@code client} with this service's certificate trusted (and everything else about it kept: its guard). */
+  /**
+   * {@code client} with this service's certificate trusted (and everything else about it kept: its
+   * guard).
+   */
   public OkHttpClient trusting(OkHttpClient client) {
-    HandshakeCertificates trust = new HandshakeCertificates.Builder()
-        .addTrustedCertificate(certificate.certificate()).build();
-    return client.newBuilder().sslSocketFactory(trust.sslSocketFactory(), trust.trustManager()).build();
+    HandshakeCertificates trust =
+        new HandshakeCertificates.Builder()
+            .addTrustedCertificate(certificate.certificate())
+            .build();
+    return client
+        .newBuilder()
+        .sslSocketFactory(trust.sslSocketFactory(), trust.trustManager())
+        .build();
   }
 
-  /** A new subscription whose endpoint answers {@code status} (201 accepted, 410 gone, 500 failing). */
+  /**
+   * A new subscription whose endpoint answers {@code status} (201 accepted, 410 gone, 500 failing).
+   */
   public Subscriber subscribe(int status) throws GeneralSecurityException {
     KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
     generator.initialize(new ECGenParameterSpec("secp256r1"));
@@ -92,9 +109,12 @@ public final class FakePushService implements AutoCloseable {
     new SecureRandom().nextBytes(authSecret);
     String path = "/push/" + UUID.randomUUID();
     answers.put(path, status);
-    return new Subscriber("https://localhost:" + server.getPort() + path,
-        B64URL.encodeToString(VapidKeys.uncompressed((ECPublicKey) keys.getPublic())), B64URL.encodeToString(authSecret),
-        keys, authSecret);
+    return new Subscriber(
+        "https://localhost:" + server.getPort() + path,
+        B64URL.encodeToString(VapidKeys.uncompressed((ECPublicKey) keys.getPublic())),
+        B64URL.encodeToString(authSecret),
+        keys,
+        authSecret);
   }
 
   /** The requests that reached {@code subscriber}'s endpoint. */
@@ -108,15 +128,27 @@ public final class FakePushService implements AutoCloseable {
    */
   public static DecodedJWT verifiedVapid(RecordedRequest request, String vapidPublicKey) {
     Matcher m = VAPID.matcher(request.getHeader("Authorization"));
-    if (!m.matches()) throw new AssertionError("not a VAPID Authorization header: " + request.getHeader("Authorization"));
-    if (!m.group(2).equals(vapidPublicKey)) throw new AssertionError("signed with another key: " + m.group(2));
-    ECPublicKey key = PublicKeySources.ofUncompressedBytes(Base64.getUrlDecoder().decode(vapidPublicKey)).extract();
+    if (!m.matches())
+      throw new AssertionError(
+          "not a VAPID Authorization header: " + request.getHeader("Authorization"));
+    if (!m.group(2).equals(vapidPublicKey))
+      throw new AssertionError("signed with another key: " + m.group(2));
+    ECPublicKey key =
+        PublicKeySources.ofUncompressedBytes(Base64.getUrlDecoder().decode(vapidPublicKey))
+            .extract();
     String origin = "https://localhost:" + request.getRequestUrl().port();
-    return JWT.require(Algorithm.ECDSA256(key, null)).withAudience(origin).build().verify(m.group(1));
+    return JWT.require(Algorithm.ECDSA256(key, null))
+        .withAudience(origin)
+        .build()
+        .verify(m.group(1));
   }
 
-  /** The payload as the subscriber's browser decrypts it (RFC 8291 and RFC 8188, one aes128gcm record). */
-  public static String decrypt(RecordedRequest request, Subscriber subscriber) throws GeneralSecurityException {
+  /**
+   * The payload as the subscriber's browser decrypts it (RFC 8291 and RFC 8188, one aes128gcm
+   * record).
+   */
+  public static String decrypt(RecordedRequest request, Subscriber subscriber)
+      throws GeneralSecurityException {
     ByteBuffer body = ByteBuffer.wrap(request.getBody().readByteArray());
     byte[] salt = new byte[16];
     body.get(salt);
@@ -131,14 +163,24 @@ public final class FakePushService implements AutoCloseable {
     agreement.doPhase(PublicKeySources.ofUncompressedBytes(serverKey).extract(), true);
     byte[] ecdhSecret = agreement.generateSecret();
     byte[] uaPublic = VapidKeys.uncompressed((ECPublicKey) subscriber.keys().getPublic());
-    byte[] keyInfo = concat("WebPush: info\0".getBytes(StandardCharsets.US_ASCII), uaPublic, serverKey, new byte[] {1});
+    byte[] keyInfo =
+        concat(
+            "WebPush: info\0".getBytes(StandardCharsets.US_ASCII),
+            uaPublic,
+            serverKey,
+            new byte[] {1});
     byte[] ikm = hmac(hmac(subscriber.authSecret(), ecdhSecret), keyInfo);
     byte[] prk = hmac(salt, ikm);
-    byte[] cek = Arrays.copyOf(hmac(prk, "Content-Encoding: aes128gcm\0\1".getBytes(StandardCharsets.US_ASCII)), 16);
-    byte[] nonce = Arrays.copyOf(hmac(prk, "Content-Encoding: nonce\0\1".getBytes(StandardCharsets.US_ASCII)), 12);
+    byte[] cek =
+        Arrays.copyOf(
+            hmac(prk, "Content-Encoding: aes128gcm\0\1".getBytes(StandardCharsets.US_ASCII)), 16);
+    byte[] nonce =
+        Arrays.copyOf(
+            hmac(prk, "Content-Encoding: nonce\0\1".getBytes(StandardCharsets.US_ASCII)), 12);
 
     Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-    cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(cek, "AES"), new GCMParameterSpec(128, nonce));
+    cipher.init(
+        Cipher.DECRYPT_MODE, new SecretKeySpec(cek, "AES"), new GCMParameterSpec(128, nonce));
     byte[] padded = cipher.doFinal(ciphertext);
     int end = padded.length - 1;
     while (end >= 0 && padded[end] == 0) end--;

@@ -26,19 +26,22 @@ import okhttp3.mockwebserver.RecordedRequest;
  * Every upstream a run calls, on one loopback port, for tests and benchmarks that run the jar:
  *
  * <ul>
- *   <li>{@code GET /feed/<name>}: an RSS feed that publishes one new item per request and lists the newest
- *       {@code itemsPerFeed}; item {@code n} links to {@code /page/<name>/<n>}, an article page;</li>
- *   <li>{@code GET /static-feed/<name>}: an RSS feed that always lists the same one item, after the same latency;</li>
- *   <li>{@code POST /v1/chat/completions}: an OpenAI-compatible model whose verdict is met (or not) with
- *       confidence 0.9 (0.1) and cites every item URL of the prompt;</li>
- *   <li>{@code POST /hook/<name>}: a webhook receiver that keeps every alert it was sent.</li>
+ *   <li>{@code GET /feed/<name>}: an RSS feed that publishes one new item per request and lists the
+ *       newest {@code itemsPerFeed}; item {@code n} links to {@code /page/<name>/<n>}, an article
+ *       page;
+ *   <li>{@code GET /static-feed/<name>}: an RSS feed that always lists the same one item, after the
+ *       same latency;
+ *   <li>{@code POST /v1/chat/completions}: an OpenAI-compatible model whose verdict is met (or not)
+ *       with confidence 0.9 (0.1) and cites every item URL of the prompt;
+ *   <li>{@code POST /hook/<name>}: a webhook receiver that keeps every alert it was sent.
  * </ul>
  *
- * Feed and model answer after a fixed latency. A test can {@link #hold} the requests that match a predicate until
- * it {@link #release}s them, to stop a run at a chosen step.
+ * Feed and model answer after a fixed latency. A test can {@link #hold} the requests that match a
+ * predicate until it {@link #release}s them, to stop a run at a chosen step.
  */
 public final class FakeUpstream implements AutoCloseable {
-  private static final Pattern PAGE_URL = Pattern.compile("http://127\\.0\\.0\\.1:\\d+/page/[A-Za-z0-9._-]+/\\d+");
+  private static final Pattern PAGE_URL =
+      Pattern.compile("http://127\\.0\\.0\\.1:\\d+/page/[A-Za-z0-9._-]+/\\d+");
 
   /** An alert the webhook received: which watch, and the URLs of the items it cites. */
   public record Alert(String watchId, List<String> evidence) {}
@@ -56,19 +59,22 @@ public final class FakeUpstream implements AutoCloseable {
   private volatile Predicate<RecordedRequest> held = request -> false;
   private volatile CountDownLatch gate = new CountDownLatch(0);
 
-  public FakeUpstream(Duration feedLatency, Duration modelLatency, boolean met, int itemsPerFeed) throws IOException {
+  public FakeUpstream(Duration feedLatency, Duration modelLatency, boolean met, int itemsPerFeed)
+      throws IOException {
     this.feedLatency = feedLatency;
     this.modelLatency = modelLatency;
     this.met = met;
     this.itemsPerFeed = itemsPerFeed;
-    server.setDispatcher(new Dispatcher() {
-      @Override
-      public MockResponse dispatch(RecordedRequest request) {
-        // A new connection per request: on a kept-alive MockWebServer connection the response's separate writes
-        // meet Nagle's algorithm and a delayed ACK, about 40 ms per request that no real upstream adds.
-        return answer(request).setHeader("Connection", "close");
-      }
-    });
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            // A new connection per request: on a kept-alive MockWebServer connection the response's
+            // separate writes meet Nagle's algorithm and a delayed ACK, about 40 ms per request
+            // that no real upstream adds.
+            return answer(request).setHeader("Connection", "close");
+          }
+        });
     server.start(); // MockWebServer binds the loopback address
   }
 
@@ -118,12 +124,19 @@ public final class FakeUpstream implements AutoCloseable {
     gate.countDown();
   }
 
-  /** Whether a request is a model call whose prompt contains {@code text} (the watch's condition, say). */
+  /**
+   * Whether a request is a model call whose prompt contains {@code text} (the watch's condition,
+   * say).
+   */
   public static Predicate<RecordedRequest> modelCallAbout(String text) {
-    return r -> r.getPath().equals("/v1/chat/completions") && r.getBody().clone().readUtf8().contains(text);
+    return r ->
+        r.getPath().equals("/v1/chat/completions") && r.getBody().clone().readUtf8().contains(text);
   }
 
-  /** Whether a request is a webhook alert to {@code /hook/<name>} for a name starting with {@code prefix}. */
+  /**
+   * Whether a request is a webhook alert to {@code /hook/<name>} for a name starting with {@code
+   * prefix}.
+   */
   public static Predicate<RecordedRequest> alertTo(String prefix) {
     return r -> r.getPath().startsWith("/hook/" + prefix);
   }
@@ -137,20 +150,40 @@ public final class FakeUpstream implements AutoCloseable {
       pause(feedLatency);
       StringBuilder items = new StringBuilder();
       for (int n = newest; n > Math.max(0, newest - itemsPerFeed); n--) {
-        items.append("<item><title>Item ").append(n).append("</title><link>").append(base()).append("/page/")
-            .append(name).append('/').append(n).append("</link><guid>").append(name).append('-').append(n)
-            .append("</guid><description>Summary ").append(n).append("</description></item>");
+        items
+            .append("<item><title>Item ")
+            .append(n)
+            .append("</title><link>")
+            .append(base())
+            .append("/page/")
+            .append(name)
+            .append('/')
+            .append(n)
+            .append("</link><guid>")
+            .append(name)
+            .append('-')
+            .append(n)
+            .append("</guid><description>Summary ")
+            .append(n)
+            .append("</description></item>");
       }
       return rss(items.toString());
     }
     if (path.startsWith("/static-feed/")) {
       String name = path.substring("/static-feed/".length());
       pause(feedLatency);
-      return rss("<item><title>Always</title><link>" + base() + "/page/" + name + "/0</link><guid>" + name
-          + "-0</guid><description>The same item</description></item>");
+      return rss(
+          "<item><title>Always</title><link>"
+              + base()
+              + "/page/"
+              + name
+              + "/0</link><guid>"
+              + name
+              + "-0</guid><description>The same item</description></item>");
     }
     if (path.startsWith("/page/")) {
-      return new MockResponse().setHeader("Content-Type", "text/html")
+      return new MockResponse()
+          .setHeader("Content-Type", "text/html")
           .setBody("<html><body><article><p>The text of " + path + ".</p></article></body></html>");
     }
     if (path.equals("/v1/chat/completions")) {
@@ -163,16 +196,35 @@ public final class FakeUpstream implements AutoCloseable {
       }
       List<Map<String, String>> evidence = new ArrayList<>();
       for (String url : pageUrls(body)) evidence.add(Map.of("url", url, "quote", "text"));
-      String verdict = Json.text(Map.of("reasoning", "fake", "met", met, "confidence", met ? 0.9 : 0.1,
-          "summary", met ? "It happened." : "Not met.", "evidence", met ? evidence : List.of()));
+      String verdict =
+          Json.text(
+              Map.of(
+                  "reasoning",
+                  "fake",
+                  "met",
+                  met,
+                  "confidence",
+                  met ? 0.9 : 0.1,
+                  "summary",
+                  met ? "It happened." : "Not met.",
+                  "evidence",
+                  met ? evidence : List.of()));
       pause(modelLatency);
-      return new MockResponse().setHeader("Content-Type", "application/json").setBody(Json.text(Map.of("choices",
-          List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))))));
+      return new MockResponse()
+          .setHeader("Content-Type", "application/json")
+          .setBody(
+              Json.text(
+                  Map.of(
+                      "choices",
+                      List.of(
+                          Map.of("message", Map.of("role", "assistant", "content", verdict))))));
     }
     if (path.startsWith("/hook/")) {
       try {
         JsonNode alert = Json.MAPPER.readTree(request.getBody().clone().readUtf8());
-        alerts.add(new Alert(alert.path("watchId").asText(), alert.path("evidence").findValuesAsText("url")));
+        alerts.add(
+            new Alert(
+                alert.path("watchId").asText(), alert.path("evidence").findValuesAsText("url")));
       } catch (IOException e) {
         return new MockResponse().setResponseCode(400);
       }
@@ -182,9 +234,14 @@ public final class FakeUpstream implements AutoCloseable {
   }
 
   private static MockResponse rss(String items) {
-    return new MockResponse().setHeader("Content-Type", "application/rss+xml").setBody("<?xml version=\"1.0\"?>"
-        + "<rss version=\"2.0\"><channel><title>Fake</title><link>https://example.org/</link><description>d"
-        + "</description>" + items + "</channel></rss>");
+    return new MockResponse()
+        .setHeader("Content-Type", "application/rss+xml")
+        .setBody(
+            "<?xml version=\"1.0\"?><rss"
+                + " version=\"2.0\"><channel><title>Fake</title><link>https://example.org/</link><description>d"
+                + "</description>"
+                + items
+                + "</channel></rss>");
   }
 
   private static List<String> pageUrls(String text) {

@@ -2,9 +2,6 @@ package io.periscope.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.http.javadsl.Http;
-import org.apache.pekko.http.javadsl.ServerBinding;
 import io.periscope.Periscope;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.Tokens;
@@ -21,24 +18,36 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
 
-/** The whole service in this JVM: a single cluster node, its route tree bound on a free loopback port. */
+/**
+ * The whole service in this JVM: a single cluster node, its route tree bound on a free loopback
+ * port.
+ */
 public final class InProcessService implements AutoCloseable {
   public static final String SECRET = "in-process-test-secret-of-32-bytes-or-more";
 
   public final ActorSystem<Void> system;
   public final Periscope app;
   public final Tokens tokens;
+
   /** The route tree it serves, whose endpoints a test can list. */
   public final HttpApi api;
+
   private final ServerBinding binding;
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   public InProcessService(Config config) throws Exception {
     this(config, Clock.systemUTC());
   }
 
-  /** {@code clock} drives the rate-limit windows and the schedules, so a test can hold it still or move it. */
+  /**
+   * {@code clock} drives the rate-limit windows and the schedules, so a test can hold it still or
+   * move it.
+   */
   public InProcessService(Config config, Clock clock) throws Exception {
     system = Node.startClusterNode(config, Duration.ofSeconds(30));
     Settings settings = Settings.from(config);
@@ -47,8 +56,12 @@ public final class InProcessService implements AutoCloseable {
     app.seedKeyPools().toCompletableFuture().get(30, TimeUnit.SECONDS); // as serve does
     app.startSchedules(system, config);
     api = app.httpApi(clock);
-    binding = Http.get(system).newServerAt("127.0.0.1", 0).bind(api.route().seal())
-        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+    binding =
+        Http.get(system)
+            .newServerAt("127.0.0.1", 0)
+            .bind(api.route().seal())
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
   }
 
   public URI uri(String path) {
@@ -57,43 +70,61 @@ public final class InProcessService implements AutoCloseable {
 
   /** Creates an account through the same code path as the command line. */
   public void account(String id, String role, String password) throws Exception {
-    app.accounts().create(Accounts.validate(id, id + "@example.org", role, password))
-        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+    app.accounts()
+        .create(Accounts.validate(id, id + "@example.org", role, password))
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
   }
 
-  /** A new account {@code id} (address id@example.org, password id-passphrase), signed in: its token. */
+  /**
+   * A new account {@code id} (address id@example.org, password id-passphrase), signed in: its
+   * token.
+   */
   public String signedIn(String id, String role) throws Exception {
     account(id, role, id + "-passphrase");
     return login(id, id + "-passphrase");
   }
 
   public String login(String id, String password) throws Exception {
-    HttpResponse<String> r = send("POST", "/auth/login", null,
-        Json.text(Map.of("email", id + "@example.org", "password", password)), Map.of());
+    HttpResponse<String> r =
+        send(
+            "POST",
+            "/auth/login",
+            null,
+            Json.text(Map.of("email", id + "@example.org", "password", password)),
+            Map.of());
     if (r.statusCode() != 200) throw new AssertionError("login of " + id + " failed: " + r.body());
     return Json.MAPPER.readTree(r.body()).get("token").asText();
   }
 
   /** A request without headers of its own; a body is sent as JSON. */
-  public HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
+  public HttpResponse<String> call(String method, String path, String token, String body)
+      throws Exception {
     return send(method, path, token, body, Map.of());
   }
 
   /** The JSON body of a response that must have {@code status}. */
   public static JsonNode json(HttpResponse<String> response, int status) throws Exception {
     if (response.statusCode() != status) {
-      throw new AssertionError("expected " + status + ", got " + response.statusCode() + ": " + response.body());
+      throw new AssertionError(
+          "expected " + status + ", got " + response.statusCode() + ": " + response.body());
     }
     return Json.MAPPER.readTree(response.body());
   }
 
-  public HttpResponse<String> send(String method, String path, String token, String body, Map<String, String> headers)
+  public HttpResponse<String> send(
+      String method, String path, String token, String body, Map<String, String> headers)
       throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
     if (token != null) b.header("Authorization", "Bearer " + token);
     headers.forEach(b::header);
-    if (body != null && !headers.containsKey("Content-Type")) b.header("Content-Type", "application/json");
-    b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null && !headers.containsKey("Content-Type"))
+      b.header("Content-Type", "application/json");
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 

@@ -14,8 +14,9 @@ import java.util.Map;
 
 /**
  * Nodes of target/periscope.jar on 127.0.0.1 (three unless told), started as an operator starts
- * {@code conf/local1..3} (PERISCOPE_PROFILE=localN) on one scratch PostgreSQL database; the ports are free ones,
- * passed through PORT, REMOTE_PORT, MANAGEMENT_PORT and SEED_NODES, so two runs on one machine do not collide.
+ * {@code conf/local1..3} (PERISCOPE_PROFILE=localN) on one scratch PostgreSQL database; the ports
+ * are free ones, passed through PORT, REMOTE_PORT, MANAGEMENT_PORT and SEED_NODES, so two runs on
+ * one machine do not collide.
  */
 public final class LocalCluster implements AutoCloseable {
   public static final String SECRET = "local-cluster-test-secret-of-32-bytes-at-least";
@@ -27,7 +28,9 @@ public final class LocalCluster implements AutoCloseable {
   private final List<Path> dataDirs = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
 
-  /** @param env what every node gets besides its cluster settings (upstreams, for instance) */
+  /**
+   * @param env what every node gets besides its cluster settings (upstreams, for instance)
+   */
   public LocalCluster(String name, Map<String, String> env) throws Exception {
     this(name, 3, env);
   }
@@ -35,14 +38,31 @@ public final class LocalCluster implements AutoCloseable {
   public LocalCluster(String name, int size, Map<String, String> env) throws Exception {
     database = ScratchDatabase.create("periscope_" + name);
     List<Integer> ports = freePorts(3 * size);
-    String seeds = "127.0.0.1:" + ports.get(size) + (size > 1 ? ",127.0.0.1:" + ports.get(size + 1) : "");
+    String seeds =
+        "127.0.0.1:" + ports.get(size) + (size > 1 ? ",127.0.0.1:" + ports.get(size + 1) : "");
     for (int i = 0; i < size; i++) {
       Path dataDir = Files.createTempDirectory("periscope-" + name + "-node" + (i + 1));
       Map<String, String> e = new HashMap<>(env);
-      e.putAll(Map.of("PERISCOPE_PROFILE", "local" + Math.min(i + 1, 3), "DATABASE_URL", database.url(),
-          "DATABASE_USER", database.user(), "AUTH_JWT_SECRET", SECRET, "DATA_DIR", dataDir.toString(),
-          "PORT", String.valueOf(ports.get(i)), "REMOTE_PORT", String.valueOf(ports.get(size + i)),
-          "MANAGEMENT_PORT", String.valueOf(ports.get(2 * size + i)), "SEED_NODES", seeds));
+      e.putAll(
+          Map.of(
+              "PERISCOPE_PROFILE",
+              "local" + Math.min(i + 1, 3),
+              "DATABASE_URL",
+              database.url(),
+              "DATABASE_USER",
+              database.user(),
+              "AUTH_JWT_SECRET",
+              SECRET,
+              "DATA_DIR",
+              dataDir.toString(),
+              "PORT",
+              String.valueOf(ports.get(i)),
+              "REMOTE_PORT",
+              String.valueOf(ports.get(size + i)),
+              "MANAGEMENT_PORT",
+              String.valueOf(ports.get(2 * size + i)),
+              "SEED_NODES",
+              seeds));
       Path log = ServiceProcess.logFile(name + "-node" + (i + 1));
       Files.deleteIfExists(log);
       nodes.add(new ServiceProcess(e, log));
@@ -56,8 +76,8 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Starts the other nodes first: until node 1, the first seed node, forms the cluster they are alive and not
-   * ready. Then node 1; returns when every node is ready.
+   * Starts the other nodes first: until node 1, the first seed node, forms the cluster they are
+   * alive and not ready. Then node 1; returns when every node is ready.
    */
   public LocalCluster start() throws Exception {
     for (int n = 2; n <= size(); n++) node(n).launch();
@@ -89,7 +109,9 @@ public final class LocalCluster implements AutoCloseable {
     return ServiceProcess.status(http, url);
   }
 
-  /** SIGTERM, wait for the exit, start again on the same ports and data directory, wait until ready. */
+  /**
+   * SIGTERM, wait for the exit, start again on the same ports and data directory, wait until ready.
+   */
   public void restart(int n) throws Exception {
     node(n).stop();
     node(n).launch();

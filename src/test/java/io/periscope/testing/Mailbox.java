@@ -12,20 +12,30 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A real SMTP server (GreenMail) on loopback, and what arrived in it, read as a person would read it. */
+/**
+ * A real SMTP server (GreenMail) on loopback, and what arrived in it, read as a person would read
+ * it.
+ */
 public final class Mailbox implements AutoCloseable {
   private static final Pattern TOKEN = Pattern.compile("Token: (\\S+)");
   private final GreenMail server;
 
   public Mailbox() {
-    server = new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
+    server =
+        new GreenMail(new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort());
     server.start();
   }
 
   /** The service's SMTP settings for this server. */
   public Config smtpConfig() {
-    return ConfigFactory.parseMap(Map.of("periscope.smtp.host", "127.0.0.1",
-        "periscope.smtp.port", server.getSmtp().getPort(), "periscope.smtp.from", "periscope@example.org"));
+    return ConfigFactory.parseMap(
+        Map.of(
+            "periscope.smtp.host",
+            "127.0.0.1",
+            "periscope.smtp.port",
+            server.getSmtp().getPort(),
+            "periscope.smtp.from",
+            "periscope@example.org"));
   }
 
   /** One received message: its recipient, subject and plain text. */
@@ -57,7 +67,8 @@ public final class Mailbox implements AutoCloseable {
       if (received.size() >= n) return received.get(n - 1);
       Thread.sleep(50);
     }
-    throw new AssertionError("no message " + n + " to " + address + " within 10 s; got " + to(address));
+    throw new AssertionError(
+        "no message " + n + " to " + address + " within 10 s; got " + to(address));
   }
 
   @Override

@@ -7,8 +7,8 @@ import java.sql.Statement;
 import java.util.UUID;
 
 /**
- * A PostgreSQL database of its own on the test server (PERISCOPE_TEST_DATABASE_URL's), created for one test and
- * dropped after it, so processes that share a journal share only this one.
+ * A PostgreSQL database of its own on the test server (PERISCOPE_TEST_DATABASE_URL's), created for
+ * one test and dropped after it, so processes that share a journal share only this one.
  */
 public final class ScratchDatabase implements AutoCloseable {
   private final String name;
@@ -21,12 +21,14 @@ public final class ScratchDatabase implements AutoCloseable {
 
   public static ScratchDatabase create(String prefix) throws SQLException {
     TestJournals.requirePostgres();
-    String name = (prefix + "_" + UUID.randomUUID().toString().substring(0, 8)).replaceAll("[^a-z0-9_]", "_");
+    String name =
+        (prefix + "_" + UUID.randomUUID().toString().substring(0, 8)).replaceAll("[^a-z0-9_]", "_");
     execute("CREATE DATABASE " + name);
     String server = TestJournals.POSTGRES_URL;
     int slash = server.lastIndexOf('/');
     int query = server.indexOf('?', slash);
-    return new ScratchDatabase(name, server.substring(0, slash + 1) + name + (query < 0 ? "" : server.substring(query)));
+    return new ScratchDatabase(
+        name, server.substring(0, slash + 1) + name + (query < 0 ? "" : server.substring(query)));
   }
 
   public String url() {
@@ -38,8 +40,9 @@ public final class ScratchDatabase implements AutoCloseable {
   }
 
   private static void execute(String sql) throws SQLException {
-    try (Connection c = DriverManager.getConnection(TestJournals.POSTGRES_URL, TestJournals.POSTGRES_USER, "");
-         Statement s = c.createStatement()) {
+    try (Connection c =
+            DriverManager.getConnection(TestJournals.POSTGRES_URL, TestJournals.POSTGRES_USER, "");
+        Statement s = c.createStatement()) {
       s.execute(sql);
     }
   }

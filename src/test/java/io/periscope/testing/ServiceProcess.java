@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** target/periscope.jar started as an operator would: its own JVM, configured by environment variables. */
+/**
+ * target/periscope.jar started as an operator would: its own JVM, configured by environment
+ * variables.
+ */
 public final class ServiceProcess implements AutoCloseable {
   static final Path JAR = Path.of("target", "periscope.jar");
 
@@ -31,7 +34,8 @@ public final class ServiceProcess implements AutoCloseable {
     this.port = env.containsKey("PORT") ? Integer.parseInt(env.get("PORT")) : freePort();
     this.env = new HashMap<>(env);
     this.env.put("PORT", Integer.toString(port));
-    this.env.putIfAbsent("REMOTE_PORT", "0"); // the PostgreSQL profile's fixed 17355 may be taken on a test machine
+    this.env.putIfAbsent(
+        "REMOTE_PORT", "0"); // the PostgreSQL profile's fixed 17355 may be taken on a test machine
     this.log = log;
   }
 
@@ -49,29 +53,39 @@ public final class ServiceProcess implements AutoCloseable {
     return awaitOk(uri("/health"), Duration.ofSeconds(60));
   }
 
-  /** Starts the service (again, after a stop or a kill, with the same environment) without waiting for it. */
+  /**
+   * Starts the service (again, after a stop or a kill, with the same environment) without waiting
+   * for it.
+   */
   public ServiceProcess launch() throws IOException {
     process = java(List.of("serve"), null, ProcessBuilder.Redirect.appendTo(log.toFile()));
     return this;
   }
 
-  /** Waits until {@code url} answers 200, such as a node's /ready; fails when the service exits first. */
+  /**
+   * Waits until {@code url} answers 200, such as a node's /ready; fails when the service exits
+   * first.
+   */
   public ServiceProcess awaitOk(URI url, Duration patience) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     Instant deadline = Instant.now().plus(patience);
     while (Instant.now().isBefore(deadline)) {
-      if (!process.isAlive()) throw new AssertionError("the service exited during start-up; see " + log);
+      if (!process.isAlive())
+        throw new AssertionError("the service exited during start-up; see " + log);
       if (status(http, url) == 200) return this;
       Thread.sleep(200);
     }
-    throw new AssertionError(url + " did not answer 200 within " + patience.toSeconds() + " s; see " + log);
+    throw new AssertionError(
+        url + " did not answer 200 within " + patience.toSeconds() + " s; see " + log);
   }
 
   /** The status {@code url} answers with, or 0 when nothing listens there. */
   public static int status(HttpClient http, URI url) throws InterruptedException {
     try {
-      return http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode();
+      return http.send(
+              HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
     } catch (IOException notListening) {
       return 0;
     }
@@ -106,7 +120,8 @@ public final class ServiceProcess implements AutoCloseable {
   /** kill -9: no shutdown hook, no coordinated shutdown. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) throw new AssertionError("the killed service did not die");
+    if (!process.waitFor(30, TimeUnit.SECONDS))
+      throw new AssertionError("the killed service did not die");
   }
 
   /** SIGTERM, then waits for the exit. */
@@ -119,14 +134,29 @@ public final class ServiceProcess implements AutoCloseable {
     return process.exitValue();
   }
 
-  private Process java(List<String> args, String stdin, ProcessBuilder.Redirect stdout) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", JAR.toString()));
+  private Process java(List<String> args, String stdin, ProcessBuilder.Redirect stdout)
+      throws IOException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                JAR.toString()));
     cmd.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(stdout)
-        .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    pb.environment().keySet().removeIf(k -> k.startsWith("DATABASE_") || k.startsWith("MODEL_")
-        || k.startsWith("SEARCH_") || k.startsWith("TELEGRAM_") || k.startsWith("AUTH_") || k.equals("PORT"));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectOutput(stdout)
+            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment()
+        .keySet()
+        .removeIf(
+            k ->
+                k.startsWith("DATABASE_")
+                    || k.startsWith("MODEL_")
+                    || k.startsWith("SEARCH_")
+                    || k.startsWith("TELEGRAM_")
+                    || k.startsWith("AUTH_")
+                    || k.equals("PORT"));
     pb.environment().putAll(env);
     Process p = pb.start();
     if (stdin != null) {
@@ -152,5 +182,4 @@ public final class ServiceProcess implements AutoCloseable {
   public void close() throws InterruptedException {
     if (process != null && process.isAlive()) kill();
   }
-
 }

@@ -9,62 +9,86 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Configurations for tests on the two real journals: H2 (a private in-memory database per call) and the
- * PostgreSQL of the machine (127.0.0.1:5432, database {@code test}, user {@code postgres}, or
+ * Configurations for tests on the two real journals: H2 (a private in-memory database per call) and
+ * the PostgreSQL of the machine (127.0.0.1:5432, database {@code test}, user {@code postgres}, or
  * PERISCOPE_TEST_DATABASE_URL). PostgreSQL tests never skip: an unreachable database fails them.
  *
- * <p>PostgreSQL journals live in a scratch database of this test JVM, created on first use and dropped when the JVM
- * exits: the server's database is only where scratch databases are made. Cluster-wide entities (the key pools, the
- * VAPID keys) have fixed ids, so a journal shared with earlier runs, or with other code's events, would leak into
- * every test.
+ * <p>PostgreSQL journals live in a scratch database of this test JVM, created on first use and
+ * dropped when the JVM exits: the server's database is only where scratch databases are made.
+ * Cluster-wide entities (the key pools, the VAPID keys) have fixed ids, so a journal shared with
+ * earlier runs, or with other code's events, would leak into every test.
  */
 public final class TestJournals {
   public static final String POSTGRES_URL =
-      System.getenv().getOrDefault("PERISCOPE_TEST_DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/test");
-  public static final String POSTGRES_USER = System.getenv().getOrDefault("PERISCOPE_TEST_DATABASE_USER", "postgres");
+      System.getenv()
+          .getOrDefault("PERISCOPE_TEST_DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/test");
+  public static final String POSTGRES_USER =
+      System.getenv().getOrDefault("PERISCOPE_TEST_DATABASE_USER", "postgres");
 
   private TestJournals() {}
 
   /** A single local node on a fresh in-memory H2 journal, remoting on a free port. */
   public static Config h2() {
     String db = "periscope-test-" + UUID.randomUUID();
-    return Profiles.load("embedded", ConfigFactory.parseMap(Map.of(
-        "pekko-persistence-jdbc.shared-databases.periscope.db.url", "jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1",
-        "periscope.data-dir", System.getProperty("java.io.tmpdir") + "/" + db,
-        "pekko.remote.artery.canonical.port", 0,
-        "pekko.coordinated-shutdown.exit-jvm", "off",
-        "pekko.loglevel", "WARNING")));
+    return Profiles.load(
+        "embedded",
+        ConfigFactory.parseMap(
+            Map.of(
+                "pekko-persistence-jdbc.shared-databases.periscope.db.url",
+                "jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1",
+                "periscope.data-dir",
+                System.getProperty("java.io.tmpdir") + "/" + db,
+                "pekko.remote.artery.canonical.port",
+                0,
+                "pekko.coordinated-shutdown.exit-jvm",
+                "off",
+                "pekko.loglevel",
+                "WARNING")));
   }
 
-  /** A single local node on an H2 file journal under {@code dataDir}, as the service runs by default. */
+  /**
+   * A single local node on an H2 file journal under {@code dataDir}, as the service runs by
+   * default.
+   */
   public static Config embedded(java.nio.file.Path dataDir) {
-    return Profiles.load("embedded", ConfigFactory.parseMap(Map.of(
-        "periscope.data-dir", dataDir.toString(),
-        "pekko.remote.artery.canonical.port", 0,
-        "pekko.coordinated-shutdown.exit-jvm", "off",
-        "pekko.loglevel", "WARNING")));
+    return Profiles.load(
+        "embedded",
+        ConfigFactory.parseMap(
+            Map.of(
+                "periscope.data-dir",
+                dataDir.toString(),
+                "pekko.remote.artery.canonical.port",
+                0,
+                "pekko.coordinated-shutdown.exit-jvm",
+                "off",
+                "pekko.loglevel",
+                "WARNING")));
   }
 
   private static ScratchDatabase jvmDatabase;
 
   /**
-   * The scratch database of this JVM's PostgreSQL tests: the same one for every call, so a test can restart a
-   * service on it; tests use unique ids to stay apart.
+   * The scratch database of this JVM's PostgreSQL tests: the same one for every call, so a test can
+   * restart a service on it; tests use unique ids to stay apart.
    */
   public static synchronized ScratchDatabase postgresDatabase() {
     if (jvmDatabase == null) {
       try {
         ScratchDatabase database = ScratchDatabase.create("periscope_test");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-          try {
-            database.close();
-          } catch (Exception ignored) {
-            // the JVM is exiting; a database left behind is only disk space
-          }
-        }));
+        Runtime.getRuntime()
+            .addShutdownHook(
+                new Thread(
+                    () -> {
+                      try {
+                        database.close();
+                      } catch (Exception ignored) {
+                        // the JVM is exiting; a database left behind is only disk space
+                      }
+                    }));
         jvmDatabase = database;
       } catch (java.sql.SQLException e) {
-        throw new AssertionError("could not create a scratch database on " + POSTGRES_URL + ": " + e.getMessage(), e);
+        throw new AssertionError(
+            "could not create a scratch database on " + POSTGRES_URL + ": " + e.getMessage(), e);
       }
     }
     return jvmDatabase;
@@ -76,24 +100,37 @@ public final class TestJournals {
   }
 
   /**
-   * A single local node on {@code database}: a test's own, for what is one per cluster (such as the model
-   * configuration), which other tests of the JVM must not see.
+   * A single local node on {@code database}: a test's own, for what is one per cluster (such as the
+   * model configuration), which other tests of the JVM must not see.
    */
   public static Config postgres(ScratchDatabase database) {
     String dir = System.getProperty("java.io.tmpdir") + "/periscope-test-" + UUID.randomUUID();
-    return Profiles.load("postgres", ConfigFactory.parseMap(Map.of(
-        "periscope.database.url", database.url(),
-        "periscope.database.user", database.user(),
-        "periscope.data-dir", dir,
-        "pekko.remote.artery.canonical.port", 0,
-        "pekko.coordinated-shutdown.exit-jvm", "off",
-        "pekko.loglevel", "WARNING")));
+    return Profiles.load(
+        "postgres",
+        ConfigFactory.parseMap(
+            Map.of(
+                "periscope.database.url",
+                database.url(),
+                "periscope.database.user",
+                database.user(),
+                "periscope.data-dir",
+                dir,
+                "pekko.remote.artery.canonical.port",
+                0,
+                "pekko.coordinated-shutdown.exit-jvm",
+                "off",
+                "pekko.loglevel",
+                "WARNING")));
   }
 
-  /** A plain connection to the database of a journal configuration, for tests that look at its tables. */
+  /**
+   * A plain connection to the database of a journal configuration, for tests that look at its
+   * tables.
+   */
   public static Connection connect(Config config) throws java.sql.SQLException {
     Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
-    return DriverManager.getConnection(db.getString("url"), db.getString("user"), db.getString("password"));
+    return DriverManager.getConnection(
+        db.getString("url"), db.getString("user"), db.getString("password"));
   }
 
   /** Fails (never skips) when PostgreSQL cannot be reached. */
@@ -101,8 +138,12 @@ public final class TestJournals {
     try (Connection c = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, "")) {
       c.createStatement().execute("select 1");
     } catch (Exception e) {
-      throw new AssertionError("PostgreSQL is required for this test and is not reachable at " + POSTGRES_URL
-          + ": " + e.getMessage(), e);
+      throw new AssertionError(
+          "PostgreSQL is required for this test and is not reachable at "
+              + POSTGRES_URL
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 }

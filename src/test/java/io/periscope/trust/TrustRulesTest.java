@@ -15,7 +15,8 @@ import org.junit.Test;
 public class TrustRulesTest {
 
   private static DomainPattern pattern(String text) {
-    return DomainPattern.parse(text).orElseThrow(() -> new AssertionError("not a pattern: " + text));
+    return DomainPattern.parse(text)
+        .orElseThrow(() -> new AssertionError("not a pattern: " + text));
   }
 
   @Test
@@ -49,23 +50,50 @@ public class TrustRulesTest {
 
   @Test
   public void whatIsNoPatternIsRefused() {
-    for (String bad : List.of("", "*", "*.", ".example.org", "example.org.", "example..org", "ex ample.org",
-        "https://example.org", "example.org/path", "a.*.example.org", "**.example.org", "*example.org",
-        "-example.org", "example-.org", "10.0.0.1", "192.168.1.1", "[::1]", "::1", "exa_mple.org", "example.org:443",
-        "a".repeat(64) + ".org", ("abc." .repeat(64)) + "org", "(.*)\\.org")) {
+    for (String bad :
+        List.of(
+            "",
+            "*",
+            "*.",
+            ".example.org",
+            "example.org.",
+            "example..org",
+            "ex ample.org",
+            "https://example.org",
+            "example.org/path",
+            "a.*.example.org",
+            "**.example.org",
+            "*example.org",
+            "-example.org",
+            "example-.org",
+            "10.0.0.1",
+            "192.168.1.1",
+            "[::1]",
+            "::1",
+            "exa_mple.org",
+            "example.org:443",
+            "a".repeat(64) + ".org",
+            ("abc.".repeat(64)) + "org",
+            "(.*)\\.org")) {
       assertTrue("refused: " + bad, DomainPattern.parse(bad).isEmpty());
     }
   }
 
   @Test
   public void theMostSpecificMatchingRuleWins() {
-    TrustRules rules = TrustRules.of(List.of(new TrustRule("gov", "established"),
-        new TrustRule("*.example.org", "community"), new TrustRule("example.org", "unverified"),
-        new TrustRule("news.example.org", "official")));
+    TrustRules rules =
+        TrustRules.of(
+            List.of(
+                new TrustRule("gov", "established"),
+                new TrustRule("*.example.org", "community"),
+                new TrustRule("example.org", "unverified"),
+                new TrustRule("news.example.org", "official")));
     assertEquals(Optional.of(TrustTier.OFFICIAL), rules.tierFor("https://news.example.org/a"));
     assertEquals(Optional.of(TrustTier.OFFICIAL), rules.tierFor("https://deep.news.example.org/a"));
-    assertEquals("the wildcard is more specific than the bare domain for subdomains",
-        Optional.of(TrustTier.COMMUNITY), rules.tierFor("https://blog.example.org/a"));
+    assertEquals(
+        "the wildcard is more specific than the bare domain for subdomains",
+        Optional.of(TrustTier.COMMUNITY),
+        rules.tierFor("https://blog.example.org/a"));
     assertEquals(Optional.of(TrustTier.UNVERIFIED), rules.tierFor("http://EXAMPLE.org:8080/a?b"));
     assertEquals(Optional.of(TrustTier.ESTABLISHED), rules.tierFor("https://www.usa.gov/"));
     assertEquals(Optional.empty(), rules.tierFor("https://example.com/"));
@@ -76,11 +104,14 @@ public class TrustRulesTest {
   @Test
   public void aRuleOverridesTheSourcesTrustAndNoRuleKeepsIt() {
     TrustRules rules = TrustRules.of(List.of(new TrustRule("example.org", "unverified")));
-    Item ruled = new Item("1", "t", "https://example.org/a", null, null, "rss", "https://f", "official");
+    Item ruled =
+        new Item("1", "t", "https://example.org/a", null, null, "rss", "https://f", "official");
     assertEquals("unverified", rules.applyTo(ruled).trust());
-    Item other = new Item("2", "t", "https://example.com/a", null, null, "rss", "https://f", "official");
+    Item other =
+        new Item("2", "t", "https://example.com/a", null, null, "rss", "https://f", "official");
     assertSame(other, rules.applyTo(other));
-    Item untrusted = new Item("3", "t", "https://sub.example.org/a", null, null, "search", "q", null);
+    Item untrusted =
+        new Item("3", "t", "https://sub.example.org/a", null, null, "search", "q", null);
     assertEquals("unverified", rules.applyTo(untrusted).trust());
   }
 }

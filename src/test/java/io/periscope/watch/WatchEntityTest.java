@@ -5,55 +5,76 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.run.RunPipeline;
+import io.periscope.testing.EntityTestKits;
+import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
-import io.periscope.run.RunPipeline;
-import io.periscope.testing.EntityTestKits;
-import java.util.List;
 import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * The watch entity under the persistence testkit; commands, events and state round-trip through the service's
- * Jackson binding (periscope.conf) and must come back equal.
+ * The watch entity under the persistence testkit; commands, events and state round-trip through the
+ * service's Jackson binding (periscope.conf) and must come back equal.
  */
 public class WatchEntityTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
-  /** These tests are about the definition; the run tests below give the entity a pipeline of their own. */
-  static final RunPipeline NO_RUNS = (watch, seen, trigger, startedAt) -> {
-    throw new AssertionError("no run expected");
-  };
+  /**
+   * These tests are about the definition; the run tests below give the entity a pipeline of their
+   * own.
+   */
+  static final RunPipeline NO_RUNS =
+      (watch, seen, trigger, startedAt) -> {
+        throw new AssertionError("no run expected");
+      };
 
-  private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> entity;
+  private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State>
+      entity;
 
   static Watch watch(String name, Double weak) {
-    return new Watch("acme", "alice", name, List.of(new Source(Source.SEARCH, "acme rocket launch", "official", 7)),
-        "0 */6 * * *", "Acme announces a launch date", List.of("telegram"), 0.8, weak, true);
+    return new Watch(
+        "acme",
+        "alice",
+        name,
+        List.of(new Source(Source.SEARCH, "acme rocket launch", "official", 7)),
+        "0 */6 * * *",
+        "Acme announces a launch date",
+        List.of("telegram"),
+        0.8,
+        weak,
+        true);
   }
 
   @Before
   public void setUp() {
-    entity = EventSourcedBehaviorTestKit.create(testKit.system(), WatchEntity.create("alice:acme", NO_RUNS, java.time.Clock.systemUTC()),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            WatchEntity.create("alice:acme", NO_RUNS, java.time.Clock.systemUTC()),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<WatchEntity.Command, WatchEntity.Event,
-      WatchEntity.State, StatusReply<Watch>> create(Watch w) {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          WatchEntity.Command, WatchEntity.Event, WatchEntity.State, StatusReply<Watch>>
+      create(Watch w) {
     return entity.runCommand(r -> new WatchEntity.Create(w, r));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<WatchEntity.Command, WatchEntity.Event,
-      WatchEntity.State, StatusReply<Watch>> replace(Watch w) {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          WatchEntity.Command, WatchEntity.Event, WatchEntity.State, StatusReply<Watch>>
+      replace(Watch w) {
     return entity.runCommand(r -> new WatchEntity.Replace(w, r));
   }
 
-  private EventSourcedBehaviorTestKit.CommandResultWithReply<WatchEntity.Command, WatchEntity.Event,
-      WatchEntity.State, StatusReply<Done>> delete() {
+  private EventSourcedBehaviorTestKit.CommandResultWithReply<
+          WatchEntity.Command, WatchEntity.Event, WatchEntity.State, StatusReply<Done>>
+      delete() {
     return entity.runCommand(WatchEntity.Delete::new);
   }
 
@@ -109,7 +130,9 @@ public class WatchEntityTest {
   @Test
   public void replaceIsAFullReplacementNotAPatch() {
     create(watch("Acme", 0.5));
-    assertNull("an omitted weakThreshold is gone", replace(watch("Renamed", null)).reply().getValue().weakThreshold());
+    assertNull(
+        "an omitted weakThreshold is gone",
+        replace(watch("Renamed", null)).reply().getValue().weakThreshold());
   }
 
   @Test

@@ -3,10 +3,6 @@ package io.periscope.watch;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
-import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.pattern.StatusReply;
 import io.periscope.run.RunPipeline;
 import io.periscope.run.RunRecord;
 import io.periscope.testing.EntityTestKits;
@@ -18,23 +14,35 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
 import org.junit.ClassRule;
 import org.junit.Test;
 
-/** Runs through the watch entity: one at a time, recorded, and marking seen only what they judged. */
+/**
+ * Runs through the watch entity: one at a time, recorded, and marking seen only what they judged.
+ */
 public class WatchRunsTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
-  /** A pipeline whose runs the test finishes by hand, and which remembers what each run was told was seen. */
+  /**
+   * A pipeline whose runs the test finishes by hand, and which remembers what each run was told was
+   * seen.
+   */
   static final class ScriptedPipeline implements RunPipeline {
     final List<Set<String>> seenByRun = new CopyOnWriteArrayList<>();
     final List<CompletableFuture<Outcome>> runs = new CopyOnWriteArrayList<>();
+
     /** The runs whose interrupted alert the operator was told about. */
     final List<String> interrupted = new CopyOnWriteArrayList<>();
 
     @Override
-    public CompletableFuture<Outcome> run(Watch watch, Set<String> seen, String trigger, Instant startedAt) {
+    public CompletableFuture<Outcome> run(
+        Watch watch, Set<String> seen, String trigger, Instant startedAt) {
       seenByRun.add(Set.copyOf(seen));
       CompletableFuture<Outcome> run = new CompletableFuture<>();
       runs.add(run);
@@ -48,9 +56,26 @@ public class WatchRunsTest {
   }
 
   static RunRecord record(String outcome) {
-    return new RunRecord(UUID.randomUUID().toString(), RunRecord.TRIGGER_MANUAL, Instant.now(), 5, outcome, null, null,
-        List.of(), null, List.of(), 1, 1, new RunRecord.Collection(1, 1, 1, 0), List.of(), null, List.of(), 0,
-        new RunRecord.Trimmed(0, 0), null);
+    return new RunRecord(
+        UUID.randomUUID().toString(),
+        RunRecord.TRIGGER_MANUAL,
+        Instant.now(),
+        5,
+        outcome,
+        null,
+        null,
+        List.of(),
+        null,
+        List.of(),
+        1,
+        1,
+        new RunRecord.Collection(1, 1, 1, 0),
+        List.of(),
+        null,
+        List.of(),
+        0,
+        new RunRecord.Trimmed(0, 0),
+        null);
   }
 
   private final ScriptedPipeline pipeline = new ScriptedPipeline();
@@ -61,15 +86,19 @@ public class WatchRunsTest {
     return testKit.spawn(WatchEntity.create(entityId, pipeline, java.time.Clock.systemUTC()));
   }
 
-  /** An alert to one webhook whose delivery the test finishes by hand; counts how often it was sent. */
+  /**
+   * An alert to one webhook whose delivery the test finishes by hand; counts how often it was sent.
+   */
   static final class ScriptedAlert {
     final AtomicInteger sends = new AtomicInteger();
     final CompletableFuture<List<RunRecord.DeliveryRecord>> delivered = new CompletableFuture<>();
-    final RunPipeline.PendingAlert alert = new RunPipeline.PendingAlert(List.of("webhook:https://example.org/h"),
-        () -> {
-          sends.incrementAndGet();
-          return delivered;
-        });
+    final RunPipeline.PendingAlert alert =
+        new RunPipeline.PendingAlert(
+            List.of("webhook:https://example.org/h"),
+            () -> {
+              sends.incrementAndGet();
+              return delivered;
+            });
   }
 
   private void create() {
@@ -91,20 +120,31 @@ public class WatchRunsTest {
   }
 
   private void awaitRuns(int count) {
-    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
-      assertEquals(count, pipeline.runs.size());
-      return null;
-    });
+    testKit
+        .createTestProbe()
+        .awaitAssert(
+            Duration.ofSeconds(5),
+            () -> {
+              assertEquals(count, pipeline.runs.size());
+              return null;
+            });
   }
 
   /** Finishes run {@code run} with an alert to send, and waits until the entity sent it. */
   private ScriptedAlert finishWithAlert(int run, List<String> newlySeen) {
     ScriptedAlert alert = new ScriptedAlert();
-    pipeline.runs.get(run).complete(new RunPipeline.Outcome(record(RunRecord.ALERT), newlySeen, alert.alert));
-    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
-      assertEquals(1, alert.sends.get());
-      return null;
-    });
+    pipeline
+        .runs
+        .get(run)
+        .complete(new RunPipeline.Outcome(record(RunRecord.ALERT), newlySeen, alert.alert));
+    testKit
+        .createTestProbe()
+        .awaitAssert(
+            Duration.ofSeconds(5),
+            () -> {
+              assertEquals(1, alert.sends.get());
+              return null;
+            });
     return alert;
   }
 
@@ -115,12 +155,19 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
     second.expectNoMessage(Duration.ofMillis(200));
-    assertEquals("the second run has not started while the first is in flight", 1, pipeline.runs.size());
-    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.ALERT), List.of("item-1", "item-2")));
+    assertEquals(
+        "the second run has not started while the first is in flight", 1, pipeline.runs.size());
+    pipeline
+        .runs
+        .get(0)
+        .complete(new RunPipeline.Outcome(record(RunRecord.ALERT), List.of("item-1", "item-2")));
     assertEquals(RunRecord.ALERT, first.receiveMessage().getValue().outcome());
     awaitRuns(2);
     assertEquals(Set.of("item-1", "item-2"), pipeline.seenByRun.get(1));
-    pipeline.runs.get(1).complete(new RunPipeline.Outcome(record(RunRecord.NOTHING_NEW), List.of()));
+    pipeline
+        .runs
+        .get(1)
+        .complete(new RunPipeline.Outcome(record(RunRecord.NOTHING_NEW), List.of()));
     assertEquals(RunRecord.NOTHING_NEW, second.receiveMessage().getValue().outcome());
   }
 
@@ -134,7 +181,8 @@ public class WatchRunsTest {
       pipeline.runs.get(i).complete(new RunPipeline.Outcome(record(outcomes.get(i)), List.of()));
       run.receiveMessage();
     }
-    assertEquals(List.of(RunRecord.ALERT, RunRecord.NOTHING_NEW, RunRecord.NO_MATCH),
+    assertEquals(
+        List.of(RunRecord.ALERT, RunRecord.NOTHING_NEW, RunRecord.NO_MATCH),
         history(10).stream().map(RunRecord::outcome).toList());
     assertEquals(1, history(1).size());
     TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
@@ -164,11 +212,14 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
     ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
-    assertEquals("recorded before the alert went out, without deliveries yet",
-        List.of(), history(1).get(0).deliveries());
+    assertEquals(
+        "recorded before the alert went out, without deliveries yet",
+        List.of(),
+        history(1).get(0).deliveries());
     second.expectNoMessage(Duration.ofMillis(200));
     assertEquals("the next run waits for the deliveries", 1, pipeline.runs.size());
-    alert.delivered.complete(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", null, true, null)));
+    alert.delivered.complete(
+        List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", null, true, null)));
     RunRecord done = first.receiveMessage().getValue();
     assertEquals(1, done.notificationsSent());
     assertEquals(1, history(1).get(0).notificationsSent());
@@ -184,15 +235,25 @@ public class WatchRunsTest {
     ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
     testKit.stop(entity); // the node dies while the webhook has not answered
     entity = spawn();
-    testKit.createTestProbe().awaitAssert(Duration.ofSeconds(5), () -> {
-      assertEquals(List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", null, false, WatchEntity.INTERRUPTED)),
-          history(1).get(0).deliveries());
-      return null;
-    });
-    assertEquals("the operator is told, once", List.of(history(1).get(0).runId()), pipeline.interrupted);
+    testKit
+        .createTestProbe()
+        .awaitAssert(
+            Duration.ofSeconds(5),
+            () -> {
+              assertEquals(
+                  List.of(
+                      new RunRecord.DeliveryRecord(
+                          "webhook:https://example.org/h", null, false, WatchEntity.INTERRUPTED)),
+                  history(1).get(0).deliveries());
+              return null;
+            });
+    assertEquals(
+        "the operator is told, once", List.of(history(1).get(0).runId()), pipeline.interrupted);
     startRun();
     awaitRuns(2);
-    assertEquals("the next run does not judge (or alert) those items again", Set.of("item-1"),
+    assertEquals(
+        "the next run does not judge (or alert) those items again",
+        Set.of("item-1"),
         pipeline.seenByRun.get(1));
     assertEquals(1, alert.sends.get());
   }
@@ -205,7 +266,10 @@ public class WatchRunsTest {
     TestProbe<Object> watcher = testKit.createTestProbe();
     entity.tell(new WatchEntity.Stop());
     watcher.expectNoMessage(Duration.ofMillis(200));
-    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of("item-1")));
+    pipeline
+        .runs
+        .get(0)
+        .complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of("item-1")));
     assertEquals(RunRecord.NO_MATCH, run.receiveMessage().getValue().outcome());
     watcher.expectTerminated(entity, Duration.ofSeconds(5));
     entity = spawn();

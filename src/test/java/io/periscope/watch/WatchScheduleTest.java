@@ -19,43 +19,69 @@ import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
 
-/** The watch entity's own schedule: its next fire time, which fires it accepts, and how the time advances. */
+/**
+ * The watch entity's own schedule: its next fire time, which fires it accepts, and how the time
+ * advances.
+ */
 public class WatchScheduleTest {
   @ClassRule
-  public static final TestKitJunitResource testKit = new TestKitJunitResource(EntityTestKits.config());
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
 
   private static final String EVERY_SIX_HOURS = "0 */6 * * *";
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:30Z"));
   private final AtomicInteger runs = new AtomicInteger();
   private volatile String lastTrigger;
-  private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> entity;
+  private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State>
+      entity;
 
   @Before
   public void setUp() {
-    RunPipeline pipeline = (watch, seen, trigger, startedAt) -> {
-      lastTrigger = trigger;
-      runs.incrementAndGet();
-      return CompletableFuture.completedFuture(new RunPipeline.Outcome(WatchRunsTest.record(RunRecord.NOTHING_NEW),
-          List.of()));
-    };
-    entity = EventSourcedBehaviorTestKit.create(testKit.system(), WatchEntity.create("alice:acme", pipeline, clock),
-        EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    RunPipeline pipeline =
+        (watch, seen, trigger, startedAt) -> {
+          lastTrigger = trigger;
+          runs.incrementAndGet();
+          return CompletableFuture.completedFuture(
+              new RunPipeline.Outcome(WatchRunsTest.record(RunRecord.NOTHING_NEW), List.of()));
+        };
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            WatchEntity.create("alice:acme", pipeline, clock),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
   private static Watch watch(String schedule, boolean enabled) {
     Watch w = WatchEntityTest.watch("Acme", null);
-    return new Watch(w.id(), w.owner(), w.name(), w.sources(), schedule, w.condition(), w.channels(), w.threshold(),
-        w.weakThreshold(), enabled);
+    return new Watch(
+        w.id(),
+        w.owner(),
+        w.name(),
+        w.sources(),
+        schedule,
+        w.condition(),
+        w.channels(),
+        w.threshold(),
+        w.weakThreshold(),
+        enabled);
   }
 
   private void create(String schedule, boolean enabled) {
-    assertTrue(entity.<StatusReply<Watch>>runCommand(r -> new WatchEntity.Create(watch(schedule, enabled), r))
-        .reply().isSuccess());
+    assertTrue(
+        entity
+            .<StatusReply<Watch>>runCommand(
+                r -> new WatchEntity.Create(watch(schedule, enabled), r))
+            .reply()
+            .isSuccess());
   }
 
   private void replace(String schedule, boolean enabled) {
-    assertTrue(entity.<StatusReply<Watch>>runCommand(r -> new WatchEntity.Replace(watch(schedule, enabled), r))
-        .reply().isSuccess());
+    assertTrue(
+        entity
+            .<StatusReply<Watch>>runCommand(
+                r -> new WatchEntity.Replace(watch(schedule, enabled), r))
+            .reply()
+            .isSuccess());
   }
 
   private Instant next() {
@@ -68,7 +94,9 @@ public class WatchScheduleTest {
     int started = runs.get();
     entity.runCommand(new WatchEntity.Fire(Instant.parse(due)));
     if (runs.get() == started) Thread.sleep(200); // give a wrongly accepted fire the chance to show
-    for (int i = 0; i < 100 && runs.get() > started && entity.getState().recentRuns().size() == before; i++) {
+    for (int i = 0;
+        i < 100 && runs.get() > started && entity.getState().recentRuns().size() == before;
+        i++) {
       Thread.sleep(20);
     }
   }

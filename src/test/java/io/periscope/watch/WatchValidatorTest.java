@@ -19,15 +19,20 @@ import java.util.stream.Collectors;
 import org.junit.Test;
 
 public class WatchValidatorTest {
-  /** A valid create body, with the display-only fields a client may send (owner, notes, rationale). */
+  /**
+   * A valid create body, with the display-only fields a client may send (owner, notes, rationale).
+   */
   static ObjectNode body() {
-    return (ObjectNode) tree("""
-        {"id": "acme", "name": "Acme", "owner": "mallory", "notes": "display only",
-         "sources": [{"type": "search", "value": "acme launch", "trust": "official", "recencyDays": 7,
-                      "rationale": "display only"},
-                     {"type": "rss", "value": "https://example.org/feed.xml"}],
-         "schedule": "0 */6 * * *", "condition": "Acme sets a date", "channels": ["telegram"],
-         "threshold": 0.8, "weakThreshold": 0.5, "enabled": false}""");
+    return (ObjectNode)
+        tree(
+            """
+            {"id": "acme", "name": "Acme", "owner": "mallory", "notes": "display only",
+             "sources": [{"type": "search", "value": "acme launch", "trust": "official", "recencyDays": 7,
+                          "rationale": "display only"},
+                         {"type": "rss", "value": "https://example.org/feed.xml"}],
+             "schedule": "0 */6 * * *", "condition": "Acme sets a date", "channels": ["telegram"],
+             "threshold": 0.8, "weakThreshold": 0.5, "enabled": false}\
+            """);
   }
 
   static JsonNode tree(String json) {
@@ -52,7 +57,8 @@ public class WatchValidatorTest {
   static List<List<Object>> issuePaths(Consumer<ObjectNode> change) {
     ObjectNode b = body();
     change.accept(b);
-    ValidationException e = assertThrows(ValidationException.class, () -> WatchValidator.validate(b, null, "alice"));
+    ValidationException e =
+        assertThrows(ValidationException.class, () -> WatchValidator.validate(b, null, "alice"));
     return e.issues().stream().map(Issue::path).toList();
   }
 
@@ -60,14 +66,25 @@ public class WatchValidatorTest {
     return List.of(List.of(path));
   }
 
-  // ---- valid bodies ------------------------------------------------------------------------------
+  // ---- valid bodies
+  // ------------------------------------------------------------------------------
 
   @Test
   public void aFullBodyBecomesTheStoredWatchOwnedByTheCaller() {
-    assertEquals(new Watch("acme", "alice", "Acme",
-            List.of(new Source("search", "acme launch", "official", 7),
+    assertEquals(
+        new Watch(
+            "acme",
+            "alice",
+            "Acme",
+            List.of(
+                new Source("search", "acme launch", "official", 7),
                 new Source("rss", "https://example.org/feed.xml", null, null)),
-            "0 */6 * * *", "Acme sets a date", List.of("telegram"), 0.8, 0.5, false),
+            "0 */6 * * *",
+            "Acme sets a date",
+            List.of("telegram"),
+            0.8,
+            0.5,
+            false),
         WatchValidator.validate(body(), null, "alice"));
   }
 
@@ -120,13 +137,23 @@ public class WatchValidatorTest {
 
   @Test
   public void everyChannelIdentifierOfTheOperatorContractIsAccepted() {
-    List<String> all = List.of("telegram", "telegram:-100123", "telegram:@mychannel", "email:a@b.org",
-        "webhook:https://x.org/h", "ntfy:https://ntfy.sh/topic", "slack:https://hooks.slack.com/x",
-        "discord:https://discord.com/api/webhooks/x", "push");
-    Watch w = valid(b -> {
-      ArrayNode channels = b.putArray("channels");
-      all.forEach(channels::add);
-    });
+    List<String> all =
+        List.of(
+            "telegram",
+            "telegram:-100123",
+            "telegram:@mychannel",
+            "email:a@b.org",
+            "webhook:https://x.org/h",
+            "ntfy:https://ntfy.sh/topic",
+            "slack:https://hooks.slack.com/x",
+            "discord:https://discord.com/api/webhooks/x",
+            "push");
+    Watch w =
+        valid(
+            b -> {
+              ArrayNode channels = b.putArray("channels");
+              all.forEach(channels::add);
+            });
     assertEquals(all, w.channels());
   }
 
@@ -181,23 +208,34 @@ public class WatchValidatorTest {
 
   @Test
   public void moreThan20SourcesAreRefused() {
-    assertEquals(at("sources"), issuePaths(b -> {
-      ArrayNode many = b.putArray("sources");
-      for (int i = 0; i < 21; i++) many.addObject().put("type", "search").put("value", "q" + i);
-    }));
+    assertEquals(
+        at("sources"),
+        issuePaths(
+            b -> {
+              ArrayNode many = b.putArray("sources");
+              for (int i = 0; i < 21; i++)
+                many.addObject().put("type", "search").put("value", "q" + i);
+            }));
   }
 
   @Test
   public void exactly20SourcesAreAccepted() {
-    assertEquals(20, valid(b -> {
-      ArrayNode many = b.putArray("sources");
-      for (int i = 0; i < 20; i++) many.addObject().put("type", "search").put("value", "q" + i);
-    }).sources().size());
+    assertEquals(
+        20,
+        valid(
+                b -> {
+                  ArrayNode many = b.putArray("sources");
+                  for (int i = 0; i < 20; i++)
+                    many.addObject().put("type", "search").put("value", "q" + i);
+                })
+            .sources()
+            .size());
   }
 
   @Test
   public void anUnknownSourceTypeIsRefused() {
-    assertEquals(at("sources", 0, "type"), issuePaths(b -> source(b, 0).put("type", "carrier-pigeon")));
+    assertEquals(
+        at("sources", 0, "type"), issuePaths(b -> source(b, 0).put("type", "carrier-pigeon")));
   }
 
   @Test
@@ -214,17 +252,20 @@ public class WatchValidatorTest {
 
   @Test
   public void recencyDaysOfZeroIsRefused() {
-    assertEquals(at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", 0)));
+    assertEquals(
+        at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", 0)));
   }
 
   @Test
   public void fractionalRecencyDaysAreRefused() {
-    assertEquals(at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", 1.5)));
+    assertEquals(
+        at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", 1.5)));
   }
 
   @Test
   public void recencyDaysAsAStringAreRefused() {
-    assertEquals(at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", "7")));
+    assertEquals(
+        at("sources", 0, "recencyDays"), issuePaths(b -> source(b, 0).put("recencyDays", "7")));
   }
 
   @Test
@@ -281,8 +322,10 @@ public class WatchValidatorTest {
 
   @Test
   public void channelsOutsideTheOperatorContractAreRefusedAtTheirIndex() {
-    for (String bad : List.of("carrier-pigeon:coop-1", "webhook:ftp://x", "email:nope", "telegram:abc")) {
-      assertEquals(bad, at("channels", 1), issuePaths(b -> b.putArray("channels").add("telegram").add(bad)));
+    for (String bad :
+        List.of("carrier-pigeon:coop-1", "webhook:ftp://x", "email:nope", "telegram:abc")) {
+      assertEquals(
+          bad, at("channels", 1), issuePaths(b -> b.putArray("channels").add("telegram").add(bad)));
     }
   }
 
@@ -293,31 +336,50 @@ public class WatchValidatorTest {
 
   @Test
   public void aBodyThatIsNotAnObjectIsRefused() {
-    assertThrows(ValidationException.class, () -> WatchValidator.validate(tree("[1]"), null, "alice"));
+    assertThrows(
+        ValidationException.class, () -> WatchValidator.validate(tree("[1]"), null, "alice"));
   }
 
-  // ---- all at once -------------------------------------------------------------------------------
+  // ---- all at once
+  // -------------------------------------------------------------------------------
 
   @Test
   public void everyProblemIsListedAtOnce() {
-    List<List<Object>> paths = issuePaths(b -> {
-      b.put("name", "").put("schedule", "every tuesday").put("threshold", "high").put("enabled", "yes");
-      source(b, 0).put("type", "carrier-pigeon");
-      b.putArray("channels").add("push").add("email:nope");
-    });
-    Set<List<Object>> expected = Set.of(List.of("name"), List.of("schedule"), List.of("threshold"),
-        List.of("enabled"), List.of("sources", 0, "type"), List.of("channels", 1));
+    List<List<Object>> paths =
+        issuePaths(
+            b -> {
+              b.put("name", "")
+                  .put("schedule", "every tuesday")
+                  .put("threshold", "high")
+                  .put("enabled", "yes");
+              source(b, 0).put("type", "carrier-pigeon");
+              b.putArray("channels").add("push").add("email:nope");
+            });
+    Set<List<Object>> expected =
+        Set.of(
+            List.of("name"),
+            List.of("schedule"),
+            List.of("threshold"),
+            List.of("enabled"),
+            List.of("sources", 0, "type"),
+            List.of("channels", 1));
     assertEquals(expected, paths.stream().collect(Collectors.toSet()));
     assertEquals("one issue per problem", expected.size(), paths.size());
   }
 
   @Test
   public void anIdIsTakenExactlyAsSentNeverTrimmed() throws Exception {
-    com.fasterxml.jackson.databind.node.ObjectNode body = (com.fasterxml.jackson.databind.node.ObjectNode)
-        io.periscope.json.Json.MAPPER.readTree("{\"id\": \" acme \", \"name\": \"n\", \"condition\": \"c\","
-            + " \"sources\": [{\"type\": \"search\", \"value\": \"q\"}], \"schedule\": \"0 * * * *\", \"threshold\": 0.5}");
-    var issues = org.junit.Assert.assertThrows(io.periscope.json.ValidationException.class,
-        () -> WatchValidator.validate(body, null, "alice")).issues();
+    com.fasterxml.jackson.databind.node.ObjectNode body =
+        (com.fasterxml.jackson.databind.node.ObjectNode)
+            io.periscope.json.Json.MAPPER.readTree(
+                "{\"id\": \" acme \", \"name\": \"n\", \"condition\": \"c\", \"sources\":"
+                    + " [{\"type\": \"search\", \"value\": \"q\"}], \"schedule\": \"0 * * * *\","
+                    + " \"threshold\": 0.5}");
+    var issues =
+        org.junit.Assert.assertThrows(
+                io.periscope.json.ValidationException.class,
+                () -> WatchValidator.validate(body, null, "alice"))
+            .issues();
     org.junit.Assert.assertEquals(1, issues.size());
     org.junit.Assert.assertEquals(java.util.List.of("id"), issues.get(0).path());
   }
