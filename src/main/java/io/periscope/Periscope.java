@@ -160,20 +160,24 @@ public final class Periscope {
             settings.publicUrl(),
             clock);
     Settings.Providers p = settings.providers();
+    // Model and search calls carry a key in a header (x-api-key, X-Subscription-Token…) that OkHttp
+    // would forward across a redirect to wherever it points: they follow none.
+    OkHttpClient keyed =
+        trusted.newBuilder().followRedirects(false).followSslRedirects(false).build();
     this.models =
         new ModelConfigs(
             entities,
             asks,
             ModelConfiguration.both(
                 ModelChoice.withDefaults(p.modelProvider(), p.modelBaseUrl(), p.modelName())),
-            trusted,
+            keyed,
             Clock.systemUTC());
     this.search =
         p.searchProvider().equals("searxng") && p.searchBaseUrl().isBlank()
             ? Optional
                 .empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not
             // configured
-            : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), trusted));
+            : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), keyed));
     entities.startRuns(
         new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()),

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /** The typed view of the {@code periscope} block of the configuration. */
 public record Settings(
@@ -122,7 +123,7 @@ public record Settings(
         Path.of(p.getString("data-dir-absolute")),
         p.getString("auth.jwt-secret"),
         Durations.parseTtl(p.getString("auth.token-ttl")),
-        commaList(p.getString("web-origin")),
+        webOrigins(p.getString("web-origin")),
         new Database(
             p.getString("database.url"),
             p.getString("database.user"),
@@ -151,6 +152,40 @@ public record Settings(
             p.getInt("rate-limits.ai-per-owner-per-minute"),
             p.getInt("rate-limits.key-probes-per-minute")),
         publicUrl(p.getString("public-url"), p.getInt("http.port")));
+  }
+
+  /**
+   * WEB_ORIGIN's origins, lower-cased and without a default port (as browsers send an Origin). A
+   * value that is not an origin, {@code http(s)://host[:port]} and nothing more, stops the start: a
+   * trailing slash or a path would never match any browser's Origin, and CORS would fail quietly.
+   */
+  static List<String> webOrigins(String value) {
+    return commaList(value).stream().map(Settings::origin).toList();
+  }
+
+  private static String origin(String written) {
+    String problem = "WEB_ORIGIN: '" + written + "' is not an origin (http(s)://host[:port])";
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(written);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException(problem);
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    boolean bare =
+        uri.getRawUserInfo() == null
+            && (uri.getRawPath() == null || uri.getRawPath().isEmpty())
+            && uri.getRawQuery() == null
+            && uri.getRawFragment() == null;
+    if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null || !bare) {
+      throw new IllegalArgumentException(problem);
+    }
+    int port = uri.getPort();
+    boolean defaultPort = port == -1 || port == (scheme.equals("https") ? 443 : 80);
+    return scheme
+        + "://"
+        + uri.getHost().toLowerCase(Locale.ROOT)
+        + (defaultPort ? "" : ":" + port);
   }
 
   /** PUBLIC_URL without a trailing '/', or the service on this machine's port. */

@@ -112,10 +112,25 @@ public final class HttpApi {
         ErrorHandling.exceptions(), () -> handleRejections(ErrorHandling.rejections(), inner));
   }
 
-  /** CORS only for the configured origins; with none configured no CORS header is ever sent. */
+  /**
+   * CORS only for the configured origins; with none configured no CORS header is ever sent. A
+   * request from an unlisted origin is answered as if it had none, without CORS headers: the
+   * browser then keeps the answer from the page, while API clients that send an Origin still work.
+   */
   private Route withCors(Supplier<Route> inner) {
     if (webOrigins.isEmpty()) return inner.get();
-    return CorsDirectives.cors(corsSettings(webOrigins), inner);
+    CorsSettings settings = corsSettings(webOrigins);
+    return optionalHeaderValueByName(
+        "Origin",
+        origin ->
+            origin.isPresent() && !listed(origin.get())
+                ? inner.get()
+                : CorsDirectives.cors(settings, inner));
+  }
+
+  /** Browsers send an origin lower-cased and without a default port, as WEB_ORIGIN must be. */
+  private boolean listed(String origin) {
+    return webOrigins.contains(origin.trim().toLowerCase(java.util.Locale.ROOT));
   }
 
   static CorsSettings corsSettings(List<String> origins) {

@@ -3,6 +3,7 @@ package io.periscope.config;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.util.List;
 import org.junit.Test;
@@ -24,5 +25,30 @@ public class SettingsTest {
     assertEquals(
         "SEARCH_API_KEYS: key 2 of 2 is not printable ASCII without spaces", e.getMessage());
     assertFalse(e.getMessage().contains("bad"));
+  }
+
+  @Test
+  public void webOriginsAreOriginsLowerCasedWithoutDefaultPorts() {
+    assertEquals(
+        List.of("https://app.example", "http://localhost:5173"),
+        Settings.webOrigins(" HTTPS://App.Example:443 , http://localhost:5173"));
+  }
+
+  @Test
+  public void aMalformedWebOriginStopsTheStart() {
+    for (String bad :
+        List.of(
+            "app.example",
+            "http://app.example/",
+            "https://app.example/app",
+            "ftp://app.example",
+            "*",
+            "http://user@app.example",
+            "http://app.example?x=1",
+            "http://")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> Settings.webOrigins(bad));
+      assertTrue(bad + ": " + e.getMessage(), e.getMessage().startsWith("WEB_ORIGIN: "));
+    }
   }
 }

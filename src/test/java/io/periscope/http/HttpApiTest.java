@@ -355,9 +355,18 @@ public class HttpApiTest {
               .orElse("")
               .toLowerCase()
               .contains("authorization"));
+      // an unlisted origin is answered as without one: no CORS headers, and no 403 for API clients
       HttpResponse<String> other =
           cors.send("GET", "/health", null, null, Map.of("Origin", "http://evil.example"));
-      assertTrue(other.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
+      assertEquals(200, other.statusCode());
+      assertTrue(
+          other.headers().map().keySet().stream()
+              .noneMatch(h -> h.toLowerCase().startsWith("access-control-")));
+      String token = cors.signedIn("cors-api-client", "user");
+      HttpResponse<String> api =
+          cors.send("GET", "/watches", token, null, Map.of("Origin", "http://evil.example"));
+      assertEquals(200, api.statusCode());
+      assertTrue(api.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
     }
     HttpResponse<String> none =
         service.send("GET", "/health", null, null, Map.of("Origin", "http://app.example"));
