@@ -5,19 +5,16 @@ import com.auth0.jwt.JWTVerifier;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.exceptions.JWTVerificationException;
 import com.auth0.jwt.interfaces.DecodedJWT;
+import io.periscope.runtime.DataDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -168,29 +165,9 @@ public final class Tokens {
 
   /**
    * The configured secret, or the one generated on first start and kept in {@code
-   * dataDir/jwt-secret} (owner-only permissions) so tokens survive restarts. A cluster must
-   * configure AUTH_JWT_SECRET.
+   * dataDir/jwt-secret} so tokens survive restarts. A cluster must configure AUTH_JWT_SECRET.
    */
   public static String secret(String configured, Path dataDir) throws IOException {
-    if (!configured.isBlank()) return configured;
-    Path file = dataDir.resolve("jwt-secret");
-    if (Files.exists(file)) return Files.readString(file, StandardCharsets.UTF_8).trim();
-    byte[] bytes = new byte[48];
-    new SecureRandom().nextBytes(bytes);
-    String secret = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    Files.createDirectories(dataDir);
-    Path tmp = Files.createTempFile(dataDir, "jwt-secret", ".tmp");
-    try {
-      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException ignored) {
-      // not a POSIX file system: the directory's own permissions protect it
-    }
-    Files.writeString(tmp, secret, StandardCharsets.UTF_8);
-    try {
-      Files.move(tmp, file); // fails rather than replace a secret another process just wrote
-    } catch (IOException raced) {
-      Files.deleteIfExists(tmp);
-    }
-    return Files.readString(file, StandardCharsets.UTF_8).trim();
+    return configured.isBlank() ? DataDir.secret(dataDir, "jwt-secret") : configured;
   }
 }

@@ -3,7 +3,6 @@ package io.periscope.runtime;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -25,7 +24,7 @@ public final class DataDirLock implements AutoCloseable {
   }
 
   public static Optional<DataDirLock> tryAcquire(Path dataDir) throws IOException {
-    Files.createDirectories(dataDir);
+    DataDir.create(dataDir);
     FileChannel channel =
         FileChannel.open(
             dataDir.resolve("periscope.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);

@@ -5,7 +5,13 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The single-writer guard of a PostgreSQL journal, which nodes on other machines share: every
@@ -14,18 +20,52 @@ import java.util.Optional;
  * dies drops its connection and its lock.
  */
 public final class DatabaseWriterLock implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DatabaseWriterLock.class);
+
   /** An arbitrary constant naming Periscope's lock among the database's advisory locks. */
   static final long KEY = 0x5045524953434f50L; // "PERISCOP"
 
-  private final Connection connection;
+  /** How often a serving node checks that the session holding its shared lock is alive. */
+  static final Duration CHECK_EVERY = Duration.ofSeconds(5);
 
-  private DatabaseWriterLock(Connection connection) {
+  private final String url;
+  private final String user;
+  private final String password;
+  private Connection connection;
+  private final ScheduledExecutorService keeper;
+
+  private DatabaseWriterLock(
+      Connection connection, String url, String user, String password, Duration checkEvery) {
     this.connection = connection;
+    this.url = url;
+    this.user = user;
+    this.password = password;
+    if (checkEvery == null) {
+      this.keeper = null;
+      return;
+    }
+    this.keeper =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "periscope-journal-lock");
+              t.setDaemon(true);
+              return t;
+            });
+    keeper.scheduleWithFixedDelay(
+        this::keep, checkEvery.toMillis(), checkEvery.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Held by a serving node for its lifetime. */
+  /**
+   * Held by a serving node for its lifetime. The lock lives as long as its session: when the
+   * database restarts or the connection breaks, the node connects again and takes it again, so the
+   * command line cannot mistake a serving node for none.
+   */
   public static DatabaseWriterLock holdShared(String url, String user, String password)
       throws SQLException {
+    return new DatabaseWriterLock(shared(url, user, password), url, user, password, CHECK_EVERY);
+  }
+
+  private static Connection shared(String url, String user, String password) throws SQLException {
     Connection c = DriverManager.getConnection(url, user, password);
     try (PreparedStatement s = c.prepareStatement("select pg_advisory_lock_shared(?)")) {
       s.setLong(1, KEY);
@@ -34,7 +74,21 @@ public final class DatabaseWriterLock implements AutoCloseable {
       c.close();
       throw e;
     }
-    return new DatabaseWriterLock(c);
+    return c;
+  }
+
+  /** Takes the lock again on a new session when the one holding it is gone. */
+  private synchronized void keep() {
+    try {
+      if (connection.isValid(2)) return;
+      log.warn("event=journal-lock-lost reason=\"the database session ended\"");
+      connection.close();
+      connection = shared(url, user, password);
+      log.info("event=journal-lock-retaken");
+    } catch (SQLException e) {
+      // The database is away: the next check tries again.
+      log.warn("event=journal-lock-retake-failed reason=\"{}\"", e.getSQLState());
+    }
   }
 
   /** The exclusive lock, or empty while any node holds the shared one. */
@@ -44,7 +98,8 @@ public final class DatabaseWriterLock implements AutoCloseable {
     try (PreparedStatement s = c.prepareStatement("select pg_try_advisory_lock(?)")) {
       s.setLong(1, KEY);
       try (ResultSet r = s.executeQuery()) {
-        if (r.next() && r.getBoolean(1)) return Optional.of(new DatabaseWriterLock(c));
+        if (r.next() && r.getBoolean(1))
+          return Optional.of(new DatabaseWriterLock(c, url, user, password, null));
       }
     } catch (SQLException e) {
       c.close();
@@ -55,7 +110,8 @@ public final class DatabaseWriterLock implements AutoCloseable {
   }
 
   @Override
-  public void close() throws SQLException {
+  public synchronized void close() throws SQLException {
+    if (keeper != null) keeper.shutdownNow();
     connection.close(); // session-level advisory locks end with the session
   }
 }

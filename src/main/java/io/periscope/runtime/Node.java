@@ -65,6 +65,7 @@ public final class Node {
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), Profiles.SYSTEM_NAME, config);
     try {
       JournalSchema.create(system);
+      DataDir.restrict(dataDir(config));
       if (config.getBoolean("periscope.management.enabled")) {
         PekkoManagement.get(Adapter.toClassic(system))
             .start()
@@ -115,6 +116,18 @@ public final class Node {
             .withFallback(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "periscope-cli", local);
     JournalSchema.create(system);
+    try {
+      DataDir.restrict(dataDir(config));
+    } catch (java.io.IOException e) {
+      system.terminate();
+      throw new java.io.UncheckedIOException(e);
+    }
     return system;
+  }
+
+  private static java.nio.file.Path dataDir(Config config) throws java.io.IOException {
+    java.nio.file.Path dir = java.nio.file.Path.of(config.getString("periscope.data-dir-absolute"));
+    DataDir.create(dir);
+    return dir;
   }
 }
