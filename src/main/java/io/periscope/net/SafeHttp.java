@@ -30,8 +30,9 @@ import okio.BufferedSource;
  * The one HTTP client for user-supplied URLs (feeds, article pages, webhooks). Every address a
  * request would connect to passes {@link AddressGuard} first (unless private networks are allowed),
  * redirects are followed by hand so each hop is checked again, and every call is bounded in bytes
- * and time. Failures complete the stage with a {@link FetchFailure}. {@link #guardedClient()}
- * carries the same guard for senders that POST.
+ * and time; the connections themselves are made through {@link GuardedSocketFactory}, which no path
+ * skips. Failures complete the stage with a {@link FetchFailure}. {@link #guardedClient()} carries
+ * the same guard for senders that POST.
  */
 public final class SafeHttp {
   public static final int MAX_REDIRECTS = 5;
@@ -96,6 +97,7 @@ public final class SafeHttp {
     this.client =
         new OkHttpClient.Builder()
             .dns(this::lookup)
+            .socketFactory(new GuardedSocketFactory(exempt))
             // A proxy would make OkHttp resolve the proxy instead of the target, and the guard
             // would check the wrong host.
             .proxy(Proxy.NO_PROXY)
@@ -153,26 +155,11 @@ public final class SafeHttp {
   }
 
   /**
-   * A client for POSTs to user-supplied URLs (webhooks, ntfy, Slack, Discord): no redirects, and
-   * the address it connected to is checked before the request is written, which also covers
-   * IP-literal hosts that OkHttp connects to without asking the DNS.
+   * A client for POSTs to user-supplied URLs (webhooks, ntfy, Slack, Discord, Web Push): no
+   * redirects, and the same guard on every connection it makes, IP-literal hosts included.
    */
   public OkHttpClient guardedClient() {
-    return client
-        .newBuilder()
-        .addNetworkInterceptor(
-            chain -> {
-              InetAddress connected = chain.connection().route().socketAddress().getAddress();
-              if (!exempt.test(connected)) {
-                Optional<String> refusal = AddressGuard.refusal(connected);
-                if (refusal.isPresent()) {
-                  throw new RefusedAddress(
-                      chain.request().url().host() + " is a " + refusal.get() + " address");
-                }
-              }
-              return chain.proceed(chain.request());
-            })
-        .build();
+    return client;
   }
 
   /**
@@ -181,7 +168,8 @@ public final class SafeHttp {
    */
   public static Optional<String> refusal(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof RefusedAddress) return Optional.of(t.getMessage());
+      if (t instanceof RefusedAddress || t instanceof GuardedSocketFactory.RefusedConnection)
+        return Optional.of(t.getMessage());
     }
     return Optional.empty();
   }
@@ -356,10 +344,9 @@ public final class SafeHttp {
   }
 
   private static FetchFailure failure(HttpUrl url, IOException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof RefusedAddress)
-        return new FetchFailure(FetchFailure.Kind.REFUSED, null, t.getMessage());
-    }
+    Optional<String> refused = refusal(e);
+    if (refused.isPresent())
+      return new FetchFailure(FetchFailure.Kind.REFUSED, null, refused.get());
     if (e instanceof InterruptedIOException) return timedOut(url);
     return new FetchFailure(
         FetchFailure.Kind.UNREACHABLE,

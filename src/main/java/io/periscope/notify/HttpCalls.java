@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import okhttp3.Call;
@@ -104,13 +103,12 @@ public final class HttpCalls {
             ? failure.getCause()
             : failure;
     String reason;
-    Optional<String> refusal = SafeHttp.refusal(e);
-    if (refusal.isPresent()) {
-      reason = "refused: " + refusal.get();
+    // A refused address reads as a failed connection: a delivery's reason must not tell an internal
+    // host's open, closed and filtered ports apart, nor an internal host from a missing one.
+    if (SafeHttp.refusal(e).isPresent() || e instanceof ConnectException) {
+      reason = "could not connect";
     } else if (e instanceof UnknownHostException) {
       reason = "unknown host";
-    } else if (e instanceof ConnectException) {
-      reason = "could not connect";
     } else if (e instanceof InterruptedIOException) {
       reason = "timed out";
     } else {
