@@ -26,13 +26,15 @@ import java.util.regex.Pattern;
  * create that fails after the claim releases it again.
  */
 public final class Accounts {
+  // The domain is a host name (an internationalized one in Unicode too), never an address literal.
   private static final Pattern EMAIL =
-      Pattern.compile("[^@\\s]{1,64}@[^@\\s]{1,190}\\.[^@\\s]{1,63}");
+      Pattern.compile("[^@\\s]{1,64}@[\\p{L}\\p{N}-]{1,63}(\\.[\\p{L}\\p{N}-]{1,63})+");
   private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
   private final Entities entities;
   private final Asks asks;
+  private final EmailIndex emails;
   private final JournalReads journal;
   private final Tokens tokens;
 
@@ -43,6 +45,7 @@ public final class Accounts {
       Entities entities, Asks asks, JournalReads journal, Tokens tokens, Executor hashing) {
     this.entities = entities;
     this.asks = asks;
+    this.emails = new EmailIndex(entities, asks);
     this.journal = journal;
     this.tokens = tokens;
     this.hashing = hashing;
@@ -129,10 +132,28 @@ public final class Accounts {
    * @throws ValidationException when {@code email} is not an e-mail address
    */
   public static String validEmail(String email, String field) {
-    if (email == null || email.length() > 254 || !EMAIL.matcher(email.trim()).matches()) {
+    if (email == null
+        || email.length() > 254
+        || !EMAIL.matcher(email.trim()).matches()
+        || !mailable(email.trim())) {
       throw new ValidationException(List.of(Issue.at("must be an e-mail address", field)));
     }
     return email.trim();
+  }
+
+  /**
+   * Whether Jakarta Mail takes it as one address, as the mail to it will be written (RFC 822
+   * syntax: no control characters, no display name, no group, no second address).
+   */
+  private static boolean mailable(String address) {
+    try {
+      jakarta.mail.internet.InternetAddress parsed =
+          new jakarta.mail.internet.InternetAddress(address, true);
+      parsed.validate();
+      return parsed.getAddress().equals(address) && parsed.getPersonal() == null;
+    } catch (jakarta.mail.internet.AddressException e) {
+      return false;
+    }
   }
 
   /**
@@ -174,8 +195,8 @@ public final class Accounts {
    */
   CompletionStage<Account> open(Account account) {
     String email = account.email();
-    return asks.<EmailEntity.Command, Boolean>ask(
-            entities.email(email), reply -> new EmailEntity.Claim(account.id(), reply))
+    return emails
+        .claim(email, account.id())
         .exceptionally(
             e -> {
               throw conflictOr(e, "the e-mail address is already in use", true);
@@ -200,8 +221,8 @@ public final class Accounts {
 
   /** The account holding {@code email}; fails with {@link EntityRefusal} when none does. */
   CompletionStage<Account> byEmail(String email) {
-    return asks.<EmailEntity.Command, String>ask(
-            entities.email(EmailEntity.normalize(email)), EmailEntity.Lookup::new)
+    return emails
+        .holder(EmailEntity.normalize(email))
         .thenCompose(
             accountId ->
                 asks.<OwnerEntity.Command, Account>ask(
@@ -210,8 +231,8 @@ public final class Accounts {
 
   private CompletionStage<Account> releaseThenFail(
       String email, String accountId, Throwable failure) {
-    return asks.<EmailEntity.Command, org.apache.pekko.Done>ask(
-            entities.email(email), reply -> new EmailEntity.Release(accountId, reply))
+    return emails
+        .release(email, accountId)
         .handle(
             (done, ignored) -> {
               throw conflictOr(failure, duplicateId(accountId), false);
@@ -236,8 +257,11 @@ public final class Accounts {
    * A signed token for valid credentials; empty for an unknown e-mail, a wrong password and an
    * account without a password alike. Fails with {@link Unverified} for the right password of an
    * unverified address.
+   *
+   * @throws ValidationException when {@code email} is not an e-mail address
    */
   public CompletionStage<Optional<Session>> login(String email, String password) {
+    validEmail(email, "email");
     return byEmail(email)
         .handle(
             (account, failure) -> {
@@ -289,7 +313,8 @@ public final class Accounts {
   }
 
   private CompletionStage<Optional<Account>> linkVerified(String email, String provider) {
-    return asks.<EmailEntity.Command, String>ask(entities.email(email), EmailEntity.Lookup::new)
+    return emails
+        .holder(email)
         .thenCompose(
             accountId ->
                 asks.<OwnerEntity.Command, Account>ask(

@@ -1,7 +1,12 @@
 package io.periscope.auth;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -12,11 +17,16 @@ import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The e-mail index: one entity per normalized e-mail address, holding the account id that owns it.
  * Being one single writer per address is what makes e-mails unique across the cluster, and what
- * login looks up.
+ * login looks up. The entity id is a digest of the address ({@link EmailIndex}).
+ *
+ * <p>It also meters the mail sent to its address, whoever asked for it: at most one a {@link
+ * #MAIL_COOLDOWN} and {@link #MAILS_PER_DAY} a day, so nobody can flood an address (or its owner's
+ * journal) through the routes that mail without a sign-in.
  */
 public final class EmailEntity
     extends EventSourcedBehaviorWithEnforcedReplies<
@@ -25,12 +35,44 @@ public final class EmailEntity
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Email");
 
+  public static final Duration MAIL_COOLDOWN = Duration.ofMinutes(1);
+  public static final int MAILS_PER_DAY = 10;
+
   public static String normalize(String email) {
     return email.trim().toLowerCase(Locale.ROOT);
   }
 
-  /** {@code accountId} is null while the address is free. */
-  public record State(String accountId) implements JsonSerializable {}
+  /**
+   * {@code accountId} is null while the address is free; {@code mailed}: when mail went to it in
+   * the last day, oldest first (absent in snapshots of older versions).
+   */
+  public record State(String accountId, List<Instant> mailed) implements JsonSerializable {
+    public State {
+      mailed = mailed == null ? List.of() : List.copyOf(mailed);
+    }
+
+    State withAccount(String id) {
+      return new State(id, mailed);
+    }
+
+    /** Whether one more mail may go out at {@code now}. */
+    boolean mayMail(Instant now) {
+      List<Instant> today = within(now);
+      return today.size() < MAILS_PER_DAY
+          && (today.isEmpty() || !today.get(today.size() - 1).plus(MAIL_COOLDOWN).isAfter(now));
+    }
+
+    State mailedAt(Instant at) {
+      List<Instant> next = new ArrayList<>(within(at));
+      next.add(at);
+      return new State(accountId, next);
+    }
+
+    private List<Instant> within(Instant now) {
+      Instant dayAgo = now.minus(Duration.ofDays(1));
+      return mailed.stream().filter(t -> t.isAfter(dayAgo)).toList();
+    }
+  }
 
   public sealed interface Command extends JsonSerializable {}
 
@@ -50,14 +92,24 @@ public final class EmailEntity
   /** Answers the owning account id, or an error when the address is free. */
   public record Lookup(ActorRef<StatusReply<String>> replyTo) implements Command {}
 
+  /**
+   * Reserves one mail to the address at {@code now}; refused (and nothing written) while the
+   * address is cooling down or has had its mails of the day.
+   */
+  public record ReserveMail(Instant now, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  public static final String MAIL_SUPPRESSED = "the address had its mail for now";
+
   public sealed interface Event extends JsonSerializable {}
+
+  public record MailReserved(Instant at) implements Event {}
 
   public record Claimed(String accountId) implements Event {}
 
   public record Released(String accountId) implements Event {}
 
-  public static Behavior<Command> create(String normalizedEmail) {
-    return new EmailEntity(PersistenceId.of(TYPE_KEY.name(), normalizedEmail));
+  public static Behavior<Command> create(String entityId) {
+    return new EmailEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
   }
 
   private EmailEntity(PersistenceId persistenceId) {
@@ -66,7 +118,12 @@ public final class EmailEntity
 
   @Override
   public State emptyState() {
-    return new State(null);
+    return new State(null, List.of());
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
   }
 
   @Override
@@ -97,6 +154,14 @@ public final class EmailEntity
                         .thenReply(cmd.replyTo(), s -> StatusReply.ack())
                     : Effect().reply(cmd.replyTo(), StatusReply.ack()))
         .onCommand(
+            ReserveMail.class,
+            (state, cmd) ->
+                state.mayMail(cmd.now())
+                    ? Effect()
+                        .persist(new MailReserved(cmd.now()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack())
+                    : Effect().reply(cmd.replyTo(), StatusReply.error(MAIL_SUPPRESSED)))
+        .onCommand(
             Lookup.class,
             (state, cmd) ->
                 Effect()
@@ -112,8 +177,9 @@ public final class EmailEntity
   public EventHandler<State, Event> eventHandler() {
     return newEventHandlerBuilder()
         .forAnyState()
-        .onEvent(Claimed.class, (state, e) -> new State(e.accountId()))
-        .onEvent(Released.class, (state, e) -> new State(null))
+        .onEvent(Claimed.class, (state, e) -> state.withAccount(e.accountId()))
+        .onEvent(Released.class, (state, e) -> state.withAccount(null))
+        .onEvent(MailReserved.class, (state, e) -> state.mailedAt(e.at()))
         .build();
   }
 }

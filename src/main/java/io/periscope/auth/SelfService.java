@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * Accepted} at once, after checking the request's own fields and before anything is looked up:
  * whether the address has an account, and how long SMTP takes, happen after the answer, so neither
  * the answer nor its timing says whether an address is known. Registering an address that has an
- * account mails its holder a password-reset link instead.
+ * account mails its holder a password-reset link instead. However often they are asked, an address
+ * gets at most one mail a minute and ten a day ({@link EmailEntity}), the same 202 answering each.
  */
 public final class SelfService {
   private static final Logger log = LoggerFactory.getLogger(SelfService.class);
@@ -57,6 +58,7 @@ public final class SelfService {
   }
 
   private final Accounts accounts;
+  private final EmailIndex emails;
   private final Entities entities;
   private final Asks asks;
   private final EmailSender email;
@@ -75,6 +77,7 @@ public final class SelfService {
       Executor hashing,
       Clock clock) {
     this.accounts = accounts;
+    this.emails = new EmailIndex(entities, asks);
     this.entities = entities;
     this.asks = asks;
     this.email = email;
@@ -111,10 +114,7 @@ public final class SelfService {
             account -> {
               log.info("event=account-registered account={}", account.id());
               return mailToken(
-                  account.id(),
-                  TokenPurpose.VERIFY_EMAIL,
-                  VERIFICATION_LIFETIME,
-                  mails::verification);
+                  account, TokenPurpose.VERIFY_EMAIL, VERIFICATION_LIFETIME, mails::verification);
             })
         .exceptionallyCompose(
             e ->
@@ -124,7 +124,7 @@ public final class SelfService {
                         .thenCompose(
                             holder ->
                                 mailToken(
-                                    holder.id(),
+                                    holder,
                                     TokenPurpose.RESET_PASSWORD,
                                     RESET_LIFETIME,
                                     mails::alreadyRegistered))
@@ -160,7 +160,7 @@ public final class SelfService {
                 account.emailVerified()
                     ? CompletableFuture.completedFuture(null)
                     : mailToken(
-                        account.id(),
+                        account,
                         TokenPurpose.VERIFY_EMAIL,
                         VERIFICATION_LIFETIME,
                         mails::verification))
@@ -179,10 +179,7 @@ public final class SelfService {
         .thenCompose(
             account ->
                 mailToken(
-                    account.id(),
-                    TokenPurpose.RESET_PASSWORD,
-                    RESET_LIFETIME,
-                    mails::passwordReset))
+                    account, TokenPurpose.RESET_PASSWORD, RESET_LIFETIME, mails::passwordReset))
         .whenComplete(logFailure("forgot-password"));
     return new Accepted(
         "pending", "if the address has an account, a message with a reset link is on its way");
@@ -225,15 +222,23 @@ public final class SelfService {
             });
   }
 
+  /**
+   * Mails the account a fresh token, when its address may have mail now: nothing is written or sent
+   * while the address cools down or has had its mails of the day ({@link EmailEntity}).
+   */
   private CompletionStage<Void> mailToken(
-      String accountId, TokenPurpose purpose, Duration lifetime, MailText text) {
-    String token = MailedTokens.create(accountId);
+      Account to, TokenPurpose purpose, Duration lifetime, MailText text) {
+    String token = MailedTokens.create(to.id());
     Instant now = clock.instant();
-    return asks.<OwnerEntity.Command, Account>ask(
-            entities.owner(accountId),
-            reply ->
-                new OwnerEntity.IssueToken(
-                    purpose, MailedTokens.hash(token), now.plus(lifetime), reply))
+    return emails
+        .reserveMail(to.email(), now)
+        .thenCompose(
+            reserved ->
+                asks.<OwnerEntity.Command, Account>ask(
+                    entities.owner(to.id()),
+                    reply ->
+                        new OwnerEntity.IssueToken(
+                            purpose, MailedTokens.hash(token), now.plus(lifetime), reply)))
         .thenCompose(account -> email.send(text.write(account.email(), token, lifetime, now)));
   }
 

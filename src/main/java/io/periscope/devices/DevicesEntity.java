@@ -1,6 +1,7 @@
 package io.periscope.devices;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -18,6 +19,7 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One owner's devices (entity id = account id), in registration order. A subscription is identified
@@ -131,6 +133,11 @@ public final class DevicesEntity
   @Override
   public State emptyState() {
     return new State(List.of());
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.periscope.feedback;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The feedback on the runs of one watch of one owner (entity id {@code owner:watchId}, as the
@@ -110,6 +112,11 @@ public final class FeedbackEntity
   @Override
   public State emptyState() {
     return new State(List.of());
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.periscope.model;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Instant;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -11,6 +12,7 @@ import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The model configuration an admin set, cluster-wide: one entity ({@link #ID}) reached through
@@ -67,6 +69,11 @@ public final class ModelConfigEntity
   @Override
   public State emptyState() {
     return new State(null, null, null);
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
   }
 
   @Override

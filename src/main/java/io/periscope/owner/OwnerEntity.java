@@ -1,6 +1,7 @@
 package io.periscope.owner;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.persistence.Snapshots;
 import io.periscope.run.RunAllResult;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
@@ -252,6 +254,11 @@ public final class OwnerEntity
   @Override
   public State emptyState() {
     return State.EMPTY;
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
   }
 
   @Override

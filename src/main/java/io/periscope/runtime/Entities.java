@@ -18,14 +18,15 @@ import org.apache.pekko.actor.typed.RecipientRef;
 /**
  * How the rest of the service addresses entities: through cluster sharding when serving, or as
  * plain local actors when the command line works on a stopped service (then it is the journal's
- * only writer).
+ * only writer). An id no entity can have ({@link EntityIds}) is refused with a 400 here.
  */
 public interface Entities {
   RecipientRef<WatchEntity.Command> watch(String owner, String watchId);
 
   RecipientRef<OwnerEntity.Command> owner(String accountId);
 
-  RecipientRef<EmailEntity.Command> email(String normalizedEmail);
+  /** An e-mail address's entity, by the id {@code auth.EmailIndex} gives the address. */
+  RecipientRef<EmailEntity.Command> email(String entityId);
 
   RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
 

@@ -69,8 +69,8 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<EmailEntity.Command> email(String normalizedEmail) {
-    return spawn(EmailEntity.TYPE_KEY.name(), normalizedEmail, EmailEntity::create);
+  public RecipientRef<EmailEntity.Command> email(String entityId) {
+    return spawn(EmailEntity.TYPE_KEY.name(), entityId, EmailEntity::create);
   }
 
   @Override
@@ -109,6 +109,7 @@ public final class LocalEntities implements Entities {
 
   @SuppressWarnings("unchecked")
   private <T> ActorRef<T> spawn(String type, String id, Function<String, Behavior<T>> behavior) {
+    EntityIds.checked(id);
     String name = type + "-" + URLEncoder.encode(id, StandardCharsets.UTF_8);
     return (ActorRef<T>)
         started.computeIfAbsent(

@@ -72,22 +72,23 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
     if (!watchesStarted) throw new IllegalStateException("watch entities are not started");
-    return sharding.entityRefFor(WatchEntity.TYPE_KEY, WatchEntity.entityId(owner, watchId));
+    return sharding.entityRefFor(
+        WatchEntity.TYPE_KEY, EntityIds.checked(WatchEntity.entityId(owner, watchId)));
   }
 
   @Override
   public RecipientRef<OwnerEntity.Command> owner(String accountId) {
-    return sharding.entityRefFor(OwnerEntity.TYPE_KEY, accountId);
+    return sharding.entityRefFor(OwnerEntity.TYPE_KEY, EntityIds.checked(accountId));
   }
 
   @Override
-  public RecipientRef<EmailEntity.Command> email(String normalizedEmail) {
-    return sharding.entityRefFor(EmailEntity.TYPE_KEY, normalizedEmail);
+  public RecipientRef<EmailEntity.Command> email(String entityId) {
+    return sharding.entityRefFor(EmailEntity.TYPE_KEY, EntityIds.checked(entityId));
   }
 
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
-    return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, pool);
+    return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, EntityIds.checked(pool));
   }
 
   @Override
@@ -97,12 +98,12 @@ public final class ShardedEntities implements Entities {
 
   @Override
   public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
-    return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, owner);
+    return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, EntityIds.checked(owner));
   }
 
   @Override
   public RecipientRef<DevicesEntity.Command> devices(String owner) {
-    return sharding.entityRefFor(DevicesEntity.TYPE_KEY, owner);
+    return sharding.entityRefFor(DevicesEntity.TYPE_KEY, EntityIds.checked(owner));
   }
 
   @Override
@@ -112,6 +113,7 @@ public final class ShardedEntities implements Entities {
 
   @Override
   public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
-    return sharding.entityRefFor(FeedbackEntity.TYPE_KEY, FeedbackEntity.entityId(owner, watchId));
+    return sharding.entityRefFor(
+        FeedbackEntity.TYPE_KEY, EntityIds.checked(FeedbackEntity.entityId(owner, watchId)));
   }
 }

@@ -1,6 +1,7 @@
 package io.periscope.trust;
 
 import io.periscope.persistence.JournalFailures;
+import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One owner's trust rules (entity id = account id), keyed by their normalized pattern: setting a
@@ -106,6 +108,11 @@ public final class TrustRulesEntity
   @Override
   public State emptyState() {
     return new State(Map.of());
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
   }
 
   @Override

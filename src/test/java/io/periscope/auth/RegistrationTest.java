@@ -167,6 +167,7 @@ public class RegistrationTest {
     } finally {
       clock.set(start);
     }
+    clock.set(start.plus(EmailEntity.MAIL_COOLDOWN)); // an address has a mail a minute at most
     body(post(service, "/auth/verify-email/resend", Map.of("email", "pia@example.org")), 202);
     String second = mailbox.await("pia@example.org", 2).token();
     secrets.add(second);
@@ -208,6 +209,71 @@ public class RegistrationTest {
         200);
     assertEquals(
         200, login(service, "quinn@example.org", "quinn's second passphrase").statusCode());
+  }
+
+  @Test
+  public void aFloodOfRequestsMailsAnAddressOnceAMinuteAndTenADay() throws Exception {
+    service.account("xena", "user", "xena's old passphrase");
+    long ownerEvents = journalEvents("Owner|xena");
+    List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      String path = i % 4 == 0 ? "/auth/register" : "/auth/forgot-password";
+      Map<String, String> request =
+          i % 4 == 0
+              ? Map.of("email", "xena@example.org", "password", "somebody else's try " + i)
+              : Map.of("email", "xena@example.org");
+      sent.add(
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return post(service, path, request);
+                } catch (Exception e) {
+                  throw new java.util.concurrent.CompletionException(e);
+                }
+              }));
+    }
+    for (var r : sent) assertEquals("the same 202 for every request", 202, r.get().statusCode());
+    mailbox.await("xena@example.org", 1);
+    Thread.sleep(1000); // a second mail, were one on its way, would have arrived
+    assertEquals("one mail for 100 requests", 1, mailbox.to("xena@example.org").size());
+    assertEquals(
+        "one token written to the owner's journal", ownerEvents + 1, journalEvents("Owner|xena"));
+
+    Instant start = clock.instant();
+    try {
+      for (int minute = 1; minute <= 12; minute++) {
+        clock.set(start.plus(EmailEntity.MAIL_COOLDOWN.multipliedBy(minute)));
+        body(post(service, "/auth/forgot-password", Map.of("email", "xena@example.org")), 202);
+        Thread.sleep(200);
+      }
+      Thread.sleep(1000);
+      assertEquals(
+          "ten mails a day at most",
+          EmailEntity.MAILS_PER_DAY,
+          mailbox.to("xena@example.org").size());
+    } finally {
+      clock.set(start);
+    }
+  }
+
+  /** How many events the journal holds for {@code persistenceId}. */
+  static long journalEvents(String persistenceId) throws Exception {
+    String url =
+        service
+            .system
+            .settings()
+            .config()
+            .getString("pekko-persistence-jdbc.shared-databases.periscope.db.url");
+    try (var c = java.sql.DriverManager.getConnection(url, "sa", "");
+        var q =
+            c.prepareStatement(
+                "SELECT COUNT(*) FROM \"event_journal\" WHERE \"persistence_id\" = ?")) {
+      q.setString(1, persistenceId);
+      try (var r = q.executeQuery()) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
   }
 
   @Test
