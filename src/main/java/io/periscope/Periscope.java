@@ -31,6 +31,7 @@ import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.keys.Reencryption;
 import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigs;
 import io.periscope.model.ModelConfiguration;
@@ -61,6 +62,7 @@ import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -85,6 +87,7 @@ public final class Periscope {
   private final ModelConfigs models;
   private final Optional<SearchProvider> search;
   private final Vapid vapid;
+  private final Reencryption reencryption;
   private final Clock clock;
   private final SessionGenerations sessions;
   private final SelfService selfService;
@@ -115,8 +118,17 @@ public final class Periscope {
     this.asks = new Asks(system, settings.askTimeout());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts = new Accounts(entities, asks, new JournalReads(system), tokens, blocking);
-    KeyCipher cipher = new KeyCipher(tokens.secret());
-    this.keyPools = new KeyPools(entities, asks, cipher, Clock.systemUTC());
+    KeyCipher cipher = keyring(config, settings, tokens);
+    this.trusted =
+        new OkHttpClient.Builder()
+            .dispatcher(UpstreamDispatcher.create("upstream"))
+            .connectTimeout(Duration.ofSeconds(10))
+            .readTimeout(UPSTREAM_CALL_TIMEOUT)
+            .callTimeout(UPSTREAM_CALL_TIMEOUT)
+            .build();
+    this.adminAlerts = AdminAlerts.create(config, trusted);
+    this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
+    this.reencryption = new Reencryption(keyPools, cipher);
     Settings.Push push = settings.push();
     this.vapid =
         new Vapid(
@@ -127,14 +139,6 @@ public final class Periscope {
             entities,
             asks,
             cipher);
-    this.trusted =
-        new OkHttpClient.Builder()
-            .dispatcher(UpstreamDispatcher.create("upstream"))
-            .connectTimeout(Duration.ofSeconds(10))
-            .readTimeout(UPSTREAM_CALL_TIMEOUT)
-            .callTimeout(UPSTREAM_CALL_TIMEOUT)
-            .build();
-    this.adminAlerts = AdminAlerts.create(config, trusted);
     this.sessions = new SessionGenerations(entities, asks, clock);
     Optional<String> webClient = settings.webOrigins().stream().findFirst();
     this.selfService =
@@ -184,6 +188,14 @@ public final class Periscope {
         clock);
   }
 
+  private static KeyCipher keyring(Config config, Settings settings, Tokens tokens) {
+    try {
+      return KeyCipher.keyring(config, tokens.secret(), settings.dataDir());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot keep the encryption key", e);
+    }
+  }
+
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
     Notifier notifier =
@@ -222,6 +234,18 @@ public final class Periscope {
     return keyPools
         .seed(KeyPoolEntity.MODEL, p.modelKeys())
         .thenCompose(done -> keyPools.seed(KeyPoolEntity.SEARCH, p.searchKeys()));
+  }
+
+  /**
+   * Seals every stored key (the pools', the generated VAPID private key) under the newest key of
+   * ENCRYPTION_KEY.
+   */
+  public CompletionStage<Reencryption.Result> reencrypt() {
+    return Reencryption.all(
+        List.of(
+            reencryption.pool(KeyPoolEntity.MODEL),
+            reencryption.pool(KeyPoolEntity.SEARCH),
+            vapid.reencrypt()));
   }
 
   public Accounts accounts() {
@@ -282,7 +306,12 @@ public final class Periscope {
         new WatchRoutes(entities, asks, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
-            accounts, keyPools, new KeyPoolAdmin(keyPools, probes), models, probeLimiter),
+            accounts,
+            keyPools,
+            new KeyPoolAdmin(keyPools, probes),
+            models,
+            probeLimiter,
+            this::reencrypt),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),

@@ -19,7 +19,9 @@ public final class Cli {
           "  run [--owner ID] [--watch ID]                      run watches once, now; one line per"
               + " watch",
           "  history --owner ID --watch ID [--limit N] [--json] replay a watch's runs from the"
-              + " journal");
+              + " journal",
+          "  keys re-encrypt                                    seal every stored key under the"
+              + " first ENCRYPTION_KEY");
 
   private Cli() {}
 
@@ -49,6 +51,9 @@ public final class Cli {
         }
         case "run" -> {
           return RunCommand.run(rest, quiet(profile, env), out, err);
+        }
+        case "keys" -> {
+          return KeysCommand.run(rest, quiet(profile, env), out, err);
         }
         case "history" -> {
           return HistoryCommand.run(rest, quiet(profile, env), out, err);

@@ -1,8 +1,10 @@
 package io.periscope.devices;
 
 import io.periscope.keys.KeyCipher;
+import io.periscope.keys.Reencryption;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -35,6 +37,38 @@ public final class Vapid {
     this.entities = entities;
     this.asks = asks;
     this.cipher = cipher;
+  }
+
+  /**
+   * Seals the generated private key anew under the newest encryption key (nothing to do for a
+   * configured pair, or before a pair was generated). A key no configured key can read is reported
+   * undecryptable: set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or let devices subscribe again.
+   */
+  public CompletionStage<Reencryption.Result> reencrypt() {
+    if (configured.isPresent()) return CompletableFuture.completedFuture(Reencryption.Result.NONE);
+    return asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(
+            entities.vapidKey(), VapidKeyEntity.Get::new)
+        .handle(
+            (stored, none) -> {
+              if (none != null) {
+                if (Failures.isRefusal(none))
+                  return CompletableFuture.completedFuture(Reencryption.Result.NONE);
+                return CompletableFuture.<Reencryption.Result>failedFuture(none);
+              }
+              String previous = stored.privateKeyCiphertext();
+              if (cipher.current(previous))
+                return CompletableFuture.completedFuture(new Reencryption.Result(0, 1, 0));
+              String resealed;
+              try {
+                resealed = cipher.encrypt(cipher.decrypt(previous));
+              } catch (IllegalStateException undecryptable) {
+                return CompletableFuture.completedFuture(new Reencryption.Result(0, 0, 1));
+              }
+              return asks.<VapidKeyEntity.Command, org.apache.pekko.Done>ask(
+                      entities.vapidKey(), r -> new VapidKeyEntity.Reseal(previous, resealed, r))
+                  .thenApply(done -> new Reencryption.Result(1, 0, 0));
+            })
+        .thenCompose(stage -> stage);
   }
 
   public Optional<String> subject() {

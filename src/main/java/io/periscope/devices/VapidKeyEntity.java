@@ -4,6 +4,7 @@ import io.periscope.persistence.JournalFailures;
 import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
 import java.time.Instant;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -41,9 +42,21 @@ public final class VapidKeyEntity
   public record GetOrAdopt(StoredKeys candidate, ActorRef<StatusReply<StoredKeys>> replyTo)
       implements Command {}
 
+  /** The stored pair; refused while there is none. */
+  public record Get(ActorRef<StatusReply<StoredKeys>> replyTo) implements Command {}
+
+  /**
+   * Replaces the private key's ciphertext with the same key sealed under the newest encryption key,
+   * unless it changed since {@code previous} was read.
+   */
+  public record Reseal(String previous, String ciphertext, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
   public sealed interface Event extends JsonSerializable {}
 
   public record KeysAdopted(StoredKeys keys, Instant at) implements Event {}
+
+  public record PrivateKeyResealed(String privateKeyCiphertext) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
     return new VapidKeyEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
@@ -75,6 +88,23 @@ public final class VapidKeyEntity
                     : Effect()
                         .persist(new KeysAdopted(cmd.candidate(), Instant.now()))
                         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.keys())))
+        .onCommand(
+            Get.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        state.keys() != null
+                            ? StatusReply.success(state.keys())
+                            : StatusReply.error("no key pair was generated")))
+        .onCommand(
+            Reseal.class,
+            (state, cmd) ->
+                state.keys() != null && state.keys().privateKeyCiphertext().equals(cmd.previous())
+                    ? Effect()
+                        .persist(new PrivateKeyResealed(cmd.ciphertext()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack())
+                    : Effect().reply(cmd.replyTo(), StatusReply.ack()))
         .build();
   }
 
@@ -83,6 +113,10 @@ public final class VapidKeyEntity
     return newEventHandlerBuilder()
         .forAnyState()
         .onEvent(KeysAdopted.class, (state, e) -> new State(e.keys()))
+        .onEvent(
+            PrivateKeyResealed.class,
+            (state, e) ->
+                new State(new StoredKeys(state.keys().publicKey(), e.privateKeyCiphertext())))
         .build();
   }
 }

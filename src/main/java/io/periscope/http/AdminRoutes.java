@@ -19,6 +19,7 @@ import io.periscope.json.ValidationException;
 import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.keys.Reencryption;
 import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigs;
 import io.periscope.model.ModelConfiguration;
@@ -60,18 +61,24 @@ public final class AdminRoutes implements Routes {
   private final KeyPoolAdmin keyAdmin;
   private final ModelConfigs models;
   private final FixedWindowRateLimiter probeLimiter;
+  private final Supplier<CompletionStage<Reencryption.Result>> reencrypt;
 
+  /**
+   * @param reencrypt seals every stored key under the newest key of ENCRYPTION_KEY
+   */
   public AdminRoutes(
       Accounts accounts,
       KeyPools keyPools,
       KeyPoolAdmin keyAdmin,
       ModelConfigs models,
-      FixedWindowRateLimiter probeLimiter) {
+      FixedWindowRateLimiter probeLimiter,
+      Supplier<CompletionStage<Reencryption.Result>> reencrypt) {
     this.accounts = accounts;
     this.keyPools = keyPools;
     this.keyAdmin = keyAdmin;
     this.models = models;
     this.probeLimiter = probeLimiter;
+    this.reencrypt = reencrypt;
   }
 
   /**
@@ -198,8 +205,25 @@ public final class AdminRoutes implements Routes {
             "/admin/model",
             (caller, p) ->
                 jsonBody(MAX_BODY, body -> completeWithFuture(changeModel(caller, body)))),
+        new Endpoint(DELETE, "/admin/model", (caller, p) -> completeWithFuture(resetModel(caller))),
         new Endpoint(
-            DELETE, "/admin/model", (caller, p) -> completeWithFuture(resetModel(caller))));
+            POST,
+            "/admin/encryption/re-encrypt",
+            (caller, p) ->
+                completeWithFuture(
+                    reencrypt
+                        .get()
+                        .thenApply(
+                            r -> {
+                              log.info(
+                                  "event=keys-reencrypted reencrypted={} current={}"
+                                      + " undecryptable={} by={}",
+                                  r.reencrypted(),
+                                  r.current(),
+                                  r.undecryptable(),
+                                  caller.accountId());
+                              return ok(r);
+                            }))));
   }
 
   private CompletionStage<HttpResponse> addKey(Principal caller, String pool, String key) {

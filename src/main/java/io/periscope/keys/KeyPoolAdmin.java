@@ -183,7 +183,23 @@ public final class KeyPoolAdmin {
     Probe probe = probe(pool);
     return held(pools.<KeyPoolEntity.Lease>ask(
             pool, reply -> new KeyPoolEntity.GetSealed(keyId, reply)))
-        .thenCompose(stored -> verdict(probe, pools.unseal(stored.ciphertext())))
+        .thenCompose(
+            stored -> {
+              String key;
+              try {
+                key = pools.unseal(stored.ciphertext());
+              } catch (IllegalStateException undecryptable) {
+                return pools
+                    .bury(pool, keyId)
+                    .<ProviderFailure>thenApply(
+                        dead -> {
+                          throw new Rejected(
+                              "no ENCRYPTION_KEY key can decrypt the key; it is now dead: add it"
+                                  + " again");
+                        });
+              }
+              return verdict(probe, key);
+            })
         .thenCompose(
             failure -> {
               if (failure == null)

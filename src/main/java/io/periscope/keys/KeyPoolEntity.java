@@ -92,6 +92,19 @@ public final class KeyPoolEntity
           lastProblem);
     }
 
+    PoolKey withCiphertext(String sealed) {
+      return new PoolKey(
+          id,
+          sealed,
+          label,
+          dead,
+          cooldownUntil,
+          usageDay,
+          usedOnUsageDay,
+          dailyLimit,
+          lastProblem);
+    }
+
     PoolKey withDailyLimit(Long limit) {
       return new PoolKey(
           id, ciphertext, label, dead, cooldownUntil, usageDay, usedOnUsageDay, limit, lastProblem);
@@ -208,6 +221,14 @@ public final class KeyPoolEntity
   public record GetStatus(Instant now, ActorRef<StatusReply<PoolStatus>> replyTo)
       implements Command {}
 
+  /**
+   * Replaces a key's ciphertext with the same key sealed under the newest encryption key, unless it
+   * changed since {@code previous} was read; refused for an id the pool does not hold.
+   */
+  public record Reseal(
+      String keyId, String previous, String ciphertext, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
   public record Lease(String keyId, String ciphertext) implements JsonSerializable {}
 
   /**
@@ -246,6 +267,9 @@ public final class KeyPoolEntity
 
   /** A probe found the key accepted: it lives again, and whatever cooled it down is over. */
   public record KeyAccepted(String keyId) implements Event {}
+
+  /** The key sealed anew (a re-encryption under the newest encryption key). */
+  public record KeyResealed(String keyId, String ciphertext) implements Event {}
 
   // ---- behaviour
   // ---------------------------------------------------------------------------------
@@ -339,6 +363,19 @@ public final class KeyPoolEntity
                                 StatusReply.success(
                                     new Lease(
                                         cmd.keyId(), state.keys().get(cmd.keyId()).ciphertext())))))
+        .onCommand(
+            Reseal.class,
+            (state, cmd) ->
+                ifHeld(
+                    state,
+                    cmd.keyId(),
+                    cmd.replyTo(),
+                    () ->
+                        state.keys().get(cmd.keyId()).ciphertext().equals(cmd.previous())
+                            ? Effect()
+                                .persist(new KeyResealed(cmd.keyId(), cmd.ciphertext()))
+                                .thenReply(cmd.replyTo(), s -> StatusReply.ack())
+                            : Effect().reply(cmd.replyTo(), StatusReply.ack())))
         .onCommand(
             GetStatus.class,
             (state, cmd) ->
@@ -474,6 +511,9 @@ public final class KeyPoolEntity
             DailyLimitSet.class,
             (state, e) -> state.withUpdated(e.keyId(), k -> k.withDailyLimit(e.dailyLimit())))
         .onEvent(KeyRemoved.class, (state, e) -> state.without(e.keyId()))
+        .onEvent(
+            KeyResealed.class,
+            (state, e) -> state.withUpdated(e.keyId(), k -> k.withCiphertext(e.ciphertext())))
         .build();
   }
 }

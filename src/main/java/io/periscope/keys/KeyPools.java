@@ -1,5 +1,6 @@
 package io.periscope.keys;
 
+import io.periscope.notify.AdminAlerts;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.EntityRefusal;
@@ -31,6 +32,7 @@ public final class KeyPools {
   private final Entities entities;
   private final Asks asks;
   private final KeyCipher cipher;
+  private final AdminAlerts alerts;
   private final Clock clock;
 
   /**
@@ -43,10 +45,14 @@ public final class KeyPools {
     }
   }
 
-  public KeyPools(Entities entities, Asks asks, KeyCipher cipher, Clock clock) {
+  /**
+   * @param alerts told about a key that none of the cipher's keys can decrypt (it is made dead)
+   */
+  public KeyPools(Entities entities, Asks asks, KeyCipher cipher, AdminAlerts alerts, Clock clock) {
     this.entities = entities;
     this.asks = asks;
     this.cipher = cipher;
+    this.alerts = alerts;
     this.clock = clock;
   }
 
@@ -105,7 +111,12 @@ public final class KeyPools {
             })
         .thenCompose(
             lease -> {
-              String key = unseal(lease.ciphertext());
+              String key;
+              try {
+                key = unseal(lease.ciphertext());
+              } catch (IllegalStateException undecryptable) {
+                return bury(pool, lease.keyId()).thenCompose(x -> attempt(pool, call, attempt));
+              }
               return call.apply(key)
                   .handle(
                       (value, failure) -> {
@@ -157,6 +168,24 @@ public final class KeyPools {
             pool, reply -> new KeyPoolEntity.Report(keyId, failure.kind(), until, problem, reply))
         .exceptionally(
             ignored -> Done.getInstance()); // the call's own failure matters more than the report
+  }
+
+  /**
+   * A key none of the configured encryption keys can read (ENCRYPTION_KEY lost or changed) would
+   * fail every call that leased it: it is made dead, the operator is told, and the call goes on
+   * with another key. Never fails.
+   */
+  CompletionStage<Done> bury(String pool, String keyId) {
+    String problem = "undecryptable: no ENCRYPTION_KEY key reads it; add the key again";
+    alerts.alert(
+        AdminAlerts.Kind.KEY_UNDECRYPTABLE,
+        "the " + pool + " key " + keyId + " cannot be decrypted and is now dead; add it again");
+    return this.<Done>ask(
+            pool,
+            reply ->
+                new KeyPoolEntity.Report(
+                    keyId, ProviderFailure.Kind.INVALID_KEY, null, problem, reply))
+        .exceptionally(ignored -> Done.getInstance());
   }
 
   static Duration backoff(int attempt) {

@@ -29,7 +29,8 @@ public final class AdminAlerts {
     ALL_SOURCES_FAILED("all-sources-failed"),
     SCHEDULER_TICK_CRASHED("scheduler-tick-crashed"),
     SCHEDULED_RUN_CRASHED("scheduled-run-crashed"),
-    ALERT_INTERRUPTED("alert-interrupted");
+    ALERT_INTERRUPTED("alert-interrupted"),
+    KEY_UNDECRYPTABLE("key-undecryptable");
 
     private final String label;
 

@@ -37,9 +37,9 @@ public final class Node {
   }
 
   /**
-   * Nodes of one cluster share the journal and the token secret (which also encrypts the key
-   * pools): a node that joins others with its own H2 file or a secret of its own would split the
-   * data or refuse every other node's tokens, so it does not start.
+   * Nodes of one cluster share the journal, the token secret and the encryption keys: a node that
+   * joins others with its own H2 file or secrets of its own would split the data, refuse every
+   * other node's tokens or fail to read their stored keys, so it does not start.
    */
   public static void requireSharedState(Config config, Settings settings) {
     if (!joinsOthers(config)) return;
@@ -51,6 +51,10 @@ public final class Node {
       throw new IllegalStateException(
           "a cluster node needs AUTH_JWT_SECRET: every node signs and verifies tokens "
               + "with the same secret");
+    }
+    if (config.getString("periscope.encryption.keys").isBlank()) {
+      throw new IllegalStateException(
+          "a cluster node needs ENCRYPTION_KEY: every node reads the keys the others stored");
     }
   }
 

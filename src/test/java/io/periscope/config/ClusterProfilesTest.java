@@ -90,7 +90,7 @@ public class ClusterProfilesTest {
             IllegalStateException.class,
             () -> Node.requireSharedState(noSecret, Settings.from(noSecret)));
     assertTrue(refused.getMessage().contains("AUTH_JWT_SECRET"));
-    Config both =
+    Config noEncryptionKey =
         load(
             "local1",
             Map.of(
@@ -98,7 +98,22 @@ public class ClusterProfilesTest {
                 "jdbc:postgresql://127.0.0.1:5432/periscope",
                 "AUTH_JWT_SECRET",
                 "a-shared-secret-of-at-least-32-bytes"));
-    Node.requireSharedState(both, Settings.from(both));
+    refused =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Node.requireSharedState(noEncryptionKey, Settings.from(noEncryptionKey)));
+    assertTrue(refused.getMessage().contains("ENCRYPTION_KEY"));
+    Config all =
+        load(
+            "local1",
+            Map.of(
+                "DATABASE_URL",
+                "jdbc:postgresql://127.0.0.1:5432/periscope",
+                "AUTH_JWT_SECRET",
+                "a-shared-secret-of-at-least-32-bytes",
+                "ENCRYPTION_KEY",
+                "a-shared-encryption-key-of-32-bytes-or-more"));
+    Node.requireSharedState(all, Settings.from(all));
     Config seeded =
         load(
             "postgres",

@@ -4,7 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
+import java.util.List;
 import org.junit.Test;
 
 public class KeyCipherTest {
@@ -39,5 +41,36 @@ public class KeyCipherTest {
     assertNotEquals(
         KeyCipher.fingerprint("k1-aaaaaaaaaaaa"), KeyCipher.fingerprint("k2-aaaaaaaaaaaa"));
     assertEquals(16, KeyCipher.fingerprint("anything").length());
+  }
+
+  @Test
+  public void aKeyringEncryptsWithItsFirstKeyAndDecryptsWithAny() {
+    String k1 = "first-encryption-key-of-at-least-32-bytes";
+    String k2 = "second-encryption-key-of-at-least-32-bytes";
+    String underK1 = KeyCipher.keyring(List.of(k1), SECRET).encrypt("sk-live-1111111111111111");
+    KeyCipher rotated = KeyCipher.keyring(List.of(k2, k1), SECRET);
+    assertEquals("sk-live-1111111111111111", rotated.decrypt(underK1));
+    assertFalse(rotated.current(underK1));
+    String underK2 = rotated.encrypt("sk-live-1111111111111111");
+    assertTrue(rotated.current(underK2));
+    assertEquals(
+        "sk-live-1111111111111111",
+        KeyCipher.keyring(List.of(k2), "another-jwt-secret").decrypt(underK2));
+    assertThrows(
+        IllegalStateException.class, () -> KeyCipher.keyring(List.of(k2), SECRET).decrypt(underK1));
+  }
+
+  @Test
+  public void aKeyringReadsWhatEarlierVersionsSealedUnderTheServiceSecret() {
+    String earlier = new KeyCipher(SECRET).encrypt("sk-live-1111111111111111");
+    KeyCipher ring = KeyCipher.keyring(List.of("an-encryption-key-of-at-least-32-bytes"), SECRET);
+    assertEquals("sk-live-1111111111111111", ring.decrypt(earlier));
+    assertFalse("re-encrypting moves it to the ring's key", ring.current(earlier));
+  }
+
+  @Test
+  public void aShortEncryptionKeyIsRefused() {
+    assertThrows(
+        IllegalArgumentException.class, () -> KeyCipher.keyring(List.of("too-short"), SECRET));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
+import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,6 +35,7 @@ public class KeyPoolsTest {
             new LocalEntities(testKit.system()),
             new Asks(testKit.system(), Duration.ofSeconds(10)),
             new KeyCipher("a-service-secret-of-at-least-32-bytes!!"),
+            LoggedAlerts.create(),
             Clock.systemUTC());
   }
 
@@ -82,6 +84,49 @@ public class KeyPoolsTest {
         tried.stream().filter(k -> k.contains("limited")).count());
     assertEquals("cooldown", statuses("t-rate").get("sk-…0001"));
     assertEquals("active", statuses("t-rate").get("sk-…0002"));
+  }
+
+  @Test
+  public void aKeyNoEncryptionKeyCanReadDiesWithAnAlertAndTheCallGoesOnWithAnother()
+      throws Exception {
+    // sealed under an encryption key this service no longer has
+    KeyCipher lost = KeyCipher.keyring(List.of("an-encryption-key-this-node-lost-32b"), "unused");
+    String lostKey = "sk-lost-00000000000000005";
+    await(
+        pools.<org.apache.pekko.Done>ask(
+            "t-lost",
+            reply ->
+                new KeyPoolEntity.Seed(
+                    List.of(
+                        new KeyPoolEntity.NewKey(
+                            KeyCipher.fingerprint(lostKey),
+                            lost.encrypt(lostKey),
+                            KeyCipher.mask(lostKey))),
+                    reply)));
+    await(pools.seed("t-lost", List.of("sk-read-00000000000000006")));
+    List<String> tried = new CopyOnWriteArrayList<>();
+    try (io.periscope.testing.CapturedLogs logs = new io.periscope.testing.CapturedLogs()) {
+      for (int call = 0; call < 3; call++) {
+        assertEquals(
+            "ok",
+            await(
+                pools.withKey(
+                    "t-lost",
+                    key -> {
+                      tried.add(key);
+                      return CompletableFuture.completedFuture("ok");
+                    })));
+      }
+      assertEquals(
+          "the readable key answered every call",
+          List.of("sk-read-00000000000000006"),
+          tried.stream().distinct().toList());
+      assertEquals("dead", statuses("t-lost").get("sk-…0005"));
+      assertEquals(
+          "one alert for the key",
+          1,
+          logs.lines().stream().filter(l -> l.contains("kind=key-undecryptable")).count());
+    }
   }
 
   @Test

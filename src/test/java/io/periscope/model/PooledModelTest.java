@@ -14,6 +14,7 @@ import io.periscope.keys.KeyPools;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
+import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,6 +53,7 @@ public class PooledModelTest {
             new LocalEntities(testKit.system()),
             new Asks(testKit.system(), Duration.ofSeconds(10)),
             new KeyCipher("pooled-model-test-secret-of-32-bytes!"),
+            LoggedAlerts.create(),
             Clock.systemUTC());
     keyPools
         .seed(KeyPoolEntity.MODEL, List.of("sk-pooled-test-0001"))

@@ -29,6 +29,7 @@ import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.testing.FakePushService;
+import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRules;
@@ -94,6 +95,7 @@ public class PipelineTest {
             entities,
             asks,
             new KeyCipher("pipeline-test-secret-of-32-bytes-or-more"),
+            LoggedAlerts.create(),
             Clock.systemUTC());
     keyPools
         .seed(KeyPoolEntity.MODEL, List.of("sk-pipeline-test-0001"))

@@ -49,9 +49,14 @@ public final class InProcessService implements AutoCloseable {
    * move it.
    */
   public InProcessService(Config config, Clock clock) throws Exception {
+    this(config, clock, SECRET);
+  }
+
+  /** {@code secret} is its AUTH_JWT_SECRET. */
+  public InProcessService(Config config, Clock clock, String secret) throws Exception {
     system = Node.startClusterNode(config, Duration.ofSeconds(30));
     Settings settings = Settings.from(config);
-    tokens = new Tokens(SECRET, settings.tokenTtl(), Clock.systemUTC());
+    tokens = new Tokens(secret, settings.tokenTtl(), Clock.systemUTC());
     app = new Periscope(system, config, new ShardedEntities(system), tokens, clock);
     app.seedKeyPools().toCompletableFuture().get(30, TimeUnit.SECONDS); // as serve does
     app.startSchedules(system, config);

@@ -20,6 +20,7 @@ import java.util.Map;
  */
 public final class LocalCluster implements AutoCloseable {
   public static final String SECRET = "local-cluster-test-secret-of-32-bytes-at-least";
+  public static final String ENCRYPTION_KEY = "local-cluster-test-encryption-key-of-32-bytes";
   public static final Duration START_PATIENCE = Duration.ofSeconds(120);
 
   private final ScratchDatabase database;
@@ -63,6 +64,7 @@ public final class LocalCluster implements AutoCloseable {
               String.valueOf(ports.get(2 * size + i)),
               "SEED_NODES",
               seeds));
+      e.put("ENCRYPTION_KEY", ENCRYPTION_KEY);
       Path log = ServiceProcess.logFile(name + "-node" + (i + 1));
       Files.deleteIfExists(log);
       nodes.add(new ServiceProcess(e, log));

@@ -1,0 +1,91 @@
+package io.periscope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.Config;
+import io.periscope.Periscope;
+import io.periscope.config.Settings;
+import io.periscope.json.Json;
+import io.periscope.keys.Reencryption;
+import io.periscope.runtime.LocalEntities;
+import io.periscope.runtime.Node;
+import io.periscope.runtime.ServiceFile;
+import java.io.PrintStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * {@code keys re-encrypt}: seals every stored key (the key pools', the generated VAPID private key)
+ * under the first key of ENCRYPTION_KEY, through the service running on this data directory (POST
+ * /admin/encryption/re-encrypt with a short-lived admin token) or, when none runs, on the journal
+ * itself. Prints one line; exits 1 when a key could not be read by any configured key (it is then
+ * dead, and the operator alerted).
+ */
+final class KeysCommand {
+  private static final Duration PATIENCE = Duration.ofMinutes(5);
+
+  private KeysCommand() {}
+
+  static int run(List<String> args, Config config, PrintStream out, PrintStream err)
+      throws Exception {
+    if (!args.equals(List.of("re-encrypt")))
+      throw new Args.UsageException("usage: keys re-encrypt");
+    Settings settings = Settings.from(config);
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    Reencryption.Result result;
+    try {
+      result =
+          SingleWriter.act(
+              settings,
+              http,
+              service -> throughService(service, settings, http),
+              () -> locally(config, settings));
+    } catch (SingleWriter.Busy e) {
+      err.println("error: " + e.getMessage());
+      return 1;
+    }
+    out.println(
+        "re-encrypted "
+            + result.reencrypted()
+            + ", already current "
+            + result.current()
+            + ", undecryptable "
+            + result.undecryptable());
+    return result.undecryptable() == 0 ? 0 : 1;
+  }
+
+  private static Reencryption.Result throughService(
+      ServiceFile service, Settings settings, HttpClient http) throws Exception {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(service.base().resolve("/admin/encryption/re-encrypt"))
+                .timeout(PATIENCE)
+                .header(
+                    "Authorization",
+                    "Bearer " + SingleWriter.adminToken(SingleWriter.tokens(settings)))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    JsonNode body = Json.MAPPER.readTree(response.body());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException(body.path("error").asText("HTTP " + response.statusCode()));
+    }
+    return Json.MAPPER.treeToValue(body, Reencryption.Result.class);
+  }
+
+  private static Reencryption.Result locally(Config config, Settings settings) throws Exception {
+    ActorSystem<Void> system = Node.startLocal(config);
+    try {
+      Periscope app =
+          new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
+      return app.reencrypt().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    } finally {
+      system.terminate();
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+}
