@@ -5,6 +5,7 @@ import io.periscope.assist.Assistant;
 import io.periscope.assist.DomainLiveness;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
@@ -91,6 +92,7 @@ public final class Periscope {
   private final Clock clock;
   private final SessionGenerations sessions;
   private final SelfService selfService;
+  private final IdentityLinks identityLinks;
   private final IdentitySignIn identitySignIn;
 
   /**
@@ -141,16 +143,12 @@ public final class Periscope {
             cipher);
     this.sessions = new SessionGenerations(entities, asks, clock);
     Optional<String> webClient = settings.webOrigins().stream().findFirst();
+    EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
+    AccountMails mails = new AccountMails(webClient, settings.publicUrl());
     this.selfService =
-        new SelfService(
-            accounts,
-            entities,
-            asks,
-            new EmailSender(SmtpSettings.from(config), blocking),
-            new AccountMails(webClient, settings.publicUrl()),
-            sessions,
-            blocking,
-            clock);
+        new SelfService(accounts, entities, asks, mailer, mails, sessions, blocking, clock);
+    this.identityLinks =
+        new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, clock);
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -159,7 +157,7 @@ public final class Periscope {
                 .readTimeout(IDENTITY_CALL_TIMEOUT)
                 .callTimeout(IDENTITY_CALL_TIMEOUT)
                 .build(),
-            accounts,
+            identityLinks,
             tokens.secret(),
             settings.publicUrl(),
             clock);
@@ -300,6 +298,7 @@ public final class Periscope {
             accounts,
             selfService,
             identitySignIn,
+            identityLinks,
             settings.webOrigins().stream().findFirst(),
             authLimiter),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),

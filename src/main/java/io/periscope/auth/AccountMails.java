@@ -74,6 +74,27 @@ public final class AccountMails {
   }
 
   /**
+   * Sent when an identity provider vouched for this address for somebody whose provider account is
+   * not linked to the account holding it.
+   */
+  Mail identityLink(String to, String provider, String token, Duration lifetime, Instant now) {
+    return new Mail(
+        to,
+        "Connect a sign-in to your Periscope account",
+        """
+        Someone signed in to Periscope through "%s" with this address, which your Periscope account uses.
+        If it was you, connect that sign-in to your account:
+
+        %s
+
+        The token works once, for %s. If it was not you, ignore this message: nobody can open your account
+        through that sign-in unless the token is used.
+        """
+            .formatted(provider, use(token, "link-identity", ""), hours(lifetime)),
+        now);
+  }
+
+  /**
    * The link to the web client's page, or how to post the token (and {@code moreFields}) to the
    * service.
    */

@@ -283,51 +283,6 @@ public final class Accounts {
             hashing);
   }
 
-  /**
-   * Signs in the holder of an address an identity provider vouched for: the account holding it
-   * (verified now, if it was not), or a new user account without a password. Two first sign-ins at
-   * once make one account.
-   */
-  public CompletionStage<Session> signInVerified(String email, String provider) {
-    String normalized = EmailEntity.normalize(email);
-    return linkVerified(normalized, provider)
-        .thenCompose(
-            linked ->
-                linked.isPresent()
-                    ? CompletableFuture.completedFuture(linked.get())
-                    : open(new Account(
-                            newAccountId(normalized),
-                            normalized,
-                            Role.USER,
-                            null,
-                            Instant.now(),
-                            true,
-                            0))
-                        .exceptionallyCompose(
-                            e ->
-                                Failures.unwrap(e) instanceof Conflict c && c.emailTaken()
-                                    ? linkVerified(normalized, provider)
-                                        .thenApply(Optional::orElseThrow)
-                                    : CompletableFuture.failedFuture(e)))
-        .thenApply(this::session);
-  }
-
-  private CompletionStage<Optional<Account>> linkVerified(String email, String provider) {
-    return emails
-        .holder(email)
-        .thenCompose(
-            accountId ->
-                asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(accountId),
-                    reply -> new OwnerEntity.VerifiedByProvider(provider, reply)))
-        .handle(
-            (account, failure) -> {
-              if (failure != null && !Failures.isRefusal(failure))
-                throw new CompletionException(failure);
-              return Optional.ofNullable(account);
-            });
-  }
-
   /** A sign-in token of the account's current session generation. */
   Session session(Account account) {
     Instant now = Instant.now();

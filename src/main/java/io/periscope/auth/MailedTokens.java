@@ -11,9 +11,10 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The single-use tokens mailed to an account: {@code <account id>.<secret>}, the secret 256 random
- * bits in base64url. The account id says which owner entity holds the token's hash; only the
- * SHA-256 of the whole token is ever stored, so the journal cannot be replayed into a working link.
+ * The single-use tokens mailed to an address: {@code <holder id>.<secret>}, the secret 256 random
+ * bits in base64url. The holder id says which entity holds the token's hash (the account's owner
+ * entity, or an identity link); only the SHA-256 of the whole token is ever stored, so the journal
+ * cannot be replayed into a working link.
  */
 final class MailedTokens {
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -22,22 +23,22 @@ final class MailedTokens {
 
   private MailedTokens() {}
 
-  static String create(String accountId) {
+  static String create(String holderId) {
     byte[] secret = new byte[SECRET_BYTES];
     RANDOM.nextBytes(secret);
-    return accountId + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    return holderId + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
   }
 
-  /** The account a well-formed token names; empty for anything else. */
-  static Optional<String> accountId(String token) {
+  /** The holder a well-formed token names; empty for anything else. */
+  static Optional<String> holderId(String token) {
     if (token == null) return Optional.empty();
     int dot = token.lastIndexOf('.');
     if (dot <= 0) return Optional.empty();
-    String accountId = token.substring(0, dot);
+    String holderId = token.substring(0, dot);
     boolean wellFormed =
-        WatchValidator.ID.matcher(accountId).matches()
+        WatchValidator.ID.matcher(holderId).matches()
             && SECRET.matcher(token.substring(dot + 1)).matches();
-    return wellFormed ? Optional.of(accountId) : Optional.empty();
+    return wellFormed ? Optional.of(holderId) : Optional.empty();
   }
 
   static String hash(String token) {

@@ -247,7 +247,7 @@ public final class SelfService {
   }
 
   private static String accountIdOf(String token) {
-    return MailedTokens.accountId(token).orElseThrow(() -> invalidToken());
+    return MailedTokens.holderId(token).orElseThrow(() -> invalidToken());
   }
 
   /** A refused token becomes the one 400 of every bad token; other failures pass unchanged. */

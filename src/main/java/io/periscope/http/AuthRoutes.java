@@ -12,6 +12,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SelfService;
 import io.periscope.identity.IdentitySignIn;
@@ -51,6 +52,7 @@ public final class AuthRoutes implements Routes {
   private final Accounts accounts;
   private final SelfService selfService;
   private final IdentitySignIn signIn;
+  private final IdentityLinks links;
   private final Optional<String> webOrigin;
   private final FixedWindowRateLimiter limiter;
 
@@ -62,11 +64,13 @@ public final class AuthRoutes implements Routes {
       Accounts accounts,
       SelfService selfService,
       IdentitySignIn signIn,
+      IdentityLinks links,
       Optional<String> webOrigin,
       FixedWindowRateLimiter limiter) {
     this.accounts = accounts;
     this.selfService = selfService;
     this.signIn = signIn;
+    this.links = links;
     this.webOrigin = webOrigin;
     this.limiter = limiter;
   }
@@ -148,6 +152,14 @@ public final class AuthRoutes implements Routes {
                           selfService.resetPassword(f.text("token"), f.text("password")),
                           "password-reset");
                     })),
+        new Endpoint(
+            POST,
+            "/auth/link-identity",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        account(links.confirm(Fields.of(body, "token").text("token")), "linked"))),
         // an unconfigured provider is no route: 404, unless another /auth route has the path (then
         // 405)
         new Endpoint(

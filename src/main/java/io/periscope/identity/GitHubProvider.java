@@ -1,6 +1,7 @@
 package io.periscope.identity;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.ProviderIdentity;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -10,9 +11,9 @@ import okhttp3.OkHttpClient;
 
 /**
  * GitHub's OAuth app flow: authorize on {@code <web>/login/oauth/authorize}, exchange the code on
- * {@code <web>/login/oauth/access_token}, then read {@code <api>/user/emails} and take the primary
- * address if GitHub marks it verified. GitHub answers a refused code with HTTP 200 and an {@code
- * error} field.
+ * {@code <web>/login/oauth/access_token}, then read {@code <api>/user} (the user's id, the subject
+ * an account is bound to) and {@code <api>/user/emails}, taking the primary address if GitHub marks
+ * it verified. GitHub answers a refused code with HTTP 200 and an {@code error} field.
  */
 final class GitHubProvider implements IdentityProvider {
   static final String NAME = "github";
@@ -47,7 +48,7 @@ final class GitHubProvider implements IdentityProvider {
   }
 
   @Override
-  public CompletionStage<String> verifiedEmail(String code, SignInFlow flow, URI redirectUri) {
+  public CompletionStage<ProviderIdentity> identity(String code, SignInFlow flow, URI redirectUri) {
     return http.postForm(
             settings.webBaseUrl() + "/login/oauth/access_token",
             Map.of(
@@ -72,15 +73,27 @@ final class GitHubProvider implements IdentityProvider {
                         + IdentitySignIn.errorCode(answer.path("error").asText("no access token"))
                         + ")");
               }
-              return http.get(
-                  settings.apiBaseUrl() + "/user/emails",
+              Map<String, String> headers =
                   Map.of(
                       "Authorization",
                       "Bearer " + accessToken,
                       "Accept",
-                      "application/vnd.github+json"));
-            })
-        .thenApply(GitHubProvider::primaryVerified);
+                      "application/vnd.github+json");
+              return http.get(settings.apiBaseUrl() + "/user", headers)
+                  .thenCombine(
+                      http.get(settings.apiBaseUrl() + "/user/emails", headers),
+                      (user, emails) ->
+                          new ProviderIdentity(
+                              NAME, settings.apiBaseUrl(), userId(user), primaryVerified(emails)));
+            });
+  }
+
+  /** GitHub's numeric user id, which stays when the login or the addresses change. */
+  private static String userId(JsonNode user) {
+    if (!user.path("id").isIntegralNumber()) {
+      throw new SignInFailure(SignInFailure.Reason.UNAVAILABLE, "GitHub's user has no id");
+    }
+    return user.get("id").asText();
   }
 
   private static String primaryVerified(JsonNode emails) {

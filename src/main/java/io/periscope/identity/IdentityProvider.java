@@ -1,5 +1,6 @@
 package io.periscope.identity;
 
+import io.periscope.auth.ProviderIdentity;
 import java.net.URI;
 import java.util.concurrent.CompletionStage;
 
@@ -13,8 +14,8 @@ interface IdentityProvider {
   CompletionStage<URI> authorizationUri(SignInFlow flow, URI redirectUri);
 
   /**
-   * Exchanges the code and answers the e-mail address the provider vouches for as verified; fails
-   * with {@link SignInFailure} otherwise.
+   * Exchanges the code and answers who signed in, with the e-mail address the provider vouches for
+   * as verified; fails with {@link SignInFailure} otherwise.
    */
-  CompletionStage<String> verifiedEmail(String code, SignInFlow flow, URI redirectUri);
+  CompletionStage<ProviderIdentity> identity(String code, SignInFlow flow, URI redirectUri);
 }

@@ -1,6 +1,9 @@
 package io.periscope.identity;
 
 import io.periscope.auth.Accounts;
+import io.periscope.auth.IdentityLinks;
+import io.periscope.json.ValidationException;
+import io.periscope.runtime.Failures;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -8,26 +11,24 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import okhttp3.OkHttpClient;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Sign-in through identity providers: {@link #start} sends the browser to the provider with a fresh
  * flow sealed in a cookie; {@link #finish} opens the cookie on whichever node the callback reaches,
- * checks the state, has the provider vouch for a verified e-mail address, and signs in the account
- * holding it (or a new one).
+ * checks the state, has the provider say who signed in (with a verified e-mail address), and signs
+ * in the account linked to that provider account, or a new one ({@link IdentityLinks}).
  */
 public final class IdentitySignIn {
-  private static final Logger log = LoggerFactory.getLogger(IdentitySignIn.class);
 
   /** How long a started sign-in may take at the provider. */
   public static final Duration FLOW_LIFETIME = Duration.ofMinutes(10);
 
   private final Map<String, IdentityProvider> providers = new LinkedHashMap<>();
   private final boolean githubConfigured;
-  private final Accounts accounts;
+  private final IdentityLinks links;
   private final SignInFlows flows;
   private final String publicUrl;
   private final Clock clock;
@@ -35,7 +36,7 @@ public final class IdentitySignIn {
   public IdentitySignIn(
       IdentityProviderSettings settings,
       OkHttpClient client,
-      Accounts accounts,
+      IdentityLinks links,
       String serviceSecret,
       String publicUrl,
       Clock clock) {
@@ -44,7 +45,7 @@ public final class IdentitySignIn {
         .ifPresent(g -> providers.put(GitHubProvider.NAME, new GitHubProvider(g, client)));
     settings.oidc().forEach(o -> providers.put(o.name(), new OidcProvider(o, client)));
     this.githubConfigured = settings.github().isPresent();
-    this.accounts = accounts;
+    this.links = links;
     this.flows = new SignInFlows(serviceSecret);
     this.publicUrl = publicUrl;
     this.clock = clock;
@@ -110,13 +111,25 @@ public final class IdentitySignIn {
           SignInFailure.Reason.DENIED,
           "the identity provider did not sign you in (" + errorCode(error.orElse("no code")) + ")");
     }
-    return p.verifiedEmail(code.get(), flow.get(), callbackUri(provider))
-        .thenCompose(email -> accounts.signInVerified(email, provider))
-        .thenApply(
-            session -> {
-              log.info("event=signed-in provider={} account={}", provider, session.user().id());
-              return session;
+    return p.identity(code.get(), flow.get(), callbackUri(provider))
+        .thenCompose(links::signIn)
+        .exceptionally(
+            e -> {
+              throw asSignInFailure(Failures.unwrap(e));
             });
+  }
+
+  /** What the account rules refused, as the sign-in's failure; anything else as it is. */
+  private static RuntimeException asSignInFailure(Throwable t) {
+    if (t instanceof IdentityLinks.LinkMailed m)
+      return new SignInFailure(SignInFailure.Reason.LINK_MAILED, m.getMessage());
+    if (t instanceof IdentityLinks.LinkRefused r)
+      return new SignInFailure(SignInFailure.Reason.LINK_REFUSED, r.getMessage());
+    if (t instanceof ValidationException)
+      return new SignInFailure(
+          SignInFailure.Reason.UNVERIFIED_EMAIL,
+          "the provider's e-mail address is not one Periscope takes");
+    return t instanceof RuntimeException r ? r : new CompletionException(t);
   }
 
   /** A provider's error code as far as it is a plain OAuth code; anything else is not repeated. */

@@ -21,6 +21,7 @@ import com.nimbusds.openid.connect.sdk.Nonce;
 import com.nimbusds.openid.connect.sdk.claims.IDTokenClaimsSet;
 import com.nimbusds.openid.connect.sdk.op.OIDCProviderMetadata;
 import com.nimbusds.openid.connect.sdk.validators.IDTokenValidator;
+import io.periscope.auth.ProviderIdentity;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +78,7 @@ final class OidcProvider implements IdentityProvider {
   }
 
   @Override
-  public CompletionStage<String> verifiedEmail(String code, SignInFlow flow, URI redirectUri) {
+  public CompletionStage<ProviderIdentity> identity(String code, SignInFlow flow, URI redirectUri) {
     return metadata()
         .thenCompose(
             m ->
@@ -90,13 +91,22 @@ final class OidcProvider implements IdentityProvider {
                                       IDTokenClaimsSet claims =
                                           validate(
                                               m, tokens.path("id_token").asText(""), keys, flow);
-                                      if (claims.getStringClaim("email") != null)
-                                        return CompletableFuture.completedFuture(
-                                            verified(claims.toJSONObject()));
-                                      return userInfo(
-                                          m,
-                                          tokens.path("access_token").asText(""),
-                                          claims.getSubject().getValue());
+                                      String subject = claims.getSubject().getValue();
+                                      CompletionStage<String> email =
+                                          claims.getStringClaim("email") != null
+                                              ? CompletableFuture.completedFuture(
+                                                  verified(claims.toJSONObject()))
+                                              : userInfo(
+                                                  m,
+                                                  tokens.path("access_token").asText(""),
+                                                  subject);
+                                      return email.thenApply(
+                                          address ->
+                                              new ProviderIdentity(
+                                                  settings.name(),
+                                                  m.getIssuer().getValue(),
+                                                  subject,
+                                                  address));
                                     })));
   }
 

@@ -17,6 +17,16 @@ public final class SignInFailure extends RuntimeException {
     INVALID_ANSWER(401, "invalid_answer"),
     /** The provider vouched for no verified e-mail address. */
     UNVERIFIED_EMAIL(403, "unverified_email"),
+    /**
+     * An account holds the address and is not linked to this provider account: its holder was
+     * mailed a link that connects them.
+     */
+    LINK_MAILED(403, "link_mailed"),
+    /**
+     * An account holds the address and cannot be linked this way (an administrator's, or no e-mail
+     * to confirm it with).
+     */
+    LINK_REFUSED(403, "link_refused"),
     /** The provider could not be reached, timed out, or answered something unreadable. */
     UNAVAILABLE(502, "provider_unavailable");
 

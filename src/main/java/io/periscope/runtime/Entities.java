@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.auth.EmailEntity;
+import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
@@ -27,6 +28,9 @@ public interface Entities {
 
   /** An e-mail address's entity, by the id {@code auth.EmailIndex} gives the address. */
   RecipientRef<EmailEntity.Command> email(String entityId);
+
+  /** An account at an identity provider, by {@code auth.ProviderIdentity#linkId}. */
+  RecipientRef<IdentityLinkEntity.Command> identityLink(String linkId);
 
   RecipientRef<KeyPoolEntity.Command> keyPool(String pool);
 

@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.auth.EmailEntity;
+import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
@@ -71,6 +72,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<EmailEntity.Command> email(String entityId) {
     return spawn(EmailEntity.TYPE_KEY.name(), entityId, EmailEntity::create);
+  }
+
+  @Override
+  public RecipientRef<IdentityLinkEntity.Command> identityLink(String linkId) {
+    return spawn(IdentityLinkEntity.TYPE_KEY.name(), linkId, IdentityLinkEntity::create);
   }
 
   @Override

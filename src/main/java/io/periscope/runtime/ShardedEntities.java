@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.auth.EmailEntity;
+import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
@@ -37,6 +38,9 @@ public final class ShardedEntities implements Entities {
                     (owner, ids) -> runAll.run(owner, ids),
                     owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(
+            IdentityLinkEntity.TYPE_KEY, ctx -> IdentityLinkEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
     sharding.init(
@@ -84,6 +88,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<EmailEntity.Command> email(String entityId) {
     return sharding.entityRefFor(EmailEntity.TYPE_KEY, EntityIds.checked(entityId));
+  }
+
+  @Override
+  public RecipientRef<IdentityLinkEntity.Command> identityLink(String linkId) {
+    return sharding.entityRefFor(IdentityLinkEntity.TYPE_KEY, EntityIds.checked(linkId));
   }
 
   @Override

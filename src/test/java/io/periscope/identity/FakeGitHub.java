@@ -19,7 +19,7 @@ import okhttp3.mockwebserver.RecordedRequest;
 /**
  * GitHub's OAuth web flow and REST API on loopback: the token endpoint checks the client, the code
  * and the PKCE verifier, and answers a refused code with HTTP 200 and an error, as GitHub does;
- * /user/emails lists the user's addresses for the access token.
+ * /user answers the user's id and /user/emails lists the user's addresses for the access token.
  */
 final class FakeGitHub implements AutoCloseable {
   static final String CLIENT_ID = "gh-client-id";
@@ -28,6 +28,7 @@ final class FakeGitHub implements AutoCloseable {
   final MockWebServer server = new MockWebServer();
   private final Map<String, String> challenges = new ConcurrentHashMap<>();
   private final Map<String, List<Map<String, Object>>> emails = new ConcurrentHashMap<>();
+  private final Map<String, Long> userIds = new ConcurrentHashMap<>();
 
   FakeGitHub() throws Exception {
     server.setDispatcher(
@@ -45,8 +46,19 @@ final class FakeGitHub implements AutoCloseable {
     return url.substring(0, url.length() - 1);
   }
 
-  /** The user signs in at GitHub and has these addresses; answers the code. */
+  /**
+   * The user signs in at GitHub and has these addresses; answers the code. The user's id is the
+   * same for the same first address, as one GitHub user's would be.
+   */
   String approve(URI authorization, List<Map<String, Object>> addresses) {
+    return approve(
+        authorization,
+        Math.abs((long) String.valueOf(addresses.get(0).get("email")).hashCode()),
+        addresses);
+  }
+
+  /** The GitHub user {@code userId} signs in and has these addresses; answers the code. */
+  String approve(URI authorization, long userId, List<Map<String, Object>> addresses) {
     Map<String, String> q = query(authorization.getRawQuery());
     if (!"S256".equals(q.get("code_challenge_method")) || !CLIENT_ID.equals(q.get("client_id"))) {
       throw new AssertionError("not a PKCE S256 request of our client: " + q);
@@ -54,6 +66,7 @@ final class FakeGitHub implements AutoCloseable {
     String code = UUID.randomUUID().toString();
     challenges.put(code, q.get("code_challenge"));
     emails.put("gho_" + code, addresses);
+    userIds.put("gho_" + code, userId);
     return code;
   }
 
@@ -83,6 +96,13 @@ final class FakeGitHub implements AutoCloseable {
               "bearer",
               "scope",
               "user:email"));
+    }
+    if (path.equals("/user")) {
+      String bearer = request.getHeader("Authorization");
+      Long id = bearer == null ? null : userIds.get(bearer.replace("Bearer ", ""));
+      return id == null
+          ? new MockResponse().setResponseCode(401)
+          : json(Map.of("id", id, "login", "user" + id));
     }
     if (path.equals("/user/emails")) {
       String bearer = request.getHeader("Authorization");

@@ -12,6 +12,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.Mailbox;
 import io.periscope.testing.TestJournals;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -32,6 +33,7 @@ import org.junit.Test;
 public class IdentitySignInTest {
   static FakeOidcProvider oidc;
   static FakeGitHub github;
+  static Mailbox mailbox;
   static CapturedLogs logs;
   static InProcessService service;
 
@@ -47,6 +49,7 @@ public class IdentitySignInTest {
   public static void start() throws Exception {
     oidc = new FakeOidcProvider();
     github = new FakeGitHub();
+    mailbox = new Mailbox();
     logs = new CapturedLogs();
     service = new InProcessService(providers().withFallback(TestJournals.h2()));
     webNode =
@@ -58,6 +61,10 @@ public class IdentitySignInTest {
   }
 
   static Config providers() {
+    return mailbox.smtpConfig().withFallback(providerSettings());
+  }
+
+  static Config providerSettings() {
     return ConfigFactory.parseMap(
         Map.of(
             "periscope.identity.github.client-id",
@@ -88,6 +95,7 @@ public class IdentitySignInTest {
     logs.close();
     oidc.close();
     github.close();
+    mailbox.close();
   }
 
   /** A started sign-in: where the provider's page is, and the cookie the browser keeps. */
@@ -188,19 +196,59 @@ public class IdentitySignInTest {
     assertEquals(user.get("id").asText(), second.get("user").get("id").asText());
   }
 
-  @Test
-  public void aVerifiedAddressLinksToTheAccountHoldingIt() throws Exception {
-    service.account("wanda", "user", "wanda's own passphrase");
+  /** The sign-in of a provider account with {@code email}: its answer. */
+  static HttpResponse<String> signIn(String subject, String email) throws Exception {
     Started started = begin(service, "keycloak");
-    JsonNode session =
-        signedIn(
-            finish(
-                service,
-                "keycloak",
-                started,
-                oidc.approve(
-                    started.authorization(), person("kc-wanda", "wanda@example.org", true))));
+    return finish(
+        service,
+        "keycloak",
+        started,
+        oidc.approve(started.authorization(), person(subject, email, true)));
+  }
+
+  static void refusedWith(HttpResponse<String> r, String code) throws Exception {
+    assertEquals(r.body(), 403, r.statusCode());
+    assertNull("no session", tree(r.body()).get("token"));
+    assertTrue(r.body(), tree(r.body()).get("error").asText().length() > 0);
+    assertEquals(code, SignInFailure.Reason.valueOf(code.toUpperCase()).code);
+  }
+
+  @Test
+  public void aProviderVouchingForAnExistingAccountsAddressGetsNoSessionUntilItsHolderLinksIt()
+      throws Exception {
+    service.account("wanda", "user", "wanda's own passphrase");
+    refusedWith(signIn("kc-wanda", "wanda@example.org"), "link_mailed");
+    Mailbox.Received mail = mailbox.await("wanda@example.org", 1);
+    assertEquals("Connect a sign-in to your Periscope account", mail.subject());
+    assertTrue(mail.text(), mail.text().contains("\"keycloak\""));
+    String token = mail.token();
+    secrets.add(token);
+
+    // somebody else at the provider, with the same address: no session either
+    refusedWith(signIn("kc-mallory-wanda", "wanda@example.org"), "link_mailed");
+
+    JsonNode linked =
+        tree(
+            service
+                .send(
+                    "POST", "/auth/link-identity", null, "{\"token\": \"" + token + "\"}", Map.of())
+                .body());
+    assertEquals("linked", linked.get("status").asText());
+    assertEquals("wanda", linked.get("user").get("id").asText());
+    assertEquals(
+        "a token works once",
+        400,
+        service
+            .send("POST", "/auth/link-identity", null, "{\"token\": \"" + token + "\"}", Map.of())
+            .statusCode());
+
+    JsonNode session = signedIn(signIn("kc-wanda", "wanda@example.org"));
     assertEquals("wanda", session.get("user").get("id").asText());
+    assertEquals(
+        "the link is to the provider's account, whatever address it shows later",
+        "wanda",
+        signedIn(signIn("kc-wanda", "wanda-new@example.org")).get("user").get("id").asText());
+    refusedWith(signIn("kc-mallory-wanda", "wanda@example.org"), "link_mailed");
     assertEquals(
         "the password still works",
         200,
@@ -212,6 +260,14 @@ public class IdentitySignInTest {
                 "{\"email\":\"wanda@example.org\",\"password\":\"wanda's own passphrase\"}",
                 Map.of())
             .statusCode());
+  }
+
+  @Test
+  public void anAdministratorsAccountIsNeverLinked() throws Exception {
+    service.account("vera", "admin", "vera's admin passphrase");
+    refusedWith(signIn("kc-vera", "vera@example.org"), "link_refused");
+    Thread.sleep(500);
+    assertEquals("nothing mailed", 0, mailbox.to("vera@example.org").size());
   }
 
   @Test
@@ -372,6 +428,18 @@ public class IdentitySignInTest {
                         Map.of("email", "old@example.org", "primary", false, "verified", true),
                         Map.of("email", "cleo@example.org", "primary", true, "verified", true)))));
     assertEquals("cleo@example.org", session.get("user").get("email").asText());
+
+    Started other = begin(service, "github");
+    HttpResponse<String> takeover =
+        finish(
+            service,
+            "github",
+            other,
+            github.approve(
+                other.authorization(),
+                424242,
+                List.of(Map.of("email", "cleo@example.org", "primary", true, "verified", true))));
+    refusedWith(takeover, "link_mailed");
 
     Started unverified = begin(service, "github");
     HttpResponse<String> r =

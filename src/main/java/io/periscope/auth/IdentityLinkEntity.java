@@ -1,0 +1,144 @@
+package io.periscope.auth;
+
+import io.periscope.owner.OwnerEntity;
+import io.periscope.persistence.JournalFailures;
+import io.periscope.persistence.Snapshots;
+import io.periscope.serialization.JsonSerializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Instant;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+
+/**
+ * One account at an identity provider ({@link ProviderIdentity#linkId}: provider, issuer and
+ * subject) and the Periscope account it signs in. A link is made once, when the provider's sign-in
+ * makes the account, or when the holder of an existing account confirms it through the link mailed
+ * to the account's address ({@link #Propose}, then {@link #Confirm}); it never changes after.
+ */
+public final class IdentityLinkEntity
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        IdentityLinkEntity.Command, IdentityLinkEntity.Event, IdentityLinkEntity.State> {
+
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "IdentityLink");
+
+  /**
+   * A link waiting for the account holder: the provider's name, the mailed token's hash, until it
+   * expires.
+   */
+  public record Pending(String accountId, String provider, String tokenHash, Instant expiresAt)
+      implements JsonSerializable {
+    boolean accepts(String hash, Instant now) {
+      return hash != null
+          && now.isBefore(expiresAt)
+          && MessageDigest.isEqual(
+              tokenHash.getBytes(StandardCharsets.UTF_8), hash.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** {@code accountId} is null until linked; {@code pending} the latest proposal, if any. */
+  public record State(String accountId, Pending pending) implements JsonSerializable {}
+
+  public sealed interface Command extends JsonSerializable {}
+
+  /** The linked account; refused while there is none. */
+  public record Lookup(ActorRef<StatusReply<String>> replyTo) implements Command {}
+
+  /** Links a new account; refused when another account is linked. */
+  public record Link(String accountId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Keeps a mailed token's hash for linking {@code accountId}; replaces an earlier proposal. */
+  public record Propose(Pending pending, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Uses a mailed token: answers the link it made; refused for any other token. */
+  public record Confirm(String tokenHash, Instant now, ActorRef<StatusReply<Pending>> replyTo)
+      implements Command {}
+
+  public sealed interface Event extends JsonSerializable {}
+
+  public record Linked(String accountId) implements Event {}
+
+  public record LinkProposed(Pending pending) implements Event {}
+
+  public static Behavior<Command> create(String entityId) {
+    return new IdentityLinkEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+  }
+
+  private IdentityLinkEntity(PersistenceId persistenceId) {
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(null, null);
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(
+            Lookup.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        state.accountId() != null
+                            ? StatusReply.success(state.accountId())
+                            : StatusReply.error("not linked")))
+        .onCommand(
+            Link.class,
+            (state, cmd) -> {
+              if (cmd.accountId().equals(state.accountId()))
+                return Effect().reply(cmd.replyTo(), StatusReply.ack());
+              if (state.accountId() != null)
+                return Effect()
+                    .reply(cmd.replyTo(), StatusReply.error("linked to another account"));
+              return Effect()
+                  .persist(new Linked(cmd.accountId()))
+                  .thenReply(cmd.replyTo(), s -> StatusReply.ack());
+            })
+        .onCommand(
+            Propose.class,
+            (state, cmd) ->
+                state.accountId() != null
+                    ? Effect().reply(cmd.replyTo(), StatusReply.error("linked already"))
+                    : Effect()
+                        .persist(new LinkProposed(cmd.pending()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
+        .onCommand(
+            Confirm.class,
+            (state, cmd) ->
+                state.accountId() == null
+                        && state.pending() != null
+                        && state.pending().accepts(cmd.tokenHash(), cmd.now())
+                    ? Effect()
+                        .persist(new Linked(state.pending().accountId()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.success(state.pending()))
+                    : Effect().reply(cmd.replyTo(), StatusReply.error(OwnerEntity.TOKEN_REFUSED)))
+        .build();
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return newEventHandlerBuilder()
+        .forAnyState()
+        .onEvent(Linked.class, (state, e) -> new State(e.accountId(), null))
+        .onEvent(LinkProposed.class, (state, e) -> new State(null, e.pending()))
+        .build();
+  }
+}

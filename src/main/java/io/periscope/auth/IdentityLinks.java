@@ -1,0 +1,240 @@
+package io.periscope.auth;
+
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.notify.EmailSender;
+import io.periscope.owner.Account;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which Periscope account an identity provider's sign-in opens. An account is bound to the
+ * provider's account ({@link ProviderIdentity}: provider, issuer, subject), never to the address
+ * the provider asserts, which a provider may let anyone claim:
+ *
+ * <ul>
+ *   <li>a provider account linked before signs in its account, whatever address it shows now;
+ *   <li>one not linked yet, whose address no account holds, makes a new user account, linked;
+ *   <li>one whose address an account holds gets no session: the account's holder is mailed a link
+ *       that connects the two ({@link #confirm}), and only then does the sign-in open it. An
+ *       administrator's account is never linked, and without e-mail nothing can be linked.
+ * </ul>
+ */
+public final class IdentityLinks {
+  private static final Logger log = LoggerFactory.getLogger(IdentityLinks.class);
+  public static final Duration LINK_LIFETIME = Duration.ofHours(1);
+
+  /** The sign-in found an account it may not open: a link was mailed to its address. */
+  public static final class LinkMailed extends RuntimeException {
+    LinkMailed() {
+      super(
+          "an account already uses this e-mail address: a link that connects this sign-in to it"
+              + " was mailed to the address; follow it, then sign in again",
+          null,
+          false,
+          false);
+    }
+  }
+
+  /** The sign-in found an account that may not be linked this way. */
+  public static final class LinkRefused extends RuntimeException {
+    LinkRefused(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private final Accounts accounts;
+  private final EmailIndex emails;
+  private final Entities entities;
+  private final Asks asks;
+  private final EmailSender email;
+  private final AccountMails mails;
+  private final SessionGenerations sessions;
+  private final Clock clock;
+
+  public IdentityLinks(
+      Accounts accounts,
+      Entities entities,
+      Asks asks,
+      EmailSender email,
+      AccountMails mails,
+      SessionGenerations sessions,
+      Clock clock) {
+    this.accounts = accounts;
+    this.emails = new EmailIndex(entities, asks);
+    this.entities = entities;
+    this.asks = asks;
+    this.email = email;
+    this.mails = mails;
+    this.sessions = sessions;
+    this.clock = clock;
+  }
+
+  /**
+   * The session of the account {@code who} signs in, as the rules above say. Fails with {@link
+   * LinkMailed}, {@link LinkRefused}, or {@link ValidationException} for an address that is none.
+   */
+  public CompletionStage<Accounts.Session> signIn(ProviderIdentity who) {
+    String address = EmailEntity.normalize(Accounts.validEmail(who.email(), "email"));
+    return linked(who)
+        .thenCompose(
+            accountId ->
+                accountId != null
+                    ? account(accountId)
+                    : emails
+                        .holder(address)
+                        .handle(
+                            (holder, none) -> {
+                              if (none != null && !Failures.isRefusal(none))
+                                return CompletableFuture.<Account>failedFuture(none);
+                              return holder == null
+                                  ? newAccount(who, address)
+                                  : account(holder).thenCompose(a -> proposeLink(who, a));
+                            })
+                        .thenCompose(stage -> stage))
+        .thenApply(
+            account -> {
+              log.info("event=signed-in provider={} account={}", who.provider(), account.id());
+              return accounts.session(account);
+            });
+  }
+
+  /**
+   * Uses a mailed link token: the provider account is linked to the account, whose address is now
+   * proven (an unproven password goes, as it may be a squatter's). Fails with {@link
+   * ValidationException} for an unknown, used, replaced or expired token.
+   */
+  public CompletionStage<Account.View> confirm(String token) {
+    String linkId = MailedTokens.holderId(token).orElseThrow(IdentityLinks::invalidToken);
+    return asks.<IdentityLinkEntity.Command, IdentityLinkEntity.Pending>ask(
+            entities.identityLink(linkId),
+            reply ->
+                new IdentityLinkEntity.Confirm(MailedTokens.hash(token), clock.instant(), reply))
+        .exceptionally(
+            e -> {
+              if (Failures.isRefusal(e)) throw invalidToken();
+              throw new CompletionException(Failures.unwrap(e));
+            })
+        .thenCompose(
+            link ->
+                asks.<OwnerEntity.Command, Account>ask(
+                    entities.owner(link.accountId()),
+                    reply -> new OwnerEntity.VerifiedByProvider(link.provider(), reply)))
+        .thenApply(
+            account -> {
+              sessions.remember(account);
+              log.info("event=identity-linked account={}", account.id());
+              return account.view();
+            });
+  }
+
+  /** The linked account's id, null when there is none. */
+  private CompletionStage<String> linked(ProviderIdentity who) {
+    return asks.<IdentityLinkEntity.Command, String>ask(
+            entities.identityLink(who.linkId()), IdentityLinkEntity.Lookup::new)
+        .handle(
+            (accountId, none) -> {
+              if (none != null && !Failures.isRefusal(none))
+                throw new CompletionException(Failures.unwrap(none));
+              return accountId;
+            });
+  }
+
+  private CompletionStage<Account> account(String accountId) {
+    return asks.ask(entities.owner(accountId), OwnerEntity.GetAccount::new);
+  }
+
+  /**
+   * A new user account, linked; when another sign-in took the address meanwhile, that account's
+   * rules apply.
+   */
+  private CompletionStage<Account> newAccount(ProviderIdentity who, String address) {
+    Account fresh =
+        new Account(
+            Accounts.newAccountId(address), address, Role.USER, null, clock.instant(), true, 0);
+    return accounts
+        .open(fresh)
+        .thenCompose(
+            account ->
+                asks.<IdentityLinkEntity.Command, Done>ask(
+                        entities.identityLink(who.linkId()),
+                        reply -> new IdentityLinkEntity.Link(account.id(), reply))
+                    .thenApply(linked -> account))
+        .exceptionallyCompose(
+            e ->
+                Failures.unwrap(e) instanceof Accounts.Conflict c && c.emailTaken()
+                    ? linked(who)
+                        .thenCompose(
+                            id ->
+                                id != null
+                                    ? account(id)
+                                    : emails
+                                        .holder(address)
+                                        .thenCompose(this::account)
+                                        .thenCompose(a -> proposeLink(who, a)))
+                    : CompletableFuture.failedFuture(e));
+  }
+
+  /**
+   * Mails the holder of {@code account} a link for {@code who}, then fails with {@link LinkMailed};
+   * or with {@link LinkRefused} for an administrator, or without e-mail.
+   */
+  private CompletionStage<Account> proposeLink(ProviderIdentity who, Account account) {
+    if (account.role() == Role.ADMIN) {
+      throw new LinkRefused(
+          "an administrator's account is never linked to an identity provider: sign in with its"
+              + " password");
+    }
+    if (!email.configured()) {
+      throw new LinkRefused(
+          "an account already uses this e-mail address, and without e-mail on this instance"
+              + " (SMTP_HOST, SMTP_FROM) it cannot be linked to this sign-in");
+    }
+    String token = MailedTokens.create(who.linkId());
+    Instant now = clock.instant();
+    return emails
+        .reserveMail(account.email(), now)
+        .thenCompose(
+            reserved ->
+                asks.<IdentityLinkEntity.Command, Done>ask(
+                    entities.identityLink(who.linkId()),
+                    reply ->
+                        new IdentityLinkEntity.Propose(
+                            new IdentityLinkEntity.Pending(
+                                account.id(),
+                                who.provider(),
+                                MailedTokens.hash(token),
+                                now.plus(LINK_LIFETIME)),
+                            reply)))
+        .thenCompose(
+            proposed ->
+                email.send(
+                    mails.identityLink(account.email(), who.provider(), token, LINK_LIFETIME, now)))
+        .handle(
+            (sent, failure) -> {
+              // mailed, suppressed (the address had its mail for now) or failed: the same answer
+              if (failure != null && !Failures.isRefusal(failure)) {
+                log.warn(
+                    "event=account-mail-failed flow=identity-link reason=\"{}\"",
+                    Failures.unwrap(failure).getClass().getSimpleName());
+              }
+              throw new LinkMailed();
+            });
+  }
+
+  private static ValidationException invalidToken() {
+    return new ValidationException(List.of(Issue.at(OwnerEntity.TOKEN_REFUSED, "token")));
+  }
+}

@@ -1,0 +1,33 @@
+package io.periscope.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Who an identity provider says signed in: the account at the provider, named by the provider's
+ * issuer and its subject for the user (OIDC's {@code iss} and {@code sub}, GitHub's API and user
+ * id), and the address it vouches for as verified. An account is bound to the first three, never to
+ * the address, which a provider may let anyone claim.
+ */
+public record ProviderIdentity(String provider, String issuer, String subject, String email) {
+  /** The id of its {@link IdentityLinkEntity}: a digest, whatever the provider's strings hold. */
+  public String linkId() {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(
+                      String.join("\n", provider, issuer, subject)
+                          .getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ProviderIdentity[" + provider + "]"; // the subject and the address identify a person
+  }
+}
