@@ -9,6 +9,8 @@ import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
+import io.periscope.channels.ChannelAddresses;
+import io.periscope.channels.ChannelPermissions;
 import io.periscope.config.Settings;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
@@ -17,6 +19,7 @@ import io.periscope.feedback.Feedbacks;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
+import io.periscope.http.ChannelRoutes;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
@@ -93,6 +96,8 @@ public final class Periscope {
   private final SessionGenerations sessions;
   private final SelfService selfService;
   private final IdentityLinks identityLinks;
+  private final ChannelPermissions channelPolicy;
+  private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
 
   /**
@@ -149,6 +154,8 @@ public final class Periscope {
         new SelfService(accounts, entities, asks, mailer, mails, sessions, blocking, clock);
     this.identityLinks =
         new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, clock);
+    this.channelPolicy = new ChannelPermissions(entities, asks);
+    this.channelAddresses = new ChannelAddresses(entities, asks, mailer, mails, clock);
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -202,7 +209,9 @@ public final class Periscope {
             trusted,
             userUrls.guardedClient(),
             blocking,
-            Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())));
+            Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())),
+            channelPolicy,
+            adminAlerts);
     return new Pipeline(
         new FeedCollector(userUrls),
         search,
@@ -299,10 +308,11 @@ public final class Periscope {
             selfService,
             identitySignIn,
             identityLinks,
+            channelAddresses,
             settings.webOrigins().stream().findFirst(),
             authLimiter),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
-        new WatchRoutes(entities, asks, settings.maxBodyBytes()),
+        new WatchRoutes(entities, asks, channelPolicy, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,
@@ -314,6 +324,7 @@ public final class Periscope {
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
-        new OpenApiRoutes());
+        new OpenApiRoutes(),
+        new ChannelRoutes(channelAddresses, entities, asks));
   }
 }

@@ -94,6 +94,24 @@ public final class AccountMails {
         now);
   }
 
+  /** Sent when an owner asks for alerts to this address: the mailbox has to agree. */
+  public Mail channelAddress(
+      String to, String owner, String token, Duration lifetime, Instant now) {
+    return new Mail(
+        to,
+        "Receive Periscope alerts at this address?",
+        """
+        The Periscope user "%s" asked to send the alerts of their watches to this address.
+        If you agree:
+
+        %s
+
+        The token works once, for %s. If you do not agree, ignore this message: nothing is sent here.
+        """
+            .formatted(owner, use(token, "confirm-email-channel", ""), hours(lifetime)),
+        now);
+  }
+
   /**
    * The link to the web client's page, or how to post the token (and {@code moreFields}) to the
    * service.

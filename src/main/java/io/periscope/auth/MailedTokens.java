@@ -16,21 +16,21 @@ import java.util.regex.Pattern;
  * entity, or an identity link); only the SHA-256 of the whole token is ever stored, so the journal
  * cannot be replayed into a working link.
  */
-final class MailedTokens {
+public final class MailedTokens {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final int SECRET_BYTES = 32;
   private static final Pattern SECRET = Pattern.compile("[A-Za-z0-9_-]{43}");
 
   private MailedTokens() {}
 
-  static String create(String holderId) {
+  public static String create(String holderId) {
     byte[] secret = new byte[SECRET_BYTES];
     RANDOM.nextBytes(secret);
     return holderId + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
   }
 
   /** The holder a well-formed token names; empty for anything else. */
-  static Optional<String> holderId(String token) {
+  public static Optional<String> holderId(String token) {
     if (token == null) return Optional.empty();
     int dot = token.lastIndexOf('.');
     if (dot <= 0) return Optional.empty();
@@ -41,7 +41,7 @@ final class MailedTokens {
     return wellFormed ? Optional.of(holderId) : Optional.empty();
   }
 
-  static String hash(String token) {
+  public static String hash(String token) {
     try {
       return HexFormat.of()
           .formatHex(

@@ -42,7 +42,7 @@ public final class SelfService {
 
   /** The mailed-token routes need SMTP; without it they answer 503. */
   public static final class MailNotConfigured extends RuntimeException {
-    MailNotConfigured() {
+    public MailNotConfigured() {
       super(
           "e-mail is not configured on this instance (SMTP_HOST, SMTP_FROM), so accounts cannot"
               + " register or recover by e-mail; an operator creates them with 'users create'",

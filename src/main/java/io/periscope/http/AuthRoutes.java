@@ -15,6 +15,7 @@ import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SelfService;
+import io.periscope.channels.ChannelAddresses;
 import io.periscope.identity.IdentitySignIn;
 import io.periscope.identity.SignInFailure;
 import io.periscope.json.Issue;
@@ -53,6 +54,7 @@ public final class AuthRoutes implements Routes {
   private final SelfService selfService;
   private final IdentitySignIn signIn;
   private final IdentityLinks links;
+  private final ChannelAddresses channelAddresses;
   private final Optional<String> webOrigin;
   private final FixedWindowRateLimiter limiter;
 
@@ -65,12 +67,14 @@ public final class AuthRoutes implements Routes {
       SelfService selfService,
       IdentitySignIn signIn,
       IdentityLinks links,
+      ChannelAddresses channelAddresses,
       Optional<String> webOrigin,
       FixedWindowRateLimiter limiter) {
     this.accounts = accounts;
     this.selfService = selfService;
     this.signIn = signIn;
     this.links = links;
+    this.channelAddresses = channelAddresses;
     this.webOrigin = webOrigin;
     this.limiter = limiter;
   }
@@ -160,6 +164,16 @@ public final class AuthRoutes implements Routes {
                     MAX_BODY,
                     body ->
                         account(links.confirm(Fields.of(body, "token").text("token")), "linked"))),
+        new Endpoint(
+            POST,
+            "/auth/confirm-email-channel",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        onSuccess(
+                            channelAddresses.confirm(Fields.of(body, "token").text("token")),
+                            address -> complete(ok(new AddressConfirmed("confirmed", address)))))),
         // an unconfigured provider is no route: 404, unless another /auth route has the path (then
         // 405)
         new Endpoint(
@@ -188,6 +202,9 @@ public final class AuthRoutes implements Routes {
   private static Route accepted(Supplier<SelfService.Accepted> work) {
     return complete(json(StatusCodes.ACCEPTED, work.get()));
   }
+
+  /** The body of a confirmed channel address. */
+  public record AddressConfirmed(String status, String address) {}
 
   /** The body of a verification or reset: what happened and the account it happened to. */
   public record AccountChanged(String status, Account.View user) {}

@@ -56,14 +56,15 @@ public final class HttpApi {
       TrustRoutes trust,
       FeedbackRoutes feedback,
       DeviceRoutes devices,
-      OpenApiRoutes openApi) {
+      OpenApiRoutes openApi,
+      ChannelRoutes channels) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
     this.open = Group.of(system, auth);
     // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
     this.authenticated =
-        Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi);
+        Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi, channels);
   }
 
   public Route route() {

@@ -11,6 +11,9 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.notify.ChannelPolicy;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllResult;
@@ -23,6 +26,7 @@ import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,11 +45,16 @@ import org.apache.pekko.http.javadsl.server.Route;
 public final class WatchRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
+  private final ChannelPolicy channels;
   private final long maxBody;
 
-  public WatchRoutes(Entities entities, Asks asks, long maxBody) {
+  /**
+   * @param channels a watch naming a channel its owner may not use is refused (400)
+   */
+  public WatchRoutes(Entities entities, Asks asks, ChannelPolicy channels, long maxBody) {
     this.entities = entities;
     this.asks = asks;
+    this.channels = channels;
     this.maxBody = maxBody;
   }
 
@@ -222,6 +231,29 @@ public final class WatchRoutes implements Routes {
 
   private CompletionStage<HttpResponse> create(String owner, JsonNode body) {
     Watch watch = WatchValidator.validate(body, null, owner);
+    return permitted(watch).thenCompose(ok -> created(owner, watch));
+  }
+
+  /**
+   * Fails with a {@link ValidationException} naming each channel the owner may not use (the rules
+   * of {@link ChannelPolicy}).
+   */
+  private CompletionStage<Watch> permitted(Watch watch) {
+    return channels
+        .refusals(watch.owner(), watch.channels())
+        .thenApply(
+            refused -> {
+              List<Issue> issues = new ArrayList<>();
+              for (int i = 0; i < watch.channels().size(); i++) {
+                String why = refused.get(watch.channels().get(i));
+                if (why != null) issues.add(Issue.at(why, "channels", i));
+              }
+              if (!issues.isEmpty()) throw new ValidationException(issues);
+              return watch;
+            });
+  }
+
+  private CompletionStage<HttpResponse> created(String owner, Watch watch) {
     // The id is registered with the owner and the watch created at once; the 201 waits for both, so
     // it is always in the next list. Every attempt registers (idempotently), so a create cut short
     // by a crash is listed once the client retries, even when the retry answers 409; an id whose
@@ -251,8 +283,11 @@ public final class WatchRoutes implements Routes {
 
   private CompletionStage<HttpResponse> replace(String owner, String id, JsonNode body) {
     Watch watch = WatchValidator.validate(body, id, owner);
-    return asks.<WatchEntity.Command, Watch>ask(
-            entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r))
+    return permitted(watch)
+        .thenCompose(
+            ok ->
+                asks.<WatchEntity.Command, Watch>ask(
+                    entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r)))
         .thenApply(HttpResponses::ok)
         .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
   }

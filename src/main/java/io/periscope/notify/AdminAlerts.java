@@ -30,7 +30,8 @@ public final class AdminAlerts {
     SCHEDULER_TICK_CRASHED("scheduler-tick-crashed"),
     SCHEDULED_RUN_CRASHED("scheduled-run-crashed"),
     ALERT_INTERRUPTED("alert-interrupted"),
-    KEY_UNDECRYPTABLE("key-undecryptable");
+    KEY_UNDECRYPTABLE("key-undecryptable"),
+    CHANNEL_REFUSED("channel-refused");
 
     private final String label;
 

@@ -1,16 +1,23 @@
 package io.periscope.notify;
 
 import com.typesafe.config.Config;
+import io.periscope.http.FixedWindowRateLimiter;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends an event alert to each of a watch's channels at once and reports one {@link Delivery} per
@@ -18,13 +25,37 @@ import okhttp3.OkHttpClient;
  * be parsed, or whose kind has no sender here, is a failed delivery; nothing is thrown.
  */
 public final class Notifier {
+  private static final Logger log = LoggerFactory.getLogger(Notifier.class);
+  private static final int REMEMBERED_REFUSALS = 10_000;
+
   private final Map<ChannelId.Kind, ChannelSender> senders;
   private final Optional<PushSender> push;
+  private final ChannelPolicy policy;
+  private final FixedWindowRateLimiter perOwner;
+  private final AdminAlerts alerts;
 
-  public Notifier(Map<ChannelId.Kind, ChannelSender> senders, Optional<PushSender> push) {
+  /**
+   * The refusals the operator was told about on this node: each once ({@code owner/watch/channel}).
+   */
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+  /**
+   * @param policy refuses the channels an owner may not use: each refusal is that channel's failed
+   *     delivery, and the operator hears of it once
+   * @param perOwner deliveries an owner's watches may make in a window; past it they fail
+   */
+  public Notifier(
+      Map<ChannelId.Kind, ChannelSender> senders,
+      Optional<PushSender> push,
+      ChannelPolicy policy,
+      FixedWindowRateLimiter perOwner,
+      AdminAlerts alerts) {
     this.senders = new EnumMap<>(ChannelId.Kind.class);
     this.senders.putAll(senders);
     this.push = push;
+    this.policy = policy;
+    this.perOwner = perOwner;
+    this.alerts = alerts;
   }
 
   /**
@@ -38,7 +69,9 @@ public final class Notifier {
       OkHttpClient trusted,
       OkHttpClient guarded,
       Executor blocking,
-      Optional<PushSender> push) {
+      Optional<PushSender> push,
+      ChannelPolicy policy,
+      AdminAlerts alerts) {
     Map<ChannelId.Kind, ChannelSender> senders = new EnumMap<>(ChannelId.Kind.class);
     senders.put(
         ChannelId.Kind.TELEGRAM, new TelegramSender(trusted, TelegramSettings.from(config)));
@@ -47,17 +80,71 @@ public final class Notifier {
     senders.put(ChannelId.Kind.NTFY, new NtfySender(guarded));
     senders.put(ChannelId.Kind.SLACK, new SlackSender(guarded));
     senders.put(ChannelId.Kind.DISCORD, new DiscordSender(guarded));
-    return new Notifier(senders, push);
+    FixedWindowRateLimiter perOwner =
+        new FixedWindowRateLimiter(
+            config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),
+            Duration.ofHours(1),
+            Clock.systemUTC());
+    return new Notifier(senders, push, policy, perOwner, alerts);
   }
 
   /**
    * Completes (never exceptionally) when every channel has an answer; duplicates are sent to once.
    */
   public CompletionStage<List<Delivery>> send(List<String> channels, Alert alert) {
-    List<CompletableFuture<List<Delivery>>> pending = new ArrayList<>();
-    for (String id : channels.stream().distinct().toList()) pending.add(sendOne(id, alert));
-    return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
-        .thenApply(done -> pending.stream().flatMap(p -> p.join().stream()).toList());
+    List<String> distinct = channels.stream().distinct().toList();
+    return policy
+        .refusals(alert.owner(), distinct)
+        .handle(
+            (refused, unknown) -> {
+              if (unknown != null) {
+                // unknown permissions send nothing: the run records why, the next one tries again
+                log.warn("event=channel-policy-unavailable owner={}", alert.owner());
+                return CompletableFuture.completedFuture(
+                    distinct.stream()
+                        .map(
+                            id ->
+                                Delivery.failed(
+                                    id, "not sent: the channel's permission could not be checked"))
+                        .toList());
+              }
+              List<CompletableFuture<List<Delivery>>> pending = new ArrayList<>();
+              for (String id : distinct) pending.add(permitted(id, alert, refused.get(id)));
+              return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                  .thenApply(done -> pending.stream().flatMap(p -> p.join().stream()).toList());
+            })
+        .thenCompose(stage -> stage);
+  }
+
+  /** Sends to the channel unless the policy refused it ({@code refusal}) or the owner is over. */
+  private CompletableFuture<List<Delivery>> permitted(String id, Alert alert, String refusal) {
+    if (refusal != null) {
+      reportOnce(id, alert, refusal);
+      return failed(id, "refused: " + refusal);
+    }
+    if (!perOwner.acquire(alert.owner()).allowed()) {
+      return failed(id, "not sent: the owner's watches sent their notifications for this hour");
+    }
+    return sendOne(id, alert);
+  }
+
+  /**
+   * A watch saved before the rules refused one of its channels keeps alerting its others; the
+   * operator hears once per node which channel it was, so it does not go quiet unseen.
+   */
+  private void reportOnce(String id, Alert alert, String refusal) {
+    if (reported.size() >= REMEMBERED_REFUSALS) reported.clear();
+    if (reported.add(alert.owner() + "/" + alert.watchId() + "/" + id)) {
+      alerts.alert(
+          AdminAlerts.Kind.CHANNEL_REFUSED,
+          alert.owner(),
+          alert.watchId(),
+          ChannelId.parse(id)
+                  .map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT))
+                  .orElse("?")
+              + " channel refused: "
+              + refusal);
+    }
   }
 
   private CompletableFuture<List<Delivery>> sendOne(String id, Alert alert) {

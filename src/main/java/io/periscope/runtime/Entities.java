@@ -2,6 +2,8 @@ package io.periscope.runtime;
 
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.channels.ChannelAddressesEntity;
+import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
@@ -46,6 +48,12 @@ public interface Entities {
 
   /** The cluster's one generated VAPID key pair. */
   RecipientRef<VapidKeyEntity.Command> vapidKey();
+
+  /** The Telegram chats administrators opened to users, cluster-wide. */
+  RecipientRef<TelegramChatsEntity.Command> telegramChats();
+
+  /** The addresses an owner's {@code email:} channels may mail. */
+  RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner);
 
   /**
    * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step

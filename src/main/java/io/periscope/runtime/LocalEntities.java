@@ -2,6 +2,8 @@ package io.periscope.runtime;
 
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.channels.ChannelAddressesEntity;
+import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
@@ -111,6 +113,17 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<VapidKeyEntity.Command> vapidKey() {
     return spawn(VapidKeyEntity.TYPE_KEY.name(), VapidKeyEntity.ID, VapidKeyEntity::create);
+  }
+
+  @Override
+  public RecipientRef<TelegramChatsEntity.Command> telegramChats() {
+    return spawn(
+        TelegramChatsEntity.TYPE_KEY.name(), TelegramChatsEntity.ID, TelegramChatsEntity::create);
+  }
+
+  @Override
+  public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner) {
+    return spawn(ChannelAddressesEntity.TYPE_KEY.name(), owner, ChannelAddressesEntity::create);
   }
 
   @SuppressWarnings("unchecked")

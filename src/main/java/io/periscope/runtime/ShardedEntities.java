@@ -2,6 +2,8 @@ package io.periscope.runtime;
 
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.channels.ChannelAddressesEntity;
+import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
@@ -53,6 +55,13 @@ public final class ShardedEntities implements Entities {
         Entity.of(DevicesEntity.TYPE_KEY, ctx -> DevicesEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(VapidKeyEntity.TYPE_KEY, ctx -> VapidKeyEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(
+            TelegramChatsEntity.TYPE_KEY, ctx -> TelegramChatsEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(
+            ChannelAddressesEntity.TYPE_KEY,
+            ctx -> ChannelAddressesEntity.create(ctx.getEntityId())));
   }
 
   @Override
@@ -118,6 +127,16 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<VapidKeyEntity.Command> vapidKey() {
     return sharding.entityRefFor(VapidKeyEntity.TYPE_KEY, VapidKeyEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<TelegramChatsEntity.Command> telegramChats() {
+    return sharding.entityRefFor(TelegramChatsEntity.TYPE_KEY, TelegramChatsEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner) {
+    return sharding.entityRefFor(ChannelAddressesEntity.TYPE_KEY, EntityIds.checked(owner));
   }
 
   @Override

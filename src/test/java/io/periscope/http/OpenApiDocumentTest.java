@@ -172,31 +172,34 @@ public class OpenApiDocumentTest {
     // bodies that succeed, so their answers' schemas are checked too; any other operation with a
     // body sends {}
     Map<String, String> bodies =
-        Map.of(
-            "login",
-            "{\"email\": \"root@example.org\", \"password\": \"root-passphrase\"}",
-            "createWatch",
-            WATCH.formatted("w2"),
-            "replaceWatch",
-            WATCH.formatted("w1"),
-            "giveFeedback",
-            "{\"kind\": \"wrong\", \"note\": \"it was a rumour\"}",
-            "setTrustRule",
-            "{\"tier\": \"community\"}",
-            "registerDevice",
-            registration,
-            "setKeyDailyLimit",
-            "{\"dailyLimit\": 1000}",
-            "setModels",
-            Json.text(
-                Map.of(
-                    "verdicts",
-                    Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"),
-                    "assistance",
-                    Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"))),
-            "createUser",
-            "{\"id\": \"dave\", \"email\": \"dave@example.org\", \"role\": \"user\", \"password\":"
-                + " \"dave-passphrase\"}");
+        new java.util.HashMap<>(
+            Map.of(
+                "login",
+                "{\"email\": \"root@example.org\", \"password\": \"root-passphrase\"}",
+                "createWatch",
+                WATCH.formatted("w2"),
+                "replaceWatch",
+                WATCH.formatted("w1"),
+                "giveFeedback",
+                "{\"kind\": \"wrong\", \"note\": \"it was a rumour\"}",
+                "setTrustRule",
+                "{\"tier\": \"community\"}",
+                "registerDevice",
+                registration,
+                "setKeyDailyLimit",
+                "{\"dailyLimit\": 1000}",
+                "setModels",
+                Json.text(
+                    Map.of(
+                        "verdicts",
+                        Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"),
+                        "assistance",
+                        Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"))),
+                "createUser",
+                "{\"id\": \"dave\", \"email\": \"dave@example.org\", \"role\": \"user\","
+                    + " \"password\": \"dave-passphrase\"}"));
+    bodies.put("openTelegramChat", "{\"everyone\": true}");
+    bodies.put("requestEmailChannelAddress", "{\"address\": \"team@example.org\"}");
 
     ResponseValidator validator = ResponseValidator.create(vertx, contract(document));
     List<Operation> ordered =
@@ -214,7 +217,9 @@ public class OpenApiDocumentTest {
               .replace("{pattern}", "example.org")
               .replace("{provider}", "github")
               .replace("{pool}/{id}", "model/" + KeyCipher.fingerprint(MODEL_KEY))
-              .replace("{pool}", "model");
+              .replace("{pool}", "model")
+              .replace("{chat}", "default")
+              .replace("{address}", "team@example.org");
       assertFalse(
           "no value for a parameter of " + op.path() + ": give the test one", path.contains("{"));
       String id = op.node().get("operationId").asText();

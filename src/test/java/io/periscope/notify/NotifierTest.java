@@ -1,9 +1,16 @@
 package io.periscope.notify;
 
 import static io.periscope.notify.TelegramSenderTest.await;
+import static java.util.concurrent.CompletableFuture.completedFuture;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.http.FixedWindowRateLimiter;
+import io.periscope.testing.CapturedLogs;
+import io.periscope.testing.LoggedAlerts;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,21 +30,85 @@ public class NotifierTest {
   private MockWebServer receiver;
   private Notifier notifier;
 
+  /** Every channel may be used, 100 deliveries an hour. */
+  private static final ChannelPolicy OPEN = (owner, channels) -> completedFuture(Map.of());
+
   @Before
   public void start() throws Exception {
     telegramApi = new MockWebServer();
     telegramApi.start();
     receiver = new MockWebServer();
     receiver.start();
+    notifier = notifier(OPEN, 100);
+  }
+
+  private Notifier notifier(ChannelPolicy policy, int perHour) {
     OkHttpClient client = new OkHttpClient();
-    notifier =
-        new Notifier(
-            Map.of(
-                ChannelId.Kind.TELEGRAM,
-                    new TelegramSender(
-                        client, TelegramSenderTest.settings(telegramApi, "1001", "")),
-                ChannelId.Kind.WEBHOOK, new WebhookSender(client)),
-            java.util.Optional.empty());
+    return new Notifier(
+        Map.of(
+            ChannelId.Kind.TELEGRAM,
+                new TelegramSender(client, TelegramSenderTest.settings(telegramApi, "1001", "")),
+            ChannelId.Kind.WEBHOOK, new WebhookSender(client)),
+        java.util.Optional.empty(),
+        policy,
+        new FixedWindowRateLimiter(perHour, Duration.ofHours(1), Clock.systemUTC()),
+        LoggedAlerts.create());
+  }
+
+  @Test
+  public void aRefusedChannelIsAFailedDeliveryTheOtherChannelsStillGetTheAlert() throws Exception {
+    receiver.enqueue(new MockResponse().setBody("{}"));
+    receiver.enqueue(new MockResponse().setBody("{}"));
+    String webhook = "webhook:" + receiver.url("/hook/alice");
+    Notifier policed =
+        notifier(
+            (owner, channels) ->
+                completedFuture(
+                    owner.equals("alice") && channels.contains("telegram")
+                        ? Map.of("telegram", "this Telegram chat is the operator's")
+                        : Map.of()),
+            100);
+    try (CapturedLogs logs = new CapturedLogs()) {
+      for (int run = 0; run < 2; run++) {
+        assertEquals(
+            List.of(
+                Delivery.failed("telegram", "refused: this Telegram chat is the operator's"),
+                Delivery.delivered(webhook)),
+            await(policed.send(List.of("telegram", webhook), Alerts.confirmed())));
+      }
+      assertEquals("nothing reached the chat", 0, telegramApi.getRequestCount());
+      assertEquals(
+          "the operator is told once",
+          1,
+          logs.lines().stream().filter(l -> l.contains("kind=channel-refused")).count());
+    }
+  }
+
+  @Test
+  public void anOwnerOverItsHourlyDeliveriesSendsNoMore() throws Exception {
+    for (int i = 0; i < 3; i++) receiver.enqueue(new MockResponse().setBody("{}"));
+    String webhook = "webhook:" + receiver.url("/hook/alice");
+    Notifier limited = notifier(OPEN, 2);
+    assertTrue(await(limited.send(List.of(webhook), Alerts.confirmed())).get(0).ok());
+    assertTrue(await(limited.send(List.of(webhook), Alerts.confirmed())).get(0).ok());
+    Delivery third = await(limited.send(List.of(webhook), Alerts.confirmed())).get(0);
+    assertFalse(third.ok());
+    assertTrue(third.error(), third.error().startsWith("not sent:"));
+    assertEquals(2, receiver.getRequestCount());
+  }
+
+  @Test
+  public void permissionsThatCannotBeReadSendNothing() throws Exception {
+    Notifier unknown =
+        notifier(
+            (owner, channels) ->
+                java.util.concurrent.CompletableFuture.failedFuture(
+                    new java.util.concurrent.TimeoutException("no answer")),
+            100);
+    List<Delivery> deliveries =
+        await(unknown.send(List.of("webhook:" + receiver.url("/hook")), Alerts.confirmed()));
+    assertFalse(deliveries.get(0).ok());
+    assertEquals(0, receiver.getRequestCount());
   }
 
   @After

@@ -172,7 +172,9 @@ public class PipelineTest {
                 "periscope.smtp.password",
                 "",
                 "periscope.smtp.from",
-                ""));
+                "",
+                "periscope.rate-limits.notifications-per-owner-per-hour",
+                1000));
     OkHttpClient plain = new OkHttpClient();
     SafeHttp userUrls = new SafeHttp(true);
     pipeline =
@@ -201,7 +203,9 @@ public class PipelineTest {
                             entities,
                             asks,
                             new KeyCipher("unused-secret")),
-                        pushService.trusting(userUrls.guardedClient())))),
+                        pushService.trusting(userUrls.guardedClient()))),
+                (owner, channels) -> CompletableFuture.completedFuture(Map.of()),
+                LoggedAlerts.create()),
             new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))),
             owner -> rules.get(),
             Clock.systemUTC());

@@ -1,0 +1,152 @@
+package io.periscope.channels;
+
+import io.periscope.auth.AccountMails;
+import io.periscope.auth.Accounts;
+import io.periscope.auth.EmailEntity;
+import io.periscope.auth.EmailIndex;
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.SelfService;
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.notify.EmailSender;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Addresses an owner's {@code email:} channels may mail, confirmed by their mailboxes: asking mails
+ * the address a link ({@code <owner>.<secret>}, single-use, {@link #LIFETIME}); using it confirms
+ * the address for that owner. The mail goes through the address's allowance ({@link EmailEntity}: a
+ * mail a minute, ten a day), so nobody can flood an address through this either.
+ */
+public final class ChannelAddresses {
+  private static final Logger log = LoggerFactory.getLogger(ChannelAddresses.class);
+  public static final Duration LIFETIME = Duration.ofHours(24);
+
+  /** The owner has {@link ChannelAddressesEntity#MAX_ADDRESSES} addresses already. */
+  public static final class TooMany extends RuntimeException {
+    TooMany(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private final Entities entities;
+  private final Asks asks;
+  private final EmailIndex emails;
+  private final EmailSender email;
+  private final AccountMails mails;
+  private final Clock clock;
+
+  public ChannelAddresses(
+      Entities entities, Asks asks, EmailSender email, AccountMails mails, Clock clock) {
+    this.entities = entities;
+    this.asks = asks;
+    this.emails = new EmailIndex(entities, asks);
+    this.email = email;
+    this.mails = mails;
+    this.clock = clock;
+  }
+
+  public CompletionStage<ChannelAddressesEntity.Addresses> list(String owner) {
+    return asks.ask(entities.channelAddresses(owner), ChannelAddressesEntity.Get::new);
+  }
+
+  /**
+   * Mails {@code address} a confirmation link for {@code owner}'s channels (nothing when it is
+   * confirmed already, or has had its mail for now). Fails with {@link ValidationException} for an
+   * address that is none, {@link SelfService.MailNotConfigured} without SMTP, {@link TooMany}.
+   */
+  public CompletionStage<Done> request(String owner, String address) {
+    if (!email.configured()) throw new SelfService.MailNotConfigured();
+    String normalized = EmailEntity.normalize(Accounts.validEmail(address, "address"));
+    String token = MailedTokens.create(owner);
+    Instant now = clock.instant();
+    // The address's allowance first: a request it refuses writes nothing, so the link mailed
+    // before stays the one that works.
+    return emails
+        .reserveMail(normalized, now)
+        .thenCompose(
+            reserved ->
+                asks.<ChannelAddressesEntity.Command, Done>ask(
+                        entities.channelAddresses(owner),
+                        reply ->
+                            new ChannelAddressesEntity.Request(
+                                new ChannelAddressesEntity.Waiting(
+                                    normalized, MailedTokens.hash(token), now.plus(LIFETIME)),
+                                reply))
+                    .exceptionallyCompose(
+                        e -> {
+                          Throwable cause = Failures.unwrap(e);
+                          if (!Failures.isRefusal(cause))
+                            return CompletableFuture.failedFuture(cause);
+                          if (cause.getMessage().equals(ChannelAddressesEntity.CONFIRMED_ALREADY))
+                            return CompletableFuture.completedFuture(null);
+                          return CompletableFuture.failedFuture(new TooMany(cause.getMessage()));
+                        })
+                    .thenApply(
+                        requested -> {
+                          if (requested != null) mail(owner, normalized, token, now);
+                          return Done.getInstance();
+                        }))
+        // the allowance refused: nothing written, nothing sent, the same answer
+        .exceptionallyCompose(
+            e ->
+                Failures.isRefusal(e)
+                    ? CompletableFuture.completedFuture(Done.getInstance())
+                    : CompletableFuture.failedFuture(e));
+  }
+
+  /** Sends the link after the answer; a failure is logged, and the owner can ask again. */
+  private void mail(String owner, String address, String token, Instant now) {
+    email
+        .send(mails.channelAddress(address, owner, token, LIFETIME, now))
+        .whenComplete(
+            (sent, failure) -> {
+              if (failure != null)
+                log.warn(
+                    "event=account-mail-failed flow=channel-address reason=\"{}\"",
+                    Failures.unwrap(failure).getClass().getSimpleName());
+            });
+  }
+
+  /** Uses a mailed link: answers the address now confirmed. */
+  public CompletionStage<String> confirm(String token) {
+    String owner = MailedTokens.holderId(token).orElseThrow(ChannelAddresses::invalidToken);
+    return asks.<ChannelAddressesEntity.Command, String>ask(
+            entities.channelAddresses(owner),
+            reply ->
+                new ChannelAddressesEntity.Confirm(
+                    MailedTokens.hash(token), clock.instant(), reply))
+        .exceptionally(
+            e -> {
+              if (Failures.isRefusal(e)) throw invalidToken();
+              throw new CompletionException(Failures.unwrap(e));
+            })
+        .thenApply(
+            address -> {
+              log.info("event=channel-address-confirmed owner={}", owner);
+              return address;
+            });
+  }
+
+  /** Forgets an address; fails with an entity refusal when the owner has none such. */
+  public CompletionStage<Done> remove(String owner, String address) {
+    return asks.ask(
+        entities.channelAddresses(owner),
+        reply -> new ChannelAddressesEntity.Remove(EmailEntity.normalize(address), reply));
+  }
+
+  private static ValidationException invalidToken() {
+    return new ValidationException(List.of(Issue.at("the token is invalid or expired", "token")));
+  }
+}

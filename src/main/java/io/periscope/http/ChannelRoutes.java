@@ -1,0 +1,217 @@
+package io.periscope.http;
+
+import static io.periscope.http.ApiDirectives.adminOnly;
+import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.HttpResponses.error;
+import static io.periscope.http.HttpResponses.json;
+import static io.periscope.http.HttpResponses.ok;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
+import static org.apache.pekko.http.javadsl.server.Directives.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.Principal;
+import io.periscope.channels.ChannelAddresses;
+import io.periscope.channels.TelegramChatsEntity;
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.notify.ChannelId;
+import io.periscope.runtime.Asks;
+import io.periscope.runtime.Entities;
+import io.periscope.runtime.Failures;
+import io.periscope.watch.WatchValidator;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.apache.pekko.Done;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What channels may reach (see {@code channels.ChannelPermissions}): the addresses the caller's
+ * {@code email:} channels may mail, each confirmed by its mailbox (/channels/email-addresses), and
+ * the Telegram chats administrators open to users (/admin/telegram-chats, administrators only).
+ */
+public final class ChannelRoutes implements Routes {
+  private static final Logger log = LoggerFactory.getLogger(ChannelRoutes.class);
+  private static final long MAX_BODY = 16 * 1024;
+  static final int MAX_CHAT_OWNERS = 1000;
+
+  private final ChannelAddresses addresses;
+  private final Entities entities;
+  private final Asks asks;
+
+  public ChannelRoutes(ChannelAddresses addresses, Entities entities, Asks asks) {
+    this.addresses = addresses;
+    this.entities = entities;
+    this.asks = asks;
+  }
+
+  /** The body of GET /admin/telegram-chats. */
+  public record ChatList(List<ChatView> chats) {}
+
+  /** An allowed chat as the admin routes show it. */
+  public record ChatView(
+      String chat, boolean everyone, List<String> owners, Instant at, String by) {
+    static ChatView of(TelegramChatsEntity.AllowedChat c) {
+      return new ChatView(c.chat(), c.everyone(), c.owners(), c.at(), c.by());
+    }
+  }
+
+  /** The answer of POST /channels/email-addresses. */
+  public record Pending(String status, String message) {}
+
+  @Override
+  public Route around(Principal caller, Supplier<Route> endpoints) {
+    return concat(pathPrefixTest("admin", () -> adminOnly(caller, endpoints)), endpoints.get());
+  }
+
+  @Override
+  public List<Endpoint> endpoints() {
+    Map<String, java.util.function.Predicate<String>> chats = Map.of("chat", ChannelRoutes::isChat);
+    return List.of(
+        new Endpoint(
+            GET,
+            "/channels/email-addresses",
+            (caller, p) ->
+                completeWithFuture(
+                    addresses.list(caller.accountId()).thenApply(HttpResponses::ok))),
+        new Endpoint(
+            POST,
+            "/channels/email-addresses",
+            (caller, p) -> jsonBody(MAX_BODY, body -> completeWithFuture(request(caller, body)))),
+        new Endpoint(
+            DELETE,
+            "/channels/email-addresses/{address}",
+            (caller, p) ->
+                completeWithFuture(
+                    deleted(addresses.remove(caller.accountId(), p.get("address")), "address"))),
+        new Endpoint(
+            GET,
+            "/admin/telegram-chats",
+            (caller, p) ->
+                completeWithFuture(
+                    asks.<TelegramChatsEntity.Command, TelegramChatsEntity.Chats>ask(
+                            entities.telegramChats(), TelegramChatsEntity.Get::new)
+                        .thenApply(
+                            c -> ok(new ChatList(c.chats().stream().map(ChatView::of).toList()))))),
+        new Endpoint(
+            PUT,
+            "/admin/telegram-chats/{chat}",
+            chats,
+            (caller, p) ->
+                jsonBody(MAX_BODY, body -> completeWithFuture(allow(caller, p.get("chat"), body)))),
+        new Endpoint(
+            DELETE,
+            "/admin/telegram-chats/{chat}",
+            chats,
+            (caller, p) ->
+                completeWithFuture(
+                    deleted(
+                        asks.<TelegramChatsEntity.Command, Done>ask(
+                                entities.telegramChats(),
+                                r ->
+                                    new TelegramChatsEntity.Disallow(
+                                        p.get("chat"), caller.accountId(), r))
+                            .thenApply(
+                                done -> {
+                                  log.info(
+                                      "event=telegram-chat-closed chat={} by={}",
+                                      p.get("chat"),
+                                      caller.accountId());
+                                  return done;
+                                }),
+                        "chat"))));
+  }
+
+  /** {@code default} (the bare {@code telegram} channel's chat) or a chat id. */
+  static boolean isChat(String chat) {
+    return chat.equals(TelegramChatsEntity.DEFAULT_CHAT)
+        || ChannelId.parse("telegram:" + chat).isPresent();
+  }
+
+  private CompletionStage<HttpResponse> request(Principal caller, JsonNode body) {
+    JsonNode address = body.path("address");
+    if (!body.isObject() || !address.isTextual()) {
+      throw new ValidationException(List.of(Issue.at("must be an e-mail address", "address")));
+    }
+    return addresses
+        .request(caller.accountId(), address.asText())
+        .thenApply(
+            done ->
+                json(
+                    StatusCodes.ACCEPTED,
+                    new Pending(
+                        "pending",
+                        "unless it is confirmed already, the address was mailed a link to"
+                            + " confirm it")))
+        .exceptionally(
+            e -> {
+              if (Failures.unwrap(e) instanceof ChannelAddresses.TooMany t)
+                return error(StatusCodes.CONFLICT, t.getMessage());
+              throw e instanceof RuntimeException r
+                  ? r
+                  : new java.util.concurrent.CompletionException(e);
+            });
+  }
+
+  private CompletionStage<HttpResponse> allow(Principal caller, String chat, JsonNode body) {
+    List<Issue> issues = new ArrayList<>();
+    if (!body.isObject()) throw new ValidationException(List.of(Issue.at("must be an object")));
+    JsonNode everyone = body.path("everyone");
+    if (!everyone.isMissingNode() && !everyone.isBoolean())
+      issues.add(Issue.at("must be a boolean", "everyone"));
+    JsonNode owners = body.path("owners");
+    List<String> ids = new ArrayList<>();
+    if (!owners.isMissingNode() && (!owners.isArray() || owners.size() > MAX_CHAT_OWNERS)) {
+      issues.add(
+          Issue.at("must be an array of at most " + MAX_CHAT_OWNERS + " account ids", "owners"));
+    } else {
+      for (int i = 0; i < owners.size(); i++) {
+        JsonNode id = owners.get(i);
+        if (id.isTextual() && WatchValidator.ID.matcher(id.asText()).matches())
+          ids.add(id.asText());
+        else issues.add(Issue.at("must be an account id", "owners", i));
+      }
+    }
+    boolean all = everyone.asBoolean(false);
+    if (issues.isEmpty() && !all && ids.isEmpty())
+      issues.add(Issue.at("allow everyone, or name at least one account", "owners"));
+    if (!issues.isEmpty()) throw new ValidationException(issues);
+    TelegramChatsEntity.AllowedChat allowed =
+        new TelegramChatsEntity.AllowedChat(chat, all, ids, Instant.now(), caller.accountId());
+    return asks.<TelegramChatsEntity.Command, TelegramChatsEntity.AllowedChat>ask(
+            entities.telegramChats(), r -> new TelegramChatsEntity.Allow(allowed, r))
+        .thenApply(
+            c -> {
+              log.info(
+                  "event=telegram-chat-opened chat={} everyone={} owners={} by={}",
+                  chat,
+                  c.everyone(),
+                  c.owners().size(),
+                  caller.accountId());
+              return ok(ChatView.of(c));
+            });
+  }
+
+  /** 204, or 404 ({@code <what> not found}) when there was nothing to delete. */
+  private static CompletionStage<HttpResponse> deleted(CompletionStage<Done> removal, String what) {
+    return removal
+        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .exceptionally(
+            e -> {
+              if (Failures.isRefusal(e)) return error(StatusCodes.NOT_FOUND, what + " not found");
+              throw e instanceof RuntimeException r
+                  ? r
+                  : new java.util.concurrent.CompletionException(e);
+            });
+  }
+}

@@ -1,0 +1,193 @@
+package io.periscope.http;
+
+import static io.periscope.testing.InProcessService.json;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.json.Json;
+import io.periscope.testing.FakeUpstream;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.Mailbox;
+import io.periscope.testing.TestJournals;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * Channels reach only what their owner may reach: the operator's Telegram chats are for
+ * administrators and the chats they open, {@code email:} is for the account's verified address and
+ * addresses their mailboxes confirmed; a watch naming anything else is refused, and a permission
+ * taken back refuses the deliveries it covered (recorded on the run) while the other channels go
+ * on.
+ */
+public class ChannelRoutesTest {
+  static FakeUpstream upstream;
+  static Mailbox mailbox;
+  static InProcessService service;
+  static String root;
+  static String alice;
+  static String bob;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 1);
+    mailbox = new Mailbox();
+    service =
+        new InProcessService(
+            mailbox
+                .smtpConfig()
+                .withFallback(
+                    ConfigFactory.parseMap(
+                        Map.of(
+                            "periscope.fetch.allow-private-networks",
+                            true,
+                            "periscope.model.base-url",
+                            upstream.base() + "/v1",
+                            "periscope.model.api-keys",
+                            "sk-channels-test-0001",
+                            "periscope.rate-limits.auth-per-ip-per-minute",
+                            1000)))
+                .withFallback(TestJournals.h2()));
+    root = service.signedIn("root", "admin");
+    alice = service.signedIn("alice", "user");
+    bob = service.signedIn("bob", "user");
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    service.close();
+    mailbox.close();
+    upstream.close();
+  }
+
+  static String watch(String id, String... channels) {
+    return Json.text(
+        Map.of(
+            "id",
+            id,
+            "name",
+            "Acme",
+            "sources",
+            List.of(Map.of("type", "rss", "value", upstream.feedUrl(id))),
+            "schedule",
+            "0 0 1 1 *",
+            "condition",
+            "Acme sets a date",
+            "threshold",
+            0.5,
+            "channels",
+            List.of(channels)));
+  }
+
+  static void refused(HttpResponse<String> r, int index) throws Exception {
+    JsonNode body = json(r, 400);
+    assertEquals(
+        body.toString(), "[\"channels\"," + index + "]", body.at("/issues/0/path").toString());
+  }
+
+  @Test
+  public void theOperatorsChatsAreForAdministratorsAndTheChatsTheyOpen() throws Exception {
+    refused(
+        service.call(
+            "POST", "/watches", alice, watch("tg-1", "webhook:http://x.example/h", "telegram")),
+        1);
+    refused(service.call("POST", "/watches", alice, watch("tg-2", "telegram:-100123")), 0);
+    json(
+        service.call("POST", "/watches", root, watch("tg-3", "telegram", "telegram:-100123")), 201);
+    HttpApiTest.error(
+        service.call("PUT", "/admin/telegram-chats/default", alice, "{\"everyone\": true}"), 403);
+
+    JsonNode opened =
+        json(
+            service.call("PUT", "/admin/telegram-chats/default", root, "{\"everyone\": true}"),
+            200);
+    assertTrue(opened.get("everyone").asBoolean());
+    json(service.call("POST", "/watches", alice, watch("tg-4", "telegram")), 201);
+    json(
+        service.call("PUT", "/admin/telegram-chats/-100123", root, "{\"owners\": [\"bob\"]}"), 200);
+    refused(service.call("POST", "/watches", alice, watch("tg-5", "telegram:-100123")), 0);
+    json(service.call("POST", "/watches", bob, watch("tg-5", "telegram:-100123")), 201);
+    JsonNode chats = json(service.call("GET", "/admin/telegram-chats", root, null), 200);
+    assertEquals(2, chats.get("chats").size());
+
+    json(service.call("DELETE", "/admin/telegram-chats/default", root, null), 204);
+    HttpApiTest.error(service.call("DELETE", "/admin/telegram-chats/default", root, null), 404);
+    refused(service.call("PUT", "/watches/tg-4", alice, watch("tg-4", "telegram")), 0);
+    HttpApiTest.error(
+        service.call("PUT", "/admin/telegram-chats/not-a-chat", root, "{\"everyone\": true}"), 404);
+    HttpApiTest.error(service.call("PUT", "/admin/telegram-chats/-1", root, "{}"), 400);
+  }
+
+  @Test
+  public void emailGoesToTheOwnVerifiedAddressOrOnesTheirMailboxesConfirmed() throws Exception {
+    String carol = service.signedIn("carol", "user");
+    json(service.call("POST", "/watches", carol, watch("mail-1", "email:Carol@Example.org")), 201);
+    refused(service.call("POST", "/watches", carol, watch("mail-2", "email:team@example.org")), 0);
+
+    HttpResponse<String> asked =
+        service.call(
+            "POST", "/channels/email-addresses", carol, "{\"address\": \"team@example.org\"}");
+    assertEquals(asked.body(), 202, asked.statusCode());
+    Mailbox.Received mail = mailbox.await("team@example.org", 1);
+    assertTrue(mail.text(), mail.text().contains("\"carol\""));
+    service.call("POST", "/channels/email-addresses", carol, "{\"address\": \"team@example.org\"}");
+    Thread.sleep(500);
+    assertEquals(
+        "an address gets a mail a minute at most", 1, mailbox.to("team@example.org").size());
+    refused(service.call("POST", "/watches", carol, watch("mail-2", "email:team@example.org")), 0);
+
+    JsonNode confirmed =
+        json(
+            service.call(
+                "POST",
+                "/auth/confirm-email-channel",
+                null,
+                "{\"token\": \"" + mail.token() + "\"}"),
+            200);
+    assertEquals("team@example.org", confirmed.get("address").asText());
+    JsonNode listed = json(service.call("GET", "/channels/email-addresses", carol, null), 200);
+    assertEquals(
+        "[{\"address\":\"team@example.org\",\"confirmed\":true}]",
+        listed.get("addresses").toString());
+    json(service.call("POST", "/watches", carol, watch("mail-2", "email:team@example.org")), 201);
+    refused(service.call("POST", "/watches", alice, watch("mail-3", "email:team@example.org")), 0);
+    HttpApiTest.error(
+        service.call(
+            "POST", "/auth/confirm-email-channel", null, "{\"token\": \"" + mail.token() + "\"}"),
+        400);
+  }
+
+  @Test
+  public void aPermissionTakenBackRefusesItsDeliveriesAndTheOtherChannelsGoOn() throws Exception {
+    String dora = service.signedIn("dora", "user");
+    service.call("POST", "/channels/email-addresses", dora, "{\"address\": \"desk@example.org\"}");
+    String token = mailbox.await("desk@example.org", 1).token();
+    json(
+        service.call("POST", "/auth/confirm-email-channel", null, "{\"token\": \"" + token + "\"}"),
+        200);
+    String hook = "webhook:" + upstream.hookUrl("dora");
+    json(
+        service.call("POST", "/watches", dora, watch("dora-1", "email:desk@example.org", hook)),
+        201);
+    json(service.call("DELETE", "/channels/email-addresses/desk@example.org", dora, null), 204);
+
+    JsonNode run = json(service.call("POST", "/watches/dora-1/run", dora, null), 200).get("result");
+    assertEquals(run.toString(), "alert", run.get("outcome").asText());
+    JsonNode deliveries = run.get("deliveries");
+    assertEquals(deliveries.toString(), 2, deliveries.size());
+    assertFalse(deliveries.get(0).get("ok").asBoolean());
+    assertTrue(deliveries.get(0).get("error").asText().startsWith("refused:"));
+    assertTrue(deliveries.get(1).get("ok").asBoolean());
+    assertEquals(1, run.get("notificationsSent").asInt());
+    Thread.sleep(500);
+    assertEquals(
+        "only the confirmation reached the address", 1, mailbox.to("desk@example.org").size());
+  }
+}
