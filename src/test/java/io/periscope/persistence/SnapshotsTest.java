@@ -4,8 +4,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.auth.EmailEntity;
+import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.channels.ChannelAddressesEntity;
+import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DeviceValidator;
 import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.Feedback;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.model.ModelChoice;
@@ -23,6 +27,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -165,6 +170,74 @@ public class SnapshotsTest {
                         any(r)),
             ModelConfigEntity.Get::new);
     assertEquals("m" + (EVENTS - 1), state.configuration().verdicts().model());
+  }
+
+  @Test
+  public void theVapidKeySnapshots() throws Exception {
+    VapidKeyEntity.StoredKeys keys =
+        recovered(
+            "VapidKey",
+            "snap-vapid",
+            VapidKeyEntity::create,
+            i ->
+                i == 0
+                    ? r ->
+                        new VapidKeyEntity.GetOrAdopt(
+                            new VapidKeyEntity.StoredKeys("public", "sealed-0"), any(r))
+                    : r -> new VapidKeyEntity.Reseal("sealed-" + (i - 1), "sealed-" + i, any(r)),
+            VapidKeyEntity.Get::new);
+    assertEquals("sealed-" + (EVENTS - 1), keys.privateKeyCiphertext());
+  }
+
+  @Test
+  public void theOpenedTelegramChatsSnapshot() throws Exception {
+    TelegramChatsEntity.Chats chats =
+        recovered(
+            "TelegramChats",
+            "snap-chats",
+            TelegramChatsEntity::create,
+            i ->
+                r ->
+                    new TelegramChatsEntity.Allow(
+                        new TelegramChatsEntity.AllowedChat(
+                            "-" + (100 + i % 4), false, List.of("u" + i), T0, "root"),
+                        any(r)),
+            TelegramChatsEntity.Get::new);
+    assertEquals(4, chats.chats().size());
+  }
+
+  @Test
+  public void channelAddressesSnapshot() throws Exception {
+    ChannelAddressesEntity.Addresses addresses =
+        recovered(
+            "ChannelAddresses",
+            "snap-addresses",
+            ChannelAddressesEntity::create,
+            i ->
+                r ->
+                    new ChannelAddressesEntity.Request(
+                        new ChannelAddressesEntity.Waiting(
+                            "a" + (i % 5) + "@example.org", "hash-" + i, T0.plusSeconds(3600)),
+                        any(r)),
+            ChannelAddressesEntity.Get::new);
+    assertEquals(5, addresses.addresses().size());
+  }
+
+  @Test
+  public void identityLinksSnapshot() throws Exception {
+    IdentityLinkEntity.Pending confirmed =
+        recovered(
+            "IdentityLink",
+            "snap-link",
+            IdentityLinkEntity::create,
+            i ->
+                r ->
+                    new IdentityLinkEntity.Propose(
+                        new IdentityLinkEntity.Pending("acct", "keycloak", "hash-" + i, T0),
+                        any(r)),
+            // the last proposal's token is the one that works after recovery
+            r -> new IdentityLinkEntity.Confirm("hash-" + (EVENTS - 1), T0.minusSeconds(1), r));
+    assertEquals("acct", confirmed.accountId());
   }
 
   /**
