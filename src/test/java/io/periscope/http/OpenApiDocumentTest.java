@@ -63,6 +63,9 @@ public class OpenApiDocumentTest {
   static String root;
   static String alice;
 
+  /** An administrator of its own, so the route layer's probes use rate-limit windows of their own. */
+  static String prober;
+
   @BeforeClass
   public static void start() throws Exception {
     vertx = Vertx.vertx();
@@ -86,6 +89,7 @@ public class OpenApiDocumentTest {
     pushService = new FakePushService();
     root = service.signedIn("root", "admin");
     alice = service.signedIn("alice", "user");
+    prober = service.signedIn("prober", "admin");
   }
 
   @AfterClass
@@ -238,6 +242,52 @@ public class OpenApiDocumentTest {
       } catch (ExecutionException e) {
         problems.add(what + ": " + explained(e.getCause()));
       }
+    }
+    assertTrue(String.join("\n", problems), problems.isEmpty());
+  }
+
+  /**
+   * What the route layer answers on its own, before any route: each must be among the statuses the
+   * document lists for the operation. Without a token (401), a user on an administrator's route
+   * (403), a POST or PUT declaring JSON with no body (400), and, for an operation with a body, one
+   * that is not JSON (415) or too large (413).
+   */
+  @Test
+  public void everyStatusTheRouteLayerAnswersIsListed() throws Exception {
+    List<String> problems = new ArrayList<>();
+    for (Operation op : operations().toList()) {
+      String path =
+          op.path()
+              .replaceAll("\\{provider}", "github")
+              .replaceAll("\\{pool}", "model")
+              .replaceAll("\\{chat}", "default")
+              .replaceAll("\\{[A-Za-z]+}", "x");
+      String method = op.method().toUpperCase();
+      Set<String> listed = new TreeSet<>();
+      op.node().get("responses").fieldNames().forEachRemaining(listed::add);
+      Map<String, HttpResponse<String>> probes = new java.util.LinkedHashMap<>();
+      if (!op.open()) probes.put("without a token", service.call(method, path, null, null));
+      if (!op.open() && op.path().startsWith("/admin"))
+        probes.put("a user's token", service.call(method, path, alice, null));
+      String token = op.open() ? null : prober;
+      if (method.equals("POST") || method.equals("PUT")) {
+        probes.put(
+            "JSON declared, no body",
+            service.send(method, path, token, "", Map.of("Content-Type", "application/json")));
+      }
+      if (op.node().has("requestBody")) {
+        probes.put(
+            "a body that is not JSON",
+            service.send(method, path, token, "x", Map.of("Content-Type", "text/plain")));
+        probes.put(
+            "a body over 256 KiB",
+            service.call(method, path, token, "{\"x\": \"" + "x".repeat(300_000) + "\"}"));
+      }
+      probes.forEach(
+          (what, r) -> {
+            if (!listed.contains(Integer.toString(r.statusCode())))
+              problems.add(op.key() + ", " + what + ": " + r.statusCode() + " is not listed");
+          });
     }
     assertTrue(String.join("\n", problems), problems.isEmpty());
   }
