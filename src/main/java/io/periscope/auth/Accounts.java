@@ -2,6 +2,7 @@ package io.periscope.auth;
 
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
+import io.periscope.notify.EmailAddresses;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.persistence.JournalReads;
@@ -18,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.regex.Pattern;
 
 /**
  * Creating accounts and signing in. An account is made by first claiming its e-mail in the e-mail
@@ -26,9 +26,6 @@ import java.util.regex.Pattern;
  * create that fails after the claim releases it again.
  */
 public final class Accounts {
-  // The domain is a host name (an internationalized one in Unicode too), never an address literal.
-  private static final Pattern EMAIL =
-      Pattern.compile("[^@\\s]{1,64}@[\\p{L}\\p{N}-]{1,63}(\\.[\\p{L}\\p{N}-]{1,63})+");
   private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
@@ -132,28 +129,10 @@ public final class Accounts {
    * @throws ValidationException when {@code email} is not an e-mail address
    */
   public static String validEmail(String email, String field) {
-    if (email == null
-        || email.length() > 254
-        || !EMAIL.matcher(email.trim()).matches()
-        || !mailable(email.trim())) {
+    if (email == null || !EmailAddresses.valid(email.trim())) {
       throw new ValidationException(List.of(Issue.at("must be an e-mail address", field)));
     }
     return email.trim();
-  }
-
-  /**
-   * Whether Jakarta Mail takes it as one address, as the mail to it will be written (RFC 822
-   * syntax: no control characters, no display name, no group, no second address).
-   */
-  private static boolean mailable(String address) {
-    try {
-      jakarta.mail.internet.InternetAddress parsed =
-          new jakarta.mail.internet.InternetAddress(address, true);
-      parsed.validate();
-      return parsed.getAddress().equals(address) && parsed.getPersonal() == null;
-    } catch (jakarta.mail.internet.AddressException e) {
-      return false;
-    }
   }
 
   /**

@@ -23,7 +23,6 @@ public record ChannelId(Kind kind, String target) {
 
   // Numeric chat ids (negative for groups) or a public @channelname.
   private static final Pattern CHAT_ID = Pattern.compile("-?\\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}");
-  private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+");
   private static final int MAX_LENGTH = 2048;
 
   /** The parsed identifier, or empty with no explanation needed beyond "unknown channel". */
@@ -41,7 +40,7 @@ public record ChannelId(Kind kind, String target) {
               ? Optional.of(new ChannelId(Kind.TELEGRAM, rest))
               : Optional.empty();
       case "email" ->
-          EMAIL.matcher(rest).matches()
+          EmailAddresses.valid(rest)
               ? Optional.of(new ChannelId(Kind.EMAIL, rest))
               : Optional.empty();
       case "webhook" -> httpUrl(rest).map(u -> new ChannelId(Kind.WEBHOOK, u));

@@ -63,7 +63,9 @@ public class OpenApiDocumentTest {
   static String root;
   static String alice;
 
-  /** An administrator of its own, so the route layer's probes use rate-limit windows of their own. */
+  /**
+   * An administrator of its own, so the route layer's probes use rate-limit windows of their own.
+   */
   static String prober;
 
   @BeforeClass

@@ -323,7 +323,14 @@ public class WatchValidatorTest {
   @Test
   public void channelsOutsideTheOperatorContractAreRefusedAtTheirIndex() {
     for (String bad :
-        List.of("carrier-pigeon:coop-1", "webhook:ftp://x", "email:nope", "telegram:abc")) {
+        List.of(
+            "carrier-pigeon:coop-1",
+            "webhook:ftp://x",
+            "email:nope",
+            "email:m@[10.0.0.1]",
+            "email:\"Mallory\"<m@example.org>",
+            "email:m@example.org,n@example.org",
+            "telegram:abc")) {
       assertEquals(
           bad, at("channels", 1), issuePaths(b -> b.putArray("channels").add("telegram").add(bad)));
     }
