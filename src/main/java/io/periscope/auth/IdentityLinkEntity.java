@@ -4,8 +4,6 @@ import io.periscope.owner.OwnerEntity;
 import io.periscope.persistence.JournalFailures;
 import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -38,10 +36,7 @@ public final class IdentityLinkEntity
   public record Pending(String accountId, String provider, String tokenHash, Instant expiresAt)
       implements JsonSerializable {
     boolean accepts(String hash, Instant now) {
-      return hash != null
-          && now.isBefore(expiresAt)
-          && MessageDigest.isEqual(
-              tokenHash.getBytes(StandardCharsets.UTF_8), hash.getBytes(StandardCharsets.UTF_8));
+      return now.isBefore(expiresAt) && MailedTokens.sameHash(tokenHash, hash);
     }
   }
 

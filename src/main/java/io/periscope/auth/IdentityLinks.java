@@ -1,6 +1,5 @@
 package io.periscope.auth;
 
-import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
 import io.periscope.owner.Account;
@@ -11,7 +10,6 @@ import io.periscope.runtime.Failures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -117,16 +115,12 @@ public final class IdentityLinks {
    * ValidationException} for an unknown, used, replaced or expired token.
    */
   public CompletionStage<Account.View> confirm(String token) {
-    String linkId = MailedTokens.holderId(token).orElseThrow(IdentityLinks::invalidToken);
+    String linkId = MailedTokens.holderOf(token);
     return asks.<IdentityLinkEntity.Command, IdentityLinkEntity.Pending>ask(
             entities.identityLink(linkId),
             reply ->
                 new IdentityLinkEntity.Confirm(MailedTokens.hash(token), clock.instant(), reply))
-        .exceptionally(
-            e -> {
-              if (Failures.isRefusal(e)) throw invalidToken();
-              throw new CompletionException(Failures.unwrap(e));
-            })
+        .exceptionally(MailedTokens::refusedOrRethrown)
         .thenCompose(
             link ->
                 asks.<OwnerEntity.Command, Account>ask(
@@ -232,9 +226,5 @@ public final class IdentityLinks {
               }
               throw new LinkMailed();
             });
-  }
-
-  private static ValidationException invalidToken() {
-    return new ValidationException(List.of(Issue.at(OwnerEntity.TOKEN_REFUSED, "token")));
   }
 }

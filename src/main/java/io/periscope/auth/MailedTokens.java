@@ -1,5 +1,9 @@
 package io.periscope.auth;
 
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchValidator;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -7,7 +11,9 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
 
 /**
@@ -39,6 +45,39 @@ public final class MailedTokens {
         WatchValidator.ID.matcher(holderId).matches()
             && SECRET.matcher(token.substring(dot + 1)).matches();
     return wellFormed ? Optional.of(holderId) : Optional.empty();
+  }
+
+  /**
+   * The holder a well-formed token names; fails with the one 400 of every bad token ({@link
+   * #refused}) for anything else.
+   */
+  public static String holderOf(String token) {
+    return holderId(token).orElseThrow(MailedTokens::refused);
+  }
+
+  /**
+   * The one answer to every token that does not work (unknown, used, replaced, expired, forged): a
+   * 400 with the issue at {@code ["token"]}.
+   */
+  public static ValidationException refused() {
+    return new ValidationException(List.of(Issue.at(OwnerEntity.TOKEN_REFUSED, "token")));
+  }
+
+  /**
+   * For a stage's {@code exceptionally}: an entity that refused the token becomes {@link #refused};
+   * any other failure passes unchanged.
+   */
+  public static <T> T refusedOrRethrown(Throwable failure) {
+    Throwable cause = Failures.unwrap(failure);
+    if (Failures.isRefusal(cause)) throw refused();
+    throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
+  }
+
+  /** Whether a stored hash is the presented token's, compared in constant time. */
+  public static boolean sameHash(String stored, String presented) {
+    return presented != null
+        && MessageDigest.isEqual(
+            stored.getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8));
   }
 
   public static String hash(String token) {

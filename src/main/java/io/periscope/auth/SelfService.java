@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
@@ -137,11 +136,11 @@ public final class SelfService {
 
   /** Uses a verification token. */
   public CompletionStage<Account.View> verify(String token) {
-    String accountId = accountIdOf(token);
+    String accountId = MailedTokens.holderOf(token);
     return asks.<OwnerEntity.Command, Account>ask(
             entities.owner(accountId),
             reply -> new OwnerEntity.VerifyEmail(MailedTokens.hash(token), clock.instant(), reply))
-        .exceptionally(SelfService::tokenRefused)
+        .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             account -> {
               log.info("event=email-verified account={}", account.id());
@@ -192,14 +191,14 @@ public final class SelfService {
   public CompletionStage<Account.View> resetPassword(String token, String password) {
     List<Issue> issues = PasswordPolicy.check(password, null, "password");
     if (!issues.isEmpty()) throw new ValidationException(issues);
-    String accountId = accountIdOf(token);
+    String accountId = MailedTokens.holderOf(token);
     String tokenHash = MailedTokens.hash(token);
     return asks.<OwnerEntity.Command, Account>ask(
             entities.owner(accountId),
             reply ->
                 new OwnerEntity.CheckToken(
                     TokenPurpose.RESET_PASSWORD, tokenHash, clock.instant(), reply))
-        .exceptionally(SelfService::tokenRefused)
+        .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApplyAsync(
             account -> {
               List<Issue> personal = PasswordPolicy.check(password, account.email(), "password");
@@ -213,7 +212,7 @@ public final class SelfService {
                     entities.owner(accountId),
                     reply ->
                         new OwnerEntity.ResetPassword(tokenHash, newHash, clock.instant(), reply)))
-        .exceptionally(SelfService::tokenRefused)
+        .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             account -> {
               sessions.remember(account);
@@ -244,21 +243,6 @@ public final class SelfService {
 
   private void requireMail() {
     if (!email.configured()) throw new MailNotConfigured();
-  }
-
-  private static String accountIdOf(String token) {
-    return MailedTokens.holderId(token).orElseThrow(() -> invalidToken());
-  }
-
-  /** A refused token becomes the one 400 of every bad token; other failures pass unchanged. */
-  private static <T> T tokenRefused(Throwable failure) {
-    Throwable cause = Failures.unwrap(failure);
-    if (Failures.isRefusal(cause)) throw invalidToken();
-    throw cause instanceof RuntimeException r ? r : new CompletionException(cause);
-  }
-
-  private static ValidationException invalidToken() {
-    return new ValidationException(List.of(Issue.at(OwnerEntity.TOKEN_REFUSED, "token")));
   }
 
   /**

@@ -6,7 +6,6 @@ import io.periscope.auth.EmailEntity;
 import io.periscope.auth.EmailIndex;
 import io.periscope.auth.MailedTokens;
 import io.periscope.auth.SelfService;
-import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
 import io.periscope.runtime.Asks;
@@ -15,9 +14,7 @@ import io.periscope.runtime.Failures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
 import org.slf4j.Logger;
@@ -121,17 +118,13 @@ public final class ChannelAddresses {
 
   /** Uses a mailed link: answers the address now confirmed. */
   public CompletionStage<String> confirm(String token) {
-    String owner = MailedTokens.holderId(token).orElseThrow(ChannelAddresses::invalidToken);
+    String owner = MailedTokens.holderOf(token);
     return asks.<ChannelAddressesEntity.Command, String>ask(
             entities.channelAddresses(owner),
             reply ->
                 new ChannelAddressesEntity.Confirm(
                     MailedTokens.hash(token), clock.instant(), reply))
-        .exceptionally(
-            e -> {
-              if (Failures.isRefusal(e)) throw invalidToken();
-              throw new CompletionException(Failures.unwrap(e));
-            })
+        .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             address -> {
               log.info("event=channel-address-confirmed owner={}", owner);
@@ -144,9 +137,5 @@ public final class ChannelAddresses {
     return asks.ask(
         entities.channelAddresses(owner),
         reply -> new ChannelAddressesEntity.Remove(EmailEntity.normalize(address), reply));
-  }
-
-  private static ValidationException invalidToken() {
-    return new ValidationException(List.of(Issue.at("the token is invalid or expired", "token")));
   }
 }

@@ -1,10 +1,9 @@
 package io.periscope.channels;
 
+import io.periscope.auth.MailedTokens;
 import io.periscope.persistence.JournalFailures;
 import io.periscope.persistence.Snapshots;
 import io.periscope.serialization.JsonSerializable;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,9 +39,7 @@ public final class ChannelAddressesEntity
   public record Waiting(String address, String tokenHash, Instant expiresAt)
       implements JsonSerializable {
     boolean accepts(String hash, Instant now) {
-      return now.isBefore(expiresAt)
-          && MessageDigest.isEqual(
-              tokenHash.getBytes(StandardCharsets.UTF_8), hash.getBytes(StandardCharsets.UTF_8));
+      return now.isBefore(expiresAt) && MailedTokens.sameHash(tokenHash, hash);
     }
   }
 

@@ -1,8 +1,7 @@
 package io.periscope.owner;
 
+import io.periscope.auth.MailedTokens;
 import io.periscope.serialization.JsonSerializable;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Instant;
 
 /**
@@ -19,8 +18,6 @@ public record PendingToken(TokenPurpose purpose, String tokenHash, Instant expir
   boolean accepts(TokenPurpose purpose, String hash, Instant now) {
     return this.purpose == purpose
         && now.isBefore(expiresAt)
-        && hash != null
-        && MessageDigest.isEqual(
-            tokenHash.getBytes(StandardCharsets.UTF_8), hash.getBytes(StandardCharsets.UTF_8));
+        && MailedTokens.sameHash(tokenHash, hash);
   }
 }
