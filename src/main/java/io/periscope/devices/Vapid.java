@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The service's VAPID identity: the configured key pair (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), else
@@ -17,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * may use).
  */
 public final class Vapid {
+  private static final Logger log = LoggerFactory.getLogger(Vapid.class);
   private final Optional<VapidKeys> configured;
   private final Optional<String> subject;
   private final Entities entities;
@@ -71,6 +74,30 @@ public final class Vapid {
         .thenCompose(stage -> stage);
   }
 
+  /**
+   * The generated pair's private key cannot be read with ENCRYPTION_KEY's keys: Web Push is
+   * unavailable (503) until they can, or VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set.
+   */
+  public static final class Unreadable extends RuntimeException {
+    Unreadable() {
+      super(
+          "the service's VAPID private key cannot be decrypted with ENCRYPTION_KEY's keys: list the"
+              + " key that sealed it, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY",
+          null,
+          false,
+          false);
+    }
+  }
+
+  private String readable(VapidKeyEntity.StoredKeys stored) {
+    try {
+      return cipher.decrypt(stored.privateKeyCiphertext());
+    } catch (IllegalStateException e) {
+      log.error("event=vapid-key-undecryptable");
+      throw new Unreadable();
+    }
+  }
+
   public Optional<String> subject() {
     return subject;
   }
@@ -88,9 +115,7 @@ public final class Vapid {
                     new VapidKeyEntity.StoredKeys(
                         candidate.publicKey(), cipher.encrypt(candidate.privateKey())),
                     r))
-        .thenApply(
-            stored ->
-                new VapidKeys(stored.publicKey(), cipher.decrypt(stored.privateKeyCiphertext())))
+        .thenApply(stored -> new VapidKeys(stored.publicKey(), readable(stored)))
         .whenComplete(
             (pair, failure) -> {
               if (failure != null) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.SelfService;
+import io.periscope.devices.Vapid;
 import io.periscope.json.ValidationException;
 import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.runtime.Failures;
@@ -121,6 +122,8 @@ public final class ErrorHandling {
     if (t instanceof Accounts.Unverified u) return error(StatusCodes.FORBIDDEN, u.getMessage());
     if (t instanceof SelfService.MailNotConfigured m)
       return error(StatusCodes.SERVICE_UNAVAILABLE, m.getMessage());
+    if (t instanceof Vapid.Unreadable u)
+      return error(StatusCodes.SERVICE_UNAVAILABLE, u.getMessage());
     if (t instanceof KeyPoolAdmin.NoSuchKey k) return error(StatusCodes.NOT_FOUND, k.getMessage());
     if (t instanceof KeyPoolAdmin.AlreadyInPool k)
       return error(StatusCodes.CONFLICT, k.getMessage());

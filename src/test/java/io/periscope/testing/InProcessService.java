@@ -2,6 +2,7 @@ package io.periscope.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.periscope.Periscope;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.Tokens;
@@ -29,6 +30,12 @@ import org.apache.pekko.http.javadsl.ServerBinding;
 public final class InProcessService implements AutoCloseable {
   public static final String SECRET = "in-process-test-secret-of-32-bytes-or-more";
 
+  /**
+   * The ENCRYPTION_KEY of every service a test starts without one: fixed like {@link #SECRET}, so a
+   * test that restarts a service on a new data directory still reads what the first one stored.
+   */
+  public static final String ENCRYPTION_KEY = "in-process-test-encryption-key-of-32-bytes";
+
   public final ActorSystem<Void> system;
   public final Periscope app;
   public final Tokens tokens;
@@ -53,7 +60,12 @@ public final class InProcessService implements AutoCloseable {
   }
 
   /** {@code secret} is its AUTH_JWT_SECRET. */
-  public InProcessService(Config config, Clock clock, String secret) throws Exception {
+  public InProcessService(Config given, Clock clock, String secret) throws Exception {
+    Config config =
+        given.getString("periscope.encryption.keys").isBlank()
+            ? ConfigFactory.parseMap(Map.of("periscope.encryption.keys", ENCRYPTION_KEY))
+                .withFallback(given)
+            : given;
     system = Node.startClusterNode(config, Duration.ofSeconds(30));
     Settings settings = Settings.from(config);
     tokens = new Tokens(secret, settings.tokenTtl(), Clock.systemUTC());
