@@ -154,7 +154,8 @@ public final class Periscope {
         new SelfService(accounts, entities, asks, mailer, mails, sessions, blocking, clock);
     this.identityLinks =
         new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, clock);
-    this.channelPolicy = new ChannelPermissions(entities, asks);
+    this.channelPolicy =
+        new ChannelPermissions(entities, asks, config.getBoolean("periscope.telegram.chat-open"));
     this.channelAddresses = new ChannelAddresses(entities, asks, mailer, mails, clock);
     this.identitySignIn =
         new IdentitySignIn(

@@ -18,19 +18,26 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The channels an owner may use: the operator's Telegram chats ({@code telegram}, {@code
- * telegram:<chat id>}) only as an administrator or where an administrator allowed them ({@link
- * TelegramChatsEntity}), and {@code email:} only to the account's own verified address or to an
- * address whose mailbox confirmed it ({@link ChannelAddressesEntity}). The other channels reach
- * URLs the owner gave (behind the network guard) or the owner's own devices.
+ * The channels an owner may use: the operator's Telegram chats ({@code telegram:<chat id>}, and the
+ * bare {@code telegram} when {@code TELEGRAM_CHAT_OPEN=false}) only as an administrator or where an
+ * administrator allowed them ({@link TelegramChatsEntity}), and {@code email:} only to the
+ * account's own verified address or to an address whose mailbox confirmed it ({@link
+ * ChannelAddressesEntity}). The other channels reach URLs the owner gave (behind the network guard)
+ * or the owner's own devices.
  */
 public final class ChannelPermissions implements ChannelPolicy {
   private final Entities entities;
   private final Asks asks;
+  private final boolean defaultChatOpen;
 
-  public ChannelPermissions(Entities entities, Asks asks) {
+  /**
+   * @param defaultChatOpen the bare {@code telegram} channel is open to every account: the spec
+   *     makes it every watch's default destination, and it reaches only the chat the operator chose
+   */
+  public ChannelPermissions(Entities entities, Asks asks, boolean defaultChatOpen) {
     this.entities = entities;
     this.asks = asks;
+    this.defaultChatOpen = defaultChatOpen;
   }
 
   @Override
@@ -40,6 +47,9 @@ public final class ChannelPermissions implements ChannelPolicy {
             .map(ChannelId::parse)
             .flatMap(Optional::stream)
             .filter(c -> c.kind() == ChannelId.Kind.TELEGRAM || c.kind() == ChannelId.Kind.EMAIL)
+            .filter(
+                c ->
+                    !(defaultChatOpen && c.kind() == ChannelId.Kind.TELEGRAM && c.target() == null))
             .toList();
     if (judged.isEmpty()) return CompletableFuture.completedFuture(Map.of());
     boolean telegram = judged.stream().anyMatch(c -> c.kind() == ChannelId.Kind.TELEGRAM);

@@ -100,7 +100,6 @@ public class AssistRoutesTest {
     service = new InProcessService(configured(true), clock);
     alice = service.signedIn("alice", "user");
     bob = service.signedIn("bob", "user");
-    HttpApiTest.openTheOperatorsChat(service, service.signedIn("root", "admin"));
   }
 
   @AfterClass
@@ -583,7 +582,6 @@ public class AssistRoutesTest {
     try (InProcessService bare = new InProcessService(noKeys, clock)) {
       bare.account("carol", "user", "carol-passphrase");
       String carol = bare.login("carol", "carol-passphrase");
-      HttpApiTest.openTheOperatorsChat(bare, bare.signedIn("root", "admin"));
       assertEquals(
           201,
           bare.send("POST", "/watches", carol, WATCH.formatted("mine"), Map.of()).statusCode());

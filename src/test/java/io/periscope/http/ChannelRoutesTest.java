@@ -53,7 +53,9 @@ public class ChannelRoutesTest {
                             "periscope.model.api-keys",
                             "sk-channels-test-0001",
                             "periscope.rate-limits.auth-per-ip-per-minute",
-                            1000)))
+                            1000,
+                            "periscope.telegram.chat-open",
+                            false)))
                 .withFallback(TestJournals.h2()));
     root = service.signedIn("root", "admin");
     alice = service.signedIn("alice", "user");

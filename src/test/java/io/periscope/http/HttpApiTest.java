@@ -39,13 +39,6 @@ public class HttpApiTest {
     alice = service.signedIn("alice", "user");
     bob = service.signedIn("bob", "user");
     root = service.signedIn("root", "admin");
-    openTheOperatorsChat(service, root);
-  }
-
-  /** The fixtures' watches name the bare {@code telegram}: users may, once an admin opened it. */
-  static void openTheOperatorsChat(InProcessService on, String admin) throws Exception {
-    InProcessService.json(
-        on.call("PUT", "/admin/telegram-chats/default", admin, "{\"everyone\": true}"), 200);
   }
 
   @AfterClass
@@ -94,6 +87,15 @@ public class HttpApiTest {
         "a 201 is in the very next list",
         list.get("watches").findValuesAsText("id").contains("created"));
     error(call("POST", "/watches", alice, WATCH.formatted("created")), 409);
+  }
+
+  @Test
+  public void usersNameTheOperatorsChatByDefaultButNoOtherChat() throws Exception {
+    assertEquals(
+        201, call("POST", "/watches", bob, WATCH.formatted("operators-chat")).statusCode());
+    String otherChat = WATCH.formatted("other-chat").replace("\"telegram\"", "\"telegram:-1001\"");
+    JsonNode refused = Json.MAPPER.readTree(call("POST", "/watches", bob, otherChat).body());
+    assertEquals(refused.toString(), "[\"channels\",0]", refused.at("/issues/0/path").toString());
   }
 
   @Test
