@@ -63,6 +63,8 @@ import io.periscope.source.SearchProviders;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.WatchEntity;
+import io.periscope.web.WebAssets;
+import io.periscope.web.WebRoutes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -147,9 +149,10 @@ public final class Periscope {
             asks,
             cipher);
     this.sessions = new SessionGenerations(entities, asks, clock);
-    Optional<String> webClient = settings.webOrigins().stream().findFirst();
+    // the first WEB_ORIGIN, else the client this service serves
+    String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
-    AccountMails mails = new AccountMails(webClient, settings.publicUrl());
+    AccountMails mails = new AccountMails(webClient);
     this.selfService =
         new SelfService(accounts, entities, asks, mailer, mails, sessions, blocking, clock);
     this.identityLinks =
@@ -311,6 +314,7 @@ public final class Periscope {
             identityLinks,
             channelAddresses,
             settings.webOrigins().stream().findFirst(),
+            settings.publicUrl(),
             authLimiter),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, channelPolicy, settings.maxBodyBytes()),
@@ -326,6 +330,7 @@ public final class Periscope {
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),
-        new ChannelRoutes(channelAddresses, entities, asks));
+        new ChannelRoutes(channelAddresses, entities, asks),
+        new WebRoutes(WebAssets.load()));
   }
 }

@@ -3,22 +3,21 @@ package io.periscope.auth;
 import io.periscope.notify.EmailSender.Mail;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 
 /**
- * The texts of the account mails. With a web client ({@code WEB_ORIGIN}) the link opens its page,
- * the token in the URL fragment (never sent to any server, so never in an access log); the page
- * posts it to the service. Without one the mail tells how to post the token to the service ({@code
- * PUBLIC_URL}) directly. Either way the token is also written out on its own line.
+ * The texts of the account mails. The link opens the web client's page ({@code WEB_ORIGIN}'s, else
+ * the one the service serves at {@code PUBLIC_URL}), the token in the URL fragment (never sent to
+ * any server, so never in an access log); the page posts it to the service. The token is also
+ * written out on its own line, for a client of the API alone.
  */
 public final class AccountMails {
-  private static final String NEW_PASSWORD = ", \"password\": \"<new password>\"";
-  private final Optional<String> webOrigin;
-  private final String publicUrl;
+  private final String webClient;
 
-  public AccountMails(Optional<String> webOrigin, String publicUrl) {
-    this.webOrigin = webOrigin;
-    this.publicUrl = publicUrl;
+  /**
+   * @param webClient the web client's origin, without a trailing '/'
+   */
+  public AccountMails(String webClient) {
+    this.webClient = webClient;
   }
 
   Mail verification(String to, String token, Duration lifetime, Instant now) {
@@ -33,7 +32,7 @@ public final class AccountMails {
 
         The token works once, for %s. If you did not create this account, ignore this message.
         """
-            .formatted(use(token, "verify-email", ""), hours(lifetime)),
+            .formatted(use(token, "verify-email"), hours(lifetime)),
         now);
   }
 
@@ -50,7 +49,7 @@ public final class AccountMails {
         The token works once, for %s; using it ends every earlier sign-in. If you did not ask for this, ignore
         this message: your password stays as it is.
         """
-            .formatted(use(token, "reset-password", NEW_PASSWORD), hours(lifetime)),
+            .formatted(use(token, "reset-password"), hours(lifetime)),
         now);
   }
 
@@ -69,7 +68,7 @@ public final class AccountMails {
 
         The token works once, for %s. If you did not ask for this, ignore this message.
         """
-            .formatted(use(resetToken, "reset-password", NEW_PASSWORD), hours(lifetime)),
+            .formatted(use(resetToken, "reset-password"), hours(lifetime)),
         now);
   }
 
@@ -90,7 +89,7 @@ public final class AccountMails {
         The token works once, for %s. If it was not you, ignore this message: nobody can open your account
         through that sign-in unless the token is used.
         """
-            .formatted(provider, use(token, "link-identity", ""), hours(lifetime)),
+            .formatted(provider, use(token, "link-identity"), hours(lifetime)),
         now);
   }
 
@@ -108,30 +107,13 @@ public final class AccountMails {
 
         The token works once, for %s. If you do not agree, ignore this message: nothing is sent here.
         """
-            .formatted(owner, use(token, "confirm-email-channel", ""), hours(lifetime)),
+            .formatted(owner, use(token, "confirm-email-channel"), hours(lifetime)),
         now);
   }
 
-  /**
-   * The link to the web client's page, or how to post the token (and {@code moreFields}) to the
-   * service.
-   */
-  private String use(String token, String page, String moreFields) {
-    String tokenLine = "Token: " + token;
-    return webOrigin
-        .map(origin -> origin + "/" + page + "#token=" + token + "\n\n" + tokenLine)
-        .orElseGet(
-            () ->
-                "POST {\"token\": \""
-                    + token
-                    + "\""
-                    + moreFields
-                    + "} to "
-                    + publicUrl
-                    + "/auth/"
-                    + page
-                    + " (Content-Type: application/json)\n\n"
-                    + tokenLine);
+  /** The link to the web client's page, and the token for the service's POST /auth/{page}. */
+  private String use(String token, String page) {
+    return webClient + "/" + page + "#token=" + token + "\n\nToken: " + token;
   }
 
   private static String hours(Duration lifetime) {

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -56,11 +57,14 @@ public final class AuthRoutes implements Routes {
   private final IdentityLinks links;
   private final ChannelAddresses channelAddresses;
   private final Optional<String> webOrigin;
+  private final String builtInClient;
   private final FixedWindowRateLimiter limiter;
 
   /**
    * @param webOrigin the web client that receives identity-provider sign-ins (WEB_ORIGIN's first
    *     origin)
+   * @param builtInClient the client this service serves (PUBLIC_URL), which receives a browser's
+   *     sign-in when there is no WEB_ORIGIN
    */
   public AuthRoutes(
       Accounts accounts,
@@ -69,6 +73,7 @@ public final class AuthRoutes implements Routes {
       IdentityLinks links,
       ChannelAddresses channelAddresses,
       Optional<String> webOrigin,
+      String builtInClient,
       FixedWindowRateLimiter limiter) {
     this.accounts = accounts;
     this.selfService = selfService;
@@ -76,6 +81,7 @@ public final class AuthRoutes implements Routes {
     this.links = links;
     this.channelAddresses = channelAddresses;
     this.webOrigin = webOrigin;
+    this.builtInClient = builtInClient;
     this.limiter = limiter;
   }
 
@@ -216,25 +222,48 @@ public final class AuthRoutes implements Routes {
   // ---- identity providers --------------------------------------------------------------------
 
   private Route startSignIn(String provider) {
-    return onComplete(
-        signIn.start(provider),
-        started -> {
-          if (started.isFailure()) return complete(signInFailed(started.failed().get()));
-          IdentitySignIn.Start s = started.get();
-          return complete(
-              HttpResponse.create()
-                  .withStatus(StatusCodes.FOUND)
-                  .addHeader(Location.create(Uri.create(s.redirect().toString())))
-                  .addHeader(
-                      SetCookie.create(
-                          flowCookie(
-                              provider,
-                              s.flowCookie(),
-                              IdentitySignIn.FLOW_LIFETIME.toSeconds()))));
-        });
+    return webClient(
+        client ->
+            onComplete(
+                signIn.start(provider),
+                started -> {
+                  if (started.isFailure())
+                    return complete(signInFailed(started.failed().get(), client));
+                  IdentitySignIn.Start s = started.get();
+                  return complete(
+                      HttpResponse.create()
+                          .withStatus(StatusCodes.FOUND)
+                          .addHeader(Location.create(Uri.create(s.redirect().toString())))
+                          .addHeader(
+                              SetCookie.create(
+                                  flowCookie(
+                                      provider,
+                                      s.flowCookie(),
+                                      IdentitySignIn.FLOW_LIFETIME.toSeconds()))));
+                }));
   }
 
   private Route finishSignIn(String provider) {
+    return webClient(client -> finishSignIn(provider, client));
+  }
+
+  /**
+   * The client that receives a sign-in: WEB_ORIGIN's, else for a browser the one this service
+   * serves; a caller that is no browser gets the session (or the error) as JSON.
+   */
+  private Route webClient(Function<Optional<String>, Route> inner) {
+    return optionalHeaderValueByName(
+        "Accept",
+        accept ->
+            inner.apply(
+                webOrigin.or(
+                    () ->
+                        accept
+                            .filter(a -> a.contains("text/html"))
+                            .map(browser -> builtInClient))));
+  }
+
+  private Route finishSignIn(String provider, Optional<String> client) {
     return parameterOptional(
         "code",
         code ->
@@ -257,8 +286,8 @@ public final class AuthRoutes implements Routes {
                                         finished -> {
                                           HttpResponse response =
                                               finished.isSuccess()
-                                                  ? signedIn(finished.get())
-                                                  : signInFailed(finished.failed().get());
+                                                  ? signedIn(finished.get(), client)
+                                                  : signInFailed(finished.failed().get(), client);
                                           // the flow is spent either way: a reload starts over
                                           // instead of replaying the code
                                           return complete(
@@ -271,8 +300,8 @@ public final class AuthRoutes implements Routes {
    * The token to the web client in the URL fragment (never sent to a server), else as /auth/login
    * answers it.
    */
-  private HttpResponse signedIn(Accounts.Session session) {
-    return webOrigin
+  private HttpResponse signedIn(Accounts.Session session, Optional<String> client) {
+    return client
         .map(
             origin ->
                 redirect(
@@ -287,10 +316,10 @@ public final class AuthRoutes implements Routes {
         .orElseGet(() -> ok(session));
   }
 
-  private HttpResponse signInFailed(Throwable thrown) {
+  private HttpResponse signInFailed(Throwable thrown, Optional<String> client) {
     Throwable t = Failures.unwrap(thrown);
     if (!(t instanceof SignInFailure f)) return ErrorHandling.toResponse(t);
-    return webOrigin
+    return client
         .map(origin -> redirect(origin, Map.of("error", f.reason().code)))
         .orElseGet(() -> error(StatusCodes.get(f.reason().status), f.getMessage()));
   }

@@ -9,9 +9,12 @@ import com.typesafe.config.ConfigFactory;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
+import io.periscope.web.WebRoutes;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.pekko.http.cors.javadsl.CorsDirectives;
 import org.apache.pekko.http.cors.javadsl.settings.CorsSettings;
@@ -25,6 +28,12 @@ public final class HttpApi {
   private final Tokens tokens;
   private final SessionGenerations sessions;
   private final List<String> webOrigins;
+
+  /**
+   * The web client's pages and assets, answered without a token; it never answers a path of the
+   * routes below.
+   */
+  private final Route webClient;
 
   /** Answered before any token is read. */
   private final List<Group> open;
@@ -57,7 +66,8 @@ public final class HttpApi {
       FeedbackRoutes feedback,
       DeviceRoutes devices,
       OpenApiRoutes openApi,
-      ChannelRoutes channels) {
+      ChannelRoutes channels,
+      WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
@@ -65,6 +75,8 @@ public final class HttpApi {
     // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
     this.authenticated =
         Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi, channels);
+    this.webClient =
+        webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));
   }
 
   public Route route() {
@@ -82,6 +94,7 @@ public final class HttpApi {
                                                 handleRejections(
                                                     ErrorHandling.methodRejections(),
                                                     () -> routes(open, null)),
+                                                webClient,
                                                 withPrincipal(
                                                     tokens,
                                                     sessions,
@@ -102,6 +115,13 @@ public final class HttpApi {
     return concat(
         groups.get(0).route(caller),
         groups.stream().skip(1).map(g -> g.route(caller)).toArray(Route[]::new));
+  }
+
+  /** The first segments of every route's path: the paths the web client never answers. */
+  private static Set<String> apiSegments(List<Group> groups) {
+    return endpoints(groups).stream()
+        .map(e -> e.path().substring(1).split("/", -1)[0])
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   private static List<Endpoint> endpoints(List<Group> groups) {

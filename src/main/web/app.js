@@ -1,0 +1,108 @@
+// The client's entry: its routes, the frame around every page, and what a 401 does.
+import { h, render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { whenUnauthorized } from './lib/api.js';
+import { Link, match, navigate, useLocation } from './lib/router.js';
+import { rememberReturn, session, signIn, signOut, takeFragment, takeReturn } from './lib/session.js';
+import { Page } from './lib/ui.js';
+import * as auth from './pages/auth.js';
+import { WatchList } from './pages/watches.js';
+
+// Every page, its path (none is a path of the service's interface: docs/web.md), and who sees it.
+const ROUTES = [
+  { path: '/sign-in', page: auth.SignIn, open: true },
+  { path: '/register', page: auth.Register, open: true },
+  { path: '/forgot-password', page: auth.ForgotPassword, open: true },
+  { path: '/reset-password', page: auth.ResetPassword, open: true },
+  { path: '/verify-email', page: auth.VerifyEmail, open: true },
+  { path: '/link-identity', page: auth.LinkIdentity, open: true },
+  { path: '/confirm-email-channel', page: auth.ConfirmEmailChannel, open: true },
+  { path: '/', page: WatchList },
+];
+
+const NAV = [
+  ['/', 'Watches'],
+];
+
+// A token or an error handed over in the fragment is read once and leaves the address bar at once.
+const fragment = takeFragment();
+if (fragment.token && location.pathname === '/') {
+  signIn(fragment.token);
+  history.replaceState(null, '', takeReturn());
+}
+let expired = false;
+
+const NotFound = () => h(Page, { title: 'Page not found' }, h('p', null, 'There is no such page. ', h(Link, { href: '/' }, 'Go to your watches'), '.'));
+
+function Frame({ who, path, children }) {
+  return [
+    h('a', { class: 'skip', href: '#main' }, 'Skip to content'),
+    h(
+      'header',
+      { class: 'top' },
+      h(Link, { href: '/', class: 'brand' }, 'Periscope'),
+      who
+        ? h(
+            'nav',
+            { 'aria-label': 'Main' },
+            h(
+              'ul',
+              null,
+              NAV.filter(([, , adminOnly]) => !adminOnly || who.role === 'admin').map(([href, text]) =>
+                h('li', null, h(Link, { href, 'aria-current': path === href ? 'page' : undefined }, text)),
+              ),
+            ),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'button secondary',
+                onClick: () => {
+                  signOut();
+                  navigate('/sign-in');
+                },
+              },
+              'Sign out',
+            ),
+          )
+        : null,
+    ),
+    h('main', { id: 'main' }, children),
+  ];
+}
+
+function App() {
+  const path = useLocation();
+  const [, refresh] = useState(0);
+  useEffect(() => {
+    whenUnauthorized(() => {
+      expired = true;
+      navigate('/sign-in', { replace: true });
+      refresh((n) => n + 1);
+    });
+  }, []);
+  const who = session();
+  const found = match(ROUTES, path);
+  if (!found) return h(Frame, { who, path }, h(NotFound));
+  const { route, params } = found;
+  if (!route.open && !who) {
+    rememberReturn(path + location.search);
+    queueMicrotask(() => navigate('/sign-in', { replace: true }));
+    return h(Frame, { who, path }, null);
+  }
+  if (route.open && who && route.path === '/sign-in') {
+    queueMicrotask(() => navigate('/', { replace: true }));
+  }
+  const wasExpired = expired;
+  expired = false;
+  return h(Frame, { who, path }, h(route.page, { key: path, ...params, fragment, expired: wasExpired, who }));
+}
+
+render(h(App), document.getElementById('app'));
+
+// A notification's click opens a run in this client (service-worker.js).
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener('message', (e) => {
+    if (e.data?.type === 'periscope.open' && typeof e.data.path === 'string') navigate(e.data.path);
+  });
+}

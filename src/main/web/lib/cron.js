@@ -1,0 +1,124 @@
+// Five-field cron (minute hour day month weekday, in UTC as the service evaluates it): in words,
+// and its next fire times. The service validates every schedule; this only explains one.
+const RANGES = [
+  [0, 59],
+  [0, 23],
+  [1, 31],
+  [1, 12],
+  [0, 7],
+];
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+function value(text, field) {
+  const names = field === 3 ? MONTHS : field === 4 ? DAYS : null;
+  const i = names ? names.indexOf(text.toLowerCase()) : -1;
+  if (i >= 0) return field === 3 ? i + 1 : i;
+  if (!/^\d+$/.test(text)) throw new Error(`not a number: ${text}`);
+  return Number(text);
+}
+
+/** One field as the set of values it matches, or null when it is not valid. */
+function parseField(text, field) {
+  const [lo, hi] = RANGES[field];
+  const set = new Set();
+  for (const part of text.split(',')) {
+    const [range, stepText] = part.split('/');
+    const step = stepText === undefined ? 1 : Number(stepText);
+    if (!Number.isInteger(step) || step < 1) throw new Error('bad step');
+    let from = lo;
+    let to = hi;
+    if (range !== '*') {
+      const [a, b] = range.split('-');
+      from = value(a, field);
+      to = b === undefined ? (stepText === undefined ? from : hi) : value(b, field);
+    }
+    if (from < lo || to > hi || from > to) throw new Error('out of range');
+    for (let v = from; v <= to; v += step) set.add(field === 4 && v === 7 ? 0 : v);
+  }
+  return set;
+}
+
+export function parse(expression) {
+  const fields = (expression || '').trim().split(/\s+/);
+  if (fields.length !== 5) return null;
+  try {
+    const sets = fields.map(parseField);
+    return { fields, sets, domAny: fields[2] === '*', dowAny: fields[4] === '*' };
+  } catch {
+    return null;
+  }
+}
+
+function matchesDay(cron, d) {
+  const dom = cron.sets[2].has(d.getUTCDate());
+  const dow = cron.sets[4].has(d.getUTCDay());
+  if (cron.domAny && cron.dowAny) return true;
+  if (cron.domAny) return dow;
+  if (cron.dowAny) return dom;
+  return dom || dow; // cron: either restricted day field may match
+}
+
+/** The next {@code count} fire times after {@code from}, or [] for an invalid expression. */
+export function nextTimes(expression, count = 3, from = new Date()) {
+  const cron = parse(expression);
+  if (!cron) return [];
+  const t = new Date(from.getTime());
+  t.setUTCSeconds(0, 0);
+  t.setUTCMinutes(t.getUTCMinutes() + 1);
+  const out = [];
+  const limit = from.getTime() + 5 * 366 * 86400000;
+  while (out.length < count && t.getTime() < limit) {
+    if (!cron.sets[3].has(t.getUTCMonth() + 1) || !matchesDay(cron, t)) {
+      t.setUTCDate(t.getUTCDate() + 1);
+      t.setUTCHours(0, 0);
+    } else if (!cron.sets[1].has(t.getUTCHours())) {
+      t.setUTCHours(t.getUTCHours() + 1, 0);
+    } else if (!cron.sets[0].has(t.getUTCMinutes())) {
+      t.setUTCMinutes(t.getUTCMinutes() + 1);
+    } else {
+      out.push(new Date(t.getTime()));
+      t.setUTCMinutes(t.getUTCMinutes() + 1);
+    }
+  }
+  return out;
+}
+
+const pad = (n) => String(n).padStart(2, '0');
+
+/** The schedule in words, such as "every 6 hours" or "every day at 07:30 UTC". */
+export function describe(expression) {
+  const cron = parse(expression);
+  if (!cron) return 'not a valid schedule';
+  const [m, hr, dom, mon, dow] = cron.fields;
+  const every = (field, unit) => {
+    const s = /^\*\/(\d+)$/.exec(field);
+    if (field === '*') return `every ${unit}`;
+    return s ? (s[1] === '1' ? `every ${unit}` : `every ${s[1]} ${unit}s`) : null;
+  };
+  const single = (f) => /^\d+$/.test(f);
+  if (dom === '*' && mon === '*' && dow === '*') {
+    if (hr === '*' && every(m, 'minute')) return every(m, 'minute');
+    if (single(m) && every(hr, 'hour')) return every(hr, 'hour');
+    if (single(m) && single(hr)) return `every day at ${pad(hr)}:${pad(m)} UTC`;
+  }
+  if (single(m) && single(hr) && mon === '*' && dom === '*') {
+    const at = `at ${pad(hr)}:${pad(m)} UTC`;
+    if (dow === '1-5') return `on weekdays ${at}`;
+    if (single(dow)) return `every ${DAY_NAMES[Number(dow) % 7]} ${at}`;
+  }
+  if (single(m) && single(hr) && single(dom) && mon === '*' && dow === '*')
+    return `on day ${dom} of every month at ${pad(hr)}:${pad(m)} UTC`;
+  return `on the schedule ${expression.trim()}`;
+}
+
+/** Presets the editor offers besides a raw expression. */
+export const PRESETS = [
+  ['Every hour', '0 * * * *'],
+  ['Every 6 hours', '0 */6 * * *'],
+  ['Every 12 hours', '0 */12 * * *'],
+  ['Every day at 07:00 UTC', '0 7 * * *'],
+  ['Weekdays at 07:00 UTC', '0 7 * * 1-5'],
+  ['Every Monday at 07:00 UTC', '0 7 * * 1'],
+];

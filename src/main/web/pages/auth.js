@@ -1,0 +1,179 @@
+// Signing in and everything a mailed link opens: register, verify, forgot and reset, link an
+// identity provider, confirm an address for someone's alerts.
+import { h } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, get, post } from '../lib/api.js';
+import { Link, navigate } from '../lib/router.js';
+import { signIn, takeReturn } from '../lib/session.js';
+import { Button, ErrorMessage, Page, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
+
+const PROVIDER_NAMES = { github: 'GitHub' };
+const providerName = (p) => PROVIDER_NAMES[p] || p.charAt(0).toUpperCase() + p.slice(1);
+
+/** Why a provider's sign-in came back without a session (its #error code). */
+const PROVIDER_ERRORS = {
+  access_denied: 'The identity provider did not sign you in.',
+  invalid_state: 'That sign-in had expired or was started elsewhere. Please try again.',
+  invalid_answer: 'The identity provider’s answer could not be verified. Please try again.',
+  unverified_email: 'The identity provider vouched for no verified e-mail address.',
+  link_mailed:
+    'An account already uses this address. We mailed it a link that connects this sign-in to it.',
+  link_refused: 'An account already uses this address and cannot be connected this way.',
+  provider_unavailable: 'The identity provider could not be reached. Please try again later.',
+};
+
+function Form({ onSubmit, children }) {
+  return h(
+    'form',
+    {
+      class: 'form',
+      noValidate: true,
+      onSubmit: (e) => {
+        e.preventDefault();
+        onSubmit();
+      },
+    },
+    children,
+  );
+}
+
+export function SignIn({ fragment, expired }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, error, act } = useAction();
+  const status = useLoad(() => get('/config/status', { anonymous: true }));
+  const providers = Object.entries(status.data?.identityProviders || {})
+    .filter(([, on]) => on)
+    .map(([name]) => name);
+  const submit = () =>
+    act(async () => {
+      const session = await post('/auth/login', { email, password }, { anonymous: true });
+      signIn(session.token);
+      navigate(takeReturn(), { replace: true });
+    });
+  const providerError = fragment?.error && (PROVIDER_ERRORS[fragment.error] || `Sign-in failed (${fragment.error}).`);
+  return h(
+    Page,
+    { title: 'Sign in' },
+    expired ? h('p', { class: 'notice', role: 'status' }, 'Your session has ended. Please sign in again.') : null,
+    providerError ? h('p', { class: 'error', role: 'alert' }, providerError) : null,
+    h(
+      Form,
+      { onSubmit: submit },
+      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: email, onInput: setEmail, issues: issuesAt(error, ['email']) }),
+      h(TextField, { label: 'Password', type: 'password', autocomplete: 'current-password', value: password, onInput: setPassword, issues: issuesAt(error, ['password']) }),
+      h(ErrorMessage, { error }),
+      h(Button, { type: 'submit', kind: 'primary', busy }, 'Sign in'),
+    ),
+    providers.length
+      ? h(
+          'div',
+          { class: 'providers' },
+          h('p', null, 'Or sign in with'),
+          providers.map((p) => h('a', { class: 'button secondary', href: `/auth/${encodeURIComponent(p)}` }, providerName(p))),
+        )
+      : null,
+    h(
+      'p',
+      { class: 'links' },
+      h(Link, { href: '/register' }, 'Create an account'),
+      ' · ',
+      h(Link, { href: '/forgot-password' }, 'Forgot your password?'),
+    ),
+  );
+}
+
+export function Register() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(null);
+  const { busy, error, act } = useAction();
+  const submit = () => act(async () => setDone(await post('/auth/register', { email, password }, { anonymous: true })));
+  if (done)
+    return h(Page, { title: 'Check your mail' }, h('p', { role: 'status' }, done.message || 'We mailed you a link to verify your address.'));
+  return h(
+    Page,
+    { title: 'Create an account' },
+    h(
+      Form,
+      { onSubmit: submit },
+      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: email, onInput: setEmail, issues: issuesAt(error, ['email']) }),
+      h(TextField, { label: 'Password', type: 'password', autocomplete: 'new-password', value: password, onInput: setPassword, issues: issuesAt(error, ['password']), hint: 'A long passphrase is best.' }),
+      h(ErrorMessage, { error }),
+      h(Button, { type: 'submit', kind: 'primary', busy }, 'Create account'),
+    ),
+    h('p', { class: 'links' }, h(Link, { href: '/sign-in' }, 'Back to sign in')),
+  );
+}
+
+export function ForgotPassword() {
+  const [email, setEmail] = useState('');
+  const [done, setDone] = useState(false);
+  const { busy, error, act } = useAction();
+  const submit = () => act(async () => {
+    await post('/auth/forgot-password', { email }, { anonymous: true });
+    setDone(true);
+  });
+  if (done) return h(Page, { title: 'Check your mail' }, h('p', { role: 'status' }, 'If an account uses this address, we mailed it a link to choose a new password.'));
+  return h(
+    Page,
+    { title: 'Forgot your password?' },
+    h(
+      Form,
+      { onSubmit: submit },
+      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: email, onInput: setEmail, issues: issuesAt(error, ['email']) }),
+      h(ErrorMessage, { error }),
+      h(Button, { type: 'submit', kind: 'primary', busy }, 'Mail me a link'),
+    ),
+  );
+}
+
+export function ResetPassword({ fragment }) {
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const { busy, error, act } = useAction();
+  const token = fragment?.token;
+  const submit = () => act(async () => {
+    await post('/auth/reset-password', { token, password }, { anonymous: true });
+    setDone(true);
+  });
+  if (!token) return h(Page, { title: 'Choose a new password' }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
+  if (done) return h(Page, { title: 'Password changed' }, h('p', { role: 'status' }, 'Your new password is set.'), h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'));
+  return h(
+    Page,
+    { title: 'Choose a new password' },
+    h(
+      Form,
+      { onSubmit: submit },
+      h(TextField, { label: 'New password', type: 'password', autocomplete: 'new-password', value: password, onInput: setPassword, issues: issuesAt(error, ['password']) }),
+      h(ErrorMessage, { error }),
+      h(Button, { type: 'submit', kind: 'primary', busy }, 'Set password'),
+    ),
+  );
+}
+
+/** A page that posts the mailed token as soon as it opens: verify-email, link-identity, … */
+function TokenPage({ fragment, title, path, done }) {
+  const [state, setState] = useState({ busy: true });
+  const token = fragment?.token;
+  useEffect(() => {
+    if (!token) return;
+    api('POST', path, { token }, { anonymous: true }).then(
+      (r) => setState({ result: r.body }),
+      (error) => setState({ error }),
+    );
+  }, [token]);
+  if (!token) return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
+  if (state.error) return h(Page, { title }, h(ErrorMessage, { error: state.error }), h(Link, { href: '/sign-in' }, 'Go to sign in'));
+  if (!state.result) return h(Page, { title }, h('p', { class: 'loading', role: 'status' }, 'Checking the link…'));
+  return h(Page, { title }, h('p', { role: 'status' }, done(state.result)), h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'));
+}
+
+export const VerifyEmail = ({ fragment }) =>
+  h(TokenPage, { fragment, title: 'Verify your address', path: '/auth/verify-email', done: (r) => `Thank you: ${r.user?.email || 'your address'} is verified.` });
+
+export const LinkIdentity = ({ fragment }) =>
+  h(TokenPage, { fragment, title: 'Connect a sign-in', path: '/auth/link-identity', done: () => 'The sign-in is connected to your account. Use it next time.' });
+
+export const ConfirmEmailChannel = ({ fragment }) =>
+  h(TokenPage, { fragment, title: 'Receive alerts at this address', path: '/auth/confirm-email-channel', done: (r) => `Alerts may now be sent to ${r.address || 'this address'}.` });
