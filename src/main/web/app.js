@@ -98,7 +98,9 @@ function App() {
   return h(Frame, { who, path }, h(route.page, { key: path, ...params, fragment, expired: wasExpired, who }));
 }
 
-render(h(App), document.getElementById('app'));
+const root = document.getElementById('app');
+root.textContent = '';
+render(h(App), root);
 
 // A notification's click opens a run in this client (service-worker.js).
 if ('serviceWorker' in navigator) {

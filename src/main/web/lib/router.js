@@ -19,6 +19,7 @@ export function useLocation() {
   useEffect(() => {
     const listener = () => setPath(location.pathname);
     listeners.add(listener);
+    listener(); // a navigation before this effect ran
     return () => listeners.delete(listener);
   }, []);
   return path;

@@ -59,7 +59,8 @@ public final class WebRoutes {
           if (path.startsWith("/assets/")) return encodeResponse(() -> complete(asset(path)));
           if (path.equals("/" + WebAssets.SERVICE_WORKER))
             return encodeResponse(() -> complete(serviceWorker()));
-          if (!isNavigation(request) || apiSegments.contains(firstSegment(path))) return reject();
+          boolean clientPath = path.equals("/") || isNavigation(request);
+          if (!clientPath || apiSegments.contains(firstSegment(path))) return reject();
           return encodeResponse(() -> complete(index()));
         });
   }

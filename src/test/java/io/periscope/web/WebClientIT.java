@@ -1,0 +1,267 @@
+package io.periscope.web;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import io.periscope.json.Json;
+import io.periscope.testing.ApiClient;
+import io.periscope.testing.Mailbox;
+import io.periscope.testing.ServiceProcess;
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
+import org.junit.AfterClass;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * A person's journeys through the web client, in the distribution's Chromium, against the jar as an
+ * operator starts it, with loopback fakes of every upstream (WebFakes) and a real SMTP server.
+ * axe-core checks every page it opens; the main pages are photographed (docs/web.md).
+ */
+public class WebClientIT {
+  static final String ADMIN_EMAIL = "root@example.org";
+  static final String PASSWORD = "a-long-web-test-passphrase";
+
+  static WebFakes fakes;
+  static Mailbox mailbox;
+  static ServiceProcess service;
+  static Browser browser;
+  static final ApiClient api = new ApiClient();
+  static final HttpClient http = HttpClient.newHttpClient();
+  static String adminToken;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    fakes = new WebFakes();
+    mailbox = new Mailbox();
+    Path data = Files.createTempDirectory("periscope-web");
+    Map<String, String> env = new HashMap<>(fakes.env());
+    env.put("DATA_DIR", data.toString());
+    env.put("AUTH_JWT_SECRET", "web-client-test-secret-of-32-bytes");
+    env.put("SMTP_HOST", "127.0.0.1");
+    env.put("SMTP_PORT", Integer.toString(mailbox.smtpConfig().getInt("periscope.smtp.port")));
+    env.put("SMTP_FROM", "periscope@example.org");
+    service = new ServiceProcess(env, data.resolve("service.log")).start();
+    assertEquals(
+        0,
+        service.command(
+            List.of("users", "create", "--id", "root", "--email", ADMIN_EMAIL, "--role", "admin"),
+            PASSWORD + "\n"));
+    adminToken = api.login(service.uri("/"), ADMIN_EMAIL, PASSWORD);
+    browser = new Browser("http://127.0.0.1:" + service.port());
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    if (browser != null) browser.close();
+    if (service != null) service.close();
+    if (mailbox != null) mailbox.close();
+    if (fakes != null) fakes.close();
+  }
+
+  @Before
+  public void signedOut() {
+    browser.width(1280);
+    browser.open("/sign-in");
+    browser.driver.executeScript("localStorage.clear(); sessionStorage.clear();");
+    browser.consoleErrors(); // what earlier tests left in the log (an expected 401) is read here
+  }
+
+  /** An account made by the administrator; answers its token. */
+  static String user(String id) throws Exception {
+    HttpResponse<String> r =
+        api.send(
+            "POST",
+            service.uri("/admin/users"),
+            adminToken,
+            Json.text(
+                Map.of(
+                    "id", id, "email", id + "@example.org", "role", "user", "password", PASSWORD)));
+    assertEquals(r.body(), 201, r.statusCode());
+    return api.login(service.uri("/"), id + "@example.org", PASSWORD);
+  }
+
+  static void watch(String token, String id, String name) throws Exception {
+    HttpResponse<String> r =
+        api.send(
+            "POST",
+            service.uri("/watches"),
+            token,
+            Json.text(
+                Map.of(
+                    "id",
+                    id,
+                    "name",
+                    name,
+                    "sources",
+                    List.of(Map.of("type", "rss", "value", fakes.feedUrl())),
+                    "schedule",
+                    "0 */6 * * *",
+                    "condition",
+                    "Acme announces the date of its first rocket launch",
+                    "channels",
+                    List.of("telegram"),
+                    "threshold",
+                    0.8)));
+    assertEquals(r.body(), 201, r.statusCode());
+  }
+
+  void signIn(String email) {
+    browser.heading("Sign in");
+    browser.type("Email", email);
+    browser.type("Password", PASSWORD);
+    browser.button("Sign in").click();
+  }
+
+  void noConsoleErrors() {
+    List<String> errors = browser.consoleErrors();
+    assertTrue(errors.toString(), errors.isEmpty());
+  }
+
+  static HttpResponse<byte[]> get(String path, Map<String, String> headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(service.uri(path));
+    headers.forEach(b::header);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  @Test
+  public void theServiceServesTheClientAndKeepsItsApiAnswers() throws Exception {
+    Map<String, String> html = Map.of("Accept", "text/html,application/xhtml+xml,*/*;q=0.8");
+    HttpResponse<byte[]> index = get("/", Map.of());
+    assertEquals(200, index.statusCode());
+    assertEquals("no-cache", index.headers().firstValue("Cache-Control").orElseThrow());
+    String csp = index.headers().firstValue("Content-Security-Policy").orElseThrow();
+    for (String rule :
+        List.of(
+            "default-src 'none'",
+            "connect-src 'self'",
+            "frame-ancestors 'none'",
+            "script-src 'self' 'sha256-")) assertTrue(csp, csp.contains(rule));
+    assertFalse(csp, csp.contains("unsafe"));
+    assertEquals("nosniff", index.headers().firstValue("X-Content-Type-Options").orElseThrow());
+    assertEquals("no-referrer", index.headers().firstValue("Referrer-Policy").orElseThrow());
+
+    // a deep link opens the client; the interface's paths keep their JSON answers
+    HttpResponse<byte[]> deep = get("/watch/acme/edit", html);
+    assertEquals(200, deep.statusCode());
+    assertTrue(new String(deep.body()).contains("<div id=\"app\">"));
+    for (String path : List.of("/watches", "/admin/keys", "/no-such-route")) {
+      HttpResponse<byte[]> apiPath = get(path, path.equals("/no-such-route") ? Map.of() : html);
+      assertEquals(path, 401, apiPath.statusCode());
+      assertTrue(
+          apiPath
+              .headers()
+              .firstValue("Content-Type")
+              .orElseThrow()
+              .startsWith("application/json"));
+    }
+
+    // every asset the page names is cached for good, and the whole client is under 300 KB gzipped
+    String page = new String(index.body());
+    Matcher assets = Pattern.compile("/assets/[0-9a-f]{16}/[A-Za-z0-9/._-]+").matcher(page);
+    assertTrue(page, assets.find());
+    String prefix = assets.group().substring(0, assets.group().indexOf('/', 8) + 1);
+    long gzipped = gzipSize(index.body());
+    for (String file : clientFiles()) {
+      HttpResponse<byte[]> asset = get(prefix + file, Map.of());
+      assertEquals(file, 200, asset.statusCode());
+      assertEquals(
+          "public, max-age=31536000, immutable",
+          asset.headers().firstValue("Cache-Control").orElseThrow());
+      gzipped += gzipSize(asset.body());
+    }
+    assertTrue("the client is " + gzipped + " bytes gzipped", gzipped < 300_000);
+    assertEquals(404, get("/assets/0000000000000000/app.js", Map.of()).statusCode());
+  }
+
+  /** Every file of src/main/web and the two Preact modules, as served. */
+  static List<String> clientFiles() throws Exception {
+    Path root = Path.of("src/main/web");
+    try (var paths = Files.walk(root)) {
+      List<String> files =
+          new java.util.ArrayList<>(
+              paths
+                  .filter(Files::isRegularFile)
+                  .map(p -> root.relativize(p).toString().replace('\\', '/'))
+                  .toList());
+      files.addAll(List.of("vendor/preact.js", "vendor/hooks.js"));
+      return files;
+    }
+  }
+
+  static long gzipSize(byte[] bytes) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+      gz.write(bytes);
+    }
+    return out.size();
+  }
+
+  @Test
+  public void aPersonSignsInSeesTheirWatchesAndRunsOneNow() throws Exception {
+    String token = user("wendy");
+    watch(token, "acme-launch", "Acme launch");
+    watch(token, "beta-release", "Beta release");
+
+    browser.open("/");
+    browser.waitUntil(d -> browser.path().equals("/sign-in"));
+    browser.assertAccessible("sign-in");
+    browser.screenshot("sign-in");
+    signIn("wendy@example.org");
+
+    browser.heading("Watches");
+    browser.waitFor(By.linkText("Acme launch"));
+    String page = browser.driver.findElement(By.tagName("main")).getText();
+    assertTrue(page, page.contains("every 6 hours"));
+    assertTrue(page, page.contains("Not run yet"));
+    browser.assertAccessible("watch list");
+
+    browser.type("Search watches", "beta");
+    browser.waitUntil(d -> d.findElements(By.linkText("Acme launch")).isEmpty());
+    browser.type("Search watches", "");
+    browser.waitFor(By.linkText("Acme launch"));
+
+    WebElement run = browser.waitFor(By.cssSelector("button[aria-label='Run Acme launch now']"));
+    run.click();
+    browser.waitFor(
+        By.xpath("//li[.//a[.='Acme launch']]//span[contains(@class,'outcome-alert')]"));
+    browser.screenshot("watch-list");
+    browser.width(375);
+    browser.assertAccessible("watch list at 375 px");
+    browser.screenshot("watch-list-375");
+    noConsoleErrors();
+  }
+
+  @Test
+  public void anEndedSessionGoesBackToSignInThenToWhereThePersonWas() throws Exception {
+    user("sam");
+    browser.open("/");
+    signIn("sam@example.org");
+    browser.heading("Watches");
+    // a token the service no longer takes (signed with another secret), still unexpired here
+    browser.driver.executeScript(
+        "localStorage.setItem('periscope.session', 'eyJhbGciOiJIUzI1NiJ9.'"
+            + " + btoa(JSON.stringify({sub: 'sam', role: 'user', exp: 4102444800})) + '.forged')");
+    browser.open("/?search");
+    browser.heading("Sign in");
+    String notice = browser.driver.findElement(By.tagName("main")).getText();
+    assertTrue(notice, notice.contains("Your session has ended"));
+    signIn("sam@example.org");
+    browser.heading("Watches");
+    assertEquals("/", browser.path());
+  }
+}
