@@ -6,6 +6,9 @@ import { Link, match, navigate, useLocation } from './lib/router.js';
 import { rememberReturn, session, signIn, signOut, takeFragment, takeReturn } from './lib/session.js';
 import { Page } from './lib/ui.js';
 import * as auth from './pages/auth.js';
+import { Devices } from './pages/devices.js';
+import { EditWatch, NewWatch } from './pages/editor.js';
+import { Statistics, WatchPage } from './pages/watch.js';
 import { WatchList } from './pages/watches.js';
 
 // Every page, its path (none is a path of the service's interface: docs/web.md), and who sees it.
@@ -18,10 +21,18 @@ const ROUTES = [
   { path: '/link-identity', page: auth.LinkIdentity, open: true },
   { path: '/confirm-email-channel', page: auth.ConfirmEmailChannel, open: true },
   { path: '/', page: WatchList },
+  { path: '/watch/new', page: NewWatch },
+  { path: '/watch/:id', page: WatchPage },
+  { path: '/watch/:id/edit', page: EditWatch },
+  { path: '/notifications', page: Devices },
+  { path: '/statistics', page: Statistics },
 ];
 
+// [path, text, administrators only]
 const NAV = [
   ['/', 'Watches'],
+  ['/notifications', 'Devices'],
+  ['/statistics', 'Statistics'],
 ];
 
 // A token or an error handed over in the fragment is read once and leaves the address bar at once.

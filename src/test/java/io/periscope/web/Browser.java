@@ -133,11 +133,15 @@ final class Browser implements AutoCloseable {
     assertTrue(page + ": " + found, found.isEmpty());
   }
 
-  /** Errors the page logged (a CSP refusal, an exception), which no page should have. */
+  /**
+   * Errors the page logged (a CSP refusal, an exception), which no page should have; a refusal of
+   * the service that the page shows (Chromium logs each) is not one.
+   */
   List<String> consoleErrors() {
     List<String> errors = new ArrayList<>();
     for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
-      if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
+      if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
+          && !e.getMessage().contains("Failed to load resource: the server responded"))
         errors.add(e.getMessage());
     }
     return errors;

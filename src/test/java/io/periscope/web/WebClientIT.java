@@ -264,4 +264,71 @@ public class WebClientIT {
     browser.heading("Watches");
     assertEquals("/", browser.path());
   }
+
+  @Test
+  public void aPersonWritesAWatchReadsItsRunAsTextAndGivesFeedback() throws Exception {
+    user("rita");
+    browser.open("/watch/new");
+    signIn("rita@example.org");
+    browser.heading("New watch");
+    browser.assertAccessible("new watch");
+    browser.type("Identifier", "acme-feed");
+    browser.type("Name", "Acme feed");
+    browser.type("Condition", "Acme announces the date of its first rocket launch");
+    new org.openqa.selenium.support.ui.Select(browser.field("Type"))
+        .selectByVisibleText("RSS or Atom feed");
+    browser.type("Feed URL", fakes.feedUrl());
+    browser.type("Cron expression", "0 7 * * 1-5");
+    String schedule = browser.driver.findElement(By.tagName("form")).getText();
+    assertTrue(schedule, schedule.contains("on weekdays at 07:00 UTC"));
+    assertTrue(schedule, schedule.contains("Next runs:"));
+    browser.type("Cron expression", "61 * * * *");
+    browser.button("Add a channel").click();
+    browser.type("Channel 1", "carrier-pigeon:coop");
+    browser.button("Save watch").click();
+    // the service's issues next to the fields they name
+    browser.waitFor(
+        By.xpath(
+            "//div[contains(@class,'invalid')][label[.='Cron expression']]//ul[@class='issues']"));
+    browser.waitFor(
+        By.xpath("//div[contains(@class,'invalid')][label[.='Channel 1']]//ul[@class='issues']"));
+    browser.assertAccessible("new watch with issues");
+    browser.type("Cron expression", "0 7 * * 1-5");
+    browser.type("Channel 1", "telegram");
+    browser.button("Save watch").click();
+
+    browser.heading("Acme feed");
+    assertEquals("/watch/acme-feed", browser.path());
+    browser.button("Run now").click();
+    WebElement evidence =
+        browser.waitFor(
+            By.xpath(
+                "//li[contains(@class,'run')]//h4[starts-with(.,'Evidence')]/following-sibling::ul//a"));
+    assertEquals(
+        "the feed's title is text, not markup", WebFakes.HOSTILE_TITLE, evidence.getText());
+    browser.button("Show details").click();
+    String run = browser.waitFor(By.cssSelector("li.run")).getText();
+    assertTrue(run, run.contains("The model’s reasoning"));
+    assertTrue(run, run.contains(WebFakes.HOSTILE_TITLE));
+    assertTrue(run, run.contains("telegram: delivered"));
+    assertEquals(
+        0L, browser.driver.executeScript("return document.querySelectorAll('main img').length"));
+    browser.assertAccessible("watch page with a run");
+    browser.screenshot("watch-runs");
+
+    browser.driver.findElement(By.xpath("//label[span[.='Wrong']]/input")).click();
+    browser.type("Note (optional)", "The date was a rumour");
+    browser.button("Save feedback").click();
+    browser.waitFor(By.xpath("//p[starts-with(.,'You said: Wrong — “The date was a rumour”')]"));
+    browser.driver.navigate().refresh();
+    browser.waitFor(By.xpath("//p[starts-with(.,'You said: Wrong — “The date was a rumour”')]"));
+
+    browser.link("Edit").click();
+    browser.heading("Edit Acme feed");
+    browser.assertAccessible("edit watch");
+    browser.screenshot("watch-editor");
+    browser.driver.navigate().back();
+    browser.heading("Acme feed");
+    noConsoleErrors();
+  }
 }

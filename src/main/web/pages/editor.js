@@ -1,0 +1,221 @@
+// Create and edit a watch with the full schema; the service's 400 issues appear at their fields.
+import { h } from 'preact';
+import { useState } from 'preact/hooks';
+import { del, enc, get, post, put } from '../lib/api.js';
+import { PRESETS, describe, nextTimes } from '../lib/cron.js';
+import { TIERS } from '../lib/outcomes.js';
+import { navigate, Link } from '../lib/router.js';
+import { when } from '../lib/time.js';
+import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
+import { thisBrowsersDevice } from './devices.js';
+import { editable } from './watches.js';
+
+export const BLANK = {
+  id: '',
+  name: '',
+  condition: '',
+  sources: [{ type: 'search', value: '' }],
+  schedule: '0 */6 * * *',
+  threshold: 0.8,
+  channels: [],
+  enabled: true,
+};
+
+const Issues = ({ issues }) =>
+  issues.length ? h('ul', { class: 'issues' }, issues.map((i) => h('li', null, i.message))) : null;
+
+/** A number from 0 to 1 as a slider and a number box, both labelled. */
+function Slider({ label, value, onInput, hint, issues }) {
+  return h(Field, {
+    label,
+    hint,
+    issues,
+    render: (a) =>
+      h(
+        'div',
+        { class: 'slider' },
+        h('input', { ...a, type: 'range', min: 0, max: 1, step: 0.05, value, onInput: (e) => onInput(Number(e.target.value)) }),
+        h('input', {
+          type: 'number',
+          min: 0,
+          max: 1,
+          step: 0.01,
+          value,
+          'aria-label': `${label} (number)`,
+          onInput: (e) => e.target.value !== '' && onInput(Number(e.target.value)),
+        }),
+      ),
+  });
+}
+
+function SourceFields({ source, index, error, onChange, onRemove, removable }) {
+  const set = (k, v) => {
+    const next = { ...source, [k]: v };
+    if (v === '' || v === undefined) delete next[k];
+    onChange(next);
+  };
+  const at = (k) => issuesAt(error, ['sources', index, k]);
+  return h(
+    'fieldset',
+    null,
+    h('legend', null, `Source ${index + 1}`),
+    h(
+      'div',
+      { class: 'row' },
+      h(Select, { label: 'Type', value: source.type, onChange: (v) => set('type', v), options: [['search', 'Web search'], ['rss', 'RSS or Atom feed']], issues: at('type') }),
+      h(Select, { label: 'Trust', value: source.trust || '', onChange: (v) => set('trust', v), options: [['', 'Not set'], ...TIERS], issues: at('trust') }),
+      h(TextField, {
+        label: 'Recency (days)',
+        type: 'number',
+        min: 1,
+        max: 3650,
+        value: source.recencyDays ?? '',
+        onInput: (v) => set('recencyDays', v === '' ? undefined : Number(v)),
+        issues: at('recencyDays'),
+      }),
+    ),
+    h(TextField, {
+      label: source.type === 'rss' ? 'Feed URL' : 'Search query',
+      value: source.value,
+      onInput: (v) => onChange({ ...source, value: v }),
+      issues: at('value'),
+    }),
+    removable ? h(Button, { onClick: onRemove, kind: 'danger' }, `Remove source ${index + 1}`) : null,
+  );
+}
+
+function ScheduleField({ value, onInput, issues }) {
+  const preset = PRESETS.find(([, cron]) => cron === value.trim());
+  const next = nextTimes(value, 3);
+  return h(
+    'fieldset',
+    null,
+    h('legend', null, 'Schedule'),
+    h(Select, {
+      label: 'How often',
+      value: preset ? preset[1] : 'custom',
+      onChange: (v) => v !== 'custom' && onInput(v),
+      options: [...PRESETS.map(([text, cron]) => [cron, text]), ['custom', 'Custom (cron)']],
+    }),
+    h(TextField, { label: 'Cron expression', value, onInput, issues, hint: 'minute hour day month weekday, in UTC' }),
+    h(
+      'div',
+      { 'aria-live': 'polite' },
+      h('p', { class: 'meta' }, describe(value)),
+      next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(when).join(' · ')) : null,
+    ),
+  );
+}
+
+function ChannelFields({ channels, onChange, error }) {
+  const device = thisBrowsersDevice();
+  const set = (i, v) => onChange(channels.map((c, j) => (j === i ? v : c)));
+  return h(
+    'fieldset',
+    null,
+    h('legend', null, 'Channels'),
+    h(
+      'p',
+      { class: 'hint' },
+      'Where alerts go: telegram, telegram:<chat id>, email:<address>, webhook:<URL>, ntfy:<topic URL>, slack:<webhook URL>, discord:<webhook URL>, or push (your registered browsers).',
+    ),
+    channels.map((c, i) =>
+      h(
+        'div',
+        { class: 'row', key: i },
+        h(TextField, { label: `Channel ${i + 1}`, value: c, onInput: (v) => set(i, v), issues: issuesAt(error, ['channels', i]) }),
+        h(Button, { kind: 'danger', onClick: () => onChange(channels.filter((_, j) => j !== i)) }, `Remove channel ${i + 1}`),
+      ),
+    ),
+    h(Issues, { issues: (error?.issues || []).filter((i) => JSON.stringify(i.path) === '["channels"]') }),
+    h(
+      'div',
+      { class: 'actions' },
+      h(Button, { onClick: () => onChange([...channels, '']) }, 'Add a channel'),
+      device && !channels.includes('push') ? h(Button, { onClick: () => onChange([...channels, 'push']) }, 'Alert this browser (push)') : null,
+    ),
+  );
+}
+
+/** The whole form; {@code onSaved} gets the stored watch. */
+export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watch', extra }) {
+  const [w, setW] = useState(initial);
+  const save = useAction();
+  const set = (k, v) => setW((x) => ({ ...x, [k]: v }));
+  const submit = () =>
+    save.act(async () => {
+      const body = { ...w, channels: w.channels.filter((c) => c.trim() !== '') };
+      const stored = creating ? await post('/watches', body) : await put(`/watches/${enc(w.id)}`, editable(body));
+      onSaved(stored);
+    });
+  const e = save.error;
+  return h(
+    'form',
+    { class: 'form editor', noValidate: true, onSubmit: (ev) => (ev.preventDefault(), submit()) },
+    creating ? h(TextField, { label: 'Identifier', value: w.id, onInput: (v) => set('id', v), issues: issuesAt(e, ['id']), hint: 'Letters, digits, dot, dash and underscore; it cannot change later.' }) : null,
+    h(TextField, { label: 'Name', value: w.name, onInput: (v) => set('name', v), issues: issuesAt(e, ['name']) }),
+    h(TextArea, { label: 'Condition', value: w.condition, onInput: (v) => set('condition', v), issues: issuesAt(e, ['condition']), hint: 'In plain English: what must happen for you to be alerted.' }),
+    w.sources.map((s, i) =>
+      h(SourceFields, {
+        key: i,
+        source: s,
+        index: i,
+        error: e,
+        removable: w.sources.length > 1,
+        onChange: (next) => set('sources', w.sources.map((x, j) => (j === i ? next : x))),
+        onRemove: () => set('sources', w.sources.filter((_, j) => j !== i)),
+      }),
+    ),
+    h(Issues, { issues: (e?.issues || []).filter((i) => JSON.stringify(i.path) === '["sources"]') }),
+    h(Button, { onClick: () => set('sources', [...w.sources, { type: 'search', value: '' }]) }, 'Add a source'),
+    h(ScheduleField, { value: w.schedule, onInput: (v) => set('schedule', v), issues: issuesAt(e, ['schedule']) }),
+    h(Slider, { label: 'Threshold', value: w.threshold, onInput: (v) => set('threshold', v), issues: issuesAt(e, ['threshold']), hint: 'How sure the model must be before you are alerted.' }),
+    h(
+      'label',
+      { class: 'switch' },
+      h('input', {
+        type: 'checkbox',
+        checked: w.weakThreshold !== undefined && w.weakThreshold !== null,
+        onChange: (ev) => setW((x) => {
+          const { weakThreshold, ...rest } = x;
+          return ev.target.checked ? { ...rest, weakThreshold: Math.max(0, Math.round((x.threshold - 0.3) * 100) / 100) } : rest;
+        }),
+      }),
+      h('span', null, 'Also send weaker, unconfirmed alerts'),
+    ),
+    w.weakThreshold !== undefined && w.weakThreshold !== null
+      ? h(Slider, { label: 'Weak threshold', value: w.weakThreshold, onInput: (v) => set('weakThreshold', v), issues: issuesAt(e, ['weakThreshold']) })
+      : null,
+    h(ChannelFields, { channels: w.channels, onChange: (v) => set('channels', v), error: e }),
+    h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
+    h(ErrorMessage, { error: e && !e.issues.length ? e : e && { ...e, message: 'The watch was not saved: see the fields marked above.', issues: e.issues.filter((i) => !i.path?.length) } }),
+    h('div', { class: 'actions' }, h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, submitLabel), extra),
+  );
+}
+
+export function NewWatch() {
+  return h(Page, { title: 'New watch' }, h(WatchForm, { initial: BLANK, creating: true, onSaved: (w) => navigate(`/watch/${enc(w.id)}`) }));
+}
+
+export function EditWatch({ id }) {
+  const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
+  const remove = useAction();
+  if (watch.error) return h(Page, { title: 'Edit watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
+  if (!watch.data) return h(Page, { title: 'Edit watch' }, h(Loading));
+  const deleteWatch = () =>
+    remove.act(async () => {
+      if (!window.confirm(`Delete the watch “${watch.data.name}”? Its run history is kept.`)) return;
+      await del(`/watches/${enc(id)}`);
+      navigate('/');
+    });
+  return h(
+    Page,
+    { title: `Edit ${watch.data.name}` },
+    h(WatchForm, {
+      initial: editable(watch.data),
+      onSaved: (w) => navigate(`/watch/${enc(w.id)}`),
+      extra: h(Button, { kind: 'danger', busy: remove.busy, onClick: deleteWatch }, 'Delete watch'),
+    }),
+    h(ErrorMessage, { error: remove.error }),
+  );
+}

@@ -1,0 +1,219 @@
+// One watch: what it is, run it now, explain it, and its run history with feedback on each run.
+import { h } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, del, enc, get, post, put } from '../lib/api.js';
+import { describe } from '../lib/cron.js';
+import { Outcome, TIERS } from '../lib/outcomes.js';
+import { Link } from '../lib/router.js';
+import { duration, when } from '../lib/time.js';
+import { Button, Empty, ErrorMessage, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+
+const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
+
+const FEEDBACK = [
+  ['useful', 'Useful'],
+  ['wrong', 'Wrong'],
+  ['missed', 'Missed something'],
+];
+
+function Facts({ items }) {
+  return h(
+    'dl',
+    { class: 'facts' },
+    items.filter(([, v]) => v !== null && v !== undefined && v !== '').flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
+  );
+}
+
+function FeedbackForm({ watchId, run, given, onChanged }) {
+  const [kind, setKind] = useState(given?.kind || '');
+  const [note, setNote] = useState(given?.note || '');
+  const save = useAction();
+  const path = `/watches/${enc(watchId)}/runs/${enc(run.runId)}/feedback`;
+  const submit = () => save.act(async () => onChanged(await put(path, { kind, note: note.trim() || null })));
+  const withdraw = () =>
+    save.act(async () => {
+      await del(path);
+      setKind('');
+      setNote('');
+      onChanged(null);
+    });
+  const group = `feedback-${run.runId}`;
+  return h(
+    'form',
+    { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
+    h(
+      'fieldset',
+      null,
+      h('legend', null, 'Your feedback on this run'),
+      given ? h('p', { class: 'meta', role: 'status' }, `You said: ${FEEDBACK.find(([k]) => k === given.kind)?.[1] || given.kind}${given.note ? ` — “${given.note}”` : ''} (${when(given.at)})`) : null,
+      h(
+        'div',
+        { class: 'row', role: 'radiogroup', 'aria-label': 'Feedback' },
+        FEEDBACK.map(([value, text]) =>
+          h('label', { class: 'switch' }, h('input', { type: 'radio', name: group, value, checked: kind === value, onChange: () => setKind(value) }), h('span', null, text)),
+        ),
+      ),
+      h(TextArea, { label: 'Note (optional)', value: note, onInput: setNote, rows: 2 }),
+      h(ErrorMessage, { error: save.error }),
+      h(
+        'div',
+        { class: 'actions' },
+        h(Button, { type: 'submit', kind: 'primary', busy: save.busy, disabled: !kind }, 'Save feedback'),
+        given ? h(Button, { onClick: withdraw, busy: save.busy }, 'Withdraw feedback') : null,
+      ),
+    ),
+  );
+}
+
+function RunView({ watchId, run, feedback, onFeedback }) {
+  const [open, setOpen] = useState(false);
+  return h(
+    'li',
+    { class: 'card run' },
+    h(
+      'div',
+      { class: 'row' },
+      h('div', { class: 'watch-main' }, h('h3', null, h(Outcome, { outcome: run.outcome }), ` ${when(run.startedAt)}`), h('p', { class: 'meta' }, `${run.trigger} run · took ${duration(run.durationMs)}${run.confidence !== undefined ? ` · confidence ${Math.round(run.confidence * 100)}%` : ''}`)),
+      h(Button, { onClick: () => setOpen(!open), 'aria-expanded': String(open) }, open ? 'Hide details' : 'Show details'),
+    ),
+    run.summary ? h('p', { class: 'pre' }, run.summary) : null,
+    run.error ? h('p', { class: 'error' }, run.error) : null,
+    run.evidence.length
+      ? h(
+          'div',
+          null,
+          h('h4', null, 'Evidence', run.trustTier ? ` (corroborated by a source of trust: ${tierName(run.trustTier)})` : ''),
+          h(
+            'ul',
+            null,
+            run.evidence.map((e) =>
+              h(
+                'li',
+                null,
+                h('a', { href: e.url, rel: 'noopener noreferrer', target: '_blank' }, e.title || e.url),
+                e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null,
+              ),
+            ),
+          ),
+        )
+      : null,
+    open
+      ? h(
+          'div',
+          { class: 'details' },
+          run.reasoning ? [h('h4', null, 'The model’s reasoning'), h('p', { class: 'pre' }, run.reasoning)] : null,
+          h(Facts, {
+            items: [
+              ['Items collected', run.collected],
+              ['New items', run.fresh],
+              ['Pages attempted', run.collection?.attempted],
+              ['Pages extracted', run.collection?.extracted],
+              ['Pages failed', run.collection?.failed],
+              ['Models', run.models?.join(', ')],
+              ['Alerts sent', run.notificationsSent],
+            ],
+          }),
+          run.sourceErrors.length
+            ? [h('h4', null, 'Source errors'), h('ul', null, run.sourceErrors.map((s) => h('li', null, `${s.source}: ${s.message}${s.httpStatus ? ` (HTTP ${s.httpStatus})` : ''}`)))]
+            : null,
+          run.deliveries.length
+            ? [
+                h('h4', null, 'Deliveries'),
+                h('ul', null, run.deliveries.map((d) => h('li', null, `${d.channel}${d.device ? ` (${d.device})` : ''}: ${d.ok ? 'delivered' : `failed — ${d.error || 'unknown error'}`}`))),
+              ]
+            : null,
+        )
+      : null,
+    h(FeedbackForm, { watchId, run, given: feedback, onChanged: onFeedback }),
+  );
+}
+
+function History({ watchId, fresh }) {
+  const runs = useLoad(() => get(`/watches/${enc(watchId)}/runs?limit=20`), [watchId, fresh]);
+  const given = useLoad(() => get(`/watches/${enc(watchId)}/feedback`), [watchId]);
+  const [changed, setChanged] = useState({});
+  if (runs.error) return h(ErrorMessage, { error: runs.error });
+  if (!runs.data) return h(Loading, { what: 'Loading the run history…' });
+  if (!runs.data.runs.length) return h(Empty, null, h('p', null, 'This watch has not run yet. Run it now, or wait for its schedule.'));
+  const feedbackOf = (runId) => (runId in changed ? changed[runId] : given.data?.feedback.find((f) => f.runId === runId));
+  return h(
+    'ul',
+    { class: 'plain' },
+    runs.data.runs.map((run) =>
+      h(RunView, { key: run.runId, watchId, run, feedback: feedbackOf(run.runId), onFeedback: (f) => setChanged((c) => ({ ...c, [run.runId]: f })) }),
+    ),
+  );
+}
+
+export function WatchPage({ id }) {
+  const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
+  const run = useAction();
+  const explain = useAction();
+  const [explanation, setExplanation] = useState(null);
+  const [fresh, setFresh] = useState(0);
+  if (watch.error) return h(Page, { title: 'Watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
+  if (!watch.data) return h(Page, { title: 'Watch' }, h(Loading));
+  const w = watch.data;
+  const runNow = () =>
+    run.act(async () => {
+      await api('POST', `/watches/${enc(id)}/run`);
+      setFresh((n) => n + 1);
+    });
+  const explainIt = () => explain.act(async () => setExplanation((await post(`/watches/${enc(id)}/explain`)).explanation));
+  return h(
+    Page,
+    {
+      title: w.name,
+      actions: [
+        h(Button, { kind: 'primary', busy: run.busy, onClick: runNow }, run.busy ? 'Running…' : 'Run now'),
+        h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, 'Edit'),
+        h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, 'Revise with AI'),
+        h(Button, { busy: explain.busy, onClick: explainIt }, 'Explain'),
+      ],
+    },
+    run.busy ? h('p', { class: 'progress', role: 'status' }, 'Running: collecting the sources and asking the model…') : null,
+    h(ErrorMessage, { error: run.error || explain.error }),
+    explanation ? h('div', { class: 'report', role: 'status' }, h('h2', null, 'In plain words'), h('p', { class: 'pre' }, explanation)) : null,
+    h(Facts, {
+      items: [
+        ['Condition', w.condition],
+        ['Schedule', `${describe(w.schedule)} (${w.schedule})${w.enabled ? '' : ', paused'}`],
+        ['Sources', h('ul', null, w.sources.map((s) => h('li', null, `${s.type === 'rss' ? 'Feed' : 'Search'}: ${s.value}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`)))],
+        ['Threshold', `${Math.round(w.threshold * 100)}%${w.weakThreshold !== undefined ? `, weak alerts from ${Math.round(w.weakThreshold * 100)}%` : ''}`],
+        ['Channels', w.channels.length ? w.channels.join(', ') : 'none'],
+      ],
+    }),
+    h('h2', null, 'Runs'),
+    h(History, { watchId: id, fresh }),
+  );
+}
+
+export function Statistics() {
+  const stats = useLoad(() => get('/collection/stats'));
+  const s = stats.data;
+  return h(
+    Page,
+    { title: 'Collection statistics' },
+    h(ErrorMessage, { error: stats.error }),
+    !s
+      ? stats.error ? null : h(Loading)
+      : h(
+          'div',
+          null,
+          h('p', null, `Your runs since ${when(s.since)}.`),
+          h(Facts, {
+            items: [
+              ['Runs', s.runs],
+              ['Items collected', s.collected],
+              ['New items', s.fresh],
+              ['Pages attempted', s.attempted],
+              ['Pages extracted', s.extracted],
+              ['Pages failed', s.failed],
+              ['Extraction rate', s.extractionRate !== undefined ? `${Math.round(s.extractionRate * 100)}%` : 'no page yet'],
+            ],
+          }),
+        ),
+  );
+}
+
+
