@@ -6,8 +6,11 @@ import { Link, match, navigate, useLocation } from './lib/router.js';
 import { rememberReturn, session, signIn, signOut, takeFragment, takeReturn } from './lib/session.js';
 import { Page } from './lib/ui.js';
 import * as auth from './pages/auth.js';
+import { Accounts, Keys, Models } from './pages/admin.js';
+import { Assist, Revise } from './pages/assist.js';
 import { Devices } from './pages/devices.js';
 import { EditWatch, NewWatch } from './pages/editor.js';
+import { TrustRules } from './pages/trust.js';
 import { Statistics, WatchPage } from './pages/watch.js';
 import { WatchList } from './pages/watches.js';
 
@@ -24,15 +27,25 @@ const ROUTES = [
   { path: '/watch/new', page: NewWatch },
   { path: '/watch/:id', page: WatchPage },
   { path: '/watch/:id/edit', page: EditWatch },
+  { path: '/watch/:id/revise', page: Revise },
+  { path: '/assist', page: Assist },
+  { path: '/trust', page: TrustRules },
   { path: '/notifications', page: Devices },
   { path: '/statistics', page: Statistics },
+  { path: '/administration', page: Accounts, admin: true },
+  { path: '/administration/accounts', page: Accounts, admin: true },
+  { path: '/administration/keys', page: Keys, admin: true },
+  { path: '/administration/model', page: Models, admin: true },
 ];
 
 // [path, text, administrators only]
 const NAV = [
   ['/', 'Watches'],
+  ['/assist', 'Draft with AI'],
+  ['/trust', 'Trust rules'],
   ['/notifications', 'Devices'],
   ['/statistics', 'Statistics'],
+  ['/administration/accounts', 'Administration', true],
 ];
 
 // A token or an error handed over in the fragment is read once and leaves the address bar at once.
@@ -60,7 +73,7 @@ function Frame({ who, path, children }) {
               'ul',
               null,
               NAV.filter(([, , adminOnly]) => !adminOnly || who.role === 'admin').map(([href, text]) =>
-                h('li', null, h(Link, { href, 'aria-current': path === href ? 'page' : undefined }, text)),
+                h('li', null, h(Link, { href, 'aria-current': path === href || (href !== '/' && path.startsWith(href.split('/').slice(0, 2).join('/'))) ? 'page' : undefined }, text)),
               ),
             ),
             h(
@@ -101,6 +114,7 @@ function App() {
     queueMicrotask(() => navigate('/sign-in', { replace: true }));
     return h(Frame, { who, path }, null);
   }
+  if (route.admin && who.role !== 'admin') return h(Frame, { who, path }, h(NotFound));
   if (route.open && who && route.path === '/sign-in') {
     queueMicrotask(() => navigate('/', { replace: true }));
   }
