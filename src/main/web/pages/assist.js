@@ -85,7 +85,9 @@ function DomainCheck({ draft }) {
     null,
     h(Button, { busy: check.busy, onClick: run }, 'Check the feeds’ domains'),
     h(ErrorMessage, { error: check.error }),
-    liveness ? h('ul', { role: 'status' }, domains.map((d) => h('li', null, `${d}: ${liveness[d] ? 'reachable' : 'not reachable'}`))) : null,
+    liveness
+      ? h('div', { role: 'status' }, h('ul', null, domains.map((d) => h('li', null, `${d}: ${liveness[d] ? 'reachable' : 'not reachable'}`))))
+      : null,
   );
 }
 

@@ -55,6 +55,12 @@ public class WebClientIT {
     env.put("SMTP_HOST", "127.0.0.1");
     env.put("SMTP_PORT", Integer.toString(mailbox.smtpConfig().getInt("periscope.smtp.port")));
     env.put("SMTP_FROM", "periscope@example.org");
+    // the browser's origin: the identity provider's return and the mails' links land on it
+    int port = ServiceProcess.freePort();
+    env.put("PORT", Integer.toString(port));
+    env.put("PUBLIC_URL", "http://127.0.0.1:" + port);
+    // every sign-in of these journeys comes from one address: more than /auth's 20 a minute
+    env.put("JAVA_TOOL_OPTIONS", "-Dperiscope.rate-limits.auth-per-ip-per-minute=1000");
     service = new ServiceProcess(env, data.resolve("service.log")).start();
     assertEquals(
         0,
@@ -239,6 +245,10 @@ public class WebClientIT {
     run.click();
     browser.waitFor(
         By.xpath("//li[.//a[.='Acme launch']]//span[contains(@class,'outcome-alert')]"));
+    browser.button("Run all").click();
+    String report = browser.waitFor(By.cssSelector(".report")).getText();
+    assertTrue(report, report.contains("Run all finished"));
+    assertTrue(report, report.contains("2 watches: 2 ran"));
     browser.screenshot("watch-list");
     browser.width(375);
     browser.assertAccessible("watch list at 375 px");
@@ -329,6 +339,195 @@ public class WebClientIT {
     browser.screenshot("watch-editor");
     browser.driver.navigate().back();
     browser.heading("Acme feed");
+    noConsoleErrors();
+  }
+
+  @Test
+  public void aPersonDraftsRefinesPreviewsSavesRunsAndRevisesAWatch() throws Exception {
+    user("dana");
+    browser.open("/assist");
+    signIn("dana@example.org");
+    browser.heading("Draft a watch with AI");
+    browser.assertAccessible("assist");
+    browser.type("What should Periscope watch for you?", "Tell me when Acme sets its launch date");
+    browser.button("Draft it").click();
+    browser.waitFor(By.xpath("//div[contains(@class,'draft')]/h2[.='Acme launch']"));
+    browser
+        .waitFor(By.cssSelector("button[aria-label='Preview the search acme rocket launch date']"))
+        .click();
+    browser.waitUntil(d -> d.findElements(By.cssSelector(".candidates li a")).size() == 5);
+
+    browser.type("Change the draft", "also follow Acme's own news feed");
+    browser.button("Refine").click();
+    browser.waitFor(By.xpath("//p[starts-with(.,'Round 2')]"));
+    browser.waitFor(By.xpath("//li[p/strong[.='Feed: ']]"));
+    browser.button("Check the feeds’ domains").click();
+    browser.waitFor(By.xpath("//li[starts-with(.,'127.0.0.1: ')]"));
+    browser.assertAccessible("assist with a refined draft");
+    browser.screenshot("assist");
+
+    browser.button("Use this draft").click();
+    browser.heading("Save the draft as a watch");
+    assertEquals("acme-launch", browser.field("Identifier").getAttribute("value"));
+    browser.button("Add a channel").click();
+    browser.type("Channel 1", "telegram");
+    browser.button("Save watch").click();
+    browser.heading("Acme launch");
+    assertEquals("/watch/acme-launch", browser.path());
+
+    browser.button("Explain").click();
+    browser.waitFor(By.xpath("//p[.=\"It looks for news of Acme's launch date twice a day.\"]"));
+
+    browser.link("Revise with AI").click();
+    browser.heading("Revise Acme launch");
+    browser.type("What should change?", "check twice a day");
+    browser.button("Propose changes").click();
+    WebElement row = browser.waitFor(By.xpath("//table//tr[th[.='Schedule']]"));
+    assertTrue(row.getText(), row.getText().contains("Twice a day, as you asked."));
+    assertTrue(row.getText(), row.getText().contains(WebFakes.REVISED_SCHEDULE));
+    browser.assertAccessible("revise");
+    browser.screenshot("revise");
+    browser.button("Apply these changes").click();
+    browser.heading("Acme launch");
+    HttpResponse<String> stored =
+        api.send(
+            "GET",
+            service.uri("/watches/acme-launch"),
+            api.login(service.uri("/"), "dana@example.org", PASSWORD),
+            null);
+    assertEquals(WebFakes.REVISED_SCHEDULE, ApiClient.json(stored).get("schedule").asText());
+    noConsoleErrors();
+  }
+
+  @Test
+  public void anAdministratorAddsAKeyTheProviderRejectsAndSeesWhy() throws Exception {
+    browser.open("/");
+    signIn(ADMIN_EMAIL);
+    browser.link("Administration").click();
+    browser.heading("Accounts");
+    browser.waitFor(By.xpath("//td[.='root@example.org']"));
+    browser.assertAccessible("accounts");
+    browser.link("Keys").click();
+    browser.heading("Keys");
+    browser.waitFor(By.xpath("//li[contains(@class,'card')]//strong[starts-with(.,'model: ')]"));
+    browser.type("Key", WebFakes.REJECTED_KEY);
+    browser.button("Add key").click();
+    WebElement refusal = browser.waitFor(By.xpath("//form//p[contains(@class,'error')]"));
+    assertTrue(refusal.getText(), refusal.getText().startsWith("The provider rejected this key"));
+    browser.assertAccessible("keys");
+    browser.screenshot("admin-keys");
+    browser.link("Models").click();
+    browser.heading("Models");
+    assertEquals("fake-model", browser.field("Verdicts: model").getAttribute("value"));
+    browser.assertAccessible("models");
+    noConsoleErrors();
+
+    // a user sees no administration, not even by its address
+    user("ursula");
+    browser.button("Sign out").click();
+    signIn("ursula@example.org");
+    browser.heading("Watches");
+    assertTrue(browser.driver.findElements(By.linkText("Administration")).isEmpty());
+    browser.open("/administration/keys");
+    browser.heading("Page not found");
+  }
+
+  @Test
+  public void signingInThroughTheIdentityProviderLandsSignedIn() throws Exception {
+    browser.open("/sign-in");
+    browser.link("GitHub").click();
+    browser.heading("Watches");
+    assertEquals(
+        "the token left the address bar at once",
+        "",
+        browser.driver.executeScript("return location.hash"));
+    String token =
+        (String) browser.driver.executeScript("return localStorage.getItem('periscope.session')");
+    HttpResponse<String> watches = api.send("GET", service.uri("/watches"), token, null);
+    assertEquals(200, watches.statusCode());
+  }
+
+  @Test
+  public void aVerificationMailsLinkOpensTheClientAndVerifies() throws Exception {
+    browser.open("/register");
+    browser.heading("Create an account");
+    browser.assertAccessible("register");
+    browser.type("Email", "vera@example.org");
+    browser.type("Password", PASSWORD);
+    browser.button("Create account").click();
+    browser.heading("Check your mail");
+    String text = mailbox.await("vera@example.org", 1).text();
+    Matcher link =
+        Pattern.compile("http://127\\.0\\.0\\.1:\\d+/verify-email#token=\\S+").matcher(text);
+    assertTrue(text, link.find());
+    browser.driver.get(link.group());
+    browser.waitFor(By.xpath("//p[.='Thank you: vera@example.org is verified.']"));
+    assertEquals("", browser.driver.executeScript("return location.hash"));
+    browser.assertAccessible("verified");
+    browser.link("Sign in").click();
+    signIn("vera@example.org");
+    browser.heading("Watches");
+    browser.waitFor(By.xpath("//p[.='You have no watches yet.']"));
+    browser.screenshot("empty-watch-list");
+  }
+
+  @Test
+  public void thisBrowserRegistersForPushAndTheServiceGetsItsSubscription() throws Exception {
+    String token = user("pat");
+    browser.open("/notifications");
+    signIn("pat@example.org");
+    browser.heading("Alerts on your devices");
+    browser.waitFor(By.xpath("//p[.='No device gets push alerts yet.']"));
+    browser.assertAccessible("devices");
+    // headless Chromium reaches no push service: the subscription is the one a push service would
+    // give
+    java.security.KeyPairGenerator keys = java.security.KeyPairGenerator.getInstance("EC");
+    keys.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+    java.security.interfaces.ECPublicKey key =
+        (java.security.interfaces.ECPublicKey) keys.generateKeyPair().getPublic();
+    byte[] point = new byte[65];
+    point[0] = 4;
+    byte[] x = key.getW().getAffineX().toByteArray();
+    byte[] y = key.getW().getAffineY().toByteArray();
+    System.arraycopy(
+        x,
+        Math.max(0, x.length - 32),
+        point,
+        1 + Math.max(0, 32 - x.length),
+        Math.min(32, x.length));
+    System.arraycopy(
+        y,
+        Math.max(0, y.length - 32),
+        point,
+        33 + Math.max(0, 32 - y.length),
+        Math.min(32, y.length));
+    java.util.Base64.Encoder b64 = java.util.Base64.getUrlEncoder().withoutPadding();
+    String endpoint = "https://push.example.org/send/web-client-test";
+    browser.driver.executeScript(
+        "const sub = {endpoint: arguments[0], toJSON: () => ({endpoint: arguments[0], keys:"
+            + " {p256dh: arguments[1], auth: arguments[2]}})};"
+            + "window.subscribedWith = null;"
+            + "PushManager.prototype.subscribe = async function (options) {"
+            + " window.subscribedWith = options.applicationServerKey.byteLength; return sub; };",
+        endpoint,
+        b64.encodeToString(point),
+        b64.encodeToString(new byte[16]));
+    browser.button("Get alerts on this browser").click();
+    browser.waitFor(By.xpath("//p[.='This browser gets your push alerts.']"));
+    assertEquals(
+        "the service's VAPID public key",
+        65L,
+        browser.driver.executeScript("return window.subscribedWith"));
+    HttpResponse<String> devices = api.send("GET", service.uri("/devices"), token, null);
+    assertEquals(
+        devices.body(),
+        "push.example.org",
+        ApiClient.json(devices).at("/devices/0/pushService").asText());
+    browser.screenshot("devices");
+
+    browser.open("/watch/new");
+    browser.button("Alert this browser (push)").click();
+    assertEquals("push", browser.field("Channel 1").getAttribute("value"));
     noConsoleErrors();
   }
 }
