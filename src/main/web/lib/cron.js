@@ -102,6 +102,10 @@ export function describe(expression) {
     if (hr === '*' && every(m, 'minute')) return every(m, 'minute');
     if (single(m) && every(hr, 'hour')) return every(hr, 'hour');
     if (single(m) && single(hr)) return `every day at ${pad(hr)}:${pad(m)} UTC`;
+    if (single(m) && /^\d+(,\d+)+$/.test(hr)) {
+      const times = hr.split(',').map((x) => `${pad(x)}:${pad(m)}`);
+      return `every day at ${times.slice(0, -1).join(', ')} and ${times[times.length - 1]} UTC`;
+    }
   }
   if (single(m) && single(hr) && mon === '*' && dom === '*') {
     const at = `at ${pad(hr)}:${pad(m)} UTC`;

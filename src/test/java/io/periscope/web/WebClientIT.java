@@ -25,6 +25,7 @@ import org.junit.Before;
 import org.junit.BeforeClass;
 import org.junit.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -258,21 +259,73 @@ public class WebClientIT {
 
   @Test
   public void anEndedSessionGoesBackToSignInThenToWhereThePersonWas() throws Exception {
-    user("sam");
+    String token = user("sam");
+    watch(token, "sams-watch", "Sam watch");
     browser.open("/");
-    signIn("sam@example.org");
+    // with the keyboard alone: the first field, the next, then Enter
+    browser.heading("Sign in");
+    browser.field("Email").sendKeys("sam@example.org", Keys.TAB, PASSWORD, Keys.ENTER);
     browser.heading("Watches");
+    browser.waitFor(By.linkText("Sam watch"));
+    // the first screen again, assets cached: a usable list in under a second
+    browser.driver.navigate().refresh();
+    browser.waitFor(By.linkText("Sam watch"));
+    long shown = ((Number) browser.driver.executeScript("return performance.now()")).longValue();
+    assertTrue("the list took " + shown + " ms", shown < 1000);
+
     // a token the service no longer takes (signed with another secret), still unexpired here
     browser.driver.executeScript(
         "localStorage.setItem('periscope.session', 'eyJhbGciOiJIUzI1NiJ9.'"
             + " + btoa(JSON.stringify({sub: 'sam', role: 'user', exp: 4102444800})) + '.forged')");
-    browser.open("/?search");
+    browser.open("/watch/sams-watch");
     browser.heading("Sign in");
     String notice = browser.driver.findElement(By.tagName("main")).getText();
     assertTrue(notice, notice.contains("Your session has ended"));
     signIn("sam@example.org");
-    browser.heading("Watches");
-    assertEquals("/", browser.path());
+    browser.heading("Sam watch");
+    assertEquals("/watch/sams-watch", browser.path());
+  }
+
+  @Test
+  public void aPersonKeepsTrustRulesAndReadsTheirStatistics() throws Exception {
+    user("tess");
+    browser.open("/trust");
+    signIn("tess@example.org");
+    browser.heading("Trust rules");
+    browser.waitFor(By.xpath("//p[.='No trust rules yet.']"));
+    browser.type("Domain pattern", "*.example.org");
+    new org.openqa.selenium.support.ui.Select(browser.field("Trust tier"))
+        .selectByVisibleText("Official");
+    browser.button("Add rule").click();
+    WebElement tier = browser.field("Tier of *.example.org");
+    assertEquals("official", tier.getAttribute("value"));
+    new org.openqa.selenium.support.ui.Select(tier).selectByVisibleText("Community");
+    browser.waitUntil(
+        d -> {
+          try {
+            return api.send(
+                    "GET",
+                    service.uri("/trust-rules"),
+                    api.login(service.uri("/"), "tess@example.org", PASSWORD),
+                    null)
+                .body()
+                .contains("community");
+          } catch (Exception e) {
+            return false;
+          }
+        });
+    browser.assertAccessible("trust rules");
+    browser.screenshot("trust-rules");
+    browser
+        .waitFor(By.cssSelector("button[aria-label='Delete the rule for *.example.org']"))
+        .click();
+    browser.waitFor(By.xpath("//p[.='No trust rules yet.']"));
+
+    browser.link("Statistics").click();
+    browser.heading("Collection statistics");
+    browser.waitFor(By.xpath("//dt[.='Runs']/following-sibling::dd[1][.='0']"));
+    browser.assertAccessible("statistics");
+    noConsoleErrors();
   }
 
   @Test
