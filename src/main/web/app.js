@@ -24,7 +24,7 @@ const ROUTES = [
   { path: '/link-identity', page: auth.LinkIdentity, open: true },
   { path: '/confirm-email-channel', page: auth.ConfirmEmailChannel, open: true },
   { path: '/', page: WatchList },
-  { path: '/watch/new', page: NewWatch },
+  { path: '/new-watch', page: NewWatch }, // not /watch/new: "new" may be a watch's id
   { path: '/watch/:id', page: WatchPage },
   { path: '/watch/:id/edit', page: EditWatch },
   { path: '/watch/:id/revise', page: Revise },

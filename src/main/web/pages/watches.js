@@ -184,7 +184,7 @@ export function WatchList() {
     {
       title: 'Watches',
       actions: [
-        h(Link, { href: '/watch/new', class: 'button primary' }, 'New watch'),
+        h(Link, { href: '/new-watch', class: 'button primary' }, 'New watch'),
         h(Link, { href: '/assist', class: 'button secondary' }, 'Draft with AI'),
         h(Button, { busy: all.busy, onClick: startAll, disabled: !watches?.length }, all.busy ? 'Running all…' : 'Run all'),
       ],
@@ -207,7 +207,7 @@ export function WatchList() {
             Empty,
             null,
             h('p', null, 'You have no watches yet.'),
-            h('p', null, h(Link, { href: '/assist' }, 'Describe what to watch'), ' and let the assistant draft it, or ', h(Link, { href: '/watch/new' }, 'write one yourself'), '.'),
+            h('p', null, h(Link, { href: '/assist' }, 'Describe what to watch'), ' and let the assistant draft it, or ', h(Link, { href: '/new-watch' }, 'write one yourself'), '.'),
           )
         : watches
           ? [

@@ -331,7 +331,7 @@ public class WebClientIT {
   @Test
   public void aPersonWritesAWatchReadsItsRunAsTextAndGivesFeedback() throws Exception {
     user("rita");
-    browser.open("/watch/new");
+    browser.open("/new-watch");
     signIn("rita@example.org");
     browser.heading("New watch");
     browser.assertAccessible("new watch");
@@ -578,7 +578,7 @@ public class WebClientIT {
         ApiClient.json(devices).at("/devices/0/pushService").asText());
     browser.screenshot("devices");
 
-    browser.open("/watch/new");
+    browser.open("/new-watch");
     browser.button("Alert this browser (push)").click();
     assertEquals("push", browser.field("Channel 1").getAttribute("value"));
     noConsoleErrors();

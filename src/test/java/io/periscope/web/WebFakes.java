@@ -20,7 +20,7 @@ import okhttp3.mockwebserver.RecordedRequest;
  * #REJECTED_KEY}, Brave search, the Telegram Bot API, and GitHub's sign-in (it approves at once, as
  * a person who is signed in at GitHub would).
  */
-final class WebFakes implements AutoCloseable {
+final class WebFakes extends Dispatcher implements AutoCloseable {
   static final String HOSTILE_TITLE = "<img src=x onerror=alert(1)>";
   static final String REJECTED_KEY = "sk-rejected-by-the-provider";
   static final String GITHUB_EMAIL = "gina@example.org";
@@ -31,17 +31,7 @@ final class WebFakes implements AutoCloseable {
   private final AtomicInteger published = new AtomicInteger();
 
   WebFakes() throws IOException {
-    server.setDispatcher(
-        new Dispatcher() {
-          @Override
-          public MockResponse dispatch(RecordedRequest request) {
-            try {
-              return answer(request);
-            } catch (Exception e) {
-              return new MockResponse().setResponseCode(500).setBody(e.toString());
-            }
-          }
-        });
+    server.setDispatcher(this);
     server.start();
   }
 
@@ -73,7 +63,8 @@ final class WebFakes implements AutoCloseable {
         Map.entry("FETCH_ALLOW_PRIVATE_NETWORKS", "true"));
   }
 
-  private MockResponse answer(RecordedRequest request) throws Exception {
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
     HttpUrl url = request.getRequestUrl();
     String path = url.encodedPath();
     if (path.equals("/feed/acme.xml")) return feed();
@@ -87,8 +78,7 @@ final class WebFakes implements AutoCloseable {
       return String.valueOf(request.getHeader("Authorization")).contains(REJECTED_KEY)
           ? json(401, Map.of("error", Map.of("message", "Incorrect API key provided")))
           : json(200, Map.of("data", List.of(Map.of("id", "fake-model"))));
-    if (path.equals("/v1/chat/completions"))
-      return model(Json.MAPPER.readTree(request.getBody().readUtf8()));
+    if (path.equals("/v1/chat/completions")) return model(body(request));
     if (path.equals("/res/v1/web/search")) return search(url.queryParameter("q"));
     if (path.startsWith("/bot") && path.endsWith("/sendMessage")) {
       telegram.add(request.getBody().readUtf8());
@@ -110,6 +100,14 @@ final class WebFakes implements AutoCloseable {
     if (path.equals("/user/emails"))
       return json(200, List.of(Map.of("email", GITHUB_EMAIL, "primary", true, "verified", true)));
     return new MockResponse().setResponseCode(404);
+  }
+
+  private static JsonNode body(RecordedRequest request) {
+    try {
+      return Json.parse(request.getBody().readByteArray());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("the service sent no JSON", e);
+    }
   }
 
   /** One new item per request, each with the hostile title. */
@@ -147,7 +145,7 @@ final class WebFakes implements AutoCloseable {
   }
 
   /** The answer each structured prompt asks for. */
-  private MockResponse model(JsonNode request) throws Exception {
+  private MockResponse model(JsonNode request) {
     String schema = request.at("/response_format/json_schema/name").asText();
     String user = "";
     for (JsonNode m : request.path("messages"))
