@@ -113,6 +113,8 @@ public record Settings(
     }
     if (concurrency < 1)
       throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
+    if (!List.of("plain", "json").contains(p.getString("log-format")))
+      throw new IllegalArgumentException("LOG_FORMAT must be plain or json");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     return new Settings(
