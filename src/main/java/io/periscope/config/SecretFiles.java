@@ -12,8 +12,8 @@ import java.util.Set;
  * Docker and Kubernetes secrets: each variable that carries a secret ({@link #SECRETS}, and every
  * {@code OIDC_<NAME>_CLIENT_SECRET}) may be given as {@code X_FILE}, the path of a file holding its
  * value (one trailing line break dropped), so secrets stay out of the process environment. Setting
- * both is an error, as is a file that cannot be read. Other {@code _FILE} variables belong to other
- * programs and are left alone.
+ * both (to a non-empty value) is an error, as is a file that cannot be read. Other {@code _FILE}
+ * variables belong to other programs and are left alone.
  */
 public final class SecretFiles {
   static final String SUFFIX = "_FILE";
@@ -42,7 +42,7 @@ public final class SecretFiles {
       if (!entry.getKey().endsWith(SUFFIX)) continue;
       String variable = entry.getKey().substring(0, entry.getKey().length() - SUFFIX.length());
       if (!isSecret(variable)) continue;
-      if (env.containsKey(variable)) {
+      if (!env.getOrDefault(variable, "").isEmpty()) {
         throw new IllegalArgumentException(
             "set " + variable + " or " + entry.getKey() + ", not both");
       }
