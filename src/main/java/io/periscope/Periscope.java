@@ -8,6 +8,7 @@ import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
+import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelPermissions;
@@ -20,6 +21,7 @@ import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.ChannelRoutes;
+import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
@@ -298,10 +300,12 @@ public final class Periscope {
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks = new Feedbacks(entities, asks, Clock.systemUTC());
+    ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
     return new HttpApi(
         tokens,
         sessions,
         settings.webOrigins(),
+        clients,
         new SystemRoutes(
             settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
         new AuthRoutes(
@@ -311,7 +315,9 @@ public final class Periscope {
             identityLinks,
             channelAddresses,
             settings.webOrigins().stream().findFirst(),
-            authLimiter),
+            authLimiter,
+            clients,
+            new SignInBackoff(clock)),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, channelPolicy, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),

@@ -17,6 +17,7 @@ public record Settings(
     String jwtSecret,
     Duration tokenTtl,
     List<String> webOrigins,
+    List<String> trustedProxies,
     Database database,
     Integrations integrations,
     Providers providers,
@@ -126,6 +127,7 @@ public record Settings(
         p.getString("auth.jwt-secret"),
         Durations.parseTtl(p.getString("auth.token-ttl")),
         webOrigins(p.getString("web-origin")),
+        commaList(p.getString("http.trusted-proxies")),
         new Database(
             p.getString("database.url"),
             p.getString("database.user"),

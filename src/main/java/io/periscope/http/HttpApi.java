@@ -25,6 +25,7 @@ public final class HttpApi {
   private final Tokens tokens;
   private final SessionGenerations sessions;
   private final List<String> webOrigins;
+  private final ClientAddresses clients;
 
   /** Answered before any token is read. */
   private final List<Group> open;
@@ -47,6 +48,7 @@ public final class HttpApi {
       Tokens tokens,
       SessionGenerations sessions,
       List<String> webOrigins,
+      ClientAddresses clients,
       SystemRoutes system,
       AuthRoutes auth,
       AssistRoutes assist,
@@ -61,6 +63,7 @@ public final class HttpApi {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
+    this.clients = clients;
     this.open = Group.of(system, auth);
     // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
     this.authenticated =
@@ -69,6 +72,7 @@ public final class HttpApi {
 
   public Route route() {
     return logged(
+        clients,
         () ->
             handled(
                 () ->
