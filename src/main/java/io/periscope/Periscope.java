@@ -6,6 +6,7 @@ import io.periscope.assist.DomainLiveness;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.SignInBackoff;
@@ -152,10 +153,13 @@ public final class Periscope {
     Optional<String> webClient = settings.webOrigins().stream().findFirst();
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
     AccountMails mails = new AccountMails(webClient, settings.publicUrl());
+    Registration registration =
+        Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
-        new SelfService(accounts, entities, asks, mailer, mails, sessions, blocking, clock);
+        new SelfService(
+            accounts, entities, asks, mailer, mails, sessions, registration, blocking, clock);
     this.identityLinks =
-        new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, clock);
+        new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, registration, clock);
     this.channelPolicy =
         new ChannelPermissions(entities, asks, config.getBoolean("periscope.telegram.chat-open"));
     this.channelAddresses = new ChannelAddresses(entities, asks, mailer, mails, clock);
