@@ -39,6 +39,7 @@ import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.Reencryption;
+import io.periscope.metrics.Metrics;
 import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigs;
 import io.periscope.model.ModelConfiguration;
@@ -84,6 +85,7 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
  */
 public final class Periscope {
   private final Settings settings;
+  private final Metrics metrics;
   private final Tokens tokens;
   private final Accounts accounts;
   private final Entities entities;
@@ -122,6 +124,7 @@ public final class Periscope {
   public Periscope(
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
     this.settings = Settings.from(config);
+    this.metrics = Metrics.get(system);
     this.clock = clock;
     this.tokens = tokens;
     this.entities = entities;
@@ -310,8 +313,13 @@ public final class Periscope {
         sessions,
         settings.webOrigins(),
         clients,
+        metrics.registry(),
         new SystemRoutes(
-            settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
+            settings,
+            identitySignIn.status(),
+            assistant::modelReady,
+            assistant::searchReady,
+            settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty()),
         new AuthRoutes(
             accounts,
             selfService,
