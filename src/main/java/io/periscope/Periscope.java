@@ -59,6 +59,7 @@ import io.periscope.run.RunRecord;
 import io.periscope.run.RunSlots;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
+import io.periscope.runtime.Serving;
 import io.periscope.schedule.Scheduling;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
@@ -86,6 +87,7 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
 public final class Periscope {
   private final Settings settings;
   private final Metrics metrics;
+  private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
   private final Entities entities;
@@ -125,6 +127,7 @@ public final class Periscope {
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
     this.settings = Settings.from(config);
     this.metrics = Metrics.get(system);
+    this.serving = Serving.get(system);
     this.clock = clock;
     this.tokens = tokens;
     this.entities = entities;
@@ -238,8 +241,9 @@ public final class Periscope {
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
+  /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
-    Scheduling.start(system, config, entities, clock, adminAlerts);
+    Scheduling.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
   }
 
   /**
@@ -319,7 +323,8 @@ public final class Periscope {
             identitySignIn.status(),
             assistant::modelReady,
             assistant::searchReady,
-            settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty()),
+            settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty(),
+            serving::readiness),
         new AuthRoutes(
             accounts,
             selfService,
