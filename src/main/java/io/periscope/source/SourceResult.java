@@ -11,8 +11,9 @@ import java.util.concurrent.CompletionException;
  * sourceErrors}.
  */
 public record SourceResult(List<Item> items, SourceError error) {
+  /** The items, each within {@link ItemBounds}. */
   public static SourceResult ok(List<Item> items) {
-    return new SourceResult(List.copyOf(items), null);
+    return new SourceResult(items.stream().map(ItemBounds::bounded).toList(), null);
   }
 
   public static SourceResult failed(SourceError error) {
