@@ -156,8 +156,24 @@ public class FeedCollectorTest {
   }
 
   @Test
-  public void remembersABoundedNumberOfFeeds() throws Exception {
-    collector = new FeedCollector(new SafeHttp(true), 1);
+  public void remembersFeedsUpToTheByteBound() throws Exception {
+    server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e\""));
+    collect(server.url("/c").toString(), null); // as long a URL as /a
+    server.takeRequest();
+    long oneFeed = collector.rememberedBytes();
+    assertTrue(oneFeed > 0);
+    CollectionLimits d = CollectionLimits.DEFAULTS;
+    collector =
+        new FeedCollector(
+            new SafeHttp(true),
+            new CollectionBudget(
+                new CollectionLimits(
+                    d.feedMaxBytes(),
+                    d.pageMaxBytes(),
+                    d.parseMaxElements(),
+                    d.fetchesPerNode(),
+                    d.parsesPerNode(),
+                    oneFeed * 3 / 2)));
     for (int i = 0; i < 3; i++)
       server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e" + i + "\""));
     collect(server.url("/a").toString(), null);
@@ -166,6 +182,7 @@ public class FeedCollectorTest {
     server.takeRequest();
     server.takeRequest();
     assertNull(server.takeRequest().getHeader("If-None-Match"));
+    assertEquals(oneFeed, collector.rememberedBytes());
   }
 
   @Test
@@ -176,17 +193,20 @@ public class FeedCollectorTest {
             .addHeader("Content-Type", "text/html"));
     String url = server.url("/page").toString();
     SourceError error = collect(url, null).error();
-    assertEquals(new SourceError(url, "not-a-feed", "not an RSS or Atom document", null), error);
+    assertEquals(new SourceError(url, "not-a-feed", "not an RSS, Atom or JSON feed", null), error);
   }
 
   @Test
-  public void aDoctypeIsRefusedAsNotAFeed() throws Exception {
+  public void aDoctypeIsToleratedAndItsEntitiesNeverExpanded() throws Exception {
     String withDoctype =
-        "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><rss"
-            + " version=\"2.0\"><channel><title>&x;</title><link>https://e.com/</link><description>d</description>"
-            + "</channel></rss>";
+        "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">"
+            + "<!ENTITY y \"expanded\">]><rss version=\"2.0\"><channel><title>t</title>"
+            + "<item><title>a &x; b &y;</title><link>https://e.com/1</link></item></channel></rss>";
     server.enqueue(new MockResponse().setBody(withDoctype));
-    assertEquals("not-a-feed", collect(server.url("/xxe").toString(), null).error().kind());
+    SourceResult result = collect(server.url("/xxe").toString(), null);
+    assertTrue(result.succeeded());
+    assertEquals("a &x; b &y;", result.items().get(0).title());
+    assertEquals(List.of("markup"), result.recoveries()); // the unknown references were repaired
   }
 
   @Test
