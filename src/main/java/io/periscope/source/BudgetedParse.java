@@ -33,8 +33,7 @@ public record BudgetedParse(Document document, boolean cut, int repairs) {
     return parse(Parser.xmlParser(), new StringReader(text), baseUri, maxElements);
   }
 
-  private static BudgetedParse parse(
-      Parser parser, Reader text, String baseUri, int maxElements) {
+  private static BudgetedParse parse(Parser parser, Reader text, String baseUri, int maxElements) {
     parser.setTrackErrors(MAX_TRACKED_ERRORS).setMaxDepth(MAX_DEPTH);
     try (StreamParser stream = new StreamParser(parser).parse(text, baseUri)) {
       int elements = 0;

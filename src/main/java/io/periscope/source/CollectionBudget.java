@@ -9,12 +9,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * One node's bound on what feed and page collection holds at once, shared by every run on the
- * node: at most {@code fetchesPerNode} bodies (each at most its byte limit) from the request until
- * their parse is done, and at most {@code parsesPerNode} parses running, on threads of their own
- * (a parse is CPU work; it does not hold the HTTP client's threads). So collection holds at most
- * about {@code fetchesPerNode × max bytes + parsesPerNode × one parse's tree}, whatever the number
- * of runs or their sources.
+ * One node's bound on what feed and page collection holds at once, shared by every run on the node:
+ * at most {@code fetchesPerNode} bodies (each at most its byte limit) from the request until their
+ * parse is done, and at most {@code parsesPerNode} parses running, on threads of their own (a parse
+ * is CPU work; it does not hold the HTTP client's threads). So collection holds at most about
+ * {@code fetchesPerNode × max bytes + parsesPerNode × one parse's tree}, whatever the number of
+ * runs or their sources.
  */
 public final class CollectionBudget {
   private final CollectionLimits limits;
@@ -29,8 +29,7 @@ public final class CollectionBudget {
         Executors.newFixedThreadPool(
             limits.parsesPerNode(),
             runnable -> {
-              Thread thread =
-                  new Thread(runnable, "periscope-parse-" + count.incrementAndGet());
+              Thread thread = new Thread(runnable, "periscope-parse-" + count.incrementAndGet());
               thread.setDaemon(true);
               return thread;
             });
@@ -45,8 +44,7 @@ public final class CollectionBudget {
    * the parse is done, since the body stays in memory until then.
    */
   public <T> CompletionStage<T> fetchAndParse(
-      Supplier<CompletionStage<SafeHttp.Response>> fetch,
-      Function<SafeHttp.Response, T> parse) {
+      Supplier<CompletionStage<SafeHttp.Response>> fetch, Function<SafeHttp.Response, T> parse) {
     return fetches.with(() -> fetch.get().thenApplyAsync(parse, parses));
   }
 

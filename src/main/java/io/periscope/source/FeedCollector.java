@@ -100,8 +100,7 @@ public final class FeedCollector {
     String lastModified = sendable(response.header("Last-Modified"));
     if (etag != null || lastModified != null) {
       remember(
-          feedUrl,
-          new Remembered(etag, lastModified, items, read.recoveries(), sizeOf(items)));
+          feedUrl, new Remembered(etag, lastModified, items, read.recoveries(), sizeOf(items)));
     } else {
       forget(feedUrl);
     }
@@ -139,8 +138,7 @@ public final class FeedCollector {
     long bytes = 64;
     for (Item i : items) {
       bytes += 160;
-      for (String s :
-          new String[] {i.identity(), i.title(), i.url(), i.summary(), i.sourceValue()})
+      for (String s : new String[] {i.identity(), i.title(), i.url(), i.summary(), i.sourceValue()})
         if (s != null) bytes += 40 + 2L * s.length();
     }
     return bytes;

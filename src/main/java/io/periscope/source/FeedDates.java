@@ -28,6 +28,7 @@ public final class FeedDates {
           "(?:[A-Za-z]+\\.?,?\\s*)?(\\d{1,2})[\\s-]+([A-Za-z]{3,9})\\.?,?[\\s-]+(\\d{2,4})"
               + "(?:[\\sT,]+(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,]\\d+)?)?\\s*([AaPp]\\.?[Mm]\\.?)?)?"
               + "\\s*(?:(?:GMT|UTC)?([+-]\\d{1,2}(?::?\\d{2})?)|\\(?([A-Za-z]{1,5})\\)?)?");
+
   /** {@code Apr 20, 2014 8:19 PM} and {@code Sunday, April 20, 2014}. */
   private static final Pattern MONTH_FIRST =
       Pattern.compile(
@@ -110,8 +111,14 @@ public final class FeedDates {
       m = MONTH_FIRST.matcher(t);
       if (m.matches()) {
         return civil(
-            Integer.parseInt(m.group(3)), month(m.group(1)), Integer.parseInt(m.group(2)), m, 4, 7,
-            8, 9);
+            Integer.parseInt(m.group(3)),
+            month(m.group(1)),
+            Integer.parseInt(m.group(2)),
+            m,
+            4,
+            7,
+            8,
+            9);
       }
     } catch (DateTimeException | NumberFormatException e) {
       return Optional.empty(); // 31 February, month 13, a zone past ±18 hours

@@ -22,8 +22,8 @@ import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 
 /**
- * Reads RSS (0.9x, 1.0, 2.0), Atom (0.3, 1.0) and JSON Feed (1.0, 1.1) into entries, keeping
- * every entry a fault elsewhere leaves readable.
+ * Reads RSS (0.9x, 1.0, 2.0), Atom (0.3, 1.0) and JSON Feed (1.0, 1.1) into entries, keeping every
+ * entry a fault elsewhere leaves readable.
  *
  * <p>XML goes through jsoup's XML parser ({@link BudgetedParse}) instead of Rome: measured on the
  * real-world corpus (docs/feeds.md), Rome's strict XML parse lost whole feeds for one missing
@@ -58,15 +58,16 @@ public final class FeedReader {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF]");
+  private static final Pattern CONTROL =
+      Pattern.compile("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF]");
   private static final Pattern MARKUP = Pattern.compile("<[A-Za-z/!]|&[#A-Za-z]");
   private static final Set<String> ROOTS = Set.of("rss", "rdf", "feed", "channel");
 
   private FeedReader() {}
 
   /**
-   * Reads {@code body} fetched from {@code baseUrl} (the final URL, after redirects) at most
-   * {@code maxEntries} entries and {@code maxElements} elements.
+   * Reads {@code body} fetched from {@code baseUrl} (the final URL, after redirects) at most {@code
+   * maxEntries} entries and {@code maxElements} elements.
    */
   public static Read read(
       byte[] body, String contentType, String baseUrl, int maxEntries, int maxElements)
@@ -142,8 +143,7 @@ public final class FeedReader {
     Element id = first(entry, "id", false);
     String summary = atomText(first(entry, "summary", false));
     if (summary == null) summary = atomText(first(entry, "content", false));
-    Instant published =
-        date(entry, "published", "issued", "created", "updated", "modified");
+    Instant published = date(entry, "published", "issued", "created", "updated", "modified");
     return new Entry(
         id == null ? null : blankToNull(id.text()),
         title,
@@ -355,7 +355,8 @@ public final class FeedReader {
           summary = html == null ? null : plainOfHtml(html);
         }
         List<String> enclosures = new ArrayList<>();
-        for (JsonNode a : item.path("attachments")) addUrl(enclosures, a.path("url").asText(null), baseUrl);
+        for (JsonNode a : item.path("attachments"))
+          addUrl(enclosures, a.path("url").asText(null), baseUrl);
         String published = item.path("date_published").asText(null);
         if (published == null) published = item.path("date_modified").asText(null);
         entries.add(

@@ -16,13 +16,13 @@ import okhttp3.MediaType;
  * (UTF-8, UTF-16LE/BE, UTF-32LE/BE), then the HTTP charset, then what the document declares (the
  * XML prolog's {@code encoding}, an HTML {@code <meta charset>}); an unknown or unsupported name is
  * passed over. Undeclared bytes are UTF-8 when they are valid UTF-8, else windows-1252 (what
- * browsers and feed readers assume of undeclared Latin text). Text that is not valid in the
- * chosen charset is read as windows-1252 when that charset was UTF-8, with replacement characters
+ * browsers and feed readers assume of undeclared Latin text). Text that is not valid in the chosen
+ * charset is read as windows-1252 when that charset was UTF-8, with replacement characters
  * otherwise, and says so ({@code repaired}).
  *
  * <p>Written here rather than taken from Rome's XmlReader or jsoup's DataUtil: both put the
- * document's declaration before the HTTP charset in some cases, fail on an unknown name instead
- * of passing over it, and neither falls back to windows-1252.
+ * document's declaration before the HTTP charset in some cases, fail on an unknown name instead of
+ * passing over it, and neither falls back to windows-1252.
  */
 public final class TextDecoding {
   private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
@@ -143,8 +143,7 @@ public final class TextDecoding {
     try {
       Charset charset = Charset.forName(name.trim());
       String canonical = charset.name().toUpperCase(java.util.Locale.ROOT);
-      if (canonical.startsWith("UTF-16") || canonical.startsWith("UTF-32"))
-        return Optional.empty();
+      if (canonical.startsWith("UTF-16") || canonical.startsWith("UTF-32")) return Optional.empty();
       // ISO-8859-1 declared is windows-1252 read (the HTML and feed-reader convention): C1 codes
       // in such documents are nearly always the Windows punctuation.
       if (charset.equals(StandardCharsets.ISO_8859_1) || charset.equals(StandardCharsets.US_ASCII))
