@@ -36,6 +36,8 @@ public final class FeedDates {
               + "(?:[\\s,]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?\\s*([AaPp][Mm])?)?"
               + "\\s*(?:([+-]\\d{2}:?\\d{2})|([A-Za-z]{1,5}))?");
 
+  private static final Pattern SLASHED_DAY = Pattern.compile("(\\d{4})/(\\d{1,2})/(\\d{1,2})");
+
   private static final Map<String, Integer> MONTHS =
       Map.ofEntries(
           Map.entry("jan", 1),
@@ -100,6 +102,17 @@ public final class FeedDates {
     if (text == null) return Optional.empty();
     String t = text.strip().replaceAll("\\s+", " ");
     if (t.isEmpty()) return Optional.empty();
+    Matcher slashed = SLASHED_DAY.matcher(t);
+    if (slashed.lookingAt()) { // 2020/1/10 14:33:00, as ISO
+      t =
+          String.format(
+                  Locale.ROOT,
+                  "%s-%02d-%02d",
+                  slashed.group(1),
+                  Integer.parseInt(slashed.group(2)),
+                  Integer.parseInt(slashed.group(3)))
+              + t.substring(slashed.end());
+    }
     try {
       Matcher m = ISO.matcher(t);
       if (m.matches()) return iso(m);

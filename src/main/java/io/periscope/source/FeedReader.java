@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import okhttp3.HttpUrl;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Document;
@@ -83,9 +84,8 @@ public final class FeedReader {
     String clean = CONTROL.matcher(text).replaceAll("");
     if (clean.length() != text.length()) recoveries.add("control-characters");
     BudgetedParse parse = BudgetedParse.xml(clean, baseUrl, maxElements);
-    Element root = parse.document().children().first();
-    if (root == null || !ROOTS.contains(local(root)))
-      throw new NotAFeed("not an RSS, Atom or JSON feed");
+    Element root = feedRoot(parse.document());
+    if (root == null) throw new NotAFeed("not an RSS, Atom or JSON feed");
     if (parse.repairs() > 0) recoveries.add("markup");
     if (hasUndeclaredPrefix(parse.document())) recoveries.add("undeclared-prefix");
     if (parse.cut()) recoveries.add("cut");
@@ -100,6 +100,17 @@ public final class FeedReader {
   }
 
   /** JSON by its content, or by its type unless the content is markup (a mislabelled feed). */
+  /**
+   * The document element when it is a feed's, else the first feed element inside it (a feed wrapped
+   * in an XHTML page); an HTML page has none.
+   */
+  private static Element feedRoot(Document document) {
+    for (Element e : document.getAllElements()) {
+      if (e != document && ROOTS.contains(local(e))) return e;
+    }
+    return null;
+  }
+
   private static boolean looksLikeJson(String text, String contentType) {
     String start = text.stripLeading();
     if (start.startsWith("{")) return true;
@@ -119,6 +130,7 @@ public final class FeedReader {
       }
     }
     if (link == null) link = alternate(item);
+    if (link == null) link = blankToNull(item.attr("href")); // CDF: <ITEM HREF="...">
     Element guid = first(item, "guid", false);
     String id = guid == null ? null : guid.text().strip();
     if (link == null && guid != null && !"false".equalsIgnoreCase(guid.attr("isPermaLink"))) {
@@ -153,14 +165,18 @@ public final class FeedReader {
         linkHrefs(entry, "enclosure", base));
   }
 
-  /** The first alternate link (a link without rel is one), an HTML one before others. */
+  /**
+   * The first alternate link (a link without rel is one), an HTML one before others. A link without
+   * {@code href} whose text is the address counts too (a common mistake).
+   */
   private static String alternate(Element entry) {
     String any = null;
     for (Element l : children(entry, "link")) {
-      if (!l.hasAttr("href")) continue;
       String rel = l.attr("rel").strip().toLowerCase(Locale.ROOT);
       if (!rel.isEmpty() && !rel.equals("alternate")) continue;
-      String href = resolve(base(l, l.baseUri()), l.attr("href").strip());
+      if (!l.hasAttr("href") && rel.isEmpty()) continue; // RSS's own <link> is read as text
+      String href = resolve(base(l, l.baseUri()), href(l));
+      if (href == null) continue;
       String type = l.attr("type").toLowerCase(Locale.ROOT);
       if (type.isEmpty() || type.contains("html")) return href;
       if (any == null) any = href;
@@ -171,9 +187,13 @@ public final class FeedReader {
   private static List<String> linkHrefs(Element entry, String rel, String base) {
     List<String> hrefs = new ArrayList<>();
     for (Element l : children(entry, "link")) {
-      if (rel.equalsIgnoreCase(l.attr("rel").strip())) addUrl(hrefs, l.attr("href"), base(l, base));
+      if (rel.equalsIgnoreCase(l.attr("rel").strip())) addUrl(hrefs, href(l), base(l, base));
     }
     return hrefs;
+  }
+
+  private static String href(Element link) {
+    return link.hasAttr("href") ? link.attr("href") : link.text();
   }
 
   private static void addUrl(List<String> urls, String href, String base) {
@@ -245,15 +265,25 @@ public final class FeedReader {
       if (at.hasAttr("xml:base")) bases.add(at.attr("xml:base").strip());
     }
     String base = feedUrl;
-    for (int i = bases.size() - 1; i >= 0; i--) base = resolve(base, bases.get(i));
+    for (int i = bases.size() - 1; i >= 0; i--) {
+      String resolved = resolve(base, bases.get(i)); // an empty xml:base is the base above
+      if (resolved != null) base = resolved;
+    }
     return base;
   }
 
-  /** {@code href} against {@code base}; as written when it cannot be resolved. */
+  /**
+   * {@code href} against {@code base}; as written when it cannot be resolved. OkHttp resolves
+   * http(s) leniently (it escapes what RFC 3986 does not allow, as browsers do); other schemes go
+   * through {@link URI}.
+   */
   static String resolve(String base, String href) {
     if (href == null) return null;
     String h = href.strip();
     if (h.isEmpty()) return null;
+    HttpUrl httpBase = base == null ? null : HttpUrl.parse(base);
+    HttpUrl resolved = httpBase == null ? HttpUrl.parse(h) : httpBase.resolve(h);
+    if (resolved != null) return resolved.toString();
     try {
       URI ref = new URI(h.replace(" ", "%20"));
       if (ref.isAbsolute() || base == null) return ref.toString();
