@@ -365,7 +365,7 @@ public final class HostileFeedsBench {
     }
   }
 
-  /** {@code head}, then {@code unit} until about {@code bytes} were sent, chunked. */
+  /** {@code head}, then {@code unit} until {@code bytes} were sent, chunked. */
   private static void stream(
       HttpExchange exchange, String type, String head, String unit, int bytes) throws IOException {
     exchange.getResponseHeaders().add("Content-Type", type);
@@ -373,7 +373,8 @@ public final class HostileFeedsBench {
     OutputStream out = exchange.getResponseBody();
     out.write(head.getBytes(StandardCharsets.UTF_8));
     byte[] block = repeat(unit, 64 * 1024);
-    for (int sent = head.length(); sent < bytes; sent += block.length) out.write(block);
+    for (int sent = head.length(); sent < bytes; sent += block.length)
+      out.write(block, 0, Math.min(block.length, bytes - sent));
   }
 
   private static void send(HttpExchange exchange, String type, String body) throws IOException {
