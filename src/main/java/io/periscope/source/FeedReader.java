@@ -214,10 +214,25 @@ public final class FeedReader {
         return normalized(e.text());
       }
     }
+    if (isBinaryType(type)) { // Atom 1.0: a type that is no text is base64 (RFC 4287, 4.1.3.3)
+      try {
+        return normalized(
+            new String(Base64.getMimeDecoder().decode(e.text().strip()), StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException notBase64) {
+        return normalized(e.text());
+      }
+    }
     if (type.equals("xhtml") || !e.children().isEmpty()) return normalized(e.text());
     if (type.contains("html") || type.isEmpty() && MARKUP.matcher(e.text()).find())
       return plainOfHtml(e.text());
     return normalized(e.text());
+  }
+
+  private static boolean isBinaryType(String type) {
+    return type.contains("/")
+        && !type.startsWith("text/")
+        && !type.endsWith("xml")
+        && !type.contains("html");
   }
 
   /** An RSS text as plain text: markup escaped into it, or written in it, is taken out. */

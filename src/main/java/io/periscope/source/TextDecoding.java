@@ -18,7 +18,7 @@ import okhttp3.MediaType;
  * passed over. Undeclared bytes are UTF-8 when they are valid UTF-8, else windows-1252 (what
  * browsers and feed readers assume of undeclared Latin text). Text that is not valid in the chosen
  * charset is read as windows-1252 when that charset was UTF-8, with replacement characters
- * otherwise, and says so ({@code repaired}).
+ * otherwise, and says so ({@code repaired}); so is valid UTF-8 declared as Latin-1.
  *
  * <p>Written here rather than taken from Rome's XmlReader or jsoup's DataUtil: both put the
  * document's declaration before the HTTP charset in some cases, fail on an unknown name instead of
@@ -58,6 +58,12 @@ public final class TextDecoding {
     if (unmarked != null) return strictOrRepaired(body, 0, unmarked);
     Charset chosen = httpCharset(contentType).orElse(null);
     if (chosen == null) chosen = declared(body, declaration).orElse(null);
+    if (WINDOWS_1252.equals(chosen)) {
+      // Latin text is almost never valid UTF-8 once it has a byte past ASCII, while UTF-8 labelled
+      // Latin-1 (a server's default, a copied prolog) is common: such bytes are read as UTF-8.
+      String utf8 = strict(body, 0, StandardCharsets.UTF_8);
+      if (utf8 != null && !isAscii(body)) return new Decoded(utf8, StandardCharsets.UTF_8, true);
+    }
     if (chosen == null) {
       String utf8 = strict(body, 0, StandardCharsets.UTF_8);
       return utf8 != null
@@ -89,6 +95,11 @@ public final class TextDecoding {
     } catch (CharacterCodingException e) {
       return null;
     }
+  }
+
+  private static boolean isAscii(byte[] body) {
+    for (byte b : body) if (b < 0) return false;
+    return true;
   }
 
   static Charset bomCharset(byte[] b) {
