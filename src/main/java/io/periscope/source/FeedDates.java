@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 public final class FeedDates {
   private static final Pattern ISO =
       Pattern.compile(
-          "(\\d{4})(?:-?(\\d{2})(?:-?(\\d{2})(?:(?:T|\\s+)(\\d{1,2}):?(\\d{2})(?::?(\\d{2})(?:[.,](\\d+))?)?)?)?)?"
+          "(\\d{4})(?:-?(\\d{2})(?:-?(\\d{2})(?:(?:T|\\s+)(\\d{1,2}):?(\\d{2})(?::?(\\d{1,2})(?:[.,](\\d+))?)?)?)?)?"
               + "\\s*(Z|[+-]\\d{2}(?::?\\d{2})?|[A-Za-z]{1,5})?");
   private static final Pattern RFC822 =
       Pattern.compile(

@@ -62,6 +62,7 @@ public final class FeedReader {
   private static final Pattern CONTROL =
       Pattern.compile("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF]");
   private static final Pattern MARKUP = Pattern.compile("<[A-Za-z/!]|&[#A-Za-z]");
+  private static final Pattern ABSOLUTE = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
   private static final Set<String> ROOTS = Set.of("rss", "rdf", "feed", "channel");
 
   private FeedReader() {}
@@ -288,16 +289,18 @@ public final class FeedReader {
   }
 
   /**
-   * {@code href} against {@code base}; as written when it cannot be resolved. OkHttp resolves
-   * http(s) leniently (it escapes what RFC 3986 does not allow, as browsers do); other schemes go
-   * through {@link URI}.
+   * {@code href} against {@code base}; an absolute one, and one that cannot be resolved, as
+   * written. OkHttp resolves against http(s) leniently (it escapes what RFC 3986 does not allow, as
+   * browsers do); other bases go through {@link URI}. An empty {@code href} is no link: resolved,
+   * it would make the feed itself the item's article.
    */
   static String resolve(String base, String href) {
     if (href == null) return null;
     String h = href.strip();
     if (h.isEmpty()) return null;
+    if (ABSOLUTE.matcher(h).lookingAt()) return h; // as the feed wrote it
     HttpUrl httpBase = base == null ? null : HttpUrl.parse(base);
-    HttpUrl resolved = httpBase == null ? HttpUrl.parse(h) : httpBase.resolve(h);
+    HttpUrl resolved = httpBase == null ? null : httpBase.resolve(h);
     if (resolved != null) return resolved.toString();
     try {
       URI ref = new URI(h.replace(" ", "%20"));
