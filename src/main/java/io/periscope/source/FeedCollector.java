@@ -1,11 +1,7 @@
 package io.periscope.source;
 
 import io.periscope.net.SafeHttp;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,14 +119,7 @@ public final class FeedCollector {
    * link.
    */
   static String titleAndLinkHash(String title, String link) {
-    String text = (title == null ? "" : title) + "\n" + (link == null ? "" : link);
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is always available", e);
-    }
+    return ItemBounds.sha256Hex((title == null ? "" : title) + "\n" + (link == null ? "" : link));
   }
 
   /** Roughly what {@code items} hold on the heap: two bytes a character plus the objects. */

@@ -376,7 +376,10 @@ public final class FeedReader {
     return text == null || text.isBlank() ? null : text.strip();
   }
 
-  /** JSON Feed 1.0 and 1.1 (https://www.jsonfeed.org/version/1.1/). */
+  /**
+   * JSON Feed 1.0 and 1.1: {@code version}, {@code items} and their fields as the format names
+   * them.
+   */
   static final class JsonFeed {
     private JsonFeed() {}
 

@@ -55,10 +55,15 @@ public final class ItemBounds {
   }
 
   static String digest(String text) {
+    return "sha256:" + sha256Hex(text);
+  }
+
+  /** SHA-256 of the text's UTF-8 bytes, in lower-case hex. */
+  static String sha256Hex(String text) {
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return "sha256:" + HexFormat.of().formatHex(hash);
+      return HexFormat.of().formatHex(hash);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is always available", e);
     }
