@@ -61,6 +61,20 @@ public class FeedCollectorTest {
     server.shutdown();
   }
 
+  private static FeedCollector collectorWith(long feedMaxBytes, long feedCacheBytes) {
+    CollectionLimits d = CollectionLimits.DEFAULTS;
+    return new FeedCollector(
+        new SafeHttp(true),
+        new CollectionBudget(
+            new CollectionLimits(
+                feedMaxBytes,
+                d.pageMaxBytes(),
+                d.parseMaxElements(),
+                d.fetchesPerNode(),
+                d.parsesPerNode(),
+                feedCacheBytes)));
+  }
+
   private SourceResult collect(String url, String trust) throws Exception {
     return collector.collect(url, trust).toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
@@ -164,18 +178,7 @@ public class FeedCollectorTest {
     server.takeRequest();
     long oneFeed = collector.rememberedBytes();
     assertTrue(oneFeed > 0);
-    CollectionLimits d = CollectionLimits.DEFAULTS;
-    collector =
-        new FeedCollector(
-            new SafeHttp(true),
-            new CollectionBudget(
-                new CollectionLimits(
-                    d.feedMaxBytes(),
-                    d.pageMaxBytes(),
-                    d.parseMaxElements(),
-                    d.fetchesPerNode(),
-                    d.parsesPerNode(),
-                    oneFeed * 3 / 2)));
+    collector = collectorWith(CollectionLimits.DEFAULTS.feedMaxBytes(), oneFeed * 3 / 2);
     for (int i = 0; i < 3; i++)
       server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e" + i + "\""));
     collect(server.url("/a").toString(), null);
@@ -297,18 +300,7 @@ public class FeedCollectorTest {
 
   @Test
   public void aFeedPastTheByteLimitIsTooLargeAndItemsAreBounded() throws Exception {
-    CollectionLimits d = CollectionLimits.DEFAULTS;
-    collector =
-        new FeedCollector(
-            new SafeHttp(true),
-            new CollectionBudget(
-                new CollectionLimits(
-                    64 * 1024,
-                    d.pageMaxBytes(),
-                    d.parseMaxElements(),
-                    d.fetchesPerNode(),
-                    d.parsesPerNode(),
-                    d.feedCacheBytes())));
+    collector = collectorWith(64 * 1024, CollectionLimits.DEFAULTS.feedCacheBytes());
     server.enqueue(
         new MockResponse().setBody("<rss>" + "<item><title>x</title></item>".repeat(5000)));
     assertEquals("too-large", collect(server.url("/big").toString(), null).error().kind());
