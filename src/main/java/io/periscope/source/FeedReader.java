@@ -100,7 +100,6 @@ public final class FeedReader {
     return new Read(entries, recoveries);
   }
 
-  /** JSON by its content, or by its type unless the content is markup (a mislabelled feed). */
   /**
    * The document element when it is a feed's, else the first feed element inside it (a feed wrapped
    * in an XHTML page); an HTML page has none.
@@ -112,6 +111,7 @@ public final class FeedReader {
     return null;
   }
 
+  /** JSON by its content, or by its type unless the content is markup (a mislabelled feed). */
   private static boolean looksLikeJson(String text, String contentType) {
     String start = text.stripLeading();
     if (start.startsWith("{")) return true;
@@ -130,7 +130,7 @@ public final class FeedReader {
         break;
       }
     }
-    if (link == null) link = alternate(item);
+    if (link == null) link = alternate(item, feedUrl);
     if (link == null) link = blankToNull(item.attr("href")); // CDF: <ITEM HREF="...">
     Element guid = first(item, "guid", false);
     String id = guid == null ? null : guid.text().strip();
@@ -140,7 +140,7 @@ public final class FeedReader {
     if (id == null || id.isEmpty()) id = blankToNull(item.attr("rdf:about"));
     List<String> enclosures = new ArrayList<>();
     for (Element e : children(item, "enclosure")) addUrl(enclosures, e.attr("url"), base);
-    enclosures.addAll(linkHrefs(item, "enclosure", base));
+    enclosures.addAll(linkHrefs(item, "enclosure", feedUrl));
     String summary = html(first(item, "description", false));
     if (summary == null) summary = html(first(item, "encoded", false));
     if (summary == null) summary = html(first(item, "summary", false));
@@ -151,7 +151,6 @@ public final class FeedReader {
   }
 
   private static Entry atomEntry(Element entry, String feedUrl) {
-    String base = base(entry, feedUrl);
     String title = atomText(first(entry, "title", false));
     Element id = first(entry, "id", false);
     String summary = atomText(first(entry, "summary", false));
@@ -160,23 +159,23 @@ public final class FeedReader {
     return new Entry(
         id == null ? null : blankToNull(id.text()),
         title,
-        alternate(entry),
+        alternate(entry, feedUrl),
         summary,
         published,
-        linkHrefs(entry, "enclosure", base));
+        linkHrefs(entry, "enclosure", feedUrl));
   }
 
   /**
    * The first alternate link (a link without rel is one), an HTML one before others. A link without
    * {@code href} whose text is the address counts too (a common mistake).
    */
-  private static String alternate(Element entry) {
+  private static String alternate(Element entry, String feedUrl) {
     String any = null;
     for (Element l : children(entry, "link")) {
       String rel = l.attr("rel").strip().toLowerCase(Locale.ROOT);
       if (!rel.isEmpty() && !rel.equals("alternate")) continue;
       if (!l.hasAttr("href") && rel.isEmpty()) continue; // RSS's own <link> is read as text
-      String href = resolve(base(l, l.baseUri()), href(l));
+      String href = resolve(base(l, feedUrl), href(l));
       if (href == null) continue;
       String type = l.attr("type").toLowerCase(Locale.ROOT);
       if (type.isEmpty() || type.contains("html")) return href;
@@ -185,10 +184,10 @@ public final class FeedReader {
     return any;
   }
 
-  private static List<String> linkHrefs(Element entry, String rel, String base) {
+  private static List<String> linkHrefs(Element entry, String rel, String feedUrl) {
     List<String> hrefs = new ArrayList<>();
     for (Element l : children(entry, "link")) {
-      if (rel.equalsIgnoreCase(l.attr("rel").strip())) addUrl(hrefs, href(l), base(l, base));
+      if (rel.equalsIgnoreCase(l.attr("rel").strip())) addUrl(hrefs, href(l), base(l, feedUrl));
     }
     return hrefs;
   }

@@ -150,6 +150,18 @@ public class FeedReaderTest {
   }
 
   @Test
+  public void aRelativeFeedBaseAppliesOnceToEveryLink() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\""
+                + " xml:base=\"sub/\"><entry><title>1</title><link href=\"one.html\"/><link"
+                + " rel=\"enclosure\" href=\"one.mp3\"/></entry></feed>");
+    assertEquals("https://feeds.example/news/sub/one.html", read.entries().get(0).link());
+    assertEquals(
+        List.of("https://feeds.example/news/sub/one.mp3"), read.entries().get(0).enclosures());
+  }
+
+  @Test
   public void theAlternateLinkIsPreferredAndEnclosuresAreNeverTheLink() throws Exception {
     FeedReader.Read read =
         read(
