@@ -62,6 +62,8 @@ import io.periscope.runtime.Entities;
 import io.periscope.runtime.Serving;
 import io.periscope.schedule.Scheduling;
 import io.periscope.source.ArticleExtractor;
+import io.periscope.source.CollectionBudget;
+import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
@@ -216,6 +218,7 @@ public final class Periscope {
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
+    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     Notifier notifier =
         Notifier.create(
             config,
@@ -226,9 +229,9 @@ public final class Periscope {
             channelPolicy,
             adminAlerts);
     return new Pipeline(
-        new FeedCollector(userUrls),
+        new FeedCollector(userUrls, collection),
         search,
-        new ArticleExtractor(userUrls),
+        new ArticleExtractor(userUrls, collection),
         new PooledModel(models.verdicts(), keyPools),
         keyPools,
         notifier,
