@@ -20,6 +20,7 @@ const PROVIDER_ERRORS = {
     'An account already uses this address. We mailed it a link that connects this sign-in to it.',
   link_refused: 'An account already uses this address and cannot be connected this way.',
   provider_unavailable: 'The identity provider could not be reached. Please try again later.',
+  sign_up_closed: 'This service does not open accounts by sign-in. Ask an administrator for one.',
 };
 
 function Form({ onSubmit, children }) {
@@ -76,8 +77,7 @@ export function SignIn({ fragment, expired }) {
     h(
       'p',
       { class: 'links' },
-      h(Link, { href: '/register' }, 'Create an account'),
-      ' · ',
+      status.data?.registration ? [h(Link, { href: '/register' }, 'Create an account'), ' · '] : null,
       h(Link, { href: '/forgot-password' }, 'Forgot your password?'),
     ),
   );

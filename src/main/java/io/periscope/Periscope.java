@@ -6,8 +6,10 @@ import io.periscope.assist.DomainLiveness;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
+import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelPermissions;
@@ -20,6 +22,7 @@ import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.ChannelRoutes;
+import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
@@ -36,6 +39,7 @@ import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.Reencryption;
+import io.periscope.metrics.Metrics;
 import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigs;
 import io.periscope.model.ModelConfiguration;
@@ -55,8 +59,11 @@ import io.periscope.run.RunRecord;
 import io.periscope.run.RunSlots;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
+import io.periscope.runtime.Serving;
 import io.periscope.schedule.Scheduling;
 import io.periscope.source.ArticleExtractor;
+import io.periscope.source.CollectionBudget;
+import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
@@ -83,6 +90,8 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
  */
 public final class Periscope {
   private final Settings settings;
+  private final Metrics metrics;
+  private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
   private final Entities entities;
@@ -121,6 +130,8 @@ public final class Periscope {
   public Periscope(
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
     this.settings = Settings.from(config);
+    this.metrics = Metrics.get(system);
+    this.serving = Serving.get(system);
     this.clock = clock;
     this.tokens = tokens;
     this.entities = entities;
@@ -153,10 +164,13 @@ public final class Periscope {
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
     AccountMails mails = new AccountMails(webClient);
+    Registration registration =
+        Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
-        new SelfService(accounts, entities, asks, mailer, mails, sessions, blocking, clock);
+        new SelfService(
+            accounts, entities, asks, mailer, mails, sessions, registration, blocking, clock);
     this.identityLinks =
-        new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, clock);
+        new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, registration, clock);
     this.channelPolicy =
         new ChannelPermissions(entities, asks, config.getBoolean("periscope.telegram.chat-open"));
     this.channelAddresses = new ChannelAddresses(entities, asks, mailer, mails, clock);
@@ -207,6 +221,7 @@ public final class Periscope {
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
+    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     Notifier notifier =
         Notifier.create(
             config,
@@ -217,9 +232,9 @@ public final class Periscope {
             channelPolicy,
             adminAlerts);
     return new Pipeline(
-        new FeedCollector(userUrls),
+        new FeedCollector(userUrls, collection),
         search,
-        new ArticleExtractor(userUrls),
+        new ArticleExtractor(userUrls, collection),
         new PooledModel(models.verdicts(), keyPools),
         keyPools,
         notifier,
@@ -232,8 +247,9 @@ public final class Periscope {
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
+  /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
-    Scheduling.start(system, config, entities, clock, adminAlerts);
+    Scheduling.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
   }
 
   /**
@@ -301,12 +317,20 @@ public final class Periscope {
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks = new Feedbacks(entities, asks, Clock.systemUTC());
+    ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
     return new HttpApi(
         tokens,
         sessions,
         settings.webOrigins(),
+        clients,
+        metrics.registry(),
         new SystemRoutes(
-            settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
+            settings,
+            identitySignIn.status(),
+            assistant::modelReady,
+            assistant::searchReady,
+            settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty(),
+            serving::readiness),
         new AuthRoutes(
             accounts,
             selfService,
@@ -315,7 +339,9 @@ public final class Periscope {
             channelAddresses,
             settings.webOrigins().stream().findFirst(),
             settings.publicUrl(),
-            authLimiter),
+            authLimiter,
+            clients,
+            new SignInBackoff(clock)),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, channelPolicy, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),

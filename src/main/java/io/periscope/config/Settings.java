@@ -17,6 +17,7 @@ public record Settings(
     String jwtSecret,
     Duration tokenTtl,
     List<String> webOrigins,
+    List<String> trustedProxies,
     Database database,
     Integrations integrations,
     Providers providers,
@@ -25,7 +26,15 @@ public record Settings(
     int runAllConcurrency,
     int runsPerNode,
     RateLimits rateLimits,
-    String publicUrl) {
+    String publicUrl,
+    SignUp signUp,
+    boolean metricsOnApiPort) {
+
+  /**
+   * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.auth.Registration} reads
+   * them.
+   */
+  public record SignUp(String mode, String domains) {}
 
   /**
    * What the environment configures, never the values: part of GET /config/status (the model and
@@ -113,6 +122,8 @@ public record Settings(
     }
     if (concurrency < 1)
       throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
+    if (!List.of("plain", "json").contains(p.getString("log-format")))
+      throw new IllegalArgumentException("LOG_FORMAT must be plain or json");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     return new Settings(
@@ -124,6 +135,7 @@ public record Settings(
         p.getString("auth.jwt-secret"),
         Durations.parseTtl(p.getString("auth.token-ttl")),
         webOrigins(p.getString("web-origin")),
+        commaList(p.getString("http.trusted-proxies")),
         new Database(
             p.getString("database.url"),
             p.getString("database.user"),
@@ -151,7 +163,9 @@ public record Settings(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
             p.getInt("rate-limits.key-probes-per-minute")),
-        publicUrl(p.getString("public-url"), p.getInt("http.port")));
+        publicUrl(p.getString("public-url"), p.getInt("http.port")),
+        new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
+        p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"));
   }
 
   /**

@@ -97,6 +97,20 @@ public record Endpoint(
   }
 
   /**
+   * The template of the first of {@code endpoints} that matches the request's path and method, for
+   * metrics; empty when none does.
+   */
+  static java.util.Optional<String> templateOf(
+      List<Endpoint> endpoints, org.apache.pekko.http.javadsl.model.HttpRequest request) {
+    List<String> segments = decodedSegments(request.getUri().path());
+    if (segments == null) return java.util.Optional.empty();
+    return endpoints.stream()
+        .filter(e -> e.method.equals(request.method()) && e.match(segments) != null)
+        .map(Endpoint::path)
+        .findFirst();
+  }
+
+  /**
    * This template's parameters when the request's path (its decoded segments) is this template's,
    * else null.
    */

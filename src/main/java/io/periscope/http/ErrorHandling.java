@@ -6,6 +6,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.devices.Vapid;
 import io.periscope.json.ValidationException;
@@ -120,6 +121,7 @@ public final class ErrorHandling {
     }
     if (t instanceof Accounts.Conflict c) return error(StatusCodes.CONFLICT, c.getMessage());
     if (t instanceof Accounts.Unverified u) return error(StatusCodes.FORBIDDEN, u.getMessage());
+    if (t instanceof Registration.Refused r) return error(StatusCodes.FORBIDDEN, r.getMessage());
     if (t instanceof SelfService.MailNotConfigured m)
       return error(StatusCodes.SERVICE_UNAVAILABLE, m.getMessage());
     if (t instanceof Vapid.Unreadable u)

@@ -6,6 +6,7 @@ import static io.periscope.http.ApiDirectives.withPrincipal;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.typesafe.config.ConfigFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
@@ -28,6 +29,8 @@ public final class HttpApi {
   private final Tokens tokens;
   private final SessionGenerations sessions;
   private final List<String> webOrigins;
+  private final ClientAddresses clients;
+  private final RequestMetrics metrics;
 
   /**
    * The web client's pages and assets, answered without a token; it never answers a path of the
@@ -56,6 +59,8 @@ public final class HttpApi {
       Tokens tokens,
       SessionGenerations sessions,
       List<String> webOrigins,
+      ClientAddresses clients,
+      MeterRegistry meters,
       SystemRoutes system,
       AuthRoutes auth,
       AssistRoutes assist,
@@ -71,34 +76,44 @@ public final class HttpApi {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
+    this.clients = clients;
     this.open = Group.of(system, auth);
     // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
     this.authenticated =
         Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi, channels);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));
+    this.metrics =
+        new RequestMetrics(
+            meters,
+            Stream.concat(endpoints(open).stream(), endpoints(authenticated).stream()).toList());
   }
 
   public Route route() {
-    return logged(
+    return metrics.measured(
         () ->
-            handled(
+            logged(
+                clients,
                 () ->
-                    withCors(
+                    handled(
                         () ->
-                            handled(
+                            withCors(
                                 () ->
-                                    refuseEmptyJsonBody(
+                                    handled(
                                         () ->
-                                            concat(
-                                                handleRejections(
-                                                    ErrorHandling.methodRejections(),
-                                                    () -> routes(open, null)),
-                                                webClient,
-                                                withPrincipal(
-                                                    tokens,
-                                                    sessions,
-                                                    caller -> routes(authenticated, caller))))))));
+                                            refuseEmptyJsonBody(
+                                                () ->
+                                                    concat(
+                                                        handleRejections(
+                                                            ErrorHandling.methodRejections(),
+                                                            () -> routes(open, null)),
+                                                        webClient,
+                                                        withPrincipal(
+                                                            tokens,
+                                                            sessions,
+                                                            caller ->
+                                                                routes(
+                                                                    authenticated, caller)))))))));
   }
 
   /** Every route answered without a token, in the order the service tries them. */

@@ -1,15 +1,22 @@
 package io.periscope.http;
 
+import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
+import io.periscope.auth.Registration;
 import io.periscope.config.Settings;
+import io.periscope.metrics.ManagementMetrics;
+import io.periscope.metrics.Metrics;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
  * Public, unauthenticated: liveness and which integrations are configured (booleans, never values).
@@ -19,6 +26,15 @@ public final class SystemRoutes implements Routes {
   private final Map<String, Boolean> identityProviders;
   private final Supplier<CompletionStage<Boolean>> modelReady;
   private final Supplier<CompletionStage<Boolean>> searchReady;
+
+  /** This node's metrics when METRICS_ENABLED serves them here, on the API port. */
+  private final Optional<Metrics> exposedMetrics;
+
+  /** Each condition of this node's readiness, by name. */
+  private final Supplier<CompletionStage<Map<String, Boolean>>> readiness;
+
+  /** Whether anyone can open an account by themselves: REGISTRATION admits some and SMTP is set. */
+  private final boolean registration;
 
   /**
    * @param identityProviders {@code github} and each configured OpenID Connect provider, by name
@@ -30,11 +46,19 @@ public final class SystemRoutes implements Routes {
       Settings settings,
       Map<String, Boolean> identityProviders,
       Supplier<CompletionStage<Boolean>> modelReady,
-      Supplier<CompletionStage<Boolean>> searchReady) {
+      Supplier<CompletionStage<Boolean>> searchReady,
+      Optional<Metrics> exposedMetrics,
+      Supplier<CompletionStage<Map<String, Boolean>>> readiness) {
     this.settings = settings;
     this.identityProviders = identityProviders;
     this.modelReady = modelReady;
     this.searchReady = searchReady;
+    this.exposedMetrics = exposedMetrics;
+    this.readiness = readiness;
+    this.registration =
+        settings.integrations().email()
+            && Registration.from(settings.signUp().mode(), settings.signUp().domains()).mode()
+                != Registration.Mode.CLOSED;
   }
 
   /** The body of GET /config/status. */
@@ -46,13 +70,39 @@ public final class SystemRoutes implements Routes {
       boolean email,
       boolean database,
       boolean cors,
-      Map<String, Boolean> identityProviders) {}
+      Map<String, Boolean> identityProviders,
+      boolean registration) {}
 
   @Override
   public List<Endpoint> endpoints() {
-    return List.of(
-        new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
-        new Endpoint(GET, "/config/status", (caller, p) -> completeWithFuture(status())));
+    List<Endpoint> endpoints =
+        new ArrayList<>(
+            List.of(
+                new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
+                new Endpoint(
+                    GET, "/health/live", (caller, p) -> complete(ok(Map.of("status", "alive")))),
+                new Endpoint(GET, "/health/ready", (caller, p) -> completeWithFuture(ready())),
+                new Endpoint(GET, "/config/status", (caller, p) -> completeWithFuture(status()))));
+    exposedMetrics.ifPresent(
+        metrics ->
+            endpoints.add(
+                new Endpoint(GET, "/metrics", (caller, p) -> ManagementMetrics.scraped(metrics))));
+    return endpoints;
+  }
+
+  /** The body of GET /health/ready: ready or not, and each condition. */
+  public record Readiness(String status, Map<String, Boolean> checks) {}
+
+  private CompletionStage<HttpResponse> ready() {
+    return readiness
+        .get()
+        .thenApply(
+            checks -> {
+              boolean ready = !checks.containsValue(false);
+              return json(
+                  ready ? StatusCodes.OK : StatusCodes.SERVICE_UNAVAILABLE,
+                  new Readiness(ready ? "ready" : "not-ready", checks));
+            });
   }
 
   private CompletionStage<HttpResponse> status() {
@@ -71,6 +121,7 @@ public final class SystemRoutes implements Routes {
                         i.email(),
                         settings.database().configured(),
                         !settings.webOrigins().isEmpty(),
-                        identityProviders)));
+                        identityProviders,
+                        registration)));
   }
 }

@@ -56,6 +56,7 @@ public class WebClientIT {
     env.put("SMTP_HOST", "127.0.0.1");
     env.put("SMTP_PORT", Integer.toString(mailbox.smtpConfig().getInt("periscope.smtp.port")));
     env.put("SMTP_FROM", "periscope@example.org");
+    env.put("REGISTRATION", "open");
     // the browser's origin: the identity provider's return and the mails' links land on it
     int port = ServiceProcess.freePort();
     env.put("PORT", Integer.toString(port));
@@ -502,7 +503,8 @@ public class WebClientIT {
 
   @Test
   public void aVerificationMailsLinkOpensTheClientAndVerifies() throws Exception {
-    browser.open("/register");
+    browser.open("/sign-in");
+    browser.link("Create an account").click();
     browser.heading("Create an account");
     browser.assertAccessible("register");
     browser.type("Email", "vera@example.org");
