@@ -110,6 +110,10 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
     }
   }
 
+  private static String escaped(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
   /** One new item per request, each with the hostile title. */
   private MockResponse feed() {
     int n = published.incrementAndGet();
@@ -118,7 +122,9 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
         .setBody(
             "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Acme news</title>"
                 + "<link>https://example.org/</link><description>d</description><item><title>"
-                + HOSTILE_TITLE.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                // escaped for HTML, then for XML: a feed title is read as HTML, so this is how a
+                // feed says that its title is these very characters
+                + escaped(escaped(HOSTILE_TITLE))
                 + "</title><link>"
                 + base()
                 + "/page/"
