@@ -108,7 +108,10 @@ public class EntityRunAllTest {
   }
 
   private RunAllResult runAll(EntityRunAll runAll, String... ids) throws Exception {
-    return runAll.run(owner, List.of(ids)).toCompletableFuture().get(20, TimeUnit.SECONDS);
+    return runAll
+        .run(owner, List.of(ids), RunAll.Progress.NONE)
+        .toCompletableFuture()
+        .get(20, TimeUnit.SECONDS);
   }
 
   @Test
@@ -116,7 +119,7 @@ public class EntityRunAllTest {
     EntityRunAll runAll = runAllOver(1, "a", "off-b", "notifies", "broken");
     RunAllResult result = runAll(runAll, "a", "off-b", "notifies", "broken", "never-created");
 
-    assertEquals(new RunAllResult.Summary(4, 2, 1, 1, 2), result.summary());
+    assertEquals(new RunAllResult.Summary(4, 2, 1, 1, 1, 2), result.summary());
     assertEquals(
         List.of("a", "off-b", "notifies", "broken"),
         result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());
