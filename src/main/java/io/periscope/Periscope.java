@@ -50,7 +50,7 @@ import io.periscope.owner.OwnerEntity;
 import io.periscope.persistence.JournalReads;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
-import io.periscope.run.RunAllResult;
+import io.periscope.run.RunAllJob;
 import io.periscope.run.RunRecord;
 import io.periscope.run.RunSlots;
 import io.periscope.runtime.Asks;
@@ -260,11 +260,14 @@ public final class Periscope {
     return accounts;
   }
 
-  /**
-   * Runs an owner's enabled watches now, through the owner entity (refused while one is in flight).
-   */
-  public CompletionStage<RunAllResult> runAll(String owner) {
-    return asks.ask(entities.owner(owner), OwnerEntity.RunAll::new, EntityRunAll.RUN_ALL_TIMEOUT);
+  /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
+  public CompletionStage<RunAllJob> startRunAll(String owner) {
+    return asks.ask(entities.owner(owner), OwnerEntity.StartRunAll::new);
+  }
+
+  /** An owner's run-all job as it stands; refused for an unknown one. */
+  public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
+    return asks.ask(entities.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r));
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */

@@ -37,7 +37,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeoutException;
 import org.apache.pekko.Done;
 import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -45,14 +44,14 @@ import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
-import org.apache.pekko.stream.Materializer;
-import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.pattern.AskTimeoutException;
 
 /**
  * /watches: create, list, get, replace, delete, always scoped to the caller. Another owner's watch
  * is addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
 public final class WatchRoutes implements Routes {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
   private final Asks asks;
   private final ChannelPolicy channels;
@@ -93,11 +92,7 @@ public final class WatchRoutes implements Routes {
                           case "false" ->
                               withRequestTimeout(
                                   RUN_ALL_WAIT.plusSeconds(5),
-                                  () ->
-                                      extractMaterializer(
-                                          materializer ->
-                                              completeWithFuture(
-                                                  runAll(caller.accountId(), materializer))));
+                                  () -> completeWithFuture(runAll(caller.accountId())));
                           default ->
                               complete(
                                   HttpResponses.invalid(
@@ -240,14 +235,15 @@ public final class WatchRoutes implements Routes {
    * Starts the caller's run-all and waits for it: 200 with every outcome, 409 while another is in
    * flight, 503 when it failed, was interrupted or is still going after {@link #RUN_ALL_WAIT}.
    */
-  private CompletionStage<HttpResponse> runAll(String owner, Materializer materializer) {
+  private CompletionStage<HttpResponse> runAll(String owner) {
     return asks.<OwnerEntity.Command, RunAllJob>ask(
             entities.owner(owner), OwnerEntity.StartRunAll::new)
         .thenCompose(
             started ->
-                follow(owner, started.id())
-                    .completionTimeout(RUN_ALL_WAIT)
-                    .runWith(Sink.last(), materializer)
+                asks.<OwnerEntity.Command, RunAllJob>ask(
+                        entities.owner(owner),
+                        r -> new OwnerEntity.AwaitRunAllJob(started.id(), r),
+                        RUN_ALL_WAIT)
                     .thenApply(
                         job ->
                             job.status().equals(RunAllJob.DONE)
@@ -255,13 +251,13 @@ public final class WatchRoutes implements Routes {
                                 : error(StatusCodes.SERVICE_UNAVAILABLE, job.error()))
                     .exceptionally(
                         e ->
-                            Failures.unwrap(e) instanceof TimeoutException
-                                ? stillRunning(owner, started)
+                            Failures.unwrap(e) instanceof AskTimeoutException
+                                ? stillRunning(started)
                                 : unavailable(e)))
         .exceptionally(this::runAllRefused);
   }
 
-  private HttpResponse stillRunning(String owner, RunAllJob job) {
+  private HttpResponse stillRunning(RunAllJob job) {
     return json(
             StatusCodes.SERVICE_UNAVAILABLE,
             new UnfinishedBody(
@@ -285,6 +281,7 @@ public final class WatchRoutes implements Routes {
 
   /** A run-all (or its job) the owner entity could not carry through: 503, never a 500. */
   private static HttpResponse unavailable(Throwable e) {
+    log.warn("event=run-all-unavailable problem={}", Failures.unwrap(e).toString());
     return error(
         StatusCodes.SERVICE_UNAVAILABLE,
         refused(e)

@@ -162,16 +162,17 @@ public final class OwnerEntity
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
 
   /**
-   * Runs every enabled watch now and answers once they ran; refused with {@link #RUN_ALL_IN_FLIGHT}
-   * while one is in flight, and with another reason when the run-all fails or is interrupted.
-   */
-  public record RunAll(ActorRef<StatusReply<RunAllResult>> replyTo) implements Command {}
-
-  /**
-   * Starts a run-all like {@link RunAll} and answers its job at once (refused the same way while
-   * one is in flight).
+   * Starts a run of every enabled watch now and answers its job at once; refused with {@link
+   * #RUN_ALL_IN_FLIGHT} while one is in flight.
    */
   public record StartRunAll(ActorRef<StatusReply<RunAllJob>> replyTo) implements Command {}
+
+  /**
+   * Answers the job once it finished (done or failed), at once when it has; refused with {@link
+   * #NO_SUCH_JOB}, and with {@link #RUN_ALL_INTERRUPTED} when the entity stops first.
+   */
+  public record AwaitRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
+      implements Command {}
 
   /** A job of this owner's, running or kept; refused with {@link #NO_SUCH_JOB}. */
   public record GetRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
@@ -230,8 +231,8 @@ public final class OwnerEntity
   /** The id of the run-all in flight, if one is. */
   private String runningJob;
 
-  /** Who waits for the run-all in flight to finish (the synchronous form), if anyone. */
-  private ActorRef<StatusReply<RunAllResult>> runAllCaller;
+  /** Who waits for the run-all in flight to finish (the synchronous form). */
+  private final List<ActorRef<StatusReply<RunAllJob>>> awaiting = new ArrayList<>();
 
   /**
    * The run-all jobs, running and finished ones kept for {@code jobsKeptFor}, oldest first. In
@@ -340,7 +341,15 @@ public final class OwnerEntity
                 Effect()
                     .reply(
                         cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds().ids()))))
-        .onCommand(RunAll.class, this::onRunAll)
+        .onCommand(
+            AwaitRunAllJob.class,
+            (state, cmd) -> {
+              RunAllJob job = jobs.get(cmd.jobId());
+              if (job == null) return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_JOB));
+              if (job.finished()) return Effect().reply(cmd.replyTo(), StatusReply.success(job));
+              awaiting.add(cmd.replyTo());
+              return Effect().noReply();
+            })
         .onCommand(StartRunAll.class, this::onStartRunAll)
         .onCommand(
             GetRunAllJob.class,
@@ -367,14 +376,6 @@ public final class OwnerEntity
               return Effect().noReply();
             })
         .build();
-  }
-
-  private ReplyEffect<Event, State> onRunAll(State state, RunAll cmd) {
-    if (runningJob != null)
-      return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
-    startRunAll(state);
-    runAllCaller = cmd.replyTo();
-    return Effect().noReply();
   }
 
   private ReplyEffect<Event, State> onStartRunAll(State state, StartRunAll cmd) {
@@ -418,24 +419,25 @@ public final class OwnerEntity
   }
 
   private ReplyEffect<Event, State> onRunAllFinished(State state, RunAllFinished done) {
-    ActorRef<StatusReply<RunAllResult>> caller = runAllCaller;
-    runAllCaller = null;
     runningJob = null;
-    RunAllJob job = jobs.get(done.jobId());
     context.scheduleOnce(jobsKeptFor, context.getSelf(), new ForgetJob(done.jobId()));
     if (done.failure() != null) {
       context
           .getLog()
           .error("event=run-all-failed owner={}", persistenceId().entityId(), done.failure());
-      if (job != null) jobs.put(job.id(), job.failed(RUN_ALL_FAILED, Instant.now()));
-      return caller == null
-          ? Effect().noReply()
-          : Effect().reply(caller, StatusReply.error(RUN_ALL_FAILED));
     }
-    if (job != null) jobs.put(job.id(), job.done(done.result(), Instant.now()));
-    return caller == null
-        ? Effect().noReply()
-        : Effect().reply(caller, StatusReply.success(done.result()));
+    RunAllJob job =
+        jobs.computeIfPresent(
+            done.jobId(),
+            (id, running) ->
+                done.failure() != null
+                    ? running.failed(RUN_ALL_FAILED, Instant.now())
+                    : running.done(done.result(), Instant.now()));
+    awaiting.forEach(
+        waiter ->
+            waiter.tell(job == null ? StatusReply.error(NO_SUCH_JOB) : StatusReply.success(job)));
+    awaiting.clear();
+    return Effect().noReply();
   }
 
   public static final String RUN_ALL_FAILED = "the run-all failed; start it again";
@@ -469,7 +471,7 @@ public final class OwnerEntity
         .onSignal(
             PostStop.instance(),
             state -> {
-              if (runAllCaller != null) runAllCaller.tell(StatusReply.error(RUN_ALL_INTERRUPTED));
+              awaiting.forEach(waiter -> waiter.tell(StatusReply.error(RUN_ALL_INTERRUPTED)));
               if (keepAlive != null) keepAlive.cancel();
             })
         .build();

@@ -57,9 +57,17 @@ public class RunAllSerializationTest {
     return run;
   }
 
-  private TestProbe<StatusReply<RunAllResult>> runAll(ActorRef<OwnerEntity.Command> owner) {
-    TestProbe<StatusReply<RunAllResult>> probe = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.RunAll(probe.ref()));
+  /**
+   * A run-all as the synchronous route asks for it: started, then awaited. The probe gets the
+   * refusal to start, or the finished job.
+   */
+  private TestProbe<StatusReply<RunAllJob>> runAll(ActorRef<OwnerEntity.Command> owner) {
+    TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
+    owner.tell(new OwnerEntity.StartRunAll(started.ref()));
+    StatusReply<RunAllJob> start = started.receiveMessage();
+    TestProbe<StatusReply<RunAllJob>> probe = testKit.createTestProbe();
+    if (start.isError()) probe.ref().tell(start);
+    else owner.tell(new OwnerEntity.AwaitRunAllJob(start.getValue().id(), probe.ref()));
     return probe;
   }
 
@@ -70,13 +78,13 @@ public class RunAllSerializationTest {
     var owner = owner(id, Duration.ofMinutes(1));
     var first = runAll(owner);
     var second = runAll(owner);
-    StatusReply<RunAllResult> refused = second.receiveMessage();
+    StatusReply<RunAllJob> refused = second.receiveMessage();
     assertTrue(refused.isError());
     assertEquals(OwnerEntity.RUN_ALL_IN_FLIGHT, refused.getError().getMessage());
     first.expectNoMessage(Duration.ofMillis(100));
 
     started(id).complete(EMPTY);
-    assertEquals(EMPTY, first.receiveMessage().getValue());
+    assertEquals(EMPTY, first.receiveMessage().getValue().result());
     var third = runAll(owner);
     started(id).complete(EMPTY);
     assertTrue(third.receiveMessage().isSuccess());
@@ -103,7 +111,9 @@ public class RunAllSerializationTest {
     var owner = owner(id, Duration.ofMinutes(1));
     var first = runAll(owner);
     started(id).completeExceptionally(new IllegalStateException("boom"));
-    assertTrue(first.receiveMessage().isError());
+    RunAllJob failed = first.receiveMessage().getValue();
+    assertEquals(RunAllJob.FAILED, failed.status());
+    assertEquals(OwnerEntity.RUN_ALL_FAILED, failed.error());
     var next = runAll(owner);
     started(id).complete(EMPTY);
     assertTrue(next.receiveMessage().isSuccess());
@@ -136,7 +146,7 @@ public class RunAllSerializationTest {
     var run = runAll(owner);
     started(id);
     testKit.stop(owner);
-    StatusReply<RunAllResult> reply = run.receiveMessage();
+    StatusReply<RunAllJob> reply = run.receiveMessage();
     assertTrue(reply.isError());
     // a new incarnation (another node after a crash or a handover) starts idle: not stuck refusing
     var again = runAll(owner(id, Duration.ofMinutes(1)));
@@ -168,6 +178,8 @@ public class RunAllSerializationTest {
     // the same 409 rule for both forms
     var sync = runAll(owner);
     assertEquals(OwnerEntity.RUN_ALL_IN_FLIGHT, sync.receiveMessage().getError().getMessage());
+    TestProbe<StatusReply<RunAllJob>> awaiting = testKit.createTestProbe();
+    owner.tell(new OwnerEntity.AwaitRunAllJob(job.id(), awaiting.ref()));
     owner.tell(new OwnerEntity.StartRunAll(started.ref()));
     assertEquals(OwnerEntity.RUN_ALL_IN_FLIGHT, started.receiveMessage().getError().getMessage());
 
@@ -192,6 +204,7 @@ public class RunAllSerializationTest {
     }
     assertEquals(RunAllJob.DONE, done.status());
     assertEquals(result.summary(), done.summary());
+    assertEquals(done, awaiting.receiveMessage().getValue());
     assertEquals(result.outcomes(), done.outcomes());
 
     TestProbe<StatusReply<RunAllJob>> unknown = testKit.createTestProbe();
