@@ -45,6 +45,7 @@ import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.persistence.JournalReads;
@@ -188,9 +189,14 @@ public final class Periscope {
                 .empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not
             // configured
             : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), keyed));
+    RepeatedAlerts runAlerts =
+        new RepeatedAlerts(adminAlerts, Clock.systemUTC(), RepeatedAlerts.REPEAT_EVERY);
     entities.startRuns(
-        new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
-        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()),
+        new RunSlots(
+            pipeline(config, blocking, runAlerts),
+            settings.runsPerNode(),
+            system.executionContext()),
+        new EntityRunAll(system, entities, asks, settings.runAllConcurrency(), runAlerts),
         clock);
   }
 
@@ -202,7 +208,7 @@ public final class Periscope {
     }
   }
 
-  private Pipeline pipeline(Config config, Executor blocking) {
+  private Pipeline pipeline(Config config, Executor blocking, RepeatedAlerts runAlerts) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
     Notifier notifier =
         Notifier.create(
@@ -221,6 +227,7 @@ public final class Periscope {
         keyPools,
         notifier,
         adminAlerts,
+        runAlerts,
         owner ->
             asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)

@@ -1,5 +1,7 @@
 package io.periscope.run;
 
+import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.Failures;
@@ -37,12 +39,23 @@ public final class EntityRunAll implements RunAll {
   private final Entities entities;
   private final Asks asks;
   private final int concurrency;
+  private final RepeatedAlerts runAlerts;
 
-  public EntityRunAll(ActorSystem<?> system, Entities entities, Asks asks, int concurrency) {
+  /**
+   * @param runAlerts told of a watch whose run did not finish in time (its entity records the run,
+   *     and alerts on it, only if it ever does)
+   */
+  public EntityRunAll(
+      ActorSystem<?> system,
+      Entities entities,
+      Asks asks,
+      int concurrency,
+      RepeatedAlerts runAlerts) {
     this.system = system;
     this.entities = entities;
     this.asks = asks;
     this.concurrency = concurrency;
+    this.runAlerts = runAlerts;
   }
 
   /** How many watches are looked up at once before the runs start. */
@@ -97,10 +110,10 @@ public final class EntityRunAll implements RunAll {
                     failure -> {
                       if (Failures.isRefusal(failure)) return Optional.empty();
                       Throwable cause = Failures.unwrap(failure);
-                      return Optional.of(
-                          RunAllResult.WatchOutcome.unfinished(
-                              id,
-                              "the run did not finish (" + cause.getClass().getSimpleName() + ")"));
+                      String why =
+                          "the run did not finish (" + cause.getClass().getSimpleName() + ")";
+                      runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, owner, id, why);
+                      return Optional.of(RunAllResult.WatchOutcome.unfinished(id, why));
                     });
     return outcome.thenApply(
         o -> {
