@@ -132,7 +132,11 @@ public final class WatchRoutes implements Routes {
             watch(
                 (owner, id, p) ->
                     parameterOptional(
-                        "limit", limit -> completeWithFuture(runs(owner, id, limit))))));
+                        "limit",
+                        limit ->
+                            parameterOptional(
+                                "before",
+                                before -> completeWithFuture(runs(owner, id, limit, before)))))));
   }
 
   /**
@@ -219,8 +223,11 @@ public final class WatchRoutes implements Routes {
   /** The body of a synchronous run-all that did not finish in time: the job goes on. */
   public record UnfinishedBody(String error, JobView job) {}
 
-  /** The body of GET /watches/:id/runs, newest first. */
-  public record RunHistory(List<RunView> runs) {}
+  /**
+   * The body of GET /watches/:id/runs, newest first; {@code next}, when older kept runs follow, is
+   * the {@code before} of the next page.
+   */
+  public record RunHistory(List<RunView> runs, String next) {}
 
   private CompletionStage<HttpResponse> run(String owner, String id) {
     return asks.<WatchEntity.Command, RunRecord>ask(
@@ -365,26 +372,45 @@ public final class WatchRoutes implements Routes {
     return error(StatusCodes.NOT_FOUND, OwnerEntity.NO_SUCH_JOB);
   }
 
-  private CompletionStage<HttpResponse> runs(String owner, String id, Optional<String> limitParam) {
+  /**
+   * A page of the watch's kept runs, newest first: {@code limit} 1 to {@link #MAX_RUNS}, older than
+   * the run {@code before} when given; {@code next} is the cursor of the next page.
+   */
+  private CompletionStage<HttpResponse> runs(
+      String owner, String id, Optional<String> limitParam, Optional<String> before) {
     int limit;
     try {
       limit = limitParam.map(Integer::parseInt).orElse(DEFAULT_RUNS);
     } catch (NumberFormatException e) {
       limit = -1;
     }
-    if (limit < 1) {
+    if (limit < 1 || limit > MAX_RUNS) {
       return CompletableFuture.completedFuture(
-          error(StatusCodes.BAD_REQUEST, "limit must be a positive integer"));
+          HttpResponses.invalid(
+              List.of(Issue.at("must be a whole number from 1 to " + MAX_RUNS, "query", "limit"))));
     }
-    int bounded = Math.min(limit, MAX_RUNS);
+    int page = limit;
     return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            entities.watch(owner, id), r -> new WatchEntity.GetRuns(bounded, r))
+            entities.watch(owner, id), r -> new WatchEntity.GetRuns(page, before.orElse(null), r))
         .thenApply(
-            history ->
-                ok(
-                    new RunHistory(
-                        history.runs().stream().map(rec -> RunView.of(id, rec)).toList())))
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+            history -> {
+              List<RunView> runs = history.runs().stream().map(rec -> RunView.of(id, rec)).toList();
+              return ok(
+                  new RunHistory(
+                      runs,
+                      history.more() && !runs.isEmpty()
+                          ? runs.get(runs.size() - 1).run().runId()
+                          : null));
+            })
+        .exceptionally(
+            e -> {
+              if (!refused(e)) return rethrow(e);
+              return WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
+                  ? HttpResponses.invalid(
+                      List.of(
+                          Issue.at("is not a run of this watch's kept history", "query", "before")))
+                  : notFound();
+            });
   }
 
   private CompletionStage<HttpResponse> list(String owner) {

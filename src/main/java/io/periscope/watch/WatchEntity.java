@@ -169,8 +169,8 @@ public final class WatchEntity
   /** The run whose alert is going out to {@code channels}: recorded, its deliveries not yet. */
   public record Delivering(String runId, List<String> channels) implements JsonSerializable {}
 
-  /** Run history, newest first. */
-  public record Runs(List<RunRecord> runs) implements JsonSerializable {}
+  /** Run history, newest first; {@code more} when older kept runs follow. */
+  public record Runs(List<RunRecord> runs, boolean more) implements JsonSerializable {}
 
   // ---- commands
   // ----------------------------------------------------------------------------------
@@ -192,8 +192,19 @@ public final class WatchEntity
   /** Runs the watch now (schedule ignored). Refused when the watch does not exist. */
   public record Run(String trigger, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
 
-  /** The newest {@code limit} runs; refused for a watch that never existed. */
-  public record GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
+  /**
+   * The newest {@code limit} kept runs, or with {@code before} the {@code limit} kept runs older
+   * than that run; refused for a watch that never existed ({@code watch not found}), and for a
+   * {@code before} that is not a kept run ({@link #NO_SUCH_RUN}).
+   */
+  public record GetRuns(int limit, String before, ActorRef<StatusReply<Runs>> replyTo)
+      implements Command {
+    public GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) {
+      this(limit, null, replyTo);
+    }
+  }
+
+  public static final String NO_SUCH_RUN = "run not found";
 
   /**
    * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused
@@ -395,13 +406,20 @@ public final class WatchEntity
   }
 
   private ReplyEffect<Event, State> onGetRuns(State state, GetRuns cmd) {
+    if (!state.everCreated()) return Effect().reply(cmd.replyTo(), notFound());
+    List<RunRecord> kept = state.recentRuns();
+    int from = 0;
+    if (cmd.before() != null) {
+      int at = 0;
+      while (at < kept.size() && !kept.get(at).runId().equals(cmd.before())) at++;
+      if (at == kept.size()) return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_RUN));
+      from = at + 1;
+    }
+    int to = Math.min(kept.size(), from + cmd.limit());
     return Effect()
         .reply(
             cmd.replyTo(),
-            state.everCreated()
-                ? StatusReply.success(
-                    new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
-                : notFound());
+            StatusReply.success(new Runs(List.copyOf(kept.subList(from, to)), to < kept.size())));
   }
 
   private ReplyEffect<Event, State> onGetRun(State state, GetRun cmd) {
@@ -414,7 +432,7 @@ public final class WatchEntity
                     .filter(r -> r.runId().equals(cmd.runId()))
                     .findFirst()
                     .map(StatusReply::success)
-                    .orElseGet(() -> StatusReply.error("run not found")));
+                    .orElseGet(() -> StatusReply.error(NO_SUCH_RUN)));
   }
 
   private ReplyEffect<Event, State> onRun(State state, Run cmd) {
