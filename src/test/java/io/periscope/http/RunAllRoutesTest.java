@@ -205,4 +205,42 @@ public class RunAllRoutesTest {
       assertEquals("done", status);
     }
   }
+
+  @Test
+  public void runHistoryPagesThroughTheKeptRunsAndRefusesALimitAboveItsMaximum() throws Exception {
+    try (FakeUpstream upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, false, 1);
+        InProcessService service = new InProcessService(config(upstream))) {
+      String token =
+          service.signedIn("pager-" + UUID.randomUUID().toString().substring(0, 8), "user");
+      InProcessService.json(
+          service.call("POST", "/watches", token, watch("w", upstream.feedUrl("w"))), 201);
+      List<String> ran = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        ran.add(
+            0,
+            InProcessService.json(post(service, "/watches/w/run", token), 200)
+                .at("/result/runId")
+                .asText());
+      }
+      JsonNode first =
+          InProcessService.json(service.call("GET", "/watches/w/runs?limit=2", token, null), 200);
+      assertEquals(ran.subList(0, 2), first.get("runs").findValuesAsText("runId"));
+      assertEquals(ran.get(1), first.get("next").asText());
+      JsonNode second =
+          InProcessService.json(
+              service.call(
+                  "GET",
+                  "/watches/w/runs?limit=2&before=" + first.get("next").asText(),
+                  token,
+                  null),
+              200);
+      assertEquals(ran.subList(2, 3), second.get("runs").findValuesAsText("runId"));
+      assertTrue(second.path("next").isMissingNode());
+      for (String bad : List.of("limit=101", "limit=0", "limit=x", "before=no-such-run")) {
+        JsonNode refused =
+            InProcessService.json(service.call("GET", "/watches/w/runs?" + bad, token, null), 400);
+        assertEquals(bad, "query", refused.at("/issues/0/path/0").asText());
+      }
+    }
+  }
 }
