@@ -257,10 +257,16 @@ public final class WatchRoutes implements Routes {
                                 ? ok(new RunAllBody(job.summary(), JobView.of(job).outcomes()))
                                 : error(StatusCodes.SERVICE_UNAVAILABLE, job.error()))
                     .exceptionally(
-                        e ->
-                            Failures.unwrap(e) instanceof AskTimeoutException
-                                ? stillRunning(started)
-                                : unavailable(e)))
+                        e -> {
+                          if (Failures.unwrap(e) instanceof AskTimeoutException)
+                            return stillRunning(started);
+                          // its owner entity stopped before the wait reached it
+                          if (refused(e)
+                              && OwnerEntity.NO_SUCH_JOB.equals(Failures.unwrap(e).getMessage()))
+                            return error(
+                                StatusCodes.SERVICE_UNAVAILABLE, OwnerEntity.RUN_ALL_INTERRUPTED);
+                          return unavailable(e);
+                        }))
         .exceptionally(this::runAllRefused);
   }
 

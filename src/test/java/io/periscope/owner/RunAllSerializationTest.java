@@ -145,6 +145,10 @@ public class RunAllSerializationTest {
     var owner = owner(id, Duration.ofMinutes(1));
     var run = runAll(owner);
     started(id);
+    // the await is in before the stop: a round trip after it
+    TestProbe<StatusReply<OwnerEntity.WatchIds>> listed = testKit.createTestProbe();
+    owner.tell(new OwnerEntity.ListWatches(listed.ref()));
+    listed.receiveMessage();
     testKit.stop(owner);
     StatusReply<RunAllJob> reply = run.receiveMessage();
     assertTrue(reply.isError());
