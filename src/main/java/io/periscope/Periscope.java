@@ -49,12 +49,13 @@ import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.persistence.JournalReads;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
-import io.periscope.run.RunAllResult;
+import io.periscope.run.RunAllJob;
 import io.periscope.run.RunRecord;
 import io.periscope.run.RunSlots;
 import io.periscope.runtime.Asks;
@@ -205,9 +206,14 @@ public final class Periscope {
                 .empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not
             // configured
             : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), keyed));
+    RepeatedAlerts runAlerts =
+        new RepeatedAlerts(adminAlerts, Clock.systemUTC(), RepeatedAlerts.REPEAT_EVERY);
     entities.startRuns(
-        new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
-        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()),
+        new RunSlots(
+            pipeline(config, blocking, runAlerts),
+            settings.runsPerNode(),
+            system.executionContext()),
+        new EntityRunAll(system, entities, asks, settings.runAllConcurrency(), runAlerts),
         clock);
   }
 
@@ -219,7 +225,7 @@ public final class Periscope {
     }
   }
 
-  private Pipeline pipeline(Config config, Executor blocking) {
+  private Pipeline pipeline(Config config, Executor blocking, RepeatedAlerts runAlerts) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     Notifier notifier =
@@ -239,6 +245,7 @@ public final class Periscope {
         keyPools,
         notifier,
         adminAlerts,
+        runAlerts,
         owner ->
             asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
@@ -279,11 +286,14 @@ public final class Periscope {
     return accounts;
   }
 
-  /**
-   * Runs an owner's enabled watches now, through the owner entity (refused while one is in flight).
-   */
-  public CompletionStage<RunAllResult> runAll(String owner) {
-    return asks.ask(entities.owner(owner), OwnerEntity.RunAll::new, EntityRunAll.RUN_ALL_TIMEOUT);
+  /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
+  public CompletionStage<RunAllJob> startRunAll(String owner) {
+    return asks.ask(entities.owner(owner), OwnerEntity.StartRunAll::new);
+  }
+
+  /** An owner's run-all job as it stands; refused for an unknown one. */
+  public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
+    return asks.ask(entities.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r));
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */

@@ -64,6 +64,6 @@ public interface Entities {
 
   /** Until {@link #startRuns} an owner's run-all fails: runs are not started. */
   RunAll NOT_STARTED =
-      (owner, ids) ->
+      (owner, ids, progress) ->
           CompletableFuture.failedFuture(new IllegalStateException("runs are not started"));
 }

@@ -68,7 +68,10 @@ public final class LocalEntities implements Entities {
         id ->
             Behaviors.<OwnerEntity.Command>setup(
                 ctx ->
-                    OwnerEntity.create(id, (owner, ids) -> runAll.run(owner, ids), ctx.getSelf())));
+                    OwnerEntity.create(
+                        id,
+                        (owner, ids, progress) -> runAll.run(owner, ids, progress),
+                        ctx.getSelf())));
   }
 
   @Override

@@ -37,7 +37,7 @@ public final class ShardedEntities implements Entities {
             ctx ->
                 OwnerEntity.create(
                     ctx.getEntityId(),
-                    (owner, ids) -> runAll.run(owner, ids),
+                    (owner, ids, progress) -> runAll.run(owner, ids, progress),
                     owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(

@@ -70,7 +70,8 @@ public class SnapshotsTest {
 
   @Test
   public void ownersSnapshot() throws Exception {
-    RunAll none = (owner, ids) -> CompletableFuture.failedFuture(new IllegalStateException());
+    RunAll none =
+        (owner, ids, progress) -> CompletableFuture.failedFuture(new IllegalStateException());
     OwnerEntity.WatchIds ids =
         recovered(
             "Owner",

@@ -30,6 +30,8 @@ public class CollectionStatsTest {
         List.of(),
         0,
         new RunRecord.Trimmed(0, 0),
+        null,
+        0,
         null);
   }
 

@@ -116,7 +116,8 @@ public class WebClientIT {
                     "name",
                     name,
                     "sources",
-                    List.of(Map.of("type", "rss", "value", fakes.feedUrl())),
+                    // official: one domain is enough for a confirmed alert
+                    List.of(Map.of("type", "rss", "value", fakes.feedUrl(), "trust", "official")),
                     "schedule",
                     "0 */6 * * *",
                     "condition",
@@ -342,6 +343,8 @@ public class WebClientIT {
     new org.openqa.selenium.support.ui.Select(browser.field("Type"))
         .selectByVisibleText("RSS or Atom feed");
     browser.type("Feed URL", fakes.feedUrl());
+    new org.openqa.selenium.support.ui.Select(browser.field("Trust"))
+        .selectByVisibleText("Official");
     browser.type("Cron expression", "0 7 * * 1-5");
     String schedule = browser.driver.findElement(By.tagName("form")).getText();
     assertTrue(schedule, schedule.contains("on weekdays at 07:00 UTC"));

@@ -3,6 +3,9 @@ package io.periscope.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import java.io.IOException;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -131,7 +134,10 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
                 + n
                 + "</link><guid>acme-"
                 + n
-                + "</guid><description>Launch news "
+                + "</guid><pubDate>"
+                // news: published now, inside any new watch's window
+                + DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC))
+                + "</pubDate><description>Launch news "
                 + n
                 + "</description></item></channel></rss>");
   }
