@@ -15,6 +15,7 @@ import io.periscope.config.Settings;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
+import io.periscope.entity.Asks;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
@@ -23,7 +24,6 @@ import io.periscope.http.ChannelRoutes;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
-import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.SystemRoutes;
@@ -48,20 +48,20 @@ import io.periscope.notify.Notifier;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.persistence.JournalReads;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllResult;
-import io.periscope.run.RunRecord;
 import io.periscope.run.RunSlots;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.schedule.Scheduling;
+import io.periscope.schedule.WakeUpStartup;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.time.Duration;
@@ -230,7 +230,7 @@ public final class Periscope {
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
-    Scheduling.start(system, config, entities, clock, adminAlerts);
+    WakeUpStartup.start(system, config, entities, clock, adminAlerts);
   }
 
   /**

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * so keys cool down and die as they do for runs.
  *
  * <p>Failures: {@link KeyPools.NoUsableKey} when a pool has no usable key, {@link
- * io.periscope.keys.ProviderFailure} when the provider failed, {@link
+ * io.periscope.provider.ProviderFailure} when the provider failed, {@link
  * io.periscope.model.InvalidModelOutput} when the model answered unusably twice, {@link
  * UpstreamTimeout} past {@link #UPSTREAM_DEADLINE}.
  */

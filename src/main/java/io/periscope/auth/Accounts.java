@@ -1,15 +1,16 @@
 package io.periscope.auth;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.Failures;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailAddresses;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.Role;
 import io.periscope.persistence.JournalReads;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityRefusal;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchValidator;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.periscope.auth;
 
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityIds;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.Failures;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityIds;
-import io.periscope.runtime.EntityRefusal;
-import io.periscope.runtime.Failures;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,9 +1,10 @@
 package io.periscope.auth;
 
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
+import io.periscope.owner.MailedTokens;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
 import java.time.Instant;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;

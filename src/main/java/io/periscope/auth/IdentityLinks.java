@@ -1,12 +1,14 @@
 package io.periscope.auth;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
 import io.periscope.owner.Account;
+import io.periscope.owner.MailedTokens;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.runtime.Asks;
+import io.periscope.owner.Role;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

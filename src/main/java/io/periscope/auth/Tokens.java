@@ -5,6 +5,7 @@ import com.auth0.jwt.JWTVerifier;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.exceptions.JWTVerificationException;
 import com.auth0.jwt.interfaces.DecodedJWT;
+import io.periscope.owner.Role;
 import io.periscope.runtime.DataDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,9 +1,9 @@
 package io.periscope.channels;
 
-import io.periscope.auth.MailedTokens;
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
+import io.periscope.owner.MailedTokens;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,14 @@
 package io.periscope.channels;
 
 import io.periscope.auth.EmailEntity;
-import io.periscope.auth.Role;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.runtime.Asks;
+import io.periscope.owner.Role;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.periscope.devices;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.HexFormat;

@@ -1,10 +1,10 @@
 package io.periscope.devices;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.Reencryption;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

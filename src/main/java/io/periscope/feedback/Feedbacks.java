@@ -1,8 +1,8 @@
 package io.periscope.feedback;
 
-import io.periscope.run.RunRecord;
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
 import io.periscope.runtime.Entities;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.apache.pekko.Done;
  * Feedback as the rest of the service uses it: the routes give, read and withdraw it; a revision of
  * a watch reads {@link #newest} — the most recent judgements of its runs, each with what the run
  * concluded — to learn what the owner thought of the watch's results. A refusal ({@link
- * io.periscope.runtime.EntityRefusal}) says what is absent.
+ * io.periscope.entity.EntityRefusal}) says what is absent.
  */
 public final class Feedbacks {
   private final Entities entities;

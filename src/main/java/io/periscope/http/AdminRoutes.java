@@ -24,6 +24,7 @@ import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigs;
 import io.periscope.model.ModelConfiguration;
 import io.periscope.owner.Account;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -8,6 +8,7 @@ import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.json.Json;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;

@@ -10,13 +10,13 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.feedback.Feedback;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.feedback.FeedbackValidator;
 import io.periscope.feedback.Feedbacks;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchEntity;
 import java.util.List;
 import java.util.concurrent.CompletionStage;

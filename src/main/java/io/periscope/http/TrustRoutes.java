@@ -9,9 +9,9 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import io.periscope.trust.DomainPattern;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRuleValidator;

@@ -2,8 +2,8 @@ package io.periscope.identity;
 
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;
-import io.periscope.runtime.Failures;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,9 +1,10 @@
 package io.periscope.keys;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Failures;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.runtime.Failures;
+import io.periscope.provider.ProviderFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

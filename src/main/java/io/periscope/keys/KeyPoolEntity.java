@@ -1,7 +1,8 @@
 package io.periscope.keys;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.provider.ProviderFailure;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,9 +1,10 @@
 package io.periscope.keys;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.notify.AdminAlerts;
-import io.periscope.runtime.Asks;
+import io.periscope.provider.ProviderFailure;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityRefusal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

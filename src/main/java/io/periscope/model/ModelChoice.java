@@ -1,6 +1,6 @@
 package io.periscope.model;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import java.util.List;
 
 /**

@@ -7,8 +7,8 @@ import java.util.concurrent.CompletionStage;
  * A language model behind one provider protocol, asked for answers that are instances of a JSON
  * schema.
  *
- * <p>Failures arrive as {@link io.periscope.keys.ProviderFailure} (classified for the key pool) or
- * as {@link InvalidModelOutput} (the model answered, but not with a JSON object; worth one more
+ * <p>Failures arrive as {@link io.periscope.provider.ProviderFailure} (classified for the key pool)
+ * or as {@link InvalidModelOutput} (the model answered, but not with a JSON object; worth one more
  * try).
  */
 public interface ModelClient {

@@ -1,8 +1,8 @@
 package io.periscope.model;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;

@@ -1,6 +1,6 @@
 package io.periscope.model;
 
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
 import io.periscope.runtime.Entities;
 import java.time.Clock;
 import java.time.Instant;
@@ -85,7 +85,7 @@ public final class ModelConfigs {
   /**
    * Whether {@code apiKey} is accepted by every endpoint in force (one key pool serves verdicts and
    * assistance), by listing models at each in turn: completes normally, or with the first
-   * endpoint's {@link io.periscope.keys.ProviderFailure}.
+   * endpoint's {@link io.periscope.provider.ProviderFailure}.
    */
   public CompletionStage<Void> probe(String apiKey) {
     return current()

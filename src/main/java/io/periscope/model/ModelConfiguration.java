@@ -1,9 +1,9 @@
 package io.periscope.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.JsonSerializable;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.serialization.JsonSerializable;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;

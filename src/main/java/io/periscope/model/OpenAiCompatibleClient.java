@@ -3,7 +3,7 @@ package io.periscope.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 

@@ -1,9 +1,9 @@
 package io.periscope.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Failures;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
-import io.periscope.runtime.Failures;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -40,8 +40,8 @@ public final class PooledModel {
    * The model's answer to {@code prompt} as read by {@code read}, which throws {@link
    * InvalidModelOutput} naming the problems of an answer it cannot use. Such an answer is asked for
    * once more with {@link StructuredPrompt#retrying}; a second one fails the stage with its {@link
-   * InvalidModelOutput}. Provider failures arrive as {@link io.periscope.keys.ProviderFailure}, an
-   * empty pool as {@link KeyPools.NoUsableKey}.
+   * InvalidModelOutput}. Provider failures arrive as {@link io.periscope.provider.ProviderFailure},
+   * an empty pool as {@link KeyPools.NoUsableKey}.
    */
   public <T> CompletionStage<Answer<T>> ask(StructuredPrompt prompt, Function<JsonNode, T> read) {
     return choice

@@ -1,7 +1,7 @@
 package io.periscope.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,10 @@
 package io.periscope.owner;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import io.periscope.run.RunAllResult;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.run.RunAllWatches;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -198,7 +199,7 @@ public final class OwnerEntity
   static final Duration KEEP_ALIVE_EVERY = Duration.ofSeconds(30);
 
   private final ActorContext<Command> context;
-  private final io.periscope.run.RunAll runAll;
+  private final RunAllWatches runAll;
   private final RecipientRef<Command> viaShard;
 
   /** Who waits for the run-all in flight, if one is. */
@@ -219,13 +220,13 @@ public final class OwnerEntity
    *     passivates it)
    */
   public static Behavior<Command> create(
-      String accountId, io.periscope.run.RunAll runAll, RecipientRef<Command> viaShard) {
+      String accountId, RunAllWatches runAll, RecipientRef<Command> viaShard) {
     return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY);
   }
 
   static Behavior<Command> create(
       String accountId,
-      io.periscope.run.RunAll runAll,
+      RunAllWatches runAll,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery) {
     return Behaviors.setup(
@@ -241,7 +242,7 @@ public final class OwnerEntity
   private OwnerEntity(
       ActorContext<Command> context,
       PersistenceId persistenceId,
-      io.periscope.run.RunAll runAll,
+      RunAllWatches runAll,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery) {
     super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);

@@ -1,7 +1,7 @@
 package io.periscope.persistence;
 
 import io.periscope.owner.OwnerEntity;
-import io.periscope.run.RunRecord;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.util.ArrayList;
 import java.util.Collections;

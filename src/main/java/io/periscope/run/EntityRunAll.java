@@ -1,8 +1,9 @@
 package io.periscope.run;
 
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import org.apache.pekko.stream.javadsl.Source;
  * sequential, by default). Each run goes through its entity like run-now, so a run-all racing a
  * scheduled run never judges the same items twice.
  */
-public final class EntityRunAll implements RunAll {
+public final class EntityRunAll implements RunAllWatches {
   /** How long one watch's run may take before run-all counts it as failed and goes on. */
   public static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 

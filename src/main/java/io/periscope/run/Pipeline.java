@@ -1,8 +1,8 @@
 package io.periscope.run;
 
+import io.periscope.entity.Failures;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
-import io.periscope.keys.ProviderFailure;
 import io.periscope.model.InvalidModelOutput;
 import io.periscope.model.PooledModel;
 import io.periscope.model.Verdict;
@@ -11,7 +11,7 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.Notifier;
-import io.periscope.runtime.Failures;
+import io.periscope.provider.ProviderFailure;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
@@ -19,9 +19,12 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SourceError;
 import io.periscope.source.SourceResult;
 import io.periscope.trust.TrustRules;
-import io.periscope.watch.Source;
-import io.periscope.watch.TrustTier;
+import io.periscope.trust.TrustTier;
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
+import io.periscope.watch.RunRecords;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -282,8 +285,8 @@ public final class Pipeline implements RunPipeline {
         .thenApply(all -> each.stream().map(CompletableFuture::join).toList());
   }
 
-  private CompletionStage<SourceResult> collect(Source source) {
-    if (Source.RSS.equals(source.type())) return feeds.collect(source.value(), source.trust());
+  private CompletionStage<SourceResult> collect(WatchSource source) {
+    if (WatchSource.RSS.equals(source.type())) return feeds.collect(source.value(), source.trust());
     if (search.isEmpty()) {
       return CompletableFuture.completedFuture(
           SourceResult.failed(source.value(), new KeyPools.NoUsableKey("search")));

@@ -1,5 +1,6 @@
 package io.periscope.run;
 
+import io.periscope.watch.RunPipeline;
 import io.periscope.watch.Watch;
 import java.time.Instant;
 import java.util.ArrayDeque;

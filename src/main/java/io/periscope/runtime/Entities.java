@@ -10,9 +10,9 @@ import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.run.RunAll;
-import io.periscope.run.RunPipeline;
+import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
@@ -60,10 +60,10 @@ public interface Entities {
    * because the pipeline itself reaches the key pools through these entities, and run-all the
    * watches.
    */
-  void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock);
+  void startRuns(RunPipeline pipeline, RunAllWatches runAll, Clock clock);
 
   /** Until {@link #startRuns} an owner's run-all fails: runs are not started. */
-  RunAll NOT_STARTED =
+  RunAllWatches NOT_STARTED =
       (owner, ids) ->
           CompletableFuture.failedFuture(new IllegalStateException("runs are not started"));
 }

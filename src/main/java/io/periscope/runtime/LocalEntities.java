@@ -6,13 +6,14 @@ import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
+import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.run.RunAll;
-import io.periscope.run.RunPipeline;
+import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -36,14 +37,14 @@ public final class LocalEntities implements Entities {
   private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
   private volatile RunPipeline pipeline;
   private volatile Clock clock;
-  private volatile RunAll runAll = NOT_STARTED;
+  private volatile RunAllWatches runAll = NOT_STARTED;
 
   public LocalEntities(ActorSystem<?> system) {
     this.system = system;
   }
 
   @Override
-  public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
+  public void startRuns(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     this.pipeline = pipeline;
     this.clock = clock;
     this.runAll = runAll;

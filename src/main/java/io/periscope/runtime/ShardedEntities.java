@@ -6,13 +6,14 @@ import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
+import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.model.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.run.RunAll;
-import io.periscope.run.RunPipeline;
+import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -27,7 +28,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 public final class ShardedEntities implements Entities {
   private final ClusterSharding sharding;
   private volatile boolean watchesStarted;
-  private volatile RunAll runAll = NOT_STARTED;
+  private volatile RunAllWatches runAll = NOT_STARTED;
 
   public ShardedEntities(ActorSystem<?> system) {
     this.sharding = ClusterSharding.get(system);
@@ -65,7 +66,7 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
+  public void startRuns(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     // The stop message lets a watch finish its run in flight before it passivates or moves to
     // another node.
     sharding.init(

@@ -1,10 +1,7 @@
 package io.periscope.watch;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.run.RunPipeline;
-import io.periscope.run.RunRecord;
-import io.periscope.run.RunRecords;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -431,7 +428,7 @@ public final class WatchEntity
       events.add(
           new ScheduleAdvanced(
               done.scheduledFor(),
-              Schedules.nextFireAfter(
+              CronExpressions.nextFireAfter(
                   state.watch().schedule(), done.scheduledFor(), clock.instant())));
     }
     if (alert != null) {
@@ -568,7 +565,7 @@ public final class WatchEntity
 
   /** The first due time after {@code now}; none for a disabled watch. */
   private static Instant firstFire(Watch watch, Instant now) {
-    return watch.enabled() ? Schedules.nextFireAfter(watch.schedule(), now, now) : null;
+    return watch.enabled() ? CronExpressions.nextFireAfter(watch.schedule(), now, now) : null;
   }
 
   private static <T> StatusReply<T> notFound() {

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.model.InvalidModelOutput;
-import io.periscope.watch.Source;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.util.List;
 import org.junit.Test;
 
@@ -22,7 +22,7 @@ public class RevisionTest {
           "acme",
           "alice",
           "Acme launch",
-          List.of(new Source("search", "acme rocket launch", "official", null)),
+          List.of(new WatchSource("search", "acme rocket launch", "official", null)),
           "0 */6 * * *",
           "Acme announces its launch date",
           List.of("telegram", "webhook:https://hooks.example/secret-token"),

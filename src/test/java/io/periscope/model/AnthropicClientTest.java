@@ -9,8 +9,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
-import io.periscope.keys.ProviderFailure;
-import io.periscope.keys.ProviderFailure.Kind;
+import io.periscope.provider.ProviderFailure;
+import io.periscope.provider.ProviderFailure.Kind;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -3,7 +3,7 @@ package io.periscope.model;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;

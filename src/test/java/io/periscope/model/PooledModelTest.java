@@ -7,12 +7,12 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Asks;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.persistence.JournalSchema;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;

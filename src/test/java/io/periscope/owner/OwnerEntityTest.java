@@ -3,7 +3,6 @@ package io.periscope.owner;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.auth.Role;
 import io.periscope.runtime.Entities;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;

@@ -5,7 +5,6 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.auth.Role;
 import io.periscope.json.Json;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;

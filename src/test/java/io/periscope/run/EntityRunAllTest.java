@@ -3,12 +3,15 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.EntityTestKits;
-import io.periscope.watch.Source;
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
+import io.periscope.watch.RunRecords;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -92,7 +95,7 @@ public class EntityRunAllTest {
               id,
               owner,
               id,
-              List.of(new Source(Source.RSS, "https://example.org/feed", null, null)),
+              List.of(new WatchSource(WatchSource.RSS, "https://example.org/feed", null, null)),
               "0 * * * *",
               "anything",
               List.of(),

@@ -12,6 +12,7 @@ import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
+import io.periscope.entity.Asks;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
@@ -24,7 +25,6 @@ import io.periscope.notify.Notifier;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
 import io.periscope.persistence.JournalSchema;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
@@ -33,8 +33,10 @@ import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRules;
-import io.periscope.watch.Source;
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -240,7 +242,7 @@ public class PipelineTest {
         "acme",
         "alice",
         "Acme",
-        List.of(new Source(Source.RSS, url("/feed.xml"), "official", null)),
+        List.of(new WatchSource(WatchSource.RSS, url("/feed.xml"), "official", null)),
         "0 0 1 1 *",
         "Acme sets a launch date",
         List.of("webhook:" + url("/hook")),
@@ -350,8 +352,8 @@ public class PipelineTest {
             "alice",
             "Acme",
             List.of(
-                new Source(Source.RSS, url("/feed.xml"), null, null),
-                new Source(Source.RSS, url("/missing.xml"), null, null)),
+                new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null),
+                new WatchSource(WatchSource.RSS, url("/missing.xml"), null, null)),
             "0 0 1 1 *",
             "c",
             List.of(),
@@ -386,8 +388,9 @@ public class PipelineTest {
             .orElseThrow()
             .getBody()
             .readUtf8();
-    assertTrue("the model is shown the rule's tier", prompt.contains("Source trust: established"));
-    assertFalse(prompt.contains("Source trust: official"));
+    assertTrue(
+        "the model is shown the rule's tier", prompt.contains("WatchSource trust: established"));
+    assertFalse(prompt.contains("WatchSource trust: official"));
   }
 
   @Test
@@ -425,7 +428,7 @@ public class PipelineTest {
             "acme",
             owner,
             "Acme",
-            List.of(new Source(Source.RSS, url("/feed.xml"), null, null)),
+            List.of(new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null)),
             "0 0 1 1 *",
             "Acme sets a launch date",
             List.of("push", "webhook:" + url("/hook")),

@@ -7,7 +7,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,7 +5,7 @@ import static io.periscope.source.SearchTesting.results;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import java.time.Instant;
 import java.util.List;
 import okhttp3.OkHttpClient;

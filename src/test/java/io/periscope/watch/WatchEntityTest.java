@@ -5,7 +5,6 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.run.RunPipeline;
 import io.periscope.testing.EntityTestKits;
 import java.util.List;
 import org.apache.pekko.Done;
@@ -42,7 +41,7 @@ public class WatchEntityTest {
         "acme",
         "alice",
         name,
-        List.of(new Source(Source.SEARCH, "acme rocket launch", "official", 7)),
+        List.of(new WatchSource(WatchSource.SEARCH, "acme rocket launch", "official", 7)),
         "0 */6 * * *",
         "Acme announces a launch date",
         List.of("telegram"),

@@ -77,8 +77,8 @@ public class WatchValidatorTest {
             "alice",
             "Acme",
             List.of(
-                new Source("search", "acme launch", "official", 7),
-                new Source("rss", "https://example.org/feed.xml", null, null)),
+                new WatchSource("search", "acme launch", "official", 7),
+                new WatchSource("rss", "https://example.org/feed.xml", null, null)),
             "0 */6 * * *",
             "Acme sets a date",
             List.of("telegram"),

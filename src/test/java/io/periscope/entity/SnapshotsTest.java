@@ -1,4 +1,4 @@
-package io.periscope.persistence;
+package io.periscope.entity;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -16,8 +16,8 @@ import io.periscope.model.ModelChoice;
 import io.periscope.model.ModelConfigEntity;
 import io.periscope.model.ModelConfiguration;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.run.RunAll;
-import io.periscope.runtime.Asks;
+import io.periscope.persistence.JournalSchema;
+import io.periscope.run.RunAllWatches;
 import io.periscope.testing.TestJournals;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRulesEntity;
@@ -70,7 +70,8 @@ public class SnapshotsTest {
 
   @Test
   public void ownersSnapshot() throws Exception {
-    RunAll none = (owner, ids) -> CompletableFuture.failedFuture(new IllegalStateException());
+    RunAllWatches none =
+        (owner, ids) -> CompletableFuture.failedFuture(new IllegalStateException());
     OwnerEntity.WatchIds ids =
         recovered(
             "Owner",

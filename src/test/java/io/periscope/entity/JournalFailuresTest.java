@@ -1,4 +1,4 @@
-package io.periscope.persistence;
+package io.periscope.entity;
 
 import static org.junit.Assert.assertEquals;
 

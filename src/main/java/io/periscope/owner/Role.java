@@ -1,4 +1,4 @@
-package io.periscope.auth;
+package io.periscope.owner;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Five-field UNIX cron expressions, evaluated in UTC. */
-public final class Schedules {
+public final class CronExpressions {
   private static final CronParser PARSER =
       new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
@@ -22,7 +22,7 @@ public final class Schedules {
   private static final int KEPT = 4096;
   private static final Map<String, ExecutionTime> DUE_TIMES = new ConcurrentHashMap<>();
 
-  private Schedules() {}
+  private CronExpressions() {}
 
   /** Checks an expression: throws with a message saying why it is not a usable five-field cron. */
   public static void check(String expression) {

@@ -29,13 +29,13 @@ import scala.concurrent.ExecutionContextExecutor;
  * the scheduler (a cluster singleton), and a minutely look at the statistics the projection's query
  * plan depends on.
  */
-public final class Scheduling {
-  private static final Logger log = LoggerFactory.getLogger(Scheduling.class);
+public final class WakeUpStartup {
+  private static final Logger log = LoggerFactory.getLogger(WakeUpStartup.class);
 
   /** How often each node looks at the statistics the projection's query depends on. */
   static final Duration STATISTICS_EVERY = Duration.ofMinutes(1);
 
-  private Scheduling() {}
+  private WakeUpStartup() {}
 
   public static void start(
       ActorSystem<?> system, Config config, Entities entities, Clock clock, AdminAlerts alerts)
@@ -81,13 +81,13 @@ public final class Scheduling {
             ShardedDaemonProcessSettings.create(system),
             Optional.of(ProjectionBehavior.stopMessage()));
 
-    Scheduler.Settings settings =
-        new Scheduler.Settings(
+    WakeUpPoller.Settings settings =
+        new WakeUpPoller.Settings(
             c.getDuration("tick"), c.getDuration("resend-after"), c.getInt("batch"));
     ClusterSingleton.get(system)
         .init(
             SingletonActor.of(
-                Scheduler.create(
+                WakeUpPoller.create(
                     index,
                     (entityId, due) -> {
                       int colon = entityId.indexOf(':');

@@ -1,6 +1,5 @@
-package io.periscope.run;
+package io.periscope.watch;
 
-import io.periscope.watch.Watch;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;

@@ -39,7 +39,7 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * logged and sends the ⚠️ scheduler-tick-crashed alert — the first of a streak, then at most every
  * {@link #ALERT_EVERY} — and the next tick runs as usual.
  */
-public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
+public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
   static final Duration ALERT_EVERY = Duration.ofMinutes(10);
 
   /**
@@ -106,13 +106,13 @@ public final class Scheduler extends AbstractBehavior<Scheduler.Command> {
                                           ClusterEvent.MemberRemoved.class,
                                           removed -> new NodeLeft()),
                                       ClusterEvent.MemberRemoved.class));
-                          return new Scheduler(
+                          return new WakeUpPoller(
                               ctx, timers, index, fire, clock, settings, alerts, blocking);
                         })))
         .onFailure(SupervisorStrategy.restart());
   }
 
-  private Scheduler(
+  private WakeUpPoller(
       ActorContext<Command> context,
       TimerScheduler<Command> timers,
       WakeUpIndex index,

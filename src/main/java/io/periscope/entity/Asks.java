@@ -1,4 +1,4 @@
-package io.periscope.runtime;
+package io.periscope.entity;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package io.periscope.keys;
+package io.periscope.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;

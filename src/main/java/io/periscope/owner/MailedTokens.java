@@ -1,9 +1,8 @@
-package io.periscope.auth;
+package io.periscope.owner;
 
+import io.periscope.entity.Failures;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchValidator;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

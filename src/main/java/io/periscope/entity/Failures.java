@@ -1,4 +1,4 @@
-package io.periscope.runtime;
+package io.periscope.entity;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;

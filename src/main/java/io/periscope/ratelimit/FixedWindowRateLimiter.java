@@ -1,4 +1,4 @@
-package io.periscope.http;
+package io.periscope.ratelimit;
 
 import java.time.Clock;
 import java.time.Duration;

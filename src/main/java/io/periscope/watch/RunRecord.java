@@ -1,6 +1,6 @@
-package io.periscope.run;
+package io.periscope.watch;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import io.periscope.source.SourceError;
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.periscope.runtime;
+package io.periscope.entity;
 
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;

@@ -1,4 +1,4 @@
-package io.periscope.keys;
+package io.periscope.provider;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package io.periscope.runtime;
+package io.periscope.entity;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.json.ValidationException;
+import io.periscope.runtime.LocalEntities;
 import org.junit.Test;
 
 /** An id no entity can have is refused before any entity, local or sharded, is asked. */

@@ -1,4 +1,4 @@
-package io.periscope.watch;
+package io.periscope.trust;
 
 import java.util.Arrays;
 import java.util.List;

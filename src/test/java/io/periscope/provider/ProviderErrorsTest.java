@@ -1,4 +1,4 @@
-package io.periscope.keys;
+package io.periscope.provider;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

@@ -1,4 +1,4 @@
-package io.periscope.http;
+package io.periscope.ratelimit;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

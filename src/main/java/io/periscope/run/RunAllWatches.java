@@ -8,7 +8,7 @@ import java.util.concurrent.CompletionStage;
  * time.
  */
 @FunctionalInterface
-public interface RunAll {
+public interface RunAllWatches {
   /**
    * @param watchIds every id the owner registered, oldest first; deleted ones are left out of the
    *     result

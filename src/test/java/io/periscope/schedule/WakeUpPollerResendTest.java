@@ -22,7 +22,7 @@ import org.junit.Test;
  * the index still shows it, and again soon after a node left the cluster (its fire may have been
  * lost with that node).
  */
-public class SchedulerResendTest {
+public class WakeUpPollerResendTest {
   private final Config config = TestJournals.h2();
   private final ActorTestKit testKit = ActorTestKit.create(config);
   private final WakeUpIndex index = WakeUpIndex.open(config, 1);
@@ -53,23 +53,23 @@ public class SchedulerResendTest {
         });
     session.commit();
     session.close();
-    ActorRef<Scheduler.Command> scheduler =
+    ActorRef<WakeUpPoller.Command> scheduler =
         testKit.spawn(
-            Scheduler.create(
+            WakeUpPoller.create(
                 index,
                 (entityId, at) -> fired.add(entityId + "@" + at),
                 Clock.fixed(due.plusSeconds(5), java.time.ZoneOffset.UTC),
-                new Scheduler.Settings(Duration.ofMillis(50), Duration.ofMinutes(1), 100),
+                new WakeUpPoller.Settings(Duration.ofMillis(50), Duration.ofMinutes(1), 100),
                 AdminAlerts.create(config, new OkHttpClient()),
                 testKit.system().executionContext()));
     awaitFires(1, Duration.ofSeconds(5));
     Thread.sleep(500);
     assertEquals("not sent again while the watch has a minute to run", 1, fired.size());
 
-    scheduler.tell(new Scheduler.NodeLeft());
-    Thread.sleep(Scheduler.AFTER_NODE_LEFT.toMillis() / 2);
+    scheduler.tell(new WakeUpPoller.NodeLeft());
+    Thread.sleep(WakeUpPoller.AFTER_NODE_LEFT.toMillis() / 2);
     assertEquals("not before the shards had time to find a new home", 1, fired.size());
-    awaitFires(2, Scheduler.AFTER_NODE_LEFT.plusSeconds(3));
+    awaitFires(2, WakeUpPoller.AFTER_NODE_LEFT.plusSeconds(3));
     assertEquals(List.of("alice:w@" + due, "alice:w@" + due), fired);
   }
 }

@@ -1,4 +1,4 @@
-package io.periscope.persistence;
+package io.periscope.entity;
 
 import java.time.Duration;
 import org.apache.pekko.actor.typed.BackoffSupervisorStrategy;

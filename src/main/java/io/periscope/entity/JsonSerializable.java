@@ -1,4 +1,4 @@
-package io.periscope.serialization;
+package io.periscope.entity;
 
 /**
  * Marker for every message, event and state that crosses the journal or the cluster. Bound to

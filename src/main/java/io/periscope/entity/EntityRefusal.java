@@ -1,4 +1,4 @@
-package io.periscope.runtime;
+package io.periscope.entity;
 
 /**
  * An entity answered with an error (absent, duplicate…). The caller knows which status that means

@@ -1,4 +1,4 @@
-package io.periscope.run;
+package io.periscope.watch;
 
 import java.time.Duration;
 import java.time.Instant;
