@@ -51,8 +51,9 @@ public final class Accounts {
 
   /** Every account, by id. */
   public CompletionStage<List<Account.View>> list() {
+    // every owner entity's id: accounts, and token subjects that never had one (filtered below)
     return journal
-        .ownerIds()
+        .entityIds(OwnerEntity.TYPE_KEY.name())
         .thenCompose(
             ids -> {
               List<CompletableFuture<Optional<Account.View>>> reads =
