@@ -124,7 +124,9 @@ public final class Periscope {
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    this.accounts = new Accounts(entities, asks, new JournalReads(system), tokens, blocking);
+    this.accounts =
+        new Accounts(
+            entities::owner, entities::email, asks, new JournalReads(system), tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
     this.trusted =
         new OkHttpClient.Builder()
@@ -151,12 +153,37 @@ public final class Periscope {
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
     AccountMails mails = new AccountMails(webClient, settings.publicUrl());
     this.selfService =
-        new SelfService(accounts, entities, asks, mailer, mails, sessions, blocking, clock);
+        new SelfService(
+            accounts,
+            entities::owner,
+            entities::email,
+            asks,
+            mailer,
+            mails,
+            sessions,
+            blocking,
+            clock);
     this.identityLinks =
-        new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, clock);
+        new IdentityLinks(
+            accounts,
+            entities::owner,
+            entities::email,
+            entities::identityLink,
+            asks,
+            mailer,
+            mails,
+            sessions,
+            clock);
     this.channelPolicy =
-        new ChannelPermissions(entities, asks, config.getBoolean("periscope.telegram.chat-open"));
-    this.channelAddresses = new ChannelAddresses(entities, asks, mailer, mails, clock);
+        new ChannelPermissions(
+            entities::owner,
+            entities::telegramChats,
+            entities::channelAddresses,
+            asks,
+            config.getBoolean("periscope.telegram.chat-open"));
+    this.channelAddresses =
+        new ChannelAddresses(
+            entities::email, entities::channelAddresses, asks, mailer, mails, clock);
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -297,7 +324,8 @@ public final class Periscope {
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
-    Feedbacks feedbacks = new Feedbacks(entities, asks, Clock.systemUTC());
+    Feedbacks feedbacks =
+        new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
     return new HttpApi(
         tokens,
         sessions,

@@ -10,7 +10,6 @@ import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.owner.Role;
 import io.periscope.persistence.JournalReads;
-import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,7 +29,8 @@ public final class Accounts {
   private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
+  private final EmailEntity.Refs emailEntities;
   private final Asks asks;
   private final EmailIndex emails;
   private final JournalReads journal;
@@ -40,10 +40,16 @@ public final class Accounts {
   private final Executor hashing;
 
   public Accounts(
-      Entities entities, Asks asks, JournalReads journal, Tokens tokens, Executor hashing) {
-    this.entities = entities;
+      OwnerEntity.Refs owners,
+      EmailEntity.Refs emailEntities,
+      Asks asks,
+      JournalReads journal,
+      Tokens tokens,
+      Executor hashing) {
+    this.owners = owners;
+    this.emailEntities = emailEntities;
     this.asks = asks;
-    this.emails = new EmailIndex(entities, asks);
+    this.emails = new EmailIndex(emailEntities, asks);
     this.journal = journal;
     this.tokens = tokens;
     this.hashing = hashing;
@@ -61,7 +67,7 @@ public final class Accounts {
                       .map(
                           id ->
                               asks.<OwnerEntity.Command, Account>ask(
-                                      entities.owner(id), OwnerEntity.GetAccount::new)
+                                      owners.owner(id), OwnerEntity.GetAccount::new)
                                   .thenApply(a -> Optional.of(a.view()))
                                   // an owner entity without an account: a token subject that never
                                   // had one (the command line's)
@@ -185,7 +191,7 @@ public final class Accounts {
         .thenCompose(
             tookIt ->
                 asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
-                        entities.owner(account.id()),
+                        owners.owner(account.id()),
                         reply -> new OwnerEntity.CreateAccount(account, reply))
                     .handle(
                         (done, failure) -> {
@@ -207,7 +213,7 @@ public final class Accounts {
         .thenCompose(
             accountId ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(accountId), OwnerEntity.GetAccount::new));
+                    owners.owner(accountId), OwnerEntity.GetAccount::new));
   }
 
   private CompletionStage<Account> releaseThenFail(

@@ -8,7 +8,6 @@ import io.periscope.owner.Account;
 import io.periscope.owner.MailedTokens;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.owner.Role;
-import io.periscope.runtime.Entities;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,7 +56,9 @@ public final class IdentityLinks {
 
   private final Accounts accounts;
   private final EmailIndex emails;
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
+  private final EmailEntity.Refs emailEntities;
+  private final IdentityLinkEntity.Refs links;
   private final Asks asks;
   private final EmailSender email;
   private final AccountMails mails;
@@ -66,15 +67,19 @@ public final class IdentityLinks {
 
   public IdentityLinks(
       Accounts accounts,
-      Entities entities,
+      OwnerEntity.Refs owners,
+      EmailEntity.Refs emailEntities,
+      IdentityLinkEntity.Refs links,
       Asks asks,
       EmailSender email,
       AccountMails mails,
       SessionGenerations sessions,
       Clock clock) {
     this.accounts = accounts;
-    this.emails = new EmailIndex(entities, asks);
-    this.entities = entities;
+    this.emails = new EmailIndex(emailEntities, asks);
+    this.owners = owners;
+    this.emailEntities = emailEntities;
+    this.links = links;
     this.asks = asks;
     this.email = email;
     this.mails = mails;
@@ -119,14 +124,14 @@ public final class IdentityLinks {
   public CompletionStage<Account.View> confirm(String token) {
     String linkId = MailedTokens.holderOf(token);
     return asks.<IdentityLinkEntity.Command, IdentityLinkEntity.Pending>ask(
-            entities.identityLink(linkId),
+            links.identityLink(linkId),
             reply ->
                 new IdentityLinkEntity.Confirm(MailedTokens.hash(token), clock.instant(), reply))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenCompose(
             link ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(link.accountId()),
+                    owners.owner(link.accountId()),
                     reply -> new OwnerEntity.VerifiedByProvider(link.provider(), reply)))
         .thenApply(
             account -> {
@@ -139,7 +144,7 @@ public final class IdentityLinks {
   /** The linked account's id, null when there is none. */
   private CompletionStage<String> linked(ProviderIdentity who) {
     return asks.<IdentityLinkEntity.Command, String>ask(
-            entities.identityLink(who.linkId()), IdentityLinkEntity.Lookup::new)
+            links.identityLink(who.linkId()), IdentityLinkEntity.Lookup::new)
         .handle(
             (accountId, none) -> {
               if (none != null && !Failures.isRefusal(none))
@@ -149,7 +154,7 @@ public final class IdentityLinks {
   }
 
   private CompletionStage<Account> account(String accountId) {
-    return asks.ask(entities.owner(accountId), OwnerEntity.GetAccount::new);
+    return asks.ask(owners.owner(accountId), OwnerEntity.GetAccount::new);
   }
 
   /**
@@ -165,7 +170,7 @@ public final class IdentityLinks {
         .thenCompose(
             account ->
                 asks.<IdentityLinkEntity.Command, Done>ask(
-                        entities.identityLink(who.linkId()),
+                        links.identityLink(who.linkId()),
                         reply -> new IdentityLinkEntity.Link(account.id(), reply))
                     .thenApply(linked -> account))
         .exceptionallyCompose(
@@ -205,7 +210,7 @@ public final class IdentityLinks {
         .thenCompose(
             reserved ->
                 asks.<IdentityLinkEntity.Command, Done>ask(
-                    entities.identityLink(who.linkId()),
+                    links.identityLink(who.linkId()),
                     reply ->
                         new IdentityLinkEntity.Propose(
                             new IdentityLinkEntity.Pending(

@@ -10,7 +10,6 @@ import io.periscope.owner.MailedTokens;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.owner.Role;
 import io.periscope.owner.TokenPurpose;
-import io.periscope.runtime.Entities;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,7 +59,8 @@ public final class SelfService {
 
   private final Accounts accounts;
   private final EmailIndex emails;
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
+  private final EmailEntity.Refs emailEntities;
   private final Asks asks;
   private final EmailSender email;
   private final AccountMails mails;
@@ -70,7 +70,8 @@ public final class SelfService {
 
   public SelfService(
       Accounts accounts,
-      Entities entities,
+      OwnerEntity.Refs owners,
+      EmailEntity.Refs emailEntities,
       Asks asks,
       EmailSender email,
       AccountMails mails,
@@ -78,8 +79,9 @@ public final class SelfService {
       Executor hashing,
       Clock clock) {
     this.accounts = accounts;
-    this.emails = new EmailIndex(entities, asks);
-    this.entities = entities;
+    this.emails = new EmailIndex(emailEntities, asks);
+    this.owners = owners;
+    this.emailEntities = emailEntities;
     this.asks = asks;
     this.email = email;
     this.mails = mails;
@@ -140,7 +142,7 @@ public final class SelfService {
   public CompletionStage<Account.View> verify(String token) {
     String accountId = MailedTokens.holderOf(token);
     return asks.<OwnerEntity.Command, Account>ask(
-            entities.owner(accountId),
+            owners.owner(accountId),
             reply -> new OwnerEntity.VerifyEmail(MailedTokens.hash(token), clock.instant(), reply))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
@@ -196,7 +198,7 @@ public final class SelfService {
     String accountId = MailedTokens.holderOf(token);
     String tokenHash = MailedTokens.hash(token);
     return asks.<OwnerEntity.Command, Account>ask(
-            entities.owner(accountId),
+            owners.owner(accountId),
             reply ->
                 new OwnerEntity.CheckToken(
                     TokenPurpose.RESET_PASSWORD, tokenHash, clock.instant(), reply))
@@ -211,7 +213,7 @@ public final class SelfService {
         .thenCompose(
             newHash ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(accountId),
+                    owners.owner(accountId),
                     reply ->
                         new OwnerEntity.ResetPassword(tokenHash, newHash, clock.instant(), reply)))
         .exceptionally(MailedTokens::refusedOrRethrown)
@@ -236,7 +238,7 @@ public final class SelfService {
         .thenCompose(
             reserved ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(to.id()),
+                    owners.owner(to.id()),
                     reply ->
                         new OwnerEntity.IssueToken(
                             purpose, MailedTokens.hash(token), now.plus(lifetime), reply)))

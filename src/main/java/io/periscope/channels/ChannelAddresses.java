@@ -10,7 +10,6 @@ import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
 import io.periscope.owner.MailedTokens;
-import io.periscope.runtime.Entities;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +36,8 @@ public final class ChannelAddresses {
     }
   }
 
-  private final Entities entities;
+  private final EmailEntity.Refs emailEntities;
+  private final ChannelAddressesEntity.Refs channelAddresses;
   private final Asks asks;
   private final EmailIndex emails;
   private final EmailSender email;
@@ -45,17 +45,23 @@ public final class ChannelAddresses {
   private final Clock clock;
 
   public ChannelAddresses(
-      Entities entities, Asks asks, EmailSender email, AccountMails mails, Clock clock) {
-    this.entities = entities;
+      EmailEntity.Refs emailEntities,
+      ChannelAddressesEntity.Refs channelAddresses,
+      Asks asks,
+      EmailSender email,
+      AccountMails mails,
+      Clock clock) {
+    this.emailEntities = emailEntities;
+    this.channelAddresses = channelAddresses;
     this.asks = asks;
-    this.emails = new EmailIndex(entities, asks);
+    this.emails = new EmailIndex(emailEntities, asks);
     this.email = email;
     this.mails = mails;
     this.clock = clock;
   }
 
   public CompletionStage<ChannelAddressesEntity.Addresses> list(String owner) {
-    return asks.ask(entities.channelAddresses(owner), ChannelAddressesEntity.Get::new);
+    return asks.ask(channelAddresses.channelAddresses(owner), ChannelAddressesEntity.Get::new);
   }
 
   /**
@@ -75,7 +81,7 @@ public final class ChannelAddresses {
         .thenCompose(
             reserved ->
                 asks.<ChannelAddressesEntity.Command, Done>ask(
-                        entities.channelAddresses(owner),
+                        channelAddresses.channelAddresses(owner),
                         reply ->
                             new ChannelAddressesEntity.Request(
                                 new ChannelAddressesEntity.Waiting(
@@ -120,7 +126,7 @@ public final class ChannelAddresses {
   public CompletionStage<String> confirm(String token) {
     String owner = MailedTokens.holderOf(token);
     return asks.<ChannelAddressesEntity.Command, String>ask(
-            entities.channelAddresses(owner),
+            channelAddresses.channelAddresses(owner),
             reply ->
                 new ChannelAddressesEntity.Confirm(
                     MailedTokens.hash(token), clock.instant(), reply))
@@ -135,7 +141,7 @@ public final class ChannelAddresses {
   /** Forgets an address; fails with an entity refusal when the owner has none such. */
   public CompletionStage<Done> remove(String owner, String address) {
     return asks.ask(
-        entities.channelAddresses(owner),
+        channelAddresses.channelAddresses(owner),
         reply -> new ChannelAddressesEntity.Remove(EmailEntity.normalize(address), reply));
   }
 }

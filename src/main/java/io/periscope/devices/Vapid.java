@@ -4,7 +4,6 @@ import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.Reencryption;
-import io.periscope.runtime.Entities;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -22,7 +21,7 @@ public final class Vapid {
   private static final Logger log = LoggerFactory.getLogger(Vapid.class);
   private final Optional<VapidKeys> configured;
   private final Optional<String> subject;
-  private final Entities entities;
+  private final VapidKeyEntity.Refs vapidKey;
   private final Asks asks;
   private final KeyCipher cipher;
 
@@ -32,12 +31,12 @@ public final class Vapid {
   public Vapid(
       Optional<VapidKeys> configured,
       Optional<String> subject,
-      Entities entities,
+      VapidKeyEntity.Refs vapidKey,
       Asks asks,
       KeyCipher cipher) {
     this.configured = configured;
     this.subject = subject;
-    this.entities = entities;
+    this.vapidKey = vapidKey;
     this.asks = asks;
     this.cipher = cipher;
   }
@@ -50,7 +49,7 @@ public final class Vapid {
   public CompletionStage<Reencryption.Result> reencrypt() {
     if (configured.isPresent()) return CompletableFuture.completedFuture(Reencryption.Result.NONE);
     return asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(
-            entities.vapidKey(), VapidKeyEntity.Get::new)
+            vapidKey.vapidKey(), VapidKeyEntity.Get::new)
         .handle(
             (stored, none) -> {
               if (none != null) {
@@ -68,7 +67,7 @@ public final class Vapid {
                 return CompletableFuture.completedFuture(new Reencryption.Result(0, 0, 1));
               }
               return asks.<VapidKeyEntity.Command, org.apache.pekko.Done>ask(
-                      entities.vapidKey(), r -> new VapidKeyEntity.Reseal(previous, resealed, r))
+                      vapidKey.vapidKey(), r -> new VapidKeyEntity.Reseal(previous, resealed, r))
                   .thenApply(done -> new Reencryption.Result(1, 0, 0));
             })
         .thenCompose(stage -> stage);
@@ -109,7 +108,7 @@ public final class Vapid {
     if (known != null) return known;
     VapidKeys candidate = VapidKeys.generate();
     asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(
-            entities.vapidKey(),
+            vapidKey.vapidKey(),
             r ->
                 new VapidKeyEntity.GetOrAdopt(
                     new VapidKeyEntity.StoredKeys(

@@ -13,7 +13,6 @@ import io.periscope.notify.AlertFormat;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.HttpCalls;
 import io.periscope.notify.PushSender;
-import io.periscope.runtime.Entities;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -57,14 +56,14 @@ public final class WebPushSender implements PushSender {
   private static final int MAX_SUMMARY = 500;
   private static final int MAX_URL = 500;
 
-  private final Entities entities;
+  private final DevicesEntity.Refs devices;
   private final Asks asks;
   private final Vapid vapid;
   private final OkHttpClient client;
 
   /** {@code guarded} must be the SSRF-guarded client: endpoints are the users'. */
-  public WebPushSender(Entities entities, Asks asks, Vapid vapid, OkHttpClient guarded) {
-    this.entities = entities;
+  public WebPushSender(DevicesEntity.Refs devices, Asks asks, Vapid vapid, OkHttpClient guarded) {
+    this.devices = devices;
     this.asks = asks;
     this.vapid = vapid;
     this.client = guarded.newBuilder().callTimeout(CALL_TIMEOUT).build();
@@ -73,7 +72,7 @@ public final class WebPushSender implements PushSender {
   @Override
   public CompletionStage<List<Delivery>> send(Alert alert) {
     return asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(
-            entities.devices(alert.owner()), DevicesEntity.GetDevices::new)
+            devices.devices(alert.owner()), DevicesEntity.GetDevices::new)
         .handle(
             (devices, failure) -> {
               if (failure != null) return failedAll("the devices could not be read");
@@ -136,7 +135,7 @@ public final class WebPushSender implements PushSender {
                 String gone =
                     "HTTP " + answer.code() + ": the subscription is gone, the device was removed";
                 return asks.<DevicesEntity.Command, Done>ask(
-                        entities.devices(owner),
+                        devices.devices(owner),
                         r -> new DevicesEntity.RemoveGone(device.id(), device.endpoint(), r))
                     .handle(
                         (removed, notRemoved) ->

@@ -20,6 +20,7 @@ import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -48,6 +49,16 @@ public final class KeyPoolEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "KeyPool");
+
+  /**
+   * How a service reaches this entity: a key pool, by its name. Sharded when serving, a local actor
+   * for the command line; a service is handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> keyPool(String pool);
+  }
+
   public static final String MODEL = "model";
   public static final String SEARCH = "search";
 

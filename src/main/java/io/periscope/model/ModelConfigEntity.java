@@ -6,6 +6,7 @@ import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -25,6 +26,16 @@ public final class ModelConfigEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "ModelConfig");
+
+  /**
+   * How a service reaches this entity: the one model configuration of the cluster. Sharded when
+   * serving, a local actor for the command line; a service is handed only the lookups of the
+   * entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> modelConfig();
+  }
 
   /** The one instance's entity id. */
   public static final String ID = "models";

@@ -1,7 +1,6 @@
 package io.periscope.model;
 
 import io.periscope.entity.Asks;
-import io.periscope.runtime.Entities;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +15,7 @@ import okhttp3.OkHttpClient;
  * the key pool lease every question takes anyway.
  */
 public final class ModelConfigs {
-  private final Entities entities;
+  private final ModelConfigEntity.Refs modelConfig;
   private final Asks asks;
   private final ModelConfiguration fromEnvironment;
   private final OkHttpClient http;
@@ -26,12 +25,12 @@ public final class ModelConfigs {
    * @param http the trusted upstream client the model clients share
    */
   public ModelConfigs(
-      Entities entities,
+      ModelConfigEntity.Refs modelConfig,
       Asks asks,
       ModelConfiguration fromEnvironment,
       OkHttpClient http,
       Clock clock) {
-    this.entities = entities;
+    this.modelConfig = modelConfig;
     this.asks = asks;
     this.fromEnvironment = fromEnvironment;
     this.http = http;
@@ -49,7 +48,7 @@ public final class ModelConfigs {
       String changedBy) {}
 
   public CompletionStage<InForce> current() {
-    return asks.ask(entities.modelConfig(), ModelConfigEntity.Get::new).thenApply(this::inForce);
+    return asks.ask(modelConfig.modelConfig(), ModelConfigEntity.Get::new).thenApply(this::inForce);
   }
 
   /**
@@ -58,7 +57,7 @@ public final class ModelConfigs {
    */
   public CompletionStage<InForce> change(ModelConfiguration next, String byAccount) {
     return asks.<ModelConfigEntity.Command, ModelConfigEntity.State>ask(
-            entities.modelConfig(),
+            modelConfig.modelConfig(),
             reply -> new ModelConfigEntity.Change(next, clock.instant(), byAccount, reply))
         .thenApply(this::inForce);
   }
@@ -66,7 +65,7 @@ public final class ModelConfigs {
   /** Goes back to the operator's MODEL_* settings cluster-wide. */
   public CompletionStage<InForce> reset(String byAccount) {
     return asks.<ModelConfigEntity.Command, ModelConfigEntity.State>ask(
-            entities.modelConfig(),
+            modelConfig.modelConfig(),
             reply -> new ModelConfigEntity.Reset(clock.instant(), byAccount, reply))
         .thenApply(this::inForce);
   }

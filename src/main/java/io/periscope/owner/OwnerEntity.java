@@ -49,6 +49,15 @@ public final class OwnerEntity
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Owner");
 
+  /**
+   * How a service reaches this entity: an account's owner entity. Sharded when serving, a local
+   * actor for the command line; a service is handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> owner(String accountId);
+  }
+
   // ---- state
   // -------------------------------------------------------------------------------------
 

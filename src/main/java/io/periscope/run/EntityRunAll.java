@@ -2,7 +2,6 @@ package io.periscope.run;
 
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
-import io.periscope.runtime.Entities;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
@@ -31,13 +30,13 @@ public final class EntityRunAll implements RunAllWatches {
   public static final Duration RUN_ALL_TIMEOUT = Duration.ofMinutes(30);
 
   private final ActorSystem<?> system;
-  private final Entities entities;
+  private final WatchEntity.Refs watches;
   private final Asks asks;
   private final int concurrency;
 
-  public EntityRunAll(ActorSystem<?> system, Entities entities, Asks asks, int concurrency) {
+  public EntityRunAll(ActorSystem<?> system, WatchEntity.Refs watches, Asks asks, int concurrency) {
     this.system = system;
-    this.entities = entities;
+    this.watches = watches;
     this.asks = asks;
     this.concurrency = concurrency;
   }
@@ -53,14 +52,14 @@ public final class EntityRunAll implements RunAllWatches {
 
   /** Empty for a deleted watch. */
   private CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
         .<Optional<RunAllResult.WatchOutcome>>thenCompose(
             watch ->
                 !watch.enabled()
                     ? CompletableFuture.completedFuture(
                         Optional.of(RunAllResult.WatchOutcome.skipped(id)))
                     : asks.<WatchEntity.Command, RunRecord>ask(
-                            entities.watch(owner, id),
+                            watches.watch(owner, id),
                             r -> new WatchEntity.Run(RunRecord.TRIGGER_RUN_ALL, r),
                             RUN_TIMEOUT)
                         .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record))))

@@ -3,7 +3,6 @@ package io.periscope.schedule;
 import com.typesafe.config.Config;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.persistence.SchemaLock;
-import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -38,7 +37,11 @@ public final class WakeUpStartup {
   private WakeUpStartup() {}
 
   public static void start(
-      ActorSystem<?> system, Config config, Entities entities, Clock clock, AdminAlerts alerts)
+      ActorSystem<?> system,
+      Config config,
+      WatchEntity.Refs watches,
+      Clock clock,
+      AdminAlerts alerts)
       throws Exception {
     Config c = config.getConfig("periscope.scheduler");
     int projectionConnections =
@@ -91,7 +94,7 @@ public final class WakeUpStartup {
                     index,
                     (entityId, due) -> {
                       int colon = entityId.indexOf(':');
-                      entities
+                      watches
                           .watch(entityId.substring(0, colon), entityId.substring(colon + 1))
                           .tell(new WatchEntity.Fire(due));
                     },

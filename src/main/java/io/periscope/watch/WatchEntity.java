@@ -13,6 +13,7 @@ import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -55,6 +56,16 @@ public final class WatchEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Watch");
+
+  /**
+   * How a service reaches this entity: a watch entity, by its owner and the watch's id. Sharded
+   * when serving, a local actor for the command line; a service is handed only the lookups of the
+   * entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> watch(String owner, String watchId);
+  }
 
   public static String entityId(String owner, String watchId) {
     return owner + ":" + watchId;
