@@ -1,4 +1,4 @@
-package io.periscope.runtime;
+package io.periscope.config;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
