@@ -9,8 +9,11 @@ import com.typesafe.config.ConfigFactory;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.pekko.http.cors.javadsl.CorsDirectives;
@@ -29,7 +32,7 @@ public final class HttpApi {
   /** Answered before any token is read. */
   private final List<Group> open;
 
-  /** Behind the bearer token, in this order. */
+  /** Behind the bearer token. */
   private final List<Group> authenticated;
 
   /** A group of routes with its endpoints, listed once. */
@@ -62,9 +65,8 @@ public final class HttpApi {
     this.sessions = sessions;
     this.webOrigins = webOrigins;
     this.open = Group.of(system, auth);
-    // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
     this.authenticated =
-        Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi, channels);
+        Group.of(watches, collection, admin, trust, feedback, devices, openApi, channels, assist);
   }
 
   public Route route() {
@@ -88,20 +90,38 @@ public final class HttpApi {
                                                     caller -> routes(authenticated, caller))))))));
   }
 
-  /** Every route answered without a token, in the order the service tries them. */
+  /** Every route answered without a token. */
   public List<Endpoint> publicEndpoints() {
     return endpoints(open);
   }
 
-  /** Every route that needs a token, in the order the service tries them. */
+  /** Every route that needs a token. */
   public List<Endpoint> authenticatedEndpoints() {
     return endpoints(authenticated);
   }
 
+  /**
+   * The groups whose endpoint answers this request most specifically first; the others after, in
+   * their order, for what their directives do on paths no endpoint has.
+   */
   private static Route routes(List<Group> groups, Principal caller) {
-    return concat(
-        groups.get(0).route(caller),
-        groups.stream().skip(1).map(g -> g.route(caller)).toArray(Route[]::new));
+    return extractRequest(
+        request -> {
+          Comparator<Optional<Endpoint>> answeringFirst =
+              Comparator.comparing(
+                  best -> best.orElse(null), Comparator.nullsLast(Endpoint.MOST_SPECIFIC_FIRST));
+          Route[] ordered =
+              groups.stream()
+                  .sorted(
+                      Comparator.comparing(
+                          g ->
+                              Endpoint.mostSpecific(
+                                  g.endpoints(), request.method(), request.getUri().path()),
+                          answeringFirst))
+                  .map(g -> g.route(caller))
+                  .toArray(Route[]::new);
+          return concat(ordered[0], Arrays.copyOfRange(ordered, 1, ordered.length));
+        });
   }
 
   private static List<Endpoint> endpoints(List<Group> groups) {

@@ -70,14 +70,6 @@ public final class WatchRoutes implements Routes {
             "/watches",
             (caller, p) ->
                 jsonBody(maxBody, body -> completeWithFuture(create(caller.accountId(), body)))),
-        // before the watch's routes: POST /watches/run-all is never a watch's route
-        new Endpoint(
-            POST,
-            "/watches/run-all",
-            (caller, p) ->
-                withRequestTimeout(
-                    RUN_ALL_TIMEOUT.plusSeconds(5),
-                    () -> completeWithFuture(runAll(caller.accountId())))),
         new Endpoint(
             GET, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(read(owner, id)))),
         new Endpoint(
@@ -103,7 +95,14 @@ public final class WatchRoutes implements Routes {
             watch(
                 (owner, id, p) ->
                     parameterOptional(
-                        "limit", limit -> completeWithFuture(runs(owner, id, limit))))));
+                        "limit", limit -> completeWithFuture(runs(owner, id, limit))))),
+        new Endpoint(
+            POST,
+            "/watches/run-all",
+            (caller, p) ->
+                withRequestTimeout(
+                    RUN_ALL_TIMEOUT.plusSeconds(5),
+                    () -> completeWithFuture(runAll(caller.accountId())))));
   }
 
   /**
