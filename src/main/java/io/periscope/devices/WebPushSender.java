@@ -37,7 +37,8 @@ import org.apache.pekko.Done;
  * it):
  *
  * <pre>{@code
- * {"type": "periscope.alert", "watchId": "acme-launch", "watchName": "Acme launch", "strength": "confirmed" | "weak",
+ * {"type": "periscope.alert", "watchId": "acme-launch", "watchName": "Acme launch",
+ *  "strength": "confirmed" | "weak",
  *  "confidence": 0.92, "summary": "…", "url": "https://… (the first evidence, when there is one)",
  *  "at": "2025-05-01T12:00:00Z"}
  * }</pre>

@@ -122,7 +122,8 @@ public class AdminRoutesTest {
             root,
             """
             {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
-             "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": 0.8}\
+             "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": \
+            0.8}\
             """
                 .formatted(base())),
         201);
@@ -287,7 +288,7 @@ public class AdminRoutesTest {
   }
 
   // ---- calls
-  // -------------------------------------------------------------------------------------------------
+  // -----------------------------------------------------------------------------------------------
 
   static JsonNode error(HttpResponse<String> r, int status) throws Exception {
     return HttpApiTest.error(r, status);
@@ -713,7 +714,8 @@ public class AdminRoutesTest {
             """
             [{"path": ["verdicts", "provider"], "message": "must be openai or anthropic"},
              {"path": ["verdicts", "baseUrl"], "message": "must be an absolute http(s) URL"},
-             {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys belong in the key pool)"},
+             {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys \
+            belong in the key pool)"},
              {"path": ["assistance", "model"], "message": "must be a non-empty string"}]\
             """),
         issues);

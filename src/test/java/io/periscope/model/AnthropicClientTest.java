@@ -86,7 +86,8 @@ public class AnthropicClientTest {
     server.enqueue(
         messageWith(
             "[{\"type\":\"text\",\"text\":\"Here is my verdict.\"},"
-                + "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"verdict\",\"input\":{\"met\":true,\"confidence\":0.8}}]"));
+                + "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"verdict\",\"input\":{\"me"
+                + "t\":true,\"confidence\":0.8}}]"));
     StructuredPrompt prompt = prompt();
 
     JsonNode answer = value(client.complete(prompt, KEY));

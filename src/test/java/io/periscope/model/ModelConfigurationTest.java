@@ -23,8 +23,10 @@ public class ModelConfigurationTest {
     ModelConfiguration c =
         parse(
             """
-            {"verdicts": {"provider": "OpenAI", "baseUrl": " http://127.0.0.1:11434/v1/ ", "model": " llama3 "},
-             "assistance": {"provider": "anthropic", "baseUrl": "https://api.anthropic.com", "model": "claude"},
+            {"verdicts": {"provider": "OpenAI", "baseUrl": " http://127.0.0.1:11434/v1/ ", \
+            "model": " llama3 "},
+             "assistance": {"provider": "anthropic", "baseUrl": "https://api.anthropic.com", \
+            "model": "claude"},
              "ignored": true}\
             """);
     assertEquals(new ModelChoice("openai", "http://127.0.0.1:11434/v1", "llama3"), c.verdicts());
@@ -52,7 +54,8 @@ public class ModelConfigurationTest {
             Issue.at("is required", "assistance", "model")),
         issues(
             """
-            {"verdicts": {"provider": "openai", "baseUrl": "https://user:sk-secret@models.example/v1", "model": "m"},
+            {"verdicts": {"provider": "openai", "baseUrl": \
+            "https://user:sk-secret@models.example/v1", "model": "m"},
              "assistance": {"provider": "openai", "baseUrl": "https://models.example/v1?key=x"}}\
             """));
     assertEquals(
@@ -61,7 +64,8 @@ public class ModelConfigurationTest {
             Issue.at("must be an object {provider, baseUrl, model}", "assistance")),
         issues(
             """
-            {"verdicts": {"provider": "openai", "baseUrl": "/v1", "model": "m"}, "assistance": "same"}\
+            {"verdicts": {"provider": "openai", "baseUrl": "/v1", "model": "m"}, "assistance": \
+            "same"}\
             """));
     assertEquals(1, issues("[]").size());
   }

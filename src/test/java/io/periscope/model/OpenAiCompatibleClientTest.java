@@ -112,7 +112,8 @@ public class OpenAiCompatibleClientTest {
     server.enqueue(
         message(
             "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_1\","
-                + "\"type\":\"function\",\"function\":{\"name\":\"verdict\",\"arguments\":\"{\\\"met\\\":false}\"}}]}"));
+                + "\"type\":\"function\",\"function\":{\"name\":\"verdict\",\"arguments\":\"{"
+                + "\\\"met\\\":false}\"}}]}"));
     server.enqueue(content("```json\n{\"met\":true}\n```"));
 
     assertFalse(value(client.complete(prompt(), KEY)).path("met").asBoolean(true));
@@ -152,7 +153,8 @@ public class OpenAiCompatibleClientTest {
             401,
             "{\"error\":{\"message\":\"Incorrect API key provided: "
                 + KEY
-                + ".\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}"));
+                + ".\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_k"
+                + "ey\"}}"));
 
     ProviderFailure failure = providerFailure(client.complete(prompt(), KEY), KEY);
 
@@ -182,7 +184,8 @@ public class OpenAiCompatibleClientTest {
         json(
             429,
             "{\"error\":{\"message\":\"You exceeded your current quota.\","
-                + "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}"));
+                + "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota"
+                + "\"}}"));
 
     ProviderFailure failure = providerFailure(client.complete(prompt(), KEY), KEY);
 

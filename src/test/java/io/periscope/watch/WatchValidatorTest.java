@@ -27,7 +27,8 @@ public class WatchValidatorTest {
         tree(
             """
             {"id": "acme", "name": "Acme", "owner": "mallory", "notes": "display only",
-             "sources": [{"type": "search", "value": "acme launch", "trust": "official", "recencyDays": 7,
+             "sources": [{"type": "search", "value": "acme launch", "trust": "official", \
+            "recencyDays": 7,
                           "rationale": "display only"},
                          {"type": "rss", "value": "https://example.org/feed.xml"}],
              "schedule": "0 */6 * * *", "condition": "Acme sets a date", "channels": ["telegram"],
