@@ -75,8 +75,8 @@ public final class AssistRequests {
   }
 
   /**
-   * {@code base} counts only when its id is the path's (interface.md, revise rules 1 and 2); then
-   * it must be a valid watch, like a PUT body.
+   * {@code base} counts only when its id is the path's (the README's AI assistance, "Revisions");
+   * then it must be a valid watch, like a PUT body.
    */
   public static RevisionRequest revision(JsonNode body, String pathId, String owner) {
     List<Issue> issues = new ArrayList<>();

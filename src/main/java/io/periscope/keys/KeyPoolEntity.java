@@ -312,8 +312,8 @@ public final class KeyPoolEntity
     return new State(Map.of(), Set.of());
   }
 
-  // Every use is an event; snapshots keep recovery short. Events are never deleted (see design.md's
-  // traps).
+  // Every use is an event; snapshots keep recovery short. Events are never deleted (the README's
+  // Operations: the journal loses events after a gap).
   @Override
   public RetentionCriteria retentionCriteria() {
     return RetentionCriteria.snapshotEvery(200, 2);

@@ -322,8 +322,7 @@ public class AdminRoutesTest {
   }
 
   /**
-   * Fails when {@code text} shows {@code key}, or the part of it the conformance suite also looks
-   * for.
+   * Fails when {@code text} shows {@code key}, or the part of it a black-box check also looks for.
    */
   static void assertHidden(String key, String text) {
     assertFalse(
