@@ -31,8 +31,9 @@ public final class Asks {
   public <C, R> CompletionStage<R> ask(
       RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command, Duration patience) {
     // Pekko's stage is Scala's CompletableFuture adapter, which runs every dependent "async" on the
-    // common pool; on a 2-core machine that pool starts a thread per task. Completing a plain
-    // future on the actor dispatcher keeps the whole chain after an ask on threads that exist.
+    // common pool, and on few cores that pool starts a thread per task (docs/performance.md, "Asks
+    // once cost a thread each"). A plain future completed on the actor dispatcher keeps the chain
+    // after an ask on threads that exist.
     CompletableFuture<R> result = new CompletableFuture<>();
     AskPattern.<C, StatusReply<R>>ask(target, command::apply, patience, system.scheduler())
         .whenCompleteAsync(

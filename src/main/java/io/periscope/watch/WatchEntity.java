@@ -338,8 +338,8 @@ public final class WatchEntity
 
   /*
    * The handlers dispatch by hand instead of through the handler builders: a builder's cases
-   * (objects, lambdas and lists) are built for every live entity, about 2 KB per watch, which was
-   * a third of a live watch's heap.
+   * (objects, lambdas and lists) are built anew for every live entity (docs/performance.md, "A live
+   * watch carried its handlers").
    */
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
@@ -528,9 +528,8 @@ public final class WatchEntity
   /*
    * A new watch leaves memory as soon as it is written: what needs it next is its first due time
    * or its owner opening it, both usually much later, and its next message starts it again from
-   * the journal. Staying until the idle timeout kept every created watch (about 4 KB of actor,
-   * behavior and state) live for ten minutes, and under a burst of creates the young collections
-   * spent most of their pauses copying those watches.
+   * the journal. Kept until the idle timeout, created watches filled the young collections under a
+   * burst of creates (docs/performance.md, "created watches passivate at once").
    */
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
     if (state.exists()) {
