@@ -8,6 +8,7 @@ import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
+import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelPermissions;
@@ -21,6 +22,7 @@ import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
 import io.periscope.http.ChannelRoutes;
+import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
@@ -326,10 +328,12 @@ public final class Periscope {
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks =
         new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
+    ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
     return new HttpApi(
         tokens,
         sessions,
         settings.webOrigins(),
+        clients,
         new SystemRoutes(
             settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
         new AuthRoutes(
@@ -339,7 +343,9 @@ public final class Periscope {
             identityLinks,
             channelAddresses,
             settings.webOrigins().stream().findFirst(),
-            authLimiter),
+            authLimiter,
+            clients,
+            new SignInBackoff(clock)),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
         new WatchRoutes(entities, asks, channelPolicy, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),

@@ -2,6 +2,7 @@ package io.periscope.cli;
 
 import com.typesafe.config.Config;
 import io.periscope.config.Profiles;
+import io.periscope.config.SecretFiles;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -21,17 +22,27 @@ public final class Cli {
           "  history --owner ID --watch ID [--limit N] [--json] replay a watch's runs from the"
               + " journal",
           "  keys re-encrypt                                    seal every stored key under the"
-              + " first ENCRYPTION_KEY");
+              + " first ENCRYPTION_KEY",
+          "  healthcheck [--url URL]                            exit 0 when the service answers"
+              + " /health");
 
   private Cli() {}
 
   /**
    * @return the process exit code; {@code serve} returns when the service has stopped
    */
-  public static int run(String[] argv, Map<String, String> env, PrintStream out, PrintStream err) {
+  public static int run(
+      String[] argv, Map<String, String> environment, PrintStream out, PrintStream err) {
     List<String> args = Arrays.asList(argv);
     String command = args.isEmpty() ? "serve" : args.get(0);
     List<String> rest = args.isEmpty() ? List.of() : args.subList(1, args.size());
+    Map<String, String> env;
+    try {
+      env = SecretFiles.read(environment);
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      return 1;
+    }
     String profile = Profiles.chosen(env);
     if (!command.equals("serve") && System.getenv("PERISCOPE_LOG_LEVEL") == null) {
       // Commands print their own results; only warnings and errors are logged, on stderr.
@@ -57,6 +68,9 @@ public final class Cli {
         }
         case "history" -> {
           return HistoryCommand.run(rest, quiet(profile, env), out, err);
+        }
+        case "healthcheck" -> {
+          return HealthcheckCommand.run(rest, env, out, err);
         }
         case "help", "--help", "-h" -> {
           out.println(USAGE);

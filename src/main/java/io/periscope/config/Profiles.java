@@ -31,16 +31,20 @@ public final class Profiles {
 
   /**
    * What the environment sets that HOCON's ${?VAR} cannot: SEED_NODES, comma-separated {@code
-   * host:port} remoting addresses, becomes the list of seed nodes.
+   * host:port} remoting addresses, becomes the list of seed nodes; the variables read from {@code
+   * X_FILE} files ({@link SecretFiles}) are placed at the root, where a ${?X} substitution looks
+   * before the process environment.
    */
   public static Config environment(Map<String, String> env) {
     List<String> seeds =
         Settings.commaList(env.getOrDefault("SEED_NODES", "")).stream()
             .map(address -> "pekko://" + SYSTEM_NAME + "@" + address)
             .toList();
+    Config fromFiles =
+        ConfigFactory.parseMap(SecretFiles.fromFiles(env)).withFallback(oidcProviders(env));
     return seeds.isEmpty()
-        ? ConfigFactory.empty()
-        : ConfigFactory.parseMap(Map.of("pekko.cluster.seed-nodes", seeds));
+        ? fromFiles
+        : ConfigFactory.parseMap(Map.of("pekko.cluster.seed-nodes", seeds)).withFallback(fromFiles);
   }
 
   /** Loads a profile with {@code overrides} taking precedence over everything else. */

@@ -17,6 +17,7 @@ public record Settings(
     String jwtSecret,
     Duration tokenTtl,
     List<String> webOrigins,
+    List<String> trustedProxies,
     Database database,
     Integrations integrations,
     Providers providers,
@@ -113,6 +114,8 @@ public record Settings(
     }
     if (concurrency < 1)
       throw new IllegalArgumentException("RUN_ALL_CONCURRENCY must be at least 1");
+    if (!List.of("plain", "json").contains(p.getString("log-format")))
+      throw new IllegalArgumentException("LOG_FORMAT must be plain or json");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     return new Settings(
@@ -124,6 +127,7 @@ public record Settings(
         p.getString("auth.jwt-secret"),
         Durations.parseTtl(p.getString("auth.token-ttl")),
         webOrigins(p.getString("web-origin")),
+        commaList(p.getString("http.trusted-proxies")),
         new Database(
             p.getString("database.url"),
             p.getString("database.user"),

@@ -13,12 +13,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
-import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
-import org.apache.pekko.http.javadsl.model.RemoteAddress;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.HttpChallenge;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
@@ -40,7 +37,7 @@ public final class ApiDirectives {
    * One structured line per request: method, path (never the query), status, duration and client
    * address.
    */
-  public static Route logged(Supplier<Route> inner) {
+  public static Route logged(ClientAddresses clients, Supplier<Route> inner) {
     return extractRequest(
         request -> {
           long start = System.nanoTime();
@@ -52,23 +49,11 @@ public final class ApiDirectives {
                     request.getUri().path(),
                     response.status().intValue(),
                     (System.nanoTime() - start) / 1_000_000,
-                    clientAddress(request));
+                    clients.of(request));
                 return response;
               },
               inner);
         });
-  }
-
-  /**
-   * The peer's address as the connection saw it; forwarded headers are not trusted for rate
-   * limiting.
-   */
-  public static String clientAddress(HttpRequest request) {
-    return request
-        .getAttribute(AttributeKeys.remoteAddress)
-        .flatMap(RemoteAddress::getAddress)
-        .map(java.net.InetAddress::getHostAddress)
-        .orElse("unknown");
   }
 
   /** A POST, PUT or PATCH that declares a JSON body and sends none is refused as an empty body. */

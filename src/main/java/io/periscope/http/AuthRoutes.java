@@ -1,6 +1,5 @@
 package io.periscope.http;
 
-import static io.periscope.http.ApiDirectives.clientAddress;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
 import static io.periscope.http.HttpResponses.error;
@@ -15,6 +14,7 @@ import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SelfService;
+import io.periscope.auth.SignInBackoff;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.entity.Failures;
 import io.periscope.identity.IdentitySignIn;
@@ -25,6 +25,7 @@ import io.periscope.owner.Account;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +37,14 @@ import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.Uri;
 import org.apache.pekko.http.javadsl.model.headers.HttpCookie;
 import org.apache.pekko.http.javadsl.model.headers.Location;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.headers.SameSite;
 import org.apache.pekko.http.javadsl.model.headers.SetCookie;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * Public /auth/* routes, all behind one fixed window per client address: login, registration,
- * e-mail verification, password recovery, and sign-in through identity providers at
+ * Public /auth/* routes, all behind one fixed window per client address (per /64 for IPv6): login,
+ * registration, e-mail verification, password recovery, and sign-in through identity providers at
  * /auth/&lt;provider&gt;. Any other path under /auth, an unconfigured provider included, is a 404.
  */
 public final class AuthRoutes implements Routes {
@@ -58,6 +60,8 @@ public final class AuthRoutes implements Routes {
   private final ChannelAddresses channelAddresses;
   private final Optional<String> webOrigin;
   private final FixedWindowRateLimiter limiter;
+  private final ClientAddresses clients;
+  private final SignInBackoff backoff;
 
   /**
    * @param webOrigin the web client that receives identity-provider sign-ins (WEB_ORIGIN's first
@@ -70,7 +74,9 @@ public final class AuthRoutes implements Routes {
       IdentityLinks links,
       ChannelAddresses channelAddresses,
       Optional<String> webOrigin,
-      FixedWindowRateLimiter limiter) {
+      FixedWindowRateLimiter limiter,
+      ClientAddresses clients,
+      SignInBackoff backoff) {
     this.accounts = accounts;
     this.selfService = selfService;
     this.signIn = signIn;
@@ -78,6 +84,8 @@ public final class AuthRoutes implements Routes {
     this.channelAddresses = channelAddresses;
     this.webOrigin = webOrigin;
     this.limiter = limiter;
+    this.clients = clients;
+    this.backoff = backoff;
   }
 
   /**
@@ -93,7 +101,7 @@ public final class AuthRoutes implements Routes {
                 request ->
                     rateLimited(
                         limiter,
-                        clientAddress(request),
+                        ClientAddresses.rateKey(clients.of(request)),
                         () -> handleRejections(ErrorHandling.rejections(), endpoints))));
   }
 
@@ -189,15 +197,32 @@ public final class AuthRoutes implements Routes {
             (caller, p) -> finishSignIn(p.get("provider"))));
   }
 
+  /**
+   * Password sign-in; after repeated failures for one address, a 429 with Retry-After whatever the
+   * password (see {@link SignInBackoff}).
+   */
   private Route login(JsonNode body) {
     Fields credentials = Fields.of(body, "email", "password");
+    String email = credentials.text("email");
+    Duration wait = backoff.wait(email);
+    if (!wait.isZero()) {
+      long seconds = Math.max(1, wait.toSeconds());
+      return complete(
+          error(
+                  StatusCodes.TOO_MANY_REQUESTS,
+                  "too many failed sign-ins to this address; try again in " + seconds + " s")
+              .addHeader(RawHeader.create("Retry-After", Long.toString(seconds))));
+    }
     return onSuccess(
-        accounts.login(credentials.text("email"), credentials.text("password")),
-        session ->
-            session
-                .map(s -> complete(ok(s)))
-                .orElseGet(
-                    () -> complete(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"))));
+        accounts.login(email, credentials.text("password")),
+        session -> {
+          if (session.isEmpty()) {
+            backoff.failed(email);
+            return complete(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"));
+          }
+          backoff.succeeded(email);
+          return complete(ok(session.get()));
+        });
   }
 
   private static Route accepted(Supplier<SelfService.Accepted> work) {

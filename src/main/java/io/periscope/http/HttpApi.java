@@ -28,6 +28,7 @@ public final class HttpApi {
   private final Tokens tokens;
   private final SessionGenerations sessions;
   private final List<String> webOrigins;
+  private final ClientAddresses clients;
 
   /** Answered before any token is read. */
   private final List<Group> open;
@@ -50,6 +51,7 @@ public final class HttpApi {
       Tokens tokens,
       SessionGenerations sessions,
       List<String> webOrigins,
+      ClientAddresses clients,
       SystemRoutes system,
       AuthRoutes auth,
       AssistRoutes assist,
@@ -64,6 +66,7 @@ public final class HttpApi {
     this.tokens = tokens;
     this.sessions = sessions;
     this.webOrigins = webOrigins;
+    this.clients = clients;
     this.open = Group.of(system, auth);
     this.authenticated =
         Group.of(watches, collection, admin, trust, feedback, devices, openApi, channels, assist);
@@ -71,6 +74,7 @@ public final class HttpApi {
 
   public Route route() {
     return logged(
+        clients,
         () ->
             handled(
                 () ->

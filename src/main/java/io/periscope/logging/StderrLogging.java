@@ -7,6 +7,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import ch.qos.logback.core.util.OptionHelper;
 import java.util.List;
@@ -17,7 +18,9 @@ import java.util.List;
  * property or the environment; INFO by default). Logback finds it through {@code
  * META-INF/services}. Configuring from an XML file loaded about 270 more classes of logback's XML
  * machinery at every start; an operator's own file still wins when {@code
- * -Dlogback.configurationFile} names one.
+ * -Dlogback.configurationFile} names one. {@code LOG_FORMAT=json} writes the same events as JSON
+ * lines ({@link JsonLinesEncoder}); any other value but {@code plain} stops the start ({@code
+ * Settings}).
  */
 public final class StderrLogging extends ContextAwareBase implements Configurator {
   static final String PATTERN =
@@ -37,9 +40,8 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
   public ExecutionStatus configure(LoggerContext context) {
     if (OptionHelper.getSystemProperty("logback.configurationFile") != null)
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    Encoder<ILoggingEvent> encoder = encoder(setting("LOG_FORMAT"));
     encoder.setContext(context);
-    encoder.setPattern(PATTERN);
     encoder.start();
     ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
     stderr.setContext(context);
@@ -48,14 +50,22 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
     stderr.setEncoder(encoder);
     stderr.start();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-    root.setLevel(Level.toLevel(level(), Level.INFO));
+    root.setLevel(Level.toLevel(setting("PERISCOPE_LOG_LEVEL"), Level.INFO));
     root.addAppender(stderr);
     for (String name : QUIET) context.getLogger(name).setLevel(Level.WARN);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 
-  private static String level() {
-    String property = System.getProperty("PERISCOPE_LOG_LEVEL");
-    return property != null ? property : System.getenv("PERISCOPE_LOG_LEVEL");
+  static Encoder<ILoggingEvent> encoder(String format) {
+    if ("json".equals(format)) return new JsonLinesEncoder();
+    PatternLayoutEncoder plain = new PatternLayoutEncoder();
+    plain.setPattern(PATTERN);
+    return plain;
+  }
+
+  /** A system property, else the environment variable of the same name. */
+  private static String setting(String name) {
+    String property = System.getProperty(name);
+    return property != null ? property : System.getenv(name);
   }
 }

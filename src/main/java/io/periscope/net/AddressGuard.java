@@ -15,17 +15,9 @@ import java.util.regex.Pattern;
  * ranges, and no IPv6 form that smuggles such an IPv4 address inside it.
  */
 public final class AddressGuard {
-  private record Range(byte[] network, int prefixBits, String reason) {
+  private record Range(AddressRange block, String reason) {
     boolean contains(byte[] address) {
-      if (address.length != network.length) return false;
-      int fullBytes = prefixBits / 8;
-      for (int i = 0; i < fullBytes; i++) {
-        if (address[i] != network[i]) return false;
-      }
-      int restBits = prefixBits % 8;
-      if (restBits == 0) return true;
-      int mask = (0xFF << (8 - restBits)) & 0xFF;
-      return (address[fullBytes] & mask) == (network[fullBytes] & mask);
+      return block.contains(address);
     }
   }
 
@@ -136,12 +128,12 @@ public final class AddressGuard {
   }
 
   private static Range v4(String network, int bits, String reason) {
-    return new Range(parse(network), bits, reason);
+    return new Range(new AddressRange(parse(network), bits), reason);
   }
 
   private static Range v6(String network, int bits, String reason) {
     // Built from raw bytes: InetAddress.getByName would turn ::ffff:0:0 into IPv4.
-    return new Range(ipv6Bytes(network), bits, reason);
+    return new Range(new AddressRange(ipv6Bytes(network), bits), reason);
   }
 
   private static byte[] parse(String literal) {

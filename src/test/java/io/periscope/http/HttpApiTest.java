@@ -314,7 +314,8 @@ public class HttpApiTest {
                     "POST",
                     "/auth/login",
                     null,
-                    "{\"email\":\"x@example.org\",\"password\":\"wrong-" + i + "\"}",
+                    // an address each: one address's failed sign-ins have a limit of their own
+                    "{\"email\":\"x" + i + "@example.org\",\"password\":\"wrong\"}",
                     Map.of())
                 .statusCode());
       }
@@ -327,6 +328,69 @@ public class HttpApiTest {
               Map.of());
       error(refused, 429);
       assertEquals("50", refused.headers().firstValue("Retry-After").orElse(null));
+    }
+  }
+
+  @Test
+  public void repeatedFailedSignInsToOneAddressWaitWhateverThePassword() throws Exception {
+    Clock still = Clock.fixed(Instant.parse("2026-11-22T12:00:10Z"), ZoneOffset.UTC);
+    try (InProcessService limited = new InProcessService(TestJournals.h2(), still)) {
+      limited.account("erin", "user", "erins-long-passphrase");
+      String wrong = "{\"email\":\"erin@example.org\",\"password\":\"not-it\"}";
+      for (int i = 0; i < 5; i++) {
+        assertEquals(401, limited.send("POST", "/auth/login", null, wrong, Map.of()).statusCode());
+      }
+      HttpResponse<String> waiting =
+          limited.send(
+              "POST",
+              "/auth/login",
+              null,
+              "{\"email\":\"ERIN@example.org\",\"password\":\"erins-long-passphrase\"}",
+              Map.of());
+      assertTrue(error(waiting, 429).get("error").asText().contains("failed sign-ins"));
+      assertEquals("60", waiting.headers().firstValue("Retry-After").orElse(null));
+      assertEquals(
+          "an address without an account waits the same way",
+          401,
+          limited
+              .send(
+                  "POST",
+                  "/auth/login",
+                  null,
+                  "{\"email\":\"nobody@example.org\",\"password\":\"x\"}",
+                  Map.of())
+              .statusCode());
+    }
+  }
+
+  @Test
+  public void forwardedAddressesCountOnlyFromTrustedProxies() throws Exception {
+    Clock still = Clock.fixed(Instant.parse("2026-11-22T12:00:10Z"), ZoneOffset.UTC);
+    Map<String, String> first = Map.of("X-Forwarded-For", "203.0.113.7");
+    Map<String, String> second = Map.of("X-Forwarded-For", "198.51.100.9, 10.1.2.3");
+    try (InProcessService behindProxy =
+        new InProcessService(
+            ConfigFactory.parseMap(
+                    Map.of("periscope.http.trusted-proxies", "127.0.0.1/32, 10.0.0.0/8"))
+                .withFallback(TestJournals.h2()),
+            still)) {
+      for (int i = 0; i < 20; i++) {
+        assertEquals(404, behindProxy.send("GET", "/auth/nothing", null, null, first).statusCode());
+      }
+      assertEquals(429, behindProxy.send("GET", "/auth/nothing", null, null, first).statusCode());
+      assertEquals(
+          "another client behind the same proxy has a window of its own",
+          404,
+          behindProxy.send("GET", "/auth/nothing", null, null, second).statusCode());
+    }
+    try (InProcessService direct = new InProcessService(TestJournals.h2(), still)) {
+      for (int i = 0; i < 20; i++) {
+        assertEquals(404, direct.send("GET", "/auth/nothing", null, null, first).statusCode());
+      }
+      assertEquals(
+          "without TRUSTED_PROXIES a forwarded header is anyone's to write",
+          429,
+          direct.send("GET", "/auth/nothing", null, null, second).statusCode());
     }
   }
 
