@@ -3,6 +3,7 @@ package io.periscope.auth;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailAddresses;
@@ -87,11 +88,11 @@ public final class Accounts {
   public record NewAccount(String id, String email, Role role, String password) {}
 
   /** Raised for a duplicate id or e-mail. */
-  public static final class Conflict extends RuntimeException {
+  public static final class Conflict extends Refusal {
     private final boolean emailTaken;
 
     Conflict(String message, boolean emailTaken) {
-      super(message, null, false, false);
+      super(Kind.CONFLICT, message);
       this.emailTaken = emailTaken;
     }
 
@@ -102,14 +103,12 @@ public final class Accounts {
   }
 
   /** Raised by a login with the right password to an account whose address is not verified yet. */
-  public static final class Unverified extends RuntimeException {
+  public static final class Unverified extends Refusal {
     Unverified() {
       super(
+          Kind.FORBIDDEN,
           "the e-mail address is not verified yet: follow the link mailed to it, or ask for a new"
-              + " one with POST /auth/verify-email/resend",
-          null,
-          false,
-          false);
+              + " one with POST /auth/verify-email/resend");
     }
   }
 

@@ -2,6 +2,7 @@ package io.periscope.auth;
 
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
@@ -41,14 +42,12 @@ public final class SelfService {
   public record Accepted(String status, String message) {}
 
   /** The mailed-token routes need SMTP; without it they answer 503. */
-  public static final class MailNotConfigured extends RuntimeException {
+  public static final class MailNotConfigured extends Refusal {
     public MailNotConfigured() {
       super(
+          Kind.UNAVAILABLE,
           "e-mail is not configured on this instance (SMTP_HOST, SMTP_FROM), so accounts cannot"
-              + " register or recover by e-mail; an operator creates them with 'users create'",
-          null,
-          false,
-          false);
+              + " register or recover by e-mail; an operator creates them with 'users create'");
     }
   }
 

@@ -7,6 +7,7 @@ import io.periscope.auth.EmailIndex;
 import io.periscope.auth.SelfService;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
 import io.periscope.owner.MailedTokens;
@@ -30,9 +31,9 @@ public final class ChannelAddresses {
   public static final Duration LIFETIME = Duration.ofHours(24);
 
   /** The owner has {@link ChannelAddressesEntity#MAX_ADDRESSES} addresses already. */
-  public static final class TooMany extends RuntimeException {
+  public static final class TooMany extends Refusal {
     TooMany(String message) {
-      super(message, null, false, false);
+      super(Kind.CONFLICT, message);
     }
   }
 

@@ -2,6 +2,7 @@ package io.periscope.devices;
 
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.Reencryption;
 import java.util.Optional;
@@ -77,14 +78,12 @@ public final class Vapid {
    * The generated pair's private key cannot be read with ENCRYPTION_KEY's keys: Web Push is
    * unavailable (503) until they can, or VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set.
    */
-  public static final class Unreadable extends RuntimeException {
+  public static final class Unreadable extends Refusal {
     Unreadable() {
       super(
+          Kind.UNAVAILABLE,
           "the service's VAPID private key cannot be decrypted with ENCRYPTION_KEY's keys: list the"
-              + " key that sealed it, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY",
-          null,
-          false,
-          false);
+              + " key that sealed it, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY");
     }
   }
 

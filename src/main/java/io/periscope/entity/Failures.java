@@ -22,4 +22,9 @@ public final class Failures {
   public static boolean isRefusal(Throwable t) {
     return unwrap(t) instanceof EntityRefusal;
   }
+
+  /** For {@code exceptionally}: the failure, thrown on as it is. */
+  public static <T> T rethrow(Throwable t) {
+    throw t instanceof RuntimeException r ? r : new CompletionException(t);
+  }
 }

@@ -58,10 +58,7 @@ public final class CollectionRoutes implements Routes {
                                   .thenApply(WatchEntity.Runs::runs)
                                   // an id whose create never succeeded has no history
                                   .exceptionally(
-                                      e ->
-                                          Failures.isRefusal(e)
-                                              ? List.of()
-                                              : WatchRoutes.rethrow(e))
+                                      e -> Failures.isRefusal(e) ? List.of() : Failures.rethrow(e))
                                   .toCompletableFuture())
                       .toList();
               return CompletableFuture.allOf(histories.toArray(CompletableFuture[]::new))

@@ -1,5 +1,7 @@
 package io.periscope.http;
 
+import static io.periscope.entity.Refusal.Kind.CONFLICT;
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
@@ -13,6 +15,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
@@ -119,7 +122,7 @@ public final class WatchRoutes implements Routes {
     return (caller, p) ->
         WatchValidator.ID.matcher(p.get("id")).matches()
             ? inner.apply(caller.accountId(), p.get("id"), p)
-            : complete(notFound());
+            : failWith(noSuchWatch());
   }
 
   /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */
@@ -149,7 +152,7 @@ public final class WatchRoutes implements Routes {
             r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
             RUN_TIMEOUT)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> runAll(String owner) {
@@ -171,11 +174,7 @@ public final class WatchRoutes implements Routes {
                                             : RunView.of(o.watchId(), o.record()),
                                         o.error()))
                             .toList())))
-        .exceptionally(
-            e ->
-                refused(e)
-                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
-                    : rethrow(e));
+        .exceptionally(Refusal.as(CONFLICT));
   }
 
   private CompletionStage<HttpResponse> runs(String owner, String id, Optional<String> limitParam) {
@@ -197,7 +196,7 @@ public final class WatchRoutes implements Routes {
                 ok(
                     new RunHistory(
                         history.runs().stream().map(rec -> RunView.of(id, rec)).toList())))
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> list(String owner) {
@@ -213,7 +212,8 @@ public final class WatchRoutes implements Routes {
                                       entities.watch(owner, id), WatchEntity.Get::new)
                                   // a watch deleted after its id was listed is simply not there any
                                   // more
-                                  .exceptionally(e -> refused(e) ? null : rethrow(e))
+                                  .exceptionally(
+                                      e -> Failures.isRefusal(e) ? null : Failures.rethrow(e))
                                   .toCompletableFuture())
                       .toList();
               return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
@@ -267,17 +267,13 @@ public final class WatchRoutes implements Routes {
             .toCompletableFuture();
     return CompletableFuture.allOf(registered, created)
         .thenApply(both -> json(StatusCodes.CREATED, created.join()))
-        .exceptionally(
-            e ->
-                refused(e)
-                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
-                    : rethrow(e));
+        .exceptionally(Refusal.as(CONFLICT));
   }
 
   private CompletionStage<HttpResponse> read(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
         .thenApply(HttpResponses::ok)
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> replace(String owner, String id, JsonNode body) {
@@ -288,24 +284,18 @@ public final class WatchRoutes implements Routes {
                 asks.<WatchEntity.Command, Watch>ask(
                     entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r)))
         .thenApply(HttpResponses::ok)
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> remove(String owner, String id) {
     return asks.<WatchEntity.Command, Done>ask(entities.watch(owner, id), WatchEntity.Delete::new)
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
-  static HttpResponse notFound() {
-    return error(StatusCodes.NOT_FOUND, "watch not found");
-  }
+  static final String WATCH_NOT_FOUND = "watch not found";
 
-  static boolean refused(Throwable e) {
-    return Failures.isRefusal(e);
-  }
-
-  static <T> T rethrow(Throwable e) {
-    throw e instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(e);
+  static Refusal noSuchWatch() {
+    return new Refusal(NOT_FOUND, WATCH_NOT_FOUND);
   }
 }
