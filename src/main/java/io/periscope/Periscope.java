@@ -217,7 +217,7 @@ public final class Periscope {
                 .empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not
             // configured
             : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), keyed));
-    entities.startRuns(
+    entities.start(
         new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
         new EntityRunAll(system, entities, asks, settings.runAllConcurrency()),
         clock);

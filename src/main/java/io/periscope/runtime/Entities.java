@@ -15,7 +15,6 @@ import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * How the service's wiring ({@code Periscope}, the command line, the route layer) addresses
@@ -39,14 +38,9 @@ public interface Entities
         ChannelAddressesEntity.Refs {
 
   /**
-   * Starts the watch entities with the run pipeline, and gives owners their run-all. A second step
-   * because the pipeline itself reaches the key pools through these entities, and run-all the
-   * watches.
+   * Registers every entity type, in one step, once the service's parts exist: a watch runs through
+   * {@code pipeline}, an owner's run-all is {@code runAll}. Until then the references only address:
+   * the pipeline itself reaches key pools and trust rules through them, and run-all the watches.
    */
-  void startRuns(RunPipeline pipeline, RunAllWatches runAll, Clock clock);
-
-  /** Until {@link #startRuns} an owner's run-all fails: runs are not started. */
-  RunAllWatches NOT_STARTED =
-      (owner, ids) ->
-          CompletableFuture.failedFuture(new IllegalStateException("runs are not started"));
+  void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock);
 }

@@ -37,14 +37,15 @@ public final class LocalEntities implements Entities {
   private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
   private volatile RunPipeline pipeline;
   private volatile Clock clock;
-  private volatile RunAllWatches runAll = NOT_STARTED;
+  private volatile RunAllWatches runAll;
 
   public LocalEntities(ActorSystem<?> system) {
     this.system = system;
   }
 
+  /** The entities without a run (all but watches and owners) start on their first message. */
   @Override
-  public void startRuns(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
+  public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     this.pipeline = pipeline;
     this.clock = clock;
     this.runAll = runAll;
@@ -62,14 +63,15 @@ public final class LocalEntities implements Entities {
 
   @Override
   public RecipientRef<OwnerEntity.Command> owner(String accountId) {
+    RunAllWatches runs = runAll;
+    if (runs == null) throw new IllegalStateException("owner entities are not started");
     // Nothing passivates a local actor: the entity is its own keep-alive address.
     return spawn(
         OwnerEntity.TYPE_KEY.name(),
         accountId,
         id ->
             Behaviors.<OwnerEntity.Command>setup(
-                ctx ->
-                    OwnerEntity.create(id, (owner, ids) -> runAll.run(owner, ids), ctx.getSelf())));
+                ctx -> OwnerEntity.create(id, runs, ctx.getSelf())));
   }
 
   @Override

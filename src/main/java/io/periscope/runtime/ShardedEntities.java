@@ -27,19 +27,18 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
  */
 public final class ShardedEntities implements Entities {
   private final ClusterSharding sharding;
-  private volatile boolean watchesStarted;
-  private volatile RunAllWatches runAll = NOT_STARTED;
 
+  /** Addresses the entities of {@code system}, which a node's {@link #start} registers. */
   public ShardedEntities(ActorSystem<?> system) {
     this.sharding = ClusterSharding.get(system);
+  }
+
+  @Override
+  public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     sharding.init(
         Entity.of(
             OwnerEntity.TYPE_KEY,
-            ctx ->
-                OwnerEntity.create(
-                    ctx.getEntityId(),
-                    (owner, ids) -> runAll.run(owner, ids),
-                    owner(ctx.getEntityId()))));
+            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(
@@ -63,10 +62,6 @@ public final class ShardedEntities implements Entities {
         Entity.of(
             ChannelAddressesEntity.TYPE_KEY,
             ctx -> ChannelAddressesEntity.create(ctx.getEntityId())));
-  }
-
-  @Override
-  public void startRuns(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     // The stop message lets a watch finish its run in flight before it passivates or moves to
     // another node.
     sharding.init(
@@ -79,13 +74,10 @@ public final class ShardedEntities implements Entities {
                         clock,
                         self -> ctx.getShard().tell(new ClusterSharding.Passivate<>(self))))
             .withStopMessage(new WatchEntity.Stop()));
-    watchesStarted = true;
-    this.runAll = runAll;
   }
 
   @Override
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
-    if (!watchesStarted) throw new IllegalStateException("watch entities are not started");
     return sharding.entityRefFor(
         WatchEntity.TYPE_KEY, EntityIds.checked(WatchEntity.entityId(owner, watchId)));
   }

@@ -87,7 +87,7 @@ public class EntityRunAllTest {
   private EntityRunAll runAllOver(int concurrency, String... enabledThenDisabled) throws Exception {
     LocalEntities entities = new LocalEntities(testKit.system());
     EntityRunAll runAll = new EntityRunAll(testKit.system(), entities, asks, concurrency);
-    entities.startRuns(pipeline, runAll, java.time.Clock.systemUTC());
+    entities.start(pipeline, runAll, java.time.Clock.systemUTC());
     for (String id : enabledThenDisabled) {
       boolean enabled = !id.startsWith("off");
       Watch w =

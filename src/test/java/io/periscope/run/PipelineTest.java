@@ -388,9 +388,8 @@ public class PipelineTest {
             .orElseThrow()
             .getBody()
             .readUtf8();
-    assertTrue(
-        "the model is shown the rule's tier", prompt.contains("WatchSource trust: established"));
-    assertFalse(prompt.contains("WatchSource trust: official"));
+    assertTrue("the model is shown the rule's tier", prompt.contains("Source trust: established"));
+    assertFalse(prompt.contains("Source trust: official"));
   }
 
   @Test
