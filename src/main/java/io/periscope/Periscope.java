@@ -6,6 +6,7 @@ import io.periscope.assist.DomainLiveness;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.SignInBackoff;
@@ -154,6 +155,8 @@ public final class Periscope {
     Optional<String> webClient = settings.webOrigins().stream().findFirst();
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
     AccountMails mails = new AccountMails(webClient, settings.publicUrl());
+    Registration registration =
+        Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
         new SelfService(
             accounts,
@@ -163,6 +166,7 @@ public final class Periscope {
             mailer,
             mails,
             sessions,
+            registration,
             blocking,
             clock);
     this.identityLinks =
@@ -175,6 +179,7 @@ public final class Periscope {
             mailer,
             mails,
             sessions,
+            registration,
             clock);
     this.channelPolicy =
         new ChannelPermissions(

@@ -63,6 +63,7 @@ public final class IdentityLinks {
   private final EmailSender email;
   private final AccountMails mails;
   private final SessionGenerations sessions;
+  private final Registration registration;
   private final Clock clock;
 
   public IdentityLinks(
@@ -74,6 +75,7 @@ public final class IdentityLinks {
       EmailSender email,
       AccountMails mails,
       SessionGenerations sessions,
+      Registration registration,
       Clock clock) {
     this.accounts = accounts;
     this.emails = new EmailIndex(emailEntities, asks);
@@ -84,6 +86,7 @@ public final class IdentityLinks {
     this.email = email;
     this.mails = mails;
     this.sessions = sessions;
+    this.registration = registration;
     this.clock = clock;
   }
 
@@ -162,6 +165,9 @@ public final class IdentityLinks {
    * rules apply.
    */
   private CompletionStage<Account> newAccount(ProviderIdentity who, String address) {
+    if (!registration.admits(address)) {
+      return CompletableFuture.failedFuture(new Registration.Refused(registration.mode()));
+    }
     Account fresh =
         new Account(
             Accounts.newAccountId(address), address, Role.USER, null, clock.instant(), true, 0);

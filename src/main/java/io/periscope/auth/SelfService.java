@@ -64,6 +64,7 @@ public final class SelfService {
   private final EmailSender email;
   private final AccountMails mails;
   private final SessionGenerations sessions;
+  private final Registration registration;
   private final Executor hashing;
   private final Clock clock;
 
@@ -75,6 +76,7 @@ public final class SelfService {
       EmailSender email,
       AccountMails mails,
       SessionGenerations sessions,
+      Registration registration,
       Executor hashing,
       Clock clock) {
     this.accounts = accounts;
@@ -85,6 +87,7 @@ public final class SelfService {
     this.email = email;
     this.mails = mails;
     this.sessions = sessions;
+    this.registration = registration;
     this.hashing = hashing;
     this.clock = clock;
   }
@@ -93,11 +96,13 @@ public final class SelfService {
    * Opens an unverified user account and mails it a verification token.
    *
    * @throws ValidationException for a bad address or a password the policy refuses
+   * @throws Registration.Refused when the instance's sign-up rule does not admit the address
    * @throws MailNotConfigured without SMTP
    */
   public Accepted register(String address, String password) {
-    requireMail();
     String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
+    registration.require(normalized);
+    requireMail();
     List<Issue> issues = PasswordPolicy.check(password, normalized, "password");
     if (!issues.isEmpty()) throw new ValidationException(issues);
     CompletableFuture.supplyAsync(() -> Passwords.hash(password), hashing)

@@ -26,7 +26,14 @@ public record Settings(
     int runAllConcurrency,
     int runsPerNode,
     RateLimits rateLimits,
-    String publicUrl) {
+    String publicUrl,
+    SignUp signUp) {
+
+  /**
+   * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.auth.Registration} reads
+   * them.
+   */
+  public record SignUp(String mode, String domains) {}
 
   /**
    * What the environment configures, never the values: part of GET /config/status (the model and
@@ -155,7 +162,8 @@ public record Settings(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
             p.getInt("rate-limits.key-probes-per-minute")),
-        publicUrl(p.getString("public-url"), p.getInt("http.port")));
+        publicUrl(p.getString("public-url"), p.getInt("http.port")),
+        new SignUp(p.getString("registration.mode"), p.getString("registration.domains")));
   }
 
   /**

@@ -4,6 +4,7 @@ import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
+import io.periscope.auth.Registration;
 import io.periscope.config.Settings;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,9 @@ public final class SystemRoutes implements Routes {
   private final Supplier<CompletionStage<Boolean>> modelReady;
   private final Supplier<CompletionStage<Boolean>> searchReady;
 
+  /** Whether anyone can open an account by themselves: REGISTRATION admits some and SMTP is set. */
+  private final boolean registration;
+
   /**
    * @param identityProviders {@code github} and each configured OpenID Connect provider, by name
    * @param modelReady whether a usable model key exists now (the pool changes at runtime: read per
@@ -35,6 +39,10 @@ public final class SystemRoutes implements Routes {
     this.identityProviders = identityProviders;
     this.modelReady = modelReady;
     this.searchReady = searchReady;
+    this.registration =
+        settings.integrations().email()
+            && Registration.from(settings.signUp().mode(), settings.signUp().domains()).mode()
+                != Registration.Mode.CLOSED;
   }
 
   /** The body of GET /config/status. */
@@ -46,7 +54,8 @@ public final class SystemRoutes implements Routes {
       boolean email,
       boolean database,
       boolean cors,
-      Map<String, Boolean> identityProviders) {}
+      Map<String, Boolean> identityProviders,
+      boolean registration) {}
 
   @Override
   public List<Endpoint> endpoints() {
@@ -71,6 +80,7 @@ public final class SystemRoutes implements Routes {
                         i.email(),
                         settings.database().configured(),
                         !settings.webOrigins().isEmpty(),
-                        identityProviders)));
+                        identityProviders,
+                        registration)));
   }
 }

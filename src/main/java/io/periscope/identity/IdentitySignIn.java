@@ -2,6 +2,7 @@ package io.periscope.identity;
 
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.Registration;
 import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;
 import java.net.URI;
@@ -125,6 +126,8 @@ public final class IdentitySignIn {
       return new SignInFailure(SignInFailure.Reason.LINK_MAILED, m.getMessage());
     if (t instanceof IdentityLinks.LinkRefused r)
       return new SignInFailure(SignInFailure.Reason.LINK_REFUSED, r.getMessage());
+    if (t instanceof Registration.Refused r)
+      return new SignInFailure(SignInFailure.Reason.SIGN_UP_CLOSED, r.getMessage());
     if (t instanceof ValidationException)
       return new SignInFailure(
           SignInFailure.Reason.UNVERIFIED_EMAIL,

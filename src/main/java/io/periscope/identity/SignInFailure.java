@@ -27,6 +27,8 @@ public final class SignInFailure extends RuntimeException {
      * to confirm it with).
      */
     LINK_REFUSED(403, "link_refused"),
+    /** No account is linked or holds the address, and REGISTRATION does not admit a new one. */
+    SIGN_UP_CLOSED(403, "sign_up_closed"),
     /** The provider could not be reached, timed out, or answered something unreadable. */
     UNAVAILABLE(502, "provider_unavailable");
 

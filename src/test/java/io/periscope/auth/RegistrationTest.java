@@ -2,6 +2,7 @@ package io.periscope.auth;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,13 +47,19 @@ public class RegistrationTest {
   }
 
   /**
-   * The service with this test's SMTP server, and an /auth window wide enough for every test here.
+   * The service with this test's SMTP server, sign-up open to anybody, and an /auth window wide
+   * enough for every test here.
    */
   static Config withMail(Mailbox mailbox, Config journal) {
     return mailbox
         .smtpConfig()
         .withFallback(
-            ConfigFactory.parseMap(Map.of("periscope.rate-limits.auth-per-ip-per-minute", 1000)))
+            ConfigFactory.parseMap(
+                Map.of(
+                    "periscope.rate-limits.auth-per-ip-per-minute",
+                    1000,
+                    "periscope.registration.mode",
+                    "open")))
         .withFallback(journal);
   }
 
@@ -95,6 +102,78 @@ public class RegistrationTest {
         .get("user")
         .get("id")
         .asText();
+  }
+
+  @Test
+  public void signUpIsClosedByDefaultAlikeForEveryAddressAndMailsNothing() throws Exception {
+    Config closed =
+        mailbox
+            .smtpConfig()
+            .withFallback(TestJournals.h2()); // no periscope.registration: the shipped default
+    try (InProcessService closedNode = new InProcessService(closed)) {
+      closedNode.account("quinn", "user", "quinns-long-passphrase");
+      String known =
+          body(
+                  post(
+                      closedNode,
+                      "/auth/register",
+                      Map.of("email", "quinn@example.org", "password", "another long phrase")),
+                  403)
+              .get("error")
+              .asText();
+      String unknown =
+          body(
+                  post(
+                      closedNode,
+                      "/auth/register",
+                      Map.of("email", "rex@example.org", "password", "another long phrase")),
+                  403)
+              .get("error")
+              .asText();
+      assertEquals("the answer tells nothing about which addresses have accounts", known, unknown);
+      assertTrue(known, known.contains("closed"));
+      assertEquals(401, login(closedNode, "rex@example.org", "another long phrase").statusCode());
+      assertFalse(
+          body(closedNode.send("GET", "/config/status", null, null, Map.of()), 200)
+              .get("registration")
+              .asBoolean());
+      Thread.sleep(500);
+      assertTrue("no mail to either address", mailbox.to("rex@example.org").isEmpty());
+      assertTrue(mailbox.to("quinn@example.org").isEmpty());
+    }
+  }
+
+  @Test
+  public void signUpByDomainAdmitsOnlyTheListedDomains() throws Exception {
+    Config domains =
+        ConfigFactory.parseMap(
+                Map.of(
+                    "periscope.registration.mode",
+                    "domains",
+                    "periscope.registration.domains",
+                    "Example.org, @staff.example"))
+            .withFallback(withMail(mailbox, TestJournals.h2()));
+    try (InProcessService domainNode = new InProcessService(domains)) {
+      registered(domainNode, mailbox, "sam@staff.example", "sams-long-passphrase");
+      body(
+          post(
+              domainNode,
+              "/auth/register",
+              Map.of("email", "tess@elsewhere.example", "password", "tess-long-passphrase")),
+          403);
+      assertTrue(
+          body(domainNode.send("GET", "/config/status", null, null, Map.of()), 200)
+              .get("registration")
+              .asBoolean());
+    }
+  }
+
+  @Test
+  public void aSignUpRuleThatIsNoneStopsTheStart() {
+    assertThrows(IllegalArgumentException.class, () -> Registration.from("sometimes", ""));
+    assertThrows(IllegalArgumentException.class, () -> Registration.from("domains", " , "));
+    assertFalse(Registration.from("closed", "example.org").admits("a@example.org"));
+    assertTrue(Registration.from("OPEN", "").admits("a@anything.example"));
   }
 
   @Test

@@ -84,7 +84,9 @@ public class IdentitySignInTest {
             "periscope.identity.oidc.keycloak.client-secret",
             FakeOidcProvider.CLIENT_SECRET,
             "periscope.rate-limits.auth-per-ip-per-minute",
-            1000));
+            1000,
+            "periscope.registration.mode",
+            "open"));
   }
 
   @AfterClass
@@ -194,6 +196,29 @@ public class IdentitySignInTest {
                 again,
                 oidc.approve(again.authorization(), person("kc-1", "Yara@Example.org", "true"))));
     assertEquals(user.get("id").asText(), second.get("user").get("id").asText());
+  }
+
+  @Test
+  public void aFirstSignInIsRefusedWhereSignUpIsClosedWhileLinkedAccountsSignIn() throws Exception {
+    Config closed =
+        ConfigFactory.parseMap(Map.of("periscope.registration.mode", "closed"))
+            .withFallback(providers())
+            .withFallback(TestJournals.h2());
+    try (InProcessService closedNode = new InProcessService(closed)) {
+      Started first = begin(closedNode, "keycloak");
+      HttpResponse<String> refused =
+          finish(
+              closedNode,
+              "keycloak",
+              first,
+              oidc.approve(first.authorization(), person("kc-closed", "zed@example.org", true)));
+      refusedWith(refused, "sign_up_closed");
+      assertTrue(refused.body(), tree(refused.body()).get("error").asText().contains("sign-up"));
+      closedNode.account("olive", "user", "olive-passphrase");
+      assertTrue(
+          "an account the operator made still signs in",
+          closedNode.login("olive", "olive-passphrase") != null);
+    }
   }
 
   /** The sign-in of a provider account with {@code email}: its answer. */
