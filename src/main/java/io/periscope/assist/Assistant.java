@@ -5,7 +5,7 @@ import io.periscope.assist.AssistRequests.PreviewRequest;
 import io.periscope.feedback.Feedback;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
-import io.periscope.model.PooledModel;
+import io.periscope.llm.PooledModel;
 import io.periscope.source.SearchProvider;
 import io.periscope.watch.Watch;
 import java.time.Duration;
@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Failures: {@link KeyPools.NoUsableKey} when a pool has no usable key, {@link
  * io.periscope.provider.ProviderFailure} when the provider failed, {@link
- * io.periscope.model.InvalidModelOutput} when the model answered unusably twice, {@link
+ * io.periscope.llm.InvalidModelOutput} when the model answered unusably twice, {@link
  * UpstreamTimeout} past {@link #UPSTREAM_DEADLINE}.
  */
 public final class Assistant {

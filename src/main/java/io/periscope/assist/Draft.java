@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
-import io.periscope.model.InvalidModelOutput;
+import io.periscope.llm.InvalidModelOutput;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;

@@ -5,7 +5,7 @@ import static io.periscope.assist.Schemas.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.assist.AssistRequests.DraftRequest;
-import io.periscope.model.StructuredPrompt;
+import io.periscope.llm.StructuredPrompt;
 import java.util.Map;
 
 /**

@@ -1,8 +1,8 @@
 package io.periscope.assist;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.model.InvalidModelOutput;
-import io.periscope.model.StructuredPrompt;
+import io.periscope.llm.InvalidModelOutput;
+import io.periscope.llm.StructuredPrompt;
 import io.periscope.watch.Watch;
 import java.util.Map;
 

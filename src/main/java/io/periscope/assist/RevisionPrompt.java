@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.feedback.Feedback;
 import io.periscope.json.Json;
-import io.periscope.model.StructuredPrompt;
+import io.periscope.llm.StructuredPrompt;
 import io.periscope.watch.Watch;
 import java.util.List;
 import java.util.Map;

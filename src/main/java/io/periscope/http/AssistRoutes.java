@@ -22,7 +22,7 @@ import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyPools;
-import io.periscope.model.InvalidModelOutput;
+import io.periscope.llm.InvalidModelOutput;
 import io.periscope.provider.ProviderFailure;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;

@@ -9,7 +9,7 @@ import io.periscope.devices.VapidKeyEntity;
 import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
-import io.periscope.model.ModelConfigEntity;
+import io.periscope.llm.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;

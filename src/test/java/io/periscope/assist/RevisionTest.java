@@ -7,7 +7,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
-import io.periscope.model.InvalidModelOutput;
+import io.periscope.llm.InvalidModelOutput;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
 import java.util.List;

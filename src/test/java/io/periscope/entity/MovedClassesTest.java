@@ -4,6 +4,9 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.llm.ModelChoice;
+import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.ModelConfiguration;
 import io.periscope.testing.EntityTestKits;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.RunRecords;
@@ -33,6 +36,23 @@ public class MovedClassesTest {
     Object read = serializer.fromBinary(bytes, "io.periscope.run.RunRecord");
 
     assertEquals(record, read);
+  }
+
+  @Test
+  public void aModelConfigurationEventJournaledUnderTheOldPackageReadsAsTheMovedClass()
+      throws Exception {
+    Serialization serialization = SerializationExtension.get(testKit.system());
+    var event =
+        new ModelConfigEntity.Changed(
+            ModelConfiguration.both(ModelChoice.withDefaults("openai", "", "")),
+            Instant.parse("2026-01-01T00:00:00Z"),
+            "root");
+    var serializer = (SerializerWithStringManifest) serialization.findSerializerFor(event);
+    byte[] bytes = serializer.toBinary(event);
+
+    Object read = serializer.fromBinary(bytes, "io.periscope.model.ModelConfigEntity$Changed");
+
+    assertEquals(event, read);
   }
 
   @Test

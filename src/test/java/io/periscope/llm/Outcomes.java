@@ -1,4 +1,4 @@
-package io.periscope.model;
+package io.periscope.llm;
 
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;

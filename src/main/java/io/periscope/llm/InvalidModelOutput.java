@@ -1,4 +1,4 @@
-package io.periscope.model;
+package io.periscope.llm;
 
 import java.util.List;
 

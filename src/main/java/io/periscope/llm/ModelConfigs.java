@@ -1,4 +1,4 @@
-package io.periscope.model;
+package io.periscope.llm;
 
 import io.periscope.entity.Asks;
 import java.time.Clock;

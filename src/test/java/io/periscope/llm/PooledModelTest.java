@@ -1,7 +1,7 @@
-package io.periscope.model;
+package io.periscope.llm;
 
-import static io.periscope.model.Outcomes.failure;
-import static io.periscope.model.Outcomes.value;
+import static io.periscope.llm.Outcomes.failure;
+import static io.periscope.llm.Outcomes.value;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;

@@ -1,4 +1,4 @@
-package io.periscope.model;
+package io.periscope.llm;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
