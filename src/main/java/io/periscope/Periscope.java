@@ -49,7 +49,7 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.SmtpSettings;
-import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.OnDemandRuns;
 import io.periscope.persistence.JournalReads;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.run.EntityRunAll;
@@ -65,7 +65,6 @@ import io.periscope.source.SearchProviders;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunRecord;
-import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -102,6 +101,7 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
+  private final OnDemandRuns runs;
 
   /**
    * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
@@ -126,6 +126,7 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
+    this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts =
         new Accounts(
@@ -298,15 +299,12 @@ public final class Periscope {
    * Runs an owner's enabled watches now, through the owner entity (refused while one is in flight).
    */
   public CompletionStage<RunAllResult> runAll(String owner) {
-    return asks.ask(entities.owner(owner), OwnerEntity.RunAll::new, EntityRunAll.RUN_ALL_TIMEOUT);
+    return runs.runAll(owner);
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return asks.ask(
-        entities.watch(owner, watchId),
-        r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
-        EntityRunAll.RUN_TIMEOUT);
+    return runs.runNow(owner, watchId);
   }
 
   /** Where the operational alerts of this configuration go. */
@@ -352,7 +350,7 @@ public final class Periscope {
             clients,
             new SignInBackoff(clock)),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
-        new WatchRoutes(entities, asks, channelPolicy, settings.maxBodyBytes()),
+        new WatchRoutes(entities, asks, runs, channelPolicy, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,

@@ -19,12 +19,12 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
+import io.periscope.owner.OnDemandRuns;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Entities;
-import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
@@ -48,14 +48,17 @@ import org.apache.pekko.http.javadsl.server.Route;
 public final class WatchRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
+  private final OnDemandRuns runs;
   private final ChannelPolicy channels;
   private final long maxBody;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
    */
-  public WatchRoutes(Entities entities, Asks asks, ChannelPolicy channels, long maxBody) {
+  public WatchRoutes(
+      Entities entities, Asks asks, OnDemandRuns runs, ChannelPolicy channels, long maxBody) {
     this.entities = entities;
+    this.runs = runs;
     this.asks = asks;
     this.channels = channels;
     this.maxBody = maxBody;
@@ -147,17 +150,13 @@ public final class WatchRoutes implements Routes {
   public record RunHistory(List<RunView> runs) {}
 
   private CompletionStage<HttpResponse> run(String owner, String id) {
-    return asks.<WatchEntity.Command, RunRecord>ask(
-            entities.watch(owner, id),
-            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
-            RUN_TIMEOUT)
+    return runs.runNow(owner, id)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> runAll(String owner) {
-    return asks.<OwnerEntity.Command, RunAllResult>ask(
-            entities.owner(owner), OwnerEntity.RunAll::new, RUN_ALL_TIMEOUT)
+    return runs.runAll(owner)
         .thenApply(
             result ->
                 ok(
