@@ -43,6 +43,7 @@ import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.PooledModel;
+import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
@@ -83,6 +84,7 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
  */
 public final class Periscope {
   private final Settings settings;
+  private final Metrics metrics;
   private final Tokens tokens;
   private final Accounts accounts;
   private final Entities entities;
@@ -122,6 +124,7 @@ public final class Periscope {
   public Periscope(
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
     this.settings = Settings.from(config);
+    this.metrics = Metrics.get(system);
     this.clock = clock;
     this.tokens = tokens;
     this.entities = entities;
@@ -337,8 +340,13 @@ public final class Periscope {
         sessions,
         settings.webOrigins(),
         clients,
+        metrics.registry(),
         new SystemRoutes(
-            settings, identitySignIn.status(), assistant::modelReady, assistant::searchReady),
+            settings,
+            identitySignIn.status(),
+            assistant::modelReady,
+            assistant::searchReady,
+            settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty()),
         new AuthRoutes(
             accounts,
             selfService,

@@ -31,7 +31,8 @@ public final class SecretFiles {
           "SMTP_USERNAME",
           "SMTP_PASSWORD",
           "GITHUB_CLIENT_SECRET",
-          "VAPID_PRIVATE_KEY");
+          "VAPID_PRIVATE_KEY",
+          "METRICS_TOKEN");
 
   private SecretFiles() {}
 

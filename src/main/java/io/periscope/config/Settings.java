@@ -27,7 +27,8 @@ public record Settings(
     int runsPerNode,
     RateLimits rateLimits,
     String publicUrl,
-    SignUp signUp) {
+    SignUp signUp,
+    boolean metricsOnApiPort) {
 
   /**
    * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.auth.Registration} reads
@@ -163,7 +164,8 @@ public record Settings(
             p.getInt("rate-limits.ai-per-owner-per-minute"),
             p.getInt("rate-limits.key-probes-per-minute")),
         publicUrl(p.getString("public-url"), p.getInt("http.port")),
-        new SignUp(p.getString("registration.mode"), p.getString("registration.domains")));
+        new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
+        p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"));
   }
 
   /**

@@ -141,6 +141,15 @@ public record Endpoint(
   }
 
   /**
+   * The template of the endpoint that answers the request (the most specific that matches its path
+   * and method), for metrics; empty when none does.
+   */
+  static Optional<String> templateOf(
+      List<Endpoint> endpoints, org.apache.pekko.http.javadsl.model.HttpRequest request) {
+    return mostSpecific(endpoints, request.method(), request.getUri().path()).map(Endpoint::path);
+  }
+
+  /**
    * This template's parameters when the request's path (its decoded segments) is this template's,
    * else null.
    */

@@ -6,6 +6,7 @@ import static io.periscope.http.ApiDirectives.withPrincipal;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.typesafe.config.ConfigFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
@@ -29,6 +30,7 @@ public final class HttpApi {
   private final SessionGenerations sessions;
   private final List<String> webOrigins;
   private final ClientAddresses clients;
+  private final RequestMetrics metrics;
 
   /** Answered before any token is read. */
   private final List<Group> open;
@@ -52,6 +54,7 @@ public final class HttpApi {
       SessionGenerations sessions,
       List<String> webOrigins,
       ClientAddresses clients,
+      MeterRegistry meters,
       SystemRoutes system,
       AuthRoutes auth,
       AssistRoutes assist,
@@ -70,28 +73,36 @@ public final class HttpApi {
     this.open = Group.of(system, auth);
     this.authenticated =
         Group.of(watches, collection, admin, trust, feedback, devices, openApi, channels, assist);
+    this.metrics =
+        new RequestMetrics(
+            meters,
+            Stream.concat(endpoints(open).stream(), endpoints(authenticated).stream()).toList());
   }
 
   public Route route() {
-    return logged(
-        clients,
+    return metrics.measured(
         () ->
-            handled(
+            logged(
+                clients,
                 () ->
-                    withCors(
+                    handled(
                         () ->
-                            handled(
+                            withCors(
                                 () ->
-                                    refuseEmptyJsonBody(
+                                    handled(
                                         () ->
-                                            concat(
-                                                handleRejections(
-                                                    ErrorHandling.methodRejections(),
-                                                    () -> routes(open, null)),
-                                                withPrincipal(
-                                                    tokens,
-                                                    sessions,
-                                                    caller -> routes(authenticated, caller))))))));
+                                            refuseEmptyJsonBody(
+                                                () ->
+                                                    concat(
+                                                        handleRejections(
+                                                            ErrorHandling.methodRejections(),
+                                                            () -> routes(open, null)),
+                                                        withPrincipal(
+                                                            tokens,
+                                                            sessions,
+                                                            caller ->
+                                                                routes(
+                                                                    authenticated, caller)))))))));
   }
 
   /** Every route answered without a token. */

@@ -6,8 +6,12 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import io.periscope.auth.Registration;
 import io.periscope.config.Settings;
+import io.periscope.metrics.ManagementMetrics;
+import io.periscope.metrics.Metrics;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -20,6 +24,9 @@ public final class SystemRoutes implements Routes {
   private final Map<String, Boolean> identityProviders;
   private final Supplier<CompletionStage<Boolean>> modelReady;
   private final Supplier<CompletionStage<Boolean>> searchReady;
+
+  /** This node's metrics when METRICS_ENABLED serves them here, on the API port. */
+  private final Optional<Metrics> exposedMetrics;
 
   /** Whether anyone can open an account by themselves: REGISTRATION admits some and SMTP is set. */
   private final boolean registration;
@@ -34,11 +41,13 @@ public final class SystemRoutes implements Routes {
       Settings settings,
       Map<String, Boolean> identityProviders,
       Supplier<CompletionStage<Boolean>> modelReady,
-      Supplier<CompletionStage<Boolean>> searchReady) {
+      Supplier<CompletionStage<Boolean>> searchReady,
+      Optional<Metrics> exposedMetrics) {
     this.settings = settings;
     this.identityProviders = identityProviders;
     this.modelReady = modelReady;
     this.searchReady = searchReady;
+    this.exposedMetrics = exposedMetrics;
     this.registration =
         settings.integrations().email()
             && Registration.from(settings.signUp().mode(), settings.signUp().domains()).mode()
@@ -59,9 +68,16 @@ public final class SystemRoutes implements Routes {
 
   @Override
   public List<Endpoint> endpoints() {
-    return List.of(
-        new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
-        new Endpoint(GET, "/config/status", (caller, p) -> completeWithFuture(status())));
+    List<Endpoint> endpoints =
+        new ArrayList<>(
+            List.of(
+                new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
+                new Endpoint(GET, "/config/status", (caller, p) -> completeWithFuture(status()))));
+    exposedMetrics.ifPresent(
+        metrics ->
+            endpoints.add(
+                new Endpoint(GET, "/metrics", (caller, p) -> ManagementMetrics.scraped(metrics))));
+    return endpoints;
   }
 
   private CompletionStage<HttpResponse> status() {
