@@ -63,15 +63,16 @@ public final class LocalEntities implements Entities {
 
   @Override
   public RecipientRef<OwnerEntity.Command> owner(String accountId) {
-    RunAllWatches runs = runAll;
-    if (runs == null) throw new IllegalStateException("owner entities are not started");
     // Nothing passivates a local actor: the entity is its own keep-alive address.
     return spawn(
         OwnerEntity.TYPE_KEY.name(),
         accountId,
-        id ->
-            Behaviors.<OwnerEntity.Command>setup(
-                ctx -> OwnerEntity.create(id, runs, ctx.getSelf())));
+        id -> {
+          RunAllWatches runs = runAll;
+          if (runs == null) throw new IllegalStateException("owner entities are not started");
+          return Behaviors.<OwnerEntity.Command>setup(
+              ctx -> OwnerEntity.create(id, runs, ctx.getSelf()));
+        });
   }
 
   @Override
