@@ -58,8 +58,11 @@ import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunSlots;
 import io.periscope.runtime.Entities;
+import io.periscope.runtime.Serving;
 import io.periscope.schedule.WakeUpStartup;
 import io.periscope.source.ArticleExtractor;
+import io.periscope.source.CollectionBudget;
+import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
@@ -85,6 +88,7 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
 public final class Periscope {
   private final Settings settings;
   private final Metrics metrics;
+  private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
   private final Entities entities;
@@ -125,6 +129,7 @@ public final class Periscope {
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
     this.settings = Settings.from(config);
     this.metrics = Metrics.get(system);
+    this.serving = Serving.get(system);
     this.clock = clock;
     this.tokens = tokens;
     this.entities = entities;
@@ -242,6 +247,7 @@ public final class Periscope {
 
   private Pipeline pipeline(Config config, Executor blocking) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
+    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     Notifier notifier =
         Notifier.create(
             config,
@@ -252,9 +258,9 @@ public final class Periscope {
             channelPolicy,
             adminAlerts);
     return new Pipeline(
-        new FeedCollector(userUrls),
+        new FeedCollector(userUrls, collection),
         search,
-        new ArticleExtractor(userUrls),
+        new ArticleExtractor(userUrls, collection),
         new PooledModel(models.verdicts(), keyPools),
         keyPools,
         notifier,
@@ -267,8 +273,9 @@ public final class Periscope {
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
+  /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
-    WakeUpStartup.start(system, config, entities, clock, adminAlerts);
+    WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
   }
 
   /**
@@ -346,7 +353,8 @@ public final class Periscope {
             identitySignIn.status(),
             assistant::modelReady,
             assistant::searchReady,
-            settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty()),
+            settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty(),
+            serving::readiness),
         new AuthRoutes(
             accounts,
             selfService,

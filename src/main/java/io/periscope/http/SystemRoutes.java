@@ -1,5 +1,6 @@
 package io.periscope.http;
 
+import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
  * Public, unauthenticated: liveness and which integrations are configured (booleans, never values).
@@ -27,6 +29,9 @@ public final class SystemRoutes implements Routes {
 
   /** This node's metrics when METRICS_ENABLED serves them here, on the API port. */
   private final Optional<Metrics> exposedMetrics;
+
+  /** Each condition of this node's readiness, by name. */
+  private final Supplier<CompletionStage<Map<String, Boolean>>> readiness;
 
   /** Whether anyone can open an account by themselves: REGISTRATION admits some and SMTP is set. */
   private final boolean registration;
@@ -42,12 +47,14 @@ public final class SystemRoutes implements Routes {
       Map<String, Boolean> identityProviders,
       Supplier<CompletionStage<Boolean>> modelReady,
       Supplier<CompletionStage<Boolean>> searchReady,
-      Optional<Metrics> exposedMetrics) {
+      Optional<Metrics> exposedMetrics,
+      Supplier<CompletionStage<Map<String, Boolean>>> readiness) {
     this.settings = settings;
     this.identityProviders = identityProviders;
     this.modelReady = modelReady;
     this.searchReady = searchReady;
     this.exposedMetrics = exposedMetrics;
+    this.readiness = readiness;
     this.registration =
         settings.integrations().email()
             && Registration.from(settings.signUp().mode(), settings.signUp().domains()).mode()
@@ -72,12 +79,30 @@ public final class SystemRoutes implements Routes {
         new ArrayList<>(
             List.of(
                 new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
+                new Endpoint(
+                    GET, "/health/live", (caller, p) -> complete(ok(Map.of("status", "alive")))),
+                new Endpoint(GET, "/health/ready", (caller, p) -> completeWithFuture(ready())),
                 new Endpoint(GET, "/config/status", (caller, p) -> completeWithFuture(status()))));
     exposedMetrics.ifPresent(
         metrics ->
             endpoints.add(
                 new Endpoint(GET, "/metrics", (caller, p) -> ManagementMetrics.scraped(metrics))));
     return endpoints;
+  }
+
+  /** The body of GET /health/ready: ready or not, and each condition. */
+  public record Readiness(String status, Map<String, Boolean> checks) {}
+
+  private CompletionStage<HttpResponse> ready() {
+    return readiness
+        .get()
+        .thenApply(
+            checks -> {
+              boolean ready = !checks.containsValue(false);
+              return json(
+                  ready ? StatusCodes.OK : StatusCodes.SERVICE_UNAVAILABLE,
+                  new Readiness(ready ? "ready" : "not-ready", checks));
+            });
   }
 
   private CompletionStage<HttpResponse> status() {

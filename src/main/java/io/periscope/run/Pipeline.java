@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +114,8 @@ public final class Pipeline implements RunPipeline {
       Instant startedAt,
       List<Item> items,
       List<SourceError> errors,
-      List<Item> fresh) {}
+      List<Item> fresh,
+      int recovered) {}
 
   @Override
   public CompletionStage<Outcome> run(
@@ -131,7 +133,9 @@ public final class Pipeline implements RunPipeline {
                       .map(trust::applyTo)
                       .toList();
               List<Item> fresh = items.stream().filter(i -> !seen.contains(i.identity())).toList();
-              Progress run = new Progress(watch, trigger, startedAt, items, errors, fresh);
+              int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
+              Progress run =
+                  new Progress(watch, trigger, startedAt, items, errors, fresh, recovered);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
                 adminAlerts.alert(
                     AdminAlerts.Kind.ALL_SOURCES_FAILED,
@@ -156,7 +160,7 @@ public final class Pipeline implements RunPipeline {
                         run,
                         RunRecord.NOTHING_NEW,
                         null,
-                        new RunRecord.Collection(0, items.size(), 0, 0),
+                        new RunRecord.Collection(0, items.size(), 0, 0, recovered),
                         null,
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
@@ -193,7 +197,8 @@ public final class Pipeline implements RunPipeline {
     int attempted = (int) run.fresh().stream().filter(i -> i.url() != null).count();
     int extracted = (int) texts.stream().filter(Optional::isPresent).count();
     RunRecord.Collection collection =
-        new RunRecord.Collection(attempted, run.items().size(), extracted, attempted - extracted);
+        new RunRecord.Collection(
+            attempted, run.items().size(), extracted, attempted - extracted, run.recovered());
     List<VerdictPrompt.Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < run.fresh().size(); i++) {
       Item item = run.fresh().get(i);
@@ -402,11 +407,29 @@ public final class Pipeline implements RunPipeline {
     return List.copyOf(byIdentity.values());
   }
 
-  /** Newest first, undated last: the judge's item bound keeps the newest. */
+  /**
+   * Newest first: the judge's item bound keeps the newest. A feed item without a date sorts with
+   * the dated item above it in its feed (feeds list newest first), or as the newest when none is
+   * above it, so an undated feed keeps its own order; other undated items (search results) go last.
+   */
   static List<Item> newestFirst(List<Item> items) {
+    Map<Item, Instant> order = new IdentityHashMap<>();
+    String source = null;
+    Instant above = null;
+    for (Item i : items) {
+      if (!Objects.equals(i.sourceValue(), source)) {
+        source = i.sourceValue();
+        above = null;
+      }
+      if (i.published() != null) above = i.published();
+      Instant undated =
+          !FeedCollector.SOURCE_TYPE.equals(i.sourceType())
+              ? Instant.MIN
+              : above == null ? Instant.MAX : above;
+      order.put(i, i.published() != null ? i.published() : undated);
+    }
     return items.stream()
-        .sorted(
-            Comparator.comparing(Item::published, Comparator.nullsLast(Comparator.reverseOrder())))
+        .sorted(Comparator.comparing((Item i) -> order.get(i)).reversed())
         .toList();
   }
 

@@ -43,7 +43,21 @@ public final class WakeUpIndex implements AutoCloseable {
     hikari.setDriverClassName(db.getString("driver"));
     hikari.setMaximumPoolSize(connections + 1);
     hikari.setMinimumIdle(1);
+    // a lost database shows within seconds (readiness asks through this pool), not after 30
+    hikari.setConnectionTimeout(ANSWER_WITHIN.toMillis());
     return new WakeUpIndex(new HikariDataSource(hikari));
+  }
+
+  /** How long the database has to hand out a connection and answer. */
+  static final java.time.Duration ANSWER_WITHIN = java.time.Duration.ofSeconds(3);
+
+  /** Whether the journal's database answers now: a connection that passes its validity check. */
+  public boolean answers() {
+    try (Connection c = pool.getConnection()) {
+      return c.isValid((int) ANSWER_WITHIN.toSeconds());
+    } catch (SQLException e) {
+      return false;
+    }
   }
 
   /**

@@ -29,7 +29,10 @@ public final class WakeUpProjection
 
   public static GroupedProjection<
           org.apache.pekko.persistence.query.Offset, EventEnvelope<WatchEntity.Event>>
-      create(ActorSystem<?> system, WakeUpIndex index) {
+      create(
+          ActorSystem<?> system,
+          WakeUpIndex index,
+          ProjectionHealth<EventEnvelope<WatchEntity.Event>> health) {
     return JdbcProjection.groupedWithin(
             ProjectionId.of("wakeup-index", WatchEntity.SCHEDULE_TAG),
             EventSourcedProvider.<WatchEntity.Event>eventsByTag(
@@ -37,7 +40,8 @@ public final class WakeUpProjection
             index::session,
             WakeUpProjection::new,
             system)
-        .withGroup(500, Duration.ofMillis(100));
+        .withGroup(500, Duration.ofMillis(100))
+        .withStatusObserver(health);
   }
 
   @Override

@@ -8,8 +8,10 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.cluster.sharding.typed.ShardedDaemonProcessSettings;
@@ -17,6 +19,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.ShardedDaemonProcess;
 import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.SingletonActor;
 import org.apache.pekko.projection.ProjectionBehavior;
+import org.apache.pekko.projection.eventsourced.EventEnvelope;
 import org.apache.pekko.projection.jdbc.javadsl.JdbcProjection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +39,11 @@ public final class WakeUpStartup {
 
   private WakeUpStartup() {}
 
-  public static void start(
+  /**
+   * @return the node's readiness checks this part owns, by name: the journal's database answers,
+   *     the wake-up projection is not failing here
+   */
+  public static Map<String, Supplier<Boolean>> start(
       ActorSystem<?> system,
       Config config,
       WatchEntity.Refs watches,
@@ -75,12 +82,13 @@ public final class WakeUpStartup {
             },
             blocking);
 
+    ProjectionHealth<EventEnvelope<WatchEntity.Event>> projection = new ProjectionHealth<>();
     ShardedDaemonProcess.get(system)
         .init(
             ProjectionBehavior.Command.class,
             "wakeup-index",
             1,
-            i -> ProjectionBehavior.create(WakeUpProjection.create(system, index)),
+            i -> ProjectionBehavior.create(WakeUpProjection.create(system, index, projection)),
             ShardedDaemonProcessSettings.create(system),
             Optional.of(ProjectionBehavior.stopMessage()));
 
@@ -103,5 +111,6 @@ public final class WakeUpStartup {
                     alerts,
                     blocking),
                 "scheduler"));
+    return Map.of("journal", index::answers, "wakeUpProjection", projection::healthy);
   }
 }

@@ -1,9 +1,6 @@
 package io.periscope.source;
 
 import io.periscope.net.SafeHttp;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.nio.charset.Charset;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,7 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
-import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.slf4j.Logger;
@@ -29,7 +25,6 @@ import org.slf4j.LoggerFactory;
  * summary); it never fails the run.
  */
 public final class ArticleExtractor {
-  public static final long MAX_PAGE_BYTES = 2L * 1024 * 1024;
   public static final Duration PAGE_TIMEOUT = Duration.ofSeconds(10);
   public static final int MAX_TEXT_CHARS = 20_000;
 
@@ -39,16 +34,27 @@ public final class ArticleExtractor {
   private static final String PAGE_CHROME = "nav, header, footer, aside";
 
   private final SafeHttp http;
+  private final CollectionBudget budget;
 
+  /** An extractor with a budget of its own (tests); a node shares one with its feed collector. */
   public ArticleExtractor(SafeHttp http) {
+    this(http, new CollectionBudget(CollectionLimits.DEFAULTS));
+  }
+
+  public ArticleExtractor(SafeHttp http, CollectionBudget budget) {
     this.http = http;
+    this.budget = budget;
   }
 
   /** The page's readable text, capped at {@link #MAX_TEXT_CHARS}; empty when it cannot be had. */
   public CompletionStage<Optional<String>> extract(String url) {
     try {
-      return http.get(url, Map.of("Accept", ACCEPT), MAX_PAGE_BYTES, PAGE_TIMEOUT)
-          .thenApply(ArticleExtractor::readableText)
+      long maxBytes = budget.limits().pageMaxBytes();
+      int maxElements = budget.limits().parseMaxElements();
+      return budget
+          .fetchAndParse(
+              () -> http.get(url, Map.of("Accept", ACCEPT), maxBytes, PAGE_TIMEOUT),
+              page -> readableText(page, maxElements))
           .exceptionally(
               failure -> {
                 log.debug("no article text from {}: {}", hostOf(url), failure.getMessage());
@@ -94,24 +100,18 @@ public final class ArticleExtractor {
             });
   }
 
-  private static Optional<String> readableText(SafeHttp.Response page) {
-    MediaType type =
-        page.header("Content-Type") == null ? null : MediaType.parse(page.header("Content-Type"));
+  /**
+   * A page past the element budget keeps what was parsed up to there: an article's text usually
+   * comes before the comments and widgets that make a page huge.
+   */
+  private static Optional<String> readableText(SafeHttp.Response page, int maxElements) {
+    String contentType = page.header("Content-Type");
+    MediaType type = contentType == null ? null : MediaType.parse(contentType);
     if (type != null && !type.subtype().contains("html"))
       return Optional.empty(); // a PDF, an image, JSON…
-    Charset declared = type == null ? null : type.charset(null);
-    Document document;
-    try {
-      // Without a declared charset Jsoup reads the BOM or the page's <meta charset>.
-      document =
-          Jsoup.parse(
-              new ByteArrayInputStream(page.body()),
-              declared == null ? null : declared.name(),
-              page.finalUrl());
-    } catch (IOException e) {
-      return Optional.empty();
-    }
-    return readableText(document);
+    String text =
+        TextDecoding.decode(page.body(), contentType, TextDecoding.Declaration.HTML_META).text();
+    return readableText(BudgetedParse.html(text, page.finalUrl(), maxElements).document());
   }
 
   static Optional<String> readableText(Document document) {
@@ -134,12 +134,7 @@ public final class ArticleExtractor {
   }
 
   private static String capped(String text) {
-    if (text.length() <= MAX_TEXT_CHARS) return text;
-    int end =
-        Character.isHighSurrogate(text.charAt(MAX_TEXT_CHARS - 1))
-            ? MAX_TEXT_CHARS - 1
-            : MAX_TEXT_CHARS;
-    return text.substring(0, end);
+    return ItemBounds.cut(text, MAX_TEXT_CHARS);
   }
 
   private static String hostOf(String url) {

@@ -7,16 +7,26 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 
 /**
- * What one source yielded in a run: its items, or the one error that stands for it in {@code
- * sourceErrors}.
+ * What one source yielded in a run: its items and the recoveries reading them took, or the one
+ * error that stands for it in {@code sourceErrors}.
  */
-public record SourceResult(List<Item> items, SourceError error) {
+public record SourceResult(List<Item> items, SourceError error, List<String> recoveries) {
+  /** The items, each within {@link ItemBounds}. */
   public static SourceResult ok(List<Item> items) {
-    return new SourceResult(List.copyOf(items), null);
+    return ok(items, List.of());
+  }
+
+  /**
+   * The items of a source that could only be read by recovering from faults ({@link
+   * FeedReader.Read#recoveries()}).
+   */
+  public static SourceResult ok(List<Item> items, List<String> recoveries) {
+    return new SourceResult(
+        items.stream().map(ItemBounds::bounded).toList(), null, List.copyOf(recoveries));
   }
 
   public static SourceResult failed(SourceError error) {
-    return new SourceResult(List.of(), error);
+    return new SourceResult(List.of(), error, List.of());
   }
 
   /**

@@ -57,10 +57,16 @@ public record RunRecord(
 
   /**
    * {@code attempted}, {@code extracted} and {@code failed} count article-page fetches of fresh
-   * items.
+   * items; {@code recovered} counts the faults the run's feeds were read past (an encoding, control
+   * characters, broken markup, undeclared prefixes, a missing end, the element budget: one each a
+   * feed), 0 in records from before it was counted.
    */
-  public record Collection(int attempted, int collected, int extracted, int failed)
-      implements JsonSerializable {}
+  public record Collection(int attempted, int collected, int extracted, int failed, int recovered)
+      implements JsonSerializable {
+    public Collection(int attempted, int collected, int extracted, int failed) {
+      this(attempted, collected, extracted, failed, 0);
+    }
+  }
 
   /** What the model was not shown: items beyond the bound, and texts cut to the per-item bound. */
   public record Trimmed(int itemsDropped, int textsCut) implements JsonSerializable {}

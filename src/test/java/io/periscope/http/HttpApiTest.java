@@ -77,6 +77,17 @@ public class HttpApiTest {
   }
 
   @Test
+  public void livenessAndReadinessArePublicAndSayWhy() throws Exception {
+    assertEquals("{\"status\":\"alive\"}", call("GET", "/health/live", null, null).body());
+    HttpResponse<String> ready = call("GET", "/health/ready", null, null);
+    assertEquals(ready.body(), 200, ready.statusCode());
+    JsonNode body = Json.MAPPER.readTree(ready.body());
+    assertEquals("ready", body.get("status").asText());
+    for (String check : new String[] {"serving", "cluster", "journal", "wakeUpProjection"})
+      assertTrue(check + ": " + body, body.at("/checks/" + check).asBoolean());
+  }
+
+  @Test
   public void createAnswersTheStoredWatchOwnedByTheCaller() throws Exception {
     HttpResponse<String> r = call("POST", "/watches", alice, WATCH.formatted("created"));
     assertEquals(r.body(), 201, r.statusCode());

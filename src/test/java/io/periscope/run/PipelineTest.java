@@ -28,6 +28,7 @@ import io.periscope.persistence.JournalSchema;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
+import io.periscope.source.Item;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;
@@ -122,6 +123,10 @@ public class PipelineTest {
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
                   .setBody(rss());
+            if (path.equals("/broken.xml")) // control characters and no end: two recoveries
+            return new MockResponse()
+                  .setHeader("Content-Type", "application/rss+xml")
+                  .setBody(rss().replace("Quarterly", "Quarterly\u0001").replace("</rss>", ""));
             if (path.startsWith("/articles/"))
               return new MockResponse()
                   .setHeader("Content-Type", "text/html")
@@ -264,6 +269,44 @@ public class PipelineTest {
             "Acme set a date.",
             "evidence",
             List.of(Map.of("url", url("/articles/launch"), "quote", "launch"))));
+  }
+
+  @Test
+  public void theFaultsAFeedWasReadPastAreCountedInTheRecord() throws Exception {
+    verdict.set(answer(false, 0.1));
+    Watch broken =
+        new Watch(
+            "broken",
+            "alice",
+            "Broken",
+            List.of(new WatchSource(WatchSource.RSS, url("/broken.xml"), null, null)),
+            "0 0 1 1 *",
+            "Acme sets a launch date",
+            List.of(),
+            0.8,
+            null,
+            true);
+    RunRecord r = run(broken, Set.of()).record();
+    assertEquals(2, r.collected());
+    assertEquals(new RunRecord.Collection(2, 2, 2, 0, 2), r.collection());
+  }
+
+  @Test
+  public void undatedFeedItemsKeepTheirPlaceInTheFeed() {
+    Instant noon = Instant.parse("2024-01-02T12:00:00Z");
+    Item dated = item("a", "feed-1", noon);
+    Item undatedBelow = item("b", "feed-1", null);
+    Item undatedTop = item("c", "feed-2", null);
+    Item older = item("d", "feed-2", noon.minusSeconds(3600));
+    Item newer = item("e", "feed-3", noon.plusSeconds(60));
+    Item search = new Item("f", "f", null, null, null, "search", "q", null);
+    assertEquals(
+        List.of(undatedTop, newer, dated, undatedBelow, older, search),
+        Pipeline.newestFirst(List.of(dated, undatedBelow, undatedTop, older, search, newer)));
+  }
+
+  private static Item item(String id, String feed, Instant published) {
+    return new Item(id, id, null, null, published, FeedCollector.SOURCE_TYPE, feed, null);
   }
 
   private RunPipeline.Outcome run(Watch watch, Set<String> alreadySeen) throws Exception {

@@ -85,6 +85,38 @@ public class ArticleExtractorTest {
   }
 
   @Test
+  public void aHostilePageIsReadWithinTheElementBudget() throws Exception {
+    // 400,000 nested elements: the budget stops the tree at 50,000 and keeps the text before it.
+    server.enqueue(
+        html(
+            "<html><body><article><p>The story comes first.</p>"
+                + "<div>".repeat(400_000)
+                + "x</article></body></html>"));
+    assertEquals(Optional.of("The story comes first."), extract("/nested"));
+    server.enqueue(
+        html("<html><body><article><p>Lead.</p>" + "<b>y</b>".repeat(200_000) + "</article>"));
+    assertTrue(extract("/wide").orElseThrow().startsWith("Lead. yyy"));
+  }
+
+  @Test
+  public void theBudgetBoundsTheTreeAndSaysItCut() {
+    BudgetedParse parse =
+        BudgetedParse.html("<p>a</p>" + "<b>y</b>".repeat(200_000), "https://e.example/", 1_000);
+    assertTrue(parse.cut());
+    // What is built: the elements counted, the ones still open when it stopped, the skeleton.
+    assertTrue(parse.document().getAllElements().size() <= 1_000 + BudgetedParse.MAX_DEPTH);
+    BudgetedParse whole = BudgetedParse.html("<p>a</p>", "https://e.example/", 1_000);
+    assertEquals(false, whole.cut());
+  }
+
+  @Test
+  public void aPagePastTheByteLimitYieldsNothing() throws Exception {
+    server.enqueue(
+        html("<html><body><article>" + "z".repeat((int) CollectionLimits.DEFAULTS.pageMaxBytes())));
+    assertEquals(Optional.empty(), extract("/huge"));
+  }
+
+  @Test
   public void readsTheCharsetThePageDeclares() throws Exception {
     String page =
         "<html><head><meta charset=\"ISO-8859-1\"></head><body><article>Caf\u00e9"

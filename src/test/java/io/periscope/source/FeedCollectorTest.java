@@ -7,7 +7,9 @@ import static org.junit.Assert.assertTrue;
 import io.periscope.net.SafeHttp;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -60,6 +62,20 @@ public class FeedCollectorTest {
   @After
   public void stop() throws Exception {
     server.shutdown();
+  }
+
+  private static FeedCollector collectorWith(long feedMaxBytes, long feedCacheBytes) {
+    CollectionLimits d = CollectionLimits.DEFAULTS;
+    return new FeedCollector(
+        new SafeHttp(true),
+        new CollectionBudget(
+            new CollectionLimits(
+                feedMaxBytes,
+                d.pageMaxBytes(),
+                d.parseMaxElements(),
+                d.fetchesPerNode(),
+                d.parsesPerNode(),
+                feedCacheBytes)));
   }
 
   private SourceResult collect(String url, String trust) throws Exception {
@@ -160,8 +176,13 @@ public class FeedCollectorTest {
   }
 
   @Test
-  public void remembersABoundedNumberOfFeeds() throws Exception {
-    collector = new FeedCollector(new SafeHttp(true), 1);
+  public void remembersFeedsUpToTheByteBound() throws Exception {
+    server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e\""));
+    collect(server.url("/c").toString(), null); // as long a URL as /a
+    server.takeRequest();
+    long oneFeed = collector.rememberedBytes();
+    assertTrue(oneFeed > 0);
+    collector = collectorWith(CollectionLimits.DEFAULTS.feedMaxBytes(), oneFeed * 3 / 2);
     for (int i = 0; i < 3; i++)
       server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e" + i + "\""));
     collect(server.url("/a").toString(), null);
@@ -170,6 +191,7 @@ public class FeedCollectorTest {
     server.takeRequest();
     server.takeRequest();
     assertNull(server.takeRequest().getHeader("If-None-Match"));
+    assertEquals(oneFeed, collector.rememberedBytes());
   }
 
   @Test
@@ -180,18 +202,20 @@ public class FeedCollectorTest {
             .addHeader("Content-Type", "text/html"));
     String url = server.url("/page").toString();
     SourceError error = collect(url, null).error();
-    assertEquals(new SourceError(url, "not-a-feed", "not an RSS or Atom document", null), error);
+    assertEquals(new SourceError(url, "not-a-feed", "not an RSS, Atom or JSON feed", null), error);
   }
 
   @Test
-  public void aDoctypeIsRefusedAsNotAFeed() throws Exception {
+  public void aDoctypeIsToleratedAndItsEntitiesNeverExpanded() throws Exception {
     String withDoctype =
-        "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><rss"
-            + " version=\"2.0\"><channel><title>&x;</title><link>https://e.com/</link><descriptio"
-            + "n>d</description>"
-            + "</channel></rss>";
+        "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY x SYSTEM \"file:///etc/passwd\">"
+            + "<!ENTITY y \"expanded\">]><rss version=\"2.0\"><channel><title>t</title>"
+            + "<item><title>a &x; b &y;</title><link>https://e.com/1</link></item></channel></rss>";
     server.enqueue(new MockResponse().setBody(withDoctype));
-    assertEquals("not-a-feed", collect(server.url("/xxe").toString(), null).error().kind());
+    SourceResult result = collect(server.url("/xxe").toString(), null);
+    assertTrue(result.succeeded());
+    assertEquals("a &x; b &y;", result.items().get(0).title());
+    assertEquals(List.of("markup"), result.recoveries()); // the unknown references were repaired
   }
 
   @Test
@@ -208,5 +232,101 @@ public class FeedCollectorTest {
         guarded.collect(url, null).toCompletableFuture().get(10, TimeUnit.SECONDS).error();
     assertEquals("refused", refused.kind());
     assertEquals(1, server.getRequestCount());
+  }
+
+  /**
+   * The property of issue 25: whatever bytes a feed URL answers with, the collector yields items or
+   * a {@code not-a-feed} source error, never an exception. Random bytes, and real feeds (RSS, Atom,
+   * JSON) cut short, with bytes flipped, inserted or repeated, from a fixed seed so a failure
+   * repeats.
+   */
+  @Test
+  public void anyBytesYieldItemsOrNotAFeedNeverAnException() throws Exception {
+    Random random = new Random(25);
+    String json =
+        "{\"version\":\"https://jsonfeed.org/version/1.1\",\"items\":[{\"id\":\"1\","
+            + "\"title\":\"T\",\"date_published\":\"2024-01-02T03:04:05Z\"}]}";
+    List<byte[]> seeds =
+        List.of(
+            RSS.getBytes(StandardCharsets.UTF_8),
+            ATOM.getBytes(StandardCharsets.UTF_8),
+            json.getBytes(StandardCharsets.UTF_8),
+            RSS.getBytes(StandardCharsets.UTF_16));
+    String[] types = {null, "application/rss+xml", "application/json", "text/html; charset=bogus"};
+    int items = 0;
+    for (int i = 0; i < 300; i++) {
+      byte[] body = i % 5 == 0 ? randomBytes(random) : mutated(seeds.get(i % seeds.size()), random);
+      MockResponse response = new MockResponse().setBody(new Buffer().write(body));
+      String type = types[random.nextInt(types.length)];
+      if (type != null) response.addHeader("Content-Type", type);
+      server.enqueue(response);
+      SourceResult result = collect(server.url("/p" + i).toString(), null);
+      if (result.succeeded()) items += result.items().size();
+      else assertEquals("case " + i, "not-a-feed", result.error().kind());
+    }
+    assertTrue("mutated feeds still yield items", items > 100);
+  }
+
+  private static byte[] randomBytes(Random random) {
+    byte[] bytes = new byte[random.nextInt(2_000)];
+    random.nextBytes(bytes);
+    return bytes;
+  }
+
+  private static byte[] mutated(byte[] seed, Random random) {
+    byte[] bytes = Arrays.copyOf(seed, seed.length);
+    switch (random.nextInt(4)) {
+      case 0 -> bytes = Arrays.copyOf(bytes, random.nextInt(bytes.length + 1)); // cut short
+      case 1 -> {
+        for (int k = 0; k < 1 + random.nextInt(20); k++)
+          bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+      }
+      case 2 -> {
+        int at = random.nextInt(bytes.length);
+        byte[] noise = randomBytes(random);
+        byte[] joined = new byte[bytes.length + noise.length];
+        System.arraycopy(bytes, 0, joined, 0, at);
+        System.arraycopy(noise, 0, joined, at, noise.length);
+        System.arraycopy(bytes, at, joined, at + noise.length, bytes.length - at);
+        bytes = joined;
+      }
+      default -> {
+        int from = random.nextInt(bytes.length);
+        int to = Math.min(bytes.length, from + random.nextInt(200));
+        byte[] twice = new byte[bytes.length + (to - from)];
+        System.arraycopy(bytes, 0, twice, 0, to);
+        System.arraycopy(bytes, from, twice, to, bytes.length - from);
+        bytes = twice;
+      }
+    }
+    return bytes;
+  }
+
+  @Test
+  public void aFeedPastTheByteLimitIsTooLargeAndItemsAreBounded() throws Exception {
+    collector = collectorWith(64 * 1024, CollectionLimits.DEFAULTS.feedCacheBytes());
+    server.enqueue(
+        new MockResponse().setBody("<rss>" + "<item><title>x</title></item>".repeat(5000)));
+    assertEquals("too-large", collect(server.url("/big").toString(), null).error().kind());
+
+    String longTitle = "T".repeat(10_000);
+    String longGuid = "g".repeat(5_000);
+    server.enqueue(
+        new MockResponse()
+            .setBody(
+                "<rss><channel><item><guid>"
+                    + longGuid
+                    + "</guid><title>"
+                    + longTitle
+                    + "</title><link>https://e.example/"
+                    + "p".repeat(3_000)
+                    + "</link><description>"
+                    + "d ".repeat(5_000)
+                    + "</description></item></channel></rss>"));
+    Item item = collect(server.url("/long").toString(), null).items().get(0);
+    assertEquals(ItemBounds.MAX_TITLE_CHARS, item.title().length());
+    assertNull(item.url()); // a cut URL would point elsewhere
+    assertTrue(item.summary().length() <= ItemBounds.MAX_SUMMARY_CHARS);
+    assertEquals(ItemBounds.digest(longGuid), item.identity());
   }
 }

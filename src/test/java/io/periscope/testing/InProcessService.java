@@ -10,6 +10,7 @@ import io.periscope.config.Settings;
 import io.periscope.http.HttpApi;
 import io.periscope.json.Json;
 import io.periscope.runtime.Node;
+import io.periscope.runtime.Serving;
 import io.periscope.runtime.ShardedEntities;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -79,6 +80,7 @@ public final class InProcessService implements AutoCloseable {
             .bind(api.route().seal())
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
+    Serving.get(system).started(); // as serve does once bound
   }
 
   public URI uri(String path) {

@@ -1,0 +1,52 @@
+package io.periscope.source;
+
+import java.io.Reader;
+import java.io.StringReader;
+import java.util.Iterator;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.jsoup.parser.StreamParser;
+
+/**
+ * A jsoup parse (HTML or XML) that stops building once it holds {@code maxElements} elements or
+ * nests {@link #MAX_DEPTH} deep: what was built up to there is the document. jsoup keeps going
+ * where a strict parser stops (unclosed elements, undeclared prefixes, stray {@code &}), never
+ * reads a DTD or fetches anything, and expands no entity a document declares, which is what both
+ * feeds and pages need; the budget is what it lacks for hostile input.
+ *
+ * @param document what was parsed
+ * @param cut whether the budget stopped the parse before the end of the text
+ * @param repairs how many places jsoup had to repair (up to {@link #MAX_TRACKED_ERRORS})
+ */
+public record BudgetedParse(Document document, boolean cut, int repairs) {
+  /** Deeper nesting is flattened by jsoup (no stack overflow in later tree walks either). */
+  public static final int MAX_DEPTH = 256;
+
+  static final int MAX_TRACKED_ERRORS = 1_000;
+
+  public static BudgetedParse html(String text, String baseUri, int maxElements) {
+    return parse(Parser.htmlParser(), new StringReader(text), baseUri, maxElements);
+  }
+
+  public static BudgetedParse xml(String text, String baseUri, int maxElements) {
+    return parse(Parser.xmlParser(), new StringReader(text), baseUri, maxElements);
+  }
+
+  private static BudgetedParse parse(Parser parser, Reader text, String baseUri, int maxElements) {
+    parser.setTrackErrors(MAX_TRACKED_ERRORS).setMaxDepth(MAX_DEPTH);
+    try (StreamParser stream = new StreamParser(parser).parse(text, baseUri)) {
+      int elements = 0;
+      boolean cut = false;
+      // Elements arrive as they close; the document keeps them, so counting is all there is to do.
+      for (Iterator<Element> it = stream.iterator(); it.hasNext(); it.next()) {
+        if (++elements > maxElements) {
+          cut = true;
+          stream.stop();
+          break;
+        }
+      }
+      return new BudgetedParse(stream.document(), cut, parser.getErrors().size());
+    }
+  }
+}

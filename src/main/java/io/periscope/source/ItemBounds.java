@@ -1,0 +1,71 @@
+package io.periscope.source;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The longest title, link, summary and identity an item may carry into a run's state, its events
+ * and the cluster's messages. Every source's items pass here ({@link SourceResult#ok}), so a
+ * hostile feed or search answer cannot make a run's items, the seen-set or a run record large.
+ */
+public final class ItemBounds {
+  public static final int MAX_TITLE_CHARS = 300;
+
+  /** Longer links are dropped, not cut: a cut URL points somewhere else. */
+  public static final int MAX_URL_CHARS = 2_048;
+
+  /** Summaries are context for the judge when a page cannot be read, not the article. */
+  public static final int MAX_SUMMARY_CHARS = 1_000;
+
+  /**
+   * Longer identities become {@code sha256:<hex>} of themselves: still one per distinct identity.
+   */
+  public static final int MAX_IDENTITY_CHARS = 512;
+
+  private ItemBounds() {}
+
+  public static Item bounded(Item item) {
+    String identity = item.identity();
+    String title = cut(item.title(), MAX_TITLE_CHARS);
+    String url = item.url() != null && item.url().length() > MAX_URL_CHARS ? null : item.url();
+    String summary = cut(item.summary(), MAX_SUMMARY_CHARS);
+    if (identity != null && identity.length() > MAX_IDENTITY_CHARS) identity = digest(identity);
+    if (identity == item.identity()
+        && title == item.title()
+        && url == item.url()
+        && summary == item.summary()) return item;
+    return new Item(
+        identity,
+        title,
+        url,
+        summary,
+        item.published(),
+        item.sourceType(),
+        item.sourceValue(),
+        item.trust());
+  }
+
+  /** {@code text} cut to {@code max} characters, never between the halves of a surrogate pair. */
+  public static String cut(String text, int max) {
+    if (text == null || text.length() <= max) return text;
+    int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
+    return text.substring(0, end);
+  }
+
+  static String digest(String text) {
+    return "sha256:" + sha256Hex(text);
+  }
+
+  /** SHA-256 of the text's UTF-8 bytes, in lower-case hex. */
+  static String sha256Hex(String text) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is always available", e);
+    }
+  }
+}
