@@ -49,13 +49,14 @@ import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OnDemandRuns;
 import io.periscope.persistence.JournalReads;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
-import io.periscope.run.RunAllResult;
+import io.periscope.run.RunAllJob;
 import io.periscope.run.RunSlots;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.Serving;
@@ -231,9 +232,14 @@ public final class Periscope {
                 .empty() // SearXNG has no public default: without SEARCH_BASE_URL search is not
             // configured
             : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), keyed));
+    RepeatedAlerts runAlerts =
+        new RepeatedAlerts(adminAlerts, Clock.systemUTC(), RepeatedAlerts.REPEAT_EVERY);
     entities.start(
-        new RunSlots(pipeline(config, blocking), settings.runsPerNode(), system.executionContext()),
-        new EntityRunAll(system, entities, asks, settings.runAllConcurrency()),
+        new RunSlots(
+            pipeline(config, blocking, runAlerts),
+            settings.runsPerNode(),
+            system.executionContext()),
+        new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         clock);
   }
 
@@ -245,7 +251,7 @@ public final class Periscope {
     }
   }
 
-  private Pipeline pipeline(Config config, Executor blocking) {
+  private Pipeline pipeline(Config config, Executor blocking, RepeatedAlerts runAlerts) {
     SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     Notifier notifier =
@@ -265,6 +271,7 @@ public final class Periscope {
         keyPools,
         notifier,
         adminAlerts,
+        runAlerts,
         owner ->
             asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
@@ -305,11 +312,14 @@ public final class Periscope {
     return accounts;
   }
 
-  /**
-   * Runs an owner's enabled watches now, through the owner entity (refused while one is in flight).
-   */
-  public CompletionStage<RunAllResult> runAll(String owner) {
-    return runs.runAll(owner);
+  /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
+  public CompletionStage<RunAllJob> startRunAll(String owner) {
+    return runs.startRunAll(owner);
+  }
+
+  /** An owner's run-all job as it stands; refused for an unknown one. */
+  public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
+    return runs.runAllJob(owner, jobId);
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */

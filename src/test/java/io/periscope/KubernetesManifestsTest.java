@@ -278,4 +278,20 @@ public class KubernetesManifestsTest {
                 key + " is a placeholder or empty",
                 value.isEmpty() || value.startsWith("REPLACE-ME")));
   }
+
+  @Test
+  public void theIngressWaitsForTheLongestAnswerAndDoesNotBufferEventStreams() {
+    JsonNode ingress = only("Ingress", "periscope");
+    JsonNode annotations = ingress.at("/metadata/annotations");
+    long idleSeconds = config.getDuration("pekko.http.server.idle-timeout").toSeconds();
+    assertTrue(
+        "the ingress read timeout covers the service's idle timeout",
+        annotations.path("nginx.ingress.kubernetes.io/proxy-read-timeout").asLong() >= idleSeconds);
+    assertEquals("off", annotations.path("nginx.ingress.kubernetes.io/proxy-buffering").asText());
+    assertEquals(
+        "periscope", ingress.at("/spec/rules/0/http/paths/0/backend/service/name").asText());
+    assertEquals(
+        only("Service", "periscope").at("/spec/ports/0/name").asText(),
+        ingress.at("/spec/rules/0/http/paths/0/backend/service/port/name").asText());
+  }
 }

@@ -75,8 +75,9 @@ public final class AssistRequests {
   }
 
   /**
-   * {@code base} counts only when its id is the path's (the README's AI assistance, "Revisions");
-   * then it must be a valid watch, like a PUT body.
+   * {@code base} counts unless it names another id than the path's (the README's AI assistance,
+   * "Revisions": only a base whose id differs is ignored, so one without an id is the diff base
+   * too); then it must be a valid watch, like a PUT body.
    */
   public static RevisionRequest revision(JsonNode body, String pathId, String owner) {
     List<Issue> issues = new ArrayList<>();
@@ -88,8 +89,10 @@ public final class AssistRequests {
     if (base != null && !base.isNull() && !base.isObject()) {
       issues.add(Issue.at("must be the watch as the client holds it, an object", "base"));
     } else if (base != null
-        && base.path("id").isTextual()
-        && base.get("id").asText().equals(pathId)) {
+        && !base.isNull()
+        && (base.path("id").isMissingNode()
+            || base.path("id").isNull()
+            || base.path("id").asText().equals(pathId) && base.path("id").isTextual())) {
       try {
         baseWatch = WatchValidator.validate(base, pathId, owner);
       } catch (ValidationException invalid) {

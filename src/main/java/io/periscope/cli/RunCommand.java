@@ -10,6 +10,7 @@ import io.periscope.json.Json;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.owner.Role;
 import io.periscope.run.EntityRunAll;
+import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.runtime.Node;
@@ -24,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -43,8 +45,62 @@ import org.apache.pekko.actor.typed.ActorSystem;
 final class RunCommand {
   private RunCommand() {}
 
-  /** One owner's part of the command: its run-all, or the one watch asked for. */
-  private record OwnerRuns(String owner, List<RunAllResult.WatchOutcome> outcomes) {}
+  /**
+   * The lines of the command, printed as each watch finishes; remembers whether any failed. Crashed
+   * runs send the operational alert.
+   */
+  private static final class Lines {
+    private final PrintStream out;
+    private final AdminAlerts alerts;
+    private boolean anyFailed;
+
+    Lines(PrintStream out, AdminAlerts alerts) {
+      this.out = out;
+      this.alerts = alerts;
+    }
+
+    void watch(String owner, RunAllResult.WatchOutcome o) {
+      if (o.status().equals(RunAllResult.SKIPPED)) return;
+      anyFailed |= o.status().equals(RunAllResult.FAILED);
+      RunRecord r = o.record();
+      out.println(
+          owner
+              + "/"
+              + o.watchId()
+              + " "
+              + (r == null ? RunAllResult.FAILED : r.outcome())
+              + " collected="
+              + (r == null ? 0 : r.collected())
+              + " fresh="
+              + (r == null ? 0 : r.fresh())
+              + " notified="
+              + (r == null ? 0 : r.notificationsSent())
+              + " errors="
+              + (r == null ? 1 : r.sourceErrors().size() + (r.error() == null ? 0 : 1)));
+      out.flush();
+      if (r == null || RunRecords.isCrash(r)) {
+        alerts
+            .alert(
+                AdminAlerts.Kind.SCHEDULED_RUN_CRASHED,
+                owner,
+                o.watchId(),
+                o.error() == null ? "the run crashed" : o.error())
+            .toCompletableFuture()
+            .join();
+      }
+    }
+
+    /** An owner whose run-all could not run (one in flight, say): the others still run. */
+    void ownerFailed(String owner, String why) {
+      anyFailed = true;
+      out.println(owner + " error: " + why);
+      out.flush();
+    }
+
+    int exitCode() {
+      return anyFailed ? 1 : 0;
+    }
+  }
 
   static int run(List<String> args, Config config, PrintStream out, PrintStream err)
       throws Exception {
@@ -61,11 +117,14 @@ final class RunCommand {
           http,
           // the service sends its runs' own alerts; this process adds only the crash alerts
           service ->
-              report(
-                  throughService(service, settings, http, owner, watch),
-                  AdminAlerts.create(config, new okhttp3.OkHttpClient()),
-                  out),
-          () -> locally(config, settings, owner, watch, out, err));
+              throughService(
+                  service,
+                  settings,
+                  http,
+                  owner,
+                  watch,
+                  new Lines(out, AdminAlerts.create(config, new okhttp3.OkHttpClient()))),
+          () -> locally(config, settings, owner, watch, out));
     } catch (SingleWriter.Busy | NoSuchWatch e) {
       err.println("error: " + e.getMessage());
       return 1;
@@ -78,6 +137,9 @@ final class RunCommand {
     }
   }
 
+  /** How often a run-all run in this process is looked at for finished watches. */
+  private static final Duration LOOK_EVERY = Duration.ofMillis(250);
+
   // ---- when no service runs: this process is the writer
   // ---------------------------------------------
 
@@ -86,19 +148,18 @@ final class RunCommand {
       Settings settings,
       Optional<String> owner,
       Optional<String> watch,
-      PrintStream out,
-      PrintStream err)
+      PrintStream out)
       throws Exception {
     ActorSystem<Void> system = Node.startLocal(config);
     try {
       Periscope app =
           new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
       await(app.seedKeyPools());
+      Lines lines = new Lines(out, app.adminAlerts());
       List<String> owners =
           owner.isPresent()
               ? List.of(owner.get())
               : await(app.accounts().list()).stream().map(v -> v.id()).toList();
-      List<OwnerRuns> runs = new ArrayList<>();
       for (String o : owners) {
         if (watch.isPresent()) {
           RunRecord record;
@@ -108,12 +169,32 @@ final class RunCommand {
             if (Failures.isRefusal(e)) throw new NoSuchWatch(o, watch.get());
             throw e;
           }
-          runs.add(new OwnerRuns(o, List.of(RunAllResult.WatchOutcome.of(watch.get(), record))));
-        } else {
-          runs.add(new OwnerRuns(o, await(app.runAll(o)).outcomes()));
+          lines.watch(o, RunAllResult.WatchOutcome.of(watch.get(), record));
+          continue;
         }
+        RunAllJob job;
+        try {
+          job = await(app.startRunAll(o));
+        } catch (java.util.concurrent.ExecutionException e) {
+          lines.ownerFailed(o, Failures.unwrap(e).getMessage());
+          continue;
+        }
+        Set<String> printed = new HashSet<>();
+        long deadline = System.nanoTime() + EntityRunAll.RUN_ALL_TIMEOUT.toNanos();
+        while (true) {
+          job = await(app.runAllJob(o, job.id()));
+          for (RunAllResult.WatchOutcome outcome : job.outcomes())
+            if (printed.add(outcome.watchId())) lines.watch(o, outcome);
+          if (job.finished()) break;
+          if (System.nanoTime() > deadline) {
+            lines.ownerFailed(o, "the run-all did not finish in time");
+            break;
+          }
+          Thread.sleep(LOOK_EVERY.toMillis());
+        }
+        if (job.status().equals(RunAllJob.FAILED)) lines.ownerFailed(o, job.error());
       }
-      return report(runs, app.adminAlerts(), out);
+      return lines.exitCode();
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -129,104 +210,126 @@ final class RunCommand {
   // ---- through the running service
   // ------------------------------------------------------------------
 
-  private static List<OwnerRuns> throughService(
+  private static int throughService(
       ServiceFile service,
       Settings settings,
       HttpClient http,
       Optional<String> owner,
-      Optional<String> watch)
+      Optional<String> watch,
+      Lines lines)
       throws Exception {
     Tokens tokens = SingleWriter.tokens(settings);
     List<String> owners = new ArrayList<>();
     if (owner.isPresent()) {
       owners.add(owner.get());
     } else {
-      call(http, service.base().resolve("/admin/users"), SingleWriter.adminToken(tokens), false)
+      send(http, get(service.base().resolve("/admin/users"), SingleWriter.adminToken(tokens)))
+          .body()
           .path("users")
           .forEach(u -> owners.add(u.path("id").asText()));
     }
-    List<OwnerRuns> runs = new ArrayList<>();
     for (String o : owners) {
       String token =
           tokens.issue(o, Role.USER, Instant.now(), EntityRunAll.RUN_ALL_TIMEOUT.plusMinutes(1));
       if (watch.isPresent()) {
-        JsonNode result =
-            call(http, service.base().resolve("/watches/" + watch.get() + "/run"), token, true);
-        if (result == null) throw new NoSuchWatch(o, watch.get());
-        RunRecord record = Json.MAPPER.treeToValue(result.path("result"), RunRecord.class);
-        runs.add(new OwnerRuns(o, List.of(RunAllResult.WatchOutcome.of(watch.get(), record))));
-      } else {
-        JsonNode body = call(http, service.base().resolve("/watches/run-all"), token, true);
-        List<RunAllResult.WatchOutcome> outcomes = new ArrayList<>();
-        for (JsonNode outcome : body.path("outcomes")) {
-          JsonNode result = outcome.get("result");
-          outcomes.add(
-              new RunAllResult.WatchOutcome(
-                  outcome.path("watchId").asText(),
-                  outcome.path("status").asText(),
-                  result == null ? null : Json.MAPPER.treeToValue(result, RunRecord.class),
-                  outcome.path("error").asText(null)));
-        }
-        runs.add(new OwnerRuns(o, outcomes));
+        Answer answer =
+            send(http, post(service.base().resolve("/watches/" + watch.get() + "/run"), token));
+        if (answer.status() == 404) throw new NoSuchWatch(o, watch.get());
+        RunRecord record = Json.MAPPER.treeToValue(answer.ok().path("result"), RunRecord.class);
+        lines.watch(o, RunAllResult.WatchOutcome.of(watch.get(), record));
+        continue;
       }
+      Answer started =
+          send(http, post(service.base().resolve("/watches/run-all?async=true"), token));
+      if (started.status() != 202) {
+        lines.ownerFailed(o, started.error());
+        continue;
+      }
+      String events = "/watches/run-all/jobs/" + started.body().at("/job/id").asText() + "/events";
+      followEvents(http, get(service.base().resolve(events), token), o, lines);
     }
-    return runs;
+    return lines.exitCode();
   }
 
-  /** The answer's body; null for a 404. */
-  private static JsonNode call(HttpClient http, URI uri, String token, boolean post)
+  /**
+   * Prints each {@code outcome} event of a run-all job's stream as it comes, until {@code done}.
+   */
+  private static void followEvents(HttpClient http, HttpRequest request, String owner, Lines lines)
       throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri)
-            .timeout(EntityRunAll.RUN_ALL_TIMEOUT.plusSeconds(30))
-            .header("Authorization", "Bearer " + token);
-    request = post ? request.POST(HttpRequest.BodyPublishers.noBody()) : request.GET();
-    HttpResponse<String> response =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() == 404) return null;
-    JsonNode body = Json.MAPPER.readTree(response.body());
+    HttpResponse<java.util.stream.Stream<String>> response =
+        http.send(request, HttpResponse.BodyHandlers.ofLines());
     if (response.statusCode() != 200) {
-      throw new IllegalStateException(body.path("error").asText("HTTP " + response.statusCode()));
+      response.body().close();
+      lines.ownerFailed(owner, "the run-all's events answered HTTP " + response.statusCode());
+      return;
     }
-    return body;
-  }
-
-  // ---- the lines
-  // ------------------------------------------------------------------------------------
-
-  private static int report(List<OwnerRuns> runs, AdminAlerts alerts, PrintStream out) {
-    boolean anyFailed = false;
-    for (OwnerRuns owner : runs) {
-      for (RunAllResult.WatchOutcome o : owner.outcomes()) {
-        if (o.status().equals(RunAllResult.SKIPPED)) continue;
-        anyFailed |= o.status().equals(RunAllResult.FAILED);
-        RunRecord r = o.record();
-        out.println(
-            owner.owner()
-                + "/"
-                + o.watchId()
-                + " "
-                + (r == null ? RunAllResult.FAILED : r.outcome())
-                + " collected="
-                + (r == null ? 0 : r.collected())
-                + " fresh="
-                + (r == null ? 0 : r.fresh())
-                + " notified="
-                + (r == null ? 0 : r.notificationsSent())
-                + " errors="
-                + (r == null ? 1 : r.sourceErrors().size() + (r.error() == null ? 0 : 1)));
-        if (r == null || RunRecords.isCrash(r)) {
-          alerts
-              .alert(
-                  AdminAlerts.Kind.SCHEDULED_RUN_CRASHED,
-                  owner.owner(),
-                  o.watchId(),
-                  o.error() == null ? "the run crashed" : o.error())
-              .toCompletableFuture()
-              .join();
+    try (java.util.stream.Stream<String> stream = response.body()) {
+      // An event is its fields up to a blank line, in any order.
+      String event = null;
+      StringBuilder data = new StringBuilder();
+      for (var it = stream.iterator(); it.hasNext(); ) {
+        String line = it.next();
+        if (line.startsWith("event:")) event = line.substring(6).trim();
+        else if (line.startsWith("data:")) data.append(line.substring(5).trim());
+        else if (line.isEmpty()) {
+          if ("outcome".equals(event))
+            lines.watch(owner, outcome(Json.MAPPER.readTree(data.toString())));
+          if ("done".equals(event)) {
+            JsonNode job = Json.MAPPER.readTree(data.toString());
+            if (job.path("status").asText().equals(RunAllJob.FAILED))
+              lines.ownerFailed(owner, job.path("error").asText("the run-all failed"));
+            return;
+          }
+          event = null;
+          data.setLength(0);
         }
       }
     }
-    return anyFailed ? 1 : 0;
+    lines.ownerFailed(owner, "the run-all's events ended before it finished");
+  }
+
+  private static RunAllResult.WatchOutcome outcome(JsonNode outcome) throws Exception {
+    JsonNode result = outcome.get("result");
+    return new RunAllResult.WatchOutcome(
+        outcome.path("watchId").asText(),
+        outcome.path("status").asText(),
+        result == null ? null : Json.MAPPER.treeToValue(result, RunRecord.class),
+        outcome.path("error").asText(null));
+  }
+
+  /** An answer of the service: its status and JSON body. */
+  private record Answer(int status, JsonNode body) {
+    String error() {
+      return body.path("error").asText("HTTP " + status);
+    }
+
+    /** The body of a 2xx answer; another fails the command with the service's reason. */
+    JsonNode ok() {
+      if (status / 100 != 2) throw new IllegalStateException(error());
+      return body;
+    }
+  }
+
+  private static HttpRequest get(URI uri, String token) {
+    return request(uri, token).GET().build();
+  }
+
+  private static HttpRequest post(URI uri, String token) {
+    return request(uri, token).POST(HttpRequest.BodyPublishers.noBody()).build();
+  }
+
+  private static HttpRequest.Builder request(URI uri, String token) {
+    return HttpRequest.newBuilder(uri)
+        .timeout(EntityRunAll.RUN_ALL_TIMEOUT.plusSeconds(30))
+        .header("Authorization", "Bearer " + token);
+  }
+
+  private static Answer send(HttpClient http, HttpRequest request) throws Exception {
+    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    JsonNode body =
+        response.body().isBlank()
+            ? Json.MAPPER.createObjectNode()
+            : Json.MAPPER.readTree(response.body());
+    return new Answer(response.statusCode(), body);
   }
 }

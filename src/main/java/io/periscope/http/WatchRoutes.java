@@ -17,11 +17,13 @@ import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
+import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.owner.OnDemandRuns;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.EntityRunAll;
+import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Entities;
@@ -30,22 +32,29 @@ import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
+import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.Location;
+import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.pattern.AskTimeoutException;
 
 /**
  * /watches: create, list, get, replace, delete, always scoped to the caller. Another owner's watch
  * is addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
 public final class WatchRoutes implements Routes {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
   private final Asks asks;
   private final OnDemandRuns runs;
@@ -101,14 +110,38 @@ public final class WatchRoutes implements Routes {
             watch(
                 (owner, id, p) ->
                     parameterOptional(
-                        "limit", limit -> completeWithFuture(runs(owner, id, limit))))),
+                        "limit",
+                        limit ->
+                            parameterOptional(
+                                "before",
+                                before -> completeWithFuture(runs(owner, id, limit, before)))))),
         new Endpoint(
             POST,
             "/watches/run-all",
             (caller, p) ->
-                withRequestTimeout(
-                    RUN_ALL_TIMEOUT.plusSeconds(5),
-                    () -> completeWithFuture(runAll(caller.accountId())))));
+                parameterOptional(
+                    "async",
+                    async ->
+                        switch (async.orElse("false")) {
+                          case "true" -> completeWithFuture(startRunAll(caller.accountId()));
+                          case "false" ->
+                              withRequestTimeout(
+                                  RUN_ALL_WAIT.plusSeconds(5),
+                                  () -> completeWithFuture(runAll(caller.accountId())));
+                          default ->
+                              complete(
+                                  HttpResponses.invalid(
+                                      List.of(
+                                          Issue.at("must be true or false", "query", "async"))));
+                        })),
+        new Endpoint(
+            GET,
+            "/watches/run-all/jobs/{job}",
+            (caller, p) -> completeWithFuture(job(caller.accountId(), p.get("job")))),
+        new Endpoint(
+            GET,
+            "/watches/run-all/jobs/{job}/events",
+            (caller, p) -> jobEvents(caller.accountId(), p.get("job"))));
   }
 
   /**
@@ -131,7 +164,19 @@ public final class WatchRoutes implements Routes {
   /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */
   static final Duration RUN_TIMEOUT = EntityRunAll.RUN_TIMEOUT;
 
-  static final Duration RUN_ALL_TIMEOUT = EntityRunAll.RUN_ALL_TIMEOUT;
+  /**
+   * How long the synchronous run-all waits for its run-all to finish; after it, a 503 names the
+   * job, which goes on (server.idle-timeout in conf/periscope.conf is longer, so the answer
+   * arrives).
+   */
+  static final Duration RUN_ALL_WAIT = EntityRunAll.RUN_ALL_WAIT;
+
+  /** How often a follower of a run-all job looks at it. */
+  static final Duration JOB_POLL = Duration.ofMillis(500);
+
+  /** An event stream with nothing to say sends a comment this often, so no proxy closes it. */
+  static final Duration EVENTS_HEARTBEAT = Duration.ofSeconds(15);
+
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
 
@@ -144,10 +189,50 @@ public final class WatchRoutes implements Routes {
   /**
    * One watch of a run-all: {@code result} when a run was recorded, {@code error} when it failed.
    */
-  public record OutcomeView(String watchId, String status, RunView result, String error) {}
+  public record OutcomeView(String watchId, String status, RunView result, String error) {
+    static OutcomeView of(RunAllResult.WatchOutcome o) {
+      return new OutcomeView(
+          o.watchId(),
+          o.status(),
+          o.record() == null ? null : RunView.of(o.watchId(), o.record()),
+          o.error());
+    }
+  }
 
-  /** The body of GET /watches/:id/runs, newest first. */
-  public record RunHistory(List<RunView> runs) {}
+  /** A run-all job as the interface shows it: its outcomes as the synchronous answer's. */
+  public record JobView(
+      String id,
+      String status,
+      java.time.Instant startedAt,
+      java.time.Instant finishedAt,
+      int total,
+      List<OutcomeView> outcomes,
+      RunAllResult.Summary summary,
+      String error) {
+    static JobView of(RunAllJob job) {
+      return new JobView(
+          job.id(),
+          job.status(),
+          job.startedAt(),
+          job.finishedAt(),
+          job.total(),
+          job.outcomes().stream().map(OutcomeView::of).toList(),
+          job.summary(),
+          job.error());
+    }
+  }
+
+  /** The body of the run-all job routes. */
+  public record JobBody(JobView job) {}
+
+  /** The body of a synchronous run-all that did not finish in time: the job goes on. */
+  public record UnfinishedBody(String error, JobView job) {}
+
+  /**
+   * The body of GET /watches/:id/runs, newest first; {@code next}, when older kept runs follow, is
+   * the {@code before} of the next page.
+   */
+  public record RunHistory(List<RunView> runs, String next) {}
 
   private CompletionStage<HttpResponse> run(String owner, String id) {
     return runs.runNow(owner, id)
@@ -155,47 +240,174 @@ public final class WatchRoutes implements Routes {
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
+  /**
+   * Starts the caller's run-all and waits for it: 200 with every outcome, 409 while another is in
+   * flight, 503 when it failed, was interrupted or is still going after {@link #RUN_ALL_WAIT}.
+   */
   private CompletionStage<HttpResponse> runAll(String owner) {
-    return runs.runAll(owner)
-        .thenApply(
-            result ->
-                ok(
-                    new RunAllBody(
-                        result.summary(),
-                        result.outcomes().stream()
-                            .map(
-                                o ->
-                                    new OutcomeView(
-                                        o.watchId(),
-                                        o.status(),
-                                        o.record() == null
-                                            ? null
-                                            : RunView.of(o.watchId(), o.record()),
-                                        o.error()))
-                            .toList())))
-        .exceptionally(Refusal.as(CONFLICT));
+    return runs.startRunAll(owner)
+        .thenCompose(
+            started ->
+                runs.awaitRunAllJob(owner, started.id(), RUN_ALL_WAIT)
+                    .thenApply(
+                        job ->
+                            job.status().equals(RunAllJob.DONE)
+                                ? ok(new RunAllBody(job.summary(), JobView.of(job).outcomes()))
+                                : error(StatusCodes.SERVICE_UNAVAILABLE, job.error()))
+                    .exceptionally(
+                        e -> {
+                          if (Failures.unwrap(e) instanceof AskTimeoutException)
+                            return stillRunning(started);
+                          // its owner entity stopped before the wait reached it
+                          if (refused(e)
+                              && OwnerEntity.NO_SUCH_JOB.equals(Failures.unwrap(e).getMessage()))
+                            return error(
+                                StatusCodes.SERVICE_UNAVAILABLE, OwnerEntity.RUN_ALL_INTERRUPTED);
+                          return unavailable(e);
+                        }))
+        .exceptionally(this::runAllRefused);
   }
 
-  private CompletionStage<HttpResponse> runs(String owner, String id, Optional<String> limitParam) {
+  private HttpResponse stillRunning(RunAllJob job) {
+    return json(
+            StatusCodes.SERVICE_UNAVAILABLE,
+            new UnfinishedBody(
+                "the run-all did not finish within "
+                    + RUN_ALL_WAIT.toMinutes()
+                    + " minutes and goes on; follow its job",
+                JobView.of(job)))
+        .addHeader(Location.create(jobPath(job)));
+  }
+
+  private static String jobPath(RunAllJob job) {
+    return "/watches/run-all/jobs/" + job.id();
+  }
+
+  /** A refused or failed run-all: 409 only while another run-all is in flight. */
+  private HttpResponse runAllRefused(Throwable e) {
+    if (refused(e) && OwnerEntity.RUN_ALL_IN_FLIGHT.equals(Failures.unwrap(e).getMessage()))
+      return error(StatusCodes.CONFLICT, OwnerEntity.RUN_ALL_IN_FLIGHT);
+    return unavailable(e);
+  }
+
+  /** A run-all (or its job) the owner entity could not carry through: 503, never a 500. */
+  private static HttpResponse unavailable(Throwable e) {
+    log.warn("event=run-all-unavailable problem={}", Failures.unwrap(e).toString());
+    return error(
+        StatusCodes.SERVICE_UNAVAILABLE,
+        refused(e)
+            ? Failures.unwrap(e).getMessage()
+            : "the run-all could not be carried out; start it again");
+  }
+
+  /** 202 with the started job, and where to follow it. */
+  private CompletionStage<HttpResponse> startRunAll(String owner) {
+    return runs.startRunAll(owner)
+        .thenApply(
+            job ->
+                json(StatusCodes.ACCEPTED, new JobBody(JobView.of(job)))
+                    .addHeader(Location.create(jobPath(job))))
+        .exceptionally(this::runAllRefused);
+  }
+
+  private CompletionStage<HttpResponse> job(String owner, String jobId) {
+    return runs.runAllJob(owner, jobId)
+        .thenApply(job -> ok(new JobBody(JobView.of(job))))
+        .exceptionally(e -> refused(e) ? jobNotFound() : rethrow(e));
+  }
+
+  /**
+   * The job as server-sent events: an {@code outcome} event per finished watch (those finished
+   * before the client came first), then {@code done} with the final job. The stream polls the owner
+   * entity, so it works from any node.
+   */
+  private Route jobEvents(String owner, String jobId) {
+    CompletionStage<Optional<RunAllJob>> first =
+        runs.runAllJob(owner, jobId)
+            .thenApply(Optional::of)
+            .exceptionally(e -> refused(e) ? Optional.empty() : rethrow(e));
+    return onSuccess(
+        first,
+        found ->
+            found
+                .<Route>map(
+                    job -> {
+                      Set<String> sent = new HashSet<>();
+                      var looks =
+                          job.finished()
+                              ? org.apache.pekko.stream.javadsl.Source.single(job)
+                              : org.apache.pekko.stream.javadsl.Source.single(job)
+                                  .concat(follow(owner, jobId));
+                      return completeOK(
+                          looks
+                              .mapConcat(look -> eventsOf(look, sent))
+                              .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
+                          EventStreamMarshalling.toEventStream());
+                    })
+                .orElseGet(() -> complete(jobNotFound())));
+  }
+
+  /** The events a look at the job adds: outcomes not sent yet, and done once it finished. */
+  private static List<ServerSentEvent> eventsOf(RunAllJob job, Set<String> sent) {
+    List<ServerSentEvent> events = new ArrayList<>();
+    for (RunAllResult.WatchOutcome o : job.outcomes()) {
+      if (sent.add(o.watchId()))
+        events.add(ServerSentEvent.create(Json.text(OutcomeView.of(o)), "outcome"));
+    }
+    if (job.finished()) events.add(ServerSentEvent.create(Json.text(JobView.of(job)), "done"));
+    return events;
+  }
+
+  /** The job, looked at every {@link #JOB_POLL} until it finished (that look included). */
+  private org.apache.pekko.stream.javadsl.Source<RunAllJob, ?> follow(String owner, String jobId) {
+    return org.apache.pekko.stream.javadsl.Source.tick(JOB_POLL, JOB_POLL, "look")
+        .mapAsync(1, look -> runs.runAllJob(owner, jobId))
+        .takeWhile(job -> !job.finished(), true);
+  }
+
+  static HttpResponse jobNotFound() {
+    return error(StatusCodes.NOT_FOUND, OwnerEntity.NO_SUCH_JOB);
+  }
+
+  /**
+   * A page of the watch's kept runs, newest first: {@code limit} 1 to {@link #MAX_RUNS}, older than
+   * the run {@code before} when given; {@code next} is the cursor of the next page.
+   */
+  private CompletionStage<HttpResponse> runs(
+      String owner, String id, Optional<String> limitParam, Optional<String> before) {
     int limit;
     try {
       limit = limitParam.map(Integer::parseInt).orElse(DEFAULT_RUNS);
     } catch (NumberFormatException e) {
       limit = -1;
     }
-    if (limit < 1) {
+    if (limit < 1 || limit > MAX_RUNS) {
       return CompletableFuture.completedFuture(
-          error(StatusCodes.BAD_REQUEST, "limit must be a positive integer"));
+          HttpResponses.invalid(
+              List.of(Issue.at("must be a whole number from 1 to " + MAX_RUNS, "query", "limit"))));
     }
-    int bounded = Math.min(limit, MAX_RUNS);
+    int page = limit;
     return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            entities.watch(owner, id), r -> new WatchEntity.GetRuns(bounded, r))
+            entities.watch(owner, id), r -> new WatchEntity.GetRuns(page, before.orElse(null), r))
         .thenApply(
-            history ->
-                ok(
-                    new RunHistory(
-                        history.runs().stream().map(rec -> RunView.of(id, rec)).toList())))
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+            history -> {
+              List<RunView> runs = history.runs().stream().map(rec -> RunView.of(id, rec)).toList();
+              return ok(
+                  new RunHistory(
+                      runs,
+                      history.more() && !runs.isEmpty()
+                          ? runs.get(runs.size() - 1).run().runId()
+                          : null));
+            })
+        .exceptionally(
+            e -> {
+              if (!Failures.isRefusal(e)) return Failures.rethrow(e);
+              return WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
+                  ? HttpResponses.invalid(
+                      List.of(
+                          Issue.at("is not a run of this watch's kept history", "query", "before")))
+                  : Failures.rethrow(noSuchWatch());
+            });
   }
 
   private CompletionStage<HttpResponse> list(String owner) {
@@ -296,5 +508,13 @@ public final class WatchRoutes implements Routes {
 
   static Refusal noSuchWatch() {
     return new Refusal(NOT_FOUND, WATCH_NOT_FOUND);
+  }
+
+  private static boolean refused(Throwable e) {
+    return Failures.isRefusal(e);
+  }
+
+  private static <T> T rethrow(Throwable e) {
+    return Failures.rethrow(e);
   }
 }

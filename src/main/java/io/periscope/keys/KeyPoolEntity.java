@@ -159,8 +159,14 @@ public final class KeyPoolEntity
       return new State(next, stillRemoved);
     }
 
+    /**
+     * A key's change; none for a key the pool no longer holds. Such an event is legitimate: a lease
+     * picked before an admin removed its key is written after the removal, and a handler that threw
+     * on it would fail every recovery of the pool from then on.
+     */
     State withUpdated(String keyId, UnaryOperator<PoolKey> change) {
-      return with(change.apply(keys.get(keyId)));
+      PoolKey key = keys.get(keyId);
+      return key == null ? this : with(change.apply(key));
     }
 
     State without(String keyId) {

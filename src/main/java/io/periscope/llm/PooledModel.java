@@ -6,6 +6,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -44,18 +45,30 @@ public final class PooledModel {
    * an empty pool as {@link KeyPools.NoUsableKey}.
    */
   public <T> CompletionStage<Answer<T>> ask(StructuredPrompt prompt, Function<JsonNode, T> read) {
+    return ask(prompt, read, model -> {});
+  }
+
+  /**
+   * As {@link #ask(StructuredPrompt, Function)}, telling {@code consulting} the model ({@code
+   * provider:model}) before it is asked: a run records the models it consulted also when the answer
+   * fails.
+   */
+  public <T> CompletionStage<Answer<T>> ask(
+      StructuredPrompt prompt, Function<JsonNode, T> read, Consumer<String> consulting) {
     return choice
         .client()
         .thenCompose(
-            client ->
-                once(client, prompt, read)
-                    .exceptionallyCompose(
-                        e ->
-                            Failures.unwrap(e) instanceof InvalidModelOutput invalid
-                                ? once(client, prompt.retrying(invalid.problems()), read)
-                                : CompletableFuture.failedFuture(Failures.unwrap(e)))
-                    .thenApply(
-                        value -> new Answer<>(value, client.provider() + ":" + client.model())));
+            client -> {
+              consulting.accept(client.provider() + ":" + client.model());
+              return once(client, prompt, read)
+                  .exceptionallyCompose(
+                      e ->
+                          Failures.unwrap(e) instanceof InvalidModelOutput invalid
+                              ? once(client, prompt.retrying(invalid.problems()), read)
+                              : CompletableFuture.failedFuture(Failures.unwrap(e)))
+                  .thenApply(
+                      value -> new Answer<>(value, client.provider() + ":" + client.model()));
+            });
   }
 
   private <T> CompletionStage<T> once(

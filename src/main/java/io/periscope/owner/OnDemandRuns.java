@@ -2,14 +2,15 @@ package io.periscope.owner;
 
 import io.periscope.entity.Asks;
 import io.periscope.run.EntityRunAll;
-import io.periscope.run.RunAllResult;
+import io.periscope.run.RunAllJob;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Runs on request, ignoring schedules: the one door the route layer (POST /watches/:id/run, POST
- * /watches/run-all) and the command line's {@code run} both go through.
+ * Runs on request, ignoring schedules: the one door the route layer (POST /watches/:id/run,
+ * /watches/run-all and its jobs) and the command line's {@code run} both go through.
  */
 public final class OnDemandRuns {
   private final WatchEntity.Refs watches;
@@ -30,11 +31,18 @@ public final class OnDemandRuns {
         EntityRunAll.RUN_TIMEOUT);
   }
 
-  /**
-   * Every enabled watch of the owner, through the owner entity: refused while another run-all of
-   * the owner is in flight.
-   */
-  public CompletionStage<RunAllResult> runAll(String owner) {
-    return asks.ask(owners.owner(owner), OwnerEntity.RunAll::new, EntityRunAll.RUN_ALL_TIMEOUT);
+  /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
+  public CompletionStage<RunAllJob> startRunAll(String owner) {
+    return asks.ask(owners.owner(owner), OwnerEntity.StartRunAll::new);
+  }
+
+  /** An owner's run-all job as it stands; refused for an unknown one. */
+  public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
+    return asks.ask(owners.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r));
+  }
+
+  /** The job once it finished, waiting at most {@code patience}. */
+  public CompletionStage<RunAllJob> awaitRunAllJob(String owner, String jobId, Duration patience) {
+    return asks.ask(owners.owner(owner), r -> new OwnerEntity.AwaitRunAllJob(jobId, r), patience);
   }
 }

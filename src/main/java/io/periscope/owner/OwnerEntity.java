@@ -3,6 +3,7 @@ package io.periscope.owner;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.entity.Snapshots;
+import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunAllWatches;
 import java.time.Duration;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -37,10 +40,12 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * live watch from the list.
  *
  * <p>It also serializes run-all: one per owner at a time, a second is refused while the first is in
- * flight. That state is in memory on purpose: a node crash mid-run-all restarts the entity idle, so
- * no owner is left refused. While a run-all is in flight the entity keeps itself from passivating,
- * and if it is stopped anyway (a shard handed over to another node) the caller hears so at once
- * instead of waiting out its timeout.
+ * flight. Each run-all is a job the owner can follow (its outcomes as they come), kept for {@link
+ * RunAllJob#KEPT_FOR} after it finished. That state is in memory on purpose: a node crash
+ * mid-run-all restarts the entity idle, so no owner is left refused (its jobs are gone, a 404).
+ * While it holds a job the entity keeps itself from passivating, and if it is stopped anyway (a
+ * shard handed over to another node) a caller waiting for the run-all hears so at once instead of
+ * waiting out its timeout.
  */
 public final class OwnerEntity
     extends EventSourcedBehaviorWithEnforcedReplies<
@@ -167,14 +172,36 @@ public final class OwnerEntity
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
 
   /**
-   * Runs every enabled watch now; refused with {@link #RUN_ALL_IN_FLIGHT} while one is in flight.
+   * Starts a run of every enabled watch now and answers its job at once; refused with {@link
+   * #RUN_ALL_IN_FLIGHT} while one is in flight.
    */
-  public record RunAll(ActorRef<StatusReply<RunAllResult>> replyTo) implements Command {}
+  public record StartRunAll(ActorRef<StatusReply<RunAllJob>> replyTo) implements Command {}
+
+  /**
+   * Answers the job once it finished (done or failed), at once when it has; refused with {@link
+   * #NO_SUCH_JOB}, and with {@link #RUN_ALL_INTERRUPTED} when the entity stops first.
+   */
+  public record AwaitRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
+      implements Command {}
+
+  /** A job of this owner's, running or kept; refused with {@link #NO_SUCH_JOB}. */
+  public record GetRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
+      implements Command {}
 
   public static final String RUN_ALL_IN_FLIGHT = "a run-all of this owner is already in flight";
+  public static final String NO_SUCH_JOB = "no such run-all job";
+
+  /** The run-all in flight looked its watches up (sent by the entity to itself). */
+  record RunAllListed(String jobId, int total) implements Command {}
+
+  /** One watch of the run-all in flight finished (sent by the entity to itself). */
+  record RunAllProgressed(String jobId, RunAllResult.WatchOutcome outcome) implements Command {}
 
   /** The run-all finished (sent by the entity to itself). */
-  record RunAllFinished(RunAllResult result, Throwable failure) implements Command {}
+  record RunAllFinished(String jobId, RunAllResult result, Throwable failure) implements Command {}
+
+  /** A finished job's keeping time is over (sent by the entity to itself). */
+  record ForgetJob(String jobId) implements Command {}
 
   /**
    * Sent through sharding while a run-all is in flight: only messages through the shard count as
@@ -211,8 +238,22 @@ public final class OwnerEntity
   private final RunAllWatches runAll;
   private final RecipientRef<Command> viaShard;
 
-  /** Who waits for the run-all in flight, if one is. */
-  private ActorRef<StatusReply<RunAllResult>> runAllCaller;
+  /** The id of the run-all in flight, if one is. */
+  private String runningJob;
+
+  /** Who waits for the run-all in flight to finish (the synchronous form). */
+  private final List<ActorRef<StatusReply<RunAllJob>>> awaiting = new ArrayList<>();
+
+  /**
+   * The run-all jobs, running and finished ones kept for {@code jobsKeptFor}, oldest first. In
+   * memory, like the run-all itself: the entity keeps itself in memory while it holds any.
+   */
+  private final Map<String, RunAllJob> jobs = new LinkedHashMap<>();
+
+  private final Duration jobsKeptFor;
+
+  /** At most this many finished jobs are kept, whatever their age. */
+  static final int JOBS_KEPT = 20;
 
   private final Duration keepAliveEvery;
   private Cancellable keepAlive;
@@ -230,14 +271,15 @@ public final class OwnerEntity
    */
   public static Behavior<Command> create(
       String accountId, RunAllWatches runAll, RecipientRef<Command> viaShard) {
-    return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY);
+    return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
   }
 
   static Behavior<Command> create(
       String accountId,
       RunAllWatches runAll,
       RecipientRef<Command> viaShard,
-      Duration keepAliveEvery) {
+      Duration keepAliveEvery,
+      Duration jobsKeptFor) {
     return Behaviors.setup(
         ctx ->
             new OwnerEntity(
@@ -245,7 +287,8 @@ public final class OwnerEntity
                 PersistenceId.of(TYPE_KEY.name(), accountId),
                 runAll,
                 viaShard,
-                keepAliveEvery));
+                keepAliveEvery,
+                jobsKeptFor));
   }
 
   private OwnerEntity(
@@ -253,12 +296,14 @@ public final class OwnerEntity
       PersistenceId persistenceId,
       RunAllWatches runAll,
       RecipientRef<Command> viaShard,
-      Duration keepAliveEvery) {
+      Duration keepAliveEvery,
+      Duration jobsKeptFor) {
     super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
     this.runAll = runAll;
     this.viaShard = viaShard;
     this.keepAliveEvery = keepAliveEvery;
+    this.jobsKeptFor = jobsKeptFor;
   }
 
   @Override
@@ -306,46 +351,128 @@ public final class OwnerEntity
                 Effect()
                     .reply(
                         cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds().ids()))))
-        .onCommand(RunAll.class, this::onRunAll)
+        .onCommand(
+            AwaitRunAllJob.class,
+            (state, cmd) -> {
+              RunAllJob job = jobs.get(cmd.jobId());
+              if (job == null) return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_JOB));
+              if (job.finished()) return Effect().reply(cmd.replyTo(), StatusReply.success(job));
+              awaiting.add(cmd.replyTo());
+              return Effect().noReply();
+            })
+        .onCommand(StartRunAll.class, this::onStartRunAll)
+        .onCommand(
+            GetRunAllJob.class,
+            (state, cmd) -> {
+              RunAllJob job = jobs.get(cmd.jobId());
+              return Effect()
+                  .reply(
+                      cmd.replyTo(),
+                      job == null ? StatusReply.error(NO_SUCH_JOB) : StatusReply.success(job));
+            })
+        .onCommand(
+            RunAllListed.class,
+            (state, cmd) -> progress(cmd.jobId(), j -> j.withTotal(cmd.total())))
+        .onCommand(
+            RunAllProgressed.class,
+            (state, cmd) -> progress(cmd.jobId(), j -> j.with(cmd.outcome())))
         .onCommand(RunAllFinished.class, this::onRunAllFinished)
         .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
+        .onCommand(
+            ForgetJob.class,
+            (state, cmd) -> {
+              jobs.remove(cmd.jobId());
+              keepAliveWhileNeeded();
+              return Effect().noReply();
+            })
         .build();
   }
 
-  private ReplyEffect<Event, State> onRunAll(State state, RunAll cmd) {
-    if (runAllCaller != null)
+  private ReplyEffect<Event, State> onStartRunAll(State state, StartRunAll cmd) {
+    if (runningJob != null)
       return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
-    runAllCaller = cmd.replyTo();
-    keepAlive =
-        context
-            .getSystem()
-            .scheduler()
-            .scheduleAtFixedRate(
-                keepAliveEvery,
-                keepAliveEvery,
-                () -> viaShard.tell(new KeepAlive()),
-                context.getExecutionContext());
+    return Effect().reply(cmd.replyTo(), StatusReply.success(startRunAll(state)));
+  }
+
+  private RunAllJob startRunAll(State state) {
+    RunAllJob job = RunAllJob.started(UUID.randomUUID().toString(), Instant.now());
+    List<String> finished =
+        jobs.values().stream().filter(RunAllJob::finished).map(RunAllJob::id).toList();
+    for (int i = 0; i <= finished.size() - JOBS_KEPT; i++) jobs.remove(finished.get(i));
+    jobs.put(job.id(), job);
+    runningJob = job.id();
+    keepAliveWhileNeeded();
+    ActorRef<Command> self = context.getSelf();
     context.pipeToSelf(
-        runAll.run(persistenceId().entityId(), state.watchIds().ids()), RunAllFinished::new);
+        runAll.run(
+            persistenceId().entityId(),
+            state.watchIds().ids(),
+            new io.periscope.run.RunAllWatches.Progress() {
+              @Override
+              public void listed(int total) {
+                self.tell(new RunAllListed(job.id(), total));
+              }
+
+              @Override
+              public void finished(RunAllResult.WatchOutcome outcome) {
+                self.tell(new RunAllProgressed(job.id(), outcome));
+              }
+            }),
+        (result, failure) -> new RunAllFinished(job.id(), result, failure));
+    return job;
+  }
+
+  private ReplyEffect<Event, State> progress(String jobId, UnaryOperator<RunAllJob> change) {
+    // The progress of a job that finished already (or was forgotten) changes nothing.
+    jobs.computeIfPresent(jobId, (id, job) -> job.finished() ? job : change.apply(job));
     return Effect().noReply();
   }
 
   private ReplyEffect<Event, State> onRunAllFinished(State state, RunAllFinished done) {
-    ActorRef<StatusReply<RunAllResult>> caller = runAllCaller;
-    endRunAll();
+    runningJob = null;
+    context.scheduleOnce(jobsKeptFor, context.getSelf(), new ForgetJob(done.jobId()));
     if (done.failure() != null) {
       context
           .getLog()
           .error("event=run-all-failed owner={}", persistenceId().entityId(), done.failure());
-      return Effect().reply(caller, StatusReply.error("the run-all failed"));
     }
-    return Effect().reply(caller, StatusReply.success(done.result()));
+    RunAllJob job =
+        jobs.computeIfPresent(
+            done.jobId(),
+            (id, running) ->
+                done.failure() != null
+                    ? running.failed(RUN_ALL_FAILED, Instant.now())
+                    : running.done(done.result(), Instant.now()));
+    awaiting.forEach(
+        waiter ->
+            waiter.tell(job == null ? StatusReply.error(NO_SUCH_JOB) : StatusReply.success(job)));
+    awaiting.clear();
+    return Effect().noReply();
   }
 
-  private void endRunAll() {
-    runAllCaller = null;
-    if (keepAlive != null) keepAlive.cancel();
-    keepAlive = null;
+  public static final String RUN_ALL_FAILED = "the run-all failed; start it again";
+  public static final String RUN_ALL_INTERRUPTED =
+      "the run-all was interrupted by its node stopping; start it again";
+
+  /**
+   * Keeps the entity in memory (ticks through the shard) while it holds a job, running or kept, and
+   * lets it passivate again once it holds none.
+   */
+  private void keepAliveWhileNeeded() {
+    if (jobs.isEmpty() && runningJob == null) {
+      if (keepAlive != null) keepAlive.cancel();
+      keepAlive = null;
+    } else if (keepAlive == null) {
+      keepAlive =
+          context
+              .getSystem()
+              .scheduler()
+              .scheduleAtFixedRate(
+                  keepAliveEvery,
+                  keepAliveEvery,
+                  () -> viaShard.tell(new KeepAlive()),
+                  context.getExecutionContext());
+    }
   }
 
   @Override
@@ -354,9 +481,8 @@ public final class OwnerEntity
         .onSignal(
             PostStop.instance(),
             state -> {
-              if (runAllCaller != null)
-                runAllCaller.tell(StatusReply.error("the run-all was interrupted; start it again"));
-              endRunAll();
+              awaiting.forEach(waiter -> waiter.tell(StatusReply.error(RUN_ALL_INTERRUPTED)));
+              if (keepAlive != null) keepAlive.cancel();
             })
         .build();
   }

@@ -2,6 +2,8 @@ package io.periscope.run;
 
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
+import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
@@ -24,53 +26,99 @@ public final class EntityRunAll implements RunAllWatches {
   public static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
   /**
-   * How long a caller waits for a whole run-all (POST /watches/run-all answers 503 after it). The
-   * run-all itself goes on in the owner entity, refusing another, until every watch ran.
+   * How long a caller of the synchronous run-all waits for it (POST /watches/run-all answers 503
+   * with the job after it). The run-all itself goes on in the owner entity, refusing another, until
+   * every watch ran; its job can be followed.
    */
+  public static final Duration RUN_ALL_WAIT = Duration.ofMinutes(10);
+
+  /** How long the command line waits for a whole run-all run in its own process. */
   public static final Duration RUN_ALL_TIMEOUT = Duration.ofMinutes(30);
 
   private final ActorSystem<?> system;
   private final WatchEntity.Refs watches;
   private final Asks asks;
   private final int concurrency;
+  private final RepeatedAlerts runAlerts;
 
-  public EntityRunAll(ActorSystem<?> system, WatchEntity.Refs watches, Asks asks, int concurrency) {
+  /**
+   * @param runAlerts told of a watch whose run did not finish in time (its entity records the run,
+   *     and alerts on it, only if it ever does)
+   */
+  public EntityRunAll(
+      ActorSystem<?> system,
+      WatchEntity.Refs watches,
+      Asks asks,
+      int concurrency,
+      RepeatedAlerts runAlerts) {
     this.system = system;
     this.watches = watches;
     this.asks = asks;
     this.concurrency = concurrency;
+    this.runAlerts = runAlerts;
   }
 
+  /** How many watches are looked up at once before the runs start. */
+  private static final int LOOKUPS_AT_ONCE = 8;
+
   @Override
-  public CompletionStage<RunAllResult> run(String owner, List<String> watchIds) {
+  public CompletionStage<RunAllResult> run(
+      String owner, List<String> watchIds, RunAllWatches.Progress progress) {
     return Source.from(watchIds)
-        .mapAsync(concurrency, id -> outcome(owner, id))
+        .mapAsync(LOOKUPS_AT_ONCE, id -> lookUp(owner, id))
         .runWith(Sink.seq(), system)
+        .thenCompose(
+            found -> {
+              List<Listed> watches = found.stream().flatMap(Optional::stream).toList();
+              progress.listed(watches.size());
+              return Source.from(watches)
+                  .mapAsync(concurrency, watch -> outcome(owner, watch, progress))
+                  .runWith(Sink.seq(), system);
+            })
         .thenApply(
             outcomes -> RunAllResult.of(outcomes.stream().flatMap(Optional::stream).toList()));
   }
 
-  /** Empty for a deleted watch. */
-  private CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome(String owner, String id) {
+  /** A watch the run-all covers. */
+  private record Listed(String id, boolean enabled) {}
+
+  /** Empty for a deleted (or never created) watch. */
+  private CompletionStage<Optional<Listed>> lookUp(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
-        .<Optional<RunAllResult.WatchOutcome>>thenCompose(
-            watch ->
-                !watch.enabled()
-                    ? CompletableFuture.completedFuture(
-                        Optional.of(RunAllResult.WatchOutcome.skipped(id)))
-                    : asks.<WatchEntity.Command, RunRecord>ask(
-                            watches.watch(owner, id),
-                            r -> new WatchEntity.Run(RunRecord.TRIGGER_RUN_ALL, r),
-                            RUN_TIMEOUT)
-                        .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record))))
+        .thenApply(watch -> Optional.of(new Listed(id, watch.enabled())))
         .exceptionally(
-            failure -> {
-              if (Failures.isRefusal(failure))
-                return Optional.empty(); // deleted before or during the run-all
-              Throwable cause = Failures.unwrap(failure);
-              return Optional.of(
-                  RunAllResult.WatchOutcome.unfinished(
-                      id, "the run did not finish (" + cause.getClass().getSimpleName() + ")"));
-            });
+            failure ->
+                Failures.isRefusal(failure)
+                    ? Optional.empty()
+                    // not known to be deleted or disabled: its run says what went wrong
+                    : Optional.of(new Listed(id, true)));
+  }
+
+  /** Empty for a watch deleted during the run-all. */
+  private CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome(
+      String owner, Listed watch, RunAllWatches.Progress progress) {
+    String id = watch.id();
+    CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome =
+        !watch.enabled()
+            ? CompletableFuture.completedFuture(Optional.of(RunAllResult.WatchOutcome.skipped(id)))
+            : asks.<WatchEntity.Command, RunRecord>ask(
+                    watches.watch(owner, id),
+                    r -> new WatchEntity.Run(RunRecord.TRIGGER_RUN_ALL, r),
+                    RUN_TIMEOUT)
+                .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record)))
+                .exceptionally(
+                    failure -> {
+                      if (Failures.isRefusal(failure)) return Optional.empty();
+                      Throwable cause = Failures.unwrap(failure);
+                      String why =
+                          "the run did not finish (" + cause.getClass().getSimpleName() + ")";
+                      runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, owner, id, why);
+                      return Optional.of(RunAllResult.WatchOutcome.unfinished(id, why));
+                    });
+    return outcome.thenApply(
+        o -> {
+          o.ifPresent(progress::finished);
+          return o;
+        });
   }
 }

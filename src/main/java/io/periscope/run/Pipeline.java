@@ -11,6 +11,7 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.provider.ProviderFailure;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
@@ -67,11 +68,13 @@ public final class Pipeline implements RunPipeline {
   private final KeyPools keyPools;
   private final Notifier notifier;
   private final AdminAlerts adminAlerts;
+  private final RepeatedAlerts runAlerts;
   private final TrustRules.Lookup trustRules;
   private final Clock clock;
 
   /**
    * @param keyPools the search key pool's way in (the model reaches its own through {@code model})
+   * @param runAlerts the node's throttle of the alerts about failing watches
    */
   public Pipeline(
       FeedCollector feeds,
@@ -81,6 +84,7 @@ public final class Pipeline implements RunPipeline {
       KeyPools keyPools,
       Notifier notifier,
       AdminAlerts adminAlerts,
+      RepeatedAlerts runAlerts,
       TrustRules.Lookup trustRules,
       Clock clock) {
     this.feeds = feeds;
@@ -90,6 +94,7 @@ public final class Pipeline implements RunPipeline {
     this.keyPools = keyPools;
     this.notifier = notifier;
     this.adminAlerts = adminAlerts;
+    this.runAlerts = runAlerts;
     this.trustRules = trustRules;
     this.clock = clock;
   }
@@ -107,7 +112,16 @@ public final class Pipeline implements RunPipeline {
             + " channel(s) was interrupted by a node stopping; it may not have arrived");
   }
 
-  /** What one run has gathered so far; each step adds to it. */
+  @Override
+  public void runCrashed(Watch watch, RunRecord record) {
+    runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, watch.owner(), watch.id(), record.error());
+  }
+
+  /**
+   * What one run has gathered so far; each step adds to it. {@code setAside}: the keys of the items
+   * that are old news, seen without being judged; {@code baselined}: the sources that took their
+   * baseline in this run.
+   */
   private record Progress(
       Watch watch,
       String trigger,
@@ -115,11 +129,19 @@ public final class Pipeline implements RunPipeline {
       List<Item> items,
       List<SourceError> errors,
       List<Item> fresh,
+      List<String> setAside,
+      Map<String, Instant> baselined,
       int recovered) {}
+
+  /**
+   * The recency window of a source without {@code recencyDays}: an item published more than this
+   * before the source's baseline is old news (docs/model-protocol.md, "What is new").
+   */
+  public static final Duration DEFAULT_RECENCY = Duration.ofDays(7);
 
   @Override
   public CompletionStage<Outcome> run(
-      Watch watch, Set<String> seen, String trigger, Instant startedAt) {
+      Watch watch, Memory memory, String trigger, Instant startedAt) {
     CompletionStage<TrustRules> rules = rulesOf(watch.owner());
     return collect(watch)
         .thenCombine(
@@ -132,17 +154,33 @@ public final class Pipeline implements RunPipeline {
                       .stream()
                       .map(trust::applyTo)
                       .toList();
-              List<Item> fresh = items.stream().filter(i -> !seen.contains(i.identity())).toList();
+              Map<String, Instant> baselined = new LinkedHashMap<>();
+              for (int i = 0; i < results.size(); i++) {
+                String key = sourceKey(watch.sources().get(i));
+                if (results.get(i).succeeded() && !memory.baselines().containsKey(key))
+                  baselined.put(key, memory.baselineAt());
+              }
+              Instant now = clock.instant();
+              List<Item> fresh = new ArrayList<>();
+              List<String> setAside = new ArrayList<>();
+              for (Item item : items) {
+                if (seenBefore(item, memory.seen())) continue;
+                if (oldNews(item, watch, memory, now)) setAside.add(seenKey(item));
+                else fresh.add(item);
+              }
               int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
               Progress run =
-                  new Progress(watch, trigger, startedAt, items, errors, fresh, recovered);
+                  new Progress(
+                      watch, trigger, startedAt, items, errors, fresh, setAside, baselined,
+                      recovered);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
-                adminAlerts.alert(
+                runAlerts.failed(
                     AdminAlerts.Kind.ALL_SOURCES_FAILED,
                     watch.owner(),
                     watch.id(),
                     "every source failed: " + describe(errors));
                 return done(
+                    run,
                     record(
                         run,
                         RunRecord.ERROR,
@@ -151,11 +189,14 @@ public final class Pipeline implements RunPipeline {
                         null,
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
-                        "every source failed"),
+                        "every source failed",
+                        null),
                     List.of());
               }
               if (fresh.isEmpty()) {
+                runAlerts.succeeded(watch.owner(), watch.id());
                 return done(
+                    run,
                     record(
                         run,
                         RunRecord.NOTHING_NEW,
@@ -164,6 +205,7 @@ public final class Pipeline implements RunPipeline {
                         null,
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
+                        null,
                         null),
                     List.of());
               }
@@ -172,6 +214,51 @@ public final class Pipeline implements RunPipeline {
                   .thenCompose(texts -> judgeAndAlert(run, texts));
             })
         .thenCompose(outcome -> outcome);
+  }
+
+  /** The key a source's baseline is kept by: {@code type:value}. */
+  static String sourceKey(WatchSource source) {
+    return source.type() + ":" + source.value();
+  }
+
+  /**
+   * The key "seen" keeps an item by. A feed's guids are its own (two feeds may both number their
+   * items 1, 2, 3), so a feed item's identity is scoped to its feed; a search result is its URL,
+   * the same article whichever query found it.
+   */
+  static String seenKey(Item item) {
+    return FeedCollector.SOURCE_TYPE.equals(item.sourceType())
+        ? item.sourceType() + ":" + item.sourceValue() + " " + item.identity()
+        : item.identity();
+  }
+
+  /**
+   * Whether the watch has judged (or set aside) the item: by its key, or by its bare identity as
+   * the seen sets written before keys were scoped hold it.
+   */
+  static boolean seenBefore(Item item, Set<String> seen) {
+    return seen.contains(seenKey(item)) || seen.contains(item.identity());
+  }
+
+  /**
+   * Old news, set aside unjudged (docs/model-protocol.md, "What is new"): an item published before
+   * its source's baseline minus the recency window, or before the source's {@code recencyDays} ago;
+   * an undated item at the source's baseline (it was there before the watch looked).
+   */
+  static boolean oldNews(Item item, Watch watch, Memory memory, Instant now) {
+    WatchSource source =
+        watch.sources().stream()
+            .filter(s -> s.type().equals(item.sourceType()) && s.value().equals(item.sourceValue()))
+            .findFirst()
+            .orElse(null);
+    if (source == null) return false;
+    Instant known = memory.baselines().get(sourceKey(source));
+    Instant baseline = known != null ? known : memory.baselineAt();
+    if (item.published() == null) return known == null;
+    Duration window =
+        source.recencyDays() != null ? Duration.ofDays(source.recencyDays()) : DEFAULT_RECENCY;
+    if (item.published().isBefore(baseline.minus(window))) return true;
+    return source.recencyDays() != null && item.published().isBefore(now.minus(window));
   }
 
   /**
@@ -215,66 +302,130 @@ public final class Pipeline implements RunPipeline {
     VerdictPrompt prompt = VerdictPrompt.build(run.watch().condition(), candidates);
     RunRecord.Trimmed trimmed =
         new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
+    List<String> consulted = new java.util.concurrent.CopyOnWriteArrayList<>();
     return model
-        .ask(prompt.prompt(), prompt::parse)
+        .ask(prompt.prompt(), prompt::parse, consulted::add)
         .handle(
             (answer, failure) -> {
               if (failure != null) {
                 Throwable cause = Failures.unwrap(failure);
-                adminAlerts.alert(
-                    cause instanceof KeyPools.NoUsableKey
-                        ? AdminAlerts.Kind.WATCH_ERRORED
-                        : AdminAlerts.Kind.VERDICT_UNAVAILABLE,
+                runAlerts.failed(
+                    cause instanceof InvalidModelOutput || cause instanceof ProviderFailure
+                        ? AdminAlerts.Kind.VERDICT_UNAVAILABLE
+                        : AdminAlerts.Kind.WATCH_ERRORED,
                     run.watch().owner(),
                     run.watch().id(),
                     problem(cause));
                 return done(
+                    run,
                     record(
                         run,
                         RunRecord.ERROR,
                         null,
                         collection,
                         null,
-                        List.of(),
+                        // no model was asked when no key was usable
+                        cause instanceof KeyPools.NoUsableKey ? List.of() : List.copyOf(consulted),
                         trimmed,
-                        problem(cause)),
+                        problem(cause),
+                        null),
                     List.<String>of());
               }
+              runAlerts.succeeded(run.watch().owner(), run.watch().id());
               Verdict verdict = answer.value();
-              String outcome = outcomeOf(run.watch(), verdict.met(), verdict.confidence());
-              List<String> judged =
-                  prompt.judged().stream().map(VerdictPrompt.Candidate::url).toList();
+              String tier = corroboratingTier(verdict.evidence(), run.items());
+              Decision decision = decide(run.watch(), verdict, tier);
+              // The prompt lists the first fresh items: exactly those were judged.
               List<String> newlySeen =
-                  run.fresh().stream()
-                      .filter(i -> judged.contains(i.url()))
-                      .map(Item::identity)
+                  run.fresh().subList(0, prompt.judged().size()).stream()
+                      .map(Pipeline::seenKey)
                       .toList();
               RunRecord record =
                   record(
                       run,
-                      outcome,
+                      decision.outcome(),
                       verdict,
                       collection,
-                      corroboratingTier(verdict.evidence(), run.items()),
+                      tier,
                       List.of(answer.model()),
                       trimmed,
-                      null);
+                      null,
+                      decision.rule());
               List<String> channels = run.watch().channels().stream().distinct().toList();
-              if (outcome.equals(RunRecord.NO_MATCH) || channels.isEmpty())
-                return done(record, newlySeen);
-              Alert alert = alert(run.watch(), outcome, verdict);
+              if (decision.outcome().equals(RunRecord.NO_MATCH) || channels.isEmpty())
+                return done(run, record, newlySeen);
+              Alert alert = alert(run.watch(), decision.outcome(), verdict);
               return CompletableFuture.completedFuture(
                   new Outcome(
                       record,
-                      newlySeen,
+                      seenNow(run, newlySeen),
                       new PendingAlert(
                           channels,
                           () ->
-                              notifier
-                                  .send(channels, alert)
-                                  .thenApply(Pipeline::deliveryRecords))));
+                              notifier.send(channels, alert).thenApply(Pipeline::deliveryRecords)),
+                      run.baselined()));
             })
         .thenCompose(stage -> stage);
+  }
+
+  /** The outcome of a judged run, and the rule that decided it, as the run record says it. */
+  record Decision(String outcome, String rule) {}
+
+  /**
+   * The alert rule (docs/model-protocol.md, "Evidence and trust"): thresholds first; then a
+   * confirmed alert needs at least one cited item among this run's judged items, and, when the
+   * strongest cited trust is {@code community} or {@code unverified}, citations from two different
+   * domains. A confirmed alert that misses either is at most a weak one (none without a
+   * weakThreshold).
+   */
+  static Decision decide(Watch watch, Verdict verdict, String tier) {
+    String outcome = outcomeOf(watch, verdict.met(), verdict.confidence());
+    if (outcome.equals(RunRecord.NO_MATCH))
+      return new Decision(outcome, "not met at or above a threshold");
+    if (outcome.equals(RunRecord.WEAK_ALERT))
+      return new Decision(outcome, "met at or above weakThreshold, below threshold");
+    String missing = null;
+    if (verdict.evidence().isEmpty()) {
+      missing = "no cited item among this run's judged items";
+    } else if (TrustTier.fromWire(tier)
+        .filter(t -> t.compareTo(TrustTier.ESTABLISHED) > 0)
+        .isPresent()) {
+      long domains =
+          verdict.evidence().stream()
+              .map(e -> domainOf(e.url()))
+              .filter(Objects::nonNull)
+              .distinct()
+              .count();
+      if (domains < 2)
+        missing = "the strongest cited trust is " + tier + " and only one domain is cited";
+    }
+    if (missing == null) {
+      return new Decision(
+          RunRecord.ALERT,
+          "confirmed: met at or above threshold, "
+              + verdict.evidence().size()
+              + " cited item(s)"
+              + (tier == null ? "" : ", strongest trust " + tier));
+    }
+    return watch.weakThreshold() != null
+        ? new Decision(RunRecord.WEAK_ALERT, "weak, not confirmed: " + missing)
+        : new Decision(RunRecord.NO_MATCH, "no alert, not confirmed: " + missing);
+  }
+
+  private static String domainOf(String url) {
+    try {
+      String host = java.net.URI.create(url).getHost();
+      return host == null ? null : host.toLowerCase(java.util.Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** The judged items and the ones set aside as old news. */
+  private static List<String> seenNow(Progress run, List<String> judged) {
+    List<String> all = new ArrayList<>(run.setAside());
+    all.addAll(judged);
+    return all;
   }
 
   private static List<RunRecord.DeliveryRecord> deliveryRecords(List<Delivery> deliveries) {
@@ -332,8 +483,10 @@ public final class Pipeline implements RunPipeline {
         clock.instant());
   }
 
-  private CompletionStage<Outcome> done(RunRecord record, List<String> newlySeen) {
-    return CompletableFuture.completedFuture(new Outcome(record, newlySeen));
+  /** An outcome with no alert to send; the items set aside as old news are seen in any case. */
+  private CompletionStage<Outcome> done(Progress run, RunRecord record, List<String> judged) {
+    return CompletableFuture.completedFuture(
+        new Outcome(record, seenNow(run, judged), null, run.baselined()));
   }
 
   /** The record as the run leaves it: deliveries, if any, are added once the alert went out. */
@@ -345,7 +498,8 @@ public final class Pipeline implements RunPipeline {
       String trustTier,
       List<String> models,
       RunRecord.Trimmed trimmed,
-      String error) {
+      String error,
+      String decision) {
     return new RunRecord(
         RunRecords.newRunId(),
         run.trigger(),
@@ -369,7 +523,9 @@ public final class Pipeline implements RunPipeline {
         List.of(),
         0,
         trimmed,
-        error);
+        error,
+        run.setAside().size(),
+        decision);
   }
 
   /** alert, weak-alert or no-match by the watch's thresholds. */
@@ -400,11 +556,14 @@ public final class Pipeline implements RunPipeline {
         .orElse(null);
   }
 
-  /** The first occurrence of each identity (the same article from two sources is one item). */
+  /**
+   * The first occurrence of each key (the same search result from two queries is one item; two
+   * feeds' items are two even when their guids are equal).
+   */
   static List<Item> distinct(List<Item> items) {
-    Map<String, Item> byIdentity = new LinkedHashMap<>();
-    items.forEach(i -> byIdentity.putIfAbsent(i.identity(), i));
-    return List.copyOf(byIdentity.values());
+    Map<String, Item> byKey = new LinkedHashMap<>();
+    items.forEach(i -> byKey.putIfAbsent(seenKey(i), i));
+    return List.copyOf(byKey.values());
   }
 
   /**

@@ -17,7 +17,11 @@ public record RunAllResult(Summary summary, List<WatchOutcome> outcomes)
   public static final String FAILED = "failed";
   public static final String SKIPPED = "skipped";
 
-  public record Summary(int total, int ran, int skipped, int failed, int notified)
+  /**
+   * Every counter but {@code deliveries} counts watches: {@code notified} those whose alert reached
+   * at least one channel, {@code deliveries} the successful deliveries of all of them.
+   */
+  public record Summary(int total, int ran, int skipped, int failed, int notified, int deliveries)
       implements JsonSerializable {}
 
   public record WatchOutcome(String watchId, String status, RunRecord record, String error)
@@ -38,6 +42,11 @@ public record RunAllResult(Summary summary, List<WatchOutcome> outcomes)
 
   public static RunAllResult of(List<WatchOutcome> outcomes) {
     int notified =
+        (int)
+            outcomes.stream()
+                .filter(o -> o.record() != null && o.record().notificationsSent() > 0)
+                .count();
+    int deliveries =
         outcomes.stream()
             .filter(o -> o.record() != null)
             .mapToInt(o -> o.record().notificationsSent())
@@ -48,7 +57,8 @@ public record RunAllResult(Summary summary, List<WatchOutcome> outcomes)
             count(outcomes, RAN),
             count(outcomes, SKIPPED),
             count(outcomes, FAILED),
-            notified),
+            notified,
+            deliveries),
         List.copyOf(outcomes));
   }
 

@@ -1,11 +1,11 @@
 package io.periscope.run;
 
 import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -36,13 +36,13 @@ public final class RunSlots implements RunPipeline {
 
   @Override
   public CompletionStage<Outcome> run(
-      Watch watch, Set<String> seen, String trigger, Instant startedAt) {
+      Watch watch, Memory memory, String trigger, Instant startedAt) {
     CompletableFuture<Outcome> result = new CompletableFuture<>();
     Runnable start =
         () -> {
           CompletionStage<Outcome> run;
           try {
-            run = runs.run(watch, seen, trigger, startedAt);
+            run = runs.run(watch, memory, trigger, startedAt);
           } catch (RuntimeException e) {
             run = CompletableFuture.failedFuture(e);
           }
@@ -67,6 +67,11 @@ public final class RunSlots implements RunPipeline {
   @Override
   public void alertInterrupted(Watch watch, String runId, java.util.List<String> channels) {
     runs.alertInterrupted(watch, runId, channels);
+  }
+
+  @Override
+  public void runCrashed(Watch watch, RunRecord record) {
+    runs.runCrashed(watch, record);
   }
 
   private void release() {

@@ -14,6 +14,10 @@ import java.util.List;
  * alert was sent), {@code error} (no verdict could be had — model unavailable, not configured or
  * answering nonsense — or every source failed; the fresh items stay unseen so the next run judges
  * them).
+ *
+ * <p>{@code setAside} counts the items recorded as seen without being judged because they are old
+ * news (see docs/model-protocol.md, "What is new"); {@code decision} says which alert rule decided
+ * the outcome of a judged run (see "Evidence and trust" there).
  */
 public record RunRecord(
     String runId,
@@ -34,7 +38,9 @@ public record RunRecord(
     List<DeliveryRecord> deliveries,
     int notificationsSent,
     Trimmed trimmed,
-    String error)
+    String error,
+    int setAside,
+    String decision)
     implements JsonSerializable {
 
   public static final String NOTHING_NEW = "nothing-new";
@@ -99,6 +105,8 @@ public record RunRecord(
         List.copyOf(sent),
         (int) sent.stream().filter(DeliveryRecord::ok).count(),
         trimmed,
-        error);
+        error,
+        setAside,
+        decision);
   }
 }

@@ -36,7 +36,9 @@ public final class RunRecords {
         List.of(),
         0,
         new RunRecord.Trimmed(0, 0),
-        CRASHED + " (" + failure.getClass().getSimpleName() + ")");
+        CRASHED + " (" + failure.getClass().getSimpleName() + ")",
+        0,
+        null);
   }
 
   /**

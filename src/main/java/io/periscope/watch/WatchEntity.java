@@ -6,9 +6,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -86,8 +88,10 @@ public final class WatchEntity
   public static final int RECENT_RUNS = 100;
 
   /**
-   * {@code watch} is null before the first create and after a delete. {@code seen} holds item
-   * identities oldest first; {@code recentRuns} the newest runs, newest first.
+   * {@code watch} is null before the first create and after a delete. {@code seen} holds item keys
+   * oldest first; {@code recentRuns} the newest runs, newest first. {@code baselines}: when each
+   * source ({@code type:value}) took its baseline; {@code createdAt}: when the watch was last
+   * created (both absent from older snapshots).
    */
   public record State(
       Watch watch,
@@ -95,13 +99,28 @@ public final class WatchEntity
       List<String> seen,
       List<RunRecord> recentRuns,
       Instant nextFireAt,
-      Delivering delivering)
+      Delivering delivering,
+      Map<String, Instant> baselines,
+      Instant createdAt)
       implements JsonSerializable {
-    static final State EMPTY = new State(null, false, List.of(), List.of(), null, null);
+    static final State EMPTY =
+        new State(null, false, List.of(), List.of(), null, null, Map.of(), null);
 
     public State {
       seen = List.copyOf(seen);
       recentRuns = List.copyOf(recentRuns);
+      baselines = baselines == null ? Map.of() : Map.copyOf(baselines);
+    }
+
+    /** What the next run, starting at {@code now}, is told of the past. */
+    RunPipeline.Memory memory(Instant now) {
+      boolean firstRun = recentRuns.isEmpty() && baselines.isEmpty();
+      return new RunPipeline.Memory(
+          new HashSet<>(seen), baselines, firstRun && createdAt != null ? createdAt : now);
+    }
+
+    State created(Watch w, Instant at, Instant nextFire) {
+      return new State(w, true, seen, recentRuns, nextFire, delivering, baselines, at);
     }
 
     public boolean exists() {
@@ -110,15 +129,24 @@ public final class WatchEntity
 
     /** {@code nextFire} is null for a deleted or disabled watch. */
     State withWatch(Watch w, Instant nextFire) {
-      return new State(w, everCreated || w != null, seen, recentRuns, nextFire, delivering);
+      return new State(
+          w,
+          everCreated || w != null,
+          seen,
+          recentRuns,
+          nextFire,
+          delivering,
+          baselines,
+          createdAt);
     }
 
     State withNextFire(Instant nextFire) {
-      return new State(watch, everCreated, seen, recentRuns, nextFire, delivering);
+      return new State(
+          watch, everCreated, seen, recentRuns, nextFire, delivering, baselines, createdAt);
     }
 
     State withDelivering(Delivering d) {
-      return new State(watch, everCreated, seen, recentRuns, nextFireAt, d);
+      return new State(watch, everCreated, seen, recentRuns, nextFireAt, d, baselines, createdAt);
     }
 
     /** The run's record with its deliveries; nothing is delivering any more. */
@@ -127,10 +155,10 @@ public final class WatchEntity
           recentRuns.stream()
               .map(r -> r.runId().equals(runId) ? r.withDeliveries(sent, totalMs) : r)
               .toList();
-      return new State(watch, everCreated, seen, runs, nextFireAt, null);
+      return new State(watch, everCreated, seen, runs, nextFireAt, null, baselines, createdAt);
     }
 
-    State withRun(RunRecord record, List<String> newlySeen) {
+    State withRun(RunRecord record, List<String> newlySeen, Map<String, Instant> baselined) {
       LinkedHashSet<String> ids = new LinkedHashSet<>(seen);
       ids.addAll(newlySeen);
       List<String> bounded = new ArrayList<>(ids);
@@ -139,15 +167,18 @@ public final class WatchEntity
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
       runs.add(record);
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
-      return new State(watch, everCreated, bounded, runs, nextFireAt, delivering);
+      Map<String, Instant> sources = new HashMap<>(baselines);
+      if (baselined != null) baselined.forEach(sources::putIfAbsent);
+      return new State(
+          watch, everCreated, bounded, runs, nextFireAt, delivering, sources, createdAt);
     }
   }
 
   /** The run whose alert is going out to {@code channels}: recorded, its deliveries not yet. */
   public record Delivering(String runId, List<String> channels) implements JsonSerializable {}
 
-  /** Run history, newest first. */
-  public record Runs(List<RunRecord> runs) implements JsonSerializable {}
+  /** Run history, newest first; {@code more} when older kept runs follow. */
+  public record Runs(List<RunRecord> runs, boolean more) implements JsonSerializable {}
 
   // ---- commands
   // ----------------------------------------------------------------------------------
@@ -169,8 +200,19 @@ public final class WatchEntity
   /** Runs the watch now (schedule ignored). Refused when the watch does not exist. */
   public record Run(String trigger, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
 
-  /** The newest {@code limit} runs; refused for a watch that never existed. */
-  public record GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) implements Command {}
+  /**
+   * The newest {@code limit} kept runs, or with {@code before} the {@code limit} kept runs older
+   * than that run; refused for a watch that never existed ({@code watch not found}), and for a
+   * {@code before} that is not a kept run ({@link #NO_SUCH_RUN}).
+   */
+  public record GetRuns(int limit, String before, ActorRef<StatusReply<Runs>> replyTo)
+      implements Command {
+    public GetRuns(int limit, ActorRef<StatusReply<Runs>> replyTo) {
+      this(limit, null, replyTo);
+    }
+  }
+
+  public static final String NO_SUCH_RUN = "run not found";
 
   /**
    * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused
@@ -238,14 +280,23 @@ public final class WatchEntity
 
   public record Deleted(Instant at) implements Event {}
 
-  /** A run's record together with the item identities it marks seen. */
-  public record RunRecorded(RunRecord record, List<String> newlySeen) implements Event {}
+  /**
+   * A run's record together with the item keys it marks seen and the sources that took their
+   * baseline in it ({@code baselined} is absent from events written before baselines).
+   */
+  public record RunRecorded(
+      RunRecord record, List<String> newlySeen, Map<String, Instant> baselined) implements Event {}
 
   /**
-   * A run with an alert to send, recorded with the items it marks seen before the alert goes out to
-   * {@code channels}; its deliveries follow in {@link AlertDelivered}.
+   * A run with an alert to send, recorded with the items it marks seen (and its baselines, as
+   * {@link RunRecorded}) before the alert goes out to {@code channels}; its deliveries follow in
+   * {@link AlertDelivered}.
    */
-  public record RunJudged(RunRecord record, List<String> newlySeen, List<String> channels)
+  public record RunJudged(
+      RunRecord record,
+      List<String> newlySeen,
+      List<String> channels,
+      Map<String, Instant> baselined)
       implements Event {}
 
   /**
@@ -364,13 +415,20 @@ public final class WatchEntity
   }
 
   private ReplyEffect<Event, State> onGetRuns(State state, GetRuns cmd) {
+    if (!state.everCreated()) return Effect().reply(cmd.replyTo(), notFound());
+    List<RunRecord> kept = state.recentRuns();
+    int from = 0;
+    if (cmd.before() != null) {
+      int at = 0;
+      while (at < kept.size() && !kept.get(at).runId().equals(cmd.before())) at++;
+      if (at == kept.size()) return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_RUN));
+      from = at + 1;
+    }
+    int to = Math.min(kept.size(), from + cmd.limit());
     return Effect()
         .reply(
             cmd.replyTo(),
-            state.everCreated()
-                ? StatusReply.success(
-                    new Runs(state.recentRuns().stream().limit(cmd.limit()).toList()))
-                : notFound());
+            StatusReply.success(new Runs(List.copyOf(kept.subList(from, to)), to < kept.size())));
   }
 
   private ReplyEffect<Event, State> onGetRun(State state, GetRun cmd) {
@@ -383,7 +441,7 @@ public final class WatchEntity
                     .filter(r -> r.runId().equals(cmd.runId()))
                     .findFirst()
                     .map(StatusReply::success)
-                    .orElseGet(() -> StatusReply.error("run not found")));
+                    .orElseGet(() -> StatusReply.error(NO_SUCH_RUN)));
   }
 
   private ReplyEffect<Event, State> onRun(State state, Run cmd) {
@@ -415,7 +473,7 @@ public final class WatchEntity
     running = true;
     Instant startedAt = clock.instant();
     context.pipeToSelf(
-        pipeline.run(state.watch(), new HashSet<>(state.seen()), trigger, startedAt),
+        pipeline.run(state.watch(), state.memory(startedAt), trigger, startedAt),
         (outcome, failure) ->
             new RunFinished(outcome, failure, trigger, startedAt, scheduledFor, replyTo));
   }
@@ -428,13 +486,15 @@ public final class WatchEntity
                 RunRecords.crashed(done.trigger(), done.startedAt(), done.failure()), List.of());
     if (done.failure() != null) {
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
+      pipeline.runCrashed(state.watch(), outcome.record());
     }
     RunPipeline.PendingAlert alert = outcome.alert();
     List<Event> events = new ArrayList<>();
     events.add(
         alert == null
-            ? new RunRecorded(outcome.record(), outcome.newlySeen())
-            : new RunJudged(outcome.record(), outcome.newlySeen(), alert.channels()));
+            ? new RunRecorded(outcome.record(), outcome.newlySeen(), outcome.baselined())
+            : new RunJudged(
+                outcome.record(), outcome.newlySeen(), alert.channels(), outcome.baselined()));
     // Unless the schedule changed during the run (then the change already set the next fire time).
     if (done.scheduledFor() != null && done.scheduledFor().equals(state.nextFireAt())) {
       events.add(
@@ -593,14 +653,15 @@ public final class WatchEntity
   }
 
   private static State apply(State state, Event event) {
-    if (event instanceof Created e) return state.withWatch(e.watch(), e.nextFireAt());
+    if (event instanceof Created e) return state.created(e.watch(), e.at(), e.nextFireAt());
     if (event instanceof Replaced e) return state.withWatch(e.watch(), e.nextFireAt());
     if (event instanceof Deleted) return state.withWatch(null, null);
     if (event instanceof ScheduleAdvanced e) return state.withNextFire(e.nextFireAt());
-    if (event instanceof RunRecorded e) return state.withRun(e.record(), e.newlySeen());
+    if (event instanceof RunRecorded e)
+      return state.withRun(e.record(), e.newlySeen(), e.baselined());
     if (event instanceof RunJudged e) {
       return state
-          .withRun(e.record(), e.newlySeen())
+          .withRun(e.record(), e.newlySeen(), e.baselined())
           .withDelivering(new Delivering(e.record().runId(), e.channels()));
     }
     if (event instanceof AlertDelivered e)

@@ -131,6 +131,17 @@ public class AssistRequestsTest {
             "alice");
     assertNull("a base of another id is ignored, whatever it holds", otherId.base());
 
+    AssistRequests.RevisionRequest withoutId =
+        AssistRequests.revision(
+            json(
+                "{\"instruction\": \"daily\", \"base\": "
+                    + watch.formatted("acme", "0 * * * *").replace("\"id\": \"acme\", ", "")
+                    + "}"),
+            "acme",
+            "alice");
+    assertEquals("a base without an id is the diff base", "0 * * * *", withoutId.base().schedule());
+    assertEquals("acme", withoutId.base().id());
+
     assertEquals(
         List.of(List.of("base", "schedule")),
         paths(

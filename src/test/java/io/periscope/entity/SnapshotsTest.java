@@ -71,7 +71,7 @@ public class SnapshotsTest {
   @Test
   public void ownersSnapshot() throws Exception {
     RunAllWatches none =
-        (owner, ids) -> CompletableFuture.failedFuture(new IllegalStateException());
+        (owner, ids, progress) -> CompletableFuture.failedFuture(new IllegalStateException());
     OwnerEntity.WatchIds ids =
         recovered(
             "Owner",

@@ -130,6 +130,8 @@ public class FeedbackEntityTest {
             List.of(),
             0,
             new io.periscope.watch.RunRecord.Trimmed(0, 0),
+            null,
+            0,
             null);
     assertEquals(Feedback.MAX_SUMMARY, Feedback.RunSummary.of(record).summary().length());
   }

@@ -265,7 +265,7 @@ public class AdminRoutesTest {
                             "About Acme"))))));
   }
 
-  /** A fresh item on every read, so every run asks the model. */
+  /** A fresh item on every read, published then, so every run asks the model. */
   static MockResponse feed() {
     int n = feedItems.incrementAndGet();
     return new MockResponse()
@@ -282,7 +282,10 @@ public class AdminRoutesTest {
                 + n
                 + "</link><guid>acme-"
                 + n
-                + "</guid><description>News "
+                + "</guid><pubDate>"
+                + java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                    java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC))
+                + "</pubDate><description>News "
                 + n
                 + "</description></item></channel></rss>");
   }

@@ -228,6 +228,7 @@ public class OpenApiDocumentTest {
               .replace("{pool}/{id}", "model/" + KeyCipher.fingerprint(MODEL_KEY))
               .replace("{pool}", "model")
               .replace("{chat}", "default")
+              .replace("{job}", "no-such-job")
               .replace("{address}", "team@example.org");
       assertFalse(
           "no value for a parameter of " + op.path() + ": give the test one", path.contains("{"));
@@ -365,8 +366,11 @@ public class OpenApiDocumentTest {
   }
 
   static OpenAPIContract contract(JsonNode candidate) throws Exception {
+    // The validator knows no text/event-stream (the run-all job's events); it checks those answers
+    // as the plain text they are on the wire.
+    String validated = candidate.toString().replace("\"text/event-stream\"", "\"text/plain\"");
     try {
-      return await(OpenAPIContract.from(vertx, new JsonObject(candidate.toString())));
+      return await(OpenAPIContract.from(vertx, new JsonObject(validated)));
     } catch (ExecutionException e) {
       throw new AssertionError("not valid OpenAPI 3.1: " + explained(e.getCause()), e);
     }

@@ -282,4 +282,40 @@ public class KeyPoolEntityTest {
     assertEquals(List.of("active", "active"), statuses(NOON));
     assertTrue(pool.getState().keys().values().stream().allMatch(k -> k.lastProblem() == null));
   }
+
+  @Test
+  public void aUseWrittenAfterItsKeyWasRemovedRecovers() {
+    // The journal a lease picked just before an admin removed its key leaves behind.
+    EventSourcedBehaviorTestKit<KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State>
+        journal =
+            EventSourcedBehaviorTestKit.create(
+                testKit.system(), KeyPoolEntity.create("removed-while-leased"));
+    journal
+        .persistenceTestKit()
+        .persistForRecovery(
+            "KeyPool|removed-while-leased",
+            List.of(
+                new KeyPoolEntity.KeyAdded("a", "cipher-a", "sk-…aaaa"),
+                new KeyPoolEntity.KeyAdded("b", "cipher-b", "sk-…bbbb"),
+                new KeyPoolEntity.KeyRemoved("a"),
+                new KeyPoolEntity.KeyUsed("a", NOON.atZone(java.time.ZoneOffset.UTC).toLocalDate()),
+                new KeyPoolEntity.KeyCooledDown("a", NOON.plus(Duration.ofHours(1)), "late"),
+                new KeyPoolEntity.KeyUsed(
+                    "b", NOON.atZone(java.time.ZoneOffset.UTC).toLocalDate())));
+    journal.restart();
+
+    assertEquals(java.util.Set.of("b"), journal.getState().keys().keySet());
+    assertEquals(java.util.Set.of("a"), journal.getState().removed());
+    var lease =
+        journal.<StatusReply<KeyPoolEntity.Lease>>runCommand(
+            r -> new KeyPoolEntity.Acquire(NOON, r));
+    assertEquals("b", lease.reply().getValue().keyId());
+    assertEquals(
+        2,
+        journal
+            .getState()
+            .keys()
+            .get("b")
+            .usedOn(NOON.atZone(java.time.ZoneOffset.UTC).toLocalDate()));
+  }
 }

@@ -54,7 +54,8 @@ public class OwnerEntityTest {
         ctx ->
             OwnerEntity.create(
                 id,
-                (owner, ids) -> CompletableFuture.failedFuture(new IllegalStateException("idle")),
+                (owner, ids, progress) ->
+                    CompletableFuture.failedFuture(new IllegalStateException("idle")),
                 ctx.getSelf()));
   }
 

@@ -32,6 +32,8 @@ public class CollectionStatsTest {
         List.of(),
         0,
         new RunRecord.Trimmed(0, 0),
+        null,
+        0,
         null);
   }
 

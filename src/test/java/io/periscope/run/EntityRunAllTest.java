@@ -4,8 +4,10 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
 import io.periscope.entity.Asks;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.LoggedAlerts;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.RunRecords;
@@ -15,7 +17,6 @@ import io.periscope.watch.WatchSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -47,7 +48,7 @@ public class EntityRunAllTest {
 
     @Override
     public CompletionStage<Outcome> run(
-        Watch watch, Set<String> seen, String trigger, Instant startedAt) {
+        Watch watch, Memory memory, String trigger, Instant startedAt) {
       mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
       return CompletableFuture.supplyAsync(
           () -> {
@@ -78,6 +79,8 @@ public class EntityRunAllTest {
           List.of(),
           notified,
           new RunRecord.Trimmed(0, 0),
+          null,
+          0,
           null);
     }
   }
@@ -86,7 +89,14 @@ public class EntityRunAllTest {
 
   private EntityRunAll runAllOver(int concurrency, String... enabledThenDisabled) throws Exception {
     LocalEntities entities = new LocalEntities(testKit.system());
-    EntityRunAll runAll = new EntityRunAll(testKit.system(), entities, asks, concurrency);
+    EntityRunAll runAll =
+        new EntityRunAll(
+            testKit.system(),
+            entities,
+            asks,
+            concurrency,
+            new RepeatedAlerts(
+                LoggedAlerts.create(), java.time.Clock.systemUTC(), Duration.ofHours(1)));
     entities.start(pipeline, runAll, java.time.Clock.systemUTC());
     for (String id : enabledThenDisabled) {
       boolean enabled = !id.startsWith("off");
@@ -111,7 +121,10 @@ public class EntityRunAllTest {
   }
 
   private RunAllResult runAll(EntityRunAll runAll, String... ids) throws Exception {
-    return runAll.run(owner, List.of(ids)).toCompletableFuture().get(20, TimeUnit.SECONDS);
+    return runAll
+        .run(owner, List.of(ids), RunAllWatches.Progress.NONE)
+        .toCompletableFuture()
+        .get(20, TimeUnit.SECONDS);
   }
 
   @Test
@@ -119,7 +132,7 @@ public class EntityRunAllTest {
     EntityRunAll runAll = runAllOver(1, "a", "off-b", "notifies", "broken");
     RunAllResult result = runAll(runAll, "a", "off-b", "notifies", "broken", "never-created");
 
-    assertEquals(new RunAllResult.Summary(4, 2, 1, 1, 2), result.summary());
+    assertEquals(new RunAllResult.Summary(4, 2, 1, 1, 1, 2), result.summary());
     assertEquals(
         List.of("a", "off-b", "notifies", "broken"),
         result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());

@@ -19,9 +19,11 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.llm.OpenAiCompatibleClient;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.VerdictPrompt;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
 import io.periscope.persistence.JournalSchema;
@@ -31,6 +33,7 @@ import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.LoggedAlerts;
+import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRules;
@@ -87,6 +90,9 @@ public class PipelineTest {
   private Pipeline pipeline;
   private FakePushService pushService;
 
+  /** "Now" for the throttle of the alerts about failing watches. */
+  private final MutableClock alertClock = new MutableClock(Instant.parse("2026-11-25T12:00:00Z"));
+
   @BeforeClass
   public static void startKeyPools() throws Exception {
     testKit = ActorTestKit.create(TestJournals.h2());
@@ -119,15 +125,26 @@ public class PipelineTest {
           public MockResponse dispatch(RecordedRequest request) {
             seen.add(request);
             String path = request.getPath();
-            if (path.equals("/feed.xml"))
+            if (path.equals("/feed.xml") || path.equals("/same-guids.xml"))
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(rss());
+                  .setBody(rss(path.equals("/feed.xml") ? "articles" : "elsewhere"));
             if (path.equals("/broken.xml")) // control characters and no end: two recoveries
             return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(rss().replace("Quarterly", "Quarterly\u0001").replace("</rss>", ""));
-            if (path.startsWith("/articles/"))
+                  .setBody(
+                      rss("articles")
+                          .replace("Quarterly", "Quarterly\u0001")
+                          .replace("</rss>", ""));
+            if (path.equals("/old.xml"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "application/rss+xml")
+                  .setBody(oldRss());
+            if (path.equals("/no-links.xml"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "application/rss+xml")
+                  .setBody(noLinksRss());
+            if (path.startsWith("/articles/") || path.startsWith("/elsewhere/"))
               return new MockResponse()
                   .setHeader("Content-Type", "text/html")
                   .setBody(
@@ -184,6 +201,7 @@ public class PipelineTest {
                 1000));
     OkHttpClient plain = new OkHttpClient();
     SafeHttp userUrls = new SafeHttp(true);
+    AdminAlerts admin = new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config)));
     pipeline =
         new Pipeline(
             new FeedCollector(userUrls),
@@ -213,7 +231,8 @@ public class PipelineTest {
                         pushService.trusting(userUrls.guardedClient()))),
                 (owner, channels) -> CompletableFuture.completedFuture(Map.of()),
                 LoggedAlerts.create()),
-            new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config))),
+            admin,
+            new RepeatedAlerts(admin, alertClock, RepeatedAlerts.REPEAT_EVERY),
             owner -> rules.get(),
             Clock.systemUTC());
   }
@@ -229,17 +248,53 @@ public class PipelineTest {
     return "http://localhost:" + upstream.getPort() + path;
   }
 
-  private String rss() {
+  /**
+   * Two undated items whose pages are under {@code /<dir>/}, with the guids every such feed has.
+   */
+  private String rss(String dir) {
+    return "<?xml version=\"1.0\"?><rss"
+        + " version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
+        + "<description>d</description><item><title>Launch date set</title><link>"
+        + url("/" + dir + "/launch")
+        + "</link><guid>g-launch</guid>"
+        + "<description>Summary of the launch</description></item>"
+        + "<item><title>Quarterly note</title><link>"
+        + url("/" + dir + "/note")
+        + "</link><guid>g-note</guid>"
+        + "<description>Summary of the note</description></item></channel></rss>";
+  }
+
+  /** The launch item, published 400 days ago. */
+  private String oldRss() {
+    String published =
+        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).minusDays(400));
     return "<?xml version=\"1.0\"?><rss"
         + " version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
         + "<description>d</description><item><title>Launch date set</title><link>"
         + url("/articles/launch")
-        + "</link><guid>g-launch</guid>"
-        + "<description>Summary of the launch</description></item>"
-        + "<item><title>Quarterly note</title><link>"
-        + url("/articles/note")
-        + "</link><guid>g-note</guid>"
-        + "<description>Summary of the note</description></item></channel></rss>";
+        + "</link><guid>g-old-launch</guid><pubDate>"
+        + published
+        + "</pubDate><description>Summary of the launch</description></item></channel></rss>";
+  }
+
+  /** More items than a verdict judges, none with a link. */
+  private String noLinksRss() {
+    StringBuilder items = new StringBuilder();
+    for (int i = 0; i < VerdictPrompt.MAX_ITEMS + 5; i++)
+      items
+          .append("<item><title>Note ")
+          .append(i)
+          .append("</title><guid>n-")
+          .append(i)
+          .append("</guid><description>Note ")
+          .append(i)
+          .append("</description></item>");
+    return "<?xml version=\"1.0\"?><rss"
+        + " version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
+        + "<description>d</description>"
+        + items
+        + "</channel></rss>";
   }
 
   private Watch watch(Double weakThreshold) {
@@ -309,9 +364,16 @@ public class PipelineTest {
     return new Item(id, id, null, null, published, FeedCollector.SOURCE_TYPE, feed, null);
   }
 
+  /** A run after the watch's first: every source took its baseline long ago. */
   private RunPipeline.Outcome run(Watch watch, Set<String> alreadySeen) throws Exception {
+    Map<String, Instant> baselines = new java.util.HashMap<>();
+    watch.sources().forEach(s -> baselines.put(Pipeline.sourceKey(s), Instant.EPOCH));
+    return run(watch, new RunPipeline.Memory(alreadySeen, baselines, Instant.now()));
+  }
+
+  private RunPipeline.Outcome run(Watch watch, RunPipeline.Memory memory) throws Exception {
     return pipeline
-        .run(watch, alreadySeen, RunRecord.TRIGGER_MANUAL, Instant.now())
+        .run(watch, memory, RunRecord.TRIGGER_MANUAL, Instant.now())
         .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
   }
@@ -331,7 +393,12 @@ public class PipelineTest {
     assertEquals(new RunRecord.Collection(2, 2, 2, 0), r.collection());
     assertEquals("official", r.trustTier());
     assertEquals(List.of("openai:test-model"), r.models());
-    assertEquals(Set.of("g-launch", "g-note"), Set.copyOf(outcome.newlySeen()));
+    assertEquals(
+        Set.of("rss:" + url("/feed.xml") + " g-launch", "rss:" + url("/feed.xml") + " g-note"),
+        Set.copyOf(outcome.newlySeen()));
+    assertEquals(
+        "confirmed: met at or above threshold, 1 cited item(s), strongest trust official",
+        r.decision());
     assertEquals("the alert waits for the entity to record the run", 0, requestsTo("/hook"));
     assertEquals(
         List.of(new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)),
@@ -376,6 +443,7 @@ public class PipelineTest {
     assertEquals(RunRecord.ERROR, outcome.record().outcome());
     assertTrue(outcome.newlySeen().isEmpty());
     assertNull(outcome.record().confidence());
+    assertEquals("the model consulted", List.of("openai:test-model"), outcome.record().models());
     // The admin alert is best effort and not awaited by the run: give it a moment to arrive.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (requestsTo("/bottg-token/sendMessage") == 0 && System.nanoTime() < deadline)
@@ -509,5 +577,171 @@ public class PipelineTest {
             .stream()
             .map(io.periscope.devices.Device::id)
             .toList());
+  }
+
+  private Watch watchOf(Double weakThreshold, WatchSource... sources) {
+    return new Watch(
+        "acme",
+        "alice",
+        "Acme",
+        List.of(sources),
+        "0 0 1 1 *",
+        "Acme sets a launch date",
+        List.of("webhook:" + url("/hook")),
+        0.8,
+        weakThreshold,
+        true);
+  }
+
+  private String answerCiting(boolean met, double confidence, String... urls) {
+    return Json.text(
+        Map.of(
+            "reasoning",
+            "r",
+            "met",
+            met,
+            "confidence",
+            confidence,
+            "summary",
+            "Acme set a date.",
+            "evidence",
+            java.util.Arrays.stream(urls).map(u -> Map.of("url", u, "quote", "launch")).toList()));
+  }
+
+  @Test
+  public void aNewWatchsFirstRunSetsAsideTheOldNewsOfItsFeed() throws Exception {
+    verdict.set(answer(true, 0.95));
+    Watch watch = watchOf(0.5, new WatchSource(WatchSource.RSS, url("/old.xml"), "official", null));
+    Instant created = Instant.now();
+    RunPipeline.Outcome first = run(watch, new RunPipeline.Memory(Set.of(), Map.of(), created));
+    RunRecord r = first.record();
+    assertEquals("a 400-day-old item is not news", RunRecord.NOTHING_NEW, r.outcome());
+    assertEquals(1, r.setAside());
+    assertNull(first.alert());
+    assertEquals(0, requestsTo("/v1/chat/completions"));
+    assertEquals(List.of("rss:" + url("/old.xml") + " g-old-launch"), first.newlySeen());
+    assertEquals(Map.of("rss:" + url("/old.xml"), created), first.baselined());
+  }
+
+  @Test
+  public void recencyDaysAppliesToFeedsOnEveryRun() throws Exception {
+    verdict.set(answer(true, 0.95));
+    // a baseline older than the item, so only recencyDays can set it aside
+    WatchSource feed = new WatchSource(WatchSource.RSS, url("/old.xml"), "official", 30);
+    RunPipeline.Memory later =
+        new RunPipeline.Memory(
+            Set.of(),
+            Map.of(Pipeline.sourceKey(feed), Instant.now().minus(Duration.ofDays(1000))),
+            Instant.now());
+    RunRecord r = run(watchOf(null, feed), later).record();
+    assertEquals(RunRecord.NOTHING_NEW, r.outcome());
+    assertEquals(1, r.setAside());
+    assertEquals(0, requestsTo("/v1/chat/completions"));
+  }
+
+  @Test
+  public void undatedItemsAtTheBaselineAreSetAsideAndLaterOnesJudged() throws Exception {
+    verdict.set(answer(false, 0.1));
+    WatchSource feed = new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null);
+    RunPipeline.Outcome first =
+        run(watchOf(null, feed), new RunPipeline.Memory(Set.of(), Map.of(), Instant.now()));
+    assertEquals(RunRecord.NOTHING_NEW, first.record().outcome());
+    assertEquals(2, first.record().setAside());
+    // the same feed once it has a baseline: an undated item not seen then is new
+    RunRecord later =
+        run(
+                watchOf(null, feed),
+                new RunPipeline.Memory(
+                    Set.of(first.newlySeen().get(0)), first.baselined(), Instant.now()))
+            .record();
+    assertEquals(RunRecord.NO_MATCH, later.outcome());
+    assertEquals(1, later.fresh());
+  }
+
+  @Test
+  public void aMetVerdictCitingNothingIsNoConfirmedAlert() throws Exception {
+    verdict.set(answerCiting(true, 0.95));
+    RunPipeline.Outcome weak = run(watch(0.5), Set.of());
+    assertEquals(RunRecord.WEAK_ALERT, weak.record().outcome());
+    assertEquals(
+        "weak, not confirmed: no cited item among this run's judged items",
+        weak.record().decision());
+    assertEquals(RunRecord.NO_MATCH, run(watch(null), Set.of()).record().outcome());
+    // citations of items this run did not judge are dropped: the same
+    verdict.set(answerCiting(true, 0.95, "https://elsewhere.example/made-up"));
+    assertEquals(RunRecord.WEAK_ALERT, run(watch(0.5), Set.of()).record().outcome());
+  }
+
+  @Test
+  public void aCommunitySourceConfirmsOnlyWithASecondDomain() throws Exception {
+    Watch community =
+        watchOf(0.5, new WatchSource(WatchSource.RSS, url("/feed.xml"), "community", null));
+    verdict.set(answerCiting(true, 0.95, url("/articles/launch")));
+    RunRecord one = run(community, Set.of()).record();
+    assertEquals(RunRecord.WEAK_ALERT, one.outcome());
+    assertEquals(
+        "weak, not confirmed: the strongest cited trust is community and only one domain is cited",
+        one.decision());
+    rules.set(
+        CompletableFuture.completedFuture(
+            TrustRules.of(List.of(new TrustRule("localhost", "established")))));
+    assertEquals(
+        "a cited item at established confirms",
+        RunRecord.ALERT,
+        run(community, Set.of()).record().outcome());
+  }
+
+  @Test
+  public void twoFeedsWithTheSameGuidsKeepTheirItemsApart() throws Exception {
+    verdict.set(answer(false, 0.1));
+    Watch two =
+        watchOf(
+            null,
+            new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null),
+            new WatchSource(WatchSource.RSS, url("/same-guids.xml"), null, null));
+    RunPipeline.Outcome both = run(two, Set.of());
+    assertEquals(4, both.record().fresh());
+    assertEquals(4, Set.copyOf(both.newlySeen()).size());
+    // the first feed's items seen: the second's are still news
+    Watch first = watchOf(null, new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null));
+    RunPipeline.Outcome judged = run(first, Set.of());
+    RunRecord r = run(two, Set.copyOf(judged.newlySeen())).record();
+    assertEquals(2, r.fresh());
+  }
+
+  @Test
+  public void exactlyTheJudgedItemsAreMarkedSeenAlsoWithoutLinks() throws Exception {
+    verdict.set(answer(false, 0.1));
+    RunPipeline.Outcome outcome =
+        run(
+            watchOf(null, new WatchSource(WatchSource.RSS, url("/no-links.xml"), null, null)),
+            Set.of());
+    assertEquals(VerdictPrompt.MAX_ITEMS + 5, outcome.record().fresh());
+    assertEquals(VerdictPrompt.MAX_ITEMS, Set.copyOf(outcome.newlySeen()).size());
+  }
+
+  @Test
+  public void aModelOutageOverFiftyRunsSendsABoundedNumberOfAdminAlerts() throws Exception {
+    verdict.set(null);
+    Watch watch = watch(null);
+    for (int i = 0; i < 50; i++) {
+      assertEquals(RunRecord.ERROR, run(watch, Set.of()).record().outcome());
+      if (i == 25) alertClock.set(alertClock.instant().plus(RepeatedAlerts.REPEAT_EVERY));
+    }
+    verdict.set(answer(false, 0.1));
+    assertEquals(RunRecord.NO_MATCH, run(watch, Set.of()).record().outcome());
+    // best effort, not awaited by the runs
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (requestsTo("/bottg-token/sendMessage") < 3 && System.nanoTime() < deadline)
+      Thread.sleep(20);
+    Thread.sleep(300);
+    List<String> sent =
+        seen.stream()
+            .filter(q -> q.getPath().endsWith("/sendMessage"))
+            .map(q -> q.getBody().clone().readUtf8())
+            .toList();
+    assertEquals("the first, one summary of the repeats, the recovery", 3, sent.size());
+    assertTrue(sent.get(1), sent.get(1).contains("more time(s) since"));
+    assertTrue(sent.get(2), sent.get(2).contains("recovered"));
   }
 }

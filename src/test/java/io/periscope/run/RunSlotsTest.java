@@ -9,6 +9,7 @@ import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -74,6 +75,8 @@ public class RunSlotsTest {
             List.of(),
             0,
             new RunRecord.Trimmed(0, 0),
+            null,
+            0,
             null),
         List.of());
   }
@@ -83,7 +86,8 @@ public class RunSlotsTest {
   }
 
   private CompletionStage<RunPipeline.Outcome> run(String id, Instant at) {
-    return slots.run(watch(id), Set.of(), RunRecord.TRIGGER_SCHEDULE, at);
+    return slots.run(
+        watch(id), new RunPipeline.Memory(Set.of(), Map.of(), at), RunRecord.TRIGGER_SCHEDULE, at);
   }
 
   @Test

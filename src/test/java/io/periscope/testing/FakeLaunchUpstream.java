@@ -100,13 +100,23 @@ public final class FakeLaunchUpstream implements AutoCloseable {
         .resolve();
   }
 
+  /**
+   * The item is news: published as the fake started, after any watch of the test takes its
+   * baseline's window.
+   */
+  private static final String PUBLISHED =
+      java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+          java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+
   private String feed() {
     return "<?xml version=\"1.0\"?><rss"
         + " version=\"2.0\"><channel><title>Acme</title><link>https://example.org</link><d"
         + "escription>d</description><item><title>Launch"
         + " date set</title><link>"
         + url("/articles/launch")
-        + "</link><guid>acme-launch-1</guid><description>Acme sets a"
+        + "</link><guid>acme-launch-1</guid><pubDate>"
+        + PUBLISHED
+        + "</pubDate><description>Acme sets a"
         + " date</description></item></channel></rss>";
   }
 

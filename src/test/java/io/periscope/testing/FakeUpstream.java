@@ -46,6 +46,14 @@ public final class FakeUpstream implements AutoCloseable {
   /** An alert the webhook received: which watch, and the URLs of the items it cites. */
   public record Alert(String watchId, List<String> evidence) {}
 
+  /**
+   * Every item's date: news to any watch a test creates (a run sets aside items published long
+   * before its watch, and undated ones already there at its first run).
+   */
+  private static final String PUBLISHED =
+      java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+          java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+
   private final MockWebServer server = new MockWebServer();
   private final Duration feedLatency;
   private final Duration modelLatency;
@@ -163,7 +171,9 @@ public final class FakeUpstream implements AutoCloseable {
             .append(name)
             .append('-')
             .append(n)
-            .append("</guid><description>Summary ")
+            .append("</guid><pubDate>")
+            .append(PUBLISHED)
+            .append("</pubDate><description>Summary ")
             .append(n)
             .append("</description></item>");
       }
@@ -179,7 +189,9 @@ public final class FakeUpstream implements AutoCloseable {
               + name
               + "/0</link><guid>"
               + name
-              + "-0</guid><description>The same item</description></item>");
+              + "-0</guid><pubDate>"
+              + PUBLISHED
+              + "</pubDate><description>The same item</description></item>");
     }
     if (path.startsWith("/page/")) {
       return new MockResponse()

@@ -187,4 +187,46 @@ public class WatchEntityTest {
     entity.restart();
     assertEquals(watch("Again", 0.3), entity.getState().watch());
   }
+
+  /** A Jackson-bound message as the journal keeps it: its serializer's id, manifest and JSON. */
+  private static Object roundTrip(Object message, java.util.function.UnaryOperator<String> edit)
+      throws Exception {
+    var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
+    var serializer =
+        (org.apache.pekko.serialization.SerializerWithStringManifest)
+            serialization.findSerializerFor(message);
+    String json = new String(serializer.toBinary(message), java.nio.charset.StandardCharsets.UTF_8);
+    return serializer.fromBinary(
+        edit.apply(json).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        serializer.manifest(message));
+  }
+
+  @Test
+  public void aJournalWrittenBeforeScopedSeenKeysAndBaselinesStillRecovers() throws Exception {
+    // The events of a watch run before item keys were scoped and sources took baselines: a run
+    // event without baselined, whose seen items are bare guids.
+    var record =
+        io.periscope.watch.RunRecords.crashed("manual", java.time.Instant.now(), new Exception());
+    Object oldRun =
+        roundTrip(
+            new WatchEntity.RunRecorded(record, List.of("g-launch"), java.util.Map.of()),
+            json -> json.replace(",\"baselined\":{}", ""));
+    assertNull(((WatchEntity.RunRecorded) oldRun).baselined());
+    java.time.Instant created = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    entity
+        .persistenceTestKit()
+        .persistForRecovery(
+            "Watch|alice:acme",
+            List.of(new WatchEntity.Created(watch("Acme", null), created, null), oldRun));
+    entity.restart();
+
+    WatchEntity.State state = entity.getState();
+    assertEquals(List.of("g-launch"), state.seen());
+    assertEquals(java.util.Map.of(), state.baselines());
+    var memory = state.memory(java.time.Instant.now());
+    assertTrue("the bare guid is still seen", memory.seen().contains("g-launch"));
+    assertTrue(
+        "a watch that ran before takes its baselines at the next run, not at its creation",
+        memory.baselineAt().isAfter(created));
+  }
 }

@@ -7,6 +7,7 @@ import io.periscope.testing.EntityTestKits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -40,8 +41,8 @@ public class WatchRunsTest {
 
     @Override
     public CompletableFuture<Outcome> run(
-        Watch watch, Set<String> seen, String trigger, Instant startedAt) {
-      seenByRun.add(Set.copyOf(seen));
+        Watch watch, Memory memory, String trigger, Instant startedAt) {
+      seenByRun.add(memory.seen());
       CompletableFuture<Outcome> run = new CompletableFuture<>();
       runs.add(run);
       return run;
@@ -73,6 +74,8 @@ public class WatchRunsTest {
         List.of(),
         0,
         new RunRecord.Trimmed(0, 0),
+        null,
+        0,
         null);
   }
 
@@ -134,7 +137,8 @@ public class WatchRunsTest {
     pipeline
         .runs
         .get(run)
-        .complete(new RunPipeline.Outcome(record(RunRecord.ALERT), newlySeen, alert.alert));
+        .complete(
+            new RunPipeline.Outcome(record(RunRecord.ALERT), newlySeen, alert.alert, Map.of()));
     testKit
         .createTestProbe()
         .awaitAssert(
