@@ -1,7 +1,7 @@
 package io.periscope;
 
 import io.periscope.cli.Cli;
-import io.periscope.runtime.DataDir;
+import io.periscope.config.DataDir;
 
 /** The one jar: {@code serve} (the default) or a command-line command. */
 public final class Main {

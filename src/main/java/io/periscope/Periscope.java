@@ -17,6 +17,7 @@ import io.periscope.config.Settings;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
+import io.periscope.entity.Asks;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
@@ -26,7 +27,6 @@ import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
-import io.periscope.http.FixedWindowRateLimiter;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.SystemRoutes;
@@ -39,11 +39,11 @@ import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.Reencryption;
+import io.periscope.llm.ModelChoice;
+import io.periscope.llm.ModelConfigs;
+import io.periscope.llm.ModelConfiguration;
+import io.periscope.llm.PooledModel;
 import io.periscope.metrics.Metrics;
-import io.periscope.model.ModelChoice;
-import io.periscope.model.ModelConfigs;
-import io.periscope.model.ModelConfiguration;
-import io.periscope.model.PooledModel;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
@@ -51,17 +51,16 @@ import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
-import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.OnDemandRuns;
 import io.periscope.persistence.JournalReads;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
-import io.periscope.run.RunRecord;
 import io.periscope.run.RunSlots;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.Serving;
-import io.periscope.schedule.Scheduling;
+import io.periscope.schedule.WakeUpStartup;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.CollectionBudget;
 import io.periscope.source.CollectionLimits;
@@ -70,7 +69,7 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
-import io.periscope.watch.WatchEntity;
+import io.periscope.watch.RunRecord;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
@@ -111,6 +110,7 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
+  private final OnDemandRuns runs;
 
   /**
    * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
@@ -137,8 +137,11 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
+    this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    this.accounts = new Accounts(entities, asks, new JournalReads(system), tokens, blocking);
+    this.accounts =
+        new Accounts(
+            entities::owner, entities::email, asks, new JournalReads(system), tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
     this.trusted =
         new OkHttpClient.Builder()
@@ -169,12 +172,38 @@ public final class Periscope {
         Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
         new SelfService(
-            accounts, entities, asks, mailer, mails, sessions, registration, blocking, clock);
+            accounts,
+            entities::owner,
+            entities::email,
+            asks,
+            mailer,
+            mails,
+            sessions,
+            registration,
+            blocking,
+            clock);
     this.identityLinks =
-        new IdentityLinks(accounts, entities, asks, mailer, mails, sessions, registration, clock);
+        new IdentityLinks(
+            accounts,
+            entities::owner,
+            entities::email,
+            entities::identityLink,
+            asks,
+            mailer,
+            mails,
+            sessions,
+            registration,
+            clock);
     this.channelPolicy =
-        new ChannelPermissions(entities, asks, config.getBoolean("periscope.telegram.chat-open"));
-    this.channelAddresses = new ChannelAddresses(entities, asks, mailer, mails, clock);
+        new ChannelPermissions(
+            entities::owner,
+            entities::telegramChats,
+            entities::channelAddresses,
+            asks,
+            config.getBoolean("periscope.telegram.chat-open"));
+    this.channelAddresses =
+        new ChannelAddresses(
+            entities::email, entities::channelAddresses, asks, mailer, mails, clock);
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -208,12 +237,12 @@ public final class Periscope {
             : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), keyed));
     RepeatedAlerts runAlerts =
         new RepeatedAlerts(adminAlerts, Clock.systemUTC(), RepeatedAlerts.REPEAT_EVERY);
-    entities.startRuns(
+    entities.start(
         new RunSlots(
             pipeline(config, blocking, runAlerts),
             settings.runsPerNode(),
             system.executionContext()),
-        new EntityRunAll(system, entities, asks, settings.runAllConcurrency(), runAlerts),
+        new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         clock);
   }
 
@@ -256,7 +285,7 @@ public final class Periscope {
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
   /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
-    Scheduling.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
+    WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
   }
 
   /**
@@ -288,20 +317,17 @@ public final class Periscope {
 
   /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
   public CompletionStage<RunAllJob> startRunAll(String owner) {
-    return asks.ask(entities.owner(owner), OwnerEntity.StartRunAll::new);
+    return runs.startRunAll(owner);
   }
 
   /** An owner's run-all job as it stands; refused for an unknown one. */
   public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
-    return asks.ask(entities.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r));
+    return runs.runAllJob(owner, jobId);
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return asks.ask(
-        entities.watch(owner, watchId),
-        r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
-        EntityRunAll.RUN_TIMEOUT);
+    return runs.runNow(owner, watchId);
   }
 
   /** Where the operational alerts of this configuration go. */
@@ -326,7 +352,8 @@ public final class Periscope {
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
-    Feedbacks feedbacks = new Feedbacks(entities, asks, Clock.systemUTC());
+    Feedbacks feedbacks =
+        new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
     ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
     return new HttpApi(
         tokens,
@@ -353,7 +380,7 @@ public final class Periscope {
             clients,
             new SignInBackoff(clock)),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
-        new WatchRoutes(entities, asks, channelPolicy, settings.maxBodyBytes()),
+        new WatchRoutes(entities, asks, runs, channelPolicy, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,

@@ -6,11 +6,11 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
-import io.periscope.run.RunRecord;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.LocalCluster;
 import io.periscope.testing.ServiceProcess;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.io.IOException;
 import java.net.URI;

@@ -50,7 +50,8 @@ public class CommandLineIT {
                 .setHeader("Content-Type", "application/rss+xml")
                 .setBody(
                     "<?xml version=\"1.0\"?><rss"
-                        + " version=\"2.0\"><channel><title>Empty</title><link>https://example.org/</link>"
+                        + " version=\"2.0\"><channel><title>Empty</title><link>https://example.or"
+                        + "g/</link>"
                         + "<description>none</description></channel></rss>");
           }
         });

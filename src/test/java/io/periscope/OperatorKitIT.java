@@ -60,7 +60,8 @@ public class OperatorKitIT {
                   .header("Content-Type", "application/json")
                   .POST(
                       HttpRequest.BodyPublishers.ofString(
-                          "{\"email\":\"root@example.org\",\"password\":\"a-long-admin-passphrase\"}"))
+                          "{\"email\":\"root@example.org\",\"password\":\"a-long-admin-passphrase"
+                              + "\"}"))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(login.body(), 200, login.statusCode());

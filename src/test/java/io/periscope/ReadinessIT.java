@@ -140,7 +140,8 @@ public class ReadinessIT {
   private int createWatch(ServiceProcess service, String token, String id) throws Exception {
     String watch =
         """
-        {"id": "%s", "name": "Readiness", "sources": [{"type": "rss", "value": "https://example.org/feed.xml"}],
+        {"id": "%s", "name": "Readiness", "sources": [{"type": "rss", "value": \
+        "https://example.org/feed.xml"}],
          "schedule": "0 6 * * *", "condition": "Something happens", "channels": ["telegram"],
          "threshold": 0.8, "weakThreshold": 0.5, "enabled": false}\
         """

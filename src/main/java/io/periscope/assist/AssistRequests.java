@@ -75,9 +75,9 @@ public final class AssistRequests {
   }
 
   /**
-   * {@code base} counts unless it names another id than the path's (interface.md, revise rules 1
-   * and 2: only a base whose id differs is ignored, so one without an id is the diff base too);
-   * then it must be a valid watch, like a PUT body.
+   * {@code base} counts unless it names another id than the path's (the README's AI assistance,
+   * "Revisions": only a base whose id differs is ignored, so one without an id is the diff base
+   * too); then it must be a valid watch, like a PUT body.
    */
   public static RevisionRequest revision(JsonNode body, String pathId, String owner) {
     List<Issue> issues = new ArrayList<>();

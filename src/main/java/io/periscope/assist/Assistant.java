@@ -5,7 +5,7 @@ import io.periscope.assist.AssistRequests.PreviewRequest;
 import io.periscope.feedback.Feedback;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
-import io.periscope.model.PooledModel;
+import io.periscope.llm.PooledModel;
 import io.periscope.source.SearchProvider;
 import io.periscope.watch.Watch;
 import java.time.Duration;
@@ -18,18 +18,18 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * AI assistance (interface.md §4): drafts, revisions and explanations from the model, previews from
- * the search provider, domain liveness from the network. Nothing here persists anything. Model
- * calls go through the model key pool ({@link PooledModel}), searches through the search key pool,
- * so keys cool down and die as they do for runs.
+ * AI assistance (the README's AI assistance): drafts, revisions and explanations from the model,
+ * previews from the search provider, domain liveness from the network. Nothing here persists
+ * anything. Model calls go through the model key pool ({@link PooledModel}), searches through the
+ * search key pool, so keys cool down and die as they do for runs.
  *
  * <p>Failures: {@link KeyPools.NoUsableKey} when a pool has no usable key, {@link
- * io.periscope.keys.ProviderFailure} when the provider failed, {@link
- * io.periscope.model.InvalidModelOutput} when the model answered unusably twice, {@link
+ * io.periscope.provider.ProviderFailure} when the provider failed, {@link
+ * io.periscope.llm.InvalidModelOutput} when the model answered unusably twice, {@link
  * UpstreamTimeout} past {@link #UPSTREAM_DEADLINE}.
  */
 public final class Assistant {
-  /** A preview shows at most this many candidates (interface.md §8). */
+  /** A preview shows at most this many candidates (openapi.json, the preview's answer). */
   public static final int MAX_CANDIDATES = 5;
 
   /**

@@ -40,7 +40,8 @@ public final class DomainLiveness {
   // form).
   private static final Pattern HOST =
       Pattern.compile(
-          "(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
+          "(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
+              + "(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
 
   private final SafeHttp http;
   private final Function<String, String> urlOf;

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
-import io.periscope.model.InvalidModelOutput;
-import io.periscope.watch.Source;
+import io.periscope.llm.InvalidModelOutput;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +72,7 @@ public record Draft(
       rationales.add(
           text(source.path("rationale"), at + ".rationale", false, MAX_RATIONALE, problems));
       JsonNode recency = source.path("recencyDays");
-      if (Source.SEARCH.equals(source.path("type").asText())
+      if (WatchSource.SEARCH.equals(source.path("type").asText())
           && (recency.isMissingNode() || recency.isNull())) {
         problems.add(at + ".recencyDays: a search source must say how many days back it looks");
       }
@@ -81,7 +81,7 @@ public record Draft(
     if (!problems.isEmpty()) throw new InvalidModelOutput(problems);
     List<DraftSource> drafted = new ArrayList<>();
     for (int i = 0; i < watch.sources().size(); i++) {
-      Source s = watch.sources().get(i);
+      WatchSource s = watch.sources().get(i);
       drafted.add(
           new DraftSource(s.type(), s.value(), s.trust(), s.recencyDays(), rationales.get(i)));
     }

@@ -5,7 +5,7 @@ import static io.periscope.assist.Schemas.string;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.assist.AssistRequests.DraftRequest;
-import io.periscope.model.StructuredPrompt;
+import io.periscope.llm.StructuredPrompt;
 import java.util.Map;
 
 /**
@@ -27,21 +27,24 @@ public final class DraftPrompt {
 
           Answer with a complete watch:
           - name: a short display name, at most 200 characters;
-          - condition: one plain-English statement of what must happen for the person to be alerted, specific enough \
-          to judge from news items;
-          - sources: 1 to 20 places to look, each a web search (type "search", value: the query text) or an RSS or \
-          Atom feed (type "rss", value: the feed's http(s) URL; only a feed whose URL you know); trust: how far the \
-          source is believed (official, established, community or unverified; null when unknown); recencyDays: for a \
-          search, how many days back to look (1 to 3650), null for a feed; rationale: one sentence for the person on \
+          - condition: one plain-English statement of what must happen for the person to be \
+          alerted, specific enough to judge from news items;
+          - sources: 1 to 20 places to look, each a web search (type "search", value: the query \
+          text) or an RSS or Atom feed (type "rss", value: the feed's http(s) URL; only a feed \
+          whose URL you know); trust: how far the source is believed (official, established, \
+          community or unverified; null when unknown); recencyDays: for a search, how many days \
+          back to look (1 to 3650), null for a feed; rationale: one sentence for the person on \
           why this source helps;
-          - schedule: when to check, a five-field cron expression (minute hour day-of-month month day-of-week) in UTC, \
-          for example "0 */6 * * *" for every six hours; no more often than the subject changes;
-          - threshold: how sure the judging model must be, from 0 to 1, before the person is alerted; 0.8 suits most \
-          watches, lower alerts sooner but more often wrongly;
-          - notes: a few sentences for the person: what you assumed and what they may want to adjust.
+          - schedule: when to check, a five-field cron expression (minute hour day-of-month month \
+          day-of-week) in UTC, for example "0 */6 * * *" for every six hours; no more often than \
+          the subject changes;
+          - threshold: how sure the judging model must be, from 0 to 1, before the person is \
+          alerted; 0.8 suits most watches, lower alerts sooner but more often wrongly;
+          - notes: a few sentences for the person: what you assumed and what they may want to \
+          adjust.
 
-          When you receive a previous draft and an instruction, answer with the whole next draft: the previous one \
-          changed as the instruction asks, everything else kept as it was.\
+          When you receive a previous draft and an instruction, answer with the whole next draft: \
+          the previous one changed as the instruction asks, everything else kept as it was.\
           """;
 
   private static final JsonNode SCHEMA =

@@ -1,8 +1,8 @@
 package io.periscope.assist;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.model.InvalidModelOutput;
-import io.periscope.model.StructuredPrompt;
+import io.periscope.llm.InvalidModelOutput;
+import io.periscope.llm.StructuredPrompt;
 import io.periscope.watch.Watch;
 import java.util.Map;
 
@@ -21,10 +21,11 @@ public final class ExplainPrompt {
           + """
 
 
-          In one short paragraph of plain language, without cron syntax or jargon, say what the watch looks at (its \
-          searches and feeds, and how far back), what must happen for an alert, how sure the service must be before it \
-          alerts and whether weaker, unconfirmed alerts are sent, how often it runs (times are UTC), and where alerts \
-          go. Say so when the watch is disabled.\
+          In one short paragraph of plain language, without cron syntax or jargon, say what the \
+          watch looks at (its searches and feeds, and how far back), what must happen for an \
+          alert, how sure the service must be before it alerts and whether weaker, unconfirmed \
+          alerts are sent, how often it runs (times are UTC), and where alerts go. Say so when \
+          the watch is disabled.\
           """;
 
   private static final JsonNode SCHEMA =

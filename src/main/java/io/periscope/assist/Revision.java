@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
-import io.periscope.model.InvalidModelOutput;
+import io.periscope.llm.InvalidModelOutput;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchValidator;
 import java.util.ArrayList;
@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What POST /watches/:id/revise proposes (interface.md, "Revision"): only the watch fields whose
- * value changes (a field left out stays as it is; {@code null} removes an optional field), plus
- * {@code reasons}, one {@code {field, why}} per changed field. The service computes it, so it never
- * lists a field that stays the same.
+ * What POST /watches/:id/revise proposes (the README's AI assistance, "Revisions"): only the watch
+ * fields whose value changes (a field left out stays as it is; {@code null} removes an optional
+ * field), plus {@code reasons}, one {@code {field, why}} per changed field. The service computes
+ * it, so it never lists a field that stays the same.
  *
  * @param changes each changed field's proposed value, in {@link #FIELDS} order; a JSON null removes
  *     the field

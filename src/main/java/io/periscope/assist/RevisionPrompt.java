@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.feedback.Feedback;
 import io.periscope.json.Json;
-import io.periscope.model.StructuredPrompt;
+import io.periscope.llm.StructuredPrompt;
 import io.periscope.watch.Watch;
 import java.util.List;
 import java.util.Map;
@@ -33,27 +33,31 @@ public final class RevisionPrompt {
           + """
 
 
-          You receive the watch as it is now and the person's instruction, and sometimes the person's feedback on the \
-          watch's recent runs: for each run, what it concluded (outcome alert, weak-alert, no-match, nothing-new or \
-          error, and its summary) and whether the person found it useful, wrong (it alerted, or concluded, wrongly) or \
-          missed (it failed to alert on something it should have), with an optional note. Where the instruction leaves \
-          room, let the feedback guide your changes: for example, make a condition that alerted wrongly more precise. \
-          Answer with:
-          - reasons: one entry for each field you change, naming the field and saying why in one sentence for the \
-          person;
-          - the whole watch as it should be after the instruction: change only what the instruction asks for or \
-          clearly requires, and copy every other field exactly as it is.
+          You receive the watch as it is now and the person's instruction, and sometimes the \
+          person's feedback on the watch's recent runs: for each run, what it concluded (outcome \
+          alert, weak-alert, no-match, nothing-new or error, and its summary) and whether the \
+          person found it useful, wrong (it alerted, or concluded, wrongly) or missed (it failed \
+          to alert on something it should have), with an optional note. Where the instruction \
+          leaves room, let the feedback guide your changes: for example, make a condition that \
+          alerted wrongly more precise. Answer with:
+          - reasons: one entry for each field you change, naming the field and saying why in one \
+          sentence for the person;
+          - the whole watch as it should be after the instruction: change only what the \
+          instruction asks for or clearly requires, and copy every other field exactly as it is.
 
           The watch's fields:
           - name: a short display name, at most 200 characters;
           - condition: what must happen for the person to be alerted, in plain English;
-          - sources: 1 to 20, each a web search (type "search", value: the query text) or an RSS or Atom feed (type \
-          "rss", value: the feed's http(s) URL); trust: official, established, community, unverified or null; \
-          recencyDays: for a search, how many days back to look (1 to 3650), else null;
-          - schedule: a five-field cron expression (minute hour day-of-month month day-of-week) in UTC;
-          - threshold: how sure the judging model must be, from 0 to 1, before the person is alerted;
-          - weakThreshold: a lower confidence, below threshold, from which a weaker, unconfirmed alert is sent; null \
-          for none;
+          - sources: 1 to 20, each a web search (type "search", value: the query text) or an RSS \
+          or Atom feed (type "rss", value: the feed's http(s) URL); trust: official, established, \
+          community, unverified or null; recencyDays: for a search, how many days back to look (1 \
+          to 3650), else null;
+          - schedule: a five-field cron expression (minute hour day-of-month month day-of-week) \
+          in UTC;
+          - threshold: how sure the judging model must be, from 0 to 1, before the person is \
+          alerted;
+          - weakThreshold: a lower confidence, below threshold, from which a weaker, unconfirmed \
+          alert is sent; null for none;
           - enabled: whether the watch runs on its schedule.\
           """;
 

@@ -3,8 +3,8 @@ package io.periscope.assist;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
-import io.periscope.watch.Source;
-import io.periscope.watch.TrustTier;
+import io.periscope.trust.TrustTier;
+import io.periscope.watch.WatchSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +80,7 @@ final class Schemas {
                 Map.entry(
                     "type",
                     oneOf(
-                        List.of(Source.SEARCH, Source.RSS),
+                        List.of(WatchSource.SEARCH, WatchSource.RSS),
                         "search: a web search query; rss: an RSS or Atom feed.")),
                 Map.entry(
                     "value",

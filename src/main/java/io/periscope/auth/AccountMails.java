@@ -41,12 +41,14 @@ public final class AccountMails {
         to,
         "Reset your Periscope password",
         """
-        Someone, hopefully you, asked to reset the password of the Periscope account with this address.
+        Someone, hopefully you, asked to reset the password of the Periscope account with this \
+        address.
         To choose a new password:
 
         %s
 
-        The token works once, for %s; using it ends every earlier sign-in. If you did not ask for this, ignore
+        The token works once, for %s; using it ends every earlier sign-in. If you did not ask for \
+        this, ignore
         this message: your password stays as it is.
         """
             .formatted(use(token, "reset-password"), hours(lifetime)),
@@ -61,7 +63,8 @@ public final class AccountMails {
         to,
         "You already have a Periscope account",
         """
-        Someone, hopefully you, tried to create a Periscope account with this address, which has one already.
+        Someone, hopefully you, tried to create a Periscope account with this address, which has \
+        one already.
         Sign in as usual, or, if you forgot the password, choose a new one:
 
         %s
@@ -81,12 +84,14 @@ public final class AccountMails {
         to,
         "Connect a sign-in to your Periscope account",
         """
-        Someone signed in to Periscope through "%s" with this address, which your Periscope account uses.
+        Someone signed in to Periscope through "%s" with this address, which your Periscope \
+        account uses.
         If it was you, connect that sign-in to your account:
 
         %s
 
-        The token works once, for %s. If it was not you, ignore this message: nobody can open your account
+        The token works once, for %s. If it was not you, ignore this message: nobody can open \
+        your account
         through that sign-in unless the token is used.
         """
             .formatted(provider, use(token, "link-identity"), hours(lifetime)),
@@ -105,7 +110,8 @@ public final class AccountMails {
 
         %s
 
-        The token works once, for %s. If you do not agree, ignore this message: nothing is sent here.
+        The token works once, for %s. If you do not agree, ignore this message: nothing is sent \
+        here.
         """
             .formatted(owner, use(token, "confirm-email-channel"), hours(lifetime)),
         now);

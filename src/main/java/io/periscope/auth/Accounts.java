@@ -1,15 +1,16 @@
 package io.periscope.auth;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailAddresses;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.Role;
 import io.periscope.persistence.JournalReads;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityRefusal;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +30,8 @@ public final class Accounts {
   private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
+  private final EmailEntity.Refs emailEntities;
   private final Asks asks;
   private final EmailIndex emails;
   private final JournalReads journal;
@@ -39,10 +41,16 @@ public final class Accounts {
   private final Executor hashing;
 
   public Accounts(
-      Entities entities, Asks asks, JournalReads journal, Tokens tokens, Executor hashing) {
-    this.entities = entities;
+      OwnerEntity.Refs owners,
+      EmailEntity.Refs emailEntities,
+      Asks asks,
+      JournalReads journal,
+      Tokens tokens,
+      Executor hashing) {
+    this.owners = owners;
+    this.emailEntities = emailEntities;
     this.asks = asks;
-    this.emails = new EmailIndex(entities, asks);
+    this.emails = new EmailIndex(emailEntities, asks);
     this.journal = journal;
     this.tokens = tokens;
     this.hashing = hashing;
@@ -50,8 +58,9 @@ public final class Accounts {
 
   /** Every account, by id. */
   public CompletionStage<List<Account.View>> list() {
+    // every owner entity's id: accounts, and token subjects that never had one (filtered below)
     return journal
-        .ownerIds()
+        .entityIds(OwnerEntity.TYPE_KEY.name())
         .thenCompose(
             ids -> {
               List<CompletableFuture<Optional<Account.View>>> reads =
@@ -59,7 +68,7 @@ public final class Accounts {
                       .map(
                           id ->
                               asks.<OwnerEntity.Command, Account>ask(
-                                      entities.owner(id), OwnerEntity.GetAccount::new)
+                                      owners.owner(id), OwnerEntity.GetAccount::new)
                                   .thenApply(a -> Optional.of(a.view()))
                                   // an owner entity without an account: a token subject that never
                                   // had one (the command line's)
@@ -79,11 +88,11 @@ public final class Accounts {
   public record NewAccount(String id, String email, Role role, String password) {}
 
   /** Raised for a duplicate id or e-mail. */
-  public static final class Conflict extends RuntimeException {
+  public static final class Conflict extends Refusal {
     private final boolean emailTaken;
 
     Conflict(String message, boolean emailTaken) {
-      super(message, null, false, false);
+      super(Kind.CONFLICT, message);
       this.emailTaken = emailTaken;
     }
 
@@ -94,14 +103,12 @@ public final class Accounts {
   }
 
   /** Raised by a login with the right password to an account whose address is not verified yet. */
-  public static final class Unverified extends RuntimeException {
+  public static final class Unverified extends Refusal {
     Unverified() {
       super(
+          Kind.FORBIDDEN,
           "the e-mail address is not verified yet: follow the link mailed to it, or ask for a new"
-              + " one with POST /auth/verify-email/resend",
-          null,
-          false,
-          false);
+              + " one with POST /auth/verify-email/resend");
     }
   }
 
@@ -183,7 +190,7 @@ public final class Accounts {
         .thenCompose(
             tookIt ->
                 asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
-                        entities.owner(account.id()),
+                        owners.owner(account.id()),
                         reply -> new OwnerEntity.CreateAccount(account, reply))
                     .handle(
                         (done, failure) -> {
@@ -205,7 +212,7 @@ public final class Accounts {
         .thenCompose(
             accountId ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(accountId), OwnerEntity.GetAccount::new));
+                    owners.owner(accountId), OwnerEntity.GetAccount::new));
   }
 
   private CompletionStage<Account> releaseThenFail(

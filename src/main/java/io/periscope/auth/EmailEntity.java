@@ -1,8 +1,8 @@
 package io.periscope.auth;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +11,7 @@ import java.util.Locale;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -34,6 +35,16 @@ public final class EmailEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Email");
+
+  /**
+   * How a service reaches this entity: an e-mail address's entity, by the id {@code EmailIndex}
+   * gives the address. Sharded when serving, a local actor for the command line; a service is
+   * handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> email(String entityId);
+  }
 
   public static final Duration MAIL_COOLDOWN = Duration.ofMinutes(1);
   public static final int MAILS_PER_DAY = 10;

@@ -1,10 +1,9 @@
 package io.periscope.auth;
 
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityIds;
-import io.periscope.runtime.EntityRefusal;
-import io.periscope.runtime.Failures;
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityIds;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.Failures;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -26,11 +25,11 @@ import org.apache.pekko.Done;
  * second account. Nothing is ever claimed under an old id again.
  */
 public final class EmailIndex {
-  private final Entities entities;
+  private final EmailEntity.Refs emailEntities;
   private final Asks asks;
 
-  public EmailIndex(Entities entities, Asks asks) {
-    this.entities = entities;
+  public EmailIndex(EmailEntity.Refs emailEntities, Asks asks) {
+    this.emailEntities = emailEntities;
     this.asks = asks;
   }
 
@@ -49,7 +48,7 @@ public final class EmailIndex {
   /** The account holding the address; fails with {@link EntityRefusal} when none does. */
   public CompletionStage<String> holder(String normalizedEmail) {
     return asks.<EmailEntity.Command, String>ask(
-            entities.email(entityId(normalizedEmail)), EmailEntity.Lookup::new)
+            emailEntities.email(entityId(normalizedEmail)), EmailEntity.Lookup::new)
         .exceptionallyCompose(
             e ->
                 Failures.isRefusal(e)
@@ -74,7 +73,7 @@ public final class EmailIndex {
                 return CompletableFuture.<Boolean>failedFuture(
                     new EntityRefusal("the e-mail address is already in use"));
               return asks.<EmailEntity.Command, Boolean>ask(
-                  entities.email(entityId(normalizedEmail)),
+                  emailEntities.email(entityId(normalizedEmail)),
                   reply -> new EmailEntity.Claim(accountId, reply));
             })
         .thenCompose(stage -> stage);
@@ -83,7 +82,7 @@ public final class EmailIndex {
   /** Frees the address when {@code accountId} holds it. */
   public CompletionStage<Done> release(String normalizedEmail, String accountId) {
     return asks.ask(
-        entities.email(entityId(normalizedEmail)),
+        emailEntities.email(entityId(normalizedEmail)),
         reply -> new EmailEntity.Release(accountId, reply));
   }
 
@@ -93,7 +92,7 @@ public final class EmailIndex {
    */
   public CompletionStage<Done> reserveMail(String normalizedEmail, Instant now) {
     return asks.ask(
-        entities.email(entityId(normalizedEmail)),
+        emailEntities.email(entityId(normalizedEmail)),
         reply -> new EmailEntity.ReserveMail(now, reply));
   }
 
@@ -104,6 +103,6 @@ public final class EmailIndex {
   private CompletionStage<String> legacyHolder(String normalizedEmail) {
     if (!EntityIds.valid(normalizedEmail))
       return CompletableFuture.failedFuture(new EntityRefusal("unknown e-mail"));
-    return asks.ask(entities.email(normalizedEmail), EmailEntity.Lookup::new);
+    return asks.ask(emailEntities.email(normalizedEmail), EmailEntity.Lookup::new);
   }
 }

@@ -1,13 +1,15 @@
 package io.periscope.auth;
 
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
+import io.periscope.owner.MailedTokens;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
 import java.time.Instant;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -28,6 +30,16 @@ public final class IdentityLinkEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "IdentityLink");
+
+  /**
+   * How a service reaches this entity: an account at an identity provider, by {@code
+   * ProviderIdentity#linkId}. Sharded when serving, a local actor for the command line; a service
+   * is handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> identityLink(String linkId);
+  }
 
   /**
    * A link waiting for the account holder: the provider's name, the mailed token's hash, until it

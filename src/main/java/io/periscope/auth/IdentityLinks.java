@@ -1,12 +1,13 @@
 package io.periscope.auth;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
 import io.periscope.owner.Account;
+import io.periscope.owner.MailedTokens;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
+import io.periscope.owner.Role;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,7 +56,9 @@ public final class IdentityLinks {
 
   private final Accounts accounts;
   private final EmailIndex emails;
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
+  private final EmailEntity.Refs emailEntities;
+  private final IdentityLinkEntity.Refs links;
   private final Asks asks;
   private final EmailSender email;
   private final AccountMails mails;
@@ -65,7 +68,9 @@ public final class IdentityLinks {
 
   public IdentityLinks(
       Accounts accounts,
-      Entities entities,
+      OwnerEntity.Refs owners,
+      EmailEntity.Refs emailEntities,
+      IdentityLinkEntity.Refs links,
       Asks asks,
       EmailSender email,
       AccountMails mails,
@@ -73,8 +78,10 @@ public final class IdentityLinks {
       Registration registration,
       Clock clock) {
     this.accounts = accounts;
-    this.emails = new EmailIndex(entities, asks);
-    this.entities = entities;
+    this.emails = new EmailIndex(emailEntities, asks);
+    this.owners = owners;
+    this.emailEntities = emailEntities;
+    this.links = links;
     this.asks = asks;
     this.email = email;
     this.mails = mails;
@@ -120,14 +127,14 @@ public final class IdentityLinks {
   public CompletionStage<Account.View> confirm(String token) {
     String linkId = MailedTokens.holderOf(token);
     return asks.<IdentityLinkEntity.Command, IdentityLinkEntity.Pending>ask(
-            entities.identityLink(linkId),
+            links.identityLink(linkId),
             reply ->
                 new IdentityLinkEntity.Confirm(MailedTokens.hash(token), clock.instant(), reply))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenCompose(
             link ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(link.accountId()),
+                    owners.owner(link.accountId()),
                     reply -> new OwnerEntity.VerifiedByProvider(link.provider(), reply)))
         .thenApply(
             account -> {
@@ -140,7 +147,7 @@ public final class IdentityLinks {
   /** The linked account's id, null when there is none. */
   private CompletionStage<String> linked(ProviderIdentity who) {
     return asks.<IdentityLinkEntity.Command, String>ask(
-            entities.identityLink(who.linkId()), IdentityLinkEntity.Lookup::new)
+            links.identityLink(who.linkId()), IdentityLinkEntity.Lookup::new)
         .handle(
             (accountId, none) -> {
               if (none != null && !Failures.isRefusal(none))
@@ -150,7 +157,7 @@ public final class IdentityLinks {
   }
 
   private CompletionStage<Account> account(String accountId) {
-    return asks.ask(entities.owner(accountId), OwnerEntity.GetAccount::new);
+    return asks.ask(owners.owner(accountId), OwnerEntity.GetAccount::new);
   }
 
   /**
@@ -169,7 +176,7 @@ public final class IdentityLinks {
         .thenCompose(
             account ->
                 asks.<IdentityLinkEntity.Command, Done>ask(
-                        entities.identityLink(who.linkId()),
+                        links.identityLink(who.linkId()),
                         reply -> new IdentityLinkEntity.Link(account.id(), reply))
                     .thenApply(linked -> account))
         .exceptionallyCompose(
@@ -209,7 +216,7 @@ public final class IdentityLinks {
         .thenCompose(
             reserved ->
                 asks.<IdentityLinkEntity.Command, Done>ask(
-                    entities.identityLink(who.linkId()),
+                    links.identityLink(who.linkId()),
                     reply ->
                         new IdentityLinkEntity.Propose(
                             new IdentityLinkEntity.Pending(

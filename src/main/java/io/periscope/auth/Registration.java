@@ -1,5 +1,6 @@
 package io.periscope.auth;
 
+import io.periscope.entity.Refusal;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -23,16 +24,14 @@ public record Registration(Mode mode, Set<String> domains) {
   /**
    * A sign-up the rule refuses: one answer for every address, so it tells nothing about accounts.
    */
-  public static final class Refused extends RuntimeException {
+  public static final class Refused extends Refusal {
     Refused(Mode mode) {
       super(
+          Kind.FORBIDDEN,
           mode == Mode.DOMAINS
               ? "sign-up on this instance is open to addresses of certain domains only; ask an"
                   + " administrator for an account"
-              : "sign-up on this instance is closed; ask an administrator for an account",
-          null,
-          false,
-          false);
+              : "sign-up on this instance is closed; ask an administrator for an account");
     }
   }
 

@@ -1,14 +1,16 @@
 package io.periscope.auth;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
 import io.periscope.owner.Account;
+import io.periscope.owner.MailedTokens;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.Role;
 import io.periscope.owner.TokenPurpose;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,14 +42,12 @@ public final class SelfService {
   public record Accepted(String status, String message) {}
 
   /** The mailed-token routes need SMTP; without it they answer 503. */
-  public static final class MailNotConfigured extends RuntimeException {
+  public static final class MailNotConfigured extends Refusal {
     public MailNotConfigured() {
       super(
+          Kind.UNAVAILABLE,
           "e-mail is not configured on this instance (SMTP_HOST, SMTP_FROM), so accounts cannot"
-              + " register or recover by e-mail; an operator creates them with 'users create'",
-          null,
-          false,
-          false);
+              + " register or recover by e-mail; an operator creates them with 'users create'");
     }
   }
 
@@ -58,7 +58,8 @@ public final class SelfService {
 
   private final Accounts accounts;
   private final EmailIndex emails;
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
+  private final EmailEntity.Refs emailEntities;
   private final Asks asks;
   private final EmailSender email;
   private final AccountMails mails;
@@ -69,7 +70,8 @@ public final class SelfService {
 
   public SelfService(
       Accounts accounts,
-      Entities entities,
+      OwnerEntity.Refs owners,
+      EmailEntity.Refs emailEntities,
       Asks asks,
       EmailSender email,
       AccountMails mails,
@@ -78,8 +80,9 @@ public final class SelfService {
       Executor hashing,
       Clock clock) {
     this.accounts = accounts;
-    this.emails = new EmailIndex(entities, asks);
-    this.entities = entities;
+    this.emails = new EmailIndex(emailEntities, asks);
+    this.owners = owners;
+    this.emailEntities = emailEntities;
     this.asks = asks;
     this.email = email;
     this.mails = mails;
@@ -143,7 +146,7 @@ public final class SelfService {
   public CompletionStage<Account.View> verify(String token) {
     String accountId = MailedTokens.holderOf(token);
     return asks.<OwnerEntity.Command, Account>ask(
-            entities.owner(accountId),
+            owners.owner(accountId),
             reply -> new OwnerEntity.VerifyEmail(MailedTokens.hash(token), clock.instant(), reply))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
@@ -199,7 +202,7 @@ public final class SelfService {
     String accountId = MailedTokens.holderOf(token);
     String tokenHash = MailedTokens.hash(token);
     return asks.<OwnerEntity.Command, Account>ask(
-            entities.owner(accountId),
+            owners.owner(accountId),
             reply ->
                 new OwnerEntity.CheckToken(
                     TokenPurpose.RESET_PASSWORD, tokenHash, clock.instant(), reply))
@@ -214,7 +217,7 @@ public final class SelfService {
         .thenCompose(
             newHash ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(accountId),
+                    owners.owner(accountId),
                     reply ->
                         new OwnerEntity.ResetPassword(tokenHash, newHash, clock.instant(), reply)))
         .exceptionally(MailedTokens::refusedOrRethrown)
@@ -239,7 +242,7 @@ public final class SelfService {
         .thenCompose(
             reserved ->
                 asks.<OwnerEntity.Command, Account>ask(
-                    entities.owner(to.id()),
+                    owners.owner(to.id()),
                     reply ->
                         new OwnerEntity.IssueToken(
                             purpose, MailedTokens.hash(token), now.plus(lifetime), reply)))

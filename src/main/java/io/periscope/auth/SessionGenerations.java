@@ -1,10 +1,9 @@
 package io.periscope.auth;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,13 +28,13 @@ public final class SessionGenerations {
 
   private record Known(long generation, Instant readAt) {}
 
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
   private final Asks asks;
   private final Clock clock;
   private final Map<String, Known> known = new ConcurrentHashMap<>();
 
-  public SessionGenerations(Entities entities, Asks asks, Clock clock) {
-    this.entities = entities;
+  public SessionGenerations(OwnerEntity.Refs owners, Asks asks, Clock clock) {
+    this.owners = owners;
     this.asks = asks;
     this.clock = clock;
   }
@@ -48,7 +47,7 @@ public final class SessionGenerations {
       return CompletableFuture.completedFuture(generation >= cached.generation());
     }
     return asks.<OwnerEntity.Command, Account>ask(
-            entities.owner(accountId), OwnerEntity.GetAccount::new)
+            owners.owner(accountId), OwnerEntity.GetAccount::new)
         .handle(
             (account, failure) -> {
               // A subject without an account (the command line's own tokens) has nothing to end.

@@ -4,13 +4,13 @@ import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.EmailIndex;
-import io.periscope.auth.MailedTokens;
 import io.periscope.auth.SelfService;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
+import io.periscope.owner.MailedTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,13 +31,14 @@ public final class ChannelAddresses {
   public static final Duration LIFETIME = Duration.ofHours(24);
 
   /** The owner has {@link ChannelAddressesEntity#MAX_ADDRESSES} addresses already. */
-  public static final class TooMany extends RuntimeException {
+  public static final class TooMany extends Refusal {
     TooMany(String message) {
-      super(message, null, false, false);
+      super(Kind.CONFLICT, message);
     }
   }
 
-  private final Entities entities;
+  private final EmailEntity.Refs emailEntities;
+  private final ChannelAddressesEntity.Refs channelAddresses;
   private final Asks asks;
   private final EmailIndex emails;
   private final EmailSender email;
@@ -45,17 +46,23 @@ public final class ChannelAddresses {
   private final Clock clock;
 
   public ChannelAddresses(
-      Entities entities, Asks asks, EmailSender email, AccountMails mails, Clock clock) {
-    this.entities = entities;
+      EmailEntity.Refs emailEntities,
+      ChannelAddressesEntity.Refs channelAddresses,
+      Asks asks,
+      EmailSender email,
+      AccountMails mails,
+      Clock clock) {
+    this.emailEntities = emailEntities;
+    this.channelAddresses = channelAddresses;
     this.asks = asks;
-    this.emails = new EmailIndex(entities, asks);
+    this.emails = new EmailIndex(emailEntities, asks);
     this.email = email;
     this.mails = mails;
     this.clock = clock;
   }
 
   public CompletionStage<ChannelAddressesEntity.Addresses> list(String owner) {
-    return asks.ask(entities.channelAddresses(owner), ChannelAddressesEntity.Get::new);
+    return asks.ask(channelAddresses.channelAddresses(owner), ChannelAddressesEntity.Get::new);
   }
 
   /**
@@ -75,7 +82,7 @@ public final class ChannelAddresses {
         .thenCompose(
             reserved ->
                 asks.<ChannelAddressesEntity.Command, Done>ask(
-                        entities.channelAddresses(owner),
+                        channelAddresses.channelAddresses(owner),
                         reply ->
                             new ChannelAddressesEntity.Request(
                                 new ChannelAddressesEntity.Waiting(
@@ -120,7 +127,7 @@ public final class ChannelAddresses {
   public CompletionStage<String> confirm(String token) {
     String owner = MailedTokens.holderOf(token);
     return asks.<ChannelAddressesEntity.Command, String>ask(
-            entities.channelAddresses(owner),
+            channelAddresses.channelAddresses(owner),
             reply ->
                 new ChannelAddressesEntity.Confirm(
                     MailedTokens.hash(token), clock.instant(), reply))
@@ -135,7 +142,7 @@ public final class ChannelAddresses {
   /** Forgets an address; fails with an entity refusal when the owner has none such. */
   public CompletionStage<Done> remove(String owner, String address) {
     return asks.ask(
-        entities.channelAddresses(owner),
+        channelAddresses.channelAddresses(owner),
         reply -> new ChannelAddressesEntity.Remove(EmailEntity.normalize(address), reply));
   }
 }

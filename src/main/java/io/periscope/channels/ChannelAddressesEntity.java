@@ -1,9 +1,9 @@
 package io.periscope.channels;
 
-import io.periscope.auth.MailedTokens;
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
+import io.periscope.owner.MailedTokens;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -33,6 +34,17 @@ public final class ChannelAddressesEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "ChannelAddresses");
+
+  /**
+   * How a service reaches this entity: the addresses an owner's {@code email:} channels may mail.
+   * Sharded when serving, a local actor for the command line; a service is handed only the lookups
+   * of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> channelAddresses(String owner);
+  }
+
   public static final int MAX_ADDRESSES = 20;
 
   /** An address waiting for its mailbox: the hash of the token mailed to it, until it expires. */

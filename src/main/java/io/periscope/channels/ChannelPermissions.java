@@ -1,14 +1,13 @@
 package io.periscope.channels;
 
 import io.periscope.auth.EmailEntity;
-import io.periscope.auth.Role;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
+import io.periscope.owner.Role;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +25,9 @@ import java.util.concurrent.CompletionStage;
  * or the owner's own devices.
  */
 public final class ChannelPermissions implements ChannelPolicy {
-  private final Entities entities;
+  private final OwnerEntity.Refs owners;
+  private final TelegramChatsEntity.Refs telegramChats;
+  private final ChannelAddressesEntity.Refs channelAddresses;
   private final Asks asks;
   private final boolean defaultChatOpen;
 
@@ -34,8 +35,15 @@ public final class ChannelPermissions implements ChannelPolicy {
    * @param defaultChatOpen the bare {@code telegram} channel is open to every account: the spec
    *     makes it every watch's default destination, and it reaches only the chat the operator chose
    */
-  public ChannelPermissions(Entities entities, Asks asks, boolean defaultChatOpen) {
-    this.entities = entities;
+  public ChannelPermissions(
+      OwnerEntity.Refs owners,
+      TelegramChatsEntity.Refs telegramChats,
+      ChannelAddressesEntity.Refs channelAddresses,
+      Asks asks,
+      boolean defaultChatOpen) {
+    this.owners = owners;
+    this.telegramChats = telegramChats;
+    this.channelAddresses = channelAddresses;
     this.asks = asks;
     this.defaultChatOpen = defaultChatOpen;
   }
@@ -58,7 +66,7 @@ public final class ChannelPermissions implements ChannelPolicy {
     CompletableFuture<TelegramChatsEntity.Chats> chats =
         telegram
             ? asks.<TelegramChatsEntity.Command, TelegramChatsEntity.Chats>ask(
-                    entities.telegramChats(), TelegramChatsEntity.Get::new)
+                    telegramChats.telegramChats(), TelegramChatsEntity.Get::new)
                 .toCompletableFuture()
             : CompletableFuture.completedFuture(new TelegramChatsEntity.Chats(List.of()));
     CompletableFuture<List<String>> confirmed =
@@ -108,8 +116,7 @@ public final class ChannelPermissions implements ChannelPolicy {
   }
 
   private CompletionStage<Optional<Account>> account(String owner) {
-    return asks.<OwnerEntity.Command, Account>ask(
-            entities.owner(owner), OwnerEntity.GetAccount::new)
+    return asks.<OwnerEntity.Command, Account>ask(owners.owner(owner), OwnerEntity.GetAccount::new)
         .handle(
             (account, none) -> {
               if (none != null && !Failures.isRefusal(none))
@@ -120,7 +127,7 @@ public final class ChannelPermissions implements ChannelPolicy {
 
   private CompletionStage<List<String>> confirmedAddresses(String owner) {
     return asks.<ChannelAddressesEntity.Command, ChannelAddressesEntity.Addresses>ask(
-            entities.channelAddresses(owner), ChannelAddressesEntity.Get::new)
+            channelAddresses.channelAddresses(owner), ChannelAddressesEntity.Get::new)
         .thenApply(
             a ->
                 a.addresses().stream()

@@ -1,8 +1,8 @@
 package io.periscope.channels;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -30,6 +31,16 @@ public final class TelegramChatsEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "TelegramChats");
+
+  /**
+   * How a service reaches this entity: the Telegram chats administrators opened to users,
+   * cluster-wide. Sharded when serving, a local actor for the command line; a service is handed
+   * only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> telegramChats();
+  }
 
   /** The one instance's entity id. */
   public static final String ID = "telegram-chats";

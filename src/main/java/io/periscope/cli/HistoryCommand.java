@@ -3,9 +3,10 @@ package io.periscope.cli;
 import com.typesafe.config.Config;
 import io.periscope.json.Json;
 import io.periscope.persistence.JournalReads;
-import io.periscope.run.RunRecord;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Node;
+import io.periscope.watch.RunHistory;
+import io.periscope.watch.RunRecord;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
@@ -34,8 +35,7 @@ final class HistoryCommand {
     ActorSystem<Void> system = Node.startLocal(config);
     try {
       Optional<List<RunRecord>> runs =
-          new JournalReads(system)
-              .runs(owner, watchId, limit)
+          RunHistory.replay(new JournalReads(system), owner, watchId, limit)
               .toCompletableFuture()
               .get(5, TimeUnit.MINUTES);
       if (runs.isEmpty()) {

@@ -1,8 +1,8 @@
 package io.periscope.cli;
 
-import io.periscope.auth.Role;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
+import io.periscope.owner.Role;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
 import io.periscope.runtime.ServiceFile;

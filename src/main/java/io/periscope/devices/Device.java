@@ -1,6 +1,6 @@
 package io.periscope.devices;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import java.net.URI;
 import java.time.Instant;
 

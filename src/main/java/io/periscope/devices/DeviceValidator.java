@@ -21,7 +21,7 @@ public final class DeviceValidator {
 
   /** What a registration says; becomes a {@link Device} once the entity gives it an id. */
   public record Subscription(String name, String endpoint, String p256dh, String auth)
-      implements io.periscope.serialization.JsonSerializable {}
+      implements io.periscope.entity.JsonSerializable {}
 
   /**
    * @throws ValidationException listing every problem

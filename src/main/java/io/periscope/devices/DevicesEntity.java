@@ -1,8 +1,8 @@
 package io.periscope.devices;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -33,6 +34,15 @@ public final class DevicesEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Devices");
+
+  /**
+   * How a service reaches this entity: an owner's devices. Sharded when serving, a local actor for
+   * the command line; a service is handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> devices(String owner);
+  }
 
   /** Devices an owner may register: each alert is one request per device. */
   public static final int MAX_DEVICES = 20;

@@ -1,10 +1,10 @@
 package io.periscope.devices;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.Reencryption;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -22,7 +22,7 @@ public final class Vapid {
   private static final Logger log = LoggerFactory.getLogger(Vapid.class);
   private final Optional<VapidKeys> configured;
   private final Optional<String> subject;
-  private final Entities entities;
+  private final VapidKeyEntity.Refs vapidKey;
   private final Asks asks;
   private final KeyCipher cipher;
 
@@ -32,12 +32,12 @@ public final class Vapid {
   public Vapid(
       Optional<VapidKeys> configured,
       Optional<String> subject,
-      Entities entities,
+      VapidKeyEntity.Refs vapidKey,
       Asks asks,
       KeyCipher cipher) {
     this.configured = configured;
     this.subject = subject;
-    this.entities = entities;
+    this.vapidKey = vapidKey;
     this.asks = asks;
     this.cipher = cipher;
   }
@@ -50,7 +50,7 @@ public final class Vapid {
   public CompletionStage<Reencryption.Result> reencrypt() {
     if (configured.isPresent()) return CompletableFuture.completedFuture(Reencryption.Result.NONE);
     return asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(
-            entities.vapidKey(), VapidKeyEntity.Get::new)
+            vapidKey.vapidKey(), VapidKeyEntity.Get::new)
         .handle(
             (stored, none) -> {
               if (none != null) {
@@ -68,7 +68,7 @@ public final class Vapid {
                 return CompletableFuture.completedFuture(new Reencryption.Result(0, 0, 1));
               }
               return asks.<VapidKeyEntity.Command, org.apache.pekko.Done>ask(
-                      entities.vapidKey(), r -> new VapidKeyEntity.Reseal(previous, resealed, r))
+                      vapidKey.vapidKey(), r -> new VapidKeyEntity.Reseal(previous, resealed, r))
                   .thenApply(done -> new Reencryption.Result(1, 0, 0));
             })
         .thenCompose(stage -> stage);
@@ -78,14 +78,12 @@ public final class Vapid {
    * The generated pair's private key cannot be read with ENCRYPTION_KEY's keys: Web Push is
    * unavailable (503) until they can, or VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set.
    */
-  public static final class Unreadable extends RuntimeException {
+  public static final class Unreadable extends Refusal {
     Unreadable() {
       super(
+          Kind.UNAVAILABLE,
           "the service's VAPID private key cannot be decrypted with ENCRYPTION_KEY's keys: list the"
-              + " key that sealed it, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY",
-          null,
-          false,
-          false);
+              + " key that sealed it, or set VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY");
     }
   }
 
@@ -109,7 +107,7 @@ public final class Vapid {
     if (known != null) return known;
     VapidKeys candidate = VapidKeys.generate();
     asks.<VapidKeyEntity.Command, VapidKeyEntity.StoredKeys>ask(
-            entities.vapidKey(),
+            vapidKey.vapidKey(),
             r ->
                 new VapidKeyEntity.GetOrAdopt(
                     new VapidKeyEntity.StoredKeys(

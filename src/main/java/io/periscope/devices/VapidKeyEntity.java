@@ -1,12 +1,13 @@
 package io.periscope.devices;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -27,6 +28,17 @@ public final class VapidKeyEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "VapidKey");
+
+  /**
+   * How a service reaches this entity: the cluster's one generated VAPID key pair. Sharded when
+   * serving, a local actor for the command line; a service is handed only the lookups of the
+   * entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> vapidKey();
+  }
+
   public static final String ID = "vapid";
 
   /** {@code privateKeyCiphertext} is the encrypted base64url private key. */

@@ -6,14 +6,13 @@ import com.zerodeplibs.webpush.VAPIDKeyPair;
 import com.zerodeplibs.webpush.header.Urgency;
 import com.zerodeplibs.webpush.httpclient.OkHttpClientRequestPreparer;
 import com.zerodeplibs.webpush.httpclient.PreparerBuilder;
+import io.periscope.entity.Asks;
 import io.periscope.json.Json;
 import io.periscope.notify.Alert;
 import io.periscope.notify.AlertFormat;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.HttpCalls;
 import io.periscope.notify.PushSender;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,7 +37,8 @@ import org.apache.pekko.Done;
  * it):
  *
  * <pre>{@code
- * {"type": "periscope.alert", "watchId": "acme-launch", "watchName": "Acme launch", "strength": "confirmed" | "weak",
+ * {"type": "periscope.alert", "watchId": "acme-launch", "watchName": "Acme launch",
+ *  "strength": "confirmed" | "weak",
  *  "confidence": 0.92, "summary": "…", "url": "https://… (the first evidence, when there is one)",
  *  "at": "2025-05-01T12:00:00Z"}
  * }</pre>
@@ -57,14 +57,14 @@ public final class WebPushSender implements PushSender {
   private static final int MAX_SUMMARY = 500;
   private static final int MAX_URL = 500;
 
-  private final Entities entities;
+  private final DevicesEntity.Refs devices;
   private final Asks asks;
   private final Vapid vapid;
   private final OkHttpClient client;
 
   /** {@code guarded} must be the SSRF-guarded client: endpoints are the users'. */
-  public WebPushSender(Entities entities, Asks asks, Vapid vapid, OkHttpClient guarded) {
-    this.entities = entities;
+  public WebPushSender(DevicesEntity.Refs devices, Asks asks, Vapid vapid, OkHttpClient guarded) {
+    this.devices = devices;
     this.asks = asks;
     this.vapid = vapid;
     this.client = guarded.newBuilder().callTimeout(CALL_TIMEOUT).build();
@@ -73,7 +73,7 @@ public final class WebPushSender implements PushSender {
   @Override
   public CompletionStage<List<Delivery>> send(Alert alert) {
     return asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(
-            entities.devices(alert.owner()), DevicesEntity.GetDevices::new)
+            devices.devices(alert.owner()), DevicesEntity.GetDevices::new)
         .handle(
             (devices, failure) -> {
               if (failure != null) return failedAll("the devices could not be read");
@@ -136,7 +136,7 @@ public final class WebPushSender implements PushSender {
                 String gone =
                     "HTTP " + answer.code() + ": the subscription is gone, the device was removed";
                 return asks.<DevicesEntity.Command, Done>ask(
-                        entities.devices(owner),
+                        devices.devices(owner),
                         r -> new DevicesEntity.RemoveGone(device.id(), device.endpoint(), r))
                     .handle(
                         (removed, notRemoved) ->

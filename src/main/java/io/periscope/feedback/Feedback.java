@@ -1,7 +1,7 @@
 package io.periscope.feedback;
 
-import io.periscope.run.RunRecord;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.watch.RunRecord;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,14 +1,15 @@
 package io.periscope.feedback;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -31,6 +32,16 @@ public final class FeedbackEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Feedback");
+
+  /**
+   * How a service reaches this entity: the feedback on one watch's runs: addressed like the watch,
+   * by owner and watch id. Sharded when serving, a local actor for the command line; a service is
+   * handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> feedback(String owner, String watchId);
+  }
 
   /**
    * Feedback records kept at hand per watch, the most recently given; the journal keeps them all.

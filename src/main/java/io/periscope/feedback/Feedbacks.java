@@ -1,8 +1,7 @@
 package io.periscope.feedback;
 
-import io.periscope.run.RunRecord;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
+import io.periscope.entity.Asks;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.util.List;
@@ -13,15 +12,17 @@ import org.apache.pekko.Done;
  * Feedback as the rest of the service uses it: the routes give, read and withdraw it; a revision of
  * a watch reads {@link #newest} — the most recent judgements of its runs, each with what the run
  * concluded — to learn what the owner thought of the watch's results. A refusal ({@link
- * io.periscope.runtime.EntityRefusal}) says what is absent.
+ * io.periscope.entity.EntityRefusal}) says what is absent.
  */
 public final class Feedbacks {
-  private final Entities entities;
+  private final WatchEntity.Refs watches;
+  private final FeedbackEntity.Refs feedback;
   private final Asks asks;
   private final Clock clock;
 
-  public Feedbacks(Entities entities, Asks asks, Clock clock) {
-    this.entities = entities;
+  public Feedbacks(WatchEntity.Refs watches, FeedbackEntity.Refs feedback, Asks asks, Clock clock) {
+    this.watches = watches;
+    this.feedback = feedback;
     this.asks = asks;
     this.clock = clock;
   }
@@ -34,11 +35,11 @@ public final class Feedbacks {
   public CompletionStage<Feedback> give(
       String owner, String watchId, String runId, FeedbackValidator.Judgement judgement) {
     return asks.<WatchEntity.Command, RunRecord>ask(
-            entities.watch(owner, watchId), r -> new WatchEntity.GetRun(runId, r))
+            watches.watch(owner, watchId), r -> new WatchEntity.GetRun(runId, r))
         .thenCompose(
             run ->
                 asks.<FeedbackEntity.Command, Feedback>ask(
-                    entities.feedback(owner, watchId),
+                    feedback.feedback(owner, watchId),
                     r ->
                         new FeedbackEntity.Give(
                             new Feedback(
@@ -56,12 +57,12 @@ public final class Feedbacks {
    */
   public CompletionStage<List<Feedback>> newest(String owner, String watchId, int limit) {
     return asks.<FeedbackEntity.Command, FeedbackEntity.FeedbackList>ask(
-            entities.feedback(owner, watchId), r -> new FeedbackEntity.GetFeedback(limit, r))
+            feedback.feedback(owner, watchId), r -> new FeedbackEntity.GetFeedback(limit, r))
         .thenApply(FeedbackEntity.FeedbackList::feedback);
   }
 
   /** Refused when the run has no feedback. */
   public CompletionStage<Done> withdraw(String owner, String watchId, String runId) {
-    return asks.ask(entities.feedback(owner, watchId), r -> new FeedbackEntity.Withdraw(runId, r));
+    return asks.ask(feedback.feedback(owner, watchId), r -> new FeedbackEntity.Withdraw(runId, r));
   }
 }

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Json;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
@@ -149,7 +151,7 @@ public final class ApiDirectives {
   public static Route adminOnly(Principal principal, Supplier<Route> inner) {
     return principal.isAdmin()
         ? inner.get()
-        : complete(error(StatusCodes.FORBIDDEN, "administrators only"));
+        : failWith(new Refusal(Refusal.Kind.FORBIDDEN, "administrators only"));
   }
 
   /** 429 with Retry-After once {@code key} has used its window. */

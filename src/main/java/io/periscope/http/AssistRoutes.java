@@ -1,8 +1,10 @@
 package io.periscope.http;
 
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
+import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
+import static io.periscope.entity.Refusal.Kind.UPSTREAM_FAILED;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
-import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
@@ -14,14 +16,16 @@ import io.periscope.assist.Draft;
 import io.periscope.assist.Revision;
 import io.periscope.assist.RevisionPrompt;
 import io.periscope.auth.Principal;
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyPools;
-import io.periscope.keys.ProviderFailure;
-import io.periscope.model.InvalidModelOutput;
-import io.periscope.runtime.Asks;
+import io.periscope.llm.InvalidModelOutput;
+import io.periscope.provider.ProviderFailure;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityRefusal;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
@@ -32,7 +36,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -155,9 +158,9 @@ public final class AssistRoutes implements Routes {
                 ready ->
                     ready
                         ? withRequestTimeout(REQUEST_TIMEOUT, inner)
-                        : complete(
-                            error(
-                                StatusCodes.SERVICE_UNAVAILABLE,
+                        : failWith(
+                            new Refusal(
+                                UNAVAILABLE,
                                 needsSearch
                                     ? "preview is not configured: it needs a usable model key, a"
                                         + " search provider and a usable search key"
@@ -196,8 +199,7 @@ public final class AssistRoutes implements Routes {
             watch ->
                 answered(
                     assistant.explain(watch).thenApply(ExplanationBody::new), "explain", "model"))
-        .exceptionally(
-            e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
   }
 
   /**
@@ -222,8 +224,7 @@ public final class AssistRoutes implements Routes {
                                     .thenApply(RevisionBody::new),
                                 "revise",
                                 "model")))
-        .exceptionally(
-            e -> WatchRoutes.refused(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
   }
 
   /**
@@ -238,8 +239,8 @@ public final class AssistRoutes implements Routes {
   }
 
   /**
-   * 200 with the body, or the status an upstream failure means: 503 no usable key, 502 anything
-   * upstream.
+   * 200 with the body, or the refusal an upstream failure means: no usable key is unavailable,
+   * anything else upstream failed.
    */
   private static CompletionStage<HttpResponse> answered(
       CompletionStage<?> call, String route, String upstream) {
@@ -247,31 +248,28 @@ public final class AssistRoutes implements Routes {
         .exceptionally(
             e -> {
               Throwable t = Failures.unwrap(e);
-              if (t instanceof KeyPools.NoUsableKey)
-                return error(StatusCodes.SERVICE_UNAVAILABLE, t.getMessage());
+              if (t instanceof KeyPools.NoUsableKey) throw new Refusal(UNAVAILABLE, t.getMessage());
               if (t instanceof ProviderFailure pf) {
                 log.warn(
                     "event=assist-upstream-failure route={} kind={} status={}",
                     route,
                     pf.kind(),
                     pf.httpStatus());
-                return error(
-                    StatusCodes.BAD_GATEWAY,
-                    "the " + upstream + " call failed: " + pf.getMessage());
+                throw new Refusal(
+                    UPSTREAM_FAILED, "the " + upstream + " call failed: " + pf.getMessage());
               }
               if (t instanceof InvalidModelOutput invalid) {
                 log.warn(
                     "event=assist-upstream-failure route={} kind=invalid-output problems={}",
                     route,
                     invalid.problems().size());
-                return error(
-                    StatusCodes.BAD_GATEWAY, "the model did not give a usable answer, twice");
+                throw new Refusal(UPSTREAM_FAILED, "the model did not give a usable answer, twice");
               }
               if (t instanceof Assistant.UpstreamTimeout) {
                 log.warn("event=assist-upstream-failure route={} kind=timeout", route);
-                return error(StatusCodes.BAD_GATEWAY, t.getMessage());
+                throw new Refusal(UPSTREAM_FAILED, t.getMessage());
               }
-              return WatchRoutes.rethrow(e);
+              return Failures.rethrow(e);
             });
   }
 }

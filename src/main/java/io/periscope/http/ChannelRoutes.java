@@ -1,8 +1,8 @@
 package io.periscope.http;
 
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.adminOnly;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
@@ -15,12 +15,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Principal;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.TelegramChatsEntity;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -152,15 +152,7 @@ public final class ChannelRoutes implements Routes {
                     new Pending(
                         "pending",
                         "unless it is confirmed already, the address was mailed a link to"
-                            + " confirm it")))
-        .exceptionally(
-            e -> {
-              if (Failures.unwrap(e) instanceof ChannelAddresses.TooMany t)
-                return error(StatusCodes.CONFLICT, t.getMessage());
-              throw e instanceof RuntimeException r
-                  ? r
-                  : new java.util.concurrent.CompletionException(e);
-            });
+                            + " confirm it")));
   }
 
   private CompletionStage<HttpResponse> allow(Principal caller, String chat, JsonNode body) {
@@ -206,12 +198,6 @@ public final class ChannelRoutes implements Routes {
   private static CompletionStage<HttpResponse> deleted(CompletionStage<Done> removal, String what) {
     return removal
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
-        .exceptionally(
-            e -> {
-              if (Failures.isRefusal(e)) return error(StatusCodes.NOT_FOUND, what + " not found");
-              throw e instanceof RuntimeException r
-                  ? r
-                  : new java.util.concurrent.CompletionException(e);
-            });
+        .exceptionally(Refusal.as(NOT_FOUND, what + " not found"));
   }
 }

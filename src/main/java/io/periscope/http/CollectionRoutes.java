@@ -4,12 +4,12 @@ import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.CollectionStats;
-import io.periscope.run.RunRecord;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.util.List;
@@ -58,10 +58,7 @@ public final class CollectionRoutes implements Routes {
                                   .thenApply(WatchEntity.Runs::runs)
                                   // an id whose create never succeeded has no history
                                   .exceptionally(
-                                      e ->
-                                          Failures.isRefusal(e)
-                                              ? List.of()
-                                              : WatchRoutes.rethrow(e))
+                                      e -> Failures.isRefusal(e) ? List.of() : Failures.rethrow(e))
                                   .toCompletableFuture())
                       .toList();
               return CompletableFuture.allOf(histories.toArray(CompletableFuture[]::new))

@@ -1,7 +1,8 @@
 package io.periscope.http;
 
+import static io.periscope.entity.Refusal.Kind.CONFLICT;
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
@@ -14,9 +15,9 @@ import io.periscope.devices.Device;
 import io.periscope.devices.DeviceValidator;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Refusal;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -88,7 +89,7 @@ public final class DeviceRoutes implements Routes {
                                     .filter(d -> d.id().equals(p.get("id")))
                                     .findFirst()
                                     .map(d -> ok(d.view()))
-                                    .orElseGet(DeviceRoutes::notFound)))),
+                                    .orElseThrow(DeviceRoutes::noSuchDevice)))),
         new Endpoint(
             DELETE,
             "/devices/{id}",
@@ -114,21 +115,19 @@ public final class DeviceRoutes implements Routes {
                 json(
                     registered.created() ? StatusCodes.CREATED : StatusCodes.OK,
                     registered.device().view()))
-        .exceptionally(
-            e ->
-                Failures.isRefusal(e)
-                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
-                    : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(CONFLICT));
   }
 
   private CompletionStage<HttpResponse> remove(String owner, String id) {
     return asks.<DevicesEntity.Command, Done>ask(
             entities.devices(owner), r -> new DevicesEntity.Remove(id, r))
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
-        .exceptionally(e -> Failures.isRefusal(e) ? notFound() : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, DEVICE_NOT_FOUND));
   }
 
-  private static HttpResponse notFound() {
-    return error(StatusCodes.NOT_FOUND, "device not found");
+  private static final String DEVICE_NOT_FOUND = "device not found";
+
+  private static Refusal noSuchDevice() {
+    return new Refusal(NOT_FOUND, DEVICE_NOT_FOUND);
   }
 }

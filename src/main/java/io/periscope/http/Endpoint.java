@@ -6,13 +6,17 @@ import io.periscope.auth.Principal;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import org.apache.pekko.http.javadsl.model.HttpMethod;
 import org.apache.pekko.http.javadsl.server.Rejection;
 import org.apache.pekko.http.javadsl.server.Rejections;
@@ -68,27 +72,54 @@ public record Endpoint(
   }
 
   /**
-   * The first of {@code endpoints} whose path and method match answers; a path matched with another
-   * method: 405. The request's path is compared with the templates as it comes, rather than through
-   * a tree of path directives built for every request (that tree was most of what a request
-   * allocated).
+   * Of two templates that match one path, the one with a literal segment where the other has a
+   * parameter, at the first place they differ, answers first ({@code POST /watches/run-all} is no
+   * watch's {@code /watches/{id}/...}): the order endpoints, or their groups, are listed in never
+   * decides which answers.
+   */
+  static final Comparator<Endpoint> MOST_SPECIFIC_FIRST =
+      (a, b) -> {
+        List<String> as = segments(a.path);
+        List<String> bs = segments(b.path);
+        for (int i = 0; i < Math.min(as.size(), bs.size()); i++) {
+          boolean aParameter = as.get(i).startsWith("{");
+          boolean bParameter = bs.get(i).startsWith("{");
+          if (aParameter != bParameter) return aParameter ? 1 : -1;
+        }
+        return 0;
+      };
+
+  /**
+   * The most specific of {@code endpoints} whose path and method match answers; a path matched with
+   * another method: 405. The request's path is compared with the templates as it comes, rather than
+   * through a tree of path directives built for every request (docs/performance.md, "A request
+   * built the whole route tree").
    */
   public static Route routes(List<Endpoint> endpoints, Principal caller) {
     return extractRequest(
         request -> {
           List<String> segments = decodedSegments(request.getUri().path());
           if (segments == null) return reject();
-          List<Route> answers = new ArrayList<>();
+          List<Endpoint> matched = new ArrayList<>();
+          List<Map<String, String>> matchedParams = new ArrayList<>();
           List<Rejection> otherMethods = new ArrayList<>();
           for (Endpoint endpoint : endpoints) {
             Map<String, String> params = endpoint.match(segments);
             if (params == null) continue;
-            if (endpoint.method.equals(request.method()))
-              answers.add(endpoint.answer.apply(caller, params));
-            else otherMethods.add(Rejections.method(endpoint.method));
+            if (endpoint.method.equals(request.method())) {
+              matched.add(endpoint);
+              matchedParams.add(params);
+            } else otherMethods.add(Rejections.method(endpoint.method));
           }
-          if (!answers.isEmpty())
-            return concat(answers.get(0), answers.subList(1, answers.size()).toArray(Route[]::new));
+          if (!matched.isEmpty()) {
+            Route[] answers =
+                IntStream.range(0, matched.size())
+                    .boxed()
+                    .sorted(Comparator.comparing(matched::get, MOST_SPECIFIC_FIRST))
+                    .map(i -> matched.get(i).answer.apply(caller, matchedParams.get(i)))
+                    .toArray(Route[]::new);
+            return concat(answers[0], Arrays.copyOfRange(answers, 1, answers.length));
+          }
           if (otherMethods.isEmpty()) return reject();
           return reject(
               otherMethods.get(0),
@@ -97,17 +128,25 @@ public record Endpoint(
   }
 
   /**
-   * The template of the first of {@code endpoints} that matches the request's path and method, for
-   * metrics; empty when none does.
+   * The most specific of {@code endpoints} that answers {@code method} on {@code rawPath}; empty
+   * when none does.
    */
-  static java.util.Optional<String> templateOf(
-      List<Endpoint> endpoints, org.apache.pekko.http.javadsl.model.HttpRequest request) {
-    List<String> segments = decodedSegments(request.getUri().path());
-    if (segments == null) return java.util.Optional.empty();
+  static Optional<Endpoint> mostSpecific(
+      List<Endpoint> endpoints, HttpMethod method, String rawPath) {
+    List<String> segments = decodedSegments(rawPath);
+    if (segments == null) return Optional.empty();
     return endpoints.stream()
-        .filter(e -> e.method.equals(request.method()) && e.match(segments) != null)
-        .map(Endpoint::path)
-        .findFirst();
+        .filter(e -> e.method.equals(method) && e.match(segments) != null)
+        .min(MOST_SPECIFIC_FIRST);
+  }
+
+  /**
+   * The template of the endpoint that answers the request (the most specific that matches its path
+   * and method), for metrics; empty when none does.
+   */
+  static Optional<String> templateOf(
+      List<Endpoint> endpoints, org.apache.pekko.http.javadsl.model.HttpRequest request) {
+    return mostSpecific(endpoints, request.method(), request.getUri().path()).map(Endpoint::path);
   }
 
   /**

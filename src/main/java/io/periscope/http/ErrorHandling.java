@@ -5,17 +5,14 @@ import static org.apache.pekko.http.javadsl.server.Directives.complete;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import io.periscope.auth.Accounts;
-import io.periscope.auth.Registration;
-import io.periscope.auth.SelfService;
-import io.periscope.devices.Vapid;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
-import io.periscope.keys.KeyPoolAdmin;
-import io.periscope.runtime.Failures;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.pekko.http.cors.javadsl.CorsRejection;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.ExceptionHandler;
 import org.apache.pekko.http.javadsl.server.MalformedQueryParamRejection;
@@ -119,22 +116,7 @@ public final class ErrorHandling {
     if (t instanceof IllegalRequestException r) {
       return error(StatusCodes.get(r.status().intValue()), "the request is malformed");
     }
-    if (t instanceof Accounts.Conflict c) return error(StatusCodes.CONFLICT, c.getMessage());
-    if (t instanceof Accounts.Unverified u) return error(StatusCodes.FORBIDDEN, u.getMessage());
-    if (t instanceof Registration.Refused r) return error(StatusCodes.FORBIDDEN, r.getMessage());
-    if (t instanceof SelfService.MailNotConfigured m)
-      return error(StatusCodes.SERVICE_UNAVAILABLE, m.getMessage());
-    if (t instanceof Vapid.Unreadable u)
-      return error(StatusCodes.SERVICE_UNAVAILABLE, u.getMessage());
-    if (t instanceof KeyPoolAdmin.NoSuchKey k) return error(StatusCodes.NOT_FOUND, k.getMessage());
-    if (t instanceof KeyPoolAdmin.AlreadyInPool k)
-      return error(StatusCodes.CONFLICT, k.getMessage());
-    if (t instanceof KeyPoolAdmin.Rejected k)
-      return error(StatusCodes.UNPROCESSABLE_ENTITY, k.getMessage());
-    if (t instanceof KeyPoolAdmin.ProbeFailed k)
-      return error(StatusCodes.BAD_GATEWAY, k.getMessage());
-    if (t instanceof KeyPoolAdmin.NotConfigured k)
-      return error(StatusCodes.SERVICE_UNAVAILABLE, k.getMessage());
+    if (t instanceof Refusal r) return error(statusOf(r.kind()), r.getMessage());
     if (t instanceof TimeoutException
         || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
       log.warn("event=entity-timeout message=\"{}\"", t.getMessage());
@@ -142,6 +124,18 @@ public final class ErrorHandling {
     }
     log.error("event=unhandled-error type={}", t.getClass().getName(), t);
     return error(StatusCodes.INTERNAL_SERVER_ERROR, "internal error");
+  }
+
+  /** The one mapping of the refusal vocabulary to HTTP. */
+  static StatusCode statusOf(Refusal.Kind kind) {
+    return switch (kind) {
+      case NOT_FOUND -> StatusCodes.NOT_FOUND;
+      case CONFLICT -> StatusCodes.CONFLICT;
+      case FORBIDDEN -> StatusCodes.FORBIDDEN;
+      case UNPROCESSABLE -> StatusCodes.UNPROCESSABLE_ENTITY;
+      case UNAVAILABLE -> StatusCodes.SERVICE_UNAVAILABLE;
+      case UPSTREAM_FAILED -> StatusCodes.BAD_GATEWAY;
+    };
   }
 
   static HttpResponse tooLarge() {

@@ -1,7 +1,7 @@
 package io.periscope.http;
 
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.ok;
 import static io.periscope.http.WatchRoutes.watch;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
@@ -10,13 +10,13 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Refusal;
 import io.periscope.feedback.Feedback;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.feedback.FeedbackValidator;
 import io.periscope.feedback.Feedbacks;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.WatchEntity;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -82,8 +82,7 @@ public final class FeedbackRoutes implements Routes {
             entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
         .thenCompose(history -> feedbacks.newest(owner, id, FeedbackEntity.KEPT))
         .thenApply(list -> ok(new FeedbackBody(list)))
-        .exceptionally(
-            e -> Failures.isRefusal(e) ? WatchRoutes.notFound() : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> read(String owner, String id, String runId) {
@@ -95,7 +94,7 @@ public final class FeedbackRoutes implements Routes {
                     .filter(f -> f.runId().equals(runId))
                     .findFirst()
                     .map(HttpResponses::ok)
-                    .orElseGet(FeedbackRoutes::noFeedback));
+                    .orElseThrow(() -> new Refusal(NOT_FOUND, FEEDBACK_NOT_FOUND)));
   }
 
   /**
@@ -106,21 +105,15 @@ public final class FeedbackRoutes implements Routes {
     return feedbacks
         .give(owner, id, runId, judgement)
         .thenApply(HttpResponses::ok)
-        .exceptionally(
-            e ->
-                Failures.isRefusal(e)
-                    ? error(StatusCodes.NOT_FOUND, Failures.unwrap(e).getMessage())
-                    : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> withdraw(String owner, String id, String runId) {
     return feedbacks
         .withdraw(owner, id, runId)
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
-        .exceptionally(e -> Failures.isRefusal(e) ? noFeedback() : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, FEEDBACK_NOT_FOUND));
   }
 
-  private static HttpResponse noFeedback() {
-    return error(StatusCodes.NOT_FOUND, "feedback not found");
-  }
+  private static final String FEEDBACK_NOT_FOUND = "feedback not found";
 }

@@ -11,8 +11,11 @@ import io.periscope.auth.Principal;
 import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.web.WebRoutes;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -41,7 +44,7 @@ public final class HttpApi {
   /** Answered before any token is read. */
   private final List<Group> open;
 
-  /** Behind the bearer token, in this order. */
+  /** Behind the bearer token. */
   private final List<Group> authenticated;
 
   /** A group of routes with its endpoints, listed once. */
@@ -78,9 +81,8 @@ public final class HttpApi {
     this.webOrigins = webOrigins;
     this.clients = clients;
     this.open = Group.of(system, auth);
-    // assistance before the watch routes: only its POSTs under /watches/draft… are not a watch's
     this.authenticated =
-        Group.of(assist, watches, collection, admin, trust, feedback, devices, openApi, channels);
+        Group.of(watches, collection, admin, trust, feedback, devices, openApi, channels, assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));
     this.metrics =
@@ -116,20 +118,38 @@ public final class HttpApi {
                                                                     authenticated, caller)))))))));
   }
 
-  /** Every route answered without a token, in the order the service tries them. */
+  /** Every route answered without a token. */
   public List<Endpoint> publicEndpoints() {
     return endpoints(open);
   }
 
-  /** Every route that needs a token, in the order the service tries them. */
+  /** Every route that needs a token. */
   public List<Endpoint> authenticatedEndpoints() {
     return endpoints(authenticated);
   }
 
+  /**
+   * The groups whose endpoint answers this request most specifically first; the others after, in
+   * their order, for what their directives do on paths no endpoint has.
+   */
   private static Route routes(List<Group> groups, Principal caller) {
-    return concat(
-        groups.get(0).route(caller),
-        groups.stream().skip(1).map(g -> g.route(caller)).toArray(Route[]::new));
+    return extractRequest(
+        request -> {
+          Comparator<Optional<Endpoint>> answeringFirst =
+              Comparator.comparing(
+                  best -> best.orElse(null), Comparator.nullsLast(Endpoint.MOST_SPECIFIC_FIRST));
+          Route[] ordered =
+              groups.stream()
+                  .sorted(
+                      Comparator.comparing(
+                          g ->
+                              Endpoint.mostSpecific(
+                                  g.endpoints(), request.method(), request.getUri().path()),
+                          answeringFirst))
+                  .map(g -> g.route(caller))
+                  .toArray(Route[]::new);
+          return concat(ordered[0], Arrays.copyOfRange(ordered, 1, ordered.length));
+        });
   }
 
   /** The first segments of every route's path: the paths the web client never answers. */

@@ -11,8 +11,8 @@ import org.apache.pekko.http.javadsl.server.Route;
  */
 public interface Routes {
   /**
-   * Every route of the group, in matching order (the first whose path and method match answers);
-   * read once.
+   * Every route of the group, in any order (the most specific template that matches answers: {@code
+   * Endpoint#MOST_SPECIFIC_FIRST}); read once.
    */
   List<Endpoint> endpoints();
 

@@ -1,7 +1,8 @@
 package io.periscope.http;
 
+import static io.periscope.entity.Refusal.Kind.CONFLICT;
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
@@ -9,9 +10,9 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Refusal;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import io.periscope.trust.DomainPattern;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRuleValidator;
@@ -76,7 +77,7 @@ public final class TrustRoutes implements Routes {
 
   private CompletionStage<HttpResponse> read(String owner, String pattern) {
     Optional<String> normalized = normalized(pattern);
-    if (normalized.isEmpty()) return CompletableFuture.completedFuture(notFound());
+    if (normalized.isEmpty()) return CompletableFuture.failedFuture(noSuchRule());
     return rules(owner)
         .thenApply(
             rules ->
@@ -84,7 +85,7 @@ public final class TrustRoutes implements Routes {
                     .filter(r -> r.pattern().equals(normalized.get()))
                     .findFirst()
                     .map(HttpResponses::ok)
-                    .orElseGet(TrustRoutes::notFound));
+                    .orElseThrow(TrustRoutes::noSuchRule));
   }
 
   private CompletionStage<HttpResponse> set(String owner, String pattern, JsonNode body) {
@@ -92,20 +93,16 @@ public final class TrustRoutes implements Routes {
     return asks.<TrustRulesEntity.Command, TrustRule>ask(
             entities.trustRules(owner), r -> new TrustRulesEntity.Put(rule, r))
         .thenApply(HttpResponses::ok)
-        .exceptionally(
-            e ->
-                Failures.isRefusal(e)
-                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
-                    : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(CONFLICT));
   }
 
   private CompletionStage<HttpResponse> remove(String owner, String pattern) {
     Optional<String> normalized = normalized(pattern);
-    if (normalized.isEmpty()) return CompletableFuture.completedFuture(notFound());
+    if (normalized.isEmpty()) return CompletableFuture.failedFuture(noSuchRule());
     return asks.<TrustRulesEntity.Command, Done>ask(
             entities.trustRules(owner), r -> new TrustRulesEntity.Remove(normalized.get(), r))
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
-        .exceptionally(e -> Failures.isRefusal(e) ? notFound() : WatchRoutes.rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, RULE_NOT_FOUND));
   }
 
   /**
@@ -116,7 +113,9 @@ public final class TrustRoutes implements Routes {
     return DomainPattern.parse(pattern).map(DomainPattern::text);
   }
 
-  private static HttpResponse notFound() {
-    return error(StatusCodes.NOT_FOUND, "trust rule not found");
+  private static final String RULE_NOT_FOUND = "trust rule not found";
+
+  private static Refusal noSuchRule() {
+    return new Refusal(NOT_FOUND, RULE_NOT_FOUND);
   }
 }

@@ -1,5 +1,7 @@
 package io.periscope.http;
 
+import static io.periscope.entity.Refusal.Kind.CONFLICT;
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
@@ -11,19 +13,20 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
+import io.periscope.owner.OnDemandRuns;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
-import io.periscope.run.RunRecord;
 import io.periscope.run.RunView;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
@@ -54,14 +57,17 @@ public final class WatchRoutes implements Routes {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
   private final Asks asks;
+  private final OnDemandRuns runs;
   private final ChannelPolicy channels;
   private final long maxBody;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
    */
-  public WatchRoutes(Entities entities, Asks asks, ChannelPolicy channels, long maxBody) {
+  public WatchRoutes(
+      Entities entities, Asks asks, OnDemandRuns runs, ChannelPolicy channels, long maxBody) {
     this.entities = entities;
+    this.runs = runs;
     this.asks = asks;
     this.channels = channels;
     this.maxBody = maxBody;
@@ -79,34 +85,6 @@ public final class WatchRoutes implements Routes {
             "/watches",
             (caller, p) ->
                 jsonBody(maxBody, body -> completeWithFuture(create(caller.accountId(), body)))),
-        // before the watch's routes: POST /watches/run-all is never a watch's route
-        new Endpoint(
-            POST,
-            "/watches/run-all",
-            (caller, p) ->
-                parameterOptional(
-                    "async",
-                    async ->
-                        switch (async.orElse("false")) {
-                          case "true" -> completeWithFuture(startRunAll(caller.accountId()));
-                          case "false" ->
-                              withRequestTimeout(
-                                  RUN_ALL_WAIT.plusSeconds(5),
-                                  () -> completeWithFuture(runAll(caller.accountId())));
-                          default ->
-                              complete(
-                                  HttpResponses.invalid(
-                                      List.of(
-                                          Issue.at("must be true or false", "query", "async"))));
-                        })),
-        new Endpoint(
-            GET,
-            "/watches/run-all/jobs/{job}",
-            (caller, p) -> completeWithFuture(job(caller.accountId(), p.get("job")))),
-        new Endpoint(
-            GET,
-            "/watches/run-all/jobs/{job}/events",
-            (caller, p) -> jobEvents(caller.accountId(), p.get("job"))),
         new Endpoint(
             GET, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(read(owner, id)))),
         new Endpoint(
@@ -136,7 +114,34 @@ public final class WatchRoutes implements Routes {
                         limit ->
                             parameterOptional(
                                 "before",
-                                before -> completeWithFuture(runs(owner, id, limit, before)))))));
+                                before -> completeWithFuture(runs(owner, id, limit, before)))))),
+        new Endpoint(
+            POST,
+            "/watches/run-all",
+            (caller, p) ->
+                parameterOptional(
+                    "async",
+                    async ->
+                        switch (async.orElse("false")) {
+                          case "true" -> completeWithFuture(startRunAll(caller.accountId()));
+                          case "false" ->
+                              withRequestTimeout(
+                                  RUN_ALL_WAIT.plusSeconds(5),
+                                  () -> completeWithFuture(runAll(caller.accountId())));
+                          default ->
+                              complete(
+                                  HttpResponses.invalid(
+                                      List.of(
+                                          Issue.at("must be true or false", "query", "async"))));
+                        })),
+        new Endpoint(
+            GET,
+            "/watches/run-all/jobs/{job}",
+            (caller, p) -> completeWithFuture(job(caller.accountId(), p.get("job")))),
+        new Endpoint(
+            GET,
+            "/watches/run-all/jobs/{job}/events",
+            (caller, p) -> jobEvents(caller.accountId(), p.get("job"))));
   }
 
   /**
@@ -153,7 +158,7 @@ public final class WatchRoutes implements Routes {
     return (caller, p) ->
         WatchValidator.ID.matcher(p.get("id")).matches()
             ? inner.apply(caller.accountId(), p.get("id"), p)
-            : complete(notFound());
+            : failWith(noSuchWatch());
   }
 
   /** How long run-now waits for a run: collection, extraction and a model call, each bounded. */
@@ -230,12 +235,9 @@ public final class WatchRoutes implements Routes {
   public record RunHistory(List<RunView> runs, String next) {}
 
   private CompletionStage<HttpResponse> run(String owner, String id) {
-    return asks.<WatchEntity.Command, RunRecord>ask(
-            entities.watch(owner, id),
-            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
-            RUN_TIMEOUT)
+    return runs.runNow(owner, id)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   /**
@@ -243,14 +245,10 @@ public final class WatchRoutes implements Routes {
    * flight, 503 when it failed, was interrupted or is still going after {@link #RUN_ALL_WAIT}.
    */
   private CompletionStage<HttpResponse> runAll(String owner) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            entities.owner(owner), OwnerEntity.StartRunAll::new)
+    return runs.startRunAll(owner)
         .thenCompose(
             started ->
-                asks.<OwnerEntity.Command, RunAllJob>ask(
-                        entities.owner(owner),
-                        r -> new OwnerEntity.AwaitRunAllJob(started.id(), r),
-                        RUN_ALL_WAIT)
+                runs.awaitRunAllJob(owner, started.id(), RUN_ALL_WAIT)
                     .thenApply(
                         job ->
                             job.status().equals(RunAllJob.DONE)
@@ -304,8 +302,7 @@ public final class WatchRoutes implements Routes {
 
   /** 202 with the started job, and where to follow it. */
   private CompletionStage<HttpResponse> startRunAll(String owner) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            entities.owner(owner), OwnerEntity.StartRunAll::new)
+    return runs.startRunAll(owner)
         .thenApply(
             job ->
                 json(StatusCodes.ACCEPTED, new JobBody(JobView.of(job)))
@@ -314,8 +311,7 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<HttpResponse> job(String owner, String jobId) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            entities.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r))
+    return runs.runAllJob(owner, jobId)
         .thenApply(job -> ok(new JobBody(JobView.of(job))))
         .exceptionally(e -> refused(e) ? jobNotFound() : rethrow(e));
   }
@@ -327,8 +323,7 @@ public final class WatchRoutes implements Routes {
    */
   private Route jobEvents(String owner, String jobId) {
     CompletionStage<Optional<RunAllJob>> first =
-        asks.<OwnerEntity.Command, RunAllJob>ask(
-                entities.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r))
+        runs.runAllJob(owner, jobId)
             .thenApply(Optional::of)
             .exceptionally(e -> refused(e) ? Optional.empty() : rethrow(e));
     return onSuccess(
@@ -366,11 +361,7 @@ public final class WatchRoutes implements Routes {
   /** The job, looked at every {@link #JOB_POLL} until it finished (that look included). */
   private org.apache.pekko.stream.javadsl.Source<RunAllJob, ?> follow(String owner, String jobId) {
     return org.apache.pekko.stream.javadsl.Source.tick(JOB_POLL, JOB_POLL, "look")
-        .mapAsync(
-            1,
-            look ->
-                asks.<OwnerEntity.Command, RunAllJob>ask(
-                    entities.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r)))
+        .mapAsync(1, look -> runs.runAllJob(owner, jobId))
         .takeWhile(job -> !job.finished(), true);
   }
 
@@ -410,12 +401,12 @@ public final class WatchRoutes implements Routes {
             })
         .exceptionally(
             e -> {
-              if (!refused(e)) return rethrow(e);
+              if (!Failures.isRefusal(e)) return Failures.rethrow(e);
               return WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
                   ? HttpResponses.invalid(
                       List.of(
                           Issue.at("is not a run of this watch's kept history", "query", "before")))
-                  : notFound();
+                  : Failures.rethrow(noSuchWatch());
             });
   }
 
@@ -432,7 +423,8 @@ public final class WatchRoutes implements Routes {
                                       entities.watch(owner, id), WatchEntity.Get::new)
                                   // a watch deleted after its id was listed is simply not there any
                                   // more
-                                  .exceptionally(e -> refused(e) ? null : rethrow(e))
+                                  .exceptionally(
+                                      e -> Failures.isRefusal(e) ? null : Failures.rethrow(e))
                                   .toCompletableFuture())
                       .toList();
               return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
@@ -486,17 +478,13 @@ public final class WatchRoutes implements Routes {
             .toCompletableFuture();
     return CompletableFuture.allOf(registered, created)
         .thenApply(both -> json(StatusCodes.CREATED, created.join()))
-        .exceptionally(
-            e ->
-                refused(e)
-                    ? error(StatusCodes.CONFLICT, Failures.unwrap(e).getMessage())
-                    : rethrow(e));
+        .exceptionally(Refusal.as(CONFLICT));
   }
 
   private CompletionStage<HttpResponse> read(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
         .thenApply(HttpResponses::ok)
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> replace(String owner, String id, JsonNode body) {
@@ -507,24 +495,26 @@ public final class WatchRoutes implements Routes {
                 asks.<WatchEntity.Command, Watch>ask(
                     entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r)))
         .thenApply(HttpResponses::ok)
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   private CompletionStage<HttpResponse> remove(String owner, String id) {
     return asks.<WatchEntity.Command, Done>ask(entities.watch(owner, id), WatchEntity.Delete::new)
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
-        .exceptionally(e -> refused(e) ? notFound() : rethrow(e));
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
-  static HttpResponse notFound() {
-    return error(StatusCodes.NOT_FOUND, "watch not found");
+  static final String WATCH_NOT_FOUND = "watch not found";
+
+  static Refusal noSuchWatch() {
+    return new Refusal(NOT_FOUND, WATCH_NOT_FOUND);
   }
 
-  static boolean refused(Throwable e) {
+  private static boolean refused(Throwable e) {
     return Failures.isRefusal(e);
   }
 
-  static <T> T rethrow(Throwable e) {
-    throw e instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(e);
+  private static <T> T rethrow(Throwable e) {
+    return Failures.rethrow(e);
   }
 }

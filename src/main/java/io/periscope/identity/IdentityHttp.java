@@ -1,9 +1,9 @@
 package io.periscope.identity;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.keys.ProviderCall;
-import io.periscope.keys.ProviderFailure;
-import io.periscope.runtime.Failures;
+import io.periscope.entity.Failures;
+import io.periscope.provider.ProviderCall;
+import io.periscope.provider.ProviderFailure;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;

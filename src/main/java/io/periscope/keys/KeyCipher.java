@@ -107,7 +107,7 @@ public final class KeyCipher {
         io.periscope.config.Settings.commaList(config.getString("periscope.encryption.keys"));
     return keyring(
         configured.isEmpty()
-            ? List.of(io.periscope.runtime.DataDir.secret(dataDir, "encryption-key"))
+            ? List.of(io.periscope.config.DataDir.secret(dataDir, "encryption-key"))
             : configured,
         serviceSecret);
   }

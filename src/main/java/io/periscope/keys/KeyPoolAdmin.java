@@ -1,9 +1,11 @@
 package io.periscope.keys;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.runtime.Failures;
+import io.periscope.provider.ProviderFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,23 +47,23 @@ public final class KeyPoolAdmin {
   }
 
   /** The pool holds that key already (409). */
-  public static final class AlreadyInPool extends RuntimeException {
+  public static final class AlreadyInPool extends Refusal {
     AlreadyInPool(String pool, String keyId) {
-      super("the " + pool + " pool holds this key already, as " + keyId, null, false, false);
+      super(Kind.CONFLICT, "the " + pool + " pool holds this key already, as " + keyId);
     }
   }
 
   /** No such pool, or no such key in it (404). */
-  public static final class NoSuchKey extends RuntimeException {
+  public static final class NoSuchKey extends Refusal {
     NoSuchKey() {
-      super("no such key", null, false, false);
+      super(Kind.NOT_FOUND, "no such key");
     }
   }
 
   /** The provider rejected the key as invalid (422). */
-  public static final class Rejected extends RuntimeException {
+  public static final class Rejected extends Refusal {
     Rejected(String message) {
-      super(message, null, false, false);
+      super(Kind.UNPROCESSABLE, message);
     }
   }
 
@@ -69,16 +71,16 @@ public final class KeyPoolAdmin {
    * The probe learned nothing about the key: the provider failed or refused the request itself
    * (502).
    */
-  public static final class ProbeFailed extends RuntimeException {
+  public static final class ProbeFailed extends Refusal {
     ProbeFailed(String message) {
-      super(message, null, false, false);
+      super(Kind.UPSTREAM_FAILED, message);
     }
   }
 
   /** The pool's provider is not configured, so no key can be probed (503). */
-  public static final class NotConfigured extends RuntimeException {
+  public static final class NotConfigured extends Refusal {
     NotConfigured(String pool) {
-      super("the " + pool + " provider is not configured", null, false, false);
+      super(Kind.UNAVAILABLE, "the " + pool + " provider is not configured");
     }
   }
 

@@ -1,7 +1,8 @@
 package io.periscope.keys;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.provider.ProviderFailure;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -19,6 +20,7 @@ import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -47,6 +49,16 @@ public final class KeyPoolEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "KeyPool");
+
+  /**
+   * How a service reaches this entity: a key pool, by its name. Sharded when serving, a local actor
+   * for the command line; a service is handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> keyPool(String pool);
+  }
+
   public static final String MODEL = "model";
   public static final String SEARCH = "search";
 
@@ -306,8 +318,8 @@ public final class KeyPoolEntity
     return new State(Map.of(), Set.of());
   }
 
-  // Every use is an event; snapshots keep recovery short. Events are never deleted (see design.md's
-  // traps).
+  // Every use is an event; snapshots keep recovery short. Events are never deleted (the README's
+  // Operations: the journal loses events after a gap).
   @Override
   public RetentionCriteria retentionCriteria() {
     return RetentionCriteria.snapshotEvery(200, 2);

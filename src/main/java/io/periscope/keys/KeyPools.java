@@ -1,9 +1,9 @@
 package io.periscope.keys;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.notify.AdminAlerts;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.EntityRefusal;
+import io.periscope.provider.ProviderFailure;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +29,7 @@ public final class KeyPools {
 
   static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
 
-  private final Entities entities;
+  private final KeyPoolEntity.Refs pools;
   private final Asks asks;
   private final KeyCipher cipher;
   private final AdminAlerts alerts;
@@ -48,8 +48,9 @@ public final class KeyPools {
   /**
    * @param alerts told about a key that none of the cipher's keys can decrypt (it is made dead)
    */
-  public KeyPools(Entities entities, Asks asks, KeyCipher cipher, AdminAlerts alerts, Clock clock) {
-    this.entities = entities;
+  public KeyPools(
+      KeyPoolEntity.Refs pools, Asks asks, KeyCipher cipher, AdminAlerts alerts, Clock clock) {
+    this.pools = pools;
     this.asks = asks;
     this.cipher = cipher;
     this.alerts = alerts;
@@ -76,7 +77,7 @@ public final class KeyPools {
       String pool,
       org.apache.pekko.japi.function.Function<ActorRef<StatusReply<R>>, KeyPoolEntity.Command>
           command) {
-    return asks.ask(entities.keyPool(pool), command);
+    return asks.ask(pools.keyPool(pool), command);
   }
 
   public CompletionStage<KeyPoolEntity.PoolStatus> status(String pool) {

@@ -7,8 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Operational health alerts (interface.md §6) to the admin chat: {@code TELEGRAM_ADMIN_CHAT_ID},
- * else {@code TELEGRAM_CHAT_ID}. They open with ⚠️ and read unlike event alerts:
+ * Operational health alerts (the README's Runs, "Operational alerts") to the admin chat: {@code
+ * TELEGRAM_ADMIN_CHAT_ID}, else {@code TELEGRAM_CHAT_ID}. They open with ⚠️ and read unlike event
+ * alerts:
  *
  * <pre>
  * ⚠️ Periscope: all-sources-failed

@@ -1,6 +1,6 @@
 package io.periscope.notify;
 
-import io.periscope.runtime.Failures;
+import io.periscope.entity.Failures;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;

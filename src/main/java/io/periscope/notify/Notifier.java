@@ -1,7 +1,7 @@
 package io.periscope.notify;
 
 import com.typesafe.config.Config;
-import io.periscope.http.FixedWindowRateLimiter;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -15,9 +15,10 @@ import okhttp3.RequestBody;
  * delivered.
  *
  * <pre>{@code
- * {"type": "periscope.alert", "owner": "alice", "watchId": "acme-launch", "watchName": "Acme launch",
- *  "strength": "confirmed" | "weak", "confidence": 0.92, "summary": "…",
- *  "evidence": [{"title": "…", "url": "https://…"}], "condition": "…", "at": "2025-05-01T12:00:00Z"}
+ * {"type": "periscope.alert", "owner": "alice", "watchId": "acme-launch",
+ *  "watchName": "Acme launch", "strength": "confirmed" | "weak", "confidence": 0.92,
+ *  "summary": "…", "evidence": [{"title": "…", "url": "https://…"}], "condition": "…",
+ *  "at": "2025-05-01T12:00:00Z"}
  * }</pre>
  */
 public final class WebhookSender implements ChannelSender {

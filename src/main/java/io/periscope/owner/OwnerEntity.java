@@ -1,10 +1,11 @@
 package io.periscope.owner;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.persistence.Snapshots;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.run.RunAllWatches;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +53,15 @@ public final class OwnerEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Owner");
+
+  /**
+   * How a service reaches this entity: an account's owner entity. Sharded when serving, a local
+   * actor for the command line; a service is handed only the lookups of the entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> owner(String accountId);
+  }
 
   // ---- state
   // -------------------------------------------------------------------------------------
@@ -225,7 +235,7 @@ public final class OwnerEntity
   static final Duration KEEP_ALIVE_EVERY = Duration.ofSeconds(30);
 
   private final ActorContext<Command> context;
-  private final io.periscope.run.RunAll runAll;
+  private final RunAllWatches runAll;
   private final RecipientRef<Command> viaShard;
 
   /** The id of the run-all in flight, if one is. */
@@ -260,13 +270,13 @@ public final class OwnerEntity
    *     passivates it)
    */
   public static Behavior<Command> create(
-      String accountId, io.periscope.run.RunAll runAll, RecipientRef<Command> viaShard) {
+      String accountId, RunAllWatches runAll, RecipientRef<Command> viaShard) {
     return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
   }
 
   static Behavior<Command> create(
       String accountId,
-      io.periscope.run.RunAll runAll,
+      RunAllWatches runAll,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
@@ -284,7 +294,7 @@ public final class OwnerEntity
   private OwnerEntity(
       ActorContext<Command> context,
       PersistenceId persistenceId,
-      io.periscope.run.RunAll runAll,
+      RunAllWatches runAll,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
@@ -397,7 +407,7 @@ public final class OwnerEntity
         runAll.run(
             persistenceId().entityId(),
             state.watchIds().ids(),
-            new io.periscope.run.RunAll.Progress() {
+            new io.periscope.run.RunAllWatches.Progress() {
               @Override
               public void listed(int total) {
                 self.tell(new RunAllListed(job.id(), total));

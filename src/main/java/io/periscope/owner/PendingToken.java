@@ -1,7 +1,6 @@
 package io.periscope.owner;
 
-import io.periscope.auth.MailedTokens;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 
 /**

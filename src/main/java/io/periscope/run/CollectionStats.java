@@ -1,5 +1,6 @@
 package io.periscope.run;
 
+import io.periscope.watch.RunRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;

@@ -1,10 +1,10 @@
 package io.periscope.run;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.RepeatedAlerts;
-import io.periscope.runtime.Asks;
-import io.periscope.runtime.Entities;
-import io.periscope.runtime.Failures;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import java.time.Duration;
@@ -21,7 +21,7 @@ import org.apache.pekko.stream.javadsl.Source;
  * sequential, by default). Each run goes through its entity like run-now, so a run-all racing a
  * scheduled run never judges the same items twice.
  */
-public final class EntityRunAll implements RunAll {
+public final class EntityRunAll implements RunAllWatches {
   /** How long one watch's run may take before run-all counts it as failed and goes on. */
   public static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
 
@@ -36,7 +36,7 @@ public final class EntityRunAll implements RunAll {
   public static final Duration RUN_ALL_TIMEOUT = Duration.ofMinutes(30);
 
   private final ActorSystem<?> system;
-  private final Entities entities;
+  private final WatchEntity.Refs watches;
   private final Asks asks;
   private final int concurrency;
   private final RepeatedAlerts runAlerts;
@@ -47,12 +47,12 @@ public final class EntityRunAll implements RunAll {
    */
   public EntityRunAll(
       ActorSystem<?> system,
-      Entities entities,
+      WatchEntity.Refs watches,
       Asks asks,
       int concurrency,
       RepeatedAlerts runAlerts) {
     this.system = system;
-    this.entities = entities;
+    this.watches = watches;
     this.asks = asks;
     this.concurrency = concurrency;
     this.runAlerts = runAlerts;
@@ -63,7 +63,7 @@ public final class EntityRunAll implements RunAll {
 
   @Override
   public CompletionStage<RunAllResult> run(
-      String owner, List<String> watchIds, RunAll.Progress progress) {
+      String owner, List<String> watchIds, RunAllWatches.Progress progress) {
     return Source.from(watchIds)
         .mapAsync(LOOKUPS_AT_ONCE, id -> lookUp(owner, id))
         .runWith(Sink.seq(), system)
@@ -84,7 +84,7 @@ public final class EntityRunAll implements RunAll {
 
   /** Empty for a deleted (or never created) watch. */
   private CompletionStage<Optional<Listed>> lookUp(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
         .thenApply(watch -> Optional.of(new Listed(id, watch.enabled())))
         .exceptionally(
             failure ->
@@ -96,13 +96,13 @@ public final class EntityRunAll implements RunAll {
 
   /** Empty for a watch deleted during the run-all. */
   private CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome(
-      String owner, Listed watch, RunAll.Progress progress) {
+      String owner, Listed watch, RunAllWatches.Progress progress) {
     String id = watch.id();
     CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome =
         !watch.enabled()
             ? CompletableFuture.completedFuture(Optional.of(RunAllResult.WatchOutcome.skipped(id)))
             : asks.<WatchEntity.Command, RunRecord>ask(
-                    entities.watch(owner, id),
+                    watches.watch(owner, id),
                     r -> new WatchEntity.Run(RunRecord.TRIGGER_RUN_ALL, r),
                     RUN_TIMEOUT)
                 .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record)))

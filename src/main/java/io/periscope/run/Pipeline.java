@@ -1,18 +1,18 @@
 package io.periscope.run;
 
+import io.periscope.entity.Failures;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
-import io.periscope.keys.ProviderFailure;
-import io.periscope.model.InvalidModelOutput;
-import io.periscope.model.PooledModel;
-import io.periscope.model.Verdict;
-import io.periscope.model.VerdictPrompt;
+import io.periscope.llm.InvalidModelOutput;
+import io.periscope.llm.PooledModel;
+import io.periscope.llm.Verdict;
+import io.periscope.llm.VerdictPrompt;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.RepeatedAlerts;
-import io.periscope.runtime.Failures;
+import io.periscope.provider.ProviderFailure;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
@@ -20,9 +20,12 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SourceError;
 import io.periscope.source.SourceResult;
 import io.periscope.trust.TrustRules;
-import io.periscope.watch.Source;
-import io.periscope.watch.TrustTier;
+import io.periscope.trust.TrustTier;
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
+import io.periscope.watch.RunRecords;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -214,7 +217,7 @@ public final class Pipeline implements RunPipeline {
   }
 
   /** The key a source's baseline is kept by: {@code type:value}. */
-  static String sourceKey(Source source) {
+  static String sourceKey(WatchSource source) {
     return source.type() + ":" + source.value();
   }
 
@@ -243,7 +246,7 @@ public final class Pipeline implements RunPipeline {
    * an undated item at the source's baseline (it was there before the watch looked).
    */
   static boolean oldNews(Item item, Watch watch, Memory memory, Instant now) {
-    Source source =
+    WatchSource source =
         watch.sources().stream()
             .filter(s -> s.type().equals(item.sourceType()) && s.value().equals(item.sourceValue()))
             .findFirst()
@@ -438,8 +441,8 @@ public final class Pipeline implements RunPipeline {
         .thenApply(all -> each.stream().map(CompletableFuture::join).toList());
   }
 
-  private CompletionStage<SourceResult> collect(Source source) {
-    if (Source.RSS.equals(source.type())) return feeds.collect(source.value(), source.trust());
+  private CompletionStage<SourceResult> collect(WatchSource source) {
+    if (WatchSource.RSS.equals(source.type())) return feeds.collect(source.value(), source.trust());
     if (search.isEmpty()) {
       return CompletableFuture.completedFuture(
           SourceResult.failed(source.value(), new KeyPools.NoUsableKey("search")));

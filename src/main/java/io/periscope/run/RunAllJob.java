@@ -1,6 +1,6 @@
 package io.periscope.run;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

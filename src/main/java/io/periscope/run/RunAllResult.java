@@ -1,6 +1,7 @@
 package io.periscope.run;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.watch.RunRecord;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package io.periscope.run;
 
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import java.time.Instant;
 import java.util.ArrayDeque;

@@ -1,6 +1,7 @@
 package io.periscope.run;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.periscope.watch.RunRecord;
 
 /**
  * A run as the interface answers it — the run result of run-now and run-all, and each item of run

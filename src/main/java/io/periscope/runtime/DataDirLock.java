@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.config.DataDir;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

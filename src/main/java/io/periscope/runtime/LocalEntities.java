@@ -6,13 +6,14 @@ import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
+import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
-import io.periscope.model.ModelConfigEntity;
+import io.periscope.llm.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.run.RunAll;
-import io.periscope.run.RunPipeline;
+import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -36,14 +37,15 @@ public final class LocalEntities implements Entities {
   private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
   private volatile RunPipeline pipeline;
   private volatile Clock clock;
-  private volatile RunAll runAll = NOT_STARTED;
+  private volatile RunAllWatches runAll;
 
   public LocalEntities(ActorSystem<?> system) {
     this.system = system;
   }
 
+  /** The entities without a run (all but watches and owners) start on their first message. */
   @Override
-  public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
+  public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     this.pipeline = pipeline;
     this.clock = clock;
     this.runAll = runAll;
@@ -65,13 +67,12 @@ public final class LocalEntities implements Entities {
     return spawn(
         OwnerEntity.TYPE_KEY.name(),
         accountId,
-        id ->
-            Behaviors.<OwnerEntity.Command>setup(
-                ctx ->
-                    OwnerEntity.create(
-                        id,
-                        (owner, ids, progress) -> runAll.run(owner, ids, progress),
-                        ctx.getSelf())));
+        id -> {
+          RunAllWatches runs = runAll;
+          if (runs == null) throw new IllegalStateException("owner entities are not started");
+          return Behaviors.<OwnerEntity.Command>setup(
+              ctx -> OwnerEntity.create(id, runs, ctx.getSelf()));
+        });
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.periscope.runtime;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.config.DataDir;
 import io.periscope.config.Profiles;
 import io.periscope.config.Settings;
 import io.periscope.persistence.JournalSchema;

@@ -6,13 +6,14 @@ import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
+import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
-import io.periscope.model.ModelConfigEntity;
+import io.periscope.llm.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.run.RunAll;
-import io.periscope.run.RunPipeline;
+import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -26,19 +27,18 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
  */
 public final class ShardedEntities implements Entities {
   private final ClusterSharding sharding;
-  private volatile boolean watchesStarted;
-  private volatile RunAll runAll = NOT_STARTED;
 
+  /** Addresses the entities of {@code system}, which a node's {@link #start} registers. */
   public ShardedEntities(ActorSystem<?> system) {
     this.sharding = ClusterSharding.get(system);
+  }
+
+  @Override
+  public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     sharding.init(
         Entity.of(
             OwnerEntity.TYPE_KEY,
-            ctx ->
-                OwnerEntity.create(
-                    ctx.getEntityId(),
-                    (owner, ids, progress) -> runAll.run(owner, ids, progress),
-                    owner(ctx.getEntityId()))));
+            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(
@@ -62,10 +62,6 @@ public final class ShardedEntities implements Entities {
         Entity.of(
             ChannelAddressesEntity.TYPE_KEY,
             ctx -> ChannelAddressesEntity.create(ctx.getEntityId())));
-  }
-
-  @Override
-  public void startRuns(RunPipeline pipeline, RunAll runAll, Clock clock) {
     // The stop message lets a watch finish its run in flight before it passivates or moves to
     // another node.
     sharding.init(
@@ -78,13 +74,10 @@ public final class ShardedEntities implements Entities {
                         clock,
                         self -> ctx.getShard().tell(new ClusterSharding.Passivate<>(self))))
             .withStopMessage(new WatchEntity.Stop()));
-    watchesStarted = true;
-    this.runAll = runAll;
   }
 
   @Override
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
-    if (!watchesStarted) throw new IllegalStateException("watch entities are not started");
     return sharding.entityRefFor(
         WatchEntity.TYPE_KEY, EntityIds.checked(WatchEntity.entityId(owner, watchId)));
   }

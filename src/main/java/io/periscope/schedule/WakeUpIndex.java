@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * The durable wake-up index: one row per scheduled watch (entity id → next fire time), in the
  * journal's own database. The {@link WakeUpProjection} writes it from the watches' schedule events;
- * the {@link Scheduler} reads what is due. It is derived data: dropping the table and the
+ * the {@link WakeUpPoller} reads what is due. It is derived data: dropping the table and the
  * projection's offset rebuilds it.
  */
 public final class WakeUpIndex implements AutoCloseable {

@@ -1,8 +1,8 @@
 package io.periscope.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.keys.ProviderErrors;
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderErrors;
+import io.periscope.provider.ProviderFailure;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;

@@ -1,6 +1,6 @@
 package io.periscope.source;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 
 /**

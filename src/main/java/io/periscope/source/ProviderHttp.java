@@ -1,8 +1,8 @@
 package io.periscope.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.keys.ProviderCall;
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderCall;
+import io.periscope.provider.ProviderFailure;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

@@ -5,8 +5,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * A web search API configured by the operator (trusted: plain HTTP, not the SSRF-guarded client).
- * Failures complete the stage with a classified {@link io.periscope.keys.ProviderFailure}, so the
- * search key pool can cool down or retire the key. Items carry {@code sourceType} "search", the
+ * Failures complete the stage with a classified {@link io.periscope.provider.ProviderFailure}, so
+ * the search key pool can cool down or retire the key. Items carry {@code sourceType} "search", the
  * query as {@code sourceValue}, the result URL as identity, and no trust (the watch's source
  * supplies it).
  */

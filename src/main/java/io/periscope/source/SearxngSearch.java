@@ -1,7 +1,7 @@
 package io.periscope.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.keys.ProviderErrors;
+import io.periscope.provider.ProviderErrors;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;

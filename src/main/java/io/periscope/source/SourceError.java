@@ -1,6 +1,6 @@
 package io.periscope.source;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 
 /**
  * Why one source yielded nothing in a run. {@code kind}: {@code refused} (the SSRF guard), {@code

@@ -1,8 +1,8 @@
 package io.periscope.source;
 
 import io.periscope.keys.KeyPools;
-import io.periscope.keys.ProviderFailure;
 import io.periscope.net.FetchFailure;
+import io.periscope.provider.ProviderFailure;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 

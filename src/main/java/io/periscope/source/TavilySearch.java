@@ -3,7 +3,7 @@ package io.periscope.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
-import io.periscope.keys.ProviderErrors;
+import io.periscope.provider.ProviderErrors;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;

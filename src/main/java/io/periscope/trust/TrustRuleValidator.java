@@ -3,7 +3,6 @@ package io.periscope.trust;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.watch.TrustTier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,6 @@
 package io.periscope.trust;
 
 import io.periscope.source.Item;
-import io.periscope.watch.TrustTier;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.periscope.watch;
 
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JsonSerializable;
 import java.util.List;
 
 /**
@@ -11,7 +11,7 @@ public record Watch(
     String id,
     String owner,
     String name,
-    List<Source> sources,
+    List<WatchSource> sources,
     String schedule,
     String condition,
     List<String> channels,

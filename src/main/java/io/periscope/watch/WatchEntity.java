@@ -1,10 +1,7 @@
 package io.periscope.watch;
 
-import io.periscope.persistence.JournalFailures;
-import io.periscope.run.RunPipeline;
-import io.periscope.run.RunRecord;
-import io.periscope.run.RunRecords;
-import io.periscope.serialization.JsonSerializable;
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +15,7 @@ import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -60,6 +58,16 @@ public final class WatchEntity
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Watch");
+
+  /**
+   * How a service reaches this entity: a watch entity, by its owner and the watch's id. Sharded
+   * when serving, a local actor for the command line; a service is handed only the lookups of the
+   * entities it asks.
+   */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> watch(String owner, String watchId);
+  }
 
   public static String entityId(String owner, String watchId) {
     return owner + ":" + watchId;
@@ -380,8 +388,9 @@ public final class WatchEntity
   }
 
   /*
-   * The handlers dispatch by hand instead of through the handler builders: a builder's cases (objects, lambdas and
-   * lists) are built for every live entity, about 2 KB per watch, which was a third of a live watch's heap.
+   * The handlers dispatch by hand instead of through the handler builders: a builder's cases
+   * (objects, lambdas and lists) are built anew for every live entity (docs/performance.md, "A live
+   * watch carried its handlers").
    */
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
@@ -491,7 +500,7 @@ public final class WatchEntity
       events.add(
           new ScheduleAdvanced(
               done.scheduledFor(),
-              Schedules.nextFireAfter(
+              CronExpressions.nextFireAfter(
                   state.watch().schedule(), done.scheduledFor(), clock.instant())));
     }
     if (alert != null) {
@@ -577,10 +586,10 @@ public final class WatchEntity
   }
 
   /*
-   * A new watch leaves memory as soon as it is written: what needs it next is its first due time or its owner
-   * opening it, both usually much later, and its next message starts it again from the journal. Staying until the
-   * idle timeout kept every created watch (about 4 KB of actor, behavior and state) live for ten minutes, and under
-   * a burst of creates the young collections spent most of their pauses copying those watches.
+   * A new watch leaves memory as soon as it is written: what needs it next is its first due time
+   * or its owner opening it, both usually much later, and its next message starts it again from
+   * the journal. Kept until the idle timeout, created watches filled the young collections under a
+   * burst of creates (docs/performance.md, "created watches passivate at once").
    */
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
     if (state.exists()) {
@@ -628,7 +637,7 @@ public final class WatchEntity
 
   /** The first due time after {@code now}; none for a disabled watch. */
   private static Instant firstFire(Watch watch, Instant now) {
-    return watch.enabled() ? Schedules.nextFireAfter(watch.schedule(), now, now) : null;
+    return watch.enabled() ? CronExpressions.nextFireAfter(watch.schedule(), now, now) : null;
   }
 
   private static <T> StatusReply<T> notFound() {

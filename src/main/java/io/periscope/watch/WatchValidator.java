@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
+import io.periscope.trust.TrustTier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -42,7 +43,7 @@ public final class WatchValidator {
     String id = pathId != null ? pathId : id(body.get("id"), issues);
     String name = requiredString(body, "name", MAX_NAME, issues);
     String condition = requiredString(body, "condition", MAX_CONDITION, issues);
-    List<Source> sources = sources(body.get("sources"), issues);
+    List<WatchSource> sources = sources(body.get("sources"), issues);
     String schedule = schedule(body.get("schedule"), issues);
     Double threshold = fraction(body.get("threshold"), "threshold", true, issues);
     Double weak = fraction(body.get("weakThreshold"), "weakThreshold", false, issues);
@@ -88,7 +89,7 @@ public final class WatchValidator {
     return value;
   }
 
-  private static List<Source> sources(JsonNode node, List<Issue> issues) {
+  private static List<WatchSource> sources(JsonNode node, List<Issue> issues) {
     if (node == null || node.isNull()) {
       issues.add(Issue.at("is required", "sources"));
       return List.of();
@@ -100,15 +101,15 @@ public final class WatchValidator {
     if (node.isEmpty()) issues.add(Issue.at("must hold at least one source", "sources"));
     if (node.size() > MAX_SOURCES)
       issues.add(Issue.at("must hold at most " + MAX_SOURCES + " sources", "sources"));
-    List<Source> sources = new ArrayList<>();
+    List<WatchSource> sources = new ArrayList<>();
     for (int i = 0; i < node.size(); i++) {
-      Source s = source(node.get(i), i, issues);
+      WatchSource s = source(node.get(i), i, issues);
       if (s != null) sources.add(s);
     }
     return sources;
   }
 
-  private static Source source(JsonNode node, int i, List<Issue> issues) {
+  private static WatchSource source(JsonNode node, int i, List<Issue> issues) {
     if (!node.isObject()) {
       issues.add(Issue.at("must be an object with type and value", "sources", i));
       return null;
@@ -116,7 +117,7 @@ public final class WatchValidator {
     int before = issues.size();
     JsonNode typeNode = node.get("type");
     String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
-    if (!Source.SEARCH.equals(type) && !Source.RSS.equals(type)) {
+    if (!WatchSource.SEARCH.equals(type) && !WatchSource.RSS.equals(type)) {
       issues.add(Issue.at("must be 'search' or 'rss'", "sources", i, "type"));
     }
     JsonNode valueNode = node.get("value");
@@ -126,7 +127,7 @@ public final class WatchValidator {
     } else if (value.length() > MAX_SOURCE_VALUE) {
       issues.add(
           Issue.at("must be at most " + MAX_SOURCE_VALUE + " characters", "sources", i, "value"));
-    } else if (Source.RSS.equals(type) && ChannelId.httpUrl(value).isEmpty()) {
+    } else if (WatchSource.RSS.equals(type) && ChannelId.httpUrl(value).isEmpty()) {
       issues.add(Issue.at("must be an http(s) URL for an rss source", "sources", i, "value"));
     }
     String trust = null;
@@ -139,7 +140,7 @@ public final class WatchValidator {
       }
     }
     Integer recency = recencyDays(node.get("recencyDays"), issues, "sources", i, "recencyDays");
-    return issues.size() == before ? new Source(type, value, trust, recency) : null;
+    return issues.size() == before ? new WatchSource(type, value, trust, recency) : null;
   }
 
   /**
@@ -165,7 +166,7 @@ public final class WatchValidator {
     }
     String expression = node.asText().strip().replaceAll("\\s+", " ");
     try {
-      Schedules.check(expression);
+      CronExpressions.check(expression);
       return expression;
     } catch (IllegalArgumentException e) {
       issues.add(

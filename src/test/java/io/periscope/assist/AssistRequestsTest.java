@@ -60,7 +60,8 @@ public class AssistRequestsTest {
                 """
                 {"description": "", "refine": {"instruction": "only official sources",
                  "previousDraft": {"name": "Acme", "threshold": 0.7, "owner": "mallory",
-                                   "sources": [{"type": "search", "value": "acme", "recencyDays": 7, "extra": 1}]}}}\
+                                   "sources": [{"type": "search", "value": "acme", "recencyDays": \
+                7, "extra": 1}]}}}\
                 """));
 
     assertTrue(refine.refining());
@@ -89,7 +90,8 @@ public class AssistRequestsTest {
                 AssistRequests.draft(
                     json(
                         """
-                        {"refine": {"instruction": "x", "previousDraft": {"threshold": "high", "sources": [{"value": 3}]}}}\
+                        {"refine": {"instruction": "x", "previousDraft": {"threshold": "high", \
+                        "sources": [{"value": 3}]}}}\
                         """))));
   }
 
@@ -97,7 +99,8 @@ public class AssistRequestsTest {
   public void aRevisionNeedsAnInstructionAndCountsOnlyABaseWithThePathsId() throws Exception {
     String watch =
         """
-        {"id": "%s", "name": "Acme", "sources": [{"type": "search", "value": "acme"}], "schedule": "%s",
+        {"id": "%s", "name": "Acme", "sources": [{"type": "search", "value": "acme"}], \
+        "schedule": "%s",
          "condition": "c", "threshold": 0.8}\
         """;
     assertEquals(

@@ -8,7 +8,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
-import io.periscope.model.InvalidModelOutput;
+import io.periscope.llm.InvalidModelOutput;
 import java.util.List;
 import org.junit.Test;
 
@@ -25,9 +25,11 @@ public class DraftTest {
              "sources": [
                {"type": "search", "value": "acme launch date", "trust": null, "recencyDays": 7,
                 "rationale": "News searches catch the announcement."},
-               {"type": "rss", "value": "https://acme.example/news.xml", "trust": "official", "recencyDays": null,
+               {"type": "rss", "value": "https://acme.example/news.xml", "trust": "official", \
+            "recencyDays": null,
                 "rationale": "Acme's own newsroom."}],
-             "schedule": "0  */6 * * *", "threshold": 0.8, "notes": "I assumed daily news is enough.",
+             "schedule": "0  */6 * * *", "threshold": 0.8, "notes": "I assumed daily news is \
+            enough.",
              "channels": ["carrier-pigeon"], "surprise": true}\
             """);
   }

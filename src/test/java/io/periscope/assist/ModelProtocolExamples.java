@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.assist.AssistRequests.DraftRequest;
 import io.periscope.feedback.Feedback;
 import io.periscope.json.Json;
-import io.periscope.watch.Source;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +22,8 @@ final class ModelProtocolExamples {
           "alice",
           "Acme launch",
           List.of(
-              new Source("search", "acme rocket launch", "official", 7),
-              new Source("rss", "https://acme.example/news.xml", null, null)),
+              new WatchSource("search", "acme rocket launch", "official", 7),
+              new WatchSource("rss", "https://acme.example/news.xml", null, null)),
           "0 */6 * * *",
           "Acme announces the date of its first rocket launch",
           List.of("telegram", "webhook:https://hooks.example/T0K3N"),

@@ -7,9 +7,9 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
-import io.periscope.model.InvalidModelOutput;
-import io.periscope.watch.Source;
+import io.periscope.llm.InvalidModelOutput;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.util.List;
 import org.junit.Test;
 
@@ -22,7 +22,7 @@ public class RevisionTest {
           "acme",
           "alice",
           "Acme launch",
-          List.of(new Source("search", "acme rocket launch", "official", null)),
+          List.of(new WatchSource("search", "acme rocket launch", "official", null)),
           "0 */6 * * *",
           "Acme announces its launch date",
           List.of("telegram", "webhook:https://hooks.example/secret-token"),
@@ -36,9 +36,12 @@ public class RevisionTest {
         (ObjectNode)
             Json.MAPPER.readTree(
                 """
-                {"reasons": [], "name": "Acme launch", "condition": "Acme announces its launch date",
-                 "sources": [{"type": "search", "value": "acme rocket launch", "trust": "official", "recencyDays": null}],
-                 "schedule": "0 */6 * * *", "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
+                {"reasons": [], "name": "Acme launch", "condition": "Acme announces its launch \
+                date",
+                 "sources": [{"type": "search", "value": "acme rocket launch", "trust": \
+                "official", "recencyDays": null}],
+                 "schedule": "0 */6 * * *", "threshold": 0.8, "weakThreshold": 0.5, "enabled": \
+                true}\
                 """);
     answer.setAll((ObjectNode) Json.MAPPER.readTree(edits));
     return answer;
@@ -87,8 +90,10 @@ public class RevisionTest {
         Revision.read(
             proposal(
                 """
-                {"sources": [{"type": "search", "value": "acme rocket launch", "trust": "official", "recencyDays": 7},
-                             {"type": "rss", "value": "https://acme.example/feed.xml", "trust": null, "recencyDays": null}]}\
+                {"sources": [{"type": "search", "value": "acme rocket launch", "trust": \
+                "official", "recencyDays": 7},
+                             {"type": "rss", "value": "https://acme.example/feed.xml", "trust": \
+                null, "recencyDays": null}]}\
                 """),
             BASE);
 
@@ -96,7 +101,8 @@ public class RevisionTest {
     assertEquals(
         Json.MAPPER.readTree(
             """
-            [{"type": "search", "value": "acme rocket launch", "trust": "official", "recencyDays": 7},
+            [{"type": "search", "value": "acme rocket launch", "trust": "official", \
+            "recencyDays": 7},
              {"type": "rss", "value": "https://acme.example/feed.xml"}]\
             """),
         revision.changes().get("sources"));

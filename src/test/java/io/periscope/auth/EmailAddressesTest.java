@@ -3,10 +3,11 @@ package io.periscope.auth;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.entity.Asks;
 import io.periscope.json.Json;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
-import io.periscope.runtime.Asks;
+import io.periscope.owner.Role;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.ShardedEntities;
 import io.periscope.testing.InProcessService;

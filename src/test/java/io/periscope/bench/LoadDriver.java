@@ -40,7 +40,8 @@ import java.util.regex.Pattern;
  */
 public final class LoadDriver {
   static final String WATCH_BODY =
-      "{\"id\":\"%s\",\"name\":\"Bench\",\"sources\":[{\"type\":\"rss\",\"value\":\"https://example.org/feed.xml\"}],\"schedule\":\"0"
+      "{\"id\":\"%s\",\"name\":\"Bench\",\"sources\":[{\"type\":\"rss\",\"value\":\"https://examp"
+          + "le.org/feed.xml\"}],\"schedule\":\"0"
           + " 0 1 1 *\",\"condition\":\"anything\","
           + "\"channels\":[],\"threshold\":0.8,\"enabled\":true}";
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);

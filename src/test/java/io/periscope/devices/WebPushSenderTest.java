@@ -6,13 +6,13 @@ import static org.junit.Assert.assertTrue;
 
 import com.auth0.jwt.interfaces.DecodedJWT;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.entity.Asks;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.persistence.JournalSchema;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.TestJournals;

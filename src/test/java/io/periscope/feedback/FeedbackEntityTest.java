@@ -111,7 +111,7 @@ public class FeedbackEntityTest {
   @Test
   public void aLongRunSummaryIsCutWhenKeptWithTheFeedback() {
     var record =
-        new io.periscope.run.RunRecord(
+        new io.periscope.watch.RunRecord(
             "r1",
             "manual",
             Instant.now(),
@@ -124,12 +124,12 @@ public class FeedbackEntityTest {
             List.of(),
             0,
             0,
-            new io.periscope.run.RunRecord.Collection(0, 0, 0, 0),
+            new io.periscope.watch.RunRecord.Collection(0, 0, 0, 0),
             List.of(),
             null,
             List.of(),
             0,
-            new io.periscope.run.RunRecord.Trimmed(0, 0),
+            new io.periscope.watch.RunRecord.Trimmed(0, 0),
             null,
             0,
             null);

@@ -122,7 +122,8 @@ public class AdminRoutesTest {
             root,
             """
             {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
-             "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": 0.8}\
+             "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": \
+            0.8}\
             """
                 .formatted(base())),
         201);
@@ -290,7 +291,7 @@ public class AdminRoutesTest {
   }
 
   // ---- calls
-  // -------------------------------------------------------------------------------------------------
+  // -----------------------------------------------------------------------------------------------
 
   static JsonNode error(HttpResponse<String> r, int status) throws Exception {
     return HttpApiTest.error(r, status);
@@ -324,8 +325,7 @@ public class AdminRoutesTest {
   }
 
   /**
-   * Fails when {@code text} shows {@code key}, or the part of it the conformance suite also looks
-   * for.
+   * Fails when {@code text} shows {@code key}, or the part of it a black-box check also looks for.
    */
   static void assertHidden(String key, String text) {
     assertFalse(
@@ -716,7 +716,8 @@ public class AdminRoutesTest {
             """
             [{"path": ["verdicts", "provider"], "message": "must be openai or anthropic"},
              {"path": ["verdicts", "baseUrl"], "message": "must be an absolute http(s) URL"},
-             {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys belong in the key pool)"},
+             {"path": ["assistance", "baseUrl"], "message": "must not carry credentials (keys \
+            belong in the key pool)"},
              {"path": ["assistance", "model"], "message": "must be a non-empty string"}]\
             """),
         issues);

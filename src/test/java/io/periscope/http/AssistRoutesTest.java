@@ -52,16 +52,20 @@ public class AssistRoutesTest {
 
   static final String WATCH =
       """
-      {"id": "%s", "name": "Acme launch", "sources": [{"type": "search", "value": "acme rocket launch",
-       "trust": "official"}], "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date",
-       "channels": ["telegram", "webhook:https://hooks.example/secret-hook-token"], "threshold": 0.8,
+      {"id": "%s", "name": "Acme launch", "sources": [{"type": "search", "value": "acme rocket \
+      launch",
+       "trust": "official"}], "schedule": "0 0 1 1 *", "condition": "Acme announces its launch \
+      date",
+       "channels": ["telegram", "webhook:https://hooks.example/secret-hook-token"], "threshold": \
+      0.8,
        "weakThreshold": 0.5, "enabled": true}\
       """;
 
   static final String DRAFT =
       """
       {"name": "Acme launch", "condition": "Acme announces the date of its first rocket launch",
-       "sources": [{"type": "search", "value": "acme rocket launch date", "trust": null, "recencyDays": 7,
+       "sources": [{"type": "search", "value": "acme rocket launch date", "trust": null, \
+      "recencyDays": 7,
                     "rationale": "News of the date will be searchable."}],
        "schedule": "0 */6 * * *", "threshold": 0.8, "notes": "Checked four times a day."}\
       """;
@@ -72,8 +76,10 @@ public class AssistRoutesTest {
         (com.fasterxml.jackson.databind.node.ObjectNode)
             Json.MAPPER.readTree(
                 """
-                {"reasons": [], "name": "Acme launch", "condition": "Acme announces its launch date",
-                 "sources": [{"type": "search", "value": "acme rocket launch", "trust": "official", "recencyDays": null}],
+                {"reasons": [], "name": "Acme launch", "condition": "Acme announces its launch \
+                date",
+                 "sources": [{"type": "search", "value": "acme rocket launch", "trust": \
+                "official", "recencyDays": null}],
                  "schedule": "0 0 1 1 *", "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
                 """);
     p.setAll((com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(edits));
@@ -261,7 +267,8 @@ public class AssistRoutesTest {
     modelAnswers.add(DRAFT.replace("\"trust\": null", "\"trust\": \"official\""));
     String body =
         """
-        {"description": "", "refine": {"previousDraft": %s, "instruction": "only use official sources"}}\
+        {"description": "", "refine": {"previousDraft": %s, "instruction": "only use official \
+        sources"}}\
         """
             .formatted(DRAFT);
 
@@ -338,7 +345,8 @@ public class AssistRoutesTest {
             """
             {"schedule": "0 8,20 * * *", "weakThreshold": null, "reasons": [
               {"field": "schedule", "why": "Twice a day, as asked."},
-              {"field": "weakThreshold", "why": "Changed to follow the instruction (the model gave no reason)."}]}\
+              {"field": "weakThreshold", "why": "Changed to follow the instruction (the model \
+            gave no reason)."}]}\
             """),
         revision);
     String user = userPrompt(modelRequests.getFirst());
@@ -481,7 +489,8 @@ public class AssistRoutesTest {
     assertEquals(
         Json.MAPPER.readTree(
             """
-            {"title": "acme rocket launch 1", "url": "https://news.example/1", "publishedAt": "2026-03-01T01:00:00Z",
+            {"title": "acme rocket launch 1", "url": "https://news.example/1", "publishedAt": \
+            "2026-03-01T01:00:00Z",
              "snippet": "About acme rocket launch"}\
             """),
         candidates.get(0));

@@ -1,12 +1,15 @@
 package io.periscope.http;
 
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
+import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.junit.Test;
 
@@ -43,5 +46,28 @@ public class EndpointTest {
     assertNull(RUN.match(List.of("watches", "", "runs", "r")));
     assertEquals(Map.of("pool", "model"), POOL.match(List.of("admin", "keys", "model")));
     assertNull(POOL.match(List.of("admin", "keys", "other")));
+  }
+
+  @Test
+  public void theMostSpecificTemplateAnswersWhateverTheOrderTheyAreListedIn() {
+    Endpoint literal = new Endpoint(POST, "/watches/run-all", (caller, p) -> complete("run-all"));
+    Endpoint parameter = new Endpoint(POST, "/watches/{id}", (caller, p) -> complete("watch"));
+    Endpoint deeper = new Endpoint(POST, "/watches/{id}/run", (caller, p) -> complete("run"));
+    for (List<Endpoint> listed :
+        List.of(List.of(literal, parameter, deeper), List.of(deeper, parameter, literal))) {
+      assertEquals(Optional.of(literal), Endpoint.mostSpecific(listed, POST, "/watches/run-all"));
+      assertEquals(Optional.of(parameter), Endpoint.mostSpecific(listed, POST, "/watches/w1"));
+      assertEquals(Optional.of(deeper), Endpoint.mostSpecific(listed, POST, "/watches/w1/run"));
+      assertEquals(Optional.empty(), Endpoint.mostSpecific(listed, GET, "/watches/w1"));
+    }
+  }
+
+  @Test
+  public void aLiteralSegmentIsMoreSpecificThanAParameterAtTheFirstPlaceTheyDiffer() {
+    Endpoint early = new Endpoint(GET, "/a/{x}/{y}", (caller, p) -> complete("early"));
+    Endpoint late = new Endpoint(GET, "/{x}/b/c", (caller, p) -> complete("late"));
+    assertTrue(Endpoint.MOST_SPECIFIC_FIRST.compare(early, late) < 0);
+    assertTrue(Endpoint.MOST_SPECIFIC_FIRST.compare(late, early) > 0);
+    assertEquals(0, Endpoint.MOST_SPECIFIC_FIRST.compare(early, early));
   }
 }

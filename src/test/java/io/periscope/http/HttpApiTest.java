@@ -28,7 +28,8 @@ public class HttpApiTest {
 
   static final String WATCH =
       """
-      {"id": "%s", "name": "Acme", "owner": "mallory", "sources": [{"type": "search", "value": "acme"}],
+      {"id": "%s", "name": "Acme", "owner": "mallory", "sources": [{"type": "search", "value": \
+      "acme"}],
        "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "channels": ["telegram"],
        "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
       """;
@@ -125,7 +126,8 @@ public class HttpApiTest {
     call("POST", "/watches", alice, WATCH.formatted("replaced"));
     String replacement =
         """
-        {"id": "ignored", "owner": "bob", "name": "New", "sources": [{"type": "search", "value": "acme"}],
+        {"id": "ignored", "owner": "bob", "name": "New", "sources": [{"type": "search", "value": \
+        "acme"}],
          "schedule": "15 8 * * 1", "condition": "c", "threshold": 0.6}\
         """;
     HttpResponse<String> r = call("PUT", "/watches/replaced", alice, replacement);
@@ -253,13 +255,15 @@ public class HttpApiTest {
   @Test
   public void creatingAnExistingAccountAgainLeavesItIntact() throws Exception {
     String body =
-        "{\"id\":\"dave\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"dave-passphrase\"}";
+        "{\"id\":\"dave\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"dave-pa"
+            + "ssphrase\"}";
     assertEquals(201, call("POST", "/admin/users", root, body).statusCode());
     error(call("POST", "/admin/users", root, body), 409);
     assertTrue(
         "the first account still signs in", service.login("dave", "dave-passphrase").length() > 20);
     String mallory =
-        "{\"id\":\"mallory\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"mallory-pass\"}";
+        "{\"id\":\"mallory\",\"email\":\"dave@example.org\",\"role\":\"user\",\"password\":\"mall"
+            + "ory-pass\"}";
     error(call("POST", "/admin/users", root, mallory), 409);
   }
 

@@ -49,7 +49,8 @@ public class OpenApiDocumentTest {
       Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
   static final String WATCH =
       """
-      {"id": "%s", "name": "Acme", "sources": [{"type": "rss", "value": "http://127.0.0.1:9/feed.xml"}],
+      {"id": "%s", "name": "Acme", "sources": [{"type": "rss", "value": \
+      "http://127.0.0.1:9/feed.xml"}],
        "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "threshold": 0.8}\
       """;
 

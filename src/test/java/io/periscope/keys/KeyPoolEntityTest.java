@@ -3,6 +3,7 @@ package io.periscope.keys;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.provider.ProviderFailure;
 import io.periscope.testing.EntityTestKits;
 import java.time.Duration;
 import java.time.Instant;

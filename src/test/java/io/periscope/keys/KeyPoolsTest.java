@@ -3,7 +3,8 @@ package io.periscope.keys;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
+import io.periscope.provider.ProviderFailure;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;

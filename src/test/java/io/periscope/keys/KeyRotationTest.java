@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.devices.Vapid;
-import io.periscope.runtime.Asks;
+import io.periscope.entity.Asks;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.ShardedEntities;
 import io.periscope.testing.CapturedLogs;

@@ -6,7 +6,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.http.FixedWindowRateLimiter;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.LoggedAlerts;
 import java.time.Clock;

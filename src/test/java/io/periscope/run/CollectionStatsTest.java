@@ -3,6 +3,8 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
+import io.periscope.watch.RunRecord;
+import io.periscope.watch.RunRecords;
 import java.time.Instant;
 import java.util.List;
 import org.junit.Test;

@@ -3,14 +3,17 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
+import io.periscope.entity.Asks;
 import io.periscope.notify.RepeatedAlerts;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.EntityTestKits;
 import io.periscope.testing.LoggedAlerts;
-import io.periscope.watch.Source;
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
+import io.periscope.watch.RunRecords;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -94,7 +97,7 @@ public class EntityRunAllTest {
             concurrency,
             new RepeatedAlerts(
                 LoggedAlerts.create(), java.time.Clock.systemUTC(), Duration.ofHours(1)));
-    entities.startRuns(pipeline, runAll, java.time.Clock.systemUTC());
+    entities.start(pipeline, runAll, java.time.Clock.systemUTC());
     for (String id : enabledThenDisabled) {
       boolean enabled = !id.startsWith("off");
       Watch w =
@@ -102,7 +105,7 @@ public class EntityRunAllTest {
               id,
               owner,
               id,
-              List.of(new Source(Source.RSS, "https://example.org/feed", null, null)),
+              List.of(new WatchSource(WatchSource.RSS, "https://example.org/feed", null, null)),
               "0 * * * *",
               "anything",
               List.of(),
@@ -119,7 +122,7 @@ public class EntityRunAllTest {
 
   private RunAllResult runAll(EntityRunAll runAll, String... ids) throws Exception {
     return runAll
-        .run(owner, List.of(ids), RunAll.Progress.NONE)
+        .run(owner, List.of(ids), RunAllWatches.Progress.NONE)
         .toCompletableFuture()
         .get(20, TimeUnit.SECONDS);
   }

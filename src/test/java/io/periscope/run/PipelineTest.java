@@ -12,13 +12,14 @@ import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
+import io.periscope.entity.Asks;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
-import io.periscope.model.OpenAiCompatibleClient;
-import io.periscope.model.PooledModel;
-import io.periscope.model.VerdictPrompt;
+import io.periscope.llm.OpenAiCompatibleClient;
+import io.periscope.llm.PooledModel;
+import io.periscope.llm.VerdictPrompt;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
@@ -26,7 +27,6 @@ import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
 import io.periscope.persistence.JournalSchema;
-import io.periscope.runtime.Asks;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
@@ -37,8 +37,10 @@ import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRules;
-import io.periscope.watch.Source;
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -300,7 +302,7 @@ public class PipelineTest {
         "acme",
         "alice",
         "Acme",
-        List.of(new Source(Source.RSS, url("/feed.xml"), "official", null)),
+        List.of(new WatchSource(WatchSource.RSS, url("/feed.xml"), "official", null)),
         "0 0 1 1 *",
         "Acme sets a launch date",
         List.of("webhook:" + url("/hook")),
@@ -332,7 +334,7 @@ public class PipelineTest {
             "broken",
             "alice",
             "Broken",
-            List.of(new Source(Source.RSS, url("/broken.xml"), null, null)),
+            List.of(new WatchSource(WatchSource.RSS, url("/broken.xml"), null, null)),
             "0 0 1 1 *",
             "Acme sets a launch date",
             List.of(),
@@ -461,8 +463,8 @@ public class PipelineTest {
             "alice",
             "Acme",
             List.of(
-                new Source(Source.RSS, url("/feed.xml"), null, null),
-                new Source(Source.RSS, url("/missing.xml"), null, null)),
+                new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null),
+                new WatchSource(WatchSource.RSS, url("/missing.xml"), null, null)),
             "0 0 1 1 *",
             "c",
             List.of(),
@@ -536,7 +538,7 @@ public class PipelineTest {
             "acme",
             owner,
             "Acme",
-            List.of(new Source(Source.RSS, url("/feed.xml"), null, null)),
+            List.of(new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null)),
             "0 0 1 1 *",
             "Acme sets a launch date",
             List.of("push", "webhook:" + url("/hook")),
@@ -577,7 +579,7 @@ public class PipelineTest {
             .toList());
   }
 
-  private Watch watchOf(Double weakThreshold, Source... sources) {
+  private Watch watchOf(Double weakThreshold, WatchSource... sources) {
     return new Watch(
         "acme",
         "alice",
@@ -609,7 +611,7 @@ public class PipelineTest {
   @Test
   public void aNewWatchsFirstRunSetsAsideTheOldNewsOfItsFeed() throws Exception {
     verdict.set(answer(true, 0.95));
-    Watch watch = watchOf(0.5, new Source(Source.RSS, url("/old.xml"), "official", null));
+    Watch watch = watchOf(0.5, new WatchSource(WatchSource.RSS, url("/old.xml"), "official", null));
     Instant created = Instant.now();
     RunPipeline.Outcome first = run(watch, new RunPipeline.Memory(Set.of(), Map.of(), created));
     RunRecord r = first.record();
@@ -625,7 +627,7 @@ public class PipelineTest {
   public void recencyDaysAppliesToFeedsOnEveryRun() throws Exception {
     verdict.set(answer(true, 0.95));
     // a baseline older than the item, so only recencyDays can set it aside
-    Source feed = new Source(Source.RSS, url("/old.xml"), "official", 30);
+    WatchSource feed = new WatchSource(WatchSource.RSS, url("/old.xml"), "official", 30);
     RunPipeline.Memory later =
         new RunPipeline.Memory(
             Set.of(),
@@ -640,7 +642,7 @@ public class PipelineTest {
   @Test
   public void undatedItemsAtTheBaselineAreSetAsideAndLaterOnesJudged() throws Exception {
     verdict.set(answer(false, 0.1));
-    Source feed = new Source(Source.RSS, url("/feed.xml"), null, null);
+    WatchSource feed = new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null);
     RunPipeline.Outcome first =
         run(watchOf(null, feed), new RunPipeline.Memory(Set.of(), Map.of(), Instant.now()));
     assertEquals(RunRecord.NOTHING_NEW, first.record().outcome());
@@ -672,7 +674,8 @@ public class PipelineTest {
 
   @Test
   public void aCommunitySourceConfirmsOnlyWithASecondDomain() throws Exception {
-    Watch community = watchOf(0.5, new Source(Source.RSS, url("/feed.xml"), "community", null));
+    Watch community =
+        watchOf(0.5, new WatchSource(WatchSource.RSS, url("/feed.xml"), "community", null));
     verdict.set(answerCiting(true, 0.95, url("/articles/launch")));
     RunRecord one = run(community, Set.of()).record();
     assertEquals(RunRecord.WEAK_ALERT, one.outcome());
@@ -694,13 +697,13 @@ public class PipelineTest {
     Watch two =
         watchOf(
             null,
-            new Source(Source.RSS, url("/feed.xml"), null, null),
-            new Source(Source.RSS, url("/same-guids.xml"), null, null));
+            new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null),
+            new WatchSource(WatchSource.RSS, url("/same-guids.xml"), null, null));
     RunPipeline.Outcome both = run(two, Set.of());
     assertEquals(4, both.record().fresh());
     assertEquals(4, Set.copyOf(both.newlySeen()).size());
     // the first feed's items seen: the second's are still news
-    Watch first = watchOf(null, new Source(Source.RSS, url("/feed.xml"), null, null));
+    Watch first = watchOf(null, new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null));
     RunPipeline.Outcome judged = run(first, Set.of());
     RunRecord r = run(two, Set.copyOf(judged.newlySeen())).record();
     assertEquals(2, r.fresh());
@@ -710,7 +713,9 @@ public class PipelineTest {
   public void exactlyTheJudgedItemsAreMarkedSeenAlsoWithoutLinks() throws Exception {
     verdict.set(answer(false, 0.1));
     RunPipeline.Outcome outcome =
-        run(watchOf(null, new Source(Source.RSS, url("/no-links.xml"), null, null)), Set.of());
+        run(
+            watchOf(null, new WatchSource(WatchSource.RSS, url("/no-links.xml"), null, null)),
+            Set.of());
     assertEquals(VerdictPrompt.MAX_ITEMS + 5, outcome.record().fresh());
     assertEquals(VerdictPrompt.MAX_ITEMS, Set.copyOf(outcome.newlySeen()).size());
   }

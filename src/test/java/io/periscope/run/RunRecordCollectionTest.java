@@ -3,6 +3,7 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 
 import io.periscope.testing.EntityTestKits;
+import io.periscope.watch.RunRecord;
 import java.nio.charset.StandardCharsets;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.serialization.Serialization;

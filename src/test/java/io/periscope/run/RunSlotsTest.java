@@ -3,8 +3,10 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.watch.Source;
+import io.periscope.watch.RunPipeline;
+import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,7 @@ public class RunSlotsTest {
         id,
         "alice",
         id,
-        List.of(new Source(Source.RSS, "https://example.org/f.xml", null, null)),
+        List.of(new WatchSource(WatchSource.RSS, "https://example.org/f.xml", null, null)),
         "* * * * *",
         "c",
         List.of(),

@@ -46,7 +46,8 @@ public class SchedulesFireTest {
                 .setHeader("Content-Type", "application/rss+xml")
                 .setBody(
                     "<?xml version=\"1.0\"?><rss"
-                        + " version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d"
+                        + " version=\"2.0\"><channel><title>t</title><link>https://example.org/</"
+                        + "link><description>d"
                         + "</description></channel></rss>");
           }
         });

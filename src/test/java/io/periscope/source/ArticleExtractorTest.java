@@ -71,7 +71,8 @@ public class ArticleExtractorTest {
 
     server.enqueue(
         html(
-            "<html><head><title>T</title><style>p{}</style></head><body><header>Site</header><nav>Menu</nav><div><p>Only"
+            "<html><head><title>T</title><style>p{}</style></head><body><header>Site</header><nav"
+                + ">Menu</nav><div><p>Only"
                 + " the content</p><form><input value=x>Search</form></div>"
                 + "<aside>Related</aside><footer>Legal</footer></body></html>"));
     assertEquals(Optional.of("Only the content"), extract("/plain"));

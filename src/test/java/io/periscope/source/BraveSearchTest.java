@@ -7,7 +7,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +52,8 @@ public class BraveSearchTest {
                 """
                 {"type":"search","web":{"results":[
                   {"title":"Rust <strong>1.80</strong> released","url":"https://blog.example/rust",
-                   "description":"The <strong>Rust</strong> team&#x27;s release","page_age":"2024-06-14T09:30:00"},
+                   "description":"The <strong>Rust</strong> team&#x27;s \
+                release","page_age":"2024-06-14T09:30:00"},
                   {"title":"No date","url":"https://other.example/x","description":"plain"},
                   {"title":"No url"}
                 ]}}\
@@ -114,7 +115,8 @@ public class BraveSearchTest {
             .setResponseCode(429)
             .addHeader("Retry-After", "2")
             .setBody(
-                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"RATE_LIMITED\",\"detail\":\"Request"
+                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"RATE_LIMITED\",\"detail\":\"Re"
+                    + "quest"
                     + " rate limit exceeded for plan.\"}}"));
     ProviderFailure failure = failure(brave.search("q", null, 5, KEY));
     assertEquals(ProviderFailure.Kind.RATE_LIMITED, failure.kind());
@@ -128,7 +130,8 @@ public class BraveSearchTest {
             .setResponseCode(429)
             .addHeader("X-RateLimit-Reset", "1, 1419704")
             .setBody(
-                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"QUOTA_LIMITED\",\"detail\":\"Request"
+                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"QUOTA_LIMITED\",\"detail\":\"R"
+                    + "equest"
                     + " quota limit exceeded for plan.\"}}"));
     ProviderFailure failure = failure(brave.search("q", null, 5, KEY));
     assertEquals(ProviderFailure.Kind.QUOTA_EXHAUSTED, failure.kind());
@@ -141,7 +144,8 @@ public class BraveSearchTest {
         new MockResponse()
             .setResponseCode(422)
             .setBody(
-                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"SUBSCRIPTION_TOKEN_INVALID\",\"detail\":\"token"
+                "{\"type\":\"ErrorResponse\",\"error\":{\"code\":\"SUBSCRIPTION_TOKEN_INVALID\","
+                    + "\"detail\":\"token"
                     + " "
                     + KEY
                     + "\"}}"));

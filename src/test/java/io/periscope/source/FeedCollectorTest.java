@@ -23,9 +23,11 @@ public class FeedCollectorTest {
   private static final String RSS =
       """
       <?xml version="1.0" encoding="UTF-8"?>
-      <rss version="2.0"><channel><title>News</title><link>https://example.com/</link><description>d</description>
+      <rss version="2.0"><channel><title>News</title><link>https://example.com/</link>\
+      <description>d</description>
         <item>
-          <title>With guid</title><link>https://example.com/a</link><guid isPermaLink="false">tag:example.com,1</guid>
+          <title>With guid</title><link>https://example.com/a</link><guid \
+      isPermaLink="false">tag:example.com,1</guid>
           <description><![CDATA[<p>A <strong>bold</strong> &amp; brave</p>
              <script>alert(1)</script>]]></description>
           <pubDate>Tue, 02 Jan 2024 10:00:00 GMT</pubDate>
@@ -41,7 +43,8 @@ public class FeedCollectorTest {
       <feed xmlns="http://www.w3.org/2005/Atom"><title>Atom</title><id>urn:feed</id>
         <updated>2024-03-04T05:06:07Z</updated>
         <entry><id>urn:entry:1</id><title>Atom entry</title><link rel="alternate" href="/posts/1"/>
-          <updated>2024-03-04T05:06:07Z</updated><summary type="html">&lt;em&gt;Short&lt;/em&gt; summary</summary>
+          <updated>2024-03-04T05:06:07Z</updated><summary type="html">&lt;em&gt;Short&lt;/em&gt; \
+      summary</summary>
         </entry>
       </feed>
       """;
@@ -124,7 +127,8 @@ public class FeedCollectorTest {
         "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss"
             + " version=\"2.0\"><channel><title>t</title>"
             + "<link>https://example.com/</link><description>d</description>"
-            + "<item><title>Caf\u00e9</title><link>https://example.com/c</link></item></channel></rss>";
+            + "<item><title>Caf\u00e9</title><link>https://example.com/c</link></item></channel><"
+            + "/rss>";
     server.enqueue(
         new MockResponse()
             .setBody(new Buffer().write(latin.getBytes(StandardCharsets.ISO_8859_1))));

@@ -122,7 +122,8 @@ public class FeedReaderTest {
   @Test
   public void theHttpCharsetComesBeforeTheProlog() throws Exception {
     byte[] body =
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss><channel><item><title>\u00e9t\u00e9</title></item></channel></rss>"
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss><channel><item>"
+                + "<title>\u00e9t\u00e9</title></item></channel></rss>")
             .getBytes(StandardCharsets.ISO_8859_1);
     assertEquals(List.of("été"), titles(read(body, "application/rss+xml; charset=ISO-8859-1")));
     assertEquals(List.of(), read(body, "application/rss+xml; charset=ISO-8859-1").recoveries());
@@ -183,7 +184,8 @@ public class FeedReaderTest {
     FeedReader.Read read =
         read(
             "<rss version=\"2.0\""
-                + " xmlns:atom=\"http://www.w3.org/2005/Atom\"><channel><item><title>A</title><enclosure"
+                + " xmlns:atom=\"http://www.w3.org/2005/Atom\"><channel><item>"
+                + "<title>A</title><enclosure"
                 + " url=\"https://cdn.example/a.mp3\" type=\"audio/mpeg\"/><atom:link"
                 + " rel=\"alternate\" href=\"https://e.example/a\"/></item></channel></rss>");
     assertEquals("https://e.example/a", read.entries().get(0).link());
@@ -242,9 +244,11 @@ public class FeedReaderTest {
       String body =
           "{\"version\":\"https://jsonfeed.org/version/"
               + version
-              + "\",\"title\":\"J\",\"items\":[{\"id\":\"1\",\"url\":\"/posts/1\",\"title\":\"First\",\"content_html\":\"<p>Hello"
+              + "\",\"title\":\"J\",\"items\":[{\"id\":\"1\",\"url\":\"/posts/1\","
+              + "\"title\":\"First\",\"content_html\":\"<p>Hello"
               + " <b>there</b></p>\",\"date_published\":\"2024-05-06T07:08:09.123456+02:00\","
-              + "\"attachments\":[{\"url\":\"https://cdn.example/1.mp3\",\"mime_type\":\"audio/mpeg\"}]},{\"id\":2,\"content_text\":\"No"
+              + "\"attachments\":[{\"url\":\"https://cdn.example/1.mp3\","
+              + "\"mime_type\":\"audio/mpeg\"}]},{\"id\":2,\"content_text\":\"No"
               + " title\"}]}";
       FeedReader.Read read = read(body.getBytes(StandardCharsets.UTF_8), "application/feed+json");
       FeedReader.Entry first = read.entries().get(0);

@@ -2,7 +2,7 @@ package io.periscope.source;
 
 import static org.junit.Assert.fail;
 
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;

@@ -5,7 +5,7 @@ import static io.periscope.source.SearchTesting.results;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import java.time.Instant;
 import java.util.List;
 import okhttp3.OkHttpClient;
@@ -20,7 +20,8 @@ public class SearxngSearchTest {
   private static final String RESULTS =
       """
       {"query":"q","results":[
-        {"title":"One","url":"https://one.example/","content":"First &amp; best","publishedDate":"2024-06-01T12:00:00"},
+        {"title":"One","url":"https://one.example/","content":"First &amp; \
+      best","publishedDate":"2024-06-01T12:00:00"},
         {"title":"Two","url":"https://two.example/","content":"Second","publishedDate":null},
         {"title":"Three","url":"https://three.example/","content":"Third"}
       ]}\

@@ -4,8 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.keys.KeyPools;
-import io.periscope.keys.ProviderFailure;
 import io.periscope.net.FetchFailure;
+import io.periscope.provider.ProviderFailure;
 import java.util.concurrent.CompletionException;
 import org.junit.Test;
 

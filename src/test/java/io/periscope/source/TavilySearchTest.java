@@ -7,7 +7,7 @@ import static org.junit.Assert.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
-import io.periscope.keys.ProviderFailure;
+import io.periscope.provider.ProviderFailure;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -110,8 +110,9 @@ public final class FakeLaunchUpstream implements AutoCloseable {
 
   private String feed() {
     return "<?xml version=\"1.0\"?><rss"
-               + " version=\"2.0\"><channel><title>Acme</title><link>https://example.org</link><description>d</description><item><title>Launch"
-               + " date set</title><link>"
+        + " version=\"2.0\"><channel><title>Acme</title><link>https://example.org</link><d"
+        + "escription>d</description><item><title>Launch"
+        + " date set</title><link>"
         + url("/articles/launch")
         + "</link><guid>acme-launch-1</guid><pubDate>"
         + PUBLISHED

@@ -250,7 +250,8 @@ public final class FakeUpstream implements AutoCloseable {
         .setHeader("Content-Type", "application/rss+xml")
         .setBody(
             "<?xml version=\"1.0\"?><rss"
-                + " version=\"2.0\"><channel><title>Fake</title><link>https://example.org/</link><description>d"
+                + " version=\"2.0\"><channel><title>Fake</title><link>https://example.org/</link>"
+                + "<description>d"
                 + "</description>"
                 + items
                 + "</channel></rss>");

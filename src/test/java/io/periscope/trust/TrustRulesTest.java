@@ -6,7 +6,6 @@ import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.source.Item;
-import io.periscope.watch.TrustTier;
 import java.util.List;
 import java.util.Optional;
 import org.junit.Test;

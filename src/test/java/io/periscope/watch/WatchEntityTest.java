@@ -5,7 +5,6 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.run.RunPipeline;
 import io.periscope.testing.EntityTestKits;
 import java.util.List;
 import org.apache.pekko.Done;
@@ -42,7 +41,7 @@ public class WatchEntityTest {
         "acme",
         "alice",
         name,
-        List.of(new Source(Source.SEARCH, "acme rocket launch", "official", 7)),
+        List.of(new WatchSource(WatchSource.SEARCH, "acme rocket launch", "official", 7)),
         "0 */6 * * *",
         "Acme announces a launch date",
         List.of("telegram"),
@@ -207,7 +206,7 @@ public class WatchEntityTest {
     // The events of a watch run before item keys were scoped and sources took baselines: a run
     // event without baselined, whose seen items are bare guids.
     var record =
-        io.periscope.run.RunRecords.crashed("manual", java.time.Instant.now(), new Exception());
+        io.periscope.watch.RunRecords.crashed("manual", java.time.Instant.now(), new Exception());
     Object oldRun =
         roundTrip(
             new WatchEntity.RunRecorded(record, List.of("g-launch"), java.util.Map.of()),

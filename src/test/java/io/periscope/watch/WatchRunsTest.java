@@ -3,8 +3,6 @@ package io.periscope.watch;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.run.RunPipeline;
-import io.periscope.run.RunRecord;
 import io.periscope.testing.EntityTestKits;
 import java.time.Duration;
 import java.time.Instant;

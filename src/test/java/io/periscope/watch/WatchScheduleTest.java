@@ -4,8 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.run.RunPipeline;
-import io.periscope.run.RunRecord;
 import io.periscope.testing.EntityTestKits;
 import io.periscope.testing.MutableClock;
 import java.time.Instant;

@@ -27,7 +27,8 @@ public class WatchValidatorTest {
         tree(
             """
             {"id": "acme", "name": "Acme", "owner": "mallory", "notes": "display only",
-             "sources": [{"type": "search", "value": "acme launch", "trust": "official", "recencyDays": 7,
+             "sources": [{"type": "search", "value": "acme launch", "trust": "official", \
+            "recencyDays": 7,
                           "rationale": "display only"},
                          {"type": "rss", "value": "https://example.org/feed.xml"}],
              "schedule": "0 */6 * * *", "condition": "Acme sets a date", "channels": ["telegram"],
@@ -77,8 +78,8 @@ public class WatchValidatorTest {
             "alice",
             "Acme",
             List.of(
-                new Source("search", "acme launch", "official", 7),
-                new Source("rss", "https://example.org/feed.xml", null, null)),
+                new WatchSource("search", "acme launch", "official", 7),
+                new WatchSource("rss", "https://example.org/feed.xml", null, null)),
             "0 */6 * * *",
             "Acme sets a date",
             List.of("telegram"),

@@ -1,0 +1,32 @@
+package io.periscope.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * A language model behind one provider protocol, asked for answers that are instances of a JSON
+ * schema.
+ *
+ * <p>Failures arrive as {@link io.periscope.provider.ProviderFailure} (classified for the key pool)
+ * or as {@link InvalidModelOutput} (the model answered, but not with a JSON object; worth one more
+ * try).
+ */
+public interface ModelClient {
+  /**
+   * Completes with the model's answer, a JSON object; its fit to the schema is the caller's to
+   * check.
+   */
+  CompletionStage<JsonNode> complete(StructuredPrompt prompt, String apiKey);
+
+  /**
+   * Checks that the provider accepts the key, by listing its models: completes normally or with a
+   * failure.
+   */
+  CompletionStage<Void> probe(String apiKey);
+
+  /** {@code openai} or {@code anthropic}: the protocol spoken. */
+  String provider();
+
+  /** The model asked, as recorded among a run's models consulted. */
+  String model();
+}

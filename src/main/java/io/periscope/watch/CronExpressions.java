@@ -1,0 +1,67 @@
+package io.periscope.watch;
+
+import com.cronutils.model.Cron;
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.model.time.ExecutionTime;
+import com.cronutils.parser.CronParser;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Five-field UNIX cron expressions, evaluated in UTC. */
+public final class CronExpressions {
+  private static final CronParser PARSER =
+      new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+
+  // Parsing is most of the cost of a create and of every scheduled run's next fire time, and
+  // watches share a few expressions; a parsed expression is immutable, so one is kept per
+  // expression (emptied past the bound).
+  private static final int KEPT = 4096;
+  private static final Map<String, ExecutionTime> DUE_TIMES = new ConcurrentHashMap<>();
+
+  private CronExpressions() {}
+
+  /** Checks an expression: throws with a message saying why it is not a usable five-field cron. */
+  public static void check(String expression) {
+    dueTimes(expression);
+  }
+
+  /**
+   * The next fire time after a due time (or a change) at {@code after}: the first due time after
+   * it, unless that is already past at {@code now} — slots missed while nothing ran are not made up
+   * one by one — then the first due time after {@code now}.
+   */
+  public static Instant nextFireAfter(String expression, Instant after, Instant now) {
+    ExecutionTime times = dueTimes(expression);
+    Instant next = times.nextExecution(after.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+    return next.isAfter(now)
+        ? next
+        : times.nextExecution(now.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+  }
+
+  private static ExecutionTime dueTimes(String expression) {
+    ExecutionTime known = DUE_TIMES.get(expression);
+    if (known != null) return known;
+    ExecutionTime parsed = ExecutionTime.forCron(parse(expression));
+    if (DUE_TIMES.size() >= KEPT) DUE_TIMES.clear();
+    DUE_TIMES.put(expression, parsed);
+    return parsed;
+  }
+
+  private static Cron parse(String expression) {
+    String trimmed = expression.trim();
+    if (trimmed.split("\\s+").length != 5) {
+      throw new IllegalArgumentException(
+          "must be a five-field cron expression (minute hour day month weekday)");
+    }
+    Cron cron = PARSER.parse(trimmed).validate();
+    ZonedDateTime probe = ZonedDateTime.of(2000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
+    if (ExecutionTime.forCron(cron).nextExecution(probe).isEmpty()) {
+      throw new IllegalArgumentException("never comes due");
+    }
+    return cron;
+  }
+}
