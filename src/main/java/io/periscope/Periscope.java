@@ -90,6 +90,7 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
  */
 public final class Periscope {
   private final Settings settings;
+  private final Registration registration;
   private final Metrics metrics;
   private final Serving serving;
   private final Tokens tokens;
@@ -168,8 +169,7 @@ public final class Periscope {
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
     AccountMails mails = new AccountMails(webClient);
-    Registration registration =
-        Registration.from(settings.signUp().mode(), settings.signUp().domains());
+    this.registration = Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
         new SelfService(
             accounts,
@@ -367,7 +367,8 @@ public final class Periscope {
             assistant::modelReady,
             assistant::searchReady,
             settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty(),
-            serving::readiness),
+            serving::readiness,
+            registration),
         new AuthRoutes(
             accounts,
             selfService,

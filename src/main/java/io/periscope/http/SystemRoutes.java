@@ -48,7 +48,8 @@ public final class SystemRoutes implements Routes {
       Supplier<CompletionStage<Boolean>> modelReady,
       Supplier<CompletionStage<Boolean>> searchReady,
       Optional<Metrics> exposedMetrics,
-      Supplier<CompletionStage<Map<String, Boolean>>> readiness) {
+      Supplier<CompletionStage<Map<String, Boolean>>> readiness,
+      Registration registration) {
     this.settings = settings;
     this.identityProviders = identityProviders;
     this.modelReady = modelReady;
@@ -56,9 +57,7 @@ public final class SystemRoutes implements Routes {
     this.exposedMetrics = exposedMetrics;
     this.readiness = readiness;
     this.registration =
-        settings.integrations().email()
-            && Registration.from(settings.signUp().mode(), settings.signUp().domains()).mode()
-                != Registration.Mode.CLOSED;
+        settings.integrations().email() && registration.mode() != Registration.Mode.CLOSED;
   }
 
   /** The body of GET /config/status. */
