@@ -9,9 +9,6 @@ import com.auth0.jwt.algorithms.Algorithm;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ServiceProcess;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,32 +37,7 @@ public class OperatorKitIT {
             "LOG_FORMAT", "json");
     try (ServiceProcess service = new ServiceProcess(env, log)) {
       service.start();
-      assertEquals(
-          0,
-          service.command(
-              List.of(
-                  "users",
-                  "create",
-                  "--id",
-                  "root",
-                  "--email",
-                  "root@example.org",
-                  "--role",
-                  "admin"),
-              "a-long-admin-passphrase\n"));
-      HttpClient http = HttpClient.newHttpClient();
-      HttpResponse<String> login =
-          http.send(
-              HttpRequest.newBuilder(service.uri("/auth/login"))
-                  .header("Content-Type", "application/json")
-                  .POST(
-                      HttpRequest.BodyPublishers.ofString(
-                          "{\"email\":\"root@example.org\",\"password\":\"a-long-admin-passphrase"
-                              + "\"}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertEquals(login.body(), 200, login.statusCode());
-      String token = Json.MAPPER.readTree(login.body()).get("token").asText();
+      String token = service.signedInAdmin("root", "a-long-admin-passphrase");
       JWT.require(Algorithm.HMAC256(SECRET)).build().verify(token); // signed with the file's secret
 
       ServiceProcess.Output healthy = service.output(List.of("healthcheck"), null);

@@ -16,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -56,20 +55,7 @@ public class ReadinessIT {
           service.start();
           awaitStatus(service.uri("/health/ready"), 200, Duration.ofSeconds(60));
           assertEquals(200, status(service.uri("/health/live")));
-          assertEquals(
-              0,
-              service.command(
-                  List.of(
-                      "users",
-                      "create",
-                      "--id",
-                      "root",
-                      "--email",
-                      "root@example.org",
-                      "--role",
-                      "admin"),
-                  PASSWORD + "\n"));
-          String token = login(service);
+          String token = service.signedInAdmin("root", PASSWORD);
           assertEquals(201, createWatch(service, token, "before-the-outage"));
 
           proxy.cut();
@@ -121,20 +107,6 @@ public class ReadinessIT {
     }
     throw new AssertionError(
         uri + " did not answer " + wanted + " within " + patience + "; last: " + last);
-  }
-
-  private String login(ServiceProcess service) throws Exception {
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(service.uri("/auth/login"))
-                .header("Content-Type", "application/json")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "{\"email\":\"root@example.org\",\"password\":\"" + PASSWORD + "\"}"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertEquals(r.body(), 200, r.statusCode());
-    return Json.MAPPER.readTree(r.body()).get("token").asText();
   }
 
   private int createWatch(ServiceProcess service, String token, String id) throws Exception {

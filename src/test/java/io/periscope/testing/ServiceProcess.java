@@ -1,5 +1,6 @@
 package io.periscope.testing;
 
+import io.periscope.json.Json;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -115,6 +116,29 @@ public final class ServiceProcess implements AutoCloseable {
     } finally {
       Files.deleteIfExists(stdout);
     }
+  }
+
+  /**
+   * Creates the administrator {@code id} (address id@example.org) with the command line, as an
+   * operator does first, and signs it in: its token.
+   */
+  public String signedInAdmin(String id, String password) throws Exception {
+    List<String> create =
+        List.of("users", "create", "--id", id, "--email", id + "@example.org", "--role", "admin");
+    if (command(create, password + "\n") != 0)
+      throw new AssertionError("users create " + id + " failed; see " + log);
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(uri("/auth/login"))
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            Json.text(Map.of("email", id + "@example.org", "password", password))))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) throw new AssertionError("login of " + id + ": " + r.body());
+    return Json.MAPPER.readTree(r.body()).get("token").asText();
   }
 
   /** kill -9: no shutdown hook, no coordinated shutdown. */
