@@ -36,7 +36,7 @@ public class WatchEntityTest {
   private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State>
       entity;
 
-  static Watch watch(String name, Double weak) {
+  public static Watch watch(String name, Double weak) {
     return new Watch(
         "acme",
         "alice",
