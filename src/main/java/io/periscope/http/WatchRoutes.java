@@ -32,6 +32,7 @@ import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -57,6 +58,7 @@ import org.apache.pekko.pattern.AskTimeoutException;
 public final class WatchRoutes implements Routes {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
+  private final ZoneId scheduleZone;
   private final Asks asks;
   private final OnDemandRuns runs;
   private final ChannelPolicy channels;
@@ -65,9 +67,18 @@ public final class WatchRoutes implements Routes {
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
    */
+  /**
+   * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   */
   public WatchRoutes(
-      Entities entities, Asks asks, OnDemandRuns runs, ChannelPolicy channels, long maxBody) {
+      Entities entities,
+      Asks asks,
+      OnDemandRuns runs,
+      ChannelPolicy channels,
+      long maxBody,
+      ZoneId scheduleZone) {
     this.entities = entities;
+    this.scheduleZone = scheduleZone;
     this.runs = runs;
     this.asks = asks;
     this.channels = channels;
@@ -438,7 +449,7 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<HttpResponse> create(String owner, JsonNode body) {
-    Watch watch = WatchValidator.validate(body, null, owner);
+    Watch watch = WatchValidator.validate(body, null, owner, scheduleZone);
     return permitted(watch).thenCompose(ok -> created(owner, watch));
   }
 
@@ -492,7 +503,7 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<HttpResponse> replace(String owner, String id, JsonNode body) {
-    Watch watch = WatchValidator.validate(body, id, owner);
+    Watch watch = WatchValidator.validate(body, id, owner, scheduleZone);
     return permitted(watch)
         .thenCompose(
             ok ->

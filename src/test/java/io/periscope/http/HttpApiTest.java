@@ -161,6 +161,39 @@ public class HttpApiTest {
     assertEquals(204, call("DELETE", "/watches/deleted", alice, null).statusCode());
   }
 
+  @Test
+  public void aWatchKeepsItsTimeZoneAndOneThatNamesNoneTakesTheInstances() throws Exception {
+    String berlin =
+        WATCH
+            .formatted("in-berlin")
+            .replace("\"enabled\"", "\"timeZone\": \"Europe/Berlin\", \"enabled\"");
+    assertEquals(
+        "Europe/Berlin",
+        InProcessService.json(call("POST", "/watches", alice, berlin), 201)
+            .get("timeZone")
+            .asText());
+    assertEquals(
+        "Europe/Berlin",
+        InProcessService.json(call("GET", "/watches/in-berlin", alice, null), 200)
+            .get("timeZone")
+            .asText());
+    assertEquals(
+        "UTC",
+        InProcessService.json(call("POST", "/watches", alice, WATCH.formatted("in-utc")), 201)
+            .get("timeZone")
+            .asText());
+    JsonNode refused =
+        error(call("POST", "/watches", alice, berlin.replace("Europe/Berlin", "CEST")), 400);
+    assertEquals("timeZone", refused.at("/issues/0/path/0").asText());
+    error(call("PUT", "/watches/in-berlin", alice, berlin.replace("Europe/Berlin", "+01:00")), 400);
+    assertEquals(
+        "a refused replace changes nothing",
+        "Europe/Berlin",
+        InProcessService.json(call("GET", "/watches/in-berlin", alice, null), 200)
+            .get("timeZone")
+            .asText());
+  }
+
   /**
    * An id left behind (a delete cut short between the watch and its owner) is asked about by the
    * next listing, and the owner then forgets it: later listings do not wake that watch again.

@@ -47,7 +47,8 @@ public class WatchEntityTest {
         List.of("telegram"),
         0.8,
         weak,
-        true);
+        true,
+        "UTC");
   }
 
   @Before
