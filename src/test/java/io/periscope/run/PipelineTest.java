@@ -140,11 +140,17 @@ public class PipelineTest {
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
                   .setBody(oldRss());
+            if (path.equals("/thousand.xml"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "application/rss+xml")
+                  .setBody(thousandRss());
             if (path.equals("/no-links.xml"))
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
                   .setBody(noLinksRss());
-            if (path.startsWith("/articles/") || path.startsWith("/elsewhere/"))
+            if (path.startsWith("/articles/")
+                || path.startsWith("/elsewhere/")
+                || path.startsWith("/many/"))
               return new MockResponse()
                   .setHeader("Content-Type", "text/html")
                   .setBody(
@@ -278,6 +284,25 @@ public class PipelineTest {
         + "</pubDate><description>Summary of the launch</description></item></channel></rss>";
   }
 
+  /** A feed of 1,000 undated items, each with its page under {@code /many/}. */
+  private String thousandRss() {
+    StringBuilder items = new StringBuilder();
+    for (int i = 0; i < 1000; i++)
+      items
+          .append("<item><title>Item ")
+          .append(i)
+          .append("</title><link>")
+          .append(url("/many/" + i))
+          .append("</link><guid>m-")
+          .append(i)
+          .append("</guid></item>");
+    return "<?xml version=\"1.0\"?><rss"
+        + " version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
+        + "<description>d</description>"
+        + items
+        + "</channel></rss>";
+  }
+
   /** More items than a verdict judges, none with a link. */
   private String noLinksRss() {
     StringBuilder items = new StringBuilder();
@@ -344,6 +369,30 @@ public class PipelineTest {
     RunRecord r = run(broken, Set.of()).record();
     assertEquals(2, r.collected());
     assertEquals(new RunRecord.Collection(2, 2, 2, 0, 2), r.collection());
+  }
+
+  @Test
+  public void onlyTheJudgedItemsPagesAreFetchedAndTheRestIsCountedAsLeftUnjudged()
+      throws Exception {
+    verdict.set(answer(false, 0.1));
+    Watch busy =
+        watchOf(null, new WatchSource(WatchSource.RSS, url("/thousand.xml"), null, null));
+    RunPipeline.Outcome outcome = run(busy, Set.of());
+    RunRecord r = outcome.record();
+    int kept = FeedCollector.MAX_ITEMS_PER_FEED;
+    int judged = VerdictPrompt.MAX_ITEMS;
+    assertEquals(RunRecord.NO_MATCH, r.outcome());
+    assertEquals(kept, r.fresh());
+    assertEquals("pages fetched: only the judged items'", judged, requestsTo("/many/"));
+    assertEquals(new RunRecord.Collection(judged, kept, judged, 0), r.collection());
+    assertEquals("left unjudged", kept - judged, r.trimmed().itemsDropped());
+    List<String> expected = new java.util.ArrayList<>();
+    for (int i = 0; i < judged; i++) expected.add("rss:" + url("/thousand.xml") + " m-" + i);
+    assertEquals("the newest, judged, are seen; the rest wait", expected, outcome.newlySeen());
+    seen.clear();
+    RunPipeline.Outcome next = run(busy, Set.copyOf(outcome.newlySeen()));
+    assertEquals(judged, requestsTo("/many/"));
+    assertEquals("rss:" + url("/thousand.xml") + " m-" + judged, next.newlySeen().get(0));
   }
 
   @Test
