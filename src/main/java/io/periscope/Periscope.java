@@ -241,6 +241,7 @@ public final class Periscope {
         new RunSlots(
             pipeline(config, blocking, runAlerts),
             settings.runsPerNode(),
+            settings.runDeadline(),
             system.executionContext()),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         clock);

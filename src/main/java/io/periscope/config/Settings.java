@@ -25,6 +25,7 @@ public record Settings(
     boolean allowPrivateNetworks,
     int runAllConcurrency,
     int runsPerNode,
+    Duration runDeadline,
     RateLimits rateLimits,
     String publicUrl,
     SignUp signUp,
@@ -34,6 +35,12 @@ public record Settings(
    * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.auth.Registration} reads
    * them.
    */
+  /**
+   * The longest RUN_DEADLINE: a run-now or run-all caller waits 5 minutes for a run, its wait for a
+   * slot included, so a run ended by its deadline still answers them.
+   */
+  public static final Duration MAX_RUN_DEADLINE = Duration.ofMinutes(4);
+
   public record SignUp(String mode, String domains) {}
 
   /**
@@ -126,6 +133,10 @@ public record Settings(
       throw new IllegalArgumentException("LOG_FORMAT must be plain or json");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
+    Duration runDeadline = p.getDuration("runs.deadline");
+    if (runDeadline.compareTo(Duration.ofSeconds(1)) < 0
+        || runDeadline.compareTo(MAX_RUN_DEADLINE) > 0)
+      throw new IllegalArgumentException("RUN_DEADLINE must be between 1s and 4m");
     return new Settings(
         p.getString("http.host"),
         p.getInt("http.port"),
@@ -159,6 +170,7 @@ public record Settings(
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
         runsPerNode,
+        runDeadline,
         new RateLimits(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
