@@ -1,5 +1,6 @@
 package io.periscope.watch;
 
+import io.periscope.entity.Failures;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
 import java.time.Clock;
@@ -15,6 +16,8 @@ import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -215,6 +218,20 @@ public final class WatchEntity
   public static final String NO_SUCH_RUN = "run not found";
 
   /**
+   * What a {@link Run} is answered when the watch stopped or restarted before its run was recorded
+   * (a crash, a journal failure): whether the run is in the history is not known.
+   */
+  public static final String RUN_INTERRUPTED =
+      "the watch stopped or restarted during the run; its outcome is not known (see its run"
+          + " history), try again";
+
+  /** Whether a run was refused with {@link #RUN_INTERRUPTED}. */
+  public static boolean interrupted(Throwable failure) {
+    return Failures.isRefusal(failure)
+        && RUN_INTERRUPTED.equals(Failures.unwrap(failure).getMessage());
+  }
+
+  /**
    * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused
    * (watch not found) when the watch does not exist now, and (run not found) when the run is not
    * among them.
@@ -320,6 +337,13 @@ public final class WatchEntity
 
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
+
+  /**
+   * Who waits for a run of this incarnation: the asker of the run in flight and those of the runs
+   * stashed behind it. Told {@link #RUN_INTERRUPTED} when the incarnation ends before it answered
+   * them, so no asker waits for its timeout.
+   */
+  private final Set<ActorRef<StatusReply<RunRecord>>> waiting = new LinkedHashSet<>();
 
   /**
    * How a watch asks whatever hosts it to stop it, with its next message starting it again
@@ -445,8 +469,12 @@ public final class WatchEntity
   }
 
   private ReplyEffect<Event, State> onRun(State state, Run cmd) {
+    waiting.add(cmd.replyTo());
     if (running) return Effect().stash();
-    if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
+    if (!state.exists()) {
+      waiting.remove(cmd.replyTo());
+      return Effect().reply(cmd.replyTo(), notFound());
+    }
     startRun(state, cmd.trigger(), null, cmd.replyTo());
     return Effect().noReply();
   }
@@ -532,7 +560,9 @@ public final class WatchEntity
     var persisted = Effect().persist(events);
     return (done.replyTo() == null
             ? persisted.thenNoReply()
-            : persisted.thenReply(done.replyTo(), s -> StatusReply.success(outcome.record())))
+            : persisted
+                .thenRun(s -> waiting.remove(done.replyTo()))
+                .thenReply(done.replyTo(), s -> StatusReply.success(outcome.record())))
         .thenUnstashAll();
   }
 
@@ -543,9 +573,11 @@ public final class WatchEntity
     var persisted = Effect().persist(new AlertDelivered(run.runId(), sent.deliveries(), totalMs));
     return (sent.replyTo() == null
             ? persisted.thenNoReply()
-            : persisted.thenReply(
-                sent.replyTo(),
-                s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
+            : persisted
+                .thenRun(s -> waiting.remove(sent.replyTo()))
+                .thenReply(
+                    sent.replyTo(),
+                    s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
         .thenUnstashAll();
   }
 
@@ -582,7 +614,19 @@ public final class WatchEntity
               if (state.delivering() != null)
                 context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
             })
+        .onSignal(PostStop.instance(), state -> answerWaiting())
+        .onSignal(PreRestart.instance(), state -> answerWaiting())
         .build();
+  }
+
+  /** The incarnation ends: whoever still waits for a run of it is told so. */
+  private void answerWaiting() {
+    if (waiting.isEmpty()) return;
+    context
+        .getLog()
+        .warn("event=run-interrupted watch={} askers={}", persistenceId().id(), waiting.size());
+    waiting.forEach(asker -> asker.tell(StatusReply.error(RUN_INTERRUPTED)));
+    waiting.clear();
   }
 
   /*
