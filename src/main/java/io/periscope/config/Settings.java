@@ -41,6 +41,22 @@ public record Settings(
    */
   public static final Duration MAX_RUN_DEADLINE = Duration.ofMinutes(4);
 
+  /** RUN_HISTORY_RETENTION's default: the runs a watch's journal keeps at least. */
+  public static final int DEFAULT_RUN_HISTORY_RETENTION = 1_000;
+
+  /**
+   * RUN_HISTORY_RETENTION, {@code periscope.runs.history-retention} (the default where a
+   * configuration has none, as in tests of single entities); at least 100, the runs a watch keeps
+   * in memory.
+   */
+  public static int runHistoryRetention(Config config) {
+    String path = "periscope.runs.history-retention";
+    int runs = config.hasPath(path) ? config.getInt(path) : DEFAULT_RUN_HISTORY_RETENTION;
+    if (runs < 100)
+      throw new IllegalArgumentException("RUN_HISTORY_RETENTION must be at least 100");
+    return runs;
+  }
+
   public record SignUp(String mode, String domains) {}
 
   /**
@@ -133,6 +149,7 @@ public record Settings(
       throw new IllegalArgumentException("LOG_FORMAT must be plain or json");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
+    runHistoryRetention(config);
     Duration runDeadline = p.getDuration("runs.deadline");
     if (runDeadline.compareTo(Duration.ofSeconds(1)) < 0
         || runDeadline.compareTo(MAX_RUN_DEADLINE) > 0)

@@ -1,8 +1,10 @@
 package io.periscope.watch;
 
+import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.persistence.EventDeletes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,8 +25,10 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.DeleteEventsFailed;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.SnapshotCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
@@ -263,6 +267,12 @@ public final class WatchEntity
       ActorRef<StatusReply<RunRecord>> replyTo)
       implements Command {}
 
+  /**
+   * A snapshot at {@code snapshotAt} was written: the events past the retention go (sent by the
+   * entity to itself).
+   */
+  record TrimJournal(long snapshotAt) implements Command {}
+
   /** The recorded run's alert went out (sent by the entity to itself). */
   record AlertSent(
       RunRecord record,
@@ -288,7 +298,8 @@ public final class WatchEntity
 
   /**
    * The scheduled run due at {@code firedFor} was recorded; the watch is next due at {@code
-   * nextFireAt}.
+   * nextFireAt}. Without {@code firedFor}: the due time written again before older events are
+   * deleted.
    */
   public record ScheduleAdvanced(Instant firedFor, Instant nextFireAt) implements Event {}
 
@@ -334,6 +345,11 @@ public final class WatchEntity
   private final RunPipeline pipeline;
   private final Clock clock;
   private final Passivation passivation;
+
+  /**
+   * The events kept before the newest snapshot: RUN_HISTORY_RETENTION × {@link #EVENTS_PER_RUN}.
+   */
+  private final long retainedEvents;
 
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
@@ -388,6 +404,9 @@ public final class WatchEntity
     this.pipeline = pipeline;
     this.clock = clock;
     this.passivation = passivation;
+    this.retainedEvents =
+        (long) Settings.runHistoryRetention(context.getSystem().settings().config())
+            * EVENTS_PER_RUN;
   }
 
   @Override
@@ -400,10 +419,41 @@ public final class WatchEntity
         : Set.of();
   }
 
-  // Snapshots keep recovery short as run records accumulate; events are never deleted.
+  /** Events between two snapshots: a recovery replays at most this many. */
+  static final int SNAPSHOT_EVERY = 100;
+
+  /**
+   * The most events one run writes: its record ({@link RunRecorded} or {@link RunJudged}), the
+   * schedule advanced, the deliveries.
+   */
+  static final int EVENTS_PER_RUN = 3;
+
+  // Snapshots keep recovery short as run records accumulate; old events go by RUN_HISTORY_RETENTION
+  // (deleteOldEvents), not with old snapshots.
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(100, 2);
+    return RetentionCriteria.snapshotEvery(SNAPSHOT_EVERY, 2);
+  }
+
+  /**
+   * Once a snapshot at {@code sequenceNr} is written, the events more than {@code retainedEvents}
+   * before it go: the journal keeps at least the newest RUN_HISTORY_RETENTION runs, whatever the
+   * mix of events, and at most that many events times {@link #EVENTS_PER_RUN} (plus those since the
+   * snapshot). The state is in the snapshot; the wake-up projection is long past them. So that the
+   * journal always holds the watch's current due time (an index rebuilt from it finds every watch),
+   * a scheduled watch first writes it again ({@link ScheduleAdvanced} without {@code firedFor}).
+   */
+  private ReplyEffect<Event, State> onTrimJournal(State state, TrimJournal cmd) {
+    long to = cmd.snapshotAt() - retainedEvents;
+    if (to <= 0) return Effect().noReply();
+    if (state.nextFireAt() == null) {
+      EventDeletes.deleteTo(context, persistenceId(), to);
+      return Effect().noReply();
+    }
+    return Effect()
+        .persist(new ScheduleAdvanced(null, state.nextFireAt()))
+        .thenRun(s -> EventDeletes.deleteTo(context, persistenceId(), to))
+        .thenNoReply();
   }
 
   @Override
@@ -433,6 +483,7 @@ public final class WatchEntity
     if (command instanceof DeliveryInterrupted interrupted)
       return onDeliveryInterrupted(state, interrupted);
     if (command instanceof GetRuns getRuns) return onGetRuns(state, getRuns);
+    if (command instanceof TrimJournal trim) return onTrimJournal(state, trim);
     if (command instanceof GetRun getRun) return onGetRun(state, getRun);
     if (command instanceof Stop) return running ? Effect().stash() : Effect().stop().thenNoReply();
     throw new IllegalArgumentException("unknown watch command " + command.getClass().getName());
@@ -614,6 +665,19 @@ public final class WatchEntity
               if (state.delivering() != null)
                 context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
             })
+        .onSignal(
+            SnapshotCompleted.class,
+            (state, done) -> context.getSelf().tell(new TrimJournal(done.metadata().sequenceNr())))
+        .onSignal(
+            DeleteEventsFailed.class,
+            (state, failed) ->
+                context
+                    .getLog()
+                    .warn(
+                        "event=old-events-not-deleted watch={} to={} problem={}",
+                        persistenceId().id(),
+                        failed.toSequenceNr(),
+                        failed.getFailure().getClass().getSimpleName()))
         .onSignal(PostStop.instance(), state -> answerWaiting())
         .onSignal(PreRestart.instance(), state -> answerWaiting())
         .build();
