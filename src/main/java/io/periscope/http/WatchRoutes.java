@@ -27,6 +27,7 @@ import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Entities;
+import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
@@ -58,6 +59,7 @@ public final class WatchRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
   private final OnDemandRuns runs;
+  private final RunPages history;
   private final ChannelPolicy channels;
   private final long maxBody;
 
@@ -65,9 +67,15 @@ public final class WatchRoutes implements Routes {
    * @param channels a watch naming a channel its owner may not use is refused (400)
    */
   public WatchRoutes(
-      Entities entities, Asks asks, OnDemandRuns runs, ChannelPolicy channels, long maxBody) {
+      Entities entities,
+      Asks asks,
+      OnDemandRuns runs,
+      RunPages history,
+      ChannelPolicy channels,
+      long maxBody) {
     this.entities = entities;
     this.runs = runs;
+    this.history = history;
     this.asks = asks;
     this.channels = channels;
     this.maxBody = maxBody;
@@ -386,9 +394,8 @@ public final class WatchRoutes implements Routes {
           HttpResponses.invalid(
               List.of(Issue.at("must be a whole number from 1 to " + MAX_RUNS, "query", "limit"))));
     }
-    int page = limit;
-    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            entities.watch(owner, id), r -> new WatchEntity.GetRuns(page, before.orElse(null), r))
+    return history
+        .page(owner, id, limit, before.orElse(null))
         .thenApply(
             history -> {
               List<RunView> runs = history.runs().stream().map(rec -> RunView.of(id, rec)).toList();

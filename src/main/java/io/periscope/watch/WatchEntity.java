@@ -90,7 +90,8 @@ public final class WatchEntity
   public static final int SEEN_BOUND = 5000;
 
   /**
-   * How many run records the entity keeps at hand for the interface; the journal keeps them all.
+   * How many run records the entity keeps at hand; the journal keeps RUN_HISTORY_RETENTION of them
+   * at least ({@link RunPages} reads past these).
    */
   public static final int RECENT_RUNS = 100;
 
@@ -184,7 +185,10 @@ public final class WatchEntity
   /** The run whose alert is going out to {@code channels}: recorded, its deliveries not yet. */
   public record Delivering(String runId, List<String> channels) implements JsonSerializable {}
 
-  /** Run history, newest first; {@code more} when older kept runs follow. */
+  /**
+   * Run history, newest first; {@code more} when older kept runs follow, or may follow in the
+   * journal (the page reached the end of the runs kept in memory, which were all it keeps there).
+   */
   public record Runs(List<RunRecord> runs, boolean more) implements JsonSerializable {}
 
   // ---- commands
@@ -500,10 +504,12 @@ public final class WatchEntity
       from = at + 1;
     }
     int to = Math.min(kept.size(), from + cmd.limit());
+    // With as many runs in memory as it keeps there, older ones may be in the journal.
+    boolean more = to < kept.size() || kept.size() >= RECENT_RUNS;
     return Effect()
         .reply(
             cmd.replyTo(),
-            StatusReply.success(new Runs(List.copyOf(kept.subList(from, to)), to < kept.size())));
+            StatusReply.success(new Runs(List.copyOf(kept.subList(from, to)), more)));
   }
 
   private ReplyEffect<Event, State> onGetRun(State state, GetRun cmd) {

@@ -100,6 +100,28 @@ public class RunRetentionTest {
       long recoveredMs = (System.nanoTime() - recovering) / 1_000_000;
       assertEquals(last, newest);
       assertTrue("recovered in " + recoveredMs + " ms", recoveredMs < 1_000);
+      // GET /watches/:id/runs pages through the whole kept history, past the runs in memory
+      RunPages pages =
+          new RunPages(
+              (o, w) -> again,
+              new io.periscope.entity.Asks(testKit.system(), Duration.ofSeconds(30)),
+              reads);
+      List<String> paged = new java.util.ArrayList<>();
+      String before = null;
+      while (true) {
+        WatchEntity.Runs page =
+            pages
+                .page("alice", watchId, 100, before)
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS);
+        page.runs().forEach(r -> paged.add(r.runId()));
+        if (!page.more() || page.runs().isEmpty()) break;
+        before = page.runs().get(page.runs().size() - 1).runId();
+      }
+      assertEquals(
+          "every kept run, newest first, once",
+          history.get().stream().map(RunRecord::runId).toList(),
+          paged);
       System.out.printf(
           "run-retention: %d runs, %d events kept (bound %d), recovery %d ms%n",
           RUNS, events, bound, recoveredMs);
