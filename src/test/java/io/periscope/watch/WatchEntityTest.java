@@ -190,6 +190,12 @@ public class WatchEntityTest {
 
   @Test
   public void beforeOldEventsGoAScheduledWatchWritesItsDueTimeAgain() {
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            WatchEntity.create(
+                "alice:trim-" + java.util.UUID.randomUUID(), NO_RUNS, java.time.Clock.systemUTC()),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
     create(watch("Acme", null));
     java.time.Instant due = entity.getState().nextFireAt();
     assertEquals(
