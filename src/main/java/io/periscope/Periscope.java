@@ -69,6 +69,7 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
@@ -112,6 +113,7 @@ public final class Periscope {
   private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
+  private final RunPages runPages;
 
   /**
    * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
@@ -140,9 +142,9 @@ public final class Periscope {
     this.asks = new Asks(system, settings.askTimeout());
     this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    this.accounts =
-        new Accounts(
-            entities::owner, entities::email, asks, new JournalReads(system), tokens, blocking);
+    JournalReads journal = new JournalReads(system);
+    this.runPages = new RunPages(entities::watch, asks, journal);
+    this.accounts = new Accounts(entities::owner, entities::email, asks, journal, tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
     this.trusted =
         new OkHttpClient.Builder()
@@ -241,6 +243,7 @@ public final class Periscope {
         new RunSlots(
             pipeline(config, blocking, runAlerts),
             settings.runsPerNode(),
+            settings.runDeadline(),
             system.executionContext()),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         clock);
@@ -386,6 +389,7 @@ public final class Periscope {
             entities,
             asks,
             runs,
+            runPages,
             channelPolicy,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone()),

@@ -189,6 +189,25 @@ public class WatchEntityTest {
     assertEquals(watch("Again", 0.3), entity.getState().watch());
   }
 
+  @Test
+  public void beforeOldEventsGoAScheduledWatchWritesItsDueTimeAgain() {
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            WatchEntity.create(
+                "alice:trim-" + java.util.UUID.randomUUID(), NO_RUNS, java.time.Clock.systemUTC()),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    create(watch("Acme", null));
+    java.time.Instant due = entity.getState().nextFireAt();
+    assertEquals(
+        "nothing past the retention yet",
+        List.of(),
+        entity.runCommand(new WatchEntity.TrimJournal(100)).events());
+    var trimmed = entity.runCommand(new WatchEntity.TrimJournal(10_000));
+    assertEquals(List.of(new WatchEntity.ScheduleAdvanced(null, due)), trimmed.events());
+    assertEquals(due, trimmed.state().nextFireAt());
+  }
+
   /** A Jackson-bound message as the journal keeps it: its serializer's id, manifest and JSON. */
   private static Object roundTrip(Object message, java.util.function.UnaryOperator<String> edit)
       throws Exception {
