@@ -64,6 +64,19 @@ public class CommandLineIT {
   }
 
   @Test
+  public void theJarKnowsItsVersion() throws Exception {
+    Map<String, String> env = new HashMap<>();
+    env.put("DATA_DIR", Files.createTempDirectory("periscope-cli").toString());
+    ServiceProcess jar = new ServiceProcess(env, ServiceProcess.logFile("cli-version"));
+    ServiceProcess.Output version = jar.output(List.of("--version"), null);
+    assertEquals(0, version.exit());
+    assertTrue(
+        version.stdout(),
+        version.stdout().matches("(?s)periscope \\d+\\.\\d+\\.\\d+\\S*\nJava .*"));
+    assertEquals(2, jar.command(List.of("users", "create", "--id", "x"), null));
+  }
+
+  @Test
   public void runAndHistoryOnH2() throws Exception {
     runAndReplay(new HashMap<>(), "cli-h2");
   }

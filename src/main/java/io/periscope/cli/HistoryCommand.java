@@ -10,9 +10,15 @@ import io.periscope.watch.RunRecord;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code history --owner ID --watch ID [--limit N] [--json]}: a watch's runs replayed from the
@@ -20,18 +26,42 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * deleted. It only reads the journal, so it needs no lock and works beside a running service or
  * cluster (the embedded H2 file is shared through its auto-server mode).
  */
-final class HistoryCommand {
-  private HistoryCommand() {}
+@Command(
+    name = "history",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Replays a watch's runs from the event journal, newest first, also after the watch was"
+          + " deleted. Only reads the journal: works beside a running service and without one.",
+      "One line per run, or with --json {owner, watchId, runs}. Exit 1 when the journal holds no"
+          + " such watch."
+    })
+final class HistoryCommand implements Callable<Integer> {
+  @ParentCommand private Root root;
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--owner", required = true, paramLabel = "ID")
+  private String owner;
+
+  @Option(names = "--watch", required = true, paramLabel = "ID")
+  private String watchId;
+
+  @Option(names = "--limit", paramLabel = "N", description = "only the newest N runs")
+  private Integer limit;
+
+  @Option(names = "--json", description = "one JSON document")
+  private boolean json;
 
   /** The {@code --json} output: the shape of GET /watches/:id/runs, with the owner. */
   record History(String owner, String watchId, List<RunView> runs) {}
 
-  static int run(List<String> args, Config config, PrintStream out, PrintStream err)
-      throws Exception {
-    Args a = new Args(args, Set.of("--owner", "--watch", "--limit"), Set.of("--json"));
-    String owner = a.required("--owner");
-    String watchId = a.required("--watch");
-    int limit = a.get("--limit").map(HistoryCommand::positive).orElse(Integer.MAX_VALUE);
+  @Override
+  public Integer call() throws Exception {
+    if (limit != null && limit < 1)
+      throw new ParameterException(spec.commandLine(), "--limit must be a positive integer");
+    PrintStream out = root.out;
+    PrintStream err = root.err;
+    Config config = root.quietConfig();
+    int limit = this.limit == null ? Integer.MAX_VALUE : this.limit;
     ActorSystem<Void> system = Node.startLocal(config);
     try {
       Optional<List<RunRecord>> runs =
@@ -40,9 +70,9 @@ final class HistoryCommand {
               .get(5, TimeUnit.MINUTES);
       if (runs.isEmpty()) {
         err.println("error: the journal holds no watch " + owner + "/" + watchId);
-        return 1;
+        return ExitCodes.FAILED;
       }
-      if (a.flag("--json")) {
+      if (json) {
         out.println(
             Json.text(
                 new History(
@@ -52,7 +82,7 @@ final class HistoryCommand {
       } else {
         runs.get().forEach(r -> out.println(line(r)));
       }
-      return 0;
+      return ExitCodes.OK;
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -75,15 +105,5 @@ final class HistoryCommand {
         + " errors="
         + r.sourceErrors().size()
         + (r.summary() == null ? "" : " " + r.summary().replaceAll("\\s+", " "));
-  }
-
-  private static int positive(String value) {
-    try {
-      int n = Integer.parseInt(value);
-      if (n > 0) return n;
-    } catch (NumberFormatException ignored) {
-      // reported below
-    }
-    throw new Args.UsageException("--limit must be a positive integer");
   }
 }
