@@ -310,6 +310,13 @@ public final class WatchEntity
   /** The tag of the events that set a watch's next fire time, which the wake-up index projects. */
   public static final String SCHEDULE_TAG = "watch-schedule";
 
+  /**
+   * The tag of the events that record runs and their deliveries, which {@code history --follow}
+   * reads as they are written (events written before the tag existed carry none: past runs are read
+   * by watch, not by tag).
+   */
+  public static final String RUN_TAG = "watch-run";
+
   public record Deleted(Instant at) implements Event {}
 
   /**
@@ -415,12 +422,22 @@ public final class WatchEntity
 
   @Override
   public Set<String> tagsFor(Event event) {
-    return event instanceof Created
-            || event instanceof Replaced
-            || event instanceof Deleted
-            || event instanceof ScheduleAdvanced
-        ? Set.of(SCHEDULE_TAG)
-        : Set.of();
+    return tagsOf(event);
+  }
+
+  /**
+   * The tags of an event: {@link #SCHEDULE_TAG} for the wake-up index, {@link #RUN_TAG} for the
+   * operator's {@code history --follow}.
+   */
+  public static Set<String> tagsOf(Event event) {
+    if (event instanceof Created
+        || event instanceof Replaced
+        || event instanceof Deleted
+        || event instanceof ScheduleAdvanced) return Set.of(SCHEDULE_TAG);
+    if (event instanceof RunRecorded
+        || event instanceof RunJudged
+        || event instanceof AlertDelivered) return Set.of(RUN_TAG);
+    return Set.of();
   }
 
   /** Events between two snapshots: a recovery replays at most this many. */
