@@ -63,7 +63,7 @@ public final class SelfService {
   private final Asks asks;
   private final EmailSender email;
   private final AccountMails mails;
-  private final SessionGenerations sessions;
+  private final AccountAccess sessions;
   private final Registration registration;
   private final Executor hashing;
   private final Clock clock;
@@ -75,7 +75,7 @@ public final class SelfService {
       Asks asks,
       EmailSender email,
       AccountMails mails,
-      SessionGenerations sessions,
+      AccountAccess sessions,
       Registration registration,
       Executor hashing,
       Clock clock) {
@@ -193,6 +193,15 @@ public final class SelfService {
   }
 
   /**
+   * Mails the account a password-reset link, as an administrator asked; fails with {@link
+   * MailNotConfigured} without SMTP, and with an entity refusal while the address cools down.
+   */
+  CompletionStage<Void> mailPasswordReset(Account account) {
+    requireMail();
+    return mailToken(account, TokenPurpose.RESET_PASSWORD, RESET_LIFETIME, mails::passwordReset);
+  }
+
+  /**
    * Uses a reset token to set a new password under the policy; the address counts as proven and
    * every token signed before ends. A password the policy refuses leaves the token usable.
    */
@@ -223,7 +232,7 @@ public final class SelfService {
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             account -> {
-              sessions.remember(account);
+              sessions.forget(account.id());
               log.info("event=password-reset account={}", account.id());
               return account.view();
             });

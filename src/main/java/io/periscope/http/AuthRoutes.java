@@ -46,7 +46,8 @@ import org.apache.pekko.http.javadsl.server.Route;
 /**
  * Public /auth/* routes, all behind one fixed window per client address (per /64 for IPv6): login,
  * registration, e-mail verification, password recovery, and sign-in through identity providers at
- * /auth/&lt;provider&gt;. Any other path under /auth, an unconfigured provider included, is a 404.
+ * /auth/&lt;provider&gt;. Any other path under /auth, an unconfigured provider included, is a 404,
+ * except {@code /auth/logout}, which needs a token ({@link AccountRoutes}).
  */
 public final class AuthRoutes implements Routes {
   private static final long MAX_BODY = 16 * 1024;
@@ -105,10 +106,12 @@ public final class AuthRoutes implements Routes {
         () ->
             extractRequest(
                 request ->
-                    rateLimited(
-                        limiter,
-                        ClientAddresses.rateKey(clients.of(request)),
-                        () -> handleRejections(ErrorHandling.rejections(), endpoints))));
+                    request.getUri().path().equals(AccountRoutes.LOGOUT)
+                        ? reject() // needs the token it ends: AccountRoutes, behind the token
+                        : rateLimited(
+                            limiter,
+                            ClientAddresses.rateKey(clients.of(request)),
+                            () -> handleRejections(ErrorHandling.rejections(), endpoints))));
   }
 
   @Override
