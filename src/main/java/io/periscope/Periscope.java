@@ -468,7 +468,8 @@ public final class Periscope {
             probeLimiter,
             this::reencrypt),
         new AccountRoutes(
-            new OwnAccount(accounts, entities::owner, asks, sessions, tokens, blocking, clock)),
+            new OwnAccount(accounts, entities::owner, asks, sessions, tokens, blocking, clock),
+            settings.maxBodyBytes()),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),

@@ -179,6 +179,17 @@ public final class AccountAdmin {
   }
 
   /**
+   * Mails {@code address} an invitation to register, whatever the sign-up rule (SMTP needed: 503
+   * without); 409 while an account holds the address.
+   */
+  public CompletionStage<Done> invite(Principal by, String address) {
+    String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
+    return selfService
+        .invite(normalized)
+        .thenCompose(sent -> recorded(by, "invite", normalized, null));
+  }
+
+  /**
    * Deletes the account: its sign-ins and tokens end, its address is free again, its watches, trust
    * rules and other data are removed. Its run history (the deleted watches' journals and the
    * feedback on their runs) is kept unless {@code eraseHistory}. The account's id stays taken.

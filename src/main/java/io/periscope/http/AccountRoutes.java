@@ -26,15 +26,15 @@ import org.apache.pekko.http.javadsl.model.StatusCodes;
  * and its personal API tokens.
  */
 public final class AccountRoutes implements Routes {
-  private static final long MAX_BODY = 16 * 1024;
-
   /** The one /auth path that needs a token: the public /auth routes let it pass to this group. */
   static final String LOGOUT = "/auth/logout";
 
   private final OwnAccount own;
+  private final long maxBody;
 
-  public AccountRoutes(OwnAccount own) {
+  public AccountRoutes(OwnAccount own, long maxBody) {
     this.own = own;
+    this.maxBody = maxBody;
   }
 
   /** The body of GET /account/tokens, oldest first. */
@@ -54,7 +54,7 @@ public final class AccountRoutes implements Routes {
             "/account/password",
             (caller, p) ->
                 jsonBody(
-                    MAX_BODY,
+                    maxBody,
                     body -> {
                       AuthRoutes.Fields f =
                           AuthRoutes.Fields.of(body, "currentPassword", "newPassword");
@@ -73,7 +73,7 @@ public final class AccountRoutes implements Routes {
             "/account/tokens",
             (caller, p) ->
                 jsonBody(
-                    MAX_BODY,
+                    maxBody,
                     body ->
                         onSuccess(
                             own.createToken(caller, name(body), expiresAt(body)),

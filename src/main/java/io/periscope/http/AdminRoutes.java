@@ -209,6 +209,21 @@ public final class AdminRoutes implements Routes {
                             admin.delete(caller, p.get("id"), eraseHistory(history)),
                             user -> complete(AccountRoutes.noContent())))),
         new Endpoint(
+            POST,
+            "/admin/invitations",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body -> {
+                      String email = body.isObject() ? text(body, "email") : null;
+                      return onSuccess(
+                          admin.invite(caller, email),
+                          done ->
+                              complete(
+                                  json(
+                                      StatusCodes.ACCEPTED, new Invited("invited", email.trim()))));
+                    })),
+        new Endpoint(
             GET,
             "/admin/audit",
             (caller, p) ->
@@ -398,6 +413,9 @@ public final class AdminRoutes implements Routes {
               return ok(ModelView.of(m));
             });
   }
+
+  /** The body of POST /admin/invitations. */
+  public record Invited(String status, String email) {}
 
   /** The body of GET /admin/audit, newest first. */
   public record AuditLog(List<AuditLogEntity.Entry> entries) {}

@@ -118,18 +118,7 @@ public final class AuthRoutes implements Routes {
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(POST, "/auth/login", (caller, p) -> jsonBody(MAX_BODY, this::login)),
-        new Endpoint(
-            POST,
-            "/auth/register",
-            (caller, p) ->
-                jsonBody(
-                    MAX_BODY,
-                    body ->
-                        accepted(
-                            () -> {
-                              Fields f = Fields.of(body, "email", "password");
-                              return selfService.register(f.text("email"), f.text("password"));
-                            }))),
+        new Endpoint(POST, "/auth/register", (caller, p) -> jsonBody(MAX_BODY, this::register)),
         new Endpoint(
             POST,
             "/auth/verify-email",
@@ -231,6 +220,24 @@ public final class AuthRoutes implements Routes {
           }
           backoff.succeeded(email);
           return complete(ok(session.get()));
+        });
+  }
+
+  /**
+   * Registration: with an administrator's invitation, a verified account at once (201), whatever
+   * the sign-up rule; without, the mailed verification (202).
+   */
+  private Route register(JsonNode body) {
+    if (body.isObject() && body.has("invitation")) {
+      Fields f = Fields.of(body, "email", "password", "invitation");
+      return onSuccess(
+          selfService.registerInvited(f.text("email"), f.text("password"), f.text("invitation")),
+          registered -> complete(json(StatusCodes.CREATED, registered)));
+    }
+    return accepted(
+        () -> {
+          Fields f = Fields.of(body, "email", "password");
+          return selfService.register(f.text("email"), f.text("password"));
         });
   }
 

@@ -813,7 +813,14 @@ public final class OwnerEntity
             })
         .onEvent(RoleChanged.class, (state, e) -> state.changed(a -> a.withRole(e.role())))
         .onEvent(
-            DisabledChanged.class, (state, e) -> state.changed(a -> a.withDisabled(e.disabled())))
+            DisabledChanged.class,
+            // disabling ends every sign-in: enabling again does not bring them back
+            (state, e) ->
+                state.changed(
+                    a ->
+                        e.disabled()
+                            ? a.withDisabled(true).withSessionsEnded()
+                            : a.withDisabled(false)))
         .onEvent(AccountDeleted.class, (state, e) -> state.asDeleted())
         .onEvent(
             ApiTokenCreated.class,

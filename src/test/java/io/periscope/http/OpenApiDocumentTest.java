@@ -223,6 +223,7 @@ public class OpenApiDocumentTest {
           op.path()
               .replace("/watches/{id}", "/watches/w1")
               .replace("/account/tokens/{id}", "/account/tokens/no-such-token")
+              .replace("/admin/users/{id}", "/admin/users/dave") // createUser made dave
               .replace("{runId}", runId)
               .replace("/devices/{id}", "/devices/" + deviceId)
               .replace("{pattern}", "example.org")
