@@ -2,6 +2,7 @@ package io.periscope.watch;
 
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.metrics.Metrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -317,6 +318,7 @@ public final class WatchEntity
   private final RunPipeline pipeline;
   private final Clock clock;
   private final Passivation passivation;
+  private final RunMeters meters;
 
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
@@ -364,6 +366,7 @@ public final class WatchEntity
     this.pipeline = pipeline;
     this.clock = clock;
     this.passivation = passivation;
+    this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
   }
 
   @Override
@@ -472,6 +475,7 @@ public final class WatchEntity
       State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
     running = true;
     Instant startedAt = clock.instant();
+    if (scheduledFor != null) meters.started(scheduledFor, startedAt);
     context.pipeToSelf(
         pipeline.run(state.watch(), state.memory(startedAt), trigger, startedAt),
         (outcome, failure) ->
@@ -488,6 +492,7 @@ public final class WatchEntity
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
       pipeline.runCrashed(state.watch(), outcome.record());
     }
+    meters.recorded(outcome.record(), done.scheduledFor(), clock.instant());
     RunPipeline.PendingAlert alert = outcome.alert();
     List<Event> events = new ArrayList<>();
     events.add(

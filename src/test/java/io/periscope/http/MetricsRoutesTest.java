@@ -70,6 +70,10 @@ public class MetricsRoutesTest {
     assertTrue("JVM and process metrics", after.contains("jvm_memory_used_bytes"));
     assertTrue(after.contains("process_uptime_seconds"));
     assertTrue("latency histograms", after.contains("http_server_requests_seconds_bucket"));
+    assertTrue(
+        "the embedded journal's writes (alice's sign-in wrote events)",
+        DomainMetricsTest.value(after, "periscope_journal_write_seconds_count", "result=\"ok\"")
+            > 0);
   }
 
   @Test
