@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.KubernetesManifestsTest;
 import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
@@ -278,6 +279,12 @@ public class DomainMetricsTest {
         after.contains(
             "http_server_requests_seconds_count{method=\"GET\",route=\"/{client-route}\","
                 + "status=\"200\"}"));
+
+    // what the alert rules and the dashboard of k8s/monitoring read is scraped
+    for (String metric : KubernetesManifestsTest.metricsRead())
+      assertTrue(
+          metric + " (k8s/monitoring) is scraped",
+          Pattern.compile("(?m)^" + Pattern.quote(metric) + "[{ ]").matcher(after).find());
 
     // no id, owner, URL or address in any label
     for (String secret :
