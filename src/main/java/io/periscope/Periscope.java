@@ -362,7 +362,8 @@ public final class Periscope {
             new PooledModel(models.assistance(), keyPools, modelMeters),
             keyPools,
             search,
-            new DomainLiveness(settings.allowPrivateNetworks()));
+            new DomainLiveness(settings.allowPrivateNetworks()),
+            settings.scheduleTimeZone());
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
@@ -395,7 +396,13 @@ public final class Periscope {
             clients,
             new SignInBackoff(clock)),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
-        new WatchRoutes(entities, asks, runs, channelPolicy, settings.maxBodyBytes()),
+        new WatchRoutes(
+            entities,
+            asks,
+            runs,
+            channelPolicy,
+            settings.maxBodyBytes(),
+            settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,

@@ -3,6 +3,7 @@ package io.periscope.config;
 import com.typesafe.config.Config;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +26,7 @@ public record Settings(
     boolean allowPrivateNetworks,
     int runAllConcurrency,
     int runsPerNode,
+    ZoneId scheduleTimeZone,
     RateLimits rateLimits,
     String publicUrl,
     SignUp signUp,
@@ -159,6 +161,7 @@ public record Settings(
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
         runsPerNode,
+        scheduleTimeZone(p.getString("schedule-time-zone")),
         new RateLimits(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
@@ -166,6 +169,17 @@ public record Settings(
         publicUrl(p.getString("public-url"), p.getInt("http.port")),
         new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
         p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"));
+  }
+
+  /** SCHEDULE_TIME_ZONE: an IANA name, the zone of watches that name none. */
+  static ZoneId scheduleTimeZone(String name) {
+    if (!ZoneId.getAvailableZoneIds().contains(name)) {
+      throw new IllegalArgumentException(
+          "SCHEDULE_TIME_ZONE must be an IANA time zone name, such as Europe/Berlin or UTC, not '"
+              + name
+              + "'");
+    }
+    return ZoneId.of(name);
   }
 
   /**

@@ -506,7 +506,10 @@ public final class WatchEntity
           new ScheduleAdvanced(
               done.scheduledFor(),
               CronExpressions.nextFireAfter(
-                  state.watch().schedule(), done.scheduledFor(), clock.instant())));
+                  state.watch().schedule(),
+                  state.watch().scheduleZone(),
+                  done.scheduledFor(),
+                  clock.instant())));
     }
     if (alert != null) {
       // Still running: the next run waits until the deliveries are recorded too.
@@ -620,6 +623,7 @@ public final class WatchEntity
         before.enabled()
             && cmd.watch().enabled()
             && before.schedule().equals(cmd.watch().schedule())
+            && before.timeZone().equals(cmd.watch().timeZone())
             && state.nextFireAt() != null;
     return Effect()
         .persist(
@@ -642,7 +646,9 @@ public final class WatchEntity
 
   /** The first due time after {@code now}; none for a disabled watch. */
   private static Instant firstFire(Watch watch, Instant now) {
-    return watch.enabled() ? CronExpressions.nextFireAfter(watch.schedule(), now, now) : null;
+    return watch.enabled()
+        ? CronExpressions.nextFireAfter(watch.schedule(), watch.scheduleZone(), now, now)
+        : null;
   }
 
   private static <T> StatusReply<T> notFound() {

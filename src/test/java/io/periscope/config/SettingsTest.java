@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.Test;
 
@@ -25,6 +26,14 @@ public class SettingsTest {
     assertEquals(
         "SEARCH_API_KEYS: key 2 of 2 is not printable ASCII without spaces", e.getMessage());
     assertFalse(e.getMessage().contains("bad"));
+  }
+
+  @Test
+  public void aScheduleTimeZoneThatIsNoIanaNameStopsTheStart() {
+    assertEquals(ZoneId.of("Europe/Berlin"), Settings.scheduleTimeZone("Europe/Berlin"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Settings.scheduleTimeZone("CET+1"));
+    assertTrue(e.getMessage(), e.getMessage().startsWith("SCHEDULE_TIME_ZONE must be"));
   }
 
   @Test

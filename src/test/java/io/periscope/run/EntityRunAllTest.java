@@ -111,7 +111,8 @@ public class EntityRunAllTest {
               List.of(),
               0.8,
               null,
-              enabled);
+              enabled,
+              "UTC");
       asks.<WatchEntity.Command, Watch>ask(
               entities.watch(owner, id), r -> new WatchEntity.Create(w, r))
           .toCompletableFuture()

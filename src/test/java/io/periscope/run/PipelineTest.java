@@ -311,7 +311,8 @@ public class PipelineTest {
         List.of("webhook:" + url("/hook")),
         0.8,
         weakThreshold,
-        true);
+        true,
+        "UTC");
   }
 
   private String answer(boolean met, double confidence) {
@@ -343,7 +344,8 @@ public class PipelineTest {
             List.of(),
             0.8,
             null,
-            true);
+            true,
+            "UTC");
     RunRecord r = run(broken, Set.of()).record();
     assertEquals(2, r.collected());
     assertEquals(new RunRecord.Collection(2, 2, 2, 0, 2), r.collection());
@@ -473,7 +475,8 @@ public class PipelineTest {
             List.of(),
             0.8,
             null,
-            true);
+            true,
+            "UTC");
     RunRecord r = run(twoSources, Set.of()).record();
     assertEquals(RunRecord.NO_MATCH, r.outcome());
     assertEquals(2, r.collected());
@@ -547,7 +550,8 @@ public class PipelineTest {
             List.of("push", "webhook:" + url("/hook")),
             0.8,
             null,
-            true);
+            true,
+            "UTC");
 
     RunPipeline.Outcome outcome = run(pushed, Set.of());
     assertEquals(RunRecord.ALERT, outcome.record().outcome());
@@ -593,7 +597,8 @@ public class PipelineTest {
         List.of("webhook:" + url("/hook")),
         0.8,
         weakThreshold,
-        true);
+        true,
+        "UTC");
   }
 
   private String answerCiting(boolean met, double confidence, String... urls) {

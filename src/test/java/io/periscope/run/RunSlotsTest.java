@@ -51,7 +51,8 @@ public class RunSlotsTest {
         List.of(),
         0.8,
         null,
-        true);
+        true,
+        "UTC");
   }
 
   private static RunPipeline.Outcome outcome() {

@@ -36,7 +36,7 @@ public class WatchEntityTest {
   private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State>
       entity;
 
-  static Watch watch(String name, Double weak) {
+  public static Watch watch(String name, Double weak) {
     return new Watch(
         "acme",
         "alice",
@@ -47,7 +47,8 @@ public class WatchEntityTest {
         List.of("telegram"),
         0.8,
         weak,
-        true);
+        true,
+        "UTC");
   }
 
   @Before
