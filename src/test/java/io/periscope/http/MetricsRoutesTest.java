@@ -9,8 +9,6 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -45,15 +43,10 @@ public class MetricsRoutesTest {
   }
 
   static double count(String scrape, String route, String status) {
-    Matcher m =
-        Pattern.compile(
-                "http_server_requests_seconds_count\\{method=\"GET\",route=\""
-                    + Pattern.quote(route)
-                    + "\",status=\""
-                    + status
-                    + "\"} ([0-9.E]+)")
-            .matcher(scrape);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    return DomainMetricsTest.value(
+        scrape,
+        "http_server_requests_seconds_count",
+        "method=\"GET\",route=\"" + route + "\",status=\"" + status + "\"");
   }
 
   @Test
