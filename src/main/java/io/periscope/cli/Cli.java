@@ -8,7 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-/** Dispatches the command line the README's Command line describes. */
+/** Dispatches the command line docs/administration.md describes. */
 public final class Cli {
   static final String USAGE =
       String.join(

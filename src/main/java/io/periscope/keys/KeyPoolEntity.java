@@ -318,8 +318,8 @@ public final class KeyPoolEntity
     return new State(Map.of(), Set.of());
   }
 
-  // Every use is an event; snapshots keep recovery short. Events are never deleted (the README's
-  // Operations: the journal loses events after a gap).
+  // Every use is an event; snapshots keep recovery short. Events are never deleted
+  // (docs/operations.md: the journal loses events after a gap).
   @Override
   public RetentionCriteria retentionCriteria() {
     return RetentionCriteria.snapshotEvery(200, 2);

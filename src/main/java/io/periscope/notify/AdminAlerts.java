@@ -8,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Operational health alerts (the README's Runs, "Operational alerts") to the admin chat: {@code
+ * Operational health alerts (docs/runs.md, "Operational alerts") to the admin chat: {@code
  * TELEGRAM_ADMIN_CHAT_ID}, else {@code TELEGRAM_CHAT_ID}. They open with ⚠️ and read unlike event
  * alerts:
  *
