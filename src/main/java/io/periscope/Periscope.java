@@ -1,6 +1,7 @@
 package io.periscope;
 
 import com.typesafe.config.Config;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.periscope.assist.Assistant;
 import io.periscope.assist.DomainLiveness;
 import io.periscope.auth.AccountAccess;
@@ -44,11 +45,13 @@ import io.periscope.identity.IdentitySignIn;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
+import io.periscope.keys.KeyPoolMeters;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.Reencryption;
 import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
+import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
@@ -56,6 +59,7 @@ import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.NotifyMeters;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OnDemandRuns;
@@ -101,6 +105,8 @@ public final class Periscope {
   private final Settings settings;
   private final Registration registration;
   private final Metrics metrics;
+  private final NotifyMeters notifyMeters;
+  private final ModelMeters modelMeters;
   private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
@@ -166,8 +172,11 @@ public final class Periscope {
             .readTimeout(UPSTREAM_CALL_TIMEOUT)
             .callTimeout(UPSTREAM_CALL_TIMEOUT)
             .build();
-    this.adminAlerts = AdminAlerts.create(config, trusted);
+    this.notifyMeters = new NotifyMeters(metrics.registry());
+    this.modelMeters = new ModelMeters(metrics.registry());
+    this.adminAlerts = AdminAlerts.create(config, trusted, notifyMeters);
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
+    KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
     Settings.Push push = settings.push();
     this.vapid =
@@ -284,12 +293,13 @@ public final class Periscope {
             blocking,
             Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())),
             channelPolicy,
-            adminAlerts);
+            adminAlerts,
+            notifyMeters);
     return new Pipeline(
         new FeedCollector(userUrls, collection),
         search,
         new ArticleExtractor(userUrls, collection),
-        new PooledModel(models.verdicts(), keyPools),
+        new PooledModel(models.verdicts(), keyPools, modelMeters),
         keyPools,
         notifier,
         adminAlerts,
@@ -416,15 +426,19 @@ public final class Periscope {
             this::eraseUserData,
             asks,
             clock);
+    MeterRegistry meters = metrics.registry();
     FixedWindowRateLimiter authLimiter =
-        new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock);
+        new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "auth");
     FixedWindowRateLimiter aiLimiter =
-        new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
+        new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "assistance");
     FixedWindowRateLimiter probeLimiter =
-        new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock);
+        new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "key-probes");
     Assistant assistant =
         new Assistant(
-            new PooledModel(models.assistance(), keyPools),
+            new PooledModel(models.assistance(), keyPools, modelMeters),
             keyPools,
             search,
             new DomainLiveness(settings.allowPrivateNetworks()),

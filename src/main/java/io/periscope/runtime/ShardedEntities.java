@@ -17,6 +17,7 @@ import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
@@ -27,10 +28,12 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
  * anywhere.
  */
 public final class ShardedEntities implements Entities {
+  private final ActorSystem<?> system;
   private final ClusterSharding sharding;
 
   /** Addresses the entities of {@code system}, which a node's {@link #start} registers. */
   public ShardedEntities(ActorSystem<?> system) {
+    this.system = system;
     this.sharding = ClusterSharding.get(system);
   }
 
@@ -77,6 +80,21 @@ public final class ShardedEntities implements Entities {
                         clock,
                         self -> ctx.getShard().tell(new ClusterSharding.Passivate<>(self))))
             .withStopMessage(new WatchEntity.Stop()));
+    ClusterMeters.register(
+        system,
+        List.of(
+            OwnerEntity.TYPE_KEY,
+            EmailEntity.TYPE_KEY,
+            IdentityLinkEntity.TYPE_KEY,
+            KeyPoolEntity.TYPE_KEY,
+            ModelConfigEntity.TYPE_KEY,
+            TrustRulesEntity.TYPE_KEY,
+            FeedbackEntity.TYPE_KEY,
+            DevicesEntity.TYPE_KEY,
+            VapidKeyEntity.TYPE_KEY,
+            TelegramChatsEntity.TYPE_KEY,
+            ChannelAddressesEntity.TYPE_KEY,
+            WatchEntity.TYPE_KEY));
   }
 
   @Override

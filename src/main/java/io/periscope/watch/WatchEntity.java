@@ -4,6 +4,7 @@ import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.metrics.Metrics;
 import io.periscope.persistence.EventDeletes;
 import java.time.Clock;
 import java.time.Duration;
@@ -356,6 +357,7 @@ public final class WatchEntity
   private final RunPipeline pipeline;
   private final Clock clock;
   private final Passivation passivation;
+  private final RunMeters meters;
 
   /**
    * The events kept before the newest snapshot: RUN_HISTORY_RETENTION × {@link #EVENTS_PER_RUN}.
@@ -418,6 +420,7 @@ public final class WatchEntity
     this.retainedEvents =
         (long) Settings.runHistoryRetention(context.getSystem().settings().config())
             * EVENTS_PER_RUN;
+    this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
   }
 
   @Override
@@ -574,6 +577,7 @@ public final class WatchEntity
       State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
     running = true;
     Instant startedAt = clock.instant();
+    if (scheduledFor != null) meters.started(scheduledFor, startedAt);
     context.pipeToSelf(
         pipeline.run(state.watch(), state.memory(startedAt), trigger, startedAt),
         (outcome, failure) ->
@@ -590,6 +594,7 @@ public final class WatchEntity
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
       pipeline.runCrashed(state.watch(), outcome.record());
     }
+    meters.recorded(outcome.record(), done.scheduledFor(), clock.instant());
     RunPipeline.PendingAlert alert = outcome.alert();
     List<Event> events = new ArrayList<>();
     events.add(
