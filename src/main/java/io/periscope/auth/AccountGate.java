@@ -37,34 +37,10 @@ public final class AccountGate implements RunPipeline {
                   owner.deleted() || (owner.account() != null && owner.account().disabled());
               return disabled
                   ? CompletableFuture.completedFuture(
-                      new Outcome(skipped(trigger, startedAt), List.of()))
+                      new Outcome(
+                          RunRecords.error(trigger, startedAt, ACCOUNT_DISABLED), List.of()))
                   : runs.run(watch, memory, trigger, startedAt);
             });
-  }
-
-  private static RunRecord skipped(String trigger, Instant startedAt) {
-    return new RunRecord(
-        RunRecords.newRunId(),
-        trigger,
-        startedAt,
-        0,
-        RunRecord.ERROR,
-        null,
-        null,
-        List.of(),
-        null,
-        List.of(),
-        0,
-        0,
-        new RunRecord.Collection(0, 0, 0, 0),
-        List.of(),
-        null,
-        List.of(),
-        0,
-        new RunRecord.Trimmed(0, 0),
-        ACCOUNT_DISABLED,
-        0,
-        null);
   }
 
   @Override

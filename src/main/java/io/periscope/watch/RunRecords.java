@@ -20,7 +20,8 @@ public final class RunRecords {
     return error(trigger, startedAt, CRASHED + " (" + failure.getClass().getSimpleName() + ")");
   }
 
-  private static RunRecord error(String trigger, Instant startedAt, String problem) {
+  /** The record of a run that ended as an error saying {@code problem}, with nothing collected. */
+  public static RunRecord error(String trigger, Instant startedAt, String problem) {
     return new RunRecord(
         newRunId(),
         trigger,
