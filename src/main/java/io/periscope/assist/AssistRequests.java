@@ -76,10 +76,10 @@ public final class AssistRequests {
   }
 
   /**
-   * {@code base} counts unless it names another id than the path's (the README's AI assistance,
-   * "Revisions": only a base whose id differs is ignored, so one without an id is the diff base
-   * too); then it must be a valid watch, like a PUT body, in {@code scheduleZone} when it names no
-   * time zone (SCHEDULE_TIME_ZONE).
+   * {@code base} counts unless it names another id than the path's (docs/http-interface.md, AI
+   * assistance, "Revisions": only a base whose id differs is ignored, so one without an id is the
+   * diff base too); then it must be a valid watch, like a PUT body, in {@code scheduleZone} when it
+   * names no time zone (SCHEDULE_TIME_ZONE).
    */
   public static RevisionRequest revision(
       JsonNode body, String pathId, String owner, ZoneId scheduleZone) {

@@ -19,10 +19,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * AI assistance (the README's AI assistance): drafts, revisions and explanations from the model,
- * previews from the search provider, domain liveness from the network. Nothing here persists
- * anything. Model calls go through the model key pool ({@link PooledModel}), searches through the
- * search key pool, so keys cool down and die as they do for runs.
+ * AI assistance (docs/http-interface.md, AI assistance): drafts, revisions and explanations from
+ * the model, previews from the search provider, domain liveness from the network. Nothing here
+ * persists anything. Model calls go through the model key pool ({@link PooledModel}), searches
+ * through the search key pool, so keys cool down and die as they do for runs.
  *
  * <p>Failures: {@link KeyPools.NoUsableKey} when a pool has no usable key, {@link
  * io.periscope.provider.ProviderFailure} when the provider failed, {@link

@@ -4,6 +4,7 @@ import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.metrics.Metrics;
 import io.periscope.persistence.EventDeletes;
 import java.time.Clock;
 import java.time.Duration;
@@ -310,6 +311,13 @@ public final class WatchEntity
   /** The tag of the events that set a watch's next fire time, which the wake-up index projects. */
   public static final String SCHEDULE_TAG = "watch-schedule";
 
+  /**
+   * The tag of the events that record runs and their deliveries, which {@code history --follow}
+   * reads as they are written (events written before the tag existed carry none: past runs are read
+   * by watch, not by tag).
+   */
+  public static final String RUN_TAG = "watch-run";
+
   public record Deleted(Instant at) implements Event {}
 
   /**
@@ -349,6 +357,7 @@ public final class WatchEntity
   private final RunPipeline pipeline;
   private final Clock clock;
   private final Passivation passivation;
+  private final RunMeters meters;
 
   /**
    * The events kept before the newest snapshot: RUN_HISTORY_RETENTION × {@link #EVENTS_PER_RUN}.
@@ -411,16 +420,27 @@ public final class WatchEntity
     this.retainedEvents =
         (long) Settings.runHistoryRetention(context.getSystem().settings().config())
             * EVENTS_PER_RUN;
+    this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
   }
 
   @Override
   public Set<String> tagsFor(Event event) {
-    return event instanceof Created
-            || event instanceof Replaced
-            || event instanceof Deleted
-            || event instanceof ScheduleAdvanced
-        ? Set.of(SCHEDULE_TAG)
-        : Set.of();
+    return tagsOf(event);
+  }
+
+  /**
+   * The tags of an event: {@link #SCHEDULE_TAG} for the wake-up index, {@link #RUN_TAG} for the
+   * operator's {@code history --follow}.
+   */
+  public static Set<String> tagsOf(Event event) {
+    if (event instanceof Created
+        || event instanceof Replaced
+        || event instanceof Deleted
+        || event instanceof ScheduleAdvanced) return Set.of(SCHEDULE_TAG);
+    if (event instanceof RunRecorded
+        || event instanceof RunJudged
+        || event instanceof AlertDelivered) return Set.of(RUN_TAG);
+    return Set.of();
   }
 
   /** Events between two snapshots: a recovery replays at most this many. */
@@ -557,6 +577,7 @@ public final class WatchEntity
       State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
     running = true;
     Instant startedAt = clock.instant();
+    if (scheduledFor != null) meters.started(scheduledFor, startedAt);
     context.pipeToSelf(
         pipeline.run(state.watch(), state.memory(startedAt), trigger, startedAt),
         (outcome, failure) ->
@@ -573,6 +594,7 @@ public final class WatchEntity
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
       pipeline.runCrashed(state.watch(), outcome.record());
     }
+    meters.recorded(outcome.record(), done.scheduledFor(), clock.instant());
     RunPipeline.PendingAlert alert = outcome.alert();
     List<Event> events = new ArrayList<>();
     events.add(

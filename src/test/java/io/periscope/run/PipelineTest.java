@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.periscope.devices.DeviceValidator;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
@@ -23,6 +24,7 @@ import io.periscope.llm.VerdictPrompt;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.NotifyMeters;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
@@ -236,7 +238,8 @@ public class PipelineTest {
                             new KeyCipher("unused-secret")),
                         pushService.trusting(userUrls.guardedClient()))),
                 (owner, channels) -> CompletableFuture.completedFuture(Map.of()),
-                LoggedAlerts.create()),
+                LoggedAlerts.create(),
+                new NotifyMeters(new SimpleMeterRegistry())),
             admin,
             new RepeatedAlerts(admin, alertClock, RepeatedAlerts.REPEAT_EVERY),
             owner -> rules.get(),

@@ -11,7 +11,6 @@ import io.periscope.testing.TestJournals;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +18,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.stream.javadsl.Sink;
 import org.junit.Test;
 
 /**
@@ -83,12 +83,15 @@ public class RunRetentionTest {
               .get(30, TimeUnit.SECONDS);
       assertTrue("the kept journal still holds the watch's due time", dueTimes > 0);
 
-      Optional<List<RunRecord>> history =
-          RunHistory.replay(reads, "alice", watchId, RUNS)
+      List<RunRecord> history =
+          RunHistory.newestFirst(
+                  reads, "alice", watchId, RunHistory.Filter.ALL, new RunHistory.ReadUpTo())
+              .map(RunHistory.Run::record)
+              .runWith(Sink.seq(), reads.system())
               .toCompletableFuture()
               .get(30, TimeUnit.SECONDS);
-      assertTrue(history.orElseThrow().size() >= retention);
-      assertEquals("history answers for what is kept", last, history.get().get(0).runId());
+      assertTrue(history.size() >= retention);
+      assertEquals("history answers for what is kept", last, history.get(0).runId());
 
       testKit.stop(entity, Duration.ofSeconds(10));
       long recovering = System.nanoTime();
@@ -120,7 +123,7 @@ public class RunRetentionTest {
       }
       assertEquals(
           "every kept run, newest first, once",
-          history.get().stream().map(RunRecord::runId).toList(),
+          history.stream().map(RunRecord::runId).toList(),
           paged);
       System.out.printf(
           "run-retention: %d runs, %d events kept (bound %d), recovery %d ms%n",
