@@ -202,8 +202,20 @@ public class WatchEntityTest {
     assertEquals(
         "nothing past the retention yet",
         List.of(),
-        entity.runCommand(new WatchEntity.TrimJournal(100)).events());
-    var trimmed = entity.runCommand(new WatchEntity.TrimJournal(10_000));
+        entity
+            .runCommand(
+                new WatchEntity.TrimJournal(
+                    (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
+                        * WatchEntity.EVENTS_PER_RUN))
+            .events());
+    // a snapshot one event past the retention: the Created event goes, the due time written again
+    // (after it) stays
+    var trimmed =
+        entity.runCommand(
+            new WatchEntity.TrimJournal(
+                (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
+                        * WatchEntity.EVENTS_PER_RUN
+                    + 1));
     assertEquals(List.of(new WatchEntity.ScheduleAdvanced(null, due)), trimmed.events());
     assertEquals(due, trimmed.state().nextFireAt());
   }

@@ -194,6 +194,16 @@ public class WatchRunsTest {
     assertTrue("a deleted watch cannot be run", startRun().receiveMessage().isError());
   }
 
+  /** Each asker is answered, at once, that the run's outcome is not known. */
+  @SafeVarargs
+  private static void toldInterrupted(TestProbe<StatusReply<RunRecord>>... askers) {
+    for (TestProbe<StatusReply<RunRecord>> asker : askers) {
+      StatusReply<RunRecord> answer = asker.receiveMessage(Duration.ofSeconds(2));
+      assertTrue(answer.isError());
+      assertEquals(WatchEntity.RUN_INTERRUPTED, answer.getError().getMessage());
+    }
+  }
+
   @Test
   public void whoWaitsForARunIsToldWhenTheWatchStopsMidRun() {
     create();
@@ -201,11 +211,7 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
     testKit.stop(entity, Duration.ofSeconds(5));
-    for (TestProbe<StatusReply<RunRecord>> asker : List.of(first, second)) {
-      StatusReply<RunRecord> answer = asker.receiveMessage(Duration.ofSeconds(2));
-      assertTrue(answer.isError());
-      assertEquals(WatchEntity.RUN_INTERRUPTED, answer.getError().getMessage());
-    }
+    toldInterrupted(first, second);
   }
 
   @Test
@@ -220,11 +226,7 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
     pipeline.runs.get(0).complete(null); // the entity fails on it: a stand-in for any crash
-    for (TestProbe<StatusReply<RunRecord>> asker : List.of(first, second)) {
-      StatusReply<RunRecord> answer = asker.receiveMessage(Duration.ofSeconds(2));
-      assertTrue(answer.isError());
-      assertEquals(WatchEntity.RUN_INTERRUPTED, answer.getError().getMessage());
-    }
+    toldInterrupted(first, second);
     TestProbe<StatusReply<RunRecord>> again = startRun();
     awaitRuns(2);
     pipeline.runs.get(1).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of()));
