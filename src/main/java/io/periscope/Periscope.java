@@ -77,6 +77,7 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
@@ -120,6 +121,7 @@ public final class Periscope {
   private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
+  private final RunPages runPages;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -153,9 +155,9 @@ public final class Periscope {
     this.asks = new Asks(system, settings.askTimeout());
     this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    this.accounts =
-        new Accounts(
-            entities::owner, entities::email, asks, new JournalReads(system), tokens, blocking);
+    JournalReads journal = new JournalReads(system);
+    this.runPages = new RunPages(entities::watch, asks, journal);
+    this.accounts = new Accounts(entities::owner, entities::email, asks, journal, tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
     this.trusted =
         new OkHttpClient.Builder()
@@ -256,6 +258,7 @@ public final class Periscope {
             new RunSlots(
                 pipeline(config, blocking, runAlerts),
                 settings.runsPerNode(),
+                settings.runDeadline(),
                 system.executionContext()),
             sessions),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
@@ -424,7 +427,8 @@ public final class Periscope {
             new PooledModel(models.assistance(), keyPools),
             keyPools,
             search,
-            new DomainLiveness(settings.allowPrivateNetworks()));
+            new DomainLiveness(settings.allowPrivateNetworks()),
+            settings.scheduleTimeZone());
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
@@ -457,7 +461,14 @@ public final class Periscope {
             clients,
             new SignInBackoff(clock)),
         new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
-        new WatchRoutes(entities, asks, runs, channelPolicy, settings.maxBodyBytes()),
+        new WatchRoutes(
+            entities,
+            asks,
+            runs,
+            runPages,
+            channelPolicy,
+            settings.maxBodyBytes(),
+            settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,

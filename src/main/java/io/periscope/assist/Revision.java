@@ -60,7 +60,7 @@ public record Revision(Map<String, JsonNode> changes, List<Reason> reasons) {
         });
     Watch proposed;
     try {
-      proposed = WatchValidator.validate(merged, base.id(), base.owner());
+      proposed = WatchValidator.validate(merged, base.id(), base.owner(), base.scheduleZone());
     } catch (ValidationException invalid) {
       throw new InvalidModelOutput(Problems.of(invalid));
     }

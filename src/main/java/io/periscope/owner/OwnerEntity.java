@@ -6,6 +6,8 @@ import io.periscope.entity.Snapshots;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunAllWatches;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,9 +38,14 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * One per account (entity id = account id): the account's credentials, role and state (enabled,
  * disabled, deleted), the sign-ins its holder ended, its personal API tokens (hashed), the hashes
  * of the single-use tokens mailed to it (verification, password reset), and the id of every watch
- * it ever created, in creation order. {@code GET /watches} asks each of those watches and skips the
- * deleted ones; ids are never unregistered, so a create racing a delete of the same id can never
- * drop a live watch from the list.
+ * it holds, in creation order. {@code GET /watches} asks each of those watches.
+ *
+ * <p>An id leaves only once its watch is gone: a delete goes through this entity ({@link
+ * DeleteWatch}), which deletes the watch and then the id, and a listing that meets an id whose
+ * watch is not there asks this entity to check ({@link ForgetWatchIfGone}), so an id a crash left
+ * behind is asked about once. While it waits for the watch's answer, the entity holds back every
+ * other change of its ids (stashed): a create of the same id racing the delete registers again
+ * after its watch exists ({@link AddWatch} once more), and so is never dropped from the list.
  *
  * <p>It also serializes run-all: one per owner at a time, a second is refused while the first is in
  * flight. Each run-all is a job the owner can follow (its outcomes as they come), kept for {@link
@@ -97,6 +104,11 @@ public final class OwnerEntity
 
     State withWatches(List<String> added) {
       return new State(account, watchIds.with(added), tokens, endedSessions, apiTokens, deleted);
+    }
+
+    State withoutWatch(String removed) {
+      return new State(
+          account, watchIds.without(removed), tokens, endedSessions, apiTokens, deleted);
     }
 
     State withAccount(Account changed, List<PendingToken> remaining) {
@@ -273,6 +285,29 @@ public final class OwnerEntity
   public static final Duration LAST_USED_GRAIN = Duration.ofMinutes(1);
 
   /**
+   * Deletes the watch, then unregisters its id. Refused with the watch's own refusal ({@code watch
+   * not found}) when there is no such watch, an id registered for it unregistered all the same;
+   * refused with {@link #WATCH_UNANSWERED} when the watch did not answer in time.
+   */
+  public record DeleteWatch(String watchId, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** Unregisters the id if its watch is not there (a listing met it); answers nobody. */
+  public record ForgetWatchIfGone(String watchId) implements Command {}
+
+  /**
+   * The watch answered whether it is gone (sent by the entity to itself); {@code refusal} is what
+   * the asker is refused with (none when null), {@code replyTo} null for a check nobody waits for.
+   */
+  record WatchChecked(
+      String watchId, boolean gone, String refusal, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {
+    StatusReply<Done> answer() {
+      return refusal == null ? StatusReply.ack() : StatusReply.error(refusal);
+    }
+  }
+
+  /**
    * Starts a run of every enabled watch now and answers its job at once; refused with {@link
    * #RUN_ALL_IN_FLIGHT} while one is in flight.
    */
@@ -289,6 +324,7 @@ public final class OwnerEntity
   public record GetRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
       implements Command {}
 
+  public static final String WATCH_UNANSWERED = "the watch did not answer in time";
   public static final String RUN_ALL_IN_FLIGHT = "a run-all of this owner is already in flight";
   public static final String NO_SUCH_JOB = "no such run-all job";
 
@@ -318,6 +354,9 @@ public final class OwnerEntity
   public record AccountCreated(Account account) implements Event {}
 
   public record WatchesAdded(List<String> watchIds) implements Event {}
+
+  /** The watch is gone (deleted, or never created): its id leaves the list. */
+  public record WatchRemoved(String watchId) implements Event {}
 
   public record TokenIssued(TokenPurpose purpose, String tokenHash, Instant expiresAt)
       implements Event {}
@@ -352,6 +391,14 @@ public final class OwnerEntity
 
   private final ActorContext<Command> context;
   private final RunAllWatches runAll;
+  private final WatchEntity.Refs watches;
+
+  /** How long a watch may take to answer whether it is gone. */
+  static final Duration WATCH_CHECK_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The id whose watch is being asked; changes of the ids wait (stashed) until it answered. */
+  private String checking;
+
   private final RecipientRef<Command> viaShard;
 
   /** The id of the run-all in flight, if one is. */
@@ -382,17 +429,22 @@ public final class OwnerEntity
 
   /**
    * @param runAll how this owner's watches are run
+   * @param watches where this owner's watches are asked whether they are gone
    * @param viaShard this entity as sharding addresses it (the entity itself where nothing
    *     passivates it)
    */
   public static Behavior<Command> create(
-      String accountId, RunAllWatches runAll, RecipientRef<Command> viaShard) {
-    return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
+      String accountId,
+      RunAllWatches runAll,
+      WatchEntity.Refs watches,
+      RecipientRef<Command> viaShard) {
+    return create(accountId, runAll, watches, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
   }
 
   static Behavior<Command> create(
       String accountId,
       RunAllWatches runAll,
+      WatchEntity.Refs watches,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
@@ -402,6 +454,7 @@ public final class OwnerEntity
                 ctx,
                 PersistenceId.of(TYPE_KEY.name(), accountId),
                 runAll,
+                watches,
                 viaShard,
                 keepAliveEvery,
                 jobsKeptFor));
@@ -411,12 +464,14 @@ public final class OwnerEntity
       ActorContext<Command> context,
       PersistenceId persistenceId,
       RunAllWatches runAll,
+      WatchEntity.Refs watches,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
     super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
     this.runAll = runAll;
+    this.watches = watches;
     this.viaShard = viaShard;
     this.keepAliveEvery = keepAliveEvery;
     this.jobsKeptFor = jobsKeptFor;
@@ -472,6 +527,9 @@ public final class OwnerEntity
         .onCommand(TouchApiToken.class, this::onTouchApiToken)
         .onCommand(AddWatch.class, this::onAddWatch)
         .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
+        .onCommand(DeleteWatch.class, this::onDeleteWatch)
+        .onCommand(ForgetWatchIfGone.class, this::onForgetWatchIfGone)
+        .onCommand(WatchChecked.class, this::onWatchChecked)
         .onCommand(
             ListWatches.class,
             (state, cmd) ->
@@ -757,6 +815,7 @@ public final class OwnerEntity
   }
 
   private ReplyEffect<Event, State> onAddWatch(State state, AddWatch cmd) {
+    if (checking != null) return Effect().stash();
     if (state.watchIds().contains(cmd.watchId()))
       return Effect().reply(cmd.replyTo(), StatusReply.ack());
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
@@ -765,6 +824,7 @@ public final class OwnerEntity
   }
 
   private ReplyEffect<Event, State> onWriteRegistrations(State state, WriteRegistrations cmd) {
+    if (checking != null) return Effect().stash();
     Map<String, List<ActorRef<StatusReply<Done>>>> batch = new LinkedHashMap<>(pending);
     pending.clear();
     return Effect()
@@ -772,6 +832,54 @@ public final class OwnerEntity
         .thenRun(
             s -> batch.values().forEach(waiting -> waiting.forEach(r -> r.tell(StatusReply.ack()))))
         .thenNoReply();
+  }
+
+  private ReplyEffect<Event, State> onDeleteWatch(State state, DeleteWatch cmd) {
+    if (checking != null) return Effect().stash();
+    checking = cmd.watchId();
+    context.askWithStatus(
+        Done.class,
+        watches.watch(persistenceId().entityId(), cmd.watchId()),
+        WATCH_CHECK_TIMEOUT,
+        WatchEntity.Delete::new,
+        (done, failure) -> {
+          if (failure == null) return new WatchChecked(cmd.watchId(), true, null, cmd.replyTo());
+          // the watch's own refusal means there is no such watch: gone all the same
+          boolean refused = failure instanceof StatusReply.ErrorMessage;
+          return new WatchChecked(
+              cmd.watchId(),
+              refused,
+              refused ? failure.getMessage() : WATCH_UNANSWERED,
+              cmd.replyTo());
+        });
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onForgetWatchIfGone(State state, ForgetWatchIfGone cmd) {
+    if (!state.watchIds().contains(cmd.watchId())) return Effect().noReply();
+    if (checking != null) return Effect().stash();
+    checking = cmd.watchId();
+    context.askWithStatus(
+        Watch.class,
+        watches.watch(persistenceId().entityId(), cmd.watchId()),
+        WATCH_CHECK_TIMEOUT,
+        WatchEntity.Get::new,
+        (watch, failure) ->
+            new WatchChecked(
+                cmd.watchId(), failure instanceof StatusReply.ErrorMessage, null, null));
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onWatchChecked(State state, WatchChecked cmd) {
+    checking = null;
+    var effect =
+        cmd.gone() && state.watchIds().contains(cmd.watchId())
+            ? Effect().persist(new WatchRemoved(cmd.watchId()))
+            : Effect().none();
+    return (cmd.replyTo() == null
+            ? effect.thenNoReply()
+            : effect.thenReply(cmd.replyTo(), s -> cmd.answer()))
+        .thenUnstashAll();
   }
 
   @Override
@@ -799,6 +907,7 @@ public final class OwnerEntity
                     state.account().withNewPassword(e.passwordHash()),
                     state.tokensBut(TokenPurpose.VERIFY_EMAIL, TokenPurpose.RESET_PASSWORD)))
         .onEvent(WatchesAdded.class, (state, e) -> state.withWatches(e.watchIds()))
+        .onEvent(WatchRemoved.class, (state, e) -> state.withoutWatch(e.watchId()))
         .onEvent(
             SessionEnded.class,
             (state, e) -> {

@@ -72,7 +72,7 @@ public final class LocalEntities implements Entities {
           RunAllWatches runs = runAll;
           if (runs == null) throw new IllegalStateException("owner entities are not started");
           return Behaviors.<OwnerEntity.Command>setup(
-              ctx -> OwnerEntity.create(id, runs, ctx.getSelf()));
+              ctx -> OwnerEntity.create(id, runs, this, ctx.getSelf()));
         });
   }
 

@@ -39,7 +39,7 @@ public final class ShardedEntities implements Entities {
     sharding.init(
         Entity.of(
             OwnerEntity.TYPE_KEY,
-            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, owner(ctx.getEntityId()))));
+            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, this, owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));

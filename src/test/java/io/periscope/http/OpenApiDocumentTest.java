@@ -23,6 +23,7 @@ import io.vertx.json.schema.JsonSchemaValidationException;
 import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.validation.ResponseValidator;
 import io.vertx.openapi.validation.ValidatableResponse;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -292,18 +293,12 @@ public class OpenApiDocumentTest {
         probes.put(
             "a body that is not JSON",
             service.send(method, path, token, "x", Map.of("Content-Type", "text/plain")));
-        // just over the route's limit, asking to continue first: the service answers 413 before
-        // the body and closes the connection, which a client still writing the body sees as a reset
+        // just over the route's limit: a body far past it is cut off with the connection
         int over =
             op.path().startsWith("/auth") || op.path().startsWith("/admin") ? 20_000 : 300_000;
         probes.put(
             "a body over the limit",
-            service.send(
-                method,
-                path,
-                token,
-                "{\"x\": \"" + "x".repeat(over) + "\"}",
-                Map.of("Expect", "100-continue")));
+            overTheLimit(method, path, token, "{\"x\": \"" + "x".repeat(over) + "\"}"));
       }
       probes.forEach(
           (what, r) -> {
@@ -312,6 +307,22 @@ public class OpenApiDocumentTest {
           });
     }
     assertTrue(String.join("\n", problems), problems.isEmpty());
+  }
+
+  /**
+   * The service answers a body over the limit with 413 as soon as the headers say so, then closes
+   * the connection; a client still writing the body can see that as a reset before it reads the
+   * answer (the JDK's client never gives up waiting once it asks to continue). So it asks again.
+   */
+  private HttpResponse<String> overTheLimit(String method, String path, String token, String body)
+      throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return service.call(method, path, token, body);
+      } catch (IOException reset) {
+        if (attempt == 3) throw reset;
+      }
+    }
   }
 
   @Test

@@ -195,6 +195,46 @@ public class WatchRunsTest {
   }
 
   @Test
+  public void whoWaitsForARunIsToldWhenTheWatchStopsMidRun() {
+    create();
+    TestProbe<StatusReply<RunRecord>> first = startRun();
+    TestProbe<StatusReply<RunRecord>> second = startRun();
+    awaitRuns(1);
+    testKit.stop(entity, Duration.ofSeconds(5));
+    for (TestProbe<StatusReply<RunRecord>> asker : List.of(first, second)) {
+      StatusReply<RunRecord> answer = asker.receiveMessage(Duration.ofSeconds(2));
+      assertTrue(answer.isError());
+      assertEquals(WatchEntity.RUN_INTERRUPTED, answer.getError().getMessage());
+    }
+  }
+
+  @Test
+  public void whoWaitsForARunIsToldWhenTheWatchRestartsMidRun() {
+    entity =
+        testKit.spawn(
+            org.apache.pekko.actor.typed.javadsl.Behaviors.supervise(
+                    WatchEntity.create(entityId, pipeline, java.time.Clock.systemUTC()))
+                .onFailure(org.apache.pekko.actor.typed.SupervisorStrategy.restart()));
+    create();
+    TestProbe<StatusReply<RunRecord>> first = startRun();
+    TestProbe<StatusReply<RunRecord>> second = startRun();
+    awaitRuns(1);
+    pipeline.runs.get(0).complete(null); // the entity fails on it: a stand-in for any crash
+    for (TestProbe<StatusReply<RunRecord>> asker : List.of(first, second)) {
+      StatusReply<RunRecord> answer = asker.receiveMessage(Duration.ofSeconds(2));
+      assertTrue(answer.isError());
+      assertEquals(WatchEntity.RUN_INTERRUPTED, answer.getError().getMessage());
+    }
+    TestProbe<StatusReply<RunRecord>> again = startRun();
+    awaitRuns(2);
+    pipeline.runs.get(1).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of()));
+    assertEquals(
+        "the restarted watch runs",
+        RunRecord.NO_MATCH,
+        again.receiveMessage().getValue().outcome());
+  }
+
+  @Test
   public void aFailingPipelineIsRecordedAsAnErrorThatMarksNothingSeen() {
     create();
     TestProbe<StatusReply<RunRecord>> run = startRun();
