@@ -81,21 +81,7 @@ public class ClusterIT {
     // database
     for (String[] account :
         new String[][] {{"root", "admin"}, {"alice", "user"}, {"bob", "user"}}) {
-      assertEquals(
-          0,
-          cluster
-              .node(1)
-              .command(
-                  List.of(
-                      "users",
-                      "create",
-                      "--id",
-                      account[0],
-                      "--email",
-                      account[0] + "@example.org",
-                      "--role",
-                      account[1]),
-                  PASSWORD + "\n"));
+      cluster.createUser(account[0], account[1], PASSWORD);
     }
     return cluster;
   }

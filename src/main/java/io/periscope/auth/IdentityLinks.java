@@ -101,6 +101,12 @@ public final class IdentityLinks {
             accountId ->
                 accountId != null
                     ? account(accountId)
+                        .exceptionally(
+                            gone -> {
+                              if (!Failures.isRefusal(gone)) return Failures.rethrow(gone);
+                              throw new LinkRefused(
+                                  "the account this sign-in was linked to was deleted");
+                            })
                     : emails
                         .holder(address)
                         .handle(

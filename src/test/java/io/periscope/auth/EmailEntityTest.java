@@ -1,6 +1,7 @@
 package io.periscope.auth;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -47,6 +48,37 @@ public class EmailEntityTest {
 
   private StatusReply<String> lookup() {
     return email.<StatusReply<String>>runCommand(EmailEntity.Lookup::new).reply();
+  }
+
+  private StatusReply<Done> invite(String hash, java.time.Instant until) {
+    return email
+        .<StatusReply<Done>>runCommand(
+            r -> new EmailEntity.Invite(new EmailEntity.Invitation(hash, until), r))
+        .reply();
+  }
+
+  private boolean invited(String hash, java.time.Instant now) {
+    return email
+        .<StatusReply<Done>>runCommand(r -> new EmailEntity.CheckInvitation(hash, now, r))
+        .reply()
+        .isSuccess();
+  }
+
+  @Test
+  public void anInvitationWorksForItsHashUntilItExpiresOrTheAddressIsClaimed() {
+    java.time.Instant t0 = java.time.Instant.parse("2026-11-25T12:00:00Z");
+    assertTrue(invite("hash-1", t0.plusSeconds(60)).isSuccess());
+    email.restart();
+    assertTrue(invited("hash-1", t0));
+    assertFalse(invited("hash-2", t0));
+    assertFalse("expired", invited("hash-1", t0.plusSeconds(60)));
+    claim("alice");
+    assertFalse("spent by the claim", invited("hash-1", t0));
+    release("alice");
+    assertFalse("and stays spent", invited("hash-1", t0));
+    assertTrue("free again: a new one", invite("hash-3", t0.plusSeconds(60)).isSuccess());
+    claim("bob");
+    assertTrue("held: no invitation", invite("hash-4", t0.plusSeconds(60)).isError());
   }
 
   @Test

@@ -485,6 +485,14 @@ public class IdentitySignInTest {
   }
 
   @Test
+  public void aSignInLinkedToADeletedAccountIsRefused() throws Exception {
+    String id = signedIn(signIn("kc-gone", "gone@example.org")).at("/user/id").asText();
+    String admin = service.signedIn("deleter", "admin");
+    assertEquals(204, service.call("DELETE", "/admin/users/" + id, admin, null).statusCode());
+    refusedWith(signIn("kc-gone", "gone@example.org"), "link_refused");
+  }
+
+  @Test
   public void withAllowedOrganizationsOnlyTheirMembersSignInThroughGitHub() throws Exception {
     Config orgsOnly =
         ConfigFactory.parseMap(

@@ -99,6 +99,20 @@ public final class LocalCluster implements AutoCloseable {
     return nodes.get(n - 1);
   }
 
+  /**
+   * Creates the account {@code id} (address id@example.org) with the command line on node 1, as an
+   * operator does; fails unless it exits 0.
+   */
+  public void createUser(String id, String role, String password) throws Exception {
+    int exit =
+        node(1)
+            .command(
+                List.of(
+                    "users", "create", "--id", id, "--email", id + "@example.org", "--role", role),
+                password + "\n");
+    if (exit != 0) throw new AssertionError("users create " + id + " exited " + exit);
+  }
+
   public URI management(int n, String path) {
     return URI.create("http://127.0.0.1:" + managementPorts.get(n - 1) + path);
   }
