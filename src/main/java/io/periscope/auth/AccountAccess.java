@@ -65,11 +65,13 @@ public final class AccountAccess {
               Account account = access.account();
               if (access.deleted()) return Optional.empty();
               if (account == null) return Optional.of(token);
+              // an operator's token is no sign-in: no generation or signing out ends it
               boolean live =
                   !account.disabled()
-                      && claims.generation() >= account.sessionGeneration()
-                      && (token.sessionId() == null
-                          || !access.endedSessions().contains(token.sessionId()));
+                      && (claims.operator()
+                          || claims.generation() >= account.sessionGeneration()
+                              && (token.sessionId() == null
+                                  || !access.endedSessions().contains(token.sessionId())));
               return live ? Optional.of(token.withRole(account.role())) : Optional.empty();
             });
   }

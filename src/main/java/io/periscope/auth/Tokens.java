@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Tokens {
   private static final String ISSUER = "periscope";
   private static final String GENERATION = "gen";
+  private static final String OPERATOR = "op";
   private static final String SESSION = "sid";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
   static final int MIN_SECRET_BYTES = 32;
@@ -89,11 +90,12 @@ public final class Tokens {
   }
 
   /**
-   * A token with its own lifetime: the command line's short-lived admin token for a running
-   * service.
+   * A token with its own lifetime, for the command line calling a running service (as an
+   * administrator, or as an owner it runs the watches of): an operator's token, minted with the
+   * service's own secret, so no sign-in of the account it names and not ended with them.
    */
   public String issue(String accountId, Role role, Instant now, Duration lifetime) {
-    return issue(accountId, role, 0, now, lifetime, null);
+    return issue(accountId, role, 0, now, lifetime, null, true);
   }
 
   private String issue(
@@ -103,6 +105,17 @@ public final class Tokens {
       Instant now,
       Duration lifetime,
       String sessionId) {
+    return issue(accountId, role, generation, now, lifetime, sessionId, false);
+  }
+
+  private String issue(
+      String accountId,
+      Role role,
+      long generation,
+      Instant now,
+      Duration lifetime,
+      String sessionId,
+      boolean operator) {
     com.auth0.jwt.JWTCreator.Builder jwt =
         JWT.create()
             .withIssuer(ISSUER)
@@ -112,14 +125,15 @@ public final class Tokens {
             .withExpiresAt(now.plus(lifetime));
     if (generation > 0) jwt.withClaim(GENERATION, generation);
     if (sessionId != null) jwt.withClaim(SESSION, sessionId);
+    if (operator) jwt.withClaim(OPERATOR, true);
     return jwt.sign(algorithm);
   }
 
   /**
-   * A verified token's caller (with its session id when it has one) and the session generation it
-   * was issued in.
+   * A verified token's caller (with its session id when it has one), the session generation it was
+   * issued in, and whether the command line minted it for an operator.
    */
-  public record Claims(Principal principal, long generation) {}
+  public record Claims(Principal principal, long generation, boolean operator) {}
 
   /**
    * The caller, or empty for a token that is malformed, forged, of another algorithm or expired.
@@ -147,7 +161,8 @@ public final class Tokens {
       Claims claims =
           new Claims(
               new Principal(jwt.getSubject(), role.get(), sessionId, null),
-              generation == null ? 0 : generation);
+              generation == null ? 0 : generation,
+              Boolean.TRUE.equals(jwt.getClaim(OPERATOR).asBoolean()));
       if (verified.size() >= VERIFIED_BOUND)
         verified.clear(); // rare: that many sign-ins within a token's lifetime
       Instant issuedAt = jwt.getIssuedAtAsInstant();

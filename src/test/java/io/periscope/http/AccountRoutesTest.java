@@ -9,9 +9,11 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.owner.Role;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.AfterClass;
@@ -100,6 +102,12 @@ public class AccountRoutesTest {
     assertEquals(401, status("GET", "/watches", elsewhere, null));
     assertEquals(401, status("GET", "/watches", here, null));
     assertEquals(200, status("GET", "/watches", fresh, null));
+    String operators =
+        service.tokens.issue("pavel", Role.USER, Instant.now(), Duration.ofMinutes(5));
+    assertEquals(
+        "the command line's token for the owner is no sign-in the change ends",
+        200,
+        status("GET", "/watches", operators, null));
     assertEquals(
         401,
         service
