@@ -4,22 +4,29 @@ import com.typesafe.config.Config;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.periscope.assist.Assistant;
 import io.periscope.assist.DomainLiveness;
+import io.periscope.auth.AccountAccess;
+import io.periscope.auth.AccountAdmin;
+import io.periscope.auth.AccountGate;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.OwnAccount;
 import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
-import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
+import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
 import io.periscope.config.Settings;
+import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
 import io.periscope.entity.Asks;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.feedback.Feedbacks;
+import io.periscope.http.AccountRoutes;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
@@ -56,6 +63,7 @@ import io.periscope.notify.NotifyMeters;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OnDemandRuns;
+import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.run.EntityRunAll;
@@ -73,6 +81,7 @@ import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
@@ -111,13 +120,19 @@ public final class Periscope {
   private final Vapid vapid;
   private final Reencryption reencryption;
   private final Clock clock;
-  private final SessionGenerations sessions;
+  private final AccountAccess sessions;
   private final SelfService selfService;
   private final IdentityLinks identityLinks;
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
+  private final RunPages runPages;
+
+  /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
+  private final Executor blocking;
+
+  private final JournalErasure erasure;
 
   /**
    * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
@@ -145,10 +160,10 @@ public final class Periscope {
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
-    Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    this.accounts =
-        new Accounts(
-            entities::owner, entities::email, asks, new JournalReads(system), tokens, blocking);
+    this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
+    JournalReads journal = new JournalReads(system);
+    this.runPages = new RunPages(entities::watch, asks, journal);
+    this.accounts = new Accounts(entities::owner, entities::email, asks, journal, tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
     this.trusted =
         new OkHttpClient.Builder()
@@ -173,7 +188,8 @@ public final class Periscope {
             entities,
             asks,
             cipher);
-    this.sessions = new SessionGenerations(entities, asks, clock);
+    this.sessions = new AccountAccess(entities, asks, clock);
+    this.erasure = new JournalErasure(system);
     // the first WEB_ORIGIN, else the client this service serves
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
@@ -247,10 +263,13 @@ public final class Periscope {
     RepeatedAlerts runAlerts =
         new RepeatedAlerts(adminAlerts, Clock.systemUTC(), RepeatedAlerts.REPEAT_EVERY);
     entities.start(
-        new RunSlots(
-            pipeline(config, blocking, runAlerts),
-            settings.runsPerNode(),
-            system.executionContext()),
+        new AccountGate(
+            new RunSlots(
+                pipeline(config, blocking, runAlerts),
+                settings.runsPerNode(),
+                settings.runDeadline(),
+                system.executionContext()),
+            sessions),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         clock);
   }
@@ -290,6 +309,52 @@ public final class Periscope {
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         Clock.systemUTC());
+  }
+
+  /**
+   * What a deleted account keeps in the packages above the accounts' own: its browsers' push
+   * subscriptions, its channel addresses and its feedback on runs (all removed, whatever happens to
+   * the run history).
+   */
+  private CompletionStage<Done> eraseUserData(
+      String accountId, List<String> watchIds, boolean eraseHistory) {
+    CompletionStage<Done> devices =
+        asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(
+                entities.devices(accountId), DevicesEntity.GetDevices::new)
+            .thenCompose(
+                found ->
+                    AccountAdmin.all(
+                        found.devices().stream()
+                            .map(
+                                d ->
+                                    AccountAdmin.ignoringRefusal(
+                                        asks.<DevicesEntity.Command, Done>ask(
+                                            entities.devices(accountId),
+                                            reply -> new DevicesEntity.Remove(d.id(), reply))))
+                            .toList()));
+    CompletionStage<Done> addresses =
+        asks.<ChannelAddressesEntity.Command, ChannelAddressesEntity.Addresses>ask(
+                entities.channelAddresses(accountId), ChannelAddressesEntity.Get::new)
+            .thenCompose(
+                found ->
+                    AccountAdmin.all(
+                        found.addresses().stream()
+                            .map(
+                                a ->
+                                    AccountAdmin.ignoringRefusal(
+                                        asks.<ChannelAddressesEntity.Command, Done>ask(
+                                            entities.channelAddresses(accountId),
+                                            reply ->
+                                                new ChannelAddressesEntity.Remove(
+                                                    a.address(), reply))))
+                            .toList()));
+    return devices
+        .thenCompose(d -> addresses)
+        .thenCompose(
+            d ->
+                erasure.erase(
+                    FeedbackEntity.TYPE_KEY.name(),
+                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -347,6 +412,20 @@ public final class Periscope {
 
   public HttpApi httpApi(Clock clock) {
     Settings.RateLimits limits = settings.rateLimits();
+    AccountAdmin accountAdmin =
+        new AccountAdmin(
+            accounts,
+            entities::owner,
+            entities::watch,
+            entities::trustRules,
+            entities::auditLog,
+            entities::email,
+            sessions,
+            selfService,
+            erasure,
+            this::eraseUserData,
+            asks,
+            clock);
     MeterRegistry meters = metrics.registry();
     FixedWindowRateLimiter authLimiter =
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock)
@@ -400,17 +479,22 @@ public final class Periscope {
             entities,
             asks,
             runs,
+            runPages,
             channelPolicy,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,
+            accountAdmin,
             keyPools,
             new KeyPoolAdmin(keyPools, probes),
             models,
             probeLimiter,
             this::reencrypt),
+        new AccountRoutes(
+            new OwnAccount(accounts, entities::owner, asks, sessions, tokens, blocking, clock),
+            settings.maxBodyBytes()),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),

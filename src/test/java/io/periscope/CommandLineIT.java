@@ -64,6 +64,19 @@ public class CommandLineIT {
   }
 
   @Test
+  public void theJarKnowsItsVersion() throws Exception {
+    Map<String, String> env = new HashMap<>();
+    env.put("DATA_DIR", Files.createTempDirectory("periscope-cli").toString());
+    ServiceProcess jar = new ServiceProcess(env, ServiceProcess.logFile("cli-version"));
+    ServiceProcess.Output version = jar.output(List.of("--version"), null);
+    assertEquals(0, version.exit());
+    assertTrue(
+        version.stdout(),
+        version.stdout().matches("(?s)periscope \\d+\\.\\d+\\.\\d+\\S*\nJava .*"));
+    assertEquals(2, jar.command(List.of("users", "create", "--id", "x"), null));
+  }
+
+  @Test
   public void runAndHistoryOnH2() throws Exception {
     runAndReplay(new HashMap<>(), "cli-h2");
   }
@@ -116,6 +129,29 @@ public class CommandLineIT {
       assertEquals(1, history.get("runs").size());
       assertEquals("nothing-new", history.get("runs").get(0).get("outcome").asText());
 
+      // following every watch of the owner as JSON lines: a run recorded now shows up
+      Process follow =
+          service.started(List.of("history", "--owner", owner, "--follow", "--json-lines"));
+      try {
+        java.io.BufferedReader lines =
+            new java.io.BufferedReader(
+                new java.io.InputStreamReader(
+                    follow.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode first = Json.MAPPER.readTree(within(lines));
+        assertEquals("the past first", "run-all", first.get("trigger").asText());
+        HttpResponse<String> ran = send(service, token, "POST", "/watches/daily/run");
+        assertEquals(ran.body(), 200, ran.statusCode());
+        String runId = Json.MAPPER.readTree(ran.body()).at("/result/runId").asText();
+        JsonNode followed = Json.MAPPER.readTree(within(lines));
+        assertEquals(runId, followed.get("runId").asText());
+        assertEquals(owner, followed.get("owner").asText());
+        assertEquals("daily", followed.get("watchId").asText());
+        assertEquals("nothing-new", followed.get("outcome").asText());
+      } finally {
+        follow.destroy();
+        follow.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      }
+
       assertEquals(204, send(service, token, "DELETE", "/watches/daily").statusCode());
       service.stop();
 
@@ -126,20 +162,62 @@ public class CommandLineIT {
       assertEquals(
           owner + "/paused nothing-new collected=0 fresh=0 notified=0 errors=0",
           offline.stdout().strip());
-      ServiceProcess.Output none = service.output(List.of("run", "--owner", owner), null);
-      assertEquals("a deleted and a disabled watch: nothing runs", "", none.stdout().strip());
+      ServiceProcess.Output nothing = service.output(List.of("run", "--owner", owner), null);
+      assertEquals("a deleted and a disabled watch: nothing runs", "", nothing.stdout().strip());
 
       // the deleted watch's history, from the journal alone
       ServiceProcess.Output lines =
           service.output(List.of("history", "--owner", owner, "--watch", "daily"), null);
       assertEquals(0, lines.exit());
       List<String> replayed = lines.stdout().strip().lines().toList();
-      assertEquals(1, replayed.size());
+      assertEquals(2, replayed.size());
       assertTrue(
-          replayed.get(0), replayed.get(0).contains(" nothing-new trigger=run-all collected=0"));
+          replayed.get(0),
+          replayed.get(0).contains(" " + owner + "/daily nothing-new trigger=manual collected=0"));
+      assertTrue(
+          replayed.get(1),
+          replayed.get(1).contains(" " + owner + "/daily nothing-new trigger=run-all collected=0"));
+      // the owner's every watch, filtered by outcome and time, as JSON lines
+      ServiceProcess.Output all =
+          service.output(
+              List.of(
+                  "history",
+                  "--owner",
+                  owner,
+                  "--outcome",
+                  "nothing-new",
+                  "--since",
+                  "1h",
+                  "--json-lines"),
+              null);
+      assertEquals(0, all.exit());
+      List<String> jsonLines = all.stdout().strip().lines().toList();
+      assertEquals(all.stdout(), 3, jsonLines.size());
+      assertEquals("paused", Json.MAPPER.readTree(jsonLines.get(2)).get("watchId").asText());
+      ServiceProcess.Output none =
+          service.output(
+              List.of("history", "--owner", owner, "--outcome", "alert", "--json-lines"), null);
+      assertEquals(0, none.exit());
+      assertEquals("", none.stdout());
       assertEquals(
           1, service.output(List.of("history", "--owner", owner, "--watch", "never"), null).exit());
     }
+  }
+
+  /** The next line of a command that keeps running, or a failure after a minute and a half. */
+  private static String within(java.io.BufferedReader lines) throws Exception {
+    String line =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return lines.readLine();
+                  } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                  }
+                })
+            .get(90, java.util.concurrent.TimeUnit.SECONDS);
+    if (line == null) throw new AssertionError("the command ended");
+    return line;
   }
 
   private String login(ServiceProcess service) throws Exception {

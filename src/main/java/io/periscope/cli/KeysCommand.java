@@ -14,9 +14,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code keys re-encrypt}: seals every stored key (the key pools', the generated VAPID private key)
@@ -25,29 +30,51 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * itself. Prints one line; exits 1 when a key could not be read by any configured key (it is then
  * dead, and the operator alerted).
  */
-final class KeysCommand {
+@Command(
+    name = "keys",
+    mixinStandardHelpOptions = true,
+    description = "Manages the stored keys.",
+    synopsisSubcommandLabel = "COMMAND",
+    subcommands = KeysCommand.Reencrypt.class)
+final class KeysCommand implements Callable<Integer> {
   private static final Duration PATIENCE = Duration.ofMinutes(5);
 
-  private KeysCommand() {}
+  @ParentCommand private Root root;
+  @Spec private CommandSpec spec;
 
-  static int run(List<String> args, Config config, PrintStream out, PrintStream err)
-      throws Exception {
-    if (!args.equals(List.of("re-encrypt")))
-      throw new Args.UsageException("usage: keys re-encrypt");
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "keys needs a command: re-encrypt");
+  }
+
+  @Command(
+      name = "re-encrypt",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Seals every stored key (both key pools, the generated VAPID private key) under the first"
+            + " ENCRYPTION_KEY, through the service running on this DATA_DIR or on the journal"
+            + " itself.",
+        "Prints 're-encrypted N, already current N, undecryptable N'; exit 1 when a key could not"
+            + " be read by any configured key (it is then dead)."
+      })
+  static final class Reencrypt implements Callable<Integer> {
+    @ParentCommand private KeysCommand keys;
+
+    @Override
+    public Integer call() throws Exception {
+      return reencrypt(keys.root.quietConfig(), keys.root.out);
+    }
+  }
+
+  private static int reencrypt(Config config, PrintStream out) throws Exception {
     Settings settings = Settings.from(config);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    Reencryption.Result result;
-    try {
-      result =
-          SingleWriter.act(
-              settings,
-              http,
-              service -> throughService(service, settings, http),
-              () -> locally(config, settings));
-    } catch (SingleWriter.Busy e) {
-      err.println("error: " + e.getMessage());
-      return 1;
-    }
+    Reencryption.Result result =
+        SingleWriter.act(
+            settings,
+            http,
+            service -> throughService(service, settings, http),
+            () -> locally(config, settings));
     out.println(
         "re-encrypted "
             + result.reencrypted()
@@ -55,7 +82,7 @@ final class KeysCommand {
             + result.current()
             + ", undecryptable "
             + result.undecryptable());
-    return result.undecryptable() == 0 ? 0 : 1;
+    return result.undecryptable() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
   private static Reencryption.Result throughService(

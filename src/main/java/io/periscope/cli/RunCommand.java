@@ -29,9 +29,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code run [--owner ID] [--watch ID]}: runs watches once, now, ignoring schedules — every enabled
@@ -40,10 +47,39 @@ import org.apache.pekko.actor.typed.ActorSystem;
  *
  * <p>Like every command that writes, it goes through the service running on this data directory
  * (with a short-lived token of each owner), or, when none runs, runs the watches in this process as
- * the journal's only writer. A run that crashed sends the operational alert.
+ * the journal's only writer. A run that crashed sends the operational alert. On a terminal a
+ * progress line on standard error says which account runs and how many watches are done.
  */
-final class RunCommand {
-  private RunCommand() {}
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs watches once, now, ignoring schedules: every enabled watch of every account, of one"
+          + " account (--owner), or one watch, enabled or not (--owner and --watch).",
+      "Prints one line per watch as it finishes: <owner>/<watchId> <outcome> collected=N fresh=N"
+          + " notified=N errors=N. Exit 1 when any failed."
+    })
+final class RunCommand implements Callable<Integer> {
+  @ParentCommand private Root root;
+  @Spec private CommandSpec spec;
+
+  @Option(names = "--owner", paramLabel = "ID", description = "only this account's watches")
+  private String owner;
+
+  @Option(
+      names = "--watch",
+      paramLabel = "ID",
+      description = "only this watch of the --owner, even when disabled")
+  private String watch;
+
+  @Option(
+      names = "--progress",
+      paramLabel = "WHEN",
+      defaultValue = "auto",
+      description =
+          "a progress line on standard error: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE},"
+              + " on a terminal)")
+  private Progress.Mode progress;
 
   /**
    * The lines of the command, printed as each watch finishes; remembers whether any failed. Crashed
@@ -52,17 +88,54 @@ final class RunCommand {
   private static final class Lines {
     private final PrintStream out;
     private final AdminAlerts alerts;
+    private final Progress progress;
     private boolean anyFailed;
+    private String owner = "";
+    private int ownerIndex;
+    private int owners;
+    private int done;
+    private int total;
 
-    Lines(PrintStream out, AdminAlerts alerts) {
+    Lines(PrintStream out, AdminAlerts alerts, Progress progress) {
       this.out = out;
       this.alerts = alerts;
+      this.progress = progress;
+    }
+
+    /** The next account's watches start running. */
+    void account(String owner, int index, int owners) {
+      this.owner = owner;
+      this.ownerIndex = index;
+      this.owners = owners;
+      this.done = 0;
+      this.total = 0;
+      showProgress();
+    }
+
+    /** How many watches the account's run covers, once known. */
+    void total(int watches) {
+      if (watches != total) {
+        total = watches;
+        showProgress();
+      }
+    }
+
+    private void showProgress() {
+      progress.show(
+          "running "
+              + owner
+              + (owners > 1 ? " (account " + (ownerIndex + 1) + " of " + owners + ")" : "")
+              + ": "
+              + done
+              + (total > 0 ? " of " + total : "")
+              + " watches done");
     }
 
     void watch(String owner, RunAllResult.WatchOutcome o) {
       if (o.status().equals(RunAllResult.SKIPPED)) return;
       anyFailed |= o.status().equals(RunAllResult.FAILED);
       RunRecord r = o.record();
+      progress.clear();
       out.println(
           owner
               + "/"
@@ -78,6 +151,8 @@ final class RunCommand {
               + " errors="
               + (r == null ? 1 : r.sourceErrors().size() + (r.error() == null ? 0 : 1)));
       out.flush();
+      done++;
+      showProgress();
       if (r == null || RunRecords.isCrash(r)) {
         alerts
             .alert(
@@ -93,48 +168,46 @@ final class RunCommand {
     /** An owner whose run-all could not run (one in flight, say): the others still run. */
     void ownerFailed(String owner, String why) {
       anyFailed = true;
+      progress.clear();
       out.println(owner + " error: " + why);
       out.flush();
     }
 
     int exitCode() {
-      return anyFailed ? 1 : 0;
+      progress.clear();
+      return anyFailed ? ExitCodes.FAILED : ExitCodes.OK;
     }
   }
 
-  static int run(List<String> args, Config config, PrintStream out, PrintStream err)
-      throws Exception {
-    Args a = new Args(args, Set.of("--owner", "--watch"), Set.of());
-    Optional<String> owner = a.get("--owner");
-    Optional<String> watch = a.get("--watch");
-    if (watch.isPresent() && owner.isEmpty())
-      throw new Args.UsageException("--watch needs --owner");
+  @Override
+  public Integer call() throws Exception {
+    if (watch != null && owner == null)
+      throw new ParameterException(spec.commandLine(), "--watch needs --owner");
+    Config config = root.quietConfig();
     Settings settings = Settings.from(config);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    try {
-      return SingleWriter.act(
-          settings,
-          http,
-          // the service sends its runs' own alerts; this process adds only the crash alerts
-          service ->
-              throughService(
-                  service,
-                  settings,
-                  http,
-                  owner,
-                  watch,
-                  new Lines(out, AdminAlerts.create(config, new okhttp3.OkHttpClient()))),
-          () -> locally(config, settings, owner, watch, out));
-    } catch (SingleWriter.Busy | NoSuchWatch e) {
-      err.println("error: " + e.getMessage());
-      return 1;
-    }
+    Optional<String> owner = Optional.ofNullable(this.owner);
+    Optional<String> watch = Optional.ofNullable(this.watch);
+    Progress progress = new Progress(this.progress, root.err);
+    return SingleWriter.act(
+        settings,
+        http,
+        // the service sends its runs' own alerts; this process adds only the crash alerts
+        service ->
+            throughService(
+                service,
+                settings,
+                http,
+                owner,
+                watch,
+                new Lines(
+                    root.out, AdminAlerts.create(config, new okhttp3.OkHttpClient()), progress)),
+        () -> locally(config, settings, owner, watch, root.out, progress));
   }
 
-  private static final class NoSuchWatch extends RuntimeException {
-    NoSuchWatch(String owner, String watchId) {
-      super("no watch " + owner + "/" + watchId);
-    }
+  /** No such watch: nothing ran. */
+  private static ExitCodes.Failure noSuchWatch(String owner, String watchId) {
+    return new ExitCodes.Failure(ExitCodes.FAILED, "no watch " + owner + "/" + watchId);
   }
 
   /** How often a run-all run in this process is looked at for finished watches. */
@@ -148,25 +221,29 @@ final class RunCommand {
       Settings settings,
       Optional<String> owner,
       Optional<String> watch,
-      PrintStream out)
+      PrintStream out,
+      Progress progress)
       throws Exception {
     ActorSystem<Void> system = Node.startLocal(config);
     try {
       Periscope app =
           new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
       await(app.seedKeyPools());
-      Lines lines = new Lines(out, app.adminAlerts());
+      Lines lines = new Lines(out, app.adminAlerts(), progress);
       List<String> owners =
           owner.isPresent()
               ? List.of(owner.get())
               : await(app.accounts().list()).stream().map(v -> v.id()).toList();
-      for (String o : owners) {
+      for (int i = 0; i < owners.size(); i++) {
+        String o = owners.get(i);
+        lines.account(o, i, owners.size());
         if (watch.isPresent()) {
+          lines.total(1);
           RunRecord record;
           try {
             record = await(app.runNow(o, watch.get()));
           } catch (java.util.concurrent.ExecutionException e) {
-            if (Failures.isRefusal(e)) throw new NoSuchWatch(o, watch.get());
+            if (Failures.isRefusal(e)) throw noSuchWatch(o, watch.get());
             throw e;
           }
           lines.watch(o, RunAllResult.WatchOutcome.of(watch.get(), record));
@@ -183,6 +260,7 @@ final class RunCommand {
         long deadline = System.nanoTime() + EntityRunAll.RUN_ALL_TIMEOUT.toNanos();
         while (true) {
           job = await(app.runAllJob(o, job.id()));
+          lines.total(job.total());
           for (RunAllResult.WatchOutcome outcome : job.outcomes())
             if (printed.add(outcome.watchId())) lines.watch(o, outcome);
           if (job.finished()) break;
@@ -228,13 +306,16 @@ final class RunCommand {
           .path("users")
           .forEach(u -> owners.add(u.path("id").asText()));
     }
-    for (String o : owners) {
+    for (int i = 0; i < owners.size(); i++) {
+      String o = owners.get(i);
+      lines.account(o, i, owners.size());
       String token =
           tokens.issue(o, Role.USER, Instant.now(), EntityRunAll.RUN_ALL_TIMEOUT.plusMinutes(1));
       if (watch.isPresent()) {
+        lines.total(1);
         Answer answer =
             send(http, post(service.base().resolve("/watches/" + watch.get() + "/run"), token));
-        if (answer.status() == 404) throw new NoSuchWatch(o, watch.get());
+        if (answer.status() == 404) throw noSuchWatch(o, watch.get());
         RunRecord record = Json.MAPPER.treeToValue(answer.ok().path("result"), RunRecord.class);
         lines.watch(o, RunAllResult.WatchOutcome.of(watch.get(), record));
         continue;
@@ -245,6 +326,7 @@ final class RunCommand {
         lines.ownerFailed(o, started.error());
         continue;
       }
+      lines.total(started.body().at("/job/total").asInt(0));
       String events = "/watches/run-all/jobs/" + started.body().at("/job/id").asText() + "/events";
       followEvents(http, get(service.base().resolve(events), token), o, lines);
     }

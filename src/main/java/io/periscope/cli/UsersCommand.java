@@ -18,54 +18,88 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.typed.ActorSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code users create --id ID --email EMAIL --role admin|user}, password on the first line of
- * standard input. When a service runs on this data directory the account is created through it
- * (POST /admin/users with a short-lived admin token), so its entities keep one writer; otherwise
- * this process holds the data-directory lock and writes the journal itself.
+ * {@code users}: the accounts. {@code users create --id ID --email EMAIL --role admin|user},
+ * password on the first line of standard input. When a service runs on this data directory the
+ * account is created through it (POST /admin/users with a short-lived admin token), so its entities
+ * keep one writer; otherwise this process holds the data-directory lock and writes the journal
+ * itself.
  */
-final class UsersCommand {
-  private UsersCommand() {}
+@Command(
+    name = "users",
+    mixinStandardHelpOptions = true,
+    description = "Manages the accounts.",
+    synopsisSubcommandLabel = "COMMAND",
+    subcommands = UsersCommand.Create.class)
+final class UsersCommand implements Callable<Integer> {
+  @ParentCommand Root root;
+  @Spec private CommandSpec spec;
 
-  static int run(List<String> args, Config config, PrintStream out, PrintStream err)
-      throws Exception {
-    if (args.isEmpty() || !args.get(0).equals("create")) {
-      throw new Args.UsageException("usage: users create --id ID --email EMAIL --role admin|user");
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "users needs a command");
+  }
+
+  @Command(
+      name = "create",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Creates a verified account. The password is the first line of standard input (a hidden"
+            + " prompt on a terminal).",
+        "Works while the service runs (through it) and while it does not (on the journal)."
+      })
+  static final class Create implements Callable<Integer> {
+    @ParentCommand private UsersCommand users;
+
+    @Option(names = "--id", required = true, paramLabel = "ID", description = "the account's id")
+    private String id;
+
+    @Option(names = "--email", required = true, paramLabel = "EMAIL")
+    private String email;
+
+    @Option(names = "--role", required = true, paramLabel = "ROLE", description = "admin or user")
+    private String role;
+
+    @Override
+    public Integer call() throws Exception {
+      return create(id, email, role, users.root.quietConfig(), users.root.out, users.root.err);
     }
-    Args a = new Args(args.subList(1, args.size()), Set.of("--id", "--email", "--role"), Set.of());
+  }
+
+  private static int create(
+      String id, String email, String role, Config config, PrintStream out, PrintStream err)
+      throws Exception {
     String password = readPassword();
     Accounts.NewAccount request;
     try {
-      request =
-          Accounts.validate(
-              a.required("--id"), a.required("--email"), a.required("--role"), password);
+      request = Accounts.validate(id, email, role, password);
     } catch (ValidationException e) {
       err.println(
           "error: "
               + e.issues().stream()
                   .map(i -> i.path().get(0) + " " + i.message())
                   .collect(Collectors.joining("; ")));
-      return 1;
+      return ExitCodes.FAILED;
     }
     Settings settings = Settings.from(config);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    try {
-      return SingleWriter.act(
-          settings,
-          http,
-          service -> createThroughService(service, request, settings, http, out, err),
-          () -> createLocally(request, config, settings, out, err));
-    } catch (SingleWriter.Busy e) {
-      err.println("error: " + e.getMessage());
-      return 1;
-    }
+    return SingleWriter.act(
+        settings,
+        http,
+        service -> createThroughService(service, request, settings, http, out, err),
+        () -> createLocally(request, config, settings, out, err));
   }
 
   private static int createThroughService(
@@ -100,12 +134,12 @@ final class UsersCommand {
     if (response.statusCode() == 201) {
       out.println(
           "created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
-      return 0;
+      return ExitCodes.OK;
     }
     String reason =
         Json.MAPPER.readTree(response.body()).path("error").asText("HTTP " + response.statusCode());
     err.println("error: " + reason);
-    return 1;
+    return ExitCodes.FAILED;
   }
 
   private static int createLocally(
@@ -122,11 +156,11 @@ final class UsersCommand {
       app.accounts().create(request).toCompletableFuture().get(60, TimeUnit.SECONDS);
       out.println(
           "created " + request.role().wire() + " " + request.id() + " <" + request.email() + ">");
-      return 0;
+      return ExitCodes.OK;
     } catch (java.util.concurrent.ExecutionException e) {
       if (e.getCause() instanceof Accounts.Conflict c) {
         err.println("error: " + c.getMessage());
-        return 1;
+        return ExitCodes.FAILED;
       }
       throw e;
     } finally {

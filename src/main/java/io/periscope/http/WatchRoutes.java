@@ -28,6 +28,7 @@ import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Entities;
+import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
@@ -61,6 +62,7 @@ public final class WatchRoutes implements Routes {
   private final ZoneId scheduleZone;
   private final Asks asks;
   private final OnDemandRuns runs;
+  private final RunPages history;
   private final ChannelPolicy channels;
   private final long maxBody;
 
@@ -74,12 +76,14 @@ public final class WatchRoutes implements Routes {
       Entities entities,
       Asks asks,
       OnDemandRuns runs,
+      RunPages history,
       ChannelPolicy channels,
       long maxBody,
       ZoneId scheduleZone) {
     this.entities = entities;
     this.scheduleZone = scheduleZone;
     this.runs = runs;
+    this.history = history;
     this.asks = asks;
     this.channels = channels;
     this.maxBody = maxBody;
@@ -398,9 +402,8 @@ public final class WatchRoutes implements Routes {
           HttpResponses.invalid(
               List.of(Issue.at("must be a whole number from 1 to " + MAX_RUNS, "query", "limit"))));
     }
-    int page = limit;
-    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            entities.watch(owner, id), r -> new WatchEntity.GetRuns(page, before.orElse(null), r))
+    return history
+        .page(owner, id, limit, before.orElse(null))
         .thenApply(
             history -> {
               List<RunView> runs = history.runs().stream().map(rec -> RunView.of(id, rec)).toList();

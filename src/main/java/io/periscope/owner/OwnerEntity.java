@@ -35,9 +35,10 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
- * One per account (entity id = account id): the account's credentials and role, the hashes of the
- * single-use tokens mailed to it (verification, password reset), and the id of every watch it
- * holds, in creation order. {@code GET /watches} asks each of those watches.
+ * One per account (entity id = account id): the account's credentials, role and state (enabled,
+ * disabled, deleted), the sign-ins its holder ended, its personal API tokens (hashed), the hashes
+ * of the single-use tokens mailed to it (verification, password reset), and the id of every watch
+ * it holds, in creation order. {@code GET /watches} asks each of those watches.
  *
  * <p>An id leaves only once its watch is gone: a delete goes through this entity ({@link
  * DeleteWatch}), which deletes the watch and then the id, and a listing that meets an id whose
@@ -78,25 +79,58 @@ public final class OwnerEntity
    * {@code tokens} are the live single-use tokens mailed to the account, as hashes, at most one per
    * purpose.
    */
-  public record State(Account account, WatchRegistry watchIds, List<PendingToken> tokens)
+  public record State(
+      Account account,
+      WatchRegistry watchIds,
+      List<PendingToken> tokens,
+      List<EndedSession> endedSessions,
+      List<ApiToken> apiTokens,
+      Boolean deleted)
       implements JsonSerializable {
-    static final State EMPTY = new State(null, WatchRegistry.EMPTY, List.of());
+    static final State EMPTY =
+        new State(null, WatchRegistry.EMPTY, List.of(), List.of(), List.of(), false);
 
     public State {
       watchIds = watchIds == null ? WatchRegistry.EMPTY : watchIds;
       tokens = tokens == null ? List.of() : List.copyOf(tokens);
+      endedSessions = endedSessions == null ? List.of() : List.copyOf(endedSessions);
+      apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
+      deleted = deleted != null && deleted;
+    }
+
+    public State(Account account, WatchRegistry watchIds, List<PendingToken> tokens) {
+      this(account, watchIds, tokens, List.of(), List.of(), false);
     }
 
     State withWatches(List<String> added) {
-      return new State(account, watchIds.with(added), tokens);
+      return new State(account, watchIds.with(added), tokens, endedSessions, apiTokens, deleted);
     }
 
     State withoutWatch(String removed) {
-      return new State(account, watchIds.without(removed), tokens);
+      return new State(
+          account, watchIds.without(removed), tokens, endedSessions, apiTokens, deleted);
     }
 
     State withAccount(Account changed, List<PendingToken> remaining) {
-      return new State(changed, watchIds, remaining);
+      return new State(changed, watchIds, remaining, endedSessions, apiTokens, deleted);
+    }
+
+    /** The account changed by {@code change}; nothing when there is none. */
+    State changed(UnaryOperator<Account> change) {
+      return account == null ? this : withAccount(change.apply(account), tokens);
+    }
+
+    State withEndedSessions(List<EndedSession> ended) {
+      return new State(account, watchIds, tokens, ended, apiTokens, deleted);
+    }
+
+    State withApiTokens(List<ApiToken> changed) {
+      return new State(account, watchIds, tokens, endedSessions, changed, deleted);
+    }
+
+    /** Deleted: no account, no token of any kind; the watch ids stay registered. */
+    State asDeleted() {
+      return new State(null, watchIds, List.of(), List.of(), List.of(), true);
     }
 
     /** Whether a live token of {@code purpose} has this hash. */
@@ -107,6 +141,27 @@ public final class OwnerEntity
     List<PendingToken> tokensBut(TokenPurpose... used) {
       List<TokenPurpose> gone = List.of(used);
       return tokens.stream().filter(t -> !gone.contains(t.purpose())).toList();
+    }
+
+    Access access() {
+      return new Access(
+          account,
+          deleted,
+          endedSessions.stream().map(EndedSession::sessionId).toList(),
+          apiTokens);
+    }
+  }
+
+  /**
+   * What a node needs to judge a caller's token: the account (null when there is none), whether it
+   * was deleted, the sign-ins ended one by one, and the personal API tokens (hashes only).
+   */
+  public record Access(
+      Account account, boolean deleted, List<String> endedSessions, List<ApiToken> apiTokens)
+      implements JsonSerializable {
+    public Access {
+      endedSessions = endedSessions == null ? List.of() : List.copyOf(endedSessions);
+      apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
     }
   }
 
@@ -181,6 +236,53 @@ public final class OwnerEntity
   record WriteRegistrations() implements Command {}
 
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
+
+  /** What a node needs to judge the account's tokens; answered with or without an account. */
+  public record GetAccess(ActorRef<StatusReply<Access>> replyTo) implements Command {}
+
+  /**
+   * Ends one sign-in (its token's session id) until {@code until}, or, with a null session id,
+   * every sign-in so far. Refused without an account.
+   */
+  public record EndSession(
+      String sessionId, Instant until, Instant now, ActorRef<StatusReply<Access>> replyTo)
+      implements Command {}
+
+  /**
+   * A signed-in owner's new password: refused when the password is no longer {@code expectedHash}
+   * (it changed meanwhile). Every earlier sign-in ends.
+   */
+  public record ChangePassword(
+      String expectedHash, String newHash, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /** Refused without an account; an unchanged role persists nothing. */
+  public record ChangeRole(Role role, ActorRef<StatusReply<Account>> replyTo) implements Command {}
+
+  /** Refused without an account; an unchanged state persists nothing. */
+  public record SetDisabled(boolean disabled, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /** Deletes the account: refused without one. Answers the account as it was. */
+  public record DeleteAccount(Instant at, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /** At most this many personal API tokens per account. */
+  public static final int MAX_API_TOKENS = 50;
+
+  /** Refused without an account, beyond {@link #MAX_API_TOKENS}, and for a name in use. */
+  public record CreateApiToken(ApiToken token, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** Refused for an unknown token id. */
+  public record RevokeApiToken(String tokenId, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** A token was used at {@code at}: written at most once a minute per token. No answer. */
+  public record TouchApiToken(String tokenId, Instant at) implements Command {}
+
+  /** How finely a token's last use is kept: a use within this of the last writes nothing. */
+  public static final Duration LAST_USED_GRAIN = Duration.ofMinutes(1);
 
   /**
    * Deletes the watch, then unregisters its id. Refused with the watch's own refusal ({@code watch
@@ -265,6 +367,21 @@ public final class OwnerEntity
   }
 
   public record PasswordReset(String passwordHash) implements Event {}
+
+  /** One sign-in ended (until its token expires); a null session id ended every one so far. */
+  public record SessionEnded(String sessionId, Instant until, Instant at) implements Event {}
+
+  public record RoleChanged(Role role) implements Event {}
+
+  public record DisabledChanged(boolean disabled) implements Event {}
+
+  public record AccountDeleted(Instant at) implements Event {}
+
+  public record ApiTokenCreated(ApiToken token) implements Event {}
+
+  public record ApiTokenRevoked(String tokenId) implements Event {}
+
+  public record ApiTokenUsed(String tokenId, Instant at) implements Event {}
 
   // ---- behaviour
   // ---------------------------------------------------------------------------------
@@ -397,6 +514,17 @@ public final class OwnerEntity
         .onCommand(VerifyEmail.class, this::onVerifyEmail)
         .onCommand(ResetPassword.class, this::onResetPassword)
         .onCommand(VerifiedByProvider.class, this::onVerifiedByProvider)
+        .onCommand(
+            GetAccess.class,
+            (state, cmd) -> Effect().reply(cmd.replyTo(), StatusReply.success(state.access())))
+        .onCommand(EndSession.class, this::onEndSession)
+        .onCommand(ChangePassword.class, this::onChangePassword)
+        .onCommand(ChangeRole.class, this::onChangeRole)
+        .onCommand(SetDisabled.class, this::onSetDisabled)
+        .onCommand(DeleteAccount.class, this::onDeleteAccount)
+        .onCommand(CreateApiToken.class, this::onCreateApiToken)
+        .onCommand(RevokeApiToken.class, this::onRevokeApiToken)
+        .onCommand(TouchApiToken.class, this::onTouchApiToken)
         .onCommand(AddWatch.class, this::onAddWatch)
         .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
         .onCommand(DeleteWatch.class, this::onDeleteWatch)
@@ -545,7 +673,8 @@ public final class OwnerEntity
   }
 
   private ReplyEffect<Event, State> onCreateAccount(State state, CreateAccount cmd) {
-    if (state.account() != null) {
+    // a deleted account's id stays taken: tokens issued to it must never sign another in
+    if (state.account() != null || state.deleted()) {
       return Effect()
           .reply(
               cmd.replyTo(),
@@ -594,6 +723,95 @@ public final class OwnerEntity
     return Effect()
         .persist(new EmailVerified(cmd.provider(), state.account().hasPassword()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private <T> ReplyEffect<Event, State> noAccount(ActorRef<StatusReply<T>> replyTo) {
+    return Effect().reply(replyTo, StatusReply.error(NO_SUCH_ACCOUNT));
+  }
+
+  public static final String NO_SUCH_ACCOUNT = "no such account";
+
+  private ReplyEffect<Event, State> onEndSession(State state, EndSession cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    return Effect()
+        .persist(new SessionEnded(cmd.sessionId(), cmd.until(), cmd.now()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.access()));
+  }
+
+  private ReplyEffect<Event, State> onChangePassword(State state, ChangePassword cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (!java.util.Objects.equals(state.account().passwordHash(), cmd.expectedHash()))
+      return Effect().reply(cmd.replyTo(), StatusReply.error(PASSWORD_CHANGED_MEANWHILE));
+    return Effect()
+        .persist(new PasswordReset(cmd.newHash()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  public static final String PASSWORD_CHANGED_MEANWHILE =
+      "the password was changed meanwhile; sign in again";
+
+  private ReplyEffect<Event, State> onChangeRole(State state, ChangeRole cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (state.account().role() == cmd.role())
+      return Effect().reply(cmd.replyTo(), StatusReply.success(state.account()));
+    return Effect()
+        .persist(new RoleChanged(cmd.role()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private ReplyEffect<Event, State> onSetDisabled(State state, SetDisabled cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (state.account().disabled() == cmd.disabled())
+      return Effect().reply(cmd.replyTo(), StatusReply.success(state.account()));
+    return Effect()
+        .persist(new DisabledChanged(cmd.disabled()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private ReplyEffect<Event, State> onDeleteAccount(State state, DeleteAccount cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    Account was = state.account();
+    return Effect()
+        .persist(new AccountDeleted(cmd.at()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(was));
+  }
+
+  private ReplyEffect<Event, State> onCreateApiToken(State state, CreateApiToken cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (state.apiTokens().size() >= MAX_API_TOKENS)
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              StatusReply.error("an account has at most " + MAX_API_TOKENS + " API tokens"));
+    if (state.apiTokens().stream().anyMatch(t -> t.name().equals(cmd.token().name())))
+      return Effect()
+          .reply(
+              cmd.replyTo(), StatusReply.error("a token with this name exists; revoke it first"));
+    return Effect()
+        .persist(new ApiTokenCreated(cmd.token()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  public static final String NO_SUCH_API_TOKEN = "no such API token";
+
+  private ReplyEffect<Event, State> onRevokeApiToken(State state, RevokeApiToken cmd) {
+    if (state.apiTokens().stream().noneMatch(t -> t.id().equals(cmd.tokenId())))
+      return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_API_TOKEN));
+    return Effect()
+        .persist(new ApiTokenRevoked(cmd.tokenId()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  private ReplyEffect<Event, State> onTouchApiToken(State state, TouchApiToken cmd) {
+    boolean stale =
+        state.apiTokens().stream()
+            .anyMatch(
+                t ->
+                    t.id().equals(cmd.tokenId())
+                        && (t.lastUsedAt() == null
+                            || !cmd.at().isBefore(t.lastUsedAt().plus(LAST_USED_GRAIN))));
+    if (!stale) return Effect().noReply();
+    return Effect().persist(new ApiTokenUsed(cmd.tokenId(), cmd.at())).thenNoReply();
   }
 
   private ReplyEffect<Event, State> onAddWatch(State state, AddWatch cmd) {
@@ -690,6 +908,48 @@ public final class OwnerEntity
                     state.tokensBut(TokenPurpose.VERIFY_EMAIL, TokenPurpose.RESET_PASSWORD)))
         .onEvent(WatchesAdded.class, (state, e) -> state.withWatches(e.watchIds()))
         .onEvent(WatchRemoved.class, (state, e) -> state.withoutWatch(e.watchId()))
+        .onEvent(
+            SessionEnded.class,
+            (state, e) -> {
+              if (e.sessionId() == null) return state.changed(Account::withSessionsEnded);
+              List<EndedSession> ended = new ArrayList<>();
+              // the ones whose tokens expired by now need no remembering
+              state.endedSessions().stream()
+                  .filter(x -> x.until().isAfter(e.at()))
+                  .forEach(ended::add);
+              ended.add(new EndedSession(e.sessionId(), e.until()));
+              return state.withEndedSessions(ended);
+            })
+        .onEvent(RoleChanged.class, (state, e) -> state.changed(a -> a.withRole(e.role())))
+        .onEvent(
+            DisabledChanged.class,
+            // disabling ends every sign-in: enabling again does not bring them back
+            (state, e) ->
+                state.changed(
+                    a ->
+                        e.disabled()
+                            ? a.withDisabled(true).withSessionsEnded()
+                            : a.withDisabled(false)))
+        .onEvent(AccountDeleted.class, (state, e) -> state.asDeleted())
+        .onEvent(
+            ApiTokenCreated.class,
+            (state, e) -> {
+              List<ApiToken> tokens = new ArrayList<>(state.apiTokens());
+              tokens.add(e.token());
+              return state.withApiTokens(tokens);
+            })
+        .onEvent(
+            ApiTokenRevoked.class,
+            (state, e) ->
+                state.withApiTokens(
+                    state.apiTokens().stream().filter(t -> !t.id().equals(e.tokenId())).toList()))
+        .onEvent(
+            ApiTokenUsed.class,
+            (state, e) ->
+                state.withApiTokens(
+                    state.apiTokens().stream()
+                        .map(t -> t.id().equals(e.tokenId()) ? t.usedAt(e.at()) : t)
+                        .toList()))
         .build();
   }
 }

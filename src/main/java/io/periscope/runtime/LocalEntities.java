@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -88,6 +89,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return spawn(KeyPoolEntity.TYPE_KEY.name(), pool, KeyPoolEntity::create);
+  }
+
+  @Override
+  public RecipientRef<AuditLogEntity.Command> auditLog() {
+    return spawn(AuditLogEntity.TYPE_KEY.name(), AuditLogEntity.ID, AuditLogEntity::create);
   }
 
   @Override

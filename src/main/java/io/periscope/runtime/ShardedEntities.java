@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -43,6 +44,8 @@ public final class ShardedEntities implements Entities {
             OwnerEntity.TYPE_KEY,
             ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, this, owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(
             IdentityLinkEntity.TYPE_KEY, ctx -> IdentityLinkEntity.create(ctx.getEntityId())));
@@ -118,6 +121,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, EntityIds.checked(pool));
+  }
+
+  @Override
+  public RecipientRef<AuditLogEntity.Command> auditLog() {
+    return sharding.entityRefFor(AuditLogEntity.TYPE_KEY, AuditLogEntity.ID);
   }
 
   @Override

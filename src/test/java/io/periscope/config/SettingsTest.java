@@ -11,6 +11,28 @@ import org.junit.Test;
 
 /** What the operator's environment may hold, checked before anything starts. */
 public class SettingsTest {
+  private static Settings withEnvironment(java.util.Map<String, String> env) {
+    // at the root, where a ${?VAR} substitution looks before the process environment
+    return Settings.from(
+        Profiles.load("embedded", com.typesafe.config.ConfigFactory.parseMap(env)));
+  }
+
+  @Test
+  public void aRunsDeadlineIsThreeMinutesUnlessSetWithinItsBounds() {
+    assertEquals(
+        java.time.Duration.ofMinutes(3), withEnvironment(java.util.Map.of()).runDeadline());
+    assertEquals(
+        java.time.Duration.ofSeconds(90),
+        withEnvironment(java.util.Map.of("RUN_DEADLINE", "90s")).runDeadline());
+    for (String bad : List.of("500ms", "5m")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> withEnvironment(java.util.Map.of("RUN_DEADLINE", bad)));
+      assertEquals("RUN_DEADLINE must be between 1s and 4m", e.getMessage());
+    }
+  }
+
   @Test
   public void seededKeysAreTrimmedAndEmptyOnesDropped() {
     assertEquals(

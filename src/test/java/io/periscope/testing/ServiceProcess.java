@@ -119,6 +119,14 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
+   * Starts a command of the same jar that runs until stopped (history --follow): its standard
+   * output is the process's input stream; standard error goes to the log.
+   */
+  public Process started(List<String> args) throws IOException {
+    return java(args, null, ProcessBuilder.Redirect.PIPE);
+  }
+
+  /**
    * Creates the administrator {@code id} (address id@example.org) with the command line, as an
    * operator does first, and signs it in: its token.
    */

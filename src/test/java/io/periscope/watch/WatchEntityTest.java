@@ -189,6 +189,37 @@ public class WatchEntityTest {
     assertEquals(watch("Again", 0.3), entity.getState().watch());
   }
 
+  @Test
+  public void beforeOldEventsGoAScheduledWatchWritesItsDueTimeAgain() {
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            WatchEntity.create(
+                "alice:trim-" + java.util.UUID.randomUUID(), NO_RUNS, java.time.Clock.systemUTC()),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    create(watch("Acme", null));
+    java.time.Instant due = entity.getState().nextFireAt();
+    assertEquals(
+        "nothing past the retention yet",
+        List.of(),
+        entity
+            .runCommand(
+                new WatchEntity.TrimJournal(
+                    (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
+                        * WatchEntity.EVENTS_PER_RUN))
+            .events());
+    // a snapshot one event past the retention: the Created event goes, the due time written again
+    // (after it) stays
+    var trimmed =
+        entity.runCommand(
+            new WatchEntity.TrimJournal(
+                (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
+                        * WatchEntity.EVENTS_PER_RUN
+                    + 1));
+    assertEquals(List.of(new WatchEntity.ScheduleAdvanced(null, due)), trimmed.events());
+    assertEquals(due, trimmed.state().nextFireAt());
+  }
+
   /** A Jackson-bound message as the journal keeps it: its serializer's id, manifest and JSON. */
   private static Object roundTrip(Object message, java.util.function.UnaryOperator<String> edit)
       throws Exception {
