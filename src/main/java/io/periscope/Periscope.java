@@ -29,7 +29,9 @@ import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
+import io.periscope.http.QuotaRoutes;
 import io.periscope.http.SystemRoutes;
+import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
@@ -53,6 +55,7 @@ import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OnDemandRuns;
 import io.periscope.persistence.JournalReads;
+import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
@@ -67,6 +70,7 @@ import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
+import io.periscope.transfer.Transfers;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunRecord;
@@ -112,6 +116,8 @@ public final class Periscope {
   private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
+  private final QuotaPolicy quotas;
+  private final Transfers transfers;
 
   /**
    * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
@@ -139,6 +145,9 @@ public final class Periscope {
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
+    this.quotas =
+        QuotaPolicy.of(
+            config, entities::quota, entities::owner, entities::watch, asks, Clock.systemUTC());
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     this.accounts =
         new Accounts(
@@ -204,6 +213,16 @@ public final class Periscope {
     this.channelAddresses =
         new ChannelAddresses(
             entities::email, entities::channelAddresses, asks, mailer, mails, clock);
+    this.transfers =
+        new Transfers(
+            entities::owner,
+            entities::watch,
+            entities::trustRules,
+            channelAddresses,
+            channelPolicy,
+            quotas,
+            asks,
+            Clock.systemUTC());
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -279,6 +298,7 @@ public final class Periscope {
             asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
+        quotas::useModelCall,
         Clock.systemUTC());
   }
 
@@ -313,6 +333,11 @@ public final class Periscope {
 
   public Accounts accounts() {
     return accounts;
+  }
+
+  /** Export and import of accounts' watches, trust rules and channel addresses. */
+  public Transfers transfers() {
+    return transfers;
   }
 
   /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
@@ -380,8 +405,15 @@ public final class Periscope {
             authLimiter,
             clients,
             new SignInBackoff(clock)),
-        new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
-        new WatchRoutes(entities, asks, runs, channelPolicy, settings.maxBodyBytes()),
+        new AssistRoutes(
+            assistant,
+            feedbacks,
+            entities,
+            asks,
+            aiLimiter,
+            quotas::useModelCall,
+            settings.maxBodyBytes()),
+        new WatchRoutes(entities, asks, runs, channelPolicy, quotas, settings.maxBodyBytes()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,
@@ -391,6 +423,8 @@ public final class Periscope {
             probeLimiter,
             this::reencrypt),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
+        new QuotaRoutes(quotas, accounts),
+        new TransferRoutes(transfers, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),

@@ -71,6 +71,8 @@ public final class HttpApi {
       CollectionRoutes collection,
       AdminRoutes admin,
       TrustRoutes trust,
+      QuotaRoutes quotas,
+      TransferRoutes transfer,
       FeedbackRoutes feedback,
       DeviceRoutes devices,
       OpenApiRoutes openApi,
@@ -82,7 +84,18 @@ public final class HttpApi {
     this.clients = clients;
     this.open = Group.of(system, auth);
     this.authenticated =
-        Group.of(watches, collection, admin, trust, feedback, devices, openApi, channels, assist);
+        Group.of(
+            watches,
+            collection,
+            quotas,
+            transfer,
+            admin,
+            trust,
+            feedback,
+            devices,
+            openApi,
+            channels,
+            assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));
     this.metrics =
