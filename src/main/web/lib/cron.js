@@ -1,5 +1,6 @@
-// Five-field cron (minute hour day month weekday, in UTC as the service evaluates it): in words,
-// and its next fire times. The service validates every schedule; this only explains one.
+// Five-field cron (minute hour day month weekday, read in the watch's time zone as the service
+// reads it): in words, and its next fire times. The service validates every schedule; this only
+// explains one.
 const RANGES = [
   [0, 59],
   [0, 23],
@@ -60,10 +61,46 @@ function matchesDay(cron, d) {
   return dom || dow; // cron: either restricted day field may match
 }
 
-/** The next {@code count} fire times after {@code from}, or [] for an invalid expression. */
-export function nextTimes(expression, count = 3, from = new Date()) {
+// A zone's wall clock as a Date whose UTC fields are the wall-clock fields, so the search below
+// steps through the zone's days and hours with the UTC methods.
+function wallClock(date, zone) {
+  const fields = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' };
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', ...fields }).formatToParts(date);
+  const n = Object.fromEntries(parts.map((p) => [p.type, Number(p.value)]));
+  return new Date(Date.UTC(n.year, n.month - 1, n.day, n.hour, n.minute));
+}
+
+// The instant a wall-clock time names in the zone, or null when a daylight-saving change skips it
+// (the service does not fire then either).
+function instantOf(wall, zone) {
+  let t = wall.getTime();
+  for (let i = 0; i < 3; i++) t = wall.getTime() - (wallClock(new Date(t), zone).getTime() - t);
+  return wallClock(new Date(t), zone).getTime() === wall.getTime() ? new Date(t) : null;
+}
+
+/** The known IANA time zone names, or [] where the browser cannot list them. */
+export function timeZones() {
+  return typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+}
+
+/** This browser's time zone: what a new watch is offered. */
+export const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/**
+ * The next {@code count} fire times after {@code from} in {@code zone}, or [] for an invalid
+ * expression or zone.
+ */
+export function nextTimes(expression, count = 3, from = new Date(), zone = 'UTC') {
   const cron = parse(expression);
   if (!cron) return [];
+  try {
+    return wallTimes(cron, count + 1, wallClock(from, zone)).map((w) => instantOf(w, zone)).filter((t) => t && t > from).slice(0, count);
+  } catch {
+    return []; // not a zone this browser knows
+  }
+}
+
+function wallTimes(cron, count, from) {
   const t = new Date(from.getTime());
   t.setUTCSeconds(0, 0);
   t.setUTCMinutes(t.getUTCMinutes() + 1);
@@ -87,8 +124,8 @@ export function nextTimes(expression, count = 3, from = new Date()) {
 
 const pad = (n) => String(n).padStart(2, '0');
 
-/** The schedule in words, such as "every 6 hours" or "every day at 07:30 UTC". */
-export function describe(expression) {
+/** The schedule in words, such as "every 6 hours" or "every day at 07:30 Europe/Berlin". */
+export function describe(expression, zone = 'UTC') {
   const cron = parse(expression);
   if (!cron) return 'not a valid schedule';
   const [m, hr, dom, mon, dow] = cron.fields;
@@ -101,19 +138,19 @@ export function describe(expression) {
   if (dom === '*' && mon === '*' && dow === '*') {
     if (hr === '*' && every(m, 'minute')) return every(m, 'minute');
     if (single(m) && every(hr, 'hour')) return every(hr, 'hour');
-    if (single(m) && single(hr)) return `every day at ${pad(hr)}:${pad(m)} UTC`;
+    if (single(m) && single(hr)) return `every day at ${pad(hr)}:${pad(m)} ${zone}`;
     if (single(m) && /^\d+(,\d+)+$/.test(hr)) {
       const times = hr.split(',').map((x) => `${pad(x)}:${pad(m)}`);
-      return `every day at ${times.slice(0, -1).join(', ')} and ${times[times.length - 1]} UTC`;
+      return `every day at ${times.slice(0, -1).join(', ')} and ${times[times.length - 1]} ${zone}`;
     }
   }
   if (single(m) && single(hr) && mon === '*' && dom === '*') {
-    const at = `at ${pad(hr)}:${pad(m)} UTC`;
+    const at = `at ${pad(hr)}:${pad(m)} ${zone}`;
     if (dow === '1-5') return `on weekdays ${at}`;
     if (single(dow)) return `every ${DAY_NAMES[Number(dow) % 7]} ${at}`;
   }
   if (single(m) && single(hr) && single(dom) && mon === '*' && dow === '*')
-    return `on day ${dom} of every month at ${pad(hr)}:${pad(m)} UTC`;
+    return `on day ${dom} of every month at ${pad(hr)}:${pad(m)} ${zone}`;
   return `on the schedule ${expression.trim()}`;
 }
 
@@ -122,7 +159,7 @@ export const PRESETS = [
   ['Every hour', '0 * * * *'],
   ['Every 6 hours', '0 */6 * * *'],
   ['Every 12 hours', '0 */12 * * *'],
-  ['Every day at 07:00 UTC', '0 7 * * *'],
-  ['Weekdays at 07:00 UTC', '0 7 * * 1-5'],
-  ['Every Monday at 07:00 UTC', '0 7 * * 1'],
+  ['Every day at 07:00', '0 7 * * *'],
+  ['Weekdays at 07:00', '0 7 * * 1-5'],
+  ['Every Monday at 07:00', '0 7 * * 1'],
 ];

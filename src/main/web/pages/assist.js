@@ -54,7 +54,7 @@ function DraftView({ draft }) {
     { class: 'card draft' },
     h('h2', null, draft.name),
     h('p', null, h('strong', null, 'Condition: '), draft.condition),
-    h('p', null, h('strong', null, 'Schedule: '), `${describe(draft.schedule)} (${draft.schedule})`),
+    h('p', null, h('strong', null, 'Schedule: '), `${describe(draft.schedule, draft.timeZone)} (${draft.schedule})`),
     h('p', null, h('strong', null, 'Threshold: '), `${Math.round(draft.threshold * 100)}%`),
     h('h3', null, 'Sources'),
     h(
@@ -118,6 +118,7 @@ export function Assist() {
       condition: draft.condition,
       sources: draft.sources.map(({ rationale, ...s }) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null))),
       schedule: draft.schedule,
+      timeZone: draft.timeZone,
       threshold: draft.threshold,
       channels: [],
       enabled: true,
@@ -158,10 +159,10 @@ export function Assist() {
 
 const FIELD_NAMES = { name: 'Name', condition: 'Condition', sources: 'Sources', schedule: 'Schedule', threshold: 'Threshold', weakThreshold: 'Weak threshold', enabled: 'Enabled' };
 
-function shown(field, value) {
+function shown(field, value, zone) {
   if (value === undefined || value === null) return 'none';
   if (field === 'sources') return value.map((s) => `${s.type}: ${s.value}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`).join('\n');
-  if (field === 'schedule') return `${value} (${describe(value)})`;
+  if (field === 'schedule') return `${value} (${describe(value, zone)})`;
   if (field === 'enabled') return value ? 'yes' : 'no';
   return String(value);
 }
@@ -224,8 +225,8 @@ export function Revise({ id }) {
                       'tr',
                       null,
                       h('th', { scope: 'row' }, FIELD_NAMES[f] || f),
-                      h('td', { class: 'pre' }, h('del', null, shown(f, current[f]))),
-                      h('td', { class: 'pre' }, h('ins', null, shown(f, revision[f]))),
+                      h('td', { class: 'pre' }, h('del', null, shown(f, current[f], current.timeZone))),
+                      h('td', { class: 'pre' }, h('ins', null, shown(f, revision[f], current.timeZone))),
                       h('td', null, revision.reasons.filter((r) => r.field === f).map((r) => r.why).join(' ')),
                     ),
                   ),

@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { del, enc, get, post, put } from '../lib/api.js';
-import { PRESETS, describe, nextTimes } from '../lib/cron.js';
+import { LOCAL_ZONE, PRESETS, describe, nextTimes, timeZones } from '../lib/cron.js';
 import { TIERS } from '../lib/outcomes.js';
 import { navigate, Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
@@ -16,6 +16,7 @@ export const BLANK = {
   condition: '',
   sources: [{ type: 'search', value: '' }],
   schedule: '0 */6 * * *',
+  timeZone: LOCAL_ZONE,
   threshold: 0.8,
   channels: [],
   enabled: true,
@@ -84,9 +85,10 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
   );
 }
 
-function ScheduleField({ value, onInput, issues }) {
+function ScheduleField({ value, onInput, issues, zone, onZone, zoneIssues }) {
   const preset = PRESETS.find(([, cron]) => cron === value.trim());
-  const next = nextTimes(value, 3);
+  const shownZone = zone || 'UTC'; // the service's default when the field is left empty
+  const next = nextTimes(value, 3, new Date(), shownZone);
   return h(
     'fieldset',
     null,
@@ -97,11 +99,13 @@ function ScheduleField({ value, onInput, issues }) {
       onChange: (v) => v !== 'custom' && onInput(v),
       options: [...PRESETS.map(([text, cron]) => [cron, text]), ['custom', 'Custom (cron)']],
     }),
-    h(TextField, { label: 'Cron expression', value, onInput, issues, hint: 'minute hour day month weekday, in UTC' }),
+    h(TextField, { label: 'Cron expression', value, onInput, issues, hint: 'minute hour day month weekday, in the time zone below' }),
+    h(TextField, { label: 'Time zone', value: zone, onInput: onZone, issues: zoneIssues, list: 'time-zones', autocomplete: 'off', hint: 'An IANA name such as Europe/Berlin or UTC.' }),
+    h('datalist', { id: 'time-zones' }, timeZones().map((z) => h('option', { key: z, value: z }))),
     h(
       'div',
       { 'aria-live': 'polite' },
-      h('p', { class: 'meta' }, describe(value)),
+      h('p', { class: 'meta' }, describe(value, shownZone)),
       next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(when).join(' · ')) : null,
     ),
   );
@@ -144,7 +148,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const set = (k, v) => setW((x) => ({ ...x, [k]: v }));
   const submit = () =>
     save.act(async () => {
-      const body = { ...w, channels: w.channels.filter((c) => c.trim() !== '') };
+      const body = { ...w, channels: w.channels.filter((c) => c.trim() !== ''), timeZone: w.timeZone?.trim() || null };
       const stored = creating ? await post('/watches', body) : await put(`/watches/${enc(w.id)}`, editable(body));
       onSaved(stored);
     });
@@ -168,7 +172,14 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     ),
     h(Issues, { issues: (e?.issues || []).filter((i) => JSON.stringify(i.path) === '["sources"]') }),
     h(Button, { onClick: () => set('sources', [...w.sources, { type: 'search', value: '' }]) }, 'Add a source'),
-    h(ScheduleField, { value: w.schedule, onInput: (v) => set('schedule', v), issues: issuesAt(e, ['schedule']) }),
+    h(ScheduleField, {
+      value: w.schedule,
+      onInput: (v) => set('schedule', v),
+      issues: issuesAt(e, ['schedule']),
+      zone: w.timeZone ?? '',
+      onZone: (v) => set('timeZone', v),
+      zoneIssues: issuesAt(e, ['timeZone']),
+    }),
     h(Slider, { label: 'Threshold', value: w.threshold, onInput: (v) => set('threshold', v), issues: issuesAt(e, ['threshold']), hint: 'How sure the model must be before you are alerted.' }),
     h(
       'label',

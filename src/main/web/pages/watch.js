@@ -177,7 +177,7 @@ export function WatchPage({ id }) {
     h(Facts, {
       items: [
         ['Condition', w.condition],
-        ['Schedule', `${describe(w.schedule)} (${w.schedule})${w.enabled ? '' : ', paused'}`],
+        ['Schedule', `${describe(w.schedule, w.timeZone)} (${w.schedule})${w.enabled ? '' : ', paused'}`],
         ['Sources', h('ul', null, w.sources.map((s) => h('li', null, `${s.type === 'rss' ? 'Feed' : 'Search'}: ${s.value}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`)))],
         ['Threshold', `${Math.round(w.threshold * 100)}%${w.weakThreshold !== undefined ? `, weak alerts from ${Math.round(w.weakThreshold * 100)}%` : ''}`],
         ['Channels', w.channels.length ? w.channels.join(', ') : 'none'],

@@ -28,7 +28,7 @@ function WatchRow({ watch, last, onChanged }) {
   const run = useAction();
   const [running, setRunning] = useState(null);
   const [result, setResult] = useState(null);
-  const next = watch.enabled ? nextTimes(watch.schedule, 1)[0] : null;
+  const next = watch.enabled ? nextTimes(watch.schedule, 1, new Date(), watch.timeZone)[0] : null;
   const shown = result || last;
   const setEnabled = (enabled) =>
     toggle.act(async () => {
@@ -51,7 +51,7 @@ function WatchRow({ watch, last, onChanged }) {
       'div',
       { class: 'watch-main' },
       h('h2', null, h(Link, { href: `/watch/${enc(watch.id)}` }, watch.name)),
-      h('p', { class: 'meta' }, describe(watch.schedule), next ? ` · next run ${when(next)}` : watch.enabled ? '' : ' · paused'),
+      h('p', { class: 'meta' }, describe(watch.schedule, watch.timeZone), next ? ` · next run ${when(next)}` : watch.enabled ? '' : ' · paused'),
       h(
         'p',
         { class: 'meta' },

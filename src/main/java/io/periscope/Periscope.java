@@ -1,24 +1,32 @@
 package io.periscope;
 
 import com.typesafe.config.Config;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.periscope.assist.Assistant;
 import io.periscope.assist.DomainLiveness;
+import io.periscope.auth.AccountAccess;
+import io.periscope.auth.AccountAdmin;
+import io.periscope.auth.AccountGate;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.OwnAccount;
 import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
-import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
+import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
 import io.periscope.config.Settings;
+import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
 import io.periscope.entity.Asks;
+import io.periscope.feedback.FeedbackEntity;
 import io.periscope.feedback.Feedbacks;
+import io.periscope.http.AccountRoutes;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
@@ -39,11 +47,13 @@ import io.periscope.identity.IdentitySignIn;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolAdmin;
 import io.periscope.keys.KeyPoolEntity;
+import io.periscope.keys.KeyPoolMeters;
 import io.periscope.keys.KeyPools;
 import io.periscope.keys.Reencryption;
 import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
+import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
@@ -51,9 +61,11 @@ import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.NotifyMeters;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OnDemandRuns;
+import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
@@ -73,6 +85,7 @@ import io.periscope.source.SearchProviders;
 import io.periscope.transfer.Transfers;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
@@ -96,6 +109,8 @@ public final class Periscope {
   private final Settings settings;
   private final Registration registration;
   private final Metrics metrics;
+  private final NotifyMeters notifyMeters;
+  private final ModelMeters modelMeters;
   private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
@@ -109,7 +124,7 @@ public final class Periscope {
   private final Vapid vapid;
   private final Reencryption reencryption;
   private final Clock clock;
-  private final SessionGenerations sessions;
+  private final AccountAccess sessions;
   private final SelfService selfService;
   private final IdentityLinks identityLinks;
   private final ChannelPermissions channelPolicy;
@@ -118,6 +133,12 @@ public final class Periscope {
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
   private final Transfers transfers;
+  private final RunPages runPages;
+
+  /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
+  private final Executor blocking;
+
+  private final JournalErasure erasure;
 
   /**
    * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
@@ -148,10 +169,10 @@ public final class Periscope {
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::owner, entities::watch, asks, Clock.systemUTC());
-    Executor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
-    this.accounts =
-        new Accounts(
-            entities::owner, entities::email, asks, new JournalReads(system), tokens, blocking);
+    this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
+    JournalReads journal = new JournalReads(system);
+    this.runPages = new RunPages(entities::watch, asks, journal);
+    this.accounts = new Accounts(entities::owner, entities::email, asks, journal, tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
     this.trusted =
         new OkHttpClient.Builder()
@@ -160,8 +181,11 @@ public final class Periscope {
             .readTimeout(UPSTREAM_CALL_TIMEOUT)
             .callTimeout(UPSTREAM_CALL_TIMEOUT)
             .build();
-    this.adminAlerts = AdminAlerts.create(config, trusted);
+    this.notifyMeters = new NotifyMeters(metrics.registry());
+    this.modelMeters = new ModelMeters(metrics.registry());
+    this.adminAlerts = AdminAlerts.create(config, trusted, notifyMeters);
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
+    KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
     Settings.Push push = settings.push();
     this.vapid =
@@ -173,7 +197,8 @@ public final class Periscope {
             entities,
             asks,
             cipher);
-    this.sessions = new SessionGenerations(entities, asks, clock);
+    this.sessions = new AccountAccess(entities, asks, clock);
+    this.erasure = new JournalErasure(system);
     // the first WEB_ORIGIN, else the client this service serves
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
@@ -222,6 +247,7 @@ public final class Periscope {
             channelPolicy,
             quotas,
             asks,
+            settings.scheduleTimeZone(),
             Clock.systemUTC());
     this.identitySignIn =
         new IdentitySignIn(
@@ -257,10 +283,13 @@ public final class Periscope {
     RepeatedAlerts runAlerts =
         new RepeatedAlerts(adminAlerts, Clock.systemUTC(), RepeatedAlerts.REPEAT_EVERY);
     entities.start(
-        new RunSlots(
-            pipeline(config, blocking, runAlerts),
-            settings.runsPerNode(),
-            system.executionContext()),
+        new AccountGate(
+            new RunSlots(
+                pipeline(config, blocking, runAlerts),
+                settings.runsPerNode(),
+                settings.runDeadline(),
+                system.executionContext()),
+            sessions),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         clock);
   }
@@ -284,12 +313,13 @@ public final class Periscope {
             blocking,
             Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())),
             channelPolicy,
-            adminAlerts);
+            adminAlerts,
+            notifyMeters);
     return new Pipeline(
         new FeedCollector(userUrls, collection),
         search,
         new ArticleExtractor(userUrls, collection),
-        new PooledModel(models.verdicts(), keyPools),
+        new PooledModel(models.verdicts(), keyPools, modelMeters),
         keyPools,
         notifier,
         adminAlerts,
@@ -300,6 +330,52 @@ public final class Periscope {
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
         Clock.systemUTC());
+  }
+
+  /**
+   * What a deleted account keeps in the packages above the accounts' own: its browsers' push
+   * subscriptions, its channel addresses and its feedback on runs (all removed, whatever happens to
+   * the run history).
+   */
+  private CompletionStage<Done> eraseUserData(
+      String accountId, List<String> watchIds, boolean eraseHistory) {
+    CompletionStage<Done> devices =
+        asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(
+                entities.devices(accountId), DevicesEntity.GetDevices::new)
+            .thenCompose(
+                found ->
+                    AccountAdmin.all(
+                        found.devices().stream()
+                            .map(
+                                d ->
+                                    AccountAdmin.ignoringRefusal(
+                                        asks.<DevicesEntity.Command, Done>ask(
+                                            entities.devices(accountId),
+                                            reply -> new DevicesEntity.Remove(d.id(), reply))))
+                            .toList()));
+    CompletionStage<Done> addresses =
+        asks.<ChannelAddressesEntity.Command, ChannelAddressesEntity.Addresses>ask(
+                entities.channelAddresses(accountId), ChannelAddressesEntity.Get::new)
+            .thenCompose(
+                found ->
+                    AccountAdmin.all(
+                        found.addresses().stream()
+                            .map(
+                                a ->
+                                    AccountAdmin.ignoringRefusal(
+                                        asks.<ChannelAddressesEntity.Command, Done>ask(
+                                            entities.channelAddresses(accountId),
+                                            reply ->
+                                                new ChannelAddressesEntity.Remove(
+                                                    a.address(), reply))))
+                            .toList()));
+    return devices
+        .thenCompose(d -> addresses)
+        .thenCompose(
+            d ->
+                erasure.erase(
+                    FeedbackEntity.TYPE_KEY.name(),
+                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -362,18 +438,37 @@ public final class Periscope {
 
   public HttpApi httpApi(Clock clock) {
     Settings.RateLimits limits = settings.rateLimits();
+    AccountAdmin accountAdmin =
+        new AccountAdmin(
+            accounts,
+            entities::owner,
+            entities::watch,
+            entities::trustRules,
+            entities::auditLog,
+            entities::email,
+            sessions,
+            selfService,
+            erasure,
+            this::eraseUserData,
+            asks,
+            clock);
+    MeterRegistry meters = metrics.registry();
     FixedWindowRateLimiter authLimiter =
-        new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock);
+        new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "auth");
     FixedWindowRateLimiter aiLimiter =
-        new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock);
+        new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "assistance");
     FixedWindowRateLimiter probeLimiter =
-        new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock);
+        new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "key-probes");
     Assistant assistant =
         new Assistant(
-            new PooledModel(models.assistance(), keyPools),
+            new PooledModel(models.assistance(), keyPools, modelMeters),
             keyPools,
             search,
-            new DomainLiveness(settings.allowPrivateNetworks()));
+            new DomainLiveness(settings.allowPrivateNetworks()),
+            settings.scheduleTimeZone());
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
@@ -413,15 +508,27 @@ public final class Periscope {
             aiLimiter,
             quotas::useModelCall,
             settings.maxBodyBytes()),
-        new WatchRoutes(entities, asks, runs, channelPolicy, quotas, settings.maxBodyBytes()),
+        new WatchRoutes(
+            entities,
+            asks,
+            runs,
+            runPages,
+            channelPolicy,
+            quotas,
+            settings.maxBodyBytes(),
+            settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accounts,
+            accountAdmin,
             keyPools,
             new KeyPoolAdmin(keyPools, probes),
             models,
             probeLimiter,
             this::reencrypt),
+        new AccountRoutes(
+            new OwnAccount(accounts, entities::owner, asks, sessions, tokens, blocking, clock),
+            settings.maxBodyBytes()),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new QuotaRoutes(quotas, accounts),
         new TransferRoutes(transfers, settings.maxBodyBytes()),

@@ -32,6 +32,8 @@ import org.junit.Test;
  */
 public class KubernetesManifestsTest {
   private static final Path K8S = Path.of("k8s");
+  private static final Path RULES = K8S.resolve("monitoring/prometheus-rules.yaml");
+  private static final Path DASHBOARD = K8S.resolve("monitoring/grafana-dashboard.json");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private final List<JsonNode> manifests = readAll();
@@ -293,5 +295,89 @@ public class KubernetesManifestsTest {
     assertEquals(
         only("Service", "periscope").at("/spec/ports/0/name").asText(),
         ingress.at("/spec/rules/0/http/paths/0/backend/service/port/name").asText());
+  }
+
+  @Test
+  public void disruptionsTakeOnePodAtATimeAndLeaveAMajorityUp() {
+    JsonNode budget = only("PodDisruptionBudget", "periscope");
+    assertEquals(
+        "the budget covers the pods",
+        strings(pod.at("/metadata/labels")),
+        strings(budget.at("/spec/selector/matchLabels")));
+    int replicas = deployment.at("/spec/replicas").asInt();
+    int unavailable = budget.at("/spec/maxUnavailable").asInt();
+    assertEquals(1, unavailable);
+    assertTrue("a majority stays Up", replicas - unavailable > replicas / 2);
+  }
+
+  @Test
+  public void everyAlertRuleIsComplete() throws IOException {
+    JsonNode rules = only("PrometheusRule", "periscope");
+    String operations = Files.readString(Path.of("docs/operations.md"));
+    Set<String> names = new HashSet<>();
+    for (JsonNode group : rules.at("/spec/groups")) {
+      for (JsonNode rule : group.path("rules")) {
+        String name = rule.path("alert").asText();
+        assertTrue("a named alert", name.startsWith("Periscope"));
+        assertTrue(name + " once", names.add(name));
+        assertFalse(name + " has an expression", rule.path("expr").asText().isBlank());
+        assertTrue(
+            name + " has a severity",
+            Set.of("warning", "critical").contains(rule.at("/labels/severity").asText()));
+        assertFalse(name, rule.at("/annotations/summary").asText().isBlank());
+        assertFalse(name, rule.at("/annotations/description").asText().isBlank());
+        assertTrue(name + " is explained in docs/operations.md", operations.contains(name));
+      }
+    }
+    assertTrue(
+        "the rules the issue asks for",
+        names.containsAll(
+            Set.of(
+                "PeriscopeWatchOverdue",
+                "PeriscopeRunsFailing",
+                "PeriscopeKeyPoolExhausted",
+                "PeriscopeJournalWriteFailures",
+                "PeriscopeNodeUnreachable",
+                "PeriscopeHttpErrors")));
+  }
+
+  @Test
+  public void theDashboardAsksItsPrometheusForEveryPanel() throws IOException {
+    JsonNode dashboard = new ObjectMapper().readTree(DASHBOARD.toFile());
+    assertEquals("periscope", dashboard.path("uid").asText());
+    int queries = 0;
+    for (JsonNode panel : dashboard.path("panels")) {
+      if (panel.path("type").asText().equals("row")) continue;
+      assertEquals(
+          panel.path("title").asText(), "${datasource}", panel.at("/datasource/uid").asText());
+      for (JsonNode target : panel.path("targets")) {
+        assertFalse(panel.path("title").asText(), target.path("expr").asText().isBlank());
+        queries++;
+      }
+    }
+    assertTrue(queries > 20);
+  }
+
+  /**
+   * The metric names the alert rules and the dashboard read: {@code DomainMetricsTest} checks that
+   * each one is in a real scrape after runs.
+   */
+  public static Set<String> metricsRead() throws IOException {
+    StringBuilder expressions = new StringBuilder();
+    for (JsonNode doc :
+        YAML.readValues(YAML.createParser(RULES.toFile()), JsonNode.class).readAll()) {
+      for (JsonNode group : doc.at("/spec/groups"))
+        for (JsonNode rule : group.path("rules"))
+          expressions.append(rule.path("expr").asText()).append('\n');
+    }
+    for (JsonNode panel : new ObjectMapper().readTree(DASHBOARD.toFile()).path("panels"))
+      for (JsonNode target : panel.path("targets"))
+        expressions.append(target.path("expr").asText()).append('\n');
+    Set<String> names = new java.util.TreeSet<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\\b((?:periscope|http_server|jvm|process)_[a-z0-9_]+)")
+            .matcher(expressions);
+    while (m.find()) names.add(m.group(1));
+    return names;
   }
 }

@@ -7,6 +7,7 @@ import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchValidator;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -75,11 +76,13 @@ public final class AssistRequests {
   }
 
   /**
-   * {@code base} counts unless it names another id than the path's (the README's AI assistance,
-   * "Revisions": only a base whose id differs is ignored, so one without an id is the diff base
-   * too); then it must be a valid watch, like a PUT body.
+   * {@code base} counts unless it names another id than the path's (docs/http-interface.md, AI
+   * assistance, "Revisions": only a base whose id differs is ignored, so one without an id is the
+   * diff base too); then it must be a valid watch, like a PUT body, in {@code scheduleZone} when it
+   * names no time zone (SCHEDULE_TIME_ZONE).
    */
-  public static RevisionRequest revision(JsonNode body, String pathId, String owner) {
+  public static RevisionRequest revision(
+      JsonNode body, String pathId, String owner, ZoneId scheduleZone) {
     List<Issue> issues = new ArrayList<>();
     requireObject(body, "{instruction, base?}");
     String instruction =
@@ -94,7 +97,7 @@ public final class AssistRequests {
             || base.path("id").isNull()
             || base.path("id").asText().equals(pathId) && base.path("id").isTextual())) {
       try {
-        baseWatch = WatchValidator.validate(base, pathId, owner);
+        baseWatch = WatchValidator.validate(base, pathId, owner, scheduleZone);
       } catch (ValidationException invalid) {
         invalid
             .issues()

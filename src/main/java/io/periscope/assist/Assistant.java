@@ -10,6 +10,7 @@ import io.periscope.source.SearchProvider;
 import io.periscope.watch.Watch;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,10 +19,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * AI assistance (the README's AI assistance): drafts, revisions and explanations from the model,
- * previews from the search provider, domain liveness from the network. Nothing here persists
- * anything. Model calls go through the model key pool ({@link PooledModel}), searches through the
- * search key pool, so keys cool down and die as they do for runs.
+ * AI assistance (docs/http-interface.md, AI assistance): drafts, revisions and explanations from
+ * the model, previews from the search provider, domain liveness from the network. Nothing here
+ * persists anything. Model calls go through the model key pool ({@link PooledModel}), searches
+ * through the search key pool, so keys cool down and die as they do for runs.
  *
  * <p>Failures: {@link KeyPools.NoUsableKey} when a pool has no usable key, {@link
  * io.periscope.provider.ProviderFailure} when the provider failed, {@link
@@ -42,16 +43,27 @@ public final class Assistant {
   private final KeyPools keyPools;
   private final Optional<SearchProvider> search;
   private final DomainLiveness liveness;
+  private final ZoneId scheduleZone;
 
+  /**
+   * @param scheduleZone the time zone drafts are written for (SCHEDULE_TIME_ZONE)
+   */
   public Assistant(
       PooledModel model,
       KeyPools keyPools,
       Optional<SearchProvider> search,
-      DomainLiveness liveness) {
+      DomainLiveness liveness,
+      ZoneId scheduleZone) {
     this.model = model;
     this.keyPools = keyPools;
     this.search = search;
     this.liveness = liveness;
+    this.scheduleZone = scheduleZone;
+  }
+
+  /** The time zone of watches that name none, which drafts are written for. */
+  public ZoneId scheduleZone() {
+    return scheduleZone;
   }
 
   /** An upstream call that did not finish within {@link #UPSTREAM_DEADLINE}. */
@@ -84,7 +96,9 @@ public final class Assistant {
   }
 
   public CompletionStage<Draft> draft(DraftRequest request) {
-    return fromModel(model.ask(DraftPrompt.of(request), Draft::check));
+    return fromModel(
+        model.ask(
+            DraftPrompt.of(request, scheduleZone), answer -> Draft.check(answer, scheduleZone)));
   }
 
   public CompletionStage<String> explain(Watch watch) {

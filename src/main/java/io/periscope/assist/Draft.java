@@ -8,6 +8,7 @@ import io.periscope.llm.InvalidModelOutput;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +23,7 @@ public record Draft(
     String condition,
     List<DraftSource> sources,
     String schedule,
+    String timeZone,
     double threshold,
     String notes) {
   static final int MAX_NOTES = 2_000;
@@ -48,9 +50,10 @@ public record Draft(
    * how many days back it looks, every source has a rationale, notes is text. Properties the schema
    * does not name are ignored.
    *
+   * @param zone the time zone the model was told its schedule is read in, which the draft carries
    * @throws InvalidModelOutput naming every problem
    */
-  static Draft check(JsonNode answer) {
+  static Draft check(JsonNode answer, ZoneId zone) {
     List<String> problems = new ArrayList<>();
     ObjectNode watchFields = Json.MAPPER.createObjectNode();
     WATCH_FIELDS.forEach(
@@ -59,8 +62,9 @@ public record Draft(
         });
     Watch watch = null;
     try {
-      // "draft" stands in for the id and owner a draft does not have.
-      watch = WatchValidator.validate(watchFields, "draft", "draft");
+      // "draft" stands in for the id and owner a draft does not have; the time zone is the one
+      // the model was told, never the model's to choose.
+      watch = WatchValidator.validate(watchFields, "draft", "draft", zone);
     } catch (ValidationException invalid) {
       problems.addAll(Problems.of(invalid));
     }
@@ -86,7 +90,13 @@ public record Draft(
           new DraftSource(s.type(), s.value(), s.trust(), s.recencyDays(), rationales.get(i)));
     }
     return new Draft(
-        watch.name(), watch.condition(), drafted, watch.schedule(), watch.threshold(), notes);
+        watch.name(),
+        watch.condition(),
+        drafted,
+        watch.schedule(),
+        watch.timeZone(),
+        watch.threshold(),
+        notes);
   }
 
   private static String text(

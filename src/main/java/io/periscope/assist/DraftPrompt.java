@@ -6,6 +6,7 @@ import static io.periscope.assist.Schemas.string;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.assist.AssistRequests.DraftRequest;
 import io.periscope.llm.StructuredPrompt;
+import java.time.ZoneId;
 import java.util.Map;
 
 /**
@@ -36,8 +37,8 @@ public final class DraftPrompt {
           back to look (1 to 3650), null for a feed; rationale: one sentence for the person on \
           why this source helps;
           - schedule: when to check, a five-field cron expression (minute hour day-of-month month \
-          day-of-week) in UTC, for example "0 */6 * * *" for every six hours; no more often than \
-          the subject changes;
+          day-of-week) in the person's time zone (given after the request), for example \
+          "0 */6 * * *" for every six hours; no more often than the subject changes;
           - threshold: how sure the judging model must be, from 0 to 1, before the person is \
           alerted; 0.8 suits most watches, lower alerts sooner but more often wrongly;
           - notes: a few sentences for the person: what you assumed and what they may want to \
@@ -70,7 +71,8 @@ public final class DraftPrompt {
     return SCHEMA.deepCopy();
   }
 
-  public static StructuredPrompt of(DraftRequest request) {
+  /** {@code zone} is the time zone the drafted schedule is read in (SCHEDULE_TIME_ZONE). */
+  public static StructuredPrompt of(DraftRequest request, ZoneId zone) {
     StringBuilder user = new StringBuilder();
     if (!request.description().isEmpty())
       user.append("Description: ").append(request.description());
@@ -81,6 +83,7 @@ public final class DraftPrompt {
           .append("\n\nInstruction: ")
           .append(request.instruction());
     }
+    user.append("\n\nTime zone: ").append(zone.getId());
     return new StructuredPrompt(SYSTEM, user.toString(), SCHEMA_NAME, schema(), MAX_ANSWER_TOKENS);
   }
 }

@@ -24,7 +24,7 @@ public final class ExplainPrompt {
           In one short paragraph of plain language, without cron syntax or jargon, say what the \
           watch looks at (its searches and feeds, and how far back), what must happen for an \
           alert, how sure the service must be before it alerts and whether weaker, unconfirmed \
-          alerts are sent, how often it runs (times are UTC), and where alerts go. Say so when \
+          alerts are sent, how often it runs (its times are in the watch's timeZone), and where alerts go. Say so when \
           the watch is disabled.\
           """;
 

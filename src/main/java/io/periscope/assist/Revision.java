@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What POST /watches/:id/revise proposes (the README's AI assistance, "Revisions"): only the watch
- * fields whose value changes (a field left out stays as it is; {@code null} removes an optional
- * field), plus {@code reasons}, one {@code {field, why}} per changed field. The service computes
- * it, so it never lists a field that stays the same.
+ * What POST /watches/:id/revise proposes (docs/http-interface.md, AI assistance, "Revisions"): only
+ * the watch fields whose value changes (a field left out stays as it is; {@code null} removes an
+ * optional field), plus {@code reasons}, one {@code {field, why}} per changed field. The service
+ * computes it, so it never lists a field that stays the same.
  *
  * @param changes each changed field's proposed value, in {@link #FIELDS} order; a JSON null removes
  *     the field
@@ -60,7 +60,7 @@ public record Revision(Map<String, JsonNode> changes, List<Reason> reasons) {
         });
     Watch proposed;
     try {
-      proposed = WatchValidator.validate(merged, base.id(), base.owner());
+      proposed = WatchValidator.validate(merged, base.id(), base.owner(), base.scheduleZone());
     } catch (ValidationException invalid) {
       throw new InvalidModelOutput(Problems.of(invalid));
     }

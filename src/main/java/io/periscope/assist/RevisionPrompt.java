@@ -53,7 +53,7 @@ public final class RevisionPrompt {
           community, unverified or null; recencyDays: for a search, how many days back to look (1 \
           to 3650), else null;
           - schedule: a five-field cron expression (minute hour day-of-month month day-of-week) \
-          in UTC;
+          in the watch's timeZone, which you keep as it is;
           - threshold: how sure the judging model must be, from 0 to 1, before the person is \
           alerted;
           - weakThreshold: a lower confidence, below threshold, from which a weaker, unconfirmed \

@@ -115,7 +115,9 @@ final class Schemas {
   }
 
   static Map.Entry<String, ObjectNode> schedule() {
-    return Map.entry("schedule", string("When to check: a five-field cron expression in UTC."));
+    return Map.entry(
+        "schedule",
+        string("When to check: a five-field cron expression in the watch's time zone."));
   }
 
   static Map.Entry<String, ObjectNode> threshold() {

@@ -22,9 +22,9 @@ final class WatchText {
 
   /**
    * The fields a model may read and revise, by their interface names, as indented JSON: name,
-   * condition, sources, schedule, threshold, weakThreshold (null when none) and enabled. Never the
-   * id, the owner or the channels: a channel's target can be a credential (a Slack or Discord
-   * webhook URL) and stays out of every prompt.
+   * condition, sources, schedule, timeZone (read only), threshold, weakThreshold (null when none)
+   * and enabled. Never the id, the owner or the channels: a channel's target can be a credential (a
+   * Slack or Discord webhook URL) and stays out of every prompt.
    */
   static String fields(Watch watch) {
     ObjectNode node =
@@ -33,7 +33,9 @@ final class WatchText {
             .put("name", watch.name())
             .put("condition", watch.condition());
     node.set("sources", Json.MAPPER.valueToTree(watch.sources()));
-    node.put("schedule", watch.schedule()).put("threshold", watch.threshold());
+    node.put("schedule", watch.schedule())
+        .put("timeZone", watch.timeZone())
+        .put("threshold", watch.threshold());
     if (watch.weakThreshold() == null) node.putNull("weakThreshold");
     else node.put("weakThreshold", watch.weakThreshold());
     node.put("enabled", watch.enabled());

@@ -117,6 +117,23 @@ public final class AccountMails {
         now);
   }
 
+  /** Sent when an administrator invites an address to register. */
+  Mail invitation(String to, String token, Duration lifetime, Instant now) {
+    return new Mail(
+        to,
+        "You are invited to Periscope",
+        """
+        An administrator of this Periscope invited this address to register. Choose a password:
+
+        %s
+
+        (or send it with your address and a password to POST /auth/register as "invitation").
+        The invitation works once, for %s. If you do not want an account, ignore this message.
+        """
+            .formatted(use(token, "register"), hours(lifetime)),
+        now);
+  }
+
   /** The link to the web client's page, and the token for the service's POST /auth/{page}. */
   private String use(String token, String page) {
     return webClient + "/" + page + "#token=" + token + "\n\nToken: " + token;

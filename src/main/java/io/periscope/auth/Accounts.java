@@ -112,6 +112,13 @@ public final class Accounts {
     }
   }
 
+  /** Raised by a sign-in (any way) to an account an administrator disabled. */
+  public static final class Disabled extends Refusal {
+    Disabled() {
+      super(Kind.FORBIDDEN, "this account is disabled; ask an administrator");
+    }
+  }
+
   /**
    * @throws ValidationException listing every problem of the fields
    */
@@ -269,8 +276,13 @@ public final class Accounts {
             hashing);
   }
 
-  /** A sign-in token of the account's current session generation. */
+  /**
+   * A sign-in token of the account's current session generation.
+   *
+   * @throws Disabled for a disabled account
+   */
   Session session(Account account) {
+    if (account.disabled()) throw new Disabled();
     Instant now = Instant.now();
     return new Session(
         tokens.issue(account.id(), account.role(), account.sessionGeneration(), now),

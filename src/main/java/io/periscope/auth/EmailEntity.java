@@ -57,13 +57,26 @@ public final class EmailEntity
    * {@code accountId} is null while the address is free; {@code mailed}: when mail went to it in
    * the last day, oldest first (absent in snapshots of older versions).
    */
-  public record State(String accountId, List<Instant> mailed) implements JsonSerializable {
+  public record State(String accountId, List<Instant> mailed, Invitation invitation)
+      implements JsonSerializable {
     public State {
       mailed = mailed == null ? List.of() : List.copyOf(mailed);
     }
 
+    public State(String accountId, List<Instant> mailed) {
+      this(accountId, mailed, null);
+    }
+
+    /** Claiming the address spends its invitation: it works once. */
     State withAccount(String id) {
-      return new State(id, mailed);
+      return new State(id, mailed, id == null ? invitation : null);
+    }
+
+    boolean invited(String tokenHash, Instant now) {
+      return accountId == null
+          && invitation != null
+          && now.isBefore(invitation.expiresAt())
+          && io.periscope.owner.MailedTokens.sameHash(invitation.tokenHash(), tokenHash);
     }
 
     /** Whether one more mail may go out at {@code now}. */
@@ -76,7 +89,7 @@ public final class EmailEntity
     State mailedAt(Instant at) {
       List<Instant> next = new ArrayList<>(within(at));
       next.add(at);
-      return new State(accountId, next);
+      return new State(accountId, next, invitation);
     }
 
     private List<Instant> within(Instant now) {
@@ -85,7 +98,20 @@ public final class EmailEntity
     }
   }
 
+  /** An administrator's invitation to register this address: the hash of the mailed token. */
+  public record Invitation(String tokenHash, Instant expiresAt) implements JsonSerializable {}
+
   public sealed interface Command extends JsonSerializable {}
+
+  /** Keeps an invitation, replacing an earlier one; refused while an account holds the address. */
+  public record Invite(Invitation invitation, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** Succeeds when the address is free and its live invitation has this hash. */
+  public record CheckInvitation(String tokenHash, Instant now, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  public static final String ADDRESS_TAKEN = "the e-mail address is already in use";
 
   /**
    * Succeeds when the address is free or already claimed by the same account; answers whether this
@@ -114,6 +140,8 @@ public final class EmailEntity
   public sealed interface Event extends JsonSerializable {}
 
   public record MailReserved(Instant at) implements Event {}
+
+  public record Invited(Invitation invitation) implements Event {}
 
   public record Claimed(String accountId) implements Event {}
 
@@ -173,6 +201,23 @@ public final class EmailEntity
                         .thenReply(cmd.replyTo(), s -> StatusReply.ack())
                     : Effect().reply(cmd.replyTo(), StatusReply.error(MAIL_SUPPRESSED)))
         .onCommand(
+            Invite.class,
+            (state, cmd) ->
+                state.accountId() != null
+                    ? Effect().reply(cmd.replyTo(), StatusReply.error(ADDRESS_TAKEN))
+                    : Effect()
+                        .persist(new Invited(cmd.invitation()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
+        .onCommand(
+            CheckInvitation.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        state.invited(cmd.tokenHash(), cmd.now())
+                            ? StatusReply.ack()
+                            : StatusReply.error(io.periscope.owner.OwnerEntity.TOKEN_REFUSED)))
+        .onCommand(
             Lookup.class,
             (state, cmd) ->
                 Effect()
@@ -191,6 +236,9 @@ public final class EmailEntity
         .onEvent(Claimed.class, (state, e) -> state.withAccount(e.accountId()))
         .onEvent(Released.class, (state, e) -> state.withAccount(null))
         .onEvent(MailReserved.class, (state, e) -> state.mailedAt(e.at()))
+        .onEvent(
+            Invited.class,
+            (state, e) -> new State(state.accountId(), state.mailed(), e.invitation()))
         .build();
   }
 }

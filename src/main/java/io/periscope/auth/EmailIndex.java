@@ -96,6 +96,21 @@ public final class EmailIndex {
         reply -> new EmailEntity.ReserveMail(now, reply));
   }
 
+  /** Keeps an invitation to the address; fails with {@link EntityRefusal} while it is held. */
+  public CompletionStage<Done> invite(String normalizedEmail, EmailEntity.Invitation invitation) {
+    return asks.ask(
+        emailEntities.email(entityId(normalizedEmail)),
+        reply -> new EmailEntity.Invite(invitation, reply));
+  }
+
+  /** Fails with {@link EntityRefusal} unless the address's live invitation has this hash. */
+  public CompletionStage<Done> checkInvitation(
+      String normalizedEmail, String tokenHash, Instant now) {
+    return asks.ask(
+        emailEntities.email(entityId(normalizedEmail)),
+        reply -> new EmailEntity.CheckInvitation(tokenHash, now, reply));
+  }
+
   /**
    * The holder under the address itself, as earlier versions keyed it. An address that cannot be an
    * entity id never had such an entity (it could not be created).

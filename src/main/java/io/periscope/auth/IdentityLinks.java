@@ -62,7 +62,7 @@ public final class IdentityLinks {
   private final Asks asks;
   private final EmailSender email;
   private final AccountMails mails;
-  private final SessionGenerations sessions;
+  private final AccountAccess sessions;
   private final Registration registration;
   private final Clock clock;
 
@@ -74,7 +74,7 @@ public final class IdentityLinks {
       Asks asks,
       EmailSender email,
       AccountMails mails,
-      SessionGenerations sessions,
+      AccountAccess sessions,
       Registration registration,
       Clock clock) {
     this.accounts = accounts;
@@ -138,7 +138,7 @@ public final class IdentityLinks {
                     reply -> new OwnerEntity.VerifiedByProvider(link.provider(), reply)))
         .thenApply(
             account -> {
-              sessions.remember(account);
+              sessions.forget(account.id());
               log.info("event=identity-linked account={}", account.id());
               return account.view();
             });

@@ -63,7 +63,7 @@ public final class SelfService {
   private final Asks asks;
   private final EmailSender email;
   private final AccountMails mails;
-  private final SessionGenerations sessions;
+  private final AccountAccess sessions;
   private final Registration registration;
   private final Executor hashing;
   private final Clock clock;
@@ -75,7 +75,7 @@ public final class SelfService {
       Asks asks,
       EmailSender email,
       AccountMails mails,
-      SessionGenerations sessions,
+      AccountAccess sessions,
       Registration registration,
       Executor hashing,
       Clock clock) {
@@ -142,6 +142,69 @@ public final class SelfService {
         "if the address can receive mail, a message with a verification link is on its way");
   }
 
+  public static final Duration INVITATION_LIFETIME = Duration.ofDays(7);
+
+  /**
+   * Mails the address an invitation to register, whatever the sign-up rule; an earlier invitation
+   * to it stops working. Fails with {@link Accounts.Conflict} while an account holds the address.
+   */
+  CompletionStage<Void> invite(String normalizedEmail) {
+    requireMail();
+    String token = MailedTokens.create("invitation");
+    Instant now = clock.instant();
+    return emails
+        .invite(
+            normalizedEmail,
+            new EmailEntity.Invitation(MailedTokens.hash(token), now.plus(INVITATION_LIFETIME)))
+        .exceptionally(Refusal.as(Refusal.Kind.CONFLICT, "the address has an account already"))
+        .thenCompose(
+            invited ->
+                email.send(mails.invitation(normalizedEmail, token, INVITATION_LIFETIME, now)));
+  }
+
+  /** The body of a registration through an invitation. */
+  public record Registered(String status, Account.View user) {}
+
+  /**
+   * Opens a verified user account for an invited address, whatever the sign-up rule: the
+   * invitation, mailed to the address, proves it. The invitation works once.
+   *
+   * @throws ValidationException for a bad address, a password the policy refuses, or an invitation
+   *     that is not this address's live one (at {@code invitation})
+   */
+  public CompletionStage<Registered> registerInvited(
+      String address, String password, String invitation) {
+    String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
+    List<Issue> issues = PasswordPolicy.check(password, normalized, "password");
+    if (!issues.isEmpty()) throw new ValidationException(issues);
+    return emails
+        .checkInvitation(normalized, MailedTokens.hash(invitation), clock.instant())
+        .exceptionally(
+            failure -> {
+              if (Failures.isRefusal(failure))
+                throw new ValidationException(
+                    List.of(Issue.at(OwnerEntity.TOKEN_REFUSED, "invitation")));
+              return Failures.rethrow(failure);
+            })
+        .thenApplyAsync(checked -> Passwords.hash(password), hashing)
+        .thenCompose(
+            hash ->
+                accounts.open(
+                    new Account(
+                        Accounts.newAccountId(normalized),
+                        normalized,
+                        Role.USER,
+                        hash,
+                        clock.instant(),
+                        true,
+                        0)))
+        .thenApply(
+            account -> {
+              log.info("event=account-registered account={} via=invitation", account.id());
+              return new Registered("registered", account.view());
+            });
+  }
+
   /** Uses a verification token. */
   public CompletionStage<Account.View> verify(String token) {
     String accountId = MailedTokens.holderOf(token);
@@ -193,6 +256,15 @@ public final class SelfService {
   }
 
   /**
+   * Mails the account a password-reset link, as an administrator asked; fails with {@link
+   * MailNotConfigured} without SMTP, and with an entity refusal while the address cools down.
+   */
+  CompletionStage<Void> mailPasswordReset(Account account) {
+    requireMail();
+    return mailToken(account, TokenPurpose.RESET_PASSWORD, RESET_LIFETIME, mails::passwordReset);
+  }
+
+  /**
    * Uses a reset token to set a new password under the policy; the address counts as proven and
    * every token signed before ends. A password the policy refuses leaves the token usable.
    */
@@ -223,7 +295,7 @@ public final class SelfService {
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             account -> {
-              sessions.remember(account);
+              sessions.forget(account.id());
               log.info("event=password-reset account={}", account.id());
               return account.view();
             });

@@ -23,12 +23,15 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * HS256 access tokens. The verifier is built for HS256 only, so a token claiming any other
  * algorithm ({@code none} included) is refused. Claims: {@code sub} (account id), {@code role},
- * {@code iat}, {@code exp}, and {@code gen}, the account's session generation, once a password
- * reset moved it past 0 (see {@link SessionGenerations}).
+ * {@code iat}, {@code exp}, {@code gen}, the account's session generation, once a password reset
+ * moved it past 0, and {@code sid}, the sign-in's own id, which signing out ends (see {@link
+ * AccountAccess}).
  */
 public final class Tokens {
   private static final String ISSUER = "periscope";
   private static final String GENERATION = "gen";
+  private static final String SESSION = "sid";
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
   static final int MIN_SECRET_BYTES = 32;
 
   private final String secret;
@@ -71,12 +74,18 @@ public final class Tokens {
   }
 
   public String issue(String accountId, Role role, Instant now) {
-    return issue(accountId, role, 0, now, ttl);
+    return issue(accountId, role, 0, now, ttl, newSessionId());
   }
 
-  /** A sign-in token of the account's current session generation. */
+  /** A sign-in token of the account's current session generation, with a session id of its own. */
   public String issue(String accountId, Role role, long generation, Instant now) {
-    return issue(accountId, role, generation, now, ttl);
+    return issue(accountId, role, generation, now, ttl, newSessionId());
+  }
+
+  private static String newSessionId() {
+    byte[] id = new byte[16];
+    RANDOM.nextBytes(id);
+    return java.util.HexFormat.of().formatHex(id);
   }
 
   /**
@@ -84,11 +93,16 @@ public final class Tokens {
    * service.
    */
   public String issue(String accountId, Role role, Instant now, Duration lifetime) {
-    return issue(accountId, role, 0, now, lifetime);
+    return issue(accountId, role, 0, now, lifetime, null);
   }
 
   private String issue(
-      String accountId, Role role, long generation, Instant now, Duration lifetime) {
+      String accountId,
+      Role role,
+      long generation,
+      Instant now,
+      Duration lifetime,
+      String sessionId) {
     com.auth0.jwt.JWTCreator.Builder jwt =
         JWT.create()
             .withIssuer(ISSUER)
@@ -97,10 +111,14 @@ public final class Tokens {
             .withIssuedAt(now)
             .withExpiresAt(now.plus(lifetime));
     if (generation > 0) jwt.withClaim(GENERATION, generation);
+    if (sessionId != null) jwt.withClaim(SESSION, sessionId);
     return jwt.sign(algorithm);
   }
 
-  /** A verified token's caller and the session generation it was issued in. */
+  /**
+   * A verified token's caller (with its session id when it has one) and the session generation it
+   * was issued in.
+   */
   public record Claims(Principal principal, long generation) {}
 
   /**
@@ -124,10 +142,12 @@ public final class Tokens {
       DecodedJWT jwt = verifier.verify(token);
       Optional<Role> role = Role.parse(jwt.getClaim("role").asString());
       Long generation = jwt.getClaim(GENERATION).asLong();
+      String sessionId = jwt.getClaim(SESSION).asString();
       if (role.isEmpty()) return Optional.empty();
       Claims claims =
           new Claims(
-              new Principal(jwt.getSubject(), role.get()), generation == null ? 0 : generation);
+              new Principal(jwt.getSubject(), role.get(), sessionId, null),
+              generation == null ? 0 : generation);
       if (verified.size() >= VERIFIED_BOUND)
         verified.clear(); // rare: that many sign-ins within a token's lifetime
       Instant issuedAt = jwt.getIssuedAtAsInstant();

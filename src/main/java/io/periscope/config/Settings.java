@@ -3,6 +3,7 @@ package io.periscope.config;
 import com.typesafe.config.Config;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -25,6 +26,8 @@ public record Settings(
     boolean allowPrivateNetworks,
     int runAllConcurrency,
     int runsPerNode,
+    ZoneId scheduleTimeZone,
+    Duration runDeadline,
     RateLimits rateLimits,
     String publicUrl,
     SignUp signUp,
@@ -34,6 +37,28 @@ public record Settings(
    * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.auth.Registration} reads
    * them.
    */
+  /**
+   * The longest RUN_DEADLINE: a run-now or run-all caller waits 5 minutes for a run, its wait for a
+   * slot included, so a run ended by its deadline still answers them.
+   */
+  public static final Duration MAX_RUN_DEADLINE = Duration.ofMinutes(4);
+
+  /** RUN_HISTORY_RETENTION's default: the runs a watch's journal keeps at least. */
+  public static final int DEFAULT_RUN_HISTORY_RETENTION = 1_000;
+
+  /**
+   * RUN_HISTORY_RETENTION, {@code periscope.runs.history-retention} (the default where a
+   * configuration has none, as in tests of single entities); at least 100, the runs a watch keeps
+   * in memory.
+   */
+  public static int runHistoryRetention(Config config) {
+    String path = "periscope.runs.history-retention";
+    int runs = config.hasPath(path) ? config.getInt(path) : DEFAULT_RUN_HISTORY_RETENTION;
+    if (runs < 100)
+      throw new IllegalArgumentException("RUN_HISTORY_RETENTION must be at least 100");
+    return runs;
+  }
+
   public record SignUp(String mode, String domains) {}
 
   /**
@@ -126,6 +151,11 @@ public record Settings(
       throw new IllegalArgumentException("LOG_FORMAT must be plain or json");
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
+    runHistoryRetention(config);
+    Duration runDeadline = p.getDuration("runs.deadline");
+    if (runDeadline.compareTo(Duration.ofSeconds(1)) < 0
+        || runDeadline.compareTo(MAX_RUN_DEADLINE) > 0)
+      throw new IllegalArgumentException("RUN_DEADLINE must be between 1s and 4m");
     return new Settings(
         p.getString("http.host"),
         p.getInt("http.port"),
@@ -159,6 +189,8 @@ public record Settings(
         p.getBoolean("fetch.allow-private-networks"),
         concurrency,
         runsPerNode,
+        scheduleTimeZone(p.getString("schedule-time-zone")),
+        runDeadline,
         new RateLimits(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
@@ -166,6 +198,17 @@ public record Settings(
         publicUrl(p.getString("public-url"), p.getInt("http.port")),
         new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
         p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"));
+  }
+
+  /** SCHEDULE_TIME_ZONE: an IANA name, the zone of watches that name none. */
+  static ZoneId scheduleTimeZone(String name) {
+    if (!ZoneId.getAvailableZoneIds().contains(name)) {
+      throw new IllegalArgumentException(
+          "SCHEDULE_TIME_ZONE must be an IANA time zone name, such as Europe/Berlin or UTC, not '"
+              + name
+              + "'");
+    }
+    return ZoneId.of(name);
   }
 
   /**

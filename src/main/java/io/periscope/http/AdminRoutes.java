@@ -12,7 +12,9 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.AccountAdmin;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.Principal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
@@ -24,6 +26,7 @@ import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.owner.Account;
+import io.periscope.owner.Role;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,6 +61,7 @@ public final class AdminRoutes implements Routes {
   static final Duration PROBING_REQUEST_TIMEOUT = KeyPoolAdmin.PROBE_DEADLINE.plusSeconds(30);
 
   private final Accounts accounts;
+  private final AccountAdmin admin;
   private final KeyPools keyPools;
   private final KeyPoolAdmin keyAdmin;
   private final ModelConfigs models;
@@ -69,12 +73,14 @@ public final class AdminRoutes implements Routes {
    */
   public AdminRoutes(
       Accounts accounts,
+      AccountAdmin admin,
       KeyPools keyPools,
       KeyPoolAdmin keyAdmin,
       ModelConfigs models,
       FixedWindowRateLimiter probeLimiter,
       Supplier<CompletionStage<Reencryption.Result>> reencrypt) {
     this.accounts = accounts;
+    this.admin = admin;
     this.keyPools = keyPools;
     this.keyAdmin = keyAdmin;
     this.models = models;
@@ -147,8 +153,86 @@ public final class AdminRoutes implements Routes {
         new Endpoint(
             GET,
             "/admin/users",
-            (caller, p) -> onSuccess(accounts.list(), users -> complete(ok(new UserList(users))))),
-        new Endpoint(POST, "/admin/users", (caller, p) -> jsonBody(MAX_BODY, this::createUser)),
+            (caller, p) ->
+                parameterOptional(
+                    "role",
+                    role ->
+                        parameterOptional(
+                            "status",
+                            status ->
+                                parameterOptional(
+                                    "q",
+                                    q ->
+                                        onSuccess(
+                                            admin.list(
+                                                AccountAdmin.Filter.of(
+                                                    role.orElse(null),
+                                                    status.orElse(null),
+                                                    q.orElse(null))),
+                                            users -> complete(ok(new UserList(users)))))))),
+        new Endpoint(
+            POST,
+            "/admin/users",
+            (caller, p) -> jsonBody(MAX_BODY, body -> createUser(caller, body))),
+        new Endpoint(
+            POST,
+            "/admin/users/{id}/disable",
+            (caller, p) -> user(admin.disable(caller, p.get("id")))),
+        new Endpoint(
+            POST,
+            "/admin/users/{id}/enable",
+            (caller, p) -> user(admin.enable(caller, p.get("id")))),
+        new Endpoint(
+            PUT,
+            "/admin/users/{id}/role",
+            (caller, p) ->
+                jsonBody(MAX_BODY, body -> user(admin.setRole(caller, p.get("id"), roleOf(body))))),
+        new Endpoint(
+            POST,
+            "/admin/users/{id}/reset-password",
+            (caller, p) ->
+                onSuccess(
+                    admin.resetPassword(caller, p.get("id")),
+                    user ->
+                        complete(
+                            json(
+                                StatusCodes.ACCEPTED,
+                                new AuthRoutes.AccountChanged("reset-mailed", user))))),
+        new Endpoint(
+            DELETE,
+            "/admin/users/{id}",
+            (caller, p) ->
+                parameterOptional(
+                    "runHistory",
+                    history ->
+                        onSuccess(
+                            admin.delete(caller, p.get("id"), eraseHistory(history)),
+                            user -> complete(AccountRoutes.noContent())))),
+        new Endpoint(
+            POST,
+            "/admin/invitations",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body -> {
+                      String email = body.isObject() ? text(body, "email") : null;
+                      return onSuccess(
+                          admin.invite(caller, email),
+                          done ->
+                              complete(
+                                  json(
+                                      StatusCodes.ACCEPTED, new Invited("invited", email.trim()))));
+                    })),
+        new Endpoint(
+            GET,
+            "/admin/audit",
+            (caller, p) ->
+                parameterOptional(
+                    "limit",
+                    limit ->
+                        onSuccess(
+                            admin.auditLog(limitOf(limit)),
+                            entries -> complete(ok(new AuditLog(entries)))))),
         new Endpoint(GET, "/admin/keys", (caller, p) -> completeWithFuture(keys())),
         new Endpoint(
             POST,
@@ -330,7 +414,40 @@ public final class AdminRoutes implements Routes {
             });
   }
 
-  private Route createUser(JsonNode body) {
+  /** The body of POST /admin/invitations. */
+  public record Invited(String status, String email) {}
+
+  /** The body of GET /admin/audit, newest first. */
+  public record AuditLog(List<AuditLogEntity.Entry> entries) {}
+
+  private static Route user(CompletionStage<Account.View> change) {
+    return onSuccess(change, user -> complete(ok(user)));
+  }
+
+  private static Role roleOf(JsonNode body) {
+    String role = body.isObject() ? text(body, "role") : null;
+    return Role.parse(role == null ? "" : role)
+        .orElseThrow(
+            () -> new ValidationException(List.of(Issue.at("must be 'user' or 'admin'", "role"))));
+  }
+
+  /** {@code keep} (the default) or {@code erase}. */
+  private static boolean eraseHistory(java.util.Optional<String> history) {
+    String h = history.orElse("keep");
+    if (!h.equals("keep") && !h.equals("erase"))
+      throw new ValidationException(List.of(Issue.at("must be 'keep' or 'erase'", "runHistory")));
+    return h.equals("erase");
+  }
+
+  private static int limitOf(java.util.Optional<String> limit) {
+    try {
+      return limit.map(Integer::parseInt).orElse(100);
+    } catch (NumberFormatException e) {
+      throw new ValidationException(List.of(Issue.at("must be a whole number", "limit")));
+    }
+  }
+
+  private Route createUser(Principal caller, JsonNode body) {
     if (!body.isObject()) {
       throw new ValidationException(
           List.of(Issue.at("the body must be {id, email, role, password}")));
@@ -339,7 +456,14 @@ public final class AdminRoutes implements Routes {
         Accounts.validate(
             text(body, "id"), text(body, "email"), text(body, "role"), text(body, "password"));
     return onSuccess(
-        accounts.create(request), account -> complete(json(StatusCodes.CREATED, account.view())));
+        accounts
+            .create(request)
+            .thenCompose(
+                account ->
+                    admin
+                        .recorded(caller, "create", account.id(), account.role().wire())
+                        .thenApply(done -> account)),
+        account -> complete(json(StatusCodes.CREATED, account.view())));
   }
 
   private static String text(JsonNode body, String field) {

@@ -4,14 +4,15 @@ import static io.periscope.http.HttpResponses.error;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.AccountAccess;
 import io.periscope.auth.Principal;
-import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Json;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
@@ -117,24 +118,30 @@ public final class ApiDirectives {
   }
 
   /**
-   * The caller from a valid bearer token, or 401 for a missing, malformed, forged or expired one,
-   * or one a password reset ended.
+   * The caller from a valid bearer token (a sign-in token or a personal API token), with the role
+   * its account has now; 401 for a missing, malformed, forged, expired, revoked or ended one, and
+   * for one of a disabled or deleted account (see {@link AccountAccess}).
    */
   public static Route withPrincipal(
-      Tokens tokens, SessionGenerations sessions, Function<Principal, Route> inner) {
+      Tokens tokens, AccountAccess access, Function<Principal, Route> inner) {
     return optionalHeaderValueByName(
         "Authorization",
         header -> {
-          Optional<Tokens.Claims> claims =
+          Optional<String> bearer =
               header
                   .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
-                  .map(h -> h.substring(7).trim())
-                  .flatMap(tokens::claims);
-          if (claims.isEmpty()) return unauthorized(header.isEmpty());
-          Principal principal = claims.get().principal();
+                  .map(h -> h.substring(7).trim());
+          if (bearer.isEmpty()) return unauthorized(header.isEmpty());
+          CompletionStage<Optional<Principal>> caller;
+          if (bearer.get().startsWith(AccountAccess.API_TOKEN_PREFIX)) {
+            caller = access.apiToken(bearer.get());
+          } else {
+            Optional<Tokens.Claims> claims = tokens.claims(bearer.get());
+            if (claims.isEmpty()) return unauthorized(false);
+            caller = access.signedIn(claims.get());
+          }
           return onSuccess(
-              sessions.isCurrent(principal.accountId(), claims.get().generation()),
-              current -> current ? inner.apply(principal) : unauthorized(false));
+              caller, principal -> principal.map(inner).orElseGet(() -> unauthorized(false)));
         });
   }
 

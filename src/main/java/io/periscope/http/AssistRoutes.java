@@ -224,7 +224,8 @@ public final class AssistRoutes implements Routes {
    * stored watch; with the owner's most recent feedback on the watch's runs.
    */
   private CompletionStage<HttpResponse> revise(String owner, String id, JsonNode body) {
-    AssistRequests.RevisionRequest request = AssistRequests.revision(body, id, owner);
+    AssistRequests.RevisionRequest request =
+        AssistRequests.revision(body, id, owner, assistant.scheduleZone());
     return stored(owner, id)
         .thenCompose(
             watch ->

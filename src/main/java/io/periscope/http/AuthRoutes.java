@@ -46,7 +46,8 @@ import org.apache.pekko.http.javadsl.server.Route;
 /**
  * Public /auth/* routes, all behind one fixed window per client address (per /64 for IPv6): login,
  * registration, e-mail verification, password recovery, and sign-in through identity providers at
- * /auth/&lt;provider&gt;. Any other path under /auth, an unconfigured provider included, is a 404.
+ * /auth/&lt;provider&gt;. Any other path under /auth, an unconfigured provider included, is a 404,
+ * except {@code /auth/logout}, which needs a token ({@link AccountRoutes}).
  */
 public final class AuthRoutes implements Routes {
   private static final long MAX_BODY = 16 * 1024;
@@ -105,28 +106,19 @@ public final class AuthRoutes implements Routes {
         () ->
             extractRequest(
                 request ->
-                    rateLimited(
-                        limiter,
-                        ClientAddresses.rateKey(clients.of(request)),
-                        () -> handleRejections(ErrorHandling.rejections(), endpoints))));
+                    request.getUri().path().equals(AccountRoutes.LOGOUT)
+                        ? reject() // needs the token it ends: AccountRoutes, behind the token
+                        : rateLimited(
+                            limiter,
+                            ClientAddresses.rateKey(clients.of(request)),
+                            () -> handleRejections(ErrorHandling.rejections(), endpoints))));
   }
 
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(POST, "/auth/login", (caller, p) -> jsonBody(MAX_BODY, this::login)),
-        new Endpoint(
-            POST,
-            "/auth/register",
-            (caller, p) ->
-                jsonBody(
-                    MAX_BODY,
-                    body ->
-                        accepted(
-                            () -> {
-                              Fields f = Fields.of(body, "email", "password");
-                              return selfService.register(f.text("email"), f.text("password"));
-                            }))),
+        new Endpoint(POST, "/auth/register", (caller, p) -> jsonBody(MAX_BODY, this::register)),
         new Endpoint(
             POST,
             "/auth/verify-email",
@@ -228,6 +220,24 @@ public final class AuthRoutes implements Routes {
           }
           backoff.succeeded(email);
           return complete(ok(session.get()));
+        });
+  }
+
+  /**
+   * Registration: with an administrator's invitation, a verified account at once (201), whatever
+   * the sign-up rule; without, the mailed verification (202).
+   */
+  private Route register(JsonNode body) {
+    if (body.isObject() && body.has("invitation")) {
+      Fields f = Fields.of(body, "email", "password", "invitation");
+      return onSuccess(
+          selfService.registerInvited(f.text("email"), f.text("password"), f.text("invitation")),
+          registered -> complete(json(StatusCodes.CREATED, registered)));
+    }
+    return accepted(
+        () -> {
+          Fields f = Fields.of(body, "email", "password");
+          return selfService.register(f.text("email"), f.text("password"));
         });
   }
 

@@ -5,7 +5,6 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import io.periscope.entity.Asks;
-import io.periscope.entity.Failures;
 import io.periscope.owner.OwnerEntity;
 import io.periscope.run.CollectionStats;
 import io.periscope.runtime.Entities;
@@ -56,9 +55,11 @@ public final class CollectionRoutes implements Routes {
                                           new WatchEntity.GetRuns(
                                               CollectionStats.RUNS_PER_WATCH, r))
                                   .thenApply(WatchEntity.Runs::runs)
-                                  // an id whose create never succeeded has no history
                                   .exceptionally(
-                                      e -> Failures.isRefusal(e) ? List.of() : Failures.rethrow(e))
+                                      e -> {
+                                        WatchRoutes.<Void>gone(entities, owner, id, e);
+                                        return List.of();
+                                      })
                                   .toCompletableFuture())
                       .toList();
               return CompletableFuture.allOf(histories.toArray(CompletableFuture[]::new))

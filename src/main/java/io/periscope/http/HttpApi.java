@@ -7,8 +7,8 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.typesafe.config.ConfigFactory;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.periscope.auth.AccountAccess;
 import io.periscope.auth.Principal;
-import io.periscope.auth.SessionGenerations;
 import io.periscope.auth.Tokens;
 import io.periscope.web.WebRoutes;
 import java.util.Arrays;
@@ -30,7 +30,7 @@ import org.apache.pekko.http.javadsl.server.Route;
  */
 public final class HttpApi {
   private final Tokens tokens;
-  private final SessionGenerations sessions;
+  private final AccountAccess sessions;
   private final List<String> webOrigins;
   private final ClientAddresses clients;
   private final RequestMetrics metrics;
@@ -60,7 +60,7 @@ public final class HttpApi {
 
   public HttpApi(
       Tokens tokens,
-      SessionGenerations sessions,
+      AccountAccess sessions,
       List<String> webOrigins,
       ClientAddresses clients,
       MeterRegistry meters,
@@ -70,6 +70,7 @@ public final class HttpApi {
       WatchRoutes watches,
       CollectionRoutes collection,
       AdminRoutes admin,
+      AccountRoutes account,
       TrustRoutes trust,
       QuotaRoutes quotas,
       TransferRoutes transfer,
@@ -90,6 +91,7 @@ public final class HttpApi {
             quotas,
             transfer,
             admin,
+            account,
             trust,
             feedback,
             devices,

@@ -4,6 +4,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.periscope.web.WebRoutes;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -13,8 +14,8 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * {@code http_server_requests_seconds}: every answered request by method, route template (the
- * matching {@link Endpoint}'s path, {@code unmatched} for none: never the raw path, so no id is a
- * label) and status, with its latency.
+ * matching {@link Endpoint}'s path, the web client's template for what it serves, {@code unmatched}
+ * for none: never the raw path, so no id is a label) and status, with its latency.
  */
 final class RequestMetrics {
   static final String NAME = "http.server.requests";
@@ -42,7 +43,11 @@ final class RequestMetrics {
                 Timer.builder(NAME)
                     .description("HTTP requests answered, by route template")
                     .tag("method", request.method().name())
-                    .tag("route", Endpoint.templateOf(endpoints, request).orElse("unmatched"))
+                    .tag(
+                        "route",
+                        Endpoint.templateOf(endpoints, request)
+                            .or(() -> WebRoutes.templateOf(request, response))
+                            .orElse("unmatched"))
                     .tag("status", Integer.toString(response.status().intValue()))
                     .serviceLevelObjectives(BUCKETS)
                     .register(registry)

@@ -2,6 +2,7 @@ package io.periscope.http;
 
 import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
+import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
@@ -30,10 +31,12 @@ import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Entities;
+import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -59,8 +62,10 @@ import org.apache.pekko.pattern.AskTimeoutException;
 public final class WatchRoutes implements Routes {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
+  private final ZoneId scheduleZone;
   private final Asks asks;
   private final OnDemandRuns runs;
+  private final RunPages history;
   private final ChannelPolicy channels;
   private final QuotaPolicy quotas;
   private final long maxBody;
@@ -69,15 +74,22 @@ public final class WatchRoutes implements Routes {
    * @param channels a watch naming a channel its owner may not use is refused (400)
    * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
    */
+  /**
+   * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   */
   public WatchRoutes(
       Entities entities,
       Asks asks,
       OnDemandRuns runs,
+      RunPages history,
       ChannelPolicy channels,
       QuotaPolicy quotas,
-      long maxBody) {
+      long maxBody,
+      ZoneId scheduleZone) {
     this.entities = entities;
+    this.scheduleZone = scheduleZone;
     this.runs = runs;
+    this.history = history;
     this.asks = asks;
     this.channels = channels;
     this.quotas = quotas;
@@ -401,9 +413,8 @@ public final class WatchRoutes implements Routes {
           HttpResponses.invalid(
               List.of(Issue.at("must be a whole number from 1 to " + MAX_RUNS, "query", "limit"))));
     }
-    int page = limit;
-    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            entities.watch(owner, id), r -> new WatchEntity.GetRuns(page, before.orElse(null), r))
+    return history
+        .page(owner, id, limit, before.orElse(null))
         .thenApply(
             history -> {
               List<RunView> runs = history.runs().stream().map(rec -> RunView.of(id, rec)).toList();
@@ -436,10 +447,7 @@ public final class WatchRoutes implements Routes {
                           id ->
                               asks.<WatchEntity.Command, Watch>ask(
                                       entities.watch(owner, id), WatchEntity.Get::new)
-                                  // a watch deleted after its id was listed is simply not there any
-                                  // more
-                                  .exceptionally(
-                                      e -> Failures.isRefusal(e) ? null : Failures.rethrow(e))
+                                  .exceptionally(e -> gone(entities, owner, id, e))
                                   .toCompletableFuture())
                       .toList();
               return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
@@ -456,7 +464,7 @@ public final class WatchRoutes implements Routes {
 
   private CompletionStage<HttpResponse> create(Principal caller, JsonNode body) {
     String owner = caller.accountId();
-    Watch watch = WatchValidator.validate(body, null, owner);
+    Watch watch = WatchValidator.validate(body, null, owner, scheduleZone);
     return permitted(watch)
         .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
         .thenCompose(ok -> created(owner, watch));
@@ -494,8 +502,14 @@ public final class WatchRoutes implements Routes {
         asks.<WatchEntity.Command, Watch>ask(
                 entities.watch(owner, watch.id()), r -> new WatchEntity.Create(watch, r))
             .toCompletableFuture();
+    // Registered once more after the watch exists: a delete of the same id racing this create may
+    // have unregistered it meanwhile (OwnerEntity), and this registration waits for that delete.
     return CompletableFuture.allOf(registered, created)
-        .thenApply(both -> json(StatusCodes.CREATED, created.join()))
+        .thenCompose(
+            both ->
+                asks.<OwnerEntity.Command, Done>ask(
+                    entities.owner(owner), r -> new OwnerEntity.AddWatch(watch.id(), r)))
+        .thenApply(again -> json(StatusCodes.CREATED, created.join()))
         .exceptionally(Refusal.as(CONFLICT));
   }
 
@@ -506,7 +520,7 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<HttpResponse> replace(Role role, String owner, String id, JsonNode body) {
-    Watch watch = WatchValidator.validate(body, id, owner);
+    Watch watch = WatchValidator.validate(body, id, owner, scheduleZone);
     return permitted(watch)
         .thenCompose(ok -> quotas.check(owner, role, watch, false))
         .thenCompose(
@@ -518,9 +532,27 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<HttpResponse> remove(String owner, String id) {
-    return asks.<WatchEntity.Command, Done>ask(entities.watch(owner, id), WatchEntity.Delete::new)
+    return asks.<OwnerEntity.Command, Done>ask(
+            entities.owner(owner), r -> new OwnerEntity.DeleteWatch(id, r))
         .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+        .exceptionally(
+            e -> {
+              if (Failures.isRefusal(e)
+                  && OwnerEntity.WATCH_UNANSWERED.equals(Failures.unwrap(e).getMessage()))
+                throw new Refusal(UNAVAILABLE, OwnerEntity.WATCH_UNANSWERED);
+              return Refusal.<HttpResponse>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
+            });
+  }
+
+  /**
+   * For a listing that met an id whose watch is not there (deleted after the id was listed, or by a
+   * delete cut short): null, and the owner is asked to check and forget the id, so the next listing
+   * does not wake that watch again.
+   */
+  static <T> T gone(OwnerEntity.Refs owners, String owner, String id, Throwable e) {
+    if (!Failures.isRefusal(e)) return Failures.rethrow(e);
+    owners.owner(owner).tell(new OwnerEntity.ForgetWatchIfGone(id));
+    return null;
   }
 
   static final String WATCH_NOT_FOUND = "watch not found";

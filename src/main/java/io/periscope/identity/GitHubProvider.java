@@ -14,6 +14,10 @@ import okhttp3.OkHttpClient;
  * {@code <web>/login/oauth/access_token}, then read {@code <api>/user} (the user's id, the subject
  * an account is bound to) and {@code <api>/user/emails}, taking the primary address if GitHub marks
  * it verified. GitHub answers a refused code with HTTP 200 and an {@code error} field.
+ *
+ * <p>With GITHUB_ALLOWED_ORGS, the flow also asks for {@code read:org} and reads {@code
+ * <api>/user/orgs} (the first 100): a user who is a member of none of the organizations is refused,
+ * whether or not an account exists.
  */
 final class GitHubProvider implements IdentityProvider {
   static final String NAME = "github";
@@ -39,7 +43,8 @@ final class GitHubProvider implements IdentityProvider {
             .newBuilder()
             .addQueryParameter("client_id", settings.clientId())
             .addQueryParameter("redirect_uri", redirectUri.toString())
-            .addQueryParameter("scope", SCOPES)
+            .addQueryParameter(
+                "scope", settings.allowedOrgs().isEmpty() ? SCOPES : SCOPES + " read:org")
             .addQueryParameter("state", flow.state())
             .addQueryParameter("code_challenge", flow.codeChallenge())
             .addQueryParameter("code_challenge_method", "S256")
@@ -79,12 +84,39 @@ final class GitHubProvider implements IdentityProvider {
                       "Bearer " + accessToken,
                       "Accept",
                       "application/vnd.github+json");
-              return http.get(settings.apiBaseUrl() + "/user", headers)
-                  .thenCombine(
-                      http.get(settings.apiBaseUrl() + "/user/emails", headers),
-                      (user, emails) ->
-                          new ProviderIdentity(
-                              NAME, settings.apiBaseUrl(), userId(user), primaryVerified(emails)));
+              return memberOfAllowedOrg(headers)
+                  .thenCompose(
+                      member ->
+                          http.get(settings.apiBaseUrl() + "/user", headers)
+                              .thenCombine(
+                                  http.get(settings.apiBaseUrl() + "/user/emails", headers),
+                                  (user, emails) ->
+                                      new ProviderIdentity(
+                                          NAME,
+                                          settings.apiBaseUrl(),
+                                          userId(user),
+                                          primaryVerified(emails))));
+            });
+  }
+
+  /** Refuses a user in none of GITHUB_ALLOWED_ORGS; passes everybody when it is not set. */
+  private CompletionStage<Boolean> memberOfAllowedOrg(Map<String, String> headers) {
+    if (settings.allowedOrgs().isEmpty()) return CompletableFuture.completedFuture(true);
+    return http.get(settings.apiBaseUrl() + "/user/orgs?per_page=100", headers)
+        .thenApply(
+            orgs -> {
+              if (!orgs.isArray()) {
+                throw new SignInFailure(
+                    SignInFailure.Reason.UNAVAILABLE, "GitHub's organization list is not an array");
+              }
+              for (JsonNode org : orgs) {
+                String login = org.path("login").asText("").toLowerCase(java.util.Locale.ROOT);
+                if (settings.allowedOrgs().contains(login)) return true;
+              }
+              throw new SignInFailure(
+                  SignInFailure.Reason.NOT_IN_ORGANIZATION,
+                  "this instance admits GitHub sign-ins of members of certain organizations only;"
+                      + " if you are one, allow this application to see that membership");
             });
   }
 

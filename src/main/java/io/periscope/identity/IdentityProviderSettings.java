@@ -28,7 +28,27 @@ public record IdentityProviderSettings(Optional<GitHub> github, List<Oidc> oidc)
           "forgot-password",
           "reset-password");
 
-  public record GitHub(String clientId, String clientSecret, String webBaseUrl, String apiBaseUrl) {
+  /**
+   * @param allowedOrgs when not empty, only members of one of these organizations (lower-case
+   *     logins) sign in through GitHub (GITHUB_ALLOWED_ORGS)
+   */
+  public record GitHub(
+      String clientId,
+      String clientSecret,
+      String webBaseUrl,
+      String apiBaseUrl,
+      List<String> allowedOrgs) {
+    public GitHub {
+      allowedOrgs =
+          allowedOrgs == null
+              ? List.of()
+              : allowedOrgs.stream().map(o -> o.toLowerCase(java.util.Locale.ROOT)).toList();
+    }
+
+    public GitHub(String clientId, String clientSecret, String webBaseUrl, String apiBaseUrl) {
+      this(clientId, clientSecret, webBaseUrl, apiBaseUrl, List.of());
+    }
+
     @Override
     public String toString() {
       return "GitHub[clientId="
@@ -37,6 +57,8 @@ public record IdentityProviderSettings(Optional<GitHub> github, List<Oidc> oidc)
           + webBaseUrl
           + ", api="
           + apiBaseUrl
+          + ", allowedOrgs="
+          + allowedOrgs
           + "]"; // never the secret
     }
   }
@@ -66,7 +88,8 @@ public record IdentityProviderSettings(Optional<GitHub> github, List<Oidc> oidc)
                     g.getString("client-id"),
                     required(g, "client-secret", "GITHUB_CLIENT_SECRET"),
                     trimSlash(g.getString("web-base-url")),
-                    trimSlash(g.getString("api-base-url"))));
+                    trimSlash(g.getString("api-base-url")),
+                    Settings.commaList(g.getString("allowed-orgs"))));
     List<Oidc> oidc = new ArrayList<>();
     for (String name : Settings.commaList(c.getString("oidc-providers"))) {
       if (!NAME.matcher(name).matches() || RESERVED.contains(name)) {

@@ -29,6 +29,8 @@ public final class SignInFailure extends RuntimeException {
     LINK_REFUSED(403, "link_refused"),
     /** No account is linked or holds the address, and REGISTRATION does not admit a new one. */
     SIGN_UP_CLOSED(403, "sign_up_closed"),
+    /** GITHUB_ALLOWED_ORGS is set and the GitHub user is a member of none of them. */
+    NOT_IN_ORGANIZATION(403, "not_in_organization"),
     /** The provider could not be reached, timed out, or answered something unreadable. */
     UNAVAILABLE(502, "provider_unavailable");
 

@@ -318,11 +318,18 @@ public final class KeyPoolEntity
     return new State(Map.of(), Set.of());
   }
 
-  // Every use is an event; snapshots keep recovery short. Events are never deleted (the README's
-  // Operations: the journal loses events after a gap).
+  /** Events between two snapshots; the journal keeps the last two snapshots' worth. */
+  static final int SNAPSHOT_EVERY = 200;
+
+  /*
+   * Every use is an event (written before its lease, so a daily limit holds across crashes), but
+   * the pool's journal does not grow with them: the use counters are state, kept in snapshots, and
+   * the events older than the second newest snapshot are deleted (docs/journal.md). The pool is
+   * never read by tag, so the gaps this leaves concern no projection.
+   */
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(200, 2);
+    return RetentionCriteria.snapshotEvery(SNAPSHOT_EVERY, 2).withDeleteEventsOnSnapshot();
   }
 
   @Override

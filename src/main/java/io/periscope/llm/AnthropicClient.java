@@ -42,6 +42,13 @@ public final class AnthropicClient extends HttpModelClient {
         .build();
   }
 
+  /** {@code usage.input_tokens} and {@code usage.output_tokens}. */
+  @Override
+  Usage usage(JsonNode envelope) {
+    JsonNode usage = envelope.path("usage");
+    return new Usage(usage.path("input_tokens").asLong(0), usage.path("output_tokens").asLong(0));
+  }
+
   /** The {@code tool_use} block's {@code input}. */
   @Override
   JsonNode answer(JsonNode envelope) {

@@ -56,12 +56,21 @@ abstract class HttpModelClient implements ModelClient {
   /** The answer's JSON object out of the provider's 2xx envelope. */
   abstract JsonNode answer(JsonNode envelope);
 
+  /** The tokens of the call, from the envelope's {@code usage}. */
+  abstract Usage usage(JsonNode envelope);
+
   /** The provider's "list models" request. */
   abstract Request probeRequest(String apiKey);
 
   @Override
   public CompletionStage<JsonNode> complete(StructuredPrompt prompt, String apiKey) {
-    return call(completionRequest(prompt, apiKey)).thenApply(this::answer);
+    return completion(prompt, apiKey).thenApply(Completion::answer);
+  }
+
+  @Override
+  public CompletionStage<Completion> completion(StructuredPrompt prompt, String apiKey) {
+    return call(completionRequest(prompt, apiKey))
+        .thenApply(envelope -> new Completion(answer(envelope), usage(envelope)));
   }
 
   @Override

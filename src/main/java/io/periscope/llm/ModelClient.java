@@ -19,6 +19,22 @@ public interface ModelClient {
   CompletionStage<JsonNode> complete(StructuredPrompt prompt, String apiKey);
 
   /**
+   * As {@link #complete}, with the tokens the provider says the call took ({@link Usage#UNKNOWN}
+   * when it does not say).
+   */
+  default CompletionStage<Completion> completion(StructuredPrompt prompt, String apiKey) {
+    return complete(prompt, apiKey).thenApply(answer -> new Completion(answer, Usage.UNKNOWN));
+  }
+
+  /** Tokens read ({@code in}: the prompt) and written ({@code out}: the answer) by one call. */
+  record Usage(long in, long out) {
+    public static final Usage UNKNOWN = new Usage(0, 0);
+  }
+
+  /** The answer and what it cost. */
+  record Completion(JsonNode answer, Usage usage) {}
+
+  /**
    * Checks that the provider accepts the key, by listing its models: completes normally or with a
    * failure.
    */

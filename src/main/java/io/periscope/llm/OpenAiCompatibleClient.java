@@ -66,6 +66,14 @@ public final class OpenAiCompatibleClient extends HttpModelClient {
     throw new InvalidModelOutput("the answer has neither content nor a tool call");
   }
 
+  /** {@code usage.prompt_tokens} and {@code usage.completion_tokens}. */
+  @Override
+  Usage usage(JsonNode envelope) {
+    JsonNode usage = envelope.path("usage");
+    return new Usage(
+        usage.path("prompt_tokens").asLong(0), usage.path("completion_tokens").asLong(0));
+  }
+
   @Override
   Request probeRequest(String apiKey) {
     return new Request.Builder()

@@ -1,6 +1,7 @@
 package io.periscope.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.periscope.entity.Failures;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
@@ -31,10 +32,20 @@ public final class PooledModel {
 
   private final Choice choice;
   private final KeyPools keyPools;
+  private final ModelMeters meters;
 
-  public PooledModel(Choice choice, KeyPools keyPools) {
+  /**
+   * @param meters where each call to the model is counted
+   */
+  public PooledModel(Choice choice, KeyPools keyPools, ModelMeters meters) {
     this.choice = choice;
     this.keyPools = keyPools;
+    this.meters = meters;
+  }
+
+  /** Measured into a registry of its own, which no scrape reads (tests of what is asked). */
+  public PooledModel(Choice choice, KeyPools keyPools) {
+    this(choice, keyPools, new ModelMeters(new SimpleMeterRegistry()));
   }
 
   /**
@@ -73,8 +84,14 @@ public final class PooledModel {
 
   private <T> CompletionStage<T> once(
       ModelClient client, StructuredPrompt prompt, Function<JsonNode, T> read) {
+    String model = client.provider() + ":" + client.model();
     return keyPools
-        .withKey(KeyPoolEntity.MODEL, key -> client.complete(prompt, key))
-        .thenApply(read);
+        .withKey(KeyPoolEntity.MODEL, key -> meters.measured(model, client.completion(prompt, key)))
+        .whenComplete(
+            (answer, failure) -> {
+              if (failure != null && Failures.unwrap(failure) instanceof KeyPools.NoUsableKey)
+                meters.noKey(model);
+            })
+        .thenApply(completion -> read.apply(completion.answer()));
   }
 }

@@ -45,13 +45,16 @@ public final class ManagementMetrics implements ManagementRouteProvider {
                                 ContentTypes.APPLICATION_JSON,
                                 "{\"error\":\"a valid metrics token is required\"}"));
                   }
-                  Metrics.Scrape scrape = metrics.scrape(accept.orElse(null));
-                  return complete(
-                      HttpResponse.create()
-                          .withEntity(
-                              HttpEntities.create(
-                                  ContentTypes.parse(scrape.contentType()),
-                                  scrape.body().getBytes(StandardCharsets.UTF_8))));
+                  return completeWithFuture(
+                      metrics
+                          .scrapeRefreshed(accept.orElse(null))
+                          .thenApply(
+                              scrape ->
+                                  HttpResponse.create()
+                                      .withEntity(
+                                          HttpEntities.create(
+                                              ContentTypes.parse(scrape.contentType()),
+                                              scrape.body().getBytes(StandardCharsets.UTF_8)))));
                 }));
   }
 }

@@ -12,6 +12,17 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
@@ -34,6 +45,29 @@ public final class Metrics implements Extension {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final byte[] token;
+  private final List<Supplier<CompletionStage<?>>> refreshes = new CopyOnWriteArrayList<>();
+  private final Map<Class<?>, Object> holders = new ConcurrentHashMap<>();
+
+  /**
+   * How long a scrape waits for the gauges that are read by asking (key pools, live entities): a
+   * gauge whose ask is slower keeps its last value.
+   */
+  static final Duration REFRESH_WAIT = Duration.ofSeconds(2);
+
+  /**
+   * Buckets for the durations of work measured in seconds to minutes (runs, scheduling delays): a
+   * dozen, not the hundred a percentile histogram has.
+   */
+  public static final Duration[] SLOW_BUCKETS =
+      Stream.of(0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 900.0, 3600.0)
+          .map(s -> Duration.ofMillis((long) (s * 1000)))
+          .toArray(Duration[]::new);
+
+  /** Buckets for calls measured in milliseconds to seconds (model calls, journal writes). */
+  public static final Duration[] FAST_BUCKETS =
+      Stream.of(2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 120_000)
+          .map(Duration::ofMillis)
+          .toArray(Duration[]::new);
 
   Metrics(String token) {
     this.token = token.getBytes(StandardCharsets.UTF_8);
@@ -52,6 +86,44 @@ public final class Metrics implements Extension {
 
   public MeterRegistry registry() {
     return registry;
+  }
+
+  /**
+   * This node's one instance of {@code type}, made by {@code create} on first use: for the holders
+   * of gauge values, as a gauge stays bound to the object it was first registered with (a restarted
+   * actor must find the same holder, not register a second one that is never read).
+   */
+  public <T> T holder(Class<T> type, Function<MeterRegistry, T> create) {
+    return type.cast(holders.computeIfAbsent(type, t -> create.apply(registry)));
+  }
+
+  /**
+   * Runs {@code refresh} before each scrape (waiting for it at most {@link #REFRESH_WAIT}): for
+   * gauges whose value is had by asking an entity or the cluster, which a gauge cannot do while it
+   * is read.
+   */
+  public void beforeScrape(Supplier<CompletionStage<?>> refresh) {
+    refreshes.add(refresh);
+  }
+
+  /** The refreshes run (a failed or slow one leaves its gauges as they were), then the scrape. */
+  public CompletionStage<Scrape> scrapeRefreshed(String accept) {
+    CompletableFuture<?>[] running =
+        refreshes.stream()
+            .map(
+                refresh -> {
+                  try {
+                    return refresh
+                        .get()
+                        .toCompletableFuture()
+                        .completeOnTimeout(null, REFRESH_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+                        .handle((done, failure) -> null);
+                  } catch (RuntimeException e) {
+                    return CompletableFuture.completedFuture(null);
+                  }
+                })
+            .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(running).thenApply(done -> scrape(accept));
   }
 
   /**

@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Which addresses a user-supplied URL may reach (the SSRF rules of the README's Security section):
- * nothing on this host, the local networks, the cloud metadata service, multicast or the reserved
- * ranges, and no IPv6 form that smuggles such an IPv4 address inside it.
+ * Which addresses a user-supplied URL may reach (the SSRF rules of docs/security.md): nothing on
+ * this host, the local networks, the cloud metadata service, multicast or the reserved ranges, and
+ * no IPv6 form that smuggles such an IPv4 address inside it.
  */
 public final class AddressGuard {
   private record Range(AddressRange block, String reason) {

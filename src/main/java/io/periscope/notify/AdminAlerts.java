@@ -1,5 +1,6 @@
 package io.periscope.notify;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -7,7 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Operational health alerts (the README's Runs, "Operational alerts") to the admin chat: {@code
+ * Operational health alerts (docs/runs.md, "Operational alerts") to the admin chat: {@code
  * TELEGRAM_ADMIN_CHAT_ID}, else {@code TELEGRAM_CHAT_ID}. They open with ⚠️ and read unlike event
  * alerts:
  *
@@ -46,17 +47,30 @@ public final class AdminAlerts {
   }
 
   private final TelegramSender telegram;
+  private final NotifyMeters meters;
 
-  public AdminAlerts(TelegramSender telegram) {
+  public AdminAlerts(TelegramSender telegram, NotifyMeters meters) {
     this.telegram = telegram;
+    this.meters = meters;
+  }
+
+  /** Counted into a registry of its own, which no scrape reads (the command line, tests). */
+  public AdminAlerts(TelegramSender telegram) {
+    this(telegram, new NotifyMeters(new SimpleMeterRegistry()));
   }
 
   /**
    * To the admin chat of this configuration's Telegram settings, over an operator-trusted client.
    */
   public static AdminAlerts create(
+      com.typesafe.config.Config config, okhttp3.OkHttpClient trusted, NotifyMeters meters) {
+    return new AdminAlerts(new TelegramSender(trusted, TelegramSettings.from(config)), meters);
+  }
+
+  /** As {@link #create(com.typesafe.config.Config, okhttp3.OkHttpClient, NotifyMeters)}, unread. */
+  public static AdminAlerts create(
       com.typesafe.config.Config config, okhttp3.OkHttpClient trusted) {
-    return new AdminAlerts(new TelegramSender(trusted, TelegramSettings.from(config)));
+    return create(config, trusted, new NotifyMeters(new SimpleMeterRegistry()));
   }
 
   /** An alert about one watch. */
@@ -83,6 +97,7 @@ public final class AdminAlerts {
       String logged = subject.map(s -> "watch=" + s + " ").orElse("") + "detail=\"" + text + "\"";
       Optional<String> chat = telegram.settings().adminChat();
       if (!telegram.settings().hasToken() || chat.isEmpty()) {
+        meters.adminAlert(kind, false);
         log.warn(
             "event=admin-alert kind={} delivered=false reason=telegram-not-configured {}",
             kind.label(),
@@ -93,6 +108,7 @@ public final class AdminAlerts {
           .sendHtml("telegram:" + chat.get(), chat.get(), html)
           .handle(
               (delivery, failure) -> {
+                meters.adminAlert(kind, failure == null && delivery.ok());
                 if (failure != null || !delivery.ok()) {
                   String reason =
                       failure != null
@@ -110,6 +126,7 @@ public final class AdminAlerts {
               });
     } catch (RuntimeException e) {
       // Alerting is never allowed to hide the problem being alerted about.
+      meters.adminAlert(kind, false);
       log.warn(
           "event=admin-alert kind={} delivered=false reason=\"{}\"",
           kind.label(),

@@ -5,9 +5,10 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * A notification channel identifier from a watch's {@code channels}, as the README's watch schema
- * lists them: {@code telegram}, {@code telegram:<chat id>}, {@code email:<address>}, {@code
- * webhook:<url>}, {@code ntfy:<url>}, {@code slack:<url>}, {@code discord:<url>} and {@code push}.
+ * A notification channel identifier from a watch's {@code channels}, as docs/http-interface.md's
+ * watch schema lists them: {@code telegram}, {@code telegram:<chat id>}, {@code email:<address>},
+ * {@code webhook:<url>}, {@code ntfy:<url>}, {@code slack:<url>}, {@code discord:<url>} and {@code
+ * push}.
  */
 public record ChannelId(Kind kind, String target) {
 

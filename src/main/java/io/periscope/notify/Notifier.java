@@ -39,6 +39,8 @@ public final class Notifier {
    */
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
+  private final NotifyMeters meters;
+
   /**
    * @param policy refuses the channels an owner may not use: each refusal is that channel's failed
    *     delivery, and the operator hears of it once
@@ -49,7 +51,9 @@ public final class Notifier {
       Optional<PushSender> push,
       ChannelPolicy policy,
       FixedWindowRateLimiter perOwner,
-      AdminAlerts alerts) {
+      AdminAlerts alerts,
+      NotifyMeters meters) {
+    this.meters = meters;
     this.senders = new EnumMap<>(ChannelId.Kind.class);
     this.senders.putAll(senders);
     this.push = push;
@@ -71,7 +75,8 @@ public final class Notifier {
       Executor blocking,
       Optional<PushSender> push,
       ChannelPolicy policy,
-      AdminAlerts alerts) {
+      AdminAlerts alerts,
+      NotifyMeters meters) {
     Map<ChannelId.Kind, ChannelSender> senders = new EnumMap<>(ChannelId.Kind.class);
     senders.put(
         ChannelId.Kind.TELEGRAM, new TelegramSender(trusted, TelegramSettings.from(config)));
@@ -82,10 +87,11 @@ public final class Notifier {
     senders.put(ChannelId.Kind.DISCORD, new DiscordSender(guarded));
     FixedWindowRateLimiter perOwner =
         new FixedWindowRateLimiter(
-            config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),
-            Duration.ofHours(1),
-            Clock.systemUTC());
-    return new Notifier(senders, push, policy, perOwner, alerts);
+                config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),
+                Duration.ofHours(1),
+                Clock.systemUTC())
+            .counted(meters.registry(), "notifications");
+    return new Notifier(senders, push, policy, perOwner, alerts, meters);
   }
 
   /**
@@ -113,7 +119,11 @@ public final class Notifier {
               return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                   .thenApply(done -> pending.stream().flatMap(p -> p.join().stream()).toList());
             })
-        .thenCompose(stage -> stage);
+        .thenCompose(stage -> stage)
+        .whenComplete(
+            (deliveries, failure) -> {
+              if (deliveries != null) meters.sent(deliveries);
+            });
   }
 
   /** Sends to the channel unless the policy refused it ({@code refusal}) or the owner is over. */

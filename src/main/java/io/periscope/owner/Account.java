@@ -11,8 +11,10 @@ import java.time.Instant;
  * @param emailVerified whether the owner of the address proved it (a mailed token, an identity
  *     provider, or an operator who made the account); absent in accounts older than verification,
  *     which operators made, so absent reads as verified
- * @param sessionGeneration the generation of the account's sign-in tokens: a password reset moves
- *     it on, and tokens of an older generation are refused
+ * @param sessionGeneration the generation of the account's sign-in tokens: a password reset or
+ *     change moves it on, and tokens of an older generation are refused
+ * @param disabled whether an admin disabled the account: none of its tokens work and its watches do
+ *     not run; absent in accounts older than disabling, which reads as enabled
  */
 public record Account(
     String id,
@@ -21,11 +23,25 @@ public record Account(
     String passwordHash,
     Instant createdAt,
     Boolean emailVerified,
-    long sessionGeneration)
+    long sessionGeneration,
+    Boolean disabled)
     implements JsonSerializable {
 
   public Account {
     if (emailVerified == null) emailVerified = Boolean.TRUE;
+    if (disabled == null) disabled = Boolean.FALSE;
+  }
+
+  /** An enabled account. */
+  public Account(
+      String id,
+      String email,
+      Role role,
+      String passwordHash,
+      Instant createdAt,
+      Boolean emailVerified,
+      long sessionGeneration) {
+    this(id, email, role, passwordHash, createdAt, emailVerified, sessionGeneration, false);
   }
 
   /** An account as an operator makes it: verified, first generation. */
@@ -43,19 +59,36 @@ public record Account(
    */
   public Account verified(boolean revokePassword) {
     return revokePassword
-        ? new Account(id, email, role, null, createdAt, true, sessionGeneration + 1)
-        : new Account(id, email, role, passwordHash, createdAt, true, sessionGeneration);
+        ? new Account(id, email, role, null, createdAt, true, sessionGeneration + 1, disabled)
+        : new Account(id, email, role, passwordHash, createdAt, true, sessionGeneration, disabled);
   }
 
-  /** A new password proven through the address: every earlier token ends. */
+  /** A new password proven through the address or the old one: every earlier token ends. */
   public Account withNewPassword(String newHash) {
-    return new Account(id, email, role, newHash, createdAt, true, sessionGeneration + 1);
+    return new Account(id, email, role, newHash, createdAt, true, sessionGeneration + 1, disabled);
+  }
+
+  /** Every sign-in token issued so far ends. */
+  public Account withSessionsEnded() {
+    return new Account(
+        id, email, role, passwordHash, createdAt, emailVerified, sessionGeneration + 1, disabled);
+  }
+
+  public Account withRole(Role changed) {
+    return new Account(
+        id, email, changed, passwordHash, createdAt, emailVerified, sessionGeneration, disabled);
+  }
+
+  public Account withDisabled(boolean changed) {
+    return new Account(
+        id, email, role, passwordHash, createdAt, emailVerified, sessionGeneration, changed);
   }
 
   /** What may be shown of the account to its owner or an admin. */
-  public record View(String id, String email, String role, boolean emailVerified) {}
+  public record View(
+      String id, String email, String role, boolean emailVerified, boolean disabled) {}
 
   public View view() {
-    return new View(id, email, role.wire(), emailVerified);
+    return new View(id, email, role.wire(), emailVerified, disabled);
   }
 }

@@ -1,6 +1,8 @@
 package io.periscope.owner;
 
 import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.watch.RunRecord;
@@ -23,12 +25,21 @@ public final class OnDemandRuns {
     this.asks = asks;
   }
 
-  /** One watch now, enabled or not; refused when the watch does not exist. */
+  /**
+   * One watch now, enabled or not; refused when the watch does not exist, and {@code UNAVAILABLE}
+   * when the watch stopped or restarted before the run was recorded.
+   */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return asks.ask(
-        watches.watch(owner, watchId),
-        r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
-        EntityRunAll.RUN_TIMEOUT);
+    return asks.<WatchEntity.Command, RunRecord>ask(
+            watches.watch(owner, watchId),
+            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
+            EntityRunAll.RUN_TIMEOUT)
+        .exceptionally(
+            failure -> {
+              if (WatchEntity.interrupted(failure))
+                throw new Refusal(Refusal.Kind.UNAVAILABLE, WatchEntity.RUN_INTERRUPTED);
+              return Failures.rethrow(failure);
+            });
   }
 
   /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */

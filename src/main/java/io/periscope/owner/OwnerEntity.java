@@ -6,6 +6,8 @@ import io.periscope.entity.Snapshots;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunAllWatches;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,11 +35,17 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
- * One per account (entity id = account id): the account's credentials and role, the hashes of the
- * single-use tokens mailed to it (verification, password reset), and the id of every watch it ever
- * created, in creation order. {@code GET /watches} asks each of those watches and skips the deleted
- * ones; ids are never unregistered, so a create racing a delete of the same id can never drop a
- * live watch from the list.
+ * One per account (entity id = account id): the account's credentials, role and state (enabled,
+ * disabled, deleted), the sign-ins its holder ended, its personal API tokens (hashed), the hashes
+ * of the single-use tokens mailed to it (verification, password reset), and the id of every watch
+ * it holds, in creation order. {@code GET /watches} asks each of those watches.
+ *
+ * <p>An id leaves only once its watch is gone: a delete goes through this entity ({@link
+ * DeleteWatch}), which deletes the watch and then the id, and a listing that meets an id whose
+ * watch is not there asks this entity to check ({@link ForgetWatchIfGone}), so an id a crash left
+ * behind is asked about once. While it waits for the watch's answer, the entity holds back every
+ * other change of its ids (stashed): a create of the same id racing the delete registers again
+ * after its watch exists ({@link AddWatch} once more), and so is never dropped from the list.
  *
  * <p>It also serializes run-all: one per owner at a time, a second is refused while the first is in
  * flight. Each run-all is a job the owner can follow (its outcomes as they come), kept for {@link
@@ -71,21 +79,58 @@ public final class OwnerEntity
    * {@code tokens} are the live single-use tokens mailed to the account, as hashes, at most one per
    * purpose.
    */
-  public record State(Account account, WatchRegistry watchIds, List<PendingToken> tokens)
+  public record State(
+      Account account,
+      WatchRegistry watchIds,
+      List<PendingToken> tokens,
+      List<EndedSession> endedSessions,
+      List<ApiToken> apiTokens,
+      Boolean deleted)
       implements JsonSerializable {
-    static final State EMPTY = new State(null, WatchRegistry.EMPTY, List.of());
+    static final State EMPTY =
+        new State(null, WatchRegistry.EMPTY, List.of(), List.of(), List.of(), false);
 
     public State {
       watchIds = watchIds == null ? WatchRegistry.EMPTY : watchIds;
       tokens = tokens == null ? List.of() : List.copyOf(tokens);
+      endedSessions = endedSessions == null ? List.of() : List.copyOf(endedSessions);
+      apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
+      deleted = deleted != null && deleted;
+    }
+
+    public State(Account account, WatchRegistry watchIds, List<PendingToken> tokens) {
+      this(account, watchIds, tokens, List.of(), List.of(), false);
     }
 
     State withWatches(List<String> added) {
-      return new State(account, watchIds.with(added), tokens);
+      return new State(account, watchIds.with(added), tokens, endedSessions, apiTokens, deleted);
+    }
+
+    State withoutWatch(String removed) {
+      return new State(
+          account, watchIds.without(removed), tokens, endedSessions, apiTokens, deleted);
     }
 
     State withAccount(Account changed, List<PendingToken> remaining) {
-      return new State(changed, watchIds, remaining);
+      return new State(changed, watchIds, remaining, endedSessions, apiTokens, deleted);
+    }
+
+    /** The account changed by {@code change}; nothing when there is none. */
+    State changed(UnaryOperator<Account> change) {
+      return account == null ? this : withAccount(change.apply(account), tokens);
+    }
+
+    State withEndedSessions(List<EndedSession> ended) {
+      return new State(account, watchIds, tokens, ended, apiTokens, deleted);
+    }
+
+    State withApiTokens(List<ApiToken> changed) {
+      return new State(account, watchIds, tokens, endedSessions, changed, deleted);
+    }
+
+    /** Deleted: no account, no token of any kind; the watch ids stay registered. */
+    State asDeleted() {
+      return new State(null, watchIds, List.of(), List.of(), List.of(), true);
     }
 
     /** Whether a live token of {@code purpose} has this hash. */
@@ -96,6 +141,27 @@ public final class OwnerEntity
     List<PendingToken> tokensBut(TokenPurpose... used) {
       List<TokenPurpose> gone = List.of(used);
       return tokens.stream().filter(t -> !gone.contains(t.purpose())).toList();
+    }
+
+    Access access() {
+      return new Access(
+          account,
+          deleted,
+          endedSessions.stream().map(EndedSession::sessionId).toList(),
+          apiTokens);
+    }
+  }
+
+  /**
+   * What a node needs to judge a caller's token: the account (null when there is none), whether it
+   * was deleted, the sign-ins ended one by one, and the personal API tokens (hashes only).
+   */
+  public record Access(
+      Account account, boolean deleted, List<String> endedSessions, List<ApiToken> apiTokens)
+      implements JsonSerializable {
+    public Access {
+      endedSessions = endedSessions == null ? List.of() : List.copyOf(endedSessions);
+      apiTokens = apiTokens == null ? List.of() : List.copyOf(apiTokens);
     }
   }
 
@@ -171,6 +237,76 @@ public final class OwnerEntity
 
   public record ListWatches(ActorRef<StatusReply<WatchIds>> replyTo) implements Command {}
 
+  /** What a node needs to judge the account's tokens; answered with or without an account. */
+  public record GetAccess(ActorRef<StatusReply<Access>> replyTo) implements Command {}
+
+  /**
+   * Ends one sign-in (its token's session id) until {@code until}, or, with a null session id,
+   * every sign-in so far. Refused without an account.
+   */
+  public record EndSession(
+      String sessionId, Instant until, Instant now, ActorRef<StatusReply<Access>> replyTo)
+      implements Command {}
+
+  /**
+   * A signed-in owner's new password: refused when the password is no longer {@code expectedHash}
+   * (it changed meanwhile). Every earlier sign-in ends.
+   */
+  public record ChangePassword(
+      String expectedHash, String newHash, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /** Refused without an account; an unchanged role persists nothing. */
+  public record ChangeRole(Role role, ActorRef<StatusReply<Account>> replyTo) implements Command {}
+
+  /** Refused without an account; an unchanged state persists nothing. */
+  public record SetDisabled(boolean disabled, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /** Deletes the account: refused without one. Answers the account as it was. */
+  public record DeleteAccount(Instant at, ActorRef<StatusReply<Account>> replyTo)
+      implements Command {}
+
+  /** At most this many personal API tokens per account. */
+  public static final int MAX_API_TOKENS = 50;
+
+  /** Refused without an account, beyond {@link #MAX_API_TOKENS}, and for a name in use. */
+  public record CreateApiToken(ApiToken token, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** Refused for an unknown token id. */
+  public record RevokeApiToken(String tokenId, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** A token was used at {@code at}: written at most once a minute per token. No answer. */
+  public record TouchApiToken(String tokenId, Instant at) implements Command {}
+
+  /** How finely a token's last use is kept: a use within this of the last writes nothing. */
+  public static final Duration LAST_USED_GRAIN = Duration.ofMinutes(1);
+
+  /**
+   * Deletes the watch, then unregisters its id. Refused with the watch's own refusal ({@code watch
+   * not found}) when there is no such watch, an id registered for it unregistered all the same;
+   * refused with {@link #WATCH_UNANSWERED} when the watch did not answer in time.
+   */
+  public record DeleteWatch(String watchId, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** Unregisters the id if its watch is not there (a listing met it); answers nobody. */
+  public record ForgetWatchIfGone(String watchId) implements Command {}
+
+  /**
+   * The watch answered whether it is gone (sent by the entity to itself); {@code refusal} is what
+   * the asker is refused with (none when null), {@code replyTo} null for a check nobody waits for.
+   */
+  record WatchChecked(
+      String watchId, boolean gone, String refusal, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {
+    StatusReply<Done> answer() {
+      return refusal == null ? StatusReply.ack() : StatusReply.error(refusal);
+    }
+  }
+
   /**
    * Starts a run of every enabled watch now and answers its job at once; refused with {@link
    * #RUN_ALL_IN_FLIGHT} while one is in flight.
@@ -188,6 +324,7 @@ public final class OwnerEntity
   public record GetRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
       implements Command {}
 
+  public static final String WATCH_UNANSWERED = "the watch did not answer in time";
   public static final String RUN_ALL_IN_FLIGHT = "a run-all of this owner is already in flight";
   public static final String NO_SUCH_JOB = "no such run-all job";
 
@@ -218,6 +355,9 @@ public final class OwnerEntity
 
   public record WatchesAdded(List<String> watchIds) implements Event {}
 
+  /** The watch is gone (deleted, or never created): its id leaves the list. */
+  public record WatchRemoved(String watchId) implements Event {}
+
   public record TokenIssued(TokenPurpose purpose, String tokenHash, Instant expiresAt)
       implements Event {}
 
@@ -228,6 +368,21 @@ public final class OwnerEntity
 
   public record PasswordReset(String passwordHash) implements Event {}
 
+  /** One sign-in ended (until its token expires); a null session id ended every one so far. */
+  public record SessionEnded(String sessionId, Instant until, Instant at) implements Event {}
+
+  public record RoleChanged(Role role) implements Event {}
+
+  public record DisabledChanged(boolean disabled) implements Event {}
+
+  public record AccountDeleted(Instant at) implements Event {}
+
+  public record ApiTokenCreated(ApiToken token) implements Event {}
+
+  public record ApiTokenRevoked(String tokenId) implements Event {}
+
+  public record ApiTokenUsed(String tokenId, Instant at) implements Event {}
+
   // ---- behaviour
   // ---------------------------------------------------------------------------------
 
@@ -236,6 +391,14 @@ public final class OwnerEntity
 
   private final ActorContext<Command> context;
   private final RunAllWatches runAll;
+  private final WatchEntity.Refs watches;
+
+  /** How long a watch may take to answer whether it is gone. */
+  static final Duration WATCH_CHECK_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The id whose watch is being asked; changes of the ids wait (stashed) until it answered. */
+  private String checking;
+
   private final RecipientRef<Command> viaShard;
 
   /** The id of the run-all in flight, if one is. */
@@ -266,17 +429,22 @@ public final class OwnerEntity
 
   /**
    * @param runAll how this owner's watches are run
+   * @param watches where this owner's watches are asked whether they are gone
    * @param viaShard this entity as sharding addresses it (the entity itself where nothing
    *     passivates it)
    */
   public static Behavior<Command> create(
-      String accountId, RunAllWatches runAll, RecipientRef<Command> viaShard) {
-    return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
+      String accountId,
+      RunAllWatches runAll,
+      WatchEntity.Refs watches,
+      RecipientRef<Command> viaShard) {
+    return create(accountId, runAll, watches, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
   }
 
   static Behavior<Command> create(
       String accountId,
       RunAllWatches runAll,
+      WatchEntity.Refs watches,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
@@ -286,6 +454,7 @@ public final class OwnerEntity
                 ctx,
                 PersistenceId.of(TYPE_KEY.name(), accountId),
                 runAll,
+                watches,
                 viaShard,
                 keepAliveEvery,
                 jobsKeptFor));
@@ -295,12 +464,14 @@ public final class OwnerEntity
       ActorContext<Command> context,
       PersistenceId persistenceId,
       RunAllWatches runAll,
+      WatchEntity.Refs watches,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
     super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
     this.context = context;
     this.runAll = runAll;
+    this.watches = watches;
     this.viaShard = viaShard;
     this.keepAliveEvery = keepAliveEvery;
     this.jobsKeptFor = jobsKeptFor;
@@ -343,8 +514,22 @@ public final class OwnerEntity
         .onCommand(VerifyEmail.class, this::onVerifyEmail)
         .onCommand(ResetPassword.class, this::onResetPassword)
         .onCommand(VerifiedByProvider.class, this::onVerifiedByProvider)
+        .onCommand(
+            GetAccess.class,
+            (state, cmd) -> Effect().reply(cmd.replyTo(), StatusReply.success(state.access())))
+        .onCommand(EndSession.class, this::onEndSession)
+        .onCommand(ChangePassword.class, this::onChangePassword)
+        .onCommand(ChangeRole.class, this::onChangeRole)
+        .onCommand(SetDisabled.class, this::onSetDisabled)
+        .onCommand(DeleteAccount.class, this::onDeleteAccount)
+        .onCommand(CreateApiToken.class, this::onCreateApiToken)
+        .onCommand(RevokeApiToken.class, this::onRevokeApiToken)
+        .onCommand(TouchApiToken.class, this::onTouchApiToken)
         .onCommand(AddWatch.class, this::onAddWatch)
         .onCommand(WriteRegistrations.class, this::onWriteRegistrations)
+        .onCommand(DeleteWatch.class, this::onDeleteWatch)
+        .onCommand(ForgetWatchIfGone.class, this::onForgetWatchIfGone)
+        .onCommand(WatchChecked.class, this::onWatchChecked)
         .onCommand(
             ListWatches.class,
             (state, cmd) ->
@@ -488,7 +673,8 @@ public final class OwnerEntity
   }
 
   private ReplyEffect<Event, State> onCreateAccount(State state, CreateAccount cmd) {
-    if (state.account() != null) {
+    // a deleted account's id stays taken: tokens issued to it must never sign another in
+    if (state.account() != null || state.deleted()) {
       return Effect()
           .reply(
               cmd.replyTo(),
@@ -539,7 +725,97 @@ public final class OwnerEntity
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
   }
 
+  private <T> ReplyEffect<Event, State> noAccount(ActorRef<StatusReply<T>> replyTo) {
+    return Effect().reply(replyTo, StatusReply.error(NO_SUCH_ACCOUNT));
+  }
+
+  public static final String NO_SUCH_ACCOUNT = "no such account";
+
+  private ReplyEffect<Event, State> onEndSession(State state, EndSession cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    return Effect()
+        .persist(new SessionEnded(cmd.sessionId(), cmd.until(), cmd.now()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.access()));
+  }
+
+  private ReplyEffect<Event, State> onChangePassword(State state, ChangePassword cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (!java.util.Objects.equals(state.account().passwordHash(), cmd.expectedHash()))
+      return Effect().reply(cmd.replyTo(), StatusReply.error(PASSWORD_CHANGED_MEANWHILE));
+    return Effect()
+        .persist(new PasswordReset(cmd.newHash()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  public static final String PASSWORD_CHANGED_MEANWHILE =
+      "the password was changed meanwhile; sign in again";
+
+  private ReplyEffect<Event, State> onChangeRole(State state, ChangeRole cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (state.account().role() == cmd.role())
+      return Effect().reply(cmd.replyTo(), StatusReply.success(state.account()));
+    return Effect()
+        .persist(new RoleChanged(cmd.role()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private ReplyEffect<Event, State> onSetDisabled(State state, SetDisabled cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (state.account().disabled() == cmd.disabled())
+      return Effect().reply(cmd.replyTo(), StatusReply.success(state.account()));
+    return Effect()
+        .persist(new DisabledChanged(cmd.disabled()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.account()));
+  }
+
+  private ReplyEffect<Event, State> onDeleteAccount(State state, DeleteAccount cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    Account was = state.account();
+    return Effect()
+        .persist(new AccountDeleted(cmd.at()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(was));
+  }
+
+  private ReplyEffect<Event, State> onCreateApiToken(State state, CreateApiToken cmd) {
+    if (state.account() == null) return noAccount(cmd.replyTo());
+    if (state.apiTokens().size() >= MAX_API_TOKENS)
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              StatusReply.error("an account has at most " + MAX_API_TOKENS + " API tokens"));
+    if (state.apiTokens().stream().anyMatch(t -> t.name().equals(cmd.token().name())))
+      return Effect()
+          .reply(
+              cmd.replyTo(), StatusReply.error("a token with this name exists; revoke it first"));
+    return Effect()
+        .persist(new ApiTokenCreated(cmd.token()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  public static final String NO_SUCH_API_TOKEN = "no such API token";
+
+  private ReplyEffect<Event, State> onRevokeApiToken(State state, RevokeApiToken cmd) {
+    if (state.apiTokens().stream().noneMatch(t -> t.id().equals(cmd.tokenId())))
+      return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_API_TOKEN));
+    return Effect()
+        .persist(new ApiTokenRevoked(cmd.tokenId()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
+  }
+
+  private ReplyEffect<Event, State> onTouchApiToken(State state, TouchApiToken cmd) {
+    boolean stale =
+        state.apiTokens().stream()
+            .anyMatch(
+                t ->
+                    t.id().equals(cmd.tokenId())
+                        && (t.lastUsedAt() == null
+                            || !cmd.at().isBefore(t.lastUsedAt().plus(LAST_USED_GRAIN))));
+    if (!stale) return Effect().noReply();
+    return Effect().persist(new ApiTokenUsed(cmd.tokenId(), cmd.at())).thenNoReply();
+  }
+
   private ReplyEffect<Event, State> onAddWatch(State state, AddWatch cmd) {
+    if (checking != null) return Effect().stash();
     if (state.watchIds().contains(cmd.watchId()))
       return Effect().reply(cmd.replyTo(), StatusReply.ack());
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
@@ -548,6 +824,7 @@ public final class OwnerEntity
   }
 
   private ReplyEffect<Event, State> onWriteRegistrations(State state, WriteRegistrations cmd) {
+    if (checking != null) return Effect().stash();
     Map<String, List<ActorRef<StatusReply<Done>>>> batch = new LinkedHashMap<>(pending);
     pending.clear();
     return Effect()
@@ -555,6 +832,54 @@ public final class OwnerEntity
         .thenRun(
             s -> batch.values().forEach(waiting -> waiting.forEach(r -> r.tell(StatusReply.ack()))))
         .thenNoReply();
+  }
+
+  private ReplyEffect<Event, State> onDeleteWatch(State state, DeleteWatch cmd) {
+    if (checking != null) return Effect().stash();
+    checking = cmd.watchId();
+    context.askWithStatus(
+        Done.class,
+        watches.watch(persistenceId().entityId(), cmd.watchId()),
+        WATCH_CHECK_TIMEOUT,
+        WatchEntity.Delete::new,
+        (done, failure) -> {
+          if (failure == null) return new WatchChecked(cmd.watchId(), true, null, cmd.replyTo());
+          // the watch's own refusal means there is no such watch: gone all the same
+          boolean refused = failure instanceof StatusReply.ErrorMessage;
+          return new WatchChecked(
+              cmd.watchId(),
+              refused,
+              refused ? failure.getMessage() : WATCH_UNANSWERED,
+              cmd.replyTo());
+        });
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onForgetWatchIfGone(State state, ForgetWatchIfGone cmd) {
+    if (!state.watchIds().contains(cmd.watchId())) return Effect().noReply();
+    if (checking != null) return Effect().stash();
+    checking = cmd.watchId();
+    context.askWithStatus(
+        Watch.class,
+        watches.watch(persistenceId().entityId(), cmd.watchId()),
+        WATCH_CHECK_TIMEOUT,
+        WatchEntity.Get::new,
+        (watch, failure) ->
+            new WatchChecked(
+                cmd.watchId(), failure instanceof StatusReply.ErrorMessage, null, null));
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onWatchChecked(State state, WatchChecked cmd) {
+    checking = null;
+    var effect =
+        cmd.gone() && state.watchIds().contains(cmd.watchId())
+            ? Effect().persist(new WatchRemoved(cmd.watchId()))
+            : Effect().none();
+    return (cmd.replyTo() == null
+            ? effect.thenNoReply()
+            : effect.thenReply(cmd.replyTo(), s -> cmd.answer()))
+        .thenUnstashAll();
   }
 
   @Override
@@ -582,6 +907,49 @@ public final class OwnerEntity
                     state.account().withNewPassword(e.passwordHash()),
                     state.tokensBut(TokenPurpose.VERIFY_EMAIL, TokenPurpose.RESET_PASSWORD)))
         .onEvent(WatchesAdded.class, (state, e) -> state.withWatches(e.watchIds()))
+        .onEvent(WatchRemoved.class, (state, e) -> state.withoutWatch(e.watchId()))
+        .onEvent(
+            SessionEnded.class,
+            (state, e) -> {
+              if (e.sessionId() == null) return state.changed(Account::withSessionsEnded);
+              List<EndedSession> ended = new ArrayList<>();
+              // the ones whose tokens expired by now need no remembering
+              state.endedSessions().stream()
+                  .filter(x -> x.until().isAfter(e.at()))
+                  .forEach(ended::add);
+              ended.add(new EndedSession(e.sessionId(), e.until()));
+              return state.withEndedSessions(ended);
+            })
+        .onEvent(RoleChanged.class, (state, e) -> state.changed(a -> a.withRole(e.role())))
+        .onEvent(
+            DisabledChanged.class,
+            // disabling ends every sign-in: enabling again does not bring them back
+            (state, e) ->
+                state.changed(
+                    a ->
+                        e.disabled()
+                            ? a.withDisabled(true).withSessionsEnded()
+                            : a.withDisabled(false)))
+        .onEvent(AccountDeleted.class, (state, e) -> state.asDeleted())
+        .onEvent(
+            ApiTokenCreated.class,
+            (state, e) -> {
+              List<ApiToken> tokens = new ArrayList<>(state.apiTokens());
+              tokens.add(e.token());
+              return state.withApiTokens(tokens);
+            })
+        .onEvent(
+            ApiTokenRevoked.class,
+            (state, e) ->
+                state.withApiTokens(
+                    state.apiTokens().stream().filter(t -> !t.id().equals(e.tokenId())).toList()))
+        .onEvent(
+            ApiTokenUsed.class,
+            (state, e) ->
+                state.withApiTokens(
+                    state.apiTokens().stream()
+                        .map(t -> t.id().equals(e.tokenId()) ? t.usedAt(e.at()) : t)
+                        .toList()))
         .build();
   }
 }

@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The id of every watch an owner ever created, in creation order, as the owner's state holds it:
- * testing an id and registering new ones cost the same for the ten-thousandth watch as for the
- * first (a list copied per registration made a burst of creates quadratic). Ids are only ever
- * appended and a state is only ever extended by its successor, so successive registries share one
- * append-only buffer and each knows its own length; extending one that is not the newest copies its
- * prefix instead. Only the owner entity's actor touches a registry; what leaves it is a copy.
- * Serialized as the plain list of ids.
+ * The id of every watch an owner holds, in creation order, as the owner's state holds it: testing
+ * an id and registering new ones cost the same for the ten-thousandth watch as for the first (a
+ * list copied per registration made a burst of creates quadratic). Registering appends and a state
+ * is only ever extended by its successor, so successive registries share one append-only buffer and
+ * each knows its own length; extending one that is not the newest copies its prefix instead.
+ * Removing an id (a deleted watch, far rarer than a create) copies the rest. Only the owner
+ * entity's actor touches a registry; what leaves it is a copy. Serialized as the plain list of ids.
  */
 public final class WatchRegistry {
   static final WatchRegistry EMPTY = new WatchRegistry(new Buffer(), 0);
@@ -55,6 +55,14 @@ public final class WatchRegistry {
       buffer.ids.subList(0, size).forEach(target::append);
     }
     added.forEach(target::append);
+    return new WatchRegistry(target, target.ids.size());
+  }
+
+  /** This registry without {@code removed}; itself when it does not hold it. */
+  public WatchRegistry without(String removed) {
+    if (!contains(removed)) return this;
+    Buffer target = new Buffer();
+    buffer.ids.subList(0, size).stream().filter(id -> !id.equals(removed)).forEach(target::append);
     return new WatchRegistry(target, target.ids.size());
   }
 

@@ -16,11 +16,15 @@ import org.apache.pekko.persistence.jdbc.testkit.javadsl.SchemaUtils;
  * deleted: the plugin drops events after a gap.
  *
  * <p>The plugin picks its script by the journal's DAO and takes any DAO but its own for the legacy
- * one, so with {@link PostgresJournalDao} the current PostgreSQL script is applied by name.
+ * one, so with {@link PostgresJournalDao} the current PostgreSQL script is applied by name, and
+ * with {@link EmbeddedJournalDao} the schema is created from settings that name the plugin's DAO.
  */
 public final class JournalSchema {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   private static final String POSTGRES_SCRIPT = "schema/postgres/postgres-create-schema.sql";
+
+  /** The journal's settings naming the plugin's own DAO (conf/embedded.conf). */
+  private static final String EMBEDDED_SETTINGS = "periscope.journal-schema";
 
   private JournalSchema() {}
 
@@ -42,6 +46,8 @@ public final class JournalSchema {
 
   private static CompletionStage<Done> createTables(ActorSystem<?> system) throws IOException {
     String dao = system.settings().config().getString("jdbc-journal.dao");
+    if (dao.equals(EmbeddedJournalDao.class.getName()))
+      return SchemaUtils.createIfNotExists(EMBEDDED_SETTINGS, system);
     if (!dao.equals(PostgresJournalDao.class.getName()))
       return SchemaUtils.createIfNotExists(system);
     try (InputStream script =

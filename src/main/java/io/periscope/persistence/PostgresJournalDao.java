@@ -58,6 +58,8 @@ public final class PostgresJournalDao extends DefaultJournalDao {
   private final HikariDataSource writers;
   private final ExecutorService writerThreads;
   private final String insertSql;
+  private final JournalMeters meters;
+  private final ExecutionContext ec;
 
   public PostgresJournalDao(
       JdbcBackend.JdbcDatabaseDef db,
@@ -71,6 +73,8 @@ public final class PostgresJournalDao extends DefaultJournalDao {
       throw new IllegalStateException(
           "PostgresJournalDao writes PostgreSQL only; the journal's profile is " + profile);
     }
+    this.meters = JournalMeters.of(mat.system());
+    this.ec = ec;
     int parallelism = journalConfig.daoConfig().parallelism();
     this.writers = writerPool(db, parallelism);
     AtomicInteger threadNumber = new AtomicInteger();
@@ -135,7 +139,7 @@ public final class PostgresJournalDao extends DefaultJournalDao {
       // The actor system terminates; a throw here would end the plugin's write stream for good.
       written.failure(stopping);
     }
-    return written.future();
+    return meters.measured(rows.size(), written.future(), ec);
   }
 
   private void write(

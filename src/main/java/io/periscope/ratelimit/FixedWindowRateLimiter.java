@@ -1,5 +1,7 @@
 package io.periscope.ratelimit;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +16,7 @@ public final class FixedWindowRateLimiter {
   private final long windowMillis;
   private final Clock clock;
   private final ConcurrentHashMap<String, Window> windows = new ConcurrentHashMap<>();
+  private volatile Counter rejections;
 
   private record Window(long start, int count) {}
 
@@ -24,6 +27,19 @@ public final class FixedWindowRateLimiter {
     this.limit = limit;
     this.windowMillis = window.toMillis();
     this.clock = clock;
+  }
+
+  /**
+   * Counts this limiter's refusals as {@code periscope_rate_limit_rejections_total} with {@code
+   * limiter} (a fixed name: {@code sign-in}, {@code assistance}...; never the key limited).
+   */
+  public FixedWindowRateLimiter counted(MeterRegistry registry, String limiter) {
+    this.rejections =
+        Counter.builder("periscope.rate.limit.rejections")
+            .description("Requests a rate limit refused, by limiter")
+            .tag("limiter", limiter)
+            .register(registry);
+    return this;
   }
 
   public Decision acquire(String key) {
@@ -38,6 +54,9 @@ public final class FixedWindowRateLimiter {
                     : new Window(old.start(), old.count() + 1));
     if (windows.size() > 10_000) windows.values().removeIf(old -> old.start() != windowStart);
     long retryAfter = Math.max(1, (windowStart + windowMillis - now + 999) / 1000);
-    return new Decision(w.count() <= limit, retryAfter);
+    boolean allowed = w.count() <= limit;
+    Counter counter = rejections;
+    if (!allowed && counter != null) counter.increment();
+    return new Decision(allowed, retryAfter);
   }
 }

@@ -108,10 +108,13 @@ public final class EntityRunAll implements RunAllWatches {
                 .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record)))
                 .exceptionally(
                     failure -> {
-                      if (Failures.isRefusal(failure)) return Optional.empty();
+                      boolean interrupted = WatchEntity.interrupted(failure);
+                      if (Failures.isRefusal(failure) && !interrupted) return Optional.empty();
                       Throwable cause = Failures.unwrap(failure);
                       String why =
-                          "the run did not finish (" + cause.getClass().getSimpleName() + ")";
+                          interrupted
+                              ? "the run did not finish (the watch stopped or restarted during it)"
+                              : "the run did not finish (" + cause.getClass().getSimpleName() + ")";
                       runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, owner, id, why);
                       return Optional.of(RunAllResult.WatchOutcome.unfinished(id, why));
                     });

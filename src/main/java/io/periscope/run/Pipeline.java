@@ -215,11 +215,20 @@ public final class Pipeline implements RunPipeline {
                         null),
                     List.of());
               }
+              // Only the items the verdict will judge have their pages fetched (newest first).
               return extractor
-                  .extractAll(fresh, EXTRACT_CONCURRENCY)
+                  .extractAll(judgeable(fresh), EXTRACT_CONCURRENCY)
                   .thenCompose(texts -> judgeAndAlert(run, texts));
             })
         .thenCompose(outcome -> outcome);
+  }
+
+  /**
+   * The fresh items a verdict judges: the first {@link VerdictPrompt#MAX_ITEMS} (newest first). The
+   * rest stay unseen, unfetched, for a later run (docs/model-protocol.md, "What is new").
+   */
+  static List<Item> judgeable(List<Item> fresh) {
+    return fresh.subList(0, Math.min(VerdictPrompt.MAX_ITEMS, fresh.size()));
   }
 
   /** The key a source's baseline is kept by: {@code type:value}. */
@@ -287,7 +296,8 @@ public final class Pipeline implements RunPipeline {
   }
 
   private CompletionStage<Outcome> judgeAndAlert(Progress run, List<Optional<String>> texts) {
-    int attempted = (int) run.fresh().stream().filter(i -> i.url() != null).count();
+    List<Item> judgeable = judgeable(run.fresh());
+    int attempted = (int) judgeable.stream().filter(i -> i.url() != null).count();
     int extracted = (int) texts.stream().filter(Optional::isPresent).count();
     RunRecord.Collection collection =
         new RunRecord.Collection(
@@ -295,8 +305,10 @@ public final class Pipeline implements RunPipeline {
     List<VerdictPrompt.Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < run.fresh().size(); i++) {
       Item item = run.fresh().get(i);
-      // A page that could not be extracted falls back to the feed's own summary.
-      String text = texts.get(i).orElse(item.summary() == null ? "" : item.summary());
+      // A page that could not be extracted (or, past the judged ones, was not fetched) falls back
+      // to the feed's own summary.
+      Optional<String> page = i < texts.size() ? texts.get(i) : Optional.empty();
+      String text = page.orElse(item.summary() == null ? "" : item.summary());
       candidates.add(
           new VerdictPrompt.Candidate(
               item.url(),

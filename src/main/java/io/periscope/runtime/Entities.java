@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -27,6 +28,7 @@ import java.time.Clock;
 public interface Entities
     extends WatchEntity.Refs,
         OwnerEntity.Refs,
+        AuditLogEntity.Refs,
         EmailEntity.Refs,
         IdentityLinkEntity.Refs,
         KeyPoolEntity.Refs,

@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -72,7 +73,7 @@ public final class LocalEntities implements Entities {
           RunAllWatches runs = runAll;
           if (runs == null) throw new IllegalStateException("owner entities are not started");
           return Behaviors.<OwnerEntity.Command>setup(
-              ctx -> OwnerEntity.create(id, runs, ctx.getSelf()));
+              ctx -> OwnerEntity.create(id, runs, this, ctx.getSelf()));
         });
   }
 
@@ -89,6 +90,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return spawn(KeyPoolEntity.TYPE_KEY.name(), pool, KeyPoolEntity::create);
+  }
+
+  @Override
+  public RecipientRef<AuditLogEntity.Command> auditLog() {
+    return spawn(AuditLogEntity.TYPE_KEY.name(), AuditLogEntity.ID, AuditLogEntity::create);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -17,6 +18,7 @@ import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
@@ -27,10 +29,12 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
  * anywhere.
  */
 public final class ShardedEntities implements Entities {
+  private final ActorSystem<?> system;
   private final ClusterSharding sharding;
 
   /** Addresses the entities of {@code system}, which a node's {@link #start} registers. */
   public ShardedEntities(ActorSystem<?> system) {
+    this.system = system;
     this.sharding = ClusterSharding.get(system);
   }
 
@@ -39,8 +43,10 @@ public final class ShardedEntities implements Entities {
     sharding.init(
         Entity.of(
             OwnerEntity.TYPE_KEY,
-            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, owner(ctx.getEntityId()))));
+            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, this, owner(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(
             IdentityLinkEntity.TYPE_KEY, ctx -> IdentityLinkEntity.create(ctx.getEntityId())));
@@ -76,6 +82,21 @@ public final class ShardedEntities implements Entities {
                         clock,
                         self -> ctx.getShard().tell(new ClusterSharding.Passivate<>(self))))
             .withStopMessage(new WatchEntity.Stop()));
+    ClusterMeters.register(
+        system,
+        List.of(
+            OwnerEntity.TYPE_KEY,
+            EmailEntity.TYPE_KEY,
+            IdentityLinkEntity.TYPE_KEY,
+            KeyPoolEntity.TYPE_KEY,
+            ModelConfigEntity.TYPE_KEY,
+            TrustRulesEntity.TYPE_KEY,
+            FeedbackEntity.TYPE_KEY,
+            DevicesEntity.TYPE_KEY,
+            VapidKeyEntity.TYPE_KEY,
+            TelegramChatsEntity.TYPE_KEY,
+            ChannelAddressesEntity.TYPE_KEY,
+            WatchEntity.TYPE_KEY));
   }
 
   @Override
@@ -102,6 +123,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
     return sharding.entityRefFor(KeyPoolEntity.TYPE_KEY, EntityIds.checked(pool));
+  }
+
+  @Override
+  public RecipientRef<AuditLogEntity.Command> auditLog() {
+    return sharding.entityRefFor(AuditLogEntity.TYPE_KEY, AuditLogEntity.ID);
   }
 
   @Override

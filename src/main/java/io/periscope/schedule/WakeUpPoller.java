@@ -1,5 +1,6 @@
 package io.periscope.schedule;
 
+import io.periscope.metrics.Metrics;
 import io.periscope.notify.AdminAlerts;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -70,6 +72,7 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
   private final AdminAlerts alerts;
   private final Executor blocking;
   private final TimerScheduler<Command> timers;
+  private final SchedulerMeters meters;
 
   /**
    * The due time last sent to each watch and when (by the real clock), until the index moves on.
@@ -129,6 +132,8 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
     this.settings = settings;
     this.alerts = alerts;
     this.blocking = blocking;
+    this.meters =
+        Metrics.get(context.getSystem()).holder(SchedulerMeters.class, SchedulerMeters::new);
   }
 
   @Override
@@ -150,6 +155,12 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
                   .getLog()
                   .info("event=scheduler-resend reason=node-left watches={}", sent.size());
               sent.clear();
+              return this;
+            })
+        .onSignal(
+            PostStop.class,
+            stop -> {
+              meters.stopped();
               return this;
             })
         .build();
@@ -192,6 +203,7 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
     int fired = 0;
     Duration mostLate = Duration.ZERO;
     Instant now = clock.instant();
+    meters.ticked(now, due);
     for (WakeUpIndex.Due d : due) {
       stillDue.add(d.entityId());
       Sent last = sent.get(d.entityId());

@@ -51,6 +51,7 @@ public final class Transfers {
   private final ChannelPolicy channels;
   private final QuotaPolicy quotas;
   private final Asks asks;
+  private final java.time.ZoneId scheduleZone;
   private final Clock clock;
 
   public Transfers(
@@ -61,6 +62,7 @@ public final class Transfers {
       ChannelPolicy channels,
       QuotaPolicy quotas,
       Asks asks,
+      java.time.ZoneId scheduleZone,
       Clock clock) {
     this.owners = owners;
     this.watches = watches;
@@ -69,6 +71,7 @@ public final class Transfers {
     this.channels = channels;
     this.quotas = quotas;
     this.asks = asks;
+    this.scheduleZone = scheduleZone;
     this.clock = clock;
   }
 
@@ -266,7 +269,7 @@ public final class Transfers {
         continue;
       }
       try {
-        valid.put(id, Optional.of(WatchValidator.validate(node, null, accountId)));
+        valid.put(id, Optional.of(WatchValidator.validate(node, null, accountId, scheduleZone)));
       } catch (ValidationException e) {
         problems.put(id, describe(e));
       }

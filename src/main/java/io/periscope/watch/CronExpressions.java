@@ -6,12 +6,17 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Five-field UNIX cron expressions, evaluated in UTC. */
+/**
+ * Five-field UNIX cron expressions, evaluated in a watch's time zone as cron-utils evaluates them:
+ * on the day of a daylight-saving change, a time the change skips does not fire that day, and a
+ * time that happens twice fires once, at its first occurrence.
+ */
 public final class CronExpressions {
   private static final CronParser PARSER =
       new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
@@ -30,16 +35,30 @@ public final class CronExpressions {
   }
 
   /**
-   * The next fire time after a due time (or a change) at {@code after}: the first due time after
-   * it, unless that is already past at {@code now} — slots missed while nothing ran are not made up
-   * one by one — then the first due time after {@code now}.
+   * The time zone of an IANA name (such as {@code Europe/Berlin} or {@code UTC}); throws with a
+   * message saying what is expected. Offsets and abbreviations are not names: a fixed offset would
+   * not follow its region's daylight-saving changes.
    */
-  public static Instant nextFireAfter(String expression, Instant after, Instant now) {
+  public static ZoneId zone(String name) {
+    if (name == null || !ZoneId.getAvailableZoneIds().contains(name)) {
+      throw new IllegalArgumentException(
+          "must be an IANA time zone name, such as Europe/Berlin, America/New_York or UTC");
+    }
+    return ZoneId.of(name);
+  }
+
+  /**
+   * The next fire time after a due time (or a change) at {@code after}, the expression read in
+   * {@code zone}: the first due time after it, unless that is already past at {@code now} — slots
+   * missed while nothing ran are not made up one by one — then the first due time after {@code
+   * now}.
+   */
+  public static Instant nextFireAfter(String expression, ZoneId zone, Instant after, Instant now) {
     ExecutionTime times = dueTimes(expression);
-    Instant next = times.nextExecution(after.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+    Instant next = times.nextExecution(after.atZone(zone)).orElseThrow().toInstant();
     return next.isAfter(now)
         ? next
-        : times.nextExecution(now.atZone(ZoneOffset.UTC)).orElseThrow().toInstant();
+        : times.nextExecution(now.atZone(zone)).orElseThrow().toInstant();
   }
 
   /**

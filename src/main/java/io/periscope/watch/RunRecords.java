@@ -17,6 +17,11 @@ public final class RunRecords {
 
   /** The record of a run whose pipeline failed unexpectedly: an error, its items left unseen. */
   public static RunRecord crashed(String trigger, Instant startedAt, Throwable failure) {
+    return error(trigger, startedAt, CRASHED + " (" + failure.getClass().getSimpleName() + ")");
+  }
+
+  /** The record of a run that ended as an error saying {@code problem}, with nothing collected. */
+  public static RunRecord error(String trigger, Instant startedAt, String problem) {
     return new RunRecord(
         newRunId(),
         trigger,
@@ -36,9 +41,23 @@ public final class RunRecords {
         List.of(),
         0,
         new RunRecord.Trimmed(0, 0),
-        CRASHED + " (" + failure.getClass().getSimpleName() + ")",
+        problem,
         0,
         null);
+  }
+
+  /**
+   * What the record of a run ended by its deadline says; a wall-clock duration, e.g. {@code 3m}.
+   */
+  public static String deadlineProblem(Duration deadline) {
+    long s = deadline.toSeconds();
+    String spelled = s % 60 == 0 ? s / 60 + "m" : s + "s";
+    return "the run's deadline of " + spelled + " (RUN_DEADLINE) passed; the run was ended";
+  }
+
+  /** The record of a run ended by its deadline: an error, its items left unseen. */
+  public static RunRecord deadlinePassed(String trigger, Instant startedAt, Duration deadline) {
+    return error(trigger, startedAt, deadlineProblem(deadline));
   }
 
   /**

@@ -1,7 +1,11 @@
 package io.periscope.watch;
 
+import io.periscope.config.Settings;
+import io.periscope.entity.Failures;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.metrics.Metrics;
+import io.periscope.persistence.EventDeletes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,13 +19,17 @@ import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.DeleteEventsFailed;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.SnapshotCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
@@ -83,7 +91,8 @@ public final class WatchEntity
   public static final int SEEN_BOUND = 5000;
 
   /**
-   * How many run records the entity keeps at hand for the interface; the journal keeps them all.
+   * How many run records the entity keeps at hand; the journal keeps RUN_HISTORY_RETENTION of them
+   * at least ({@link RunPages} reads past these).
    */
   public static final int RECENT_RUNS = 100;
 
@@ -177,7 +186,10 @@ public final class WatchEntity
   /** The run whose alert is going out to {@code channels}: recorded, its deliveries not yet. */
   public record Delivering(String runId, List<String> channels) implements JsonSerializable {}
 
-  /** Run history, newest first; {@code more} when older kept runs follow. */
+  /**
+   * Run history, newest first; {@code more} when older kept runs follow, or may follow in the
+   * journal (the page reached the end of the runs kept in memory, which were all it keeps there).
+   */
   public record Runs(List<RunRecord> runs, boolean more) implements JsonSerializable {}
 
   // ---- commands
@@ -215,6 +227,20 @@ public final class WatchEntity
   public static final String NO_SUCH_RUN = "run not found";
 
   /**
+   * What a {@link Run} is answered when the watch stopped or restarted before its run was recorded
+   * (a crash, a journal failure): whether the run is in the history is not known.
+   */
+  public static final String RUN_INTERRUPTED =
+      "the watch stopped or restarted during the run; its outcome is not known (see its run"
+          + " history), try again";
+
+  /** Whether a run was refused with {@link #RUN_INTERRUPTED}. */
+  public static boolean interrupted(Throwable failure) {
+    return Failures.isRefusal(failure)
+        && RUN_INTERRUPTED.equals(Failures.unwrap(failure).getMessage());
+  }
+
+  /**
    * One of the {@link #RECENT_RUNS} newest runs, by id: what feedback may be given on. Refused
    * (watch not found) when the watch does not exist now, and (run not found) when the run is not
    * among them.
@@ -246,6 +272,12 @@ public final class WatchEntity
       ActorRef<StatusReply<RunRecord>> replyTo)
       implements Command {}
 
+  /**
+   * A snapshot at {@code snapshotAt} was written: the events past the retention go (sent by the
+   * entity to itself).
+   */
+  record TrimJournal(long snapshotAt) implements Command {}
+
   /** The recorded run's alert went out (sent by the entity to itself). */
   record AlertSent(
       RunRecord record,
@@ -271,7 +303,8 @@ public final class WatchEntity
 
   /**
    * The scheduled run due at {@code firedFor} was recorded; the watch is next due at {@code
-   * nextFireAt}.
+   * nextFireAt}. Without {@code firedFor}: the due time written again before older events are
+   * deleted.
    */
   public record ScheduleAdvanced(Instant firedFor, Instant nextFireAt) implements Event {}
 
@@ -324,9 +357,22 @@ public final class WatchEntity
   private final RunPipeline pipeline;
   private final Clock clock;
   private final Passivation passivation;
+  private final RunMeters meters;
+
+  /**
+   * The events kept before the newest snapshot: RUN_HISTORY_RETENTION × {@link #EVENTS_PER_RUN}.
+   */
+  private final long retainedEvents;
 
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
+
+  /**
+   * Who waits for a run of this incarnation: the asker of the run in flight and those of the runs
+   * stashed behind it. Told {@link #RUN_INTERRUPTED} when the incarnation ends before it answered
+   * them, so no asker waits for its timeout.
+   */
+  private final Set<ActorRef<StatusReply<RunRecord>>> waiting = new LinkedHashSet<>();
 
   /**
    * How a watch asks whatever hosts it to stop it, with its next message starting it again
@@ -371,6 +417,10 @@ public final class WatchEntity
     this.pipeline = pipeline;
     this.clock = clock;
     this.passivation = passivation;
+    this.retainedEvents =
+        (long) Settings.runHistoryRetention(context.getSystem().settings().config())
+            * EVENTS_PER_RUN;
+    this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
   }
 
   @Override
@@ -393,10 +443,41 @@ public final class WatchEntity
     return Set.of();
   }
 
-  // Snapshots keep recovery short as run records accumulate; events are never deleted.
+  /** Events between two snapshots: a recovery replays at most this many. */
+  static final int SNAPSHOT_EVERY = 100;
+
+  /**
+   * The most events one run writes: its record ({@link RunRecorded} or {@link RunJudged}), the
+   * schedule advanced, the deliveries.
+   */
+  static final int EVENTS_PER_RUN = 3;
+
+  // Snapshots keep recovery short as run records accumulate; old events go by RUN_HISTORY_RETENTION
+  // (deleteOldEvents), not with old snapshots.
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(100, 2);
+    return RetentionCriteria.snapshotEvery(SNAPSHOT_EVERY, 2);
+  }
+
+  /**
+   * Once a snapshot at {@code sequenceNr} is written, the events more than {@code retainedEvents}
+   * before it go: the journal keeps at least the newest RUN_HISTORY_RETENTION runs, whatever the
+   * mix of events, and at most that many events times {@link #EVENTS_PER_RUN} (plus those since the
+   * snapshot). The state is in the snapshot; the wake-up projection is long past them. So that the
+   * journal always holds the watch's current due time (an index rebuilt from it finds every watch),
+   * a scheduled watch first writes it again ({@link ScheduleAdvanced} without {@code firedFor}).
+   */
+  private ReplyEffect<Event, State> onTrimJournal(State state, TrimJournal cmd) {
+    long to = cmd.snapshotAt() - retainedEvents;
+    if (to <= 0) return Effect().noReply();
+    if (state.nextFireAt() == null) {
+      EventDeletes.deleteTo(context, persistenceId(), to);
+      return Effect().noReply();
+    }
+    return Effect()
+        .persist(new ScheduleAdvanced(null, state.nextFireAt()))
+        .thenRun(s -> EventDeletes.deleteTo(context, persistenceId(), to))
+        .thenNoReply();
   }
 
   @Override
@@ -426,6 +507,7 @@ public final class WatchEntity
     if (command instanceof DeliveryInterrupted interrupted)
       return onDeliveryInterrupted(state, interrupted);
     if (command instanceof GetRuns getRuns) return onGetRuns(state, getRuns);
+    if (command instanceof TrimJournal trim) return onTrimJournal(state, trim);
     if (command instanceof GetRun getRun) return onGetRun(state, getRun);
     if (command instanceof Stop) return running ? Effect().stash() : Effect().stop().thenNoReply();
     throw new IllegalArgumentException("unknown watch command " + command.getClass().getName());
@@ -442,10 +524,12 @@ public final class WatchEntity
       from = at + 1;
     }
     int to = Math.min(kept.size(), from + cmd.limit());
+    // With as many runs in memory as it keeps there, older ones may be in the journal.
+    boolean more = to < kept.size() || kept.size() >= RECENT_RUNS;
     return Effect()
         .reply(
             cmd.replyTo(),
-            StatusReply.success(new Runs(List.copyOf(kept.subList(from, to)), to < kept.size())));
+            StatusReply.success(new Runs(List.copyOf(kept.subList(from, to)), more)));
   }
 
   private ReplyEffect<Event, State> onGetRun(State state, GetRun cmd) {
@@ -462,8 +546,12 @@ public final class WatchEntity
   }
 
   private ReplyEffect<Event, State> onRun(State state, Run cmd) {
+    waiting.add(cmd.replyTo());
     if (running) return Effect().stash();
-    if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
+    if (!state.exists()) {
+      waiting.remove(cmd.replyTo());
+      return Effect().reply(cmd.replyTo(), notFound());
+    }
     startRun(state, cmd.trigger(), null, cmd.replyTo());
     return Effect().noReply();
   }
@@ -489,6 +577,7 @@ public final class WatchEntity
       State state, String trigger, Instant scheduledFor, ActorRef<StatusReply<RunRecord>> replyTo) {
     running = true;
     Instant startedAt = clock.instant();
+    if (scheduledFor != null) meters.started(scheduledFor, startedAt);
     context.pipeToSelf(
         pipeline.run(state.watch(), state.memory(startedAt), trigger, startedAt),
         (outcome, failure) ->
@@ -505,6 +594,7 @@ public final class WatchEntity
       context.getLog().error("event=run-crashed watch={}", persistenceId().id(), done.failure());
       pipeline.runCrashed(state.watch(), outcome.record());
     }
+    meters.recorded(outcome.record(), done.scheduledFor(), clock.instant());
     RunPipeline.PendingAlert alert = outcome.alert();
     List<Event> events = new ArrayList<>();
     events.add(
@@ -518,7 +608,10 @@ public final class WatchEntity
           new ScheduleAdvanced(
               done.scheduledFor(),
               CronExpressions.nextFireAfter(
-                  state.watch().schedule(), done.scheduledFor(), clock.instant())));
+                  state.watch().schedule(),
+                  state.watch().scheduleZone(),
+                  done.scheduledFor(),
+                  clock.instant())));
     }
     if (alert != null) {
       // Still running: the next run waits until the deliveries are recorded too.
@@ -549,7 +642,9 @@ public final class WatchEntity
     var persisted = Effect().persist(events);
     return (done.replyTo() == null
             ? persisted.thenNoReply()
-            : persisted.thenReply(done.replyTo(), s -> StatusReply.success(outcome.record())))
+            : persisted
+                .thenRun(s -> waiting.remove(done.replyTo()))
+                .thenReply(done.replyTo(), s -> StatusReply.success(outcome.record())))
         .thenUnstashAll();
   }
 
@@ -560,9 +655,11 @@ public final class WatchEntity
     var persisted = Effect().persist(new AlertDelivered(run.runId(), sent.deliveries(), totalMs));
     return (sent.replyTo() == null
             ? persisted.thenNoReply()
-            : persisted.thenReply(
-                sent.replyTo(),
-                s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
+            : persisted
+                .thenRun(s -> waiting.remove(sent.replyTo()))
+                .thenReply(
+                    sent.replyTo(),
+                    s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
         .thenUnstashAll();
   }
 
@@ -599,7 +696,32 @@ public final class WatchEntity
               if (state.delivering() != null)
                 context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
             })
+        .onSignal(
+            SnapshotCompleted.class,
+            (state, done) -> context.getSelf().tell(new TrimJournal(done.metadata().sequenceNr())))
+        .onSignal(
+            DeleteEventsFailed.class,
+            (state, failed) ->
+                context
+                    .getLog()
+                    .warn(
+                        "event=old-events-not-deleted watch={} to={} problem={}",
+                        persistenceId().id(),
+                        failed.toSequenceNr(),
+                        failed.getFailure().getClass().getSimpleName()))
+        .onSignal(PostStop.instance(), state -> answerWaiting())
+        .onSignal(PreRestart.instance(), state -> answerWaiting())
         .build();
+  }
+
+  /** The incarnation ends: whoever still waits for a run of it is told so. */
+  private void answerWaiting() {
+    if (waiting.isEmpty()) return;
+    context
+        .getLog()
+        .warn("event=run-interrupted watch={} askers={}", persistenceId().id(), waiting.size());
+    waiting.forEach(asker -> asker.tell(StatusReply.error(RUN_INTERRUPTED)));
+    waiting.clear();
   }
 
   /*
@@ -632,6 +754,7 @@ public final class WatchEntity
         before.enabled()
             && cmd.watch().enabled()
             && before.schedule().equals(cmd.watch().schedule())
+            && before.timeZone().equals(cmd.watch().timeZone())
             && state.nextFireAt() != null;
     return Effect()
         .persist(
@@ -654,7 +777,9 @@ public final class WatchEntity
 
   /** The first due time after {@code now}; none for a disabled watch. */
   private static Instant firstFire(Watch watch, Instant now) {
-    return watch.enabled() ? CronExpressions.nextFireAfter(watch.schedule(), now, now) : null;
+    return watch.enabled()
+        ? CronExpressions.nextFireAfter(watch.schedule(), watch.scheduleZone(), now, now)
+        : null;
   }
 
   private static <T> StatusReply<T> notFound() {

@@ -5,6 +5,7 @@ import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
 import io.periscope.trust.TrustTier;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -15,8 +16,9 @@ import java.util.regex.Pattern;
  * <p>Required: {@code id} (create only; on replace it comes from the path), {@code name}, {@code
  * sources}, {@code schedule}, {@code condition}, {@code threshold}. Optional: {@code channels}
  * (default none), {@code enabled} (default true), {@code weakThreshold} (absent or null means
- * none). Fields the schema does not own ({@code owner}, {@code notes}, a source's {@code
- * rationale}, anything else) are ignored.
+ * none), {@code timeZone} (an IANA name; default the instance's SCHEDULE_TIME_ZONE). Fields the
+ * schema does not own ({@code owner}, {@code notes}, a source's {@code rationale}, anything else)
+ * are ignored.
  */
 public final class WatchValidator {
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -32,9 +34,10 @@ public final class WatchValidator {
   /**
    * @param pathId the id from the path on replace, or null on create (then the body's id is
    *     required)
+   * @param defaultZone the schedule's time zone when the body names none (SCHEDULE_TIME_ZONE)
    * @throws ValidationException listing every problem found
    */
-  public static Watch validate(JsonNode body, String pathId, String owner) {
+  public static Watch validate(JsonNode body, String pathId, String owner, ZoneId defaultZone) {
     List<Issue> issues = new ArrayList<>();
     if (body == null || !body.isObject()) {
       throw new ValidationException(
@@ -52,9 +55,21 @@ public final class WatchValidator {
     }
     List<String> channels = channels(body.get("channels"), issues);
     boolean enabled = enabled(body.get("enabled"), issues);
+    String timeZone = timeZone(body.get("timeZone"), defaultZone, issues);
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return new Watch(
-        id, owner, name, sources, schedule, condition, channels, threshold, weak, enabled);
+        id, owner, name, sources, schedule, condition, channels, threshold, weak, enabled,
+        timeZone);
+  }
+
+  private static String timeZone(JsonNode node, ZoneId defaultZone, List<Issue> issues) {
+    if (node == null || node.isNull()) return defaultZone.getId();
+    try {
+      return CronExpressions.zone(node.isTextual() ? node.asText() : null).getId();
+    } catch (IllegalArgumentException e) {
+      issues.add(Issue.at(e.getMessage(), "timeZone"));
+      return null;
+    }
   }
 
   /**

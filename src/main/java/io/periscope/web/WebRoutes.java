@@ -65,6 +65,21 @@ public final class WebRoutes {
         });
   }
 
+  /**
+   * The metrics label of a request this client answered, as a route template: {@code
+   * /assets/{file}}, the service worker's path, or {@code /{client-route}} for the page every
+   * client route opens; empty for a request that is not the client's.
+   */
+  public static Optional<String> templateOf(HttpRequest request, HttpResponse response) {
+    if (request.method() != HttpMethods.GET && request.method() != HttpMethods.HEAD)
+      return Optional.empty();
+    String path = request.getUri().path();
+    if (path.startsWith("/assets/")) return Optional.of("/assets/{file}");
+    if (path.equals("/" + WebAssets.SERVICE_WORKER)) return Optional.of(path);
+    boolean page = response.entity().getContentType().mediaType().equals(MediaTypes.TEXT_HTML);
+    return page ? Optional.of("/{client-route}") : Optional.empty();
+  }
+
   /** What a browser sends when it opens a page (API clients ask for JSON or for anything). */
   private static boolean isNavigation(HttpRequest request) {
     return request

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.Test;
 
@@ -105,10 +106,13 @@ public class AssistRequestsTest {
         """;
     assertEquals(
         List.of(List.of("instruction")),
-        paths(() -> AssistRequests.revision(json("{}"), "acme", "alice")));
+        paths(() -> AssistRequests.revision(json("{}"), "acme", "alice", ZoneId.of("UTC"))));
     assertEquals(
         List.of(List.of("instruction")),
-        paths(() -> AssistRequests.revision(json("{\"instruction\": \"\"}"), "acme", "alice")));
+        paths(
+            () ->
+                AssistRequests.revision(
+                    json("{\"instruction\": \"\"}"), "acme", "alice", ZoneId.of("UTC"))));
 
     AssistRequests.RevisionRequest withBase =
         AssistRequests.revision(
@@ -117,7 +121,8 @@ public class AssistRequestsTest {
                     + watch.formatted("acme", "0 * * * *")
                     + "}"),
             "acme",
-            "alice");
+            "alice",
+            ZoneId.of("UTC"));
     assertEquals("alice", withBase.base().owner());
     assertEquals("0 * * * *", withBase.base().schedule());
 
@@ -128,7 +133,8 @@ public class AssistRequestsTest {
                     + watch.formatted("other", "not cron")
                     + "}"),
             "acme",
-            "alice");
+            "alice",
+            ZoneId.of("UTC"));
     assertNull("a base of another id is ignored, whatever it holds", otherId.base());
 
     AssistRequests.RevisionRequest withoutId =
@@ -138,7 +144,8 @@ public class AssistRequestsTest {
                     + watch.formatted("acme", "0 * * * *").replace("\"id\": \"acme\", ", "")
                     + "}"),
             "acme",
-            "alice");
+            "alice",
+            ZoneId.of("UTC"));
     assertEquals("a base without an id is the diff base", "0 * * * *", withoutId.base().schedule());
     assertEquals("acme", withoutId.base().id());
 
@@ -152,13 +159,17 @@ public class AssistRequestsTest {
                             + watch.formatted("acme", "not cron")
                             + "}"),
                     "acme",
-                    "alice")));
+                    "alice",
+                    ZoneId.of("UTC"))));
     assertEquals(
         List.of(List.of("base")),
         paths(
             () ->
                 AssistRequests.revision(
-                    json("{\"instruction\": \"daily\", \"base\": \"acme\"}"), "acme", "alice")));
+                    json("{\"instruction\": \"daily\", \"base\": \"acme\"}"),
+                    "acme",
+                    "alice",
+                    ZoneId.of("UTC"))));
   }
 
   @Test

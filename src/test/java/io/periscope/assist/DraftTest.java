@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.llm.InvalidModelOutput;
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.Test;
 
@@ -35,15 +36,17 @@ public class DraftTest {
   }
 
   private static List<String> problems(JsonNode answer) {
-    return assertThrows(InvalidModelOutput.class, () -> Draft.check(answer)).problems();
+    return assertThrows(InvalidModelOutput.class, () -> Draft.check(answer, ZoneId.of("UTC")))
+        .problems();
   }
 
   @Test
   public void aValidAnswerIsADraftWithTheWatchsNormalFormsAndItsDisplayFields() throws Exception {
-    Draft draft = Draft.check(answer());
+    Draft draft = Draft.check(answer(), ZoneId.of("Europe/Berlin"));
 
     assertEquals("Acme launch", draft.name());
     assertEquals("0 */6 * * *", draft.schedule());
+    assertEquals("the zone the model was told", "Europe/Berlin", draft.timeZone());
     assertEquals(0.8, draft.threshold(), 0);
     assertEquals("I assumed daily news is enough.", draft.notes());
     assertEquals(

@@ -7,6 +7,7 @@ import io.periscope.json.Json;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,8 @@ final class ModelProtocolExamples {
           List.of("telegram", "webhook:https://hooks.example/T0K3N"),
           0.8,
           0.5,
-          true);
+          true,
+          "UTC");
 
   static final Map<String, String> ALL = new LinkedHashMap<>();
 
@@ -37,7 +39,8 @@ final class ModelProtocolExamples {
     ALL.put(
         "draft",
         DraftPrompt.of(
-                new DraftRequest("Tell me when Acme announces its first rocket launch", null, null))
+                new DraftRequest("Tell me when Acme announces its first rocket launch", null, null),
+                ZoneId.of("UTC"))
             .user());
     ObjectNode previous =
         Json.MAPPER
@@ -57,7 +60,9 @@ final class ModelProtocolExamples {
         .put("notes", "Checked four times a day.");
     ALL.put(
         "refine",
-        DraftPrompt.of(new DraftRequest("", previous, "only use official sources, twice a day"))
+        DraftPrompt.of(
+                new DraftRequest("", previous, "only use official sources, twice a day"),
+                ZoneId.of("UTC"))
             .user());
     ALL.put("explain", ExplainPrompt.of(WATCH).user());
     ALL.put(

@@ -28,7 +28,8 @@ public class RevisionTest {
           List.of("telegram", "webhook:https://hooks.example/secret-token"),
           0.8,
           0.5,
-          true);
+          true,
+          "UTC");
 
   /** The base as the model would copy it, with {@code edits} applied. */
   private static ObjectNode proposal(String edits) throws Exception {
@@ -148,7 +149,8 @@ public class RevisionTest {
             BASE.channels(),
             BASE.threshold(),
             null,
-            BASE.enabled());
+            BASE.enabled(),
+            "UTC");
 
     Revision revision =
         Revision.read(

@@ -32,6 +32,21 @@ public class TokensTest {
   static final Duration TTL = Duration.ofHours(2);
   static final Principal ALICE = new Principal("alice", Role.USER);
 
+  /** The caller without the sign-in's own id, which is new each time. */
+  static Optional<Principal> who(Optional<Principal> verified) {
+    return verified.map(p -> new Principal(p.accountId(), p.role()));
+  }
+
+  @Test
+  public void eachSignInTokenHasASessionIdOfItsOwn() {
+    Tokens tokens = new Tokens(SECRET, Duration.ofHours(1), Clock.systemUTC());
+    Instant now = Instant.now();
+    String first = tokens.verify(tokens.issue("alice", Role.USER, 0, now)).get().sessionId();
+    String second = tokens.verify(tokens.issue("alice", Role.USER, 0, now)).get().sessionId();
+    org.junit.Assert.assertNotNull(first);
+    org.junit.Assert.assertNotEquals(first, second);
+  }
+
   @Rule public final TemporaryFolder temp = new TemporaryFolder();
 
   private final Tokens tokens = new Tokens(SECRET, TTL, Clock.systemUTC());
@@ -54,7 +69,7 @@ public class TokensTest {
   public void anIssuedTokenVerifiesToItsSubjectAndRole() {
     assertEquals(
         Optional.of(new Principal("alice", Role.ADMIN)),
-        tokens.verify(now(tokens, "alice", Role.ADMIN)));
+        who(tokens.verify(now(tokens, "alice", Role.ADMIN))));
   }
 
   @Test
@@ -92,7 +107,7 @@ public class TokensTest {
     String[] parts = good.split("\\.");
     String tampered =
         parts[0] + "." + b64(payloadOf(good).replace("\"user\"", "\"admin\"")) + "." + parts[2];
-    assertEquals("the untouched token is fine", Optional.of(ALICE), tokens.verify(good));
+    assertEquals("the untouched token is fine", Optional.of(ALICE), who(tokens.verify(good)));
     assertEquals(Optional.empty(), tokens.verify(tampered));
   }
 
@@ -122,7 +137,7 @@ public class TokensTest {
     assertEquals(
         "the same claims under HS256 verify",
         Optional.of(ALICE),
-        tokens.verify(claims.sign(Algorithm.HMAC256(SECRET))));
+        who(tokens.verify(claims.sign(Algorithm.HMAC256(SECRET)))));
     assertEquals(Optional.empty(), tokens.verify(claims.sign(Algorithm.HMAC512(SECRET))));
   }
 
@@ -142,7 +157,7 @@ public class TokensTest {
   @Test
   public void a32ByteSecretIsAccepted() {
     Tokens minimal = new Tokens("x".repeat(32), TTL, Clock.systemUTC());
-    assertEquals(Optional.of(ALICE), minimal.verify(now(minimal, "alice", Role.USER)));
+    assertEquals(Optional.of(ALICE), who(minimal.verify(now(minimal, "alice", Role.USER))));
   }
 
   @Test
@@ -192,9 +207,9 @@ public class TokensTest {
     MutableClock clock = new MutableClock(issued);
     Tokens t = new Tokens(SECRET, TTL, clock);
     String token = t.issue("alice", Role.USER, issued);
-    assertEquals(Optional.of(ALICE), t.verify(token));
+    assertEquals(Optional.of(ALICE), who(t.verify(token)));
     clock.set(issued.plus(TTL).minusSeconds(1));
-    assertEquals("verified again within its lifetime", Optional.of(ALICE), t.verify(token));
+    assertEquals("verified again within its lifetime", Optional.of(ALICE), who(t.verify(token)));
     clock.set(issued.plus(TTL).plusSeconds(1));
     assertEquals(Optional.empty(), t.verify(token));
     clock.set(issued.minusSeconds(60));
@@ -204,7 +219,7 @@ public class TokensTest {
   @Test
   public void aTokenVerifiedBeforeIsNoKeyToATamperedOne() {
     String good = now(tokens, "alice", Role.USER);
-    assertEquals(Optional.of(ALICE), tokens.verify(good));
+    assertEquals(Optional.of(ALICE), who(tokens.verify(good)));
     String[] parts = good.split("\\.");
     String otherSignature = parts[0] + "." + parts[1] + "." + new StringBuilder(parts[2]).reverse();
     assertEquals(Optional.empty(), tokens.verify(otherSignature));

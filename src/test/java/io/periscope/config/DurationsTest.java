@@ -6,9 +6,7 @@ import static org.junit.Assert.assertThrows;
 import java.time.Duration;
 import org.junit.Test;
 
-/**
- * AUTH_TOKEN_TTL as the README's Configuration defines it: seconds, or a number with s, m, h or d.
- */
+/** AUTH_TOKEN_TTL as docs/configuration.md defines it: seconds, or a number with s, m, h or d. */
 public class DurationsTest {
   @Test
   public void aPlainNumberIsSeconds() {

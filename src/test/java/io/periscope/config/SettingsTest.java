@@ -5,11 +5,34 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.time.ZoneId;
 import java.util.List;
 import org.junit.Test;
 
 /** What the operator's environment may hold, checked before anything starts. */
 public class SettingsTest {
+  private static Settings withEnvironment(java.util.Map<String, String> env) {
+    // at the root, where a ${?VAR} substitution looks before the process environment
+    return Settings.from(
+        Profiles.load("embedded", com.typesafe.config.ConfigFactory.parseMap(env)));
+  }
+
+  @Test
+  public void aRunsDeadlineIsThreeMinutesUnlessSetWithinItsBounds() {
+    assertEquals(
+        java.time.Duration.ofMinutes(3), withEnvironment(java.util.Map.of()).runDeadline());
+    assertEquals(
+        java.time.Duration.ofSeconds(90),
+        withEnvironment(java.util.Map.of("RUN_DEADLINE", "90s")).runDeadline());
+    for (String bad : List.of("500ms", "5m")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> withEnvironment(java.util.Map.of("RUN_DEADLINE", bad)));
+      assertEquals("RUN_DEADLINE must be between 1s and 4m", e.getMessage());
+    }
+  }
+
   @Test
   public void seededKeysAreTrimmedAndEmptyOnesDropped() {
     assertEquals(
@@ -25,6 +48,14 @@ public class SettingsTest {
     assertEquals(
         "SEARCH_API_KEYS: key 2 of 2 is not printable ASCII without spaces", e.getMessage());
     assertFalse(e.getMessage().contains("bad"));
+  }
+
+  @Test
+  public void aScheduleTimeZoneThatIsNoIanaNameStopsTheStart() {
+    assertEquals(ZoneId.of("Europe/Berlin"), Settings.scheduleTimeZone("Europe/Berlin"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Settings.scheduleTimeZone("CET+1"));
+    assertTrue(e.getMessage(), e.getMessage().startsWith("SCHEDULE_TIME_ZONE must be"));
   }
 
   @Test

@@ -76,7 +76,12 @@ public class SnapshotsTest {
         recovered(
             "Owner",
             "snap-owner",
-            id -> OwnerEntity.create(id, none, kit.createTestProbe().ref().narrow()),
+            id ->
+                OwnerEntity.create(
+                    id,
+                    none,
+                    (owner, watch) -> kit.createTestProbe().ref().narrow(),
+                    kit.createTestProbe().ref().narrow()),
             i -> r -> new OwnerEntity.AddWatch("w" + i, any(r)),
             OwnerEntity.ListWatches::new);
     assertEquals(EVENTS, ids.ids().size());

@@ -235,7 +235,9 @@ public class AssistRoutesTest {
     assertEquals("Checked four times a day.", draft.get("notes").asText());
     JsonNode sent = modelRequests.getFirst();
     assertEquals("draft", sent.at("/response_format/json_schema/name").asText());
-    assertEquals("Description: Tell me when Acme sets a launch date", userPrompt(sent));
+    assertEquals(
+        "Description: Tell me when Acme sets a launch date\n\nTime zone: UTC", userPrompt(sent));
+    assertEquals("the zone it was drafted for", "UTC", draft.get("timeZone").asText());
     assertEquals(before, watches(alice));
   }
 
@@ -278,7 +280,7 @@ public class AssistRoutesTest {
     String user = userPrompt(modelRequests.getFirst());
     assertTrue(user, user.startsWith("Previous draft:\n{"));
     assertTrue(user, user.contains("\"rationale\" : \"News of the date will be searchable.\""));
-    assertTrue(user, user.endsWith("\n\nInstruction: only use official sources"));
+    assertTrue(user, user.endsWith("\n\nInstruction: only use official sources\n\nTime zone: UTC"));
 
     JsonNode refused = error(post("/watches/draft", alice, "{\"refine\": \"yes\"}"), 400);
     assertEquals("refine", refused.at("/issues/0/path/0").asText());

@@ -7,14 +7,21 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.entity.Asks;
 import io.periscope.json.Json;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.runtime.ShardedEntities;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.Done;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -147,6 +154,71 @@ public class HttpApiTest {
     error(call("GET", "/watches/deleted", alice, null), 404);
     assertFalse(call("GET", "/watches", alice, null).body().contains("\"deleted\""));
     error(call("DELETE", "/watches/deleted", alice, null), 404);
+    assertFalse("the owner forgot the id", watchIds("alice").contains("deleted"));
+    // the same id made again is listed again
+    assertEquals(201, call("POST", "/watches", alice, WATCH.formatted("deleted")).statusCode());
+    assertTrue(call("GET", "/watches", alice, null).body().contains("\"deleted\""));
+    assertEquals(204, call("DELETE", "/watches/deleted", alice, null).statusCode());
+  }
+
+  @Test
+  public void aWatchKeepsItsTimeZoneAndOneThatNamesNoneTakesTheInstances() throws Exception {
+    String berlin =
+        WATCH
+            .formatted("in-berlin")
+            .replace("\"enabled\"", "\"timeZone\": \"Europe/Berlin\", \"enabled\"");
+    assertEquals(
+        "Europe/Berlin",
+        InProcessService.json(call("POST", "/watches", alice, berlin), 201)
+            .get("timeZone")
+            .asText());
+    assertEquals(
+        "Europe/Berlin",
+        InProcessService.json(call("GET", "/watches/in-berlin", alice, null), 200)
+            .get("timeZone")
+            .asText());
+    assertEquals(
+        "UTC",
+        InProcessService.json(call("POST", "/watches", alice, WATCH.formatted("in-utc")), 201)
+            .get("timeZone")
+            .asText());
+    JsonNode refused =
+        error(call("POST", "/watches", alice, berlin.replace("Europe/Berlin", "CEST")), 400);
+    assertEquals("timeZone", refused.at("/issues/0/path/0").asText());
+    error(call("PUT", "/watches/in-berlin", alice, berlin.replace("Europe/Berlin", "+01:00")), 400);
+    assertEquals(
+        "a refused replace changes nothing",
+        "Europe/Berlin",
+        InProcessService.json(call("GET", "/watches/in-berlin", alice, null), 200)
+            .get("timeZone")
+            .asText());
+  }
+
+  /**
+   * An id left behind (a delete cut short between the watch and its owner) is asked about by the
+   * next listing, and the owner then forgets it: later listings do not wake that watch again.
+   */
+  @Test
+  public void aListingForgetsAnIdWhoseWatchIsGone() throws Exception {
+    new Asks(service.system, Duration.ofSeconds(10))
+        .<OwnerEntity.Command, Done>ask(
+            new ShardedEntities(service.system).owner("bob"),
+            r -> new OwnerEntity.AddWatch("left-behind", r))
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
+    assertTrue(watchIds("bob").contains("left-behind"));
+    assertFalse(call("GET", "/watches", bob, null).body().contains("left-behind"));
+    for (int i = 0; i < 100 && watchIds("bob").contains("left-behind"); i++) Thread.sleep(20);
+    assertFalse(watchIds("bob").contains("left-behind"));
+  }
+
+  private static List<String> watchIds(String account) throws Exception {
+    return new Asks(service.system, Duration.ofSeconds(10))
+        .<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
+            new ShardedEntities(service.system).owner(account), OwnerEntity.ListWatches::new)
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS)
+        .ids();
   }
 
   @Test

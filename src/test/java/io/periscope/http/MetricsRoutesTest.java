@@ -9,8 +9,6 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -45,15 +43,10 @@ public class MetricsRoutesTest {
   }
 
   static double count(String scrape, String route, String status) {
-    Matcher m =
-        Pattern.compile(
-                "http_server_requests_seconds_count\\{method=\"GET\",route=\""
-                    + Pattern.quote(route)
-                    + "\",status=\""
-                    + status
-                    + "\"} ([0-9.E]+)")
-            .matcher(scrape);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    return DomainMetricsTest.value(
+        scrape,
+        "http_server_requests_seconds_count",
+        "method=\"GET\",route=\"" + route + "\",status=\"" + status + "\"");
   }
 
   @Test
@@ -70,6 +63,10 @@ public class MetricsRoutesTest {
     assertTrue("JVM and process metrics", after.contains("jvm_memory_used_bytes"));
     assertTrue(after.contains("process_uptime_seconds"));
     assertTrue("latency histograms", after.contains("http_server_requests_seconds_bucket"));
+    assertTrue(
+        "the embedded journal's writes (alice's sign-in wrote events)",
+        DomainMetricsTest.value(after, "periscope_journal_write_seconds_count", "result=\"ok\"")
+            > 0);
   }
 
   @Test

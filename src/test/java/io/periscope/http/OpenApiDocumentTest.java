@@ -23,6 +23,7 @@ import io.vertx.json.schema.JsonSchemaValidationException;
 import io.vertx.openapi.contract.OpenAPIContract;
 import io.vertx.openapi.validation.ResponseValidator;
 import io.vertx.openapi.validation.ValidatableResponse;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -208,6 +209,7 @@ public class OpenApiDocumentTest {
                 "{\"id\": \"dave\", \"email\": \"dave@example.org\", \"role\": \"user\","
                     + " \"password\": \"dave-passphrase\"}"));
     bodies.put("openTelegramChat", "{\"everyone\": true}");
+    bodies.put("createApiToken", "{\"name\": \"openapi\"}");
     bodies.put("requestEmailChannelAddress", "{\"address\": \"team@example.org\"}");
 
     ResponseValidator validator = ResponseValidator.create(vertx, contract(document));
@@ -221,6 +223,8 @@ public class OpenApiDocumentTest {
       String path =
           op.path()
               .replace("/watches/{id}", "/watches/w1")
+              .replace("/account/tokens/{id}", "/account/tokens/no-such-token")
+              .replace("/admin/users/{id}", "/admin/users/dave") // createUser made dave
               .replace("{runId}", runId)
               .replace("/devices/{id}", "/devices/" + deviceId)
               .replace("{pattern}", "example.org")
@@ -234,8 +238,10 @@ public class OpenApiDocumentTest {
           "no value for a parameter of " + op.path() + ": give the test one", path.contains("{"));
       String id = op.node().get("operationId").asText();
       String body = op.node().has("requestBody") ? bodies.getOrDefault(id, "{}") : null;
+      // signing out ends the token it is sent with: a sign-in of its own
+      String token = id.equals("logout") ? service.login("root", "root-passphrase") : root;
       HttpResponse<String> r =
-          service.call(op.method().toUpperCase(), path, op.open() ? null : root, body);
+          service.call(op.method().toUpperCase(), path, op.open() ? null : token, body);
       String what = op.key() + " (" + path + ") answered " + r.statusCode() + " " + r.body();
       assertAnsweredByARoute(what, r);
       String contentType = r.headers().firstValue("Content-Type").orElse(null);
@@ -287,18 +293,12 @@ public class OpenApiDocumentTest {
         probes.put(
             "a body that is not JSON",
             service.send(method, path, token, "x", Map.of("Content-Type", "text/plain")));
-        // just over the route's limit, asking to continue first: the service answers 413 before
-        // the body and closes the connection, which a client still writing the body sees as a reset
+        // just over the route's limit: a body far past it is cut off with the connection
         int over =
             op.path().startsWith("/auth") || op.path().startsWith("/admin") ? 20_000 : 300_000;
         probes.put(
             "a body over the limit",
-            service.send(
-                method,
-                path,
-                token,
-                "{\"x\": \"" + "x".repeat(over) + "\"}",
-                Map.of("Expect", "100-continue")));
+            overTheLimit(method, path, token, "{\"x\": \"" + "x".repeat(over) + "\"}"));
       }
       probes.forEach(
           (what, r) -> {
@@ -307,6 +307,22 @@ public class OpenApiDocumentTest {
           });
     }
     assertTrue(String.join("\n", problems), problems.isEmpty());
+  }
+
+  /**
+   * The service answers a body over the limit with 413 as soon as the headers say so, then closes
+   * the connection; a client still writing the body can see that as a reset before it reads the
+   * answer (the JDK's client never gives up waiting once it asks to continue). So it asks again.
+   */
+  private HttpResponse<String> overTheLimit(String method, String path, String token, String body)
+      throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return service.call(method, path, token, body);
+      } catch (IOException reset) {
+        if (attempt == 3) throw reset;
+      }
+    }
   }
 
   @Test

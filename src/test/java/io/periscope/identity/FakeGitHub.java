@@ -19,7 +19,8 @@ import okhttp3.mockwebserver.RecordedRequest;
 /**
  * GitHub's OAuth web flow and REST API on loopback: the token endpoint checks the client, the code
  * and the PKCE verifier, and answers a refused code with HTTP 200 and an error, as GitHub does;
- * /user answers the user's id and /user/emails lists the user's addresses for the access token.
+ * /user answers the user's id, /user/emails lists the user's addresses and /user/orgs the
+ * organizations ({@link #orgs}) for the access token.
  */
 final class FakeGitHub implements AutoCloseable {
   static final String CLIENT_ID = "gh-client-id";
@@ -29,6 +30,9 @@ final class FakeGitHub implements AutoCloseable {
   private final Map<String, String> challenges = new ConcurrentHashMap<>();
   private final Map<String, List<Map<String, Object>>> emails = new ConcurrentHashMap<>();
   private final Map<String, Long> userIds = new ConcurrentHashMap<>();
+
+  /** The organizations (logins) each GitHub user id is a member of; none when absent. */
+  final Map<Long, List<String>> orgs = new ConcurrentHashMap<>();
 
   FakeGitHub() throws Exception {
     server.setDispatcher(
@@ -103,6 +107,12 @@ final class FakeGitHub implements AutoCloseable {
       return id == null
           ? new MockResponse().setResponseCode(401)
           : json(Map.of("id", id, "login", "user" + id));
+    }
+    if (path.equals("/user/orgs")) {
+      String bearer = request.getHeader("Authorization");
+      Long id = bearer == null ? null : userIds.get(bearer.replace("Bearer ", ""));
+      if (id == null) return new MockResponse().setResponseCode(401);
+      return json(orgs.getOrDefault(id, List.of()).stream().map(o -> Map.of("login", o)).toList());
     }
     if (path.equals("/user/emails")) {
       String bearer = request.getHeader("Authorization");

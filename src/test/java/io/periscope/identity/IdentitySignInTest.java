@@ -485,6 +485,48 @@ public class IdentitySignInTest {
   }
 
   @Test
+  public void withAllowedOrganizationsOnlyTheirMembersSignInThroughGitHub() throws Exception {
+    Config orgsOnly =
+        ConfigFactory.parseMap(
+                Map.of(
+                    "periscope.identity.github.allowed-orgs",
+                    "Acme, friends",
+                    "periscope.registration.mode",
+                    "open"))
+            .withFallback(providers())
+            .withFallback(TestJournals.h2());
+    github.orgs.put(7001L, List.of("other", "ACME"));
+    github.orgs.put(7002L, List.of("other"));
+    try (InProcessService node = new InProcessService(orgsOnly)) {
+      Started member = begin(node, "github");
+      assertTrue(member.authorization().getRawQuery().contains("read%3Aorg"));
+      HttpResponse<String> in =
+          finish(
+              node,
+              "github",
+              member,
+              github.approve(
+                  member.authorization(),
+                  7001L,
+                  List.of(
+                      Map.of("email", "member@example.org", "primary", true, "verified", true))));
+      assertEquals(in.body(), 200, in.statusCode());
+      Started outsider = begin(node, "github");
+      refusedWith(
+          finish(
+              node,
+              "github",
+              outsider,
+              github.approve(
+                  outsider.authorization(),
+                  7002L,
+                  List.of(
+                      Map.of("email", "outsider@example.org", "primary", true, "verified", true)))),
+          "not_in_organization");
+    }
+  }
+
+  @Test
   public void configuredProvidersShowInTheStatusAndOthersAre404() throws Exception {
     JsonNode status = tree(service.send("GET", "/config/status", null, null, Map.of()).body());
     assertEquals("{\"github\":true,\"keycloak\":true}", status.get("identityProviders").toString());

@@ -51,6 +51,24 @@ public class KeyPoolEntityTest {
   }
 
   @Test
+  public void aThousandUsesKeepThePoolsJournalBoundedAndTheirCount() {
+    for (int i = 0; i < 1_000; i++)
+      pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    int kept = pool.persistenceTestKit().persistedInStorage("KeyPool|model").size();
+    assertTrue("events kept: " + kept, kept <= KeyPoolEntity.SNAPSHOT_EVERY * 3);
+    pool.restart();
+    var status =
+        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
+            r -> new KeyPoolEntity.GetStatus(NOON, r));
+    assertEquals(
+        "the uses are counted still",
+        1_000,
+        status.reply().getValue().keys().stream()
+            .mapToLong(KeyPoolEntity.KeyView::usedToday)
+            .sum());
+  }
+
+  @Test
   public void acquireSpreadsUseAndMetersIt() {
     var first =
         pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.LoggedAlerts;
@@ -29,6 +30,7 @@ public class NotifierTest {
   private MockWebServer telegramApi;
   private MockWebServer receiver;
   private Notifier notifier;
+  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
   /** Every channel may be used, 100 deliveries an hour. */
   private static final ChannelPolicy OPEN = (owner, channels) -> completedFuture(Map.of());
@@ -52,7 +54,8 @@ public class NotifierTest {
         java.util.Optional.empty(),
         policy,
         new FixedWindowRateLimiter(perHour, Duration.ofHours(1), Clock.systemUTC()),
-        LoggedAlerts.create());
+        LoggedAlerts.create(),
+        new NotifyMeters(meters));
   }
 
   @Test
@@ -82,6 +85,23 @@ public class NotifierTest {
           1,
           logs.lines().stream().filter(l -> l.contains("kind=channel-refused")).count());
     }
+    assertEquals(2.0, deliveries("telegram", "failed"), 0);
+    assertEquals(2.0, deliveries("webhook", "delivered"), 0);
+    assertEquals(2.0, meters.get("periscope.alerts").tag("result", "partial").counter().count(), 0);
+    assertTrue(
+        "the channel's address is no label",
+        meters.getMeters().stream()
+            .flatMap(m -> m.getId().getTags().stream())
+            .noneMatch(t -> t.getValue().contains("127.0.0.1") || t.getValue().contains("alice")));
+  }
+
+  private double deliveries(String channel, String result) {
+    return meters
+        .get("periscope.deliveries")
+        .tag("channel", channel)
+        .tag("result", result)
+        .counter()
+        .count();
   }
 
   @Test

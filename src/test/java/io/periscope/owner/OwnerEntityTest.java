@@ -4,11 +4,17 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
+import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchEntityTest;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.pattern.StatusReply;
@@ -44,18 +50,63 @@ public class OwnerEntityTest {
     owner =
         EventSourcedBehaviorTestKit.create(
             testKit.system(),
-            idle("alice"),
+            idle("alice", watches()),
             EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
 
+  /** For owners whose watches are never asked whether they are gone. */
+  static final WatchEntity.Refs NO_WATCHES =
+      (owner, watchId) -> {
+        throw new AssertionError("no watch is asked here");
+      };
+
+  /** The ids of the watches that exist, for {@link #watches}; every other id is gone. */
+  private final Set<String> existing = ConcurrentHashMap.newKeySet();
+
+  /** Watches as the owner asks them: deleted or read, by what {@link #existing} holds. */
+  private WatchEntity.Refs watches() {
+    ActorRef<WatchEntity.Command> watch =
+        testKit.spawn(
+            Behaviors.receiveMessage(
+                command -> {
+                  // which watch is asked does not matter here: one id is asked at a time
+                  String id = asked.get();
+                  if (command instanceof WatchEntity.Delete delete)
+                    delete
+                        .replyTo()
+                        .tell(
+                            existing.remove(id)
+                                ? StatusReply.ack()
+                                : StatusReply.error("watch not found"));
+                  if (command instanceof WatchEntity.Get get)
+                    get.replyTo()
+                        .tell(
+                            existing.contains(id)
+                                ? StatusReply.success(WatchEntityTest.watch(id, null))
+                                : StatusReply.error("watch not found"));
+                  return Behaviors.same();
+                }));
+    return (owner, watchId) -> {
+      asked.set(watchId);
+      return watch;
+    };
+  }
+
+  private final AtomicReference<String> asked = new AtomicReference<>();
+
   /** An owner whose run-all is never asked for here. */
   static Behavior<OwnerEntity.Command> idle(String id) {
+    return idle(id, NO_WATCHES);
+  }
+
+  static Behavior<OwnerEntity.Command> idle(String id, WatchEntity.Refs watches) {
     return Behaviors.setup(
         ctx ->
             OwnerEntity.create(
                 id,
                 (owner, ids, progress) ->
                     CompletableFuture.failedFuture(new IllegalStateException("idle")),
+                watches,
                 ctx.getSelf()));
   }
 
@@ -89,6 +140,7 @@ public class OwnerEntityTest {
     for (Object message :
         List.of(
             new OwnerEntity.WatchesAdded(List.of("w")),
+            new OwnerEntity.WatchRemoved("w"),
             new OwnerEntity.State(ALICE, WatchRegistry.of(List.of()), List.of()))) {
       assertEquals(
           "JacksonJsonSerializer",
@@ -166,6 +218,62 @@ public class OwnerEntityTest {
         new OwnerEntity.State(ALICE, WatchRegistry.of(List.of("w2", "w1")), List.of()),
         owner.getState());
     assertEquals(ALICE, getAccount().getValue());
+  }
+
+  private StatusReply<Done> deleteWatch(String id) {
+    return owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.DeleteWatch(id, r)).reply();
+  }
+
+  @Test
+  public void deletingAWatchDeletesItThenForgetsItsId() {
+    existing.addAll(List.of("w1", "w2"));
+    addWatch("w1");
+    addWatch("w2");
+    assertTrue(deleteWatch("w1").isSuccess());
+    assertEquals(Set.of("w2"), existing);
+    assertEquals(List.of("w2"), listWatches());
+    owner.restart();
+    assertEquals(List.of("w2"), listWatches());
+  }
+
+  @Test
+  public void deletingAWatchThatIsNotThereIsRefusedAndForgetsItsId() {
+    addWatch("w1");
+    StatusReply<Done> refused = deleteWatch("w1");
+    assertTrue(refused.isError());
+    assertEquals("watch not found", refused.getError().getMessage());
+    assertEquals(List.of(), listWatches());
+  }
+
+  @Test
+  public void anIdIsForgottenOnlyWhenItsWatchIsGone() throws Exception {
+    existing.add("live");
+    addWatch("live");
+    addWatch("gone");
+    owner.runCommand(new OwnerEntity.ForgetWatchIfGone("live"));
+    owner.runCommand(new OwnerEntity.ForgetWatchIfGone("gone"));
+    // the checks answer asynchronously; the listing waits behind neither, so look until it settles
+    for (int i = 0; i < 100 && listWatches().size() > 1; i++) Thread.sleep(20);
+    assertEquals(List.of("live"), listWatches());
+  }
+
+  @Test
+  public void aRegistrationArrivingWhileADeleteIsAskedWaitsForItAndStays() {
+    var live = testKit.spawn(idle("race-" + java.util.UUID.randomUUID(), watches()));
+    var added = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(new OwnerEntity.AddWatch("w", added.ref()));
+    assertTrue(added.receiveMessage().isSuccess());
+    existing.add("w");
+    // the delete is asked, and the same id registered again right behind it (a create racing it)
+    var deleted = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(new OwnerEntity.DeleteWatch("w", deleted.ref()));
+    var again = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(new OwnerEntity.AddWatch("w", again.ref()));
+    assertTrue(deleted.receiveMessage().isSuccess());
+    assertTrue(again.receiveMessage().isSuccess());
+    var list = testKit.<StatusReply<OwnerEntity.WatchIds>>createTestProbe();
+    live.tell(new OwnerEntity.ListWatches(list.ref()));
+    assertEquals(List.of("w"), list.receiveMessage().getValue().ids());
   }
 
   @Test

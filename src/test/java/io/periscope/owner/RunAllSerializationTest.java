@@ -42,6 +42,7 @@ public class RunAllSerializationTest {
             id,
             (owner, ids, progress) ->
                 inFlight.computeIfAbsent(owner, o -> new CompletableFuture<>()),
+            OwnerEntityTest.NO_WATCHES,
             shard.ref(),
             keepAliveEvery,
             Duration.ZERO));
@@ -171,6 +172,7 @@ public class RunAllSerializationTest {
                   progress.set(p);
                   return run;
                 },
+                OwnerEntityTest.NO_WATCHES,
                 shard.ref(),
                 Duration.ofMinutes(1),
                 Duration.ofMinutes(1)));

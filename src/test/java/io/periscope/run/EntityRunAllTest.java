@@ -2,6 +2,7 @@ package io.periscope.run;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import io.periscope.entity.Asks;
 import io.periscope.notify.RepeatedAlerts;
@@ -49,6 +50,8 @@ public class EntityRunAllTest {
     @Override
     public CompletionStage<Outcome> run(
         Watch watch, Memory memory, String trigger, Instant startedAt) {
+      // a stand-in for anything that stops the entity mid-run: it fails on a null outcome
+      if (watch.id().equals("crashes-its-entity")) return CompletableFuture.completedFuture(null);
       mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
       return CompletableFuture.supplyAsync(
           () -> {
@@ -87,8 +90,10 @@ public class EntityRunAllTest {
 
   private final CountingPipeline pipeline = new CountingPipeline();
 
+  private LocalEntities entities;
+
   private EntityRunAll runAllOver(int concurrency, String... enabledThenDisabled) throws Exception {
-    LocalEntities entities = new LocalEntities(testKit.system());
+    entities = new LocalEntities(testKit.system());
     EntityRunAll runAll =
         new EntityRunAll(
             testKit.system(),
@@ -111,7 +116,8 @@ public class EntityRunAllTest {
               List.of(),
               0.8,
               null,
-              enabled);
+              enabled,
+              "UTC");
       asks.<WatchEntity.Command, Watch>ask(
               entities.watch(owner, id), r -> new WatchEntity.Create(w, r))
           .toCompletableFuture()
@@ -144,6 +150,38 @@ public class EntityRunAllTest {
     // a crashed run is still recorded by its entity, as an error
     assertEquals(RunRecord.ERROR, result.outcomes().get(3).record().outcome());
     assertEquals(1, pipeline.mostAtOnce.get());
+  }
+
+  @Test
+  public void aWatchThatStopsMidRunIsAnUnfinishedOutcomeAnsweredAtOnce() throws Exception {
+    EntityRunAll runAll = runAllOver(1, "crashes-its-entity", "a");
+    long began = System.nanoTime();
+    RunAllResult result = runAll(runAll, "crashes-its-entity", "a");
+    assertTrue(
+        "answered at once, not at the run timeout",
+        System.nanoTime() - began < Duration.ofSeconds(5).toNanos());
+    assertEquals(
+        List.of("failed", "ran"),
+        result.outcomes().stream().map(RunAllResult.WatchOutcome::status).toList());
+    assertEquals(
+        "the run did not finish (the watch stopped or restarted during it)",
+        result.outcomes().get(0).error());
+  }
+
+  @Test
+  public void runNowOfAWatchThatStopsMidRunIsUnavailable() throws Exception {
+    runAllOver(1, "crashes-its-entity");
+    java.util.concurrent.ExecutionException failed =
+        org.junit.Assert.assertThrows(
+            java.util.concurrent.ExecutionException.class,
+            () ->
+                new io.periscope.owner.OnDemandRuns(entities::watch, entities::owner, asks)
+                    .runNow(owner, "crashes-its-entity")
+                    .toCompletableFuture()
+                    .get(5, TimeUnit.SECONDS));
+    io.periscope.entity.Refusal refusal = (io.periscope.entity.Refusal) failed.getCause();
+    assertEquals(io.periscope.entity.Refusal.Kind.UNAVAILABLE, refusal.kind());
+    assertEquals(WatchEntity.RUN_INTERRUPTED, refusal.getMessage());
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.periscope.devices.DeviceValidator;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
@@ -23,6 +24,7 @@ import io.periscope.llm.VerdictPrompt;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.Notifier;
+import io.periscope.notify.NotifyMeters;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.TelegramSender;
 import io.periscope.notify.TelegramSettings;
@@ -140,11 +142,17 @@ public class PipelineTest {
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
                   .setBody(oldRss());
+            if (path.equals("/thousand.xml"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "application/rss+xml")
+                  .setBody(thousandRss());
             if (path.equals("/no-links.xml"))
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
                   .setBody(noLinksRss());
-            if (path.startsWith("/articles/") || path.startsWith("/elsewhere/"))
+            if (path.startsWith("/articles/")
+                || path.startsWith("/elsewhere/")
+                || path.startsWith("/many/"))
               return new MockResponse()
                   .setHeader("Content-Type", "text/html")
                   .setBody(
@@ -230,7 +238,8 @@ public class PipelineTest {
                             new KeyCipher("unused-secret")),
                         pushService.trusting(userUrls.guardedClient()))),
                 (owner, channels) -> CompletableFuture.completedFuture(Map.of()),
-                LoggedAlerts.create()),
+                LoggedAlerts.create(),
+                new NotifyMeters(new SimpleMeterRegistry())),
             admin,
             new RepeatedAlerts(admin, alertClock, RepeatedAlerts.REPEAT_EVERY),
             owner -> rules.get(),
@@ -279,6 +288,25 @@ public class PipelineTest {
         + "</pubDate><description>Summary of the launch</description></item></channel></rss>";
   }
 
+  /** A feed of 1,000 undated items, each with its page under {@code /many/}. */
+  private String thousandRss() {
+    StringBuilder items = new StringBuilder();
+    for (int i = 0; i < 1000; i++)
+      items
+          .append("<item><title>Item ")
+          .append(i)
+          .append("</title><link>")
+          .append(url("/many/" + i))
+          .append("</link><guid>m-")
+          .append(i)
+          .append("</guid></item>");
+    return "<?xml version=\"1.0\"?><rss"
+        + " version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
+        + "<description>d</description>"
+        + items
+        + "</channel></rss>";
+  }
+
   /** More items than a verdict judges, none with a link. */
   private String noLinksRss() {
     StringBuilder items = new StringBuilder();
@@ -309,7 +337,8 @@ public class PipelineTest {
         List.of("webhook:" + url("/hook")),
         0.8,
         weakThreshold,
-        true);
+        true,
+        "UTC");
   }
 
   private String answer(boolean met, double confidence) {
@@ -341,10 +370,122 @@ public class PipelineTest {
             List.of(),
             0.8,
             null,
-            true);
+            true,
+            "UTC");
     RunRecord r = run(broken, Set.of()).record();
     assertEquals(2, r.collected());
     assertEquals(new RunRecord.Collection(2, 2, 2, 0, 2), r.collection());
+  }
+
+  @Test
+  public void onlyTheJudgedItemsPagesAreFetchedAndTheRestIsCountedAsLeftUnjudged()
+      throws Exception {
+    verdict.set(answer(false, 0.1));
+    Watch busy = watchOf(null, new WatchSource(WatchSource.RSS, url("/thousand.xml"), null, null));
+    RunPipeline.Outcome outcome = run(busy, Set.of());
+    RunRecord r = outcome.record();
+    int kept = FeedCollector.MAX_ITEMS_PER_FEED;
+    int judged = VerdictPrompt.MAX_ITEMS;
+    assertEquals(RunRecord.NO_MATCH, r.outcome());
+    assertEquals(kept, r.fresh());
+    assertEquals("pages fetched: only the judged items'", judged, requestsTo("/many/"));
+    assertEquals(new RunRecord.Collection(judged, kept, judged, 0), r.collection());
+    assertEquals("left unjudged", kept - judged, r.trimmed().itemsDropped());
+    List<String> expected = new java.util.ArrayList<>();
+    for (int i = 0; i < judged; i++) expected.add("rss:" + url("/thousand.xml") + " m-" + i);
+    assertEquals("the newest, judged, are seen; the rest wait", expected, outcome.newlySeen());
+    seen.clear();
+    RunPipeline.Outcome next = run(busy, Set.copyOf(outcome.newlySeen()));
+    assertEquals(judged, requestsTo("/many/"));
+    assertEquals("rss:" + url("/thousand.xml") + " m-" + judged, next.newlySeen().get(0));
+  }
+
+  /**
+   * A tarpit: every connection gets a byte of an answer that never ends, every 200 ms, so no read
+   * timeout fires.
+   */
+  private static Thread trickle(java.net.ServerSocket server) {
+    Thread accepting =
+        new Thread(
+            () -> {
+              while (!server.isClosed()) {
+                try {
+                  java.net.Socket socket = server.accept();
+                  Thread writing =
+                      new Thread(
+                          () -> {
+                            try (socket) {
+                              socket.getOutputStream().write("HTTP/1.1 200 OK\r\n".getBytes());
+                              while (true) {
+                                socket.getOutputStream().write('X');
+                                socket.getOutputStream().flush();
+                                Thread.sleep(200);
+                              }
+                            } catch (Exception e) {
+                              // the client gave up
+                            }
+                          });
+                  writing.setDaemon(true);
+                  writing.start();
+                } catch (java.io.IOException e) {
+                  return;
+                }
+              }
+            });
+    accepting.setDaemon(true);
+    accepting.start();
+    return accepting;
+  }
+
+  @Test
+  public void aRunAgainstTarpitsEndsAtItsDeadlineAndItsSlotGoesToTheNextRun() throws Exception {
+    java.net.InetAddress loopback = java.net.InetAddress.getLoopbackAddress();
+    try (java.net.ServerSocket trickling = new java.net.ServerSocket(0, 50, loopback);
+        java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, loopback)) {
+      trickle(trickling);
+      // silent is never accepted from: connections complete in its backlog, nothing is answered
+      Watch tarpits =
+          watchOf(
+              null,
+              new WatchSource(
+                  WatchSource.RSS,
+                  "http://localhost:" + trickling.getLocalPort() + "/feed.xml",
+                  null,
+                  null),
+              new WatchSource(
+                  WatchSource.RSS,
+                  "http://localhost:" + silent.getLocalPort() + "/feed.xml",
+                  null,
+                  null));
+      RunSlots oneSlot = new RunSlots(pipeline, 1, Duration.ofSeconds(2), Runnable::run);
+      Map<String, Instant> baselines = new java.util.HashMap<>();
+      java.util.stream.Stream.concat(tarpits.sources().stream(), watch(null).sources().stream())
+          .forEach(src -> baselines.put(Pipeline.sourceKey(src), Instant.EPOCH));
+      RunPipeline.Memory memory = new RunPipeline.Memory(Set.of(), baselines, Instant.now());
+      verdict.set(answer(true, 0.9));
+      long began = System.nanoTime();
+      CompletableFuture<RunPipeline.Outcome> stuck =
+          oneSlot
+              .run(tarpits, memory, RunRecord.TRIGGER_MANUAL, Instant.now())
+              .toCompletableFuture();
+      CompletableFuture<RunPipeline.Outcome> next =
+          oneSlot
+              .run(watch(null), memory, RunRecord.TRIGGER_MANUAL, Instant.now())
+              .toCompletableFuture();
+      RunRecord ended = stuck.get(10, TimeUnit.SECONDS).record();
+      long endedAfter = System.nanoTime() - began;
+      assertEquals(RunRecord.ERROR, ended.outcome());
+      assertEquals(
+          "the run's deadline of 2s (RUN_DEADLINE) passed; the run was ended", ended.error());
+      assertTrue(
+          "ended at its deadline, not at the upstreams' timeouts: "
+              + endedAfter / 1_000_000
+              + " ms",
+          endedAfter < Duration.ofSeconds(4).toNanos());
+      assertTrue(stuck.join().newlySeen().isEmpty());
+      RunRecord after = next.get(10, TimeUnit.SECONDS).record();
+      assertEquals("the next run had the slot", RunRecord.ALERT, after.outcome());
+    }
   }
 
   @Test
@@ -471,7 +612,8 @@ public class PipelineTest {
             List.of(),
             0.8,
             null,
-            true);
+            true,
+            "UTC");
     RunRecord r = run(twoSources, Set.of()).record();
     assertEquals(RunRecord.NO_MATCH, r.outcome());
     assertEquals(2, r.collected());
@@ -545,7 +687,8 @@ public class PipelineTest {
             List.of("push", "webhook:" + url("/hook")),
             0.8,
             null,
-            true);
+            true,
+            "UTC");
 
     RunPipeline.Outcome outcome = run(pushed, Set.of());
     assertEquals(RunRecord.ALERT, outcome.record().outcome());
@@ -591,7 +734,8 @@ public class PipelineTest {
         List.of("webhook:" + url("/hook")),
         0.8,
         weakThreshold,
-        true);
+        true,
+        "UTC");
   }
 
   private String answerCiting(boolean met, double confidence, String... urls) {

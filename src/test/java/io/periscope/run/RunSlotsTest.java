@@ -25,6 +25,8 @@ public class RunSlotsTest {
   /** Runs the test finishes by hand, remembering which watch each one was. */
   private final List<String> started = new CopyOnWriteArrayList<>();
 
+  private final List<String> owners = new CopyOnWriteArrayList<>();
+
   private final List<CompletableFuture<RunPipeline.Outcome>> inFlight =
       new CopyOnWriteArrayList<>();
   private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
@@ -32,6 +34,7 @@ public class RunSlotsTest {
       new RunSlots(
           (watch, seen, trigger, at) -> {
             started.add(watch.id());
+            owners.add(watch.owner());
             startedAt.add(at);
             CompletableFuture<RunPipeline.Outcome> run = new CompletableFuture<>();
             inFlight.add(run);
@@ -41,9 +44,13 @@ public class RunSlotsTest {
           Runnable::run);
 
   private static Watch watch(String id) {
+    return watch("alice", id);
+  }
+
+  private static Watch watch(String owner, String id) {
     return new Watch(
         id,
-        "alice",
+        owner,
         id,
         List.of(new WatchSource(WatchSource.RSS, "https://example.org/f.xml", null, null)),
         "* * * * *",
@@ -51,7 +58,8 @@ public class RunSlotsTest {
         List.of(),
         0.8,
         null,
-        true);
+        true,
+        "UTC");
   }
 
   private static RunPipeline.Outcome outcome() {
@@ -88,6 +96,89 @@ public class RunSlotsTest {
   private CompletionStage<RunPipeline.Outcome> run(String id, Instant at) {
     return slots.run(
         watch(id), new RunPipeline.Memory(Set.of(), Map.of(), at), RunRecord.TRIGGER_SCHEDULE, at);
+  }
+
+  private CompletionStage<RunPipeline.Outcome> run(String owner, String id) {
+    return run(slots, owner, id);
+  }
+
+  private CompletionStage<RunPipeline.Outcome> run(RunSlots on, String owner, String id) {
+    Instant at = Instant.now();
+    return on.run(
+        watch(owner, id),
+        new RunPipeline.Memory(Set.of(), Map.of(), at),
+        RunRecord.TRIGGER_SCHEDULE,
+        at);
+  }
+
+  @Test
+  public void anOwnerWithHundredsOfWaitingRunsHoldsAnotherOwnersRunBackOneTurnAtMost() {
+    run("alice", "a0");
+    run("alice", "a1");
+    for (int i = 2; i < 300; i++) run("alice", "a" + i);
+    run("bob", "b0");
+    run("bob", "b1");
+    assertEquals(List.of("alice:a0", "alice:a1"), startedByOwner());
+    inFlight.get(0).complete(outcome());
+    inFlight.get(1).complete(outcome());
+    assertEquals(
+        "bob's first run takes the second slot freed",
+        List.of("alice:a0", "alice:a1", "alice:a2", "bob:b0"),
+        startedByOwner());
+    inFlight.get(2).complete(outcome());
+    inFlight.get(3).complete(outcome());
+    assertEquals(
+        List.of("alice:a0", "alice:a1", "alice:a2", "bob:b0", "alice:a3", "bob:b1"),
+        startedByOwner());
+    inFlight.get(4).complete(outcome());
+    inFlight.get(5).complete(outcome());
+    assertEquals("alice's go on once bob has none", "alice:a5", startedByOwner().get(7));
+  }
+
+  private List<String> startedByOwner() {
+    List<String> named = new java.util.ArrayList<>();
+    for (int i = 0; i < started.size(); i++) named.add(owners.get(i) + ":" + started.get(i));
+    return named;
+  }
+
+  @Test
+  public void aRunPastItsDeadlineEndsAsAnErrorAndFreesItsSlot() throws Exception {
+    List<String> crashed = new CopyOnWriteArrayList<>();
+    RunSlots timed =
+        new RunSlots(
+            new RunPipeline() {
+              @Override
+              public CompletionStage<Outcome> run(
+                  Watch watch, Memory memory, String trigger, Instant at) {
+                started.add(watch.id());
+                return new CompletableFuture<>(); // never ends
+              }
+
+              @Override
+              public void runCrashed(Watch watch, RunRecord record) {
+                crashed.add(watch.id() + ": " + record.error());
+              }
+            },
+            1,
+            java.time.Duration.ofSeconds(1),
+            Runnable::run);
+    long began = System.nanoTime();
+    CompletableFuture<RunPipeline.Outcome> a = run(timed, "alice", "a").toCompletableFuture();
+    CompletableFuture<RunPipeline.Outcome> b = run(timed, "alice", "b").toCompletableFuture();
+    assertEquals(List.of("a"), started);
+    RunRecord record = a.get(10, java.util.concurrent.TimeUnit.SECONDS).record();
+    assertEquals(RunRecord.ERROR, record.outcome());
+    assertEquals(
+        "the run's deadline of 1s (RUN_DEADLINE) passed; the run was ended", record.error());
+    assertTrue(a.join().newlySeen().isEmpty());
+    assertEquals("the slot went to the next run", List.of("a", "b"), started);
+    b.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(System.nanoTime() - began < java.time.Duration.ofSeconds(5).toNanos());
+    assertEquals(
+        List.of(
+            "a: the run's deadline of 1s (RUN_DEADLINE) passed; the run was ended",
+            "b: the run's deadline of 1s (RUN_DEADLINE) passed; the run was ended"),
+        crashed);
   }
 
   @Test

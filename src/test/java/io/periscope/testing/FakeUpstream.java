@@ -54,6 +54,11 @@ public final class FakeUpstream implements AutoCloseable {
       java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
           java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
 
+  /** The tokens every model answer says it took. */
+  public static final int PROMPT_TOKENS = 120;
+
+  public static final int ANSWER_TOKENS = 30;
+
   private final MockWebServer server = new MockWebServer();
   private final Duration feedLatency;
   private final Duration modelLatency;
@@ -228,8 +233,9 @@ public final class FakeUpstream implements AutoCloseable {
               Json.text(
                   Map.of(
                       "choices",
-                      List.of(
-                          Map.of("message", Map.of("role", "assistant", "content", verdict))))));
+                      List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))),
+                      "usage",
+                      Map.of("prompt_tokens", PROMPT_TOKENS, "completion_tokens", ANSWER_TOKENS))));
     }
     if (path.startsWith("/hook/")) {
       try {

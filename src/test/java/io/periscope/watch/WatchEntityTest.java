@@ -36,7 +36,7 @@ public class WatchEntityTest {
   private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State>
       entity;
 
-  static Watch watch(String name, Double weak) {
+  public static Watch watch(String name, Double weak) {
     return new Watch(
         "acme",
         "alice",
@@ -47,7 +47,8 @@ public class WatchEntityTest {
         List.of("telegram"),
         0.8,
         weak,
-        true);
+        true,
+        "UTC");
   }
 
   @Before
@@ -186,6 +187,37 @@ public class WatchEntityTest {
     create(watch("Again", 0.3));
     entity.restart();
     assertEquals(watch("Again", 0.3), entity.getState().watch());
+  }
+
+  @Test
+  public void beforeOldEventsGoAScheduledWatchWritesItsDueTimeAgain() {
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            WatchEntity.create(
+                "alice:trim-" + java.util.UUID.randomUUID(), NO_RUNS, java.time.Clock.systemUTC()),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+    create(watch("Acme", null));
+    java.time.Instant due = entity.getState().nextFireAt();
+    assertEquals(
+        "nothing past the retention yet",
+        List.of(),
+        entity
+            .runCommand(
+                new WatchEntity.TrimJournal(
+                    (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
+                        * WatchEntity.EVENTS_PER_RUN))
+            .events());
+    // a snapshot one event past the retention: the Created event goes, the due time written again
+    // (after it) stays
+    var trimmed =
+        entity.runCommand(
+            new WatchEntity.TrimJournal(
+                (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
+                        * WatchEntity.EVENTS_PER_RUN
+                    + 1));
+    assertEquals(List.of(new WatchEntity.ScheduleAdvanced(null, due)), trimmed.events());
+    assertEquals(due, trimmed.state().nextFireAt());
   }
 
   /** A Jackson-bound message as the journal keeps it: its serializer's id, manifest and JSON. */

@@ -194,6 +194,48 @@ public class WatchRunsTest {
     assertTrue("a deleted watch cannot be run", startRun().receiveMessage().isError());
   }
 
+  /** Each asker is answered, at once, that the run's outcome is not known. */
+  @SafeVarargs
+  private static void toldInterrupted(TestProbe<StatusReply<RunRecord>>... askers) {
+    for (TestProbe<StatusReply<RunRecord>> asker : askers) {
+      StatusReply<RunRecord> answer = asker.receiveMessage(Duration.ofSeconds(2));
+      assertTrue(answer.isError());
+      assertEquals(WatchEntity.RUN_INTERRUPTED, answer.getError().getMessage());
+    }
+  }
+
+  @Test
+  public void whoWaitsForARunIsToldWhenTheWatchStopsMidRun() {
+    create();
+    TestProbe<StatusReply<RunRecord>> first = startRun();
+    TestProbe<StatusReply<RunRecord>> second = startRun();
+    awaitRuns(1);
+    testKit.stop(entity, Duration.ofSeconds(5));
+    toldInterrupted(first, second);
+  }
+
+  @Test
+  public void whoWaitsForARunIsToldWhenTheWatchRestartsMidRun() {
+    entity =
+        testKit.spawn(
+            org.apache.pekko.actor.typed.javadsl.Behaviors.supervise(
+                    WatchEntity.create(entityId, pipeline, java.time.Clock.systemUTC()))
+                .onFailure(org.apache.pekko.actor.typed.SupervisorStrategy.restart()));
+    create();
+    TestProbe<StatusReply<RunRecord>> first = startRun();
+    TestProbe<StatusReply<RunRecord>> second = startRun();
+    awaitRuns(1);
+    pipeline.runs.get(0).complete(null); // the entity fails on it: a stand-in for any crash
+    toldInterrupted(first, second);
+    TestProbe<StatusReply<RunRecord>> again = startRun();
+    awaitRuns(2);
+    pipeline.runs.get(1).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of()));
+    assertEquals(
+        "the restarted watch runs",
+        RunRecord.NO_MATCH,
+        again.receiveMessage().getValue().outcome());
+  }
+
   @Test
   public void aFailingPipelineIsRecordedAsAnErrorThatMarksNothingSeen() {
     create();

@@ -50,6 +50,10 @@ public class WatchScheduleTest {
   }
 
   private static Watch watch(String schedule, boolean enabled) {
+    return watch(schedule, enabled, "UTC");
+  }
+
+  private static Watch watch(String schedule, boolean enabled, String timeZone) {
     Watch w = WatchEntityTest.watch("Acme", null);
     return new Watch(
         w.id(),
@@ -61,7 +65,8 @@ public class WatchScheduleTest {
         w.channels(),
         w.threshold(),
         w.weakThreshold(),
-        enabled);
+        enabled,
+        timeZone);
   }
 
   private void create(String schedule, boolean enabled) {
@@ -155,6 +160,28 @@ public class WatchScheduleTest {
     assertNull(next());
     replace("30 * * * *", true);
     assertEquals(Instant.parse("2026-11-22T12:30:00Z"), next());
+  }
+
+  @Test
+  public void aScheduleIsReadInItsWatchsTimeZoneAndAChangedZoneRecomputesTheDueTime() {
+    // 2026-11-22 11:00Z: 9 in New York is 14:00Z (winter, UTC-5); in Tokyo it is tomorrow's 00:00Z
+    assertTrue(
+        entity
+            .<StatusReply<Watch>>runCommand(
+                r -> new WatchEntity.Create(watch("0 9 * * *", true, "America/New_York"), r))
+            .reply()
+            .isSuccess());
+    assertEquals(Instant.parse("2026-11-22T14:00:00Z"), next());
+    assertEquals(
+        "America/New_York",
+        entity.<StatusReply<Watch>>runCommand(WatchEntity.Get::new).reply().getValue().timeZone());
+    assertTrue(
+        entity
+            .<StatusReply<Watch>>runCommand(
+                r -> new WatchEntity.Replace(watch("0 9 * * *", true, "Asia/Tokyo"), r))
+            .reply()
+            .isSuccess());
+    assertEquals(Instant.parse("2026-11-23T00:00:00Z"), next());
   }
 
   @Test

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -51,7 +52,7 @@ public class WatchValidatorTest {
   static Watch valid(Consumer<ObjectNode> change) {
     ObjectNode b = body();
     change.accept(b);
-    return WatchValidator.validate(b, null, "alice");
+    return WatchValidator.validate(b, null, "alice", ZoneId.of("UTC"));
   }
 
   /** The paths of the issues the changed body produces; it must be refused. */
@@ -59,7 +60,9 @@ public class WatchValidatorTest {
     ObjectNode b = body();
     change.accept(b);
     ValidationException e =
-        assertThrows(ValidationException.class, () -> WatchValidator.validate(b, null, "alice"));
+        assertThrows(
+            ValidationException.class,
+            () -> WatchValidator.validate(b, null, "alice", ZoneId.of("UTC")));
     return e.issues().stream().map(Issue::path).toList();
   }
 
@@ -85,8 +88,9 @@ public class WatchValidatorTest {
             List.of("telegram"),
             0.8,
             0.5,
-            false),
-        WatchValidator.validate(body(), null, "alice"));
+            false,
+            "UTC"),
+        WatchValidator.validate(body(), null, "alice", ZoneId.of("UTC")));
   }
 
   @Test
@@ -121,14 +125,16 @@ public class WatchValidatorTest {
 
   @Test
   public void onReplaceThePathIdWinsOverTheBodyId() {
-    assertEquals("from-path", WatchValidator.validate(body(), "from-path", "alice").id());
+    assertEquals(
+        "from-path", WatchValidator.validate(body(), "from-path", "alice", ZoneId.of("UTC")).id());
   }
 
   @Test
   public void onReplaceTheBodyNeedsNoId() {
     ObjectNode b = body();
     b.remove("id");
-    assertEquals("from-path", WatchValidator.validate(b, "from-path", "alice").id());
+    assertEquals(
+        "from-path", WatchValidator.validate(b, "from-path", "alice", ZoneId.of("UTC")).id());
   }
 
   @Test
@@ -282,6 +288,20 @@ public class WatchValidatorTest {
   }
 
   @Test
+  public void aTimeZoneIsAnIanaNameAndTheDefaultWhenAbsent() {
+    assertEquals("Europe/Berlin", valid(b -> b.put("timeZone", "Europe/Berlin")).timeZone());
+    assertEquals("UTC", valid(b -> b.remove("timeZone")).timeZone());
+    assertEquals("UTC", valid(b -> b.putNull("timeZone")).timeZone());
+    ObjectNode b = body();
+    assertEquals(
+        "America/New_York",
+        WatchValidator.validate(b, null, "alice", ZoneId.of("America/New_York")).timeZone());
+    for (String bad : List.of("CEST", "+02:00", "europe/berlin", ""))
+      assertEquals(bad, at("timeZone"), issuePaths(c -> c.put("timeZone", bad)));
+    assertEquals(at("timeZone"), issuePaths(c -> c.put("timeZone", 2)));
+  }
+
+  @Test
   public void aSixFieldCronIsRefused() {
     assertEquals(at("schedule"), issuePaths(b -> b.put("schedule", "0 0 */6 * * *")));
   }
@@ -345,7 +365,8 @@ public class WatchValidatorTest {
   @Test
   public void aBodyThatIsNotAnObjectIsRefused() {
     assertThrows(
-        ValidationException.class, () -> WatchValidator.validate(tree("[1]"), null, "alice"));
+        ValidationException.class,
+        () -> WatchValidator.validate(tree("[1]"), null, "alice", ZoneId.of("UTC")));
   }
 
   // ---- all at once
@@ -386,7 +407,7 @@ public class WatchValidatorTest {
     var issues =
         org.junit.Assert.assertThrows(
                 io.periscope.json.ValidationException.class,
-                () -> WatchValidator.validate(body, null, "alice"))
+                () -> WatchValidator.validate(body, null, "alice", ZoneId.of("UTC")))
             .issues();
     org.junit.Assert.assertEquals(1, issues.size());
     org.junit.Assert.assertEquals(java.util.List.of("id"), issues.get(0).path());

@@ -345,9 +345,10 @@ public class WebClientIT {
     browser.type("Feed URL", fakes.feedUrl());
     new org.openqa.selenium.support.ui.Select(browser.field("Trust"))
         .selectByVisibleText("Official");
+    browser.type("Time zone", "Europe/Berlin");
     browser.type("Cron expression", "0 7 * * 1-5");
     String schedule = browser.driver.findElement(By.tagName("form")).getText();
-    assertTrue(schedule, schedule.contains("on weekdays at 07:00 UTC"));
+    assertTrue(schedule, schedule.contains("on weekdays at 07:00 Europe/Berlin"));
     assertTrue(schedule, schedule.contains("Next runs:"));
     browser.type("Cron expression", "61 * * * *");
     browser.button("Add a channel").click();
@@ -366,6 +367,8 @@ public class WebClientIT {
 
     browser.heading("Acme feed");
     assertEquals("/watch/acme-feed", browser.path());
+    String page = browser.driver.findElement(By.tagName("body")).getText();
+    assertTrue("saved in its time zone: " + page, page.contains("at 07:00 Europe/Berlin"));
     browser.button("Run now").click();
     WebElement evidence =
         browser.waitFor(

@@ -1,0 +1,372 @@
+package io.periscope.auth;
+
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.owner.Account;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.Role;
+import io.periscope.persistence.JournalErasure;
+import io.periscope.trust.TrustRule;
+import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.WatchEntity;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.apache.pekko.Done;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What administrators do to accounts: list them with filters, disable and enable them, change their
+ * role, mail a password reset, and delete them. Every action is recorded in the audit log ({@link
+ * AuditLogEntity}). The last enabled administrator can be neither demoted, disabled nor deleted. A
+ * change ends or changes access on this node at once, on every other within {@link
+ * AccountAccess#FRESH_FOR}.
+ */
+public final class AccountAdmin {
+  private static final Logger log = LoggerFactory.getLogger(AccountAdmin.class);
+
+  /** The rest of an account's data, kept by packages above this one (devices, channels...). */
+  @FunctionalInterface
+  public interface UserData {
+    /**
+     * Removes what the account owns; with {@code eraseHistory}, also what it kept about the runs of
+     * {@code watchIds} (feedback).
+     */
+    CompletionStage<Done> erase(String accountId, List<String> watchIds, boolean eraseHistory);
+  }
+
+  private final Accounts accounts;
+  private final OwnerEntity.Refs owners;
+  private final WatchEntity.Refs watches;
+  private final TrustRulesEntity.Refs trustRules;
+  private final AuditLogEntity.Refs audit;
+  private final EmailIndex emails;
+  private final AccountAccess access;
+  private final SelfService selfService;
+  private final JournalErasure erasure;
+  private final UserData otherData;
+  private final Asks asks;
+  private final Clock clock;
+
+  /**
+   * Changes that could remove the last administrator go one at a time on this node; two nodes
+   * demoting the last two administrators in the same instant could still both pass.
+   */
+  private CompletableFuture<?> adminChanges = CompletableFuture.completedFuture(null);
+
+  public AccountAdmin(
+      Accounts accounts,
+      OwnerEntity.Refs owners,
+      WatchEntity.Refs watches,
+      TrustRulesEntity.Refs trustRules,
+      AuditLogEntity.Refs audit,
+      EmailEntity.Refs emailEntities,
+      AccountAccess access,
+      SelfService selfService,
+      JournalErasure erasure,
+      UserData otherData,
+      Asks asks,
+      Clock clock) {
+    this.accounts = accounts;
+    this.owners = owners;
+    this.watches = watches;
+    this.trustRules = trustRules;
+    this.audit = audit;
+    this.emails = new EmailIndex(emailEntities, asks);
+    this.access = access;
+    this.selfService = selfService;
+    this.erasure = erasure;
+    this.otherData = otherData;
+    this.asks = asks;
+    this.clock = clock;
+  }
+
+  /** The last enabled administrator stays one. */
+  public static final class LastAdmin extends Refusal {
+    LastAdmin() {
+      super(
+          Kind.CONFLICT,
+          "this is the last enabled administrator: make another one first, then try again");
+    }
+  }
+
+  // ---- listing --------------------------------------------------------------------------------
+
+  /**
+   * Which accounts a listing shows; null fields match everything.
+   *
+   * @param status {@code active} or {@code disabled}
+   * @param text a part of the id or the address, any case
+   */
+  public record Filter(Role role, String status, String text) {
+    /**
+     * @throws ValidationException for a role or status that is none
+     */
+    public static Filter of(String role, String status, String text) {
+      List<Issue> issues = new ArrayList<>();
+      Optional<Role> r = role == null ? Optional.empty() : Role.parse(role);
+      if (role != null && r.isEmpty()) issues.add(Issue.at("must be 'user' or 'admin'", "role"));
+      if (status != null && !status.equals("active") && !status.equals("disabled"))
+        issues.add(Issue.at("must be 'active' or 'disabled'", "status"));
+      if (!issues.isEmpty()) throw new ValidationException(issues);
+      return new Filter(
+          r.orElse(null), status, text == null ? null : text.toLowerCase(Locale.ROOT).strip());
+    }
+
+    boolean matches(Account.View a) {
+      return (role == null || role.wire().equals(a.role()))
+          && (status == null || status.equals("disabled") == a.disabled())
+          && (text == null
+              || a.id().toLowerCase(Locale.ROOT).contains(text)
+              || a.email().toLowerCase(Locale.ROOT).contains(text));
+    }
+  }
+
+  public CompletionStage<List<Account.View>> list(Filter filter) {
+    return accounts.list().thenApply(all -> all.stream().filter(filter::matches).toList());
+  }
+
+  // ---- changes --------------------------------------------------------------------------------
+
+  public CompletionStage<Account.View> disable(Principal by, String accountId) {
+    return guarded(
+        accountId,
+        () ->
+            change(
+                accountId, reply -> new OwnerEntity.SetDisabled(true, reply), by, "disable", null));
+  }
+
+  public CompletionStage<Account.View> enable(Principal by, String accountId) {
+    return change(
+        accountId, reply -> new OwnerEntity.SetDisabled(false, reply), by, "enable", null);
+  }
+
+  public CompletionStage<Account.View> setRole(Principal by, String accountId, Role role) {
+    Supplier<CompletionStage<Account.View>> change =
+        () ->
+            change(
+                accountId,
+                reply -> new OwnerEntity.ChangeRole(role, reply),
+                by,
+                "set-role",
+                role.wire());
+    return role == Role.ADMIN ? change.get() : guarded(accountId, change);
+  }
+
+  /** Mails the account a password-reset link (SMTP needed: 503 without). */
+  public CompletionStage<Account.View> resetPassword(Principal by, String accountId) {
+    return account(accountId)
+        .thenCompose(
+            account ->
+                selfService
+                    .mailPasswordReset(account)
+                    .exceptionally(
+                        Refusal.as(
+                            Refusal.Kind.CONFLICT,
+                            "the address had a mail within the last minute, or its ten of the"
+                                + " day; try again later"))
+                    .thenCompose(sent -> recorded(by, "reset-password", accountId, "mailed"))
+                    .thenApply(done -> account.view()));
+  }
+
+  /**
+   * Mails {@code address} an invitation to register, whatever the sign-up rule (SMTP needed: 503
+   * without); 409 while an account holds the address.
+   */
+  public CompletionStage<Done> invite(Principal by, String address) {
+    String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
+    return selfService
+        .invite(normalized)
+        .thenCompose(sent -> recorded(by, "invite", normalized, null));
+  }
+
+  /**
+   * Deletes the account: its sign-ins and tokens end, its address is free again, its watches, trust
+   * rules and other data are removed. Its run history (the deleted watches' journals and the
+   * feedback on their runs) is kept unless {@code eraseHistory}. The account's id stays taken.
+   */
+  public CompletionStage<Account.View> delete(
+      Principal by, String accountId, boolean eraseHistory) {
+    return guarded(
+        accountId,
+        () ->
+            asks.<OwnerEntity.Command, Account>ask(
+                    owners.owner(accountId),
+                    reply -> new OwnerEntity.DeleteAccount(clock.instant(), reply))
+                .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"))
+                .thenCompose(
+                    account -> {
+                      access.forget(accountId);
+                      return emails
+                          .release(account.email(), accountId)
+                          .thenCompose(released -> removeData(accountId, eraseHistory))
+                          .thenCompose(
+                              removed ->
+                                  recorded(
+                                      by,
+                                      "delete",
+                                      accountId,
+                                      eraseHistory ? "run history erased" : "run history kept"))
+                          .thenApply(done -> account.view());
+                    }));
+  }
+
+  private CompletionStage<Done> removeData(String accountId, boolean eraseHistory) {
+    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
+            owners.owner(accountId), OwnerEntity.ListWatches::new)
+        .thenCompose(
+            ids ->
+                all(ids.ids().stream()
+                        .map(
+                            id ->
+                                ignoringRefusal(
+                                    asks.<WatchEntity.Command, Done>ask(
+                                        watches.watch(accountId, id), WatchEntity.Delete::new)))
+                        .toList())
+                    .thenCompose(d -> removeTrustRules(accountId))
+                    .thenCompose(d -> otherData.erase(accountId, ids.ids(), eraseHistory))
+                    .thenCompose(
+                        d ->
+                            eraseHistory
+                                ? erasure.erase(
+                                    WatchEntity.TYPE_KEY.name(),
+                                    ids.ids().stream()
+                                        .map(id -> WatchEntity.entityId(accountId, id))
+                                        .toList())
+                                : CompletableFuture.completedFuture(Done.done())));
+  }
+
+  private CompletionStage<Done> removeTrustRules(String accountId) {
+    return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+            trustRules.trustRules(accountId), TrustRulesEntity.GetRules::new)
+        .thenCompose(
+            rules ->
+                all(
+                    rules.rules().stream()
+                        .map(TrustRule::pattern)
+                        .map(
+                            pattern ->
+                                ignoringRefusal(
+                                    asks.<TrustRulesEntity.Command, Done>ask(
+                                        trustRules.trustRules(accountId),
+                                        reply -> new TrustRulesEntity.Remove(pattern, reply))))
+                        .toList()));
+  }
+
+  /** Done once every one is; a refusal (already gone) counts as done. */
+  public static CompletionStage<Done> all(List<CompletionStage<Done>> stages) {
+    return CompletableFuture.allOf(
+            stages.stream()
+                .map(CompletionStage::toCompletableFuture)
+                .toArray(CompletableFuture[]::new))
+        .thenApply(v -> Done.done());
+  }
+
+  public static CompletionStage<Done> ignoringRefusal(CompletionStage<Done> stage) {
+    return stage.exceptionally(
+        failure -> {
+          if (Failures.isRefusal(failure)) return Done.done();
+          return Failures.rethrow(failure);
+        });
+  }
+
+  // ---- the audit log --------------------------------------------------------------------------
+
+  public CompletionStage<List<AuditLogEntity.Entry>> auditLog(int limit) {
+    if (limit < 1 || limit > AuditLogEntity.KEPT)
+      throw new ValidationException(
+          List.of(Issue.at("must be 1 to " + AuditLogEntity.KEPT, "limit")));
+    return asks.<AuditLogEntity.Command, AuditLogEntity.Entries>ask(
+            audit.auditLog(), reply -> new AuditLogEntity.Read(limit, reply))
+        .thenApply(AuditLogEntity.Entries::entries);
+  }
+
+  /** Writes one entry of the audit log (and the log line). */
+  public CompletionStage<Done> recorded(Principal by, String action, String target, String detail) {
+    log.info(
+        "event=admin-action action={} target={} by={}{}",
+        action,
+        target,
+        by.accountId(),
+        detail == null ? "" : " detail=\"" + detail + "\"");
+    return asks.<AuditLogEntity.Command, Done>ask(
+        audit.auditLog(),
+        reply ->
+            new AuditLogEntity.Record(
+                new AuditLogEntity.Entry(clock.instant(), by.accountId(), action, target, detail),
+                reply));
+  }
+
+  // ---- helpers --------------------------------------------------------------------------------
+
+  private CompletionStage<Account> account(String accountId) {
+    return asks.<OwnerEntity.Command, Account>ask(
+            owners.owner(accountId), OwnerEntity.GetAccount::new)
+        .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"));
+  }
+
+  private CompletionStage<Account.View> change(
+      String accountId,
+      java.util.function.Function<
+              org.apache.pekko.actor.typed.ActorRef<org.apache.pekko.pattern.StatusReply<Account>>,
+              OwnerEntity.Command>
+          command,
+      Principal by,
+      String action,
+      String detail) {
+    return asks.<OwnerEntity.Command, Account>ask(owners.owner(accountId), command::apply)
+        .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"))
+        .thenCompose(
+            account -> {
+              access.forget(accountId);
+              return recorded(by, action, accountId, detail).thenApply(done -> account.view());
+            });
+  }
+
+  /**
+   * Runs {@code change} unless it would leave no enabled administrator: refused with {@link
+   * LastAdmin} when the account is one and no other enabled one exists. One such change at a time
+   * on this node.
+   */
+  private synchronized <T> CompletionStage<T> guarded(
+      String accountId, Supplier<CompletionStage<T>> change) {
+    CompletableFuture<T> next =
+        adminChanges
+            .handle((ignored, failure) -> null)
+            .thenCompose(
+                ready ->
+                    accounts
+                        .list()
+                        .thenCompose(
+                            all -> {
+                              boolean isLiveAdmin =
+                                  all.stream()
+                                      .anyMatch(
+                                          a ->
+                                              a.id().equals(accountId)
+                                                  && a.role().equals(Role.ADMIN.wire())
+                                                  && !a.disabled());
+                              long otherAdmins =
+                                  all.stream()
+                                      .filter(
+                                          a ->
+                                              !a.id().equals(accountId)
+                                                  && a.role().equals(Role.ADMIN.wire())
+                                                  && !a.disabled())
+                                      .count();
+                              if (isLiveAdmin && otherAdmins == 0) throw new LastAdmin();
+                              return change.get();
+                            }));
+    adminChanges = next;
+    return next;
+  }
+}

@@ -1,0 +1,72 @@
+package io.periscope.llm;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.periscope.entity.Failures;
+import io.periscope.keys.KeyPools;
+import io.periscope.metrics.Metrics;
+import io.periscope.provider.ProviderFailure;
+import java.util.Locale;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Model calls by model ({@code provider:model}, as the operator configured it: a bounded label) and
+ * result, their latency, and the tokens they took in and out. One call is one request to the
+ * provider: a question retried on another key or asked again after an unusable answer is several.
+ */
+public final class ModelMeters {
+  private final MeterRegistry registry;
+
+  public ModelMeters(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** {@code call} measured as one call to {@code model}. */
+  CompletionStage<ModelClient.Completion> measured(
+      String model, CompletionStage<ModelClient.Completion> call) {
+    long start = System.nanoTime();
+    return call.whenComplete(
+        (completion, failure) -> {
+          Timer.builder("periscope.model.calls")
+              .description("Calls to a model, by model and result, with their latency")
+              .tag("model", model)
+              .tag("result", failure == null ? "ok" : result(Failures.unwrap(failure)))
+              .serviceLevelObjectives(Metrics.FAST_BUCKETS)
+              .register(registry)
+              .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+          if (completion != null) {
+            tokens(model, "in").increment(completion.usage().in());
+            tokens(model, "out").increment(completion.usage().out());
+          }
+        });
+  }
+
+  /** A call that did not reach the provider: no usable key in the pool. */
+  void noKey(String model) {
+    Counter.builder("periscope.model.no.key")
+        .description("Questions to a model that found no usable key in the pool")
+        .tag("model", model)
+        .register(registry)
+        .increment();
+  }
+
+  private Counter tokens(String model, String direction) {
+    return Counter.builder("periscope.model.tokens")
+        .description(
+            "Tokens the provider counted, by model and direction (in: prompt, out: answer)")
+        .tag("model", model)
+        .tag("direction", direction)
+        .register(registry);
+  }
+
+  /** A closed set: {@code invalid-output}, a provider failure's kind, or {@code error}. */
+  static String result(Throwable failure) {
+    if (failure instanceof InvalidModelOutput) return "invalid-output";
+    if (failure instanceof ProviderFailure p)
+      return p.kind().name().toLowerCase(Locale.ROOT).replace('_', '-');
+    if (failure instanceof KeyPools.NoUsableKey) return "no-key";
+    return "error";
+  }
+}

@@ -1,0 +1,106 @@
+package io.periscope.watch;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.periscope.metrics.Metrics;
+import io.periscope.source.SourceError;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * The meters of runs, recorded when a watch records a run (never while its journal is replayed).
+ * Labels come from closed sets: a trigger, an outcome, a source error's kind; never a watch, an
+ * owner or a URL.
+ */
+final class RunMeters {
+  static final Set<String> TRIGGERS =
+      Set.of(RunRecord.TRIGGER_MANUAL, RunRecord.TRIGGER_RUN_ALL, RunRecord.TRIGGER_SCHEDULE);
+  static final Set<String> OUTCOMES =
+      Set.of(
+          RunRecord.NOTHING_NEW,
+          RunRecord.NO_MATCH,
+          RunRecord.WEAK_ALERT,
+          RunRecord.ALERT,
+          RunRecord.ERROR);
+  static final Set<String> SOURCE_ERROR_KINDS =
+      Set.of(
+          "refused",
+          "unreachable",
+          "http",
+          "not-a-feed",
+          "too-large",
+          "provider",
+          "not-configured");
+
+  private final MeterRegistry registry;
+
+  RunMeters(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** A scheduled run due at {@code due} started at {@code startedAt}. */
+  void started(Instant due, Instant startedAt) {
+    timer("periscope.scheduler.lateness", "Time from a watch's due time to its run's start")
+        .register(registry)
+        .record(nonNegative(due, startedAt));
+  }
+
+  /**
+   * {@code record} was recorded at {@code now}; {@code due} is the due time of a scheduled run,
+   * else null.
+   */
+  void recorded(RunRecord record, Instant due, Instant now) {
+    String trigger = bounded(record.trigger(), TRIGGERS);
+    String outcome = bounded(record.outcome(), OUTCOMES);
+    Counter.builder("periscope.runs")
+        .description("Runs recorded, by trigger and outcome")
+        .tag("trigger", trigger)
+        .tag("outcome", outcome)
+        .register(registry)
+        .increment();
+    timer("periscope.run.duration", "How long runs took, from start to verdict")
+        .tag("trigger", trigger)
+        .register(registry)
+        .record(Duration.ofMillis(Math.max(0, record.durationMs())));
+    if (due != null) {
+      timer("periscope.run.due.to.verdict", "Time from a scheduled run's due time to its verdict")
+          .register(registry)
+          .record(nonNegative(due, now));
+    }
+    Counter.builder("periscope.items.collected")
+        .description("Items collected by runs (distinct per run)")
+        .register(registry)
+        .increment(record.collected());
+    Counter.builder("periscope.items.fresh")
+        .description("Items runs found fresh (not judged or set aside before)")
+        .register(registry)
+        .increment(record.fresh());
+    if (record.sourceErrors() != null) {
+      for (SourceError error : record.sourceErrors()) {
+        Counter.builder("periscope.source.errors")
+            .description("Sources that yielded nothing in a run, by kind")
+            .tag("kind", bounded(error.kind(), SOURCE_ERROR_KINDS))
+            .register(registry)
+            .increment();
+      }
+    }
+  }
+
+  private static Timer.Builder timer(String name, String description) {
+    return Timer.builder(name)
+        .description(description)
+        .serviceLevelObjectives(Metrics.SLOW_BUCKETS);
+  }
+
+  private static Duration nonNegative(Instant from, Instant to) {
+    Duration d = Duration.between(from, to);
+    return d.isNegative() ? Duration.ZERO : d;
+  }
+
+  /** {@code value} when it is one of {@code known}, else {@code other}: a label stays bounded. */
+  static String bounded(String value, Set<String> known) {
+    return value != null && known.contains(value) ? value : "other";
+  }
+}

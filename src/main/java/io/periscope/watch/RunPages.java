@@ -1,0 +1,125 @@
+package io.periscope.watch;
+
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.Failures;
+import io.periscope.persistence.JournalReads;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Pages of a watch's run history, newest first, through everything the journal keeps
+ * (RUN_HISTORY_RETENTION): the watch entity answers from the runs it holds in memory, and a page
+ * older than those is read from the journal, like {@link RunHistory}, without starting anything.
+ */
+public final class RunPages {
+  private final WatchEntity.Refs watches;
+  private final Asks asks;
+  private final JournalReads journal;
+
+  public RunPages(WatchEntity.Refs watches, Asks asks, JournalReads journal) {
+    this.watches = watches;
+    this.asks = asks;
+    this.journal = journal;
+  }
+
+  /**
+   * The newest {@code limit} kept runs, or with {@code before} the {@code limit} kept runs older
+   * than that run. Refused as the entity refuses: {@code watch not found} for a watch that never
+   * existed, {@link WatchEntity#NO_SUCH_RUN} for a {@code before} that is not a kept run.
+   */
+  public CompletionStage<WatchEntity.Runs> page(
+      String owner, String watchId, int limit, String before) {
+    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
+            watches.watch(owner, watchId), r -> new WatchEntity.GetRuns(limit, before, r))
+        .handle(
+            (inMemory, failure) -> {
+              if (failure == null) {
+                if (inMemory.runs().size() == limit || !inMemory.more())
+                  return CompletableFuture.completedFuture(inMemory);
+                // the page reached past the runs in memory: the journal has the rest
+                String from =
+                    inMemory.runs().isEmpty()
+                        ? before
+                        : inMemory.runs().get(inMemory.runs().size() - 1).runId();
+                int missing = limit - inMemory.runs().size();
+                return fromJournal(owner, watchId, missing, from)
+                    .thenApply(
+                        older -> {
+                          List<RunRecord> runs = new ArrayList<>(inMemory.runs());
+                          runs.addAll(older.runs());
+                          return new WatchEntity.Runs(List.copyOf(runs), older.more());
+                        });
+              }
+              if (before != null
+                  && Failures.isRefusal(failure)
+                  && WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(failure).getMessage()))
+                return fromJournal(owner, watchId, limit, before);
+              return CompletableFuture.<WatchEntity.Runs>failedFuture(Failures.unwrap(failure));
+            })
+        .thenCompose(page -> page);
+  }
+
+  /** The {@code limit} runs the journal keeps older than {@code before}. */
+  private CompletionStage<WatchEntity.Runs> fromJournal(
+      String owner, String watchId, int limit, String before) {
+    return journal
+        .foldEvents(
+            WatchEntity.TYPE_KEY.name(),
+            WatchEntity.entityId(owner, watchId),
+            new Window(limit, before),
+            Window::add)
+        .thenApply(Window::page);
+  }
+
+  /** The runs just older than {@code before}, one more than a page, as the events go by. */
+  private static final class Window {
+    private final int limit;
+    private final String before;
+    private final ArrayDeque<RunRecord> runs = new ArrayDeque<>();
+    private boolean found;
+
+    Window(int limit, String before) {
+      this.limit = limit;
+      this.before = before;
+    }
+
+    Window add(Object event) {
+      RunRecord record =
+          event instanceof WatchEntity.RunRecorded run
+              ? run.record()
+              : event instanceof WatchEntity.RunJudged run ? run.record() : null;
+      if (record != null && !found) {
+        if (record.runId().equals(before)) {
+          found = true;
+        } else {
+          runs.addLast(record);
+          if (runs.size() > limit + 1) runs.removeFirst();
+        }
+      } else if (event instanceof WatchEntity.AlertDelivered sent) {
+        List<RunRecord> delivered = new ArrayList<>(runs.size());
+        for (RunRecord r : runs)
+          delivered.add(
+              r.runId().equals(sent.runId())
+                  ? r.withDeliveries(sent.deliveries(), sent.totalMs())
+                  : r);
+        runs.clear();
+        runs.addAll(delivered);
+      }
+      return this;
+    }
+
+    WatchEntity.Runs page() {
+      if (!found) throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
+      List<RunRecord> newestFirst = new ArrayList<>(runs);
+      Collections.reverse(newestFirst);
+      boolean more = newestFirst.size() > limit;
+      return new WatchEntity.Runs(
+          List.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size()))), more);
+    }
+  }
+}

@@ -1,0 +1,225 @@
+package io.periscope.http;
+
+import static io.periscope.testing.InProcessService.json;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.json.Json;
+import io.periscope.testing.CapturedLogs;
+import io.periscope.testing.InProcessService;
+import io.periscope.testing.TestJournals;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * A person's control of their own account over real HTTP: signing out ends that one sign-in,
+ * changing the password ends the others, and personal API tokens are shown once, listed, used and
+ * revoked.
+ */
+public class AccountRoutesTest {
+  static InProcessService service;
+  static CapturedLogs logs;
+
+  @BeforeClass
+  public static void start() throws Exception {
+    logs = new CapturedLogs();
+    service =
+        new InProcessService(
+            ConfigFactory.parseMap(Map.of("periscope.rate-limits.auth-per-ip-per-minute", 1000))
+                .withFallback(TestJournals.h2()));
+  }
+
+  @AfterClass
+  public static void stop() throws Exception {
+    service.close();
+    logs.close();
+  }
+
+  static int status(String method, String path, String token, String body) throws Exception {
+    return service.call(method, path, token, body).statusCode();
+  }
+
+  @Test
+  public void signingOutEndsThatSignInOnlyAndCannotBeUndone() throws Exception {
+    String first = service.signedIn("olga", "user");
+    String second = service.login("olga", "olga-passphrase");
+    assertNotEquals(first, second);
+    assertEquals(204, status("POST", "/auth/logout", first, null));
+    assertEquals(401, status("GET", "/watches", first, null));
+    assertEquals(
+        "signing out again with it is refused", 401, status("POST", "/auth/logout", first, null));
+    assertEquals("the other sign-in goes on", 200, status("GET", "/watches", second, null));
+    assertEquals(401, status("POST", "/auth/logout", null, null));
+  }
+
+  @Test
+  public void changingThePasswordNeedsTheCurrentOneAndEndsTheOtherSignIns() throws Exception {
+    String here = service.signedIn("pavel", "user");
+    String elsewhere = service.login("pavel", "pavel-passphrase");
+    JsonNode wrong =
+        json(
+            service.call(
+                "PUT",
+                "/account/password",
+                here,
+                Json.text(
+                    Map.of("currentPassword", "not-his-password", "newPassword", "a new phrase"))),
+            400);
+    assertEquals("currentPassword", wrong.at("/issues/0/path/0").asText());
+    json(
+        service.call(
+            "PUT",
+            "/account/password",
+            here,
+            Json.text(Map.of("currentPassword", "pavel-passphrase", "newPassword", "short"))),
+        400);
+    assertEquals("nothing changed", 200, status("GET", "/watches", elsewhere, null));
+
+    JsonNode session =
+        json(
+            service.call(
+                "PUT",
+                "/account/password",
+                here,
+                Json.text(
+                    Map.of(
+                        "currentPassword",
+                        "pavel-passphrase",
+                        "newPassword",
+                        "pavels-new-passphrase"))),
+            200);
+    String fresh = session.get("token").asText();
+    assertEquals("pavel", session.at("/user/id").asText());
+    assertEquals(401, status("GET", "/watches", elsewhere, null));
+    assertEquals(401, status("GET", "/watches", here, null));
+    assertEquals(200, status("GET", "/watches", fresh, null));
+    assertEquals(
+        401,
+        service
+            .send(
+                "POST",
+                "/auth/login",
+                null,
+                Json.text(Map.of("email", "pavel@example.org", "password", "pavel-passphrase")),
+                Map.of())
+            .statusCode());
+    service.login("pavel", "pavels-new-passphrase");
+    logs.assertNoneContains("pavels-new-passphrase", "pavel-passphrase");
+  }
+
+  @Test
+  public void theAccountIsShownToItsOwner() throws Exception {
+    String token = service.signedIn("quentin", "user");
+    JsonNode account = json(service.call("GET", "/account", token, null), 200);
+    assertEquals("quentin@example.org", account.get("email").asText());
+    assertFalse(account.get("disabled").asBoolean());
+    assertFalse(account.has("passwordHash"));
+  }
+
+  @Test
+  public void personalApiTokensAreShownOnceListedUsedAndRevoked() throws Exception {
+    String signIn = service.signedIn("rosa", "user");
+    JsonNode made =
+        json(
+            service.call(
+                "POST",
+                "/account/tokens",
+                signIn,
+                Json.text(Map.of("name", "backup script", "expiresAt", "2999-01-01T00:00:00Z"))),
+            201);
+    String token = made.get("token").asText();
+    String id = made.at("/details/id").asText();
+    assertTrue(token, token.startsWith("psk_rosa."));
+    json(service.call("POST", "/watches", token, WATCH), 201);
+    assertEquals(200, status("GET", "/watches/w", token, null));
+
+    JsonNode listed = json(service.call("GET", "/account/tokens", signIn, null), 200);
+    assertEquals(1, listed.get("tokens").size());
+    JsonNode row = listed.at("/tokens/0");
+    assertEquals("backup script", row.get("name").asText());
+    assertEquals("2999-01-01T00:00:00Z", row.get("expiresAt").asText());
+    assertFalse("never shown again", listed.toString().contains(token.substring(9)));
+    assertFalse(listed.toString().contains("hash"));
+    awaitLastUsed(signIn);
+
+    assertEquals(
+        "a token makes no tokens",
+        403,
+        status("POST", "/account/tokens", token, Json.text(Map.of("name", "another"))));
+    assertEquals(
+        "nor changes the password",
+        403,
+        status(
+            "PUT",
+            "/account/password",
+            token,
+            Json.text(Map.of("currentPassword", "rosa-passphrase", "newPassword", "whatever-x1"))));
+    assertEquals("nor signs out", 422, status("POST", "/auth/logout", token, null));
+    assertEquals(
+        409, status("POST", "/account/tokens", signIn, Json.text(Map.of("name", "backup script"))));
+    assertEquals(
+        400,
+        status(
+            "POST",
+            "/account/tokens",
+            signIn,
+            Json.text(Map.of("name", "old", "expiresAt", "2001-01-01T00:00:00Z"))));
+    assertEquals(400, status("POST", "/account/tokens", signIn, Json.text(Map.of("name", ""))));
+
+    assertEquals(204, status("DELETE", "/account/tokens/" + id, signIn, null));
+    assertEquals(401, status("GET", "/watches", token, null));
+    assertEquals(404, status("DELETE", "/account/tokens/" + id, signIn, null));
+    assertEquals(
+        0, json(service.call("GET", "/account/tokens", signIn, null), 200).get("tokens").size());
+    assertEquals(
+        "a forged secret for the same account",
+        401,
+        status("GET", "/watches", "psk_rosa." + "A".repeat(43), null));
+    logs.assertNoneContains(token);
+  }
+
+  @Test
+  public void anExpiredApiTokenIsRefused() throws Exception {
+    String signIn = service.signedIn("sven", "user");
+    String expiry = Instant.now().plusSeconds(2).toString();
+    String token =
+        json(
+                service.call(
+                    "POST",
+                    "/account/tokens",
+                    signIn,
+                    Json.text(Map.of("name", "brief", "expiresAt", expiry))),
+                201)
+            .get("token")
+            .asText();
+    assertEquals(200, status("GET", "/watches", token, null));
+    Thread.sleep(2_500);
+    assertEquals(401, status("GET", "/watches", token, null));
+  }
+
+  /** The use is written after the answer: wait for it to show. */
+  private static void awaitLastUsed(String signIn) throws Exception {
+    long until = System.currentTimeMillis() + 10_000;
+    while (System.currentTimeMillis() < until) {
+      JsonNode row =
+          json(service.call("GET", "/account/tokens", signIn, null), 200).at("/tokens/0");
+      if (row.hasNonNull("lastUsedAt")) return;
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the token's use was never recorded");
+  }
+
+  static final String WATCH =
+      """
+      {"id": "w", "name": "W", "sources": [{"type": "search", "value": "acme"}],
+       "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "channels": ["telegram"],
+       "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
+      """;
+}
