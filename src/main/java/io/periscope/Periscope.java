@@ -37,7 +37,9 @@ import io.periscope.http.DeviceRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
+import io.periscope.http.QuotaRoutes;
 import io.periscope.http.SystemRoutes;
+import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
@@ -65,6 +67,7 @@ import io.periscope.notify.SmtpSettings;
 import io.periscope.owner.OnDemandRuns;
 import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
+import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
@@ -79,6 +82,7 @@ import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
+import io.periscope.transfer.Transfers;
 import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPages;
@@ -127,6 +131,8 @@ public final class Periscope {
   private final ChannelAddresses channelAddresses;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
+  private final QuotaPolicy quotas;
+  private final Transfers transfers;
   private final RunPages runPages;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
@@ -160,6 +166,9 @@ public final class Periscope {
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
+    this.quotas =
+        QuotaPolicy.of(
+            config, entities::quota, entities::owner, entities::watch, asks, Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -229,6 +238,17 @@ public final class Periscope {
     this.channelAddresses =
         new ChannelAddresses(
             entities::email, entities::channelAddresses, asks, mailer, mails, clock);
+    this.transfers =
+        new Transfers(
+            entities::owner,
+            entities::watch,
+            entities::trustRules,
+            channelAddresses,
+            channelPolicy,
+            quotas,
+            asks,
+            settings.scheduleTimeZone(),
+            Clock.systemUTC());
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -308,6 +328,7 @@ public final class Periscope {
             asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
+        quotas::useModelCall,
         Clock.systemUTC());
   }
 
@@ -388,6 +409,11 @@ public final class Periscope {
 
   public Accounts accounts() {
     return accounts;
+  }
+
+  /** Export and import of accounts' watches, trust rules and channel addresses. */
+  public Transfers transfers() {
+    return transfers;
   }
 
   /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
@@ -474,13 +500,21 @@ public final class Periscope {
             authLimiter,
             clients,
             new SignInBackoff(clock)),
-        new AssistRoutes(assistant, feedbacks, entities, asks, aiLimiter, settings.maxBodyBytes()),
+        new AssistRoutes(
+            assistant,
+            feedbacks,
+            entities,
+            asks,
+            aiLimiter,
+            quotas::useModelCall,
+            settings.maxBodyBytes()),
         new WatchRoutes(
             entities,
             asks,
             runs,
             runPages,
             channelPolicy,
+            quotas,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
@@ -496,6 +530,8 @@ public final class Periscope {
             new OwnAccount(accounts, entities::owner, asks, sessions, tokens, blocking, clock),
             settings.maxBodyBytes()),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
+        new QuotaRoutes(quotas, accounts),
+        new TransferRoutes(transfers, settings.maxBodyBytes()),
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),

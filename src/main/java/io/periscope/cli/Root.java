@@ -27,6 +27,8 @@ import picocli.CommandLine.HelpCommand;
       RunCommand.class,
       HistoryCommand.class,
       KeysCommand.class,
+      TransferCommands.Export.class,
+      TransferCommands.Import.class,
       HealthcheckCommand.class,
       HelpCommand.class
     },

@@ -23,7 +23,9 @@ public class Refusal extends RuntimeException {
     /** Not configured, or nothing usable for it now (503). */
     UNAVAILABLE,
     /** An upstream (a model, a search provider) failed or answered nonsense (502). */
-    UPSTREAM_FAILED
+    UPSTREAM_FAILED,
+    /** Used up for now: a quota that renews (429). */
+    USED_UP
   }
 
   private final Kind kind;

@@ -23,6 +23,7 @@ import io.periscope.entity.Refusal;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyPools;
 import io.periscope.llm.InvalidModelOutput;
+import io.periscope.llm.ModelCallMeter;
 import io.periscope.provider.ProviderFailure;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
@@ -62,21 +63,32 @@ public final class AssistRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
   private final FixedWindowRateLimiter limiter;
+  private final ModelCallMeter meter;
   private final long maxBody;
 
+  /**
+   * @param meter counts each model call (draft, explain, revise) against the caller's quota
+   */
   public AssistRoutes(
       Assistant assistant,
       Feedbacks feedbacks,
       Entities entities,
       Asks asks,
       FixedWindowRateLimiter limiter,
+      ModelCallMeter meter,
       long maxBody) {
     this.assistant = assistant;
     this.feedbacks = feedbacks;
     this.entities = entities;
     this.asks = asks;
     this.limiter = limiter;
+    this.meter = meter;
     this.maxBody = maxBody;
+  }
+
+  /** {@code call} once the caller's model call is counted (429 past its quota). */
+  private <T> CompletionStage<T> metered(String owner, Supplier<CompletionStage<T>> call) {
+    return meter.use(owner).thenCompose(counted -> call.get());
   }
 
   /** The body of POST /watches/draft. */
@@ -107,7 +119,9 @@ public final class AssistRoutes implements Routes {
                 assisted(
                     caller,
                     false,
-                    () -> jsonBody(maxBody, body -> completeWithFuture(draft(body))))),
+                    () ->
+                        jsonBody(
+                            maxBody, body -> completeWithFuture(draft(caller.accountId(), body))))),
         new Endpoint(
             POST,
             "/watches/draft/preview",
@@ -175,9 +189,10 @@ public final class AssistRoutes implements Routes {
         : assistant.modelReady();
   }
 
-  private CompletionStage<HttpResponse> draft(JsonNode body) {
+  private CompletionStage<HttpResponse> draft(String owner, JsonNode body) {
     AssistRequests.DraftRequest request = AssistRequests.draft(body);
-    return answered(assistant.draft(request).thenApply(DraftBody::new), "draft", "model");
+    return answered(
+        metered(owner, () -> assistant.draft(request)).thenApply(DraftBody::new), "draft", "model");
   }
 
   private CompletionStage<HttpResponse> preview(JsonNode body) {
@@ -198,7 +213,9 @@ public final class AssistRoutes implements Routes {
         .thenCompose(
             watch ->
                 answered(
-                    assistant.explain(watch).thenApply(ExplanationBody::new), "explain", "model"))
+                    metered(owner, () -> assistant.explain(watch)).thenApply(ExplanationBody::new),
+                    "explain",
+                    "model"))
         .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
   }
 
@@ -217,11 +234,13 @@ public final class AssistRoutes implements Routes {
                     .thenCompose(
                         feedback ->
                             answered(
-                                assistant
-                                    .revise(
-                                        request.base() != null ? request.base() : watch,
-                                        request.instruction(),
-                                        feedback)
+                                metered(
+                                        owner,
+                                        () ->
+                                            assistant.revise(
+                                                request.base() != null ? request.base() : watch,
+                                                request.instruction(),
+                                                feedback))
                                     .thenApply(RevisionBody::new),
                                 "revise",
                                 "model")))

@@ -6,6 +6,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.periscope.entity.Failures;
+import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
 import java.util.concurrent.TimeoutException;
@@ -116,6 +117,9 @@ public final class ErrorHandling {
     if (t instanceof IllegalRequestException r) {
       return error(StatusCodes.get(r.status().intValue()), "the request is malformed");
     }
+    if (t instanceof OverQuota q)
+      return HttpResponses.json(
+          statusOf(q.kind()), new QuotaError(q.getMessage(), q.quota(), q.limit()));
     if (t instanceof Refusal r) return error(statusOf(r.kind()), r.getMessage());
     if (t instanceof TimeoutException
         || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
@@ -135,8 +139,12 @@ public final class ErrorHandling {
       case UNPROCESSABLE -> StatusCodes.UNPROCESSABLE_ENTITY;
       case UNAVAILABLE -> StatusCodes.SERVICE_UNAVAILABLE;
       case UPSTREAM_FAILED -> StatusCodes.BAD_GATEWAY;
+      case USED_UP -> StatusCodes.TOO_MANY_REQUESTS;
     };
   }
+
+  /** The body of a refusal at a quota: the error, the quota's name and its limit. */
+  public record QuotaError(String error, String quota, long limit) {}
 
   static HttpResponse tooLarge() {
     return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");

@@ -72,6 +72,8 @@ public final class HttpApi {
       AdminRoutes admin,
       AccountRoutes account,
       TrustRoutes trust,
+      QuotaRoutes quotas,
+      TransferRoutes transfer,
       FeedbackRoutes feedback,
       DeviceRoutes devices,
       OpenApiRoutes openApi,
@@ -86,6 +88,8 @@ public final class HttpApi {
         Group.of(
             watches,
             collection,
+            quotas,
+            transfer,
             admin,
             account,
             trust,

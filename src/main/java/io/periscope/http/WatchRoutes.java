@@ -14,6 +14,7 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.auth.Principal;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
@@ -23,6 +24,8 @@ import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.owner.OnDemandRuns;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.Role;
+import io.periscope.quota.QuotaPolicy;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
@@ -64,10 +67,12 @@ public final class WatchRoutes implements Routes {
   private final OnDemandRuns runs;
   private final RunPages history;
   private final ChannelPolicy channels;
+  private final QuotaPolicy quotas;
   private final long maxBody;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
+   * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
    */
   /**
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
@@ -78,6 +83,7 @@ public final class WatchRoutes implements Routes {
       OnDemandRuns runs,
       RunPages history,
       ChannelPolicy channels,
+      QuotaPolicy quotas,
       long maxBody,
       ZoneId scheduleZone) {
     this.entities = entities;
@@ -86,6 +92,7 @@ public final class WatchRoutes implements Routes {
     this.history = history;
     this.asks = asks;
     this.channels = channels;
+    this.quotas = quotas;
     this.maxBody = maxBody;
   }
 
@@ -99,16 +106,20 @@ public final class WatchRoutes implements Routes {
         new Endpoint(
             POST,
             "/watches",
-            (caller, p) ->
-                jsonBody(maxBody, body -> completeWithFuture(create(caller.accountId(), body)))),
+            (caller, p) -> jsonBody(maxBody, body -> completeWithFuture(create(caller, body)))),
         new Endpoint(
             GET, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(read(owner, id)))),
         new Endpoint(
             PUT,
             "/watches/{id}",
-            watch(
-                (owner, id, p) ->
-                    jsonBody(maxBody, body -> completeWithFuture(replace(owner, id, body))))),
+            (caller, p) ->
+                watch(
+                        (owner, id, q) ->
+                            jsonBody(
+                                maxBody,
+                                body ->
+                                    completeWithFuture(replace(caller.role(), owner, id, body))))
+                    .apply(caller, p)),
         new Endpoint(
             DELETE,
             "/watches/{id}",
@@ -451,9 +462,12 @@ public final class WatchRoutes implements Routes {
             });
   }
 
-  private CompletionStage<HttpResponse> create(String owner, JsonNode body) {
+  private CompletionStage<HttpResponse> create(Principal caller, JsonNode body) {
+    String owner = caller.accountId();
     Watch watch = WatchValidator.validate(body, null, owner, scheduleZone);
-    return permitted(watch).thenCompose(ok -> created(owner, watch));
+    return permitted(watch)
+        .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
+        .thenCompose(ok -> created(owner, watch));
   }
 
   /**
@@ -505,9 +519,10 @@ public final class WatchRoutes implements Routes {
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
-  private CompletionStage<HttpResponse> replace(String owner, String id, JsonNode body) {
+  private CompletionStage<HttpResponse> replace(Role role, String owner, String id, JsonNode body) {
     Watch watch = WatchValidator.validate(body, id, owner, scheduleZone);
     return permitted(watch)
+        .thenCompose(ok -> quotas.check(owner, role, watch, false))
         .thenCompose(
             ok ->
                 asks.<WatchEntity.Command, Watch>ask(

@@ -1,9 +1,11 @@
 package io.periscope.run;
 
 import io.periscope.entity.Failures;
+import io.periscope.entity.OverQuota;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.llm.InvalidModelOutput;
+import io.periscope.llm.ModelCallMeter;
 import io.periscope.llm.PooledModel;
 import io.periscope.llm.Verdict;
 import io.periscope.llm.VerdictPrompt;
@@ -70,11 +72,13 @@ public final class Pipeline implements RunPipeline {
   private final AdminAlerts adminAlerts;
   private final RepeatedAlerts runAlerts;
   private final TrustRules.Lookup trustRules;
+  private final ModelCallMeter meter;
   private final Clock clock;
 
   /**
    * @param keyPools the search key pool's way in (the model reaches its own through {@code model})
    * @param runAlerts the node's throttle of the alerts about failing watches
+   * @param meter counts each verdict against its owner's model calls of the day
    */
   public Pipeline(
       FeedCollector feeds,
@@ -86,6 +90,7 @@ public final class Pipeline implements RunPipeline {
       AdminAlerts adminAlerts,
       RepeatedAlerts runAlerts,
       TrustRules.Lookup trustRules,
+      ModelCallMeter meter,
       Clock clock) {
     this.feeds = feeds;
     this.search = search;
@@ -96,6 +101,7 @@ public final class Pipeline implements RunPipeline {
     this.adminAlerts = adminAlerts;
     this.runAlerts = runAlerts;
     this.trustRules = trustRules;
+    this.meter = meter;
     this.clock = clock;
   }
 
@@ -315,19 +321,22 @@ public final class Pipeline implements RunPipeline {
     RunRecord.Trimmed trimmed =
         new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
     List<String> consulted = new java.util.concurrent.CopyOnWriteArrayList<>();
-    return model
-        .ask(prompt.prompt(), prompt::parse, consulted::add)
+    return meter
+        .use(run.watch().owner())
+        .thenCompose(counted -> model.ask(prompt.prompt(), prompt::parse, consulted::add))
         .handle(
             (answer, failure) -> {
               if (failure != null) {
                 Throwable cause = Failures.unwrap(failure);
-                runAlerts.failed(
-                    cause instanceof InvalidModelOutput || cause instanceof ProviderFailure
-                        ? AdminAlerts.Kind.VERDICT_UNAVAILABLE
-                        : AdminAlerts.Kind.WATCH_ERRORED,
-                    run.watch().owner(),
-                    run.watch().id(),
-                    problem(cause));
+                // an owner at its model-call quota is no failure of the service to alert about
+                if (!(cause instanceof OverQuota))
+                  runAlerts.failed(
+                      cause instanceof InvalidModelOutput || cause instanceof ProviderFailure
+                          ? AdminAlerts.Kind.VERDICT_UNAVAILABLE
+                          : AdminAlerts.Kind.WATCH_ERRORED,
+                      run.watch().owner(),
+                      run.watch().id(),
+                      problem(cause));
                 return done(
                     run,
                     record(
@@ -609,6 +618,7 @@ public final class Pipeline implements RunPipeline {
     if (cause instanceof InvalidModelOutput)
       return "the model did not produce a valid verdict, twice";
     if (cause instanceof ProviderFailure pf) return "the model call failed: " + pf.getMessage();
+    if (cause instanceof OverQuota q) return "no verdict: " + q.getMessage();
     return "the verdict failed (" + cause.getClass().getSimpleName() + ")";
   }
 

@@ -11,6 +11,7 @@ import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPipeline;
@@ -37,7 +38,8 @@ public interface Entities
         DevicesEntity.Refs,
         VapidKeyEntity.Refs,
         TelegramChatsEntity.Refs,
-        ChannelAddressesEntity.Refs {
+        ChannelAddressesEntity.Refs,
+        QuotaEntity.Refs {
 
   /**
    * Registers every entity type, in one step, once the service's parts exist: a watch runs through

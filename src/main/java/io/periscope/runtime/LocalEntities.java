@@ -12,6 +12,7 @@ import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPipeline;
@@ -105,6 +106,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
     return spawn(TrustRulesEntity.TYPE_KEY.name(), owner, TrustRulesEntity::create);
+  }
+
+  @Override
+  public RecipientRef<QuotaEntity.Command> quota(String accountId) {
+    return spawn(QuotaEntity.TYPE_KEY.name(), accountId, QuotaEntity::create);
   }
 
   @Override

@@ -12,6 +12,7 @@ import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPipeline;
@@ -55,6 +56,7 @@ public final class ShardedEntities implements Entities {
         Entity.of(ModelConfigEntity.TYPE_KEY, ctx -> ModelConfigEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(QuotaEntity.TYPE_KEY, ctx -> QuotaEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
     sharding.init(
@@ -136,6 +138,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
     return sharding.entityRefFor(TrustRulesEntity.TYPE_KEY, EntityIds.checked(owner));
+  }
+
+  @Override
+  public RecipientRef<QuotaEntity.Command> quota(String accountId) {
+    return sharding.entityRefFor(QuotaEntity.TYPE_KEY, EntityIds.checked(accountId));
   }
 
   @Override

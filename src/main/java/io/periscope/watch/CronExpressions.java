@@ -61,6 +61,27 @@ public final class CronExpressions {
         : times.nextExecution(now.atZone(zone)).orElseThrow().toInstant();
   }
 
+  /**
+   * The shortest time between two due times of a valid expression: over a year of them from a fixed
+   * start (the pattern repeats within one), or its first thousand, which is enough for any
+   * expression that fires often.
+   */
+  public static java.time.Duration shortestInterval(String expression) {
+    ExecutionTime times = dueTimes(expression);
+    ZonedDateTime at = ZonedDateTime.of(2001, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
+    ZonedDateTime end = at.plusYears(1).plusDays(7);
+    java.time.Duration shortest = null;
+    ZonedDateTime previous = times.nextExecution(at).orElseThrow();
+    for (int i = 0; i < 1000 && previous.isBefore(end); i++) {
+      java.util.Optional<ZonedDateTime> next = times.nextExecution(previous);
+      if (next.isEmpty()) break;
+      java.time.Duration gap = java.time.Duration.between(previous, next.get());
+      if (shortest == null || gap.compareTo(shortest) < 0) shortest = gap;
+      previous = next.get();
+    }
+    return shortest == null ? java.time.Duration.ofDays(366) : shortest;
+  }
+
   private static ExecutionTime dueTimes(String expression) {
     ExecutionTime known = DUE_TIMES.get(expression);
     if (known != null) return known;

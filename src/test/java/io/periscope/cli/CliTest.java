@@ -113,6 +113,10 @@ public class CliTest {
     assertTrue(err(), err().contains("Try 'periscope run --help'."));
 
     err.reset();
+    assertEquals(ExitCodes.USAGE, run("users", "create", "--id", "o"));
+    assertTrue(err(), err().contains("Missing required options: '--email=EMAIL', '--role=ROLE'"));
+
+    err.reset();
     assertEquals(ExitCodes.USAGE, run("history", "--watch", "w"));
     assertTrue(err(), err().contains("--watch needs --owner"));
 

@@ -20,6 +20,7 @@ public class RefusalStatusTest {
     statuses.put(Refusal.Kind.UNPROCESSABLE, 422);
     statuses.put(Refusal.Kind.UNAVAILABLE, 503);
     statuses.put(Refusal.Kind.UPSTREAM_FAILED, 502);
+    statuses.put(Refusal.Kind.USED_UP, 429);
     assertEquals(Refusal.Kind.values().length, statuses.size());
     for (Refusal.Kind kind : Refusal.Kind.values()) {
       HttpResponse answer =

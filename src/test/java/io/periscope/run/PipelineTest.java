@@ -243,6 +243,7 @@ public class PipelineTest {
             admin,
             new RepeatedAlerts(admin, alertClock, RepeatedAlerts.REPEAT_EVERY),
             owner -> rules.get(),
+            io.periscope.llm.ModelCallMeter.UNMETERED,
             Clock.systemUTC());
   }
 

@@ -1,0 +1,307 @@
+package io.periscope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
+import io.periscope.Periscope;
+import io.periscope.auth.Tokens;
+import io.periscope.config.Settings;
+import io.periscope.entity.Failures;
+import io.periscope.json.Json;
+import io.periscope.owner.Role;
+import io.periscope.runtime.LocalEntities;
+import io.periscope.runtime.Node;
+import io.periscope.runtime.ServiceFile;
+import io.periscope.transfer.Transfers;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code export} and {@code import}: accounts' watches, trust rules and e-mail channel addresses as
+ * one document (docs/export-import.md), for operators: one account or all. Through the service
+ * running on this data directory (GET /export, POST /import with a short-lived token of each
+ * account), or, when none runs, on the journal itself.
+ */
+final class TransferCommands {
+  private static final Duration PATIENCE = Duration.ofMinutes(5);
+
+  private TransferCommands() {}
+
+  @Command(
+      name = "export",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Writes accounts' watches, trust rules and e-mail channel addresses as one JSON document:"
+            + " every account's, or one's (--owner).",
+        "Accounts are named, not exported: create them on the target (users create) before"
+            + " importing."
+      })
+  static final class Export implements Callable<Integer> {
+    @ParentCommand private Root root;
+
+    @Option(names = "--owner", paramLabel = "ID", description = "only this account")
+    private String owner;
+
+    @Option(
+        names = {"-o", "--output"},
+        paramLabel = "FILE",
+        description = "write to FILE (default: standard output)")
+    private Path output;
+
+    @Override
+    public Integer call() throws Exception {
+      Config config = root.quietConfig();
+      Settings settings = Settings.from(config);
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+      JsonNode document =
+          SingleWriter.act(
+              settings,
+              http,
+              service -> exportThroughService(service, settings, http, owner),
+              () -> locally(config, settings, app -> exportLocally(app, owner)));
+      String text = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(document);
+      if (output == null) root.out.println(text);
+      else Files.writeString(output, text + "\n");
+      root.err.println("exported " + document.get("accounts").size() + " account(s)");
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(
+      name = "import",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Imports an export document: each account's watches, trust rules and e-mail channel"
+            + " addresses into the account of the same id here (or only --owner's).",
+        "Per account all watches or none; prints one line per account. Exit 1 when an account"
+            + " is missing here or was refused."
+      })
+  static final class Import implements Callable<Integer> {
+    @ParentCommand private Root root;
+
+    @Parameters(paramLabel = "FILE", description = "the export document ('-': standard input)")
+    private String file;
+
+    @Option(names = "--owner", paramLabel = "ID", description = "only this account")
+    private String owner;
+
+    @Override
+    public Integer call() throws Exception {
+      JsonNode document =
+          Json.MAPPER.readTree(
+              file.equals("-")
+                  ? new String(System.in.readAllBytes())
+                  : Files.readString(Path.of(file)));
+      List<JsonNode> accounts;
+      try {
+        accounts = new ArrayList<>(Transfers.accounts(document));
+      } catch (io.periscope.json.ValidationException e) {
+        throw new ExitCodes.Failure(ExitCodes.FAILED, file + " " + e.issues().get(0).message());
+      }
+      if (owner != null) accounts.removeIf(a -> !owner.equals(a.path("id").asText()));
+      Config config = root.quietConfig();
+      Settings settings = Settings.from(config);
+      HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+      List<String> lines =
+          SingleWriter.act(
+              settings,
+              http,
+              service -> importThroughService(service, settings, http, accounts),
+              () -> locally(config, settings, app -> importLocally(app, accounts)));
+      lines.forEach(root.out::println);
+      return lines.stream().allMatch(l -> l.contains(" imported"))
+          ? ExitCodes.OK
+          : ExitCodes.FAILED;
+    }
+  }
+
+  // ---- through the running service
+
+  private static JsonNode exportThroughService(
+      ServiceFile service, Settings settings, HttpClient http, String owner) throws Exception {
+    Tokens tokens = SingleWriter.tokens(settings);
+    List<String> owners = new ArrayList<>();
+    if (owner != null) owners.add(owner);
+    else
+      send(http, get(service.base().resolve("/admin/users"), SingleWriter.adminToken(tokens)))
+          .path("users")
+          .forEach(u -> owners.add(u.path("id").asText()));
+    ArrayNode accounts = Json.MAPPER.createArrayNode();
+    for (String o : owners)
+      accounts.add(
+          send(http, get(service.base().resolve("/export"), token(tokens, o)))
+              .get("accounts")
+              .get(0));
+    return document(accounts);
+  }
+
+  private static List<String> importThroughService(
+      ServiceFile service, Settings settings, HttpClient http, List<JsonNode> accounts)
+      throws Exception {
+    Tokens tokens = SingleWriter.tokens(settings);
+    List<String> lines = new ArrayList<>();
+    for (JsonNode account : accounts) {
+      String id = account.path("id").asText();
+      ArrayNode one = Json.MAPPER.createArrayNode().add(account);
+      HttpResponse<String> answer =
+          http.send(
+              HttpRequest.newBuilder(service.base().resolve("/import"))
+                  .timeout(PATIENCE)
+                  .header("Authorization", "Bearer " + token(tokens, id))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(Json.text(document(one))))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      JsonNode body = Json.MAPPER.readTree(answer.body().isBlank() ? "{}" : answer.body());
+      lines.add(
+          answer.statusCode() == 200
+              ? line(id, body)
+              : id
+                  + " refused: "
+                  + body.path("error").asText("HTTP " + answer.statusCode())
+                  + problems(body.path("report")));
+    }
+    return lines;
+  }
+
+  // ---- on the journal
+
+  private interface WithApp<T> {
+    T call(Periscope app) throws Exception;
+  }
+
+  private static <T> T locally(Config config, Settings settings, WithApp<T> work) throws Exception {
+    ActorSystem<Void> system = Node.startLocal(config);
+    try {
+      return work.call(
+          new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings)));
+    } finally {
+      system.terminate();
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static JsonNode exportLocally(Periscope app, String owner) throws Exception {
+    List<String> owners =
+        owner != null
+            ? List.of(owner)
+            : await(app.accounts().list()).stream().map(a -> a.id()).toList();
+    ArrayNode accounts = Json.MAPPER.createArrayNode();
+    for (String o : owners)
+      accounts.add(Json.MAPPER.valueToTree(await(app.transfers().account(o))));
+    return document(accounts);
+  }
+
+  private static List<String> importLocally(Periscope app, List<JsonNode> accounts)
+      throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (JsonNode account : accounts) {
+      String id = account.path("id").asText();
+      Role role;
+      try {
+        role =
+            Role.parse(
+                    await(app.accounts().list()).stream()
+                        .filter(a -> a.id().equals(id))
+                        .findFirst()
+                        .orElseThrow(() -> new IllegalStateException("no account " + id + " here"))
+                        .role())
+                .orElseThrow();
+        lines.add(
+            line(
+                id, Json.MAPPER.valueToTree(await(app.transfers().importInto(id, role, account)))));
+      } catch (Exception e) {
+        Throwable cause = Failures.unwrap(e);
+        lines.add(
+            id
+                + " refused: "
+                + cause.getMessage()
+                + (cause instanceof Transfers.Refused r
+                    ? problems(Json.MAPPER.valueToTree(r.report()))
+                    : ""));
+      }
+    }
+    return lines;
+  }
+
+  // ---- the lines and the document
+
+  /** {@code <id> imported: created N, unchanged N, trust rules N}. */
+  private static String line(String id, JsonNode report) {
+    int created = 0;
+    int unchanged = 0;
+    for (JsonNode w : report.path("watches")) {
+      if (w.path("status").asText().equals("created")) created++;
+      else unchanged++;
+    }
+    return id
+        + " imported: created "
+        + created
+        + ", unchanged "
+        + unchanged
+        + ", trust rules "
+        + report.path("trustRules").asInt();
+  }
+
+  private static String problems(JsonNode report) {
+    StringBuilder out = new StringBuilder();
+    for (JsonNode w : report.path("watches"))
+      if (!w.path("problem").isMissingNode() && !w.path("problem").isNull())
+        out.append("; ")
+            .append(w.path("id").asText())
+            .append(": ")
+            .append(w.path("problem").asText());
+    return out.toString();
+  }
+
+  private static ObjectNode document(ArrayNode accounts) {
+    ObjectNode document = Json.MAPPER.createObjectNode();
+    document.put("format", Transfers.FORMAT);
+    document.put("version", Transfers.VERSION);
+    document.put("exportedAt", Instant.now().toString());
+    document.set("accounts", accounts);
+    return document;
+  }
+
+  private static String token(Tokens tokens, String owner) {
+    return tokens.issue(owner, Role.USER, Instant.now(), PATIENCE);
+  }
+
+  private static HttpRequest get(URI uri, String token) {
+    return HttpRequest.newBuilder(uri)
+        .timeout(PATIENCE)
+        .header("Authorization", "Bearer " + token)
+        .GET()
+        .build();
+  }
+
+  private static JsonNode send(HttpClient http, HttpRequest request) throws Exception {
+    HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+    JsonNode body = Json.MAPPER.readTree(r.body().isBlank() ? "{}" : r.body());
+    if (r.statusCode() != 200)
+      throw new ExitCodes.Failure(
+          ExitCodes.FAILED, body.path("error").asText("HTTP " + r.statusCode()));
+    return body;
+  }
+
+  private static <T> T await(CompletionStage<T> stage) throws Exception {
+    return stage.toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+  }
+}

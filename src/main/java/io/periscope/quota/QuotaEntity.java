@@ -1,0 +1,158 @@
+package io.periscope.quota;
+
+import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.Snapshots;
+import java.time.Instant;
+import java.time.LocalDate;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+
+/**
+ * One account's quotas (entity id = account id): an administrator's overrides of the operator's
+ * defaults, and the model calls of the current UTC day, counted one at a time so that a limit holds
+ * across nodes.
+ */
+public final class QuotaEntity
+    extends EventSourcedBehaviorWithEnforcedReplies<
+        QuotaEntity.Command, QuotaEntity.Event, QuotaEntity.State> {
+
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "Quota");
+
+  /** How a service reaches this entity: an account's quotas. */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> quota(String accountId);
+  }
+
+  /** The refusal of a model call past the day's limit. */
+  public static final String USED_UP = "the day's model calls are used up";
+
+  // ---- state
+  // -------------------------------------------------------------------------------------
+
+  /**
+   * @param day the UTC day {@code modelCalls} counts (null before the first call)
+   */
+  public record State(Quotas overrides, LocalDate day, int modelCalls) implements JsonSerializable {
+    /** The model calls of {@code today}. */
+    int callsOn(LocalDate today) {
+      return today.equals(day) ? modelCalls : 0;
+    }
+  }
+
+  /** What an account has: its overrides and today's model calls. */
+  public record Usage(Quotas overrides, int modelCallsToday) implements JsonSerializable {}
+
+  // ---- commands
+  // ----------------------------------------------------------------------------------
+
+  public sealed interface Command extends JsonSerializable {}
+
+  public record Get(LocalDate today, ActorRef<StatusReply<Usage>> replyTo) implements Command {}
+
+  /** Replaces the overrides; {@link Quotas#NONE} goes back to the defaults. */
+  public record SetOverrides(
+      Quotas overrides, String by, LocalDate today, ActorRef<StatusReply<Usage>> replyTo)
+      implements Command {}
+
+  /**
+   * Counts a model call of {@code today}; refused with {@link #USED_UP} when {@code limit} calls
+   * were already made that day (null: no limit). Answers the calls made that day with this one.
+   */
+  public record UseModelCall(LocalDate today, Integer limit, ActorRef<StatusReply<Integer>> replyTo)
+      implements Command {}
+
+  // ---- events
+  // ------------------------------------------------------------------------------------
+
+  public sealed interface Event extends JsonSerializable {}
+
+  public record OverridesSet(Quotas overrides, String by, Instant at) implements Event {}
+
+  public record ModelCallUsed(LocalDate day) implements Event {}
+
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
+
+  public static Behavior<Command> create(String accountId) {
+    return new QuotaEntity(PersistenceId.of(TYPE_KEY.name(), accountId));
+  }
+
+  private QuotaEntity(PersistenceId persistenceId) {
+    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(Quotas.NONE, null, 0);
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return Snapshots.RETENTION;
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(
+            Get.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        StatusReply.success(
+                            new Usage(state.overrides(), state.callsOn(cmd.today())))))
+        .onCommand(
+            SetOverrides.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(new OverridesSet(cmd.overrides(), cmd.by(), Instant.now()))
+                    .thenReply(
+                        cmd.replyTo(),
+                        s -> StatusReply.success(new Usage(s.overrides(), s.callsOn(cmd.today())))))
+        .onCommand(UseModelCall.class, this::onUseModelCall)
+        .build();
+  }
+
+  private ReplyEffect<Event, State> onUseModelCall(State state, UseModelCall cmd) {
+    if (cmd.limit() != null && state.callsOn(cmd.today()) >= cmd.limit())
+      return Effect().reply(cmd.replyTo(), StatusReply.error(USED_UP));
+    return Effect()
+        .persist(new ModelCallUsed(cmd.today()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.modelCalls()));
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return newEventHandlerBuilder()
+        .forAnyState()
+        .onEvent(
+            OverridesSet.class,
+            (state, e) ->
+                new State(
+                    e.overrides() == null ? Quotas.NONE : e.overrides(),
+                    state.day(),
+                    state.modelCalls()))
+        .onEvent(
+            ModelCallUsed.class,
+            (state, e) ->
+                new State(
+                    state.overrides(),
+                    e.day(),
+                    e.day().equals(state.day()) ? state.modelCalls() + 1 : 1))
+        .build();
+  }
+}

@@ -1,0 +1,279 @@
+package io.periscope.quota;
+
+import com.typesafe.config.Config;
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.OverQuota;
+import io.periscope.entity.Refusal;
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import io.periscope.owner.Account;
+import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.Role;
+import io.periscope.watch.CronExpressions;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The quotas of each account: the operator's defaults ({@code periscope.quotas}, QUOTA_*) under an
+ * administrator's overrides of the account; an administrator's own account is held to them too
+ * unless QUOTA_ADMINS_EXEMPT. Checked before anything is written: a watch's schedule (400 naming
+ * {@code schedule}), its sources and the number of watches (409), model calls per UTC day (429).
+ */
+public final class QuotaPolicy {
+  private final Quotas defaults;
+  private final boolean adminsExempt;
+  private final QuotaEntity.Refs quotas;
+  private final OwnerEntity.Refs owners;
+  private final WatchEntity.Refs watches;
+  private final Asks asks;
+  private final Clock clock;
+
+  public QuotaPolicy(
+      Quotas defaults,
+      boolean adminsExempt,
+      QuotaEntity.Refs quotas,
+      OwnerEntity.Refs owners,
+      WatchEntity.Refs watches,
+      Asks asks,
+      Clock clock) {
+    this.defaults = defaults;
+    this.adminsExempt = adminsExempt;
+    this.quotas = quotas;
+    this.owners = owners;
+    this.watches = watches;
+    this.asks = asks;
+    this.clock = clock;
+  }
+
+  /** The policy of {@code config}'s defaults. */
+  public static QuotaPolicy of(
+      Config config,
+      QuotaEntity.Refs quotas,
+      OwnerEntity.Refs owners,
+      WatchEntity.Refs watches,
+      Asks asks,
+      Clock clock) {
+    return new QuotaPolicy(
+        defaults(config), adminsExempt(config), quotas, owners, watches, asks, clock);
+  }
+
+  /** The operator's defaults: 0 (or less) is no limit. */
+  public static Quotas defaults(Config config) {
+    Config q = config.getConfig("periscope.quotas");
+    Integer minutes = limit((int) Math.ceil(q.getDuration("min-interval").toSeconds() / 60.0));
+    return new Quotas(
+        limit(q.getInt("max-watches")),
+        limit(q.getInt("max-sources-per-watch")),
+        minutes,
+        limit(q.getInt("model-calls-per-day")));
+  }
+
+  public static boolean adminsExempt(Config config) {
+    return config.getBoolean("periscope.quotas.admins-exempt");
+  }
+
+  private static Integer limit(int configured) {
+    return configured > 0 ? configured : null;
+  }
+
+  public Quotas defaults() {
+    return defaults;
+  }
+
+  /** What an account's quotas are, with their usage. */
+  public record Report(
+      String accountId, String role, Quotas quotas, Quotas overrides, Used usage) {}
+
+  /** What an account uses of its quotas now. */
+  public record Used(int watches, int modelCallsToday) {}
+
+  /** The limits of an account of {@code role}: its overrides over the defaults. */
+  public CompletionStage<Quotas> limits(String accountId, Role role) {
+    if (role == Role.ADMIN && adminsExempt) return CompletableFuture.completedFuture(Quotas.NONE);
+    return usage(accountId).thenApply(u -> u.overrides().over(defaults));
+  }
+
+  private CompletionStage<QuotaEntity.Usage> usage(String accountId) {
+    return asks.ask(quotas.quota(accountId), r -> new QuotaEntity.Get(today(), r));
+  }
+
+  private LocalDate today() {
+    return LocalDate.now(clock.withZone(ZoneOffset.UTC));
+  }
+
+  /**
+   * Fails with a {@link ValidationException} on {@code schedule} (fires more often than the
+   * account's minimum interval) or an {@link OverQuota} (more sources than a watch may have; on
+   * create, {@code creating}, one watch more than the account may have).
+   */
+  public CompletionStage<Watch> check(String accountId, Role role, Watch watch, boolean creating) {
+    return limits(accountId, role)
+        .thenCompose(
+            limits -> {
+              Integer minutes = limits.minIntervalMinutes();
+              if (minutes != null) {
+                Duration shortest = CronExpressions.shortestInterval(watch.schedule());
+                if (shortest.compareTo(Duration.ofMinutes(minutes)) < 0)
+                  throw new ValidationException(
+                      List.of(
+                          Issue.at(
+                              "fires every "
+                                  + shortest.toMinutes()
+                                  + " minutes at the shortest; this account's minimum interval"
+                                  + " between scheduled runs is "
+                                  + minutes
+                                  + " minutes",
+                              "schedule")));
+              }
+              Integer sources = limits.maxSourcesPerWatch();
+              if (sources != null && watch.sources().size() > sources)
+                throw new OverQuota(
+                    Refusal.Kind.CONFLICT,
+                    Quotas.MAX_SOURCES_PER_WATCH,
+                    sources,
+                    "a watch of this account has at most " + sources + " sources");
+              Integer most = limits.maxWatches();
+              if (!creating || most == null) return CompletableFuture.completedFuture(watch);
+              return liveWatches(accountId)
+                  .thenApply(
+                      ids -> {
+                        if (ids.size() >= most && !ids.contains(watch.id()))
+                          throw new OverQuota(
+                              Refusal.Kind.CONFLICT,
+                              Quotas.MAX_WATCHES,
+                              most,
+                              "this account has its " + most + " watches, the most it may have");
+                        return watch;
+                      });
+            });
+  }
+
+  /**
+   * Fails with an {@link OverQuota} (409) when {@code adding} new watches would take the account
+   * past its {@code maxWatches}.
+   */
+  public CompletionStage<Integer> checkRoom(String accountId, Role role, int adding) {
+    return limits(accountId, role)
+        .thenCompose(
+            limits -> {
+              Integer most = limits.maxWatches();
+              if (most == null || adding == 0) return CompletableFuture.completedFuture(adding);
+              return liveWatches(accountId)
+                  .thenApply(
+                      ids -> {
+                        if (ids.size() + adding > most)
+                          throw new OverQuota(
+                              Refusal.Kind.CONFLICT,
+                              Quotas.MAX_WATCHES,
+                              most,
+                              "this account has "
+                                  + ids.size()
+                                  + " watches and may have "
+                                  + most
+                                  + ": "
+                                  + adding
+                                  + " more do not fit");
+                        return adding;
+                      });
+            });
+  }
+
+  /**
+   * Counts one model call of the account against today's limit; fails with an {@link OverQuota}
+   * (429) when the day's calls are used up.
+   */
+  public CompletionStage<Integer> useModelCall(String accountId, Role role) {
+    return limits(accountId, role)
+        .thenCompose(
+            limits ->
+                asks.<QuotaEntity.Command, Integer>ask(
+                        quotas.quota(accountId),
+                        r -> new QuotaEntity.UseModelCall(today(), limits.modelCallsPerDay(), r))
+                    .exceptionally(
+                        e -> {
+                          if (!Failures.isRefusal(e)) return Failures.rethrow(e);
+                          throw new OverQuota(
+                              Refusal.Kind.USED_UP,
+                              Quotas.MODEL_CALLS_PER_DAY,
+                              limits.modelCallsPerDay(),
+                              "this account's "
+                                  + limits.modelCallsPerDay()
+                                  + " model calls of the day (UTC) are used up");
+                        }));
+  }
+
+  /** Counts a model call of the account, whatever its role: asks its owner entity for it. */
+  public CompletionStage<Integer> useModelCall(String accountId) {
+    return account(accountId).thenCompose(a -> useModelCall(accountId, a.role()));
+  }
+
+  private CompletionStage<Account> account(String accountId) {
+    return asks.ask(owners.owner(accountId), OwnerEntity.GetAccount::new);
+  }
+
+  /** An account's quotas and what it uses of them. */
+  public CompletionStage<Report> report(String accountId) {
+    return account(accountId)
+        .thenCompose(
+            account ->
+                usage(accountId)
+                    .thenCombine(
+                        liveWatches(accountId),
+                        (usage, watches) ->
+                            new Report(
+                                accountId,
+                                account.role().wire(),
+                                account.role() == Role.ADMIN && adminsExempt
+                                    ? Quotas.NONE
+                                    : usage.overrides().over(defaults),
+                                usage.overrides(),
+                                new Used(watches.size(), usage.modelCallsToday()))));
+  }
+
+  /** Replaces an account's overrides ({@link Quotas#NONE}: the defaults again). */
+  public CompletionStage<Report> override(String accountId, Quotas overrides, String by) {
+    return account(accountId)
+        .thenCompose(
+            account ->
+                asks.<QuotaEntity.Command, QuotaEntity.Usage>ask(
+                    quotas.quota(accountId),
+                    r -> new QuotaEntity.SetOverrides(overrides, by, today(), r)))
+        .thenCompose(set -> report(accountId));
+  }
+
+  /** The ids of the account's watches that exist now (not deleted). */
+  private CompletionStage<List<String>> liveWatches(String accountId) {
+    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
+            owners.owner(accountId), OwnerEntity.ListWatches::new)
+        .thenCompose(
+            ids -> {
+              List<CompletableFuture<String>> live =
+                  ids.ids().stream()
+                      .map(
+                          id ->
+                              asks.<WatchEntity.Command, Watch>ask(
+                                      watches.watch(accountId, id), WatchEntity.Get::new)
+                                  .thenApply(Watch::id)
+                                  .exceptionally(
+                                      e -> Failures.isRefusal(e) ? null : Failures.rethrow(e))
+                                  .toCompletableFuture())
+                      .toList();
+              return CompletableFuture.allOf(live.toArray(CompletableFuture[]::new))
+                  .thenApply(
+                      all ->
+                          live.stream()
+                              .map(CompletableFuture::join)
+                              .filter(Objects::nonNull)
+                              .toList());
+            });
+  }
+}

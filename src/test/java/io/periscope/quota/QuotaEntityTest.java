@@ -1,0 +1,84 @@
+package io.periscope.quota;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.periscope.testing.EntityTestKits;
+import java.time.LocalDate;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.junit.Before;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/** An account's quota entity: overrides, and model calls counted per UTC day against a limit. */
+public class QuotaEntityTest {
+  @ClassRule
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(EntityTestKits.config());
+
+  private static final LocalDate MONDAY = LocalDate.parse("2026-11-23");
+  private static final LocalDate TUESDAY = MONDAY.plusDays(1);
+
+  private EventSourcedBehaviorTestKit<QuotaEntity.Command, QuotaEntity.Event, QuotaEntity.State>
+      entity;
+
+  @Before
+  public void setUp() {
+    entity =
+        EventSourcedBehaviorTestKit.create(
+            testKit.system(),
+            QuotaEntity.create("alice"),
+            EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
+  }
+
+  private StatusReply<Integer> use(LocalDate day, Integer limit) {
+    return entity
+        .<StatusReply<Integer>>runCommand(r -> new QuotaEntity.UseModelCall(day, limit, r))
+        .reply();
+  }
+
+  private QuotaEntity.Usage usage(LocalDate day) {
+    return entity
+        .<StatusReply<QuotaEntity.Usage>>runCommand(r -> new QuotaEntity.Get(day, r))
+        .reply()
+        .getValue();
+  }
+
+  @Test
+  public void modelCallsAreCountedPerDayUpToTheLimitAndSurviveARestart() {
+    assertEquals(Integer.valueOf(1), use(MONDAY, 2).getValue());
+    assertEquals(Integer.valueOf(2), use(MONDAY, 2).getValue());
+    StatusReply<Integer> third = use(MONDAY, 2);
+    assertTrue(third.isError());
+    assertEquals(QuotaEntity.USED_UP, third.getError().getMessage());
+    entity.restart();
+    assertEquals(2, usage(MONDAY).modelCallsToday());
+    assertTrue("still used up after a restart", use(MONDAY, 2).isError());
+    assertEquals("a new day starts from nothing", 0, usage(TUESDAY).modelCallsToday());
+    assertEquals(Integer.valueOf(1), use(TUESDAY, 2).getValue());
+    assertEquals(
+        "no limit: counted all the same", Integer.valueOf(2), use(TUESDAY, null).getValue());
+    assertEquals(Integer.valueOf(3), use(TUESDAY, null).getValue());
+  }
+
+  @Test
+  public void overridesAreKeptAndReplaced() {
+    Quotas some = new Quotas(3, null, 60, null);
+    QuotaEntity.Usage set =
+        entity
+            .<StatusReply<QuotaEntity.Usage>>runCommand(
+                r -> new QuotaEntity.SetOverrides(some, "root", MONDAY, r))
+            .reply()
+            .getValue();
+    assertEquals(some, set.overrides());
+    entity.restart();
+    assertEquals(some, usage(MONDAY).overrides());
+    assertEquals(
+        new Quotas(3, 20, 60, null), usage(MONDAY).overrides().over(new Quotas(10, 20, 1, null)));
+    entity.<StatusReply<QuotaEntity.Usage>>runCommand(
+        r -> new QuotaEntity.SetOverrides(Quotas.NONE, "root", MONDAY, r));
+    assertEquals(Quotas.NONE, usage(MONDAY).overrides());
+  }
+}
