@@ -79,7 +79,10 @@ public class OperatorKitIT {
                 "AUTH_JWT_SECRET", SECRET,
                 "AUTH_JWT_SECRET_FILE", secretFile.toString()),
             log)) {
-      assertEquals(1, service.command(List.of("serve"), null));
+      assertEquals(
+          "exit 4, a configuration the service cannot start with (docs/command-line.md)",
+          4,
+          service.command(List.of("serve"), null));
       assertTrue(
           Files.readString(log).contains("set AUTH_JWT_SECRET or AUTH_JWT_SECRET_FILE, not both"));
     }
