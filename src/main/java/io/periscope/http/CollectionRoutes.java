@@ -6,6 +6,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import io.periscope.entity.Asks;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.OwnerWatches;
 import io.periscope.run.CollectionStats;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.RunRecord;
@@ -22,11 +23,13 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
  */
 public final class CollectionRoutes implements Routes {
   private final Entities entities;
+  private final OwnerWatches ownerWatches;
   private final Asks asks;
   private final Clock clock;
 
   public CollectionRoutes(Entities entities, Asks asks, Clock clock) {
     this.entities = entities;
+    this.ownerWatches = new OwnerWatches(entities::owner, entities::watch, asks);
     this.asks = asks;
     this.clock = clock;
   }
@@ -57,7 +60,7 @@ public final class CollectionRoutes implements Routes {
                                   .thenApply(WatchEntity.Runs::runs)
                                   .exceptionally(
                                       e -> {
-                                        WatchRoutes.<Void>gone(entities, owner, id, e);
+                                        ownerWatches.<Void>gone(owner, id, e);
                                         return List.of();
                                       })
                                   .toCompletableFuture())

@@ -24,6 +24,7 @@ import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.owner.OnDemandRuns;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.OwnerWatches;
 import io.periscope.owner.Role;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.run.EntityRunAll;
@@ -41,7 +42,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -62,6 +62,7 @@ import org.apache.pekko.pattern.AskTimeoutException;
 public final class WatchRoutes implements Routes {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
+  private final OwnerWatches ownerWatches;
   private final ZoneId scheduleZone;
   private final Asks asks;
   private final OnDemandRuns runs;
@@ -87,6 +88,7 @@ public final class WatchRoutes implements Routes {
       long maxBody,
       ZoneId scheduleZone) {
     this.entities = entities;
+    this.ownerWatches = new OwnerWatches(entities::owner, entities::watch, asks);
     this.scheduleZone = scheduleZone;
     this.runs = runs;
     this.history = history;
@@ -437,29 +439,7 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<HttpResponse> list(String owner) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            entities.owner(owner), OwnerEntity.ListWatches::new)
-        .thenCompose(
-            ids -> {
-              List<CompletableFuture<Watch>> reads =
-                  ids.ids().stream()
-                      .map(
-                          id ->
-                              asks.<WatchEntity.Command, Watch>ask(
-                                      entities.watch(owner, id), WatchEntity.Get::new)
-                                  .exceptionally(e -> gone(entities, owner, id, e))
-                                  .toCompletableFuture())
-                      .toList();
-              return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-                  .thenApply(
-                      all ->
-                          ok(
-                              new WatchList(
-                                  reads.stream()
-                                      .map(CompletableFuture::join)
-                                      .filter(Objects::nonNull)
-                                      .toList())));
-            });
+    return ownerWatches.live(owner).thenApply(watches -> ok(new WatchList(watches)));
   }
 
   private CompletionStage<HttpResponse> create(Principal caller, JsonNode body) {
@@ -542,17 +522,6 @@ public final class WatchRoutes implements Routes {
                 throw new Refusal(UNAVAILABLE, OwnerEntity.WATCH_UNANSWERED);
               return Refusal.<HttpResponse>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
             });
-  }
-
-  /**
-   * For a listing that met an id whose watch is not there (deleted after the id was listed, or by a
-   * delete cut short): null, and the owner is asked to check and forget the id, so the next listing
-   * does not wake that watch again.
-   */
-  static <T> T gone(OwnerEntity.Refs owners, String owner, String id, Throwable e) {
-    if (!Failures.isRefusal(e)) return Failures.rethrow(e);
-    owners.owner(owner).tell(new OwnerEntity.ForgetWatchIfGone(id));
-    return null;
   }
 
   static final String WATCH_NOT_FOUND = "watch not found";

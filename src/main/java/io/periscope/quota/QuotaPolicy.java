@@ -9,6 +9,7 @@ import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.owner.Account;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.OwnerWatches;
 import io.periscope.owner.Role;
 import io.periscope.watch.CronExpressions;
 import io.periscope.watch.Watch;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -252,28 +252,8 @@ public final class QuotaPolicy {
 
   /** The ids of the account's watches that exist now (not deleted). */
   private CompletionStage<List<String>> liveWatches(String accountId) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            owners.owner(accountId), OwnerEntity.ListWatches::new)
-        .thenCompose(
-            ids -> {
-              List<CompletableFuture<String>> live =
-                  ids.ids().stream()
-                      .map(
-                          id ->
-                              asks.<WatchEntity.Command, Watch>ask(
-                                      watches.watch(accountId, id), WatchEntity.Get::new)
-                                  .thenApply(Watch::id)
-                                  .exceptionally(
-                                      e -> Failures.isRefusal(e) ? null : Failures.rethrow(e))
-                                  .toCompletableFuture())
-                      .toList();
-              return CompletableFuture.allOf(live.toArray(CompletableFuture[]::new))
-                  .thenApply(
-                      all ->
-                          live.stream()
-                              .map(CompletableFuture::join)
-                              .filter(Objects::nonNull)
-                              .toList());
-            });
+    return new OwnerWatches(owners, watches, asks)
+        .live(accountId)
+        .thenApply(live -> live.stream().map(Watch::id).toList());
   }
 }

@@ -12,6 +12,7 @@ import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.owner.OwnerEntity;
+import io.periscope.owner.OwnerWatches;
 import io.periscope.owner.Role;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.trust.TrustRule;
@@ -27,7 +28,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -169,20 +169,7 @@ public final class Transfers {
   }
 
   private CompletionStage<List<Watch>> liveWatches(String accountId) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            owners.owner(accountId), OwnerEntity.ListWatches::new)
-        .thenCompose(
-            ids -> {
-              List<CompletableFuture<Watch>> reads =
-                  ids.ids().stream().map(id -> read(accountId, id).toCompletableFuture()).toList();
-              return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-                  .thenApply(
-                      all ->
-                          reads.stream()
-                              .map(CompletableFuture::join)
-                              .filter(Objects::nonNull)
-                              .toList());
-            });
+    return new OwnerWatches(owners, watches, asks).live(accountId);
   }
 
   /** The account's watch of that id, or null. */
