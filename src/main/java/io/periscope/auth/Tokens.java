@@ -75,12 +75,12 @@ public final class Tokens {
   }
 
   public String issue(String accountId, Role role, Instant now) {
-    return issue(accountId, role, 0, now, ttl, newSessionId());
+    return issue(accountId, role, 0, now, ttl, newSessionId(), false);
   }
 
   /** A sign-in token of the account's current session generation, with a session id of its own. */
   public String issue(String accountId, Role role, long generation, Instant now) {
-    return issue(accountId, role, generation, now, ttl, newSessionId());
+    return issue(accountId, role, generation, now, ttl, newSessionId(), false);
   }
 
   private static String newSessionId() {
@@ -96,16 +96,6 @@ public final class Tokens {
    */
   public String issue(String accountId, Role role, Instant now, Duration lifetime) {
     return issue(accountId, role, 0, now, lifetime, null, true);
-  }
-
-  private String issue(
-      String accountId,
-      Role role,
-      long generation,
-      Instant now,
-      Duration lifetime,
-      String sessionId) {
-    return issue(accountId, role, generation, now, lifetime, sessionId, false);
   }
 
   private String issue(
