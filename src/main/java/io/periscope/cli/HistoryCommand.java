@@ -109,14 +109,6 @@ final class HistoryCommand implements Callable<Integer> {
       description = "one JSON document {owner, watchId, runs: [Run]} (one watch, no --follow)")
   private boolean json;
 
-  static final Set<String> OUTCOMES =
-      Set.of(
-          RunRecord.NOTHING_NEW,
-          RunRecord.NO_MATCH,
-          RunRecord.WEAK_ALERT,
-          RunRecord.ALERT,
-          RunRecord.ERROR);
-
   /** A run as {@code --json-lines} prints it: the run of GET /watches/:id/runs, with its owner. */
   record Line(String owner, @JsonUnwrapped RunView run) {}
 
@@ -159,8 +151,8 @@ final class HistoryCommand implements Callable<Integer> {
     if (watchId != null && owner == null) throw usage("--watch needs --owner");
     if (limit != null && limit < 1) throw usage("--limit must be a positive integer");
     for (String o : outcomes)
-      if (!OUTCOMES.contains(o))
-        throw usage("--outcome '" + o + "' is none of " + String.join(", ", OUTCOMES));
+      if (!RunRecord.OUTCOMES.contains(o))
+        throw usage("--outcome '" + o + "' is none of " + String.join(", ", RunRecord.OUTCOMES));
     if (since != null && until != null && !since.isBefore(until))
       throw usage("--since must be before --until");
     if (json && jsonLines) throw usage("--json and --json-lines: choose one");

@@ -17,13 +17,6 @@ import java.util.Set;
 final class RunMeters {
   static final Set<String> TRIGGERS =
       Set.of(RunRecord.TRIGGER_MANUAL, RunRecord.TRIGGER_RUN_ALL, RunRecord.TRIGGER_SCHEDULE);
-  static final Set<String> OUTCOMES =
-      Set.of(
-          RunRecord.NOTHING_NEW,
-          RunRecord.NO_MATCH,
-          RunRecord.WEAK_ALERT,
-          RunRecord.ALERT,
-          RunRecord.ERROR);
   static final Set<String> SOURCE_ERROR_KINDS =
       Set.of(
           "refused",
@@ -53,7 +46,7 @@ final class RunMeters {
    */
   void recorded(RunRecord record, Instant due, Instant now) {
     String trigger = bounded(record.trigger(), TRIGGERS);
-    String outcome = bounded(record.outcome(), OUTCOMES);
+    String outcome = bounded(record.outcome(), RunRecord.OUTCOMES);
     Counter.builder("periscope.runs")
         .description("Runs recorded, by trigger and outcome")
         .tag("trigger", trigger)

@@ -4,6 +4,7 @@ import io.periscope.entity.JsonSerializable;
 import io.periscope.source.SourceError;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One run of a watch, whatever its outcome, as the journal keeps it and the interface shows it.
@@ -48,6 +49,10 @@ public record RunRecord(
   public static final String WEAK_ALERT = "weak-alert";
   public static final String ALERT = "alert";
   public static final String ERROR = "error";
+
+  /** Every outcome a run can have, as above. */
+  public static final Set<String> OUTCOMES =
+      Set.of(NOTHING_NEW, NO_MATCH, WEAK_ALERT, ALERT, ERROR);
 
   /**
    * What started a run: run-now (HTTP), run-all (HTTP or the command line's {@code run}), or the
