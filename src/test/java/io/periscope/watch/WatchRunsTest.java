@@ -194,6 +194,15 @@ public class WatchRunsTest {
     assertTrue("a deleted watch cannot be run", startRun().receiveMessage().isError());
   }
 
+  /**
+   * Returns once the entity has taken the second run's command from its mailbox: a read sent after
+   * it is answered after it. A command still in the mailbox when the entity stops is a dead letter
+   * nobody could answer, which is not what these tests are about.
+   */
+  private void queuedBehindTheFirst() {
+    history(1);
+  }
+
   /** Each asker is answered, at once, that the run's outcome is not known. */
   @SafeVarargs
   private static void toldInterrupted(TestProbe<StatusReply<RunRecord>>... askers) {
@@ -210,6 +219,7 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> first = startRun();
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
+    queuedBehindTheFirst();
     testKit.stop(entity, Duration.ofSeconds(5));
     toldInterrupted(first, second);
   }
@@ -225,6 +235,7 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> first = startRun();
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
+    queuedBehindTheFirst();
     pipeline.runs.get(0).complete(null); // the entity fails on it: a stand-in for any crash
     toldInterrupted(first, second);
     TestProbe<StatusReply<RunRecord>> again = startRun();
