@@ -18,6 +18,7 @@ import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
+import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.Vapid;
@@ -129,6 +130,7 @@ public final class Periscope {
   private final IdentityLinks identityLinks;
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
+  private final WebhookSecretStore webhookSecrets;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
@@ -187,6 +189,7 @@ public final class Periscope {
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
+    this.webhookSecrets = new WebhookSecretStore(entities, asks, cipher, Clock.systemUTC());
     Settings.Push push = settings.push();
     this.vapid =
         new Vapid(
@@ -312,6 +315,7 @@ public final class Periscope {
             userUrls.guardedClient(),
             blocking,
             Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())),
+            webhookSecrets,
             channelPolicy,
             adminAlerts,
             notifyMeters);
@@ -334,8 +338,8 @@ public final class Periscope {
 
   /**
    * What a deleted account keeps in the packages above the accounts' own: its browsers' push
-   * subscriptions, its channel addresses and its feedback on runs (all removed, whatever happens to
-   * the run history).
+   * subscriptions, its channel addresses, its webhook secret and its feedback on runs (all removed,
+   * whatever happens to the run history).
    */
   private CompletionStage<Done> eraseUserData(
       String accountId, List<String> watchIds, boolean eraseHistory) {
@@ -369,8 +373,11 @@ public final class Periscope {
                                                 new ChannelAddressesEntity.Remove(
                                                     a.address(), reply))))
                             .toList()));
+    CompletionStage<Done> webhookSecret =
+        AccountAdmin.ignoringRefusal(webhookSecrets.remove(accountId));
     return devices
         .thenCompose(d -> addresses)
+        .thenCompose(d -> webhookSecret)
         .thenCompose(
             d ->
                 erasure.erase(
@@ -535,7 +542,7 @@ public final class Periscope {
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),
-        new ChannelRoutes(channelAddresses, entities, asks),
+        new ChannelRoutes(channelAddresses, webhookSecrets, entities, asks),
         new WebRoutes(WebAssets.load()));
   }
 }

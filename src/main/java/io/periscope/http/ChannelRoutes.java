@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Principal;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.TelegramChatsEntity;
+import io.periscope.channels.WebhookSecretStore;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
@@ -38,7 +39,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What channels may reach (see {@code channels.ChannelPermissions}): the addresses the caller's
  * {@code email:} channels may mail, each confirmed by its mailbox (/channels/email-addresses), and
- * the Telegram chats administrators open to users (/admin/telegram-chats, administrators only).
+ * the Telegram chats administrators open to users (/admin/telegram-chats, administrators only); and
+ * the secret the caller's webhooks are signed with (/channels/webhook-secret, shown once when
+ * made).
  */
 public final class ChannelRoutes implements Routes {
   private static final Logger log = LoggerFactory.getLogger(ChannelRoutes.class);
@@ -46,11 +49,14 @@ public final class ChannelRoutes implements Routes {
   static final int MAX_CHAT_OWNERS = 1000;
 
   private final ChannelAddresses addresses;
+  private final WebhookSecretStore webhookSecrets;
   private final Entities entities;
   private final Asks asks;
 
-  public ChannelRoutes(ChannelAddresses addresses, Entities entities, Asks asks) {
+  public ChannelRoutes(
+      ChannelAddresses addresses, WebhookSecretStore webhookSecrets, Entities entities, Asks asks) {
     this.addresses = addresses;
+    this.webhookSecrets = webhookSecrets;
     this.entities = entities;
     this.asks = asks;
   }
@@ -94,6 +100,30 @@ public final class ChannelRoutes implements Routes {
             (caller, p) ->
                 completeWithFuture(
                     deleted(addresses.remove(caller.accountId(), p.get("address")), "address"))),
+        new Endpoint(
+            GET,
+            "/channels/webhook-secret",
+            (caller, p) ->
+                completeWithFuture(
+                    webhookSecrets.status(caller.accountId()).thenApply(HttpResponses::ok))),
+        new Endpoint(
+            POST,
+            "/channels/webhook-secret",
+            (caller, p) ->
+                completeWithFuture(
+                    webhookSecrets
+                        .create(caller.accountId())
+                        .thenApply(
+                            created -> {
+                              log.info("event=webhook-secret-created owner={}", caller.accountId());
+                              return json(StatusCodes.CREATED, created);
+                            }))),
+        new Endpoint(
+            DELETE,
+            "/channels/webhook-secret",
+            (caller, p) ->
+                completeWithFuture(
+                    deleted(webhookSecrets.remove(caller.accountId()), "webhook secret"))),
         new Endpoint(
             GET,
             "/admin/telegram-chats",

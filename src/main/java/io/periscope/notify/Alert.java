@@ -1,13 +1,18 @@
 package io.periscope.notify;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * An event alert: a watch's condition was judged met on some fresh items. {@link Strength#WEAK} is
  * the unconfirmed alert sent when the confidence reached {@code weakThreshold} but not {@code
- * threshold}.
+ * threshold}. {@code runId} is the run that judged it (a test send's own id for a {@link #test}
+ * alert): it makes {@link #id()}, the same on every retry of the alert.
  */
 public record Alert(
     String owner,
@@ -18,11 +23,32 @@ public record Alert(
     String summary,
     List<Evidence> evidence,
     String condition,
-    Instant at) {
+    Instant at,
+    String runId) {
 
   public enum Strength {
     CONFIRMED,
-    WEAK
+    WEAK,
+    /** A test send (POST /channels/test): nothing was judged, only the channel is tried. */
+    TEST
+  }
+
+  /**
+   * The clearly marked alert of a test send to {@code owner}'s channels, for the watch {@code
+   * watchId} when it tests a watch's channels ({@code null} otherwise); a new id every time.
+   */
+  public static Alert test(String owner, String watchId, String watchName, Instant at) {
+    return new Alert(
+        owner,
+        watchId,
+        watchName == null || watchName.isBlank() ? "Periscope" : watchName,
+        Strength.TEST,
+        1,
+        "This is a test alert: the channel works. No condition was judged.",
+        List.of(),
+        "",
+        at,
+        "test-" + java.util.UUID.randomUUID());
   }
 
   /** An item the verdict cites. */
@@ -36,12 +62,31 @@ public record Alert(
   public Alert {
     Objects.requireNonNull(strength, "strength");
     Objects.requireNonNull(at, "at");
+    Objects.requireNonNull(runId, "runId");
     owner = owner == null ? "" : owner;
     watchId = watchId == null ? "" : watchId;
     watchName = watchName == null || watchName.isBlank() ? watchId : watchName;
     summary = summary == null ? "" : summary;
     evidence = evidence == null ? List.of() : List.copyOf(evidence);
     condition = condition == null ? "" : condition;
+  }
+
+  /**
+   * The alert's stable id, the same for every attempt to deliver it and different for every run:
+   * receivers de-duplicate by it (a webhook's {@code webhook-id}, ntfy's sequence id, an e-mail's
+   * {@code Message-ID}). It is {@code alert_} and 22 base64url characters of a hash of owner, watch
+   * and run, so it fits every header and leaks none of them.
+   */
+  public String id() {
+    byte[] hash;
+    try {
+      hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest((owner + "/" + watchId + "/" + runId).getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is always available", e);
+    }
+    return "alert_" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 22);
   }
 
   /** The confidence as a whole percentage, as every format shows it. */

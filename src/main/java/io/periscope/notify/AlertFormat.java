@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * How an event alert reads, in every channel's markup: one layout (headline, summary, evidence,
  * condition), rendered as Telegram HTML, plain text, Slack mrkdwn or Discord markdown. A confirmed
- * alert opens with 🔔, a weak one with 🔸 and says it is unconfirmed; neither opens with ⚠️, which
- * marks operational alerts.
+ * alert opens with 🔔, a weak one with 🔸 and says it is unconfirmed, a test send's with 🧪; none
+ * opens with ⚠️, which marks operational alerts.
  */
 public final class AlertFormat {
   /** Discord refuses webhook messages whose content is longer. */
@@ -100,9 +100,11 @@ public final class AlertFormat {
 
   private static String headline(Alert alert, Markup m) {
     String name = m.bold(m.escape(oneLine(alert.watchName())));
-    return alert.strength() == Alert.Strength.CONFIRMED
-        ? "🔔 " + name + " — condition met (" + alert.percent() + "%)"
-        : "🔸 Possible match (unconfirmed, " + alert.percent() + "%) — " + name;
+    return switch (alert.strength()) {
+      case CONFIRMED -> "🔔 " + name + " — condition met (" + alert.percent() + "%)";
+      case WEAK -> "🔸 Possible match (unconfirmed, " + alert.percent() + "%) — " + name;
+      case TEST -> "🧪 Test alert — " + name;
+    };
   }
 
   private static boolean isWebUrl(String url) {

@@ -34,8 +34,17 @@ public final class EmailSender implements ChannelSender {
     this.blocking = blocking;
   }
 
-  /** A plain-text message to one address. */
-  public record Mail(String to, String subject, String text, Instant at) {
+  /**
+   * A plain-text message to one address. {@code messageIdLocalPart}, when set, makes the {@code
+   * Message-ID} stable ({@code <local part@sender's domain>}), so a mail resent after a retry is
+   * recognisably the same message; otherwise each message gets a new one.
+   */
+  public record Mail(
+      String to, String subject, String text, Instant at, String messageIdLocalPart) {
+    public Mail(String to, String subject, String text, Instant at) {
+      this(to, subject, text, at, null);
+    }
+
     @Override
     public String toString() {
       return "Mail[subject=" + subject + "]"; // the text may carry a single-use token
@@ -59,7 +68,8 @@ public final class EmailSender implements ChannelSender {
             channel.target(),
             AlertFormat.headline(alert),
             AlertFormat.plainText(alert),
-            alert.at()))
+            alert.at(),
+            alert.id()))
         .handle(
             (sent, failure) ->
                 failure == null
@@ -83,8 +93,9 @@ public final class EmailSender implements ChannelSender {
     String protocol = smtp.port() == 465 ? "smtps" : "smtp";
     Session session = Session.getInstance(properties(protocol));
     try {
-      MimeMessage message = new MimeMessage(session);
-      message.setFrom(new InternetAddress(smtp.from(), true));
+      InternetAddress from = new InternetAddress(smtp.from(), true);
+      MimeMessage message = new StableIdMessage(session, messageId(mail, from));
+      message.setFrom(from);
       message.setRecipient(Message.RecipientType.TO, new InternetAddress(mail.to(), true));
       message.setSubject(mail.subject(), "UTF-8");
       message.setText(mail.text(), "UTF-8");
@@ -101,6 +112,30 @@ public final class EmailSender implements ChannelSender {
       }
     } catch (MessagingException | RuntimeException e) {
       throw new MailFailure(HttpCalls.reason(e, smtp.password()));
+    }
+  }
+
+  /** {@code <local part@domain of SMTP_FROM>}, or null for a new id per message. */
+  private static String messageId(Mail mail, InternetAddress from) {
+    if (mail.messageIdLocalPart() == null) return null;
+    String address = from.getAddress();
+    String domain = address.substring(address.lastIndexOf('@') + 1);
+    return "<" + mail.messageIdLocalPart() + "@" + domain + ">";
+  }
+
+  /** Jakarta Mail writes a new Message-ID whenever it saves a message, unless told otherwise. */
+  private static final class StableIdMessage extends MimeMessage {
+    private final String messageId;
+
+    StableIdMessage(Session session, String messageId) {
+      super(session);
+      this.messageId = messageId;
+    }
+
+    @Override
+    protected void updateMessageID() throws MessagingException {
+      if (messageId == null) super.updateMessageID();
+      else setHeader("Message-ID", messageId);
     }
   }
 

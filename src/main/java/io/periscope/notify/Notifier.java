@@ -66,7 +66,7 @@ public final class Notifier {
    * The senders of every channel kind. {@code trusted} reaches the operator-configured Telegram
    * API; {@code guarded} (the SSRF-guarded client) the users' webhook, ntfy, Slack and Discord
    * URLs; {@code blocking} runs SMTP conversations; {@code push} delivers to registered devices
-   * when there is a registry.
+   * when there is a registry; webhooks are signed with {@code webhookSecrets}.
    */
   public static Notifier create(
       Config config,
@@ -74,6 +74,7 @@ public final class Notifier {
       OkHttpClient guarded,
       Executor blocking,
       Optional<PushSender> push,
+      WebhookSecrets webhookSecrets,
       ChannelPolicy policy,
       AdminAlerts alerts,
       NotifyMeters meters) {
@@ -81,7 +82,8 @@ public final class Notifier {
     senders.put(
         ChannelId.Kind.TELEGRAM, new TelegramSender(trusted, TelegramSettings.from(config)));
     senders.put(ChannelId.Kind.EMAIL, new EmailSender(SmtpSettings.from(config), blocking));
-    senders.put(ChannelId.Kind.WEBHOOK, new WebhookSender(guarded));
+    senders.put(
+        ChannelId.Kind.WEBHOOK, new WebhookSender(guarded, webhookSecrets, Clock.systemUTC()));
     senders.put(ChannelId.Kind.NTFY, new NtfySender(guarded));
     senders.put(ChannelId.Kind.SLACK, new SlackSender(guarded));
     senders.put(ChannelId.Kind.DISCORD, new DiscordSender(guarded));

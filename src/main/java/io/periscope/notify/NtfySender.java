@@ -3,6 +3,7 @@ package io.periscope.notify;
 import jakarta.mail.internet.MimeUtility;
 import java.io.UnsupportedEncodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
@@ -12,14 +13,20 @@ import okhttp3.RequestBody;
 
 /**
  * The {@code ntfy:<topic url>} channel: the plain-text body POSTed to the topic, with the headline
- * as Title, priority high for confirmed alerts and default for weak ones, a tag per strength, and
- * the first cited URL as Click.
+ * as Title, priority high for confirmed alerts and default for others, a tag per strength, the
+ * first cited URL as Click, and the alert's id as the sequence id.
  */
 public final class NtfySender implements ChannelSender {
   private static final MediaType TEXT = MediaType.get("text/plain; charset=utf-8");
 
   /** ntfy refuses longer messages as attachments unless configured otherwise. */
   private static final int MAX_BODY = 4000;
+
+  private static final Map<Alert.Strength, String> TAGS =
+      Map.of(
+          Alert.Strength.CONFIRMED, "bell",
+          Alert.Strength.WEAK, "grey_question",
+          Alert.Strength.TEST, "test_tube");
 
   private final OkHttpClient client;
 
@@ -35,7 +42,10 @@ public final class NtfySender implements ChannelSender {
         new Headers.Builder()
             .add("Title", headerText(AlertFormat.headline(alert)))
             .add("Priority", confirmed ? "high" : "default")
-            .add("Tags", confirmed ? "bell" : "grey_question");
+            .add("Tags", TAGS.get(alert.strength()))
+            // ntfy 2.16+ clients replace a notification by one of the same sequence id, so an
+            // alert delivered twice shows once; earlier servers ignore the header.
+            .add("X-Sequence-ID", alert.id());
     alert.evidence().stream()
         .map(e -> HttpUrl.parse(e.url()))
         .filter(u -> u != null)

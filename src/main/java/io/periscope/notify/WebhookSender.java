@@ -3,8 +3,10 @@ package io.periscope.notify;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import okhttp3.Headers;
 import okhttp3.OkHttpClient;
@@ -15,29 +17,58 @@ import okhttp3.RequestBody;
  * delivered.
  *
  * <pre>{@code
- * {"type": "periscope.alert", "owner": "alice", "watchId": "acme-launch",
- *  "watchName": "Acme launch", "strength": "confirmed" | "weak", "confidence": 0.92,
- *  "summary": "…", "evidence": [{"title": "…", "url": "https://…"}], "condition": "…",
+ * {"type": "periscope.alert" | "periscope.test", "id": "alert_…", "owner": "alice",
+ *  "watchId": "acme-launch", "watchName": "Acme launch",
+ *  "strength": "confirmed" | "weak" | "test", "confidence": 0.92, "summary": "…",
+ *  "evidence": [{"title": "…", "url": "https://…"}], "condition": "…",
  *  "at": "2025-05-01T12:00:00Z"}
  * }</pre>
+ *
+ * <p>It follows Standard Webhooks: {@code webhook-id} is the alert's stable id (the same on every
+ * retry, so a receiver de-duplicates by it), {@code webhook-timestamp} the attempt's time in
+ * seconds, and {@code webhook-signature} signs both with the body when the owner made a secret
+ * (POST /channels/webhook-secret); without one the message goes unsigned.
  */
 public final class WebhookSender implements ChannelSender {
   static final Duration CALL_TIMEOUT = Duration.ofSeconds(20);
 
   private final OkHttpClient client;
+  private final WebhookSecrets secrets;
+  private final Clock clock;
 
   /** {@code client} must be the SSRF-guarded one: the URL is the user's. */
-  public WebhookSender(OkHttpClient client) {
+  public WebhookSender(OkHttpClient client, WebhookSecrets secrets, Clock clock) {
     this.client = client.newBuilder().callTimeout(CALL_TIMEOUT).build();
+    this.secrets = secrets;
+    this.clock = clock;
   }
 
   @Override
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
-    return HttpCalls.post(
-        client,
-        channel,
-        RequestBody.create(Json.bytes(payload(alert)), HttpCalls.JSON),
-        Headers.of());
+    byte[] body = Json.bytes(payload(alert));
+    return secrets
+        .secret(alert.owner())
+        .handle(
+            (secret, failure) -> {
+              if (failure != null) {
+                return CompletableFuture.completedFuture(
+                    Delivery.failed(
+                        channel.id(), "not sent: the webhook signing secret could not be read"));
+              }
+              long timestamp = clock.instant().getEpochSecond();
+              Headers.Builder headers =
+                  new Headers.Builder()
+                      .add("webhook-id", alert.id())
+                      .add("webhook-timestamp", Long.toString(timestamp));
+              secret.ifPresent(
+                  s ->
+                      headers.add(
+                          "webhook-signature",
+                          WebhookSignature.sign(s, alert.id(), timestamp, body)));
+              return HttpCalls.post(
+                  client, channel, RequestBody.create(body, HttpCalls.JSON), headers.build());
+            })
+        .thenCompose(sent -> sent);
   }
 
   /** The documented payload above. */
@@ -45,7 +76,10 @@ public final class WebhookSender implements ChannelSender {
     ObjectNode json =
         Json.MAPPER
             .createObjectNode()
-            .put("type", "periscope.alert")
+            .put(
+                "type",
+                alert.strength() == Alert.Strength.TEST ? "periscope.test" : "periscope.alert")
+            .put("id", alert.id())
             .put("owner", alert.owner())
             .put("watchId", alert.watchId())
             .put("watchName", alert.watchName())

@@ -375,7 +375,7 @@ public final class Pipeline implements RunPipeline {
               List<String> channels = run.watch().channels().stream().distinct().toList();
               if (decision.outcome().equals(RunRecord.NO_MATCH) || channels.isEmpty())
                 return done(run, record, newlySeen);
-              Alert alert = alert(run.watch(), decision.outcome(), verdict);
+              Alert alert = alert(run.watch(), decision.outcome(), verdict, record.runId());
               return CompletableFuture.completedFuture(
                   new Outcome(
                       record,
@@ -491,7 +491,7 @@ public final class Pipeline implements RunPipeline {
         .exceptionally(e -> SourceResult.failed(source.value(), Failures.unwrap(e)));
   }
 
-  private Alert alert(Watch watch, String outcome, Verdict verdict) {
+  private Alert alert(Watch watch, String outcome, Verdict verdict, String runId) {
     return new Alert(
         watch.owner(),
         watch.id(),
@@ -501,7 +501,8 @@ public final class Pipeline implements RunPipeline {
         verdict.summary(),
         verdict.evidence().stream().map(e -> new Alert.Evidence(e.title(), e.url())).toList(),
         watch.condition(),
-        clock.instant());
+        clock.instant(),
+        runId);
   }
 
   /** An outcome with no alert to send; the items set aside as old news are seen in any case. */

@@ -5,6 +5,7 @@ import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
+import io.periscope.channels.WebhookSecretEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
@@ -39,6 +40,7 @@ public interface Entities
         VapidKeyEntity.Refs,
         TelegramChatsEntity.Refs,
         ChannelAddressesEntity.Refs,
+        WebhookSecretEntity.Refs,
         QuotaEntity.Refs {
 
   /**

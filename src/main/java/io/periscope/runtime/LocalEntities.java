@@ -5,6 +5,7 @@ import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
+import io.periscope.channels.WebhookSecretEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.entity.EntityIds;
@@ -140,6 +141,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner) {
     return spawn(ChannelAddressesEntity.TYPE_KEY.name(), owner, ChannelAddressesEntity::create);
+  }
+
+  @Override
+  public RecipientRef<WebhookSecretEntity.Command> webhookSecret(String owner) {
+    return spawn(WebhookSecretEntity.TYPE_KEY.name(), owner, WebhookSecretEntity::create);
   }
 
   @SuppressWarnings("unchecked")

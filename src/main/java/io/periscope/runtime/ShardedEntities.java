@@ -5,6 +5,7 @@ import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
+import io.periscope.channels.WebhookSecretEntity;
 import io.periscope.devices.DevicesEntity;
 import io.periscope.devices.VapidKeyEntity;
 import io.periscope.entity.EntityIds;
@@ -70,6 +71,9 @@ public final class ShardedEntities implements Entities {
         Entity.of(
             ChannelAddressesEntity.TYPE_KEY,
             ctx -> ChannelAddressesEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(
+            WebhookSecretEntity.TYPE_KEY, ctx -> WebhookSecretEntity.create(ctx.getEntityId())));
     // The stop message lets a watch finish its run in flight before it passivates or moves to
     // another node.
     sharding.init(
@@ -96,6 +100,7 @@ public final class ShardedEntities implements Entities {
             VapidKeyEntity.TYPE_KEY,
             TelegramChatsEntity.TYPE_KEY,
             ChannelAddressesEntity.TYPE_KEY,
+            WebhookSecretEntity.TYPE_KEY,
             WatchEntity.TYPE_KEY));
   }
 
@@ -163,6 +168,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner) {
     return sharding.entityRefFor(ChannelAddressesEntity.TYPE_KEY, EntityIds.checked(owner));
+  }
+
+  @Override
+  public RecipientRef<WebhookSecretEntity.Command> webhookSecret(String owner) {
+    return sharding.entityRefFor(WebhookSecretEntity.TYPE_KEY, EntityIds.checked(owner));
   }
 
   @Override

@@ -11,11 +11,16 @@ import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
+import io.periscope.testing.StandardWebhooksReceiver;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -191,5 +196,56 @@ public class ChannelRoutesTest {
     Thread.sleep(500);
     assertEquals(
         "only the confirmation reached the address", 1, mailbox.to("desk@example.org").size());
+  }
+
+  @Test
+  public void aWebhookSecretIsShownOnceSignsTheOwnersWebhooksAndCanBeRotatedOrRemoved()
+      throws Exception {
+    String erin = service.signedIn("erin", "user");
+    assertFalse(
+        json(service.call("GET", "/channels/webhook-secret", erin, null), 200)
+            .get("exists")
+            .asBoolean());
+    JsonNode made = json(service.call("POST", "/channels/webhook-secret", erin, null), 201);
+    String secret = made.get("secret").asText();
+    assertTrue(secret, secret.matches("whsec_[A-Za-z0-9+/]{43}="));
+    HttpResponse<String> shown = service.call("GET", "/channels/webhook-secret", erin, null);
+    JsonNode status = json(shown, 200);
+    assertTrue(status.get("exists").asBoolean());
+    assertEquals(made.get("createdAt"), status.get("createdAt"));
+    assertFalse("shown only once", shown.body().contains(secret.substring(6, 20)));
+    assertFalse(
+        "another owner's",
+        json(service.call("GET", "/channels/webhook-secret", bob, null), 200)
+            .get("exists")
+            .asBoolean());
+
+    try (MockWebServer receiver = new MockWebServer()) {
+      receiver.enqueue(new MockResponse().setResponseCode(204));
+      receiver.start();
+      json(
+          service.call(
+              "POST", "/watches", erin, watch("erin-1", "webhook:" + receiver.url("/erin"))),
+          201);
+      JsonNode run =
+          json(service.call("POST", "/watches/erin-1/run", erin, null), 200).get("result");
+      assertTrue(run.toString(), run.at("/deliveries/0/ok").asBoolean());
+      RecordedRequest hook = receiver.takeRequest(5, TimeUnit.SECONDS);
+      byte[] body = hook.getBody().readByteArray();
+      assertTrue(StandardWebhooksReceiver.verifies(secret, hook, body));
+      assertEquals(Json.parse(body).get("id").asText(), hook.getHeader("webhook-id"));
+    }
+
+    String rotated =
+        json(service.call("POST", "/channels/webhook-secret", erin, null), 201)
+            .get("secret")
+            .asText();
+    assertFalse(rotated.equals(secret));
+    json(service.call("DELETE", "/channels/webhook-secret", erin, null), 204);
+    HttpApiTest.error(service.call("DELETE", "/channels/webhook-secret", erin, null), 404);
+    assertFalse(
+        json(service.call("GET", "/channels/webhook-secret", erin, null), 200)
+            .get("exists")
+            .asBoolean());
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 /** Alerts for the tests. */
 final class Alerts {
   static final Instant AT = Instant.parse("2025-05-01T12:00:00Z");
+  static final String RUN = "3b1f7a52-8c1e-4d7a-9f40-2c5e7d1a9b63";
 
   private Alerts() {}
 
@@ -21,7 +22,8 @@ final class Alerts {
             new Alert.Evidence(
                 "Acme sets launch date", "https://news.example.com/acme?id=1&ref=feed")),
         "Acme announces a launch date",
-        AT);
+        AT,
+        RUN);
   }
 
   static Alert weak() {
@@ -34,7 +36,8 @@ final class Alerts {
         "Acme hints at a date.",
         List.of(new Alert.Evidence("Acme hints at a date", "https://news.example.com/hint")),
         "Acme announces a launch date",
-        AT);
+        AT,
+        RUN);
   }
 
   static Alert withEvidence(int count) {
@@ -54,6 +57,7 @@ final class Alerts {
         "Many items.",
         evidence,
         "Acme announces a launch date",
-        AT);
+        AT,
+        RUN);
   }
 }

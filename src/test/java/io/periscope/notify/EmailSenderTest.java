@@ -3,6 +3,7 @@ package io.periscope.notify;
 import static io.periscope.notify.TelegramSenderTest.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
 import com.icegreen.greenmail.util.GreenMail;
@@ -56,6 +57,26 @@ public class EmailSenderTest {
     assertEquals(
         AlertFormat.plainText(Alerts.confirmed()),
         ((String) message.getContent()).replace("\r\n", "\n"));
+  }
+
+  @Test
+  public void anAlertSentTwiceKeepsOneMessageIdAndAccountMailsGetFreshOnes() throws Exception {
+    ChannelId channel = ChannelId.parse("email:alice@example.com").orElseThrow();
+    EmailSender sender = new EmailSender(smtp("", ""), blocking);
+
+    assertTrue(await(sender.send(channel, Alerts.confirmed())).ok());
+    assertTrue(await(sender.send(channel, Alerts.confirmed())).ok());
+    await(
+        sender
+            .send(new EmailSender.Mail("alice@example.com", "Hi", "text", Alerts.AT))
+            .thenApply(v -> true));
+
+    assertTrue(mail.waitForIncomingEmail(5000, 3));
+    MimeMessage[] received = mail.getReceivedMessages();
+    String expected = "<" + Alerts.confirmed().id() + "@example.com>";
+    assertEquals(expected, received[0].getMessageID());
+    assertEquals(expected, received[1].getMessageID());
+    assertNotEquals(expected, received[2].getMessageID());
   }
 
   @Test

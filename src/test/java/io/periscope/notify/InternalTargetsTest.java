@@ -61,7 +61,9 @@ public class InternalTargetsTest {
         Delivery delivery =
             await(
                 switch (id.kind()) {
-                  case WEBHOOK -> new WebhookSender(guarded).send(id, Alerts.confirmed());
+                  case WEBHOOK ->
+                      new WebhookSender(guarded, WebhookSecrets.NONE, java.time.Clock.systemUTC())
+                          .send(id, Alerts.confirmed());
                   case NTFY -> new NtfySender(guarded).send(id, Alerts.confirmed());
                   case SLACK -> new SlackSender(guarded).send(id, Alerts.confirmed());
                   default -> new DiscordSender(guarded).send(id, Alerts.confirmed());

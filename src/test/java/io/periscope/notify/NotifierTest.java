@@ -50,7 +50,8 @@ public class NotifierTest {
         Map.of(
             ChannelId.Kind.TELEGRAM,
                 new TelegramSender(client, TelegramSenderTest.settings(telegramApi, "1001", "")),
-            ChannelId.Kind.WEBHOOK, new WebhookSender(client)),
+            ChannelId.Kind.WEBHOOK,
+                new WebhookSender(client, WebhookSecrets.NONE, java.time.Clock.systemUTC())),
         java.util.Optional.empty(),
         policy,
         new FixedWindowRateLimiter(perHour, Duration.ofHours(1), Clock.systemUTC()),

@@ -237,6 +237,7 @@ public class PipelineTest {
                             asks,
                             new KeyCipher("unused-secret")),
                         pushService.trusting(userUrls.guardedClient()))),
+                io.periscope.notify.WebhookSecrets.NONE,
                 (owner, channels) -> CompletableFuture.completedFuture(Map.of()),
                 LoggedAlerts.create(),
                 new NotifyMeters(new SimpleMeterRegistry())),
