@@ -18,6 +18,7 @@ import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
+import io.periscope.channels.ChannelTests;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
 import io.periscope.devices.DevicesEntity;
@@ -131,6 +132,7 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
+  private final ChannelTests channelTests;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
@@ -285,10 +287,23 @@ public final class Periscope {
             : Optional.of(SearchProviders.create(p.searchProvider(), p.searchBaseUrl(), keyed));
     RepeatedAlerts runAlerts =
         new RepeatedAlerts(adminAlerts, Clock.systemUTC(), RepeatedAlerts.REPEAT_EVERY);
+    SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
+    Notifier notifier =
+        Notifier.create(
+            config,
+            trusted,
+            userUrls.guardedClient(),
+            blocking,
+            Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())),
+            webhookSecrets,
+            channelPolicy,
+            adminAlerts,
+            notifyMeters);
+    this.channelTests = new ChannelTests(channelPolicy, notifier, Clock.systemUTC());
     entities.start(
         new AccountGate(
             new RunSlots(
-                pipeline(config, blocking, runAlerts),
+                pipeline(config, userUrls, notifier, runAlerts),
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
@@ -305,20 +320,9 @@ public final class Periscope {
     }
   }
 
-  private Pipeline pipeline(Config config, Executor blocking, RepeatedAlerts runAlerts) {
-    SafeHttp userUrls = new SafeHttp(settings.allowPrivateNetworks());
+  private Pipeline pipeline(
+      Config config, SafeHttp userUrls, Notifier notifier, RepeatedAlerts runAlerts) {
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
-    Notifier notifier =
-        Notifier.create(
-            config,
-            trusted,
-            userUrls.guardedClient(),
-            blocking,
-            Optional.of(new WebPushSender(entities, asks, vapid, userUrls.guardedClient())),
-            webhookSecrets,
-            channelPolicy,
-            adminAlerts,
-            notifyMeters);
     return new Pipeline(
         new FeedCollector(userUrls, collection),
         search,
@@ -542,7 +546,15 @@ public final class Periscope {
         new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),
-        new ChannelRoutes(channelAddresses, webhookSecrets, entities, asks),
+        new ChannelRoutes(
+            channelAddresses,
+            webhookSecrets,
+            channelTests,
+            new FixedWindowRateLimiter(
+                    limits.testSendsPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+                .counted(meters, "test-sends"),
+            entities,
+            asks),
         new WebRoutes(WebAssets.load()));
   }
 }

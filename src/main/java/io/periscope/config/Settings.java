@@ -126,7 +126,10 @@ public record Settings(
   }
 
   public record RateLimits(
-      int authPerIpPerMinute, int aiPerOwnerPerMinute, int keyProbesPerMinute) {}
+      int authPerIpPerMinute,
+      int aiPerOwnerPerMinute,
+      int keyProbesPerMinute,
+      int testSendsPerOwnerPerMinute) {}
 
   public static Settings from(Config config) {
     Config p = config.getConfig("periscope");
@@ -194,7 +197,8 @@ public record Settings(
         new RateLimits(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
-            p.getInt("rate-limits.key-probes-per-minute")),
+            p.getInt("rate-limits.key-probes-per-minute"),
+            p.getInt("rate-limits.test-sends-per-owner-per-minute")),
         publicUrl(p.getString("public-url"), p.getInt("http.port")),
         new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
         p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"));

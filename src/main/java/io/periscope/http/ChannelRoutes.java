@@ -3,6 +3,7 @@ package io.periscope.http;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.adminOnly;
 import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.ApiDirectives.rateLimited;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
@@ -14,6 +15,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Principal;
 import io.periscope.channels.ChannelAddresses;
+import io.periscope.channels.ChannelTests;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.entity.Asks;
@@ -21,7 +23,11 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
+import io.periscope.notify.Delivery;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,13 +56,25 @@ public final class ChannelRoutes implements Routes {
 
   private final ChannelAddresses addresses;
   private final WebhookSecretStore webhookSecrets;
+  private final ChannelTests tests;
+  private final FixedWindowRateLimiter testLimiter;
   private final Entities entities;
   private final Asks asks;
 
+  /**
+   * @param testLimiter test sends an owner may ask in a window
+   */
   public ChannelRoutes(
-      ChannelAddresses addresses, WebhookSecretStore webhookSecrets, Entities entities, Asks asks) {
+      ChannelAddresses addresses,
+      WebhookSecretStore webhookSecrets,
+      ChannelTests tests,
+      FixedWindowRateLimiter testLimiter,
+      Entities entities,
+      Asks asks) {
     this.addresses = addresses;
     this.webhookSecrets = webhookSecrets;
+    this.tests = tests;
+    this.testLimiter = testLimiter;
     this.entities = entities;
     this.asks = asks;
   }
@@ -71,6 +89,9 @@ public final class ChannelRoutes implements Routes {
       return new ChatView(c.chat(), c.everyone(), c.owners(), c.at(), c.by());
     }
   }
+
+  /** The answer of a test send: what happened on each channel (each device for push). */
+  public record TestResults(List<Delivery> results) {}
 
   /** The answer of POST /channels/email-addresses. */
   public record Pending(String status, String message) {}
@@ -100,6 +121,21 @@ public final class ChannelRoutes implements Routes {
             (caller, p) ->
                 completeWithFuture(
                     deleted(addresses.remove(caller.accountId(), p.get("address")), "address"))),
+        new Endpoint(
+            POST,
+            "/channels/test",
+            (caller, p) ->
+                rateLimited(
+                    testLimiter,
+                    caller.accountId(),
+                    () -> jsonBody(MAX_BODY, body -> completeWithFuture(test(caller, body))))),
+        new Endpoint(
+            POST,
+            "/watches/{id}/channels/test",
+            WatchRoutes.watch(
+                (owner, id, p) ->
+                    rateLimited(
+                        testLimiter, owner, () -> completeWithFuture(testWatch(owner, id))))),
         new Endpoint(
             GET,
             "/channels/webhook-secret",
@@ -166,6 +202,33 @@ public final class ChannelRoutes implements Routes {
   static boolean isChat(String chat) {
     return chat.equals(TelegramChatsEntity.DEFAULT_CHAT)
         || ChannelId.parse("telegram:" + chat).isPresent();
+  }
+
+  private CompletionStage<HttpResponse> test(Principal caller, JsonNode body) {
+    if (!body.isObject()) throw new ValidationException(List.of(Issue.at("must be an object")));
+    List<Issue> issues = new ArrayList<>();
+    List<String> channels = WatchValidator.channels(body.get("channels"), issues);
+    if (issues.isEmpty() && channels.isEmpty())
+      issues.add(Issue.at("name at least one channel", "channels"));
+    if (!issues.isEmpty()) throw new ValidationException(issues);
+    return tested(tests.send(caller.accountId(), null, null, channels));
+  }
+
+  private CompletionStage<HttpResponse> testWatch(String owner, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND))
+        .thenCompose(
+            watch -> {
+              if (watch.channels().isEmpty()) {
+                throw new ValidationException(
+                    List.of(Issue.at("the watch names no channels", "channels")));
+              }
+              return tested(tests.send(owner, id, watch.name(), watch.channels()));
+            });
+  }
+
+  private static CompletionStage<HttpResponse> tested(CompletionStage<List<Delivery>> sent) {
+    return sent.thenApply(results -> ok(new TestResults(results)));
   }
 
   private CompletionStage<HttpResponse> request(Principal caller, JsonNode body) {

@@ -455,18 +455,7 @@ public final class WatchRoutes implements Routes {
    * of {@link ChannelPolicy}).
    */
   private CompletionStage<Watch> permitted(Watch watch) {
-    return channels
-        .refusals(watch.owner(), watch.channels())
-        .thenApply(
-            refused -> {
-              List<Issue> issues = new ArrayList<>();
-              for (int i = 0; i < watch.channels().size(); i++) {
-                String why = refused.get(watch.channels().get(i));
-                if (why != null) issues.add(Issue.at(why, "channels", i));
-              }
-              if (!issues.isEmpty()) throw new ValidationException(issues);
-              return watch;
-            });
+    return channels.require(watch.owner(), watch.channels()).thenApply(ok -> watch);
   }
 
   private CompletionStage<HttpResponse> created(String owner, Watch watch) {

@@ -1,5 +1,8 @@
 package io.periscope.notify;
 
+import io.periscope.json.Issue;
+import io.periscope.json.ValidationException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -16,4 +19,21 @@ public interface ChannelPolicy {
    * empty when every channel may be used. Identifiers that do not parse are not judged here.
    */
   CompletionStage<Map<String, String>> refusals(String owner, List<String> channels);
+
+  /**
+   * Fails with a {@link ValidationException} naming each refused channel at {@code ["channels",
+   * i]}, its index in {@code channels}, as a watch's or a test send's body lists them.
+   */
+  default CompletionStage<Void> require(String owner, List<String> channels) {
+    return refusals(owner, channels)
+        .thenAccept(
+            refused -> {
+              List<Issue> issues = new ArrayList<>();
+              for (int i = 0; i < channels.size(); i++) {
+                String why = refused.get(channels.get(i));
+                if (why != null) issues.add(Issue.at(why, "channels", i));
+              }
+              if (!issues.isEmpty()) throw new ValidationException(issues);
+            });
+  }
 }

@@ -208,7 +208,11 @@ public final class WatchValidator {
     return value;
   }
 
-  private static List<String> channels(JsonNode node, List<Issue> issues) {
+  /**
+   * The distinct channel identifiers of a body's {@code channels} (absent or null: none), adding an
+   * issue at {@code ["channels", i]} for each that does not parse.
+   */
+  public static List<String> channels(JsonNode node, List<Issue> issues) {
     if (node == null || node.isNull()) return List.of();
     if (!node.isArray()) {
       issues.add(Issue.at("must be an array of channel identifiers", "channels"));

@@ -248,4 +248,90 @@ public class ChannelRoutesTest {
             .get("exists")
             .asBoolean());
   }
+
+  @Test
+  public void aTestSendTriesEachChannelOnceAndSaysWhatHappenedOnEach() throws Exception {
+    String gina = service.signedIn("gina", "user");
+    try (MockWebServer up = new MockWebServer();
+        MockWebServer down = new MockWebServer()) {
+      up.enqueue(new MockResponse().setResponseCode(204));
+      down.enqueue(new MockResponse().setResponseCode(503));
+      down.enqueue(new MockResponse().setResponseCode(204));
+      String good = "webhook:" + up.url("/good");
+      String bad = "webhook:" + down.url("/bad");
+
+      JsonNode unknown =
+          json(
+              service.call(
+                  "POST",
+                  "/channels/test",
+                  gina,
+                  Json.text(Map.of("channels", List.of(good, "carrier-pigeon:home")))),
+              400);
+      assertEquals("[\"channels\",1]", unknown.at("/issues/0/path").toString());
+      refused(
+          service.call(
+              "POST",
+              "/channels/test",
+              gina,
+              Json.text(Map.of("channels", List.of(good, "email:someone@example.org")))),
+          1);
+      json(service.call("POST", "/channels/test", gina, "{\"channels\": []}"), 400);
+      assertEquals("bad input sends nothing", 0, up.getRequestCount());
+
+      JsonNode results =
+          json(
+                  service.call(
+                      "POST",
+                      "/channels/test",
+                      gina,
+                      Json.text(Map.of("channels", List.of(good, bad)))),
+                  200)
+              .get("results");
+      assertEquals(results.toString(), 2, results.size());
+      assertEquals(good, results.at("/0/channel").asText());
+      assertTrue(results.at("/0/ok").asBoolean());
+      assertEquals(bad, results.at("/1/channel").asText());
+      assertFalse(results.at("/1/ok").asBoolean());
+      assertEquals("HTTP 503", results.at("/1/error").asText());
+      JsonNode sent = Json.parse(up.takeRequest(5, TimeUnit.SECONDS).getBody().readByteArray());
+      assertEquals("periscope.test", sent.get("type").asText());
+      assertEquals("test", sent.get("strength").asText());
+      Thread.sleep(300);
+      assertEquals("a test send is not retried", 1, down.getRequestCount());
+
+      json(service.call("POST", "/watches", gina, watch("gina-1", good, "push")), 201);
+      up.enqueue(new MockResponse().setResponseCode(204));
+      JsonNode watchResults =
+          json(service.call("POST", "/watches/gina-1/channels/test", gina, null), 200)
+              .get("results");
+      assertEquals(watchResults.toString(), 2, watchResults.size());
+      assertTrue(watchResults.at("/0/ok").asBoolean());
+      assertEquals("push", watchResults.at("/1/channel").asText());
+      JsonNode forWatch = Json.parse(up.takeRequest(5, TimeUnit.SECONDS).getBody().readByteArray());
+      assertEquals("gina-1", forWatch.get("watchId").asText());
+      assertEquals("Acme", forWatch.get("watchName").asText());
+      HttpApiTest.error(service.call("POST", "/watches/gina-1/channels/test", bob, null), 404);
+      HttpApiTest.error(service.call("POST", "/watches/none/channels/test", bob, null), 404);
+    }
+  }
+
+  @Test
+  public void testSendsAreRateLimitedPerOwner() throws Exception {
+    String hana = service.signedIn("hana", "user");
+    int answered = 0;
+    HttpResponse<String> last = null;
+    while (answered < 10) {
+      last = service.call("POST", "/watches/none/channels/test", hana, null);
+      answered++;
+      if (last.statusCode() == 429) break;
+      assertEquals(404, last.statusCode());
+    }
+    assertEquals(6, answered);
+    assertTrue(last.headers().firstValue("Retry-After").isPresent());
+    assertEquals(
+        "another owner is not held back",
+        404,
+        service.call("POST", "/watches/none/channels/test", bob, null).statusCode());
+  }
 }
