@@ -107,6 +107,15 @@ public final class AlertFormat {
     };
   }
 
+  /** The first cited page, as a notification's tap target (ntfy's Click, Gotify's, Pushover's). */
+  public static java.util.Optional<String> firstLink(Alert alert) {
+    return alert.evidence().stream()
+        .map(e -> okhttp3.HttpUrl.parse(e.url()))
+        .filter(u -> u != null)
+        .findFirst()
+        .map(u -> u.uri().toASCIIString());
+  }
+
   private static boolean isWebUrl(String url) {
     return url.startsWith("https://") || url.startsWith("http://");
   }

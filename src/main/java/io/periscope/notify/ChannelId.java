@@ -7,8 +7,11 @@ import java.util.regex.Pattern;
 /**
  * A notification channel identifier from a watch's {@code channels}, as docs/http-interface.md's
  * watch schema lists them: {@code telegram}, {@code telegram:<chat id>}, {@code email:<address>},
- * {@code webhook:<url>}, {@code ntfy:<url>}, {@code slack:<url>}, {@code discord:<url>} and {@code
- * push}.
+ * {@code webhook:<url>}, {@code ntfy:<url>}, {@code slack:<url>}, {@code discord:<url>}, {@code
+ * push}, {@code gotify:<url>}, {@code matrix:<url>}, {@code pushover:<user key>@<app token>} and
+ * {@code apprise:<url>}. A URL's user part carries a channel's credential (an ntfy access token or
+ * user and password, a Gotify application token, a Matrix access token), as Apprise writes them; it
+ * is sent as a header, never in the URL.
  */
 public record ChannelId(Kind kind, String target) {
 
@@ -19,12 +22,22 @@ public record ChannelId(Kind kind, String target) {
     NTFY,
     SLACK,
     DISCORD,
-    PUSH
+    PUSH,
+    GOTIFY,
+    MATRIX,
+    PUSHOVER,
+    APPRISE
   }
 
   // Numeric chat ids (negative for groups) or a public @channelname.
   private static final Pattern CHAT_ID = Pattern.compile("-?\\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}");
   private static final int MAX_LENGTH = 2048;
+
+  // Pushover's user (or group) keys and application tokens: 30 letters and digits.
+  private static final Pattern PUSHOVER = Pattern.compile("[A-Za-z0-9]{30}@[A-Za-z0-9]{30}");
+
+  // A Matrix room id, !opaque:server, as the URL's whole path.
+  private static final Pattern MATRIX_ROOM = Pattern.compile("/![^/:]+:[^/]+");
 
   /** The parsed identifier, or empty with no explanation needed beyond "unknown channel". */
   public static Optional<ChannelId> parse(String id) {
@@ -48,6 +61,20 @@ public record ChannelId(Kind kind, String target) {
       case "ntfy" -> httpUrl(rest).map(u -> new ChannelId(Kind.NTFY, u));
       case "slack" -> httpUrl(rest).map(u -> new ChannelId(Kind.SLACK, u));
       case "discord" -> httpUrl(rest).map(u -> new ChannelId(Kind.DISCORD, u));
+      case "gotify" ->
+          httpUrl(rest)
+              .filter(u -> credential(u).isPresent())
+              .map(u -> new ChannelId(Kind.GOTIFY, u));
+      case "matrix" ->
+          httpUrl(rest)
+              .filter(u -> credential(u).isPresent())
+              .filter(u -> MATRIX_ROOM.matcher(URI.create(u).getRawPath()).matches())
+              .map(u -> new ChannelId(Kind.MATRIX, u));
+      case "pushover" ->
+          PUSHOVER.matcher(rest).matches()
+              ? Optional.of(new ChannelId(Kind.PUSHOVER, rest))
+              : Optional.empty();
+      case "apprise" -> httpUrl(rest).map(u -> new ChannelId(Kind.APPRISE, u));
       default -> Optional.empty();
     };
   }
@@ -59,6 +86,16 @@ public record ChannelId(Kind kind, String target) {
   public String id() {
     String scheme = kind.name().toLowerCase(java.util.Locale.ROOT);
     return target == null ? scheme : scheme + ":" + target;
+  }
+
+  /** A URL's user part (before the {@code @}), percent-decoded, when it has a non-empty one. */
+  public static Optional<String> credential(String url) {
+    try {
+      String user = new URI(url).getUserInfo();
+      return user == null || user.isEmpty() ? Optional.empty() : Optional.of(user);
+    } catch (Exception e) {
+      return Optional.empty();
+    }
   }
 
   /** The value when it is an absolute http(s) URL with a host. */

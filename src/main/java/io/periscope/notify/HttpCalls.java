@@ -76,15 +76,34 @@ public final class HttpCalls {
    */
   static CompletionStage<Delivery> post(
       OkHttpClient client, ChannelId channel, RequestBody body, okhttp3.Headers headers) {
-    HttpUrl url = HttpUrl.parse(channel.target());
+    return send(client, channel, HttpUrl.parse(channel.target()), "POST", body, headers);
+  }
+
+  /**
+   * As {@link #post}, to {@code url} (derived from the channel's; null when it is not one) with
+   * {@code method}. The URL's user part, a channel's credential, is never sent in it nor named.
+   */
+  static CompletionStage<Delivery> send(
+      OkHttpClient client,
+      ChannelId channel,
+      HttpUrl url,
+      String method,
+      RequestBody body,
+      okhttp3.Headers headers) {
     if (url == null)
       return CompletableFuture.completedFuture(Delivery.failed(channel.id(), "invalid URL"));
-    Request request = new Request.Builder().url(url).headers(headers).post(body).build();
+    HttpUrl bare = url.newBuilder().username("").password("").build();
+    Request request = new Request.Builder().url(bare).headers(headers).method(method, body).build();
     String[] secrets = {
       url.toString(),
+      bare.toString(),
       channel.target(),
       url.encodedPath().length() > 1 ? url.encodedPath() : null,
-      url.encodedQuery()
+      url.encodedQuery(),
+      url.encodedUsername(),
+      url.encodedPassword(),
+      url.username(),
+      url.password()
     };
     return execute(client, request)
         .handle(

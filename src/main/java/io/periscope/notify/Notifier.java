@@ -63,10 +63,11 @@ public final class Notifier {
   }
 
   /**
-   * The senders of every channel kind. {@code trusted} reaches the operator-configured Telegram
-   * API; {@code guarded} (the SSRF-guarded client) the users' webhook, ntfy, Slack and Discord
-   * URLs; {@code blocking} runs SMTP conversations; {@code push} delivers to registered devices
-   * when there is a registry; webhooks are signed with {@code webhookSecrets}.
+   * The senders of every channel kind. {@code trusted} reaches the operator-configured Telegram and
+   * Pushover APIs; {@code guarded} (the SSRF-guarded client) the users' webhook, ntfy, Slack,
+   * Discord, Gotify, Matrix and Apprise URLs; {@code blocking} runs SMTP conversations; {@code
+   * push} delivers to registered devices when there is a registry; webhooks are signed with {@code
+   * webhookSecrets}.
    */
   public static Notifier create(
       Config config,
@@ -87,6 +88,12 @@ public final class Notifier {
     senders.put(ChannelId.Kind.NTFY, new NtfySender(guarded));
     senders.put(ChannelId.Kind.SLACK, new SlackSender(guarded));
     senders.put(ChannelId.Kind.DISCORD, new DiscordSender(guarded));
+    senders.put(ChannelId.Kind.GOTIFY, new GotifySender(guarded));
+    senders.put(ChannelId.Kind.MATRIX, new MatrixSender(guarded));
+    senders.put(ChannelId.Kind.APPRISE, new AppriseSender(guarded));
+    senders.put(
+        ChannelId.Kind.PUSHOVER,
+        new PushoverSender(trusted, config.getString("periscope.pushover.api-base-url")));
     FixedWindowRateLimiter perOwner =
         new FixedWindowRateLimiter(
                 config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),

@@ -5,16 +5,17 @@ import java.io.UnsupportedEncodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import okhttp3.Credentials;
 import okhttp3.Headers;
-import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.RequestBody;
 
 /**
- * The {@code ntfy:<topic url>} channel: the plain-text body POSTed to the topic, with the headline
- * as Title, priority high for confirmed alerts and default for others, a tag per strength, the
- * first cited URL as Click, and the alert's id as the sequence id.
+ * The {@code ntfy:<topic url>} channel ({@code ntfy:https://<access token>@host/topic} or {@code
+ * https://<user>:<password>@…} for a protected topic): the plain-text body POSTed to the topic,
+ * with the headline as Title, priority high for confirmed alerts and default for others, a tag per
+ * strength, the first cited URL as Click, and the alert's id as the sequence id.
  */
 public final class NtfySender implements ChannelSender {
   private static final MediaType TEXT = MediaType.get("text/plain; charset=utf-8");
@@ -46,17 +47,28 @@ public final class NtfySender implements ChannelSender {
             // ntfy 2.16+ clients replace a notification by one of the same sequence id, so an
             // alert delivered twice shows once; earlier servers ignore the header.
             .add("X-Sequence-ID", alert.id());
-    alert.evidence().stream()
-        .map(e -> HttpUrl.parse(e.url()))
-        .filter(u -> u != null)
-        .findFirst()
-        .ifPresent(u -> headers.add("Click", u.uri().toASCIIString()));
+    AlertFormat.firstLink(alert).ifPresent(u -> headers.add("Click", u));
+    ChannelId.credential(channel.target()).ifPresent(c -> headers.add("Authorization", auth(c)));
     String body = AlertFormat.truncate(AlertFormat.plainBody(alert), MAX_BODY);
     return HttpCalls.post(
         client,
         channel,
         RequestBody.create(body.getBytes(StandardCharsets.UTF_8), TEXT),
         headers.build());
+  }
+
+  /**
+   * An access token ({@code tk_…}) as a bearer token, {@code user:password} as basic
+   * authentication: the two ways ntfy takes them.
+   */
+  private static String auth(String credential) {
+    int colon = credential.indexOf(':');
+    return colon < 0
+        ? "Bearer " + credential
+        : Credentials.basic(
+            credential.substring(0, colon),
+            credential.substring(colon + 1),
+            StandardCharsets.UTF_8);
   }
 
   /** HTTP headers are ASCII: anything else goes as an RFC 2047 encoded word, which ntfy decodes. */

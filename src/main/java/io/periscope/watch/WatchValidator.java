@@ -229,7 +229,10 @@ public final class WatchValidator {
         issues.add(
             Issue.at(
                 "is not a channel identifier (telegram, telegram:<chat id>, email:<address>, "
-                    + "webhook:<url>, ntfy:<url>, slack:<url>, discord:<url>, push)",
+                    + "webhook:<url>, ntfy:<url>, slack:<url>, discord:<url>, push, "
+                    + "gotify:https://<token>@<server>, "
+                    + "matrix:https://<token>@<homeserver>/<room id>, "
+                    + "pushover:<user key>@<app token>, apprise:<url>)",
                 "channels",
                 i));
       }

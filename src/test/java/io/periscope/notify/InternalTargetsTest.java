@@ -56,7 +56,10 @@ public class InternalTargetsTest {
               "webhook:http://127.0.0.1:" + open + "/hook",
               "ntfy:https://127.0.0.1:" + open + "/topic",
               "slack:http://[::ffff:127.0.0.1]:" + open + "/services/x",
-              "discord:http://127.0.0.1:" + closed + "/api/webhooks/x")) {
+              "discord:http://127.0.0.1:" + closed + "/api/webhooks/x",
+              "gotify:http://token@127.0.0.1:" + open,
+              "matrix:http://token@127.0.0.1:" + closed + "/!room:example.org",
+              "apprise:http://127.0.0.1:" + open + "/notify/key")) {
         ChannelId id = ChannelId.parse(channel).orElseThrow();
         Delivery delivery =
             await(
@@ -66,6 +69,9 @@ public class InternalTargetsTest {
                           .send(id, Alerts.confirmed());
                   case NTFY -> new NtfySender(guarded).send(id, Alerts.confirmed());
                   case SLACK -> new SlackSender(guarded).send(id, Alerts.confirmed());
+                  case GOTIFY -> new GotifySender(guarded).send(id, Alerts.confirmed());
+                  case MATRIX -> new MatrixSender(guarded).send(id, Alerts.confirmed());
+                  case APPRISE -> new AppriseSender(guarded).send(id, Alerts.confirmed());
                   default -> new DiscordSender(guarded).send(id, Alerts.confirmed());
                 });
         assertFalse(channel, delivery.ok());

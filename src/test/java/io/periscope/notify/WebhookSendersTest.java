@@ -20,6 +20,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import okhttp3.OkHttpClient;
@@ -30,7 +31,10 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 
-/** Webhook, ntfy, Slack and Discord channels against receivers on loopback. */
+/**
+ * Webhook, ntfy, Slack, Discord, Gotify, Matrix, Pushover and Apprise channels against receivers on
+ * loopback: the wire request each one makes.
+ */
 public class WebhookSendersTest {
   private final OkHttpClient client = new OkHttpClient();
   private MockWebServer server;
@@ -229,5 +233,141 @@ public class WebhookSendersTest {
     assertTrue(content.length() <= 2000);
     assertTrue(body.at("/allowed_mentions/parse").isArray());
     assertEquals(0, body.at("/allowed_mentions/parse").size());
+  }
+
+  /** The channel with a credential in the server URL's user part, as an owner writes it. */
+  private ChannelId withCredential(String kind, String credential, String path) {
+    okhttp3.HttpUrl url = server.url(path);
+    return ChannelId.parse(
+            kind
+                + ":http://"
+                + credential
+                + "@"
+                + url.host()
+                + ":"
+                + url.port()
+                + url.encodedPath())
+        .orElseThrow();
+  }
+
+  @Test
+  public void ntfySendsAnAccessTokenAsBearerAndUserAndPasswordAsBasicNeverInTheUrl()
+      throws Exception {
+    server.enqueue(new MockResponse().setBody("{}"));
+    server.enqueue(new MockResponse().setBody("{}"));
+    NtfySender ntfy = new NtfySender(client);
+    assertTrue(await(ntfy.send(withCredential("ntfy", "tk_secret1", "/t"), Alerts.weak())).ok());
+    assertTrue(await(ntfy.send(withCredential("ntfy", "me:pa%40ss", "/t"), Alerts.weak())).ok());
+
+    RecordedRequest token = server.takeRequest();
+    assertEquals("/t", token.getPath());
+    assertEquals("Bearer tk_secret1", token.getHeader("Authorization"));
+    assertFalse(token.getRequestUrl().toString().contains("tk_secret1"));
+    assertEquals(
+        okhttp3.Credentials.basic("me", "pa@ss"), server.takeRequest().getHeader("Authorization"));
+  }
+
+  @Test
+  public void gotifyGetsItsMessageWithTheApplicationTokenInItsHeader() throws Exception {
+    server.enqueue(new MockResponse().setBody("{\"id\": 1}"));
+    Delivery delivery =
+        await(
+            new GotifySender(client)
+                .send(withCredential("gotify", "AppToken.1", "/gotify/"), Alerts.confirmed()));
+    assertTrue(delivery.error(), delivery.ok());
+    RecordedRequest request = server.takeRequest();
+    assertEquals("POST", request.getMethod());
+    assertEquals("/gotify/message", request.getPath());
+    assertEquals("AppToken.1", request.getHeader("X-Gotify-Key"));
+    JsonNode body = json(request);
+    assertEquals(AlertFormat.headline(Alerts.confirmed()), body.get("title").asText());
+    assertEquals(AlertFormat.plainBody(Alerts.confirmed()), body.get("message").asText());
+    assertEquals(8, body.get("priority").asInt());
+    assertEquals("text/plain", body.at("/extras/client::display/contentType").asText());
+    assertEquals(
+        "https://news.example.com/acme?id=1&ref=feed",
+        body.at("/extras/client::notification/click/url").asText());
+  }
+
+  @Test
+  public void matrixPutsAnMTextIntoTheRoomWithTheAlertIdAsTransactionId() throws Exception {
+    server.enqueue(new MockResponse().setBody("{\"event_id\": \"$e\"}"));
+    server.enqueue(
+        new MockResponse().setResponseCode(401).setBody("{\"errcode\":\"M_UNKNOWN_TOKEN\"}"));
+    ChannelId room = withCredential("matrix", "syt_secret", "/!abc:example.org");
+    MatrixSender matrix = new MatrixSender(client);
+    assertTrue(await(matrix.send(room, Alerts.confirmed())).ok());
+    Delivery refused = await(matrix.send(room, Alerts.confirmed()));
+
+    RecordedRequest request = server.takeRequest();
+    assertEquals("PUT", request.getMethod());
+    assertEquals(
+        "/_matrix/client/v3/rooms/!abc:example.org/send/m.room.message/" + Alerts.confirmed().id(),
+        request.getPath());
+    assertEquals("Bearer syt_secret", request.getHeader("Authorization"));
+    JsonNode body = json(request);
+    assertEquals("m.text", body.get("msgtype").asText());
+    assertEquals(AlertFormat.plainText(Alerts.confirmed()), body.get("body").asText());
+    assertEquals("org.matrix.custom.html", body.get("format").asText());
+    assertTrue(body.get("formatted_body").asText().contains("&lt;May 3&gt;"));
+    assertFalse(body.get("formatted_body").asText().contains("\n"));
+    assertEquals("HTTP 401", refused.error());
+  }
+
+  @Test
+  public void pushoverGetsItsFormWithUserKeyAndApplicationToken() throws Exception {
+    server.enqueue(new MockResponse().setBody("{\"status\":1}"));
+    String user = "u".repeat(29) + "1";
+    String app = "a".repeat(29) + "2";
+    ChannelId channel = ChannelId.parse("pushover:" + user + "@" + app).orElseThrow();
+    Delivery delivery =
+        await(
+            new PushoverSender(client, server.url("/").toString())
+                .send(channel, Alerts.withEvidence(200)));
+    assertTrue(delivery.error(), delivery.ok());
+    RecordedRequest request = server.takeRequest();
+    assertEquals("/1/messages.json", request.getPath());
+    Map<String, String> form = new java.util.HashMap<>();
+    for (String pair : request.getBody().readUtf8().split("&")) {
+      String[] kv = pair.split("=", 2);
+      form.put(kv[0], java.net.URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+    }
+    assertEquals(app, form.get("token"));
+    assertEquals(user, form.get("user"));
+    assertEquals(AlertFormat.headline(Alerts.withEvidence(200)), form.get("title"));
+    assertTrue(form.get("message").length() <= 1024);
+    assertEquals("https://news.example.com/articles/0?a=1&b=2", form.get("url"));
+    assertEquals("0", form.get("priority"));
+  }
+
+  @Test
+  public void appriseGetsTitleBodyAndType() throws Exception {
+    server.enqueue(new MockResponse().setBody("ok"));
+    assertTrue(
+        await(
+                new AppriseSender(client)
+                    .send(channel("apprise", "/notify/periscope"), Alerts.weak()))
+            .ok());
+    RecordedRequest request = server.takeRequest();
+    assertEquals("/notify/periscope", request.getPath());
+    JsonNode body = json(request);
+    assertEquals(AlertFormat.headline(Alerts.weak()), body.get("title").asText());
+    assertEquals(AlertFormat.plainBody(Alerts.weak()), body.get("body").asText());
+    assertEquals("info", body.get("type").asText());
+    assertEquals("text", body.get("format").asText());
+  }
+
+  @Test
+  public void anUnreachableChannelNeverNamesItsCredential() throws Exception {
+    ChannelId room = withCredential("matrix", "syt_hidden", "/!abc:example.org");
+    ChannelId gotify = withCredential("gotify", "hidden.token", "/");
+    server.shutdown();
+    for (Delivery d :
+        List.of(
+            await(new MatrixSender(client).send(room, Alerts.confirmed())),
+            await(new GotifySender(client).send(gotify, Alerts.confirmed())))) {
+      assertFalse(d.ok());
+      assertFalse(d.error(), d.error().contains("hidden"));
+    }
   }
 }

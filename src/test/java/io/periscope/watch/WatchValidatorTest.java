@@ -154,7 +154,14 @@ public class WatchValidatorTest {
             "ntfy:https://ntfy.sh/topic",
             "slack:https://hooks.slack.com/x",
             "discord:https://discord.com/api/webhooks/x",
-            "push");
+            "push",
+            "ntfy:https://tk_abc123@ntfy.example.org/alerts",
+            "ntfy:https://me:pw@ntfy.example.org/alerts",
+            "gotify:https://AbC.dEf-123@gotify.example.org",
+            "gotify:https://AbCdEf@home.example.org/gotify/",
+            "matrix:https://syt_token@matrix.example.org/!room:example.org",
+            "pushover:" + "u".repeat(30) + "@" + "a".repeat(30),
+            "apprise:https://apprise.example.org/notify/periscope");
     Watch w =
         valid(
             b -> {
@@ -351,7 +358,14 @@ public class WatchValidatorTest {
             "email:m@[10.0.0.1]",
             "email:\"Mallory\"<m@example.org>",
             "email:m@example.org,n@example.org",
-            "telegram:abc")) {
+            "telegram:abc",
+            "gotify:https://gotify.example.org",
+            "matrix:https://matrix.example.org/!room:example.org",
+            "matrix:https://token@matrix.example.org/#alias:example.org",
+            "matrix:https://token@matrix.example.org/",
+            "pushover:" + "u".repeat(30),
+            "pushover:short@" + "a".repeat(30),
+            "apprise:ftp://apprise.example.org/notify")) {
       assertEquals(
           bad, at("channels", 1), issuePaths(b -> b.putArray("channels").add("telegram").add(bad)));
     }
