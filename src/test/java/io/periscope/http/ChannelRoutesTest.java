@@ -334,4 +334,47 @@ public class ChannelRoutesTest {
         404,
         service.call("POST", "/watches/none/channels/test", bob, null).statusCode());
   }
+
+  @Test
+  public void aTestSendReachesEveryKindOfUserUrlChannel() throws Exception {
+    String ida = service.signedIn("ida", "user");
+    try (MockWebServer receiver = new MockWebServer()) {
+      for (int i = 0; i < 7; i++) receiver.enqueue(new MockResponse().setBody("{}"));
+      receiver.start();
+      String hostPort = receiver.getHostName() + ":" + receiver.getPort();
+      List<String> channels =
+          List.of(
+              "webhook:http://" + hostPort + "/webhook",
+              "ntfy:http://tk_ida@" + hostPort + "/ntfy-topic",
+              "slack:http://" + hostPort + "/slack",
+              "discord:http://" + hostPort + "/discord",
+              "gotify:http://gotify-token@" + hostPort + "/",
+              "matrix:http://syt_ida@" + hostPort + "/!room:example.org",
+              "apprise:http://" + hostPort + "/notify/ida");
+      JsonNode results =
+          json(
+                  service.call(
+                      "POST", "/channels/test", ida, Json.text(Map.of("channels", channels))),
+                  200)
+              .get("results");
+      assertEquals(results.toString(), channels.size(), results.size());
+      for (int i = 0; i < channels.size(); i++) {
+        assertEquals(channels.get(i), results.get(i).get("channel").asText());
+        assertTrue(results.get(i).toString(), results.get(i).get("ok").asBoolean());
+      }
+      java.util.Set<String> paths = new java.util.HashSet<>();
+      for (int i = 0; i < channels.size(); i++)
+        paths.add(receiver.takeRequest(5, TimeUnit.SECONDS).getPath().replaceAll("alert_.*", ""));
+      assertEquals(
+          java.util.Set.of(
+              "/webhook",
+              "/ntfy-topic",
+              "/slack",
+              "/discord",
+              "/message",
+              "/_matrix/client/v3/rooms/!room:example.org/send/m.room.message/",
+              "/notify/ida"),
+          paths);
+    }
+  }
 }
