@@ -191,7 +191,8 @@ public final class Periscope {
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
-    this.webhookSecrets = new WebhookSecretStore(entities, asks, cipher, Clock.systemUTC());
+    this.webhookSecrets =
+        new WebhookSecretStore(entities, asks, cipher, journal, Clock.systemUTC());
     Settings.Push push = settings.push();
     this.vapid =
         new Vapid(
@@ -407,15 +408,16 @@ public final class Periscope {
   }
 
   /**
-   * Seals every stored key (the pools', the generated VAPID private key) under the newest key of
-   * ENCRYPTION_KEY.
+   * Seals every stored key (the pools', the generated VAPID private key, the owners' webhook
+   * secrets) under the newest key of ENCRYPTION_KEY.
    */
   public CompletionStage<Reencryption.Result> reencrypt() {
     return Reencryption.all(
         List.of(
             reencryption.pool(KeyPoolEntity.MODEL),
             reencryption.pool(KeyPoolEntity.SEARCH),
-            vapid.reencrypt()));
+            vapid.reencrypt(),
+            webhookSecrets.reencrypt()));
   }
 
   public Accounts accounts() {

@@ -54,11 +54,19 @@ public final class WebhookSecretEntity
   /** Forgets the secret; refused when there is none. */
   public record Remove(ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
+  /**
+   * Seals the same secret anew ({@code keys re-encrypt}), only while it is still {@code previous}.
+   */
+  public record Reseal(String previous, String ciphertext, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
   public sealed interface Event extends JsonSerializable {}
 
   public record SecretReplaced(String ciphertext, Instant at) implements Event {}
 
   public record SecretRemoved() implements Event {}
+
+  public record SecretResealed(String ciphertext) implements Event {}
 
   public static Behavior<Command> create(String owner) {
     return new WebhookSecretEntity(PersistenceId.of(TYPE_KEY.name(), owner));
@@ -98,6 +106,15 @@ public final class WebhookSecretEntity
                         .persist(new SecretRemoved())
                         .thenReply(cmd.replyTo(), s -> StatusReply.ack())
                     : Effect().reply(cmd.replyTo(), StatusReply.error("no webhook secret")))
+        .onCommand(
+            Reseal.class,
+            // a secret replaced or removed meanwhile is left as it is
+            (state, cmd) ->
+                state.exists() && state.ciphertext().equals(cmd.previous())
+                    ? Effect()
+                        .persist(new SecretResealed(cmd.ciphertext()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack())
+                    : Effect().reply(cmd.replyTo(), StatusReply.ack()))
         .build();
   }
 
@@ -107,6 +124,9 @@ public final class WebhookSecretEntity
         .forAnyState()
         .onEvent(SecretReplaced.class, (state, e) -> new State(e.ciphertext(), e.at()))
         .onEvent(SecretRemoved.class, (state, e) -> State.NONE)
+        .onEvent(
+            SecretResealed.class,
+            (state, e) -> state.exists() ? new State(e.ciphertext(), state.createdAt()) : state)
         .build();
   }
 }

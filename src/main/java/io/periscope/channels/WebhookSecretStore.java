@@ -2,10 +2,13 @@ package io.periscope.channels;
 
 import io.periscope.entity.Asks;
 import io.periscope.keys.KeyCipher;
+import io.periscope.keys.Reencryption;
 import io.periscope.notify.WebhookSignature;
+import io.periscope.persistence.JournalReads;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
 
@@ -24,13 +27,22 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
   private final WebhookSecretEntity.Refs entities;
   private final Asks asks;
   private final KeyCipher cipher;
+  private final JournalReads journal;
   private final Clock clock;
 
+  /**
+   * @param journal finds every owner who ever had a secret, for {@link #reencrypt}
+   */
   public WebhookSecretStore(
-      WebhookSecretEntity.Refs entities, Asks asks, KeyCipher cipher, Clock clock) {
+      WebhookSecretEntity.Refs entities,
+      Asks asks,
+      KeyCipher cipher,
+      JournalReads journal,
+      Clock clock) {
     this.entities = entities;
     this.asks = asks;
     this.cipher = cipher;
+    this.journal = journal;
     this.clock = clock;
   }
 
@@ -58,6 +70,44 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
     return stored(owner)
         .thenApply(
             s -> s.exists() ? Optional.of(cipher.decrypt(s.ciphertext())) : Optional.empty());
+  }
+
+  /**
+   * Seals every owner's secret anew under the newest key of ENCRYPTION_KEY, one after the other. A
+   * secret no configured key can read is counted undecryptable: its owner makes a new one.
+   */
+  public CompletionStage<Reencryption.Result> reencrypt() {
+    return journal
+        .entityIds(WebhookSecretEntity.TYPE_KEY.name())
+        .thenCompose(
+            owners -> {
+              CompletionStage<Reencryption.Result> done =
+                  CompletableFuture.completedFuture(Reencryption.Result.NONE);
+              for (String owner : owners)
+                done = done.thenCompose(sum -> reseal(owner).thenApply(sum::plus));
+              return done;
+            });
+  }
+
+  private CompletionStage<Reencryption.Result> reseal(String owner) {
+    return stored(owner)
+        .thenCompose(
+            stored -> {
+              if (!stored.exists())
+                return CompletableFuture.completedFuture(Reencryption.Result.NONE);
+              if (cipher.current(stored.ciphertext()))
+                return CompletableFuture.completedFuture(new Reencryption.Result(0, 1, 0));
+              String resealed;
+              try {
+                resealed = cipher.encrypt(cipher.decrypt(stored.ciphertext()));
+              } catch (IllegalStateException undecryptable) {
+                return CompletableFuture.completedFuture(new Reencryption.Result(0, 0, 1));
+              }
+              return asks.<WebhookSecretEntity.Command, Done>ask(
+                      entities.webhookSecret(owner),
+                      reply -> new WebhookSecretEntity.Reseal(stored.ciphertext(), resealed, reply))
+                  .thenApply(ok -> new Reencryption.Result(1, 0, 0));
+            });
   }
 
   private CompletionStage<WebhookSecretEntity.State> stored(String owner) {

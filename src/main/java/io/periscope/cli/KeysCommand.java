@@ -24,11 +24,11 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code keys re-encrypt}: seals every stored key (the key pools', the generated VAPID private key)
- * under the first key of ENCRYPTION_KEY, through the service running on this data directory (POST
- * /admin/encryption/re-encrypt with a short-lived admin token) or, when none runs, on the journal
- * itself. Prints one line; exits 1 when a key could not be read by any configured key (it is then
- * dead, and the operator alerted).
+ * {@code keys re-encrypt}: seals every stored key (the key pools', the generated VAPID private key,
+ * the owners' webhook secrets) under the first key of ENCRYPTION_KEY, through the service running
+ * on this data directory (POST /admin/encryption/re-encrypt with a short-lived admin token) or,
+ * when none runs, on the journal itself. Prints one line; exits 1 when a key could not be read by
+ * any configured key (it is then dead, and the operator alerted).
  */
 @Command(
     name = "keys",
@@ -51,7 +51,8 @@ final class KeysCommand implements Callable<Integer> {
       name = "re-encrypt",
       mixinStandardHelpOptions = true,
       description = {
-        "Seals every stored key (both key pools, the generated VAPID private key) under the first"
+        "Seals every stored key (both key pools, the generated VAPID private key, webhook secrets)"
+            + " under the first"
             + " ENCRYPTION_KEY, through the service running on this DATA_DIR or on the journal"
             + " itself.",
         "Prints 're-encrypted N, already current N, undecryptable N'; exit 1 when a key could not"

@@ -51,6 +51,21 @@ public class WebhookSecretEntityTest {
     entity.restart();
     assertEquals("v2:abcd:sealed-2", get().ciphertext());
 
+    var resealed =
+        entity.<StatusReply<Done>>runCommand(
+            r -> new WebhookSecretEntity.Reseal("v2:abcd:sealed-2", "v2:ef01:sealed-2", r));
+    assertEquals(
+        List.of(new WebhookSecretEntity.SecretResealed("v2:ef01:sealed-2")), resealed.events());
+    assertTrue(
+        "a reseal of a secret replaced meanwhile changes nothing",
+        entity
+            .<StatusReply<Done>>runCommand(
+                r -> new WebhookSecretEntity.Reseal("v2:abcd:sealed-1", "v2:ef01:other", r))
+            .events()
+            .isEmpty());
+    entity.restart();
+    assertEquals(new WebhookSecretEntity.State("v2:ef01:sealed-2", MADE.plusSeconds(60)), get());
+
     var removed = entity.<StatusReply<Done>>runCommand(WebhookSecretEntity.Remove::new);
     assertTrue(removed.reply().isSuccess());
     entity.restart();

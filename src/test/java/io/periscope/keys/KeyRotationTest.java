@@ -14,6 +14,7 @@ import io.periscope.runtime.ShardedEntities;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.LoggedAlerts;
+import io.periscope.testing.StandardWebhooksReceiver;
 import io.periscope.testing.TestJournals;
 import java.time.Clock;
 import java.time.Duration;
@@ -77,7 +78,10 @@ public class KeyRotationTest {
                     "periscope.encryption.keys",
                     encryptionKeys,
                     "periscope.model.base-url",
-                    provider.url("/v1").toString()))
+                    provider.url("/v1").toString(),
+                    // the webhook receiver of the signature check is on loopback
+                    "periscope.fetch.allow-private-networks",
+                    true))
             .withFallback(journal),
         Clock.systemUTC(),
         jwtSecret);
@@ -103,6 +107,7 @@ public class KeyRotationTest {
   @Test
   public void keysOfAnOldJournalSurviveTheUpgradeAndEveryRotation() throws Exception {
     String vapidPublicKey;
+    String webhookSecret;
     // 1. What an earlier version wrote: the pool's key and the VAPID private key sealed under a
     // key derived from AUTH_JWT_SECRET, without a key id.
     try (InProcessService old = service(OLD_JWT_SECRET, K1)) {
@@ -129,7 +134,11 @@ public class KeyRotationTest {
       JsonNode moved = reencrypt(upgraded, root);
       assertEquals(moved.toString(), 2, moved.get("reencrypted").asInt()); // pool key and VAPID
       assertEquals(0, moved.get("undecryptable").asInt());
-      assertEquals(2, reencrypt(upgraded, root).get("current").asInt());
+      webhookSecret =
+          json(upgraded.call("POST", "/channels/webhook-secret", root, null), 201)
+              .get("secret")
+              .asText();
+      assertEquals(3, reencrypt(upgraded, root).get("current").asInt()); // and the secret
     }
 
     // 3. AUTH_JWT_SECRET rotated: every token ends, the stored keys stay readable.
@@ -143,12 +152,13 @@ public class KeyRotationTest {
     try (InProcessService both = service(NEW_JWT_SECRET, K2 + "," + K1)) {
       String root = both.login("root", "root-passphrase");
       assertTrue(probe(both, root).startsWith("200"));
-      assertEquals(2, reencrypt(both, root).get("reencrypted").asInt());
+      assertEquals(3, reencrypt(both, root).get("reencrypted").asInt());
     }
     try (InProcessService onlyNew = service(NEW_JWT_SECRET, K2)) {
       String root = onlyNew.login("root", "root-passphrase");
       assertTrue(probe(onlyNew, root).startsWith("200"));
       assertEquals(vapidPublicKey, vapidKey(onlyNew, root));
+      assertSignedWith(webhookSecret, onlyNew, root);
     }
 
     // 5. The key that sealed them is gone: the pool's key is dead, and the operator is told.
@@ -166,6 +176,20 @@ public class KeyRotationTest {
       assertEquals("dead", key.get("status").asText());
       assertTrue(key.toString(), key.get("lastProblem").asText().startsWith("undecryptable"));
       assertTrue(logs.lines().stream().anyMatch(l -> l.contains("kind=key-undecryptable")));
+    }
+  }
+
+  /** A test send to a webhook arrives signed with {@code secret}, checked as a receiver would. */
+  private static void assertSignedWith(String secret, InProcessService service, String token)
+      throws Exception {
+    try (MockWebServer receiver = new MockWebServer()) {
+      receiver.enqueue(new MockResponse().setResponseCode(204));
+      receiver.start();
+      String body = "{\"channels\": [\"webhook:" + receiver.url("/hook") + "\"]}";
+      JsonNode sent = json(service.call("POST", "/channels/test", token, body), 200);
+      assertTrue(sent.toString(), sent.at("/results/0/ok").asBoolean());
+      RecordedRequest hook = receiver.takeRequest(5, TimeUnit.SECONDS);
+      assertTrue(StandardWebhooksReceiver.verifies(secret, hook, hook.getBody().readByteArray()));
     }
   }
 
