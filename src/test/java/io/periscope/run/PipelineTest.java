@@ -186,27 +186,28 @@ public class PipelineTest {
     String base = url("");
     Config config =
         ConfigFactory.parseMap(
-            Map.of(
-                "periscope.telegram.api-base-url",
-                base,
-                "periscope.telegram.bot-token",
-                "tg-token",
-                "periscope.telegram.chat-id",
-                "1001",
-                "periscope.telegram.admin-chat-id",
-                "2002",
-                "periscope.smtp.host",
-                "",
-                "periscope.smtp.port",
-                25,
-                "periscope.smtp.username",
-                "",
-                "periscope.smtp.password",
-                "",
-                "periscope.smtp.from",
-                "",
-                "periscope.rate-limits.notifications-per-owner-per-hour",
-                1000));
+                Map.of(
+                    "periscope.telegram.api-base-url",
+                    base,
+                    "periscope.telegram.bot-token",
+                    "tg-token",
+                    "periscope.telegram.chat-id",
+                    "1001",
+                    "periscope.telegram.admin-chat-id",
+                    "2002",
+                    "periscope.smtp.host",
+                    "",
+                    "periscope.smtp.port",
+                    25,
+                    "periscope.smtp.username",
+                    "",
+                    "periscope.smtp.password",
+                    "",
+                    "periscope.smtp.from",
+                    "",
+                    "periscope.rate-limits.notifications-per-owner-per-hour",
+                    1000))
+            .withFallback(ConfigFactory.parseMap(Map.of("periscope.pushover.api-base-url", base)));
     OkHttpClient plain = new OkHttpClient();
     SafeHttp userUrls = new SafeHttp(true);
     AdminAlerts admin = new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config)));
