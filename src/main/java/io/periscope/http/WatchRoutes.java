@@ -4,7 +4,6 @@ import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.error;
 import static io.periscope.http.HttpResponses.json;
 import static io.periscope.http.HttpResponses.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
@@ -60,7 +59,6 @@ import org.apache.pekko.pattern.AskTimeoutException;
  * is addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
 public final class WatchRoutes implements Routes {
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
   private final OwnerWatches ownerWatches;
   private final ZoneId scheduleZone;
@@ -279,22 +277,16 @@ public final class WatchRoutes implements Routes {
             started ->
                 runs.awaitRunAllJob(owner, started.id(), RUN_ALL_WAIT)
                     .thenApply(
-                        job ->
-                            job.status().equals(RunAllJob.DONE)
-                                ? ok(new RunAllBody(job.summary(), JobView.of(job).outcomes()))
-                                : error(StatusCodes.SERVICE_UNAVAILABLE, job.error()))
+                        job -> {
+                          if (!job.status().equals(RunAllJob.DONE))
+                            throw new Refusal(Refusal.Kind.UNAVAILABLE, job.error());
+                          return ok(new RunAllBody(job.summary(), JobView.of(job).outcomes()));
+                        })
                     .exceptionally(
-                        e -> {
-                          if (Failures.unwrap(e) instanceof AskTimeoutException)
-                            return stillRunning(started);
-                          // its owner entity stopped before the wait reached it
-                          if (refused(e)
-                              && OwnerEntity.NO_SUCH_JOB.equals(Failures.unwrap(e).getMessage()))
-                            return error(
-                                StatusCodes.SERVICE_UNAVAILABLE, OwnerEntity.RUN_ALL_INTERRUPTED);
-                          return unavailable(e);
-                        }))
-        .exceptionally(this::runAllRefused);
+                        e ->
+                            Failures.unwrap(e) instanceof AskTimeoutException
+                                ? stillRunning(started)
+                                : rethrow(e)));
   }
 
   private HttpResponse stillRunning(RunAllJob job) {
@@ -312,37 +304,17 @@ public final class WatchRoutes implements Routes {
     return "/watches/run-all/jobs/" + job.id();
   }
 
-  /** A refused or failed run-all: 409 only while another run-all is in flight. */
-  private HttpResponse runAllRefused(Throwable e) {
-    if (refused(e) && OwnerEntity.RUN_ALL_IN_FLIGHT.equals(Failures.unwrap(e).getMessage()))
-      return error(StatusCodes.CONFLICT, OwnerEntity.RUN_ALL_IN_FLIGHT);
-    return unavailable(e);
-  }
-
-  /** A run-all (or its job) the owner entity could not carry through: 503, never a 500. */
-  private static HttpResponse unavailable(Throwable e) {
-    log.warn("event=run-all-unavailable problem={}", Failures.unwrap(e).toString());
-    return error(
-        StatusCodes.SERVICE_UNAVAILABLE,
-        refused(e)
-            ? Failures.unwrap(e).getMessage()
-            : "the run-all could not be carried out; start it again");
-  }
-
   /** 202 with the started job, and where to follow it. */
   private CompletionStage<HttpResponse> startRunAll(String owner) {
     return runs.startRunAll(owner)
         .thenApply(
             job ->
                 json(StatusCodes.ACCEPTED, new JobBody(JobView.of(job)))
-                    .addHeader(Location.create(jobPath(job))))
-        .exceptionally(this::runAllRefused);
+                    .addHeader(Location.create(jobPath(job))));
   }
 
   private CompletionStage<HttpResponse> job(String owner, String jobId) {
-    return runs.runAllJob(owner, jobId)
-        .thenApply(job -> ok(new JobBody(JobView.of(job))))
-        .exceptionally(e -> refused(e) ? jobNotFound() : rethrow(e));
+    return runs.runAllJob(owner, jobId).thenApply(job -> ok(new JobBody(JobView.of(job))));
   }
 
   /**
@@ -351,29 +323,20 @@ public final class WatchRoutes implements Routes {
    * entity, so it works from any node.
    */
   private Route jobEvents(String owner, String jobId) {
-    CompletionStage<Optional<RunAllJob>> first =
-        runs.runAllJob(owner, jobId)
-            .thenApply(Optional::of)
-            .exceptionally(e -> refused(e) ? Optional.empty() : rethrow(e));
     return onSuccess(
-        first,
-        found ->
-            found
-                .<Route>map(
-                    job -> {
-                      Set<String> sent = new HashSet<>();
-                      var looks =
-                          job.finished()
-                              ? org.apache.pekko.stream.javadsl.Source.single(job)
-                              : org.apache.pekko.stream.javadsl.Source.single(job)
-                                  .concat(follow(owner, jobId));
-                      return completeOK(
-                          looks
-                              .mapConcat(look -> eventsOf(look, sent))
-                              .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
-                          EventStreamMarshalling.toEventStream());
-                    })
-                .orElseGet(() -> complete(jobNotFound())));
+        runs.runAllJob(owner, jobId),
+        job -> {
+          Set<String> sent = new HashSet<>();
+          var looks =
+              job.finished()
+                  ? org.apache.pekko.stream.javadsl.Source.single(job)
+                  : org.apache.pekko.stream.javadsl.Source.single(job).concat(follow(owner, jobId));
+          return completeOK(
+              looks
+                  .mapConcat(look -> eventsOf(look, sent))
+                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
+              EventStreamMarshalling.toEventStream());
+        });
   }
 
   /** The events a look at the job adds: outcomes not sent yet, and done once it finished. */
@@ -392,10 +355,6 @@ public final class WatchRoutes implements Routes {
     return org.apache.pekko.stream.javadsl.Source.tick(JOB_POLL, JOB_POLL, "look")
         .mapAsync(1, look -> runs.runAllJob(owner, jobId))
         .takeWhile(job -> !job.finished(), true);
-  }
-
-  static HttpResponse jobNotFound() {
-    return error(StatusCodes.NOT_FOUND, OwnerEntity.NO_SUCH_JOB);
   }
 
   /**
@@ -528,10 +487,6 @@ public final class WatchRoutes implements Routes {
 
   static Refusal noSuchWatch() {
     return new Refusal(NOT_FOUND, WATCH_NOT_FOUND);
-  }
-
-  private static boolean refused(Throwable e) {
-    return Failures.isRefusal(e);
   }
 
   private static <T> T rethrow(Throwable e) {
