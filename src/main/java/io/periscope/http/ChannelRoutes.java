@@ -2,10 +2,11 @@ package io.periscope.http;
 
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.adminOnly;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -36,7 +37,6 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.Done;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
@@ -108,19 +108,16 @@ public final class ChannelRoutes implements Routes {
         new Endpoint(
             GET,
             "/channels/email-addresses",
-            (caller, p) ->
-                completeWithFuture(
-                    addresses.list(caller.accountId()).thenApply(HttpResponses::ok))),
+            (caller, p) -> answer(addresses.list(caller.accountId()).thenApply(Reply::ok))),
         new Endpoint(
             POST,
             "/channels/email-addresses",
-            (caller, p) -> jsonBody(MAX_BODY, body -> completeWithFuture(request(caller, body)))),
+            (caller, p) -> jsonBody(MAX_BODY, body -> answer(request(caller, body)))),
         new Endpoint(
             DELETE,
             "/channels/email-addresses/{address}",
             (caller, p) ->
-                completeWithFuture(
-                    deleted(addresses.remove(caller.accountId(), p.get("address")), "address"))),
+                answer(deleted(addresses.remove(caller.accountId(), p.get("address")), "address"))),
         new Endpoint(
             POST,
             "/channels/test",
@@ -128,25 +125,22 @@ public final class ChannelRoutes implements Routes {
                 rateLimited(
                     testLimiter,
                     caller.accountId(),
-                    () -> jsonBody(MAX_BODY, body -> completeWithFuture(test(caller, body))))),
+                    () -> jsonBody(MAX_BODY, body -> answer(test(caller, body))))),
         new Endpoint(
             POST,
             "/watches/{id}/channels/test",
             WatchRoutes.watch(
                 (owner, id, p) ->
-                    rateLimited(
-                        testLimiter, owner, () -> completeWithFuture(testWatch(owner, id))))),
+                    rateLimited(testLimiter, owner, () -> answer(testWatch(owner, id))))),
         new Endpoint(
             GET,
             "/channels/webhook-secret",
-            (caller, p) ->
-                completeWithFuture(
-                    webhookSecrets.status(caller.accountId()).thenApply(HttpResponses::ok))),
+            (caller, p) -> answer(webhookSecrets.status(caller.accountId()).thenApply(Reply::ok))),
         new Endpoint(
             POST,
             "/channels/webhook-secret",
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     webhookSecrets
                         .create(caller.accountId())
                         .thenApply(
@@ -158,13 +152,12 @@ public final class ChannelRoutes implements Routes {
             DELETE,
             "/channels/webhook-secret",
             (caller, p) ->
-                completeWithFuture(
-                    deleted(webhookSecrets.remove(caller.accountId()), "webhook secret"))),
+                answer(deleted(webhookSecrets.remove(caller.accountId()), "webhook secret"))),
         new Endpoint(
             GET,
             "/admin/telegram-chats",
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     asks.<TelegramChatsEntity.Command, TelegramChatsEntity.Chats>ask(
                             entities.telegramChats(), TelegramChatsEntity.Get::new)
                         .thenApply(
@@ -173,14 +166,13 @@ public final class ChannelRoutes implements Routes {
             PUT,
             "/admin/telegram-chats/{chat}",
             chats,
-            (caller, p) ->
-                jsonBody(MAX_BODY, body -> completeWithFuture(allow(caller, p.get("chat"), body)))),
+            (caller, p) -> jsonBody(MAX_BODY, body -> answer(allow(caller, p.get("chat"), body)))),
         new Endpoint(
             DELETE,
             "/admin/telegram-chats/{chat}",
             chats,
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     deleted(
                         asks.<TelegramChatsEntity.Command, Done>ask(
                                 entities.telegramChats(),
@@ -204,7 +196,7 @@ public final class ChannelRoutes implements Routes {
         || ChannelId.parse("telegram:" + chat).isPresent();
   }
 
-  private CompletionStage<HttpResponse> test(Principal caller, JsonNode body) {
+  private CompletionStage<Reply> test(Principal caller, JsonNode body) {
     if (!body.isObject()) throw new ValidationException(List.of(Issue.at("must be an object")));
     List<Issue> issues = new ArrayList<>();
     List<String> channels = WatchValidator.channels(body.get("channels"), issues);
@@ -214,7 +206,7 @@ public final class ChannelRoutes implements Routes {
     return tested(tests.send(caller.accountId(), null, null, channels));
   }
 
-  private CompletionStage<HttpResponse> testWatch(String owner, String id) {
+  private CompletionStage<Reply> testWatch(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
         .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND))
         .thenCompose(
@@ -227,11 +219,11 @@ public final class ChannelRoutes implements Routes {
             });
   }
 
-  private static CompletionStage<HttpResponse> tested(CompletionStage<List<Delivery>> sent) {
+  private static CompletionStage<Reply> tested(CompletionStage<List<Delivery>> sent) {
     return sent.thenApply(results -> ok(new TestResults(results)));
   }
 
-  private CompletionStage<HttpResponse> request(Principal caller, JsonNode body) {
+  private CompletionStage<Reply> request(Principal caller, JsonNode body) {
     JsonNode address = body.path("address");
     if (!body.isObject() || !address.isTextual()) {
       throw new ValidationException(List.of(Issue.at("must be an e-mail address", "address")));
@@ -248,7 +240,7 @@ public final class ChannelRoutes implements Routes {
                             + " confirm it")));
   }
 
-  private CompletionStage<HttpResponse> allow(Principal caller, String chat, JsonNode body) {
+  private CompletionStage<Reply> allow(Principal caller, String chat, JsonNode body) {
     List<Issue> issues = new ArrayList<>();
     if (!body.isObject()) throw new ValidationException(List.of(Issue.at("must be an object")));
     JsonNode everyone = body.path("everyone");
@@ -288,9 +280,9 @@ public final class ChannelRoutes implements Routes {
   }
 
   /** 204, or 404 ({@code <what> not found}) when there was nothing to delete. */
-  private static CompletionStage<HttpResponse> deleted(CompletionStage<Done> removal, String what) {
+  private static CompletionStage<Reply> deleted(CompletionStage<Done> removal, String what) {
     return removal
-        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, what + " not found"));
   }
 }
