@@ -18,7 +18,7 @@ import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
-import io.periscope.channels.ChannelTests;
+import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
 import io.periscope.devices.DevicesEntity;
@@ -132,7 +132,7 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
-  private final ChannelTests channelTests;
+  private final TestSends testSends;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
@@ -300,7 +300,7 @@ public final class Periscope {
             channelPolicy,
             adminAlerts,
             notifyMeters);
-    this.channelTests = new ChannelTests(channelPolicy, notifier, Clock.systemUTC());
+    this.testSends = new TestSends(channelPolicy, notifier, Clock.systemUTC());
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -551,7 +551,7 @@ public final class Periscope {
         new ChannelRoutes(
             channelAddresses,
             webhookSecrets,
-            channelTests,
+            testSends,
             new FixedWindowRateLimiter(
                     limits.testSendsPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
                 .counted(meters, "test-sends"),

@@ -16,8 +16,8 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Principal;
 import io.periscope.channels.ChannelAddresses;
-import io.periscope.channels.ChannelTests;
 import io.periscope.channels.TelegramChatsEntity;
+import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Refusal;
@@ -56,7 +56,7 @@ public final class ChannelRoutes implements Routes {
 
   private final ChannelAddresses addresses;
   private final WebhookSecretStore webhookSecrets;
-  private final ChannelTests tests;
+  private final TestSends testSends;
   private final FixedWindowRateLimiter testLimiter;
   private final Entities entities;
   private final Asks asks;
@@ -67,13 +67,13 @@ public final class ChannelRoutes implements Routes {
   public ChannelRoutes(
       ChannelAddresses addresses,
       WebhookSecretStore webhookSecrets,
-      ChannelTests tests,
+      TestSends testSends,
       FixedWindowRateLimiter testLimiter,
       Entities entities,
       Asks asks) {
     this.addresses = addresses;
     this.webhookSecrets = webhookSecrets;
-    this.tests = tests;
+    this.testSends = testSends;
     this.testLimiter = testLimiter;
     this.entities = entities;
     this.asks = asks;
@@ -203,7 +203,7 @@ public final class ChannelRoutes implements Routes {
     if (issues.isEmpty() && channels.isEmpty())
       issues.add(Issue.at("name at least one channel", "channels"));
     if (!issues.isEmpty()) throw new ValidationException(issues);
-    return tested(tests.send(caller.accountId(), null, null, channels));
+    return tested(testSends.send(caller.accountId(), null, null, channels));
   }
 
   private CompletionStage<Reply> testWatch(String owner, String id) {
@@ -215,7 +215,7 @@ public final class ChannelRoutes implements Routes {
                 throw new ValidationException(
                     List.of(Issue.at("the watch names no channels", "channels")));
               }
-              return tested(tests.send(owner, id, watch.name(), watch.channels()));
+              return tested(testSends.send(owner, id, watch.name(), watch.channels()));
             });
   }
 

@@ -14,12 +14,12 @@ import java.util.concurrent.CompletionStage;
  * depends on it. The channels must be ones the owner may use, as when a watch is saved; the
  * deliveries go through the same senders, network guard and hourly allowance as alerts.
  */
-public final class ChannelTests {
+public final class TestSends {
   private final ChannelPolicy policy;
   private final Notifier notifier;
   private final Clock clock;
 
-  public ChannelTests(ChannelPolicy policy, Notifier notifier, Clock clock) {
+  public TestSends(ChannelPolicy policy, Notifier notifier, Clock clock) {
     this.policy = policy;
     this.notifier = notifier;
     this.clock = clock;
