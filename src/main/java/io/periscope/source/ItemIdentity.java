@@ -1,9 +1,11 @@
 package io.periscope.source;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,14 +33,24 @@ public final class ItemIdentity {
     for (FeedReader.Entry e : entries) {
       if (e.id() != null && knowable(e) && !guids.add(e.id())) guidsDistinct = false;
     }
+    Map<String, Integer> linksAndTitles = new HashMap<>();
+    for (FeedReader.Entry e : entries) {
+      if (knowable(e) && !(guidsDistinct && e.id() != null))
+        linksAndTitles.merge(linkAndTitle(e), 1, Integer::sum);
+    }
     List<Named> named = new ArrayList<>(entries.size());
     for (FeedReader.Entry e : entries) {
       if (!knowable(e)) {
         named.add(null);
         continue;
       }
-      String linkAndTitle = linkAndTitle(e.title(), NormalizedUrls.forIdentity(e.link()));
+      String linkAndTitle = linkAndTitle(e);
       String identity = guidsDistinct && e.id() != null ? e.id() : linkAndTitle;
+      // entries that share link and title (posts of one page without titles) differ by date
+      if (identity.equals(linkAndTitle)
+          && linksAndTitles.get(linkAndTitle) > 1
+          && e.published() != null)
+        identity = ItemBounds.sha256Hex(linkAndTitle + "\n" + e.published());
       // the rule before issue 25: guid, else link as written, else title and link
       String former =
           e.id() != null ? e.id() : e.link() != null ? e.link() : linkAndTitle(e.title(), null);
@@ -61,6 +73,10 @@ public final class ItemIdentity {
   /** Link and title as one identity: SHA-256 (hex) of the title, a newline and the link. */
   static String linkAndTitle(String title, String link) {
     return ItemBounds.sha256Hex((title == null ? "" : title) + "\n" + (link == null ? "" : link));
+  }
+
+  private static String linkAndTitle(FeedReader.Entry e) {
+    return linkAndTitle(e.title(), NormalizedUrls.forIdentity(e.link()));
   }
 
   private static boolean knowable(FeedReader.Entry e) {

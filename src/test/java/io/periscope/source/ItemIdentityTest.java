@@ -92,6 +92,30 @@ public class ItemIdentityTest {
     assertEquals(3, distinct(onceRepeated).size());
   }
 
+  /** scripting.com: untitled posts, anchors of a day's page, one anchor given to two posts. */
+  @Test
+  public void entriesSharingLinkAndTitleAreToldApartByTheirDates() throws Exception {
+    String anchor = "http://scripting.example/2017/06/25.html#a080631";
+    List<ItemIdentity.Named> named =
+        identities(
+            "<item><description>Good morning</description><pubDate>Sun, 25 Jun 2017 12:27:31"
+                + " GMT</pubDate><link>"
+                + anchor
+                + "</link><guid>"
+                + anchor
+                + "</guid></item><item><description>In 2015 I wrote</description><pubDate>Sun,"
+                + " 25 Jun 2017 12:32:31 GMT</pubDate><link>"
+                + anchor
+                + "</link><guid>"
+                + anchor
+                + "</guid></item>"
+                + item(null, "http://scripting.example/2017/06/25.html#a080606", "other")
+                + item(null, "http://scripting.example/2017/06/25.html#a080606", "other"));
+    assertEquals(3, distinct(named).size());
+    assertTrue(named.get(0).aliases().contains(ItemIdentity.linkAndTitle(null, anchor)));
+    assertEquals("alike in link, title and (no) date: one item", named.get(2), named.get(3));
+  }
+
   @Test
   public void theSameLinkAndTitleTwiceIsOneItem() throws Exception {
     List<ItemIdentity.Named> named =
