@@ -26,19 +26,6 @@ public record Item(
     aliases = aliases == null ? List.of() : List.copyOf(aliases);
   }
 
-  /** An item known by its identity alone. */
-  public Item(
-      String identity,
-      String title,
-      String url,
-      String summary,
-      Instant published,
-      String sourceType,
-      String sourceValue,
-      String trust) {
-    this(identity, title, url, summary, published, sourceType, sourceValue, trust, List.of());
-  }
-
   public Item withTrust(String tier) {
     return new Item(
         identity, title, url, summary, published, sourceType, sourceValue, tier, aliases);

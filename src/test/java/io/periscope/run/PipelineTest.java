@@ -127,42 +127,11 @@ public class PipelineTest {
           public MockResponse dispatch(RecordedRequest request) {
             seen.add(request);
             String path = request.getPath();
-            if (path.equals("/feed.xml") || path.equals("/same-guids.xml"))
+            String feed = feeds(path);
+            if (feed != null)
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(rss(path.equals("/feed.xml") ? "articles" : "elsewhere"));
-            if (path.equals("/broken.xml")) // control characters and no end: two recoveries
-            return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(
-                      rss("articles")
-                          .replace("Quarterly", "Quarterly\u0001")
-                          .replace("</rss>", ""));
-            if (path.equals("/old.xml"))
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(oldRss());
-            if (path.equals("/thousand.xml"))
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(thousandRss());
-            if (path.equals("/syndicated.xml")) // the launch again, under its own guid
-            return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(
-                      rss("articles")
-                          .replace("/articles/launch", "/articles/launch?utm_source=syndication")
-                          .replace("g-launch", "syndicated-launch")
-                          .replace("Quarterly note", "Other news")
-                          .replace("/articles/note", "/articles/other"));
-            if (path.equals("/guidless.xml"))
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(guidlessRss());
-            if (path.equals("/no-links.xml"))
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(noLinksRss());
+                  .setBody(feed);
             if (path.startsWith("/articles/")
                 || path.startsWith("/elsewhere/")
                 || path.startsWith("/many/"))
@@ -264,6 +233,29 @@ public class PipelineTest {
   public void stop() throws Exception {
     upstream.shutdown();
     pushService.close();
+  }
+
+  /** The feed the loopback server answers at {@code path}, or null. */
+  private String feeds(String path) {
+    return switch (path) {
+      case "/feed.xml" -> rss("articles");
+      case "/same-guids.xml" -> rss("elsewhere");
+      // control characters and no end: two recoveries
+      case "/broken.xml" ->
+          rss("articles").replace("Quarterly", "Quarterly\u0001").replace("</rss>", "");
+      case "/old.xml" -> oldRss();
+      case "/thousand.xml" -> thousandRss();
+      // the launch again, under its own guid and with tracking
+      case "/syndicated.xml" ->
+          rss("articles")
+              .replace("/articles/launch", "/articles/launch?utm_source=syndication")
+              .replace("g-launch", "syndicated-launch")
+              .replace("Quarterly note", "Other news")
+              .replace("/articles/note", "/articles/other");
+      case "/guidless.xml" -> guidlessRss();
+      case "/no-links.xml" -> noLinksRss();
+      default -> null;
+    };
   }
 
   /** On a host name, not an address: trust rules name domains. */
@@ -526,14 +518,15 @@ public class PipelineTest {
     Item undatedTop = item("c", "feed-2", null);
     Item older = item("d", "feed-2", noon.minusSeconds(3600));
     Item newer = item("e", "feed-3", noon.plusSeconds(60));
-    Item search = new Item("f", "f", null, null, null, "search", "q", null);
+    Item search = new Item("f", "f", null, null, null, "search", "q", null, List.of());
     assertEquals(
         List.of(undatedTop, newer, dated, undatedBelow, older, search),
         RunItems.newestFirst(List.of(dated, undatedBelow, undatedTop, older, search, newer)));
   }
 
   private static Item item(String id, String feed, Instant published) {
-    return new Item(id, id, null, null, published, FeedCollector.SOURCE_TYPE, feed, null);
+    return new Item(
+        id, id, null, null, published, FeedCollector.SOURCE_TYPE, feed, null, List.of());
   }
 
   /** A run after the watch's first: every source took its baseline long ago. */

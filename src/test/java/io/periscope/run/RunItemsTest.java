@@ -22,7 +22,7 @@ public class RunItemsTest {
   }
 
   private static Item searchResult(String url, String trust) {
-    return new Item(url, url, url, null, null, SearchProvider.SOURCE_TYPE, "q", trust);
+    return new Item(url, url, url, null, null, SearchProvider.SOURCE_TYPE, "q", trust, List.of());
   }
 
   @Test
@@ -80,7 +80,16 @@ public class RunItemsTest {
   public void groupsAreNewestFirstByTheShownItem() {
     Item older = feedItem("f1", "o", "https://e.example/o", null);
     Item newer =
-        new Item("n", "n", "https://e.example/n", null, NOON.plusSeconds(60), "rss", "f2", null);
+        new Item(
+            "n",
+            "n",
+            "https://e.example/n",
+            null,
+            NOON.plusSeconds(60),
+            "rss",
+            "f2",
+            null,
+            List.of());
     List<RunItems.Collected> items = RunItems.of(List.of(older, newer));
     assertEquals(List.of(newer, older), items.stream().map(RunItems.Collected::item).toList());
   }

@@ -29,20 +29,20 @@ public class NormalizedUrlsTest {
 
   @Test
   public void whatTellsPagesOrPartsApartIsKept() {
-    // a day's page with one anchor per post (scripting.com), a comment feed's anchors
-    assertNotEquals(
-        NormalizedUrls.forIdentity("http://scripting.com/2017/06/26.html#a080605"),
-        NormalizedUrls.forIdentity("http://scripting.com/2017/06/26.html#a030658"));
-    // parameters a site reads for content, the path's case, a port that is not the default
-    assertNotEquals(
-        NormalizedUrls.forIdentity("https://github.com/o/r/blob/x?ref=main"),
-        NormalizedUrls.forIdentity("https://github.com/o/r/blob/x?ref=dev"));
-    assertNotEquals(
-        NormalizedUrls.forIdentity("https://e.example/A"),
-        NormalizedUrls.forIdentity("https://e.example/a"));
-    assertNotEquals(
-        NormalizedUrls.forIdentity("https://e.example:8443/a"),
-        NormalizedUrls.forIdentity("https://e.example/a"));
+    String[][] apart = {
+      // a day's page with one anchor per post (scripting.com), a comment feed's anchors
+      {
+        "http://scripting.com/2017/06/26.html#a080605",
+        "http://scripting.com/2017/06/26.html#a030658"
+      },
+      // parameters a site reads for content, the path's case, a port that is not the default
+      {"https://github.com/o/r/blob/x?ref=main", "https://github.com/o/r/blob/x?ref=dev"},
+      {"https://e.example/A", "https://e.example/a"},
+      {"https://e.example:8443/a", "https://e.example/a"},
+    };
+    for (String[] pair : apart)
+      assertNotEquals(
+          pair[0], NormalizedUrls.forIdentity(pair[0]), NormalizedUrls.forIdentity(pair[1]));
     assertEquals(
         "https://e.example/a?page=2&utm=3",
         NormalizedUrls.forIdentity("https://e.example/a?page=2&utm=3&utm_term=x"));
