@@ -93,4 +93,26 @@ public class RunItemsTest {
     List<RunItems.Collected> items = RunItems.of(List.of(older, newer));
     assertEquals(List.of(newer, older), items.stream().map(RunItems.Collected::item).toList());
   }
+
+  @Test
+  public void aFeedWhoseGuidsStopBeingDistinctKeepsItsItems() {
+    // run 1: distinct guids, each item known by its guid (its link and title an alias)
+    List<RunItems.Collected> before =
+        RunItems.of(
+            List.of(
+                feedItem("f1", "g-a", "https://e.example/a", null, "lt-a"),
+                feedItem("f1", "g-b", "https://e.example/b", null, "lt-b")));
+    Set<String> seen = new java.util.HashSet<>();
+    before.forEach(c -> seen.addAll(c.keys()));
+    // run 2: a new item repeats g-b, so the whole feed is known by link and title
+    List<RunItems.Collected> after =
+        RunItems.of(
+            List.of(
+                feedItem("f1", "lt-a", "https://e.example/a", null, "g-a"),
+                feedItem("f1", "lt-b", "https://e.example/b", null, "g-b"),
+                feedItem("f1", "lt-c", "https://e.example/c", null, "g-b")));
+    assertTrue(after.get(0).seenIn(seen));
+    assertFalse("g-b names two items now: b cannot be told by it", after.get(1).seenIn(seen));
+    assertFalse(after.get(2).seenIn(seen));
+  }
 }
