@@ -52,4 +52,15 @@ public final class AccountGate implements RunPipeline {
   public void alertInterrupted(Watch watch, String runId, List<String> channels) {
     runs.alertInterrupted(watch, runId, channels);
   }
+
+  @Override
+  public java.util.concurrent.CompletionStage<List<io.periscope.notify.Delivery>> deliver(
+      String channel, io.periscope.notify.Alert alert) {
+    return runs.deliver(channel, alert);
+  }
+
+  @Override
+  public void deliveryFailed(io.periscope.notify.Alert alert, String channel, String reason) {
+    runs.deliveryFailed(alert, channel, reason);
+  }
 }

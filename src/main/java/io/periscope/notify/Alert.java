@@ -3,11 +3,16 @@ package io.periscope.notify;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * An event alert: a watch's condition was judged met on some fresh items. {@link Strength#WEAK} is
  * the unconfirmed alert sent when the confidence reached {@code weakThreshold} but not {@code
  * threshold}.
+ *
+ * <p>{@code id} is the alert's stable identity: the id of the run that decided it, the same on
+ * every attempt to deliver it, so a receiver that keeps ids can tell a repeat (docs/runs.md,
+ * "Deliveries"). An alert made without a run (a test send) has an id of its own.
  */
 public record Alert(
     String owner,
@@ -18,7 +23,8 @@ public record Alert(
     String summary,
     List<Evidence> evidence,
     String condition,
-    Instant at) {
+    Instant at,
+    String id) {
 
   public enum Strength {
     CONFIRMED,
@@ -33,8 +39,33 @@ public record Alert(
     }
   }
 
+  /** An alert with an id of its own, made without a run. */
+  public Alert(
+      String owner,
+      String watchId,
+      String watchName,
+      Strength strength,
+      double confidence,
+      String summary,
+      List<Evidence> evidence,
+      String condition,
+      Instant at) {
+    this(
+        owner,
+        watchId,
+        watchName,
+        strength,
+        confidence,
+        summary,
+        evidence,
+        condition,
+        at,
+        UUID.randomUUID().toString());
+  }
+
   public Alert {
     Objects.requireNonNull(strength, "strength");
+    Objects.requireNonNull(id, "id");
     Objects.requireNonNull(at, "at");
     owner = owner == null ? "" : owner;
     watchId = watchId == null ? "" : watchId;

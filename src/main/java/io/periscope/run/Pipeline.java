@@ -119,6 +119,31 @@ public final class Pipeline implements RunPipeline {
   }
 
   @Override
+  public CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
+    return notifier.send(List.of(channel), alert);
+  }
+
+  /**
+   * The operator hears of it once per delivery; the channel by its kind only, since its target (a
+   * webhook's path, an address) is the owner's and may be a secret.
+   */
+  @Override
+  public void deliveryFailed(Alert alert, String channel, String reason) {
+    adminAlerts.alert(
+        AdminAlerts.Kind.DELIVERY_FAILED,
+        alert.owner(),
+        alert.watchId(),
+        "the alert of run "
+            + alert.id()
+            + " to a "
+            + io.periscope.notify.ChannelId.parse(channel)
+                .map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT))
+                .orElse("unknown")
+            + " channel was not delivered: "
+            + (reason == null ? "no reason given" : reason));
+  }
+
+  @Override
   public void runCrashed(Watch watch, RunRecord record) {
     runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, watch.owner(), watch.id(), record.error());
   }
@@ -375,15 +400,12 @@ public final class Pipeline implements RunPipeline {
               List<String> channels = run.watch().channels().stream().distinct().toList();
               if (decision.outcome().equals(RunRecord.NO_MATCH) || channels.isEmpty())
                 return done(run, record, newlySeen);
-              Alert alert = alert(run.watch(), decision.outcome(), verdict);
+              Alert alert = alert(run.watch(), decision.outcome(), verdict, record.runId());
               return CompletableFuture.completedFuture(
                   new Outcome(
                       record,
                       seenNow(run, newlySeen),
-                      new PendingAlert(
-                          channels,
-                          () ->
-                              notifier.send(channels, alert).thenApply(Pipeline::deliveryRecords)),
+                      new PendingAlert(channels, alert),
                       run.baselined()));
             })
         .thenCompose(stage -> stage);
@@ -449,12 +471,6 @@ public final class Pipeline implements RunPipeline {
     return all;
   }
 
-  private static List<RunRecord.DeliveryRecord> deliveryRecords(List<Delivery> deliveries) {
-    return deliveries.stream()
-        .map(d -> new RunRecord.DeliveryRecord(d.channel(), d.device(), d.ok(), d.error()))
-        .toList();
-  }
-
   private CompletionStage<List<SourceResult>> collect(Watch watch) {
     List<CompletableFuture<SourceResult>> each =
         watch.sources().stream().map(source -> collect(source).toCompletableFuture()).toList();
@@ -491,7 +507,8 @@ public final class Pipeline implements RunPipeline {
         .exceptionally(e -> SourceResult.failed(source.value(), Failures.unwrap(e)));
   }
 
-  private Alert alert(Watch watch, String outcome, Verdict verdict) {
+  /** The alert of run {@code runId}, whose id it takes. */
+  private Alert alert(Watch watch, String outcome, Verdict verdict, String runId) {
     return new Alert(
         watch.owner(),
         watch.id(),
@@ -501,7 +518,8 @@ public final class Pipeline implements RunPipeline {
         verdict.summary(),
         verdict.evidence().stream().map(e -> new Alert.Evidence(e.title(), e.url())).toList(),
         watch.condition(),
-        clock.instant());
+        clock.instant(),
+        runId);
   }
 
   /** An outcome with no alert to send; the items set aside as old news are seen in any case. */

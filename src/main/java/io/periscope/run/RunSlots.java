@@ -109,6 +109,17 @@ public final class RunSlots implements RunPipeline {
   }
 
   @Override
+  public java.util.concurrent.CompletionStage<List<io.periscope.notify.Delivery>> deliver(
+      String channel, io.periscope.notify.Alert alert) {
+    return runs.deliver(channel, alert);
+  }
+
+  @Override
+  public void deliveryFailed(io.periscope.notify.Alert alert, String channel, String reason) {
+    runs.deliveryFailed(alert, channel, reason);
+  }
+
+  @Override
   public void runCrashed(Watch watch, RunRecord record) {
     runs.runCrashed(watch, record);
   }
