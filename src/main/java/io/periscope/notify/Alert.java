@@ -3,7 +3,6 @@ package io.periscope.notify;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * An event alert: a watch's condition was judged met on some fresh items. {@link Strength#WEAK} is
@@ -12,7 +11,7 @@ import java.util.UUID;
  *
  * <p>{@code id} is the alert's stable identity: the id of the run that decided it, the same on
  * every attempt to deliver it, so a receiver that keeps ids can tell a repeat (docs/runs.md,
- * "Deliveries"). An alert made without a run (a test send) has an id of its own.
+ * "Deliveries"). An alert made without a run (a test send) needs an id of its own.
  */
 public record Alert(
     String owner,
@@ -37,30 +36,6 @@ public record Alert(
       title = title == null ? "" : title;
       url = url == null ? "" : url;
     }
-  }
-
-  /** An alert with an id of its own, made without a run. */
-  public Alert(
-      String owner,
-      String watchId,
-      String watchName,
-      Strength strength,
-      double confidence,
-      String summary,
-      List<Evidence> evidence,
-      String condition,
-      Instant at) {
-    this(
-        owner,
-        watchId,
-        watchName,
-        strength,
-        confidence,
-        summary,
-        evidence,
-        condition,
-        at,
-        UUID.randomUUID().toString());
   }
 
   public Alert {

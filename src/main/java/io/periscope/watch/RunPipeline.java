@@ -70,6 +70,34 @@ public interface RunPipeline {
    */
   default void deliveryFailed(Alert alert, String channel, String reason) {}
 
+  /**
+   * A pipeline that changes how runs run and hands everything else to the one it wraps, {@link
+   * #inner()}: the operator's alerts and the deliveries.
+   */
+  interface Wrapper extends RunPipeline {
+    RunPipeline inner();
+
+    @Override
+    default void runCrashed(Watch watch, RunRecord record) {
+      inner().runCrashed(watch, record);
+    }
+
+    @Override
+    default void alertInterrupted(Watch watch, String runId, List<String> channels) {
+      inner().alertInterrupted(watch, runId, channels);
+    }
+
+    @Override
+    default CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
+      return inner().deliver(channel, alert);
+    }
+
+    @Override
+    default void deliveryFailed(Alert alert, String channel, String reason) {
+      inner().deliveryFailed(alert, channel, reason);
+    }
+  }
+
   /** A run's alert, not sent yet, to {@code channels}. */
   record PendingAlert(List<String> channels, Alert alert) {}
 

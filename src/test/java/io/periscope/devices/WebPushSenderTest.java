@@ -117,7 +117,8 @@ public class WebPushSenderTest {
         "Acme set the launch date for 3 May.",
         List.of(new Alert.Evidence("Acme sets launch date", "https://news.example.com/acme?id=1")),
         "Acme announces a launch date",
-        Instant.parse("2026-05-01T12:00:00Z"));
+        Instant.parse("2026-05-01T12:00:00Z"),
+        "alert-push");
   }
 
   private List<Delivery> send(WebPushSender sender, Alert alert) throws Exception {

@@ -59,7 +59,16 @@ public class AlertFormatTest {
   public void aNameWithLineBreaksStaysOnTheHeadline() {
     Alert alert =
         new Alert(
-            "a", "w", "Two\r\nlines", Alert.Strength.CONFIRMED, 1, "", List.of(), "", Alerts.AT);
+            "a",
+            "w",
+            "Two\r\nlines",
+            Alert.Strength.CONFIRMED,
+            1,
+            "",
+            List.of(),
+            "",
+            Alerts.AT,
+            "alert-format");
     assertEquals("🔔 Two lines — condition met (100%)", AlertFormat.headline(alert));
   }
 

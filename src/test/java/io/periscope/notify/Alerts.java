@@ -21,7 +21,8 @@ final class Alerts {
             new Alert.Evidence(
                 "Acme sets launch date", "https://news.example.com/acme?id=1&ref=feed")),
         "Acme announces a launch date",
-        AT);
+        AT,
+        "alert-confirmed");
   }
 
   static Alert weak() {
@@ -34,7 +35,8 @@ final class Alerts {
         "Acme hints at a date.",
         List.of(new Alert.Evidence("Acme hints at a date", "https://news.example.com/hint")),
         "Acme announces a launch date",
-        AT);
+        AT,
+        "alert-weak");
   }
 
   static Alert withEvidence(int count) {
@@ -54,6 +56,7 @@ final class Alerts {
         "Many items.",
         evidence,
         "Acme announces a launch date",
-        AT);
+        AT,
+        "alert-with-evidence-" + count);
   }
 }

@@ -5,11 +5,9 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
-import io.periscope.testing.TestJournals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,18 +31,12 @@ public class OwedDeliveriesWakeTest {
   private InProcessService service;
 
   private Config config() {
-    return ConfigFactory.parseMap(
-            Map.of(
-                "periscope.scheduler.tick", "100ms",
-                "jdbc-read-journal.refresh-interval", "100ms",
-                "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout",
-                    "1s",
-                "periscope.notify.retry.first-backoff", "2s",
-                "periscope.fetch.allow-private-networks", true,
-                "periscope.model.base-url", upstream.base() + "/v1",
-                "periscope.model.api-keys", "sk-owed-deliveries-test-0001"))
-        .withFallback(TestJournals.embedded(dataDir))
-        .resolve();
+    return SchedulesFireTest.fastSchedules(
+        dataDir,
+        Map.of(
+            "periscope.notify.retry.first-backoff", "2s",
+            "periscope.model.base-url", upstream.base() + "/v1",
+            "periscope.model.api-keys", "sk-owed-deliveries-test-0001"));
   }
 
   @After

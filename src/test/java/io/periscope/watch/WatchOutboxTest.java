@@ -83,18 +83,7 @@ public class WatchOutboxTest {
     public CompletionStage<Outcome> run(
         Watch watch, Memory memory, String trigger, Instant startedAt) {
       RunRecord record = WatchRunsTest.record(RunRecord.ALERT);
-      Alert alert =
-          new Alert(
-              "alice",
-              "acme",
-              "Acme",
-              Alert.Strength.CONFIRMED,
-              0.9,
-              "Acme set a date.",
-              List.of(),
-              "Acme announces a launch date",
-              alertAt,
-              record.runId());
+      Alert alert = WatchRunsTest.alertOf(record, alertAt);
       return CompletableFuture.completedFuture(
           new Outcome(
               record,

@@ -108,8 +108,8 @@ public class WatchRunsTest {
 
   static final String HOOK = "webhook:https://example.org/h";
 
-  /** The alert of the run {@code record}, as the pipeline makes it. */
-  static Alert alertOf(RunRecord record) {
+  /** The alert of the run {@code record}, decided at {@code at}, as the pipeline makes it. */
+  static Alert alertOf(RunRecord record, Instant at) {
     return new Alert(
         "alice",
         "acme",
@@ -119,7 +119,7 @@ public class WatchRunsTest {
         "Acme set a date.",
         List.of(),
         "Acme announces a launch date",
-        Instant.now(),
+        at,
         record.runId());
   }
 
@@ -165,7 +165,7 @@ public class WatchRunsTest {
             new RunPipeline.Outcome(
                 record,
                 newlySeen,
-                new RunPipeline.PendingAlert(List.of(HOOK), alertOf(record)),
+                new RunPipeline.PendingAlert(List.of(HOOK), alertOf(record, Instant.now())),
                 Map.of()));
     awaitAttempts(1);
   }
