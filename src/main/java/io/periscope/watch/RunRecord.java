@@ -119,6 +119,11 @@ public record RunRecord(
       return PENDING.equals(state);
     }
 
+    /** This delivery ended as failed for good, saying {@code reason}. */
+    public DeliveryRecord failedForGood(String reason) {
+      return new DeliveryRecord(channel, device, false, reason, FAILED, attempts, null);
+    }
+
     /** This delivery with one more attempt, which ended it ({@code state}) or left it pending. */
     public DeliveryRecord after(Attempt attempt, String state, Instant nextAttemptAt) {
       List<Attempt> all = new java.util.ArrayList<>(attempts);

@@ -18,7 +18,10 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -34,6 +37,7 @@ import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.SnapshotCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EffectBuilder;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
@@ -149,7 +153,7 @@ public final class WatchEntity
       return wake;
     }
 
-    java.util.Optional<Pending> owed(String runId, String channel) {
+    Optional<Pending> owed(String runId, String channel) {
       return outbox.stream()
           .filter(p -> p.runId().equals(runId) && p.channel().equals(channel))
           .findFirst();
@@ -615,8 +619,7 @@ public final class WatchEntity
    * the index to the next fire time alone, and the next fire time written again once nothing is
    * owed any more.
    */
-  private org.apache.pekko.persistence.typed.javadsl.EffectBuilder<Event, State> persistAll(
-      State state, List<Event> events) {
+  private EffectBuilder<Event, State> persistAll(State state, List<Event> events) {
     List<Event> all = new ArrayList<>(events);
     State after = state;
     for (Event e : events) after = apply(after, e);
@@ -800,17 +803,17 @@ public final class WatchEntity
   private void attemptFirst(State state, String runId) {
     Instant at = clock.instant();
     List<Pending> owed = state.outbox().stream().filter(p -> p.runId().equals(runId)).toList();
-    List<java.util.concurrent.CompletableFuture<List<Delivery>>> sends = new ArrayList<>();
+    List<CompletableFuture<List<Delivery>>> sends = new ArrayList<>();
     for (Pending p : owed) sends.add(send(p));
     context.pipeToSelf(
-        java.util.concurrent.CompletableFuture.allOf(
-                sends.toArray(java.util.concurrent.CompletableFuture[]::new))
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
             .thenApply(all -> sends.stream().flatMap(f -> f.join().stream()).toList()),
-        (results, failure) -> new Attempted(runId, results, at, true));
+        (results, failure) ->
+            new Attempted(runId, results == null ? List.of() : results, at, true));
   }
 
   /** One attempt of one owed delivery; never fails (a failure is an unexpected, retryable one). */
-  private java.util.concurrent.CompletableFuture<List<Delivery>> send(Pending p) {
+  private CompletableFuture<List<Delivery>> send(Pending p) {
     attempting.add(p.key());
     List<Delivery> broke = List.of(Delivery.retryable(p.channel(), ATTEMPT_FAILED, null));
     try {
@@ -820,7 +823,7 @@ public final class WatchEntity
           .exceptionally(e -> broke)
           .thenApply(ds -> ds == null || ds.isEmpty() ? broke : ds);
     } catch (RuntimeException e) {
-      return java.util.concurrent.CompletableFuture.completedFuture(broke);
+      return CompletableFuture.completedFuture(broke);
     }
   }
 
@@ -844,19 +847,18 @@ public final class WatchEntity
           p.record() != null
               ? p.record()
               : new RunRecord.DeliveryRecord(p.channel(), null, false, null);
-      RunRecord.DeliveryRecord ended =
-          new RunRecord.DeliveryRecord(
-              p.channel(),
-              null,
-              false,
-              gaveUp(before.error()),
-              RunRecord.DeliveryRecord.FAILED,
-              before.attempts(),
-              null);
-      return recordAttempts(state, p.runId(), List.of(ended), -1, List.of(p), null);
+      return recordAttempts(
+          state,
+          p.runId(),
+          List.of(before.failedForGood(gaveUp(before.error()))),
+          -1,
+          List.of(p),
+          null);
     }
     context.pipeToSelf(
-        send(p), (results, failure) -> new Attempted(p.runId(), results, now, false));
+        send(p),
+        (results, failure) ->
+            new Attempted(p.runId(), results == null ? List.of() : results, now, false));
     return Effect().noReply();
   }
 
@@ -970,18 +972,11 @@ public final class WatchEntity
     if (!d.retryable())
       return List.of(before.after(attempt, RunRecord.DeliveryRecord.FAILED, null));
     Instant next = clock.instant().plus(backoff(before.attempts().size() + 1, d.retryAfter()));
-    if (next.isAfter(p.retryUntil())) {
-      RunRecord.DeliveryRecord last = before.after(attempt, RunRecord.DeliveryRecord.FAILED, null);
+    if (next.isAfter(p.retryUntil()))
       return List.of(
-          new RunRecord.DeliveryRecord(
-              last.channel(),
-              null,
-              false,
-              gaveUp(d.error()),
-              RunRecord.DeliveryRecord.FAILED,
-              last.attempts(),
-              null));
-    }
+          before
+              .after(attempt, RunRecord.DeliveryRecord.FAILED, null)
+              .failedForGood(gaveUp(d.error())));
     return List.of(before.after(attempt, RunRecord.DeliveryRecord.PENDING, next));
   }
 
@@ -1006,8 +1001,7 @@ public final class WatchEntity
     long wait = first;
     for (int i = 1; i < attempts && wait < most; i++) wait *= 2;
     wait = Math.min(wait, most);
-    return Duration.ofMillis(
-        wait / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(wait / 2 + 1));
+    return Duration.ofMillis(wait / 2 + ThreadLocalRandom.current().nextLong(wait / 2 + 1));
   }
 
   private ReplyEffect<Event, State> onDeliveryInterrupted(State state, DeliveryInterrupted cmd) {
@@ -1087,8 +1081,7 @@ public final class WatchEntity
               StatusReply.error("a watch with id '" + cmd.watch().id() + "' already exists"));
     }
     Instant now = clock.instant();
-    return Effect()
-        .persist(new Created(cmd.watch(), now, firstFire(cmd.watch(), now)))
+    return persistAll(state, List.of(new Created(cmd.watch(), now, firstFire(cmd.watch(), now))))
         .thenRun(s -> passivation.passivate(context.getSelf()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
@@ -1105,10 +1098,13 @@ public final class WatchEntity
             && before.schedule().equals(cmd.watch().schedule())
             && before.timeZone().equals(cmd.watch().timeZone())
             && state.nextFireAt() != null;
-    return Effect()
-        .persist(
-            new Replaced(
-                cmd.watch(), now, sameSchedule ? state.nextFireAt() : firstFire(cmd.watch(), now)))
+    return persistAll(
+            state,
+            List.of(
+                new Replaced(
+                    cmd.watch(),
+                    now,
+                    sameSchedule ? state.nextFireAt() : firstFire(cmd.watch(), now))))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
 
@@ -1119,8 +1115,8 @@ public final class WatchEntity
 
   private ReplyEffect<Event, State> onDelete(State state, Delete cmd) {
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
-    return Effect()
-        .persist(new Deleted(clock.instant()))
+    // deliveries already owed go on: the alert was decided while the watch existed
+    return persistAll(state, List.of(new Deleted(clock.instant())))
         .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 

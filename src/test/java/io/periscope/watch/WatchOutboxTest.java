@@ -204,16 +204,9 @@ public class WatchOutboxTest {
     assertEquals(List.of(), pipeline.failedForGood);
 
     // The wake-up index followed the owed delivery, and has the fire time back now nothing is owed.
-    List<Object> events =
-        PersistenceTestKit.create(testKit.system())
-            .persistedInStorage(WatchEntity.TYPE_KEY.name() + "|" + entityId);
-    assertTrue(events.stream().anyMatch(e -> e instanceof WatchEntity.DeliveriesDue));
-    Object lastWake =
-        events.stream()
-            .filter(
-                e -> WatchEntity.tagsOf((WatchEntity.Event) e).contains(WatchEntity.SCHEDULE_TAG))
-            .reduce((a, b) -> b)
-            .orElseThrow();
+    List<WatchEntity.Event> wakes = scheduleEvents();
+    assertTrue(wakes.stream().anyMatch(e -> e instanceof WatchEntity.DeliveriesDue));
+    WatchEntity.Event lastWake = wakes.get(wakes.size() - 1);
     assertTrue(lastWake.toString(), lastWake instanceof WatchEntity.ScheduleAdvanced);
   }
 
@@ -289,6 +282,41 @@ public class WatchOutboxTest {
     assertTrue(d.error(), d.error().startsWith("timed out; gave up"));
     assertEquals(1, pipeline.attempts.size());
     assertEquals(1, pipeline.failedForGood.size());
+  }
+
+  /** The events of the watch tagged for the wake-up index, oldest first. */
+  private List<WatchEntity.Event> scheduleEvents() {
+    return PersistenceTestKit.create(testKit.system())
+        .persistedInStorage(WatchEntity.TYPE_KEY.name() + "|" + entityId)
+        .stream()
+        .map(e -> (WatchEntity.Event) e)
+        .filter(e -> WatchEntity.tagsOf(e).contains(WatchEntity.SCHEDULE_TAG))
+        .toList();
+  }
+
+  @Test
+  public void aWatchDeletedWhileItOwesADeliveryStillMakesItAndTheIndexStillWakesIt() {
+    AlertingPipeline pipeline =
+        new AlertingPipeline(
+            List.of(HOOK), new Script().then(HOOK, Delivery.retryable(HOOK, "HTTP 503", null)));
+    ActorRef<WatchEntity.Command> entity = created(pipeline);
+    assertTrue(delivery(run(entity), HOOK).pending());
+    TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    assertTrue(deleted.receiveMessage().isSuccess());
+    List<WatchEntity.Event> wakes = scheduleEvents();
+    assertTrue(
+        "the deletion would take the watch out of the index; the owed delivery puts it back: "
+            + wakes,
+        wakes.get(wakes.size() - 1) instanceof WatchEntity.DeliveriesDue
+            && wakes.get(wakes.size() - 2) instanceof WatchEntity.Deleted);
+
+    assertEquals(RunRecord.DeliveryRecord.DELIVERED, settled(entity, HOOK).state());
+    List<WatchEntity.Event> after = scheduleEvents();
+    assertEquals(
+        "nothing owed: the index forgets the deleted watch",
+        new WatchEntity.ScheduleAdvanced(null, null),
+        after.get(after.size() - 1));
   }
 
   @Test
