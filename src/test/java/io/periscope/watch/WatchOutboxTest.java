@@ -320,6 +320,41 @@ public class WatchOutboxTest {
   }
 
   @Test
+  public void shardingsStopMessageWaitsForTheAttemptInFlightSoTheNextNodeDoesNotRepeatIt() {
+    CompletableFuture<List<Delivery>> retry = new CompletableFuture<>();
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    AlertingPipeline pipeline =
+        new AlertingPipeline(
+            List.of(HOOK),
+            (channel, alert) ->
+                calls.incrementAndGet() == 1
+                    ? CompletableFuture.completedFuture(
+                        List.of(Delivery.retryable(HOOK, "HTTP 503", null)))
+                    : retry);
+    ActorRef<WatchEntity.Command> entity = created(pipeline);
+    assertTrue(delivery(run(entity), HOOK).pending());
+    testKit
+        .createTestProbe()
+        .awaitAssert(
+            Duration.ofSeconds(5),
+            () -> {
+              assertEquals("the retry is in flight", 2, pipeline.attempts.size());
+              return null;
+            });
+    TestProbe<Object> watcher = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Stop()); // a hand-over or passivation
+    watcher.expectNoMessage(Duration.ofMillis(300));
+    retry.complete(List.of(Delivery.delivered(HOOK)));
+    watcher.expectTerminated(entity, Duration.ofSeconds(5));
+
+    ActorRef<WatchEntity.Command> again = spawn(pipeline);
+    RunRecord.DeliveryRecord d = settled(again, HOOK);
+    assertEquals(RunRecord.DeliveryRecord.DELIVERED, d.state());
+    assertEquals("the new incarnation does not send it again", 2, pipeline.attempts.size());
+  }
+
+  @Test
   public void aDeadChannelHoldsUpNeitherTheOtherChannelNorTheNextRun() {
     Script script = new Script();
     for (int i = 0; i < 100; i++) script.then(HOOK, Delivery.retryable(HOOK, "HTTP 503", null));
