@@ -33,13 +33,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
@@ -149,18 +147,20 @@ public final class Pipeline implements RunPipeline {
   }
 
   /**
-   * What one run has gathered so far; each step adds to it. {@code setAside}: the keys of the items
-   * that are old news, seen without being judged; {@code baselined}: the sources that took their
-   * baseline in this run.
+   * What one run has gathered so far; each step adds to it. {@code setAside}: the items that are
+   * old news, seen without being judged; {@code remapped}: keys of items seen before under another
+   * name, recorded now under their own; {@code baselined}: the sources that took their baseline in
+   * this run.
    */
   private record Progress(
       Watch watch,
       String trigger,
       Instant startedAt,
-      List<Item> items,
+      List<RunItems.Collected> items,
       List<SourceError> errors,
-      List<Item> fresh,
-      List<String> setAside,
+      List<RunItems.Collected> fresh,
+      List<RunItems.Collected> setAside,
+      List<String> remapped,
       Map<String, Instant> baselined,
       int recovered) {}
 
@@ -180,11 +180,12 @@ public final class Pipeline implements RunPipeline {
             (results, trust) -> {
               List<SourceError> errors =
                   results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
-              List<Item> items =
-                  newestFirst(distinct(results.stream().flatMap(r -> r.items().stream()).toList()))
-                      .stream()
-                      .map(trust::applyTo)
-                      .toList();
+              List<RunItems.Collected> items =
+                  RunItems.of(
+                      results.stream()
+                          .flatMap(r -> r.items().stream())
+                          .map(trust::applyTo)
+                          .toList());
               Map<String, Instant> baselined = new LinkedHashMap<>();
               for (int i = 0; i < results.size(); i++) {
                 String key = sourceKey(watch.sources().get(i));
@@ -192,18 +193,19 @@ public final class Pipeline implements RunPipeline {
                   baselined.put(key, memory.baselineAt());
               }
               Instant now = clock.instant();
-              List<Item> fresh = new ArrayList<>();
-              List<String> setAside = new ArrayList<>();
-              for (Item item : items) {
-                if (seenBefore(item, memory.seen())) continue;
-                if (oldNews(item, watch, memory, now)) setAside.add(seenKey(item));
+              List<RunItems.Collected> fresh = new ArrayList<>();
+              List<RunItems.Collected> setAside = new ArrayList<>();
+              List<String> remapped = new ArrayList<>();
+              for (RunItems.Collected item : items) {
+                if (item.seenIn(memory.seen())) remapped.addAll(item.unrecordedIn(memory.seen()));
+                else if (oldNews(item.item(), watch, memory, now)) setAside.add(item);
                 else fresh.add(item);
               }
               int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
               Progress run =
                   new Progress(
-                      watch, trigger, startedAt, items, errors, fresh, setAside, baselined,
-                      recovered);
+                      watch, trigger, startedAt, items, errors, fresh, setAside, remapped,
+                      baselined, recovered);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
                 runAlerts.failed(
                     AdminAlerts.Kind.ALL_SOURCES_FAILED,
@@ -242,7 +244,9 @@ public final class Pipeline implements RunPipeline {
               }
               // Only the items the verdict will judge have their pages fetched (newest first).
               return extractor
-                  .extractAll(judgeable(fresh), EXTRACT_CONCURRENCY)
+                  .extractAll(
+                      judgeable(fresh).stream().map(RunItems.Collected::item).toList(),
+                      EXTRACT_CONCURRENCY)
                   .thenCompose(texts -> judgeAndAlert(run, texts));
             })
         .thenCompose(outcome -> outcome);
@@ -252,32 +256,13 @@ public final class Pipeline implements RunPipeline {
    * The fresh items a verdict judges: the first {@link VerdictPrompt#MAX_ITEMS} (newest first). The
    * rest stay unseen, unfetched, for a later run (docs/model-protocol.md, "What is new").
    */
-  static List<Item> judgeable(List<Item> fresh) {
+  static List<RunItems.Collected> judgeable(List<RunItems.Collected> fresh) {
     return fresh.subList(0, Math.min(VerdictPrompt.MAX_ITEMS, fresh.size()));
   }
 
   /** The key a source's baseline is kept by: {@code type:value}. */
   static String sourceKey(WatchSource source) {
     return source.type() + ":" + source.value();
-  }
-
-  /**
-   * The key "seen" keeps an item by. A feed's guids are its own (two feeds may both number their
-   * items 1, 2, 3), so a feed item's identity is scoped to its feed; a search result is its URL,
-   * the same article whichever query found it.
-   */
-  static String seenKey(Item item) {
-    return FeedCollector.SOURCE_TYPE.equals(item.sourceType())
-        ? item.sourceType() + ":" + item.sourceValue() + " " + item.identity()
-        : item.identity();
-  }
-
-  /**
-   * Whether the watch has judged (or set aside) the item: by its key, or by its bare identity as
-   * the seen sets written before keys were scoped hold it.
-   */
-  static boolean seenBefore(Item item, Set<String> seen) {
-    return seen.contains(seenKey(item)) || seen.contains(item.identity());
   }
 
   /**
@@ -321,15 +306,15 @@ public final class Pipeline implements RunPipeline {
   }
 
   private CompletionStage<Outcome> judgeAndAlert(Progress run, List<Optional<String>> texts) {
-    List<Item> judgeable = judgeable(run.fresh());
-    int attempted = (int) judgeable.stream().filter(i -> i.url() != null).count();
+    List<RunItems.Collected> judgeable = judgeable(run.fresh());
+    int attempted = (int) judgeable.stream().filter(i -> i.item().url() != null).count();
     int extracted = (int) texts.stream().filter(Optional::isPresent).count();
     RunRecord.Collection collection =
         new RunRecord.Collection(
             attempted, run.items().size(), extracted, attempted - extracted, run.recovered());
     List<VerdictPrompt.Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < run.fresh().size(); i++) {
-      Item item = run.fresh().get(i);
+      Item item = run.fresh().get(i).item();
       // A page that could not be extracted (or, past the judged ones, was not fetched) falls back
       // to the feed's own summary.
       Optional<String> page = i < texts.size() ? texts.get(i) : Optional.empty();
@@ -379,12 +364,15 @@ public final class Pipeline implements RunPipeline {
               }
               runAlerts.succeeded(run.watch().owner(), run.watch().id());
               Verdict verdict = answer.value();
-              String tier = corroboratingTier(verdict.evidence(), run.items());
+              String tier =
+                  corroboratingTier(
+                      verdict.evidence(),
+                      run.items().stream().map(RunItems.Collected::item).toList());
               Decision decision = decide(run.watch(), verdict, tier);
               // The prompt lists the first fresh items: exactly those were judged.
               List<String> newlySeen =
                   run.fresh().subList(0, prompt.judged().size()).stream()
-                      .map(Pipeline::seenKey)
+                      .flatMap(c -> c.keys().stream())
                       .toList();
               RunRecord record =
                   record(
@@ -464,9 +452,10 @@ public final class Pipeline implements RunPipeline {
     }
   }
 
-  /** The judged items and the ones set aside as old news. */
+  /** The keys of the judged items, the ones set aside as old news and the remapped ones. */
   private static List<String> seenNow(Progress run, List<String> judged) {
-    List<String> all = new ArrayList<>(run.setAside());
+    List<String> all = new ArrayList<>(run.remapped());
+    run.setAside().forEach(c -> all.addAll(c.keys()));
     all.addAll(judged);
     return all;
   }
@@ -489,21 +478,7 @@ public final class Pipeline implements RunPipeline {
             KeyPoolEntity.SEARCH,
             key -> search.get().search(source.value(), source.recencyDays(), SEARCH_RESULTS, key))
         .thenApply(
-            found ->
-                SourceResult.ok(
-                    found.stream()
-                        .map(
-                            i ->
-                                new Item(
-                                    i.identity(),
-                                    i.title(),
-                                    i.url(),
-                                    i.summary(),
-                                    i.published(),
-                                    i.sourceType(),
-                                    i.sourceValue(),
-                                    source.trust()))
-                        .toList()))
+            found -> SourceResult.ok(found.stream().map(i -> i.withTrust(source.trust())).toList()))
         .exceptionally(e -> SourceResult.failed(source.value(), Failures.unwrap(e)));
   }
 
@@ -593,42 +568,6 @@ public final class Pipeline implements RunPipeline {
         .min(Comparator.naturalOrder())
         .map(TrustTier::wire)
         .orElse(null);
-  }
-
-  /**
-   * The first occurrence of each key (the same search result from two queries is one item; two
-   * feeds' items are two even when their guids are equal).
-   */
-  static List<Item> distinct(List<Item> items) {
-    Map<String, Item> byKey = new LinkedHashMap<>();
-    items.forEach(i -> byKey.putIfAbsent(seenKey(i), i));
-    return List.copyOf(byKey.values());
-  }
-
-  /**
-   * Newest first: the judge's item bound keeps the newest. A feed item without a date sorts with
-   * the dated item above it in its feed (feeds list newest first), or as the newest when none is
-   * above it, so an undated feed keeps its own order; other undated items (search results) go last.
-   */
-  static List<Item> newestFirst(List<Item> items) {
-    Map<Item, Instant> order = new IdentityHashMap<>();
-    String source = null;
-    Instant above = null;
-    for (Item i : items) {
-      if (!Objects.equals(i.sourceValue(), source)) {
-        source = i.sourceValue();
-        above = null;
-      }
-      if (i.published() != null) above = i.published();
-      Instant undated =
-          !FeedCollector.SOURCE_TYPE.equals(i.sourceType())
-              ? Instant.MIN
-              : above == null ? Instant.MAX : above;
-      order.put(i, i.published() != null ? i.published() : undated);
-    }
-    return items.stream()
-        .sorted(Comparator.comparing((Item i) -> order.get(i)).reversed())
-        .toList();
   }
 
   private static String problem(Throwable cause) {

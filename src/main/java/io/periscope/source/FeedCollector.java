@@ -88,9 +88,10 @@ public final class FeedCollector {
       return SourceResult.failed(new SourceError(feedUrl, "not-a-feed", e.getMessage(), null));
     }
     List<Item> items = new ArrayList<>();
-    for (FeedReader.Entry entry : read.entries()) {
-      Item item = item(feedUrl, entry);
-      if (item != null) items.add(ItemBounds.bounded(item));
+    List<ItemIdentity.Named> names = ItemIdentity.ofFeed(read.entries());
+    for (int i = 0; i < names.size(); i++) {
+      if (names.get(i) != null)
+        items.add(ItemBounds.bounded(item(feedUrl, read.entries().get(i), names.get(i))));
     }
     String etag = sendable(response.header("ETag"));
     String lastModified = sendable(response.header("Last-Modified"));
@@ -103,23 +104,17 @@ public final class FeedCollector {
     return SourceResult.ok(withTrust(items, trust), read.recoveries());
   }
 
-  private static Item item(String feedUrl, FeedReader.Entry entry) {
-    String title = entry.title();
-    String link = entry.link();
-    String guid = entry.id();
-    if (guid == null && link == null && title == null)
-      return null; // nothing to know it by, nothing to cite
-    String identity = guid != null ? guid : link != null ? link : titleAndLinkHash(title, link);
+  private static Item item(String feedUrl, FeedReader.Entry entry, ItemIdentity.Named name) {
     return new Item(
-        identity, title, link, entry.summary(), entry.published(), SOURCE_TYPE, feedUrl, null);
-  }
-
-  /**
-   * The identity of an entry with neither guid nor link: SHA-256 (hex) of title, a newline, and
-   * link.
-   */
-  static String titleAndLinkHash(String title, String link) {
-    return ItemBounds.sha256Hex((title == null ? "" : title) + "\n" + (link == null ? "" : link));
+        name.identity(),
+        entry.title(),
+        NormalizedUrls.forDisplay(entry.link()),
+        entry.summary(),
+        entry.published(),
+        SOURCE_TYPE,
+        feedUrl,
+        null,
+        name.aliases());
   }
 
   /** Roughly what {@code items} hold on the heap: two bytes a character plus the objects. */
@@ -129,24 +124,13 @@ public final class FeedCollector {
       bytes += 160;
       for (String s : new String[] {i.identity(), i.title(), i.url(), i.summary(), i.sourceValue()})
         if (s != null) bytes += 40 + 2L * s.length();
+      for (String alias : i.aliases()) bytes += 40 + 2L * alias.length();
     }
     return bytes;
   }
 
   private static List<Item> withTrust(List<Item> items, String trust) {
-    return items.stream()
-        .map(
-            i ->
-                new Item(
-                    i.identity(),
-                    i.title(),
-                    i.url(),
-                    i.summary(),
-                    i.published(),
-                    i.sourceType(),
-                    i.sourceValue(),
-                    trust))
-        .toList();
+    return items.stream().map(i -> i.withTrust(trust)).toList();
   }
 
   /** A validator we can echo in a request header; a server's non-ASCII one is not remembered. */

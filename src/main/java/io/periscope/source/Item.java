@@ -2,11 +2,14 @@ package io.periscope.source;
 
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
+import java.util.List;
 
 /**
- * One collected item (a feed entry or a search result). {@code identity} is what "seen" is keyed
- * on: the guid, else the link, else a hash of title and link. {@code published}, {@code summary}
- * and {@code trust} may be null.
+ * One collected item (a feed entry or a search result). {@code identity} is what "seen" is keyed on
+ * ({@link ItemIdentity}); {@code aliases} are the other identities an earlier run may have recorded
+ * it by (its guid, its link and title, its identity by the rule before issue 25), which a run
+ * accepts only where they name one item of the source. {@code published}, {@code summary} and
+ * {@code trust} may be null.
  */
 public record Item(
     String identity,
@@ -16,5 +19,15 @@ public record Item(
     Instant published,
     String sourceType,
     String sourceValue,
-    String trust)
-    implements JsonSerializable {}
+    String trust,
+    List<String> aliases)
+    implements JsonSerializable {
+  public Item {
+    aliases = aliases == null ? List.of() : List.copyOf(aliases);
+  }
+
+  public Item withTrust(String tier) {
+    return new Item(
+        identity, title, url, summary, published, sourceType, sourceValue, tier, aliases);
+  }
+}

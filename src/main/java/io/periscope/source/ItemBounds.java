@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * The longest title, link, summary and identity an item may carry into a run's state, its events
@@ -27,15 +28,16 @@ public final class ItemBounds {
   private ItemBounds() {}
 
   public static Item bounded(Item item) {
-    String identity = item.identity();
+    String identity = boundedIdentity(item.identity());
     String title = cut(item.title(), MAX_TITLE_CHARS);
     String url = item.url() != null && item.url().length() > MAX_URL_CHARS ? null : item.url();
     String summary = cut(item.summary(), MAX_SUMMARY_CHARS);
-    if (identity != null && identity.length() > MAX_IDENTITY_CHARS) identity = digest(identity);
+    List<String> aliases = item.aliases().stream().map(ItemBounds::boundedIdentity).toList();
     if (identity == item.identity()
         && title == item.title()
         && url == item.url()
-        && summary == item.summary()) return item;
+        && summary == item.summary()
+        && aliases.equals(item.aliases())) return item;
     return new Item(
         identity,
         title,
@@ -44,7 +46,13 @@ public final class ItemBounds {
         item.published(),
         item.sourceType(),
         item.sourceValue(),
-        item.trust());
+        item.trust(),
+        aliases);
+  }
+
+  /** Aliases are bounded alike, so an alias is the identity an earlier run recorded. */
+  private static String boundedIdentity(String identity) {
+    return identity != null && identity.length() > MAX_IDENTITY_CHARS ? digest(identity) : identity;
   }
 
   /** {@code text} cut to {@code max} characters, never between the halves of a surrogate pair. */

@@ -118,20 +118,23 @@ final class ProviderHttp {
   }
 
   /**
-   * A result as an item: the URL is its identity (search results have no guid). Null without a URL.
+   * A result as an item: the URL is its identity (search results have no guid; {@link
+   * ItemIdentity#ofUrl}). Null without a URL.
    */
   static Item item(
       String query, JsonNode title, JsonNode url, JsonNode snippet, JsonNode published) {
     String link = text(url);
     if (link == null) return null;
+    ItemIdentity.Named name = ItemIdentity.ofUrl(link);
     return new Item(
-        link,
+        name.identity(),
         plainText(title),
-        link,
+        NormalizedUrls.forDisplay(link),
         plainText(snippet),
         date(published),
         SearchProvider.SOURCE_TYPE,
         query,
-        null);
+        null,
+        name.aliases());
   }
 }

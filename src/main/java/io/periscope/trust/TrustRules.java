@@ -59,18 +59,6 @@ public final class TrustRules {
 
   /** The item with the trust a run uses: its rule's tier, else its source's. */
   public Item applyTo(Item item) {
-    return tierFor(item.url())
-        .map(
-            tier ->
-                new Item(
-                    item.identity(),
-                    item.title(),
-                    item.url(),
-                    item.summary(),
-                    item.published(),
-                    item.sourceType(),
-                    item.sourceValue(),
-                    tier.wire()))
-        .orElse(item);
+    return tierFor(item.url()).map(tier -> item.withTrust(tier.wire())).orElse(item);
   }
 }

@@ -128,29 +128,11 @@ public class PipelineTest {
           public MockResponse dispatch(RecordedRequest request) {
             seen.add(request);
             String path = request.getPath();
-            if (path.equals("/feed.xml") || path.equals("/same-guids.xml"))
+            String feed = feeds(path);
+            if (feed != null)
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(rss(path.equals("/feed.xml") ? "articles" : "elsewhere"));
-            if (path.equals("/broken.xml")) // control characters and no end: two recoveries
-            return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(
-                      rss("articles")
-                          .replace("Quarterly", "Quarterly\u0001")
-                          .replace("</rss>", ""));
-            if (path.equals("/old.xml"))
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(oldRss());
-            if (path.equals("/thousand.xml"))
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(thousandRss());
-            if (path.equals("/no-links.xml"))
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/rss+xml")
-                  .setBody(noLinksRss());
+                  .setBody(feed);
             if (path.startsWith("/articles/")
                 || path.startsWith("/elsewhere/")
                 || path.startsWith("/many/"))
@@ -254,6 +236,29 @@ public class PipelineTest {
     pushService.close();
   }
 
+  /** The feed the loopback server answers at {@code path}, or null. */
+  private String feeds(String path) {
+    return switch (path) {
+      case "/feed.xml" -> rss("articles");
+      case "/same-guids.xml" -> rss("elsewhere");
+      // control characters and no end: two recoveries
+      case "/broken.xml" ->
+          rss("articles").replace("Quarterly", "Quarterly\u0001").replace("</rss>", "");
+      case "/old.xml" -> oldRss();
+      case "/thousand.xml" -> thousandRss();
+      // the launch again, under its own guid and with tracking
+      case "/syndicated.xml" ->
+          rss("articles")
+              .replace("/articles/launch", "/articles/launch?utm_source=syndication")
+              .replace("g-launch", "syndicated-launch")
+              .replace("Quarterly note", "Other news")
+              .replace("/articles/note", "/articles/other");
+      case "/guidless.xml" -> guidlessRss();
+      case "/no-links.xml" -> noLinksRss();
+      default -> null;
+    };
+  }
+
   /** On a host name, not an address: trust rules name domains. */
   private String url(String path) {
     return "http://localhost:" + upstream.getPort() + path;
@@ -306,6 +311,23 @@ public class PipelineTest {
         + "<description>d</description>"
         + items
         + "</channel></rss>";
+  }
+
+  /**
+   * Items without guids, whose links (one with tracking, one with an upper-case host) were their
+   * identities before issue 25, and an item with a guid.
+   */
+  private String guidlessRss() {
+    return "<?xml version=\"1.0\"?><rss"
+        + " version=\"2.0\"><channel><title>t</title><link>http://x.org</link>"
+        + "<description>d</description>"
+        + "<item><title>Launch date set</title><link>"
+        + url("/articles/launch?utm_source=rss&amp;utm_medium=feed")
+        + "</link></item><item><title>Quarterly note</title><link>"
+        + url("/articles/note").replace("localhost", "LOCALHOST")
+        + "</link></item><item><title>Other</title><link>"
+        + url("/articles/other")
+        + "</link><guid>g-other</guid></item></channel></rss>";
   }
 
   /** More items than a verdict judges, none with a link. */
@@ -497,14 +519,15 @@ public class PipelineTest {
     Item undatedTop = item("c", "feed-2", null);
     Item older = item("d", "feed-2", noon.minusSeconds(3600));
     Item newer = item("e", "feed-3", noon.plusSeconds(60));
-    Item search = new Item("f", "f", null, null, null, "search", "q", null);
+    Item search = new Item("f", "f", null, null, null, "search", "q", null, List.of());
     assertEquals(
         List.of(undatedTop, newer, dated, undatedBelow, older, search),
-        Pipeline.newestFirst(List.of(dated, undatedBelow, undatedTop, older, search, newer)));
+        RunItems.newestFirst(List.of(dated, undatedBelow, undatedTop, older, search, newer)));
   }
 
   private static Item item(String id, String feed, Instant published) {
-    return new Item(id, id, null, null, published, FeedCollector.SOURCE_TYPE, feed, null);
+    return new Item(
+        id, id, null, null, published, FeedCollector.SOURCE_TYPE, feed, null, List.of());
   }
 
   /** A run after the watch's first: every source took its baseline long ago. */
@@ -896,5 +919,76 @@ public class PipelineTest {
     assertEquals("the first, one summary of the repeats, the recovery", 3, sent.size());
     assertTrue(sent.get(1), sent.get(1).contains("more time(s) since"));
     assertTrue(sent.get(2), sent.get(2).contains("recovered"));
+  }
+
+  @Test
+  public void aWatchWhoseSeenSetHoldsTheOldIdentitiesSeesNothingNewAfterTheUpgrade()
+      throws Exception {
+    verdict.set(answer(true, 0.9));
+    String feed = url("/guidless.xml");
+    Watch watch = watchOf(null, new WatchSource(WatchSource.RSS, feed, null, null));
+    // the keys the rule before issue 25 recorded: guid, else the link as the feed wrote it
+    Set<String> old =
+        Set.of(
+            "rss:" + feed + " " + url("/articles/launch?utm_source=rss&utm_medium=feed"),
+            "rss:" + feed + " " + url("/articles/note").replace("localhost", "LOCALHOST"),
+            "rss:" + feed + " g-other");
+    RunPipeline.Outcome upgraded = run(watch, old);
+    assertEquals(RunRecord.NOTHING_NEW, upgraded.record().outcome());
+    assertEquals(3, upgraded.record().collected());
+    assertEquals(0, requestsTo("/v1/chat/completions"));
+    assertEquals(0, requestsTo("/articles/"));
+    assertEquals(
+        "the two items known by their old keys are recorded under their new ones",
+        2,
+        upgraded.newlySeen().size());
+    // once the old keys have aged out of the seen set, the new ones still know the items
+    Set<String> aged = new java.util.HashSet<>(upgraded.newlySeen());
+    aged.add("rss:" + feed + " g-other");
+    RunPipeline.Outcome later = run(watch, aged);
+    assertEquals(RunRecord.NOTHING_NEW, later.record().outcome());
+    assertTrue(later.newlySeen().isEmpty());
+    // and seen sets from before keys were scoped (bare identities) too
+    assertEquals(
+        RunRecord.NOTHING_NEW,
+        run(
+                watch,
+                Set.of(
+                    url("/articles/launch?utm_source=rss&utm_medium=feed"),
+                    url("/articles/note").replace("localhost", "LOCALHOST"),
+                    "g-other"))
+            .record()
+            .outcome());
+  }
+
+  @Test
+  public void oneArticleInTwoFeedsOfAWatchIsJudgedOnceFromItsBetterTrustedFeed() throws Exception {
+    verdict.set(answer(true, 0.9));
+    Watch two =
+        watchOf(
+            null,
+            new WatchSource(WatchSource.RSS, url("/feed.xml"), "community", null),
+            new WatchSource(WatchSource.RSS, url("/syndicated.xml"), "official", null));
+    RunPipeline.Outcome outcome = run(two, Set.of());
+    RunRecord r = outcome.record();
+    assertEquals("launch, note, other", 3, r.collected());
+    assertEquals(3, r.fresh());
+    assertEquals("the launch's page is fetched once", 1, requestsTo("/articles/launch"));
+    assertEquals("shown from the official feed, without its tracking", "official", r.trustTier());
+    assertEquals(
+        Set.of(
+            "rss:" + url("/feed.xml") + " g-launch",
+            "rss:" + url("/feed.xml") + " g-note",
+            "rss:" + url("/syndicated.xml") + " syndicated-launch",
+            "rss:" + url("/syndicated.xml") + " g-note"),
+        Set.copyOf(outcome.newlySeen()));
+    // next run: the launch is one item already judged, under either feed's guid
+    seen.clear();
+    RunRecord next =
+        run(
+                watchOf(null, new WatchSource(WatchSource.RSS, url("/syndicated.xml"), null, null)),
+                Set.copyOf(outcome.newlySeen()))
+            .record();
+    assertEquals(RunRecord.NOTHING_NEW, next.outcome());
   }
 }

@@ -168,9 +168,11 @@ public class ArticleExtractorTest {
         });
     List<Item> items = new ArrayList<>();
     for (String path : List.of("/1", "/2", "/broken", "/4", "/5", "/6")) {
-      items.add(new Item(path, path, server.url(path).toString(), null, null, "rss", "feed", null));
+      items.add(
+          new Item(
+              path, path, server.url(path).toString(), null, null, "rss", "feed", null, List.of()));
     }
-    items.add(new Item("no-url", "t", null, null, null, "rss", "feed", null));
+    items.add(new Item("no-url", "t", null, null, null, "rss", "feed", null, List.of()));
 
     List<Optional<String>> texts =
         extractor.extractAll(items, 2).toCompletableFuture().get(30, TimeUnit.SECONDS);

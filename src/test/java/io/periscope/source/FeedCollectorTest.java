@@ -102,9 +102,12 @@ public class FeedCollectorTest {
     assertEquals(url, first.sourceValue());
     assertEquals("official", first.trust());
 
-    assertEquals("https://example.com/b", items.get(1).identity());
+    // without a guid: link and title; the link is the identity the rule before issue 25 gave
+    assertEquals(
+        ItemIdentity.linkAndTitle("Only a link", "https://example.com/b"), items.get(1).identity());
+    assertTrue(items.get(1).aliases().contains("https://example.com/b"));
     assertNull(items.get(1).summary());
-    assertEquals(FeedCollector.titleAndLinkHash("Only a title", null), items.get(2).identity());
+    assertEquals(ItemIdentity.linkAndTitle("Only a title", null), items.get(2).identity());
     assertEquals(64, items.get(2).identity().length());
   }
 

@@ -4,11 +4,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 
+import java.util.List;
 import org.junit.Test;
 
 public class ItemBoundsTest {
   private static Item item(String identity, String title, String url, String summary) {
-    return new Item(identity, title, url, summary, null, "search", "q", null);
+    return new Item(identity, title, url, summary, null, "search", "q", null, List.of());
   }
 
   @Test

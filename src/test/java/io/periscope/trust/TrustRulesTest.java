@@ -103,14 +103,15 @@ public class TrustRulesTest {
   @Test
   public void aRuleOverridesTheSourcesTrustAndNoRuleKeepsIt() {
     TrustRules rules = TrustRules.of(List.of(new TrustRule("example.org", "unverified")));
-    Item ruled =
-        new Item("1", "t", "https://example.org/a", null, null, "rss", "https://f", "official");
+    Item ruled = item("https://example.org/a", "official");
     assertEquals("unverified", rules.applyTo(ruled).trust());
-    Item other =
-        new Item("2", "t", "https://example.com/a", null, null, "rss", "https://f", "official");
+    Item other = item("https://example.com/a", "official");
     assertSame(other, rules.applyTo(other));
-    Item untrusted =
-        new Item("3", "t", "https://sub.example.org/a", null, null, "search", "q", null);
+    Item untrusted = item("https://sub.example.org/a", null);
     assertEquals("unverified", rules.applyTo(untrusted).trust());
+  }
+
+  private static Item item(String url, String trust) {
+    return new Item(url, "t", url, null, null, "rss", "https://f", trust, List.of());
   }
 }
