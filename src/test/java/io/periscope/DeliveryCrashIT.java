@@ -3,13 +3,11 @@ package io.periscope;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.ServiceProcess;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -44,16 +42,7 @@ public class DeliveryCrashIT {
       try (ServiceProcess service =
           new ServiceProcess(env, ServiceProcess.logFile("delivery-crash")).start()) {
         String token = service.signedInAdmin("ops", PASSWORD);
-        String watch =
-            Json.text(
-                Map.of(
-                    "id", "w",
-                    "name", "W",
-                    "condition", "anything",
-                    "sources", List.of(Map.of("type", "rss", "value", upstream.feedUrl("w"))),
-                    "schedule", "0 0 1 1 *",
-                    "threshold", 0.8,
-                    "channels", List.of(hook)));
+        String watch = upstream.alertingWatch("w", hook);
         assertEquals(201, api.send("POST", service.uri("/watches"), token, watch).statusCode());
         JsonNode first =
             ApiClient.json(api.send("POST", service.uri("/watches/w/run"), token, null))

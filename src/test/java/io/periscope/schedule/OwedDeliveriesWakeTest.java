@@ -5,13 +5,11 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -57,16 +55,7 @@ public class OwedDeliveriesWakeTest {
     service.account("sam", "user", PASSWORD);
     String token = service.login("sam", PASSWORD);
     String hook = "webhook:" + receiver.url("/hook");
-    String watch =
-        Json.text(
-            Map.of(
-                "id", "w",
-                "name", "W",
-                "condition", "anything",
-                "sources", List.of(Map.of("type", "rss", "value", upstream.feedUrl("w"))),
-                "schedule", "0 0 1 1 *",
-                "threshold", 0.8,
-                "channels", List.of(hook)));
+    String watch = upstream.alertingWatch("w", hook);
     InProcessService.json(service.call("POST", "/watches", token, watch), 201);
 
     JsonNode run =
