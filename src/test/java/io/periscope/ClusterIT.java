@@ -502,22 +502,25 @@ public class ClusterIT {
       byDue.forEach((t, runs) -> assertEquals(id + " ran " + t + " once", 1, runs.size()));
     }
     for (String id : deliveredOnNode1) {
-      JsonNode interrupted = scheduledByDue(3, alice, id).get(due).get(0);
+      // the delivery node 1 owed was made again by the survivor that took the watch over
+      JsonNode resumed = scheduledByDue(3, alice, id).get(due).get(0);
       assertEquals(
-          WatchEntity.INTERRUPTED, interrupted.get("deliveries").get(0).get("error").asText());
-      List<String> items = interrupted.get("evidence").findValuesAsText("url");
+          id + ": " + resumed, "delivered", resumed.get("deliveries").get(0).get("state").asText());
+      List<String> items = resumed.get("evidence").findValuesAsText("url");
       assertFalse(items.isEmpty());
-      assertEquals(
-          id + ": the alert node 1 was sending arrived, once",
-          1,
+      long arrived =
           upstream.alerts().stream()
               .filter(a -> a.watchId().equals(id) && a.evidence().equals(items))
-              .count());
+              .count();
+      assertTrue(
+          id + ": the alert node 1 was sending arrived, at most once more (" + arrived + ")",
+          arrived >= 1 && arrived <= 2);
     }
 
-    // No item was alerted twice: each item URL appears in at most one alert of its watch.
+    // No item was in two alerts: each item URL appears in at most one alert of its watch (the
+    // same alert sent again after the kill, which a receiver tells by its id, counts once).
     Map<String, Integer> alertsPerItem = new HashMap<>();
-    for (FakeUpstream.Alert alert : upstream.alerts()) {
+    for (FakeUpstream.Alert alert : new java.util.LinkedHashSet<>(upstream.alerts())) {
       for (String item : alert.evidence())
         alertsPerItem.merge(alert.watchId() + " " + item, 1, Integer::sum);
     }

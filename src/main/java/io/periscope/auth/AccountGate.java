@@ -1,7 +1,6 @@
 package io.periscope.auth;
 
 import io.periscope.watch.RunPipeline;
-import io.periscope.watch.RunRecord;
 import io.periscope.watch.RunRecords;
 import io.periscope.watch.Watch;
 import java.time.Instant;
@@ -15,7 +14,7 @@ import java.util.concurrent.CompletionStage;
  * asking any model. Nothing of the watch is changed, so it runs again once the account is enabled.
  * Before the slots of the node, so a skipped run takes none.
  */
-public final class AccountGate implements RunPipeline {
+public final class AccountGate implements RunPipeline.Wrapper {
   public static final String ACCOUNT_DISABLED = "skipped: the account is disabled";
 
   private final RunPipeline runs;
@@ -24,6 +23,11 @@ public final class AccountGate implements RunPipeline {
   public AccountGate(RunPipeline runs, AccountAccess access) {
     this.runs = runs;
     this.access = access;
+  }
+
+  @Override
+  public RunPipeline inner() {
+    return runs;
   }
 
   @Override
@@ -41,15 +45,5 @@ public final class AccountGate implements RunPipeline {
                           RunRecords.error(trigger, startedAt, ACCOUNT_DISABLED), List.of()))
                   : runs.run(watch, memory, trigger, startedAt);
             });
-  }
-
-  @Override
-  public void runCrashed(Watch watch, RunRecord record) {
-    runs.runCrashed(watch, record);
-  }
-
-  @Override
-  public void alertInterrupted(Watch watch, String runId, List<String> channels) {
-    runs.alertInterrupted(watch, runId, channels);
   }
 }

@@ -37,4 +37,17 @@ public final class Durations {
       throw new IllegalArgumentException("AUTH_TOKEN_TTL must be at most 3650 days");
     return ttl;
   }
+
+  /**
+   * A duration as settings write it, in its largest whole unit: {@code 24h}, {@code 3m}, {@code
+   * 90s}.
+   */
+  public static String spelled(Duration d) {
+    long s = d.toSeconds();
+    if (d.toMillis() % 1000 != 0) return d.toMillis() + "ms";
+    if (s != 0 && s % 86400 == 0) return s / 86400 + "d";
+    if (s != 0 && s % 3600 == 0) return s / 3600 + "h";
+    if (s != 0 && s % 60 == 0) return s / 60 + "m";
+    return s + "s";
+  }
 }

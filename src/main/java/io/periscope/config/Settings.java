@@ -59,6 +59,38 @@ public record Settings(
     return runs;
   }
 
+  /**
+   * How an alert's delivery to a channel is retried (docs/runs.md, "Deliveries"): after a retryable
+   * failure, first after {@code firstBackoff}, each wait twice the one before up to {@code
+   * maxBackoff}, with jitter, or after what the channel's Retry-After asked; none after {@code
+   * retryFor} (DELIVERY_RETRY_FOR) since the alert was decided.
+   */
+  public record DeliveryRetry(Duration retryFor, Duration firstBackoff, Duration maxBackoff) {
+    public static final DeliveryRetry DEFAULT =
+        new DeliveryRetry(Duration.ofHours(24), Duration.ofSeconds(30), Duration.ofHours(1));
+  }
+
+  /**
+   * {@code periscope.notify.retry}, the defaults where a configuration has none (as in tests of
+   * single entities).
+   */
+  public static DeliveryRetry deliveryRetry(Config config) {
+    String path = "periscope.notify.retry";
+    if (!config.hasPath(path)) return DeliveryRetry.DEFAULT;
+    Config c = config.getConfig(path);
+    DeliveryRetry retry =
+        new DeliveryRetry(
+            c.getDuration("for"), c.getDuration("first-backoff"), c.getDuration("max-backoff"));
+    if (retry.retryFor().isNegative())
+      throw new IllegalArgumentException("DELIVERY_RETRY_FOR must not be negative");
+    if (retry.firstBackoff().compareTo(Duration.ofMillis(100)) < 0
+        || retry.maxBackoff().compareTo(retry.firstBackoff()) < 0)
+      throw new IllegalArgumentException(
+          "periscope.notify.retry: first-backoff must be at least 100ms and max-backoff at least"
+              + " first-backoff");
+    return retry;
+  }
+
   public record SignUp(String mode, String domains) {}
 
   /**
@@ -155,6 +187,7 @@ public record Settings(
     int runsPerNode = p.getInt("runs.per-node");
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     runHistoryRetention(config);
+    deliveryRetry(config);
     Duration runDeadline = p.getDuration("runs.deadline");
     if (runDeadline.compareTo(Duration.ofSeconds(1)) < 0
         || runDeadline.compareTo(MAX_RUN_DEADLINE) > 0)

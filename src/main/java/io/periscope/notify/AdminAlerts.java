@@ -33,7 +33,8 @@ public final class AdminAlerts {
     SCHEDULED_RUN_CRASHED("scheduled-run-crashed"),
     ALERT_INTERRUPTED("alert-interrupted"),
     KEY_UNDECRYPTABLE("key-undecryptable"),
-    CHANNEL_REFUSED("channel-refused");
+    CHANNEL_REFUSED("channel-refused"),
+    DELIVERY_FAILED("delivery-failed");
 
     private final String label;
 

@@ -13,6 +13,9 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
+import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
+import org.eclipse.angus.mail.util.MailConnectException;
 
 /**
  * The {@code email:<address>} channel over SMTP ({@code SMTP_*}), and the account mails
@@ -53,8 +56,20 @@ public final class EmailSender implements ChannelSender {
 
   /** A message that could not be sent; the reason never names the SMTP password. */
   public static final class MailFailure extends RuntimeException {
+    private final boolean retryable;
+
     MailFailure(String reason) {
+      this(reason, false);
+    }
+
+    MailFailure(String reason, boolean retryable) {
       super(reason, null, false, false);
+      this.retryable = retryable;
+    }
+
+    /** Whether sending again later may succeed: no connection, or a 4xx answer of the server. */
+    public boolean retryable() {
+      return retryable;
     }
   }
 
@@ -71,14 +86,14 @@ public final class EmailSender implements ChannelSender {
             alert.at(),
             alert.id()))
         .handle(
-            (sent, failure) ->
-                failure == null
-                    ? Delivery.delivered(channel.id())
-                    : Delivery.failed(
-                        channel.id(),
-                        Failures.unwrap(failure) instanceof MailFailure m
-                            ? m.getMessage()
-                            : HttpCalls.reason(failure, smtp.password())));
+            (sent, failure) -> {
+              if (failure == null) return Delivery.delivered(channel.id());
+              if (Failures.unwrap(failure) instanceof MailFailure m)
+                return m.retryable()
+                    ? Delivery.retryable(channel.id(), m.getMessage(), null)
+                    : Delivery.failed(channel.id(), m.getMessage());
+              return Delivery.failed(channel.id(), HttpCalls.reason(failure, smtp.password()));
+            });
   }
 
   /** Sends {@code mail} on the blocking executor; fails with {@link MailFailure}. */
@@ -111,7 +126,7 @@ public final class EmailSender implements ChannelSender {
         transport.sendMessage(message, message.getAllRecipients());
       }
     } catch (MessagingException | RuntimeException e) {
-      throw new MailFailure(HttpCalls.reason(e, smtp.password()));
+      throw new MailFailure(HttpCalls.reason(e, smtp.password()), retryable(e));
     }
   }
 
@@ -137,6 +152,26 @@ public final class EmailSender implements ChannelSender {
       if (messageId == null) super.updateMessageID();
       else setHeader("Message-ID", messageId);
     }
+  }
+
+  /**
+   * Whether a failed conversation may succeed later: the server could not be reached or dropped the
+   * connection, or it answered 4xx (a transient negative completion, RFC 5321 4.2.1) to the sender,
+   * a recipient or the message. A 5xx (a bad address, a refused message) is permanent.
+   */
+  static boolean retryable(Throwable failure) {
+    for (Throwable t = failure; t != null; ) {
+      if (t instanceof SMTPSendFailedException f) return transientCode(f.getReturnCode());
+      if (t instanceof SMTPAddressFailedException f) return transientCode(f.getReturnCode());
+      if (t instanceof MailConnectException || t instanceof java.io.IOException) return true;
+      Throwable next = t instanceof MessagingException m ? m.getNextException() : null;
+      t = next != null ? next : t.getCause();
+    }
+    return false;
+  }
+
+  private static boolean transientCode(int code) {
+    return code >= 400 && code < 500;
   }
 
   private Properties properties(String protocol) {

@@ -5,6 +5,11 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import okhttp3.Call;
@@ -108,19 +113,55 @@ public final class HttpCalls {
     return execute(client, request)
         .handle(
             (answer, failure) -> {
-              if (failure != null) return Delivery.failed(channel.id(), reason(failure, secrets));
-              return answer.ok()
-                  ? Delivery.delivered(channel.id())
-                  : Delivery.failed(channel.id(), "HTTP " + answer.code());
+              if (failure != null) return failedCall(channel.id(), failure, secrets);
+              if (answer.ok()) return Delivery.delivered(channel.id());
+              String reason = "HTTP " + answer.code();
+              return Delivery.retryableStatus(answer.code())
+                  ? Delivery.retryable(
+                      channel.id(), reason, retryAfter(answer.retryAfterHeader(), Instant.now()))
+                  : Delivery.failed(channel.id(), reason);
             });
+  }
+
+  /**
+   * A call that got no answer: retryable (a refused connection, a timeout, a lost host may come
+   * back), except an address the SSRF guard refused, which stays refused.
+   */
+  static Delivery failedCall(String channel, Throwable failure, String... secrets) {
+    String reason = reason(failure, secrets);
+    return SafeHttp.refusal(unwrap(failure)).isPresent()
+        ? Delivery.failed(channel, reason)
+        : Delivery.retryable(channel, reason, null);
+  }
+
+  /**
+   * A Retry-After header as a wait: delay seconds, or an HTTP date (the wait until then); null when
+   * absent or unreadable.
+   */
+  public static Duration retryAfter(String header, Instant now) {
+    if (header == null || header.isBlank()) return null;
+    String value = header.trim();
+    try {
+      return Duration.ofSeconds(Math.max(0, Long.parseLong(value)));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        return at.isAfter(now) ? Duration.between(now, at) : Duration.ZERO;
+      } catch (DateTimeParseException notADate) {
+        return null;
+      }
+    }
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        ? failure.getCause()
+        : failure;
   }
 
   /** A short reason for a failed call with every given secret masked. */
   public static String reason(Throwable failure, String... secrets) {
-    Throwable e =
-        failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-            ? failure.getCause()
-            : failure;
+    Throwable e = unwrap(failure);
     String reason;
     // A refused address reads as a failed connection: a delivery's reason must not tell an internal
     // host's open, closed and filtered ports apart, nor an internal host from a missing one.

@@ -119,8 +119,10 @@ public final class Notifier {
                     distinct.stream()
                         .map(
                             id ->
-                                Delivery.failed(
-                                    id, "not sent: the channel's permission could not be checked"))
+                                Delivery.retryable(
+                                    id,
+                                    "not sent: the channel's permission could not be checked",
+                                    null))
                         .toList());
               }
               List<CompletableFuture<List<Delivery>>> pending = new ArrayList<>();
@@ -141,8 +143,14 @@ public final class Notifier {
       reportOnce(id, alert, refusal);
       return failed(id, "refused: " + refusal);
     }
-    if (!perOwner.acquire(alert.owner()).allowed()) {
-      return failed(id, "not sent: the owner's watches sent their notifications for this hour");
+    FixedWindowRateLimiter.Decision quota = perOwner.acquire(alert.owner());
+    if (!quota.allowed()) {
+      return CompletableFuture.completedFuture(
+          List.of(
+              Delivery.retryable(
+                  id,
+                  "not sent: the owner's watches sent their notifications for this hour",
+                  Duration.ofSeconds(quota.retryAfterSeconds()))));
     }
     return sendOne(id, alert);
   }

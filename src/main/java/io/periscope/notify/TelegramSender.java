@@ -65,7 +65,7 @@ public final class TelegramSender implements ChannelSender {
     }
     List<String> parts = TelegramChunks.split(html, TelegramChunks.LIMIT);
     RetryBudget budget = new RetryBudget();
-    CompletableFuture<String> error = CompletableFuture.completedFuture(null);
+    CompletableFuture<PartFailure> error = CompletableFuture.completedFuture(null);
     for (int i = 0; i < parts.size(); i++) {
       String part = parts.get(i);
       String label = parts.size() == 1 ? "" : "part " + (i + 1) + " of " + parts.size() + ": ";
@@ -75,20 +75,31 @@ public final class TelegramSender implements ChannelSender {
                   previous != null
                       ? CompletableFuture.completedFuture(previous)
                       : post(url, chatId, part, budget)
-                          .thenApply(e -> e == null ? null : label + e));
+                          .thenApply(e -> e == null ? null : e.labelled(label)));
     }
     return error.handle(
         (e, failure) -> {
-          if (failure != null)
-            return Delivery.failed(channel, HttpCalls.reason(failure, settings.botToken()));
-          return e == null
-              ? Delivery.delivered(channel)
-              : Delivery.failed(channel, HttpCalls.redact(e, settings.botToken()));
+          if (failure != null) return HttpCalls.failedCall(channel, failure, settings.botToken());
+          if (e == null) return Delivery.delivered(channel);
+          String reason = HttpCalls.redact(e.reason(), settings.botToken());
+          return e.retryable()
+              ? Delivery.retryable(channel, reason, e.retryAfter())
+              : Delivery.failed(channel, reason);
         });
   }
 
-  /** Completes with null when Telegram accepted the message, else with the reason. */
-  private CompletableFuture<String> post(
+  /**
+   * Why a part was not sent, and whether sending it later may succeed (a 429 past the budget, a
+   * 5xx, no answer) after {@code retryAfter} (null when Telegram did not say).
+   */
+  private record PartFailure(String reason, boolean retryable, Duration retryAfter) {
+    PartFailure labelled(String label) {
+      return new PartFailure(label + reason, retryable, retryAfter);
+    }
+  }
+
+  /** Completes with null when Telegram accepted the message, else with why not. */
+  private CompletableFuture<PartFailure> post(
       HttpUrl url, String chatId, String text, RetryBudget budget) {
     ObjectNode body =
         Json.MAPPER
@@ -107,14 +118,17 @@ public final class TelegramSender implements ChannelSender {
             (answer, failure) -> {
               if (failure != null)
                 return CompletableFuture.completedFuture(
-                    HttpCalls.reason(failure, settings.botToken()));
-              if (answer.ok()) return CompletableFuture.<String>completedFuture(null);
+                    new PartFailure(HttpCalls.reason(failure, settings.botToken()), true, null));
+              if (answer.ok()) return CompletableFuture.<PartFailure>completedFuture(null);
               JsonNode json = parse(answer.body());
               if (answer.code() == 429) {
                 long wait = retryAfterSeconds(json, answer.retryAfterHeader());
                 if (!budget.take(wait)) {
                   return CompletableFuture.completedFuture(
-                      "rate limited by Telegram (retry after " + wait + " s)");
+                      new PartFailure(
+                          "rate limited by Telegram (retry after " + wait + " s)",
+                          true,
+                          Duration.ofSeconds(wait)));
                 }
                 return CompletableFuture.supplyAsync(
                         () -> null, CompletableFuture.delayedExecutor(wait, TimeUnit.SECONDS))
@@ -122,11 +136,14 @@ public final class TelegramSender implements ChannelSender {
               }
               String description = json.path("description").asText("");
               return CompletableFuture.completedFuture(
-                  "Telegram answered "
-                      + answer.code()
-                      + (description.isBlank()
-                          ? ""
-                          : ": " + AlertFormat.truncate(AlertFormat.oneLine(description), 150)));
+                  new PartFailure(
+                      "Telegram answered "
+                          + answer.code()
+                          + (description.isBlank()
+                              ? ""
+                              : ": " + AlertFormat.truncate(AlertFormat.oneLine(description), 150)),
+                      Delivery.retryableStatus(answer.code()),
+                      null));
             })
         .thenCompose(stage -> stage);
   }

@@ -117,6 +117,31 @@ public final class Pipeline implements RunPipeline {
   }
 
   @Override
+  public CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
+    return notifier.send(List.of(channel), alert);
+  }
+
+  /**
+   * The operator hears of it once per delivery; the channel by its kind only, since its target (a
+   * webhook's path, an address) is the owner's and may be a secret.
+   */
+  @Override
+  public void deliveryFailed(Alert alert, String channel, String reason) {
+    adminAlerts.alert(
+        AdminAlerts.Kind.DELIVERY_FAILED,
+        alert.owner(),
+        alert.watchId(),
+        "the alert of run "
+            + alert.runId()
+            + " to a "
+            + io.periscope.notify.ChannelId.parse(channel)
+                .map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT))
+                .orElse("unknown")
+            + " channel was not delivered: "
+            + (reason == null ? "no reason given" : reason));
+  }
+
+  @Override
   public void runCrashed(Watch watch, RunRecord record) {
     runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, watch.owner(), watch.id(), record.error());
   }
@@ -368,10 +393,7 @@ public final class Pipeline implements RunPipeline {
                   new Outcome(
                       record,
                       seenNow(run, newlySeen),
-                      new PendingAlert(
-                          channels,
-                          () ->
-                              notifier.send(channels, alert).thenApply(Pipeline::deliveryRecords)),
+                      new PendingAlert(channels, alert),
                       run.baselined()));
             })
         .thenCompose(stage -> stage);
@@ -438,12 +460,6 @@ public final class Pipeline implements RunPipeline {
     return all;
   }
 
-  private static List<RunRecord.DeliveryRecord> deliveryRecords(List<Delivery> deliveries) {
-    return deliveries.stream()
-        .map(d -> new RunRecord.DeliveryRecord(d.channel(), d.device(), d.ok(), d.error()))
-        .toList();
-  }
-
   private CompletionStage<List<SourceResult>> collect(Watch watch) {
     List<CompletableFuture<SourceResult>> each =
         watch.sources().stream().map(source -> collect(source).toCompletableFuture()).toList();
@@ -466,6 +482,7 @@ public final class Pipeline implements RunPipeline {
         .exceptionally(e -> SourceResult.failed(source.value(), Failures.unwrap(e)));
   }
 
+  /** The alert of run {@code runId}, whose id it takes. */
   private Alert alert(Watch watch, String outcome, Verdict verdict, String runId) {
     return new Alert(
         watch.owner(),

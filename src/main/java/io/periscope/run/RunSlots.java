@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * slot goes to the next run. What the pipeline still does after that (an upstream call runs out its
  * own timeout) is dropped: no item is marked seen, no alert is sent.
  */
-public final class RunSlots implements RunPipeline {
+public final class RunSlots implements RunPipeline.Wrapper {
   /** RUN_DEADLINE's default. */
   public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(3);
 
@@ -54,6 +54,11 @@ public final class RunSlots implements RunPipeline {
     this.slots = slots;
     this.deadline = deadline;
     this.executor = executor;
+  }
+
+  @Override
+  public RunPipeline inner() {
+    return runs;
   }
 
   @Override
@@ -101,16 +106,6 @@ public final class RunSlots implements RunPipeline {
     RunRecord record = RunRecords.deadlinePassed(trigger, startedAt, deadline);
     runs.runCrashed(watch, record);
     return new Outcome(record, List.of());
-  }
-
-  @Override
-  public void alertInterrupted(Watch watch, String runId, List<String> channels) {
-    runs.alertInterrupted(watch, runId, channels);
-  }
-
-  @Override
-  public void runCrashed(Watch watch, RunRecord record) {
-    runs.runCrashed(watch, record);
   }
 
   private void release() {

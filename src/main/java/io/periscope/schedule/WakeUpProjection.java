@@ -19,8 +19,9 @@ import org.apache.pekko.projection.jdbc.javadsl.JdbcProjection;
 /**
  * Projects the watches' schedule events (tagged {@link WatchEntity#SCHEDULE_TAG}) into the wake-up
  * index: created, replaced or advanced sets the next fire time, disabled or deleted removes the
- * row. Exactly once: the rows and the projection's offset are written in one transaction, in groups
- * so a busy minute is few commits.
+ * row, deliveries owed set the time of the watch's next attempt when that comes first. Exactly
+ * once: the rows and the projection's offset are written in one transaction, in groups so a busy
+ * minute is few commits.
  */
 public final class WakeUpProjection
     extends JdbcHandler<List<EventEnvelope<WatchEntity.Event>>, IndexSession> {
@@ -56,6 +57,7 @@ public final class WakeUpProjection
       if (event instanceof WatchEntity.Created e) due.put(entityId, e.nextFireAt());
       else if (event instanceof WatchEntity.Replaced e) due.put(entityId, e.nextFireAt());
       else if (event instanceof WatchEntity.ScheduleAdvanced e) due.put(entityId, e.nextFireAt());
+      else if (event instanceof WatchEntity.DeliveriesDue e) due.put(entityId, e.at());
       else if (event instanceof WatchEntity.Deleted) due.put(entityId, null);
     }
     session.withConnection(

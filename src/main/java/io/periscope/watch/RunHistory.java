@@ -25,8 +25,8 @@ import org.apache.pekko.stream.javadsl.Source;
  * following, the run of each watch whose alert is still being delivered).
  *
  * <p>A run is {@link WatchEntity.RunRecorded}, or {@link WatchEntity.RunJudged} completed by its
- * {@link WatchEntity.AlertDelivered} (a judged run whose deliveries never came is shown without
- * them).
+ * {@link WatchEntity.AlertDelivered}s (a judged run whose deliveries never came is shown without
+ * them; following shows a run with its first attempts, not its later retries).
  */
 public final class RunHistory {
   /** How many events of one watch are read at once when reading it newest first. */
@@ -127,17 +127,20 @@ public final class RunHistory {
         .statefulMapConcat(
             () -> {
               // newest first, a run's deliveries come before the run they complete
-              Map<String, WatchEntity.AlertDelivered> deliveries = new HashMap<>();
+              Map<String, List<WatchEntity.AlertDelivered>> deliveries = new HashMap<>();
               return envelope -> {
                 Object event = envelope.event();
                 if (event instanceof WatchEntity.AlertDelivered sent) {
-                  deliveries.put(sent.runId(), sent);
+                  deliveries.computeIfAbsent(sent.runId(), run -> new ArrayList<>()).add(sent);
                   return List.of();
                 }
                 RunRecord record = recordOf(event);
                 if (record == null) return List.of();
-                WatchEntity.AlertDelivered sent = deliveries.remove(record.runId());
-                if (sent != null) record = record.withDeliveries(sent.deliveries(), sent.totalMs());
+                // a run retried has several, newest first: applied oldest first, each in turn
+                List<WatchEntity.AlertDelivered> sent = deliveries.remove(record.runId());
+                if (sent != null)
+                  for (int i = sent.size() - 1; i >= 0; i--)
+                    record = record.withDeliveries(sent.get(i).deliveries(), sent.get(i).totalMs());
                 return filter.test(record) ? List.of(new Run(owner, watchId, record)) : List.of();
               };
             });

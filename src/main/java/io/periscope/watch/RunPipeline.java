@@ -1,16 +1,19 @@
 package io.periscope.watch;
 
+import io.periscope.notify.Alert;
+import io.periscope.notify.Delivery;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 
 /**
- * What the watch entity asks of a run: collect, keep what is fresh, judge. The entity records the
- * outcome, and only then sends the alert the run hands back, so a node that dies in between loses
- * that alert instead of sending it a second time (the items are already recorded as seen).
+ * What the watch entity asks of a run: collect, keep what is fresh, judge; and of an alert: deliver
+ * it to one channel. The entity records the outcome with the alert the run hands back, and only
+ * then delivers it, one attempt at a time per channel, until each is delivered or fails for good
+ * (the items are already recorded as seen, so no later run alerts them again).
  */
 @FunctionalInterface
 public interface RunPipeline {
@@ -46,17 +49,57 @@ public interface RunPipeline {
 
   /**
    * A previous incarnation of the watch stopped while the alert of run {@code runId} was going out
-   * to {@code channels}: whether it arrived is not known. Alerts are at most once, so it is not
-   * sent again; this tells the operator.
+   * to {@code channels}, as journals written before the outbox record it (without the alert, which
+   * cannot be sent again): whether it arrived is not known; this tells the operator.
    */
   default void alertInterrupted(Watch watch, String runId, List<String> channels) {}
 
   /**
-   * A run's alert, not sent yet: {@code send} delivers it to {@code channels} and completes, never
-   * exceptionally, with one delivery per channel.
+   * One attempt to deliver {@code alert} to {@code channel}: completes, never exceptionally, with
+   * one delivery (one per device for {@code push}) that says whether a failure is retryable. This
+   * default, for runtimes that send nothing, fails it for good.
    */
-  record PendingAlert(
-      List<String> channels, Supplier<CompletionStage<List<RunRecord.DeliveryRecord>>> send) {}
+  default CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
+    return CompletableFuture.completedFuture(
+        List.of(Delivery.failed(channel, "this runtime sends no alerts")));
+  }
+
+  /**
+   * The delivery of {@code alert} to {@code channel} failed for good ({@code reason}): permanently,
+   * or its retries ran out. Called once per delivery, not per attempt: the operator hears of it.
+   */
+  default void deliveryFailed(Alert alert, String channel, String reason) {}
+
+  /**
+   * A pipeline that changes how runs run and hands everything else to the one it wraps, {@link
+   * #inner()}: the operator's alerts and the deliveries.
+   */
+  interface Wrapper extends RunPipeline {
+    RunPipeline inner();
+
+    @Override
+    default void runCrashed(Watch watch, RunRecord record) {
+      inner().runCrashed(watch, record);
+    }
+
+    @Override
+    default void alertInterrupted(Watch watch, String runId, List<String> channels) {
+      inner().alertInterrupted(watch, runId, channels);
+    }
+
+    @Override
+    default CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
+      return inner().deliver(channel, alert);
+    }
+
+    @Override
+    default void deliveryFailed(Alert alert, String channel, String reason) {
+      inner().deliveryFailed(alert, channel, reason);
+    }
+  }
+
+  /** A run's alert, not sent yet, to {@code channels}. */
+  record PendingAlert(List<String> channels, Alert alert) {}
 
   /**
    * {@code alert} is null when the run sends nothing; then the record is final as it is. {@code

@@ -84,18 +84,81 @@ public record RunRecord(
 
   /**
    * One channel's delivery of the run's alert; for {@code push}, one device's ({@code device} is
-   * its id).
+   * its id). {@code ok}: delivered; {@code error}: the latest attempt's reason while not delivered.
+   * {@code state} is {@link #DELIVERED}, {@link #FAILED} (for good) or {@link #PENDING} (a retry
+   * follows at {@code nextAttemptAt}); {@code attempts} the newest {@link #ATTEMPTS_KEPT} attempts,
+   * oldest first. Records written before retries have neither: their state follows from {@code ok}.
    */
-  public record DeliveryRecord(String channel, String device, boolean ok, String error)
-      implements JsonSerializable {}
+  public record DeliveryRecord(
+      String channel,
+      String device,
+      boolean ok,
+      String error,
+      String state,
+      List<Attempt> attempts,
+      Instant nextAttemptAt)
+      implements JsonSerializable {
+    public static final String DELIVERED = "delivered";
+    public static final String FAILED = "failed";
+    public static final String PENDING = "pending";
 
-  /** This run once its alert went out (or was cut short) to {@code sent}. */
+    /** Attempts a record shows; a delivery retried longer shows its newest ones. */
+    public static final int ATTEMPTS_KEPT = 20;
+
+    public DeliveryRecord {
+      if (state == null) state = ok ? DELIVERED : FAILED;
+      attempts = attempts == null ? List.of() : List.copyOf(attempts);
+    }
+
+    /** A final delivery without attempts (records written before retries, interruptions). */
+    public DeliveryRecord(String channel, String device, boolean ok, String error) {
+      this(channel, device, ok, error, null, List.of(), null);
+    }
+
+    public boolean pending() {
+      return PENDING.equals(state);
+    }
+
+    /** This delivery ended as failed for good, saying {@code reason}. */
+    public DeliveryRecord failedForGood(String reason) {
+      return new DeliveryRecord(channel, device, false, reason, FAILED, attempts, null);
+    }
+
+    /** This delivery with one more attempt, which ended it ({@code state}) or left it pending. */
+    public DeliveryRecord after(Attempt attempt, String state, Instant nextAttemptAt) {
+      List<Attempt> all = new java.util.ArrayList<>(attempts);
+      all.add(attempt);
+      if (all.size() > ATTEMPTS_KEPT) all = all.subList(all.size() - ATTEMPTS_KEPT, all.size());
+      return new DeliveryRecord(
+          channel, device, attempt.ok(), attempt.error(), state, all, nextAttemptAt);
+    }
+  }
+
+  /**
+   * One attempt of a delivery: when it was made and how it ended ({@code error} when it failed).
+   */
+  public record Attempt(Instant at, boolean ok, String error) implements JsonSerializable {}
+
+  /**
+   * This run once its alert went out (or was cut short, or was tried again) to {@code sent}: each
+   * channel in {@code sent} has these deliveries in place of its earlier ones, the others keep
+   * theirs. A negative {@code totalMs} keeps the run's duration.
+   */
   public RunRecord withDeliveries(List<DeliveryRecord> sent, long totalMs) {
+    java.util.Map<String, List<DeliveryRecord>> byChannel = new java.util.LinkedHashMap<>();
+    for (DeliveryRecord d : deliveries == null ? List.<DeliveryRecord>of() : deliveries)
+      byChannel.computeIfAbsent(d.channel(), c -> new java.util.ArrayList<>()).add(d);
+    java.util.Set<String> replaced = new java.util.HashSet<>();
+    for (DeliveryRecord d : sent) {
+      if (replaced.add(d.channel())) byChannel.put(d.channel(), new java.util.ArrayList<>());
+      byChannel.get(d.channel()).add(d);
+    }
+    List<DeliveryRecord> all = byChannel.values().stream().flatMap(List::stream).toList();
     return new RunRecord(
         runId,
         trigger,
         startedAt,
-        totalMs,
+        totalMs < 0 ? durationMs : totalMs,
         outcome,
         summary,
         confidence,
@@ -107,8 +170,8 @@ public record RunRecord(
         collection,
         models,
         trustTier,
-        List.copyOf(sent),
-        (int) sent.stream().filter(DeliveryRecord::ok).count(),
+        all,
+        (int) all.stream().filter(DeliveryRecord::ok).count(),
         trimmed,
         error,
         setAside,

@@ -50,9 +50,9 @@ public final class RunRecords {
    * What the record of a run ended by its deadline says; a wall-clock duration, e.g. {@code 3m}.
    */
   public static String deadlineProblem(Duration deadline) {
-    long s = deadline.toSeconds();
-    String spelled = s % 60 == 0 ? s / 60 + "m" : s + "s";
-    return "the run's deadline of " + spelled + " (RUN_DEADLINE) passed; the run was ended";
+    return "the run's deadline of "
+        + io.periscope.config.Durations.spelled(deadline)
+        + " (RUN_DEADLINE) passed; the run was ended";
   }
 
   /** The record of a run ended by its deadline: an error, its items left unseen. */

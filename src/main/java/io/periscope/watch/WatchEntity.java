@@ -1,10 +1,13 @@
 package io.periscope.watch;
 
+import io.periscope.config.Durations;
 import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.metrics.Metrics;
+import io.periscope.notify.Alert;
+import io.periscope.notify.Delivery;
 import io.periscope.persistence.EventDeletes;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +18,10 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -31,6 +37,7 @@ import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.SnapshotCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EffectBuilder;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
@@ -44,12 +51,24 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * definition, and the id may be created again (its history continues).
  *
  * <p>A watch runs one run at a time: a run requested while one is in flight waits (stashed) and
- * then sees the first run's items as seen, so no item is judged or alerted twice. A run's record
- * and the items it marks seen are one event, written before its alert goes out, and the deliveries
- * a second one: a node that stops between the two (a crash, or a hand-over that runs out of time)
- * has sent the alert at most once, and the watch's next incarnation records those deliveries as
- * interrupted. Alerts are at most once, never twice. On a hand-over the entity finishes the run in
- * flight, deliveries included, before it stops.
+ * then sees the first run's items as seen, so no item is judged or alerted twice. A run's record,
+ * the items it marks seen and the alert it decided are one event, written before the alert goes
+ * out: each (channel, alert) delivery is then owed, in the watch's outbox ({@link Pending}), until
+ * it is delivered, fails permanently or its retries run out (DELIVERY_RETRY_FOR). Each attempt's
+ * outcome is an event ({@link AlertDelivered}); a retryable failure is tried again after a backoff
+ * with jitter (or the channel's Retry-After), by a timer while the watch is in memory. Alerts are
+ * at least once: a node that stops during an attempt leaves it owed, and the watch's next
+ * incarnation makes it again (receivers that keep {@code Alert.id()} tell the repeat). A run waits
+ * for the first attempt of each of its channels, not for retries: a dead channel delays neither the
+ * others nor the next run. On a hand-over the entity finishes the run in flight and the attempts in
+ * flight before it stops.
+ *
+ * <p>Timers die with the entity (passivation, hand-over, a crash), so the outbox wakes it the way
+ * the schedule does: while deliveries are owed, the watch writes its wake-up time — the earliest of
+ * its next fire time and its next attempt — to the wake-up index ({@link DeliveriesDue}), and the
+ * scheduler's fire for that time starts the entity again, whose recovery resumes what is owed. Once
+ * nothing is owed, the next fire time is written again ({@link ScheduleAdvanced} without {@code
+ * firedFor}).
  *
  * <p>The watch owns its schedule: the next fire time is state, set when the watch is created or its
  * schedule or enabled flag changes (from the time of the change), and advanced after each scheduled
@@ -110,15 +129,55 @@ public final class WatchEntity
       Instant nextFireAt,
       Delivering delivering,
       Map<String, Instant> baselines,
-      Instant createdAt)
+      Instant createdAt,
+      List<Pending> outbox)
       implements JsonSerializable {
     static final State EMPTY =
-        new State(null, false, List.of(), List.of(), null, null, Map.of(), null);
+        new State(null, false, List.of(), List.of(), null, null, Map.of(), null, List.of());
 
     public State {
       seen = List.copyOf(seen);
       recentRuns = List.copyOf(recentRuns);
       baselines = baselines == null ? Map.of() : Map.copyOf(baselines);
+      outbox = outbox == null ? List.of() : List.copyOf(outbox);
+    }
+
+    /**
+     * When the wake-up index should start this watch: the earliest of its next fire time and its
+     * owed deliveries' next attempts; null when nothing is owed (the index holds the fire time).
+     */
+    Instant wakeAt() {
+      Instant wake = null;
+      for (Pending p : outbox) if (wake == null || p.dueAt().isBefore(wake)) wake = p.dueAt();
+      if (wake != null && nextFireAt != null && nextFireAt.isBefore(wake)) wake = nextFireAt;
+      return wake;
+    }
+
+    Optional<Pending> owed(String runId, String channel) {
+      return outbox.stream()
+          .filter(p -> p.runId().equals(runId) && p.channel().equals(channel))
+          .findFirst();
+    }
+
+    State withOutbox(List<Pending> owed) {
+      return new State(
+          watch, everCreated, seen, recentRuns, nextFireAt, delivering, baselines, createdAt, owed);
+    }
+
+    /** The deliveries of run {@code runId} as they now stand: each one still owed is updated. */
+    State withAttempts(String runId, List<RunRecord.DeliveryRecord> records) {
+      List<Pending> owed = new ArrayList<>();
+      for (Pending p : outbox) {
+        if (!p.runId().equals(runId)) {
+          owed.add(p);
+          continue;
+        }
+        List<RunRecord.DeliveryRecord> mine =
+            records.stream().filter(r -> r.channel().equals(p.channel())).toList();
+        if (mine.isEmpty()) owed.add(p);
+        else if (mine.size() == 1 && mine.get(0).pending()) owed.add(p.withRecord(mine.get(0)));
+      }
+      return withOutbox(owed);
     }
 
     /** What the next run, starting at {@code now}, is told of the past. */
@@ -129,7 +188,7 @@ public final class WatchEntity
     }
 
     State created(Watch w, Instant at, Instant nextFire) {
-      return new State(w, true, seen, recentRuns, nextFire, delivering, baselines, at);
+      return new State(w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox);
     }
 
     public boolean exists() {
@@ -146,25 +205,33 @@ public final class WatchEntity
           nextFire,
           delivering,
           baselines,
-          createdAt);
+          createdAt,
+          outbox);
     }
 
     State withNextFire(Instant nextFire) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFire, delivering, baselines, createdAt);
+          watch, everCreated, seen, recentRuns, nextFire, delivering, baselines, createdAt, outbox);
     }
 
     State withDelivering(Delivering d) {
-      return new State(watch, everCreated, seen, recentRuns, nextFireAt, d, baselines, createdAt);
+      return new State(
+          watch, everCreated, seen, recentRuns, nextFireAt, d, baselines, createdAt, outbox);
     }
 
-    /** The run's record with its deliveries; nothing is delivering any more. */
+    /**
+     * The run's record with these deliveries in place of its earlier ones on the same channels; an
+     * interrupted delivery of an older incarnation ({@link Delivering}) is over.
+     */
     State withDelivered(String runId, List<RunRecord.DeliveryRecord> sent, long totalMs) {
       List<RunRecord> runs =
           recentRuns.stream()
               .map(r -> r.runId().equals(runId) ? r.withDeliveries(sent, totalMs) : r)
               .toList();
-      return new State(watch, everCreated, seen, runs, nextFireAt, null, baselines, createdAt);
+      Delivering still = delivering != null && delivering.runId().equals(runId) ? null : delivering;
+      return new State(
+              watch, everCreated, seen, runs, nextFireAt, still, baselines, createdAt, outbox)
+          .withAttempts(runId, sent);
     }
 
     State withRun(RunRecord record, List<String> newlySeen, Map<String, Instant> baselined) {
@@ -179,12 +246,41 @@ public final class WatchEntity
       Map<String, Instant> sources = new HashMap<>(baselines);
       if (baselined != null) baselined.forEach(sources::putIfAbsent);
       return new State(
-          watch, everCreated, bounded, runs, nextFireAt, delivering, sources, createdAt);
+          watch, everCreated, bounded, runs, nextFireAt, delivering, sources, createdAt, outbox);
     }
   }
 
-  /** The run whose alert is going out to {@code channels}: recorded, its deliveries not yet. */
+  /**
+   * A run's alert going out to {@code channels} as journals written before the outbox record it (a
+   * {@link RunJudged} without its alert): what a node stopping in between left undelivered is
+   * recorded as interrupted, since the alert itself was not kept.
+   */
   public record Delivering(String runId, List<String> channels) implements JsonSerializable {}
+
+  /**
+   * A delivery owed: the alert of run {@code runId} to {@code channel}, tried until {@code
+   * retryUntil}. {@code record} is the delivery as it stands (pending, with its attempts and its
+   * next one), null before the first attempt, which is due when the alert was decided.
+   */
+  public record Pending(
+      String runId,
+      String channel,
+      Alert alert,
+      Instant retryUntil,
+      RunRecord.DeliveryRecord record)
+      implements JsonSerializable {
+    Instant dueAt() {
+      return record == null || record.nextAttemptAt() == null ? alert.at() : record.nextAttemptAt();
+    }
+
+    Pending withRecord(RunRecord.DeliveryRecord now) {
+      return new Pending(runId, channel, alert, retryUntil, now);
+    }
+
+    String key() {
+      return runId + " " + channel;
+    }
+  }
 
   /**
    * Run history, newest first; {@code more} when older kept runs follow, or may follow in the
@@ -278,12 +374,19 @@ public final class WatchEntity
    */
   record TrimJournal(long snapshotAt) implements Command {}
 
-  /** The recorded run's alert went out (sent by the entity to itself). */
-  record AlertSent(
-      RunRecord record,
-      List<RunRecord.DeliveryRecord> deliveries,
-      ActorRef<StatusReply<RunRecord>> replyTo)
+  /**
+   * Attempts to deliver run {@code runId}'s alert, made at {@code at}, ended with {@code results}
+   * (per channel; per device for {@code push}); {@code first} for the run's first attempts, which
+   * the run waits for (sent by the entity to itself).
+   */
+  record Attempted(String runId, List<Delivery> results, Instant at, boolean first)
       implements Command {}
+
+  /**
+   * The owed delivery of run {@code runId} to {@code channel} that was due at {@code dueAt} is to
+   * be tried now; stale when the delivery has moved on (sent by the entity to itself, by a timer).
+   */
+  record RetryDue(String runId, String channel, Instant dueAt) implements Command {}
 
   /**
    * Recovery found a run whose deliveries a previous incarnation never recorded (sent by the entity
@@ -329,22 +432,40 @@ public final class WatchEntity
 
   /**
    * A run with an alert to send, recorded with the items it marks seen (and its baselines, as
-   * {@link RunRecorded}) before the alert goes out to {@code channels}; its deliveries follow in
-   * {@link AlertDelivered}.
+   * {@link RunRecorded}) before the alert goes out to {@code channels}: each (channel, alert)
+   * delivery is owed until {@code retryUntil}; its attempts follow in {@link AlertDelivered}.
+   * Events written before the outbox have neither {@code alert} nor {@code retryUntil}.
    */
   public record RunJudged(
       RunRecord record,
       List<String> newlySeen,
       List<String> channels,
-      Map<String, Instant> baselined)
-      implements Event {}
+      Map<String, Instant> baselined,
+      Alert alert,
+      Instant retryUntil)
+      implements Event {
+    public RunJudged(
+        RunRecord record,
+        List<String> newlySeen,
+        List<String> channels,
+        Map<String, Instant> baselined) {
+      this(record, newlySeen, channels, baselined, null, null);
+    }
+  }
 
   /**
-   * The deliveries of the run {@code runId}, and how long the run took with them; after a stop in
-   * between, each channel is a failed delivery saying it was interrupted.
+   * Deliveries of the run {@code runId} as they stand after an attempt (or an interruption): each
+   * replaces the run's earlier one on the same channel. {@code totalMs} is how long the run took
+   * through its first attempts; negative (retries) leaves the run's duration as it was.
    */
   public record AlertDelivered(
       String runId, List<RunRecord.DeliveryRecord> deliveries, long totalMs) implements Event {}
+
+  /**
+   * Deliveries are owed: the wake-up index is to start the watch at {@code at} (the earliest of its
+   * next attempt and its next fire time), since timers die with the entity.
+   */
+  public record DeliveriesDue(Instant at) implements Event {}
 
   /** What an interrupted delivery says: whether that channel got the alert is not known. */
   public static final String INTERRUPTED =
@@ -366,6 +487,16 @@ public final class WatchEntity
 
   /** In memory only: a crash loses the run in flight, whose items then stay unseen. */
   private boolean running;
+
+  private final Settings.DeliveryRetry retry;
+
+  /** The owed deliveries ({@link Pending#key()}) with an attempt in flight. */
+  private final Set<String> attempting = new HashSet<>();
+
+  /** The run whose first attempts are in flight, and who asked for it (null for a schedule). */
+  private record FirstAttempts(String runId, ActorRef<StatusReply<RunRecord>> replyTo) {}
+
+  private FirstAttempts firstAttempts;
 
   /**
    * Who waits for a run of this incarnation: the asker of the run in flight and those of the runs
@@ -421,6 +552,7 @@ public final class WatchEntity
         (long) Settings.runHistoryRetention(context.getSystem().settings().config())
             * EVENTS_PER_RUN;
     this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
+    this.retry = Settings.deliveryRetry(context.getSystem().settings().config());
   }
 
   @Override
@@ -436,7 +568,8 @@ public final class WatchEntity
     if (event instanceof Created
         || event instanceof Replaced
         || event instanceof Deleted
-        || event instanceof ScheduleAdvanced) return Set.of(SCHEDULE_TAG);
+        || event instanceof ScheduleAdvanced
+        || event instanceof DeliveriesDue) return Set.of(SCHEDULE_TAG);
     if (event instanceof RunRecorded
         || event instanceof RunJudged
         || event instanceof AlertDelivered) return Set.of(RUN_TAG);
@@ -447,10 +580,11 @@ public final class WatchEntity
   static final int SNAPSHOT_EVERY = 100;
 
   /**
-   * The most events one run writes: its record ({@link RunRecorded} or {@link RunJudged}), the
-   * schedule advanced, the deliveries.
+   * The most events one run writes when its first attempts are its last: its record ({@link
+   * RunRecorded} or {@link RunJudged}), the schedule advanced, the wake-up for its deliveries, the
+   * deliveries, the schedule written again. Each retry writes two more.
    */
-  static final int EVENTS_PER_RUN = 3;
+  static final int EVENTS_PER_RUN = 5;
 
   // Snapshots keep recovery short as run records accumulate; old events go by RUN_HISTORY_RETENTION
   // (deleteOldEvents), not with old snapshots.
@@ -474,10 +608,28 @@ public final class WatchEntity
       EventDeletes.deleteTo(context, persistenceId(), to);
       return Effect().noReply();
     }
-    return Effect()
-        .persist(new ScheduleAdvanced(null, state.nextFireAt()))
+    return persistAll(state, List.of(new ScheduleAdvanced(null, state.nextFireAt())))
         .thenRun(s -> EventDeletes.deleteTo(context, persistenceId(), to))
         .thenNoReply();
+  }
+
+  /**
+   * Persists {@code events}, followed by what keeps the wake-up index right while deliveries are
+   * owed: a {@link DeliveriesDue} when the wake-up time moved or a schedule event would have set
+   * the index to the next fire time alone, and the next fire time written again once nothing is
+   * owed any more.
+   */
+  private EffectBuilder<Event, State> persistAll(State state, List<Event> events) {
+    List<Event> all = new ArrayList<>(events);
+    State after = state;
+    for (Event e : events) after = apply(after, e);
+    boolean scheduleWritten = events.stream().anyMatch(e -> tagsOf(e).contains(SCHEDULE_TAG));
+    Instant wake = after.wakeAt();
+    if (wake != null && (scheduleWritten || !wake.equals(state.wakeAt())))
+      all.add(new DeliveriesDue(wake));
+    else if (wake == null && state.wakeAt() != null)
+      all.add(new ScheduleAdvanced(null, after.nextFireAt()));
+    return Effect().persist(all);
   }
 
   @Override
@@ -503,13 +655,15 @@ public final class WatchEntity
     if (command instanceof Delete delete) return onDelete(state, delete);
     if (command instanceof Run run) return onRun(state, run);
     if (command instanceof RunFinished done) return onRunFinished(state, done);
-    if (command instanceof AlertSent sent) return onAlertSent(state, sent);
+    if (command instanceof Attempted attempted) return onAttempted(state, attempted);
+    if (command instanceof RetryDue due) return onRetryDue(state, due);
     if (command instanceof DeliveryInterrupted interrupted)
       return onDeliveryInterrupted(state, interrupted);
     if (command instanceof GetRuns getRuns) return onGetRuns(state, getRuns);
     if (command instanceof TrimJournal trim) return onTrimJournal(state, trim);
     if (command instanceof GetRun getRun) return onGetRun(state, getRun);
-    if (command instanceof Stop) return running ? Effect().stash() : Effect().stop().thenNoReply();
+    if (command instanceof Stop)
+      return running || !attempting.isEmpty() ? Effect().stash() : Effect().stop().thenNoReply();
     throw new IllegalArgumentException("unknown watch command " + command.getClass().getName());
   }
 
@@ -601,7 +755,12 @@ public final class WatchEntity
         alert == null
             ? new RunRecorded(outcome.record(), outcome.newlySeen(), outcome.baselined())
             : new RunJudged(
-                outcome.record(), outcome.newlySeen(), alert.channels(), outcome.baselined()));
+                outcome.record(),
+                outcome.newlySeen(),
+                alert.channels(),
+                outcome.baselined(),
+                alert.alert(),
+                alert.alert().at().plus(retry.retryFor())));
     // Unless the schedule changed during the run (then the change already set the next fire time).
     if (done.scheduledFor() != null && done.scheduledFor().equals(state.nextFireAt())) {
       events.add(
@@ -614,28 +773,14 @@ public final class WatchEntity
                   clock.instant())));
     }
     if (alert != null) {
-      // Still running: the next run waits until the deliveries are recorded too.
-      return Effect()
-          .persist(events)
+      // Still running: the next run waits until the first attempts are recorded too.
+      String runId = outcome.record().runId();
+      return persistAll(state, events)
           .thenRun(
-              s ->
-                  context.pipeToSelf(
-                      alert.send().get(),
-                      (sent, failure) ->
-                          new AlertSent(
-                              outcome.record(),
-                              sent != null
-                                  ? sent
-                                  : alert.channels().stream()
-                                      .map(
-                                          c ->
-                                              new RunRecord.DeliveryRecord(
-                                                  c,
-                                                  null,
-                                                  false,
-                                                  "the delivery failed unexpectedly"))
-                                      .toList(),
-                              done.replyTo())))
+              s -> {
+                firstAttempts = new FirstAttempts(runId, done.replyTo());
+                attemptFirst(s, runId);
+              })
           .thenNoReply();
     }
     running = false;
@@ -648,19 +793,215 @@ public final class WatchEntity
         .thenUnstashAll();
   }
 
-  private ReplyEffect<Event, State> onAlertSent(State state, AlertSent sent) {
-    running = false;
-    RunRecord run = sent.record();
-    long totalMs = Duration.between(run.startedAt(), clock.instant()).toMillis();
-    var persisted = Effect().persist(new AlertDelivered(run.runId(), sent.deliveries(), totalMs));
-    return (sent.replyTo() == null
-            ? persisted.thenNoReply()
-            : persisted
-                .thenRun(s -> waiting.remove(sent.replyTo()))
-                .thenReply(
-                    sent.replyTo(),
-                    s -> StatusReply.success(run.withDeliveries(sent.deliveries(), totalMs))))
+  // ---- the outbox
+  // --------------------------------------------------------------------------------
+
+  /** What an attempt that ended unexpectedly (a sender broke its promise) records. */
+  static final String ATTEMPT_FAILED = "the delivery failed unexpectedly";
+
+  /** The first attempt of each channel of run {@code runId}, at once; one answer for all. */
+  private void attemptFirst(State state, String runId) {
+    Instant at = clock.instant();
+    List<Pending> owed = state.outbox().stream().filter(p -> p.runId().equals(runId)).toList();
+    List<CompletableFuture<List<Delivery>>> sends = new ArrayList<>();
+    for (Pending p : owed) sends.add(send(p));
+    context.pipeToSelf(
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+            .thenApply(all -> sends.stream().flatMap(f -> f.join().stream()).toList()),
+        (results, failure) ->
+            new Attempted(runId, results == null ? List.of() : results, at, true));
+  }
+
+  /** One attempt of one owed delivery; never fails (a failure is an unexpected, retryable one). */
+  private CompletableFuture<List<Delivery>> send(Pending p) {
+    attempting.add(p.key());
+    List<Delivery> broke = List.of(Delivery.retryable(p.channel(), ATTEMPT_FAILED, null));
+    try {
+      return pipeline
+          .deliver(p.channel(), p.alert())
+          .toCompletableFuture()
+          .exceptionally(e -> broke)
+          .thenApply(ds -> ds == null || ds.isEmpty() ? broke : ds);
+    } catch (RuntimeException e) {
+      return CompletableFuture.completedFuture(broke);
+    }
+  }
+
+  /** Schedules the attempt of an owed delivery at its due time (at once when it is past). */
+  private void scheduleAttempt(Pending p) {
+    Duration wait = Duration.between(clock.instant(), p.dueAt());
+    context.scheduleOnce(
+        wait.isNegative() ? Duration.ZERO : wait,
+        context.getSelf(),
+        new RetryDue(p.runId(), p.channel(), p.dueAt()));
+  }
+
+  private ReplyEffect<Event, State> onRetryDue(State state, RetryDue due) {
+    Pending p = state.owed(due.runId(), due.channel()).orElse(null);
+    if (p == null || !p.dueAt().equals(due.dueAt()) || attempting.contains(p.key()))
+      return Effect().noReply(); // delivered, ended, moved on or in flight meanwhile
+    Instant now = clock.instant();
+    if (now.isAfter(p.retryUntil())) {
+      // Out of time before the attempt (the watch was not running when it was due): ended.
+      RunRecord.DeliveryRecord before =
+          p.record() != null
+              ? p.record()
+              : new RunRecord.DeliveryRecord(p.channel(), null, false, null);
+      return recordAttempts(
+          state,
+          p.runId(),
+          List.of(before.failedForGood(gaveUp(before.error()))),
+          -1,
+          List.of(p),
+          null);
+    }
+    context.pipeToSelf(
+        send(p),
+        (results, failure) ->
+            new Attempted(p.runId(), results == null ? List.of() : results, now, false));
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onAttempted(State state, Attempted cmd) {
+    List<RunRecord.DeliveryRecord> records = new ArrayList<>();
+    List<Pending> ended = new ArrayList<>();
+    for (Pending p : state.outbox()) {
+      if (!p.runId().equals(cmd.runId()) || !attempting.remove(p.key())) continue;
+      List<Delivery> mine =
+          cmd.results().stream().filter(d -> d.channel().equals(p.channel())).toList();
+      List<RunRecord.DeliveryRecord> now = afterAttempt(p, mine, cmd.at());
+      records.addAll(now);
+      if (now.stream().noneMatch(RunRecord.DeliveryRecord::pending)
+          && now.stream().noneMatch(RunRecord.DeliveryRecord::ok)) ended.add(p);
+    }
+    long totalMs =
+        cmd.first()
+            ? state.recentRuns().stream()
+                .filter(r -> r.runId().equals(cmd.runId()))
+                .findFirst()
+                .map(r -> Duration.between(r.startedAt(), clock.instant()).toMillis())
+                .orElse(-1L)
+            : -1;
+    FirstAttempts first =
+        cmd.first() && firstAttempts != null && firstAttempts.runId().equals(cmd.runId())
+            ? firstAttempts
+            : null;
+    if (records.isEmpty() && first == null) return Effect().noReply();
+    return recordAttempts(state, cmd.runId(), records, totalMs, ended, first);
+  }
+
+  /**
+   * Persists the deliveries of run {@code runId} as they now stand; then tells the operator of each
+   * delivery that {@code ended} in failure (once: the event is written once), schedules the
+   * retries, and answers the run's asker when these were its first attempts.
+   */
+  private ReplyEffect<Event, State> recordAttempts(
+      State state,
+      String runId,
+      List<RunRecord.DeliveryRecord> records,
+      long totalMs,
+      List<Pending> ended,
+      FirstAttempts first) {
+    var persisted =
+        persistAll(state, List.of(new AlertDelivered(runId, records, totalMs)))
+            .thenRun(
+                s -> {
+                  for (Pending p : ended) {
+                    String reason =
+                        records.stream()
+                            .filter(r -> r.channel().equals(p.channel()))
+                            .map(RunRecord.DeliveryRecord::error)
+                            .findFirst()
+                            .orElse(null);
+                    context
+                        .getLog()
+                        .warn("event=delivery-failed watch={} run={}", persistenceId().id(), runId);
+                    pipeline.deliveryFailed(p.alert(), p.channel(), reason);
+                  }
+                  s.outbox().stream()
+                      .filter(p -> p.runId().equals(runId) && !attempting.contains(p.key()))
+                      .forEach(this::scheduleAttempt);
+                  if (first != null) {
+                    firstAttempts = null;
+                    running = false;
+                  }
+                });
+    if (first == null || first.replyTo() == null) return persisted.thenNoReply().thenUnstashAll();
+    return persisted
+        .thenRun(s -> waiting.remove(first.replyTo()))
+        .thenReply(
+            first.replyTo(),
+            s ->
+                s.recentRuns().stream()
+                    .filter(r -> r.runId().equals(runId))
+                    .findFirst()
+                    .map(StatusReply::success)
+                    .orElseGet(() -> StatusReply.error(NO_SUCH_RUN)))
         .thenUnstashAll();
+  }
+
+  /**
+   * The delivery records after one attempt of {@code p} ended with {@code results}: delivered,
+   * failed for good, or pending with its next attempt after a backoff. Only a single delivery is
+   * retried; {@code push}'s per-device deliveries are final (a device that got it must not get it
+   * twice).
+   */
+  List<RunRecord.DeliveryRecord> afterAttempt(Pending p, List<Delivery> results, Instant at) {
+    if (results.isEmpty()) results = List.of(Delivery.retryable(p.channel(), ATTEMPT_FAILED, null));
+    RunRecord.DeliveryRecord before =
+        p.record() != null
+            ? p.record()
+            : new RunRecord.DeliveryRecord(
+                p.channel(), null, false, null, RunRecord.DeliveryRecord.PENDING, List.of(), null);
+    if (results.size() > 1 || results.get(0).device() != null) {
+      return results.stream()
+          .map(
+              d ->
+                  new RunRecord.DeliveryRecord(d.channel(), d.device(), false, null)
+                      .after(
+                          new RunRecord.Attempt(at, d.ok(), d.error()),
+                          d.ok()
+                              ? RunRecord.DeliveryRecord.DELIVERED
+                              : RunRecord.DeliveryRecord.FAILED,
+                          null))
+          .toList();
+    }
+    Delivery d = results.get(0);
+    RunRecord.Attempt attempt = new RunRecord.Attempt(at, d.ok(), d.error());
+    if (d.ok()) return List.of(before.after(attempt, RunRecord.DeliveryRecord.DELIVERED, null));
+    if (!d.retryable())
+      return List.of(before.after(attempt, RunRecord.DeliveryRecord.FAILED, null));
+    Instant next = clock.instant().plus(backoff(before.attempts().size() + 1, d.retryAfter()));
+    if (next.isAfter(p.retryUntil()))
+      return List.of(
+          before
+              .after(attempt, RunRecord.DeliveryRecord.FAILED, null)
+              .failedForGood(gaveUp(d.error())));
+    return List.of(before.after(attempt, RunRecord.DeliveryRecord.PENDING, next));
+  }
+
+  /** What a delivery that ran out of retries says, after its last attempt's reason. */
+  private String gaveUp(String reason) {
+    return (reason == null ? "" : reason + "; ")
+        + "gave up: not delivered within "
+        + Durations.spelled(retry.retryFor())
+        + " (DELIVERY_RETRY_FOR)";
+  }
+
+  /**
+   * The wait before attempt {@code attempts + 1}: what the channel asked (Retry-After), else the
+   * first backoff doubled per attempt made, up to the longest, with jitter (half to all of it) so
+   * the deliveries failing together do not all come back together.
+   */
+  Duration backoff(int attempts, Duration retryAfter) {
+    if (retryAfter != null)
+      return retryAfter.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : retryAfter;
+    long first = retry.firstBackoff().toMillis();
+    long most = retry.maxBackoff().toMillis();
+    long wait = first;
+    for (int i = 1; i < attempts && wait < most; i++) wait *= 2;
+    wait = Math.min(wait, most);
+    return Duration.ofMillis(wait / 2 + ThreadLocalRandom.current().nextLong(wait / 2 + 1));
   }
 
   private ReplyEffect<Event, State> onDeliveryInterrupted(State state, DeliveryInterrupted cmd) {
@@ -695,6 +1036,8 @@ public final class WatchEntity
             state -> {
               if (state.delivering() != null)
                 context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
+              // what a previous incarnation owed, it owes still: each at its due time
+              state.outbox().forEach(this::scheduleAttempt);
             })
         .onSignal(
             SnapshotCompleted.class,
@@ -738,8 +1081,7 @@ public final class WatchEntity
               StatusReply.error("a watch with id '" + cmd.watch().id() + "' already exists"));
     }
     Instant now = clock.instant();
-    return Effect()
-        .persist(new Created(cmd.watch(), now, firstFire(cmd.watch(), now)))
+    return persistAll(state, List.of(new Created(cmd.watch(), now, firstFire(cmd.watch(), now))))
         .thenRun(s -> passivation.passivate(context.getSelf()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
@@ -756,10 +1098,13 @@ public final class WatchEntity
             && before.schedule().equals(cmd.watch().schedule())
             && before.timeZone().equals(cmd.watch().timeZone())
             && state.nextFireAt() != null;
-    return Effect()
-        .persist(
-            new Replaced(
-                cmd.watch(), now, sameSchedule ? state.nextFireAt() : firstFire(cmd.watch(), now)))
+    return persistAll(
+            state,
+            List.of(
+                new Replaced(
+                    cmd.watch(),
+                    now,
+                    sameSchedule ? state.nextFireAt() : firstFire(cmd.watch(), now))))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
 
@@ -770,8 +1115,8 @@ public final class WatchEntity
 
   private ReplyEffect<Event, State> onDelete(State state, Delete cmd) {
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
-    return Effect()
-        .persist(new Deleted(clock.instant()))
+    // deliveries already owed go on: the alert was decided while the watch existed
+    return persistAll(state, List.of(new Deleted(clock.instant())))
         .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
@@ -802,10 +1147,15 @@ public final class WatchEntity
     if (event instanceof RunRecorded e)
       return state.withRun(e.record(), e.newlySeen(), e.baselined());
     if (event instanceof RunJudged e) {
-      return state
-          .withRun(e.record(), e.newlySeen(), e.baselined())
-          .withDelivering(new Delivering(e.record().runId(), e.channels()));
+      State judged = state.withRun(e.record(), e.newlySeen(), e.baselined());
+      if (e.alert() == null)
+        return judged.withDelivering(new Delivering(e.record().runId(), e.channels()));
+      List<Pending> owed = new ArrayList<>(state.outbox());
+      for (String channel : e.channels())
+        owed.add(new Pending(e.record().runId(), channel, e.alert(), e.retryUntil(), null));
+      return judged.withOutbox(owed);
     }
+    if (event instanceof DeliveriesDue) return state;
     if (event instanceof AlertDelivered e)
       return state.withDelivered(e.runId(), e.deliveries(), e.totalMs());
     throw new IllegalArgumentException("unknown watch event " + event.getClass().getName());

@@ -10,6 +10,8 @@ import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.After;
@@ -106,8 +108,67 @@ public class EmailSenderTest {
                 .send(channel, Alerts.confirmed()));
 
     assertFalse(delivery.ok());
+    assertFalse("a refused login (535) is permanent", delivery.retryable());
     assertFalse(delivery.error(), delivery.error().contains(PASSWORD));
     assertEquals(0, mail.getReceivedMessages().length);
+  }
+
+  /**
+   * A server that answers {@code rcptReply} to RCPT TO, as a greylisting or full server answers 451
+   * or 452, and a permanent refusal 550; everything else it accepts.
+   */
+  private static Delivery sendToServerAnsweringRcpt(String rcptReply, Executor blocking)
+      throws Exception {
+    try (java.net.ServerSocket server = new java.net.ServerSocket(0)) {
+      Thread conversation =
+          new Thread(
+              () -> {
+                try (java.net.Socket s = server.accept();
+                    var in =
+                        new java.io.BufferedReader(
+                            new java.io.InputStreamReader(
+                                s.getInputStream(), StandardCharsets.US_ASCII));
+                    var out = new java.io.PrintWriter(s.getOutputStream(), true)) {
+                  out.print("220 test ESMTP\r\n");
+                  out.flush();
+                  for (String line; (line = in.readLine()) != null; ) {
+                    String verb = line.length() >= 4 ? line.substring(0, 4).toUpperCase() : line;
+                    out.print(
+                        switch (verb) {
+                          case "EHLO" -> "250 test\r\n";
+                          case "RCPT" -> rcptReply + "\r\n";
+                          case "QUIT" -> "221 bye\r\n";
+                          default -> "250 ok\r\n";
+                        });
+                    out.flush();
+                    if (verb.equals("QUIT")) break;
+                  }
+                } catch (java.io.IOException ignored) {
+                  // the client hung up: the conversation is over
+                }
+              });
+      conversation.start();
+      Delivery delivery =
+          await(
+              new EmailSender(
+                      new SmtpSettings(
+                          "127.0.0.1", server.getLocalPort(), "", "", "periscope@example.com"),
+                      blocking)
+                  .send(
+                      ChannelId.parse("email:bob@example.com").orElseThrow(), Alerts.confirmed()));
+      conversation.join(5000);
+      return delivery;
+    }
+  }
+
+  @Test
+  public void anSmtp4xxMayPassAnSmtp5xxIsPermanent() throws Exception {
+    Delivery greylisted = sendToServerAnsweringRcpt("451 4.7.1 try again later", blocking);
+    assertFalse(greylisted.ok());
+    assertTrue(greylisted.error(), greylisted.retryable());
+    Delivery unknown = sendToServerAnsweringRcpt("550 5.1.1 no such user", blocking);
+    assertFalse(unknown.ok());
+    assertFalse(unknown.error(), unknown.retryable());
   }
 
   @Test

@@ -75,6 +75,7 @@ public class InternalTargetsTest {
                   default -> new DiscordSender(guarded).send(id, Alerts.confirmed());
                 });
         assertFalse(channel, delivery.ok());
+        assertFalse(channel + ": a refused address stays refused", delivery.retryable());
         reasons.add(delivery.error());
       }
       Thread.sleep(500); // a connection accepted late would still be counted

@@ -135,6 +135,8 @@ public class TelegramSenderTest {
 
     assertFalse(delivery.ok());
     assertEquals("rate limited by Telegram (retry after 3600 s)", delivery.error());
+    assertTrue("tried again later, as Telegram asked", delivery.retryable());
+    assertEquals(java.time.Duration.ofHours(1), delivery.retryAfter());
     assertEquals(1, server.getRequestCount());
     assertTrue(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started) < 5);
   }
@@ -163,6 +165,7 @@ public class TelegramSenderTest {
         await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
     assertFalse(delivery.ok());
     assertEquals("Telegram answered 401: Unauthorized", delivery.error());
+    assertFalse("a rejected token is permanent", delivery.retryable());
     assertFalse(delivery.error().contains(TOKEN));
   }
 
@@ -172,6 +175,7 @@ public class TelegramSenderTest {
     Delivery delivery =
         await(sender.send(ChannelId.parse("telegram").orElseThrow(), Alerts.confirmed()));
     assertFalse(delivery.ok());
+    assertTrue("no connection may pass", delivery.retryable());
     assertFalse(delivery.error(), delivery.error().contains(TOKEN));
     assertFalse(delivery.error(), delivery.error().contains("secret-bot-token"));
   }

@@ -172,6 +172,41 @@ public class WebhookSendersTest {
     Delivery delivery = await(unsigned().send(channel("webhook", "/hook/x"), Alerts.confirmed()));
     assertFalse(delivery.ok());
     assertEquals("HTTP 500", delivery.error());
+    assertTrue("a 5xx may pass", delivery.retryable());
+  }
+
+  @Test
+  public void failuresSayWhetherTheyMayPassAndHowLongTheReceiverAskedToWait() throws Exception {
+    server.enqueue(new MockResponse().setResponseCode(429).setHeader("Retry-After", "120"));
+    server.enqueue(new MockResponse().setResponseCode(404));
+    server.enqueue(new MockResponse().setResponseCode(408));
+    WebhookSender sender = unsigned();
+
+    Delivery limited = await(sender.send(channel("webhook", "/h"), Alerts.confirmed()));
+    Delivery gone = await(sender.send(channel("webhook", "/h"), Alerts.confirmed()));
+    Delivery slow = await(sender.send(channel("webhook", "/h"), Alerts.confirmed()));
+    server.shutdown(); // its port now refuses connections
+    Delivery unreachable = await(sender.send(channel("webhook", "/h"), Alerts.confirmed()));
+
+    assertTrue(limited.retryable());
+    assertEquals(java.time.Duration.ofSeconds(120), limited.retryAfter());
+    assertFalse("another 4xx is permanent", gone.retryable());
+    assertTrue(slow.retryable());
+    assertEquals(null, slow.retryAfter());
+    assertTrue(unreachable.error(), unreachable.retryable());
+  }
+
+  @Test
+  public void retryAfterIsReadAsSecondsOrAsAnHttpDate() {
+    java.time.Instant now = java.time.Instant.parse("2026-11-25T10:00:00Z");
+    assertEquals(java.time.Duration.ofSeconds(30), HttpCalls.retryAfter(" 30 ", now));
+    assertEquals(
+        java.time.Duration.ofSeconds(90),
+        HttpCalls.retryAfter("Wed, 25 Nov 2026 10:01:30 GMT", now));
+    assertEquals(
+        java.time.Duration.ZERO, HttpCalls.retryAfter("Wed, 25 Nov 2026 09:00:00 GMT", now));
+    assertEquals(null, HttpCalls.retryAfter("soon", now));
+    assertEquals(null, HttpCalls.retryAfter(null, now));
   }
 
   @Test

@@ -23,6 +23,7 @@ import io.periscope.llm.PooledModel;
 import io.periscope.llm.VerdictPrompt;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.Delivery;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
 import io.periscope.notify.RepeatedAlerts;
@@ -567,9 +568,13 @@ public class PipelineTest {
         "confirmed: met at or above threshold, 1 cited item(s), strongest trust official",
         r.decision());
     assertEquals("the alert waits for the entity to record the run", 0, requestsTo("/hook"));
+    assertEquals("the alert's id is its run's", r.runId(), outcome.alert().alert().id());
     assertEquals(
-        List.of(new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)),
-        outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS));
+        List.of(Delivery.delivered("webhook:" + url("/hook"))),
+        pipeline
+            .deliver("webhook:" + url("/hook"), outcome.alert().alert())
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS));
     RecordedRequest hook =
         seen.stream().filter(q -> q.getPath().equals("/hook")).findFirst().orElseThrow();
     assertTrue(hook.getBody().readUtf8().contains("/articles/launch"));
@@ -717,21 +722,24 @@ public class PipelineTest {
 
     RunPipeline.Outcome outcome = run(pushed, Set.of());
     assertEquals(RunRecord.ALERT, outcome.record().outcome());
-    List<RunRecord.DeliveryRecord> sent =
-        outcome.alert().send().get().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    RunRecord r = outcome.record().withDeliveries(sent, 0);
+    List<Delivery> sent = new java.util.ArrayList<>();
+    for (String channel : outcome.alert().channels())
+      sent.addAll(
+          pipeline
+              .deliver(channel, outcome.alert().alert())
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS));
 
     assertEquals(
         List.of(
-            new RunRecord.DeliveryRecord("push", phoneId, true, null),
-            new RunRecord.DeliveryRecord(
+            new Delivery("push", phoneId, true, null),
+            new Delivery(
                 "push",
                 oldPhoneId,
                 false,
                 "HTTP 410: the subscription is gone, the device was removed"),
-            new RunRecord.DeliveryRecord("webhook:" + url("/hook"), null, true, null)),
-        r.deliveries());
-    assertEquals("each device reached counts, as the webhook does", 2, r.notificationsSent());
+            Delivery.delivered("webhook:" + url("/hook"))),
+        sent);
     String payload = FakePushService.decrypt(pushService.receivedBy(phone).get(0), phone);
     assertEquals("Acme set a date.", Json.MAPPER.readTree(payload).get("summary").asText());
     FakePushService.verifiedVapid(pushService.receivedBy(phone).get(0), VAPID.publicKey());

@@ -59,13 +59,23 @@ public class SchedulesFireTest {
   }
 
   private Config config() {
-    return ConfigFactory.parseMap(
-            Map.of(
-                "periscope.scheduler.tick", "100ms",
-                "jdbc-read-journal.refresh-interval", "100ms",
-                "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout",
-                    "1s",
-                "periscope.fetch.allow-private-networks", true))
+    return fastSchedules(dataDir, Map.of());
+  }
+
+  /**
+   * A node on a file journal under {@code dataDir} whose scheduler and wake-up index follow within
+   * 100 ms and whose entities passivate after a second, with {@code more} settings.
+   */
+  static Config fastSchedules(Path dataDir, Map<String, Object> more) {
+    return ConfigFactory.parseMap(more)
+        .withFallback(
+            ConfigFactory.parseMap(
+                Map.of(
+                    "periscope.scheduler.tick", "100ms",
+                    "jdbc-read-journal.refresh-interval", "100ms",
+                    "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout",
+                        "1s",
+                    "periscope.fetch.allow-private-networks", true)))
         .withFallback(TestJournals.embedded(dataDir))
         .resolve();
   }

@@ -103,6 +103,29 @@ public final class FakeUpstream implements AutoCloseable {
     return base() + "/static-feed/" + name;
   }
 
+  /**
+   * The JSON of watch {@code id} on its own feed here, which alerts (with a met verdict) to {@code
+   * channel}, never due by its schedule.
+   */
+  public String alertingWatch(String id, String channel) {
+    return io.periscope.json.Json.text(
+        java.util.Map.of(
+            "id",
+            id,
+            "name",
+            id,
+            "condition",
+            "anything",
+            "sources",
+            List.of(java.util.Map.of("type", "rss", "value", feedUrl(id))),
+            "schedule",
+            "0 0 1 1 *",
+            "threshold",
+            0.8,
+            "channels",
+            List.of(channel)));
+  }
+
   public String hookUrl(String name) {
     return base() + "/hook/" + name;
   }

@@ -78,7 +78,11 @@ public class RunRetentionTest {
                   WatchEntity.TYPE_KEY.name(),
                   entityId,
                   0L,
-                  (n, event) -> event instanceof WatchEntity.ScheduleAdvanced ? n + 1 : n)
+                  (n, event) ->
+                      event instanceof WatchEntity.ScheduleAdvanced
+                              || event instanceof WatchEntity.Created
+                          ? n + 1
+                          : n)
               .toCompletableFuture()
               .get(30, TimeUnit.SECONDS);
       assertTrue("the kept journal still holds the watch's due time", dueTimes > 0);

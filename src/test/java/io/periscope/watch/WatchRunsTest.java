@@ -3,6 +3,8 @@ package io.periscope.watch;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.notify.Alert;
+import io.periscope.notify.Delivery;
 import io.periscope.testing.EntityTestKits;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +14,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -38,6 +39,24 @@ public class WatchRunsTest {
 
     /** The runs whose interrupted alert the operator was told about. */
     final List<String> interrupted = new CopyOnWriteArrayList<>();
+
+    /** Each attempt to deliver an alert, which the test finishes by hand, in order. */
+    final List<CompletableFuture<List<Delivery>>> attempts = new CopyOnWriteArrayList<>();
+
+    /** The deliveries the operator was told failed for good. */
+    final List<String> failed = new CopyOnWriteArrayList<>();
+
+    @Override
+    public CompletableFuture<List<Delivery>> deliver(String channel, Alert alert) {
+      CompletableFuture<List<Delivery>> attempt = new CompletableFuture<>();
+      attempts.add(attempt);
+      return attempt;
+    }
+
+    @Override
+    public void deliveryFailed(Alert alert, String channel, String reason) {
+      failed.add(alert.id() + " " + channel);
+    }
 
     @Override
     public CompletableFuture<Outcome> run(
@@ -87,19 +106,21 @@ public class WatchRunsTest {
     return testKit.spawn(WatchEntity.create(entityId, pipeline, java.time.Clock.systemUTC()));
   }
 
-  /**
-   * An alert to one webhook whose delivery the test finishes by hand; counts how often it was sent.
-   */
-  static final class ScriptedAlert {
-    final AtomicInteger sends = new AtomicInteger();
-    final CompletableFuture<List<RunRecord.DeliveryRecord>> delivered = new CompletableFuture<>();
-    final RunPipeline.PendingAlert alert =
-        new RunPipeline.PendingAlert(
-            List.of("webhook:https://example.org/h"),
-            () -> {
-              sends.incrementAndGet();
-              return delivered;
-            });
+  static final String HOOK = "webhook:https://example.org/h";
+
+  /** The alert of the run {@code record}, decided at {@code at}, as the pipeline makes it. */
+  static Alert alertOf(RunRecord record, Instant at) {
+    return new Alert(
+        "alice",
+        "acme",
+        "Acme",
+        Alert.Strength.CONFIRMED,
+        0.9,
+        "Acme set a date.",
+        List.of(),
+        "Acme announces a launch date",
+        at,
+        record.runId());
   }
 
   private void create() {
@@ -131,23 +152,33 @@ public class WatchRunsTest {
             });
   }
 
-  /** Finishes run {@code run} with an alert to send, and waits until the entity sent it. */
-  private ScriptedAlert finishWithAlert(int run, List<String> newlySeen) {
-    ScriptedAlert alert = new ScriptedAlert();
+  /**
+   * Finishes run {@code run} with an alert to {@link #HOOK}, and waits until the entity made its
+   * first attempt.
+   */
+  private void finishWithAlert(int run, List<String> newlySeen) {
+    RunRecord record = record(RunRecord.ALERT);
     pipeline
         .runs
         .get(run)
         .complete(
-            new RunPipeline.Outcome(record(RunRecord.ALERT), newlySeen, alert.alert, Map.of()));
+            new RunPipeline.Outcome(
+                record,
+                newlySeen,
+                new RunPipeline.PendingAlert(List.of(HOOK), alertOf(record, Instant.now())),
+                Map.of()));
+    awaitAttempts(1);
+  }
+
+  private void awaitAttempts(int count) {
     testKit
         .createTestProbe()
         .awaitAssert(
             Duration.ofSeconds(5),
             () -> {
-              assertEquals(1, alert.sends.get());
+              assertEquals(count, pipeline.attempts.size());
               return null;
             });
-    return alert;
   }
 
   @Test
@@ -266,16 +297,17 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> first = startRun();
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
-    ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
+    finishWithAlert(0, List.of("item-1"));
     assertEquals(
         "recorded before the alert went out, without deliveries yet",
         List.of(),
         history(1).get(0).deliveries());
     second.expectNoMessage(Duration.ofMillis(200));
-    assertEquals("the next run waits for the deliveries", 1, pipeline.runs.size());
-    alert.delivered.complete(
-        List.of(new RunRecord.DeliveryRecord("webhook:https://example.org/h", null, true, null)));
+    assertEquals("the next run waits for the first attempts", 1, pipeline.runs.size());
+    pipeline.attempts.get(0).complete(List.of(Delivery.delivered(HOOK)));
     RunRecord done = first.receiveMessage().getValue();
+    assertEquals(RunRecord.DeliveryRecord.DELIVERED, done.deliveries().get(0).state());
+    assertEquals(1, done.deliveries().get(0).attempts().size());
     assertEquals(1, done.notificationsSent());
     assertEquals(1, history(1).get(0).notificationsSent());
     awaitRuns(2);
@@ -283,34 +315,33 @@ public class WatchRunsTest {
   }
 
   @Test
-  public void aStopDuringDeliveryLosesTheAlertRatherThanSendingItTwiceAndRecordsTheInterruption() {
+  public void aStopDuringDeliveryLeavesItOwedAndTheNextIncarnationDeliversIt() {
     create();
     startRun();
     awaitRuns(1);
-    ScriptedAlert alert = finishWithAlert(0, List.of("item-1"));
+    finishWithAlert(0, List.of("item-1"));
     testKit.stop(entity); // the node dies while the webhook has not answered
     entity = spawn();
+    awaitAttempts(2);
+    pipeline.attempts.get(1).complete(List.of(Delivery.delivered(HOOK)));
     testKit
         .createTestProbe()
         .awaitAssert(
             Duration.ofSeconds(5),
             () -> {
-              assertEquals(
-                  List.of(
-                      new RunRecord.DeliveryRecord(
-                          "webhook:https://example.org/h", null, false, WatchEntity.INTERRUPTED)),
-                  history(1).get(0).deliveries());
+              RunRecord.DeliveryRecord d = history(1).get(0).deliveries().get(0);
+              assertEquals(RunRecord.DeliveryRecord.DELIVERED, d.state());
+              assertTrue(d.ok());
               return null;
             });
-    assertEquals(
-        "the operator is told, once", List.of(history(1).get(0).runId()), pipeline.interrupted);
+    assertEquals("nothing was interrupted for good", List.of(), pipeline.interrupted);
     startRun();
     awaitRuns(2);
     assertEquals(
         "the next run does not judge (or alert) those items again",
         Set.of("item-1"),
         pipeline.seenByRun.get(1));
-    assertEquals(1, alert.sends.get());
+    assertEquals("sent again once, by the new incarnation", 2, pipeline.attempts.size());
   }
 
   @Test
