@@ -133,6 +133,7 @@ public final class Periscope {
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
   private final Transfers transfers;
+  private final AccountAdmin accountAdmin;
   private final RunPages runPages;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
@@ -249,6 +250,20 @@ public final class Periscope {
             asks,
             settings.scheduleTimeZone(),
             Clock.systemUTC());
+    this.accountAdmin =
+        new AccountAdmin(
+            accounts,
+            entities::owner,
+            entities::watch,
+            entities::trustRules,
+            entities::auditLog,
+            entities::email,
+            sessions,
+            selfService,
+            erasure,
+            this::eraseUserData,
+            asks,
+            clock);
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -411,6 +426,11 @@ public final class Periscope {
     return accounts;
   }
 
+  /** What administrators (and the command line, as the operator) do to accounts. */
+  public AccountAdmin accountAdmin() {
+    return accountAdmin;
+  }
+
   /** Export and import of accounts' watches, trust rules and channel addresses. */
   public Transfers transfers() {
     return transfers;
@@ -438,20 +458,6 @@ public final class Periscope {
 
   public HttpApi httpApi(Clock clock) {
     Settings.RateLimits limits = settings.rateLimits();
-    AccountAdmin accountAdmin =
-        new AccountAdmin(
-            accounts,
-            entities::owner,
-            entities::watch,
-            entities::trustRules,
-            entities::auditLog,
-            entities::email,
-            sessions,
-            selfService,
-            erasure,
-            this::eraseUserData,
-            asks,
-            clock);
     MeterRegistry meters = metrics.registry();
     FixedWindowRateLimiter authLimiter =
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock)
@@ -519,7 +525,6 @@ public final class Periscope {
             settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
-            accounts,
             accountAdmin,
             keyPools,
             new KeyPoolAdmin(keyPools, probes),

@@ -10,8 +10,6 @@ import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.json.Json;
 import io.periscope.owner.Role;
-import io.periscope.runtime.LocalEntities;
-import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
 import io.periscope.transfer.Transfers;
 import java.net.URI;
@@ -27,7 +25,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.typed.ActorSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,7 +72,7 @@ final class TransferCommands {
               settings,
               http,
               service -> exportThroughService(service, settings, http, owner),
-              () -> locally(config, settings, app -> exportLocally(app, owner)));
+              () -> SingleWriter.onJournal(config, settings, app -> exportLocally(app, owner)));
       String text = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(document);
       if (output == null) root.out.println(text);
       else Files.writeString(output, text + "\n");
@@ -124,7 +121,7 @@ final class TransferCommands {
               settings,
               http,
               service -> importThroughService(service, settings, http, accounts),
-              () -> locally(config, settings, app -> importLocally(app, accounts)));
+              () -> SingleWriter.onJournal(config, settings, app -> importLocally(app, accounts)));
       lines.forEach(root.out::println);
       return lines.stream().allMatch(l -> l.contains(" imported"))
           ? ExitCodes.OK
@@ -182,21 +179,6 @@ final class TransferCommands {
   }
 
   // ---- on the journal
-
-  private interface WithApp<T> {
-    T call(Periscope app) throws Exception;
-  }
-
-  private static <T> T locally(Config config, Settings settings, WithApp<T> work) throws Exception {
-    ActorSystem<Void> system = Node.startLocal(config);
-    try {
-      return work.call(
-          new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings)));
-    } finally {
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-  }
 
   private static JsonNode exportLocally(Periscope app, String owner) throws Exception {
     List<String> owners =
