@@ -21,7 +21,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -153,9 +155,19 @@ final class TransferCommands {
       ServiceFile service, Settings settings, HttpClient http, List<JsonNode> accounts)
       throws Exception {
     Tokens tokens = SingleWriter.tokens(settings);
+    // an owner's token is honoured without an account (the command line's): look first, so
+    // nothing is imported into an account that does not exist
+    Set<String> here = new HashSet<>();
+    SingleWriter.asOperator(service, settings, http, "GET", "/admin/users", null)
+        .path("users")
+        .forEach(u -> here.add(u.path("id").asText()));
     List<String> lines = new ArrayList<>();
     for (JsonNode account : accounts) {
       String id = account.path("id").asText();
+      if (!here.contains(id)) {
+        lines.add(id + " refused: " + noAccount(id));
+        continue;
+      }
       ArrayNode one = Json.MAPPER.createArrayNode().add(account);
       HttpResponse<String> answer =
           http.send(
@@ -203,7 +215,7 @@ final class TransferCommands {
                     await(app.accounts().list()).stream()
                         .filter(a -> a.id().equals(id))
                         .findFirst()
-                        .orElseThrow(() -> new IllegalStateException("no account " + id + " here"))
+                        .orElseThrow(() -> new IllegalStateException(noAccount(id)))
                         .role())
                 .orElseThrow();
         lines.add(
@@ -224,6 +236,10 @@ final class TransferCommands {
   }
 
   // ---- the lines and the document
+
+  private static String noAccount(String id) {
+    return "no account " + id + " here";
+  }
 
   /** {@code <id> imported: created N, unchanged N, trust rules N}. */
   private static String line(String id, JsonNode report) {
