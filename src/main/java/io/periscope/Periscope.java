@@ -422,6 +422,11 @@ public final class Periscope {
             vapid.reencrypt()));
   }
 
+  /** Writes what is counted in memory only (the key pools' uses), before this process ends. */
+  public CompletionStage<Done> flush() {
+    return keyPools.flush();
+  }
+
   public Accounts accounts() {
     return accounts;
   }

@@ -1,5 +1,6 @@
 package io.periscope;
 
+import static io.periscope.http.TransferRoutesTest.watch;
 import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -113,25 +114,6 @@ public class TransferCommandLineIT {
         List.of(
             "users", "create", "--id", owner, "--email", owner + "@example.org", "--role", "user"),
         PASSWORD + "\n");
-  }
-
-  private static String watch(String id, String schedule) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            "Watch " + id,
-            "condition",
-            "something happens",
-            "sources",
-            List.of(Map.of("type", "rss", "value", "https://example.org/" + id)),
-            "schedule",
-            schedule,
-            "threshold",
-            0.8,
-            "enabled",
-            false));
   }
 
   private String login(ServiceProcess jar) throws Exception {

@@ -103,7 +103,12 @@ final class SingleWriter {
   static <T> T onJournal(Config config, Settings settings, OnJournal<T> work) throws Exception {
     ActorSystem<Void> system = Node.startLocal(config);
     try {
-      return work.call(new Periscope(system, config, new LocalEntities(system), tokens(settings)));
+      Periscope app = new Periscope(system, config, new LocalEntities(system), tokens(settings));
+      try {
+        return work.call(app);
+      } finally {
+        app.flush().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      }
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);

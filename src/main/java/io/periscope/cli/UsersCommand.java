@@ -262,6 +262,22 @@ final class UsersCommand implements Callable<Integer> {
 
   // ---- changes ----------------------------------------------------------------------------------
 
+  /** A change of one account, which then prints the account's line. */
+  private abstract static class AccountChange implements Callable<Integer> {
+    @ParentCommand UsersCommand users;
+
+    @Parameters(index = "0", paramLabel = "ID", description = "the account's id")
+    String id;
+
+    abstract Action change();
+
+    @Override
+    public Integer call() throws Exception {
+      users.root.out.println(line(users.act(change())));
+      return ExitCodes.OK;
+    }
+  }
+
   @Command(
       name = "disable",
       mixinStandardHelpOptions = true,
@@ -270,23 +286,11 @@ final class UsersCommand implements Callable<Integer> {
             + " seconds), its watches stop running; nothing is deleted.",
         "The last enabled administrator cannot be disabled."
       })
-  static final class Disable implements Callable<Integer> {
-    @ParentCommand private UsersCommand users;
-
-    @Parameters(paramLabel = "ID", description = "the account's id")
-    private String id;
-
+  static final class Disable extends AccountChange {
     @Override
-    public Integer call() throws Exception {
-      JsonNode user =
-          users.act(
-              route(
-                  "POST",
-                  userPath(id, "/disable"),
-                  null,
-                  admin -> admin.disable(Principal.OPERATOR, id)));
-      users.root.out.println(line(user));
-      return ExitCodes.OK;
+    Action change() {
+      return route(
+          "POST", userPath(id, "/disable"), null, admin -> admin.disable(Principal.OPERATOR, id));
     }
   }
 
@@ -294,23 +298,11 @@ final class UsersCommand implements Callable<Integer> {
       name = "enable",
       mixinStandardHelpOptions = true,
       description = "Enables a disabled account again (its earlier sign-ins stay ended).")
-  static final class Enable implements Callable<Integer> {
-    @ParentCommand private UsersCommand users;
-
-    @Parameters(paramLabel = "ID", description = "the account's id")
-    private String id;
-
+  static final class Enable extends AccountChange {
     @Override
-    public Integer call() throws Exception {
-      JsonNode user =
-          users.act(
-              route(
-                  "POST",
-                  userPath(id, "/enable"),
-                  null,
-                  admin -> admin.enable(Principal.OPERATOR, id)));
-      users.root.out.println(line(user));
-      return ExitCodes.OK;
+    Action change() {
+      return route(
+          "POST", userPath(id, "/enable"), null, admin -> admin.enable(Principal.OPERATOR, id));
     }
   }
 
@@ -321,28 +313,20 @@ final class UsersCommand implements Callable<Integer> {
         "Makes an account an admin or a user, from its next request on.",
         "The last enabled administrator cannot be demoted."
       })
-  static final class SetRole implements Callable<Integer> {
-    @ParentCommand private UsersCommand users;
+  static final class SetRole extends AccountChange {
     @Spec private CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "ID", description = "the account's id")
-    private String id;
 
     @Parameters(index = "1", paramLabel = "ROLE", description = "admin or user")
     private String role;
 
     @Override
-    public Integer call() throws Exception {
+    Action change() {
       Role next = role(spec, role);
-      JsonNode user =
-          users.act(
-              route(
-                  "PUT",
-                  userPath(id, "/role"),
-                  Map.of("role", next.wire()),
-                  admin -> admin.setRole(Principal.OPERATOR, id, next)));
-      users.root.out.println(line(user));
-      return ExitCodes.OK;
+      return route(
+          "PUT",
+          userPath(id, "/role"),
+          Map.of("role", next.wire()),
+          admin -> admin.setRole(Principal.OPERATOR, id, next));
     }
   }
 

@@ -230,6 +230,12 @@ public final class KeyPoolEntity
   /** Writes the uses counted so far (sent by the entity to itself). */
   record WriteUses() implements Command {}
 
+  /** Writes the uses counted so far and answers once they are in the journal. */
+  public record Flush(ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Sharding's stop message: the uses counted so far are written before the pool stops. */
+  public record Stop() implements Command {}
+
   /** How a call with a key went, when it went wrong in a way that concerns the key. */
   public record Report(
       String keyId,
@@ -354,7 +360,11 @@ public final class KeyPoolEntity
         .forAnyState()
         .onCommand(Seed.class, this::onSeed)
         .onCommand(Acquire.class, this::onAcquire)
-        .onCommand(WriteUses.class, this::onWriteUses)
+        .onCommand(WriteUses.class, (state, cmd) -> writeUses().thenNoReply())
+        .onCommand(
+            Flush.class,
+            (state, cmd) -> writeUses().thenReply(cmd.replyTo(), s -> StatusReply.ack()))
+        .onCommand(Stop.class, (state, cmd) -> writeUses().thenStop().thenNoReply())
         .onCommand(Report.class, this::onReport)
         .onCommand(Add.class, this::onAdd)
         .onCommand(
@@ -487,13 +497,13 @@ public final class KeyPoolEntity
    * One event per key and day with uses pending. A write scheduled for uses written already finds
    * none and writes nothing.
    */
-  private ReplyEffect<Event, State> onWriteUses(State state, WriteUses cmd) {
+  private org.apache.pekko.persistence.typed.javadsl.EffectBuilder<Event, State> writeUses() {
     List<Event> counted =
         pending.entrySet().stream()
             .<Event>map(e -> new KeyUsesCounted(e.getKey().keyId(), e.getKey().day(), e.getValue()))
             .toList();
     pending.clear();
-    return Effect().persist(counted).thenNoReply();
+    return Effect().persist(counted);
   }
 
   private ReplyEffect<Event, State> onReport(State state, Report cmd) {

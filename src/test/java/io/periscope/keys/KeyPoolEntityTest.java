@@ -27,9 +27,15 @@ public class KeyPoolEntityTest {
           KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State>
       pool;
 
+  /**
+   * A pool of each test's own: an earlier test's pool is still alive, and writes its counted uses
+   * when their time comes.
+   */
+  private final String poolId = "model-" + java.util.UUID.randomUUID();
+
   @Before
   public void setUp() {
-    pool = EventSourcedBehaviorTestKit.create(testKit.system(), KeyPoolEntity.create("model"));
+    pool = EventSourcedBehaviorTestKit.create(testKit.system(), KeyPoolEntity.create(poolId));
     pool.<StatusReply<Done>>runCommand(
         r ->
             new KeyPoolEntity.Seed(
@@ -55,7 +61,7 @@ public class KeyPoolEntityTest {
     for (int i = 0; i < 1_000; i++)
       pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
     pool.runCommand(new KeyPoolEntity.WriteUses());
-    List<Object> written = pool.persistenceTestKit().persistedInStorage("KeyPool|model");
+    List<Object> written = pool.persistenceTestKit().persistedInStorage("KeyPool|" + poolId);
     // the two keys' additions, then a count per key each WRITE_USES_AT uses or WRITE_USES_AFTER
     assertTrue("events written: " + written.size(), written.size() - 2 <= 1_000 / 10);
     assertTrue(
@@ -164,7 +170,7 @@ public class KeyPoolEntityTest {
     List<Object> written;
     do {
       Thread.sleep(100);
-      written = pool.persistenceTestKit().persistedInStorage("KeyPool|model");
+      written = pool.persistenceTestKit().persistedInStorage("KeyPool|" + poolId);
     } while (written.size() < 4 && System.nanoTime() < deadline);
     java.time.LocalDate day = NOON.atZone(java.time.ZoneOffset.UTC).toLocalDate();
     assertEquals(
@@ -179,6 +185,34 @@ public class KeyPoolEntityTest {
     assertEquals(3, usedToday(NOON));
     pool.restart();
     assertEquals(2, usedToday(NOON));
+  }
+
+  @Test
+  public void aFlushOrAStopWritesTheCountedUsesFirst() {
+    pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    var flushed = pool.<StatusReply<Done>>runCommand(KeyPoolEntity.Flush::new);
+    assertTrue(flushed.reply().isSuccess());
+    assertEquals(1, flushed.events().size());
+
+    // sharding's stop message (a hand-over, a passivation) on a live pool
+    String id = "stopped-" + java.util.UUID.randomUUID();
+    var live = testKit.spawn(KeyPoolEntity.create(id));
+    var done = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(
+        new KeyPoolEntity.Seed(
+            List.of(new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa")), done.ref()));
+    done.receiveMessage();
+    var leases = testKit.<StatusReply<KeyPoolEntity.Lease>>createTestProbe();
+    live.tell(new KeyPoolEntity.Acquire(NOON, leases.ref()));
+    live.tell(new KeyPoolEntity.Acquire(NOON, leases.ref()));
+    leases.receiveSeveralMessages(2);
+    live.tell(new KeyPoolEntity.Stop());
+    done.expectTerminated(live);
+    var again = testKit.spawn(KeyPoolEntity.create(id));
+    var status = testKit.<StatusReply<KeyPoolEntity.PoolStatus>>createTestProbe();
+    again.tell(new KeyPoolEntity.GetStatus(NOON, status.ref()));
+    assertEquals(
+        "nothing was lost", 2, status.receiveMessage().getValue().keys().get(0).usedToday());
   }
 
   private long usedToday(Instant now) {
@@ -198,18 +232,8 @@ public class KeyPoolEntityTest {
     pool.runCommand(new KeyPoolEntity.WriteUses());
     pool.restart();
     Instant tomorrow = NOON.plus(Duration.ofDays(1));
-    var today =
-        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
-            r -> new KeyPoolEntity.GetStatus(NOON, r));
-    var next =
-        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
-            r -> new KeyPoolEntity.GetStatus(tomorrow, r));
-    assertEquals(
-        1,
-        today.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
-    assertEquals(
-        0,
-        next.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
+    assertEquals(1, usedToday(NOON));
+    assertEquals(0, usedToday(tomorrow));
   }
 
   private List<String> statuses(Instant now) {
