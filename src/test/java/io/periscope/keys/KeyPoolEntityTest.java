@@ -216,14 +216,16 @@ public class KeyPoolEntityTest {
   }
 
   private long usedToday(Instant now) {
+    return keys(now).mapToLong(KeyPoolEntity.KeyView::usedToday).sum();
+  }
+
+  private java.util.stream.Stream<KeyPoolEntity.KeyView> keys(Instant now) {
     return pool
         .<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(now, r))
         .reply()
         .getValue()
         .keys()
-        .stream()
-        .mapToLong(KeyPoolEntity.KeyView::usedToday)
-        .sum();
+        .stream();
   }
 
   @Test
@@ -237,14 +239,7 @@ public class KeyPoolEntityTest {
   }
 
   private List<String> statuses(Instant now) {
-    return pool
-        .<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(now, r))
-        .reply()
-        .getValue()
-        .keys()
-        .stream()
-        .map(KeyPoolEntity.KeyView::status)
-        .toList();
+    return keys(now).map(KeyPoolEntity.KeyView::status).toList();
   }
 
   @Test
