@@ -1,8 +1,9 @@
 package io.periscope.http;
 
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -17,7 +18,6 @@ import io.periscope.owner.ApiToken;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
@@ -46,9 +46,9 @@ public final class AccountRoutes implements Routes {
         new Endpoint(
             POST,
             LOGOUT,
-            (caller, p) -> onSuccess(own.signOut(caller), done -> complete(noContent()))),
+            (caller, p) -> onSuccess(own.signOut(caller), done -> answer(noContent()))),
         new Endpoint(
-            GET, "/account", (caller, p) -> onSuccess(own.account(caller), a -> complete(ok(a)))),
+            GET, "/account", (caller, p) -> onSuccess(own.account(caller), a -> answer(ok(a)))),
         new Endpoint(
             PUT,
             "/account/password",
@@ -61,13 +61,13 @@ public final class AccountRoutes implements Routes {
                       return onSuccess(
                           own.changePassword(
                               caller, f.text("currentPassword"), f.text("newPassword")),
-                          session -> complete(ok(session)));
+                          session -> answer(ok(session)));
                     })),
         new Endpoint(
             GET,
             "/account/tokens",
             (caller, p) ->
-                onSuccess(own.tokens(caller), tokens -> complete(ok(new TokenList(tokens))))),
+                onSuccess(own.tokens(caller), tokens -> answer(ok(new TokenList(tokens))))),
         new Endpoint(
             POST,
             "/account/tokens",
@@ -77,16 +77,16 @@ public final class AccountRoutes implements Routes {
                     body ->
                         onSuccess(
                             own.createToken(caller, name(body), expiresAt(body)),
-                            made -> complete(json(StatusCodes.CREATED, made))))),
+                            made -> answer(json(StatusCodes.CREATED, made))))),
         new Endpoint(
             DELETE,
             "/account/tokens/{id}",
             (caller, p) ->
-                onSuccess(own.revokeToken(caller, p.get("id")), done -> complete(noContent()))));
+                onSuccess(own.revokeToken(caller, p.get("id")), done -> answer(noContent()))));
   }
 
-  static HttpResponse noContent() {
-    return HttpResponse.create().withStatus(StatusCodes.NO_CONTENT);
+  static Reply noContent() {
+    return Reply.noContent();
   }
 
   private static String name(JsonNode body) {

@@ -1,10 +1,11 @@
 package io.periscope.http;
 
 import static io.periscope.http.ApiDirectives.adminOnly;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -36,7 +37,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
@@ -166,7 +166,7 @@ public final class AdminRoutes implements Routes {
                                                     role.orElse(null),
                                                     status.orElse(null),
                                                     q.orElse(null))),
-                                            users -> complete(ok(new UserList(users)))))))),
+                                            users -> answer(ok(new UserList(users)))))))),
         new Endpoint(
             POST,
             "/admin/users",
@@ -190,7 +190,7 @@ public final class AdminRoutes implements Routes {
             (caller, p) ->
                 onSuccess(
                     admin.resetPassword(caller, p.get("id")),
-                    reset -> complete(passwordReset(reset)))),
+                    reset -> answer(passwordReset(reset)))),
         new Endpoint(
             DELETE,
             "/admin/users/{id}",
@@ -200,7 +200,7 @@ public final class AdminRoutes implements Routes {
                     history ->
                         onSuccess(
                             admin.delete(caller, p.get("id"), eraseHistory(history)),
-                            user -> complete(AccountRoutes.noContent())))),
+                            user -> answer(AccountRoutes.noContent())))),
         new Endpoint(
             POST,
             "/admin/invitations",
@@ -212,7 +212,7 @@ public final class AdminRoutes implements Routes {
                       return onSuccess(
                           admin.invite(caller, email),
                           done ->
-                              complete(
+                              answer(
                                   json(
                                       StatusCodes.ACCEPTED, new Invited("invited", email.trim()))));
                     })),
@@ -225,8 +225,8 @@ public final class AdminRoutes implements Routes {
                     limit ->
                         onSuccess(
                             admin.auditLog(limitOf(limit)),
-                            entries -> complete(ok(new AuditLog(entries)))))),
-        new Endpoint(GET, "/admin/keys", (caller, p) -> completeWithFuture(keys())),
+                            entries -> answer(ok(new AuditLog(entries)))))),
+        new Endpoint(GET, "/admin/keys", (caller, p) -> answer(keys())),
         new Endpoint(
             POST,
             "/admin/keys/{pool}",
@@ -237,14 +237,13 @@ public final class AdminRoutes implements Routes {
                         jsonBody(
                             MAX_BODY,
                             body ->
-                                completeWithFuture(
-                                    addKey(caller, p.get("pool"), KeyPoolAdmin.keyOf(body)))))),
+                                answer(addKey(caller, p.get("pool"), KeyPoolAdmin.keyOf(body)))))),
         new Endpoint(
             GET,
             "/admin/keys/{pool}/{id}",
             pools,
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     keyAdmin
                         .key(p.get("pool"), p.get("id"))
                         .thenApply(k -> ok(KeyRow.of(p.get("pool"), k))))),
@@ -252,7 +251,7 @@ public final class AdminRoutes implements Routes {
             DELETE,
             "/admin/keys/{pool}/{id}",
             pools,
-            (caller, p) -> completeWithFuture(removeKey(caller, p.get("pool"), p.get("id")))),
+            (caller, p) -> answer(removeKey(caller, p.get("pool"), p.get("id")))),
         new Endpoint(
             PUT,
             "/admin/keys/{pool}/{id}/daily-limit",
@@ -261,7 +260,7 @@ public final class AdminRoutes implements Routes {
                 jsonBody(
                     MAX_BODY,
                     body ->
-                        completeWithFuture(
+                        answer(
                             setDailyLimit(
                                 caller,
                                 p.get("pool"),
@@ -271,24 +270,21 @@ public final class AdminRoutes implements Routes {
             POST,
             "/admin/keys/{pool}/{id}/probe",
             pools,
-            (caller, p) ->
-                probing(() -> completeWithFuture(reprobe(caller, p.get("pool"), p.get("id"))))),
+            (caller, p) -> probing(() -> answer(reprobe(caller, p.get("pool"), p.get("id"))))),
         new Endpoint(
             GET,
             "/admin/model",
-            (caller, p) ->
-                completeWithFuture(models.current().thenApply(m -> ok(ModelView.of(m))))),
+            (caller, p) -> answer(models.current().thenApply(m -> ok(ModelView.of(m))))),
         new Endpoint(
             PUT,
             "/admin/model",
-            (caller, p) ->
-                jsonBody(MAX_BODY, body -> completeWithFuture(changeModel(caller, body)))),
-        new Endpoint(DELETE, "/admin/model", (caller, p) -> completeWithFuture(resetModel(caller))),
+            (caller, p) -> jsonBody(MAX_BODY, body -> answer(changeModel(caller, body)))),
+        new Endpoint(DELETE, "/admin/model", (caller, p) -> answer(resetModel(caller))),
         new Endpoint(
             POST,
             "/admin/encryption/re-encrypt",
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     reencrypt
                         .get()
                         .thenApply(
@@ -304,7 +300,7 @@ public final class AdminRoutes implements Routes {
                             }))));
   }
 
-  private CompletionStage<HttpResponse> addKey(Principal caller, String pool, String key) {
+  private CompletionStage<Reply> addKey(Principal caller, String pool, String key) {
     return keyAdmin
         .add(pool, key)
         .thenApply(
@@ -319,17 +315,17 @@ public final class AdminRoutes implements Routes {
             });
   }
 
-  private CompletionStage<HttpResponse> removeKey(Principal caller, String pool, String id) {
+  private CompletionStage<Reply> removeKey(Principal caller, String pool, String id) {
     return keyAdmin
         .remove(pool, id)
         .thenApply(
             done -> {
               log.info("event=key-removed pool={} key={} by={}", pool, id, caller.accountId());
-              return HttpResponse.create().withStatus(StatusCodes.NO_CONTENT);
+              return Reply.noContent();
             });
   }
 
-  private CompletionStage<HttpResponse> setDailyLimit(
+  private CompletionStage<Reply> setDailyLimit(
       Principal caller, String pool, String id, Long limit) {
     return keyAdmin
         .setDailyLimit(pool, id, limit)
@@ -345,7 +341,7 @@ public final class AdminRoutes implements Routes {
             });
   }
 
-  private CompletionStage<HttpResponse> reprobe(Principal caller, String pool, String id) {
+  private CompletionStage<Reply> reprobe(Principal caller, String pool, String id) {
     return keyAdmin
         .reprobe(pool, id)
         .thenApply(
@@ -360,7 +356,7 @@ public final class AdminRoutes implements Routes {
             });
   }
 
-  private CompletionStage<HttpResponse> resetModel(Principal caller) {
+  private CompletionStage<Reply> resetModel(Principal caller) {
     return models
         .reset(caller.accountId())
         .thenApply(
@@ -376,7 +372,7 @@ public final class AdminRoutes implements Routes {
         probeLimiter, PROBE_WINDOW, () -> withRequestTimeout(PROBING_REQUEST_TIMEOUT, inner));
   }
 
-  private CompletionStage<HttpResponse> keys() {
+  private CompletionStage<Reply> keys() {
     return keyPools
         .status(KeyPoolEntity.MODEL)
         .thenCombine(
@@ -390,7 +386,7 @@ public final class AdminRoutes implements Routes {
                             .toList())));
   }
 
-  private CompletionStage<HttpResponse> changeModel(Principal caller, JsonNode body) {
+  private CompletionStage<Reply> changeModel(Principal caller, JsonNode body) {
     ModelConfiguration next = ModelConfiguration.parse(body);
     return models
         .change(next, caller.accountId())
@@ -415,7 +411,7 @@ public final class AdminRoutes implements Routes {
       String status, Account.View user, String token, String link, Instant expiresAt) {}
 
   /** 202 for a mailed reset; 200 with the one-time password for one issued to the operator. */
-  private static HttpResponse passwordReset(AccountAdmin.PasswordReset reset) {
+  private static Reply passwordReset(AccountAdmin.PasswordReset reset) {
     if (reset.printed() == null)
       return json(
           StatusCodes.ACCEPTED, new AuthRoutes.AccountChanged("reset-mailed", reset.user()));
@@ -435,7 +431,7 @@ public final class AdminRoutes implements Routes {
   public record AuditLog(List<AuditLogEntity.Entry> entries) {}
 
   private static Route user(CompletionStage<Account.View> change) {
-    return onSuccess(change, user -> complete(ok(user)));
+    return onSuccess(change, user -> answer(ok(user)));
   }
 
   private static Role roleOf(JsonNode body) {
@@ -471,7 +467,7 @@ public final class AdminRoutes implements Routes {
             text(body, "id"), text(body, "email"), text(body, "role"), text(body, "password"));
     return onSuccess(
         admin.create(caller, request),
-        account -> complete(json(StatusCodes.CREATED, account.view())));
+        account -> answer(json(StatusCodes.CREATED, account.view())));
   }
 
   private static String text(JsonNode body, String field) {

@@ -1,6 +1,6 @@
 package io.periscope.http;
 
-import static io.periscope.http.HttpResponses.error;
+import static io.periscope.http.Reply.error;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,9 +15,14 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
+import org.apache.pekko.http.javadsl.marshalling.Marshaller;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.RequestEntity;
+import org.apache.pekko.http.javadsl.model.ResponseEntity;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.HttpChallenge;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
@@ -33,7 +38,32 @@ public final class ApiDirectives {
   private static final Logger accessLog = LoggerFactory.getLogger("periscope.http");
   private static final Duration BODY_READ_TIMEOUT = Duration.ofSeconds(10);
 
+  /**
+   * pekko-http-jackson with the service's own ObjectMapper: the one writer of the interface's JSON
+   * answers.
+   */
+  private static final Marshaller<Object, RequestEntity> JSON = Jackson.marshaller(Json.MAPPER);
+
   private ApiDirectives() {}
+
+  /**
+   * Completes with {@code reply}. The interface has one representation, so its answers are not
+   * negotiated: a browser's {@code Accept: text/html} on an interface path still gets the JSON (an
+   * error, say) instead of a rejection.
+   */
+  public static Route answer(Reply reply) {
+    return mapRequest(
+        request -> request.removeHeader("Accept"),
+        () ->
+            reply.body() == null
+                ? complete(reply.status(), reply.headers(), (ResponseEntity) HttpEntities.EMPTY)
+                : complete(reply.status(), reply.headers(), reply.body(), JSON));
+  }
+
+  /** Completes with the reply once it is there; a failure goes to {@link ErrorHandling}. */
+  public static Route answer(CompletionStage<Reply> reply) {
+    return onSuccess(reply, ApiDirectives::answer);
+  }
 
   /**
    * One structured line per request: method, path (never the query), status, duration and client
@@ -69,7 +99,7 @@ public final class ApiDirectives {
           boolean declaresJson =
               request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON);
           if (writes && declaresJson && request.entity().isKnownEmpty()) {
-            return complete(
+            return answer(
                 error(
                     StatusCodes.BAD_REQUEST,
                     "the request declares a JSON body but the body is empty"));
@@ -86,17 +116,17 @@ public final class ApiDirectives {
     return extractRequest(
         request -> {
           if (request.entity().isKnownEmpty()) {
-            return complete(error(StatusCodes.BAD_REQUEST, "a JSON body is required"));
+            return answer(error(StatusCodes.BAD_REQUEST, "a JSON body is required"));
           }
           if (!request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
-            return complete(
+            return answer(
                 error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json"));
           }
           // A body that arrived whole is read in place: toStrict would run a stream (an actor) for
           // it per request.
           if (request.entity() instanceof HttpEntity.Strict whole) {
             return whole.getData().length() > maxBytes
-                ? complete(ErrorHandling.tooLarge())
+                ? answer(ErrorHandling.tooLarge())
                 : parsed(whole, inner);
           }
           return withSizeLimit(
@@ -112,7 +142,7 @@ public final class ApiDirectives {
     try {
       body = Json.parse(entity.getData().toArray());
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      return complete(ErrorHandling.toResponse(e));
+      return answer(ErrorHandling.toReply(e));
     }
     return inner.apply(body);
   }
@@ -146,13 +176,13 @@ public final class ApiDirectives {
   }
 
   private static Route unauthorized(boolean noToken) {
-    return complete(
+    return answer(
         error(
                 StatusCodes.UNAUTHORIZED,
                 noToken
                     ? "authentication required: send Authorization: Bearer <token>"
                     : "the token is invalid or expired")
-            .addHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
+            .withHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
   }
 
   public static Route adminOnly(Principal principal, Supplier<Route> inner) {
@@ -166,9 +196,9 @@ public final class ApiDirectives {
       FixedWindowRateLimiter limiter, String key, Supplier<Route> inner) {
     FixedWindowRateLimiter.Decision decision = limiter.acquire(key);
     if (decision.allowed()) return inner.get();
-    return complete(
+    return answer(
         error(StatusCodes.TOO_MANY_REQUESTS, "rate limit exceeded; try again later")
-            .addHeader(
+            .withHeader(
                 RawHeader.create("Retry-After", Long.toString(decision.retryAfterSeconds()))));
   }
 }

@@ -3,9 +3,10 @@ package io.periscope.http;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
 import static io.periscope.entity.Refusal.Kind.UPSTREAM_FAILED;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
@@ -36,7 +37,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,33 +119,23 @@ public final class AssistRoutes implements Routes {
                 assisted(
                     caller,
                     false,
-                    () ->
-                        jsonBody(
-                            maxBody, body -> completeWithFuture(draft(caller.accountId(), body))))),
+                    () -> jsonBody(maxBody, body -> answer(draft(caller.accountId(), body))))),
         new Endpoint(
             POST,
             "/watches/draft/preview",
             (caller, p) ->
-                assisted(
-                    caller,
-                    true,
-                    () -> jsonBody(maxBody, body -> completeWithFuture(preview(body))))),
+                assisted(caller, true, () -> jsonBody(maxBody, body -> answer(preview(body))))),
         new Endpoint(
             POST,
             "/watches/draft/check-domains",
             (caller, p) ->
                 assisted(
-                    caller,
-                    false,
-                    () -> jsonBody(maxBody, body -> completeWithFuture(checkDomains(body))))),
+                    caller, false, () -> jsonBody(maxBody, body -> answer(checkDomains(body))))),
         new Endpoint(
             POST,
             "/watches/{id}/explain",
             (caller, p) ->
-                assisted(
-                    caller,
-                    false,
-                    () -> completeWithFuture(explain(caller.accountId(), p.get("id"))))),
+                assisted(caller, false, () -> answer(explain(caller.accountId(), p.get("id"))))),
         new Endpoint(
             POST,
             "/watches/{id}/revise",
@@ -156,9 +146,7 @@ public final class AssistRoutes implements Routes {
                     () ->
                         jsonBody(
                             maxBody,
-                            body ->
-                                completeWithFuture(
-                                    revise(caller.accountId(), p.get("id"), body))))));
+                            body -> answer(revise(caller.accountId(), p.get("id"), body))))));
   }
 
   /** The limit, then the capability, then {@code inner}, with time for the upstream calls. */
@@ -189,26 +177,26 @@ public final class AssistRoutes implements Routes {
         : assistant.modelReady();
   }
 
-  private CompletionStage<HttpResponse> draft(String owner, JsonNode body) {
+  private CompletionStage<Reply> draft(String owner, JsonNode body) {
     AssistRequests.DraftRequest request = AssistRequests.draft(body);
     return answered(
         metered(owner, () -> assistant.draft(request)).thenApply(DraftBody::new), "draft", "model");
   }
 
-  private CompletionStage<HttpResponse> preview(JsonNode body) {
+  private CompletionStage<Reply> preview(JsonNode body) {
     AssistRequests.PreviewRequest request = AssistRequests.preview(body);
     return answered(
         assistant.preview(request).thenApply(PreviewBody::new), "preview", "search provider");
   }
 
-  private CompletionStage<HttpResponse> checkDomains(JsonNode body) {
+  private CompletionStage<Reply> checkDomains(JsonNode body) {
     AssistRequests.DomainsRequest request = AssistRequests.domains(body);
     return assistant
         .checkDomains(request.domains())
         .thenApply(liveness -> ok(new LivenessBody(liveness)));
   }
 
-  private CompletionStage<HttpResponse> explain(String owner, String id) {
+  private CompletionStage<Reply> explain(String owner, String id) {
     return stored(owner, id)
         .thenCompose(
             watch ->
@@ -223,7 +211,7 @@ public final class AssistRoutes implements Routes {
    * Against {@code base} when the body's base counts (its id is the path's), else against the
    * stored watch; with the owner's most recent feedback on the watch's runs.
    */
-  private CompletionStage<HttpResponse> revise(String owner, String id, JsonNode body) {
+  private CompletionStage<Reply> revise(String owner, String id, JsonNode body) {
     AssistRequests.RevisionRequest request =
         AssistRequests.revision(body, id, owner, assistant.scheduleZone());
     return stored(owner, id)
@@ -262,9 +250,9 @@ public final class AssistRoutes implements Routes {
    * 200 with the body, or the refusal an upstream failure means: no usable key is unavailable,
    * anything else upstream failed.
    */
-  private static CompletionStage<HttpResponse> answered(
+  private static CompletionStage<Reply> answered(
       CompletionStage<?> call, String route, String upstream) {
-    return call.thenApply(HttpResponses::ok)
+    return call.thenApply(Reply::ok)
         .exceptionally(
             e -> {
               Throwable t = Failures.unwrap(e);

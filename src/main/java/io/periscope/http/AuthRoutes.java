@@ -1,10 +1,11 @@
 package io.periscope.http;
 
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.ApiDirectives.rateLimited;
-import static io.periscope.http.HttpResponses.error;
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.error;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
@@ -33,11 +34,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.Uri;
 import org.apache.pekko.http.javadsl.model.headers.HttpCookie;
-import org.apache.pekko.http.javadsl.model.headers.Location;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.headers.SameSite;
 import org.apache.pekko.http.javadsl.model.headers.SetCookie;
@@ -180,7 +179,7 @@ public final class AuthRoutes implements Routes {
                     body ->
                         onSuccess(
                             channelAddresses.confirm(Fields.of(body, "token").text("token")),
-                            address -> complete(ok(new AddressConfirmed("confirmed", address)))))),
+                            address -> answer(ok(new AddressConfirmed("confirmed", address)))))),
         // an unconfigured provider is no route: 404, unless another /auth route has the path (then
         // 405)
         new Endpoint(
@@ -205,21 +204,21 @@ public final class AuthRoutes implements Routes {
     Duration wait = backoff.wait(email);
     if (!wait.isZero()) {
       long seconds = Math.max(1, wait.toSeconds());
-      return complete(
+      return answer(
           error(
                   StatusCodes.TOO_MANY_REQUESTS,
                   "too many failed sign-ins to this address; try again in " + seconds + " s")
-              .addHeader(RawHeader.create("Retry-After", Long.toString(seconds))));
+              .withHeader(RawHeader.create("Retry-After", Long.toString(seconds))));
     }
     return onSuccess(
         accounts.login(email, credentials.text("password")),
         session -> {
           if (session.isEmpty()) {
             backoff.failed(email);
-            return complete(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"));
+            return answer(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"));
           }
           backoff.succeeded(email);
-          return complete(ok(session.get()));
+          return answer(ok(session.get()));
         });
   }
 
@@ -232,7 +231,7 @@ public final class AuthRoutes implements Routes {
       Fields f = Fields.of(body, "email", "password", "invitation");
       return onSuccess(
           selfService.registerInvited(f.text("email"), f.text("password"), f.text("invitation")),
-          registered -> complete(json(StatusCodes.CREATED, registered)));
+          registered -> answer(json(StatusCodes.CREATED, registered)));
     }
     return accepted(
         () -> {
@@ -242,7 +241,7 @@ public final class AuthRoutes implements Routes {
   }
 
   private static Route accepted(Supplier<SelfService.Accepted> work) {
-    return complete(json(StatusCodes.ACCEPTED, work.get()));
+    return answer(json(StatusCodes.ACCEPTED, work.get()));
   }
 
   /** The body of a confirmed channel address. */
@@ -252,7 +251,7 @@ public final class AuthRoutes implements Routes {
   public record AccountChanged(String status, Account.View user) {}
 
   private static Route account(CompletionStage<Account.View> change, String status) {
-    return onSuccess(change, user -> complete(ok(new AccountChanged(status, user))));
+    return onSuccess(change, user -> answer(ok(new AccountChanged(status, user))));
   }
 
   // ---- identity providers --------------------------------------------------------------------
@@ -264,13 +263,11 @@ public final class AuthRoutes implements Routes {
                 signIn.start(provider),
                 started -> {
                   if (started.isFailure())
-                    return complete(signInFailed(started.failed().get(), client));
+                    return answer(signInFailed(started.failed().get(), client));
                   IdentitySignIn.Start s = started.get();
-                  return complete(
-                      HttpResponse.create()
-                          .withStatus(StatusCodes.FOUND)
-                          .addHeader(Location.create(Uri.create(s.redirect().toString())))
-                          .addHeader(
+                  return answer(
+                      Reply.redirect(Uri.create(s.redirect().toString()))
+                          .withHeader(
                               SetCookie.create(
                                   flowCookie(
                                       provider,
@@ -320,14 +317,14 @@ public final class AuthRoutes implements Routes {
                                             error,
                                             cookie.map(c -> c.value())),
                                         finished -> {
-                                          HttpResponse response =
+                                          Reply response =
                                               finished.isSuccess()
                                                   ? signedIn(finished.get(), client)
                                                   : signInFailed(finished.failed().get(), client);
                                           // the flow is spent either way: a reload starts over
                                           // instead of replaying the code
-                                          return complete(
-                                              response.addHeader(
+                                          return answer(
+                                              response.withHeader(
                                                   SetCookie.create(flowCookie(provider, "", 0))));
                                         })))));
   }
@@ -336,7 +333,7 @@ public final class AuthRoutes implements Routes {
    * The token to the web client in the URL fragment (never sent to a server), else as /auth/login
    * answers it.
    */
-  private HttpResponse signedIn(Accounts.Session session, Optional<String> client) {
+  private Reply signedIn(Accounts.Session session, Optional<String> client) {
     return client
         .map(
             origin ->
@@ -352,21 +349,19 @@ public final class AuthRoutes implements Routes {
         .orElseGet(() -> ok(session));
   }
 
-  private HttpResponse signInFailed(Throwable thrown, Optional<String> client) {
+  private Reply signInFailed(Throwable thrown, Optional<String> client) {
     Throwable t = Failures.unwrap(thrown);
-    if (!(t instanceof SignInFailure f)) return ErrorHandling.toResponse(t);
+    if (!(t instanceof SignInFailure f)) return ErrorHandling.toReply(t);
     return client
         .map(origin -> redirect(origin, Map.of("error", f.reason().code)))
         .orElseGet(() -> error(StatusCodes.get(f.reason().status), f.getMessage()));
   }
 
-  private static HttpResponse redirect(String origin, Map<String, String> fragment) {
+  private static Reply redirect(String origin, Map<String, String> fragment) {
     List<String> parts = new ArrayList<>();
     fragment.forEach((k, v) -> parts.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
     parts.sort(null);
-    return HttpResponse.create()
-        .withStatus(StatusCodes.FOUND)
-        .addHeader(Location.create(Uri.create(origin + "/#" + String.join("&", parts))));
+    return Reply.redirect(Uri.create(origin + "/#" + String.join("&", parts)));
   }
 
   private HttpCookie flowCookie(String provider, String value, long maxAgeSeconds) {

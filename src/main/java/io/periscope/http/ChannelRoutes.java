@@ -2,9 +2,10 @@ package io.periscope.http;
 
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.adminOnly;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -29,7 +30,6 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.Done;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
@@ -81,24 +81,21 @@ public final class ChannelRoutes implements Routes {
         new Endpoint(
             GET,
             "/channels/email-addresses",
-            (caller, p) ->
-                completeWithFuture(
-                    addresses.list(caller.accountId()).thenApply(HttpResponses::ok))),
+            (caller, p) -> answer(addresses.list(caller.accountId()).thenApply(Reply::ok))),
         new Endpoint(
             POST,
             "/channels/email-addresses",
-            (caller, p) -> jsonBody(MAX_BODY, body -> completeWithFuture(request(caller, body)))),
+            (caller, p) -> jsonBody(MAX_BODY, body -> answer(request(caller, body)))),
         new Endpoint(
             DELETE,
             "/channels/email-addresses/{address}",
             (caller, p) ->
-                completeWithFuture(
-                    deleted(addresses.remove(caller.accountId(), p.get("address")), "address"))),
+                answer(deleted(addresses.remove(caller.accountId(), p.get("address")), "address"))),
         new Endpoint(
             GET,
             "/admin/telegram-chats",
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     asks.<TelegramChatsEntity.Command, TelegramChatsEntity.Chats>ask(
                             entities.telegramChats(), TelegramChatsEntity.Get::new)
                         .thenApply(
@@ -107,14 +104,13 @@ public final class ChannelRoutes implements Routes {
             PUT,
             "/admin/telegram-chats/{chat}",
             chats,
-            (caller, p) ->
-                jsonBody(MAX_BODY, body -> completeWithFuture(allow(caller, p.get("chat"), body)))),
+            (caller, p) -> jsonBody(MAX_BODY, body -> answer(allow(caller, p.get("chat"), body)))),
         new Endpoint(
             DELETE,
             "/admin/telegram-chats/{chat}",
             chats,
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     deleted(
                         asks.<TelegramChatsEntity.Command, Done>ask(
                                 entities.telegramChats(),
@@ -138,7 +134,7 @@ public final class ChannelRoutes implements Routes {
         || ChannelId.parse("telegram:" + chat).isPresent();
   }
 
-  private CompletionStage<HttpResponse> request(Principal caller, JsonNode body) {
+  private CompletionStage<Reply> request(Principal caller, JsonNode body) {
     JsonNode address = body.path("address");
     if (!body.isObject() || !address.isTextual()) {
       throw new ValidationException(List.of(Issue.at("must be an e-mail address", "address")));
@@ -155,7 +151,7 @@ public final class ChannelRoutes implements Routes {
                             + " confirm it")));
   }
 
-  private CompletionStage<HttpResponse> allow(Principal caller, String chat, JsonNode body) {
+  private CompletionStage<Reply> allow(Principal caller, String chat, JsonNode body) {
     List<Issue> issues = new ArrayList<>();
     if (!body.isObject()) throw new ValidationException(List.of(Issue.at("must be an object")));
     JsonNode everyone = body.path("everyone");
@@ -195,9 +191,9 @@ public final class ChannelRoutes implements Routes {
   }
 
   /** 204, or 404 ({@code <what> not found}) when there was nothing to delete. */
-  private static CompletionStage<HttpResponse> deleted(CompletionStage<Done> removal, String what) {
+  private static CompletionStage<Reply> deleted(CompletionStage<Done> removal, String what) {
     return removal
-        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, what + " not found"));
   }
 }

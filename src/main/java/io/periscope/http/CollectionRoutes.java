@@ -1,6 +1,7 @@
 package io.periscope.http;
 
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.ApiDirectives.answer;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
@@ -15,7 +16,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 
 /**
  * GET /collection/stats: the caller's recent runs, aggregated (the window is {@link
@@ -37,13 +37,10 @@ public final class CollectionRoutes implements Routes {
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
-        new Endpoint(
-            GET,
-            "/collection/stats",
-            (caller, p) -> completeWithFuture(stats(caller.accountId()))));
+        new Endpoint(GET, "/collection/stats", (caller, p) -> answer(stats(caller.accountId()))));
   }
 
-  private CompletionStage<HttpResponse> stats(String owner) {
+  private CompletionStage<Reply> stats(String owner) {
     return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
             entities.owner(owner), OwnerEntity.ListWatches::new)
         .thenCompose(

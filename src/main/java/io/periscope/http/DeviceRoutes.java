@@ -2,9 +2,10 @@ package io.periscope.http;
 
 import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -22,7 +23,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
@@ -62,26 +62,24 @@ public final class DeviceRoutes implements Routes {
             GET,
             "/devices",
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     devices(caller.accountId())
                         .thenApply(
                             all -> ok(new DeviceList(all.stream().map(Device::view).toList()))))),
         new Endpoint(
             POST,
             "/devices",
-            (caller, p) ->
-                jsonBody(maxBody, body -> completeWithFuture(register(caller.accountId(), body)))),
+            (caller, p) -> jsonBody(maxBody, body -> answer(register(caller.accountId(), body)))),
         new Endpoint(
             GET,
             "/devices/vapid-public-key",
             (caller, p) ->
-                completeWithFuture(
-                    vapid.keys().thenApply(keys -> ok(new VapidPublicKey(keys.publicKey()))))),
+                answer(vapid.keys().thenApply(keys -> ok(new VapidPublicKey(keys.publicKey()))))),
         new Endpoint(
             GET,
             "/devices/{id}",
             (caller, p) ->
-                completeWithFuture(
+                answer(
                     devices(caller.accountId())
                         .thenApply(
                             all ->
@@ -93,7 +91,7 @@ public final class DeviceRoutes implements Routes {
         new Endpoint(
             DELETE,
             "/devices/{id}",
-            (caller, p) -> completeWithFuture(remove(caller.accountId(), p.get("id")))));
+            (caller, p) -> answer(remove(caller.accountId(), p.get("id")))));
   }
 
   private CompletionStage<List<Device>> devices(String owner) {
@@ -105,7 +103,7 @@ public final class DeviceRoutes implements Routes {
   /**
    * 201 for a new device, 200 when the endpoint was registered already (that device is updated).
    */
-  private CompletionStage<HttpResponse> register(String owner, JsonNode body) {
+  private CompletionStage<Reply> register(String owner, JsonNode body) {
     DeviceValidator.Subscription subscription = DeviceValidator.validate(body);
     return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(
             entities.devices(owner),
@@ -118,10 +116,10 @@ public final class DeviceRoutes implements Routes {
         .exceptionally(Refusal.as(CONFLICT));
   }
 
-  private CompletionStage<HttpResponse> remove(String owner, String id) {
+  private CompletionStage<Reply> remove(String owner, String id) {
     return asks.<DevicesEntity.Command, Done>ask(
             entities.devices(owner), r -> new DevicesEntity.Remove(id, r))
-        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, DEVICE_NOT_FOUND));
   }
 

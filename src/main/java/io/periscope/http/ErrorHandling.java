@@ -1,7 +1,7 @@
 package io.periscope.http;
 
-import static io.periscope.http.HttpResponses.error;
-import static org.apache.pekko.http.javadsl.server.Directives.complete;
+import static io.periscope.http.ApiDirectives.answer;
+import static io.periscope.http.Reply.error;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -12,7 +12,6 @@ import io.periscope.json.ValidationException;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.pekko.http.cors.javadsl.CorsRejection;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCode;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.ExceptionHandler;
@@ -48,31 +47,31 @@ public final class ErrorHandling {
     return RejectionHandler.newBuilder()
         .handle(
             CorsRejection.class,
-            r -> complete(error(StatusCodes.FORBIDDEN, "cross-origin request not allowed")))
+            r -> answer(error(StatusCodes.FORBIDDEN, "cross-origin request not allowed")))
         .handleAll(MethodRejection.class, ErrorHandling::methodNotAllowed)
         .handle(
             MissingQueryParamRejection.class,
             r ->
-                complete(
+                answer(
                     error(
                         StatusCodes.BAD_REQUEST,
                         "query parameter '" + r.parameterName() + "' is required")))
         .handle(
             MalformedQueryParamRejection.class,
             r ->
-                complete(
+                answer(
                     error(
                         StatusCodes.BAD_REQUEST,
                         "query parameter '" + r.parameterName() + "' is malformed")))
         .handle(
             UnsupportedRequestContentTypeRejection.class,
             r ->
-                complete(
+                answer(
                     error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json")))
         .handle(
             Rejection.class,
-            r -> complete(error(StatusCodes.BAD_REQUEST, "the request was rejected")))
-        .handleNotFound(complete(error(StatusCodes.NOT_FOUND, NO_SUCH_ROUTE)))
+            r -> answer(error(StatusCodes.BAD_REQUEST, "the request was rejected")))
+        .handleNotFound(answer(error(StatusCodes.NOT_FOUND, NO_SUCH_ROUTE)))
         .build();
   }
 
@@ -88,7 +87,7 @@ public final class ErrorHandling {
 
   private static org.apache.pekko.http.javadsl.server.Route methodNotAllowed(
       java.util.List<MethodRejection> rs) {
-    return complete(
+    return answer(
         error(
             StatusCodes.METHOD_NOT_ALLOWED,
             "method not allowed; use "
@@ -99,12 +98,12 @@ public final class ErrorHandling {
   }
 
   public static ExceptionHandler exceptions() {
-    return ExceptionHandler.newBuilder().matchAny(t -> complete(toResponse(t))).build();
+    return ExceptionHandler.newBuilder().matchAny(t -> answer(toReply(t))).build();
   }
 
-  static HttpResponse toResponse(Throwable thrown) {
+  static Reply toReply(Throwable thrown) {
     Throwable t = Failures.unwrap(thrown);
-    if (t instanceof ValidationException v) return HttpResponses.invalid(v.issues());
+    if (t instanceof ValidationException v) return Reply.invalid(v.issues());
     if (t instanceof StreamConstraintsException) {
       return error(StatusCodes.BAD_REQUEST, "the JSON body is nested too deeply");
     }
@@ -118,8 +117,7 @@ public final class ErrorHandling {
       return error(StatusCodes.get(r.status().intValue()), "the request is malformed");
     }
     if (t instanceof OverQuota q)
-      return HttpResponses.json(
-          statusOf(q.kind()), new QuotaError(q.getMessage(), q.quota(), q.limit()));
+      return Reply.json(statusOf(q.kind()), new QuotaError(q.getMessage(), q.quota(), q.limit()));
     if (t instanceof Refusal r) return error(statusOf(r.kind()), r.getMessage());
     if (t instanceof TimeoutException
         || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
@@ -146,7 +144,7 @@ public final class ErrorHandling {
   /** The body of a refusal at a quota: the error, the quota's name and its limit. */
   public record QuotaError(String error, String quota, long limit) {}
 
-  static HttpResponse tooLarge() {
+  static Reply tooLarge() {
     return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");
   }
 

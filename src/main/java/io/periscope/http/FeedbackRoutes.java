@@ -1,8 +1,9 @@
 package io.periscope.http;
 
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.ok;
 import static io.periscope.http.WatchRoutes.watch;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
@@ -20,8 +21,6 @@ import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
  * Feedback on runs: {@code /watches/:id/feedback} lists a watch's, {@code
@@ -52,32 +51,26 @@ public final class FeedbackRoutes implements Routes {
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(
-            GET,
-            "/watches/{id}/feedback",
-            watch((owner, id, p) -> completeWithFuture(list(owner, id)))),
+            GET, "/watches/{id}/feedback", watch((owner, id, p) -> answer(list(owner, id)))),
         new Endpoint(
-            GET,
-            RUN_FEEDBACK,
-            watch((owner, id, p) -> completeWithFuture(read(owner, id, p.get("runId"))))),
+            GET, RUN_FEEDBACK, watch((owner, id, p) -> answer(read(owner, id, p.get("runId"))))),
         new Endpoint(
             PUT,
             RUN_FEEDBACK,
             watch(
                 (owner, id, p) ->
-                    jsonBody(
-                        maxBody,
-                        body -> completeWithFuture(give(owner, id, p.get("runId"), body))))),
+                    jsonBody(maxBody, body -> answer(give(owner, id, p.get("runId"), body))))),
         new Endpoint(
             DELETE,
             RUN_FEEDBACK,
-            watch((owner, id, p) -> completeWithFuture(withdraw(owner, id, p.get("runId"))))));
+            watch((owner, id, p) -> answer(withdraw(owner, id, p.get("runId"))))));
   }
 
   /**
    * 404 for a watch the caller never had, as its run history; a deleted watch's feedback is still
    * listed.
    */
-  private CompletionStage<HttpResponse> list(String owner, String id) {
+  private CompletionStage<Reply> list(String owner, String id) {
     return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
             entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
         .thenCompose(history -> feedbacks.newest(owner, id, FeedbackEntity.KEPT))
@@ -85,7 +78,7 @@ public final class FeedbackRoutes implements Routes {
         .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
   }
 
-  private CompletionStage<HttpResponse> read(String owner, String id, String runId) {
+  private CompletionStage<Reply> read(String owner, String id, String runId) {
     return feedbacks
         .newest(owner, id, FeedbackEntity.KEPT)
         .thenApply(
@@ -93,25 +86,25 @@ public final class FeedbackRoutes implements Routes {
                 list.stream()
                     .filter(f -> f.runId().equals(runId))
                     .findFirst()
-                    .map(HttpResponses::ok)
+                    .map(Reply::ok)
                     .orElseThrow(() -> new Refusal(NOT_FOUND, FEEDBACK_NOT_FOUND)));
   }
 
   /**
    * The watch must exist and the run be among its recent ones; the refusal says which is missing.
    */
-  private CompletionStage<HttpResponse> give(String owner, String id, String runId, JsonNode body) {
+  private CompletionStage<Reply> give(String owner, String id, String runId, JsonNode body) {
     FeedbackValidator.Judgement judgement = FeedbackValidator.validate(body);
     return feedbacks
         .give(owner, id, runId, judgement)
-        .thenApply(HttpResponses::ok)
+        .thenApply(Reply::ok)
         .exceptionally(Refusal.as(NOT_FOUND));
   }
 
-  private CompletionStage<HttpResponse> withdraw(String owner, String id, String runId) {
+  private CompletionStage<Reply> withdraw(String owner, String id, String runId) {
     return feedbacks
         .withdraw(owner, id, runId)
-        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, FEEDBACK_NOT_FOUND));
   }
 

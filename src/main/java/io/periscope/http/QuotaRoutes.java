@@ -1,11 +1,11 @@
 package io.periscope.http;
 
 import static io.periscope.http.ApiDirectives.adminOnly;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
-import static org.apache.pekko.http.javadsl.server.Directives.completeWithFuture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.auth.Accounts;
@@ -45,12 +45,8 @@ public final class QuotaRoutes implements Routes {
         new Endpoint(
             GET,
             "/quotas",
-            (caller, p) ->
-                completeWithFuture(quotas.report(caller.accountId()).thenApply(HttpResponses::ok))),
-        new Endpoint(
-            GET,
-            "/admin/quotas",
-            (caller, p) -> adminOnly(caller, () -> completeWithFuture(all()))),
+            (caller, p) -> answer(quotas.report(caller.accountId()).thenApply(Reply::ok))),
+        new Endpoint(GET, "/admin/quotas", (caller, p) -> adminOnly(caller, () -> answer(all()))),
         new Endpoint(
             GET,
             "/admin/users/{id}/quotas",
@@ -58,10 +54,10 @@ public final class QuotaRoutes implements Routes {
                 adminOnly(
                     caller,
                     () ->
-                        completeWithFuture(
+                        answer(
                             quotas
                                 .report(p.get("id"))
-                                .thenApply(HttpResponses::ok)
+                                .thenApply(Reply::ok)
                                 .exceptionally(
                                     Refusal.as(Refusal.Kind.NOT_FOUND, NO_SUCH_ACCOUNT))))),
         new Endpoint(
@@ -74,16 +70,16 @@ public final class QuotaRoutes implements Routes {
                         jsonBody(
                             MAX_BODY,
                             body ->
-                                completeWithFuture(
+                                answer(
                                     quotas
                                         .override(p.get("id"), overrides(body), caller.accountId())
-                                        .thenApply(HttpResponses::ok)
+                                        .thenApply(Reply::ok)
                                         .exceptionally(
                                             Refusal.as(
                                                 Refusal.Kind.NOT_FOUND, NO_SUCH_ACCOUNT)))))));
   }
 
-  private CompletionStage<org.apache.pekko.http.javadsl.model.HttpResponse> all() {
+  private CompletionStage<Reply> all() {
     return accounts
         .list()
         .thenCompose(

@@ -1,7 +1,8 @@
 package io.periscope.http;
 
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.ApiDirectives.answer;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
@@ -77,11 +77,11 @@ public final class SystemRoutes implements Routes {
     List<Endpoint> endpoints =
         new ArrayList<>(
             List.of(
-                new Endpoint(GET, "/health", (caller, p) -> complete(ok(Map.of("status", "ok")))),
+                new Endpoint(GET, "/health", (caller, p) -> answer(ok(Map.of("status", "ok")))),
                 new Endpoint(
-                    GET, "/health/live", (caller, p) -> complete(ok(Map.of("status", "alive")))),
-                new Endpoint(GET, "/health/ready", (caller, p) -> completeWithFuture(ready())),
-                new Endpoint(GET, "/config/status", (caller, p) -> completeWithFuture(status()))));
+                    GET, "/health/live", (caller, p) -> answer(ok(Map.of("status", "alive")))),
+                new Endpoint(GET, "/health/ready", (caller, p) -> answer(ready())),
+                new Endpoint(GET, "/config/status", (caller, p) -> answer(status()))));
     exposedMetrics.ifPresent(
         metrics ->
             endpoints.add(
@@ -92,7 +92,7 @@ public final class SystemRoutes implements Routes {
   /** The body of GET /health/ready: ready or not, and each condition. */
   public record Readiness(String status, Map<String, Boolean> checks) {}
 
-  private CompletionStage<HttpResponse> ready() {
+  private CompletionStage<Reply> ready() {
     return readiness
         .get()
         .thenApply(
@@ -104,7 +104,7 @@ public final class SystemRoutes implements Routes {
             });
   }
 
-  private CompletionStage<HttpResponse> status() {
+  private CompletionStage<Reply> status() {
     Settings.Integrations i = settings.integrations();
     return modelReady
         .get()

@@ -1,16 +1,15 @@
 package io.periscope.http;
 
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
-import static org.apache.pekko.http.javadsl.server.Directives.completeWithFuture;
 
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.transfer.Transfers;
 import java.util.List;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 
 /**
  * {@code GET /export}: the caller's watches, trust rules and e-mail channel addresses as one
@@ -35,9 +34,7 @@ public final class TransferRoutes implements Routes {
         new Endpoint(
             GET,
             "/export",
-            (caller, p) ->
-                completeWithFuture(
-                    transfers.export(caller.accountId()).thenApply(HttpResponses::ok))),
+            (caller, p) -> answer(transfers.export(caller.accountId()).thenApply(Reply::ok))),
         new Endpoint(
             POST,
             "/import",
@@ -45,7 +42,7 @@ public final class TransferRoutes implements Routes {
                 jsonBody(
                     maxBody,
                     body ->
-                        completeWithFuture(
+                        answer(
                             transfers
                                 .importInto(
                                     caller.accountId(),
@@ -55,9 +52,9 @@ public final class TransferRoutes implements Routes {
                                 .exceptionally(TransferRoutes::refused)))));
   }
 
-  private static HttpResponse refused(Throwable e) {
+  private static Reply refused(Throwable e) {
     if (Failures.unwrap(e) instanceof Transfers.Refused r)
-      return HttpResponses.json(
+      return Reply.json(
           ErrorHandling.statusOf(Refusal.Kind.CONFLICT),
           new RefusedBody(r.getMessage(), r.report()));
     return Failures.rethrow(e);

@@ -2,8 +2,9 @@ package io.periscope.http;
 
 import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
@@ -22,8 +23,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
  * /trust-rules: the caller's domain patterns and their trust tiers, each rule addressed by its
@@ -50,23 +49,20 @@ public final class TrustRoutes implements Routes {
             GET,
             "/trust-rules",
             (caller, p) ->
-                completeWithFuture(
-                    rules(caller.accountId()).thenApply(rules -> ok(new RuleList(rules))))),
+                answer(rules(caller.accountId()).thenApply(rules -> ok(new RuleList(rules))))),
         new Endpoint(
             GET,
             "/trust-rules/{pattern}",
-            (caller, p) -> completeWithFuture(read(caller.accountId(), p.get("pattern")))),
+            (caller, p) -> answer(read(caller.accountId(), p.get("pattern")))),
         new Endpoint(
             PUT,
             "/trust-rules/{pattern}",
             (caller, p) ->
-                jsonBody(
-                    maxBody,
-                    body -> completeWithFuture(set(caller.accountId(), p.get("pattern"), body)))),
+                jsonBody(maxBody, body -> answer(set(caller.accountId(), p.get("pattern"), body)))),
         new Endpoint(
             DELETE,
             "/trust-rules/{pattern}",
-            (caller, p) -> completeWithFuture(remove(caller.accountId(), p.get("pattern")))));
+            (caller, p) -> answer(remove(caller.accountId(), p.get("pattern")))));
   }
 
   private CompletionStage<List<TrustRule>> rules(String owner) {
@@ -75,7 +71,7 @@ public final class TrustRoutes implements Routes {
         .thenApply(TrustRulesEntity.Rules::rules);
   }
 
-  private CompletionStage<HttpResponse> read(String owner, String pattern) {
+  private CompletionStage<Reply> read(String owner, String pattern) {
     Optional<String> normalized = normalized(pattern);
     if (normalized.isEmpty()) return CompletableFuture.failedFuture(noSuchRule());
     return rules(owner)
@@ -84,24 +80,24 @@ public final class TrustRoutes implements Routes {
                 rules.stream()
                     .filter(r -> r.pattern().equals(normalized.get()))
                     .findFirst()
-                    .map(HttpResponses::ok)
+                    .map(Reply::ok)
                     .orElseThrow(TrustRoutes::noSuchRule));
   }
 
-  private CompletionStage<HttpResponse> set(String owner, String pattern, JsonNode body) {
+  private CompletionStage<Reply> set(String owner, String pattern, JsonNode body) {
     TrustRule rule = TrustRuleValidator.validate(pattern, body);
     return asks.<TrustRulesEntity.Command, TrustRule>ask(
             entities.trustRules(owner), r -> new TrustRulesEntity.Put(rule, r))
-        .thenApply(HttpResponses::ok)
+        .thenApply(Reply::ok)
         .exceptionally(Refusal.as(CONFLICT));
   }
 
-  private CompletionStage<HttpResponse> remove(String owner, String pattern) {
+  private CompletionStage<Reply> remove(String owner, String pattern) {
     Optional<String> normalized = normalized(pattern);
     if (normalized.isEmpty()) return CompletableFuture.failedFuture(noSuchRule());
     return asks.<TrustRulesEntity.Command, Done>ask(
             entities.trustRules(owner), r -> new TrustRulesEntity.Remove(normalized.get(), r))
-        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, RULE_NOT_FOUND));
   }
 

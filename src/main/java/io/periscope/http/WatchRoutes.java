@@ -3,10 +3,10 @@ package io.periscope.http;
 import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
+import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
-import static io.periscope.http.HttpResponses.error;
-import static io.periscope.http.HttpResponses.json;
-import static io.periscope.http.HttpResponses.ok;
+import static io.periscope.http.Reply.json;
+import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -48,7 +48,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
 import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
@@ -60,7 +59,6 @@ import org.apache.pekko.pattern.AskTimeoutException;
  * is addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
 public final class WatchRoutes implements Routes {
-  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WatchRoutes.class);
   private final Entities entities;
   private final OwnerWatches ownerWatches;
   private final ZoneId scheduleZone;
@@ -104,13 +102,12 @@ public final class WatchRoutes implements Routes {
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
-        new Endpoint(GET, "/watches", (caller, p) -> completeWithFuture(list(caller.accountId()))),
+        new Endpoint(GET, "/watches", (caller, p) -> answer(list(caller.accountId()))),
         new Endpoint(
             POST,
             "/watches",
-            (caller, p) -> jsonBody(maxBody, body -> completeWithFuture(create(caller, body)))),
-        new Endpoint(
-            GET, "/watches/{id}", watch((owner, id, p) -> completeWithFuture(read(owner, id)))),
+            (caller, p) -> jsonBody(maxBody, body -> answer(create(caller, body)))),
+        new Endpoint(GET, "/watches/{id}", watch((owner, id, p) -> answer(read(owner, id)))),
         new Endpoint(
             PUT,
             "/watches/{id}",
@@ -118,21 +115,15 @@ public final class WatchRoutes implements Routes {
                 watch(
                         (owner, id, q) ->
                             jsonBody(
-                                maxBody,
-                                body ->
-                                    completeWithFuture(replace(caller.role(), owner, id, body))))
+                                maxBody, body -> answer(replace(caller.role(), owner, id, body))))
                     .apply(caller, p)),
-        new Endpoint(
-            DELETE,
-            "/watches/{id}",
-            watch((owner, id, p) -> completeWithFuture(remove(owner, id)))),
+        new Endpoint(DELETE, "/watches/{id}", watch((owner, id, p) -> answer(remove(owner, id)))),
         new Endpoint(
             POST,
             "/watches/{id}/run",
             watch(
                 (owner, id, p) ->
-                    withRequestTimeout(
-                        RUN_TIMEOUT.plusSeconds(5), () -> completeWithFuture(run(owner, id))))),
+                    withRequestTimeout(RUN_TIMEOUT.plusSeconds(5), () -> answer(run(owner, id))))),
         new Endpoint(
             GET,
             "/watches/{id}/runs",
@@ -142,8 +133,7 @@ public final class WatchRoutes implements Routes {
                         "limit",
                         limit ->
                             parameterOptional(
-                                "before",
-                                before -> completeWithFuture(runs(owner, id, limit, before)))))),
+                                "before", before -> answer(runs(owner, id, limit, before)))))),
         new Endpoint(
             POST,
             "/watches/run-all",
@@ -152,21 +142,21 @@ public final class WatchRoutes implements Routes {
                     "async",
                     async ->
                         switch (async.orElse("false")) {
-                          case "true" -> completeWithFuture(startRunAll(caller.accountId()));
+                          case "true" -> answer(startRunAll(caller.accountId()));
                           case "false" ->
                               withRequestTimeout(
                                   RUN_ALL_WAIT.plusSeconds(5),
-                                  () -> completeWithFuture(runAll(caller.accountId())));
+                                  () -> answer(runAll(caller.accountId())));
                           default ->
-                              complete(
-                                  HttpResponses.invalid(
+                              answer(
+                                  Reply.invalid(
                                       List.of(
                                           Issue.at("must be true or false", "query", "async"))));
                         })),
         new Endpoint(
             GET,
             "/watches/run-all/jobs/{job}",
-            (caller, p) -> completeWithFuture(job(caller.accountId(), p.get("job")))),
+            (caller, p) -> answer(job(caller.accountId(), p.get("job")))),
         new Endpoint(
             GET,
             "/watches/run-all/jobs/{job}/events",
@@ -263,7 +253,7 @@ public final class WatchRoutes implements Routes {
    */
   public record RunHistory(List<RunView> runs, String next) {}
 
-  private CompletionStage<HttpResponse> run(String owner, String id) {
+  private CompletionStage<Reply> run(String owner, String id) {
     return runs.runNow(owner, id)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
@@ -273,31 +263,25 @@ public final class WatchRoutes implements Routes {
    * Starts the caller's run-all and waits for it: 200 with every outcome, 409 while another is in
    * flight, 503 when it failed, was interrupted or is still going after {@link #RUN_ALL_WAIT}.
    */
-  private CompletionStage<HttpResponse> runAll(String owner) {
+  private CompletionStage<Reply> runAll(String owner) {
     return runs.startRunAll(owner)
         .thenCompose(
             started ->
                 runs.awaitRunAllJob(owner, started.id(), RUN_ALL_WAIT)
                     .thenApply(
-                        job ->
-                            job.status().equals(RunAllJob.DONE)
-                                ? ok(new RunAllBody(job.summary(), JobView.of(job).outcomes()))
-                                : error(StatusCodes.SERVICE_UNAVAILABLE, job.error()))
+                        job -> {
+                          if (!job.status().equals(RunAllJob.DONE))
+                            throw new Refusal(Refusal.Kind.UNAVAILABLE, job.error());
+                          return ok(new RunAllBody(job.summary(), JobView.of(job).outcomes()));
+                        })
                     .exceptionally(
-                        e -> {
-                          if (Failures.unwrap(e) instanceof AskTimeoutException)
-                            return stillRunning(started);
-                          // its owner entity stopped before the wait reached it
-                          if (refused(e)
-                              && OwnerEntity.NO_SUCH_JOB.equals(Failures.unwrap(e).getMessage()))
-                            return error(
-                                StatusCodes.SERVICE_UNAVAILABLE, OwnerEntity.RUN_ALL_INTERRUPTED);
-                          return unavailable(e);
-                        }))
-        .exceptionally(this::runAllRefused);
+                        e ->
+                            Failures.unwrap(e) instanceof AskTimeoutException
+                                ? stillRunning(started)
+                                : rethrow(e)));
   }
 
-  private HttpResponse stillRunning(RunAllJob job) {
+  private Reply stillRunning(RunAllJob job) {
     return json(
             StatusCodes.SERVICE_UNAVAILABLE,
             new UnfinishedBody(
@@ -305,44 +289,24 @@ public final class WatchRoutes implements Routes {
                     + RUN_ALL_WAIT.toMinutes()
                     + " minutes and goes on; follow its job",
                 JobView.of(job)))
-        .addHeader(Location.create(jobPath(job)));
+        .withHeader(Location.create(jobPath(job)));
   }
 
   private static String jobPath(RunAllJob job) {
     return "/watches/run-all/jobs/" + job.id();
   }
 
-  /** A refused or failed run-all: 409 only while another run-all is in flight. */
-  private HttpResponse runAllRefused(Throwable e) {
-    if (refused(e) && OwnerEntity.RUN_ALL_IN_FLIGHT.equals(Failures.unwrap(e).getMessage()))
-      return error(StatusCodes.CONFLICT, OwnerEntity.RUN_ALL_IN_FLIGHT);
-    return unavailable(e);
-  }
-
-  /** A run-all (or its job) the owner entity could not carry through: 503, never a 500. */
-  private static HttpResponse unavailable(Throwable e) {
-    log.warn("event=run-all-unavailable problem={}", Failures.unwrap(e).toString());
-    return error(
-        StatusCodes.SERVICE_UNAVAILABLE,
-        refused(e)
-            ? Failures.unwrap(e).getMessage()
-            : "the run-all could not be carried out; start it again");
-  }
-
   /** 202 with the started job, and where to follow it. */
-  private CompletionStage<HttpResponse> startRunAll(String owner) {
+  private CompletionStage<Reply> startRunAll(String owner) {
     return runs.startRunAll(owner)
         .thenApply(
             job ->
                 json(StatusCodes.ACCEPTED, new JobBody(JobView.of(job)))
-                    .addHeader(Location.create(jobPath(job))))
-        .exceptionally(this::runAllRefused);
+                    .withHeader(Location.create(jobPath(job))));
   }
 
-  private CompletionStage<HttpResponse> job(String owner, String jobId) {
-    return runs.runAllJob(owner, jobId)
-        .thenApply(job -> ok(new JobBody(JobView.of(job))))
-        .exceptionally(e -> refused(e) ? jobNotFound() : rethrow(e));
+  private CompletionStage<Reply> job(String owner, String jobId) {
+    return runs.runAllJob(owner, jobId).thenApply(job -> ok(new JobBody(JobView.of(job))));
   }
 
   /**
@@ -351,29 +315,20 @@ public final class WatchRoutes implements Routes {
    * entity, so it works from any node.
    */
   private Route jobEvents(String owner, String jobId) {
-    CompletionStage<Optional<RunAllJob>> first =
-        runs.runAllJob(owner, jobId)
-            .thenApply(Optional::of)
-            .exceptionally(e -> refused(e) ? Optional.empty() : rethrow(e));
     return onSuccess(
-        first,
-        found ->
-            found
-                .<Route>map(
-                    job -> {
-                      Set<String> sent = new HashSet<>();
-                      var looks =
-                          job.finished()
-                              ? org.apache.pekko.stream.javadsl.Source.single(job)
-                              : org.apache.pekko.stream.javadsl.Source.single(job)
-                                  .concat(follow(owner, jobId));
-                      return completeOK(
-                          looks
-                              .mapConcat(look -> eventsOf(look, sent))
-                              .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
-                          EventStreamMarshalling.toEventStream());
-                    })
-                .orElseGet(() -> complete(jobNotFound())));
+        runs.runAllJob(owner, jobId),
+        job -> {
+          Set<String> sent = new HashSet<>();
+          var looks =
+              job.finished()
+                  ? org.apache.pekko.stream.javadsl.Source.single(job)
+                  : org.apache.pekko.stream.javadsl.Source.single(job).concat(follow(owner, jobId));
+          return completeOK(
+              looks
+                  .mapConcat(look -> eventsOf(look, sent))
+                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
+              EventStreamMarshalling.toEventStream());
+        });
   }
 
   /** The events a look at the job adds: outcomes not sent yet, and done once it finished. */
@@ -394,15 +349,11 @@ public final class WatchRoutes implements Routes {
         .takeWhile(job -> !job.finished(), true);
   }
 
-  static HttpResponse jobNotFound() {
-    return error(StatusCodes.NOT_FOUND, OwnerEntity.NO_SUCH_JOB);
-  }
-
   /**
    * A page of the watch's kept runs, newest first: {@code limit} 1 to {@link #MAX_RUNS}, older than
    * the run {@code before} when given; {@code next} is the cursor of the next page.
    */
-  private CompletionStage<HttpResponse> runs(
+  private CompletionStage<Reply> runs(
       String owner, String id, Optional<String> limitParam, Optional<String> before) {
     int limit;
     try {
@@ -412,7 +363,7 @@ public final class WatchRoutes implements Routes {
     }
     if (limit < 1 || limit > MAX_RUNS) {
       return CompletableFuture.completedFuture(
-          HttpResponses.invalid(
+          Reply.invalid(
               List.of(Issue.at("must be a whole number from 1 to " + MAX_RUNS, "query", "limit"))));
     }
     return history
@@ -431,18 +382,18 @@ public final class WatchRoutes implements Routes {
             e -> {
               if (!Failures.isRefusal(e)) return Failures.rethrow(e);
               return WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
-                  ? HttpResponses.invalid(
+                  ? Reply.invalid(
                       List.of(
                           Issue.at("is not a run of this watch's kept history", "query", "before")))
                   : Failures.rethrow(noSuchWatch());
             });
   }
 
-  private CompletionStage<HttpResponse> list(String owner) {
+  private CompletionStage<Reply> list(String owner) {
     return ownerWatches.live(owner).thenApply(watches -> ok(new WatchList(watches)));
   }
 
-  private CompletionStage<HttpResponse> create(Principal caller, JsonNode body) {
+  private CompletionStage<Reply> create(Principal caller, JsonNode body) {
     String owner = caller.accountId();
     Watch watch = WatchValidator.validate(body, null, owner, scheduleZone);
     return permitted(watch)
@@ -469,7 +420,7 @@ public final class WatchRoutes implements Routes {
             });
   }
 
-  private CompletionStage<HttpResponse> created(String owner, Watch watch) {
+  private CompletionStage<Reply> created(String owner, Watch watch) {
     // The id is registered with the owner and the watch created at once; the 201 waits for both, so
     // it is always in the next list. Every attempt registers (idempotently), so a create cut short
     // by a crash is listed once the client retries, even when the retry answers 409; an id whose
@@ -493,13 +444,13 @@ public final class WatchRoutes implements Routes {
         .exceptionally(Refusal.as(CONFLICT));
   }
 
-  private CompletionStage<HttpResponse> read(String owner, String id) {
+  private CompletionStage<Reply> read(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .thenApply(HttpResponses::ok)
+        .thenApply(Reply::ok)
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
-  private CompletionStage<HttpResponse> replace(Role role, String owner, String id, JsonNode body) {
+  private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
     Watch watch = WatchValidator.validate(body, id, owner, scheduleZone);
     return permitted(watch)
         .thenCompose(ok -> quotas.check(owner, role, watch, false))
@@ -507,20 +458,20 @@ public final class WatchRoutes implements Routes {
             ok ->
                 asks.<WatchEntity.Command, Watch>ask(
                     entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r)))
-        .thenApply(HttpResponses::ok)
+        .thenApply(Reply::ok)
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
-  private CompletionStage<HttpResponse> remove(String owner, String id) {
+  private CompletionStage<Reply> remove(String owner, String id) {
     return asks.<OwnerEntity.Command, Done>ask(
             entities.owner(owner), r -> new OwnerEntity.DeleteWatch(id, r))
-        .thenApply(done -> HttpResponse.create().withStatus(StatusCodes.NO_CONTENT))
+        .thenApply(done -> Reply.noContent())
         .exceptionally(
             e -> {
               if (Failures.isRefusal(e)
                   && OwnerEntity.WATCH_UNANSWERED.equals(Failures.unwrap(e).getMessage()))
                 throw new Refusal(UNAVAILABLE, OwnerEntity.WATCH_UNANSWERED);
-              return Refusal.<HttpResponse>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
+              return Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
             });
   }
 
@@ -528,10 +479,6 @@ public final class WatchRoutes implements Routes {
 
   static Refusal noSuchWatch() {
     return new Refusal(NOT_FOUND, WATCH_NOT_FOUND);
-  }
-
-  private static boolean refused(Throwable e) {
-    return Failures.isRefusal(e);
   }
 
   private static <T> T rethrow(Throwable e) {

@@ -42,18 +42,39 @@ public final class OnDemandRuns {
             });
   }
 
-  /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
+  /**
+   * Starts an owner's run-all and answers its job at once; {@code CONFLICT} while one is in flight.
+   */
   public CompletionStage<RunAllJob> startRunAll(String owner) {
-    return asks.ask(owners.owner(owner), OwnerEntity.StartRunAll::new);
+    return asks.<OwnerEntity.Command, RunAllJob>ask(
+            owners.owner(owner), OwnerEntity.StartRunAll::new)
+        .exceptionally(Refusal.as(Refusal.Kind.CONFLICT));
   }
 
-  /** An owner's run-all job as it stands; refused for an unknown one. */
+  /** An owner's run-all job as it stands; {@code NOT_FOUND} for an unknown one. */
   public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
-    return asks.ask(owners.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r));
+    return asks.<OwnerEntity.Command, RunAllJob>ask(
+            owners.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r))
+        .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND));
   }
 
-  /** The job once it finished, waiting at most {@code patience}. */
+  /**
+   * The job once it finished, waiting at most {@code patience}; {@code UNAVAILABLE} when the owner
+   * entity stopped before it finished (a job just started that the entity no longer knows went with
+   * it).
+   */
   public CompletionStage<RunAllJob> awaitRunAllJob(String owner, String jobId, Duration patience) {
-    return asks.ask(owners.owner(owner), r -> new OwnerEntity.AwaitRunAllJob(jobId, r), patience);
+    return asks.<OwnerEntity.Command, RunAllJob>ask(
+            owners.owner(owner), r -> new OwnerEntity.AwaitRunAllJob(jobId, r), patience)
+        .exceptionally(
+            failure -> {
+              if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);
+              String refusal = Failures.unwrap(failure).getMessage();
+              throw new Refusal(
+                  Refusal.Kind.UNAVAILABLE,
+                  OwnerEntity.NO_SUCH_JOB.equals(refusal)
+                      ? OwnerEntity.RUN_ALL_INTERRUPTED
+                      : refusal);
+            });
   }
 }

@@ -5,8 +5,6 @@ import static org.junit.Assert.assertEquals;
 import io.periscope.entity.Refusal;
 import java.util.EnumMap;
 import java.util.Map;
-import org.apache.pekko.http.javadsl.model.HttpEntity;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.junit.Test;
 
 /** Each kind of refusal is one status, and the answer carries the refusal's message as JSON. */
@@ -23,13 +21,11 @@ public class RefusalStatusTest {
     statuses.put(Refusal.Kind.USED_UP, 429);
     assertEquals(Refusal.Kind.values().length, statuses.size());
     for (Refusal.Kind kind : Refusal.Kind.values()) {
-      HttpResponse answer =
-          ErrorHandling.toResponse(
+      Reply answer =
+          ErrorHandling.toReply(
               new java.util.concurrent.CompletionException(new Refusal(kind, "why " + kind)));
       assertEquals(kind.name(), (int) statuses.get(kind), answer.status().intValue());
-      assertEquals(
-          "{\"error\":\"why " + kind + "\"}",
-          ((HttpEntity.Strict) answer.entity()).getData().utf8String());
+      assertEquals("{\"error\":\"why " + kind + "\"}", io.periscope.json.Json.text(answer.body()));
     }
   }
 }

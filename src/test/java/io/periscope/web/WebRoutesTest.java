@@ -62,6 +62,10 @@ public class WebRoutesTest {
     assertEquals(401, get("/no-such-route", Map.of()).statusCode());
     assertEquals(401, get("/no-such-route", Map.of("Accept", "application/json")).statusCode());
     assertEquals(200, get("/health", BROWSER).statusCode());
+    // the interface is not negotiated: an Accept it cannot meet still gets its JSON, not a 406
+    HttpResponse<String> htmlOnly = get("/health", Map.of("Accept", "text/html"));
+    assertEquals(200, htmlOnly.statusCode());
+    assertEquals("application/json", htmlOnly.headers().firstValue("Content-Type").orElseThrow());
     assertEquals(401, service.send("POST", "/sign-in", null, null, BROWSER).statusCode());
   }
 
