@@ -137,6 +137,7 @@ public final class Periscope {
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
   private final Transfers transfers;
+  private final AccountAdmin accountAdmin;
   private final RunPages runPages;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
@@ -255,6 +256,20 @@ public final class Periscope {
             asks,
             settings.scheduleTimeZone(),
             Clock.systemUTC());
+    this.accountAdmin =
+        new AccountAdmin(
+            accounts,
+            entities::owner,
+            entities::watch,
+            entities::trustRules,
+            entities::auditLog,
+            entities::email,
+            sessions,
+            selfService,
+            erasure,
+            this::eraseUserData,
+            asks,
+            clock);
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -420,8 +435,18 @@ public final class Periscope {
             webhookSecrets.reencrypt()));
   }
 
+  /** Writes what is counted in memory only (the key pools' uses), before this process ends. */
+  public CompletionStage<Done> flush() {
+    return keyPools.flush();
+  }
+
   public Accounts accounts() {
     return accounts;
+  }
+
+  /** What administrators (and the command line, as the operator) do to accounts. */
+  public AccountAdmin accountAdmin() {
+    return accountAdmin;
   }
 
   /** Export and import of accounts' watches, trust rules and channel addresses. */
@@ -451,20 +476,6 @@ public final class Periscope {
 
   public HttpApi httpApi(Clock clock) {
     Settings.RateLimits limits = settings.rateLimits();
-    AccountAdmin accountAdmin =
-        new AccountAdmin(
-            accounts,
-            entities::owner,
-            entities::watch,
-            entities::trustRules,
-            entities::auditLog,
-            entities::email,
-            sessions,
-            selfService,
-            erasure,
-            this::eraseUserData,
-            asks,
-            clock);
     MeterRegistry meters = metrics.registry();
     FixedWindowRateLimiter authLimiter =
         new FixedWindowRateLimiter(limits.authPerIpPerMinute(), Duration.ofMinutes(1), clock)
@@ -532,7 +543,6 @@ public final class Periscope {
             settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
-            accounts,
             accountAdmin,
             keyPools,
             new KeyPoolAdmin(keyPools, probes),

@@ -162,20 +162,48 @@ public final class AccountAdmin {
     return role == Role.ADMIN ? change.get() : guarded(accountId, change);
   }
 
-  /** Mails the account a password-reset link (SMTP needed: 503 without). */
-  public CompletionStage<Account.View> resetPassword(Principal by, String accountId) {
+  /**
+   * A password reset as it reached the account: mailed ({@code printed} null), or, without SMTP and
+   * for the operator, a one-time password to hand over.
+   */
+  public record PasswordReset(Account.View user, SelfService.IssuedReset printed) {}
+
+  /**
+   * Mails the account a password-reset link. Without SMTP the operator (the command line) gets the
+   * reset token to print instead; an administrator gets {@link SelfService.MailNotConfigured}.
+   */
+  public CompletionStage<PasswordReset> resetPassword(Principal by, String accountId) {
+    if (!selfService.mailConfigured() && !by.operator())
+      return CompletableFuture.failedFuture(new SelfService.MailNotConfigured());
     return account(accountId)
         .thenCompose(
             account ->
-                selfService
-                    .mailPasswordReset(account)
-                    .exceptionally(
-                        Refusal.as(
-                            Refusal.Kind.CONFLICT,
-                            "the address had a mail within the last minute, or its ten of the"
-                                + " day; try again later"))
-                    .thenCompose(sent -> recorded(by, "reset-password", accountId, "mailed"))
-                    .thenApply(done -> account.view()));
+                selfService.mailConfigured()
+                    ? selfService
+                        .mailPasswordReset(account)
+                        .exceptionally(
+                            Refusal.as(
+                                Refusal.Kind.CONFLICT,
+                                "the address had a mail within the last minute, or its ten of the"
+                                    + " day; try again later"))
+                        .thenCompose(sent -> recorded(by, "reset-password", accountId, "mailed"))
+                        .thenApply(done -> new PasswordReset(account.view(), null))
+                    : selfService
+                        .issuePasswordReset(account)
+                        .thenCompose(
+                            issued ->
+                                recorded(by, "reset-password", accountId, "one-time password")
+                                    .thenApply(done -> new PasswordReset(account.view(), issued))));
+  }
+
+  /** Creates a verified account, as an administrator or the operator asked. */
+  public CompletionStage<Account> create(Principal by, Accounts.NewAccount request) {
+    return accounts
+        .create(request)
+        .thenCompose(
+            account ->
+                recorded(by, "create", account.id(), account.role().wire())
+                    .thenApply(done -> account));
   }
 
   /**

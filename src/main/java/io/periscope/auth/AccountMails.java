@@ -136,7 +136,12 @@ public final class AccountMails {
 
   /** The link to the web client's page, and the token for the service's POST /auth/{page}. */
   private String use(String token, String page) {
-    return webClient + "/" + page + "#token=" + token + "\n\nToken: " + token;
+    return link(token, page) + "\n\nToken: " + token;
+  }
+
+  /** The web client's page that posts {@code token} to the service's POST /auth/{page}. */
+  String link(String token, String page) {
+    return webClient + "/" + page + "#token=" + token;
   }
 
   private static String hours(Duration lifetime) {

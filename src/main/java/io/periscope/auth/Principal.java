@@ -7,10 +7,22 @@ import io.periscope.owner.Role;
  *
  * @param sessionId the sign-in's own id, for a sign-in token that carries one
  * @param apiTokenId the personal API token the caller used, if it used one
+ * @param operator whether the command line called, with a token minted from the service's own
+ *     secret (whoever holds it could mint any account's token, so it may be told what no signed-in
+ *     administrator is, such as a printed password-reset token)
  */
-public record Principal(String accountId, Role role, String sessionId, String apiTokenId) {
+public record Principal(
+    String accountId, Role role, String sessionId, String apiTokenId, boolean operator) {
+  /** The command line's own administrator, as the audit log names it. */
+  public static final Principal OPERATOR =
+      new Principal("periscope-cli", Role.ADMIN, null, null, true);
+
   public Principal(String accountId, Role role) {
-    this(accountId, role, null, null);
+    this(accountId, role, null, null, false);
+  }
+
+  public Principal(String accountId, Role role, String sessionId, String apiTokenId) {
+    this(accountId, role, sessionId, apiTokenId, false);
   }
 
   public boolean isAdmin() {
@@ -23,6 +35,6 @@ public record Principal(String accountId, Role role, String sessionId, String ap
   }
 
   Principal withRole(Role current) {
-    return new Principal(accountId, current, sessionId, apiTokenId);
+    return new Principal(accountId, current, sessionId, apiTokenId, operator);
   }
 }

@@ -265,6 +265,28 @@ public final class SelfService {
   }
 
   /**
+   * A password-reset token handed to the operator instead of mailed (no SMTP): a one-time password
+   * with which the holder chooses a new password, at {@code link} or through POST
+   * /auth/reset-password, once, before {@code expiresAt}.
+   */
+  public record IssuedReset(String token, String link, Instant expiresAt) {}
+
+  boolean mailConfigured() {
+    return email.configured();
+  }
+
+  /**
+   * Issues the account a password-reset token without mailing it, replacing an earlier one, for the
+   * command line to print.
+   */
+  CompletionStage<IssuedReset> issuePasswordReset(Account account) {
+    String token = MailedTokens.create(account.id());
+    Instant expiresAt = clock.instant().plus(RESET_LIFETIME);
+    return keepToken(account.id(), TokenPurpose.RESET_PASSWORD, token, expiresAt)
+        .thenApply(kept -> new IssuedReset(token, mails.link(token, "reset-password"), expiresAt));
+  }
+
+  /**
    * Uses a reset token to set a new password under the policy; the address counts as proven and
    * every token signed before ends. A password the policy refuses leaves the token usable.
    */
@@ -311,14 +333,16 @@ public final class SelfService {
     Instant now = clock.instant();
     return emails
         .reserveMail(to.email(), now)
-        .thenCompose(
-            reserved ->
-                asks.<OwnerEntity.Command, Account>ask(
-                    owners.owner(to.id()),
-                    reply ->
-                        new OwnerEntity.IssueToken(
-                            purpose, MailedTokens.hash(token), now.plus(lifetime), reply)))
+        .thenCompose(reserved -> keepToken(to.id(), purpose, token, now.plus(lifetime)))
         .thenCompose(account -> email.send(text.write(account.email(), token, lifetime, now)));
+  }
+
+  /** Keeps the hash of a new token in the account (replacing its earlier one of the purpose). */
+  private CompletionStage<Account> keepToken(
+      String accountId, TokenPurpose purpose, String token, Instant expiresAt) {
+    return asks.<OwnerEntity.Command, Account>ask(
+        owners.owner(accountId),
+        reply -> new OwnerEntity.IssueToken(purpose, MailedTokens.hash(token), expiresAt, reply));
   }
 
   private void requireMail() {

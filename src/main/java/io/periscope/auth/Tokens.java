@@ -148,11 +148,12 @@ public final class Tokens {
       Long generation = jwt.getClaim(GENERATION).asLong();
       String sessionId = jwt.getClaim(SESSION).asString();
       if (role.isEmpty()) return Optional.empty();
+      boolean operator = Boolean.TRUE.equals(jwt.getClaim(OPERATOR).asBoolean());
       Claims claims =
           new Claims(
-              new Principal(jwt.getSubject(), role.get(), sessionId, null),
+              new Principal(jwt.getSubject(), role.get(), sessionId, null, operator),
               generation == null ? 0 : generation,
-              Boolean.TRUE.equals(jwt.getClaim(OPERATOR).asBoolean()));
+              operator);
       if (verified.size() >= VERIFIED_BOUND)
         verified.clear(); // rare: that many sign-ins within a token's lifetime
       Instant issuedAt = jwt.getIssuedAtAsInstant();

@@ -1,22 +1,15 @@
 package io.periscope.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import io.periscope.Periscope;
 import io.periscope.config.Settings;
 import io.periscope.json.Json;
 import io.periscope.keys.Reencryption;
-import io.periscope.runtime.LocalEntities;
-import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
 import java.io.PrintStream;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.typed.ActorSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -88,32 +81,16 @@ final class KeysCommand implements Callable<Integer> {
 
   private static Reencryption.Result throughService(
       ServiceFile service, Settings settings, HttpClient http) throws Exception {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(service.base().resolve("/admin/encryption/re-encrypt"))
-                .timeout(PATIENCE)
-                .header(
-                    "Authorization",
-                    "Bearer " + SingleWriter.adminToken(SingleWriter.tokens(settings)))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    JsonNode body = Json.MAPPER.readTree(response.body());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException(body.path("error").asText("HTTP " + response.statusCode()));
-    }
-    return Json.MAPPER.treeToValue(body, Reencryption.Result.class);
+    return Json.MAPPER.treeToValue(
+        SingleWriter.asOperator(
+            service, settings, http, "POST", "/admin/encryption/re-encrypt", null),
+        Reencryption.Result.class);
   }
 
   private static Reencryption.Result locally(Config config, Settings settings) throws Exception {
-    ActorSystem<Void> system = Node.startLocal(config);
-    try {
-      Periscope app =
-          new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
-      return app.reencrypt().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-    } finally {
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
+    return SingleWriter.onJournal(
+        config,
+        settings,
+        app -> app.reencrypt().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS));
   }
 }

@@ -12,8 +12,6 @@ import io.periscope.owner.Role;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
-import io.periscope.runtime.LocalEntities;
-import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.RunRecords;
@@ -32,7 +30,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.typed.ActorSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -224,59 +221,61 @@ final class RunCommand implements Callable<Integer> {
       PrintStream out,
       Progress progress)
       throws Exception {
-    ActorSystem<Void> system = Node.startLocal(config);
-    try {
-      Periscope app =
-          new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings));
-      await(app.seedKeyPools());
-      Lines lines = new Lines(out, app.adminAlerts(), progress);
-      List<String> owners =
-          owner.isPresent()
-              ? List.of(owner.get())
-              : await(app.accounts().list()).stream().map(v -> v.id()).toList();
-      for (int i = 0; i < owners.size(); i++) {
-        String o = owners.get(i);
-        lines.account(o, i, owners.size());
-        if (watch.isPresent()) {
-          lines.total(1);
-          RunRecord record;
-          try {
-            record = await(app.runNow(o, watch.get()));
-          } catch (java.util.concurrent.ExecutionException e) {
-            if (Failures.isRefusal(e)) throw noSuchWatch(o, watch.get());
-            throw e;
-          }
-          lines.watch(o, RunAllResult.WatchOutcome.of(watch.get(), record));
-          continue;
-        }
-        RunAllJob job;
+    return SingleWriter.onJournal(config, settings, app -> runOn(app, owner, watch, out, progress));
+  }
+
+  private static int runOn(
+      Periscope app,
+      Optional<String> owner,
+      Optional<String> watch,
+      PrintStream out,
+      Progress progress)
+      throws Exception {
+    await(app.seedKeyPools());
+    Lines lines = new Lines(out, app.adminAlerts(), progress);
+    List<String> owners =
+        owner.isPresent()
+            ? List.of(owner.get())
+            : await(app.accounts().list()).stream().map(v -> v.id()).toList();
+    for (int i = 0; i < owners.size(); i++) {
+      String o = owners.get(i);
+      lines.account(o, i, owners.size());
+      if (watch.isPresent()) {
+        lines.total(1);
+        RunRecord record;
         try {
-          job = await(app.startRunAll(o));
+          record = await(app.runNow(o, watch.get()));
         } catch (java.util.concurrent.ExecutionException e) {
-          lines.ownerFailed(o, Failures.unwrap(e).getMessage());
-          continue;
+          if (Failures.isRefusal(e)) throw noSuchWatch(o, watch.get());
+          throw e;
         }
-        Set<String> printed = new HashSet<>();
-        long deadline = System.nanoTime() + EntityRunAll.RUN_ALL_TIMEOUT.toNanos();
-        while (true) {
-          job = await(app.runAllJob(o, job.id()));
-          lines.total(job.total());
-          for (RunAllResult.WatchOutcome outcome : job.outcomes())
-            if (printed.add(outcome.watchId())) lines.watch(o, outcome);
-          if (job.finished()) break;
-          if (System.nanoTime() > deadline) {
-            lines.ownerFailed(o, "the run-all did not finish in time");
-            break;
-          }
-          Thread.sleep(LOOK_EVERY.toMillis());
-        }
-        if (job.status().equals(RunAllJob.FAILED)) lines.ownerFailed(o, job.error());
+        lines.watch(o, RunAllResult.WatchOutcome.of(watch.get(), record));
+        continue;
       }
-      return lines.exitCode();
-    } finally {
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      RunAllJob job;
+      try {
+        job = await(app.startRunAll(o));
+      } catch (java.util.concurrent.ExecutionException e) {
+        lines.ownerFailed(o, Failures.unwrap(e).getMessage());
+        continue;
+      }
+      Set<String> printed = new HashSet<>();
+      long deadline = System.nanoTime() + EntityRunAll.RUN_ALL_TIMEOUT.toNanos();
+      while (true) {
+        job = await(app.runAllJob(o, job.id()));
+        lines.total(job.total());
+        for (RunAllResult.WatchOutcome outcome : job.outcomes())
+          if (printed.add(outcome.watchId())) lines.watch(o, outcome);
+        if (job.finished()) break;
+        if (System.nanoTime() > deadline) {
+          lines.ownerFailed(o, "the run-all did not finish in time");
+          break;
+        }
+        Thread.sleep(LOOK_EVERY.toMillis());
+      }
+      if (job.status().equals(RunAllJob.FAILED)) lines.ownerFailed(o, job.error());
     }
+    return lines.exitCode();
   }
 
   private static <T> T await(CompletionStage<T> stage) throws Exception {

@@ -10,8 +10,6 @@ import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.json.Json;
 import io.periscope.owner.Role;
-import io.periscope.runtime.LocalEntities;
-import io.periscope.runtime.Node;
 import io.periscope.runtime.ServiceFile;
 import io.periscope.transfer.Transfers;
 import java.net.URI;
@@ -23,11 +21,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.typed.ActorSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,7 +74,7 @@ final class TransferCommands {
               settings,
               http,
               service -> exportThroughService(service, settings, http, owner),
-              () -> locally(config, settings, app -> exportLocally(app, owner)));
+              () -> SingleWriter.onJournal(config, settings, app -> exportLocally(app, owner)));
       String text = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(document);
       if (output == null) root.out.println(text);
       else Files.writeString(output, text + "\n");
@@ -124,7 +123,7 @@ final class TransferCommands {
               settings,
               http,
               service -> importThroughService(service, settings, http, accounts),
-              () -> locally(config, settings, app -> importLocally(app, accounts)));
+              () -> SingleWriter.onJournal(config, settings, app -> importLocally(app, accounts)));
       lines.forEach(root.out::println);
       return lines.stream().allMatch(l -> l.contains(" imported"))
           ? ExitCodes.OK
@@ -156,9 +155,19 @@ final class TransferCommands {
       ServiceFile service, Settings settings, HttpClient http, List<JsonNode> accounts)
       throws Exception {
     Tokens tokens = SingleWriter.tokens(settings);
+    // an owner's token is honoured without an account (the command line's): look first, so
+    // nothing is imported into an account that does not exist
+    Set<String> here = new HashSet<>();
+    SingleWriter.asOperator(service, settings, http, "GET", "/admin/users", null)
+        .path("users")
+        .forEach(u -> here.add(u.path("id").asText()));
     List<String> lines = new ArrayList<>();
     for (JsonNode account : accounts) {
       String id = account.path("id").asText();
+      if (!here.contains(id)) {
+        lines.add(id + " refused: " + noAccount(id));
+        continue;
+      }
       ArrayNode one = Json.MAPPER.createArrayNode().add(account);
       HttpResponse<String> answer =
           http.send(
@@ -183,21 +192,6 @@ final class TransferCommands {
 
   // ---- on the journal
 
-  private interface WithApp<T> {
-    T call(Periscope app) throws Exception;
-  }
-
-  private static <T> T locally(Config config, Settings settings, WithApp<T> work) throws Exception {
-    ActorSystem<Void> system = Node.startLocal(config);
-    try {
-      return work.call(
-          new Periscope(system, config, new LocalEntities(system), SingleWriter.tokens(settings)));
-    } finally {
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
-  }
-
   private static JsonNode exportLocally(Periscope app, String owner) throws Exception {
     List<String> owners =
         owner != null
@@ -221,7 +215,7 @@ final class TransferCommands {
                     await(app.accounts().list()).stream()
                         .filter(a -> a.id().equals(id))
                         .findFirst()
-                        .orElseThrow(() -> new IllegalStateException("no account " + id + " here"))
+                        .orElseThrow(() -> new IllegalStateException(noAccount(id)))
                         .role())
                 .orElseThrow();
         lines.add(
@@ -242,6 +236,10 @@ final class TransferCommands {
   }
 
   // ---- the lines and the document
+
+  private static String noAccount(String id) {
+    return "no account " + id + " here";
+  }
 
   /** {@code <id> imported: created N, unchanged N, trust rules N}. */
   private static String line(String id, JsonNode report) {

@@ -60,7 +60,6 @@ public final class AdminRoutes implements Routes {
   /** A probe may take {@link KeyPoolAdmin#PROBE_DEADLINE}, beside the pool's own answers. */
   static final Duration PROBING_REQUEST_TIMEOUT = KeyPoolAdmin.PROBE_DEADLINE.plusSeconds(30);
 
-  private final Accounts accounts;
   private final AccountAdmin admin;
   private final KeyPools keyPools;
   private final KeyPoolAdmin keyAdmin;
@@ -72,14 +71,12 @@ public final class AdminRoutes implements Routes {
    * @param reencrypt seals every stored key under the newest key of ENCRYPTION_KEY
    */
   public AdminRoutes(
-      Accounts accounts,
       AccountAdmin admin,
       KeyPools keyPools,
       KeyPoolAdmin keyAdmin,
       ModelConfigs models,
       FixedWindowRateLimiter probeLimiter,
       Supplier<CompletionStage<Reencryption.Result>> reencrypt) {
-    this.accounts = accounts;
     this.admin = admin;
     this.keyPools = keyPools;
     this.keyAdmin = keyAdmin;
@@ -193,11 +190,7 @@ public final class AdminRoutes implements Routes {
             (caller, p) ->
                 onSuccess(
                     admin.resetPassword(caller, p.get("id")),
-                    user ->
-                        answer(
-                            json(
-                                StatusCodes.ACCEPTED,
-                                new AuthRoutes.AccountChanged("reset-mailed", user))))),
+                    reset -> answer(passwordReset(reset)))),
         new Endpoint(
             DELETE,
             "/admin/users/{id}",
@@ -410,6 +403,27 @@ public final class AdminRoutes implements Routes {
             });
   }
 
+  /**
+   * The body of a password reset issued to the command line instead of mailed (no SMTP): the
+   * one-time password, the web client's page that takes it, and until when it works.
+   */
+  public record ResetIssued(
+      String status, Account.View user, String token, String link, Instant expiresAt) {}
+
+  /** 202 for a mailed reset; 200 with the one-time password for one issued to the operator. */
+  private static Reply passwordReset(AccountAdmin.PasswordReset reset) {
+    if (reset.printed() == null)
+      return json(
+          StatusCodes.ACCEPTED, new AuthRoutes.AccountChanged("reset-mailed", reset.user()));
+    return ok(
+        new ResetIssued(
+            "reset-issued",
+            reset.user(),
+            reset.printed().token(),
+            reset.printed().link(),
+            reset.printed().expiresAt()));
+  }
+
   /** The body of POST /admin/invitations. */
   public record Invited(String status, String email) {}
 
@@ -452,13 +466,7 @@ public final class AdminRoutes implements Routes {
         Accounts.validate(
             text(body, "id"), text(body, "email"), text(body, "role"), text(body, "password"));
     return onSuccess(
-        accounts
-            .create(request)
-            .thenCompose(
-                account ->
-                    admin
-                        .recorded(caller, "create", account.id(), account.role().wire())
-                        .thenApply(done -> account)),
+        admin.create(caller, request),
         account -> answer(json(StatusCodes.CREATED, account.view())));
   }
 

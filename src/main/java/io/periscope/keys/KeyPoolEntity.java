@@ -78,7 +78,9 @@ public final class KeyPoolEntity
       String lastProblem)
       implements JsonSerializable {
 
-    PoolKey withUse(LocalDate day) {
+    /** {@code uses} more on {@code day}; a day before the one counted is too old to matter. */
+    PoolKey withUses(LocalDate day, long uses) {
+      if (usageDay != null && day.isBefore(usageDay)) return this;
       return new PoolKey(
           id,
           ciphertext,
@@ -86,7 +88,7 @@ public final class KeyPoolEntity
           dead,
           cooldownUntil,
           day,
-          usedOn(day) + 1,
+          usedOn(day) + uses,
           dailyLimit,
           lastProblem);
     }
@@ -219,13 +221,20 @@ public final class KeyPoolEntity
 
   /**
    * Picks the usable key least used today and meters one use; an error when none is usable.
-   * Answered once the use is in the journal; the uses leased while one write is under way go
-   * together in the next, so concurrent runs do not queue one journal write each on the pool.
+   * Answered at once: the use is counted in memory and written with the others of its key and day
+   * within {@link #WRITE_USES_AFTER} or once {@link #WRITE_USES_AT} are pending, so a provider call
+   * adds no event of its own.
    */
   public record Acquire(Instant now, ActorRef<StatusReply<Lease>> replyTo) implements Command {}
 
-  /** Writes the uses leased so far (sent by the entity to itself). */
+  /** Writes the uses counted so far (sent by the entity to itself). */
   record WriteUses() implements Command {}
+
+  /** Writes the uses counted so far and answers once they are in the journal. */
+  public record Flush(ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /** Sharding's stop message: the uses counted so far are written before the pool stops. */
+  public record Stop() implements Command {}
 
   /** How a call with a key went, when it went wrong in a way that concerns the key. */
   public record Report(
@@ -273,7 +282,11 @@ public final class KeyPoolEntity
 
   public record KeyAdded(String keyId, String ciphertext, String label) implements Event {}
 
+  /** One use: what the pool wrote per call before uses were counted ({@link KeyUsesCounted}). */
   public record KeyUsed(String keyId, LocalDate day) implements Event {}
+
+  /** {@code uses} more uses of the key on {@code day} (UTC), counted since the last such event. */
+  public record KeyUsesCounted(String keyId, LocalDate day, long uses) implements Event {}
 
   public record KeyCooledDown(String keyId, Instant until, String problem) implements Event {}
 
@@ -300,12 +313,21 @@ public final class KeyPoolEntity
   }
 
   /**
-   * A use picked but not written yet, and who waits for its lease. In memory: a crash answers none
-   * of them.
+   * Uses are written at most this long after they were leased: after a crash (the counts in memory
+   * are lost), a day's count falls short by at most the uses of this long, or of {@link
+   * #WRITE_USES_AT}, whichever is fewer (docs/journal.md).
    */
-  private record Leased(KeyUsed use, Lease lease, ActorRef<StatusReply<Lease>> replyTo) {}
+  static final Duration WRITE_USES_AFTER = Duration.ofSeconds(5);
 
-  private final List<Leased> leased = new ArrayList<>();
+  /** This many uses pending are written at once, whatever the time. */
+  static final int WRITE_USES_AT = 50;
+
+  /** A key's uses on a day (UTC). */
+  private record Use(String keyId, LocalDate day) {}
+
+  /** Uses leased but not written yet, by key and day. In memory: a crash loses them. */
+  private final Map<Use, Long> pending = new LinkedHashMap<>();
+
   private final ActorContext<Command> context;
 
   private KeyPoolEntity(ActorContext<Command> context, PersistenceId persistenceId) {
@@ -322,10 +344,10 @@ public final class KeyPoolEntity
   static final int SNAPSHOT_EVERY = 200;
 
   /*
-   * Every use is an event (written before its lease, so a daily limit holds across crashes), but
-   * the pool's journal does not grow with them: the use counters are state, kept in snapshots, and
-   * the events older than the second newest snapshot are deleted (docs/journal.md). The pool is
-   * never read by tag, so the gaps this leaves concern no projection.
+   * Uses are folded into one event per key and day every few seconds ({@link #WRITE_USES_AFTER}),
+   * not one per call, and the use counters are state, kept in snapshots; the events older than the
+   * second newest snapshot are deleted (docs/journal.md). The pool is never read by tag, so the
+   * gaps this leaves concern no projection.
    */
   @Override
   public RetentionCriteria retentionCriteria() {
@@ -338,7 +360,11 @@ public final class KeyPoolEntity
         .forAnyState()
         .onCommand(Seed.class, this::onSeed)
         .onCommand(Acquire.class, this::onAcquire)
-        .onCommand(WriteUses.class, this::onWriteUses)
+        .onCommand(WriteUses.class, (state, cmd) -> writeUses().thenNoReply())
+        .onCommand(
+            Flush.class,
+            (state, cmd) -> writeUses().thenReply(cmd.replyTo(), s -> StatusReply.ack()))
+        .onCommand(Stop.class, (state, cmd) -> writeUses().thenStop().thenNoReply())
         .onCommand(Report.class, this::onReport)
         .onCommand(Add.class, this::onAdd)
         .onCommand(
@@ -455,26 +481,29 @@ public final class KeyPoolEntity
     if (pick.isEmpty())
       return Effect().reply(cmd.replyTo(), StatusReply.error("no usable key in the pool"));
     PoolKey key = pick.get();
-    if (leased.isEmpty()) context.getSelf().tell(new WriteUses());
-    leased.add(
-        new Leased(
-            new KeyUsed(key.id(), today), new Lease(key.id(), key.ciphertext()), cmd.replyTo()));
-    return Effect().noReply();
+    long total = pending.values().stream().mapToLong(Long::longValue).sum();
+    if (total == 0) context.scheduleOnce(WRITE_USES_AFTER, context.getSelf(), new WriteUses());
+    pending.merge(new Use(key.id(), today), 1L, Long::sum);
+    if (total + 1 == WRITE_USES_AT) context.getSelf().tell(new WriteUses());
+    return Effect()
+        .reply(cmd.replyTo(), StatusReply.success(new Lease(key.id(), key.ciphertext())));
   }
 
   private long leasedOf(String keyId, LocalDate day) {
-    return leased.stream()
-        .filter(l -> l.use().keyId().equals(keyId) && l.use().day().equals(day))
-        .count();
+    return pending.getOrDefault(new Use(keyId, day), 0L);
   }
 
-  private ReplyEffect<Event, State> onWriteUses(State state, WriteUses cmd) {
-    List<Leased> batch = List.copyOf(leased);
-    leased.clear();
-    return Effect()
-        .persist(batch.stream().<Event>map(Leased::use).toList())
-        .thenRun(s -> batch.forEach(l -> l.replyTo().tell(StatusReply.success(l.lease()))))
-        .thenNoReply();
+  /**
+   * One event per key and day with uses pending. A write scheduled for uses written already finds
+   * none and writes nothing.
+   */
+  private org.apache.pekko.persistence.typed.javadsl.EffectBuilder<Event, State> writeUses() {
+    List<Event> counted =
+        pending.entrySet().stream()
+            .<Event>map(e -> new KeyUsesCounted(e.getKey().keyId(), e.getKey().day(), e.getValue()))
+            .toList();
+    pending.clear();
+    return Effect().persist(counted);
   }
 
   private ReplyEffect<Event, State> onReport(State state, Report cmd) {
@@ -492,7 +521,8 @@ public final class KeyPoolEntity
     return Effect().persist(event).thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
-  static PoolStatus status(State state, Instant now) {
+  /** The keys as an admin sees them, today's uses counted whether written yet or not. */
+  private PoolStatus status(State state, Instant now) {
     LocalDate today = now.atZone(ZoneOffset.UTC).toLocalDate();
     return new PoolStatus(
         state.keys().values().stream()
@@ -503,11 +533,11 @@ public final class KeyPoolEntity
                         k.id(),
                         k.label(),
                         k.status(now),
-                        k.usedOn(today),
+                        k.usedOn(today) + leasedOf(k.id(), today),
                         k.dailyLimit(),
                         k.status(now).equals("cooldown") ? k.cooldownUntil() : null,
                         k.lastProblem(),
-                        k.usable(now, 0)))
+                        k.usable(now, leasedOf(k.id(), today))))
             .toList());
   }
 
@@ -521,7 +551,11 @@ public final class KeyPoolEntity
                 state.with(
                     new PoolKey(
                         e.keyId(), e.ciphertext(), e.label(), false, null, null, 0, null, null)))
-        .onEvent(KeyUsed.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withUse(e.day())))
+        .onEvent(
+            KeyUsed.class, (state, e) -> state.withUpdated(e.keyId(), k -> k.withUses(e.day(), 1)))
+        .onEvent(
+            KeyUsesCounted.class,
+            (state, e) -> state.withUpdated(e.keyId(), k -> k.withUses(e.day(), e.uses())))
         .onEvent(
             KeyCooledDown.class,
             (state, e) ->

@@ -80,6 +80,12 @@ public final class KeyPools {
     return asks.ask(pools.keyPool(pool), command);
   }
 
+  /** Writes both pools' counted uses, for a process that is about to end (the command line). */
+  public CompletionStage<Done> flush() {
+    return this.<Done>ask(KeyPoolEntity.MODEL, KeyPoolEntity.Flush::new)
+        .thenCompose(model -> ask(KeyPoolEntity.SEARCH, KeyPoolEntity.Flush::new));
+  }
+
   public CompletionStage<KeyPoolEntity.PoolStatus> status(String pool) {
     return ask(pool, reply -> new KeyPoolEntity.GetStatus(clock.instant(), reply));
   }

@@ -52,7 +52,8 @@ public final class ShardedEntities implements Entities {
         Entity.of(
             IdentityLinkEntity.TYPE_KEY, ctx -> IdentityLinkEntity.create(ctx.getEntityId())));
     sharding.init(
-        Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId())));
+        Entity.of(KeyPoolEntity.TYPE_KEY, ctx -> KeyPoolEntity.create(ctx.getEntityId()))
+            .withStopMessage(new KeyPoolEntity.Stop()));
     sharding.init(
         Entity.of(ModelConfigEntity.TYPE_KEY, ctx -> ModelConfigEntity.create(ctx.getEntityId())));
     sharding.init(

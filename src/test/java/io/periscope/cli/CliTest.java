@@ -128,9 +128,28 @@ public class CliTest {
     assertEquals(ExitCodes.USAGE, run("run", "--progress", "sometimes"));
     assertTrue(err(), err().contains("--progress"));
 
+    err.reset();
+    assertEquals(ExitCodes.USAGE, run("users", "set-role", "bob", "owner"));
+    assertTrue(err(), err().contains("the role must be 'user' or 'admin', not 'owner'"));
+    assertTrue(err(), err().contains("Try 'periscope users set-role --help'."));
+
+    err.reset();
+    assertEquals(ExitCodes.USAGE, run("users", "list", "--status", "sleeping"));
+    assertTrue(err(), err().contains("the status must be 'active' or 'disabled'"));
+
+    err.reset();
+    assertEquals(ExitCodes.USAGE, run("users", "delete", "bob", "--run-history", "shred"));
+    assertTrue(err(), err().contains("--run-history must be 'keep' or 'erase'"));
+
     for (String[] args :
         List.of(
             new String[] {"users"},
+            new String[] {"users", "disable"},
+            new String[] {"users", "enable", "a", "b"},
+            new String[] {"users", "set-role", "bob"},
+            new String[] {"users", "reset-password"},
+            new String[] {"users", "delete"},
+            new String[] {"users", "list", "extra"},
             new String[] {"keys"},
             new String[] {"keys", "rotate"},
             new String[] {"serve", "extra"},

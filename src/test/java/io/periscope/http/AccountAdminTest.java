@@ -8,12 +8,16 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.auth.AccountGate;
+import io.periscope.auth.Principal;
 import io.periscope.json.Json;
+import io.periscope.owner.Role;
 import io.periscope.persistence.JournalReads;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.TestJournals;
 import io.periscope.watch.RunRecord;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -357,6 +361,44 @@ public class AccountAdminTest {
               .call("PUT", "/admin/users/solo/role", only, Json.text(Map.of("role", "user")))
               .statusCode());
       assertEquals(409, alone.call("POST", "/admin/users/usr/disable", user, null).statusCode());
+    }
+  }
+
+  @Test
+  public void withoutSmtpOnlyTheOperatorGetsAOneTimePasswordAndItWorksOnce() throws Exception {
+    try (InProcessService plain = new InProcessService(TestJournals.h2())) {
+      String admin = plain.signedIn("boss", "admin");
+      plain.signedIn("gil", "user");
+      assertEquals(
+          "an administrator cannot read a reset token",
+          503,
+          plain.call("POST", "/admin/users/gil/reset-password", admin, null).statusCode());
+      String operator =
+          plain.tokens.issue(
+              Principal.OPERATOR.accountId(), Role.ADMIN, Instant.now(), Duration.ofMinutes(1));
+      JsonNode issued =
+          json(plain.call("POST", "/admin/users/gil/reset-password", operator, null), 200);
+      assertEquals("reset-issued", issued.get("status").asText());
+      assertEquals("gil", issued.at("/user/id").asText());
+      String token = issued.get("token").asText();
+      assertTrue(
+          issued.get("link").asText(), issued.get("link").asText().endsWith("#token=" + token));
+      assertTrue(Instant.parse(issued.get("expiresAt").asText()).isAfter(Instant.now()));
+      assertEquals(
+          404,
+          plain.call("POST", "/admin/users/nobody/reset-password", operator, null).statusCode());
+
+      String reset = Json.text(Map.of("token", token, "password", "gils-new-passphrase"));
+      json(plain.call("POST", "/auth/reset-password", null, reset), 200);
+      assertEquals(
+          "once only", 400, plain.call("POST", "/auth/reset-password", null, reset).statusCode());
+      plain.login("gil", "gils-new-passphrase");
+
+      JsonNode audit = json(plain.call("GET", "/admin/audit?limit=1", admin, null), 200);
+      assertEquals("reset-password", audit.at("/entries/0/action").asText());
+      assertEquals("periscope-cli", audit.at("/entries/0/by").asText());
+      assertEquals("one-time password", audit.at("/entries/0/detail").asText());
+      assertFalse("the token is not in the audit log", audit.toString().contains(token));
     }
   }
 

@@ -21,7 +21,8 @@ import org.junit.Test;
  * import with a conflicting watch imports nothing and says which.
  */
 public class TransferRoutesTest {
-  private static String watch(String id, String schedule) {
+  /** A disabled watch of one feed, {@code id} in its name and feed URL. */
+  public static String watch(String id, String schedule) {
     return Json.text(
         Map.of(
             "id",

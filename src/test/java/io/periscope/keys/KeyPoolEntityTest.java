@@ -27,9 +27,15 @@ public class KeyPoolEntityTest {
           KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State>
       pool;
 
+  /**
+   * A pool of each test's own: an earlier test's pool is still alive, and writes its counted uses
+   * when their time comes.
+   */
+  private final String poolId = "model-" + java.util.UUID.randomUUID();
+
   @Before
   public void setUp() {
-    pool = EventSourcedBehaviorTestKit.create(testKit.system(), KeyPoolEntity.create("model"));
+    pool = EventSourcedBehaviorTestKit.create(testKit.system(), KeyPoolEntity.create(poolId));
     pool.<StatusReply<Done>>runCommand(
         r ->
             new KeyPoolEntity.Seed(
@@ -51,11 +57,21 @@ public class KeyPoolEntityTest {
   }
 
   @Test
-  public void aThousandUsesKeepThePoolsJournalBoundedAndTheirCount() {
+  public void aThousandUsesWriteAFewCountsNotAnEventEachAndKeepTheirCount() {
     for (int i = 0; i < 1_000; i++)
       pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
-    int kept = pool.persistenceTestKit().persistedInStorage("KeyPool|model").size();
-    assertTrue("events kept: " + kept, kept <= KeyPoolEntity.SNAPSHOT_EVERY * 3);
+    pool.runCommand(new KeyPoolEntity.WriteUses());
+    List<Object> written = pool.persistenceTestKit().persistedInStorage("KeyPool|" + poolId);
+    // the two keys' additions, then a count per key each WRITE_USES_AT uses or WRITE_USES_AFTER
+    assertTrue("events written: " + written.size(), written.size() - 2 <= 1_000 / 10);
+    assertTrue(
+        written.stream()
+            .skip(2)
+            .allMatch(
+                e ->
+                    e instanceof KeyPoolEntity.KeyUsesCounted c
+                        && c.uses() >= 1
+                        && c.uses() <= KeyPoolEntity.WRITE_USES_AT));
     pool.restart();
     var status =
         pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
@@ -146,33 +162,84 @@ public class KeyPoolEntityTest {
   }
 
   @Test
-  public void usageIsPerUtcDayAndSurvivesRestart() {
+  public void usesAreWrittenWithinTheirTimeAndACrashLosesOnlyTheUnwritten() throws Exception {
     pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    assertEquals("counted at once", 2, usedToday(NOON));
+    long deadline = System.nanoTime() + KeyPoolEntity.WRITE_USES_AFTER.plusSeconds(5).toNanos();
+    List<Object> written;
+    do {
+      Thread.sleep(100);
+      written = pool.persistenceTestKit().persistedInStorage("KeyPool|" + poolId);
+    } while (written.size() < 4 && System.nanoTime() < deadline);
+    java.time.LocalDate day = NOON.atZone(java.time.ZoneOffset.UTC).toLocalDate();
+    assertEquals(
+        "one count per key, written without being asked",
+        java.util.Set.of(
+            new KeyPoolEntity.KeyUsesCounted("a", day, 1),
+            new KeyPoolEntity.KeyUsesCounted("b", day, 1)),
+        java.util.Set.copyOf(written.subList(2, written.size())));
+
+    // a use not written yet is what a crash loses: the documented bound
+    pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    assertEquals(3, usedToday(NOON));
     pool.restart();
-    Instant tomorrow = NOON.plus(Duration.ofDays(1));
-    var today =
-        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
-            r -> new KeyPoolEntity.GetStatus(NOON, r));
-    var next =
-        pool.<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(
-            r -> new KeyPoolEntity.GetStatus(tomorrow, r));
-    assertEquals(
-        1,
-        today.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
-    assertEquals(
-        0,
-        next.reply().getValue().keys().stream().mapToLong(KeyPoolEntity.KeyView::usedToday).sum());
+    assertEquals(2, usedToday(NOON));
   }
 
-  private List<String> statuses(Instant now) {
+  @Test
+  public void aFlushOrAStopWritesTheCountedUsesFirst() {
+    pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    var flushed = pool.<StatusReply<Done>>runCommand(KeyPoolEntity.Flush::new);
+    assertTrue(flushed.reply().isSuccess());
+    assertEquals(1, flushed.events().size());
+
+    // sharding's stop message (a hand-over, a passivation) on a live pool
+    String id = "stopped-" + java.util.UUID.randomUUID();
+    var live = testKit.spawn(KeyPoolEntity.create(id));
+    var done = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(
+        new KeyPoolEntity.Seed(
+            List.of(new KeyPoolEntity.NewKey("a", "cipher-a", "sk-…aaaa")), done.ref()));
+    done.receiveMessage();
+    var leases = testKit.<StatusReply<KeyPoolEntity.Lease>>createTestProbe();
+    live.tell(new KeyPoolEntity.Acquire(NOON, leases.ref()));
+    live.tell(new KeyPoolEntity.Acquire(NOON, leases.ref()));
+    leases.receiveSeveralMessages(2);
+    live.tell(new KeyPoolEntity.Stop());
+    done.expectTerminated(live);
+    var again = testKit.spawn(KeyPoolEntity.create(id));
+    var status = testKit.<StatusReply<KeyPoolEntity.PoolStatus>>createTestProbe();
+    again.tell(new KeyPoolEntity.GetStatus(NOON, status.ref()));
+    assertEquals(
+        "nothing was lost", 2, status.receiveMessage().getValue().keys().get(0).usedToday());
+  }
+
+  private long usedToday(Instant now) {
+    return keys(now).mapToLong(KeyPoolEntity.KeyView::usedToday).sum();
+  }
+
+  private java.util.stream.Stream<KeyPoolEntity.KeyView> keys(Instant now) {
     return pool
         .<StatusReply<KeyPoolEntity.PoolStatus>>runCommand(r -> new KeyPoolEntity.GetStatus(now, r))
         .reply()
         .getValue()
         .keys()
-        .stream()
-        .map(KeyPoolEntity.KeyView::status)
-        .toList();
+        .stream();
+  }
+
+  @Test
+  public void usageIsPerUtcDayAndSurvivesRestart() {
+    pool.<StatusReply<KeyPoolEntity.Lease>>runCommand(r -> new KeyPoolEntity.Acquire(NOON, r));
+    pool.runCommand(new KeyPoolEntity.WriteUses());
+    pool.restart();
+    Instant tomorrow = NOON.plus(Duration.ofDays(1));
+    assertEquals(1, usedToday(NOON));
+    assertEquals(0, usedToday(tomorrow));
+  }
+
+  private List<String> statuses(Instant now) {
+    return keys(now).map(KeyPoolEntity.KeyView::status).toList();
   }
 
   @Test
@@ -328,6 +395,7 @@ public class KeyPoolEntityTest {
         journal.<StatusReply<KeyPoolEntity.Lease>>runCommand(
             r -> new KeyPoolEntity.Acquire(NOON, r));
     assertEquals("b", lease.reply().getValue().keyId());
+    journal.runCommand(new KeyPoolEntity.WriteUses());
     assertEquals(
         2,
         journal

@@ -1,0 +1,147 @@
+package io.periscope;
+
+import static io.periscope.http.TransferRoutesTest.watch;
+import static org.junit.Assert.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.periscope.json.Json;
+import io.periscope.testing.ScratchDatabase;
+import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.TestJournals;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.Test;
+
+/**
+ * The command line's {@code export} and {@code import} against the jar: an instance on the embedded
+ * journal is exported (through its running service, and on its journal once stopped), and imported
+ * into one on PostgreSQL (on its journal, then through its running service), which then answers the
+ * same {@code GET /watches}.
+ */
+public class TransferCommandLineIT {
+  private static final String SECRET = "transfer-command-test-secret-of-32-bytes";
+  private static final String PASSWORD = "a-moving-passphrase";
+
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final String owner = "mover-" + UUID.randomUUID().toString().substring(0, 8);
+
+  @Test
+  public void anEmbeddedInstanceMovesToPostgresWithExportAndImport() throws Exception {
+    Path document = Files.createTempFile("periscope-export", ".json");
+    JsonNode listed;
+    Map<String, String> embeddedEnv = env();
+    try (ServiceProcess embedded =
+        new ServiceProcess(embeddedEnv, ServiceProcess.logFile("cli-export-h2"))) {
+      assertEquals(0, createAccount(embedded));
+      embedded.start();
+      String token = login(embedded);
+      call(embedded, token, "POST", "/watches", watch("first", "0 9 * * *"), 201);
+      call(embedded, token, "POST", "/watches", watch("second", "0 18 * * 1"), 201);
+      call(embedded, token, "PUT", "/trust-rules/example.org", "{\"tier\": \"official\"}", 200);
+      listed = call(embedded, token, "GET", "/watches", null, 200);
+
+      ServiceProcess.Output running =
+          embedded.output(List.of("export", "-o", document.toString()), null);
+      assertEquals(0, running.exit());
+      embedded.stop();
+      ServiceProcess.Output stopped = embedded.output(List.of("export", "--owner", owner), null);
+      assertEquals(0, stopped.exit());
+      assertEquals(
+          "the journal says what the service said",
+          Json.MAPPER.readTree(Files.readString(document)).get("accounts"),
+          Json.MAPPER.readTree(stopped.stdout()).get("accounts"));
+    }
+    JsonNode exported = Json.MAPPER.readTree(Files.readString(document)).get("accounts").get(0);
+    assertEquals(owner, exported.get("id").asText());
+    assertEquals(2, exported.get("watches").size());
+
+    ScratchDatabase database = TestJournals.postgresDatabase();
+    Map<String, String> postgresEnv = env();
+    postgresEnv.put("DATABASE_URL", database.url());
+    postgresEnv.put("DATABASE_USER", database.user());
+    try (ServiceProcess postgres =
+        new ServiceProcess(postgresEnv, ServiceProcess.logFile("cli-import-postgres"))) {
+      assertEquals(0, createAccount(postgres));
+      ServiceProcess.Output onJournal =
+          postgres.output(List.of("import", document.toString()), null);
+      assertEquals(onJournal.stdout(), 0, onJournal.exit());
+      assertEquals(
+          owner + " imported: created 2, unchanged 0, trust rules 1\n", onJournal.stdout());
+
+      postgres.start();
+      // again through the service, with an account this instance does not have
+      ObjectNode withStranger = (ObjectNode) Json.MAPPER.readTree(Files.readString(document));
+      ObjectNode stranger = exported.deepCopy();
+      stranger.put("id", "stranger-" + owner);
+      ((ArrayNode) withStranger.get("accounts")).add(stranger);
+      Path both = Files.createTempFile("periscope-export", ".json");
+      Files.writeString(both, withStranger.toString());
+      ServiceProcess.Output again = postgres.output(List.of("import", both.toString()), null);
+      assertEquals("a missing account fails the command", 1, again.exit());
+      List<String> lines = again.stdout().strip().lines().toList();
+      assertEquals(owner + " imported: created 0, unchanged 2, trust rules 1", lines.get(0));
+      assertEquals(
+          "stranger-" + owner + " refused: no account stranger-" + owner + " here", lines.get(1));
+
+      String token = login(postgres);
+      assertEquals(listed, call(postgres, token, "GET", "/watches", null, 200));
+      assertEquals(
+          "official",
+          call(postgres, token, "GET", "/trust-rules/example.org", null, 200).get("tier").asText());
+    }
+  }
+
+  private static Map<String, String> env() throws Exception {
+    Map<String, String> env = new HashMap<>();
+    env.put("DATA_DIR", Files.createTempDirectory("periscope-transfer").toString());
+    env.put("AUTH_JWT_SECRET", SECRET);
+    return env;
+  }
+
+  private int createAccount(ServiceProcess jar) throws Exception {
+    return jar.command(
+        List.of(
+            "users", "create", "--id", owner, "--email", owner + "@example.org", "--role", "user"),
+        PASSWORD + "\n");
+  }
+
+  private String login(ServiceProcess jar) throws Exception {
+    return call(
+            jar,
+            null,
+            "POST",
+            "/auth/login",
+            Json.text(Map.of("email", owner + "@example.org", "password", PASSWORD)),
+            200)
+        .get("token")
+        .asText();
+  }
+
+  private JsonNode call(
+      ServiceProcess jar, String token, String method, String path, String body, int status)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(jar.uri(path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) request.header("Content-Type", "application/json");
+    if (token != null) request.header("Authorization", "Bearer " + token);
+    HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(r.body(), status, r.statusCode());
+    return Json.MAPPER.readTree(r.body());
+  }
+}
