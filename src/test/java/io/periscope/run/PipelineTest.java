@@ -568,7 +568,7 @@ public class PipelineTest {
         "confirmed: met at or above threshold, 1 cited item(s), strongest trust official",
         r.decision());
     assertEquals("the alert waits for the entity to record the run", 0, requestsTo("/hook"));
-    assertEquals("the alert's id is its run's", r.runId(), outcome.alert().alert().id());
+    assertEquals("the alert is its run's", r.runId(), outcome.alert().alert().runId());
     assertEquals(
         List.of(Delivery.delivered("webhook:" + url("/hook"))),
         pipeline

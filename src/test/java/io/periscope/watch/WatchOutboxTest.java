@@ -100,7 +100,7 @@ public class WatchOutboxTest {
 
     @Override
     public void deliveryFailed(Alert alert, String channel, String reason) {
-      failedForGood.add(alert.id() + " " + channel + ": " + reason);
+      failedForGood.add(alert.runId() + " " + channel + ": " + reason);
     }
   }
 
