@@ -126,6 +126,9 @@ public final class Accounts {
     List<Issue> issues = new ArrayList<>();
     if (id == null || !WatchValidator.ID.matcher(id).matches()) {
       issues.add(Issue.at("must be 1 to 64 letters, digits, '.', '_' or '-'", "id"));
+    } else if (id.equals(Principal.OPERATOR.accountId())) {
+      // the command line's tokens name it: an account of that id would lend them its role
+      issues.add(Issue.at("is reserved for the command line", "id"));
     }
     try {
       validEmail(email, "email");

@@ -110,6 +110,25 @@ public class AccountAdminTest {
   }
 
   @Test
+  public void theCommandLinesNameIsNoAccountId() throws Exception {
+    String body =
+        Json.text(
+            Map.of(
+                "id",
+                "periscope-cli",
+                "email",
+                "cli@example.org",
+                "role",
+                "user",
+                "password",
+                "a-long-enough-passphrase"));
+    JsonNode refused = json(service.call("POST", "/admin/users", root, body), 400);
+    assertEquals("id", refused.at("/issues/0/path/0").asText());
+    assertFalse(
+        json(service.call("GET", "/admin/users", root, null), 200).toString().contains("cli@"));
+  }
+
+  @Test
   public void aRoleChangeHoldsOnTheNextRequest() throws Exception {
     String eve = service.signedIn("eve", "user");
     assertEquals(403, status("GET", "/admin/users", eve, null));
