@@ -119,7 +119,7 @@ function RunView({ watchId, run, feedback, onFeedback }) {
           run.deliveries.length
             ? [
                 h('h4', null, 'Deliveries'),
-                h('ul', null, run.deliveries.map((d) => h('li', null, `${d.channel}${d.device ? ` (${d.device})` : ''}: ${d.ok ? 'delivered' : `failed — ${d.error || 'unknown error'}`}`))),
+                h('ul', null, run.deliveries.map((d) => h('li', null, `${d.channel}${d.device ? ` (${d.device})` : ''}: ${deliveryState(d)}`))),
               ]
             : null,
         )
@@ -216,4 +216,12 @@ export function Statistics() {
   );
 }
 
-
+/** A delivery the outbox still retries is not failed: say when it is tried next. */
+function deliveryState(d) {
+  if (d.ok) return 'delivered';
+  const why = d.error || 'unknown error';
+  if (d.state === 'pending') {
+    return `retrying — ${why}${d.nextAttemptAt ? `; next attempt ${when(d.nextAttemptAt)}` : ''}`;
+  }
+  return `failed — ${why}`;
+}
