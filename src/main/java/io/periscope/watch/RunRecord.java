@@ -85,9 +85,10 @@ public record RunRecord(
   /**
    * One channel's delivery of the run's alert; for {@code push}, one device's ({@code device} is
    * its id). {@code ok}: delivered; {@code error}: the latest attempt's reason while not delivered.
-   * {@code state} is {@link #DELIVERED}, {@link #FAILED} (for good) or {@link #PENDING} (a retry
-   * follows at {@code nextAttemptAt}); {@code attempts} the newest {@link #ATTEMPTS_KEPT} attempts,
-   * oldest first. Records written before retries have neither: their state follows from {@code ok}.
+   * {@code state} is {@link #DELIVERED}, {@link #FAILED} (for good), {@link #PENDING} (a retry
+   * follows at {@code nextAttemptAt}) or {@link #HELD} (quiet hours or a digest: it goes out at
+   * {@code nextAttemptAt}); {@code attempts} the newest {@link #ATTEMPTS_KEPT} attempts, oldest
+   * first. Records written before retries have neither: their state follows from {@code ok}.
    */
   public record DeliveryRecord(
       String channel,
@@ -101,6 +102,7 @@ public record RunRecord(
     public static final String DELIVERED = "delivered";
     public static final String FAILED = "failed";
     public static final String PENDING = "pending";
+    public static final String HELD = "held";
 
     /** Attempts a record shows; a delivery retried longer shows its newest ones. */
     public static final int ATTEMPTS_KEPT = 20;
@@ -113,6 +115,11 @@ public record RunRecord(
     /** A final delivery without attempts (records written before retries, interruptions). */
     public DeliveryRecord(String channel, String device, boolean ok, String error) {
       this(channel, device, ok, error, null, List.of(), null);
+    }
+
+    /** The delivery to {@code channel} of an alert held until {@code until}. */
+    public static DeliveryRecord held(String channel, Instant until) {
+      return new DeliveryRecord(channel, null, false, null, HELD, List.of(), until);
     }
 
     public boolean pending() {

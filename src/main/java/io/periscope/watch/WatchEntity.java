@@ -119,7 +119,8 @@ public final class WatchEntity
    * {@code watch} is null before the first create and after a delete. {@code seen} holds item keys
    * oldest first; {@code recentRuns} the newest runs, newest first. {@code baselines}: when each
    * source ({@code type:value}) took its baseline; {@code createdAt}: when the watch was last
-   * created (both absent from older snapshots).
+   * created (both absent from older snapshots). {@code held}: alerts waiting for the end of quiet
+   * hours or a digest ({@link HeldAlerts}), absent from older snapshots.
    */
   public record State(
       Watch watch,
@@ -130,25 +131,31 @@ public final class WatchEntity
       Delivering delivering,
       Map<String, Instant> baselines,
       Instant createdAt,
-      List<Pending> outbox)
+      List<Pending> outbox,
+      List<HeldAlert> held)
       implements JsonSerializable {
     static final State EMPTY =
-        new State(null, false, List.of(), List.of(), null, null, Map.of(), null, List.of());
+        new State(
+            null, false, List.of(), List.of(), null, null, Map.of(), null, List.of(), List.of());
 
     public State {
       seen = List.copyOf(seen);
       recentRuns = List.copyOf(recentRuns);
       baselines = baselines == null ? Map.of() : Map.copyOf(baselines);
       outbox = outbox == null ? List.of() : List.copyOf(outbox);
+      held = held == null ? List.of() : List.copyOf(held);
     }
 
     /**
-     * When the wake-up index should start this watch: the earliest of its next fire time and its
-     * owed deliveries' next attempts; null when nothing is owed (the index holds the fire time).
+     * When the wake-up index should start this watch: the earliest of its next fire time, its owed
+     * deliveries' next attempts and its held alerts' release; null when nothing is owed or held
+     * (the index holds the fire time).
      */
     Instant wakeAt() {
       Instant wake = null;
       for (Pending p : outbox) if (wake == null || p.dueAt().isBefore(wake)) wake = p.dueAt();
+      for (HeldAlert h : held)
+        if (wake == null || h.releaseAt().isBefore(wake)) wake = h.releaseAt();
       if (wake != null && nextFireAt != null && nextFireAt.isBefore(wake)) wake = nextFireAt;
       return wake;
     }
@@ -161,7 +168,30 @@ public final class WatchEntity
 
     State withOutbox(List<Pending> owed) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFireAt, delivering, baselines, createdAt, owed);
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFireAt,
+          delivering,
+          baselines,
+          createdAt,
+          owed,
+          held);
+    }
+
+    State withHeld(List<HeldAlert> waiting) {
+      return new State(
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFireAt,
+          delivering,
+          baselines,
+          createdAt,
+          outbox,
+          waiting);
     }
 
     /** The deliveries of run {@code runId} as they now stand: each one still owed is updated. */
@@ -188,7 +218,8 @@ public final class WatchEntity
     }
 
     State created(Watch w, Instant at, Instant nextFire) {
-      return new State(w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox);
+      return new State(
+          w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox, held);
     }
 
     public boolean exists() {
@@ -206,31 +237,44 @@ public final class WatchEntity
           delivering,
           baselines,
           createdAt,
-          outbox);
+          outbox,
+          held);
     }
 
     State withNextFire(Instant nextFire) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFire, delivering, baselines, createdAt, outbox);
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFire,
+          delivering,
+          baselines,
+          createdAt,
+          outbox,
+          held);
     }
 
     State withDelivering(Delivering d) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFireAt, d, baselines, createdAt, outbox);
+          watch, everCreated, seen, recentRuns, nextFireAt, d, baselines, createdAt, outbox, held);
     }
 
     /**
-     * The run's record with these deliveries in place of its earlier ones on the same channels; an
-     * interrupted delivery of an older incarnation ({@link Delivering}) is over.
+     * The run's record with these deliveries in place of its earlier ones on the same channels (and
+     * the records of the runs a grouped release carries); an interrupted delivery of an older
+     * incarnation ({@link Delivering}) is over.
      */
     State withDelivered(String runId, List<RunRecord.DeliveryRecord> sent, long totalMs) {
+      Set<String> told = new HashSet<>(Set.of(runId));
+      for (Pending p : outbox) if (p.runId().equals(runId)) told.addAll(p.carries());
       List<RunRecord> runs =
           recentRuns.stream()
-              .map(r -> r.runId().equals(runId) ? r.withDeliveries(sent, totalMs) : r)
+              .map(r -> told.contains(r.runId()) ? r.withDeliveries(sent, totalMs) : r)
               .toList();
       Delivering still = delivering != null && delivering.runId().equals(runId) ? null : delivering;
       return new State(
-              watch, everCreated, seen, runs, nextFireAt, still, baselines, createdAt, outbox)
+              watch, everCreated, seen, runs, nextFireAt, still, baselines, createdAt, outbox, held)
           .withAttempts(runId, sent);
     }
 
@@ -246,7 +290,16 @@ public final class WatchEntity
       Map<String, Instant> sources = new HashMap<>(baselines);
       if (baselined != null) baselined.forEach(sources::putIfAbsent);
       return new State(
-          watch, everCreated, bounded, runs, nextFireAt, delivering, sources, createdAt, outbox);
+          watch,
+          everCreated,
+          bounded,
+          runs,
+          nextFireAt,
+          delivering,
+          sources,
+          createdAt,
+          outbox,
+          held);
     }
   }
 
@@ -260,21 +313,37 @@ public final class WatchEntity
   /**
    * A delivery owed: the alert of run {@code runId} to {@code channel}, tried until {@code
    * retryUntil}. {@code record} is the delivery as it stands (pending, with its attempts and its
-   * next one), null before the first attempt, which is due when the alert was decided.
+   * next one), null before the first attempt, which is due when the alert was decided. {@code
+   * carries}: for a release grouping held alerts ({@code runId} is then the release's own id), the
+   * runs whose records its deliveries update; empty otherwise (and in older journals).
    */
   public record Pending(
       String runId,
       String channel,
       Alert alert,
       Instant retryUntil,
-      RunRecord.DeliveryRecord record)
+      RunRecord.DeliveryRecord record,
+      List<String> carries)
       implements JsonSerializable {
+    public Pending {
+      carries = carries == null ? List.of() : List.copyOf(carries);
+    }
+
+    Pending(
+        String runId,
+        String channel,
+        Alert alert,
+        Instant retryUntil,
+        RunRecord.DeliveryRecord record) {
+      this(runId, channel, alert, retryUntil, record, List.of());
+    }
+
     Instant dueAt() {
       return record == null || record.nextAttemptAt() == null ? alert.at() : record.nextAttemptAt();
     }
 
     Pending withRecord(RunRecord.DeliveryRecord now) {
-      return new Pending(runId, channel, alert, retryUntil, now);
+      return new Pending(runId, channel, alert, retryUntil, now, carries);
     }
 
     String key() {
@@ -394,6 +463,12 @@ public final class WatchEntity
    */
   record DeliveryInterrupted(String runId) implements Command {}
 
+  /**
+   * Held alerts may be due for release (sent by the entity to itself, by a timer; a {@link Fire}
+   * releases them too, as the wake-up index starts the watch for them).
+   */
+  record ReleaseDue() implements Command {}
+
   // ---- events
   // ------------------------------------------------------------------------------------
 
@@ -434,7 +509,9 @@ public final class WatchEntity
    * A run with an alert to send, recorded with the items it marks seen (and its baselines, as
    * {@link RunRecorded}) before the alert goes out to {@code channels}: each (channel, alert)
    * delivery is owed until {@code retryUntil}; its attempts follow in {@link AlertDelivered}.
-   * Events written before the outbox have neither {@code alert} nor {@code retryUntil}.
+   * Events written before the outbox have neither {@code alert} nor {@code retryUntil}. With {@code
+   * heldUntil} (quiet hours, a digest) the alert is held until then instead ({@link HeldAlert}, no
+   * {@code retryUntil}) and goes out in a {@link HeldReleased}.
    */
   public record RunJudged(
       RunRecord record,
@@ -442,16 +519,33 @@ public final class WatchEntity
       List<String> channels,
       Map<String, Instant> baselined,
       Alert alert,
-      Instant retryUntil)
+      Instant retryUntil,
+      Instant heldUntil)
       implements Event {
     public RunJudged(
         RunRecord record,
         List<String> newlySeen,
         List<String> channels,
         Map<String, Instant> baselined) {
-      this(record, newlySeen, channels, baselined, null, null);
+      this(record, newlySeen, channels, baselined, null, null, null);
+    }
+
+    public RunJudged(
+        RunRecord record,
+        List<String> newlySeen,
+        List<String> channels,
+        Map<String, Instant> baselined,
+        Alert alert,
+        Instant retryUntil) {
+      this(record, newlySeen, channels, baselined, alert, retryUntil, null);
     }
   }
+
+  /**
+   * The held alerts of {@code runIds} were released: they are owed as {@code owed}, one delivery
+   * per channel ({@link HeldAlerts}).
+   */
+  public record HeldReleased(List<String> runIds, List<Pending> owed) implements Event {}
 
   /**
    * Deliveries of the run {@code runId} as they stand after an attempt (or an interruption): each
@@ -657,6 +751,7 @@ public final class WatchEntity
     if (command instanceof RunFinished done) return onRunFinished(state, done);
     if (command instanceof Attempted attempted) return onAttempted(state, attempted);
     if (command instanceof RetryDue due) return onRetryDue(state, due);
+    if (command instanceof ReleaseDue) return release(state).thenNoReply();
     if (command instanceof DeliveryInterrupted interrupted)
       return onDeliveryInterrupted(state, interrupted);
     if (command instanceof GetRuns getRuns) return onGetRuns(state, getRuns);
@@ -713,6 +808,8 @@ public final class WatchEntity
   private ReplyEffect<Event, State> onFire(State state, Fire fire) {
     if (running)
       return Effect().stash(); // after the run in flight, this fire is judged against the new state
+    if (HeldAlerts.release(state.held(), clock.instant(), retry.retryFor()).isPresent())
+      return release(state).thenRun(s -> context.getSelf().tell(fire)).thenNoReply();
     if (state.nextFireAt() == null || !state.nextFireAt().equals(fire.due())) {
       context
           .getLog()
@@ -750,17 +847,23 @@ public final class WatchEntity
     }
     meters.recorded(outcome.record(), done.scheduledFor(), clock.instant());
     RunPipeline.PendingAlert alert = outcome.alert();
+    Instant heldUntil =
+        alert == null || state.watch() == null
+            ? null
+            : state.watch().alertsHeldUntil(clock.instant()).orElse(null);
     List<Event> events = new ArrayList<>();
     events.add(
         alert == null
             ? new RunRecorded(outcome.record(), outcome.newlySeen(), outcome.baselined())
-            : new RunJudged(
-                outcome.record(),
-                outcome.newlySeen(),
-                alert.channels(),
-                outcome.baselined(),
-                alert.alert(),
-                alert.alert().at().plus(retry.retryFor())));
+            : heldUntil != null
+                ? held(outcome, alert, heldUntil)
+                : new RunJudged(
+                    outcome.record(),
+                    outcome.newlySeen(),
+                    alert.channels(),
+                    outcome.baselined(),
+                    alert.alert(),
+                    alert.alert().at().plus(retry.retryFor())));
     // Unless the schedule changed during the run (then the change already set the next fire time).
     if (done.scheduledFor() != null && done.scheduledFor().equals(state.nextFireAt())) {
       events.add(
@@ -772,7 +875,7 @@ public final class WatchEntity
                   done.scheduledFor(),
                   clock.instant())));
     }
-    if (alert != null) {
+    if (alert != null && heldUntil == null) {
       // Still running: the next run waits until the first attempts are recorded too.
       String runId = outcome.record().runId();
       return persistAll(state, events)
@@ -784,13 +887,62 @@ public final class WatchEntity
           .thenNoReply();
     }
     running = false;
-    var persisted = Effect().persist(events);
+    var persisted =
+        heldUntil == null
+            ? Effect().persist(events)
+            : persistAll(state, events).thenRun(s -> scheduleRelease(heldUntil));
     return (done.replyTo() == null
             ? persisted.thenNoReply()
             : persisted
                 .thenRun(s -> waiting.remove(done.replyTo()))
                 .thenReply(done.replyTo(), s -> StatusReply.success(outcome.record())))
         .thenUnstashAll();
+  }
+
+  // ---- held alerts
+  // -------------------------------------------------------------------------------
+
+  /** The run's alert held until {@code until}: its record shows each channel's delivery held. */
+  private static RunJudged held(
+      RunPipeline.Outcome outcome, RunPipeline.PendingAlert alert, Instant until) {
+    RunRecord record =
+        outcome
+            .record()
+            .withDeliveries(
+                alert.channels().stream()
+                    .map(c -> RunRecord.DeliveryRecord.held(c, until))
+                    .toList(),
+                -1);
+    return new RunJudged(
+        record,
+        outcome.newlySeen(),
+        alert.channels(),
+        outcome.baselined(),
+        alert.alert(),
+        null,
+        until);
+  }
+
+  /** A timer for the release at {@code at}, while the watch stays in memory. */
+  private void scheduleRelease(Instant at) {
+    Duration wait = Duration.between(clock.instant(), at);
+    context.scheduleOnce(
+        wait.isNegative() ? Duration.ZERO : wait, context.getSelf(), new ReleaseDue());
+  }
+
+  /** Releases the held alerts due now into the outbox, and schedules their attempts. */
+  private EffectBuilder<Event, State> release(State state) {
+    HeldReleased released =
+        HeldAlerts.release(state.held(), clock.instant(), retry.retryFor()).orElse(null);
+    if (released == null) return Effect().none();
+    context
+        .getLog()
+        .info(
+            "event=held-alerts-released watch={} runs={}",
+            persistenceId().id(),
+            released.runIds().size());
+    return persistAll(state, List.of(released))
+        .thenRun(s -> released.owed().forEach(this::scheduleAttempt));
   }
 
   // ---- the outbox
@@ -1038,6 +1190,10 @@ public final class WatchEntity
                 context.getSelf().tell(new DeliveryInterrupted(state.delivering().runId()));
               // what a previous incarnation owed, it owes still: each at its due time
               state.outbox().forEach(this::scheduleAttempt);
+              state.held().stream()
+                  .map(HeldAlert::releaseAt)
+                  .distinct()
+                  .forEach(this::scheduleRelease);
             })
         .onSignal(
             SnapshotCompleted.class,
@@ -1150,12 +1306,24 @@ public final class WatchEntity
       State judged = state.withRun(e.record(), e.newlySeen(), e.baselined());
       if (e.alert() == null)
         return judged.withDelivering(new Delivering(e.record().runId(), e.channels()));
+      if (e.heldUntil() != null) {
+        List<HeldAlert> held = new ArrayList<>(state.held());
+        held.add(new HeldAlert(e.record().runId(), e.channels(), e.alert(), e.heldUntil()));
+        return judged.withHeld(held);
+      }
       List<Pending> owed = new ArrayList<>(state.outbox());
       for (String channel : e.channels())
         owed.add(new Pending(e.record().runId(), channel, e.alert(), e.retryUntil(), null));
       return judged.withOutbox(owed);
     }
     if (event instanceof DeliveriesDue) return state;
+    if (event instanceof HeldReleased e) {
+      List<Pending> owed = new ArrayList<>(state.outbox());
+      owed.addAll(e.owed());
+      return state
+          .withOutbox(owed)
+          .withHeld(state.held().stream().filter(h -> !e.runIds().contains(h.runId())).toList());
+    }
     if (event instanceof AlertDelivered e)
       return state.withDelivered(e.runId(), e.deliveries(), e.totalMs());
     throw new IllegalArgumentException("unknown watch event " + event.getClass().getName());

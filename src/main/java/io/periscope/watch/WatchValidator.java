@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
+import io.periscope.quiet.QuietHours;
+import io.periscope.quiet.QuietValidator;
 import io.periscope.trust.TrustTier;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -16,9 +18,9 @@ import java.util.regex.Pattern;
  * <p>Required: {@code id} (create only; on replace it comes from the path), {@code name}, {@code
  * sources}, {@code schedule}, {@code condition}, {@code threshold}. Optional: {@code channels}
  * (default none), {@code enabled} (default true), {@code weakThreshold} (absent or null means
- * none), {@code timeZone} (an IANA name; default the instance's SCHEDULE_TIME_ZONE). Fields the
- * schema does not own ({@code owner}, {@code notes}, a source's {@code rationale}, anything else)
- * are ignored.
+ * none), {@code timeZone} (an IANA name; default the instance's SCHEDULE_TIME_ZONE), {@code
+ * quietHours} and {@code digest} (absent: alerts go out as decided). Fields the schema does not own
+ * ({@code owner}, {@code notes}, a source's {@code rationale}, anything else) are ignored.
  */
 public final class WatchValidator {
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -56,10 +58,23 @@ public final class WatchValidator {
     List<String> channels = channels(body.get("channels"), issues);
     boolean enabled = enabled(body.get("enabled"), issues);
     String timeZone = timeZone(body.get("timeZone"), defaultZone, issues);
+    QuietHours quietHours = QuietValidator.quietHours(body.get("quietHours"), issues);
+    String digest = QuietValidator.digest(body.get("digest"), issues);
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return new Watch(
-        id, owner, name, sources, schedule, condition, channels, threshold, weak, enabled,
-        timeZone);
+        id,
+        owner,
+        name,
+        sources,
+        schedule,
+        condition,
+        channels,
+        threshold,
+        weak,
+        enabled,
+        timeZone,
+        quietHours,
+        digest);
   }
 
   private static String timeZone(JsonNode node, ZoneId defaultZone, List<Issue> issues) {
