@@ -444,11 +444,13 @@ public final class WatchEntity
   record TrimJournal(long snapshotAt) implements Command {}
 
   /**
-   * Attempts to deliver run {@code runId}'s alert, made at {@code at}, ended with {@code results}
-   * (per channel; per device for {@code push}); {@code first} for the run's first attempts, which
-   * the run waits for (sent by the entity to itself).
+   * Attempts to deliver run {@code runId}'s alert to {@code channels}, made at {@code at}, ended
+   * with {@code results} (per channel; per device for {@code push}); {@code first} for the run's
+   * first attempts, which the run waits for (sent by the entity to itself). Another channel's
+   * attempt of the same run may still be in flight.
    */
-  record Attempted(String runId, List<Delivery> results, Instant at, boolean first)
+  record Attempted(
+      String runId, List<String> channels, List<Delivery> results, Instant at, boolean first)
       implements Command {}
 
   /**
@@ -887,9 +889,10 @@ public final class WatchEntity
           .thenNoReply();
     }
     running = false;
+    // persistAll: a schedule advanced while deliveries are owed or alerts held keeps their wake-up
     var persisted =
         heldUntil == null
-            ? Effect().persist(events)
+            ? persistAll(state, events)
             : persistAll(state, events).thenRun(s -> scheduleRelease(heldUntil));
     return (done.replyTo() == null
             ? persisted.thenNoReply()
@@ -961,7 +964,12 @@ public final class WatchEntity
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
             .thenApply(all -> sends.stream().flatMap(f -> f.join().stream()).toList()),
         (results, failure) ->
-            new Attempted(runId, results == null ? List.of() : results, at, true));
+            new Attempted(
+                runId,
+                owed.stream().map(Pending::channel).toList(),
+                results == null ? List.of() : results,
+                at,
+                true));
   }
 
   /** One attempt of one owed delivery; never fails (a failure is an unexpected, retryable one). */
@@ -1010,7 +1018,12 @@ public final class WatchEntity
     context.pipeToSelf(
         send(p),
         (results, failure) ->
-            new Attempted(p.runId(), results == null ? List.of() : results, now, false));
+            new Attempted(
+                p.runId(),
+                List.of(p.channel()),
+                results == null ? List.of() : results,
+                now,
+                false));
     return Effect().noReply();
   }
 
@@ -1018,7 +1031,9 @@ public final class WatchEntity
     List<RunRecord.DeliveryRecord> records = new ArrayList<>();
     List<Pending> ended = new ArrayList<>();
     for (Pending p : state.outbox()) {
-      if (!p.runId().equals(cmd.runId()) || !attempting.remove(p.key())) continue;
+      if (!p.runId().equals(cmd.runId())
+          || !cmd.channels().contains(p.channel())
+          || !attempting.remove(p.key())) continue;
       List<Delivery> mine =
           cmd.results().stream().filter(d -> d.channel().equals(p.channel())).toList();
       List<RunRecord.DeliveryRecord> now = afterAttempt(p, mine, cmd.at());

@@ -1,0 +1,333 @@
+package io.periscope.watch;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import io.periscope.json.Json;
+import io.periscope.notify.Alert;
+import io.periscope.notify.ChannelId;
+import io.periscope.notify.Delivery;
+import io.periscope.notify.WebhookSecrets;
+import io.periscope.notify.WebhookSender;
+import io.periscope.quiet.QuietHours;
+import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.OkHttpClient;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/**
+ * Quiet hours and digests with a clock the test sets: alerts decided inside the window (or for a
+ * digest) are held in the journal and go out as one message per channel — through the outbox, to a
+ * real webhook receiver on loopback — when the scheduler wakes the watch at the window's end or the
+ * digest time; operational alerts are never held.
+ */
+public class WatchQuietHoursTest {
+  @ClassRule
+  public static final TestKitJunitResource testKit =
+      new TestKitJunitResource(
+          ConfigFactory.parseString(
+                  "periscope.notify.retry { for = 1h, first-backoff = 200ms, max-backoff = 400ms }")
+              .withFallback(EntityTestKits.config()));
+
+  static final QuietHours NIGHT = new QuietHours("22:00", "07:00", null);
+  static final Instant EVENING = Instant.parse("2026-01-10T23:00:00Z");
+  static final Instant MORNING = Instant.parse("2026-01-11T07:00:00Z");
+
+  /**
+   * Runs that alert (each alert's summary numbered) to the watch's channels, delivered by the real
+   * webhook sender; a run crashes when {@link #crash} is set.
+   */
+  static final class Alerting implements RunPipeline {
+    final WebhookSender sender =
+        new WebhookSender(new OkHttpClient(), WebhookSecrets.NONE, java.time.Clock.systemUTC());
+    final AtomicInteger alerts = new AtomicInteger();
+    final List<String> crashesTold = new CopyOnWriteArrayList<>();
+    volatile boolean crash;
+    volatile boolean silent;
+
+    @Override
+    public CompletionStage<Outcome> run(
+        Watch watch, Memory memory, String trigger, Instant startedAt) {
+      if (crash) return CompletableFuture.failedFuture(new IllegalStateException("boom"));
+      if (silent)
+        return CompletableFuture.completedFuture(
+            new Outcome(WatchRunsTest.record(RunRecord.NO_MATCH), List.of()));
+      RunRecord record = WatchRunsTest.record(RunRecord.ALERT);
+      Alert a = WatchRunsTest.alertOf(record, startedAt);
+      Alert numbered =
+          new Alert(
+              a.owner(),
+              a.watchId(),
+              a.watchName(),
+              a.strength(),
+              a.confidence(),
+              "Alert number " + alerts.incrementAndGet(),
+              List.of(new Alert.Evidence("item " + alerts.get(), "https://example.org/" + alerts)),
+              a.condition(),
+              a.at(),
+              a.runId());
+      return CompletableFuture.completedFuture(
+          new Outcome(
+              record,
+              List.of("item-" + UUID.randomUUID()),
+              new PendingAlert(watch.channels(), numbered),
+              Map.of()));
+    }
+
+    @Override
+    public CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
+      return sender.send(ChannelId.parse(channel).orElseThrow(), alert).thenApply(List::of);
+    }
+
+    @Override
+    public void runCrashed(Watch watch, RunRecord record) {
+      crashesTold.add(record.runId());
+    }
+  }
+
+  private final MockWebServer receiver = new MockWebServer();
+  private final MutableClock clock = new MutableClock(EVENING);
+  private final Alerting pipeline = new Alerting();
+  private final String entityId = "alice:" + UUID.randomUUID();
+
+  @Before
+  public void start() throws Exception {
+    for (int i = 0; i < 10; i++) receiver.enqueue(new MockResponse().setResponseCode(200));
+    receiver.start();
+  }
+
+  @After
+  public void stop() throws Exception {
+    receiver.shutdown();
+  }
+
+  private String hook(String path) {
+    return "webhook:" + receiver.url(path);
+  }
+
+  /** A watch due at noon: no scheduled run comes before the releases of these tests. */
+  private ActorRef<WatchEntity.Command> created(
+      QuietHours quiet, String digest, List<String> channels) {
+    return created(quiet, digest, channels, "0 12 * * *");
+  }
+
+  private ActorRef<WatchEntity.Command> created(
+      QuietHours quiet, String digest, List<String> channels, String schedule) {
+    ActorRef<WatchEntity.Command> entity = spawn();
+    Watch base = WatchEntityTest.watch("Acme", null);
+    Watch watch =
+        new Watch(
+            base.id(),
+            base.owner(),
+            base.name(),
+            base.sources(),
+            schedule,
+            base.condition(),
+            channels,
+            base.threshold(),
+            base.weakThreshold(),
+            base.enabled(),
+            base.timeZone(),
+            quiet,
+            digest);
+    TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Create(watch, probe.ref()));
+    assertTrue(probe.receiveMessage().isSuccess());
+    return entity;
+  }
+
+  private ActorRef<WatchEntity.Command> spawn() {
+    return testKit.spawn(WatchEntity.create(entityId, pipeline, clock));
+  }
+
+  private RunRecord runAt(ActorRef<WatchEntity.Command> entity, Instant at) {
+    clock.set(at);
+    TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, probe.ref()));
+    return probe.receiveMessage(Duration.ofSeconds(10)).getValue();
+  }
+
+  private static List<RunRecord> runs(ActorRef<WatchEntity.Command> entity) {
+    TestProbe<StatusReply<WatchEntity.Runs>> probe = testKit.createTestProbe();
+    entity.tell(new WatchEntity.GetRuns(10, probe.ref()));
+    return probe.receiveMessage().getValue().runs();
+  }
+
+  /** The next webhook the receiver got, as JSON with its webhook-id; null when none came. */
+  private JsonNode nextWebhook(long seconds) throws Exception {
+    RecordedRequest request = receiver.takeRequest(seconds, TimeUnit.SECONDS);
+    if (request == null) return null;
+    return ((com.fasterxml.jackson.databind.node.ObjectNode)
+            Json.MAPPER.readTree(request.getBody().readUtf8()))
+        .put("path", request.getPath())
+        .put("webhookId", request.getHeader("webhook-id"));
+  }
+
+  private static void assertHeldUntil(RunRecord run, Instant until) {
+    for (RunRecord.DeliveryRecord d : run.deliveries()) {
+      assertEquals(d.toString(), RunRecord.DeliveryRecord.HELD, d.state());
+      assertEquals(until, d.nextAttemptAt());
+      assertEquals(List.of(), d.attempts());
+    }
+    assertEquals(0, run.notificationsSent());
+  }
+
+  /** The wake-up time the index was last told, as the scheduler reads the journal. */
+  private Instant lastWake() {
+    List<WatchEntity.Event> events = new ArrayList<>();
+    for (Object e :
+        PersistenceTestKit.create(testKit.system())
+            .persistedInStorage(WatchEntity.TYPE_KEY.name() + "|" + entityId))
+      if (WatchEntity.tagsOf((WatchEntity.Event) e).contains(WatchEntity.SCHEDULE_TAG))
+        events.add((WatchEntity.Event) e);
+    WatchEntity.Event last = events.get(events.size() - 1);
+    return last instanceof WatchEntity.DeliveriesDue due ? due.at() : null;
+  }
+
+  @Test
+  public void alertsInsideTheWindowGoOutOnceAtItsEndAsOneMessagePerChannel() throws Exception {
+    List<String> channels = List.of(hook("/a"), hook("/b"));
+    ActorRef<WatchEntity.Command> entity = created(NIGHT, null, channels);
+
+    assertHeldUntil(runAt(entity, EVENING), MORNING);
+    assertHeldUntil(runAt(entity, Instant.parse("2026-01-11T02:30:00Z")), MORNING);
+    assertEquals("the index wakes the watch at the window's end", MORNING, lastWake());
+    assertNull("nothing is sent inside the window", nextWebhook(1));
+
+    clock.set(MORNING.minusSeconds(1));
+    entity.tell(new WatchEntity.Fire(MORNING)); // a wake-up a second early releases nothing
+    assertNull(nextWebhook(1));
+
+    clock.set(MORNING);
+    entity.tell(new WatchEntity.Fire(MORNING)); // as the wake-up index starts the watch
+    JsonNode first = nextWebhook(5);
+    JsonNode second = nextWebhook(5);
+    assertEquals(
+        List.of("/a", "/b"), List.of(first.get("path").asText(), second.get("path").asText()));
+    for (JsonNode message : List.of(first, second)) {
+      String summary = message.get("summary").asText();
+      assertTrue(summary, summary.startsWith("2 alerts held back:"));
+      assertTrue(summary, summary.contains("1. Alert number 1\n2. Alert number 2"));
+      assertEquals(2, message.get("evidence").size());
+      assertEquals(MORNING.toString(), message.get("at").asText());
+    }
+    assertEquals(
+        "one alert, one id on every channel",
+        first.get("webhookId").asText(),
+        second.get("webhookId").asText());
+
+    testKit
+        .createTestProbe()
+        .awaitAssert(
+            Duration.ofSeconds(5),
+            () -> {
+              for (RunRecord run : runs(entity)) {
+                assertEquals(2, run.deliveries().size());
+                for (RunRecord.DeliveryRecord d : run.deliveries())
+                  assertEquals(d.toString(), RunRecord.DeliveryRecord.DELIVERED, d.state());
+                assertEquals(2, run.notificationsSent());
+              }
+              return null;
+            });
+    entity.tell(new WatchEntity.Fire(MORNING)); // the index may send it again
+    assertNull("released once", nextWebhook(1));
+    assertNull("nothing owed or held: the index has the fire time back", lastWake());
+  }
+
+  @Test
+  public void scheduledRunsWithoutAnAlertKeepTheIndexWakingTheWatchForTheRelease() {
+    ActorRef<WatchEntity.Command> entity = created(NIGHT, null, List.of(hook("/a")), "0 */6 * * *");
+    runAt(entity, EVENING);
+    pipeline.silent = true;
+    int recorded = 1;
+    for (String due : List.of("2026-01-11T00:00:00Z", "2026-01-11T06:00:00Z")) {
+      Instant at = Instant.parse(due);
+      clock.set(at);
+      entity.tell(new WatchEntity.Fire(at));
+      int expected = ++recorded;
+      testKit
+          .createTestProbe()
+          .awaitAssert(
+              Duration.ofSeconds(5),
+              () -> {
+                assertEquals(expected, runs(entity).size());
+                return null;
+              });
+    }
+    assertEquals(
+        "06:00's run set the next fire to 12:00; the release is first", MORNING, lastWake());
+  }
+
+  @Test
+  public void anAlertOutsideTheWindowIsSentAtOnce() throws Exception {
+    ActorRef<WatchEntity.Command> entity = created(NIGHT, null, List.of(hook("/a")));
+    RunRecord run = runAt(entity, Instant.parse("2026-01-11T12:00:00Z"));
+    assertEquals(RunRecord.DeliveryRecord.DELIVERED, run.deliveries().get(0).state());
+    assertEquals("Alert number 1", nextWebhook(5).get("summary").asText());
+  }
+
+  @Test
+  public void anOperationalAlertInsideTheWindowIsNotHeld() {
+    ActorRef<WatchEntity.Command> entity = created(NIGHT, null, List.of(hook("/a")));
+    pipeline.crash = true;
+    RunRecord crashed = runAt(entity, EVENING);
+    assertEquals(RunRecord.ERROR, crashed.outcome());
+    assertEquals(
+        "the operator hears of the crash at once", List.of(crashed.runId()), pipeline.crashesTold);
+  }
+
+  @Test
+  public void anHourlyDigestGroupsThreeAlertsIntoOneDelivery() throws Exception {
+    ActorRef<WatchEntity.Command> entity = created(null, "hourly", List.of(hook("/a")));
+    Instant eleven = Instant.parse("2026-01-11T11:00:00Z");
+    for (String at : List.of("10:05", "10:20", "10:40"))
+      assertHeldUntil(runAt(entity, Instant.parse("2026-01-11T" + at + ":00Z")), eleven);
+    assertNull(nextWebhook(1));
+
+    clock.set(eleven);
+    entity.tell(new WatchEntity.Fire(eleven));
+    JsonNode digest = nextWebhook(5);
+    assertTrue(digest.toString(), digest.get("summary").asText().startsWith("3 alerts held back:"));
+    assertEquals(3, digest.get("evidence").size());
+    assertNull("one delivery for the three", nextWebhook(1));
+  }
+
+  @Test
+  public void heldAlertsSurviveARestartAndGoOutWhenTheWatchStartsAfterTheWindow() throws Exception {
+    ActorRef<WatchEntity.Command> entity = created(NIGHT, null, List.of(hook("/a")));
+    runAt(entity, EVENING);
+    runAt(entity, EVENING.plusSeconds(60));
+    testKit.stop(entity);
+
+    clock.set(MORNING.plusSeconds(5)); // the node was down at the window's end
+    spawn(); // as the wake-up index starts it: its recovery releases what is due
+    JsonNode released = nextWebhook(5);
+    assertTrue(released.toString(), released.get("summary").asText().startsWith("2 alerts"));
+    assertNull("once", nextWebhook(1));
+  }
+}
