@@ -194,6 +194,38 @@ public class HttpApiTest {
             .asText());
   }
 
+  @Test
+  public void quietHoursAndADigestAreSavedAndBadOnesAre400sNamingTheField() throws Exception {
+    String quiet =
+        WATCH
+            .formatted("quiet")
+            .replace(
+                "\"enabled\"",
+                "\"quietHours\": {\"start\": \"22:00\", \"end\": \"07:00\"},"
+                    + " \"digest\": \"hourly\", \"enabled\"");
+    JsonNode saved = InProcessService.json(call("POST", "/watches", alice, quiet), 201);
+    assertEquals("22:00", saved.at("/quietHours/start").asText());
+    assertEquals("07:00", saved.at("/quietHours/end").asText());
+    assertEquals("hourly", saved.get("digest").asText());
+    JsonNode read = InProcessService.json(call("GET", "/watches/quiet", alice, null), 200);
+    assertEquals(saved, read);
+    assertFalse(
+        "a watch without them answers neither",
+        InProcessService.json(call("POST", "/watches", alice, WATCH.formatted("loud")), 201)
+            .has("quietHours"));
+
+    JsonNode refused =
+        error(call("PUT", "/watches/quiet", alice, quiet.replace("22:00", "10pm")), 400);
+    assertEquals("quietHours", refused.at("/issues/0/path/0").asText());
+    assertEquals("start", refused.at("/issues/0/path/1").asText());
+    refused = error(call("PUT", "/watches/quiet", alice, quiet.replace("hourly", "weekly")), 400);
+    assertEquals("digest", refused.at("/issues/0/path/0").asText());
+    assertEquals(
+        "a refused replace changes nothing",
+        read,
+        InProcessService.json(call("GET", "/watches/quiet", alice, null), 200));
+  }
+
   /**
    * An id left behind (a delete cut short between the watch and its owner) is asked about by the
    * next listing, and the owner then forgets it: later listings do not wake that watch again.

@@ -309,6 +309,59 @@ public class WatchValidatorTest {
   }
 
   @Test
+  public void quietHoursAndADigestAreKeptAndAbsentByDefault() {
+    Watch plain = valid(b -> {});
+    assertNull(plain.quietHours());
+    assertNull(plain.digest());
+    Watch quiet =
+        valid(
+            b -> {
+              b.putObject("quietHours").put("start", "22:00").put("end", "07:00");
+              b.put("digest", "daily");
+            });
+    assertEquals(new io.periscope.quiet.QuietHours("22:00", "07:00", null), quiet.quietHours());
+    assertEquals("daily", quiet.digest());
+    assertEquals(
+        "Europe/Berlin",
+        valid(
+                b ->
+                    b.putObject("quietHours")
+                        .put("start", "12:00")
+                        .put("end", "13:00")
+                        .put("timeZone", "Europe/Berlin"))
+            .quietHours()
+            .timeZone());
+    assertNull("none is no digest", valid(b -> b.put("digest", "none")).digest());
+    assertEquals("hourly", valid(b -> b.put("digest", "hourly")).digest());
+  }
+
+  @Test
+  public void badQuietHoursOrDigestAreRefusedNamingTheField() {
+    for (String bad : List.of("7:00", "24:00", "22:60", "22h", ""))
+      assertEquals(
+          bad,
+          at("quietHours", "start"),
+          issuePaths(b -> b.putObject("quietHours").put("start", bad).put("end", "07:00")));
+    assertEquals(
+        at("quietHours", "end"), issuePaths(b -> b.putObject("quietHours").put("start", "22:00")));
+    assertEquals(
+        "an empty window",
+        at("quietHours", "end"),
+        issuePaths(b -> b.putObject("quietHours").put("start", "22:00").put("end", "22:00")));
+    assertEquals(
+        at("quietHours", "timeZone"),
+        issuePaths(
+            b ->
+                b.putObject("quietHours")
+                    .put("start", "22:00")
+                    .put("end", "07:00")
+                    .put("timeZone", "CEST")));
+    assertEquals(at("quietHours"), issuePaths(b -> b.put("quietHours", "22:00-07:00")));
+    assertEquals(at("digest"), issuePaths(b -> b.put("digest", "weekly")));
+    assertEquals(at("digest"), issuePaths(b -> b.put("digest", 1)));
+  }
+
+  @Test
   public void aSixFieldCronIsRefused() {
     assertEquals(at("schedule"), issuePaths(b -> b.put("schedule", "0 0 */6 * * *")));
   }
