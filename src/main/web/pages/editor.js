@@ -141,6 +141,46 @@ function ChannelFields({ channels, onChange, error }) {
   );
 }
 
+/** Quiet hours (held alerts go out when they end) and a digest; both optional. */
+function QuietFields({ quietHours, digest, onQuiet, onDigest, error }) {
+  const set = (k, v) => onQuiet({ ...quietHours, [k]: v });
+  return h(
+    'fieldset',
+    null,
+    h('legend', null, 'Quiet hours and digest'),
+    h(
+      'label',
+      { class: 'switch' },
+      h('input', { type: 'checkbox', checked: !!quietHours, onChange: (ev) => onQuiet(ev.target.checked ? { start: '22:00', end: '07:00' } : null) }),
+      h('span', null, 'Hold alerts during quiet hours; they go out as one message when the quiet hours end'),
+    ),
+    quietHours
+      ? h(
+          'div',
+          { class: 'row' },
+          h(TextField, { label: 'Quiet from', value: quietHours.start, onInput: (v) => set('start', v), issues: issuesAt(error, ['quietHours', 'start']), hint: 'HH:MM, 24-hour' }),
+          h(TextField, { label: 'Quiet until', value: quietHours.end, onInput: (v) => set('end', v), issues: issuesAt(error, ['quietHours', 'end']), hint: 'HH:MM; may be the next morning' }),
+          h(TextField, { label: 'Quiet hours time zone', value: quietHours.timeZone ?? '', onInput: (v) => set('timeZone', v), issues: issuesAt(error, ['quietHours', 'timeZone']), list: 'time-zones', autocomplete: 'off', hint: "Empty: the schedule's time zone." }),
+        )
+      : null,
+    h(Issues, { issues: (error?.issues || []).filter((i) => JSON.stringify(i.path) === '["quietHours"]') }),
+    h(Select, {
+      label: 'Digest',
+      value: digest ?? 'none',
+      onChange: onDigest,
+      options: [['none', 'No digest: each alert as it comes'], ['hourly', 'Hourly: one message at the top of each hour'], ['daily', 'Daily: one message at 08:00']],
+      issues: issuesAt(error, ['digest']),
+    }),
+  );
+}
+
+/** The quiet hours as the service takes them: an empty time zone is the schedule's. */
+function quietBody(quietHours) {
+  if (!quietHours) return null;
+  const { timeZone, ...window } = quietHours;
+  return timeZone?.trim() ? { ...window, timeZone: timeZone.trim() } : window;
+}
+
 /** The whole form; {@code onSaved} gets the stored watch. */
 export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watch', extra }) {
   const [w, setW] = useState(initial);
@@ -148,7 +188,13 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const set = (k, v) => setW((x) => ({ ...x, [k]: v }));
   const submit = () =>
     save.act(async () => {
-      const body = { ...w, channels: w.channels.filter((c) => c.trim() !== ''), timeZone: w.timeZone?.trim() || null };
+      const body = {
+        ...w,
+        channels: w.channels.filter((c) => c.trim() !== ''),
+        timeZone: w.timeZone?.trim() || null,
+        quietHours: quietBody(w.quietHours),
+        digest: w.digest ?? null,
+      };
       const stored = creating ? await post('/watches', body) : await put(`/watches/${enc(w.id)}`, editable(body));
       onSaved(stored);
     });
@@ -198,6 +244,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
       ? h(Slider, { label: 'Weak threshold', value: w.weakThreshold, onInput: (v) => set('weakThreshold', v), issues: issuesAt(e, ['weakThreshold']) })
       : null,
     h(ChannelFields, { channels: w.channels, onChange: (v) => set('channels', v), error: e }),
+    h(QuietFields, { quietHours: w.quietHours, digest: w.digest, onQuiet: (v) => set('quietHours', v), onDigest: (v) => set('digest', v), error: e }),
     h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
     h(ErrorMessage, { error: e && !e.issues.length ? e : e && { ...e, message: 'The watch was not saved: see the fields marked above.', issues: e.issues.filter((i) => !i.path?.length) } }),
     h('div', { class: 'actions' }, h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, submitLabel), extra),

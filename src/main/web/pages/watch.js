@@ -181,6 +181,8 @@ export function WatchPage({ id }) {
         ['Sources', h('ul', null, w.sources.map((s) => h('li', null, `${s.type === 'rss' ? 'Feed' : 'Search'}: ${s.value}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`)))],
         ['Threshold', `${Math.round(w.threshold * 100)}%${w.weakThreshold !== undefined ? `, weak alerts from ${Math.round(w.weakThreshold * 100)}%` : ''}`],
         ['Channels', w.channels.length ? w.channels.join(', ') : 'none'],
+        ['Quiet hours', w.quietHours ? `${w.quietHours.start}–${w.quietHours.end}${w.quietHours.timeZone ? ` (${w.quietHours.timeZone})` : ''}` : 'none'],
+        ['Digest', w.digest ?? 'none'],
       ],
     }),
     h('h2', null, 'Runs'),
@@ -219,6 +221,7 @@ export function Statistics() {
 /** A delivery the outbox still retries is not failed: say when it is tried next. */
 function deliveryState(d) {
   if (d.ok) return 'delivered';
+  if (d.state === 'held') return `held — goes out ${d.nextAttemptAt ? when(d.nextAttemptAt) : 'later'} (quiet hours or digest)`;
   const why = d.error || 'unknown error';
   if (d.state === 'pending') {
     return `retrying — ${why}${d.nextAttemptAt ? `; next attempt ${when(d.nextAttemptAt)}` : ''}`;

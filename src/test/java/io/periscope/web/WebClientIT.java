@@ -397,8 +397,23 @@ public class WebClientIT {
     browser.heading("Edit Acme feed");
     browser.assertAccessible("edit watch");
     browser.screenshot("watch-editor");
-    browser.driver.navigate().back();
+    // quiet hours and a digest: a bad time is refused next to its field, a good one is kept
+    browser
+        .driver
+        .findElement(
+            By.xpath("//label[span[starts-with(.,'Hold alerts during quiet hours')]]/input"))
+        .click();
+    browser.type("Quiet from", "10pm");
+    new org.openqa.selenium.support.ui.Select(browser.field("Digest")).selectByValue("hourly");
+    browser.button("Save watch").click();
+    browser.waitFor(
+        By.xpath("//div[contains(@class,'invalid')][label[.='Quiet from']]//ul[@class='issues']"));
+    browser.type("Quiet from", "22:00");
+    browser.button("Save watch").click();
     browser.heading("Acme feed");
+    String saved = browser.driver.findElement(By.tagName("body")).getText();
+    assertTrue(saved, saved.contains("22:00–07:00"));
+    assertTrue(saved, saved.contains("hourly"));
     noConsoleErrors();
   }
 
