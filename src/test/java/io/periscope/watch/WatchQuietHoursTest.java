@@ -330,4 +330,52 @@ public class WatchQuietHoursTest {
     assertTrue(released.toString(), released.get("summary").asText().startsWith("2 alerts"));
     assertNull("once", nextWebhook(1));
   }
+
+  /** A message through the journal's serializer, its JSON edited in between. */
+  private static Object roundTrip(Object message, java.util.function.UnaryOperator<String> edit)
+      throws Exception {
+    var serializer =
+        (org.apache.pekko.serialization.SerializerWithStringManifest)
+            org.apache.pekko.serialization.SerializationExtension.get(testKit.system())
+                .findSerializerFor(message);
+    String json = new String(serializer.toBinary(message), java.nio.charset.StandardCharsets.UTF_8);
+    return serializer.fromBinary(
+        edit.apply(json).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        serializer.manifest(message));
+  }
+
+  @Test
+  public void journalsAndSnapshotsFromBeforeQuietHoursReadAsHoldingNothing() throws Exception {
+    RunRecord record = WatchRunsTest.record(RunRecord.ALERT);
+    Alert alert = WatchRunsTest.alertOf(record, EVENING);
+    String strip = "(,\"(heldUntil|quietHours|digest|held|carries)\":(null|\\[\\]))";
+    WatchEntity.RunJudged judged =
+        (WatchEntity.RunJudged)
+            roundTrip(
+                new WatchEntity.RunJudged(
+                    record, List.of(), List.of("telegram"), Map.of(), alert, MORNING),
+                json -> json.replaceAll(strip, ""));
+    assertNull(judged.heldUntil());
+    WatchEntity.Pending owed =
+        new WatchEntity.Pending(record.runId(), "telegram", alert, MORNING, null);
+    WatchEntity.State old =
+        (WatchEntity.State)
+            roundTrip(
+                WatchEntity.State.EMPTY
+                    .created(WatchEntityTest.watch("Acme", null), EVENING, null)
+                    .withOutbox(List.of(owed)),
+                json -> json.replaceAll(strip, ""));
+    assertEquals(List.of(), old.held());
+    assertEquals(List.of(), old.outbox().get(0).carries());
+    assertNull(old.watch().quietHours());
+    assertNull(old.watch().digest());
+
+    // and what they hold now round-trips
+    HeldAlert held = new HeldAlert(record.runId(), List.of("telegram"), alert, MORNING);
+    WatchEntity.HeldReleased released =
+        HeldAlerts.release(List.of(held, held), MORNING, Duration.ofHours(1)).orElseThrow();
+    assertEquals(released, roundTrip(released, json -> json));
+    WatchEntity.State holding = old.withHeld(List.of(held));
+    assertEquals(holding, roundTrip(holding, json -> json));
+  }
 }
