@@ -2,7 +2,12 @@ package io.periscope.testing;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.function.UnaryOperator;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.SerializerWithStringManifest;
 
 /**
  * The configuration for EventSourcedBehaviorTestKit tests: the in-memory journal of the persistence
@@ -18,5 +23,19 @@ public final class EntityTestKits {
         .withFallback(EventSourcedBehaviorTestKit.config())
         .withFallback(ConfigFactory.parseResources("periscope.conf"))
         .resolve();
+  }
+
+  /**
+   * A Jackson-bound message as the journal keeps it — its serializer's manifest and JSON — read
+   * back after {@code edit} changed the JSON (to stand for what an older version wrote).
+   */
+  public static Object roundTrip(ActorSystem<?> system, Object message, UnaryOperator<String> edit)
+      throws Exception {
+    var serializer =
+        (SerializerWithStringManifest)
+            SerializationExtension.get(system).findSerializerFor(message);
+    String json = new String(serializer.toBinary(message), StandardCharsets.UTF_8);
+    return serializer.fromBinary(
+        edit.apply(json).getBytes(StandardCharsets.UTF_8), serializer.manifest(message));
   }
 }

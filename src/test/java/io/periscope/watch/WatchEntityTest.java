@@ -220,17 +220,9 @@ public class WatchEntityTest {
     assertEquals(due, trimmed.state().nextFireAt());
   }
 
-  /** A Jackson-bound message as the journal keeps it: its serializer's id, manifest and JSON. */
   private static Object roundTrip(Object message, java.util.function.UnaryOperator<String> edit)
       throws Exception {
-    var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
-    var serializer =
-        (org.apache.pekko.serialization.SerializerWithStringManifest)
-            serialization.findSerializerFor(message);
-    String json = new String(serializer.toBinary(message), java.nio.charset.StandardCharsets.UTF_8);
-    return serializer.fromBinary(
-        edit.apply(json).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        serializer.manifest(message));
+    return EntityTestKits.roundTrip(testKit.system(), message, edit);
   }
 
   @Test

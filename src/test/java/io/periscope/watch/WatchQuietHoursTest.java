@@ -333,17 +333,9 @@ public class WatchQuietHoursTest {
     assertNull("once", nextWebhook(1));
   }
 
-  /** A message through the journal's serializer, its JSON edited in between. */
   private static Object roundTrip(Object message, java.util.function.UnaryOperator<String> edit)
       throws Exception {
-    var serializer =
-        (org.apache.pekko.serialization.SerializerWithStringManifest)
-            org.apache.pekko.serialization.SerializationExtension.get(testKit.system())
-                .findSerializerFor(message);
-    String json = new String(serializer.toBinary(message), java.nio.charset.StandardCharsets.UTF_8);
-    return serializer.fromBinary(
-        edit.apply(json).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        serializer.manifest(message));
+    return EntityTestKits.roundTrip(testKit.system(), message, edit);
   }
 
   @Test
