@@ -1,16 +1,16 @@
 package io.periscope.quota;
 
 import com.typesafe.config.Config;
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.AccountWatches;
+import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.Account;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.OwnerWatches;
-import io.periscope.owner.Role;
 import io.periscope.watch.CronExpressions;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
@@ -32,7 +32,7 @@ public final class QuotaPolicy {
   private final Quotas defaults;
   private final boolean adminsExempt;
   private final QuotaEntity.Refs quotas;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
   private final Asks asks;
   private final Clock clock;
@@ -41,14 +41,14 @@ public final class QuotaPolicy {
       Quotas defaults,
       boolean adminsExempt,
       QuotaEntity.Refs quotas,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       Asks asks,
       Clock clock) {
     this.defaults = defaults;
     this.adminsExempt = adminsExempt;
     this.quotas = quotas;
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.watches = watches;
     this.asks = asks;
     this.clock = clock;
@@ -58,12 +58,12 @@ public final class QuotaPolicy {
   public static QuotaPolicy of(
       Config config,
       QuotaEntity.Refs quotas,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       Asks asks,
       Clock clock) {
     return new QuotaPolicy(
-        defaults(config), adminsExempt(config), quotas, owners, watches, asks, clock);
+        defaults(config), adminsExempt(config), quotas, accountRefs, watches, asks, clock);
   }
 
   /** The operator's defaults: 0 (or less) is no limit. */
@@ -211,13 +211,13 @@ public final class QuotaPolicy {
                         }));
   }
 
-  /** Counts a model call of the account, whatever its role: asks its owner entity for it. */
+  /** Counts a model call of the account, whatever its role: asks its account entity for it. */
   public CompletionStage<Integer> useModelCall(String accountId) {
     return account(accountId).thenCompose(a -> useModelCall(accountId, a.role()));
   }
 
   private CompletionStage<Account> account(String accountId) {
-    return asks.ask(owners.owner(accountId), OwnerEntity.GetAccount::new);
+    return asks.ask(accountRefs.account(accountId), AccountEntity.GetAccount::new);
   }
 
   /** An account's quotas and what it uses of them. */
@@ -252,7 +252,7 @@ public final class QuotaPolicy {
 
   /** The ids of the account's watches that exist now (not deleted). */
   private CompletionStage<List<String>> liveWatches(String accountId) {
-    return new OwnerWatches(owners, watches, asks)
+    return new AccountWatches(accountRefs, watches, asks)
         .live(accountId)
         .thenApply(live -> live.stream().map(Watch::id).toList());
   }

@@ -27,8 +27,8 @@ public final class EntityRunAll implements RunAllWatches {
 
   /**
    * How long a caller of the synchronous run-all waits for it (POST /watches/run-all answers 503
-   * with the job after it). The run-all itself goes on in the owner entity, refusing another, until
-   * every watch ran; its job can be followed.
+   * with the job after it). The run-all itself goes on in the account entity, refusing another,
+   * until every watch ran; its job can be followed.
    */
   public static final Duration RUN_ALL_WAIT = Duration.ofMinutes(10);
 

@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
@@ -16,12 +16,12 @@ import java.util.concurrent.CompletionStage;
  */
 public final class OnDemandRuns {
   private final WatchEntity.Refs watches;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final Asks asks;
 
-  public OnDemandRuns(WatchEntity.Refs watches, OwnerEntity.Refs owners, Asks asks) {
+  public OnDemandRuns(WatchEntity.Refs watches, AccountEntity.Refs accountRefs, Asks asks) {
     this.watches = watches;
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.asks = asks;
   }
 
@@ -46,15 +46,15 @@ public final class OnDemandRuns {
    * Starts an owner's run-all and answers its job at once; {@code CONFLICT} while one is in flight.
    */
   public CompletionStage<RunAllJob> startRunAll(String owner) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            owners.owner(owner), OwnerEntity.StartRunAll::new)
+    return asks.<AccountEntity.Command, RunAllJob>ask(
+            accountRefs.account(owner), AccountEntity.StartRunAll::new)
         .exceptionally(Refusal.as(Refusal.Kind.CONFLICT));
   }
 
   /** An owner's run-all job as it stands; {@code NOT_FOUND} for an unknown one. */
   public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            owners.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r))
+    return asks.<AccountEntity.Command, RunAllJob>ask(
+            accountRefs.account(owner), r -> new AccountEntity.GetRunAllJob(jobId, r))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND));
   }
 
@@ -64,16 +64,16 @@ public final class OnDemandRuns {
    * it).
    */
   public CompletionStage<RunAllJob> awaitRunAllJob(String owner, String jobId, Duration patience) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            owners.owner(owner), r -> new OwnerEntity.AwaitRunAllJob(jobId, r), patience)
+    return asks.<AccountEntity.Command, RunAllJob>ask(
+            accountRefs.account(owner), r -> new AccountEntity.AwaitRunAllJob(jobId, r), patience)
         .exceptionally(
             failure -> {
               if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);
               String refusal = Failures.unwrap(failure).getMessage();
               throw new Refusal(
                   Refusal.Kind.UNAVAILABLE,
-                  OwnerEntity.NO_SUCH_JOB.equals(refusal)
-                      ? OwnerEntity.RUN_ALL_INTERRUPTED
+                  AccountEntity.NO_SUCH_JOB.equals(refusal)
+                      ? AccountEntity.RUN_ALL_INTERRUPTED
                       : refusal);
             });
   }

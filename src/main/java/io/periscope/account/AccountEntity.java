@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
@@ -55,20 +55,21 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * shard handed over to another node) a caller waiting for the run-all hears so at once instead of
  * waiting out its timeout.
  */
-public final class OwnerEntity
+public final class AccountEntity
     extends EventSourcedBehaviorWithEnforcedReplies<
-        OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> {
+        AccountEntity.Command, AccountEntity.Event, AccountEntity.State> {
 
+  /** Named "Owner" as before the rename: the name is every account's persistence id prefix. */
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Owner");
 
   /**
-   * How a service reaches this entity: an account's owner entity. Sharded when serving, a local
+   * How a service reaches this entity: an account's account entity. Sharded when serving, a local
    * actor for the command line; a service is handed only the lookups of the entities it asks.
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> owner(String accountId);
+    RecipientRef<Command> account(String accountId);
   }
 
   // ---- state
@@ -450,7 +451,7 @@ public final class OwnerEntity
       Duration jobsKeptFor) {
     return Behaviors.setup(
         ctx ->
-            new OwnerEntity(
+            new AccountEntity(
                 ctx,
                 PersistenceId.of(TYPE_KEY.name(), accountId),
                 runAll,
@@ -460,7 +461,7 @@ public final class OwnerEntity
                 jobsKeptFor));
   }
 
-  private OwnerEntity(
+  private AccountEntity(
       ActorContext<Command> context,
       PersistenceId persistenceId,
       RunAllWatches runAll,
