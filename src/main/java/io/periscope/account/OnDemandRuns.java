@@ -1,6 +1,7 @@
 package io.periscope.account;
 
 import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.run.EntityRunAll;
@@ -27,13 +28,11 @@ public final class OnDemandRuns {
 
   /**
    * One watch now, enabled or not; refused when the watch does not exist, and {@code UNAVAILABLE}
-   * when the watch stopped or restarted before the run was recorded.
+   * when the watch stopped or restarted before the run was recorded, here or with its node.
    */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return asks.<WatchEntity.Command, RunRecord>ask(
-            watches.watch(owner, watchId),
-            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
-            EntityRunAll.RUN_TIMEOUT)
+    return WatchEntity.askRun(
+            asks, watches.watch(owner, watchId), RunRecord.TRIGGER_MANUAL, EntityRunAll.RUN_TIMEOUT)
         .exceptionally(
             failure -> {
               if (WatchEntity.interrupted(failure))
@@ -59,13 +58,22 @@ public final class OnDemandRuns {
   }
 
   /**
-   * The job once it finished, waiting at most {@code patience}; {@code UNAVAILABLE} when the owner
-   * entity stopped before it finished (a job just started that the entity no longer knows went with
-   * it).
+   * The job once it finished, waiting at most {@code patience}; {@code UNAVAILABLE} when the
+   * account entity stopped before it finished, here or with its node (a job just started that the
+   * entity no longer knows went with it).
    */
   public CompletionStage<RunAllJob> awaitRunAllJob(String owner, String jobId, Duration patience) {
-    return asks.<AccountEntity.Command, RunAllJob>ask(
-            accountRefs.account(owner), r -> new AccountEntity.AwaitRunAllJob(jobId, r), patience)
+    return asks.<AccountEntity.Command, RunAllJob>askWhileOwed(
+            accountRefs.account(owner),
+            r -> new AccountEntity.AwaitRunAllJob(jobId, r),
+            patience,
+            // a job the entity no longer knows went with its node: the await is owed no more
+            asker ->
+                asks.<AccountEntity.Command, RunAllJob>ask(
+                        accountRefs.account(owner), r -> new AccountEntity.GetRunAllJob(jobId, r))
+                    .thenApply(job -> true)
+                    .exceptionally(failure -> Failures.isRefusal(failure) ? false : null),
+            () -> new EntityRefusal(AccountEntity.NO_SUCH_JOB))
         .exceptionally(
             failure -> {
               if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);

@@ -101,10 +101,8 @@ public final class EntityRunAll implements RunAllWatches {
     CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome =
         !watch.enabled()
             ? CompletableFuture.completedFuture(Optional.of(RunAllResult.WatchOutcome.skipped(id)))
-            : asks.<WatchEntity.Command, RunRecord>ask(
-                    watches.watch(owner, id),
-                    r -> new WatchEntity.Run(RunRecord.TRIGGER_RUN_ALL, r),
-                    RUN_TIMEOUT)
+            : WatchEntity.askRun(
+                    asks, watches.watch(owner, id), RunRecord.TRIGGER_RUN_ALL, RUN_TIMEOUT)
                 .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record)))
                 .exceptionally(
                     failure -> {

@@ -1,18 +1,25 @@
 package io.periscope.account;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunAllWatches;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.NodeDeath;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -157,6 +164,33 @@ public class RunAllSerializationTest {
     var again = runAll(owner(id, Duration.ofMinutes(1)));
     started(id).complete(EMPTY);
     assertTrue(again.receiveMessage().isSuccess());
+  }
+
+  @Test
+  public void whoAwaitsARunAllHearsWhenItsEntitysNodeDied() throws Exception {
+    String id = "d-" + UUID.randomUUID();
+    var onTheDeadNode = owner(id, Duration.ofMinutes(1));
+    TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
+    onTheDeadNode.tell(new AccountEntity.StartRunAll(started.ref()));
+    String jobId = started.receiveMessage().getValue().id();
+    started(id); // in flight, and never finished: its node died
+    var sharding =
+        testKit.spawn(NodeDeath.routing(onTheDeadNode, owner(id, Duration.ofMinutes(1))));
+    OnDemandRuns runs =
+        new OnDemandRuns(
+            (owner, watchId) -> {
+              throw new AssertionError("no watch is asked");
+            },
+            accountId -> sharding,
+            new Asks(testKit.system(), Duration.ofSeconds(3)));
+
+    var awaited = runs.awaitRunAllJob(id, jobId, Duration.ofMinutes(2)).toCompletableFuture();
+
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> awaited.get(15, TimeUnit.SECONDS));
+    Refusal refusal = (Refusal) Failures.unwrap(failed);
+    assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
+    assertEquals(AccountEntity.RUN_ALL_INTERRUPTED, refusal.getMessage());
   }
 
   @Test
