@@ -227,11 +227,23 @@ public final class AccountEntity
       implements Command {}
 
   /**
-   * Idempotent: registering a known id changes nothing. Acknowledged once the id is in the journal;
-   * the ids that arrive while one write is under way go together in the next, so one owner's
-   * concurrent creates do not queue one journal write each.
+   * Idempotent: registering a known id changes nothing. With {@code most}, a new id is refused with
+   * {@link #NO_ROOM_FOR_WATCH} when the account holds that many ids, those being written included.
+   * Acknowledged once the id is in the journal; the ids that arrive while one write is under way go
+   * together in the next, so one owner's concurrent creates do not queue one journal write each.
    */
-  public record AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  public record AddWatch(String watchId, Integer most, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {
+    public AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) {
+      this(watchId, null, replyTo);
+    }
+  }
+
+  /**
+   * What an {@link AddWatch} with a bound {@code most} is refused with when the account already
+   * holds that many ids: creates checked at once cannot both take the last place.
+   */
+  public static final String NO_ROOM_FOR_WATCH = "the account holds as many watches as it may";
 
   /** Writes the registrations gathered so far (sent by the entity to itself). */
   record WriteRegistrations() implements Command {}
@@ -819,6 +831,10 @@ public final class AccountEntity
     if (checking != null) return Effect().stash();
     if (state.watchIds().contains(cmd.watchId()))
       return Effect().reply(cmd.replyTo(), StatusReply.ack());
+    if (cmd.most() != null
+        && !pending.containsKey(cmd.watchId())
+        && state.watchIds().size() + pending.size() >= cmd.most())
+      return Effect().reply(cmd.replyTo(), StatusReply.error(NO_ROOM_FOR_WATCH));
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
     pending.computeIfAbsent(cmd.watchId(), id -> new ArrayList<>()).add(cmd.replyTo());
     return Effect().noReply();

@@ -66,6 +66,11 @@ public final class WatchRegistry {
     return new WatchRegistry(target, target.ids.size());
   }
 
+  /** How many ids it holds. */
+  public int size() {
+    return size;
+  }
+
   /** A copy of the ids, oldest first. */
   @JsonValue
   public List<String> ids() {

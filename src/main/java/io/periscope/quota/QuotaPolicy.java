@@ -21,6 +21,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
 
 /**
  * The quotas of each account: the operator's defaults ({@code periscope.quotas}, QUOTA_*) under an
@@ -144,17 +145,39 @@ public final class QuotaPolicy {
               Integer most = limits.maxWatches();
               if (!creating || most == null) return CompletableFuture.completedFuture(watch);
               return liveWatches(accountId)
-                  .thenApply(
+                  .thenCompose(
                       ids -> {
-                        if (ids.size() >= most && !ids.contains(watch.id()))
-                          throw new OverQuota(
-                              Refusal.Kind.CONFLICT,
-                              Quotas.MAX_WATCHES,
-                              most,
-                              "this account has its " + most + " watches, the most it may have");
-                        return watch;
+                        if (ids.size() >= most && !ids.contains(watch.id())) throw fullAt(most);
+                        return reserve(accountId, watch, most);
                       });
             });
+  }
+
+  /**
+   * Registers the new watch's id with its account, which refuses it past {@code most} ids: the
+   * count of live watches above lets two creates arriving at once both pass, the account entity
+   * takes them one at a time. (Listing the live watches asked it to forget ids left by failed
+   * creates first, so those do not take a place.)
+   */
+  private CompletionStage<Watch> reserve(String accountId, Watch watch, int most) {
+    return asks.<AccountEntity.Command, Done>ask(
+            accountRefs.account(accountId), r -> new AccountEntity.AddWatch(watch.id(), most, r))
+        .thenApply(registered -> watch)
+        .exceptionally(
+            failure -> {
+              if (Failures.isRefusal(failure)
+                  && AccountEntity.NO_ROOM_FOR_WATCH.equals(Failures.unwrap(failure).getMessage()))
+                throw fullAt(most);
+              return Failures.rethrow(failure);
+            });
+  }
+
+  private static OverQuota fullAt(int most) {
+    return new OverQuota(
+        Refusal.Kind.CONFLICT,
+        Quotas.MAX_WATCHES,
+        most,
+        "this account has its " + most + " watches, the most it may have");
   }
 
   /**

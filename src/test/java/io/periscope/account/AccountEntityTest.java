@@ -292,4 +292,27 @@ public class AccountEntityTest {
     live.tell(new AccountEntity.ListWatches(list.ref()));
     assertEquals(List.of("w0", "w1", "w2", "w3", "w4"), list.receiveMessage().getValue().ids());
   }
+
+  @Test
+  public void registrationsBoundByAMostTakeNoMorePlacesThanItEvenArrivingTogether() {
+    var live = testKit.spawn(idle("bound-" + java.util.UUID.randomUUID()));
+    List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes =
+        new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      var probe = testKit.<StatusReply<Done>>createTestProbe();
+      probes.add(probe);
+      live.tell(new AccountEntity.AddWatch("w" + i, 2, probe.ref()));
+    }
+    assertTrue(probes.get(0).receiveMessage().isSuccess());
+    assertTrue(probes.get(1).receiveMessage().isSuccess());
+    for (var refused : probes.subList(2, 4))
+      assertEquals(
+          AccountEntity.NO_ROOM_FOR_WATCH, refused.receiveMessage().getError().getMessage());
+    var known = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(new AccountEntity.AddWatch("w1", 2, known.ref()));
+    assertTrue("a known id takes no new place", known.receiveMessage().isSuccess());
+    var list = testKit.<StatusReply<AccountEntity.WatchIds>>createTestProbe();
+    live.tell(new AccountEntity.ListWatches(list.ref()));
+    assertEquals(List.of("w0", "w1"), list.receiveMessage().getValue().ids());
+  }
 }
