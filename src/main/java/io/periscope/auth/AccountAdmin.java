@@ -1,13 +1,13 @@
 package io.periscope.auth;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.Account;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.Role;
 import io.periscope.persistence.JournalErasure;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRulesEntity;
@@ -45,7 +45,7 @@ public final class AccountAdmin {
   }
 
   private final Accounts accounts;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
   private final TrustRulesEntity.Refs trustRules;
   private final AuditLogEntity.Refs audit;
@@ -65,7 +65,7 @@ public final class AccountAdmin {
 
   public AccountAdmin(
       Accounts accounts,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       TrustRulesEntity.Refs trustRules,
       AuditLogEntity.Refs audit,
@@ -77,7 +77,7 @@ public final class AccountAdmin {
       Asks asks,
       Clock clock) {
     this.accounts = accounts;
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.watches = watches;
     this.trustRules = trustRules;
     this.audit = audit;
@@ -142,12 +142,16 @@ public final class AccountAdmin {
         accountId,
         () ->
             change(
-                accountId, reply -> new OwnerEntity.SetDisabled(true, reply), by, "disable", null));
+                accountId,
+                reply -> new AccountEntity.SetDisabled(true, reply),
+                by,
+                "disable",
+                null));
   }
 
   public CompletionStage<Account.View> enable(Principal by, String accountId) {
     return change(
-        accountId, reply -> new OwnerEntity.SetDisabled(false, reply), by, "enable", null);
+        accountId, reply -> new AccountEntity.SetDisabled(false, reply), by, "enable", null);
   }
 
   public CompletionStage<Account.View> setRole(Principal by, String accountId, Role role) {
@@ -155,7 +159,7 @@ public final class AccountAdmin {
         () ->
             change(
                 accountId,
-                reply -> new OwnerEntity.ChangeRole(role, reply),
+                reply -> new AccountEntity.ChangeRole(role, reply),
                 by,
                 "set-role",
                 role.wire());
@@ -227,9 +231,9 @@ public final class AccountAdmin {
     return guarded(
         accountId,
         () ->
-            asks.<OwnerEntity.Command, Account>ask(
-                    owners.owner(accountId),
-                    reply -> new OwnerEntity.DeleteAccount(clock.instant(), reply))
+            asks.<AccountEntity.Command, Account>ask(
+                    accountRefs.account(accountId),
+                    reply -> new AccountEntity.DeleteAccount(clock.instant(), reply))
                 .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"))
                 .thenCompose(
                     account -> {
@@ -249,8 +253,8 @@ public final class AccountAdmin {
   }
 
   private CompletionStage<Done> removeData(String accountId, boolean eraseHistory) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            owners.owner(accountId), OwnerEntity.ListWatches::new)
+    return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
+            accountRefs.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
             ids ->
                 all(ids.ids().stream()
@@ -337,8 +341,8 @@ public final class AccountAdmin {
   // ---- helpers --------------------------------------------------------------------------------
 
   private CompletionStage<Account> account(String accountId) {
-    return asks.<OwnerEntity.Command, Account>ask(
-            owners.owner(accountId), OwnerEntity.GetAccount::new)
+    return asks.<AccountEntity.Command, Account>ask(
+            accountRefs.account(accountId), AccountEntity.GetAccount::new)
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"));
   }
 
@@ -346,12 +350,12 @@ public final class AccountAdmin {
       String accountId,
       java.util.function.Function<
               org.apache.pekko.actor.typed.ActorRef<org.apache.pekko.pattern.StatusReply<Account>>,
-              OwnerEntity.Command>
+              AccountEntity.Command>
           command,
       Principal by,
       String action,
       String detail) {
-    return asks.<OwnerEntity.Command, Account>ask(owners.owner(accountId), command::apply)
+    return asks.<AccountEntity.Command, Account>ask(accountRefs.account(accountId), command::apply)
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"))
         .thenCompose(
             account -> {

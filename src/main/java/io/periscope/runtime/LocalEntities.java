@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.account.AccountEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -12,7 +13,6 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
-import io.periscope.owner.OwnerEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -65,16 +65,16 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<OwnerEntity.Command> owner(String accountId) {
+  public RecipientRef<AccountEntity.Command> account(String accountId) {
     // Nothing passivates a local actor: the entity is its own keep-alive address.
     return spawn(
-        OwnerEntity.TYPE_KEY.name(),
+        AccountEntity.TYPE_KEY.name(),
         accountId,
         id -> {
           RunAllWatches runs = runAll;
-          if (runs == null) throw new IllegalStateException("owner entities are not started");
-          return Behaviors.<OwnerEntity.Command>setup(
-              ctx -> OwnerEntity.create(id, runs, this, ctx.getSelf()));
+          if (runs == null) throw new IllegalStateException("account entities are not started");
+          return Behaviors.<AccountEntity.Command>setup(
+              ctx -> AccountEntity.create(id, runs, this, ctx.getSelf()));
         });
   }
 

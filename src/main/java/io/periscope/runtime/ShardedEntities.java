@@ -1,5 +1,6 @@
 package io.periscope.runtime;
 
+import io.periscope.account.AccountEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -12,7 +13,6 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
-import io.periscope.owner.OwnerEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -43,8 +43,9 @@ public final class ShardedEntities implements Entities {
   public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     sharding.init(
         Entity.of(
-            OwnerEntity.TYPE_KEY,
-            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, this, owner(ctx.getEntityId()))));
+            AccountEntity.TYPE_KEY,
+            ctx ->
+                AccountEntity.create(ctx.getEntityId(), runAll, this, account(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));
@@ -90,7 +91,7 @@ public final class ShardedEntities implements Entities {
     ClusterMeters.register(
         system,
         List.of(
-            OwnerEntity.TYPE_KEY,
+            AccountEntity.TYPE_KEY,
             EmailEntity.TYPE_KEY,
             IdentityLinkEntity.TYPE_KEY,
             KeyPoolEntity.TYPE_KEY,
@@ -112,8 +113,8 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<OwnerEntity.Command> owner(String accountId) {
-    return sharding.entityRefFor(OwnerEntity.TYPE_KEY, EntityIds.checked(accountId));
+  public RecipientRef<AccountEntity.Command> account(String accountId) {
+    return sharding.entityRefFor(AccountEntity.TYPE_KEY, EntityIds.checked(accountId));
   }
 
   @Override
