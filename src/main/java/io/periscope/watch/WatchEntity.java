@@ -920,10 +920,8 @@ public final class WatchEntity
     }
     running = false;
     // persistAll: a schedule advanced while deliveries are owed or alerts held keeps their wake-up
-    var persisted =
-        heldUntil == null
-            ? persistAll(state, events)
-            : persistAll(state, events).thenRun(s -> scheduleRelease(heldUntil));
+    var persisted = persistAll(state, events);
+    if (heldUntil != null) persisted = persisted.thenRun(s -> scheduleRelease(heldUntil));
     return (done.replyTo() == null
             ? persisted.thenNoReply()
             : persisted
