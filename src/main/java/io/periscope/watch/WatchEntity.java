@@ -920,13 +920,15 @@ public final class WatchEntity
     }
     running = false;
     // persistAll: a schedule advanced while deliveries are owed or alerts held keeps their wake-up
+    // the record as written: a held alert's shows its deliveries held
+    RunRecord recorded = events.get(0) instanceof RunJudged held ? held.record() : outcome.record();
     var persisted = persistAll(state, events);
     if (heldUntil != null) persisted = persisted.thenRun(s -> scheduleRelease(heldUntil));
     return (done.replyTo() == null
             ? persisted.thenNoReply()
             : persisted
                 .thenRun(s -> waiting.remove(done.replyTo()))
-                .thenReply(done.replyTo(), s -> StatusReply.success(outcome.record())))
+                .thenReply(done.replyTo(), s -> StatusReply.success(recorded)))
         .thenUnstashAll();
   }
 

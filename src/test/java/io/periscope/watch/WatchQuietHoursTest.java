@@ -189,6 +189,7 @@ public class WatchQuietHoursTest {
   }
 
   private static void assertHeldUntil(RunRecord run, Instant until) {
+    assertTrue("a delivery for each channel: " + run, !run.deliveries().isEmpty());
     for (RunRecord.DeliveryRecord d : run.deliveries()) {
       assertEquals(d.toString(), RunRecord.DeliveryRecord.HELD, d.state());
       assertEquals(until, d.nextAttemptAt());
