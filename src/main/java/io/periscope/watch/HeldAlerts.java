@@ -20,6 +20,9 @@ final class HeldAlerts {
   /** Evidence a grouped alert cites at most. */
   static final int MAX_EVIDENCE = 20;
 
+  /** Summaries a grouped alert lists at most (a daily digest of a busy watch), then a count. */
+  static final int MAX_LISTED = 20;
+
   private HeldAlerts() {}
 
   /** What is released at {@code now}: the held alerts due by then; empty when none is. */
@@ -51,14 +54,17 @@ final class HeldAlerts {
 
   /**
    * One alert telling {@code alerts} (oldest first): confirmed when any of them is, at the highest
-   * confidence, each summary in turn, their evidence without repeats.
+   * confidence, each summary in turn (the first {@link #MAX_LISTED}), their evidence without
+   * repeats.
    */
   static Alert grouped(String releaseId, List<Alert> alerts, Instant at) {
     Alert last = alerts.get(alerts.size() - 1);
     boolean confirmed = alerts.stream().anyMatch(a -> a.strength() == Alert.Strength.CONFIRMED);
     StringBuilder summary = new StringBuilder(alerts.size() + " alerts held back:");
-    for (int i = 0; i < alerts.size(); i++)
+    for (int i = 0; i < Math.min(alerts.size(), MAX_LISTED); i++)
       summary.append('\n').append(i + 1).append(". ").append(alerts.get(i).summary().strip());
+    if (alerts.size() > MAX_LISTED)
+      summary.append("\n… and ").append(alerts.size() - MAX_LISTED).append(" more");
     Set<String> urls = new LinkedHashSet<>();
     List<Alert.Evidence> evidence = new ArrayList<>();
     for (Alert a : alerts)
