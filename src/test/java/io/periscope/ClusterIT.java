@@ -44,7 +44,8 @@ import org.junit.Test;
  * {@code kill -9} has its watches running on the survivors within 30 s, with no acknowledged write
  * lost, no due time run twice and no item alerted twice; a rolling restart under a reading and
  * writing client fails no request the client does not retry (connection refused or reset, 503) and
- * loses nothing.
+ * loses nothing; a delivery still owed when its watch's node leaves gracefully is made once by a
+ * survivor.
  */
 public class ClusterIT {
   private static final String PASSWORD = "a-cluster-passphrase";
