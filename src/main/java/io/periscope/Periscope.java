@@ -264,6 +264,7 @@ public final class Periscope {
             entities::watch,
             entities::trustRules,
             entities::auditLog,
+            entities::adminTurns,
             entities::email,
             sessions,
             selfService,

@@ -54,14 +54,9 @@ public final class AccountAdmin {
   private final SelfService selfService;
   private final JournalErasure erasure;
   private final UserData otherData;
+  private final AdminTurnsEntity.Refs adminTurns;
   private final Asks asks;
   private final Clock clock;
-
-  /**
-   * Changes that could remove the last administrator go one at a time on this node; two nodes
-   * demoting the last two administrators in the same instant could still both pass.
-   */
-  private CompletableFuture<?> adminChanges = CompletableFuture.completedFuture(null);
 
   public AccountAdmin(
       Accounts accounts,
@@ -69,6 +64,7 @@ public final class AccountAdmin {
       WatchEntity.Refs watches,
       TrustRulesEntity.Refs trustRules,
       AuditLogEntity.Refs audit,
+      AdminTurnsEntity.Refs adminTurns,
       EmailEntity.Refs emailEntities,
       AccountAccess access,
       SelfService selfService,
@@ -81,6 +77,7 @@ public final class AccountAdmin {
     this.watches = watches;
     this.trustRules = trustRules;
     this.audit = audit;
+    this.adminTurns = adminTurns;
     this.emails = new EmailIndex(emailEntities, asks);
     this.access = access;
     this.selfService = selfService;
@@ -366,39 +363,31 @@ public final class AccountAdmin {
 
   /**
    * Runs {@code change} unless it would leave no enabled administrator: refused with {@link
-   * LastAdmin} when the account is one and no other enabled one exists. One such change at a time
-   * on this node.
+   * LastAdmin} when the account is one and no other enabled one exists. Such changes take turns
+   * cluster-wide ({@link AdminTurnsEntity}), so two of them never both count on the other's admin.
    */
-  private synchronized <T> CompletionStage<T> guarded(
-      String accountId, Supplier<CompletionStage<T>> change) {
-    CompletableFuture<T> next =
-        adminChanges
-            .handle((ignored, failure) -> null)
-            .thenCompose(
-                ready ->
-                    accounts
-                        .list()
-                        .thenCompose(
-                            all -> {
-                              boolean isLiveAdmin =
-                                  all.stream()
-                                      .anyMatch(
-                                          a ->
-                                              a.id().equals(accountId)
-                                                  && a.role().equals(Role.ADMIN.wire())
-                                                  && !a.disabled());
-                              long otherAdmins =
-                                  all.stream()
-                                      .filter(
-                                          a ->
-                                              !a.id().equals(accountId)
-                                                  && a.role().equals(Role.ADMIN.wire())
-                                                  && !a.disabled())
-                                      .count();
-                              if (isLiveAdmin && otherAdmins == 0) throw new LastAdmin();
-                              return change.get();
-                            }));
-    adminChanges = next;
-    return next;
+  private <T> CompletionStage<T> guarded(String accountId, Supplier<CompletionStage<T>> change) {
+    return asks.<AdminTurnsEntity.Command, String>ask(
+            adminTurns.adminTurns(), AdminTurnsEntity.Take::new)
+        .thenCompose(
+            turn ->
+                accounts
+                    .list()
+                    .thenCompose(
+                        all -> {
+                          boolean isLiveAdmin =
+                              all.stream().anyMatch(a -> a.id().equals(accountId) && liveAdmin(a));
+                          boolean anotherStays =
+                              all.stream().anyMatch(a -> !a.id().equals(accountId) && liveAdmin(a));
+                          if (isLiveAdmin && !anotherStays) throw new LastAdmin();
+                          return change.get();
+                        })
+                    .whenComplete(
+                        (changed, failure) ->
+                            adminTurns.adminTurns().tell(new AdminTurnsEntity.GiveBack(turn))));
+  }
+
+  private static boolean liveAdmin(Account.View account) {
+    return account.role().equals(Role.ADMIN.wire()) && !account.disabled();
   }
 }

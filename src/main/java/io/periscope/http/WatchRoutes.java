@@ -7,6 +7,7 @@ import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.Reply.json;
 import static io.periscope.http.Reply.ok;
+import static io.periscope.watch.WatchEntity.WATCH_NOT_FOUND;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -463,8 +464,6 @@ public final class WatchRoutes implements Routes {
               return Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
             });
   }
-
-  static final String WATCH_NOT_FOUND = "watch not found";
 
   static Refusal noSuchWatch() {
     return new Refusal(NOT_FOUND, WATCH_NOT_FOUND);

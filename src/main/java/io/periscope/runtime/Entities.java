@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -30,6 +31,7 @@ public interface Entities
     extends WatchEntity.Refs,
         AccountEntity.Refs,
         AuditLogEntity.Refs,
+        AdminTurnsEntity.Refs,
         EmailEntity.Refs,
         IdentityLinkEntity.Refs,
         KeyPoolEntity.Refs,

@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -96,6 +97,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<AuditLogEntity.Command> auditLog() {
     return spawn(AuditLogEntity.TYPE_KEY.name(), AuditLogEntity.ID, AuditLogEntity::create);
+  }
+
+  @Override
+  public RecipientRef<AdminTurnsEntity.Command> adminTurns() {
+    return spawn(AdminTurnsEntity.TYPE_KEY.name(), AdminTurnsEntity.ID, AdminTurnsEntity::create);
   }
 
   @Override

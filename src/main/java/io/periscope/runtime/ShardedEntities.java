@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -49,6 +50,8 @@ public final class ShardedEntities implements Entities {
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(AdminTurnsEntity.TYPE_KEY, ctx -> AdminTurnsEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(
             IdentityLinkEntity.TYPE_KEY, ctx -> IdentityLinkEntity.create(ctx.getEntityId())));
@@ -135,6 +138,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<AuditLogEntity.Command> auditLog() {
     return sharding.entityRefFor(AuditLogEntity.TYPE_KEY, AuditLogEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<AdminTurnsEntity.Command> adminTurns() {
+    return sharding.entityRefFor(AdminTurnsEntity.TYPE_KEY, AdminTurnsEntity.ID);
   }
 
   @Override

@@ -419,6 +419,9 @@ public final class WatchEntity
 
   public static final String NO_SUCH_RUN = "run not found";
 
+  /** What a command to a watch that does not exist is refused with. */
+  public static final String WATCH_NOT_FOUND = "watch not found";
+
   /**
    * What a {@link Run} is answered when the watch stopped or restarted before its run was recorded
    * (a crash, a journal failure): whether the run is in the history is not known.
@@ -1329,7 +1332,7 @@ public final class WatchEntity
   }
 
   private static <T> StatusReply<T> notFound() {
-    return StatusReply.error("watch not found");
+    return StatusReply.error(WATCH_NOT_FOUND);
   }
 
   /** One for all watches: applying an event needs nothing of the entity. */

@@ -284,18 +284,22 @@ public class WatchRunsTest {
         again.receiveMessage().getValue().outcome());
   }
 
+  /** A run asked of {@code watch} as run-now asks it, with time to spare. */
+  private CompletableFuture<RunRecord> askedRun(ActorRef<WatchEntity.Command> watch) {
+    return WatchEntity.askRun(
+            new Asks(testKit.system(), Duration.ofSeconds(3)),
+            watch,
+            RunRecord.TRIGGER_MANUAL,
+            Duration.ofMinutes(2))
+        .toCompletableFuture();
+  }
+
   @Test
   public void whoWaitsForARunHearsWhenTheWatchsNodeDiedMidRun() throws Exception {
     create();
     ActorRef<WatchEntity.Command> sharding =
         testKit.spawn(NodeDeath.routing(entity, spawn())); // the run reaches `entity`, then it dies
-    var answer =
-        WatchEntity.askRun(
-                new Asks(testKit.system(), Duration.ofSeconds(3)),
-                sharding,
-                RunRecord.TRIGGER_MANUAL,
-                Duration.ofMinutes(2))
-            .toCompletableFuture();
+    var answer = askedRun(sharding);
     awaitRuns(1);
 
     ExecutionException failed =
@@ -306,13 +310,7 @@ public class WatchRunsTest {
   @Test
   public void aRunLongerThanTheProbesIsAnsweredWhileItsWatchLives() throws Exception {
     create();
-    var answer =
-        WatchEntity.askRun(
-                new Asks(testKit.system(), Duration.ofSeconds(3)),
-                entity,
-                RunRecord.TRIGGER_MANUAL,
-                Duration.ofMinutes(2))
-            .toCompletableFuture();
+    var answer = askedRun(entity);
     awaitRuns(1);
     Thread.sleep(8_000); // past a probe and its grace
     assertFalse(answer.isDone());
