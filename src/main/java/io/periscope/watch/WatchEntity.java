@@ -170,6 +170,15 @@ public final class WatchEntity
     }
 
     State withOutbox(List<Pending> owed) {
+      return withOwed(owed, held);
+    }
+
+    State withHeld(List<HeldAlert> waiting) {
+      return withOwed(outbox, waiting);
+    }
+
+    /** This state owing {@code owed} and holding {@code waiting}. */
+    private State withOwed(List<Pending> owed, List<HeldAlert> waiting) {
       return new State(
           watch,
           everCreated,
@@ -180,20 +189,6 @@ public final class WatchEntity
           baselines,
           createdAt,
           owed,
-          held);
-    }
-
-    State withHeld(List<HeldAlert> waiting) {
-      return new State(
-          watch,
-          everCreated,
-          seen,
-          recentRuns,
-          nextFireAt,
-          delivering,
-          baselines,
-          createdAt,
-          outbox,
           waiting);
     }
 

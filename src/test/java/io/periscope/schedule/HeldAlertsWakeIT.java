@@ -96,15 +96,7 @@ public class HeldAlertsWakeIT {
         receiver.takeRequest().getBody().readUtf8().contains("\"type\":\"periscope.alert\""));
 
     token = service.login("quinn", PASSWORD);
-    JsonNode delivery = null;
-    for (int i = 0; i < 50; i++) {
-      delivery =
-          InProcessService.json(service.call("GET", "/watches/w/runs?limit=1", token, null), 200)
-              .at("/runs/0/deliveries/0");
-      if (delivery.get("state").asText().equals("delivered")) break;
-      Thread.sleep(100);
-    }
-    assertEquals(delivery.toString(), "delivered", delivery.get("state").asText());
+    OwedDeliveriesWakeTest.delivered(service, token, "w");
     Thread.sleep(1500);
     assertEquals("and not again", 1, receiver.getRequestCount());
   }
