@@ -23,6 +23,7 @@ import io.periscope.llm.PooledModel;
 import io.periscope.llm.VerdictPrompt;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
@@ -921,6 +922,77 @@ public class PipelineTest {
     assertEquals("the first, one summary of the repeats, the recovery", 3, sent.size());
     assertTrue(sent.get(1), sent.get(1).contains("more time(s) since"));
     assertTrue(sent.get(2), sent.get(2).contains("recovered"));
+  }
+
+  @Test
+  public void aDeadChannelOnManyWatchesSendsOneDeliveryFailedAlertAnHourNotOnePerDelivery()
+      throws Exception {
+    String dead = "webhook:https://hooks.example.org/dead";
+    for (int i = 0; i < 20; i++) {
+      Alert alert =
+          new Alert(
+              "alice",
+              "watch-" + (i % 5),
+              "Watch " + (i % 5),
+              Alert.Strength.CONFIRMED,
+              0.9,
+              "met",
+              List.of(),
+              "c",
+              Instant.now(),
+              "run-" + i);
+      pipeline.deliveryFailed(alert, dead, "HTTP 410");
+    }
+    // another owner's use of the same channel, and another channel of alice, are their own
+    Alert bobs =
+        new Alert(
+            "bob", "w", "W", Alert.Strength.CONFIRMED, 0.9, "", List.of(), "", Instant.now(), "r");
+    pipeline.deliveryFailed(bobs, dead, "HTTP 410");
+    pipeline.deliveryFailed(
+        new Alert(
+            "alice",
+            "w",
+            "W",
+            Alert.Strength.CONFIRMED,
+            0.9,
+            "",
+            List.of(),
+            "",
+            Instant.now(),
+            "r2"),
+        "ntfy:https://ntfy.example.org/t",
+        "HTTP 403");
+    alertClock.set(alertClock.instant().plus(RepeatedAlerts.REPEAT_EVERY));
+    Alert later =
+        new Alert(
+            "alice",
+            "watch-3",
+            "Watch 3",
+            Alert.Strength.CONFIRMED,
+            0.9,
+            "",
+            List.of(),
+            "",
+            Instant.now(),
+            "run-late");
+    pipeline.deliveryFailed(later, dead, "HTTP 410");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (requestsTo("/bottg-token/sendMessage") < 4 && System.nanoTime() < deadline)
+      Thread.sleep(20);
+    Thread.sleep(300);
+    List<String> sent =
+        seen.stream()
+            .filter(q -> q.getPath().endsWith("/sendMessage"))
+            .map(q -> q.getBody().clone().readUtf8())
+            .toList();
+    assertEquals(
+        "alice's dead webhook once, bob's, alice's ntfy, one summary: " + sent, 4, sent.size());
+    assertTrue(sent.stream().allMatch(t -> t.contains("delivery-failed")));
+    assertTrue(sent.stream().noneMatch(t -> t.contains("hooks.example.org")));
+    String summary =
+        sent.stream().filter(t -> t.contains("more time(s)")).findFirst().orElseThrow();
+    assertTrue(summary, summary.contains("20 more time(s) since"));
+    assertTrue(summary, summary.contains("alice/watch-3"));
   }
 
   @Test
