@@ -130,16 +130,33 @@ public final class WatchEntity
       Delivering delivering,
       Map<String, Instant> baselines,
       Instant createdAt,
-      List<Pending> outbox)
+      List<Pending> outbox,
+      OwnerNotices.Streak failing)
       implements JsonSerializable {
     static final State EMPTY =
-        new State(null, false, List.of(), List.of(), null, null, Map.of(), null, List.of());
+        new State(null, false, List.of(), List.of(), null, null, Map.of(), null, List.of(), null);
 
     public State {
       seen = List.copyOf(seen);
       recentRuns = List.copyOf(recentRuns);
       baselines = baselines == null ? Map.of() : Map.copyOf(baselines);
       outbox = outbox == null ? List.of() : List.copyOf(outbox);
+      failing = failing == null ? OwnerNotices.Streak.NONE : failing;
+    }
+
+    /** The watch's failed runs in a row, and whether its owner was told (OwnerNotices). */
+    State withFailing(OwnerNotices.Streak streak) {
+      return new State(
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFireAt,
+          delivering,
+          baselines,
+          createdAt,
+          outbox,
+          streak);
     }
 
     /**
@@ -161,19 +178,30 @@ public final class WatchEntity
 
     State withOutbox(List<Pending> owed) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFireAt, delivering, baselines, createdAt, owed);
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFireAt,
+          delivering,
+          baselines,
+          createdAt,
+          owed,
+          failing);
     }
 
-    /** The deliveries of run {@code runId} as they now stand: each one still owed is updated. */
+    /**
+     * The deliveries of run {@code runId}'s alert or notices as they now stand: each one still owed
+     * is updated.
+     */
     State withAttempts(String runId, List<RunRecord.DeliveryRecord> records) {
       List<Pending> owed = new ArrayList<>();
       for (Pending p : outbox) {
-        if (!p.runId().equals(runId)) {
-          owed.add(p);
-          continue;
-        }
         List<RunRecord.DeliveryRecord> mine =
-            records.stream().filter(r -> r.channel().equals(p.channel())).toList();
+            records.stream()
+                .filter(r -> r.channel().equals(p.channel()))
+                .filter(r -> OwnerNotices.owedId(runId, r.notice()).equals(p.runId()))
+                .toList();
         if (mine.isEmpty()) owed.add(p);
         else if (mine.size() == 1 && mine.get(0).pending()) owed.add(p.withRecord(mine.get(0)));
       }
@@ -188,7 +216,8 @@ public final class WatchEntity
     }
 
     State created(Watch w, Instant at, Instant nextFire) {
-      return new State(w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox);
+      return new State(
+          w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox, failing);
     }
 
     public boolean exists() {
@@ -206,17 +235,36 @@ public final class WatchEntity
           delivering,
           baselines,
           createdAt,
-          outbox);
+          outbox,
+          failing);
     }
 
     State withNextFire(Instant nextFire) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFire, delivering, baselines, createdAt, outbox);
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFire,
+          delivering,
+          baselines,
+          createdAt,
+          outbox,
+          failing);
     }
 
     State withDelivering(Delivering d) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFireAt, d, baselines, createdAt, outbox);
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFireAt,
+          d,
+          baselines,
+          createdAt,
+          outbox,
+          failing);
     }
 
     /**
@@ -230,7 +278,16 @@ public final class WatchEntity
               .toList();
       Delivering still = delivering != null && delivering.runId().equals(runId) ? null : delivering;
       return new State(
-              watch, everCreated, seen, runs, nextFireAt, still, baselines, createdAt, outbox)
+              watch,
+              everCreated,
+              seen,
+              runs,
+              nextFireAt,
+              still,
+              baselines,
+              createdAt,
+              outbox,
+              failing)
           .withAttempts(runId, sent);
     }
 
@@ -246,7 +303,16 @@ public final class WatchEntity
       Map<String, Instant> sources = new HashMap<>(baselines);
       if (baselined != null) baselined.forEach(sources::putIfAbsent);
       return new State(
-          watch, everCreated, bounded, runs, nextFireAt, delivering, sources, createdAt, outbox);
+          watch,
+          everCreated,
+          bounded,
+          runs,
+          nextFireAt,
+          delivering,
+          sources,
+          createdAt,
+          outbox,
+          failing);
     }
   }
 
@@ -462,6 +528,16 @@ public final class WatchEntity
       String runId, List<RunRecord.DeliveryRecord> deliveries, long totalMs) implements Event {}
 
   /**
+   * The watch's owner is told, on {@code channels}, that it keeps failing or that it recovered
+   * ({@code notice}: {@link RunRecord.DeliveryRecord#NOTICE_FAILING} or {@link
+   * RunRecord.DeliveryRecord#NOTICE_RECOVERED}), as run {@code runId} called for: each delivery of
+   * {@code alert} is owed until {@code retryUntil}, like an alert's ({@link OwnerNotices}).
+   */
+  public record OwnerNoticed(
+      String notice, String runId, List<String> channels, Alert alert, Instant retryUntil)
+      implements Event {}
+
+  /**
    * Deliveries are owed: the wake-up index is to start the watch at {@code at} (the earliest of its
    * next attempt and its next fire time), since timers die with the entity.
    */
@@ -489,6 +565,9 @@ public final class WatchEntity
   private boolean running;
 
   private final Settings.DeliveryRetry retry;
+
+  /** WATCH_FAILING_AFTER: failed runs in a row after which the owner is told (0: never). */
+  private final int failingAfter;
 
   /** The owed deliveries ({@link Pending#key()}) with an attempt in flight. */
   private final Set<String> attempting = new HashSet<>();
@@ -553,6 +632,7 @@ public final class WatchEntity
             * EVENTS_PER_RUN;
     this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
     this.retry = Settings.deliveryRetry(context.getSystem().settings().config());
+    this.failingAfter = Settings.watchFailingAfter(context.getSystem().settings().config());
   }
 
   @Override
@@ -617,19 +697,34 @@ public final class WatchEntity
    * Persists {@code events}, followed by what keeps the wake-up index right while deliveries are
    * owed: a {@link DeliveriesDue} when the wake-up time moved or a schedule event would have set
    * the index to the next fire time alone, and the next fire time written again once nothing is
-   * owed any more.
+   * owed any more; and the notice to the watch's owner that these events call for, if any ({@link
+   * OwnerNotices}), whose deliveries are then attempted.
    */
   private EffectBuilder<Event, State> persistAll(State state, List<Event> events) {
     List<Event> all = new ArrayList<>(events);
     State after = state;
     for (Event e : events) after = apply(after, e);
+    Optional<OwnerNoticed> notice =
+        OwnerNotices.due(after, failingAfter, clock.instant(), retry.retryFor());
+    if (notice.isPresent()) {
+      all.add(notice.get());
+      after = apply(after, notice.get());
+    }
     boolean scheduleWritten = events.stream().anyMatch(e -> tagsOf(e).contains(SCHEDULE_TAG));
     Instant wake = after.wakeAt();
     if (wake != null && (scheduleWritten || !wake.equals(state.wakeAt())))
       all.add(new DeliveriesDue(wake));
     else if (wake == null && state.wakeAt() != null)
       all.add(new ScheduleAdvanced(null, after.nextFireAt()));
-    return Effect().persist(all);
+    if (notice.isEmpty()) return Effect().persist(all);
+    String owed = notice.get().alert().runId();
+    return Effect()
+        .persist(all)
+        .thenRun(
+            s ->
+                s.outbox().stream()
+                    .filter(p -> p.runId().equals(owed))
+                    .forEach(this::scheduleAttempt));
   }
 
   @Override
@@ -784,7 +879,7 @@ public final class WatchEntity
           .thenNoReply();
     }
     running = false;
-    var persisted = Effect().persist(events);
+    var persisted = persistAll(state, events);
     return (done.replyTo() == null
             ? persisted.thenNoReply()
             : persisted
@@ -903,7 +998,7 @@ public final class WatchEntity
       List<Pending> ended,
       FirstAttempts first) {
     var persisted =
-        persistAll(state, List.of(new AlertDelivered(runId, records, totalMs)))
+        persistAll(state, List.of(new AlertDelivered(OwnerNotices.runOf(runId), records, totalMs)))
             .thenRun(
                 s -> {
                   for (Pending p : ended) {
@@ -958,6 +1053,7 @@ public final class WatchEntity
           .map(
               d ->
                   new RunRecord.DeliveryRecord(d.channel(), d.device(), false, null)
+                      .asNotice(before.notice())
                       .after(
                           new RunRecord.Attempt(at, d.ok(), d.error()),
                           d.ok()
@@ -1140,6 +1236,10 @@ public final class WatchEntity
   }
 
   private static State apply(State state, Event event) {
+    return OwnerNotices.follow(state, applyOwn(state, event), event);
+  }
+
+  private static State applyOwn(State state, Event event) {
     if (event instanceof Created e) return state.created(e.watch(), e.at(), e.nextFireAt());
     if (event instanceof Replaced e) return state.withWatch(e.watch(), e.nextFireAt());
     if (event instanceof Deleted) return state.withWatch(null, null);
@@ -1158,6 +1258,7 @@ public final class WatchEntity
     if (event instanceof DeliveriesDue) return state;
     if (event instanceof AlertDelivered e)
       return state.withDelivered(e.runId(), e.deliveries(), e.totalMs());
+    if (event instanceof OwnerNoticed e) return OwnerNotices.noticed(state, e);
     throw new IllegalArgumentException("unknown watch event " + event.getClass().getName());
   }
 }
