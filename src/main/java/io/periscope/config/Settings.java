@@ -92,6 +92,34 @@ public record Settings(
   }
 
   /**
+   * ADMIN_CHANNELS, {@code periscope.notify.admin-channels}: the channels operational alerts go to,
+   * in a watch's channel grammar, separated by commas or blanks; none (unset) for the Telegram
+   * admin chat. {@code push} is no operator's: it reaches an account's devices.
+   */
+  public static List<String> adminChannels(Config config) {
+    String path = "periscope.notify.admin-channels";
+    String value = config.hasPath(path) ? config.getString(path).trim() : "";
+    if (value.isEmpty()) return List.of();
+    List<String> channels = new java.util.ArrayList<>();
+    String[] ids = value.split("[,\\s]+");
+    for (int i = 0; i < ids.length; i++) {
+      String id = ids[i];
+      if (id.isEmpty() || channels.contains(id)) continue;
+      var channel = io.periscope.notify.ChannelId.parse(id);
+      // named by its place, not its text: a URL's user part may be a token
+      if (channel.isEmpty() || channel.get().kind() == io.periscope.notify.ChannelId.Kind.PUSH)
+        throw new IllegalArgumentException(
+            "ADMIN_CHANNELS: entry "
+                + (i + 1)
+                + " is not a channel identifier an operator can use (telegram, telegram:<chat id>,"
+                + " email:<address>, webhook:<url>, ntfy:<url>, slack:<url>, discord:<url>,"
+                + " gotify:<url>, matrix:<url>, pushover:<user key>@<app token>, apprise:<url>)");
+      channels.add(id);
+    }
+    return List.copyOf(channels);
+  }
+
+  /**
    * WATCH_FAILING_AFTER's default: the failed runs in a row after which a watch's owner is told.
    */
   public static final int DEFAULT_WATCH_FAILING_AFTER = 3;
@@ -208,6 +236,7 @@ public record Settings(
     runHistoryRetention(config);
     deliveryRetry(config);
     watchFailingAfter(config);
+    adminChannels(config);
     Duration runDeadline = p.getDuration("runs.deadline");
     if (runDeadline.compareTo(Duration.ofSeconds(1)) < 0
         || runDeadline.compareTo(MAX_RUN_DEADLINE) > 0)

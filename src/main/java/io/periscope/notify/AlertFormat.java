@@ -86,8 +86,8 @@ public final class AlertFormat {
   private static String render(Alert alert, Markup m, boolean withHeadline) {
     List<String> lines = new ArrayList<>();
     if (withHeadline) lines.add(headline(alert, m));
-    String summary = alert.summary().strip();
-    if (alert.strength() == Alert.Strength.NOTICE) summary = body(summary);
+    String summary =
+        alert.strength() == Alert.Strength.NOTICE ? body(alert.summary()) : alert.summary().strip();
     if (!summary.isBlank()) lines.add(m.escape(summary));
     if (!alert.evidence().isEmpty()) {
       lines.add("");

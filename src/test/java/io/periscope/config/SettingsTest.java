@@ -34,6 +34,40 @@ public class SettingsTest {
   }
 
   @Test
+  public void adminChannelsAreAListInTheChannelGrammarAndABadOneStopsTheStart() {
+    assertEquals(
+        List.of(),
+        Settings.adminChannels(
+            Profiles.load(
+                "embedded", com.typesafe.config.ConfigFactory.parseMap(java.util.Map.of()))));
+    assertEquals(
+        List.of(
+            "webhook:https://ops.example.org/hook",
+            "ntfy:https://ntfy.example.org/ops",
+            "telegram"),
+        Settings.adminChannels(
+            Profiles.load(
+                "embedded",
+                com.typesafe.config.ConfigFactory.parseMap(
+                    java.util.Map.of(
+                        "ADMIN_CHANNELS",
+                        " webhook:https://ops.example.org/hook,ntfy:https://ntfy.example.org/ops"
+                            + "  telegram, telegram")))));
+    for (String bad :
+        List.of(
+            "webhook:ftp://ops.example.org",
+            "push",
+            "telegram, gotify:https://x.org/?token=s3cret")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> withEnvironment(java.util.Map.of("ADMIN_CHANNELS", bad)));
+      assertTrue(e.getMessage(), e.getMessage().startsWith("ADMIN_CHANNELS: entry "));
+      assertFalse("no part of a value in the message", e.getMessage().contains("s3cret"));
+    }
+  }
+
+  @Test
   public void seededKeysAreTrimmedAndEmptyOnesDropped() {
     assertEquals(
         List.of("sk-one", "sk-two"), Settings.seededKeys("MODEL_API_KEYS", " sk-one, ,sk-two "));

@@ -101,4 +101,89 @@ public class AdminAlertsTest {
         await(unconfigured.alert(AdminAlerts.Kind.SCHEDULED_RUN_CRASHED, "alice", "w", "boom")));
     assertEquals(0, telegramApi.getRequestCount());
   }
+
+  @Test
+  public void adminChannelsTakeTheAlertToAWebhookAndAnNtfyTopicInsteadOfTelegram()
+      throws Exception {
+    try (MockWebServer hook = new MockWebServer();
+        MockWebServer ntfy = new MockWebServer()) {
+      hook.enqueue(new MockResponse().setResponseCode(204));
+      ntfy.enqueue(new MockResponse().setResponseCode(200));
+      hook.start();
+      ntfy.start();
+      com.typesafe.config.Config config =
+          io.periscope.config.Profiles.load(
+              "embedded",
+              com.typesafe.config.ConfigFactory.parseMap(
+                  java.util.Map.of(
+                      "ADMIN_CHANNELS",
+                      "webhook:" + hook.url("/ops") + ", ntfy:" + ntfy.url("/periscope-ops"),
+                      "TELEGRAM_API_BASE_URL",
+                      telegramApi.url("/").toString(),
+                      "TELEGRAM_BOT_TOKEN",
+                      "123:abc",
+                      "TELEGRAM_ADMIN_CHAT_ID",
+                      "2002")));
+
+      await(
+          AdminAlerts.create(config, new OkHttpClient())
+              .alert(
+                  AdminAlerts.Kind.DELIVERY_FAILED,
+                  "alice",
+                  "acme-launch",
+                  "the alert of run r1 to a webhook channel was not delivered: HTTP 410"));
+
+      JsonNode payload =
+          Json.parse(
+              hook.takeRequest(5, java.util.concurrent.TimeUnit.SECONDS).getBody().readByteArray());
+      assertEquals("periscope.notice", payload.get("type").asText());
+      assertEquals(
+          "delivery-failed\nalice/acme-launch: the alert of run r1 to a webhook channel was not"
+              + " delivered: HTTP 410",
+          payload.get("summary").asText());
+      RecordedRequest topic = ntfy.takeRequest(5, java.util.concurrent.TimeUnit.SECONDS);
+      assertEquals("/periscope-ops", topic.getPath());
+      String title = topic.getHeader("Title"); // RFC 2047, as ntfy reads non-ASCII headers
+      assertEquals(
+          "⚠️ Periscope: delivery-failed",
+          new String(
+              java.util.Base64.getDecoder()
+                  .decode(title.substring("=?UTF-8?B?".length(), title.length() - 2)),
+              java.nio.charset.StandardCharsets.UTF_8));
+      assertTrue(topic.getBody().readUtf8().startsWith("alice/acme-launch: the alert of run r1"));
+      assertEquals("the admin chat is not used", 0, telegramApi.getRequestCount());
+    }
+  }
+
+  @Test
+  public void aDeadAdminChannelNeitherFailsTheAlertNorKeepsItFromTheOthers() throws Exception {
+    try (MockWebServer hook = new MockWebServer()) {
+      hook.enqueue(new MockResponse().setResponseCode(204));
+      hook.start();
+      telegramApi.enqueue(new MockResponse().setResponseCode(500).setBody("{\"ok\":false}"));
+      com.typesafe.config.Config config =
+          io.periscope.config.Profiles.load(
+              "embedded",
+              com.typesafe.config.ConfigFactory.parseMap(
+                  java.util.Map.of(
+                      "ADMIN_CHANNELS",
+                      "telegram:555 webhook:" + hook.url("/ops"),
+                      "TELEGRAM_API_BASE_URL",
+                      telegramApi.url("/").toString(),
+                      "TELEGRAM_BOT_TOKEN",
+                      "123:abc")));
+
+      assertNull(
+          await(
+              AdminAlerts.create(config, new OkHttpClient())
+                  .alert(AdminAlerts.Kind.SCHEDULER_TICK_CRASHED, "IllegalStateException: boom")));
+      RecordedRequest toChat = telegramApi.takeRequest(5, java.util.concurrent.TimeUnit.SECONDS);
+      assertEquals("555", Json.parse(toChat.getBody().readByteArray()).get("chat_id").asText());
+      JsonNode payload =
+          Json.parse(
+              hook.takeRequest(5, java.util.concurrent.TimeUnit.SECONDS).getBody().readByteArray());
+      assertEquals(
+          "scheduler-tick-crashed\nIllegalStateException: boom", payload.get("summary").asText());
+    }
+  }
 }
