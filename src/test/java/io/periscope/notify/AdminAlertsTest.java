@@ -112,18 +112,8 @@ public class AdminAlertsTest {
       hook.start();
       ntfy.start();
       com.typesafe.config.Config config =
-          io.periscope.config.Profiles.load(
-              "embedded",
-              com.typesafe.config.ConfigFactory.parseMap(
-                  java.util.Map.of(
-                      "ADMIN_CHANNELS",
-                      "webhook:" + hook.url("/ops") + ", ntfy:" + ntfy.url("/periscope-ops"),
-                      "TELEGRAM_API_BASE_URL",
-                      telegramApi.url("/").toString(),
-                      "TELEGRAM_BOT_TOKEN",
-                      "123:abc",
-                      "TELEGRAM_ADMIN_CHAT_ID",
-                      "2002")));
+          withAdminChannels(
+              "webhook:" + hook.url("/ops") + ", ntfy:" + ntfy.url("/periscope-ops"), "2002");
 
       await(
           AdminAlerts.create(config, new OkHttpClient())
@@ -162,16 +152,7 @@ public class AdminAlertsTest {
       hook.start();
       telegramApi.enqueue(new MockResponse().setResponseCode(500).setBody("{\"ok\":false}"));
       com.typesafe.config.Config config =
-          io.periscope.config.Profiles.load(
-              "embedded",
-              com.typesafe.config.ConfigFactory.parseMap(
-                  java.util.Map.of(
-                      "ADMIN_CHANNELS",
-                      "telegram:555 webhook:" + hook.url("/ops"),
-                      "TELEGRAM_API_BASE_URL",
-                      telegramApi.url("/").toString(),
-                      "TELEGRAM_BOT_TOKEN",
-                      "123:abc")));
+          withAdminChannels("telegram:555 webhook:" + hook.url("/ops"), "");
 
       assertNull(
           await(
@@ -185,5 +166,21 @@ public class AdminAlertsTest {
       assertEquals(
           "scheduler-tick-crashed\nIllegalStateException: boom", payload.get("summary").asText());
     }
+  }
+
+  /** The embedded profile with {@code ADMIN_CHANNELS} and the Telegram bot on loopback. */
+  private com.typesafe.config.Config withAdminChannels(String channels, String adminChat) {
+    return io.periscope.config.Profiles.load(
+        "embedded",
+        com.typesafe.config.ConfigFactory.parseMap(
+            java.util.Map.of(
+                "ADMIN_CHANNELS",
+                channels,
+                "TELEGRAM_API_BASE_URL",
+                telegramApi.url("/").toString(),
+                "TELEGRAM_BOT_TOKEN",
+                "123:abc",
+                "TELEGRAM_ADMIN_CHAT_ID",
+                adminChat)));
   }
 }

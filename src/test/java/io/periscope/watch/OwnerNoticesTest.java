@@ -66,6 +66,13 @@ public class OwnerNoticesTest {
   @Before
   public void start() throws Exception {
     receiver = new MockWebServer();
+    receiver.setDispatcher(
+        new okhttp3.mockwebserver.Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            return new MockResponse().setResponseCode(200);
+          }
+        });
     receiver.start();
     hook = "webhook:" + receiver.url("/hook");
     OkHttpClient client = new OkHttpClient();
@@ -194,8 +201,6 @@ public class OwnerNoticesTest {
 
   @Test
   public void aWatchFailingThreeRunsTellsItsOwnerOnceAndOnceMoreWhenItRecovers() throws Exception {
-    receiver.enqueue(new MockResponse().setResponseCode(200));
-    receiver.enqueue(new MockResponse().setResponseCode(200));
     Runs runs = new Runs();
     ActorRef<WatchEntity.Command> entity = created(runs);
 
@@ -236,8 +241,6 @@ public class OwnerNoticesTest {
 
   @Test
   public void theStreakAndTheOwnerBeingToldSurviveARestartOfTheWatch() throws Exception {
-    receiver.enqueue(new MockResponse().setResponseCode(200));
-    receiver.enqueue(new MockResponse().setResponseCode(200));
     Runs runs = new Runs();
     ActorRef<WatchEntity.Command> entity = created(runs);
     run(entity);
@@ -262,7 +265,6 @@ public class OwnerNoticesTest {
 
   @Test
   public void alertsThatReachNoneOfTheirChannelsAreFailedRunsToo() throws Exception {
-    receiver.enqueue(new MockResponse().setResponseCode(200));
     Runs runs = new Runs();
     runs.next = RunRecord.ALERT;
     runs.alertAnswer = Delivery.failed(hook, "HTTP 410");
