@@ -2,6 +2,7 @@ package io.periscope;
 
 import com.typesafe.config.Config;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.periscope.account.OnDemandRuns;
 import io.periscope.assist.Assistant;
 import io.periscope.assist.DomainLiveness;
 import io.periscope.auth.AccountAccess;
@@ -66,7 +67,6 @@ import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
-import io.periscope.owner.OnDemandRuns;
 import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
@@ -170,14 +170,15 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
-    this.runs = new OnDemandRuns(entities::watch, entities::owner, asks);
+    this.runs = new OnDemandRuns(entities::watch, entities::account, asks);
     this.quotas =
         QuotaPolicy.of(
-            config, entities::quota, entities::owner, entities::watch, asks, Clock.systemUTC());
+            config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
-    this.accounts = new Accounts(entities::owner, entities::email, asks, journal, tokens, blocking);
+    this.accounts =
+        new Accounts(entities::account, entities::email, asks, journal, tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
     this.trusted =
         new OkHttpClient.Builder()
@@ -214,7 +215,7 @@ public final class Periscope {
     this.selfService =
         new SelfService(
             accounts,
-            entities::owner,
+            entities::account,
             entities::email,
             asks,
             mailer,
@@ -226,7 +227,7 @@ public final class Periscope {
     this.identityLinks =
         new IdentityLinks(
             accounts,
-            entities::owner,
+            entities::account,
             entities::email,
             entities::identityLink,
             asks,
@@ -237,7 +238,7 @@ public final class Periscope {
             clock);
     this.channelPolicy =
         new ChannelPermissions(
-            entities::owner,
+            entities::account,
             entities::telegramChats,
             entities::channelAddresses,
             asks,
@@ -247,7 +248,7 @@ public final class Periscope {
             entities::email, entities::channelAddresses, asks, mailer, mails, clock);
     this.transfers =
         new Transfers(
-            entities::owner,
+            entities::account,
             entities::watch,
             entities::trustRules,
             channelAddresses,
@@ -259,10 +260,11 @@ public final class Periscope {
     this.accountAdmin =
         new AccountAdmin(
             accounts,
-            entities::owner,
+            entities::account,
             entities::watch,
             entities::trustRules,
             entities::auditLog,
+            entities::adminTurns,
             entities::email,
             sessions,
             selfService,
@@ -550,7 +552,7 @@ public final class Periscope {
             probeLimiter,
             this::reencrypt),
         new AccountRoutes(
-            new OwnAccount(accounts, entities::owner, asks, sessions, tokens, blocking, clock),
+            new OwnAccount(accounts, entities::account, asks, sessions, tokens, blocking, clock),
             settings.maxBodyBytes()),
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new QuotaRoutes(quotas, accounts),

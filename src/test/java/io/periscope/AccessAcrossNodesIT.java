@@ -9,7 +9,13 @@ import io.periscope.testing.ApiClient;
 import io.periscope.testing.LocalCluster;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.After;
 import org.junit.Test;
 
@@ -92,5 +98,56 @@ public class AccessAcrossNodesIT {
         "measured: role change after %d ms, revocation after %d ms, disabling after %d ms%n",
         promoted.toMillis(), revoked.toMillis(), disabled.toMillis());
     assertTrue(disabled.compareTo(WITHIN) <= 0);
+  }
+
+  @Test
+  public void twoAdministratorsDemotingEachOtherThroughTwoNodesAtOnceLeaveOneAdministrator()
+      throws Exception {
+    cluster = new LocalCluster("admins", 2, Map.of()).start();
+    cluster.createUser("root", "admin", PASSWORD);
+    cluster.createUser("ada", "admin", PASSWORD);
+    String root = api.login(on(1, "/"), "root@example.org", PASSWORD);
+    String ada = api.login(on(2, "/"), "ada@example.org", PASSWORD);
+    String toUser = "{\"role\": \"user\"}";
+    // both nodes warmed up on the guarded path, so the two changes meet inside each other's check
+    cluster.createUser("bea", "user", PASSWORD);
+    for (int node = 1; node <= 2; node++) {
+      String admin = node == 1 ? root : ada;
+      for (int i = 0; i < 5; i++) {
+        assertEquals(
+            200, status(node, "PUT", "/admin/users/bea/role", admin, "{\"role\": \"admin\"}"));
+        assertEquals(200, status(node, "PUT", "/admin/users/bea/role", admin, toUser));
+      }
+    }
+    ExecutorService both = Executors.newFixedThreadPool(2);
+    try {
+      CountDownLatch ready = new CountDownLatch(2);
+      Future<Integer> rootDemotesAda =
+          both.submit(
+              () -> {
+                ready.countDown();
+                ready.await();
+                return status(1, "PUT", "/admin/users/ada/role", root, toUser);
+              });
+      Future<Integer> adaDemotesRoot =
+          both.submit(
+              () -> {
+                ready.countDown();
+                ready.await();
+                return status(2, "PUT", "/admin/users/root/role", ada, toUser);
+              });
+      List<Integer> answers =
+          List.of(
+              rootDemotesAda.get(60, TimeUnit.SECONDS), adaDemotesRoot.get(60, TimeUnit.SECONDS));
+      assertEquals(answers.toString(), 1, answers.stream().filter(s -> s == 200).count());
+      assertTrue(answers.toString(), answers.contains(409));
+    } finally {
+      both.shutdownNow();
+    }
+    String stays = status(1, "GET", "/admin/users", root, null) == 200 ? root : ada;
+    var admins =
+        ApiClient.json(api.send("GET", on(1, "/admin/users?role=admin"), stays, null))
+            .findValuesAsText("id");
+    assertEquals(1, admins.size());
   }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakeUpstream;
+import io.periscope.testing.FlakyWebhookReceiver;
 import io.periscope.testing.LocalCluster;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.watch.RunRecord;
@@ -43,7 +44,8 @@ import org.junit.Test;
  * {@code kill -9} has its watches running on the survivors within 30 s, with no acknowledged write
  * lost, no due time run twice and no item alerted twice; a rolling restart under a reading and
  * writing client fails no request the client does not retry (connection refused or reset, 503) and
- * loses nothing.
+ * loses nothing; a delivery still owed when its watch's node leaves gracefully is made once by a
+ * survivor.
  */
 public class ClusterIT {
   private static final String PASSWORD = "a-cluster-passphrase";
@@ -65,10 +67,14 @@ public class ClusterIT {
   }
 
   private LocalCluster startCluster(String name) throws Exception {
+    return startCluster(name, Map.of());
+  }
+
+  /** {@code extra}: settings every node gets besides the fakes'. */
+  private LocalCluster startCluster(String name, Map<String, String> extra) throws Exception {
     upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 3);
-    cluster =
-        new LocalCluster(
-            name,
+    Map<String, String> env =
+        new HashMap<>(
             Map.of(
                 "FETCH_ALLOW_PRIVATE_NETWORKS",
                 "true",
@@ -76,6 +82,8 @@ public class ClusterIT {
                 upstream.base() + "/v1",
                 "MODEL_API_KEYS",
                 "sk-cluster-test-0001"));
+    env.putAll(extra);
+    cluster = new LocalCluster(name, env);
     cluster
         .start(); // once assigned, so that a failed start still stops its processes and drops its
     // database
@@ -95,6 +103,11 @@ public class ClusterIT {
   }
 
   private String watch(String id, String condition, String schedule, boolean enabled) {
+    return watch(id, condition, schedule, enabled, "webhook:" + upstream.hookUrl(id));
+  }
+
+  private String watch(
+      String id, String condition, String schedule, boolean enabled, String channel) {
     return Json.text(
         Map.of(
             "id",
@@ -108,7 +121,7 @@ public class ClusterIT {
             "schedule",
             schedule,
             "channels",
-            List.of("webhook:" + upstream.hookUrl(id)),
+            List.of(channel),
             "threshold",
             0.5,
             "enabled",
@@ -667,5 +680,65 @@ public class ClusterIT {
     JsonNode members =
         ApiClient.json(api.send("GET", cluster.management(2, "/cluster/members"), null, null));
     assertEquals(List.of("Up", "Up", "Up"), members.get("members").findValuesAsText("status"));
+  }
+
+  // ---- (4) a delivery owed across a graceful hand-over
+  // -------------------------------------------------
+
+  @Test
+  public void aDeliveryOwedWhenItsNodeLeavesGracefullyIsMadeOnceByASurvivor() throws Exception {
+    // Retries a second or two apart, so that several fail on the leaving node before it goes.
+    startCluster(
+        "handover",
+        Map.of(
+            "JAVA_TOOL_OPTIONS",
+            "-Dperiscope.notify.retry.first-backoff=1s -Dperiscope.notify.retry.max-backoff=2s"));
+    AtomicBoolean failing = new AtomicBoolean(true);
+    try (FlakyWebhookReceiver receiver = new FlakyWebhookReceiver((id, attempt) -> failing.get())) {
+      String alice = login(1, "alice");
+      String body =
+          watch("handover", "anything new", "0 0 1 1 *", true, "webhook:" + receiver.url());
+      assertEquals(201, api.send("POST", on(1, "/watches"), alice, body).statusCode());
+      int owner = 0;
+      for (int n = 1; n <= 3 && owner == 0; n++)
+        if (hostedBy(n, List.of("handover")).contains("handover")) owner = n;
+      assertTrue("a node hosts the watch", owner > 0);
+      int survivor = owner % 3 + 1;
+
+      JsonNode first =
+          ApiClient.json(api.send("POST", on(owner, "/watches/handover/run"), alice, null))
+              .at("/result/deliveries/0");
+      assertEquals(first.toString(), "pending", first.get("state").asText());
+      for (int i = 0; i < 100 && receiver.failed() < 2; i++) Thread.sleep(100);
+      assertTrue("the owner retried before it left", receiver.failed() >= 2);
+
+      cluster.node(owner).stop(); // SIGTERM: coordinated shutdown hands its shards over
+      Instant left = Instant.now();
+      failing.set(false);
+
+      for (int i = 0; i < 450 && receiver.delivered() == 0; i++) Thread.sleep(100);
+      assertEquals("a survivor made the owed delivery", 1, receiver.delivered());
+      Thread.sleep(3000); // time for a second delivery that must not come
+      Map<String, FlakyWebhookReceiver.Received> received = receiver.received();
+      assertEquals("one alert: " + received.keySet(), 1, received.size());
+      FlakyWebhookReceiver.Received alert = received.values().iterator().next();
+      assertEquals("acknowledged once", 1, alert.acks());
+      assertTrue("after the owner left", alert.firstAck().isAfter(left));
+
+      JsonNode delivery = null;
+      for (int i = 0; i < 50; i++) {
+        delivery =
+            ApiClient.json(
+                    api.send("GET", on(survivor, "/watches/handover/runs?limit=1"), alice, null))
+                .at("/runs/0/deliveries/0");
+        if (delivery.path("state").asText().equals("delivered")) break;
+        Thread.sleep(200);
+      }
+      assertEquals(delivery.toString(), "delivered", delivery.get("state").asText());
+      assertEquals(
+          "every attempt the receiver saw is in the run record: " + delivery,
+          alert.attempts(),
+          delivery.get("attempts").size());
+    }
   }
 }

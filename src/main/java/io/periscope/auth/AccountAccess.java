@@ -1,10 +1,10 @@
 package io.periscope.auth;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.ApiToken;
+import io.periscope.account.MailedTokens;
 import io.periscope.entity.Asks;
-import io.periscope.owner.Account;
-import io.periscope.owner.ApiToken;
-import io.periscope.owner.MailedTokens;
-import io.periscope.owner.OwnerEntity;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * holder signed out of it; a personal API token once it is revoked or expired. The role is the
  * account's current one.
  *
- * <p>Asking the owner entity on every request would cost an ask per call, so each node keeps what
+ * <p>Asking the account entity on every request would cost an ask per call, so each node keeps what
  * it read for {@link #FRESH_FOR}: a change ends access at once on the node that made it ({@link
  * #forget}), and within that time on every other node.
  */
@@ -34,9 +34,9 @@ public final class AccountAccess {
   /** What personal API tokens start with, so they are told from sign-in tokens at a glance. */
   public static final String API_TOKEN_PREFIX = "psk_";
 
-  private record Known(OwnerEntity.Access access, Instant readAt) {}
+  private record Known(AccountEntity.Access access, Instant readAt) {}
 
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final Asks asks;
   private final Clock clock;
   private final Map<String, Known> known = new ConcurrentHashMap<>();
@@ -47,8 +47,8 @@ public final class AccountAccess {
   /** When this node last had each API token's use written, so it asks at most once a grain. */
   private final Map<String, Instant> touched = new ConcurrentHashMap<>();
 
-  public AccountAccess(OwnerEntity.Refs owners, Asks asks, Clock clock) {
-    this.owners = owners;
+  public AccountAccess(AccountEntity.Refs accountRefs, Asks asks, Clock clock) {
+    this.accountRefs = accountRefs;
     this.asks = asks;
     this.clock = clock;
   }
@@ -105,21 +105,21 @@ public final class AccountAccess {
   /** Tells the owner the token was used, at most once a grain from this node. */
   private void touch(String accountId, String tokenId, Instant now) {
     Instant last = touched.get(tokenId);
-    if (last != null && now.isBefore(last.plus(OwnerEntity.LAST_USED_GRAIN))) return;
+    if (last != null && now.isBefore(last.plus(AccountEntity.LAST_USED_GRAIN))) return;
     if (touched.size() > PRUNE_ABOVE) touched.clear();
     touched.put(tokenId, now);
-    owners.owner(accountId).tell(new OwnerEntity.TouchApiToken(tokenId, now));
+    accountRefs.account(accountId).tell(new AccountEntity.TouchApiToken(tokenId, now));
   }
 
   /** What the account is now, as this node last read it within {@link #FRESH_FOR}. */
-  CompletionStage<OwnerEntity.Access> access(String accountId) {
+  CompletionStage<AccountEntity.Access> access(String accountId) {
     Instant now = clock.instant();
     Known cached = known.get(accountId);
     if (cached != null && cached.readAt().plus(FRESH_FOR).isAfter(now)) {
       return CompletableFuture.completedFuture(cached.access());
     }
-    return asks.<OwnerEntity.Command, OwnerEntity.Access>ask(
-            owners.owner(accountId), OwnerEntity.GetAccess::new)
+    return asks.<AccountEntity.Command, AccountEntity.Access>ask(
+            accountRefs.account(accountId), AccountEntity.GetAccess::new)
         .thenApply(
             access -> {
               remember(accountId, access, now);
@@ -136,7 +136,7 @@ public final class AccountAccess {
     known.remove(accountId);
   }
 
-  private void remember(String accountId, OwnerEntity.Access access, Instant readAt) {
+  private void remember(String accountId, AccountEntity.Access access, Instant readAt) {
     if (known.size() > PRUNE_ABOVE)
       known.values().removeIf(k -> !k.readAt().plus(FRESH_FOR).isAfter(readAt));
     // a read that started before this node changed the account may hold the older state

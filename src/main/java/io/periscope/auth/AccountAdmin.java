@@ -1,13 +1,13 @@
 package io.periscope.auth;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.Account;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.Role;
 import io.periscope.persistence.JournalErasure;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRulesEntity;
@@ -45,7 +45,7 @@ public final class AccountAdmin {
   }
 
   private final Accounts accounts;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
   private final TrustRulesEntity.Refs trustRules;
   private final AuditLogEntity.Refs audit;
@@ -54,21 +54,17 @@ public final class AccountAdmin {
   private final SelfService selfService;
   private final JournalErasure erasure;
   private final UserData otherData;
+  private final AdminTurnsEntity.Refs adminTurns;
   private final Asks asks;
   private final Clock clock;
 
-  /**
-   * Changes that could remove the last administrator go one at a time on this node; two nodes
-   * demoting the last two administrators in the same instant could still both pass.
-   */
-  private CompletableFuture<?> adminChanges = CompletableFuture.completedFuture(null);
-
   public AccountAdmin(
       Accounts accounts,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       TrustRulesEntity.Refs trustRules,
       AuditLogEntity.Refs audit,
+      AdminTurnsEntity.Refs adminTurns,
       EmailEntity.Refs emailEntities,
       AccountAccess access,
       SelfService selfService,
@@ -77,10 +73,11 @@ public final class AccountAdmin {
       Asks asks,
       Clock clock) {
     this.accounts = accounts;
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.watches = watches;
     this.trustRules = trustRules;
     this.audit = audit;
+    this.adminTurns = adminTurns;
     this.emails = new EmailIndex(emailEntities, asks);
     this.access = access;
     this.selfService = selfService;
@@ -142,12 +139,16 @@ public final class AccountAdmin {
         accountId,
         () ->
             change(
-                accountId, reply -> new OwnerEntity.SetDisabled(true, reply), by, "disable", null));
+                accountId,
+                reply -> new AccountEntity.SetDisabled(true, reply),
+                by,
+                "disable",
+                null));
   }
 
   public CompletionStage<Account.View> enable(Principal by, String accountId) {
     return change(
-        accountId, reply -> new OwnerEntity.SetDisabled(false, reply), by, "enable", null);
+        accountId, reply -> new AccountEntity.SetDisabled(false, reply), by, "enable", null);
   }
 
   public CompletionStage<Account.View> setRole(Principal by, String accountId, Role role) {
@@ -155,7 +156,7 @@ public final class AccountAdmin {
         () ->
             change(
                 accountId,
-                reply -> new OwnerEntity.ChangeRole(role, reply),
+                reply -> new AccountEntity.ChangeRole(role, reply),
                 by,
                 "set-role",
                 role.wire());
@@ -227,9 +228,9 @@ public final class AccountAdmin {
     return guarded(
         accountId,
         () ->
-            asks.<OwnerEntity.Command, Account>ask(
-                    owners.owner(accountId),
-                    reply -> new OwnerEntity.DeleteAccount(clock.instant(), reply))
+            asks.<AccountEntity.Command, Account>ask(
+                    accountRefs.account(accountId),
+                    reply -> new AccountEntity.DeleteAccount(clock.instant(), reply))
                 .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"))
                 .thenCompose(
                     account -> {
@@ -249,8 +250,8 @@ public final class AccountAdmin {
   }
 
   private CompletionStage<Done> removeData(String accountId, boolean eraseHistory) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            owners.owner(accountId), OwnerEntity.ListWatches::new)
+    return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
+            accountRefs.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
             ids ->
                 all(ids.ids().stream()
@@ -337,8 +338,8 @@ public final class AccountAdmin {
   // ---- helpers --------------------------------------------------------------------------------
 
   private CompletionStage<Account> account(String accountId) {
-    return asks.<OwnerEntity.Command, Account>ask(
-            owners.owner(accountId), OwnerEntity.GetAccount::new)
+    return asks.<AccountEntity.Command, Account>ask(
+            accountRefs.account(accountId), AccountEntity.GetAccount::new)
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"));
   }
 
@@ -346,12 +347,12 @@ public final class AccountAdmin {
       String accountId,
       java.util.function.Function<
               org.apache.pekko.actor.typed.ActorRef<org.apache.pekko.pattern.StatusReply<Account>>,
-              OwnerEntity.Command>
+              AccountEntity.Command>
           command,
       Principal by,
       String action,
       String detail) {
-    return asks.<OwnerEntity.Command, Account>ask(owners.owner(accountId), command::apply)
+    return asks.<AccountEntity.Command, Account>ask(accountRefs.account(accountId), command::apply)
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "no such account"))
         .thenCompose(
             account -> {
@@ -362,39 +363,31 @@ public final class AccountAdmin {
 
   /**
    * Runs {@code change} unless it would leave no enabled administrator: refused with {@link
-   * LastAdmin} when the account is one and no other enabled one exists. One such change at a time
-   * on this node.
+   * LastAdmin} when the account is one and no other enabled one exists. Such changes take turns
+   * cluster-wide ({@link AdminTurnsEntity}), so two of them never both count on the other's admin.
    */
-  private synchronized <T> CompletionStage<T> guarded(
-      String accountId, Supplier<CompletionStage<T>> change) {
-    CompletableFuture<T> next =
-        adminChanges
-            .handle((ignored, failure) -> null)
-            .thenCompose(
-                ready ->
-                    accounts
-                        .list()
-                        .thenCompose(
-                            all -> {
-                              boolean isLiveAdmin =
-                                  all.stream()
-                                      .anyMatch(
-                                          a ->
-                                              a.id().equals(accountId)
-                                                  && a.role().equals(Role.ADMIN.wire())
-                                                  && !a.disabled());
-                              long otherAdmins =
-                                  all.stream()
-                                      .filter(
-                                          a ->
-                                              !a.id().equals(accountId)
-                                                  && a.role().equals(Role.ADMIN.wire())
-                                                  && !a.disabled())
-                                      .count();
-                              if (isLiveAdmin && otherAdmins == 0) throw new LastAdmin();
-                              return change.get();
-                            }));
-    adminChanges = next;
-    return next;
+  private <T> CompletionStage<T> guarded(String accountId, Supplier<CompletionStage<T>> change) {
+    return asks.<AdminTurnsEntity.Command, String>ask(
+            adminTurns.adminTurns(), AdminTurnsEntity.Take::new)
+        .thenCompose(
+            turn ->
+                accounts
+                    .list()
+                    .thenCompose(
+                        all -> {
+                          boolean isLiveAdmin =
+                              all.stream().anyMatch(a -> a.id().equals(accountId) && liveAdmin(a));
+                          boolean anotherStays =
+                              all.stream().anyMatch(a -> !a.id().equals(accountId) && liveAdmin(a));
+                          if (isLiveAdmin && !anotherStays) throw new LastAdmin();
+                          return change.get();
+                        })
+                    .whenComplete(
+                        (changed, failure) ->
+                            adminTurns.adminTurns().tell(new AdminTurnsEntity.GiveBack(turn))));
+  }
+
+  private static boolean liveAdmin(Account.View account) {
+    return account.role().equals(Role.ADMIN.wire()) && !account.disabled();
   }
 }

@@ -1,5 +1,8 @@
 package io.periscope.auth;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
@@ -7,9 +10,6 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailAddresses;
-import io.periscope.owner.Account;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.Role;
 import io.periscope.persistence.JournalReads;
 import io.periscope.watch.WatchValidator;
 import java.time.Instant;
@@ -23,14 +23,14 @@ import java.util.concurrent.Executor;
 
 /**
  * Creating accounts and signing in. An account is made by first claiming its e-mail in the e-mail
- * index (one entity per address, so addresses are unique) and then creating the owner entity; a
+ * index (one entity per address, so addresses are unique) and then creating the account entity; a
  * create that fails after the claim releases it again.
  */
 public final class Accounts {
   private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final EmailEntity.Refs emailEntities;
   private final Asks asks;
   private final EmailIndex emails;
@@ -41,13 +41,13 @@ public final class Accounts {
   private final Executor hashing;
 
   public Accounts(
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       EmailEntity.Refs emailEntities,
       Asks asks,
       JournalReads journal,
       Tokens tokens,
       Executor hashing) {
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.emailEntities = emailEntities;
     this.asks = asks;
     this.emails = new EmailIndex(emailEntities, asks);
@@ -58,19 +58,20 @@ public final class Accounts {
 
   /** Every account, by id. */
   public CompletionStage<List<Account.View>> list() {
-    // every owner entity's id: accounts, and token subjects that never had one (filtered below)
+    // every account entity's id: accounts, and token subjects that never had one (filtered below)
     return journal
-        .entityIds(OwnerEntity.TYPE_KEY.name())
+        .entityIds(AccountEntity.TYPE_KEY.name())
         .thenCompose(
             ids -> {
               List<CompletableFuture<Optional<Account.View>>> reads =
                   ids.stream()
                       .map(
                           id ->
-                              asks.<OwnerEntity.Command, Account>ask(
-                                      owners.owner(id), OwnerEntity.GetAccount::new)
+                              asks.<AccountEntity.Command, Account>ask(
+                                      accountRefs.account(id), AccountEntity.GetAccount::new)
                                   .thenApply(a -> Optional.of(a.view()))
-                                  // an owner entity without an account: a token subject that never
+                                  // an account entity without an account: a token subject that
+                                  // never
                                   // had one (the command line's)
                                   .exceptionally(
                                       e -> {
@@ -186,7 +187,7 @@ public final class Accounts {
   }
 
   /**
-   * Writes a new account: claims its address in the e-mail index, then creates the owner entity,
+   * Writes a new account: claims its address in the e-mail index, then creates the account entity,
    * giving the claim back when that fails. Fails with {@link Conflict} for a taken address or id.
    */
   CompletionStage<Account> open(Account account) {
@@ -199,9 +200,9 @@ public final class Accounts {
             })
         .thenCompose(
             tookIt ->
-                asks.<OwnerEntity.Command, org.apache.pekko.Done>ask(
-                        owners.owner(account.id()),
-                        reply -> new OwnerEntity.CreateAccount(account, reply))
+                asks.<AccountEntity.Command, org.apache.pekko.Done>ask(
+                        accountRefs.account(account.id()),
+                        reply -> new AccountEntity.CreateAccount(account, reply))
                     .handle(
                         (done, failure) -> {
                           if (failure == null) return CompletableFuture.completedFuture(account);
@@ -221,8 +222,8 @@ public final class Accounts {
         .holder(EmailEntity.normalize(email))
         .thenCompose(
             accountId ->
-                asks.<OwnerEntity.Command, Account>ask(
-                    owners.owner(accountId), OwnerEntity.GetAccount::new));
+                asks.<AccountEntity.Command, Account>ask(
+                    accountRefs.account(accountId), AccountEntity.GetAccount::new));
   }
 
   private CompletionStage<Account> releaseThenFail(

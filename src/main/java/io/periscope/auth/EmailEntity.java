@@ -76,7 +76,7 @@ public final class EmailEntity
       return accountId == null
           && invitation != null
           && now.isBefore(invitation.expiresAt())
-          && io.periscope.owner.MailedTokens.sameHash(invitation.tokenHash(), tokenHash);
+          && io.periscope.account.MailedTokens.sameHash(invitation.tokenHash(), tokenHash);
     }
 
     /** Whether one more mail may go out at {@code now}. */
@@ -216,7 +216,7 @@ public final class EmailEntity
                         cmd.replyTo(),
                         state.invited(cmd.tokenHash(), cmd.now())
                             ? StatusReply.ack()
-                            : StatusReply.error(io.periscope.owner.OwnerEntity.TOKEN_REFUSED)))
+                            : StatusReply.error(io.periscope.account.AccountEntity.TOKEN_REFUSED)))
         .onCommand(
             Lookup.class,
             (state, cmd) ->

@@ -1,10 +1,10 @@
 package io.periscope.auth;
 
+import io.periscope.account.AccountEntity;
+import io.periscope.account.MailedTokens;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.entity.Snapshots;
-import io.periscope.owner.MailedTokens;
-import io.periscope.owner.OwnerEntity;
 import java.time.Instant;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -136,7 +136,7 @@ public final class IdentityLinkEntity
                     ? Effect()
                         .persist(new Linked(state.pending().accountId()))
                         .thenReply(cmd.replyTo(), s -> StatusReply.success(state.pending()))
-                    : Effect().reply(cmd.replyTo(), StatusReply.error(OwnerEntity.TOKEN_REFUSED)))
+                    : Effect().reply(cmd.replyTo(), StatusReply.error(AccountEntity.TOKEN_REFUSED)))
         .build();
   }
 

@@ -1,13 +1,13 @@
 package io.periscope.auth;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.MailedTokens;
+import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
-import io.periscope.owner.Account;
-import io.periscope.owner.MailedTokens;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.Role;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,7 +56,7 @@ public final class IdentityLinks {
 
   private final Accounts accounts;
   private final EmailIndex emails;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final EmailEntity.Refs emailEntities;
   private final IdentityLinkEntity.Refs links;
   private final Asks asks;
@@ -68,7 +68,7 @@ public final class IdentityLinks {
 
   public IdentityLinks(
       Accounts accounts,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       EmailEntity.Refs emailEntities,
       IdentityLinkEntity.Refs links,
       Asks asks,
@@ -79,7 +79,7 @@ public final class IdentityLinks {
       Clock clock) {
     this.accounts = accounts;
     this.emails = new EmailIndex(emailEntities, asks);
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.emailEntities = emailEntities;
     this.links = links;
     this.asks = asks;
@@ -139,9 +139,9 @@ public final class IdentityLinks {
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenCompose(
             link ->
-                asks.<OwnerEntity.Command, Account>ask(
-                    owners.owner(link.accountId()),
-                    reply -> new OwnerEntity.VerifiedByProvider(link.provider(), reply)))
+                asks.<AccountEntity.Command, Account>ask(
+                    accountRefs.account(link.accountId()),
+                    reply -> new AccountEntity.VerifiedByProvider(link.provider(), reply)))
         .thenApply(
             account -> {
               sessions.forget(account.id());
@@ -163,7 +163,7 @@ public final class IdentityLinks {
   }
 
   private CompletionStage<Account> account(String accountId) {
-    return asks.ask(owners.owner(accountId), OwnerEntity.GetAccount::new);
+    return asks.ask(accountRefs.account(accountId), AccountEntity.GetAccount::new);
   }
 
   /**

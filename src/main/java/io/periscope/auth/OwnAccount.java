@@ -1,13 +1,13 @@
 package io.periscope.auth;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.ApiToken;
+import io.periscope.account.MailedTokens;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.Account;
-import io.periscope.owner.ApiToken;
-import io.periscope.owner.MailedTokens;
-import io.periscope.owner.OwnerEntity;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -31,7 +31,7 @@ public final class OwnAccount {
   static final int MAX_TOKEN_NAME = 100;
 
   private final Accounts accounts;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final Asks asks;
   private final AccountAccess access;
   private final Tokens tokens;
@@ -40,14 +40,14 @@ public final class OwnAccount {
 
   public OwnAccount(
       Accounts accounts,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       Asks asks,
       AccountAccess access,
       Tokens tokens,
       Executor hashing,
       Clock clock) {
     this.accounts = accounts;
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.asks = asks;
     this.access = access;
     this.tokens = tokens;
@@ -64,8 +64,8 @@ public final class OwnAccount {
 
   /** The caller's account. */
   public CompletionStage<Account.View> account(Principal caller) {
-    return asks.<OwnerEntity.Command, Account>ask(
-            owners.owner(caller.accountId()), OwnerEntity.GetAccount::new)
+    return asks.<AccountEntity.Command, Account>ask(
+            accountRefs.account(caller.accountId()), AccountEntity.GetAccount::new)
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "the account does not exist"))
         .thenApply(Account::view);
   }
@@ -81,10 +81,11 @@ public final class OwnAccount {
           "a personal API token is not a sign-in: revoke it with DELETE /account/tokens/{id}");
     }
     Instant now = clock.instant();
-    return asks.<OwnerEntity.Command, OwnerEntity.Access>ask(
-            owners.owner(caller.accountId()),
+    return asks.<AccountEntity.Command, AccountEntity.Access>ask(
+            accountRefs.account(caller.accountId()),
             reply ->
-                new OwnerEntity.EndSession(caller.sessionId(), now.plus(tokens.ttl()), now, reply))
+                new AccountEntity.EndSession(
+                    caller.sessionId(), now.plus(tokens.ttl()), now, reply))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "the account does not exist"))
         .thenApply(
             ended -> {
@@ -109,8 +110,8 @@ public final class OwnAccount {
       missing.add(Issue.at("must be a non-empty string", "currentPassword"));
     if (next == null) missing.add(Issue.at("must be a non-empty string", "newPassword"));
     if (!missing.isEmpty()) throw new ValidationException(missing);
-    return asks.<OwnerEntity.Command, Account>ask(
-            owners.owner(caller.accountId()), OwnerEntity.GetAccount::new)
+    return asks.<AccountEntity.Command, Account>ask(
+            accountRefs.account(caller.accountId()), AccountEntity.GetAccount::new)
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, "the account does not exist"))
         .thenApplyAsync(
             account -> {
@@ -126,9 +127,9 @@ public final class OwnAccount {
             hashing)
         .thenCompose(
             hashes ->
-                asks.<OwnerEntity.Command, Account>ask(
-                    owners.owner(caller.accountId()),
-                    reply -> new OwnerEntity.ChangePassword(hashes[0], hashes[1], reply)))
+                asks.<AccountEntity.Command, Account>ask(
+                    accountRefs.account(caller.accountId()),
+                    reply -> new AccountEntity.ChangePassword(hashes[0], hashes[1], reply)))
         .exceptionally(Refusal.as(Refusal.Kind.CONFLICT))
         .thenApply(
             account -> {
@@ -171,8 +172,9 @@ public final class OwnAccount {
     String token = AccountAccess.API_TOKEN_PREFIX + MailedTokens.create(caller.accountId());
     ApiToken kept =
         new ApiToken(newTokenId(), name.strip(), MailedTokens.hash(token), now, expiresAt, null);
-    return asks.<OwnerEntity.Command, Done>ask(
-            owners.owner(caller.accountId()), reply -> new OwnerEntity.CreateApiToken(kept, reply))
+    return asks.<AccountEntity.Command, Done>ask(
+            accountRefs.account(caller.accountId()),
+            reply -> new AccountEntity.CreateApiToken(kept, reply))
         .exceptionally(Refusal.as(Refusal.Kind.CONFLICT))
         .thenApply(
             done -> {
@@ -185,8 +187,8 @@ public final class OwnAccount {
 
   /** The caller's tokens, oldest first: never their secrets. */
   public CompletionStage<List<ApiToken.View>> tokens(Principal caller) {
-    return asks.<OwnerEntity.Command, OwnerEntity.Access>ask(
-            owners.owner(caller.accountId()), OwnerEntity.GetAccess::new)
+    return asks.<AccountEntity.Command, AccountEntity.Access>ask(
+            accountRefs.account(caller.accountId()), AccountEntity.GetAccess::new)
         .thenApply(a -> a.apiTokens().stream().map(ApiToken::view).toList());
   }
 
@@ -195,9 +197,9 @@ public final class OwnAccount {
    * AccountAccess#FRESH_FOR}.
    */
   public CompletionStage<Done> revokeToken(Principal caller, String tokenId) {
-    return asks.<OwnerEntity.Command, Done>ask(
-            owners.owner(caller.accountId()),
-            reply -> new OwnerEntity.RevokeApiToken(tokenId, reply))
+    return asks.<AccountEntity.Command, Done>ask(
+            accountRefs.account(caller.accountId()),
+            reply -> new AccountEntity.RevokeApiToken(tokenId, reply))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND))
         .thenApply(
             done -> {

@@ -1,6 +1,6 @@
 package io.periscope.auth;
 
-import io.periscope.owner.Role;
+import io.periscope.account.Role;
 
 /**
  * Who is calling: the account and its role as the account has it now.

@@ -1,16 +1,16 @@
 package io.periscope.auth;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.MailedTokens;
+import io.periscope.account.Role;
+import io.periscope.account.TokenPurpose;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
-import io.periscope.owner.Account;
-import io.periscope.owner.MailedTokens;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.Role;
-import io.periscope.owner.TokenPurpose;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +58,7 @@ public final class SelfService {
 
   private final Accounts accounts;
   private final EmailIndex emails;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final EmailEntity.Refs emailEntities;
   private final Asks asks;
   private final EmailSender email;
@@ -70,7 +70,7 @@ public final class SelfService {
 
   public SelfService(
       Accounts accounts,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       EmailEntity.Refs emailEntities,
       Asks asks,
       EmailSender email,
@@ -81,7 +81,7 @@ public final class SelfService {
       Clock clock) {
     this.accounts = accounts;
     this.emails = new EmailIndex(emailEntities, asks);
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.emailEntities = emailEntities;
     this.asks = asks;
     this.email = email;
@@ -183,7 +183,7 @@ public final class SelfService {
             failure -> {
               if (Failures.isRefusal(failure))
                 throw new ValidationException(
-                    List.of(Issue.at(OwnerEntity.TOKEN_REFUSED, "invitation")));
+                    List.of(Issue.at(AccountEntity.TOKEN_REFUSED, "invitation")));
               return Failures.rethrow(failure);
             })
         .thenApplyAsync(checked -> Passwords.hash(password), hashing)
@@ -208,9 +208,10 @@ public final class SelfService {
   /** Uses a verification token. */
   public CompletionStage<Account.View> verify(String token) {
     String accountId = MailedTokens.holderOf(token);
-    return asks.<OwnerEntity.Command, Account>ask(
-            owners.owner(accountId),
-            reply -> new OwnerEntity.VerifyEmail(MailedTokens.hash(token), clock.instant(), reply))
+    return asks.<AccountEntity.Command, Account>ask(
+            accountRefs.account(accountId),
+            reply ->
+                new AccountEntity.VerifyEmail(MailedTokens.hash(token), clock.instant(), reply))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             account -> {
@@ -295,10 +296,10 @@ public final class SelfService {
     if (!issues.isEmpty()) throw new ValidationException(issues);
     String accountId = MailedTokens.holderOf(token);
     String tokenHash = MailedTokens.hash(token);
-    return asks.<OwnerEntity.Command, Account>ask(
-            owners.owner(accountId),
+    return asks.<AccountEntity.Command, Account>ask(
+            accountRefs.account(accountId),
             reply ->
-                new OwnerEntity.CheckToken(
+                new AccountEntity.CheckToken(
                     TokenPurpose.RESET_PASSWORD, tokenHash, clock.instant(), reply))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApplyAsync(
@@ -310,10 +311,11 @@ public final class SelfService {
             hashing)
         .thenCompose(
             newHash ->
-                asks.<OwnerEntity.Command, Account>ask(
-                    owners.owner(accountId),
+                asks.<AccountEntity.Command, Account>ask(
+                    accountRefs.account(accountId),
                     reply ->
-                        new OwnerEntity.ResetPassword(tokenHash, newHash, clock.instant(), reply)))
+                        new AccountEntity.ResetPassword(
+                            tokenHash, newHash, clock.instant(), reply)))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             account -> {
@@ -340,9 +342,9 @@ public final class SelfService {
   /** Keeps the hash of a new token in the account (replacing its earlier one of the purpose). */
   private CompletionStage<Account> keepToken(
       String accountId, TokenPurpose purpose, String token, Instant expiresAt) {
-    return asks.<OwnerEntity.Command, Account>ask(
-        owners.owner(accountId),
-        reply -> new OwnerEntity.IssueToken(purpose, MailedTokens.hash(token), expiresAt, reply));
+    return asks.<AccountEntity.Command, Account>ask(
+        accountRefs.account(accountId),
+        reply -> new AccountEntity.IssueToken(purpose, MailedTokens.hash(token), expiresAt, reply));
   }
 
   private void requireMail() {

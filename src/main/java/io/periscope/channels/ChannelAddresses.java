@@ -1,5 +1,6 @@
 package io.periscope.channels;
 
+import io.periscope.account.MailedTokens;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.EmailEntity;
@@ -10,7 +11,6 @@ import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.EmailSender;
-import io.periscope.owner.MailedTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

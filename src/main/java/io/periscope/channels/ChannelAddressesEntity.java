@@ -1,9 +1,9 @@
 package io.periscope.channels;
 
+import io.periscope.account.MailedTokens;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.entity.Snapshots;
-import io.periscope.owner.MailedTokens;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package io.periscope.channels;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.Role;
 import io.periscope.auth.EmailEntity;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
-import io.periscope.owner.Account;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.Role;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +25,7 @@ import java.util.concurrent.CompletionStage;
  * or the owner's own devices.
  */
 public final class ChannelPermissions implements ChannelPolicy {
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final TelegramChatsEntity.Refs telegramChats;
   private final ChannelAddressesEntity.Refs channelAddresses;
   private final Asks asks;
@@ -36,12 +36,12 @@ public final class ChannelPermissions implements ChannelPolicy {
    *     makes it every watch's default destination, and it reaches only the chat the operator chose
    */
   public ChannelPermissions(
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       TelegramChatsEntity.Refs telegramChats,
       ChannelAddressesEntity.Refs channelAddresses,
       Asks asks,
       boolean defaultChatOpen) {
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.telegramChats = telegramChats;
     this.channelAddresses = channelAddresses;
     this.asks = asks;
@@ -116,7 +116,8 @@ public final class ChannelPermissions implements ChannelPolicy {
   }
 
   private CompletionStage<Optional<Account>> account(String owner) {
-    return asks.<OwnerEntity.Command, Account>ask(owners.owner(owner), OwnerEntity.GetAccount::new)
+    return asks.<AccountEntity.Command, Account>ask(
+            accountRefs.account(owner), AccountEntity.GetAccount::new)
         .handle(
             (account, none) -> {
               if (none != null && !Failures.isRefusal(none))

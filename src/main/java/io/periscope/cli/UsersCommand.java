@@ -2,13 +2,13 @@ package io.periscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
+import io.periscope.account.Role;
 import io.periscope.auth.AccountAdmin;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.Principal;
 import io.periscope.config.Settings;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.Role;
 import io.periscope.runtime.ServiceFile;
 import java.io.BufferedReader;
 import java.io.Console;

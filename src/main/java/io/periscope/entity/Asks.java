@@ -3,12 +3,16 @@ package io.periscope.entity;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.pattern.StatusReply;
+import scala.concurrent.ExecutionContextExecutor;
 
 /**
  * Asking entities with one timeout; a StatusReply error fails the stage with {@link EntityRefusal}.
@@ -44,6 +48,68 @@ public final class Asks {
               else result.complete(reply.getValue());
             },
             system.executionContext());
+    return result;
+  }
+
+  /**
+   * How long an answer that a probe found no longer owed still has to arrive before the ask fails:
+   * the answer and the probe's "no" leave the target in that order, but on different paths.
+   */
+  static final Duration ANSWER_GRACE = Duration.ofSeconds(2);
+
+  /**
+   * How often {@link #askWhileOwed} probes: a dead node's entity is back elsewhere about 20 s after
+   * the crash (docs/clustering.md), so an asker hears of it within about 25 s.
+   */
+  static final Duration PROBE_EVERY = Duration.ofSeconds(5);
+
+  /**
+   * As {@link #ask(RecipientRef, Function, Duration)}, for an answer long in coming (a run, a
+   * run-all): every {@link #PROBE_EVERY}, {@code owed} asks the target whether it still owes the
+   * asker its answer. An entity whose node died comes back on another node without the askers it
+   * held in memory, and nothing tells them (its end ran nowhere); the probe reaches the new
+   * incarnation, which says no, and the ask fails with {@code gone} instead of waiting out its
+   * patience. A probe that gets no answer (the dead node not yet downed) changes nothing.
+   *
+   * @param owed given the asker (the reply-to of {@code command}), whether it is still owed
+   */
+  public <C, R> CompletionStage<R> askWhileOwed(
+      RecipientRef<C> target,
+      Function<ActorRef<StatusReply<R>>, C> command,
+      Duration patience,
+      java.util.function.Function<ActorRef<StatusReply<R>>, CompletionStage<Boolean>> owed,
+      Supplier<? extends Throwable> gone) {
+    AtomicReference<ActorRef<StatusReply<R>>> asker = new AtomicReference<>();
+    CompletableFuture<R> result =
+        this.<C, R>ask(
+                target,
+                (ActorRef<StatusReply<R>> replyTo) -> {
+                  asker.set(replyTo);
+                  return command.apply(replyTo);
+                },
+                patience)
+            .toCompletableFuture();
+    ExecutionContextExecutor dispatcher = system.executionContext();
+    Cancellable probes =
+        system
+            .scheduler()
+            .scheduleWithFixedDelay(
+                PROBE_EVERY,
+                PROBE_EVERY,
+                () ->
+                    owed.apply(asker.get())
+                        .whenComplete(
+                            (stillOwed, failure) -> {
+                              if (Boolean.FALSE.equals(stillOwed))
+                                system
+                                    .scheduler()
+                                    .scheduleOnce(
+                                        ANSWER_GRACE,
+                                        () -> result.completeExceptionally(gone.get()),
+                                        dispatcher);
+                            }),
+                dispatcher);
+    result.whenComplete((answer, failure) -> probes.cancel());
     return result;
   }
 }

@@ -11,10 +11,10 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.account.ApiToken;
 import io.periscope.auth.OwnAccount;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.ApiToken;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;

@@ -13,6 +13,8 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.account.Account;
+import io.periscope.account.Role;
 import io.periscope.auth.AccountAdmin;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.AuditLogEntity;
@@ -26,8 +28,6 @@ import io.periscope.keys.Reencryption;
 import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
-import io.periscope.owner.Account;
-import io.periscope.owner.Role;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.time.Duration;
 import java.time.Instant;

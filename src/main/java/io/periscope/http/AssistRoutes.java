@@ -204,7 +204,7 @@ public final class AssistRoutes implements Routes {
                     metered(owner, () -> assistant.explain(watch)).thenApply(ExplanationBody::new),
                     "explain",
                     "model"))
-        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
+        .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
   }
 
   /**
@@ -232,7 +232,7 @@ public final class AssistRoutes implements Routes {
                                     .thenApply(RevisionBody::new),
                                 "revise",
                                 "model")))
-        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
+        .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
   }
 
   /**

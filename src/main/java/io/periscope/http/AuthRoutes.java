@@ -11,6 +11,7 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.account.Account;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.Principal;
@@ -22,7 +23,6 @@ import io.periscope.identity.IdentitySignIn;
 import io.periscope.identity.SignInFailure;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.Account;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -208,7 +208,7 @@ public final class ChannelRoutes implements Routes {
 
   private CompletionStage<Reply> testWatch(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND))
+        .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND))
         .thenCompose(
             watch -> {
               if (watch.channels().isEmpty()) {

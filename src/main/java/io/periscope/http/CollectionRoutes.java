@@ -5,9 +5,9 @@ import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
+import io.periscope.account.AccountEntity;
+import io.periscope.account.AccountWatches;
 import io.periscope.entity.Asks;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.OwnerWatches;
 import io.periscope.run.CollectionStats;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.RunRecord;
@@ -23,13 +23,13 @@ import java.util.concurrent.CompletionStage;
  */
 public final class CollectionRoutes implements Routes {
   private final Entities entities;
-  private final OwnerWatches ownerWatches;
+  private final AccountWatches ownerWatches;
   private final Asks asks;
   private final Clock clock;
 
   public CollectionRoutes(Entities entities, Asks asks, Clock clock) {
     this.entities = entities;
-    this.ownerWatches = new OwnerWatches(entities::owner, entities::watch, asks);
+    this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
     this.asks = asks;
     this.clock = clock;
   }
@@ -41,8 +41,8 @@ public final class CollectionRoutes implements Routes {
   }
 
   private CompletionStage<Reply> stats(String owner) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            entities.owner(owner), OwnerEntity.ListWatches::new)
+    return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
+            entities.account(owner), AccountEntity.ListWatches::new)
         .thenCompose(
             ids -> {
               List<CompletableFuture<List<RunRecord>>> histories =

@@ -75,7 +75,7 @@ public final class FeedbackRoutes implements Routes {
             entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
         .thenCompose(history -> feedbacks.newest(owner, id, FeedbackEntity.KEPT))
         .thenApply(list -> ok(new FeedbackBody(list)))
-        .exceptionally(Refusal.as(NOT_FOUND, WatchRoutes.WATCH_NOT_FOUND));
+        .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
   }
 
   private CompletionStage<Reply> read(String owner, String id, String runId) {

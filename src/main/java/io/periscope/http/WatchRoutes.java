@@ -7,6 +7,7 @@ import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.Reply.json;
 import static io.periscope.http.Reply.ok;
+import static io.periscope.watch.WatchEntity.WATCH_NOT_FOUND;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
@@ -14,6 +15,10 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.AccountWatches;
+import io.periscope.account.OnDemandRuns;
+import io.periscope.account.Role;
 import io.periscope.auth.Principal;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
@@ -22,10 +27,6 @@ import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
-import io.periscope.owner.OnDemandRuns;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.OwnerWatches;
-import io.periscope.owner.Role;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
@@ -60,7 +61,7 @@ import org.apache.pekko.pattern.AskTimeoutException;
  */
 public final class WatchRoutes implements Routes {
   private final Entities entities;
-  private final OwnerWatches ownerWatches;
+  private final AccountWatches ownerWatches;
   private final ZoneId scheduleZone;
   private final Asks asks;
   private final OnDemandRuns runs;
@@ -86,7 +87,7 @@ public final class WatchRoutes implements Routes {
       long maxBody,
       ZoneId scheduleZone) {
     this.entities = entities;
-    this.ownerWatches = new OwnerWatches(entities::owner, entities::watch, asks);
+    this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
     this.scheduleZone = scheduleZone;
     this.runs = runs;
     this.history = history;
@@ -415,20 +416,20 @@ public final class WatchRoutes implements Routes {
     // by a crash is listed once the client retries, even when the retry answers 409; an id whose
     // create failed is skipped by the list because its entity holds no watch.
     CompletableFuture<Done> registered =
-        asks.<OwnerEntity.Command, Done>ask(
-                entities.owner(owner), r -> new OwnerEntity.AddWatch(watch.id(), r))
+        asks.<AccountEntity.Command, Done>ask(
+                entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r))
             .toCompletableFuture();
     CompletableFuture<Watch> created =
         asks.<WatchEntity.Command, Watch>ask(
                 entities.watch(owner, watch.id()), r -> new WatchEntity.Create(watch, r))
             .toCompletableFuture();
     // Registered once more after the watch exists: a delete of the same id racing this create may
-    // have unregistered it meanwhile (OwnerEntity), and this registration waits for that delete.
+    // have unregistered it meanwhile (AccountEntity), and this registration waits for that delete.
     return CompletableFuture.allOf(registered, created)
         .thenCompose(
             both ->
-                asks.<OwnerEntity.Command, Done>ask(
-                    entities.owner(owner), r -> new OwnerEntity.AddWatch(watch.id(), r)))
+                asks.<AccountEntity.Command, Done>ask(
+                    entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r)))
         .thenApply(again -> json(StatusCodes.CREATED, created.join()))
         .exceptionally(Refusal.as(CONFLICT));
   }
@@ -452,19 +453,17 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<Reply> remove(String owner, String id) {
-    return asks.<OwnerEntity.Command, Done>ask(
-            entities.owner(owner), r -> new OwnerEntity.DeleteWatch(id, r))
+    return asks.<AccountEntity.Command, Done>ask(
+            entities.account(owner), r -> new AccountEntity.DeleteWatch(id, r))
         .thenApply(done -> Reply.noContent())
         .exceptionally(
             e -> {
               if (Failures.isRefusal(e)
-                  && OwnerEntity.WATCH_UNANSWERED.equals(Failures.unwrap(e).getMessage()))
-                throw new Refusal(UNAVAILABLE, OwnerEntity.WATCH_UNANSWERED);
+                  && AccountEntity.WATCH_UNANSWERED.equals(Failures.unwrap(e).getMessage()))
+                throw new Refusal(UNAVAILABLE, AccountEntity.WATCH_UNANSWERED);
               return Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
             });
   }
-
-  static final String WATCH_NOT_FOUND = "watch not found";
 
   static Refusal noSuchWatch() {
     return new Refusal(NOT_FOUND, WATCH_NOT_FOUND);

@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
 public final class Notifier {
   private static final Logger log = LoggerFactory.getLogger(Notifier.class);
   private static final int REMEMBERED_REFUSALS = 10_000;
+  private static final int REMEMBERED_DELIVERIES = 100_000;
 
   private final Map<ChannelId.Kind, ChannelSender> senders;
   private final Optional<PushSender> push;
@@ -38,6 +39,12 @@ public final class Notifier {
    * The refusals the operator was told about on this node: each once ({@code owner/watch/channel}).
    */
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+  /**
+   * The deliveries ({@code alert/channel}) this node counted against their owner's hourly limit: a
+   * retry is the same delivery, so a dead channel's retries do not use up the owner's others.
+   */
+  private final Set<String> counted = ConcurrentHashMap.newKeySet();
 
   private final NotifyMeters meters;
 
@@ -162,14 +169,19 @@ public final class Notifier {
       reportOnce(id, alert, refusal);
       return failed(id, "refused: " + refusal);
     }
-    FixedWindowRateLimiter.Decision quota = perOwner.acquire(alert.owner());
-    if (!quota.allowed()) {
-      return CompletableFuture.completedFuture(
-          List.of(
-              Delivery.retryable(
-                  id,
-                  "not sent: the owner's watches sent their notifications for this hour",
-                  Duration.ofSeconds(quota.retryAfterSeconds()))));
+    String delivery = alert.id() + "/" + id;
+    if (!counted.contains(delivery)) {
+      FixedWindowRateLimiter.Decision quota = perOwner.acquire(alert.owner());
+      if (!quota.allowed()) {
+        return CompletableFuture.completedFuture(
+            List.of(
+                Delivery.retryable(
+                    id,
+                    "not sent: the owner's watches sent their notifications for this hour",
+                    Duration.ofSeconds(quota.retryAfterSeconds()))));
+      }
+      if (counted.size() >= REMEMBERED_DELIVERIES) counted.clear();
+      counted.add(delivery);
     }
     return sendOne(id, alert);
   }

@@ -1,16 +1,16 @@
 package io.periscope.quota;
 
 import com.typesafe.config.Config;
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.AccountWatches;
+import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
-import io.periscope.owner.Account;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.OwnerWatches;
-import io.periscope.owner.Role;
 import io.periscope.watch.CronExpressions;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
@@ -21,6 +21,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
 
 /**
  * The quotas of each account: the operator's defaults ({@code periscope.quotas}, QUOTA_*) under an
@@ -32,7 +33,7 @@ public final class QuotaPolicy {
   private final Quotas defaults;
   private final boolean adminsExempt;
   private final QuotaEntity.Refs quotas;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
   private final Asks asks;
   private final Clock clock;
@@ -41,14 +42,14 @@ public final class QuotaPolicy {
       Quotas defaults,
       boolean adminsExempt,
       QuotaEntity.Refs quotas,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       Asks asks,
       Clock clock) {
     this.defaults = defaults;
     this.adminsExempt = adminsExempt;
     this.quotas = quotas;
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.watches = watches;
     this.asks = asks;
     this.clock = clock;
@@ -58,12 +59,12 @@ public final class QuotaPolicy {
   public static QuotaPolicy of(
       Config config,
       QuotaEntity.Refs quotas,
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       Asks asks,
       Clock clock) {
     return new QuotaPolicy(
-        defaults(config), adminsExempt(config), quotas, owners, watches, asks, clock);
+        defaults(config), adminsExempt(config), quotas, accountRefs, watches, asks, clock);
   }
 
   /** The operator's defaults: 0 (or less) is no limit. */
@@ -144,17 +145,39 @@ public final class QuotaPolicy {
               Integer most = limits.maxWatches();
               if (!creating || most == null) return CompletableFuture.completedFuture(watch);
               return liveWatches(accountId)
-                  .thenApply(
+                  .thenCompose(
                       ids -> {
-                        if (ids.size() >= most && !ids.contains(watch.id()))
-                          throw new OverQuota(
-                              Refusal.Kind.CONFLICT,
-                              Quotas.MAX_WATCHES,
-                              most,
-                              "this account has its " + most + " watches, the most it may have");
-                        return watch;
+                        if (ids.size() >= most && !ids.contains(watch.id())) throw fullAt(most);
+                        return reserve(accountId, watch, most);
                       });
             });
+  }
+
+  /**
+   * Registers the new watch's id with its account, which refuses it past {@code most} ids: the
+   * count of live watches above lets two creates arriving at once both pass, the account entity
+   * takes them one at a time. (Listing the live watches asked it to forget ids left by failed
+   * creates first, so those do not take a place.)
+   */
+  private CompletionStage<Watch> reserve(String accountId, Watch watch, int most) {
+    return asks.<AccountEntity.Command, Done>ask(
+            accountRefs.account(accountId), r -> new AccountEntity.AddWatch(watch.id(), most, r))
+        .thenApply(registered -> watch)
+        .exceptionally(
+            failure -> {
+              if (Failures.isRefusal(failure)
+                  && AccountEntity.NO_ROOM_FOR_WATCH.equals(Failures.unwrap(failure).getMessage()))
+                throw fullAt(most);
+              return Failures.rethrow(failure);
+            });
+  }
+
+  private static OverQuota fullAt(int most) {
+    return new OverQuota(
+        Refusal.Kind.CONFLICT,
+        Quotas.MAX_WATCHES,
+        most,
+        "this account has its " + most + " watches, the most it may have");
   }
 
   /**
@@ -211,13 +234,13 @@ public final class QuotaPolicy {
                         }));
   }
 
-  /** Counts a model call of the account, whatever its role: asks its owner entity for it. */
+  /** Counts a model call of the account, whatever its role: asks its account entity for it. */
   public CompletionStage<Integer> useModelCall(String accountId) {
     return account(accountId).thenCompose(a -> useModelCall(accountId, a.role()));
   }
 
   private CompletionStage<Account> account(String accountId) {
-    return asks.ask(owners.owner(accountId), OwnerEntity.GetAccount::new);
+    return asks.ask(accountRefs.account(accountId), AccountEntity.GetAccount::new);
   }
 
   /** An account's quotas and what it uses of them. */
@@ -252,7 +275,7 @@ public final class QuotaPolicy {
 
   /** The ids of the account's watches that exist now (not deleted). */
   private CompletionStage<List<String>> liveWatches(String accountId) {
-    return new OwnerWatches(owners, watches, asks)
+    return new AccountWatches(accountRefs, watches, asks)
         .live(accountId)
         .thenApply(live -> live.stream().map(Watch::id).toList());
   }

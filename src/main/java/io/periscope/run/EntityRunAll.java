@@ -27,8 +27,8 @@ public final class EntityRunAll implements RunAllWatches {
 
   /**
    * How long a caller of the synchronous run-all waits for it (POST /watches/run-all answers 503
-   * with the job after it). The run-all itself goes on in the owner entity, refusing another, until
-   * every watch ran; its job can be followed.
+   * with the job after it). The run-all itself goes on in the account entity, refusing another,
+   * until every watch ran; its job can be followed.
    */
   public static final Duration RUN_ALL_WAIT = Duration.ofMinutes(10);
 
@@ -101,10 +101,8 @@ public final class EntityRunAll implements RunAllWatches {
     CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome =
         !watch.enabled()
             ? CompletableFuture.completedFuture(Optional.of(RunAllResult.WatchOutcome.skipped(id)))
-            : asks.<WatchEntity.Command, RunRecord>ask(
-                    watches.watch(owner, id),
-                    r -> new WatchEntity.Run(RunRecord.TRIGGER_RUN_ALL, r),
-                    RUN_TIMEOUT)
+            : WatchEntity.askRun(
+                    asks, watches.watch(owner, id), RunRecord.TRIGGER_RUN_ALL, RUN_TIMEOUT)
                 .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record)))
                 .exceptionally(
                     failure -> {

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * A run-all as its owner follows it: {@code running} with the outcomes of the watches finished so
  * far, then {@code done} with the summary, or {@code failed} with an error. {@code total} is the
- * number of watches it covers, 0 until it has looked them up. Kept in memory by the owner entity
+ * number of watches it covers, 0 until it has looked them up. Kept in memory by the account entity
  * (see {@link #KEPT_FOR}).
  */
 public record RunAllJob(

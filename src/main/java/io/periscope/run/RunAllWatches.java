@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Runs an owner's watches once, now, ignoring schedules; the owner entity makes sure one runs at a
- * time.
+ * Runs an owner's watches once, now, ignoring schedules; the account entity makes sure one runs at
+ * a time.
  */
 @FunctionalInterface
 public interface RunAllWatches {

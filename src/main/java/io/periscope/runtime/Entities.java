@@ -1,5 +1,7 @@
 package io.periscope.runtime;
 
+import io.periscope.account.AccountEntity;
+import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -11,7 +13,6 @@ import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
-import io.periscope.owner.OwnerEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -28,8 +29,9 @@ import java.time.Clock;
  */
 public interface Entities
     extends WatchEntity.Refs,
-        OwnerEntity.Refs,
+        AccountEntity.Refs,
         AuditLogEntity.Refs,
+        AdminTurnsEntity.Refs,
         EmailEntity.Refs,
         IdentityLinkEntity.Refs,
         KeyPoolEntity.Refs,

@@ -1,5 +1,7 @@
 package io.periscope.runtime;
 
+import io.periscope.account.AccountEntity;
+import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -12,7 +14,6 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
-import io.periscope.owner.OwnerEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -65,16 +66,16 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<OwnerEntity.Command> owner(String accountId) {
+  public RecipientRef<AccountEntity.Command> account(String accountId) {
     // Nothing passivates a local actor: the entity is its own keep-alive address.
     return spawn(
-        OwnerEntity.TYPE_KEY.name(),
+        AccountEntity.TYPE_KEY.name(),
         accountId,
         id -> {
           RunAllWatches runs = runAll;
-          if (runs == null) throw new IllegalStateException("owner entities are not started");
-          return Behaviors.<OwnerEntity.Command>setup(
-              ctx -> OwnerEntity.create(id, runs, this, ctx.getSelf()));
+          if (runs == null) throw new IllegalStateException("account entities are not started");
+          return Behaviors.<AccountEntity.Command>setup(
+              ctx -> AccountEntity.create(id, runs, this, ctx.getSelf()));
         });
   }
 
@@ -96,6 +97,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<AuditLogEntity.Command> auditLog() {
     return spawn(AuditLogEntity.TYPE_KEY.name(), AuditLogEntity.ID, AuditLogEntity::create);
+  }
+
+  @Override
+  public RecipientRef<AdminTurnsEntity.Command> adminTurns() {
+    return spawn(AdminTurnsEntity.TYPE_KEY.name(), AdminTurnsEntity.ID, AdminTurnsEntity::create);
   }
 
   @Override

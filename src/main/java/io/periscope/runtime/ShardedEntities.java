@@ -1,5 +1,7 @@
 package io.periscope.runtime;
 
+import io.periscope.account.AccountEntity;
+import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
@@ -12,7 +14,6 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
-import io.periscope.owner.OwnerEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -43,11 +44,14 @@ public final class ShardedEntities implements Entities {
   public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
     sharding.init(
         Entity.of(
-            OwnerEntity.TYPE_KEY,
-            ctx -> OwnerEntity.create(ctx.getEntityId(), runAll, this, owner(ctx.getEntityId()))));
+            AccountEntity.TYPE_KEY,
+            ctx ->
+                AccountEntity.create(ctx.getEntityId(), runAll, this, account(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(AdminTurnsEntity.TYPE_KEY, ctx -> AdminTurnsEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(
             IdentityLinkEntity.TYPE_KEY, ctx -> IdentityLinkEntity.create(ctx.getEntityId())));
@@ -90,7 +94,7 @@ public final class ShardedEntities implements Entities {
     ClusterMeters.register(
         system,
         List.of(
-            OwnerEntity.TYPE_KEY,
+            AccountEntity.TYPE_KEY,
             EmailEntity.TYPE_KEY,
             IdentityLinkEntity.TYPE_KEY,
             KeyPoolEntity.TYPE_KEY,
@@ -112,8 +116,8 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<OwnerEntity.Command> owner(String accountId) {
-    return sharding.entityRefFor(OwnerEntity.TYPE_KEY, EntityIds.checked(accountId));
+  public RecipientRef<AccountEntity.Command> account(String accountId) {
+    return sharding.entityRefFor(AccountEntity.TYPE_KEY, EntityIds.checked(accountId));
   }
 
   @Override
@@ -134,6 +138,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<AuditLogEntity.Command> auditLog() {
     return sharding.entityRefFor(AuditLogEntity.TYPE_KEY, AuditLogEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<AdminTurnsEntity.Command> adminTurns() {
+    return sharding.entityRefFor(AdminTurnsEntity.TYPE_KEY, AdminTurnsEntity.ID);
   }
 
   @Override

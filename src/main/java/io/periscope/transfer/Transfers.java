@@ -2,6 +2,9 @@ package io.periscope.transfer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.AccountWatches;
+import io.periscope.account.Role;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.entity.Asks;
@@ -11,9 +14,6 @@ import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.OwnerWatches;
-import io.periscope.owner.Role;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRuleValidator;
@@ -44,7 +44,7 @@ public final class Transfers {
   public static final String FORMAT = "periscope-export";
   public static final int VERSION = 1;
 
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
   private final TrustRulesEntity.Refs trustRules;
   private final ChannelAddresses channelAddresses;
@@ -55,7 +55,7 @@ public final class Transfers {
   private final Clock clock;
 
   public Transfers(
-      OwnerEntity.Refs owners,
+      AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       TrustRulesEntity.Refs trustRules,
       ChannelAddresses channelAddresses,
@@ -64,7 +64,7 @@ public final class Transfers {
       Asks asks,
       java.time.ZoneId scheduleZone,
       Clock clock) {
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.watches = watches;
     this.trustRules = trustRules;
     this.channelAddresses = channelAddresses;
@@ -138,8 +138,8 @@ public final class Transfers {
 
   /** One account's data, as an export holds it. */
   public CompletionStage<AccountData> account(String accountId) {
-    CompletionStage<io.periscope.owner.Account> account =
-        asks.ask(owners.owner(accountId), OwnerEntity.GetAccount::new);
+    CompletionStage<io.periscope.account.Account> account =
+        asks.ask(accountRefs.account(accountId), AccountEntity.GetAccount::new);
     return account.thenCompose(
         a ->
             liveWatches(accountId)
@@ -169,7 +169,7 @@ public final class Transfers {
   }
 
   private CompletionStage<List<Watch>> liveWatches(String accountId) {
-    return new OwnerWatches(owners, watches, asks).live(accountId);
+    return new AccountWatches(accountRefs, watches, asks).live(accountId);
   }
 
   /** The account's watch of that id, or null. */
@@ -364,8 +364,9 @@ public final class Transfers {
       done =
           done.thenCompose(
               d ->
-                  asks.<OwnerEntity.Command, Done>ask(
-                          owners.owner(accountId), r -> new OwnerEntity.AddWatch(watch.id(), r))
+                  asks.<AccountEntity.Command, Done>ask(
+                          accountRefs.account(accountId),
+                          r -> new AccountEntity.AddWatch(watch.id(), r))
                       .thenCompose(
                           added ->
                               asks.<WatchEntity.Command, Watch>ask(

@@ -2,6 +2,8 @@ package io.periscope.watch;
 
 import io.periscope.config.Durations;
 import io.periscope.config.Settings;
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
@@ -21,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -375,6 +378,31 @@ public final class WatchEntity
   public record Run(String trigger, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
 
   /**
+   * Whether this incarnation still owes {@code asker} the answer to its {@link Run}: a new
+   * incarnation (after its node died) owes nothing. Answered at once, even mid-run.
+   */
+  public record OwesRun(
+      ActorRef<StatusReply<RunRecord>> asker, ActorRef<StatusReply<Boolean>> replyTo)
+      implements Command {}
+
+  /**
+   * Asks {@code watch} for a run, waiting at most {@code patience}; fails with {@link
+   * #RUN_INTERRUPTED} when the incarnation that took the run is gone, whether it ended here (it
+   * says so as it stops) or its node died (a probe finds the watch no longer owes the answer).
+   */
+  public static CompletionStage<RunRecord> askRun(
+      Asks asks, RecipientRef<Command> watch, String trigger, Duration patience) {
+    return asks.askWhileOwed(
+        watch,
+        replyTo -> new Run(trigger, replyTo),
+        patience,
+        asker ->
+            asks.<Command, Boolean>ask(watch, replyTo -> new OwesRun(asker, replyTo))
+                .exceptionally(failure -> null),
+        () -> new EntityRefusal(RUN_INTERRUPTED));
+  }
+
+  /**
    * The newest {@code limit} kept runs, or with {@code before} the {@code limit} kept runs older
    * than that run; refused for a watch that never existed ({@code watch not found}), and for a
    * {@code before} that is not a kept run ({@link #NO_SUCH_RUN}).
@@ -387,6 +415,9 @@ public final class WatchEntity
   }
 
   public static final String NO_SUCH_RUN = "run not found";
+
+  /** What a command to a watch that does not exist is refused with. */
+  public static final String WATCH_NOT_FOUND = "watch not found";
 
   /**
    * What a {@link Run} is answered when the watch stopped or restarted before its run was recorded
@@ -749,6 +780,8 @@ public final class WatchEntity
     if (command instanceof Replace replace) return onReplace(state, replace);
     if (command instanceof Delete delete) return onDelete(state, delete);
     if (command instanceof Run run) return onRun(state, run);
+    if (command instanceof OwesRun owes)
+      return Effect().reply(owes.replyTo(), StatusReply.success(waiting.contains(owes.asker())));
     if (command instanceof RunFinished done) return onRunFinished(state, done);
     if (command instanceof Attempted attempted) return onAttempted(state, attempted);
     if (command instanceof RetryDue due) return onRetryDue(state, due);
@@ -1224,7 +1257,7 @@ public final class WatchEntity
   }
 
   private static <T> StatusReply<T> notFound() {
-    return StatusReply.error("watch not found");
+    return StatusReply.error(WATCH_NOT_FOUND);
   }
 
   /** One for all watches: applying an event needs nothing of the entity. */

@@ -3,11 +3,11 @@ package io.periscope.auth;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.account.Account;
+import io.periscope.account.AccountEntity;
+import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.json.Json;
-import io.periscope.owner.Account;
-import io.periscope.owner.OwnerEntity;
-import io.periscope.owner.Role;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.ShardedEntities;
 import io.periscope.testing.InProcessService;
@@ -94,10 +94,10 @@ public class EmailAddressesTest {
             .toCompletableFuture()
             .get(10, TimeUnit.SECONDS);
     assertTrue(took);
-    asks.<OwnerEntity.Command, Done>ask(
-            entities.owner("olga"),
+    asks.<AccountEntity.Command, Done>ask(
+            entities.account("olga"),
             reply ->
-                new OwnerEntity.CreateAccount(
+                new AccountEntity.CreateAccount(
                     Account.made(
                         "olga",
                         address,

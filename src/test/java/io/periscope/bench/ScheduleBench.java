@@ -1,9 +1,9 @@
 package io.periscope.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.account.Role;
 import io.periscope.auth.Tokens;
 import io.periscope.json.Json;
-import io.periscope.owner.Role;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.LocalCluster;
 import io.periscope.testing.ServiceProcess;

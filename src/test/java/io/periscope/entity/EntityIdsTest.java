@@ -25,7 +25,7 @@ public class EntityIdsTest {
   public void aRefusedIdIsAValidationErrorOfItsOwnRequest() {
     // refused before the actor system is used: no entity starts, nothing crashes
     LocalEntities entities = new LocalEntities(null);
-    ValidationException e = assertThrows(ValidationException.class, () -> entities.owner("a|b"));
+    ValidationException e = assertThrows(ValidationException.class, () -> entities.account("a|b"));
     assertEquals("not a valid identifier", e.issues().get(0).message());
   }
 }

@@ -4,6 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.account.AccountEntity;
+import io.periscope.account.Role;
 import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigEntity;
 import io.periscope.llm.ModelConfiguration;
@@ -53,6 +55,29 @@ public class MovedClassesTest {
     Object read = serializer.fromBinary(bytes, "io.periscope.model.ModelConfigEntity$Changed");
 
     assertEquals(event, read);
+  }
+
+  @Test
+  public void anAccountEventJournaledUnderTheOwnerPackageReadsAsTheAccountEntitysEvent()
+      throws Exception {
+    Serialization serialization = SerializationExtension.get(testKit.system());
+    var event = new AccountEntity.RoleChanged(Role.ADMIN);
+    var serializer = (SerializerWithStringManifest) serialization.findSerializerFor(event);
+    byte[] bytes = serializer.toBinary(event);
+
+    Object read = serializer.fromBinary(bytes, "io.periscope.owner.OwnerEntity$RoleChanged");
+
+    assertEquals(event, read);
+  }
+
+  @Test
+  public void everySerializedClassOfTheAccountEntityIsFoundUnderItsOldName() {
+    for (Class<?> nested : AccountEntity.class.getDeclaredClasses()) {
+      if (JsonSerializable.class.isAssignableFrom(nested) && !nested.isInterface()) {
+        String oldName = "io.periscope.owner.OwnerEntity$" + nested.getSimpleName();
+        assertEquals(oldName, nested.getName(), MovedClasses.NEW_NAMES.get(oldName));
+      }
+    }
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.periscope.entity;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.account.AccountEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -15,7 +16,6 @@ import io.periscope.feedback.FeedbackEntity;
 import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigEntity;
 import io.periscope.llm.ModelConfiguration;
-import io.periscope.owner.OwnerEntity;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.run.RunAllWatches;
 import io.periscope.testing.TestJournals;
@@ -72,18 +72,18 @@ public class SnapshotsTest {
   public void ownersSnapshot() throws Exception {
     RunAllWatches none =
         (owner, ids, progress) -> CompletableFuture.failedFuture(new IllegalStateException());
-    OwnerEntity.WatchIds ids =
+    AccountEntity.WatchIds ids =
         recovered(
             "Owner",
             "snap-owner",
             id ->
-                OwnerEntity.create(
+                AccountEntity.create(
                     id,
                     none,
                     (owner, watch) -> kit.createTestProbe().ref().narrow(),
                     kit.createTestProbe().ref().narrow()),
-            i -> r -> new OwnerEntity.AddWatch("w" + i, any(r)),
-            OwnerEntity.ListWatches::new);
+            i -> r -> new AccountEntity.AddWatch("w" + i, any(r)),
+            AccountEntity.ListWatches::new);
     assertEquals(EVENTS, ids.ids().size());
   }
 

@@ -8,8 +8,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.account.Role;
 import io.periscope.json.Json;
-import io.periscope.owner.Role;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;

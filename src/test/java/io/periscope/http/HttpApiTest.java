@@ -7,9 +7,9 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.account.AccountEntity;
 import io.periscope.entity.Asks;
 import io.periscope.json.Json;
-import io.periscope.owner.OwnerEntity;
 import io.periscope.runtime.ShardedEntities;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
@@ -201,9 +201,9 @@ public class HttpApiTest {
   @Test
   public void aListingForgetsAnIdWhoseWatchIsGone() throws Exception {
     new Asks(service.system, Duration.ofSeconds(10))
-        .<OwnerEntity.Command, Done>ask(
-            new ShardedEntities(service.system).owner("bob"),
-            r -> new OwnerEntity.AddWatch("left-behind", r))
+        .<AccountEntity.Command, Done>ask(
+            new ShardedEntities(service.system).account("bob"),
+            r -> new AccountEntity.AddWatch("left-behind", r))
         .toCompletableFuture()
         .get(10, TimeUnit.SECONDS);
     assertTrue(watchIds("bob").contains("left-behind"));
@@ -214,8 +214,8 @@ public class HttpApiTest {
 
   private static List<String> watchIds(String account) throws Exception {
     return new Asks(service.system, Duration.ofSeconds(10))
-        .<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            new ShardedEntities(service.system).owner(account), OwnerEntity.ListWatches::new)
+        .<AccountEntity.Command, AccountEntity.WatchIds>ask(
+            new ShardedEntities(service.system).account(account), AccountEntity.ListWatches::new)
         .toCompletableFuture()
         .get(10, TimeUnit.SECONDS)
         .ids();

@@ -15,6 +15,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -123,6 +128,34 @@ public class QuotaRoutesTest {
 
     // administrators are not exempt unless configured
     error(service.call("POST", "/watches", root, watch("often", "* * * * *", 1)), 400);
+  }
+
+  @Test
+  public void createsArrivingAtOnceTakeNoMorePlacesThanTheQuotaHas() throws Exception {
+    String erin = service.signedIn("erin", "user");
+    int creates = 8;
+    ExecutorService clients = Executors.newFixedThreadPool(creates);
+    try {
+      CountDownLatch ready = new CountDownLatch(creates);
+      List<Future<Integer>> statuses = new ArrayList<>();
+      for (int i = 0; i < creates; i++) {
+        String body = watch("at-once-" + i, "0 9 * * *", 1);
+        statuses.add(
+            clients.submit(
+                () -> {
+                  ready.countDown();
+                  ready.await();
+                  return service.call("POST", "/watches", erin, body).statusCode();
+                }));
+      }
+      List<Integer> answered = new ArrayList<>();
+      for (Future<Integer> status : statuses) answered.add(status.get(60, TimeUnit.SECONDS));
+      assertEquals(answered.toString(), 2, answered.stream().filter(s -> s == 201).count());
+      assertEquals(answered.toString(), 6, answered.stream().filter(s -> s == 409).count());
+      assertEquals(2, watchIds(erin).size());
+    } finally {
+      clients.shutdownNow();
+    }
   }
 
   @Test

@@ -11,6 +11,11 @@ final class Alerts {
   private Alerts() {}
 
   static Alert confirmed() {
+    return ofRun(RUN);
+  }
+
+  /** The confirmed alert of run {@code runId}: its id is another for each run. */
+  static Alert ofRun(String runId) {
     return new Alert(
         "alice",
         "acme-launch",
@@ -23,7 +28,7 @@ final class Alerts {
                 "Acme sets launch date", "https://news.example.com/acme?id=1&ref=feed")),
         "Acme announces a launch date",
         AT,
-        RUN);
+        runId);
   }
 
   static Alert weak() {

@@ -110,12 +110,29 @@ public class NotifierTest {
     for (int i = 0; i < 3; i++) receiver.enqueue(new MockResponse().setBody("{}"));
     String webhook = "webhook:" + receiver.url("/hook/alice");
     Notifier limited = notifier(OPEN, 2);
-    assertTrue(await(limited.send(List.of(webhook), Alerts.confirmed())).get(0).ok());
-    assertTrue(await(limited.send(List.of(webhook), Alerts.confirmed())).get(0).ok());
-    Delivery third = await(limited.send(List.of(webhook), Alerts.confirmed())).get(0);
+    assertTrue(await(limited.send(List.of(webhook), Alerts.ofRun("run-1"))).get(0).ok());
+    assertTrue(await(limited.send(List.of(webhook), Alerts.ofRun("run-2"))).get(0).ok());
+    Delivery third = await(limited.send(List.of(webhook), Alerts.ofRun("run-3"))).get(0);
     assertFalse(third.ok());
     assertTrue(third.error(), third.error().startsWith("not sent:"));
     assertEquals(2, receiver.getRequestCount());
+  }
+
+  @Test
+  public void theRetriesOfADeliveryCountOnceAgainstTheHourlyLimit() throws Exception {
+    for (int i = 0; i < 3; i++) receiver.enqueue(new MockResponse().setResponseCode(503));
+    receiver.enqueue(new MockResponse().setBody("{}"));
+    receiver.enqueue(new MockResponse().setBody("{}"));
+    String dead = "webhook:" + receiver.url("/hook/dead");
+    Notifier limited = notifier(OPEN, 2);
+    for (int attempt = 1; attempt <= 4; attempt++) {
+      Delivery d = await(limited.send(List.of(dead), Alerts.ofRun("run-1"))).get(0);
+      assertEquals("attempt " + attempt + ": " + d.error(), attempt == 4, d.ok());
+    }
+    assertTrue(
+        "another alert still has the hour's second delivery",
+        await(limited.send(List.of(dead), Alerts.ofRun("run-2"))).get(0).ok());
+    assertEquals(5, receiver.getRequestCount());
   }
 
   @Test

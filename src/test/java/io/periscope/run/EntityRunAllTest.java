@@ -175,7 +175,7 @@ public class EntityRunAllTest {
         org.junit.Assert.assertThrows(
             java.util.concurrent.ExecutionException.class,
             () ->
-                new io.periscope.owner.OnDemandRuns(entities::watch, entities::owner, asks)
+                new io.periscope.account.OnDemandRuns(entities::watch, entities::account, asks)
                     .runNow(owner, "crashes-its-entity")
                     .toCompletableFuture()
                     .get(5, TimeUnit.SECONDS));

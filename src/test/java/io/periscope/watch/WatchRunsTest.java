@@ -1,11 +1,15 @@
 package io.periscope.watch;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.entity.Asks;
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.NodeDeath;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -14,6 +18,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -276,6 +282,40 @@ public class WatchRunsTest {
         "the restarted watch runs",
         RunRecord.NO_MATCH,
         again.receiveMessage().getValue().outcome());
+  }
+
+  /** A run asked of {@code watch} as run-now asks it, with time to spare. */
+  private CompletableFuture<RunRecord> askedRun(ActorRef<WatchEntity.Command> watch) {
+    return WatchEntity.askRun(
+            new Asks(testKit.system(), Duration.ofSeconds(3)),
+            watch,
+            RunRecord.TRIGGER_MANUAL,
+            Duration.ofMinutes(2))
+        .toCompletableFuture();
+  }
+
+  @Test
+  public void whoWaitsForARunHearsWhenTheWatchsNodeDiedMidRun() throws Exception {
+    create();
+    ActorRef<WatchEntity.Command> sharding =
+        testKit.spawn(NodeDeath.routing(entity, spawn())); // the run reaches `entity`, then it dies
+    var answer = askedRun(sharding);
+    awaitRuns(1);
+
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> answer.get(15, TimeUnit.SECONDS));
+    assertTrue(failed.getCause().toString(), WatchEntity.interrupted(failed.getCause()));
+  }
+
+  @Test
+  public void aRunLongerThanTheProbesIsAnsweredWhileItsWatchLives() throws Exception {
+    create();
+    var answer = askedRun(entity);
+    awaitRuns(1);
+    Thread.sleep(8_000); // past a probe and its grace
+    assertFalse(answer.isDone());
+    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of()));
+    assertEquals(RunRecord.NO_MATCH, answer.get(5, TimeUnit.SECONDS).outcome());
   }
 
   @Test

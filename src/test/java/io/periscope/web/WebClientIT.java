@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
+import io.periscope.testing.FlakyWebhookReceiver;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.ServiceProcess;
 import java.io.ByteArrayOutputStream;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
@@ -62,7 +64,11 @@ public class WebClientIT {
     env.put("PORT", Integer.toString(port));
     env.put("PUBLIC_URL", "http://127.0.0.1:" + port);
     // every sign-in of these journeys comes from one address: more than /auth's 20 a minute
-    env.put("JAVA_TOOL_OPTIONS", "-Dperiscope.rate-limits.auth-per-ip-per-minute=1000");
+    // and a delivery that failed is tried again within seconds, not the default 30 s
+    env.put(
+        "JAVA_TOOL_OPTIONS",
+        "-Dperiscope.rate-limits.auth-per-ip-per-minute=1000"
+            + " -Dperiscope.notify.retry.first-backoff=2s");
     service = new ServiceProcess(env, data.resolve("service.log")).start();
     assertEquals(
         0,
@@ -104,6 +110,10 @@ public class WebClientIT {
   }
 
   static void watch(String token, String id, String name) throws Exception {
+    watch(token, id, name, "telegram");
+  }
+
+  static void watch(String token, String id, String name, String channel) throws Exception {
     HttpResponse<String> r =
         api.send(
             "POST",
@@ -123,7 +133,7 @@ public class WebClientIT {
                     "condition",
                     "Acme announces the date of its first rocket launch",
                     "channels",
-                    List.of("telegram"),
+                    List.of(channel),
                     "threshold",
                     0.8)));
     assertEquals(r.body(), 201, r.statusCode());
@@ -400,6 +410,45 @@ public class WebClientIT {
     browser.driver.navigate().back();
     browser.heading("Acme feed");
     noConsoleErrors();
+  }
+
+  /** The run's details, opened (a reload closes them). */
+  String runDetails() {
+    browser.waitFor(By.cssSelector("li.run"));
+    browser.button("Show details").click();
+    browser.waitFor(By.xpath("//li[contains(@class,'run')]//h4[.='Deliveries']"));
+    return browser.driver.findElement(By.cssSelector("li.run")).getText();
+  }
+
+  @Test
+  public void aPersonSeesADeliveryRetryingAndThenDelivered() throws Exception {
+    AtomicBoolean failing = new AtomicBoolean(true);
+    try (FlakyWebhookReceiver receiver = new FlakyWebhookReceiver((id, attempt) -> failing.get())) {
+      String token = user("petra");
+      watch(token, "acme-hook", "Acme hook", "webhook:" + receiver.url());
+      browser.open("/watch/acme-hook");
+      signIn("petra@example.org");
+      browser.heading("Acme hook");
+      browser.button("Run now").click();
+      String run = runDetails();
+      assertTrue(
+          run,
+          Pattern.compile("webhook:\\S+: retrying — HTTP 503; next attempt \\S.*")
+              .matcher(run)
+              .find());
+      browser.assertAccessible("watch page with a delivery retrying");
+
+      failing.set(false); // the receiver is back: the next attempt delivers
+      for (int i = 0; i < 300 && receiver.delivered() == 0; i++) Thread.sleep(100);
+      assertEquals(1, receiver.delivered());
+      for (int i = 0; i < 10 && !run.contains(": delivered"); i++) {
+        browser.driver.navigate().refresh();
+        run = runDetails();
+      }
+      assertTrue(run, Pattern.compile("webhook:\\S+: delivered").matcher(run).find());
+      assertFalse(run, run.contains("retrying"));
+      noConsoleErrors();
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.run.EntityRunAll;
@@ -16,24 +17,22 @@ import java.util.concurrent.CompletionStage;
  */
 public final class OnDemandRuns {
   private final WatchEntity.Refs watches;
-  private final OwnerEntity.Refs owners;
+  private final AccountEntity.Refs accountRefs;
   private final Asks asks;
 
-  public OnDemandRuns(WatchEntity.Refs watches, OwnerEntity.Refs owners, Asks asks) {
+  public OnDemandRuns(WatchEntity.Refs watches, AccountEntity.Refs accountRefs, Asks asks) {
     this.watches = watches;
-    this.owners = owners;
+    this.accountRefs = accountRefs;
     this.asks = asks;
   }
 
   /**
    * One watch now, enabled or not; refused when the watch does not exist, and {@code UNAVAILABLE}
-   * when the watch stopped or restarted before the run was recorded.
+   * when the watch stopped or restarted before the run was recorded, here or with its node.
    */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return asks.<WatchEntity.Command, RunRecord>ask(
-            watches.watch(owner, watchId),
-            r -> new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, r),
-            EntityRunAll.RUN_TIMEOUT)
+    return WatchEntity.askRun(
+            asks, watches.watch(owner, watchId), RunRecord.TRIGGER_MANUAL, EntityRunAll.RUN_TIMEOUT)
         .exceptionally(
             failure -> {
               if (WatchEntity.interrupted(failure))
@@ -46,34 +45,43 @@ public final class OnDemandRuns {
    * Starts an owner's run-all and answers its job at once; {@code CONFLICT} while one is in flight.
    */
   public CompletionStage<RunAllJob> startRunAll(String owner) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            owners.owner(owner), OwnerEntity.StartRunAll::new)
+    return asks.<AccountEntity.Command, RunAllJob>ask(
+            accountRefs.account(owner), AccountEntity.StartRunAll::new)
         .exceptionally(Refusal.as(Refusal.Kind.CONFLICT));
   }
 
   /** An owner's run-all job as it stands; {@code NOT_FOUND} for an unknown one. */
   public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            owners.owner(owner), r -> new OwnerEntity.GetRunAllJob(jobId, r))
+    return asks.<AccountEntity.Command, RunAllJob>ask(
+            accountRefs.account(owner), r -> new AccountEntity.GetRunAllJob(jobId, r))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND));
   }
 
   /**
-   * The job once it finished, waiting at most {@code patience}; {@code UNAVAILABLE} when the owner
-   * entity stopped before it finished (a job just started that the entity no longer knows went with
-   * it).
+   * The job once it finished, waiting at most {@code patience}; {@code UNAVAILABLE} when the
+   * account entity stopped before it finished, here or with its node (a job just started that the
+   * entity no longer knows went with it).
    */
   public CompletionStage<RunAllJob> awaitRunAllJob(String owner, String jobId, Duration patience) {
-    return asks.<OwnerEntity.Command, RunAllJob>ask(
-            owners.owner(owner), r -> new OwnerEntity.AwaitRunAllJob(jobId, r), patience)
+    return asks.<AccountEntity.Command, RunAllJob>askWhileOwed(
+            accountRefs.account(owner),
+            r -> new AccountEntity.AwaitRunAllJob(jobId, r),
+            patience,
+            // a job the entity no longer knows went with its node: the await is owed no more
+            asker ->
+                asks.<AccountEntity.Command, RunAllJob>ask(
+                        accountRefs.account(owner), r -> new AccountEntity.GetRunAllJob(jobId, r))
+                    .thenApply(job -> true)
+                    .exceptionally(failure -> Failures.isRefusal(failure) ? false : null),
+            () -> new EntityRefusal(AccountEntity.NO_SUCH_JOB))
         .exceptionally(
             failure -> {
               if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);
               String refusal = Failures.unwrap(failure).getMessage();
               throw new Refusal(
                   Refusal.Kind.UNAVAILABLE,
-                  OwnerEntity.NO_SUCH_JOB.equals(refusal)
-                      ? OwnerEntity.RUN_ALL_INTERRUPTED
+                  AccountEntity.NO_SUCH_JOB.equals(refusal)
+                      ? AccountEntity.RUN_ALL_INTERRUPTED
                       : refusal);
             });
   }

@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

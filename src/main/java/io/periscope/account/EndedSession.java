@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;

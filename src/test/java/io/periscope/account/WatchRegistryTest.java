@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.Failures;
 import io.periscope.json.Issue;
@@ -59,7 +59,7 @@ public final class MailedTokens {
    * 400 with the issue at {@code ["token"]}.
    */
   public static ValidationException refused() {
-    return new ValidationException(List.of(Issue.at(OwnerEntity.TOKEN_REFUSED, "token")));
+    return new ValidationException(List.of(Issue.at(AccountEntity.TOKEN_REFUSED, "token")));
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -17,11 +17,11 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * The owner entity's mailed tokens, e-mail verification, password reset and identity-provider
+ * The account entity's mailed tokens, e-mail verification, password reset and identity-provider
  * verification under the persistence testkit, every command, event and state round-tripping through
  * the service's Jackson binding.
  */
-public class OwnerTokensTest {
+public class AccountEntityTokensTest {
   @ClassRule
   public static final TestKitJunitResource testKit =
       new TestKitJunitResource(EntityTestKits.config());
@@ -31,7 +31,8 @@ public class OwnerTokensTest {
   private static final Account REGISTERED =
       new Account("alice-x", "alice@example.org", Role.USER, "$2a$10$first", NOW, false, 0);
 
-  private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State>
+  private EventSourcedBehaviorTestKit<
+          AccountEntity.Command, AccountEntity.Event, AccountEntity.State>
       owner;
 
   @Before
@@ -39,28 +40,28 @@ public class OwnerTokensTest {
     owner =
         EventSourcedBehaviorTestKit.create(
             testKit.system(),
-            OwnerEntityTest.idle("alice-x"),
+            AccountEntityTest.idle("alice-x"),
             EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
     owner.<StatusReply<org.apache.pekko.Done>>runCommand(
-        r -> new OwnerEntity.CreateAccount(REGISTERED, r));
+        r -> new AccountEntity.CreateAccount(REGISTERED, r));
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<
-          OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State, StatusReply<Account>>
+          AccountEntity.Command, AccountEntity.Event, AccountEntity.State, StatusReply<Account>>
       issue(TokenPurpose purpose, String hash) {
-    return owner.runCommand(r -> new OwnerEntity.IssueToken(purpose, hash, LATER, r));
+    return owner.runCommand(r -> new AccountEntity.IssueToken(purpose, hash, LATER, r));
   }
 
   private StatusReply<Account> verify(String hash, Instant at) {
     return owner
-        .<StatusReply<Account>>runCommand(r -> new OwnerEntity.VerifyEmail(hash, at, r))
+        .<StatusReply<Account>>runCommand(r -> new AccountEntity.VerifyEmail(hash, at, r))
         .reply();
   }
 
   private StatusReply<Account> reset(String hash, String newPassword, Instant at) {
     return owner
         .<StatusReply<Account>>runCommand(
-            r -> new OwnerEntity.ResetPassword(hash, newPassword, at, r))
+            r -> new AccountEntity.ResetPassword(hash, newPassword, at, r))
         .reply();
   }
 
@@ -68,7 +69,7 @@ public class OwnerTokensTest {
   public void anIssuedTokenIsKeptAsItsHashAndAnswersTheAccount() {
     var result = issue(TokenPurpose.VERIFY_EMAIL, "h1");
     assertEquals(
-        new OwnerEntity.TokenIssued(TokenPurpose.VERIFY_EMAIL, "h1", LATER), result.event());
+        new AccountEntity.TokenIssued(TokenPurpose.VERIFY_EMAIL, "h1", LATER), result.event());
     assertEquals("alice@example.org", result.reply().getValue().email());
     assertEquals(
         List.of(new PendingToken(TokenPurpose.VERIFY_EMAIL, "h1", LATER)), result.state().tokens());
@@ -83,16 +84,16 @@ public class OwnerTokensTest {
         "the password stays: the mailbox owner registered it",
         "$2a$10$first",
         first.getValue().passwordHash());
-    assertEquals(OwnerEntity.TOKEN_REFUSED, verify("h1", NOW).getError().getMessage());
+    assertEquals(AccountEntity.TOKEN_REFUSED, verify("h1", NOW).getError().getMessage());
   }
 
   @Test
   public void aWrongExpiredOrOtherPurposeTokenIsRefusedAlike() {
     issue(TokenPurpose.VERIFY_EMAIL, "h1");
     issue(TokenPurpose.RESET_PASSWORD, "h2");
-    assertEquals(OwnerEntity.TOKEN_REFUSED, verify("nope", NOW).getError().getMessage());
-    assertEquals(OwnerEntity.TOKEN_REFUSED, verify("h1", LATER).getError().getMessage());
-    assertEquals(OwnerEntity.TOKEN_REFUSED, verify("h2", NOW).getError().getMessage());
+    assertEquals(AccountEntity.TOKEN_REFUSED, verify("nope", NOW).getError().getMessage());
+    assertEquals(AccountEntity.TOKEN_REFUSED, verify("h1", LATER).getError().getMessage());
+    assertEquals(AccountEntity.TOKEN_REFUSED, verify("h2", NOW).getError().getMessage());
     assertFalse(owner.getState().account().emailVerified());
   }
 
@@ -109,7 +110,7 @@ public class OwnerTokensTest {
     issue(TokenPurpose.RESET_PASSWORD, "h2");
     var check =
         owner.<StatusReply<Account>>runCommand(
-            r -> new OwnerEntity.CheckToken(TokenPurpose.RESET_PASSWORD, "h2", NOW, r));
+            r -> new AccountEntity.CheckToken(TokenPurpose.RESET_PASSWORD, "h2", NOW, r));
     assertTrue(check.reply().isSuccess());
     assertTrue(check.hasNoEvents());
     assertTrue(reset("h2", "$2a$10$x", NOW).isSuccess());
@@ -140,14 +141,14 @@ public class OwnerTokensTest {
   public void aProviderVerifyingAnUnverifiedAccountRevokesItsUnprovenPassword() {
     var result =
         owner.<StatusReply<Account>>runCommand(
-            r -> new OwnerEntity.VerifiedByProvider("github", r));
-    assertEquals(new OwnerEntity.EmailVerified("github", true), result.event());
+            r -> new AccountEntity.VerifiedByProvider("github", r));
+    assertEquals(new AccountEntity.EmailVerified("github", true), result.event());
     assertTrue(result.reply().getValue().emailVerified());
     assertNull(result.reply().getValue().passwordHash());
     assertEquals(1, result.reply().getValue().sessionGeneration());
     var again =
         owner.<StatusReply<Account>>runCommand(
-            r -> new OwnerEntity.VerifiedByProvider("github", r));
+            r -> new AccountEntity.VerifiedByProvider("github", r));
     assertTrue("a verified account is signed in as it is", again.hasNoEvents());
   }
 
@@ -156,7 +157,7 @@ public class OwnerTokensTest {
     issue(TokenPurpose.RESET_PASSWORD, "h2");
     issue(TokenPurpose.VERIFY_EMAIL, "h1");
     verify("h1", NOW);
-    OwnerEntity.State before = owner.getState();
+    AccountEntity.State before = owner.getState();
     owner.restart();
     assertEquals(before, owner.getState());
     assertTrue(owner.getState().account().emailVerified());

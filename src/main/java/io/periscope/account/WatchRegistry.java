@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -64,6 +64,11 @@ public final class WatchRegistry {
     Buffer target = new Buffer();
     buffer.ids.subList(0, size).stream().filter(id -> !id.equals(removed)).forEach(target::append);
     return new WatchRegistry(target, target.ids.size());
+  }
+
+  /** How many ids it holds. */
+  public int size() {
+    return size;
   }
 
   /** A copy of the ids, oldest first. */

@@ -1,10 +1,10 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 
 /**
- * A personal API token as the owner entity keeps it: its name and times, and only the SHA-256 of
+ * A personal API token as the account entity keeps it: its name and times, and only the SHA-256 of
  * the token itself.
  *
  * @param expiresAt null for a token that does not expire

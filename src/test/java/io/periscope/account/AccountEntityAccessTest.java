@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -17,11 +17,11 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * What the owner entity keeps for access: ended sign-ins, role, disabling, deletion and personal
+ * What the account entity keeps for access: ended sign-ins, role, disabling, deletion and personal
  * API tokens. Commands, events and state round-trip through the service's Jackson binding (the
  * testkit's serialization check) and replay to the same state.
  */
-public class OwnerAccessTest {
+public class AccountEntityAccessTest {
   @ClassRule
   public static final TestKitJunitResource testKit =
       new TestKitJunitResource(EntityTestKits.config());
@@ -29,7 +29,8 @@ public class OwnerAccessTest {
   static final Instant T0 = Instant.parse("2026-11-25T12:00:00Z");
   static final Account ADA = Account.made("ada", "ada@example.org", Role.USER, "$2a$10$h", T0);
 
-  private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State>
+  private EventSourcedBehaviorTestKit<
+          AccountEntity.Command, AccountEntity.Event, AccountEntity.State>
       owner;
 
   @Before
@@ -37,25 +38,25 @@ public class OwnerAccessTest {
     owner =
         EventSourcedBehaviorTestKit.create(
             testKit.system(),
-            OwnerEntityTest.idle("ada"),
+            AccountEntityTest.idle("ada"),
             EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
-    owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.CreateAccount(ADA, r));
+    owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.CreateAccount(ADA, r));
   }
 
-  private OwnerEntity.Access access() {
+  private AccountEntity.Access access() {
     return owner
-        .<StatusReply<OwnerEntity.Access>>runCommand(OwnerEntity.GetAccess::new)
+        .<StatusReply<AccountEntity.Access>>runCommand(AccountEntity.GetAccess::new)
         .reply()
         .getValue();
   }
 
   @Test
   public void anEndedSignInIsRememberedUntilItsTokenWouldHaveExpired() {
-    owner.<StatusReply<OwnerEntity.Access>>runCommand(
-        r -> new OwnerEntity.EndSession("s1", T0.plusSeconds(60), T0, r));
+    owner.<StatusReply<AccountEntity.Access>>runCommand(
+        r -> new AccountEntity.EndSession("s1", T0.plusSeconds(60), T0, r));
     assertEquals(List.of("s1"), access().endedSessions());
-    owner.<StatusReply<OwnerEntity.Access>>runCommand(
-        r -> new OwnerEntity.EndSession("s2", T0.plusSeconds(200), T0.plusSeconds(100), r));
+    owner.<StatusReply<AccountEntity.Access>>runCommand(
+        r -> new AccountEntity.EndSession("s2", T0.plusSeconds(200), T0.plusSeconds(100), r));
     assertEquals("s1 expired by then", List.of("s2"), access().endedSessions());
     owner.restart();
     assertEquals(List.of("s2"), access().endedSessions());
@@ -63,20 +64,20 @@ public class OwnerAccessTest {
 
   @Test
   public void endingEverySignInMovesTheGenerationOn() {
-    owner.<StatusReply<OwnerEntity.Access>>runCommand(
-        r -> new OwnerEntity.EndSession(null, T0, T0, r));
+    owner.<StatusReply<AccountEntity.Access>>runCommand(
+        r -> new AccountEntity.EndSession(null, T0, T0, r));
     assertEquals(1, access().account().sessionGeneration());
   }
 
   @Test
   public void disablingEndsSignInsAndEnablingDoesNotBringThemBack() {
     var disabled =
-        owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.SetDisabled(true, r));
+        owner.<StatusReply<Account>>runCommand(r -> new AccountEntity.SetDisabled(true, r));
     assertTrue(disabled.reply().getValue().disabled());
     assertEquals(1, disabled.reply().getValue().sessionGeneration());
-    var again = owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.SetDisabled(true, r));
+    var again = owner.<StatusReply<Account>>runCommand(r -> new AccountEntity.SetDisabled(true, r));
     assertTrue("unchanged: nothing written", again.hasNoEvents());
-    owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.SetDisabled(false, r));
+    owner.<StatusReply<Account>>runCommand(r -> new AccountEntity.SetDisabled(false, r));
     owner.restart();
     Account now = access().account();
     assertFalse(now.disabled());
@@ -85,7 +86,7 @@ public class OwnerAccessTest {
 
   @Test
   public void aRoleChangeIsKept() {
-    owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.ChangeRole(Role.ADMIN, r));
+    owner.<StatusReply<Account>>runCommand(r -> new AccountEntity.ChangeRole(Role.ADMIN, r));
     owner.restart();
     assertEquals(Role.ADMIN, access().account().role());
   }
@@ -94,28 +95,29 @@ public class OwnerAccessTest {
   public void aPasswordChangeNeedsTheHashItReplaces() {
     var stale =
         owner.<StatusReply<Account>>runCommand(
-            r -> new OwnerEntity.ChangePassword("$2a$10$other", "$2a$10$new", r));
+            r -> new AccountEntity.ChangePassword("$2a$10$other", "$2a$10$new", r));
     assertTrue(stale.reply().isError());
     assertTrue(stale.hasNoEvents());
     var changed =
         owner.<StatusReply<Account>>runCommand(
-            r -> new OwnerEntity.ChangePassword("$2a$10$h", "$2a$10$new", r));
+            r -> new AccountEntity.ChangePassword("$2a$10$h", "$2a$10$new", r));
     assertEquals("$2a$10$new", changed.reply().getValue().passwordHash());
     assertEquals(1, changed.reply().getValue().sessionGeneration());
   }
 
   @Test
   public void aDeletedAccountIsGoneAndItsIdStaysTaken() {
-    owner.<StatusReply<Account>>runCommand(r -> new OwnerEntity.DeleteAccount(T0, r));
+    owner.<StatusReply<Account>>runCommand(r -> new AccountEntity.DeleteAccount(T0, r));
     owner.restart();
-    OwnerEntity.Access access = access();
+    AccountEntity.Access access = access();
     assertTrue(access.deleted());
     assertNull(access.account());
-    var recreate = owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.CreateAccount(ADA, r));
+    var recreate =
+        owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.CreateAccount(ADA, r));
     assertTrue(recreate.reply().isError());
     assertTrue(
         owner
-            .<StatusReply<Account>>runCommand(r -> new OwnerEntity.ChangeRole(Role.ADMIN, r))
+            .<StatusReply<Account>>runCommand(r -> new AccountEntity.ChangeRole(Role.ADMIN, r))
             .reply()
             .isError());
   }
@@ -123,24 +125,24 @@ public class OwnerAccessTest {
   @Test
   public void apiTokensAreKeptHashedNamedOnceAndTheirUseToTheMinute() {
     ApiToken token = new ApiToken("t1", "ci", "hash-1", T0, null, null);
-    owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.CreateApiToken(token, r));
+    owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.CreateApiToken(token, r));
     var sameName =
         owner.<StatusReply<Done>>runCommand(
             r ->
-                new OwnerEntity.CreateApiToken(
+                new AccountEntity.CreateApiToken(
                     new ApiToken("t2", "ci", "hash-2", T0, null, null), r));
     assertTrue(sameName.reply().isError());
-    owner.runCommand(new OwnerEntity.TouchApiToken("t1", T0.plusSeconds(5)));
-    var soon = owner.runCommand(new OwnerEntity.TouchApiToken("t1", T0.plusSeconds(30)));
+    owner.runCommand(new AccountEntity.TouchApiToken("t1", T0.plusSeconds(5)));
+    var soon = owner.runCommand(new AccountEntity.TouchApiToken("t1", T0.plusSeconds(30)));
     assertTrue("within the minute: nothing written", soon.hasNoEvents());
     assertEquals(T0.plusSeconds(5), access().apiTokens().get(0).lastUsedAt());
     owner.restart();
     assertEquals(T0.plusSeconds(5), access().apiTokens().get(0).lastUsedAt());
-    owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.RevokeApiToken("t1", r));
+    owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.RevokeApiToken("t1", r));
     assertEquals(List.of(), access().apiTokens());
     assertTrue(
         owner
-            .<StatusReply<Done>>runCommand(r -> new OwnerEntity.RevokeApiToken("t1", r))
+            .<StatusReply<Done>>runCommand(r -> new AccountEntity.RevokeApiToken("t1", r))
             .reply()
             .isError());
   }
@@ -149,18 +151,18 @@ public class OwnerAccessTest {
   public void anOwnerWithoutAnAccountAnswersItsAccessAndRefusesChanges() {
     var empty =
         EventSourcedBehaviorTestKit
-            .<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State>create(
-                testKit.system(), OwnerEntityTest.idle("nobody"));
-    OwnerEntity.Access access =
+            .<AccountEntity.Command, AccountEntity.Event, AccountEntity.State>create(
+                testKit.system(), AccountEntityTest.idle("nobody"));
+    AccountEntity.Access access =
         empty
-            .<StatusReply<OwnerEntity.Access>>runCommand(OwnerEntity.GetAccess::new)
+            .<StatusReply<AccountEntity.Access>>runCommand(AccountEntity.GetAccess::new)
             .reply()
             .getValue();
     assertNull(access.account());
     assertFalse(access.deleted());
     assertTrue(
         empty
-            .<StatusReply<Account>>runCommand(r -> new OwnerEntity.SetDisabled(true, r))
+            .<StatusReply<Account>>runCommand(r -> new AccountEntity.SetDisabled(true, r))
             .reply()
             .isError());
   }

@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
@@ -10,26 +10,26 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * An owner's watches as they are now: the owner entity's ids, each watch asked. An id whose watch
+ * An owner's watches as they are now: the account entity's ids, each watch asked. An id whose watch
  * is not there (deleted after it was listed, or left behind by a delete cut short) is skipped, and
- * the owner is asked to check and forget it ({@link OwnerEntity.ForgetWatchIfGone}), so the next
+ * the owner is asked to check and forget it ({@link AccountEntity.ForgetWatchIfGone}), so the next
  * listing does not wake that watch again.
  */
-public final class OwnerWatches {
-  private final OwnerEntity.Refs owners;
+public final class AccountWatches {
+  private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
   private final Asks asks;
 
-  public OwnerWatches(OwnerEntity.Refs owners, WatchEntity.Refs watches, Asks asks) {
-    this.owners = owners;
+  public AccountWatches(AccountEntity.Refs accountRefs, WatchEntity.Refs watches, Asks asks) {
+    this.accountRefs = accountRefs;
     this.watches = watches;
     this.asks = asks;
   }
 
   /** The owner's watches, in creation order. */
   public CompletionStage<List<Watch>> live(String owner) {
-    return asks.<OwnerEntity.Command, OwnerEntity.WatchIds>ask(
-            owners.owner(owner), OwnerEntity.ListWatches::new)
+    return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
+            accountRefs.account(owner), AccountEntity.ListWatches::new)
         .thenCompose(
             ids -> {
               List<CompletableFuture<Watch>> reads =
@@ -57,7 +57,7 @@ public final class OwnerWatches {
    */
   public <T> T gone(String owner, String watchId, Throwable failure) {
     if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);
-    owners.owner(owner).tell(new OwnerEntity.ForgetWatchIfGone(watchId));
+    accountRefs.account(owner).tell(new AccountEntity.ForgetWatchIfGone(watchId));
     return null;
   }
 }

@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -26,10 +26,10 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * The owner entity under the persistence testkit; commands, events and state round-trip through the
- * service's Jackson binding (periscope.conf) and must come back equal.
+ * The account entity under the persistence testkit; commands, events and state round-trip through
+ * the service's Jackson binding (periscope.conf) and must come back equal.
  */
-public class OwnerEntityTest {
+public class AccountEntityTest {
   @ClassRule
   public static final TestKitJunitResource testKit =
       new TestKitJunitResource(EntityTestKits.config());
@@ -42,7 +42,8 @@ public class OwnerEntityTest {
           "$2a$10$hash",
           Instant.parse("2026-11-22T12:00:00Z"));
 
-  private EventSourcedBehaviorTestKit<OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State>
+  private EventSourcedBehaviorTestKit<
+          AccountEntity.Command, AccountEntity.Event, AccountEntity.State>
       owner;
 
   @Before
@@ -95,14 +96,14 @@ public class OwnerEntityTest {
   private final AtomicReference<String> asked = new AtomicReference<>();
 
   /** An owner whose run-all is never asked for here. */
-  static Behavior<OwnerEntity.Command> idle(String id) {
+  static Behavior<AccountEntity.Command> idle(String id) {
     return idle(id, NO_WATCHES);
   }
 
-  static Behavior<OwnerEntity.Command> idle(String id, WatchEntity.Refs watches) {
+  static Behavior<AccountEntity.Command> idle(String id, WatchEntity.Refs watches) {
     return Behaviors.setup(
         ctx ->
-            OwnerEntity.create(
+            AccountEntity.create(
                 id,
                 (owner, ids, progress) ->
                     CompletableFuture.failedFuture(new IllegalStateException("idle")),
@@ -111,24 +112,24 @@ public class OwnerEntityTest {
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<
-          OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State, StatusReply<Done>>
+          AccountEntity.Command, AccountEntity.Event, AccountEntity.State, StatusReply<Done>>
       createAccount(Account account) {
-    return owner.runCommand(r -> new OwnerEntity.CreateAccount(account, r));
+    return owner.runCommand(r -> new AccountEntity.CreateAccount(account, r));
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<
-          OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State, StatusReply<Done>>
+          AccountEntity.Command, AccountEntity.Event, AccountEntity.State, StatusReply<Done>>
       addWatch(String id) {
-    return owner.runCommand(r -> new OwnerEntity.AddWatch(id, r));
+    return owner.runCommand(r -> new AccountEntity.AddWatch(id, r));
   }
 
   private StatusReply<Account> getAccount() {
-    return owner.<StatusReply<Account>>runCommand(OwnerEntity.GetAccount::new).reply();
+    return owner.<StatusReply<Account>>runCommand(AccountEntity.GetAccount::new).reply();
   }
 
   private List<String> listWatches() {
     return owner
-        .<StatusReply<OwnerEntity.WatchIds>>runCommand(OwnerEntity.ListWatches::new)
+        .<StatusReply<AccountEntity.WatchIds>>runCommand(AccountEntity.ListWatches::new)
         .reply()
         .getValue()
         .ids();
@@ -139,9 +140,9 @@ public class OwnerEntityTest {
     Serialization serialization = SerializationExtension.get(testKit.system());
     for (Object message :
         List.of(
-            new OwnerEntity.WatchesAdded(List.of("w")),
-            new OwnerEntity.WatchRemoved("w"),
-            new OwnerEntity.State(ALICE, WatchRegistry.of(List.of()), List.of()))) {
+            new AccountEntity.WatchesAdded(List.of("w")),
+            new AccountEntity.WatchRemoved("w"),
+            new AccountEntity.State(ALICE, WatchRegistry.of(List.of()), List.of()))) {
       assertEquals(
           "JacksonJsonSerializer",
           serialization.findSerializerFor(message).getClass().getSimpleName());
@@ -152,7 +153,7 @@ public class OwnerEntityTest {
   public void creatingAnAccountPersistsAccountCreated() {
     var result = createAccount(ALICE);
     assertTrue(result.reply().isSuccess());
-    assertEquals(new OwnerEntity.AccountCreated(ALICE), result.event());
+    assertEquals(new AccountEntity.AccountCreated(ALICE), result.event());
     assertEquals(ALICE, result.state().account());
   }
 
@@ -182,7 +183,7 @@ public class OwnerEntityTest {
   public void addingAWatchPersistsWatchAdded() {
     var result = addWatch("w1");
     assertTrue(result.reply().isSuccess());
-    assertEquals(new OwnerEntity.WatchesAdded(List.of("w1")), result.event());
+    assertEquals(new AccountEntity.WatchesAdded(List.of("w1")), result.event());
   }
 
   @Test
@@ -215,13 +216,13 @@ public class OwnerEntityTest {
     addWatch("w1");
     owner.restart();
     assertEquals(
-        new OwnerEntity.State(ALICE, WatchRegistry.of(List.of("w2", "w1")), List.of()),
+        new AccountEntity.State(ALICE, WatchRegistry.of(List.of("w2", "w1")), List.of()),
         owner.getState());
     assertEquals(ALICE, getAccount().getValue());
   }
 
   private StatusReply<Done> deleteWatch(String id) {
-    return owner.<StatusReply<Done>>runCommand(r -> new OwnerEntity.DeleteWatch(id, r)).reply();
+    return owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.DeleteWatch(id, r)).reply();
   }
 
   @Test
@@ -250,8 +251,8 @@ public class OwnerEntityTest {
     existing.add("live");
     addWatch("live");
     addWatch("gone");
-    owner.runCommand(new OwnerEntity.ForgetWatchIfGone("live"));
-    owner.runCommand(new OwnerEntity.ForgetWatchIfGone("gone"));
+    owner.runCommand(new AccountEntity.ForgetWatchIfGone("live"));
+    owner.runCommand(new AccountEntity.ForgetWatchIfGone("gone"));
     // the checks answer asynchronously; the listing waits behind neither, so look until it settles
     for (int i = 0; i < 100 && listWatches().size() > 1; i++) Thread.sleep(20);
     assertEquals(List.of("live"), listWatches());
@@ -261,18 +262,18 @@ public class OwnerEntityTest {
   public void aRegistrationArrivingWhileADeleteIsAskedWaitsForItAndStays() {
     var live = testKit.spawn(idle("race-" + java.util.UUID.randomUUID(), watches()));
     var added = testKit.<StatusReply<Done>>createTestProbe();
-    live.tell(new OwnerEntity.AddWatch("w", added.ref()));
+    live.tell(new AccountEntity.AddWatch("w", added.ref()));
     assertTrue(added.receiveMessage().isSuccess());
     existing.add("w");
     // the delete is asked, and the same id registered again right behind it (a create racing it)
     var deleted = testKit.<StatusReply<Done>>createTestProbe();
-    live.tell(new OwnerEntity.DeleteWatch("w", deleted.ref()));
+    live.tell(new AccountEntity.DeleteWatch("w", deleted.ref()));
     var again = testKit.<StatusReply<Done>>createTestProbe();
-    live.tell(new OwnerEntity.AddWatch("w", again.ref()));
+    live.tell(new AccountEntity.AddWatch("w", again.ref()));
     assertTrue(deleted.receiveMessage().isSuccess());
     assertTrue(again.receiveMessage().isSuccess());
-    var list = testKit.<StatusReply<OwnerEntity.WatchIds>>createTestProbe();
-    live.tell(new OwnerEntity.ListWatches(list.ref()));
+    var list = testKit.<StatusReply<AccountEntity.WatchIds>>createTestProbe();
+    live.tell(new AccountEntity.ListWatches(list.ref()));
     assertEquals(List.of("w"), list.receiveMessage().getValue().ids());
   }
 
@@ -284,11 +285,34 @@ public class OwnerEntityTest {
     for (int i = 0; i < 5; i++) {
       var probe = testKit.<StatusReply<Done>>createTestProbe();
       probes.add(probe);
-      live.tell(new OwnerEntity.AddWatch("w" + i, probe.ref()));
+      live.tell(new AccountEntity.AddWatch("w" + i, probe.ref()));
     }
     probes.forEach(p -> assertTrue(p.receiveMessage().isSuccess()));
-    var list = testKit.<StatusReply<OwnerEntity.WatchIds>>createTestProbe();
-    live.tell(new OwnerEntity.ListWatches(list.ref()));
+    var list = testKit.<StatusReply<AccountEntity.WatchIds>>createTestProbe();
+    live.tell(new AccountEntity.ListWatches(list.ref()));
     assertEquals(List.of("w0", "w1", "w2", "w3", "w4"), list.receiveMessage().getValue().ids());
+  }
+
+  @Test
+  public void registrationsBoundByAMostTakeNoMorePlacesThanItEvenArrivingTogether() {
+    var live = testKit.spawn(idle("bound-" + java.util.UUID.randomUUID()));
+    List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes =
+        new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      var probe = testKit.<StatusReply<Done>>createTestProbe();
+      probes.add(probe);
+      live.tell(new AccountEntity.AddWatch("w" + i, 2, probe.ref()));
+    }
+    assertTrue(probes.get(0).receiveMessage().isSuccess());
+    assertTrue(probes.get(1).receiveMessage().isSuccess());
+    for (var refused : probes.subList(2, 4))
+      assertEquals(
+          AccountEntity.NO_ROOM_FOR_WATCH, refused.receiveMessage().getError().getMessage());
+    var known = testKit.<StatusReply<Done>>createTestProbe();
+    live.tell(new AccountEntity.AddWatch("w1", 2, known.ref()));
+    assertTrue("a known id takes no new place", known.receiveMessage().isSuccess());
+    var list = testKit.<StatusReply<AccountEntity.WatchIds>>createTestProbe();
+    live.tell(new AccountEntity.ListWatches(list.ref()));
+    assertEquals(List.of("w0", "w1"), list.receiveMessage().getValue().ids());
   }
 }

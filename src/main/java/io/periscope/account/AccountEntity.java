@@ -1,4 +1,4 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import io.periscope.entity.JournalFailures;
 import io.periscope.entity.JsonSerializable;
@@ -55,20 +55,21 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * shard handed over to another node) a caller waiting for the run-all hears so at once instead of
  * waiting out its timeout.
  */
-public final class OwnerEntity
+public final class AccountEntity
     extends EventSourcedBehaviorWithEnforcedReplies<
-        OwnerEntity.Command, OwnerEntity.Event, OwnerEntity.State> {
+        AccountEntity.Command, AccountEntity.Event, AccountEntity.State> {
 
+  /** Named "Owner" as before the rename: the name is every account's persistence id prefix. */
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Owner");
 
   /**
-   * How a service reaches this entity: an account's owner entity. Sharded when serving, a local
+   * How a service reaches this entity: an account's account entity. Sharded when serving, a local
    * actor for the command line; a service is handed only the lookups of the entities it asks.
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> owner(String accountId);
+    RecipientRef<Command> account(String accountId);
   }
 
   // ---- state
@@ -226,11 +227,23 @@ public final class OwnerEntity
       implements Command {}
 
   /**
-   * Idempotent: registering a known id changes nothing. Acknowledged once the id is in the journal;
-   * the ids that arrive while one write is under way go together in the next, so one owner's
-   * concurrent creates do not queue one journal write each.
+   * Idempotent: registering a known id changes nothing. With {@code most}, a new id is refused with
+   * {@link #NO_ROOM_FOR_WATCH} when the account holds that many ids, those being written included.
+   * Acknowledged once the id is in the journal; the ids that arrive while one write is under way go
+   * together in the next, so one owner's concurrent creates do not queue one journal write each.
    */
-  public record AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  public record AddWatch(String watchId, Integer most, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {
+    public AddWatch(String watchId, ActorRef<StatusReply<Done>> replyTo) {
+      this(watchId, null, replyTo);
+    }
+  }
+
+  /**
+   * What an {@link AddWatch} with a bound {@code most} is refused with when the account already
+   * holds that many ids: creates checked at once cannot both take the last place.
+   */
+  public static final String NO_ROOM_FOR_WATCH = "the account holds as many watches as it may";
 
   /** Writes the registrations gathered so far (sent by the entity to itself). */
   record WriteRegistrations() implements Command {}
@@ -450,7 +463,7 @@ public final class OwnerEntity
       Duration jobsKeptFor) {
     return Behaviors.setup(
         ctx ->
-            new OwnerEntity(
+            new AccountEntity(
                 ctx,
                 PersistenceId.of(TYPE_KEY.name(), accountId),
                 runAll,
@@ -460,7 +473,7 @@ public final class OwnerEntity
                 jobsKeptFor));
   }
 
-  private OwnerEntity(
+  private AccountEntity(
       ActorContext<Command> context,
       PersistenceId persistenceId,
       RunAllWatches runAll,
@@ -818,6 +831,10 @@ public final class OwnerEntity
     if (checking != null) return Effect().stash();
     if (state.watchIds().contains(cmd.watchId()))
       return Effect().reply(cmd.replyTo(), StatusReply.ack());
+    if (cmd.most() != null
+        && !pending.containsKey(cmd.watchId())
+        && state.watchIds().size() + pending.size() >= cmd.most())
+      return Effect().reply(cmd.replyTo(), StatusReply.error(NO_ROOM_FOR_WATCH));
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
     pending.computeIfAbsent(cmd.watchId(), id -> new ArrayList<>()).add(cmd.replyTo());
     return Effect().noReply();

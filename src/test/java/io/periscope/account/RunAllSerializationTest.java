@@ -1,18 +1,25 @@
-package io.periscope.owner;
+package io.periscope.account;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.entity.Asks;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunAllWatches;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.NodeDeath;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -21,7 +28,7 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * The owner entity as run-all's serializer: one in flight per owner, and nobody left waiting or
+ * The account entity as run-all's serializer: one in flight per owner, and nobody left waiting or
  * refused.
  */
 public class RunAllSerializationTest {
@@ -34,15 +41,15 @@ public class RunAllSerializationTest {
   /** Run-alls the test finishes by hand, per owner. */
   private final Map<String, CompletableFuture<RunAllResult>> inFlight = new ConcurrentHashMap<>();
 
-  private final TestProbe<OwnerEntity.Command> shard = testKit.createTestProbe();
+  private final TestProbe<AccountEntity.Command> shard = testKit.createTestProbe();
 
-  private ActorRef<OwnerEntity.Command> owner(String id, Duration keepAliveEvery) {
+  private ActorRef<AccountEntity.Command> owner(String id, Duration keepAliveEvery) {
     return testKit.spawn(
-        OwnerEntity.create(
+        AccountEntity.create(
             id,
             (owner, ids, progress) ->
                 inFlight.computeIfAbsent(owner, o -> new CompletableFuture<>()),
-            OwnerEntityTest.NO_WATCHES,
+            AccountEntityTest.NO_WATCHES,
             shard.ref(),
             keepAliveEvery,
             Duration.ZERO));
@@ -62,13 +69,13 @@ public class RunAllSerializationTest {
    * A run-all as the synchronous route asks for it: started, then awaited. The probe gets the
    * refusal to start, or the finished job.
    */
-  private TestProbe<StatusReply<RunAllJob>> runAll(ActorRef<OwnerEntity.Command> owner) {
+  private TestProbe<StatusReply<RunAllJob>> runAll(ActorRef<AccountEntity.Command> owner) {
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.StartRunAll(started.ref()));
+    owner.tell(new AccountEntity.StartRunAll(started.ref()));
     StatusReply<RunAllJob> start = started.receiveMessage();
     TestProbe<StatusReply<RunAllJob>> probe = testKit.createTestProbe();
     if (start.isError()) probe.ref().tell(start);
-    else owner.tell(new OwnerEntity.AwaitRunAllJob(start.getValue().id(), probe.ref()));
+    else owner.tell(new AccountEntity.AwaitRunAllJob(start.getValue().id(), probe.ref()));
     return probe;
   }
 
@@ -81,7 +88,7 @@ public class RunAllSerializationTest {
     var second = runAll(owner);
     StatusReply<RunAllJob> refused = second.receiveMessage();
     assertTrue(refused.isError());
-    assertEquals(OwnerEntity.RUN_ALL_IN_FLIGHT, refused.getError().getMessage());
+    assertEquals(AccountEntity.RUN_ALL_IN_FLIGHT, refused.getError().getMessage());
     first.expectNoMessage(Duration.ofMillis(100));
 
     started(id).complete(EMPTY);
@@ -114,7 +121,7 @@ public class RunAllSerializationTest {
     started(id).completeExceptionally(new IllegalStateException("boom"));
     RunAllJob failed = first.receiveMessage().getValue();
     assertEquals(RunAllJob.FAILED, failed.status());
-    assertEquals(OwnerEntity.RUN_ALL_FAILED, failed.error());
+    assertEquals(AccountEntity.RUN_ALL_FAILED, failed.error());
     var next = runAll(owner);
     started(id).complete(EMPTY);
     assertTrue(next.receiveMessage().isSuccess());
@@ -126,14 +133,14 @@ public class RunAllSerializationTest {
     String id = "k-" + UUID.randomUUID();
     var owner = owner(id, Duration.ofMillis(100));
     var run = runAll(owner);
-    shard.expectMessageClass(OwnerEntity.KeepAlive.class);
-    shard.expectMessageClass(OwnerEntity.KeepAlive.class);
+    shard.expectMessageClass(AccountEntity.KeepAlive.class);
+    shard.expectMessageClass(AccountEntity.KeepAlive.class);
     started(id).complete(EMPTY);
     assertTrue(run.receiveMessage().isSuccess());
     // at most the tick that raced the completion is still on its way; after it the keep-alive has
     // stopped
     try {
-      shard.expectMessageClass(OwnerEntity.KeepAlive.class, Duration.ofMillis(150));
+      shard.expectMessageClass(AccountEntity.KeepAlive.class, Duration.ofMillis(150));
     } catch (AssertionError noneInFlight) {
       // fine: the last tick was before the completion
     }
@@ -147,8 +154,8 @@ public class RunAllSerializationTest {
     var run = runAll(owner);
     started(id);
     // the await is in before the stop: a round trip after it
-    TestProbe<StatusReply<OwnerEntity.WatchIds>> listed = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.ListWatches(listed.ref()));
+    TestProbe<StatusReply<AccountEntity.WatchIds>> listed = testKit.createTestProbe();
+    owner.tell(new AccountEntity.ListWatches(listed.ref()));
     listed.receiveMessage();
     testKit.stop(owner);
     StatusReply<RunAllJob> reply = run.receiveMessage();
@@ -160,34 +167,61 @@ public class RunAllSerializationTest {
   }
 
   @Test
+  public void whoAwaitsARunAllHearsWhenItsEntitysNodeDied() throws Exception {
+    String id = "d-" + UUID.randomUUID();
+    var onTheDeadNode = owner(id, Duration.ofMinutes(1));
+    TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
+    onTheDeadNode.tell(new AccountEntity.StartRunAll(started.ref()));
+    String jobId = started.receiveMessage().getValue().id();
+    started(id); // in flight, and never finished: its node died
+    var sharding =
+        testKit.spawn(NodeDeath.routing(onTheDeadNode, owner(id, Duration.ofMinutes(1))));
+    OnDemandRuns runs =
+        new OnDemandRuns(
+            (owner, watchId) -> {
+              throw new AssertionError("no watch is asked");
+            },
+            accountId -> sharding,
+            new Asks(testKit.system(), Duration.ofSeconds(3)));
+
+    var awaited = runs.awaitRunAllJob(id, jobId, Duration.ofMinutes(2)).toCompletableFuture();
+
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> awaited.get(15, TimeUnit.SECONDS));
+    Refusal refusal = (Refusal) Failures.unwrap(failed);
+    assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
+    assertEquals(AccountEntity.RUN_ALL_INTERRUPTED, refusal.getMessage());
+  }
+
+  @Test
   public void anAsynchronousRunAllAnswersItsJobAtOnceAndTheJobFollowsTheRun() throws Exception {
     String id = "j-" + UUID.randomUUID();
     var progress = new java.util.concurrent.atomic.AtomicReference<RunAllWatches.Progress>();
     var run = new CompletableFuture<RunAllResult>();
     var owner =
         testKit.spawn(
-            OwnerEntity.create(
+            AccountEntity.create(
                 id,
                 (o, ids, p) -> {
                   progress.set(p);
                   return run;
                 },
-                OwnerEntityTest.NO_WATCHES,
+                AccountEntityTest.NO_WATCHES,
                 shard.ref(),
                 Duration.ofMinutes(1),
                 Duration.ofMinutes(1)));
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.StartRunAll(started.ref()));
+    owner.tell(new AccountEntity.StartRunAll(started.ref()));
     RunAllJob job = started.receiveMessage().getValue();
     assertEquals(RunAllJob.RUNNING, job.status());
 
     // the same 409 rule for both forms
     var sync = runAll(owner);
-    assertEquals(OwnerEntity.RUN_ALL_IN_FLIGHT, sync.receiveMessage().getError().getMessage());
+    assertEquals(AccountEntity.RUN_ALL_IN_FLIGHT, sync.receiveMessage().getError().getMessage());
     TestProbe<StatusReply<RunAllJob>> awaiting = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.AwaitRunAllJob(job.id(), awaiting.ref()));
-    owner.tell(new OwnerEntity.StartRunAll(started.ref()));
-    assertEquals(OwnerEntity.RUN_ALL_IN_FLIGHT, started.receiveMessage().getError().getMessage());
+    owner.tell(new AccountEntity.AwaitRunAllJob(job.id(), awaiting.ref()));
+    owner.tell(new AccountEntity.StartRunAll(started.ref()));
+    assertEquals(AccountEntity.RUN_ALL_IN_FLIGHT, started.receiveMessage().getError().getMessage());
 
     for (int i = 0; i < 300 && progress.get() == null; i++) Thread.sleep(10);
     progress.get().listed(2);
@@ -214,8 +248,8 @@ public class RunAllSerializationTest {
     assertEquals(result.outcomes(), done.outcomes());
 
     TestProbe<StatusReply<RunAllJob>> unknown = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.GetRunAllJob("no-such-job", unknown.ref()));
-    assertEquals(OwnerEntity.NO_SUCH_JOB, unknown.receiveMessage().getError().getMessage());
+    owner.tell(new AccountEntity.GetRunAllJob("no-such-job", unknown.ref()));
+    assertEquals(AccountEntity.NO_SUCH_JOB, unknown.receiveMessage().getError().getMessage());
   }
 
   @Test
@@ -223,26 +257,26 @@ public class RunAllSerializationTest {
     String id = "jf-" + UUID.randomUUID();
     var owner = owner(id, Duration.ofMinutes(1));
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.StartRunAll(started.ref()));
+    owner.tell(new AccountEntity.StartRunAll(started.ref()));
     RunAllJob job = started.receiveMessage().getValue();
     started(id).completeExceptionally(new IllegalStateException("boom"));
     TestProbe<StatusReply<RunAllJob>> read = testKit.createTestProbe();
     RunAllJob failed = null;
     for (int i = 0; i < 300 && (failed == null || !failed.finished()); i++) {
       Thread.sleep(10);
-      owner.tell(new OwnerEntity.GetRunAllJob(job.id(), read.ref()));
+      owner.tell(new AccountEntity.GetRunAllJob(job.id(), read.ref()));
       StatusReply<RunAllJob> reply = read.receiveMessage();
       // kept for no time at all in this test: it may be forgotten already
       if (reply.isError()) return;
       failed = reply.getValue();
     }
     assertEquals(RunAllJob.FAILED, failed.status());
-    assertEquals(OwnerEntity.RUN_ALL_FAILED, failed.error());
+    assertEquals(AccountEntity.RUN_ALL_FAILED, failed.error());
   }
 
-  private RunAllJob jobOf(ActorRef<OwnerEntity.Command> owner, String jobId) {
+  private RunAllJob jobOf(ActorRef<AccountEntity.Command> owner, String jobId) {
     TestProbe<StatusReply<RunAllJob>> read = testKit.createTestProbe();
-    owner.tell(new OwnerEntity.GetRunAllJob(jobId, read.ref()));
+    owner.tell(new AccountEntity.GetRunAllJob(jobId, read.ref()));
     return read.receiveMessage().getValue();
   }
 }
