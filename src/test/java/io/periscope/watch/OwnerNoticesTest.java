@@ -282,6 +282,36 @@ public class OwnerNoticesTest {
             .startsWith("keeps failing: its alert reached none of its channels (HTTP 410)"));
   }
 
+  @Test
+  public void aSnapshotAndDeliveriesWrittenBeforeNoticesReadAsNoStreakAndTheRunsAlert()
+      throws Exception {
+    var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
+    WatchEntity.State told =
+        WatchEntity.State.EMPTY.withFailing(new OwnerNotices.Streak(4, "boom", "r1", true));
+    var serializer =
+        (org.apache.pekko.serialization.SerializerWithStringManifest)
+            serialization.findSerializerFor(told);
+    String json = new String(serializer.toBinary(told), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(json, json.contains(",\"failing\":{"));
+    String old = json.substring(0, json.indexOf(",\"failing\":{")) + "}";
+    WatchEntity.State read =
+        (WatchEntity.State)
+            serializer.fromBinary(
+                old.getBytes(java.nio.charset.StandardCharsets.UTF_8), serializer.manifest(told));
+    assertEquals(OwnerNotices.Streak.NONE, read.failing());
+    assertEquals(
+        told.failing(),
+        ((WatchEntity.State)
+                serializer.fromBinary(serializer.toBinary(told), serializer.manifest(told)))
+            .failing());
+
+    RunRecord.DeliveryRecord before = new RunRecord.DeliveryRecord(hook, null, true, null);
+    assertNull(
+        ((RunRecord.DeliveryRecord)
+                serializer.fromBinary(serializer.toBinary(before), serializer.manifest(before)))
+            .notice());
+  }
+
   private static String latestRunId(ActorRef<WatchEntity.Command> entity) {
     TestProbe<StatusReply<WatchEntity.Runs>> probe = testKit.createTestProbe();
     entity.tell(new WatchEntity.GetRuns(1, probe.ref()));
