@@ -119,7 +119,7 @@ function RunView({ watchId, run, feedback, onFeedback }) {
           run.deliveries.length
             ? [
                 h('h4', null, 'Deliveries'),
-                h('ul', null, run.deliveries.map((d) => h('li', null, `${d.channel}${d.device ? ` (${d.device})` : ''}: ${deliveryState(d)}`))),
+                h('ul', null, run.deliveries.map((d) => h('li', null, `${d.notice ? `notice (${d.notice}) to ` : ''}${d.channel}${d.device ? ` (${d.device})` : ''}: ${deliveryState(d)}`))),
               ]
             : null,
         )

@@ -189,7 +189,7 @@ public final class Periscope {
             .build();
     this.notifyMeters = new NotifyMeters(metrics.registry());
     this.modelMeters = new ModelMeters(metrics.registry());
-    this.adminAlerts = AdminAlerts.create(config, trusted, notifyMeters);
+    this.adminAlerts = AdminAlerts.create(config, trusted, blocking, notifyMeters);
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);

@@ -91,6 +91,25 @@ public record Settings(
     return retry;
   }
 
+  /**
+   * WATCH_FAILING_AFTER's default: the failed runs in a row after which a watch's owner is told.
+   */
+  public static final int DEFAULT_WATCH_FAILING_AFTER = 3;
+
+  /**
+   * WATCH_FAILING_AFTER, {@code periscope.notify.owner-failing-after} (the default where a
+   * configuration has none, as in tests of single entities): after this many failed runs in a row
+   * the owner is told on the watch's own channels (docs/runs.md, "Operational alerts"); 0 tells
+   * owners nothing.
+   */
+  public static int watchFailingAfter(Config config) {
+    String path = "periscope.notify.owner-failing-after";
+    int runs = config.hasPath(path) ? config.getInt(path) : DEFAULT_WATCH_FAILING_AFTER;
+    if (runs < 0 || runs > 100)
+      throw new IllegalArgumentException("WATCH_FAILING_AFTER must be between 0 and 100");
+    return runs;
+  }
+
   public record SignUp(String mode, String domains) {}
 
   /**
@@ -188,6 +207,7 @@ public record Settings(
     if (runsPerNode < 1) throw new IllegalArgumentException("RUNS_PER_NODE must be at least 1");
     runHistoryRetention(config);
     deliveryRetry(config);
+    watchFailingAfter(config);
     Duration runDeadline = p.getDuration("runs.deadline");
     if (runDeadline.compareTo(Duration.ofSeconds(1)) < 0
         || runDeadline.compareTo(MAX_RUN_DEADLINE) > 0)

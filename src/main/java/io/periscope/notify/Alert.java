@@ -30,7 +30,17 @@ public record Alert(
     CONFIRMED,
     WEAK,
     /** A test send (POST /channels/test): nothing was judged, only the channel is tried. */
-    TEST
+    TEST,
+    /**
+     * An operational notice about the watch itself (it keeps failing, it recovered): nothing was
+     * judged; the summary's first line completes the headline, its other lines are the body.
+     */
+    NOTICE
+  }
+
+  /** Operational: about the service or the watch, not an event; never held back (quiet hours). */
+  public boolean operational() {
+    return strength == Strength.NOTICE;
   }
 
   /**

@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * How an event alert reads, in every channel's markup: one layout (headline, summary, evidence,
  * condition), rendered as Telegram HTML, plain text, Slack mrkdwn or Discord markdown. A confirmed
- * alert opens with 🔔, a weak one with 🔸 and says it is unconfirmed, a test send's with 🧪; none
- * opens with ⚠️, which marks operational alerts.
+ * alert opens with 🔔, a weak one with 🔸 and says it is unconfirmed, a test send's with 🧪; only
+ * operational ones open with ⚠️ (a notice to a watch's owner, {@link Alert.Strength#NOTICE}, whose
+ * summary's first line completes its headline).
  */
 public final class AlertFormat {
   /** Discord refuses webhook messages whose content is longer. */
@@ -85,7 +86,9 @@ public final class AlertFormat {
   private static String render(Alert alert, Markup m, boolean withHeadline) {
     List<String> lines = new ArrayList<>();
     if (withHeadline) lines.add(headline(alert, m));
-    if (!alert.summary().isBlank()) lines.add(m.escape(alert.summary().strip()));
+    String summary =
+        alert.strength() == Alert.Strength.NOTICE ? body(alert.summary()) : alert.summary().strip();
+    if (!summary.isBlank()) lines.add(m.escape(summary));
     if (!alert.evidence().isEmpty()) {
       lines.add("");
       for (Alert.Evidence e : alert.evidence()) lines.add("• " + m.evidence(e));
@@ -104,7 +107,18 @@ public final class AlertFormat {
       case CONFIRMED -> "🔔 " + name + " — condition met (" + alert.percent() + "%)";
       case WEAK -> "🔸 Possible match (unconfirmed, " + alert.percent() + "%) — " + name;
       case TEST -> "🧪 Test alert — " + name;
+      case NOTICE -> ("⚠️ " + name + " " + m.escape(oneLine(firstLine(alert.summary())))).strip();
     };
+  }
+
+  private static String firstLine(String text) {
+    int end = text.indexOf('\n');
+    return end < 0 ? text : text.substring(0, end);
+  }
+
+  private static String body(String text) {
+    int end = text.indexOf('\n');
+    return end < 0 ? "" : text.substring(end + 1).strip();
   }
 
   /** The first cited page, as a notification's tap target (ntfy's Click, Gotify's, Pushover's). */

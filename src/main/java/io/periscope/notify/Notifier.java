@@ -86,6 +86,31 @@ public final class Notifier {
       ChannelPolicy policy,
       AdminAlerts alerts,
       NotifyMeters meters) {
+    FixedWindowRateLimiter perOwner =
+        new FixedWindowRateLimiter(
+                config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),
+                Duration.ofHours(1),
+                Clock.systemUTC())
+            .counted(meters.registry(), "notifications");
+    return new Notifier(
+        senders(config, trusted, guarded, blocking, webhookSecrets),
+        push,
+        policy,
+        perOwner,
+        alerts,
+        meters);
+  }
+
+  /**
+   * The sender of each channel kind but {@code push}, as {@link #create} describes them; the
+   * operator's own channels (ADMIN_CHANNELS) pass the trusted client as {@code guarded}.
+   */
+  public static Map<ChannelId.Kind, ChannelSender> senders(
+      Config config,
+      OkHttpClient trusted,
+      OkHttpClient guarded,
+      Executor blocking,
+      WebhookSecrets webhookSecrets) {
     Map<ChannelId.Kind, ChannelSender> senders = new EnumMap<>(ChannelId.Kind.class);
     senders.put(
         ChannelId.Kind.TELEGRAM, new TelegramSender(trusted, TelegramSettings.from(config)));
@@ -101,13 +126,7 @@ public final class Notifier {
     senders.put(
         ChannelId.Kind.PUSHOVER,
         new PushoverSender(trusted, config.getString("periscope.pushover.api-base-url")));
-    FixedWindowRateLimiter perOwner =
-        new FixedWindowRateLimiter(
-                config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),
-                Duration.ofHours(1),
-                Clock.systemUTC())
-            .counted(meters.registry(), "notifications");
-    return new Notifier(senders, push, policy, perOwner, alerts, meters);
+    return senders;
   }
 
   /**

@@ -27,7 +27,8 @@ public final class NtfySender implements ChannelSender {
       Map.of(
           Alert.Strength.CONFIRMED, "bell",
           Alert.Strength.WEAK, "grey_question",
-          Alert.Strength.TEST, "test_tube");
+          Alert.Strength.TEST, "test_tube",
+          Alert.Strength.NOTICE, "warning");
 
   private final OkHttpClient client;
 

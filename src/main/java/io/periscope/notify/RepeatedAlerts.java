@@ -10,7 +10,8 @@ import java.util.Map;
  * The operational alerts about watches that fail run after run, throttled per watch and kind: the
  * first failure of a streak is alerted at once, the repeats are summed up in one alert at most
  * every {@code repeatEvery}, and the first good run after a streak sends a recovery alert. So a
- * model outage sends each failing watch's owner a handful of alerts, not one per watch per run. The
+ * model outage sends each failing watch's owner a handful of alerts, not one per watch per run;
+ * likewise the deliveries that failed for good, per owner and channel ({@link #failedOn}). The
  * streaks live in memory on each node (a restart starts them afresh, with one alert more).
  */
 public final class RepeatedAlerts {
@@ -46,14 +47,30 @@ public final class RepeatedAlerts {
 
   /** A run of the watch failed this way: alerted now, summed up later, or counted. */
   public void failed(AdminAlerts.Kind kind, String owner, String watchId, String detail) {
+    repeated(key(kind, owner, watchId), kind, owner, watchId, detail);
+  }
+
+  /**
+   * A delivery of the watch to {@code channel} failed for good: throttled per owner and channel,
+   * not per watch, so a dead channel that many watches of an owner use sends one alert and then a
+   * summary at most every {@code repeatEvery}, naming the watch of the latest failure. Such a
+   * streak ends only when it is forgotten (the channel may stay dead while the watches run well).
+   */
+  public void failedOn(
+      AdminAlerts.Kind kind, String owner, String watchId, String channel, String detail) {
+    repeated(kind.label() + " " + owner + " " + channel, kind, owner, watchId, detail);
+  }
+
+  private void repeated(
+      String key, AdminAlerts.Kind kind, String owner, String watchId, String detail) {
     Instant now = clock.instant();
     String message;
     synchronized (streaks) {
-      Streak streak = streaks.get(key(kind, owner, watchId));
+      Streak streak = streaks.get(key);
       if (streak == null) {
         streak = new Streak();
         streak.lastSent = now;
-        streaks.put(key(kind, owner, watchId), streak);
+        streaks.put(key, streak);
         message = detail;
       } else if (!now.isBefore(streak.lastSent.plus(repeatEvery))) {
         message =

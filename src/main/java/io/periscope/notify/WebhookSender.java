@@ -78,7 +78,11 @@ public final class WebhookSender implements ChannelSender {
             .createObjectNode()
             .put(
                 "type",
-                alert.strength() == Alert.Strength.TEST ? "periscope.test" : "periscope.alert")
+                switch (alert.strength()) {
+                  case TEST -> "periscope.test";
+                  case NOTICE -> "periscope.notice";
+                  default -> "periscope.alert";
+                })
             .put("id", alert.id())
             .put("owner", alert.owner())
             .put("watchId", alert.watchId())

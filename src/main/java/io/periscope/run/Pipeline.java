@@ -122,15 +122,17 @@ public final class Pipeline implements RunPipeline {
   }
 
   /**
-   * The operator hears of it once per delivery; the channel by its kind only, since its target (a
-   * webhook's path, an address) is the owner's and may be a secret.
+   * The operator hears of it once per delivery, throttled per owner and channel (a dead channel on
+   * many watches is one alert an hour, not one per delivery); the channel by its kind only, since
+   * its target (a webhook's path, an address) is the owner's and may be a secret.
    */
   @Override
   public void deliveryFailed(Alert alert, String channel, String reason) {
-    adminAlerts.alert(
+    runAlerts.failedOn(
         AdminAlerts.Kind.DELIVERY_FAILED,
         alert.owner(),
         alert.watchId(),
+        channel,
         "the alert of run "
             + alert.runId()
             + " to a "

@@ -88,7 +88,10 @@ public record RunRecord(
    * {@code state} is {@link #DELIVERED}, {@link #FAILED} (for good), {@link #PENDING} (a retry
    * follows at {@code nextAttemptAt}) or {@link #HELD} (quiet hours or a digest: it goes out at
    * {@code nextAttemptAt}); {@code attempts} the newest {@link #ATTEMPTS_KEPT} attempts, oldest
-   * first. Records written before retries have neither: their state follows from {@code ok}.
+   * first. Records written before retries have neither: their state follows from {@code ok}. {@code
+   * notice} is null for the run's alert; for a notice to the watch's owner that this run set off,
+   * what it said: {@link #NOTICE_FAILING} or {@link #NOTICE_RECOVERED} (docs/runs.md, "Operational
+   * alerts").
    */
   public record DeliveryRecord(
       String channel,
@@ -97,8 +100,12 @@ public record RunRecord(
       String error,
       String state,
       List<Attempt> attempts,
-      Instant nextAttemptAt)
+      Instant nextAttemptAt,
+      String notice)
       implements JsonSerializable {
+    public static final String NOTICE_FAILING = "failing";
+    public static final String NOTICE_RECOVERED = "recovered";
+
     public static final String DELIVERED = "delivered";
     public static final String FAILED = "failed";
     public static final String PENDING = "pending";
@@ -122,13 +129,30 @@ public record RunRecord(
       return new DeliveryRecord(channel, null, false, null, HELD, List.of(), until);
     }
 
+    /** A delivery of the run's alert. */
+    public DeliveryRecord(
+        String channel,
+        String device,
+        boolean ok,
+        String error,
+        String state,
+        List<Attempt> attempts,
+        Instant nextAttemptAt) {
+      this(channel, device, ok, error, state, attempts, nextAttemptAt, null);
+    }
+
+    /** This delivery as that of the notice {@code notice} (null: of the run's alert). */
+    public DeliveryRecord asNotice(String notice) {
+      return new DeliveryRecord(channel, device, ok, error, state, attempts, nextAttemptAt, notice);
+    }
+
     public boolean pending() {
       return PENDING.equals(state);
     }
 
     /** This delivery ended as failed for good, saying {@code reason}. */
     public DeliveryRecord failedForGood(String reason) {
-      return new DeliveryRecord(channel, device, false, reason, FAILED, attempts, null);
+      return new DeliveryRecord(channel, device, false, reason, FAILED, attempts, null, notice);
     }
 
     /** This delivery with one more attempt, which ended it ({@code state}) or left it pending. */
@@ -137,7 +161,7 @@ public record RunRecord(
       all.add(attempt);
       if (all.size() > ATTEMPTS_KEPT) all = all.subList(all.size() - ATTEMPTS_KEPT, all.size());
       return new DeliveryRecord(
-          channel, device, attempt.ok(), attempt.error(), state, all, nextAttemptAt);
+          channel, device, attempt.ok(), attempt.error(), state, all, nextAttemptAt, notice);
     }
   }
 
@@ -147,18 +171,19 @@ public record RunRecord(
   public record Attempt(Instant at, boolean ok, String error) implements JsonSerializable {}
 
   /**
-   * This run once its alert went out (or was cut short, or was tried again) to {@code sent}: each
-   * channel in {@code sent} has these deliveries in place of its earlier ones, the others keep
-   * theirs. A negative {@code totalMs} keeps the run's duration.
+   * This run once its alert (or a notice it set off) went out, was cut short or was tried again, to
+   * {@code sent}: each channel in {@code sent} has these deliveries of the same alert or notice in
+   * place of its earlier ones, the others keep theirs. A negative {@code totalMs} keeps the run's
+   * duration. {@code notificationsSent} counts the alert's deliveries, not the notices'.
    */
   public RunRecord withDeliveries(List<DeliveryRecord> sent, long totalMs) {
     java.util.Map<String, List<DeliveryRecord>> byChannel = new java.util.LinkedHashMap<>();
     for (DeliveryRecord d : deliveries == null ? List.<DeliveryRecord>of() : deliveries)
-      byChannel.computeIfAbsent(d.channel(), c -> new java.util.ArrayList<>()).add(d);
+      byChannel.computeIfAbsent(deliveryKey(d), c -> new java.util.ArrayList<>()).add(d);
     java.util.Set<String> replaced = new java.util.HashSet<>();
     for (DeliveryRecord d : sent) {
-      if (replaced.add(d.channel())) byChannel.put(d.channel(), new java.util.ArrayList<>());
-      byChannel.get(d.channel()).add(d);
+      if (replaced.add(deliveryKey(d))) byChannel.put(deliveryKey(d), new java.util.ArrayList<>());
+      byChannel.get(deliveryKey(d)).add(d);
     }
     List<DeliveryRecord> all = byChannel.values().stream().flatMap(List::stream).toList();
     return new RunRecord(
@@ -178,10 +203,14 @@ public record RunRecord(
         models,
         trustTier,
         all,
-        (int) all.stream().filter(DeliveryRecord::ok).count(),
+        (int) all.stream().filter(d -> d.ok() && d.notice() == null).count(),
         trimmed,
         error,
         setAside,
         decision);
+  }
+
+  private static String deliveryKey(DeliveryRecord d) {
+    return d.notice() == null ? d.channel() : d.notice() + " " + d.channel();
   }
 }

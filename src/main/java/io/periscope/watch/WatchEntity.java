@@ -135,11 +135,13 @@ public final class WatchEntity
       Map<String, Instant> baselines,
       Instant createdAt,
       List<Pending> outbox,
-      List<HeldAlert> held)
+      List<HeldAlert> held,
+      OwnerNotices.Streak failing)
       implements JsonSerializable {
     static final State EMPTY =
         new State(
-            null, false, List.of(), List.of(), null, null, Map.of(), null, List.of(), List.of());
+            null, false, List.of(), List.of(), null, null, Map.of(), null, List.of(), List.of(),
+            null);
 
     public State {
       seen = List.copyOf(seen);
@@ -147,6 +149,23 @@ public final class WatchEntity
       baselines = baselines == null ? Map.of() : Map.copyOf(baselines);
       outbox = outbox == null ? List.of() : List.copyOf(outbox);
       held = held == null ? List.of() : List.copyOf(held);
+      failing = failing == null ? OwnerNotices.Streak.NONE : failing;
+    }
+
+    /** The watch's failed runs in a row, and whether its owner was told (OwnerNotices). */
+    State withFailing(OwnerNotices.Streak streak) {
+      return new State(
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFireAt,
+          delivering,
+          baselines,
+          createdAt,
+          outbox,
+          held,
+          streak);
     }
 
     /**
@@ -189,19 +208,22 @@ public final class WatchEntity
           baselines,
           createdAt,
           owed,
-          waiting);
+          waiting,
+          failing);
     }
 
-    /** The deliveries of run {@code runId} as they now stand: each one still owed is updated. */
+    /**
+     * The deliveries of run {@code runId}'s alert or notices as they now stand: each one still owed
+     * is updated.
+     */
     State withAttempts(String runId, List<RunRecord.DeliveryRecord> records) {
       List<Pending> owed = new ArrayList<>();
       for (Pending p : outbox) {
-        if (!p.runId().equals(runId)) {
-          owed.add(p);
-          continue;
-        }
         List<RunRecord.DeliveryRecord> mine =
-            records.stream().filter(r -> r.channel().equals(p.channel())).toList();
+            records.stream()
+                .filter(r -> r.channel().equals(p.channel()))
+                .filter(r -> OwnerNotices.owedId(runId, r.notice()).equals(p.runId()))
+                .toList();
         if (mine.isEmpty()) owed.add(p);
         else if (mine.size() == 1 && mine.get(0).pending()) owed.add(p.withRecord(mine.get(0)));
       }
@@ -217,7 +239,7 @@ public final class WatchEntity
 
     State created(Watch w, Instant at, Instant nextFire) {
       return new State(
-          w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox, held);
+          w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox, held, failing);
     }
 
     public boolean exists() {
@@ -236,7 +258,8 @@ public final class WatchEntity
           baselines,
           createdAt,
           outbox,
-          held);
+          held,
+          failing);
     }
 
     State withNextFire(Instant nextFire) {
@@ -250,12 +273,23 @@ public final class WatchEntity
           baselines,
           createdAt,
           outbox,
-          held);
+          held,
+          failing);
     }
 
     State withDelivering(Delivering d) {
       return new State(
-          watch, everCreated, seen, recentRuns, nextFireAt, d, baselines, createdAt, outbox, held);
+          watch,
+          everCreated,
+          seen,
+          recentRuns,
+          nextFireAt,
+          d,
+          baselines,
+          createdAt,
+          outbox,
+          held,
+          failing);
     }
 
     /**
@@ -272,7 +306,17 @@ public final class WatchEntity
               .toList();
       Delivering still = delivering != null && delivering.runId().equals(runId) ? null : delivering;
       return new State(
-              watch, everCreated, seen, runs, nextFireAt, still, baselines, createdAt, outbox, held)
+              watch,
+              everCreated,
+              seen,
+              runs,
+              nextFireAt,
+              still,
+              baselines,
+              createdAt,
+              outbox,
+              held,
+              failing)
           .withAttempts(runId, sent);
     }
 
@@ -297,7 +341,8 @@ public final class WatchEntity
           sources,
           createdAt,
           outbox,
-          held);
+          held,
+          failing);
     }
   }
 
@@ -584,6 +629,16 @@ public final class WatchEntity
       String runId, List<RunRecord.DeliveryRecord> deliveries, long totalMs) implements Event {}
 
   /**
+   * The watch's owner is told, on {@code channels}, that it keeps failing or that it recovered
+   * ({@code notice}: {@link RunRecord.DeliveryRecord#NOTICE_FAILING} or {@link
+   * RunRecord.DeliveryRecord#NOTICE_RECOVERED}), as run {@code runId} called for: each delivery of
+   * {@code alert} is owed until {@code retryUntil}, like an alert's ({@link OwnerNotices}).
+   */
+  public record OwnerNoticed(
+      String notice, String runId, List<String> channels, Alert alert, Instant retryUntil)
+      implements Event {}
+
+  /**
    * Deliveries are owed: the wake-up index is to start the watch at {@code at} (the earliest of its
    * next attempt and its next fire time), since timers die with the entity.
    */
@@ -611,6 +666,9 @@ public final class WatchEntity
   private boolean running;
 
   private final Settings.DeliveryRetry retry;
+
+  /** WATCH_FAILING_AFTER: failed runs in a row after which the owner is told (0: never). */
+  private final int failingAfter;
 
   /** The owed deliveries ({@link Pending#key()}) with an attempt in flight. */
   private final Set<String> attempting = new HashSet<>();
@@ -675,6 +733,7 @@ public final class WatchEntity
             * EVENTS_PER_RUN;
     this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
     this.retry = Settings.deliveryRetry(context.getSystem().settings().config());
+    this.failingAfter = Settings.watchFailingAfter(context.getSystem().settings().config());
   }
 
   @Override
@@ -739,19 +798,34 @@ public final class WatchEntity
    * Persists {@code events}, followed by what keeps the wake-up index right while deliveries are
    * owed: a {@link DeliveriesDue} when the wake-up time moved or a schedule event would have set
    * the index to the next fire time alone, and the next fire time written again once nothing is
-   * owed any more.
+   * owed any more; and the notice to the watch's owner that these events call for, if any ({@link
+   * OwnerNotices}), whose deliveries are then attempted.
    */
   private EffectBuilder<Event, State> persistAll(State state, List<Event> events) {
     List<Event> all = new ArrayList<>(events);
     State after = state;
     for (Event e : events) after = apply(after, e);
+    Optional<OwnerNoticed> notice =
+        OwnerNotices.due(after, failingAfter, clock.instant(), retry.retryFor());
+    if (notice.isPresent()) {
+      all.add(notice.get());
+      after = apply(after, notice.get());
+    }
     boolean scheduleWritten = events.stream().anyMatch(e -> tagsOf(e).contains(SCHEDULE_TAG));
     Instant wake = after.wakeAt();
     if (wake != null && (scheduleWritten || !wake.equals(state.wakeAt())))
       all.add(new DeliveriesDue(wake));
     else if (wake == null && state.wakeAt() != null)
       all.add(new ScheduleAdvanced(null, after.nextFireAt()));
-    return Effect().persist(all);
+    if (notice.isEmpty()) return Effect().persist(all);
+    String owed = notice.get().alert().runId();
+    return Effect()
+        .persist(all)
+        .thenRun(
+            s ->
+                s.outbox().stream()
+                    .filter(p -> p.runId().equals(owed))
+                    .forEach(this::scheduleAttempt));
   }
 
   @Override
@@ -1098,7 +1172,7 @@ public final class WatchEntity
       List<Pending> ended,
       FirstAttempts first) {
     var persisted =
-        persistAll(state, List.of(new AlertDelivered(runId, records, totalMs)))
+        persistAll(state, List.of(new AlertDelivered(OwnerNotices.runOf(runId), records, totalMs)))
             .thenRun(
                 s -> {
                   for (Pending p : ended) {
@@ -1153,6 +1227,7 @@ public final class WatchEntity
           .map(
               d ->
                   new RunRecord.DeliveryRecord(d.channel(), d.device(), false, null)
+                      .asNotice(before.notice())
                       .after(
                           new RunRecord.Attempt(at, d.ok(), d.error()),
                           d.ok()
@@ -1339,6 +1414,10 @@ public final class WatchEntity
   }
 
   private static State apply(State state, Event event) {
+    return OwnerNotices.follow(state, applyOwn(state, event), event);
+  }
+
+  private static State applyOwn(State state, Event event) {
     if (event instanceof Created e) return state.created(e.watch(), e.at(), e.nextFireAt());
     if (event instanceof Replaced e) return state.withWatch(e.watch(), e.nextFireAt());
     if (event instanceof Deleted) return state.withWatch(null, null);
@@ -1369,6 +1448,7 @@ public final class WatchEntity
     }
     if (event instanceof AlertDelivered e)
       return state.withDelivered(e.runId(), e.deliveries(), e.totalMs());
+    if (event instanceof OwnerNoticed e) return OwnerNotices.noticed(state, e);
     throw new IllegalArgumentException("unknown watch event " + event.getClass().getName());
   }
 }

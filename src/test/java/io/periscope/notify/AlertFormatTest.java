@@ -28,6 +28,30 @@ public class AlertFormatTest {
   }
 
   @Test
+  public void aNoticeOpensWithAWarningSignItsSummarysFirstLineCompletingTheHeadline() {
+    Alert notice =
+        new Alert(
+            "alice",
+            "acme",
+            "Acme <launch>",
+            Alert.Strength.NOTICE,
+            1,
+            "keeps failing: every source failed\n3 runs in a row failed.",
+            List.of(),
+            "",
+            java.time.Instant.parse("2026-11-25T12:00:00Z"),
+            "r1/failing");
+    assertTrue(notice.operational());
+    assertEquals(
+        "⚠️ <b>Acme &lt;launch&gt;</b> keeps failing: every source failed\n3 runs in a row failed.",
+        AlertFormat.telegramHtml(notice));
+    assertEquals(
+        "⚠️ Acme <launch> keeps failing: every source failed", AlertFormat.headline(notice));
+    assertEquals("3 runs in a row failed.", AlertFormat.plainBody(notice));
+    assertFalse(Alerts.confirmed().operational());
+  }
+
+  @Test
   public void aWeakAlertSaysItIsUnconfirmedInEveryFormat() {
     Alert weak = Alerts.weak();
     for (String text :

@@ -23,6 +23,7 @@ import io.periscope.llm.PooledModel;
 import io.periscope.llm.VerdictPrompt;
 import io.periscope.net.SafeHttp;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
@@ -908,19 +909,62 @@ public class PipelineTest {
     }
     verdict.set(answer(false, 0.1));
     assertEquals(RunRecord.NO_MATCH, run(watch, Set.of()).record().outcome());
-    // best effort, not awaited by the runs
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (requestsTo("/bottg-token/sendMessage") < 3 && System.nanoTime() < deadline)
-      Thread.sleep(20);
-    Thread.sleep(300);
-    List<String> sent =
-        seen.stream()
-            .filter(q -> q.getPath().endsWith("/sendMessage"))
-            .map(q -> q.getBody().clone().readUtf8())
-            .toList();
+    List<String> sent = adminMessages(3);
     assertEquals("the first, one summary of the repeats, the recovery", 3, sent.size());
     assertTrue(sent.get(1), sent.get(1).contains("more time(s) since"));
     assertTrue(sent.get(2), sent.get(2).contains("recovered"));
+  }
+
+  private static Alert alertOf(String owner, String watchId, String runId) {
+    return new Alert(
+        owner,
+        watchId,
+        watchId,
+        Alert.Strength.CONFIRMED,
+        0.9,
+        "met",
+        List.of(),
+        "c",
+        Instant.now(),
+        runId);
+  }
+
+  /**
+   * The admin chat's messages once {@code expected} arrived (best effort, not awaited by what sent
+   * them), and a while more for any extra one.
+   */
+  private List<String> adminMessages(int expected) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (requestsTo("/bottg-token/sendMessage") < expected && System.nanoTime() < deadline)
+      Thread.sleep(20);
+    Thread.sleep(300);
+    return seen.stream()
+        .filter(q -> q.getPath().endsWith("/sendMessage"))
+        .map(q -> q.getBody().clone().readUtf8())
+        .toList();
+  }
+
+  @Test
+  public void aDeadChannelOnManyWatchesSendsOneDeliveryFailedAlertAnHourNotOnePerDelivery()
+      throws Exception {
+    String dead = "webhook:https://hooks.example.org/dead";
+    for (int i = 0; i < 20; i++)
+      pipeline.deliveryFailed(alertOf("alice", "watch-" + (i % 5), "run-" + i), dead, "HTTP 410");
+    // another owner's use of the same channel, and another channel of alice, are their own
+    pipeline.deliveryFailed(alertOf("bob", "w", "r"), dead, "HTTP 410");
+    pipeline.deliveryFailed(
+        alertOf("alice", "w", "r2"), "ntfy:https://ntfy.example.org/t", "HTTP 403");
+    alertClock.set(alertClock.instant().plus(RepeatedAlerts.REPEAT_EVERY));
+    pipeline.deliveryFailed(alertOf("alice", "watch-3", "run-late"), dead, "HTTP 410");
+    List<String> sent = adminMessages(4);
+    assertEquals(
+        "alice's dead webhook once, bob's, alice's ntfy, one summary: " + sent, 4, sent.size());
+    assertTrue(sent.stream().allMatch(t -> t.contains("delivery-failed")));
+    assertTrue(sent.stream().noneMatch(t -> t.contains("hooks.example.org")));
+    String summary =
+        sent.stream().filter(t -> t.contains("more time(s)")).findFirst().orElseThrow();
+    assertTrue(summary, summary.contains("20 more time(s) since"));
+    assertTrue(summary, summary.contains("alice/watch-3"));
   }
 
   @Test
