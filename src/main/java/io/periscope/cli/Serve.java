@@ -5,6 +5,7 @@ import io.periscope.Periscope;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
+import io.periscope.notify.AdminAlerts;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
 import io.periscope.runtime.Node;
@@ -50,6 +51,7 @@ public final class Serve {
   public static void run(String profile, Config config) throws Exception {
     long started = System.nanoTime();
     Settings settings = Settings.from(config);
+    AdminAlerts.channels(config); // a bad ADMIN_CHANNELS stops the start before anything starts
     Node.requireSharedState(config, settings);
     // Held for the life of the process: the command line goes through this service instead of
     // writing.
