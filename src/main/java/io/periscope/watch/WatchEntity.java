@@ -385,6 +385,14 @@ public final class WatchEntity
       return record == null || record.nextAttemptAt() == null ? alert.at() : record.nextAttemptAt();
     }
 
+    /** Its record as the attempts so far left it; before the first, a pending one without any. */
+    RunRecord.DeliveryRecord recordSoFar() {
+      return record != null
+          ? record
+          : new RunRecord.DeliveryRecord(
+              channel, null, false, null, RunRecord.DeliveryRecord.PENDING, List.of(), null);
+    }
+
     Pending withRecord(RunRecord.DeliveryRecord now) {
       return new Pending(runId, channel, alert, retryUntil, now, carries);
     }
@@ -1030,9 +1038,13 @@ public final class WatchEntity
 
   /** A timer for the release at {@code at}, while the watch stays in memory. */
   private void scheduleRelease(Instant at) {
+    tellSelfAt(at, new ReleaseDue());
+  }
+
+  /** Sends {@code command} to this incarnation at {@code at}, at once when it is past. */
+  private void tellSelfAt(Instant at, Command command) {
     Duration wait = Duration.between(clock.instant(), at);
-    context.scheduleOnce(
-        wait.isNegative() ? Duration.ZERO : wait, context.getSelf(), new ReleaseDue());
+    context.scheduleOnce(wait.isNegative() ? Duration.ZERO : wait, context.getSelf(), command);
   }
 
   /** Releases the held alerts due now into the outbox, and schedules their attempts. */
@@ -1091,11 +1103,7 @@ public final class WatchEntity
 
   /** Schedules the attempt of an owed delivery at its due time (at once when it is past). */
   private void scheduleAttempt(Pending p) {
-    Duration wait = Duration.between(clock.instant(), p.dueAt());
-    context.scheduleOnce(
-        wait.isNegative() ? Duration.ZERO : wait,
-        context.getSelf(),
-        new RetryDue(p.runId(), p.channel(), p.dueAt()));
+    tellSelfAt(p.dueAt(), new RetryDue(p.runId(), p.channel(), p.dueAt()));
   }
 
   private ReplyEffect<Event, State> onRetryDue(State state, RetryDue due) {
@@ -1105,10 +1113,7 @@ public final class WatchEntity
     Instant now = clock.instant();
     if (now.isAfter(p.retryUntil())) {
       // Out of time before the attempt (the watch was not running when it was due): ended.
-      RunRecord.DeliveryRecord before =
-          p.record() != null
-              ? p.record()
-              : new RunRecord.DeliveryRecord(p.channel(), null, false, null);
+      RunRecord.DeliveryRecord before = p.recordSoFar();
       return recordAttempts(
           state,
           p.runId(),
@@ -1217,11 +1222,7 @@ public final class WatchEntity
    */
   List<RunRecord.DeliveryRecord> afterAttempt(Pending p, List<Delivery> results, Instant at) {
     if (results.isEmpty()) results = List.of(Delivery.retryable(p.channel(), ATTEMPT_FAILED, null));
-    RunRecord.DeliveryRecord before =
-        p.record() != null
-            ? p.record()
-            : new RunRecord.DeliveryRecord(
-                p.channel(), null, false, null, RunRecord.DeliveryRecord.PENDING, List.of(), null);
+    RunRecord.DeliveryRecord before = p.recordSoFar();
     if (results.size() > 1 || results.get(0).device() != null) {
       return results.stream()
           .map(
