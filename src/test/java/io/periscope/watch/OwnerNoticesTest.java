@@ -159,9 +159,7 @@ public class OwnerNoticesTest {
   }
 
   private static RunRecord run(ActorRef<WatchEntity.Command> entity) {
-    TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, probe.ref()));
-    return probe.receiveMessage(Duration.ofSeconds(10)).getValue();
+    return WatchOutboxTest.run(testKit, entity);
   }
 
   private static RunRecord runById(ActorRef<WatchEntity.Command> entity, String runId) {

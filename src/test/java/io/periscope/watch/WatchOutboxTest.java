@@ -139,7 +139,12 @@ public class WatchOutboxTest {
   }
 
   private static RunRecord run(ActorRef<WatchEntity.Command> entity) {
-    TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
+    return run(testKit, entity);
+  }
+
+  /** Runs the watch now, as run-now does, and answers its record. */
+  static RunRecord run(TestKitJunitResource kit, ActorRef<WatchEntity.Command> entity) {
+    TestProbe<StatusReply<RunRecord>> probe = kit.createTestProbe();
     entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, probe.ref()));
     return probe.receiveMessage(Duration.ofSeconds(10)).getValue();
   }
