@@ -103,7 +103,7 @@ public class AccountRoutesTest {
     assertEquals(401, status("GET", "/watches", here, null));
     assertEquals(200, status("GET", "/watches", fresh, null));
     String operators =
-        service.tokens.issue("pavel", Role.USER, Instant.now(), Duration.ofMinutes(5));
+        service.tokens.issueOperator("pavel", Role.USER, Instant.now(), Duration.ofMinutes(5));
     assertEquals(
         "the command line's token for the owner is no sign-in the change ends",
         200,
