@@ -102,7 +102,8 @@ public final class AccountAccess {
                       .filter(t -> MailedTokens.sameHash(t.hash(), hash) && t.liveAt(now))
                       .findFirst();
               match.ifPresent(t -> touch(account.id(), t.id(), now));
-              return match.map(t -> new Principal(account.id(), account.role(), null, t.id()));
+              return match.map(
+                  t -> Principal.apiToken(account.id(), account.role(), t.id(), t.grants()));
             });
   }
 

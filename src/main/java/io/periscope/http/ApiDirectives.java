@@ -4,6 +4,7 @@ import static io.periscope.http.Reply.error;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.account.TokenScope;
 import io.periscope.auth.AccountAccess;
 import io.periscope.auth.Principal;
 import io.periscope.auth.Tokens;
@@ -14,6 +15,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -23,6 +25,7 @@ import org.apache.pekko.http.javadsl.marshalling.Marshaller;
 import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
+import org.apache.pekko.http.javadsl.model.HttpMethod;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
@@ -218,6 +221,32 @@ public final class ApiDirectives {
                     ? "authentication required: send Authorization: Bearer <token>"
                     : "the token is invalid or expired")
             .withHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
+  }
+
+  /**
+   * 403 for a personal API token without the scope the request needs ({@link TokenScope}): {@code
+   * admin} for a path under {@code /admin} (as the route layer decodes it), else {@code read} for a
+   * GET and {@code watches} for the rest. A sign-in has every scope.
+   */
+  public static Route withinScope(Principal caller, Supplier<Route> inner) {
+    return extractRequest(
+        request -> {
+          TokenScope needed = neededScope(request.method(), request.getUri().path());
+          return caller.allows(needed)
+              ? inner.get()
+              : failWith(
+                  new Refusal(
+                      Refusal.Kind.FORBIDDEN,
+                      "this personal API token does not have the '"
+                          + needed.wire()
+                          + "' scope this request needs"));
+        });
+  }
+
+  static TokenScope neededScope(HttpMethod method, String rawPath) {
+    List<String> segments = Endpoint.decodedSegments(rawPath);
+    if (segments == null || segments.get(0).equals("admin")) return TokenScope.ADMIN;
+    return method.equals(HttpMethods.GET) ? TokenScope.READ : TokenScope.WATCHES;
   }
 
   public static Route adminOnly(Principal principal, Supplier<Route> inner) {
