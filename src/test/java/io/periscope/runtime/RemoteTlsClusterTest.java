@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import com.typesafe.config.Config;
 import io.periscope.account.AccountEntity;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.LiveEntities;
 import io.periscope.testing.RemoteTlsFiles;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
@@ -20,12 +21,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import okhttp3.tls.HeldCertificate;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.MemberStatus;
-import org.apache.pekko.cluster.sharding.ShardRegion;
-import org.apache.pekko.cluster.sharding.typed.ClusterShardingQuery;
-import org.apache.pekko.cluster.sharding.typed.GetShardRegionState;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.junit.After;
 import org.junit.Rule;
@@ -137,14 +133,6 @@ public class RemoteTlsClusterTest {
 
   /** Whether the account {@code id}'s entity runs on {@code node}. */
   private static boolean hosts(InProcessService node, String id) throws Exception {
-    ShardRegion.CurrentShardRegionState state =
-        AskPattern.<ClusterShardingQuery, ShardRegion.CurrentShardRegionState>ask(
-                ClusterSharding.get(node.system).shardState(),
-                replyTo -> new GetShardRegionState(AccountEntity.TYPE_KEY, replyTo),
-                Duration.ofSeconds(5),
-                node.system.scheduler())
-            .toCompletableFuture()
-            .get();
-    return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(id));
+    return LiveEntities.on(node.system, AccountEntity.TYPE_KEY).contains(id);
   }
 }
