@@ -103,7 +103,7 @@ public final class AccountAccess {
                       .findFirst();
               match.ifPresent(t -> touch(account.id(), t.id(), now));
               return match.map(
-                  t -> Principal.apiToken(account.id(), account.role(), t.id(), t.grants()));
+                  t -> Principal.fromApiToken(account.id(), account.role(), t.id(), t.grants()));
             });
   }
 

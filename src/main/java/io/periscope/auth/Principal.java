@@ -30,12 +30,13 @@ public record Principal(
   }
 
   /** The caller of a sign-in token. */
-  static Principal signedIn(String accountId, Role role, String sessionId, boolean operator) {
+  static Principal fromSignIn(String accountId, Role role, String sessionId, boolean operator) {
     return new Principal(accountId, role, sessionId, null, null, operator);
   }
 
   /** The caller of a personal API token. */
-  static Principal apiToken(String accountId, Role role, String tokenId, Set<TokenScope> scopes) {
+  static Principal fromApiToken(
+      String accountId, Role role, String tokenId, Set<TokenScope> scopes) {
     return new Principal(accountId, role, null, tokenId, Set.copyOf(scopes), false);
   }
 

@@ -197,7 +197,7 @@ public final class Tokens {
       if (role.isEmpty()) return Optional.empty();
       Claims claims =
           new Claims(
-              Principal.signedIn(jwt.getSubject(), role.get(), sessionId, operator),
+              Principal.fromSignIn(jwt.getSubject(), role.get(), sessionId, operator),
               generation == null ? 0 : generation,
               operator);
       if (verified.size() >= VERIFIED_BOUND)
