@@ -126,12 +126,15 @@ public final class EvalReport {
   private BigDecimal costPerVerdict() {
     return ofAnswered.cost() == null || answered.isEmpty()
         ? null
-        : ofAnswered.cost().divide(BigDecimal.valueOf(answered.size()), AVERAGE);
+        : ofAnswered
+            .cost()
+            .divide(BigDecimal.valueOf(answered.size()), AVERAGE)
+            .stripTrailingZeros();
   }
 
-  /** What the cost is of: null without a price. */
+  /** Every call's cost: null without a price. */
   private BigDecimal totalCost() {
-    return price == null ? null : total.cost();
+    return price == null || total.cost() == null ? null : total.cost().stripTrailingZeros();
   }
 
   /**
