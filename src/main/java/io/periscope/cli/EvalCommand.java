@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -93,14 +94,7 @@ final class EvalCommand implements Callable<Integer> {
       description = "price per million output tokens, to count the cost (with --price-in)")
   private BigDecimal priceOut;
 
-  @Option(
-      names = "--progress",
-      paramLabel = "WHEN",
-      defaultValue = "auto",
-      description =
-          "a progress line on standard error: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE},"
-              + " on a terminal)")
-  private Progress.Mode progress;
+  @Mixin private Progress.Choice progress;
 
   @Override
   public Integer call() throws Exception {
@@ -139,7 +133,7 @@ final class EvalCommand implements Callable<Integer> {
             PooledModel.Keys.rotating(keys),
             new ModelMeters(new SimpleMeterRegistry()));
 
-    Progress shown = new Progress(progress, root.err);
+    Progress shown = progress.on(root.err);
     AtomicInteger judged = new AtomicInteger();
     List<Evaluation.Result> results =
         new Evaluation(asked, concurrency)

@@ -712,22 +712,16 @@ public class AdminRoutesTest {
       assertEquals(changed, json(service.call("GET", "/admin/model", root, null), 200));
 
       String before = service.call("GET", "/admin/model", root, null).body();
-      JsonNode issues =
-          error(
-                  service.call(
-                      "PUT",
-                      "/admin/model",
-                      root,
-                      priced.replace(
-                          "\"outputPerMillion\": 0.60", "\"outputPerMillion\": \"cheap\"")),
-                  400)
-              .get("issues");
+      String cheap =
+          priced.replace("\"outputPerMillion\": 0.60", "\"outputPerMillion\": \"cheap\"");
+      HttpResponse<String> refused = service.call("PUT", "/admin/model", root, cheap);
       assertEquals(
           Json.MAPPER.readTree(
               """
-              [{"path": ["verdicts", "price", "outputPerMillion"],               "message": "must be a number from 0 to 100000 (per million tokens)"}]\
+              [{"path": ["verdicts", "price", "outputPerMillion"],
+                "message": "must be a number from 0 to 100000 (per million tokens)"}]\
               """),
-          issues);
+          error(refused, 400).get("issues"));
       assertEquals(before, service.call("GET", "/admin/model", root, null).body());
     } finally {
       json(service.call("DELETE", "/admin/model", root, null), 200);

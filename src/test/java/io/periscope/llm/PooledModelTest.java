@@ -14,13 +14,13 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.runtime.LocalEntities;
+import io.periscope.testing.FakeJudge;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -91,18 +91,7 @@ public class PooledModelTest {
           100);
 
   private void answers(String... contents) {
-    for (String content : contents) {
-      server.enqueue(
-          new MockResponse()
-              .setHeader("Content-Type", "application/json")
-              .setBody(
-                  Json.text(
-                      Map.of(
-                          "choices",
-                          List.of(
-                              Map.of(
-                                  "message", Map.of("role", "assistant", "content", content)))))));
-    }
+    for (String content : contents) server.enqueue(FakeJudge.answer(content, 0, 0, 0));
   }
 
   /** Reads {"n": number}, naming what is wrong otherwise. */
@@ -177,28 +166,14 @@ public class PooledModelTest {
     assertFalse("no third try", server.getRequestCount() > 2);
   }
 
-  /** An answer that says what it took: {@code in} prompt tokens, {@code out} answer tokens. */
-  private void answerTaking(String content, int in, int out) {
-    server.enqueue(
-        new MockResponse()
-            .setHeader("Content-Type", "application/json")
-            .setBody(
-                Json.text(
-                    Map.of(
-                        "choices",
-                        List.of(Map.of("message", Map.of("role", "assistant", "content", content))),
-                        "usage",
-                        Map.of("prompt_tokens", in, "completion_tokens", out)))));
-  }
-
   @Test
   public void anAnswerCarriesWhatEveryCallOfItsQuestionTookAndCost() throws Exception {
     ModelPrice price = new ModelPrice(new BigDecimal("2"), null, new BigDecimal("10"));
     ModelClient priced =
         new OpenAiCompatibleClient(server.url("/v1").toString(), "m", price, new OkHttpClient());
     model = new PooledModel(() -> CompletableFuture.completedFuture(priced), keyPools);
-    answerTaking("{\"n\": \"three\"}", 1_000, 20);
-    answerTaking("{\"n\": 3}", 1_100, 10);
+    server.enqueue(FakeJudge.answer("{\"n\": \"three\"}", 1_000, 0, 20));
+    server.enqueue(FakeJudge.answer("{\"n\": 3}", 1_100, 0, 10));
     List<ModelUsage> told = new CopyOnWriteArrayList<>();
 
     PooledModel.Answer<Integer> answer =
@@ -216,7 +191,7 @@ public class PooledModelTest {
   @Test
   public void theTokensOfAQuestionThatFailsAreToldAndAModelWithoutAPriceHasNoCost()
       throws Exception {
-    answerTaking("not json at all", 900, 15);
+    server.enqueue(FakeJudge.answer("not json at all", 900, 0, 15));
     // a refused request, which no other key changes: no retry
     server.enqueue(
         new MockResponse()
