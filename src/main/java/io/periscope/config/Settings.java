@@ -355,7 +355,7 @@ public record Settings(
    * start-up, by position only: a header library's error would quote it, and from there it could
    * reach a log line.
    */
-  static List<String> seededKeys(String variable, String value) {
+  public static List<String> seededKeys(String variable, String value) {
     List<String> keys = commaList(value);
     for (int i = 0; i < keys.size(); i++) {
       if (!keys.get(i).chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
