@@ -15,11 +15,14 @@ COPY src src
 RUN mvn -q -B -DskipTests package
 
 FROM eclipse-temurin:17-jre
-RUN useradd --system --uid 10001 --home-dir /var/lib/periscope periscope \
-    && mkdir -p /var/lib/periscope && chown periscope /var/lib/periscope && chmod 0700 /var/lib/periscope
+RUN groupadd --system --gid 10001 periscope \
+    && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/periscope periscope \
+    && mkdir -p /var/lib/periscope && chown periscope:periscope /var/lib/periscope && chmod 0700 /var/lib/periscope
 COPY --from=build /build/target/periscope.jar /app/periscope.jar
-# Not root: uid 10001 owns only the data directory.
-USER 10001
+# Not root: uid and gid 10001, by number so that Kubernetes can check runAsNonRoot (k8s/deployment.yaml runs the
+# same ids), owning only the data directory. Nothing else is written: the image runs on a read-only root file
+# system with the data directory and /tmp (the JVM's perf data) as volumes.
+USER 10001:10001
 # DATA_DIR holds the embedded journal, the generated secrets, the process lock and the file the command line finds
 # the service by (on PostgreSQL and on a cluster the journal is in the database). Keep it on a volume.
 ENV DATA_DIR=/var/lib/periscope

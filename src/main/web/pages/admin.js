@@ -144,8 +144,31 @@ export function Keys() {
   );
 }
 
+// A model's price per million tokens, as typed: the three amounts of the service's ModelPrice.
+const PRICES = [
+  ['inputPerMillion', 'input price'],
+  ['cachedInputPerMillion', 'cached input price'],
+  ['outputPerMillion', 'output price'],
+];
+
+/** A model as the form holds it: its price's amounts as text ('' for none). */
+function choiceForm(choice) {
+  return { ...choice, price: Object.fromEntries(PRICES.map(([k]) => [k, choice.price?.[k] == null ? '' : String(choice.price[k])])) };
+}
+
+/**
+ * The model as the service takes it: no price when every amount is empty; an amount that is not a
+ * number goes as typed, so the service names the field that is wrong.
+ */
+function choiceBody({ price, ...choice }) {
+  const typed = PRICES.map(([k]) => [k, price[k].trim()]).filter(([, v]) => v !== '');
+  if (!typed.length) return choice;
+  return { ...choice, price: Object.fromEntries(typed.map(([k, v]) => [k, Number.isFinite(Number(v)) ? Number(v) : v])) };
+}
+
 function ChoiceFields({ legend, choice, onChange, error, at }) {
   const set = (k) => (v) => onChange({ ...choice, [k]: v });
+  const setPrice = (k) => (v) => onChange({ ...choice, price: { ...choice.price, [k]: v } });
   return h(
     'fieldset',
     null,
@@ -153,6 +176,16 @@ function ChoiceFields({ legend, choice, onChange, error, at }) {
     h(Select, { label: `${legend}: provider`, value: choice.provider, onChange: set('provider'), options: [['openai', 'OpenAI-compatible'], ['anthropic', 'Anthropic']] }),
     h(TextField, { label: `${legend}: base URL`, value: choice.baseUrl, onInput: set('baseUrl'), issues: issuesAt(error, [at, 'baseUrl']) }),
     h(TextField, { label: `${legend}: model`, value: choice.model, onInput: set('model'), issues: issuesAt(error, [at, 'model']) }),
+    PRICES.map(([k, text]) =>
+      h(TextField, {
+        label: `${legend}: ${text}`,
+        inputmode: 'decimal',
+        value: choice.price[k],
+        onInput: setPrice(k),
+        hint: k === 'cachedInputPerMillion' ? 'Per million tokens read from the provider’s prompt cache; empty: as input.' : 'Per million tokens, in the unit you choose (for example US dollars).',
+        issues: issuesAt(error, [at, 'price', k]),
+      }),
+    ),
   );
 }
 
@@ -160,10 +193,10 @@ export function Models() {
   const current = useLoad(() => get('/admin/model'));
   const [form, setForm] = useState(null);
   const save = useAction();
-  useEffect(() => current.data && setForm({ verdicts: current.data.verdicts, assistance: current.data.assistance }), [current.data]);
+  useEffect(() => current.data && setForm({ verdicts: choiceForm(current.data.verdicts), assistance: choiceForm(current.data.assistance) }), [current.data]);
   const submit = () =>
     save.act(async () => {
-      await put('/admin/model', form);
+      await put('/admin/model', { verdicts: choiceBody(form.verdicts), assistance: choiceBody(form.assistance) });
       current.reload();
     });
   const reset = () =>

@@ -151,6 +151,25 @@ public final class Periscope {
    */
   static final Duration UPSTREAM_CALL_TIMEOUT = Duration.ofMinutes(2);
 
+  /** The client of calls to operator-configured endpoints, bounded in time. */
+  public static OkHttpClient trustedUpstream() {
+    return new OkHttpClient.Builder()
+        .dispatcher(UpstreamDispatcher.create("upstream"))
+        .connectTimeout(Duration.ofSeconds(10))
+        .readTimeout(UPSTREAM_CALL_TIMEOUT)
+        .callTimeout(UPSTREAM_CALL_TIMEOUT)
+        .build();
+  }
+
+  /**
+   * {@code trusted} for model and search calls. They carry a key in a header (x-api-key,
+   * X-Subscription-Token…) that OkHttp would forward across a redirect to wherever it points: they
+   * follow none.
+   */
+  public static OkHttpClient keyed(OkHttpClient trusted) {
+    return trusted.newBuilder().followRedirects(false).followSslRedirects(false).build();
+  }
+
   /** A sign-in waits on its identity provider: a person is looking at the browser. */
   static final Duration IDENTITY_CALL_TIMEOUT = Duration.ofSeconds(20);
 
@@ -180,13 +199,7 @@ public final class Periscope {
     this.accounts =
         new Accounts(entities::account, entities::email, asks, journal, tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
-    this.trusted =
-        new OkHttpClient.Builder()
-            .dispatcher(UpstreamDispatcher.create("upstream"))
-            .connectTimeout(Duration.ofSeconds(10))
-            .readTimeout(UPSTREAM_CALL_TIMEOUT)
-            .callTimeout(UPSTREAM_CALL_TIMEOUT)
-            .build();
+    this.trusted = trustedUpstream();
     this.notifyMeters = new NotifyMeters(metrics.registry());
     this.modelMeters = new ModelMeters(metrics.registry());
     this.adminAlerts = AdminAlerts.create(config, trusted, blocking, notifyMeters);
@@ -285,10 +298,7 @@ public final class Periscope {
             settings.publicUrl(),
             clock);
     Settings.Providers p = settings.providers();
-    // Model and search calls carry a key in a header (x-api-key, X-Subscription-Token…) that OkHttp
-    // would forward across a redirect to wherever it points: they follow none.
-    OkHttpClient keyed =
-        trusted.newBuilder().followRedirects(false).followSslRedirects(false).build();
+    OkHttpClient keyed = keyed(trusted);
     this.models =
         new ModelConfigs(
             entities,

@@ -2,6 +2,7 @@ package io.periscope;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,25 +11,33 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.config.Profiles;
+import io.periscope.config.SecretFiles;
 import io.periscope.config.Settings;
+import io.periscope.http.ClientAddresses;
 import io.periscope.runtime.Node;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.pekko.remote.artery.tcp.ssl.RotatingKeysSSLEngineProvider;
 import org.junit.Test;
 
 /**
  * Every manifest under k8s/ (and the Dockerfile) against the configuration the pods run with: the
- * kubernetes profile of conf/, fed by the ConfigMap and the example Secret as its environment.
- * Labels, ports, probes, permissions, references and the variables a cluster node needs.
+ * kubernetes profile of conf/, fed by the ConfigMap, the pod's own variables and the files of the
+ * mounted Secret. Labels, ports, probes, permissions, references, the variables a cluster node
+ * needs, and what keeps the cluster closed: the "restricted" Pod Security profile, the
+ * NetworkPolicy, remoting over mutual TLS, secrets as files, the Ingress's TLS.
  */
 public class KubernetesManifestsTest {
   private static final Path K8S = Path.of("k8s");
@@ -36,15 +45,43 @@ public class KubernetesManifestsTest {
   private static final Path DASHBOARD = K8S.resolve("monitoring/grafana-dashboard.json");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
+  /** What the downward API's status.podIP stands for here. */
+  private static final String POD_IP = "10.244.1.7";
+
+  /** The kinds whose spec.template is a pod. */
+  private static final Set<String> WORKLOADS =
+      Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job");
+
   private final List<JsonNode> manifests = readAll();
   private final JsonNode deployment = only("Deployment", "periscope");
   private final JsonNode pod = deployment.at("/spec/template");
   private final JsonNode container = pod.at("/spec/containers/0");
-  private final Map<String, String> env = podEnvironment();
-  private final Config config =
-      Profiles.load(
-          Profiles.chosen(env),
-          ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
+
+  /** The Secret the pods read, as example/secret.yaml ships it: every value empty. */
+  private final JsonNode secret = only("Secret", "periscope-secrets");
+
+  /** The same Secret as an operator fills it: each empty value made up, as openssl rand would. */
+  private final Map<String, String> operatorSecrets = filledIn(strings(secret.path("stringData")));
+
+  private final Map<String, String> env = podEnvironment(operatorSecrets);
+  private final Config config = load(env);
+
+  private static Config load(Map<String, String> env) {
+    return Profiles.load(
+        Profiles.chosen(env), ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
+  }
+
+  private static Map<String, String> filledIn(Map<String, String> shipped) {
+    Map<String, String> filled = new HashMap<>();
+    java.security.SecureRandom random = new java.security.SecureRandom();
+    shipped.forEach(
+        (key, value) -> {
+          byte[] bytes = new byte[48];
+          random.nextBytes(bytes);
+          filled.put(key, value.isEmpty() ? Base64.getEncoder().encodeToString(bytes) : value);
+        });
+    return filled;
+  }
 
   private static List<JsonNode> readAll() {
     List<JsonNode> all = new ArrayList<>();
@@ -61,14 +98,13 @@ public class KubernetesManifestsTest {
     return all;
   }
 
+  private List<JsonNode> all(String kind) {
+    return manifests.stream().filter(m -> m.path("kind").asText().equals(kind)).toList();
+  }
+
   private JsonNode only(String kind, String name) {
     List<JsonNode> found =
-        manifests.stream()
-            .filter(
-                m ->
-                    m.path("kind").asText().equals(kind)
-                        && m.at("/metadata/name").asText().equals(name))
-            .toList();
+        all(kind).stream().filter(m -> m.at("/metadata/name").asText().equals(name)).toList();
     assertEquals("one " + kind + " " + name, 1, found.size());
     return found.get(0);
   }
@@ -80,23 +116,86 @@ public class KubernetesManifestsTest {
   }
 
   /**
-   * What the container's environment holds: its ConfigMaps and Secrets (envFrom), then its own env
-   * values.
+   * What the container's environment holds once {@code serve} has read its {@code *_FILE} secrets:
+   * its ConfigMaps, then its own variables, each {@code X_FILE} becoming {@code X} with the value
+   * the mounted Secret's file holds ({@code secrets}, by key), status.podIP becoming {@link
+   * #POD_IP}.
    */
-  private Map<String, String> podEnvironment() {
+  private Map<String, String> podEnvironment(Map<String, String> secrets) {
     Map<String, String> values = new HashMap<>();
     for (JsonNode from : container.path("envFrom")) {
-      if (from.has("configMapRef")) {
-        values.putAll(
-            strings(only("ConfigMap", from.at("/configMapRef/name").asText()).path("data")));
+      values.putAll(
+          strings(only("ConfigMap", from.at("/configMapRef/name").asText()).path("data")));
+    }
+    for (JsonNode e : container.path("env")) {
+      String name = e.path("name").asText();
+      if (e.at("/valueFrom/fieldRef/fieldPath").asText().equals("status.podIP")) {
+        values.put(name, POD_IP);
+      } else if (name.endsWith("_FILE")) {
+        SecretKey file = mountedSecretKey(pod, container, e.path("value").asText());
+        assertEquals(name, secret.at("/metadata/name").asText(), file.secret());
+        values.put(name.substring(0, name.length() - "_FILE".length()), secrets.get(file.key()));
       } else {
-        values.putAll(
-            strings(only("Secret", from.at("/secretRef/name").asText()).path("stringData")));
+        values.put(name, e.path("value").asText());
       }
     }
-    for (JsonNode e : container.path("env"))
-      values.put(e.path("name").asText(), e.path("value").asText());
     return values;
+  }
+
+  /** A key of a Secret, as a file of a secret volume. */
+  private record SecretKey(String secret, String key) {}
+
+  /** The Secret and key whose file {@code path} is in {@code container} of the pod {@code pod}. */
+  private static SecretKey mountedSecretKey(JsonNode pod, JsonNode container, String path) {
+    for (JsonNode mount : container.path("volumeMounts")) {
+      String dir = mount.path("mountPath").asText() + "/";
+      if (!path.startsWith(dir)) continue;
+      JsonNode volume = volume(pod, mount.path("name").asText());
+      assertTrue(path + " is in a secret volume", volume.has("secret"));
+      assertTrue(path + " is mounted read-only", mount.path("readOnly").asBoolean());
+      String file = path.substring(dir.length());
+      String key = file;
+      for (JsonNode item : volume.at("/secret/items")) {
+        if (item.path("path").asText().equals(file)) key = item.path("key").asText();
+      }
+      return new SecretKey(volume.at("/secret/secretName").asText(), key);
+    }
+    throw new AssertionError(path + " is in no volume of " + container.path("name").asText());
+  }
+
+  private static JsonNode volume(JsonNode pod, String name) {
+    for (JsonNode volume : pod.at("/spec/volumes")) {
+      if (volume.path("name").asText().equals(name)) return volume;
+    }
+    throw new AssertionError("no volume " + name);
+  }
+
+  /** The mount of {@code container} at exactly {@code path}. */
+  private static JsonNode mountAt(JsonNode container, String path) {
+    for (JsonNode mount : container.path("volumeMounts")) {
+      if (mount.path("mountPath").asText().equals(path)) return mount;
+    }
+    throw new AssertionError("nothing is mounted at " + path);
+  }
+
+  /** Every pod template of the workloads, with where it comes from. */
+  private Map<String, JsonNode> podTemplates() {
+    Map<String, JsonNode> pods = new TreeMap<>();
+    for (JsonNode m : manifests) {
+      if (WORKLOADS.contains(m.path("kind").asText())) {
+        pods.put(
+            m.path("kind").asText() + " " + m.at("/metadata/name").asText(),
+            m.at("/spec/template"));
+      }
+    }
+    return pods;
+  }
+
+  private static List<JsonNode> containers(JsonNode podSpec) {
+    List<JsonNode> all = new ArrayList<>();
+    for (String kind : List.of("initContainers", "containers", "ephemeralContainers"))
+      podSpec.path(kind).forEach(all::add);
+    return all;
   }
 
   private static List<String> texts(JsonNode array) {
@@ -110,6 +209,16 @@ public class KubernetesManifestsTest {
       if (port.path("name").asText().equals(name)) return port.path("containerPort").asInt();
     }
     throw new AssertionError("the container has no port named " + name);
+  }
+
+  /** A port of a NetworkPolicy rule by the name of a port of {@code container}. */
+  private static String portName(JsonNode port, JsonNode container) {
+    JsonNode value = port.path("port");
+    if (!value.isNumber()) return value.asText();
+    for (JsonNode p : container.path("ports")) {
+      if (p.path("containerPort").asInt() == value.asInt()) return p.path("name").asText();
+    }
+    throw new AssertionError("port " + value + " is no port of the container");
   }
 
   @Test
@@ -130,15 +239,11 @@ public class KubernetesManifestsTest {
     assertTrue(
         "the pods find each other by cluster bootstrap",
         config.getBoolean("periscope.cluster.bootstrap"));
-    Settings settings = Settings.from(config);
-    Node.requireSharedState(config, settings); // DATABASE_URL and AUTH_JWT_SECRET are there
-    assertTrue(settings.jwtSecret().length() >= 32);
-    assertFalse(
-        "DATABASE_PASSWORD comes from the Secret", settings.database().password().isBlank());
-    assertEquals(
-        "the data directory is the mounted volume",
-        container.at("/volumeMounts/0/mountPath").asText(),
-        settings.dataDir().toString());
+    Settings settings = Settings.from(config); // PUBLIC_URL and METRICS_TOKEN are there
+    Node.requireSharedState(config, settings); // DATABASE_URL, AUTH_JWT_SECRET, ENCRYPTION_KEY too
+    assertEquals(operatorSecrets.get("AUTH_JWT_SECRET"), settings.jwtSecret());
+    assertEquals(operatorSecrets.get("METRICS_TOKEN"), config.getString("periscope.metrics.token"));
+    assertEquals(operatorSecrets.get("DATABASE_PASSWORD"), settings.database().password());
     int replicas = deployment.at("/spec/replicas").asInt();
     int contactPoints =
         config.getInt(
@@ -149,6 +254,205 @@ public class KubernetesManifestsTest {
         "the heap follows the container's memory limit", heap.contains("-XX:MaxRAMPercentage="));
     assertFalse("no fixed heap that would ignore the limit", heap.contains("-Xmx"));
     assertFalse(container.at("/resources/limits/memory").asText().isEmpty());
+  }
+
+  /**
+   * On a read-only root file system the service writes DATA_DIR and the JVM /tmp, each on an
+   * emptyDir. DATA_DIR is a folder inside its volume, which the service creates and so owns: it
+   * keeps it 0700, which it could not do to the volume's root, owned by root.
+   */
+  @Test
+  public void theServiceWritesOnlyToItsVolumes() {
+    Path dataDir = Settings.from(config).dataDir();
+    JsonNode data = null;
+    for (JsonNode mount : container.path("volumeMounts")) {
+      Path mounted = Path.of(mount.path("mountPath").asText());
+      if (dataDir.startsWith(mounted)) data = mount;
+    }
+    assertTrue("DATA_DIR is on a volume", data != null);
+    assertTrue(
+        "DATA_DIR is a folder inside the volume",
+        dataDir.getNameCount() > Path.of(data.path("mountPath").asText()).getNameCount());
+    assertTrue(volume(pod, data.path("name").asText()).has("emptyDir"));
+    JsonNode tmp = mountAt(container, "/tmp");
+    assertTrue(volume(pod, tmp.path("name").asText()).has("emptyDir"));
+    assertTrue(container.at("/securityContext/readOnlyRootFilesystem").asBoolean());
+  }
+
+  /**
+   * example/secret.yaml holds no value the service would start with: applied as it is, a node
+   * refuses to start, whichever of the secrets it needs is missing.
+   */
+  @Test
+  public void theExampleSecretHoldsNothingAServiceStartsWith() {
+    strings(secret.path("stringData"))
+        .forEach((key, value) -> assertEquals(key + " ships empty", "", value));
+    for (String needed : List.of("METRICS_TOKEN", "AUTH_JWT_SECRET", "ENCRYPTION_KEY")) {
+      Map<String, String> secrets = new HashMap<>(operatorSecrets);
+      secrets.put(needed, "");
+      Config shipped = load(podEnvironment(secrets));
+      RuntimeException refused =
+          assertThrows(
+              needed + " missing stops the start",
+              RuntimeException.class,
+              () -> Node.requireSharedState(shipped, Settings.from(shipped)));
+      assertTrue(refused.getMessage(), refused.getMessage().contains(needed));
+    }
+    assertThrows(
+        "the Secret as shipped",
+        RuntimeException.class,
+        () -> {
+          Config shipped = load(podEnvironment(strings(secret.path("stringData"))));
+          Node.requireSharedState(shipped, Settings.from(shipped));
+        });
+  }
+
+  /**
+   * No secret reaches a container as an environment variable (a variable shows in {@code kubectl
+   * describe}, in crash reports and to every process the container starts): each is a file of a
+   * Secret mounted read-only, named by a {@code *_FILE} variable, and that file is there because
+   * its key is in the Secret.
+   */
+  @Test
+  public void secretsAreMountedFilesNeverEnvironmentVariables() {
+    Pattern secretName = Pattern.compile(".*(PASSWORD|SECRET|TOKEN|_KEY|_KEYS)$");
+    podTemplates()
+        .forEach(
+            (name, template) -> {
+              for (JsonNode c : containers(template.path("spec"))) {
+                String where = name + "/" + c.path("name").asText();
+                for (JsonNode from : c.path("envFrom"))
+                  assertFalse(where + " takes no Secret as variables", from.has("secretRef"));
+                for (JsonNode e : c.path("env")) {
+                  String variable = e.path("name").asText();
+                  assertFalse(
+                      where + " " + variable + " is no Secret's key",
+                      e.at("/valueFrom/secretKeyRef").isObject());
+                  assertFalse(
+                      where + " " + variable + " is a file, not a value",
+                      SecretFiles.isSecret(variable) || secretName.matcher(variable).matches());
+                  if (!variable.endsWith("_FILE")) continue;
+                  SecretKey file = mountedSecretKey(template, c, e.path("value").asText());
+                  assertTrue(
+                      where + " " + variable + ": the Secret has the key " + file.key(),
+                      strings(only("Secret", file.secret()).path("stringData"))
+                          .containsKey(file.key()));
+                }
+              }
+            });
+    for (JsonNode e : container.path("env")) {
+      String variable = e.path("name").asText();
+      if (variable.endsWith("_FILE"))
+        assertTrue(
+            variable + " is one the service reads from a file",
+            SecretFiles.isSecret(variable.substring(0, variable.length() - "_FILE".length())));
+    }
+  }
+
+  /**
+   * Every pod passes the "restricted" Pod Security Standard (which namespace.yaml enforces), rule
+   * by rule, and runs on a read-only root file system; the Deployment's user is the image's.
+   */
+  @Test
+  public void everyPodMeetsTheRestrictedPodSecurityProfile() throws IOException {
+    JsonNode namespace = only("Namespace", "periscope");
+    assertEquals(
+        "restricted",
+        namespace.at("/metadata/labels").path("pod-security.kubernetes.io/enforce").asText());
+    Set<String> volumeTypes =
+        Set.of(
+            "configMap",
+            "csi",
+            "downwardAPI",
+            "emptyDir",
+            "ephemeral",
+            "persistentVolumeClaim",
+            "projected",
+            "secret");
+    Map<String, JsonNode> pods = podTemplates();
+    assertEquals(Set.of("Deployment periscope", "StatefulSet periscope-postgres"), pods.keySet());
+    pods.forEach(
+        (name, template) -> {
+          JsonNode spec = template.path("spec");
+          for (String host : List.of("hostNetwork", "hostPID", "hostIPC"))
+            assertFalse(name + " " + host, spec.path(host).asBoolean(false));
+          for (JsonNode volume : spec.path("volumes")) {
+            Set<String> types = new HashSet<>();
+            volume.fieldNames().forEachRemaining(types::add);
+            types.remove("name");
+            assertTrue(name + " volume types " + types, volumeTypes.containsAll(types));
+          }
+          JsonNode podContext = spec.path("securityContext");
+          assertTrue(name + " sets no sysctls", podContext.path("sysctls").isEmpty());
+          for (JsonNode c : containers(spec)) {
+            String where = name + "/" + c.path("name").asText();
+            JsonNode context = c.path("securityContext");
+            assertFalse(where + " privileged", context.path("privileged").asBoolean(false));
+            assertTrue(
+                where + " allowPrivilegeEscalation: false",
+                context.path("allowPrivilegeEscalation").isBoolean()
+                    && !context.path("allowPrivilegeEscalation").asBoolean());
+            assertTrue(
+                where + " drops ALL capabilities",
+                texts(context.at("/capabilities/drop")).contains("ALL"));
+            assertTrue(
+                where + " adds no capability but NET_BIND_SERVICE",
+                Set.of("NET_BIND_SERVICE").containsAll(texts(context.at("/capabilities/add"))));
+            assertTrue(
+                where + " runAsNonRoot",
+                context
+                    .path("runAsNonRoot")
+                    .asBoolean(podContext.path("runAsNonRoot").asBoolean(false)));
+            for (JsonNode user : List.of(context.path("runAsUser"), podContext.path("runAsUser")))
+              assertTrue(where + " runAsUser is not 0", user.isMissingNode() || user.asLong() != 0);
+            assertTrue(
+                where + " seccomp RuntimeDefault or Localhost",
+                Set.of("RuntimeDefault", "Localhost")
+                    .contains(
+                        context
+                            .at("/seccompProfile/type")
+                            .asText(podContext.at("/seccompProfile/type").asText())));
+            for (JsonNode appArmor :
+                List.of(
+                    context.at("/appArmorProfile/type"), podContext.at("/appArmorProfile/type")))
+              assertTrue(
+                  where + " AppArmor",
+                  appArmor.isMissingNode()
+                      || Set.of("RuntimeDefault", "Localhost").contains(appArmor.asText()));
+            for (JsonNode seLinux :
+                List.of(context.path("seLinuxOptions"), podContext.path("seLinuxOptions"))) {
+              assertTrue(
+                  where + " SELinux user and role unset",
+                  seLinux.path("user").isMissingNode() && seLinux.path("role").isMissingNode());
+              assertTrue(
+                  where + " SELinux type",
+                  Set.of(
+                          "",
+                          "container_t",
+                          "container_init_t",
+                          "container_kvm_t",
+                          "container_engine_t")
+                      .contains(seLinux.path("type").asText()));
+            }
+            assertTrue(
+                where + " procMount Default",
+                Set.of("", "Default").contains(context.path("procMount").asText()));
+            for (JsonNode port : c.path("ports"))
+              assertTrue(where + " no hostPort", port.path("hostPort").asInt(0) == 0);
+            assertTrue(
+                where + " readOnlyRootFilesystem",
+                context.path("readOnlyRootFilesystem").asBoolean(false));
+          }
+        });
+
+    String user = null;
+    for (String line : Files.readAllLines(Path.of("Dockerfile")))
+      if (line.startsWith("USER ")) user = line.substring(5).trim();
+    JsonNode podContext = pod.at("/spec/securityContext");
+    assertEquals(
+        "the Deployment runs the image's user and group",
+        user,
+        podContext.path("runAsUser").asText() + ":" + podContext.path("runAsGroup").asText());
   }
 
   @Test
@@ -260,25 +564,17 @@ public class KubernetesManifestsTest {
     assertEquals(
         "DATABASE_USER",
         postgresEnv.get("POSTGRES_USER").at("/valueFrom/configMapKeyRef/key").asText());
+    JsonNode postgresPod = postgres.at("/spec/template");
     assertEquals(
-        "DATABASE_PASSWORD",
-        postgresEnv.get("POSTGRES_PASSWORD").at("/valueFrom/secretKeyRef/key").asText());
+        new SecretKey("periscope-secrets", "DATABASE_PASSWORD"),
+        mountedSecretKey(
+            postgresPod,
+            postgresPod.at("/spec/containers/0"),
+            postgresEnv.get("POSTGRES_PASSWORD_FILE").path("value").asText()));
     assertTrue(
         strings(service.at("/spec/selector"))
             .entrySet()
             .containsAll(strings(postgres.at("/spec/selector/matchLabels")).entrySet()));
-  }
-
-  @Test
-  public void theSecretIsAnExampleWithPlaceholdersOnly() {
-    JsonNode secret = only("Secret", container.at("/envFrom/1/secretRef/name").asText());
-    Map<String, String> values = strings(secret.path("stringData"));
-    assertTrue(values.containsKey("AUTH_JWT_SECRET"));
-    values.forEach(
-        (key, value) ->
-            assertTrue(
-                key + " is a placeholder or empty",
-                value.isEmpty() || value.startsWith("REPLACE-ME")));
   }
 
   @Test
@@ -295,6 +591,148 @@ public class KubernetesManifestsTest {
     assertEquals(
         only("Service", "periscope").at("/spec/ports/0/name").asText(),
         ingress.at("/spec/rules/0/http/paths/0/backend/service/port/name").asText());
+  }
+
+  /**
+   * Browsers reach the service over TLS at the address it calls its own, so the sign-in cookie is
+   * Secure and mails link to https; the ingress controller is trusted for the client's address.
+   */
+  @Test
+  public void theIngressServesTlsAtPublicUrlAndIsTheTrustedProxy() {
+    JsonNode ingress = only("Ingress", "periscope");
+    String host = ingress.at("/spec/rules/0/host").asText();
+    assertFalse(ingress.at("/spec/tls/0/secretName").asText().isBlank());
+    assertEquals(List.of(host), texts(ingress.at("/spec/tls/0/hosts")));
+    Settings settings = Settings.from(config);
+    assertEquals("https://" + host, settings.publicUrl());
+    assertFalse("TRUSTED_PROXIES is set", settings.trustedProxies().isEmpty());
+    ClientAddresses.trusting(settings.trustedProxies()); // each one an address or CIDR block
+  }
+
+  /**
+   * Only the Periscope pods reach remoting and management, only the ingress controller reaches
+   * HTTP, only Prometheus reaches the metrics (on the management port): each port of the pods, the
+   * peers a NetworkPolicy lets in. A peer is always a namespace's and labels' pods, never "any".
+   */
+  @Test
+  public void onlyPeriscopePodsReachTheClusterPortsTheIngressHttpAndPrometheusMetrics() {
+    Map<String, String> podLabels = strings(pod.at("/metadata/labels"));
+    List<JsonNode> policies =
+        all("NetworkPolicy").stream()
+            .filter(
+                p ->
+                    podLabels
+                        .entrySet()
+                        .containsAll(strings(p.at("/spec/podSelector/matchLabels")).entrySet()))
+            .toList();
+    assertEquals("one NetworkPolicy selects the pods", 1, policies.size());
+    Map<String, Set<String>> peers = peersByPort(policies.get(0), container);
+    String periscope = "this namespace, pods " + podLabels;
+    assertEquals(Set.of("remoting", "management", "http"), peers.keySet());
+    assertEquals(Set.of(periscope), peers.get("remoting"));
+    assertEquals(1, peers.get("http").size());
+    String ingressController = peers.get("http").iterator().next();
+    assertTrue(ingressController, ingressController.contains("ingress-nginx"));
+    Set<String> management = new HashSet<>(peers.get("management"));
+    assertTrue(management.remove(periscope));
+    assertEquals(1, management.size());
+    assertTrue(management.toString(), management.iterator().next().contains("prometheus"));
+
+    assertFalse("the metrics are not on the HTTP port", Settings.from(config).metricsOnApiPort());
+    assertTrue(
+        "the metrics are on the management port",
+        config.hasPath("pekko.management.http.routes.periscope-metrics"));
+    assertEquals(
+        containerPort("management"),
+        pod.at("/metadata/annotations").path("prometheus.io/port").asInt());
+
+    JsonNode database = only("NetworkPolicy", "periscope-postgres");
+    assertEquals(
+        "only the Periscope pods reach the try-out database",
+        Map.of("postgres", Set.of(periscope)),
+        peersByPort(
+            database,
+            only("StatefulSet", "periscope-postgres").at("/spec/template/spec/containers/0")));
+  }
+
+  /** Each port of {@code container} a policy opens, with the peers it lets in, described. */
+  private static Map<String, Set<String>> peersByPort(JsonNode policy, JsonNode container) {
+    assertTrue(texts(policy.at("/spec/policyTypes")).contains("Ingress"));
+    Map<String, Set<String>> peers = new HashMap<>();
+    for (JsonNode rule : policy.at("/spec/ingress")) {
+      assertFalse("a rule names who it lets in", rule.path("from").isEmpty());
+      assertFalse("a rule names its ports", rule.path("ports").isEmpty());
+      for (JsonNode port : rule.path("ports")) {
+        String name = portName(port, container);
+        for (JsonNode peer : rule.path("from")) {
+          assertFalse("no address blocks", peer.has("ipBlock"));
+          Map<String, String> pods = strings(peer.at("/podSelector/matchLabels"));
+          assertFalse("a peer is some pods, not any", pods.isEmpty());
+          String namespace =
+              peer.has("namespaceSelector")
+                  ? "namespace " + strings(peer.at("/namespaceSelector/matchLabels"))
+                  : "this namespace";
+          assertFalse(
+              "a peer's namespace is a named one, not any",
+              peer.has("namespaceSelector") && peer.at("/namespaceSelector/matchLabels").isEmpty());
+          peers.computeIfAbsent(name, n -> new HashSet<>()).add(namespace + ", pods " + pods);
+        }
+      }
+    }
+    return peers;
+  }
+
+  /**
+   * Remoting is TLS with mutual authentication on the certificates of the mounted Secret, which the
+   * example's cert-manager resources make: what Pekko's RotatingKeysSSLEngineProvider reads (RSA,
+   * issued by a root CA), mounted whole so that a renewal reaches the pods.
+   */
+  @Test
+  public void theNodesTalkOverMutualTlsWithTheMountedCertificates() {
+    assertEquals("tls-tcp", config.getString("pekko.remote.artery.transport"));
+    assertEquals(
+        RotatingKeysSSLEngineProvider.class.getName(),
+        config.getString("pekko.remote.artery.ssl.ssl-engine-provider"));
+    String dir = config.getString("periscope.remote.tls.dir");
+    for (String file : List.of("key-file", "cert-file", "ca-cert-file")) {
+      assertEquals(
+          Path.of(dir),
+          Path.of(config.getString("pekko.remote.artery.ssl.rotating-keys-engine." + file))
+              .getParent());
+    }
+    JsonNode mount = mountAt(container, dir);
+    assertFalse("a subPath mount never sees a renewal", mount.has("subPath"));
+    assertTrue(mount.path("readOnly").asBoolean());
+    String secretName = volume(pod, mount.path("name").asText()).at("/secret/secretName").asText();
+
+    JsonNode node = certificateOf(secretName);
+    assertEquals("RSA", node.at("/spec/privateKey/algorithm").asText());
+    assertTrue(texts(node.at("/spec/usages")).containsAll(List.of("server auth", "client auth")));
+    JsonNode issuer = only("Issuer", node.at("/spec/issuerRef/name").asText());
+    JsonNode ca = certificateOf(issuer.at("/spec/ca/secretName").asText());
+    assertTrue(ca.at("/spec/isCA").asBoolean());
+    assertTrue(
+        "the CA is a root, not an intermediate",
+        only("Issuer", ca.at("/spec/issuerRef/name").asText()).at("/spec").has("selfSigned"));
+  }
+
+  private JsonNode certificateOf(String secretName) {
+    List<JsonNode> found =
+        all("Certificate").stream()
+            .filter(c -> c.at("/spec/secretName").asText().equals(secretName))
+            .toList();
+    assertEquals("one Certificate makes " + secretName, 1, found.size());
+    return found.get(0);
+  }
+
+  /** Management and remoting listen on the pod's address only, not on every interface. */
+  @Test
+  public void managementAndRemotingBindThePodAddress() {
+    assertEquals(POD_IP, config.getString("pekko.management.http.hostname"));
+    assertEquals(
+        "bound where it is reached", "", config.getString("pekko.management.http.bind-hostname"));
+    assertEquals(POD_IP, config.getString("pekko.remote.artery.canonical.hostname"));
+    assertEquals("", config.getString("pekko.remote.artery.bind.hostname"));
   }
 
   @Test

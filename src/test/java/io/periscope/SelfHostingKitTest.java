@@ -121,7 +121,7 @@ public class SelfHostingKitTest {
   public void theImageRunsAsNonRootWithAVolumeAHealthCheckAndMemoryFlags() throws IOException {
     String dockerfile = Files.readString(Path.of("Dockerfile"));
     String runStage = dockerfile.substring(dockerfile.lastIndexOf("\nFROM "));
-    assertTrue(runStage.contains("\nUSER 10001\n"));
+    assertTrue(runStage.contains("\nUSER 10001:10001\n"));
     assertTrue(runStage.contains("VOLUME [\"" + DATA_DIR + "\"]"));
     assertTrue(runStage.contains("ENV DATA_DIR=" + DATA_DIR));
     assertTrue(

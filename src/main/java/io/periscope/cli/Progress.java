@@ -1,6 +1,7 @@
 package io.periscope.cli;
 
 import java.io.PrintStream;
+import picocli.CommandLine.Option;
 
 /**
  * A progress line on a terminal: one line of standard error rewritten in place, cleared before each
@@ -13,6 +14,23 @@ final class Progress {
     auto,
     always,
     never
+  }
+
+  /** The {@code --progress} option of a command that shows one (a picocli mixin). */
+  static final class Choice {
+    @Option(
+        names = "--progress",
+        paramLabel = "WHEN",
+        defaultValue = "auto",
+        description =
+            "a progress line on standard error: ${COMPLETION-CANDIDATES} (default:"
+                + " ${DEFAULT-VALUE}, on a terminal)")
+    Mode mode;
+
+    /** The progress line this option asks for, on {@code err}. */
+    Progress on(PrintStream err) {
+      return new Progress(mode, err);
+    }
   }
 
   private static final String CLEAR_LINE = "\r\033[K";

@@ -27,6 +27,7 @@ import picocli.CommandLine.HelpCommand;
       RunCommand.class,
       HistoryCommand.class,
       KeysCommand.class,
+      EvalCommand.class,
       TransferCommands.Export.class,
       TransferCommands.Import.class,
       HealthcheckCommand.class,

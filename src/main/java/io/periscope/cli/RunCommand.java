@@ -31,6 +31,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -69,14 +70,7 @@ final class RunCommand implements Callable<Integer> {
       description = "only this watch of the --owner, even when disabled")
   private String watch;
 
-  @Option(
-      names = "--progress",
-      paramLabel = "WHEN",
-      defaultValue = "auto",
-      description =
-          "a progress line on standard error: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE},"
-              + " on a terminal)")
-  private Progress.Mode progress;
+  @Mixin private Progress.Choice progress;
 
   /**
    * The lines of the command, printed as each watch finishes; remembers whether any failed. Crashed
@@ -185,7 +179,7 @@ final class RunCommand implements Callable<Integer> {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     Optional<String> owner = Optional.ofNullable(this.owner);
     Optional<String> watch = Optional.ofNullable(this.watch);
-    Progress progress = new Progress(this.progress, root.err);
+    Progress progress = this.progress.on(root.err);
     return SingleWriter.act(
         settings,
         http,

@@ -9,6 +9,7 @@ import io.periscope.notify.AdminAlerts;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
 import io.periscope.runtime.Node;
+import io.periscope.runtime.RemoteTls;
 import io.periscope.runtime.ServiceFile;
 import io.periscope.runtime.Serving;
 import io.periscope.runtime.ShardedEntities;
@@ -53,6 +54,7 @@ public final class Serve {
     Settings settings = Settings.from(config);
     AdminAlerts.channels(config); // a bad ADMIN_CHANNELS stops the start before anything starts
     Node.requireSharedState(config, settings);
+    RemoteTls.check(config);
     // Held for the life of the process: the command line goes through this service instead of
     // writing.
     DataDirLock lock = DataDirLock.acquire(settings.dataDir(), Duration.ofSeconds(60));
@@ -120,9 +122,10 @@ public final class Serve {
 
   /**
    * Seeds the key pools, asking again when a pool entity does not answer in time: a node that just
-   * joined may wait for the shard coordinator while the cluster settles. Seeding is idempotent.
+   * joined may wait for the shard coordinator while the cluster settles (a message to a shard being
+   * handed over is dropped). Seeding is idempotent.
    */
-  private static void seedKeyPools(Periscope app) throws Exception {
+  public static void seedKeyPools(Periscope app) throws Exception {
     Instant deadline = Instant.now().plus(SEED_PATIENCE);
     while (true) {
       try {

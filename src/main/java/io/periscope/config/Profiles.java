@@ -58,16 +58,20 @@ public final class Profiles {
     if (!unresolved.hasPath("periscope")) {
       throw new IllegalArgumentException("unknown configuration profile '" + profile + "'");
     }
-    String dataDir =
-        unresolved
-            .resolve(ConfigResolveOptions.defaults().setAllowUnresolved(true))
-            .getString("periscope.data-dir");
-    Config computed =
-        ConfigFactory.parseMap(
-            Map.of(
-                "periscope.data-dir-absolute",
-                Path.of(dataDir).toAbsolutePath().normalize().toString()));
-    return overrides.withFallback(computed).withFallback(unresolved).resolve();
+    Config partly = unresolved.resolve(ConfigResolveOptions.defaults().setAllowUnresolved(true));
+    Map<String, Object> computed = new java.util.HashMap<>();
+    computed.put(
+        "periscope.data-dir-absolute",
+        Path.of(partly.getString("periscope.data-dir")).toAbsolutePath().normalize().toString());
+    // HOCON cannot choose a value by a flag: REMOTE_TLS (periscope.remote.tls.enabled) picks the
+    // transport here, whose TLS settings conf/periscope.conf holds.
+    if (partly.getBoolean("periscope.remote.tls.enabled")) {
+      computed.put("pekko.remote.artery.transport", "tls-tcp");
+    }
+    return overrides
+        .withFallback(ConfigFactory.parseMap(computed))
+        .withFallback(unresolved)
+        .resolve();
   }
 
   /**

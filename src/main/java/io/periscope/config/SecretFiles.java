@@ -62,7 +62,7 @@ public final class SecretFiles {
     return read;
   }
 
-  static boolean isSecret(String variable) {
+  public static boolean isSecret(String variable) {
     return SECRETS.contains(variable)
         || (variable.startsWith("OIDC_") && variable.endsWith("_CLIENT_SECRET"));
   }

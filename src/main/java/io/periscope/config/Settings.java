@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** The typed view of the {@code periscope} block of the configuration. */
 public record Settings(
@@ -182,8 +183,44 @@ public record Settings(
       int keyProbesPerMinute,
       int testSendsPerOwnerPerMinute) {}
 
+  /**
+   * What a profile may list under {@code periscope.required}, by environment variable: where each
+   * lives in the configuration and why the profile cannot do without it.
+   */
+  private static final Map<String, Required> REQUIRABLE =
+      Map.of(
+          "PUBLIC_URL",
+          new Required(
+              "public-url",
+              "the https:// address browsers reach the service at: mails and identity-provider"
+                  + " callbacks link to it, and the sign-in cookie is Secure only behind https"),
+          "METRICS_TOKEN",
+          new Required(
+              "metrics.token",
+              "the management port's /metrics answers only scrapes that send it as a bearer"
+                  + " token"));
+
+  private record Required(String path, String why) {}
+
+  /**
+   * Every setting the profile requires ({@code periscope.required}) is set: the first one missing
+   * stops the start, named with what it is for.
+   */
+  static void requireListed(Config p) {
+    for (String variable : p.getStringList("required")) {
+      Required required = REQUIRABLE.get(variable);
+      if (required == null)
+        throw new IllegalArgumentException(
+            "periscope.required: " + variable + " is not a setting a profile can require");
+      if (p.getString(required.path()).isBlank())
+        throw new IllegalArgumentException(
+            variable + " must be set on this profile: " + required.why());
+    }
+  }
+
   public static Settings from(Config config) {
     Config p = config.getConfig("periscope");
+    requireListed(p);
     int concurrency = p.getInt("run-all.concurrency");
     Push push =
         new Push(
@@ -318,7 +355,7 @@ public record Settings(
    * start-up, by position only: a header library's error would quote it, and from there it could
    * reach a log line.
    */
-  static List<String> seededKeys(String variable, String value) {
+  public static List<String> seededKeys(String variable, String value) {
     List<String> keys = commaList(value);
     for (int i = 0; i < keys.size(); i++) {
       if (!keys.get(i).chars().allMatch(c -> c > 0x20 && c < 0x7f)) {

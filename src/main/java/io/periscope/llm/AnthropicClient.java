@@ -18,7 +18,14 @@ public final class AnthropicClient extends HttpModelClient {
   static final String API_VERSION = "2023-06-01";
 
   public AnthropicClient(String baseUrl, String model, OkHttpClient http) {
-    super("anthropic", baseUrl, model, http);
+    this(baseUrl, model, null, http);
+  }
+
+  /**
+   * @param price null when none is set
+   */
+  public AnthropicClient(String baseUrl, String model, ModelPrice price, OkHttpClient http) {
+    super("anthropic", baseUrl, model, price, http);
   }
 
   @Override
@@ -42,11 +49,22 @@ public final class AnthropicClient extends HttpModelClient {
         .build();
   }
 
-  /** {@code usage.input_tokens} and {@code usage.output_tokens}. */
+  /**
+   * Anthropic's {@code usage.input_tokens} counts only the prompt's tokens after its last cache
+   * breakpoint: the whole prompt is that plus {@code cache_read_input_tokens} (read from the cache,
+   * the cached part) and {@code cache_creation_input_tokens} (written to it). Periscope sets no
+   * cache breakpoint, so it is written none; were some written, they count as input at the input
+   * price, below what Anthropic bills for a cache write.
+   */
   @Override
   Usage usage(JsonNode envelope) {
     JsonNode usage = envelope.path("usage");
-    return new Usage(usage.path("input_tokens").asLong(0), usage.path("output_tokens").asLong(0));
+    long cacheRead = usage.path("cache_read_input_tokens").asLong(0);
+    long cacheWritten = usage.path("cache_creation_input_tokens").asLong(0);
+    return new Usage(
+        usage.path("input_tokens").asLong(0) + cacheRead + cacheWritten,
+        usage.path("output_tokens").asLong(0),
+        cacheRead);
   }
 
   /** The {@code tool_use} block's {@code input}. */

@@ -30,13 +30,19 @@ abstract class HttpModelClient implements ModelClient {
 
   private final String provider;
   private final String model;
+  private final ModelPrice price;
   protected final String baseUrl;
   private final OkHttpClient http;
 
-  HttpModelClient(String provider, String baseUrl, String model, OkHttpClient http) {
+  /**
+   * @param price null when none is set
+   */
+  HttpModelClient(
+      String provider, String baseUrl, String model, ModelPrice price, OkHttpClient http) {
     this.provider = provider;
     this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.model = model;
+    this.price = price;
     this.http = http;
   }
 
@@ -50,13 +56,18 @@ abstract class HttpModelClient implements ModelClient {
     return model;
   }
 
+  @Override
+  public ModelPrice price() {
+    return price;
+  }
+
   /** The provider's request for one structured answer. */
   abstract Request completionRequest(StructuredPrompt prompt, String apiKey);
 
   /** The answer's JSON object out of the provider's 2xx envelope. */
   abstract JsonNode answer(JsonNode envelope);
 
-  /** The tokens of the call, from the envelope's {@code usage}. */
+  /** The tokens of the call, from the envelope's {@code usage}; 0 for what it does not say. */
   abstract Usage usage(JsonNode envelope);
 
   /** The provider's "list models" request. */
@@ -70,7 +81,15 @@ abstract class HttpModelClient implements ModelClient {
   @Override
   public CompletionStage<Completion> completion(StructuredPrompt prompt, String apiKey) {
     return call(completionRequest(prompt, apiKey))
-        .thenApply(envelope -> new Completion(answer(envelope), usage(envelope)));
+        .thenApply(
+            envelope -> {
+              Usage usage = usage(envelope);
+              try {
+                return new Completion(answer(envelope), usage);
+              } catch (InvalidModelOutput invalid) {
+                throw invalid.took(usage);
+              }
+            });
   }
 
   @Override

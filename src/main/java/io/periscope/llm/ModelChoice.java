@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * Which model is asked, and where: the provider's protocol ({@code openai} or {@code anthropic}),
- * its base URL (no trailing '/') and the model's name.
+ * its base URL (no trailing '/') and the model's name; and what its tokens cost, when an
+ * administrator said (null otherwise, as in configurations written before prices existed).
  */
-public record ModelChoice(String provider, String baseUrl, String model)
+public record ModelChoice(String provider, String baseUrl, String model, ModelPrice price)
     implements JsonSerializable {
   public static final String OPENAI = "openai";
   public static final String ANTHROPIC = "anthropic";
@@ -19,6 +20,11 @@ public record ModelChoice(String provider, String baseUrl, String model)
           "unknown model provider '" + provider + "' (openai or anthropic)");
     }
     baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+  }
+
+  /** Without a price. */
+  public ModelChoice(String provider, String baseUrl, String model) {
+    this(provider, baseUrl, model, null);
   }
 
   /**

@@ -26,9 +26,13 @@ public interface ModelClient {
     return complete(prompt, apiKey).thenApply(answer -> new Completion(answer, Usage.UNKNOWN));
   }
 
-  /** Tokens read ({@code in}: the prompt) and written ({@code out}: the answer) by one call. */
-  record Usage(long in, long out) {
-    public static final Usage UNKNOWN = new Usage(0, 0);
+  /**
+   * Tokens of one call as the provider counted them: {@code in} read (the whole prompt, cached
+   * tokens included), {@code out} written (the answer), and {@code cachedIn}, the part of {@code
+   * in} the provider read from its prompt cache (0 where it reports none).
+   */
+  record Usage(long in, long out, long cachedIn) {
+    public static final Usage UNKNOWN = new Usage(0, 0, 0);
   }
 
   /** The answer and what it cost. */
@@ -45,4 +49,9 @@ public interface ModelClient {
 
   /** The model asked, as recorded among a run's models consulted. */
   String model();
+
+  /** What an administrator set this model's tokens to cost; null when no price is set. */
+  default ModelPrice price() {
+    return null;
+  }
 }

@@ -11,7 +11,7 @@ public final class ModelClients {
    */
   public static ModelClient create(ModelChoice choice, OkHttpClient http) {
     return choice.provider().equals(ModelChoice.ANTHROPIC)
-        ? new AnthropicClient(choice.baseUrl(), choice.model(), http)
-        : new OpenAiCompatibleClient(choice.baseUrl(), choice.model(), http);
+        ? new AnthropicClient(choice.baseUrl(), choice.model(), choice.price(), http)
+        : new OpenAiCompatibleClient(choice.baseUrl(), choice.model(), choice.price(), http);
   }
 }

@@ -30,10 +30,11 @@ public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance)
   }
 
   /**
-   * A PUT /admin/model body: {@code {verdicts: {provider, baseUrl, model}, assistance: {…}}}, every
-   * field required. The base URL is the operator's trusted endpoint (no address guard), but it must
-   * be an absolute http(s) URL without credentials, query or fragment: the clients append their
-   * paths to it, and it is shown to admins.
+   * A PUT /admin/model body: {@code {verdicts: {provider, baseUrl, model, price?}, assistance:
+   * {…}}}, every field but {@code price} required ({@link ModelPrice#parse}). The base URL is the
+   * operator's trusted endpoint (no address guard), but it must be an absolute http(s) URL without
+   * credentials, query or fragment: the clients append their paths to it, and it is shown to
+   * admins.
    *
    * @throws ValidationException listing every problem, by path
    */
@@ -58,7 +59,7 @@ public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance)
       return null;
     }
     if (!node.isObject()) {
-      issues.add(Issue.at("must be an object {provider, baseUrl, model}", purpose));
+      issues.add(Issue.at("must be an object {provider, baseUrl, model, price?}", purpose));
       return null;
     }
     int before = issues.size();
@@ -75,9 +76,12 @@ public record ModelConfiguration(ModelChoice verdicts, ModelChoice assistance)
     if (model != null && model.length() > MAX_MODEL) {
       issues.add(Issue.at("must be at most " + MAX_MODEL + " characters", purpose, "model"));
     }
+    JsonNode priced = node.get("price");
+    ModelPrice price =
+        priced == null || priced.isNull() ? null : ModelPrice.parse(priced, issues, purpose);
     return issues.size() > before
         ? null
-        : new ModelChoice(provider.toLowerCase(Locale.ROOT), baseUrl, model);
+        : new ModelChoice(provider.toLowerCase(Locale.ROOT), baseUrl, model, price);
   }
 
   /** The field's trimmed text; an issue when it is absent, not a string or empty. */

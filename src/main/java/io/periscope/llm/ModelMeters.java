@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Model calls by model ({@code provider:model}, as the operator configured it: a bounded label) and
- * result, their latency, and the tokens they took in and out. One call is one request to the
- * provider: a question retried on another key or asked again after an unusable answer is several.
+ * result, their latency, and the tokens they took in and out (an unusable answer's too). One call
+ * is one request to the provider: a question retried on another key or asked again after an
+ * unusable answer is several.
  */
 public final class ModelMeters {
   private final MeterRegistry registry;
@@ -36,10 +37,14 @@ public final class ModelMeters {
               .serviceLevelObjectives(Metrics.FAST_BUCKETS)
               .register(registry)
               .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-          if (completion != null) {
-            tokens(model, "in").increment(completion.usage().in());
-            tokens(model, "out").increment(completion.usage().out());
-          }
+          ModelClient.Usage usage =
+              completion != null
+                  ? completion.usage()
+                  : Failures.unwrap(failure) instanceof InvalidModelOutput invalid
+                      ? invalid.usage()
+                      : ModelClient.Usage.UNKNOWN;
+          tokens(model, "in").increment(usage.in());
+          tokens(model, "out").increment(usage.out());
         });
   }
 

@@ -17,7 +17,14 @@ public final class OpenAiCompatibleClient extends HttpModelClient {
   public static final String DEFAULT_MODEL = "gpt-4o-mini";
 
   public OpenAiCompatibleClient(String baseUrl, String model, OkHttpClient http) {
-    super("openai", baseUrl, model, http);
+    this(baseUrl, model, null, http);
+  }
+
+  /**
+   * @param price null when none is set
+   */
+  public OpenAiCompatibleClient(String baseUrl, String model, ModelPrice price, OkHttpClient http) {
+    super("openai", baseUrl, model, price, http);
   }
 
   @Override
@@ -66,12 +73,18 @@ public final class OpenAiCompatibleClient extends HttpModelClient {
     throw new InvalidModelOutput("the answer has neither content nor a tool call");
   }
 
-  /** {@code usage.prompt_tokens} and {@code usage.completion_tokens}. */
+  /**
+   * {@code usage.prompt_tokens} (cached ones included), {@code usage.completion_tokens} (reasoning
+   * included) and {@code usage.prompt_tokens_details.cached_tokens}, which servers other than
+   * OpenAI often leave out.
+   */
   @Override
   Usage usage(JsonNode envelope) {
     JsonNode usage = envelope.path("usage");
     return new Usage(
-        usage.path("prompt_tokens").asLong(0), usage.path("completion_tokens").asLong(0));
+        usage.path("prompt_tokens").asLong(0),
+        usage.path("completion_tokens").asLong(0),
+        usage.path("prompt_tokens_details").path("cached_tokens").asLong(0));
   }
 
   @Override

@@ -127,4 +127,38 @@ public class ClusterProfilesTest {
         IllegalStateException.class,
         () -> Node.requireSharedState(seeded, Settings.from(seeded)));
   }
+
+  @Test
+  public void theKubernetesProfileRequiresPublicUrlAndMetricsTokenWhereOthersDoNot() {
+    Map<String, String> both =
+        Map.of("PUBLIC_URL", "https://periscope.example.org", "METRICS_TOKEN", "a-scrape-token");
+    Settings.from(load("kubernetes", both));
+    for (String missing : both.keySet()) {
+      Map<String, String> env = new java.util.HashMap<>(both);
+      env.remove(missing);
+      Config config = load("kubernetes", env);
+      IllegalArgumentException refused =
+          assertThrows(IllegalArgumentException.class, () -> Settings.from(config));
+      assertTrue(
+          refused.getMessage(),
+          refused.getMessage().startsWith(missing + " must be set on this profile: "));
+    }
+    for (String profile : List.of("embedded", "postgres", "local1")) {
+      Settings.from(load(profile, Map.of()));
+    }
+  }
+
+  @Test
+  public void remotingIsPlainTcpOutsideKubernetesAndTlsThereUnlessTurnedOff() {
+    assertEquals("tcp", load("local1", Map.of()).getString("pekko.remote.artery.transport"));
+    assertEquals(
+        "tls-tcp",
+        load("local1", Map.of("REMOTE_TLS", "true")).getString("pekko.remote.artery.transport"));
+    assertEquals(
+        "tls-tcp", load("kubernetes", Map.of()).getString("pekko.remote.artery.transport"));
+    assertEquals(
+        "tcp",
+        load("kubernetes", Map.of("REMOTE_TLS", "false"))
+            .getString("pekko.remote.artery.transport"));
+  }
 }

@@ -694,6 +694,41 @@ public class AdminRoutesTest {
   }
 
   @Test
+  public void aModelsPriceIsKeptWithItAndABadPriceIs400ChangingNothing() throws Exception {
+    String priced =
+        """
+        {"verdicts": {"provider": "openai", "baseUrl": "%1$s/v1", "model": "judge",         "price": {"inputPerMillion": 0.15, "cachedInputPerMillion": 0.075,         "outputPerMillion": 0.60}},
+         "assistance": {"provider": "openai", "baseUrl": "%1$s/v1", "model": "helper"}}\
+        """
+            .formatted(base());
+    JsonNode changed = json(service.call("PUT", "/admin/model", root, priced), 200);
+    try {
+      assertEquals(
+          Json.MAPPER.readTree(
+              "{\"inputPerMillion\": 0.15, \"cachedInputPerMillion\": 0.075,"
+                  + " \"outputPerMillion\": 0.6}"),
+          changed.at("/verdicts/price"));
+      assertTrue("no price, no price field", changed.at("/assistance/price").isMissingNode());
+      assertEquals(changed, json(service.call("GET", "/admin/model", root, null), 200));
+
+      String before = service.call("GET", "/admin/model", root, null).body();
+      String cheap =
+          priced.replace("\"outputPerMillion\": 0.60", "\"outputPerMillion\": \"cheap\"");
+      HttpResponse<String> refused = service.call("PUT", "/admin/model", root, cheap);
+      assertEquals(
+          Json.MAPPER.readTree(
+              """
+              [{"path": ["verdicts", "price", "outputPerMillion"],
+                "message": "must be a number from 0 to 100000 (per million tokens)"}]\
+              """),
+          error(refused, 400).get("issues"));
+      assertEquals(before, service.call("GET", "/admin/model", root, null).body());
+    } finally {
+      json(service.call("DELETE", "/admin/model", root, null), 200);
+    }
+  }
+
+  @Test
   public void anInvalidModelConfigurationIs400WithItsIssuesAndChangesNothing() throws Exception {
     String before = service.call("GET", "/admin/model", root, null).body();
     JsonNode issues =

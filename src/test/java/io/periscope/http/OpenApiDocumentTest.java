@@ -202,7 +202,15 @@ public class OpenApiDocumentTest {
                 Json.text(
                     Map.of(
                         "verdicts",
-                        Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"),
+                        Map.of(
+                            "provider",
+                            "openai",
+                            "baseUrl",
+                            NO_MODEL,
+                            "model",
+                            "m",
+                            "price",
+                            Map.of("inputPerMillion", 0.15, "outputPerMillion", 0.6)),
                         "assistance",
                         Map.of("provider", "openai", "baseUrl", NO_MODEL, "model", "m"))),
                 "createUser",

@@ -115,6 +115,29 @@ public class AnthropicClientTest {
   }
 
   @Test
+  public void readsTheTokensCountingWhatTheCacheReadAndWroteAsInput() throws Exception {
+    // Anthropic's envelope: input_tokens counts only what follows the last cache breakpoint
+    server.enqueue(
+        json(
+            200,
+            """
+            {"id": "msg_2", "type": "message", "role": "assistant", "model": "claude-test",             "content": [{"type": "tool_use", "id": "toolu_2", "name": "verdict", "input": {}}],             "stop_reason": "tool_use", "usage": {"input_tokens": 50,             "cache_creation_input_tokens": 248, "cache_read_input_tokens": 1800,             "output_tokens": 120}}\
+            """));
+    server.enqueue(
+        json(
+            200,
+            """
+            {"id": "msg_3", "type": "message", "role": "assistant", "model": "claude-test",             "content": [{"type": "tool_use", "id": "toolu_3", "name": "verdict", "input": {}}],             "stop_reason": "tool_use", "usage": {"input_tokens": 2048, "output_tokens": 95}}\
+            """));
+
+    assertEquals(
+        new ModelClient.Usage(50 + 248 + 1800, 120, 1800),
+        value(client.completion(prompt(), KEY)).usage());
+    assertEquals(
+        new ModelClient.Usage(2048, 95, 0), value(client.completion(prompt(), KEY)).usage());
+  }
+
+  @Test
   public void anAnswerWithoutAToolCallIsInvalidModelOutput() throws Exception {
     server.enqueue(messageWith("[{\"type\":\"text\",\"text\":\"I would rather chat.\"}]"));
     server.enqueue(

@@ -1,11 +1,13 @@
 package io.periscope.llm;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
+import java.math.BigDecimal;
 import java.util.List;
 import org.junit.Test;
 
@@ -61,13 +63,67 @@ public class ModelConfigurationTest {
     assertEquals(
         List.of(
             Issue.at("must be an absolute http(s) URL", "verdicts", "baseUrl"),
-            Issue.at("must be an object {provider, baseUrl, model}", "assistance")),
+            Issue.at("must be an object {provider, baseUrl, model, price?}", "assistance")),
         issues(
             """
             {"verdicts": {"provider": "openai", "baseUrl": "/v1", "model": "m"}, "assistance": \
             "same"}\
             """));
     assertEquals(1, issues("[]").size());
+  }
+
+  @Test
+  public void aPriceIsOptionalAndItsCachedInputPriceToo() throws Exception {
+    ModelConfiguration c =
+        parse(
+            """
+            {"verdicts": {"provider": "openai", "baseUrl": "https://api.openai.com/v1",             "model": "gpt-4o-mini", "price": {"inputPerMillion": 0.150, "cachedInputPerMillion":             0.075, "outputPerMillion": 0.6}},
+             "assistance": {"provider": "anthropic", "baseUrl": "https://api.anthropic.com",             "model": "claude", "price": {"inputPerMillion": 1, "outputPerMillion": 5.00}}}\
+            """);
+    assertEquals(
+        new ModelPrice(new BigDecimal("0.15"), new BigDecimal("0.075"), new BigDecimal("0.6")),
+        c.verdicts().price());
+    assertEquals(new ModelPrice(BigDecimal.ONE, null, new BigDecimal("5")), c.assistance().price());
+    assertEquals(
+        "a price reads back as it was written",
+        "{\"inputPerMillion\":1,\"outputPerMillion\":5}",
+        Json.text(c.assistance().price()));
+    assertNull(
+        parse(
+                """
+                {"verdicts": {"provider": "openai", "baseUrl": "https://a.example/v1",                 "model": "m", "price": null},
+                 "assistance": {"provider": "openai", "baseUrl": "https://a.example/v1",                 "model": "m"}}\
+                """)
+            .verdicts()
+            .price());
+  }
+
+  @Test
+  public void aPriceThatIsNoAmountIsNamedByItsPath() {
+    String bound = "must be a number from 0 to 100000 (per million tokens)";
+    assertEquals(
+        List.of(
+            Issue.at(bound, "verdicts", "price", "inputPerMillion"),
+            Issue.at(bound, "verdicts", "price", "cachedInputPerMillion"),
+            Issue.at("is required", "verdicts", "price", "outputPerMillion"),
+            Issue.at(
+                "must be an object {inputPerMillion, cachedInputPerMillion?, outputPerMillion}",
+                "assistance",
+                "price")),
+        issues(
+            """
+            {"verdicts": {"provider": "openai", "baseUrl": "https://a.example/v1", "model": "m",             "price": {"inputPerMillion": "0.15", "cachedInputPerMillion": -1}},
+             "assistance": {"provider": "openai", "baseUrl": "https://a.example/v1", "model": "m",             "price": 0.15}}\
+            """));
+    assertEquals(
+        List.of(
+            Issue.at(bound, "verdicts", "price", "inputPerMillion"),
+            Issue.at(bound, "verdicts", "price", "outputPerMillion")),
+        issues(
+            """
+            {"verdicts": {"provider": "openai", "baseUrl": "https://a.example/v1", "model": "m",             "price": {"inputPerMillion": 150000, "outputPerMillion": 1e400}},
+             "assistance": {"provider": "openai", "baseUrl": "https://a.example/v1", "model": "m"}}\
+            """));
   }
 
   @Test

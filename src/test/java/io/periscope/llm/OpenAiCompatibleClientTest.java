@@ -108,6 +108,32 @@ public class OpenAiCompatibleClientTest {
   }
 
   @Test
+  public void readsTheTokensWithTheCachedPartWhereTheServerReportsIt() throws Exception {
+    // OpenAI's envelope: prompt_tokens counts the cached tokens too
+    server.enqueue(
+        json(
+            200,
+            """
+            {"id": "chatcmpl-2", "object": "chat.completion", "choices": [{"index": 0,             "finish_reason": "stop", "message": {"role": "assistant", "content": "{}"}}],             "usage": {"prompt_tokens": 2006, "completion_tokens": 300, "total_tokens": 2306,             "prompt_tokens_details": {"cached_tokens": 1920, "audio_tokens": 0},             "completion_tokens_details": {"reasoning_tokens": 64}}}\
+            """));
+    // a compatible server's: no details
+    server.enqueue(
+        json(
+            200,
+            """
+            {"choices": [{"message": {"role": "assistant", "content": "{}"}}],             "usage": {"prompt_tokens": 812, "completion_tokens": 41, "total_tokens": 853}}\
+            """));
+    // and one that says nothing
+    server.enqueue(content("{}"));
+
+    assertEquals(
+        new ModelClient.Usage(2006, 300, 1920), value(client.completion(prompt(), KEY)).usage());
+    assertEquals(
+        new ModelClient.Usage(812, 41, 0), value(client.completion(prompt(), KEY)).usage());
+    assertEquals(ModelClient.Usage.UNKNOWN, value(client.completion(prompt(), KEY)).usage());
+  }
+
+  @Test
   public void acceptsAnAnswerGivenAsAToolCallOrInACodeFence() throws Exception {
     server.enqueue(
         message(

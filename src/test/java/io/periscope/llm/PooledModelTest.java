@@ -14,13 +14,15 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.runtime.LocalEntities;
+import io.periscope.testing.FakeJudge;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.TestJournals;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
@@ -89,18 +91,7 @@ public class PooledModelTest {
           100);
 
   private void answers(String... contents) {
-    for (String content : contents) {
-      server.enqueue(
-          new MockResponse()
-              .setHeader("Content-Type", "application/json")
-              .setBody(
-                  Json.text(
-                      Map.of(
-                          "choices",
-                          List.of(
-                              Map.of(
-                                  "message", Map.of("role", "assistant", "content", content)))))));
-    }
+    for (String content : contents) server.enqueue(FakeJudge.answer(content, 0, 0, 0));
   }
 
   /** Reads {"n": number}, naming what is wrong otherwise. */
@@ -173,6 +164,45 @@ public class PooledModelTest {
     userPromptOf(1);
     assertTrue(userPromptOf(2).contains("- the answer is not JSON\n"));
     assertFalse("no third try", server.getRequestCount() > 2);
+  }
+
+  @Test
+  public void anAnswerCarriesWhatEveryCallOfItsQuestionTookAndCost() throws Exception {
+    ModelPrice price = new ModelPrice(new BigDecimal("2"), null, new BigDecimal("10"));
+    ModelClient priced =
+        new OpenAiCompatibleClient(server.url("/v1").toString(), "m", price, new OkHttpClient());
+    model = new PooledModel(() -> CompletableFuture.completedFuture(priced), keyPools);
+    server.enqueue(FakeJudge.answer("{\"n\": \"three\"}", 1_000, 0, 20));
+    server.enqueue(FakeJudge.answer("{\"n\": 3}", 1_100, 0, 10));
+    List<ModelUsage> told = new CopyOnWriteArrayList<>();
+
+    PooledModel.Answer<Integer> answer =
+        value(model.ask(PROMPT, PooledModelTest::read, m -> {}, told::add));
+
+    // (1,000 + 1,100) × 2 + (20 + 10) × 10 = 4,500 per million
+    assertEquals(new ModelUsage(2, 2_100, 0, 30, new BigDecimal("0.0045")), answer.usage());
+    assertEquals(
+        List.of(
+            new ModelUsage(1, 1_000, 0, 20, new BigDecimal("0.0022")),
+            new ModelUsage(1, 1_100, 0, 10, new BigDecimal("0.0023"))),
+        told);
+  }
+
+  @Test
+  public void theTokensOfAQuestionThatFailsAreToldAndAModelWithoutAPriceHasNoCost()
+      throws Exception {
+    server.enqueue(FakeJudge.answer("not json at all", 900, 0, 15));
+    // a refused request, which no other key changes: no retry
+    server.enqueue(
+        new MockResponse()
+            .setResponseCode(400)
+            .setHeader("Content-Type", "application/json")
+            .setBody("{\"error\": {\"message\": \"context too long\"}}"));
+    List<ModelUsage> told = new CopyOnWriteArrayList<>();
+
+    failure(model.ask(PROMPT, PooledModelTest::read, m -> {}, told::add));
+
+    assertEquals(List.of(new ModelUsage(1, 900, 0, 15, null)), told);
   }
 
   @Test

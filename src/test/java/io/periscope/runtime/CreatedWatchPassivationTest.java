@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.LiveEntities;
 import io.periscope.testing.TestJournals;
 import io.periscope.watch.WatchEntity;
 import java.nio.file.Files;
@@ -13,12 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
-import org.apache.pekko.cluster.sharding.ShardRegion;
-import org.apache.pekko.cluster.sharding.typed.ClusterShardingQuery;
-import org.apache.pekko.cluster.sharding.typed.GetShardRegionState;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -91,16 +86,6 @@ public class CreatedWatchPassivationTest {
   }
 
   private Set<String> liveWatches() throws Exception {
-    ShardRegion.CurrentShardRegionState state =
-        AskPattern.<ClusterShardingQuery, ShardRegion.CurrentShardRegionState>ask(
-                ClusterSharding.get(service.system).shardState(),
-                replyTo -> new GetShardRegionState(WatchEntity.TYPE_KEY, replyTo),
-                Duration.ofSeconds(5),
-                service.system.scheduler())
-            .toCompletableFuture()
-            .get();
-    return state.getShards().stream()
-        .flatMap(s -> s.getEntityIds().stream())
-        .collect(Collectors.toSet());
+    return LiveEntities.on(service.system, WatchEntity.TYPE_KEY);
   }
 }

@@ -59,16 +59,7 @@ public final class FakeLaunchUpstream implements AutoCloseable {
                           SUMMARY,
                           "evidence",
                           List.of(Map.of("url", url("/articles/launch"), "quote", "1 March"))));
-              return new MockResponse()
-                  .setHeader("Content-Type", "application/json")
-                  .setBody(
-                      Json.text(
-                          Map.of(
-                              "choices",
-                              List.of(
-                                  Map.of(
-                                      "message",
-                                      Map.of("role", "assistant", "content", verdict))))));
+              return FakeJudge.answer(verdict, 0, 0, 0);
             }
             if (path.equals("/hook")) {
               alerts.incrementAndGet();

@@ -250,15 +250,7 @@ public final class FakeUpstream implements AutoCloseable {
                   "evidence",
                   met ? evidence : List.of()));
       pause(modelLatency);
-      return new MockResponse()
-          .setHeader("Content-Type", "application/json")
-          .setBody(
-              Json.text(
-                  Map.of(
-                      "choices",
-                      List.of(Map.of("message", Map.of("role", "assistant", "content", verdict))),
-                      "usage",
-                      Map.of("prompt_tokens", PROMPT_TOKENS, "completion_tokens", ANSWER_TOKENS))));
+      return FakeJudge.answer(verdict, PROMPT_TOKENS, 0, ANSWER_TOKENS);
     }
     if (path.startsWith("/hook/")) {
       try {

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import io.periscope.Periscope;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.Tokens;
+import io.periscope.cli.Serve;
 import io.periscope.config.Settings;
 import io.periscope.http.HttpApi;
 import io.periscope.json.Json;
@@ -71,7 +72,7 @@ public final class InProcessService implements AutoCloseable {
     Settings settings = Settings.from(config);
     tokens = new Tokens(secret, settings.tokenTtl(), Clock.systemUTC());
     app = new Periscope(system, config, new ShardedEntities(system), tokens, clock);
-    app.seedKeyPools().toCompletableFuture().get(30, TimeUnit.SECONDS); // as serve does
+    Serve.seedKeyPools(app); // as serve does, asking again while a joining node's shards move
     app.startSchedules(system, config);
     api = app.httpApi(clock);
     binding =

@@ -23,21 +23,31 @@ public final class TestJournals {
 
   /** A single local node on a fresh in-memory H2 journal, remoting on a free port. */
   public static Config h2() {
+    return h2(Map.of());
+  }
+
+  /**
+   * The same with {@code settings} over it, given to the profile as the environment is: a
+   * variable's value (such as REMOTE_TLS) is read as the profile reads it.
+   */
+  public static Config h2(Map<String, ?> settings) {
     String db = "periscope-test-" + UUID.randomUUID();
     return Profiles.load(
         "embedded",
-        ConfigFactory.parseMap(
-            Map.of(
-                "pekko-persistence-jdbc.shared-databases.periscope.db.url",
-                "jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1",
-                "periscope.data-dir",
-                System.getProperty("java.io.tmpdir") + "/" + db,
-                "pekko.remote.artery.canonical.port",
-                0,
-                "pekko.coordinated-shutdown.exit-jvm",
-                "off",
-                "pekko.loglevel",
-                "WARNING")));
+        ConfigFactory.parseMap(settings)
+            .withFallback(
+                ConfigFactory.parseMap(
+                    Map.of(
+                        "pekko-persistence-jdbc.shared-databases.periscope.db.url",
+                        "jdbc:h2:mem:" + db + ";DB_CLOSE_DELAY=-1",
+                        "periscope.data-dir",
+                        System.getProperty("java.io.tmpdir") + "/" + db,
+                        "pekko.remote.artery.canonical.port",
+                        0,
+                        "pekko.coordinated-shutdown.exit-jvm",
+                        "off",
+                        "pekko.loglevel",
+                        "WARNING"))));
   }
 
   /**

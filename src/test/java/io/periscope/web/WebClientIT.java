@@ -547,6 +547,25 @@ public class WebClientIT {
     browser.heading("Models");
     assertEquals("fake-model", browser.field("Verdicts: model").getAttribute("value"));
     browser.assertAccessible("models");
+    browser.type("Verdicts: input price", "0.15");
+    browser.type("Verdicts: output price", "cheap");
+    browser.button("Save models").click();
+    browser.waitFor(
+        By.xpath(
+            "//label[.='Verdicts: output price']/following-sibling::ul[@class='issues']/li[.='must"
+                + " be a number from 0 to 100000 (per million tokens)']"));
+    browser.type("Verdicts: output price", "0.60");
+    browser.button("Save models").click();
+    browser.waitFor(By.xpath("//p[@role='status' and starts-with(.,'Set by root on ')]"));
+    com.fasterxml.jackson.databind.JsonNode models =
+        ApiClient.json(api.send("GET", service.uri("/admin/model"), adminToken, null));
+    assertEquals(
+        Json.MAPPER.readTree("{\"inputPerMillion\": 0.15, \"outputPerMillion\": 0.6}"),
+        models.at("/verdicts/price"));
+    assertTrue("no price typed, none set", models.at("/assistance/price").isMissingNode());
+    assertEquals("0.6", browser.field("Verdicts: output price").getAttribute("value"));
+    assertEquals(
+        200, api.send("DELETE", service.uri("/admin/model"), adminToken, null).statusCode());
     noConsoleErrors();
 
     // a user sees no administration, not even by its address
