@@ -7,6 +7,7 @@ import io.periscope.auth.AccountAccess;
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.LocalCluster;
+import io.periscope.testing.NeedsPostgres;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -18,12 +19,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.After;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Two nodes of the jar on one PostgreSQL journal: disabling an account, a role change and revoking
  * a personal API token, made through node 1, hold on node 2 within {@link AccountAccess#FRESH_FOR}
  * (node 2 had the account's access in its cache before the change).
  */
+@Category(NeedsPostgres.class)
 public class AccessAcrossNodesIT {
   private static final String PASSWORD = "an-access-passphrase";
 

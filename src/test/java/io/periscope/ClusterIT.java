@@ -10,6 +10,7 @@ import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.FlakyWebhookReceiver;
 import io.periscope.testing.LocalCluster;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
@@ -37,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.cluster.sharding.typed.HashCodeMessageExtractor;
 import org.junit.After;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Three nodes of the jar on one PostgreSQL journal (conf/local1..3, see {@link LocalCluster}), with
@@ -47,6 +49,7 @@ import org.junit.Test;
  * loses nothing; a delivery still owed when its watch's node leaves gracefully is made once by a
  * survivor.
  */
+@Category(NeedsPostgres.class)
 public class ClusterIT {
   private static final String PASSWORD = "a-cluster-passphrase";
 

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
@@ -24,6 +25,7 @@ import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The command line's {@code run} and {@code history} against the jar, with the service running
@@ -82,6 +84,7 @@ public class CommandLineIT {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void runAndHistoryOnPostgres() throws Exception {
     ScratchDatabase database = TestJournals.postgresDatabase();
     runAndReplay(

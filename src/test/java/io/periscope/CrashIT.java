@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
@@ -23,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * kill -9 right after a burst of creates, restart on the same journal: every watch that was
@@ -49,6 +51,7 @@ public class CrashIT {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void acknowledgedWatchesSurviveKillOnPostgres() throws Exception {
     ScratchDatabase database = TestJournals.postgresDatabase();
     crashAndRecover(

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TcpProxy;
@@ -20,11 +21,13 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * A node whose PostgreSQL goes away turns not ready within seconds, stays alive, and is ready again
  * when the database returns, without a restart; what it acknowledged before is still there.
  */
+@Category(NeedsPostgres.class)
 public class ReadinessIT {
   private static final String PASSWORD = "a-readiness-admin-passphrase";
   private final HttpClient http =

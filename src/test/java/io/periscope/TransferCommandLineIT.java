@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The command line's {@code export} and {@code import} against the jar: an instance on the embedded
@@ -28,6 +30,7 @@ import org.junit.Test;
  * into one on PostgreSQL (on its journal, then through its running service), which then answers the
  * same {@code GET /watches}.
  */
+@Category(NeedsPostgres.class)
 public class TransferCommandLineIT {
   private static final String SECRET = "transfer-command-test-secret-of-32-bytes";
   private static final String PASSWORD = "a-moving-passphrase";

@@ -9,6 +9,7 @@ import com.typesafe.config.Config;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.MutableClock;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.time.Instant;
 import java.util.Map;
@@ -16,11 +17,13 @@ import java.util.UUID;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Registration and recovery on the PostgreSQL journal, across a restart of the service: the
  * verification, the spent tokens and the ended sign-ins are in the journal, not in a process.
  */
+@Category(NeedsPostgres.class)
 public class RegistrationPostgresTest {
   static Mailbox mailbox;
 

@@ -9,6 +9,7 @@ import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
@@ -16,12 +17,14 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.Map;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Administration on a PostgreSQL journal of its own, across a restart of the service: the model
  * configuration an admin set is still in force, and a key the environment seeds that an admin
  * removed is not seeded back.
  */
+@Category(NeedsPostgres.class)
 public class AdminPostgresTest {
   private static final String PASSWORD = "admin-postgres-passphrase";
   private static final String SEEDED = "sk-valid-postgres-000000000001";

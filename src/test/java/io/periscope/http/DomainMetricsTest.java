@@ -12,6 +12,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
@@ -25,12 +26,14 @@ import java.util.regex.Pattern;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The domain's meters, scraped at GET /metrics after real runs of a node on PostgreSQL against
  * loopback fakes (feeds, model, webhook): each counter moves by what the runs recorded, and no
  * label carries a watch, an owner, a URL or an address.
  */
+@Category(NeedsPostgres.class)
 public class DomainMetricsTest {
   static final String MODEL_KEY = "sk-metrics-test-0001";
   static final Instant START = Instant.now().truncatedTo(ChronoUnit.MINUTES).plusSeconds(30);

@@ -10,16 +10,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.util.List;
 import java.util.Map;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Export and import over real HTTP: an account's watches and trust rules exported from an instance
  * on the embedded journal import into one on PostgreSQL, and both answer the same GET /watches; an
  * import with a conflicting watch imports nothing and says which.
  */
+@Category(NeedsPostgres.class)
 public class TransferRoutesTest {
   /** A disabled watch of one feed, {@code id} in its name and feed URL. */
   public static String watch(String id, String schedule) {

@@ -9,6 +9,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.FakeLaunchUpstream;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.nio.file.Files;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.function.Supplier;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The user-scoped data through the whole service on the embedded H2 journal and on PostgreSQL: a
@@ -45,6 +47,7 @@ public class UserDataOnBothJournalsTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void userDataSurvivesARestartOnPostgres() throws Exception {
     userDataSurvivesARestart(TestJournals::postgres);
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.nio.file.Files;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /** What was acknowledged survives a restart, on the embedded H2 journal and on PostgreSQL alike. */
 public class JournalPersistenceTest {
@@ -31,6 +33,7 @@ public class JournalPersistenceTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void stateSurvivesARestartOnPostgres() throws Exception {
     survivesRestart(TestJournals::postgres);
   }

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigValueFactory;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -34,6 +35,7 @@ import org.apache.pekko.stream.javadsl.Sink;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * What {@link PostgresJournalDao}'s single statement must get right beyond the journal
@@ -41,6 +43,7 @@ import org.junit.Test;
  * many entities share a batch, the global ordering follows each entity's sequence numbers, and a
  * refused batch leaves no row behind.
  */
+@Category(NeedsPostgres.class)
 public class PostgresJournalDaoTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
   private static Config config;

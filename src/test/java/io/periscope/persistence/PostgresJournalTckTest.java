@@ -1,9 +1,11 @@
 package io.periscope.persistence;
 
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.persistence.CapabilityFlag;
 import org.apache.pekko.persistence.japi.journal.JavaJournalSpec;
+import org.junit.experimental.categories.Category;
 import org.junit.runner.RunWith;
 import org.scalatestplus.junit.JUnitRunner;
 
@@ -13,6 +15,7 @@ import org.scalatestplus.junit.JUnitRunner;
  * numbers, rejected and failed writes, atomic multi-event writes and metadata.
  */
 @RunWith(JUnitRunner.class)
+@Category(NeedsPostgres.class)
 public class PostgresJournalTckTest extends JavaJournalSpec {
   public PostgresJournalTckTest() {
     super(TestJournals.postgres());

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
@@ -19,10 +20,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /** Nodes starting together create the schema one at a time on PostgreSQL. */
 public class SchemaLockTest {
   @Test
+  @Category(NeedsPostgres.class)
   public void schemaCreationIsOneProcessAtATimeOnPostgres() throws Exception {
     ScratchDatabase database = TestJournals.postgresDatabase();
     Config config =
@@ -59,6 +62,7 @@ public class SchemaLockTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void aNodeWaitingForTheLockDoesNotHoldUpTheHoldersConcurrentIndexBuild() throws Exception {
     // The journal's script builds indexes CONCURRENTLY, which waits for every transaction in
     // progress: a node waiting inside pg_advisory_lock is one, and it waits for the holder in turn,

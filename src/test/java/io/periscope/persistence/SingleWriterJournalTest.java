@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
 import com.typesafe.config.Config;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,6 +12,7 @@ import java.sql.SQLException;
 import java.util.UUID;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Why the journal's replay filter is off (conf/periscope.conf): on both journals, a second writer
@@ -24,6 +26,7 @@ public class SingleWriterJournalTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void onPostgres() throws Exception {
     TestJournals.requirePostgres();
     refusesASecondWriterOfOneSequenceNumber(TestJournals.postgres());

@@ -7,6 +7,7 @@ import com.typesafe.config.Config;
 import io.periscope.json.Json;
 import io.periscope.testing.FakeLaunchUpstream;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.function.Supplier;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Runs through the whole service on the embedded H2 journal and on PostgreSQL: the run record and
@@ -53,6 +55,7 @@ public class RunsOnBothJournalsTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void runsAndSeenItemsSurviveARestartOnPostgres() throws Exception {
     runsSurviveRestarts(TestJournals::postgres);
   }

@@ -3,6 +3,7 @@ package io.periscope.runtime;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,8 +12,10 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /** The single-writer lock of a PostgreSQL journal outlives the session that first took it. */
+@Category(NeedsPostgres.class)
 public class DatabaseWriterLockTest {
   @Test
   public void aServingNodeTakesItsLockAgainAfterItsSessionEnded() throws Exception {

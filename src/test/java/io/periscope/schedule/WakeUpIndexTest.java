@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 
 import com.typesafe.config.Config;
 import io.periscope.persistence.JournalSchema;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -15,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * A group of next fire times written at once, on both journals' databases: inserted, moved on and
@@ -29,12 +31,14 @@ public class WakeUpIndexTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void onPostgres() throws Exception {
     TestJournals.requirePostgres();
     writesGroups(TestJournals.postgres());
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void staleStatisticsOfTheTagQueryAreRefreshedOnPostgres() throws Exception {
     TestJournals.requirePostgres();
     Config config = TestJournals.postgres();

@@ -7,8 +7,8 @@ import java.sql.Statement;
 import java.util.UUID;
 
 /**
- * A PostgreSQL database of its own on the test server (PERISCOPE_TEST_DATABASE_URL's), created for
- * one test and dropped after it, so processes that share a journal share only this one.
+ * A PostgreSQL database of its own on the test server ({@link TestPostgres}), created for one test
+ * and dropped after it, so processes that share a journal share only this one.
  */
 public final class ScratchDatabase implements AutoCloseable {
   private final String name;
@@ -20,11 +20,10 @@ public final class ScratchDatabase implements AutoCloseable {
   }
 
   public static ScratchDatabase create(String prefix) throws SQLException {
-    TestJournals.requirePostgres();
     String name =
         (prefix + "_" + UUID.randomUUID().toString().substring(0, 8)).replaceAll("[^a-z0-9_]", "_");
     execute("CREATE DATABASE " + name);
-    String server = TestJournals.POSTGRES_URL;
+    String server = TestPostgres.server().url();
     int slash = server.lastIndexOf('/');
     int query = server.indexOf('?', slash);
     return new ScratchDatabase(
@@ -36,12 +35,12 @@ public final class ScratchDatabase implements AutoCloseable {
   }
 
   public String user() {
-    return TestJournals.POSTGRES_USER;
+    return TestPostgres.server().user();
   }
 
   private static void execute(String sql) throws SQLException {
-    try (Connection c =
-            DriverManager.getConnection(TestJournals.POSTGRES_URL, TestJournals.POSTGRES_USER, "");
+    TestPostgres.Server server = TestPostgres.server();
+    try (Connection c = DriverManager.getConnection(server.url(), server.user(), "");
         Statement s = c.createStatement()) {
       s.execute(sql);
     }

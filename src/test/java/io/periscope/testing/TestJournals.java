@@ -10,8 +10,8 @@ import java.util.UUID;
 
 /**
  * Configurations for tests on the two real journals: H2 (a private in-memory database per call) and
- * the PostgreSQL of the machine (127.0.0.1:5432, database {@code test}, user {@code postgres}, or
- * PERISCOPE_TEST_DATABASE_URL). PostgreSQL tests never skip: an unreachable database fails them.
+ * PostgreSQL (the server {@link TestPostgres} finds or starts). PostgreSQL tests never skip: when
+ * no server can be had, they fail.
  *
  * <p>PostgreSQL journals live in a scratch database of this test JVM, created on first use and
  * dropped when the JVM exits: the server's database is only where scratch databases are made.
@@ -19,12 +19,6 @@ import java.util.UUID;
  * earlier runs, or with other code's events, would leak into every test.
  */
 public final class TestJournals {
-  public static final String POSTGRES_URL =
-      System.getenv()
-          .getOrDefault("PERISCOPE_TEST_DATABASE_URL", "jdbc:postgresql://127.0.0.1:5432/test");
-  public static final String POSTGRES_USER =
-      System.getenv().getOrDefault("PERISCOPE_TEST_DATABASE_USER", "postgres");
-
   private TestJournals() {}
 
   /** A single local node on a fresh in-memory H2 journal, remoting on a free port. */
@@ -98,7 +92,7 @@ public final class TestJournals {
         jvmDatabase = database;
       } catch (java.sql.SQLException e) {
         throw new AssertionError(
-            "could not create a scratch database on " + POSTGRES_URL + ": " + e.getMessage(), e);
+            "could not create a scratch database on " + TestPostgres.server().url() + ": " + e, e);
       }
     }
     return jvmDatabase;
@@ -143,17 +137,8 @@ public final class TestJournals {
         db.getString("url"), db.getString("user"), db.getString("password"));
   }
 
-  /** Fails (never skips) when PostgreSQL cannot be reached. */
+  /** Fails (never skips) when no PostgreSQL can be had. */
   public static void requirePostgres() {
-    try (Connection c = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, "")) {
-      c.createStatement().execute("select 1");
-    } catch (Exception e) {
-      throw new AssertionError(
-          "PostgreSQL is required for this test and is not reachable at "
-              + POSTGRES_URL
-              + ": "
-              + e.getMessage(),
-          e);
-    }
+    TestPostgres.server();
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import com.typesafe.config.Config;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +27,7 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehavior;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.SinkQueueWithCancel;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The operator's history on the real journals: watch events written as the watch entity writes them
@@ -39,6 +41,7 @@ public class RunHistoryTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void onPostgres() throws Exception {
     TestJournals.requirePostgres();
     replaysAndFollows(TestJournals.postgres());

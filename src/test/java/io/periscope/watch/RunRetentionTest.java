@@ -7,6 +7,7 @@ import com.typesafe.config.Config;
 import io.periscope.config.Settings;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
+import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.stream.javadsl.Sink;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * RUN_HISTORY_RETENTION on both journals: a watch with 5,000 runs keeps its journal at the bound
@@ -35,6 +37,7 @@ public class RunRetentionTest {
   }
 
   @Test
+  @Category(NeedsPostgres.class)
   public void aWatchWith5000RunsKeepsItsJournalAtTheBoundOnPostgres() throws Exception {
     keepsItsJournalAtTheBound(TestJournals.postgres());
   }

@@ -2,6 +2,8 @@ package io.periscope.web;
 
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.testing.NeedsBrowser;
+import io.periscope.testing.NoServices;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -30,19 +32,26 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The distribution's Chromium, headless, driven through its chromedriver (no browser or driver is
- * ever downloaded), with axe-core from its WebJar for accessibility checks.
+ * ever downloaded), with axe-core from its WebJar for accessibility checks. CHROME_BIN and
+ * CHROMEDRIVER name others, as scripts/test.sh reads them.
  */
 final class Browser implements AutoCloseable {
-  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  static final Path CHROMIUM = installed("CHROME_BIN", "/usr/bin/chromium");
+  static final Path CHROMEDRIVER = installed("CHROMEDRIVER", "/usr/bin/chromedriver");
   private static final String AXE = "META-INF/resources/webjars/axe-core/4.6.3/axe.min.js";
 
   final ChromeDriver driver;
   private final String base;
 
   Browser(String base) {
+    if (Boolean.getBoolean(NoServices.PROPERTY))
+      throw new AssertionError(NoServices.refusal("Chromium", NeedsBrowser.class));
     assertTrue(
-        "browser tests need Chromium and its driver: apt-get install chromium chromium-driver",
+        "browser tests need Chromium and its driver at "
+            + CHROMIUM
+            + " and "
+            + CHROMEDRIVER
+            + ": scripts/test.sh installs them where it can and says what to install otherwise",
         Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER));
     this.base = base;
     ChromeOptions options = new ChromeOptions();
@@ -59,6 +68,11 @@ final class Browser implements AutoCloseable {
             .build();
     driver = new ChromeDriver(service, options);
     driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+  }
+
+  private static Path installed(String variable, String distributions) {
+    String named = System.getenv(variable);
+    return Path.of(named == null || named.isBlank() ? distributions : named);
   }
 
   void open(String path) {

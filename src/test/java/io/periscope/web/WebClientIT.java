@@ -8,6 +8,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.FlakyWebhookReceiver;
 import io.periscope.testing.Mailbox;
+import io.periscope.testing.NeedsBrowser;
 import io.periscope.testing.ServiceProcess;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpClient;
@@ -26,6 +27,7 @@ import org.junit.AfterClass;
 import org.junit.Before;
 import org.junit.BeforeClass;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -35,6 +37,7 @@ import org.openqa.selenium.WebElement;
  * operator starts it, with loopback fakes of every upstream (WebFakes) and a real SMTP server.
  * axe-core checks every page it opens; the main pages are photographed (docs/web.md).
  */
+@Category(NeedsBrowser.class)
 public class WebClientIT {
   static final String ADMIN_EMAIL = "root@example.org";
   static final String PASSWORD = "a-long-web-test-passphrase";

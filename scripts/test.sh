@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Every test of Periscope, with what the tests need prepared first: the README's test command, and the one
+# .ci/run calls.
+#
+#   scripts/test.sh              prepare, then `mvn verify`: every test, the browser's included
+#   scripts/test.sh --check      prepare and check, run no test
+#   scripts/test.sh ARGS...      prepare, then `mvn ARGS...` (for instance `verify -Dit.test=ClusterIT`)
+#
+# Chromium: CHROME_BIN and CHROMEDRIVER when set, else the distribution's /usr/bin/chromium and
+# /usr/bin/chromedriver. When those are missing, the distribution's packages are installed where this user can
+# (root with apt-get: Debian, Ubuntu); otherwise the script stops before any test with what to install. Nothing
+# is ever downloaded from a browser's vendor.
+#
+# PostgreSQL is the tests' own business, so that `mvn test -Dtest=...` finds it the same way
+# (src/test/java/io/periscope/testing/TestPostgres.java): PERISCOPE_TEST_DATABASE_URL when set, else the server
+# at 127.0.0.1:5432 when it answers, else a real PostgreSQL from Maven Central's binaries, its data under
+# target/, stopped when the tests end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fail() {
+  echo "test.sh: $*" >&2
+  exit 1
+}
+
+command -v java >/dev/null || fail "no java on PATH: install a JDK 17 or later"
+command -v mvn >/dev/null || fail "no mvn on PATH: install Apache Maven 3.8 or later"
+
+chromium=${CHROME_BIN:-/usr/bin/chromium}
+chromedriver=${CHROMEDRIVER:-/usr/bin/chromedriver}
+
+# A path named by CHROME_BIN or CHROMEDRIVER is the user's choice: it is checked, never installed for.
+[ -z "${CHROME_BIN:-}" ] || [ -x "$chromium" ] ||
+  fail "CHROME_BIN=$chromium is not an executable file: point it at Chromium, or unset it to use /usr/bin/chromium"
+[ -z "${CHROMEDRIVER:-}" ] || [ -x "$chromedriver" ] ||
+  fail "CHROMEDRIVER=$chromedriver is not an executable file: point it at Chromium's chromedriver, or unset it to use /usr/bin/chromedriver"
+
+if [ ! -x "$chromium" ] || [ ! -x "$chromedriver" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test.sh: installing the distribution's chromium and chromium-driver for the browser tests" >&2
+    apt-get update -q >&2 &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >&2 ||
+      fail "apt-get could not install chromium and chromium-driver: install them, or set CHROME_BIN and CHROMEDRIVER"
+  elif command -v apt-get >/dev/null; then
+    fail "the browser tests need Chromium and its driver: sudo apt-get install chromium chromium-driver (or set CHROME_BIN and CHROMEDRIVER)"
+  else
+    fail "the browser tests need Chromium and its driver: install Chromium and chromedriver from your system's packages and set CHROME_BIN and CHROMEDRIVER to them"
+  fi
+  [ -x "$chromium" ] && [ -x "$chromedriver" ] ||
+    fail "chromium and chromium-driver are installed but $chromium or $chromedriver is missing: set CHROME_BIN and CHROMEDRIVER"
+fi
+export CHROME_BIN=$chromium CHROMEDRIVER=$chromedriver
+
+if [ "${1:-}" = --check ]; then
+  echo "test.sh: ready: Chromium $chromium, chromedriver $chromedriver; the tests find or start PostgreSQL"
+  exit 0
+fi
+
+[ $# -gt 0 ] || set -- verify
+# CI reads the log: no colours, no download progress
+exec mvn ${CI:+--batch-mode --no-transfer-progress} "$@"
