@@ -1,15 +1,16 @@
 // The client's entry: its routes, the frame around every page, and what a 401 does.
 import { h, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { whenUnauthorized } from './lib/api.js';
+import { endSession, whenUnauthorized } from './lib/api.js';
 import { Link, match, navigate, useLocation } from './lib/router.js';
-import { rememberReturn, session, signIn, signOut, takeFragment, takeReturn } from './lib/session.js';
+import { rememberReturn, session, signIn, takeFragment, takeReturn } from './lib/session.js';
 import { Page } from './lib/ui.js';
 import * as auth from './pages/auth.js';
 import { Accounts, Keys, Models } from './pages/admin.js';
 import { Assist, Revise } from './pages/assist.js';
 import { Devices } from './pages/devices.js';
 import { EditWatch, NewWatch } from './pages/editor.js';
+import { Tokens } from './pages/tokens.js';
 import { TrustRules } from './pages/trust.js';
 import { Statistics, WatchPage } from './pages/watch.js';
 import { WatchList } from './pages/watches.js';
@@ -32,6 +33,7 @@ const ROUTES = [
   { path: '/trust', page: TrustRules },
   { path: '/notifications', page: Devices },
   { path: '/statistics', page: Statistics },
+  { path: '/api-tokens', page: Tokens },
   { path: '/administration', page: Accounts, admin: true },
   { path: '/administration/accounts', page: Accounts, admin: true },
   { path: '/administration/keys', page: Keys, admin: true },
@@ -45,6 +47,7 @@ const NAV = [
   ['/trust', 'Trust rules'],
   ['/notifications', 'Devices'],
   ['/statistics', 'Statistics'],
+  ['/api-tokens', 'API tokens'],
   ['/administration/accounts', 'Administration', true],
 ];
 
@@ -81,10 +84,7 @@ function Frame({ who, path, children }) {
               {
                 type: 'button',
                 class: 'button secondary',
-                onClick: () => {
-                  signOut();
-                  navigate('/sign-in');
-                },
+                onClick: () => endSession().then(() => navigate('/sign-in')),
               },
               'Sign out',
             ),

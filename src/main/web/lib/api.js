@@ -57,6 +57,20 @@ export async function api(method, path, body, { signal, anonymous } = {}) {
   return { status: response.status, body: json, location: response.headers.get('Location') };
 }
 
+/**
+ * Signing out: the service ends this sign-in, so its token is refused from then on wherever a copy
+ * of it went; then this browser forgets it. When the service cannot be told (offline), the token is
+ * forgotten here all the same and ends when it expires.
+ */
+export async function endSession() {
+  try {
+    await api('POST', '/auth/logout');
+  } catch {
+    // ended already (a 401 has signed out here), or the service is unreachable
+  }
+  signOut();
+}
+
 export const get = (path, options) => api('GET', path, undefined, options).then((r) => r.body);
 export const post = (path, body, options) => api('POST', path, body, options).then((r) => r.body);
 export const put = (path, body, options) => api('PUT', path, body, options).then((r) => r.body);

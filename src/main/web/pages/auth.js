@@ -152,7 +152,7 @@ export function ResetPassword({ fragment }) {
   );
 }
 
-/** A page that posts the mailed token as soon as it opens: verify-email, link-identity, … */
+/** A page that posts the mailed token as soon as it opens: verify-email, confirm-email-channel. */
 function TokenPage({ fragment, title, path, done }) {
   const [state, setState] = useState({ busy: true });
   const token = fragment?.token;
@@ -172,8 +172,36 @@ function TokenPage({ fragment, title, path, done }) {
 export const VerifyEmail = ({ fragment }) =>
   h(TokenPage, { fragment, title: 'Verify your address', path: '/auth/verify-email', done: (r) => `Thank you: ${r.user?.email || 'your address'} is verified.` });
 
-export const LinkIdentity = ({ fragment }) =>
-  h(TokenPage, { fragment, title: 'Connect a sign-in', path: '/auth/link-identity', done: () => 'The sign-in is connected to your account. Use it next time.' });
+/**
+ * Linking gives a provider's account the run of this one, so opening the link only reads what it
+ * would connect: a button that names the provider and the login there does it. A mail scanner that
+ * opens links and runs their scripts links nothing.
+ */
+export function LinkIdentity({ fragment }) {
+  const title = 'Connect a sign-in';
+  const token = fragment?.token;
+  const details = useLoad(() => (token ? post('/auth/link-identity/details', { token }, { anonymous: true }) : Promise.resolve(null)), [token]);
+  const [linked, setLinked] = useState(false);
+  const { busy, error, act } = useAction();
+  if (!token) return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
+  if (details.error) return h(Page, { title }, h(ErrorMessage, { error: details.error }), h(Link, { href: '/sign-in' }, 'Go to sign in'));
+  if (!details.data) return h(Page, { title }, h('p', { class: 'loading', role: 'status' }, 'Checking the link…'));
+  if (linked) return h(Page, { title }, h('p', { role: 'status' }, 'The sign-in is connected to your account. Use it next time.'), h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'));
+  const provider = providerName(details.data.provider);
+  const account = details.data.login ? `${provider} account ${details.data.login}` : `${provider} sign-in`;
+  const connect = () =>
+    act(async () => {
+      await post('/auth/link-identity', { token }, { anonymous: true });
+      setLinked(true);
+    });
+  return h(
+    Page,
+    { title },
+    h('p', null, `Someone signed in through ${provider} with your address. If it was you, connect the ${account} to your Periscope account: it will then sign you in here. If it was not you, close this page; nothing is connected.`),
+    h(ErrorMessage, { error }),
+    h(Button, { kind: 'primary', busy, onClick: connect }, `Connect ${account}`),
+  );
+}
 
 export const ConfirmEmailChannel = ({ fragment }) =>
   h(TokenPage, { fragment, title: 'Receive alerts at this address', path: '/auth/confirm-email-channel', done: (r) => `Alerts may now be sent to ${r.address || 'this address'}.` });

@@ -31,7 +31,7 @@ public class KubernetesProfileIT {
           "PUBLIC_URL",
           "https://periscope.example.org",
           "METRICS_TOKEN",
-          "a-scrape-token",
+          "a-scrape-token-of-at-least-32-characters",
           "REMOTE_TLS_DIR",
           "/nonexistent/remote-tls");
 

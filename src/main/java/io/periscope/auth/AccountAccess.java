@@ -55,7 +55,11 @@ public final class AccountAccess {
 
   /**
    * The caller of a verified sign-in token as its account is now, or empty when the token no longer
-   * signs anybody in. A subject without an account (the command line's own tokens) is the token's.
+   * signs anybody in. A subject without an account signs nobody in, whatever role the token claims
+   * (a token minted with a leaked or guessed service secret for an invented administrator), except
+   * in an operator's token (signed with the operator key): the command line's own {@code
+   * periscope-cli}. The account is read through the same cache as every other check, so refusing
+   * such tokens costs no read of its own.
    */
   public CompletionStage<Optional<Principal>> signedIn(Tokens.Claims claims) {
     Principal token = claims.principal();
@@ -64,7 +68,7 @@ public final class AccountAccess {
             access -> {
               Account account = access.account();
               if (access.deleted()) return Optional.empty();
-              if (account == null) return Optional.of(token);
+              if (account == null) return claims.operator() ? Optional.of(token) : Optional.empty();
               // an operator's token is no sign-in: no generation or signing out ends it
               boolean live =
                   !account.disabled()
@@ -98,7 +102,8 @@ public final class AccountAccess {
                       .filter(t -> MailedTokens.sameHash(t.hash(), hash) && t.liveAt(now))
                       .findFirst();
               match.ifPresent(t -> touch(account.id(), t.id(), now));
-              return match.map(t -> new Principal(account.id(), account.role(), null, t.id()));
+              return match.map(
+                  t -> Principal.fromApiToken(account.id(), account.role(), t.id(), t.grants()));
             });
   }
 

@@ -44,8 +44,12 @@ public final class IdentityLinkEntity
   /**
    * A link waiting for the account holder: the provider's name, the mailed token's hash, until it
    * expires.
+   *
+   * @param login the person's name at the provider, shown before linking; null in a proposal made
+   *     before it was kept
    */
-  public record Pending(String accountId, String provider, String tokenHash, Instant expiresAt)
+  public record Pending(
+      String accountId, String provider, String tokenHash, Instant expiresAt, String login)
       implements JsonSerializable {
     boolean accepts(String hash, Instant now) {
       return now.isBefore(expiresAt) && MailedTokens.sameHash(tokenHash, hash);
@@ -65,6 +69,13 @@ public final class IdentityLinkEntity
 
   /** Keeps a mailed token's hash for linking {@code accountId}; replaces an earlier proposal. */
   public record Propose(Pending pending, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+
+  /**
+   * Reads what a mailed token would link, without using it: answers the proposal; refused for any
+   * other token.
+   */
+  public record Peek(String tokenHash, Instant now, ActorRef<StatusReply<Pending>> replyTo)
+      implements Command {}
 
   /** Uses a mailed token: answers the link it made; refused for any other token. */
   public record Confirm(String tokenHash, Instant now, ActorRef<StatusReply<Pending>> replyTo)
@@ -128,16 +139,30 @@ public final class IdentityLinkEntity
                         .persist(new LinkProposed(cmd.pending()))
                         .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
         .onCommand(
+            Peek.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        acceptsNow(state, cmd.tokenHash(), cmd.now())
+                            ? StatusReply.success(state.pending())
+                            : StatusReply.error(AccountEntity.TOKEN_REFUSED)))
+        .onCommand(
             Confirm.class,
             (state, cmd) ->
-                state.accountId() == null
-                        && state.pending() != null
-                        && state.pending().accepts(cmd.tokenHash(), cmd.now())
+                acceptsNow(state, cmd.tokenHash(), cmd.now())
                     ? Effect()
                         .persist(new Linked(state.pending().accountId()))
                         .thenReply(cmd.replyTo(), s -> StatusReply.success(state.pending()))
                     : Effect().reply(cmd.replyTo(), StatusReply.error(AccountEntity.TOKEN_REFUSED)))
         .build();
+  }
+
+  /** Whether the mailed token of this hash would link now. */
+  private static boolean acceptsNow(State state, String tokenHash, Instant now) {
+    return state.accountId() == null
+        && state.pending() != null
+        && state.pending().accepts(tokenHash, now);
   }
 
   @Override

@@ -150,6 +150,26 @@ public final class IdentityLinks {
             });
   }
 
+  /**
+   * What a mailed link token would link, for its holder to confirm by a deliberate act: the
+   * provider, the person's login there (null for a proposal made before logins were kept) and when
+   * the token expires. The token stays unused, so opening the page a link leads to (as a mail
+   * scanner does) links nothing.
+   */
+  public record LinkDetails(String provider, String login, Instant expiresAt) {}
+
+  /**
+   * @throws ValidationException (through the stage) for an unknown, used, replaced or expired
+   *     token, as {@link #confirm} would
+   */
+  public CompletionStage<LinkDetails> details(String token) {
+    return asks.<IdentityLinkEntity.Command, IdentityLinkEntity.Pending>ask(
+            links.identityLink(MailedTokens.holderOf(token)),
+            reply -> new IdentityLinkEntity.Peek(MailedTokens.hash(token), clock.instant(), reply))
+        .exceptionally(MailedTokens::refusedOrRethrown)
+        .thenApply(p -> new LinkDetails(p.provider(), p.login(), p.expiresAt()));
+  }
+
   /** The linked account's id, null when there is none. */
   private CompletionStage<String> linked(ProviderIdentity who) {
     return asks.<IdentityLinkEntity.Command, String>ask(
@@ -229,7 +249,8 @@ public final class IdentityLinks {
                                 account.id(),
                                 who.provider(),
                                 MailedTokens.hash(token),
-                                now.plus(LINK_LIFETIME)),
+                                now.plus(LINK_LIFETIME),
+                                who.login()),
                             reply)))
         .thenCompose(
             proposed ->

@@ -4,15 +4,19 @@ import io.periscope.account.Account;
 import io.periscope.account.AccountEntity;
 import io.periscope.account.ApiToken;
 import io.periscope.account.MailedTokens;
+import io.periscope.account.TokenScope;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.apache.pekko.Done;
@@ -29,6 +33,9 @@ public final class OwnAccount {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
   static final int MAX_TOKEN_NAME = 100;
+
+  /** How long a personal API token lives when its maker names no expiry. */
+  public static final Duration DEFAULT_TOKEN_LIFETIME = Duration.ofDays(90);
 
   private final Accounts accounts;
   private final AccountEntity.Refs accountRefs;
@@ -150,11 +157,14 @@ public final class OwnAccount {
   public record NewToken(String token, ApiToken.View details) {}
 
   /**
-   * Makes a named personal API token, expiring at {@code expiresAt} if given.
+   * Makes a named personal API token with {@code scopes} ({@link TokenScope#DEFAULT} when null),
+   * expiring at {@code expiresAt} ({@link #DEFAULT_TOKEN_LIFETIME} from now when null).
    *
-   * @throws ValidationException for a bad name or an expiry not in the future
+   * @throws ValidationException for a bad name, an expiry not in the future, no scope, or {@code
+   *     admin} asked by a user
    */
-  public CompletionStage<NewToken> createToken(Principal caller, String name, Instant expiresAt) {
+  public CompletionStage<NewToken> createToken(
+      Principal caller, String name, Instant expiresAt, Set<TokenScope> scopes) {
     if (!caller.signedIn()) throw new SignInRequired("making a personal API token");
     Instant now = clock.instant();
     List<Issue> issues = new ArrayList<>();
@@ -168,10 +178,22 @@ public final class OwnAccount {
     }
     if (expiresAt != null && !expiresAt.isAfter(now))
       issues.add(Issue.at("must be in the future", "expiresAt"));
+    Set<TokenScope> granted = scopes == null ? TokenScope.DEFAULT : scopes;
+    if (granted.isEmpty())
+      issues.add(Issue.at("must name at least one of read, watches, admin", "scopes"));
+    if (granted.contains(TokenScope.ADMIN) && !caller.isAdmin())
+      issues.add(Issue.at("may name admin only on an administrator's account", "scopes"));
     if (!issues.isEmpty()) throw new ValidationException(issues);
     String token = AccountAccess.API_TOKEN_PREFIX + MailedTokens.create(caller.accountId());
     ApiToken kept =
-        new ApiToken(newTokenId(), name.strip(), MailedTokens.hash(token), now, expiresAt, null);
+        new ApiToken(
+            newTokenId(),
+            name.strip(),
+            MailedTokens.hash(token),
+            now,
+            expiresAt == null ? now.plus(DEFAULT_TOKEN_LIFETIME) : expiresAt,
+            null,
+            List.copyOf(EnumSet.copyOf(granted)));
     return asks.<AccountEntity.Command, Done>ask(
             accountRefs.account(caller.accountId()),
             reply -> new AccountEntity.CreateApiToken(kept, reply))

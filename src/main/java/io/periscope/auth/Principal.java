@@ -1,28 +1,43 @@
 package io.periscope.auth;
 
 import io.periscope.account.Role;
+import io.periscope.account.TokenScope;
+import java.util.Set;
 
 /**
  * Who is calling: the account and its role as the account has it now.
  *
  * @param sessionId the sign-in's own id, for a sign-in token that carries one
  * @param apiTokenId the personal API token the caller used, if it used one
- * @param operator whether the command line called, with a token minted from the service's own
- *     secret (whoever holds it could mint any account's token, so it may be told what no signed-in
- *     administrator is, such as a printed password-reset token)
+ * @param scopes what that personal API token may do; null for a sign-in, which may do all its
+ *     account may
+ * @param operator whether the command line called, with a token signed with the operator key (it
+ *     may be told what no signed-in administrator is, such as a printed password-reset token)
  */
 public record Principal(
-    String accountId, Role role, String sessionId, String apiTokenId, boolean operator) {
+    String accountId,
+    Role role,
+    String sessionId,
+    String apiTokenId,
+    Set<TokenScope> scopes,
+    boolean operator) {
   /** The command line's own administrator, as the audit log names it. */
   public static final Principal OPERATOR =
-      new Principal("periscope-cli", Role.ADMIN, null, null, true);
+      new Principal("periscope-cli", Role.ADMIN, null, null, null, true);
 
   public Principal(String accountId, Role role) {
-    this(accountId, role, null, null, false);
+    this(accountId, role, null, null, null, false);
   }
 
-  public Principal(String accountId, Role role, String sessionId, String apiTokenId) {
-    this(accountId, role, sessionId, apiTokenId, false);
+  /** The caller of a sign-in token. */
+  static Principal fromSignIn(String accountId, Role role, String sessionId, boolean operator) {
+    return new Principal(accountId, role, sessionId, null, null, operator);
+  }
+
+  /** The caller of a personal API token. */
+  static Principal fromApiToken(
+      String accountId, Role role, String tokenId, Set<TokenScope> scopes) {
+    return new Principal(accountId, role, null, tokenId, Set.copyOf(scopes), false);
   }
 
   public boolean isAdmin() {
@@ -34,7 +49,12 @@ public record Principal(
     return apiTokenId == null;
   }
 
+  /** Whether the caller's token allows {@code scope}: a sign-in allows every one. */
+  public boolean allows(TokenScope scope) {
+    return scopes == null || scopes.contains(scope);
+  }
+
   Principal withRole(Role current) {
-    return new Principal(accountId, current, sessionId, apiTokenId, operator);
+    return new Principal(accountId, current, sessionId, apiTokenId, scopes, operator);
   }
 }

@@ -10,8 +10,12 @@ import java.util.HexFormat;
  * issuer and its subject for the user (OIDC's {@code iss} and {@code sub}, GitHub's API and user
  * id), and the address it vouches for as verified. An account is bound to the first three, never to
  * the address, which a provider may let anyone claim.
+ *
+ * @param login the name the person goes by at the provider (GitHub's login, OpenID Connect's {@code
+ *     preferred_username}, else the address), shown to the account's holder before linking
  */
-public record ProviderIdentity(String provider, String issuer, String subject, String email) {
+public record ProviderIdentity(
+    String provider, String issuer, String subject, String email, String login) {
   /** The id of its {@link IdentityLinkEntity}: a digest, whatever the provider's strings hold. */
   public String linkId() {
     try {

@@ -303,7 +303,8 @@ final class RunCommand implements Callable<Integer> {
       String o = owners.get(i);
       lines.account(o, i, owners.size());
       String token =
-          tokens.issue(o, Role.USER, Instant.now(), EntityRunAll.RUN_ALL_TIMEOUT.plusMinutes(1));
+          tokens.issueOperator(
+              o, Role.USER, Instant.now(), EntityRunAll.RUN_ALL_TIMEOUT.plusMinutes(1));
       if (watch.isPresent()) {
         lines.total(1);
         Answer answer =

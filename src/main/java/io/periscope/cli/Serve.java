@@ -3,6 +3,7 @@ package io.periscope.cli;
 import com.typesafe.config.Config;
 import io.periscope.Periscope;
 import io.periscope.auth.Tokens;
+import io.periscope.config.SecretStrength;
 import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.notify.AdminAlerts;
@@ -53,6 +54,7 @@ public final class Serve {
     long started = System.nanoTime();
     Settings settings = Settings.from(config);
     AdminAlerts.channels(config); // a bad ADMIN_CHANNELS stops the start before anything starts
+    SecretStrength.requireStrong(config);
     Node.requireSharedState(config, settings);
     RemoteTls.check(config);
     // Held for the life of the process: the command line goes through this service instead of
@@ -62,10 +64,8 @@ public final class Serve {
     DatabaseWriterLock journalLock =
         db.configured() ? DatabaseWriterLock.holdShared(db.url(), db.user(), db.password()) : null;
     Tokens tokens =
-        new Tokens(
-            Tokens.secret(settings.jwtSecret(), settings.dataDir()),
-            settings.tokenTtl(),
-            Clock.systemUTC());
+        Tokens.ofDataDir(
+            settings.jwtSecret(), settings.dataDir(), settings.tokenTtl(), Clock.systemUTC());
     ActorSystem<Void> system = Node.startClusterNode(config, JOIN_PATIENCE);
     Periscope app = new Periscope(system, config, new ShardedEntities(system), tokens);
     seedKeyPools(app);

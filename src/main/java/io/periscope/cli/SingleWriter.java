@@ -53,17 +53,18 @@ final class SingleWriter {
 
   private SingleWriter() {}
 
-  /** The service's token issuer: the same secret, from AUTH_JWT_SECRET or the data directory. */
+  /**
+   * The service's token issuer: the same secret (AUTH_JWT_SECRET or the data directory's) and the
+   * data directory's operator key, which signs the command line's tokens.
+   */
   static Tokens tokens(Settings settings) throws java.io.IOException {
-    return new Tokens(
-        Tokens.secret(settings.jwtSecret(), settings.dataDir()),
-        settings.tokenTtl(),
-        Clock.systemUTC());
+    return Tokens.ofDataDir(
+        settings.jwtSecret(), settings.dataDir(), settings.tokenTtl(), Clock.systemUTC());
   }
 
   /** A short-lived admin token for one command's calls to the running service. */
   static String adminToken(Tokens tokens) {
-    return tokens.issue(
+    return tokens.issueOperator(
         Principal.OPERATOR.accountId(), Role.ADMIN, Instant.now(), ADMIN_TOKEN_LIFETIME);
   }
 

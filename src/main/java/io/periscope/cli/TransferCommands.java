@@ -279,7 +279,7 @@ final class TransferCommands {
   }
 
   private static String token(Tokens tokens, String owner) {
-    return tokens.issue(owner, Role.USER, Instant.now(), PATIENCE);
+    return tokens.issueOperator(owner, Role.USER, Instant.now(), PATIENCE);
   }
 
   private static HttpRequest get(URI uri, String token) {

@@ -12,12 +12,17 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.account.ApiToken;
+import io.periscope.account.TokenScope;
 import io.periscope.auth.OwnAccount;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 
 /**
@@ -76,7 +81,7 @@ public final class AccountRoutes implements Routes {
                     maxBody,
                     body ->
                         onSuccess(
-                            own.createToken(caller, name(body), expiresAt(body)),
+                            own.createToken(caller, name(body), expiresAt(body), scopes(body)),
                             made -> answer(json(StatusCodes.CREATED, made))))),
         new Endpoint(
             DELETE,
@@ -91,9 +96,28 @@ public final class AccountRoutes implements Routes {
 
   private static String name(JsonNode body) {
     if (!body.isObject())
-      throw new ValidationException(List.of(Issue.at("the body must be {name, expiresAt?}")));
+      throw new ValidationException(
+          List.of(Issue.at("the body must be {name, expiresAt?, scopes?}")));
     JsonNode name = body.get("name");
     return name != null && name.isTextual() ? name.asText() : null;
+  }
+
+  /** The scopes named, or null when the body names none. */
+  private static Set<TokenScope> scopes(JsonNode body) {
+    JsonNode scopes = body.get("scopes");
+    if (scopes == null || scopes.isNull()) return null;
+    if (!scopes.isArray())
+      throw new ValidationException(
+          List.of(Issue.at("must be an array of 'read', 'watches', 'admin'", "scopes")));
+    Set<TokenScope> named = EnumSet.noneOf(TokenScope.class);
+    List<Issue> issues = new ArrayList<>();
+    for (int i = 0; i < scopes.size(); i++) {
+      Optional<TokenScope> scope = TokenScope.parse(scopes.get(i).asText(""));
+      if (scope.isPresent() && scopes.get(i).isTextual()) named.add(scope.get());
+      else issues.add(Issue.at("must be 'read', 'watches' or 'admin'", "scopes", i));
+    }
+    if (!issues.isEmpty()) throw new ValidationException(issues);
+    return named;
   }
 
   private static Instant expiresAt(JsonNode body) {

@@ -4,23 +4,32 @@ import static io.periscope.http.Reply.error;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.periscope.account.TokenScope;
 import io.periscope.auth.AccountAccess;
 import io.periscope.auth.Principal;
 import io.periscope.auth.Tokens;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Json;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.marshallers.jackson.Jackson;
 import org.apache.pekko.http.javadsl.marshalling.Marshaller;
+import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpEntity;
+import org.apache.pekko.http.javadsl.model.HttpMethod;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.RemoteAddress;
 import org.apache.pekko.http.javadsl.model.RequestEntity;
 import org.apache.pekko.http.javadsl.model.ResponseEntity;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -149,8 +158,9 @@ public final class ApiDirectives {
 
   /**
    * The caller from a valid bearer token (a sign-in token or a personal API token), with the role
-   * its account has now; 401 for a missing, malformed, forged, expired, revoked or ended one, and
-   * for one of a disabled or deleted account (see {@link AccountAccess}).
+   * its account has now; 401 for a missing, malformed, forged, expired, revoked or ended one, for
+   * one of a disabled, deleted or absent account (see {@link AccountAccess}), and for an operator's
+   * token that did not come from this machine: the command line calls the service it runs beside.
    */
   public static Route withPrincipal(
       Tokens tokens, AccountAccess access, Function<Principal, Route> inner) {
@@ -162,17 +172,45 @@ public final class ApiDirectives {
                   .filter(h -> h.regionMatches(true, 0, "Bearer ", 0, 7))
                   .map(h -> h.substring(7).trim());
           if (bearer.isEmpty()) return unauthorized(header.isEmpty());
-          CompletionStage<Optional<Principal>> caller;
-          if (bearer.get().startsWith(AccountAccess.API_TOKEN_PREFIX)) {
-            caller = access.apiToken(bearer.get());
-          } else {
-            Optional<Tokens.Claims> claims = tokens.claims(bearer.get());
-            if (claims.isEmpty()) return unauthorized(false);
-            caller = access.signedIn(claims.get());
-          }
-          return onSuccess(
-              caller, principal -> principal.map(inner).orElseGet(() -> unauthorized(false)));
+          if (bearer.get().startsWith(AccountAccess.API_TOKEN_PREFIX))
+            return caller(access.apiToken(bearer.get()), inner);
+          Optional<Tokens.Claims> claims = tokens.claims(bearer.get());
+          if (claims.isEmpty()) return unauthorized(false);
+          if (!claims.get().operator()) return caller(access.signedIn(claims.get()), inner);
+          return extractRequest(
+              request ->
+                  fromThisMachine(request)
+                      ? caller(access.signedIn(claims.get()), inner)
+                      : unauthorized(false));
         });
+  }
+
+  private static Route caller(
+      CompletionStage<Optional<Principal>> caller, Function<Principal, Route> inner) {
+    return onSuccess(
+        caller, principal -> principal.map(inner).orElseGet(() -> unauthorized(false)));
+  }
+
+  /**
+   * Whether the connection's peer (never a forwarded header) is an address of this machine: a
+   * loopback address or one of its interfaces', as the command line's call to the address in {@code
+   * service.json} is.
+   */
+  private static boolean fromThisMachine(HttpRequest request) {
+    return request
+        .getAttribute(AttributeKeys.remoteAddress)
+        .flatMap(RemoteAddress::getAddress)
+        .filter(ApiDirectives::ofThisMachine)
+        .isPresent();
+  }
+
+  static boolean ofThisMachine(InetAddress address) {
+    if (address.isLoopbackAddress()) return true;
+    try {
+      return NetworkInterface.getByInetAddress(address) != null;
+    } catch (SocketException e) {
+      return false;
+    }
   }
 
   private static Route unauthorized(boolean noToken) {
@@ -183,6 +221,32 @@ public final class ApiDirectives {
                     ? "authentication required: send Authorization: Bearer <token>"
                     : "the token is invalid or expired")
             .withHeader(WWWAuthenticate.create(HttpChallenge.create("Bearer", "periscope"))));
+  }
+
+  /**
+   * 403 for a personal API token without the scope the request needs ({@link TokenScope}): {@code
+   * admin} for a path under {@code /admin} (as the route layer decodes it), else {@code read} for a
+   * GET and {@code watches} for the rest. A sign-in has every scope.
+   */
+  public static Route withinScope(Principal caller, Supplier<Route> inner) {
+    return extractRequest(
+        request -> {
+          TokenScope needed = neededScope(request.method(), request.getUri().path());
+          return caller.allows(needed)
+              ? inner.get()
+              : failWith(
+                  new Refusal(
+                      Refusal.Kind.FORBIDDEN,
+                      "this personal API token does not have the '"
+                          + needed.wire()
+                          + "' scope this request needs"));
+        });
+  }
+
+  static TokenScope neededScope(HttpMethod method, String rawPath) {
+    List<String> segments = Endpoint.decodedSegments(rawPath);
+    if (segments == null || segments.get(0).equals("admin")) return TokenScope.ADMIN;
+    return method.equals(HttpMethods.GET) ? TokenScope.READ : TokenScope.WATCHES;
   }
 
   public static Route adminOnly(Principal principal, Supplier<Route> inner) {

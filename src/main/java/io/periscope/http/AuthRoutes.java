@@ -162,6 +162,17 @@ public final class AuthRoutes implements Routes {
                           selfService.resetPassword(f.text("token"), f.text("password")),
                           "password-reset");
                     })),
+        // what a link would connect, read without using it: the page names it on a button
+        new Endpoint(
+            POST,
+            "/auth/link-identity/details",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body ->
+                        onSuccess(
+                            links.details(Fields.of(body, "token").text("token")),
+                            details -> answer(ok(details))))),
         new Endpoint(
             POST,
             "/auth/link-identity",

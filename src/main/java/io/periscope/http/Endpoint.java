@@ -173,7 +173,7 @@ public record Endpoint(
   }
 
   /** The segments of a request path, percent-decoded as UTF-8; null when one does not decode. */
-  private static List<String> decodedSegments(String rawPath) {
+  static List<String> decodedSegments(String rawPath) {
     if (!rawPath.startsWith("/")) return null;
     List<String> segments = new ArrayList<>();
     for (String raw : rawPath.substring(1).split("/", -1)) {

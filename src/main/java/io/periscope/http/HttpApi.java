@@ -3,6 +3,7 @@ package io.periscope.http;
 import static io.periscope.http.ApiDirectives.logged;
 import static io.periscope.http.ApiDirectives.refuseEmptyJsonBody;
 import static io.periscope.http.ApiDirectives.withPrincipal;
+import static io.periscope.http.ApiDirectives.withinScope;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.typesafe.config.ConfigFactory;
@@ -129,8 +130,12 @@ public final class HttpApi {
                                                             tokens,
                                                             sessions,
                                                             caller ->
-                                                                routes(
-                                                                    authenticated, caller)))))))));
+                                                                withinScope(
+                                                                    caller,
+                                                                    () ->
+                                                                        routes(
+                                                                            authenticated,
+                                                                            caller))))))))));
   }
 
   /** Every route answered without a token. */

@@ -90,12 +90,15 @@ final class GitHubProvider implements IdentityProvider {
                           http.get(settings.apiBaseUrl() + "/user", headers)
                               .thenCombine(
                                   http.get(settings.apiBaseUrl() + "/user/emails", headers),
-                                  (user, emails) ->
-                                      new ProviderIdentity(
-                                          NAME,
-                                          settings.apiBaseUrl(),
-                                          userId(user),
-                                          primaryVerified(emails))));
+                                  (user, emails) -> {
+                                    String address = primaryVerified(emails);
+                                    return new ProviderIdentity(
+                                        NAME,
+                                        settings.apiBaseUrl(),
+                                        userId(user),
+                                        address,
+                                        user.path("login").asText(address));
+                                  }));
             });
   }
 

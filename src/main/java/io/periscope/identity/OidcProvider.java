@@ -100,13 +100,17 @@ final class OidcProvider implements IdentityProvider {
                                                   m,
                                                   tokens.path("access_token").asText(""),
                                                   subject);
+                                      String username = claims.getStringClaim("preferred_username");
                                       return email.thenApply(
                                           address ->
                                               new ProviderIdentity(
                                                   settings.name(),
                                                   m.getIssuer().getValue(),
                                                   subject,
-                                                  address));
+                                                  address,
+                                                  username == null || username.isBlank()
+                                                      ? address
+                                                      : username));
                                     })));
   }
 

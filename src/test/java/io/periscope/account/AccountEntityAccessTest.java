@@ -124,13 +124,14 @@ public class AccountEntityAccessTest {
 
   @Test
   public void apiTokensAreKeptHashedNamedOnceAndTheirUseToTheMinute() {
-    ApiToken token = new ApiToken("t1", "ci", "hash-1", T0, null, null);
+    ApiToken token = new ApiToken("t1", "ci", "hash-1", T0, null, null, List.of(TokenScope.READ));
     owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.CreateApiToken(token, r));
     var sameName =
         owner.<StatusReply<Done>>runCommand(
             r ->
                 new AccountEntity.CreateApiToken(
-                    new ApiToken("t2", "ci", "hash-2", T0, null, null), r));
+                    new ApiToken("t2", "ci", "hash-2", T0, null, null, List.of(TokenScope.READ)),
+                    r));
     assertTrue(sameName.reply().isError());
     owner.runCommand(new AccountEntity.TouchApiToken("t1", T0.plusSeconds(5)));
     var soon = owner.runCommand(new AccountEntity.TouchApiToken("t1", T0.plusSeconds(30)));

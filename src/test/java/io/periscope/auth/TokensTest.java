@@ -225,4 +225,42 @@ public class TokensTest {
     assertEquals(Optional.empty(), tokens.verify(otherSignature));
     assertEquals(Optional.empty(), tokens.verify(good + "x"));
   }
+
+  @Test
+  public void onlyTheOperatorKeyMintsAnOperatorsToken() throws Exception {
+    Path dataDir = temp.getRoot().toPath().resolve("data");
+    Tokens service = Tokens.ofDataDir(SECRET, dataDir, TTL, Clock.systemUTC());
+    Tokens commandLine = Tokens.ofDataDir(SECRET, dataDir, TTL, Clock.systemUTC());
+    Instant now = Instant.now();
+    String operator = commandLine.issueOperator("periscope-cli", Role.ADMIN, now, TTL);
+    Tokens.Claims claims = service.claims(operator).orElseThrow();
+    assertTrue("the same data directory's key", claims.operator());
+    assertEquals("periscope-operator", JWT.decode(operator).getIssuer());
+    assertFalse(
+        "a sign-in token is no operator's",
+        service.claims(now(service, "alice", Role.ADMIN)).get().operator());
+    assertEquals(
+        "another data directory's key",
+        Optional.empty(),
+        Tokens.ofDataDir(SECRET, temp.getRoot().toPath().resolve("other"), TTL, Clock.systemUTC())
+            .claims(operator));
+    String claimed =
+        JWT.create()
+            .withIssuer("periscope-operator")
+            .withSubject("periscope-cli")
+            .withClaim("role", "admin")
+            .withIssuedAt(now)
+            .withExpiresAt(now.plus(TTL))
+            .sign(Algorithm.HMAC256(SECRET));
+    assertEquals(
+        "the operator's issuer, signed with the secret", Optional.empty(), service.claims(claimed));
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(dataDir.resolve("operator-key"))));
+    assertThrows(
+        "the operator key is never the secret",
+        IllegalArgumentException.class,
+        () -> new Tokens(SECRET, SECRET, TTL, Clock.systemUTC()));
+  }
 }

@@ -175,6 +175,40 @@ public class CliTest {
     assertEquals("error: set AUTH_JWT_SECRET or AUTH_JWT_SECRET_FILE, not both\n", err());
   }
 
+  /**
+   * The example Secret's placeholder, and a weak metrics token, stop {@code serve} before anything
+   * starts: one {@code error:} line naming the variable, never the value, exit 1.
+   */
+  @Test(timeout = 120_000)
+  public void serveRefusesPlaceholderAndWeakSecrets() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("periscope-weak");
+    Map<String, String> refusals =
+        Map.of(
+            "AUTH_JWT_SECRET",
+            "REPLACE-ME-with-at-least-32-random-bytes-e.g.-openssl-rand-base64-48",
+            "METRICS_TOKEN",
+            "metrics".repeat(6));
+    for (Map.Entry<String, String> weak : refusals.entrySet()) {
+      java.nio.file.Path file = dir.resolve(weak.getKey());
+      java.nio.file.Files.writeString(file, weak.getValue());
+      err.reset();
+      int exit =
+          run(
+              Map.of(
+                  weak.getKey() + "_FILE",
+                  file.toString(),
+                  "DATA_DIR",
+                  dir.resolve("data").toString()),
+              "serve");
+      assertEquals(err(), ExitCodes.FAILED, exit);
+      List<String> lines = err().lines().toList();
+      assertEquals(err(), 1, lines.size());
+      assertTrue(lines.get(0), lines.get(0).startsWith("error: " + weak.getKey() + " "));
+      assertTrue(lines.get(0), !lines.get(0).contains(weak.getValue()));
+      assertTrue("nothing started", !java.nio.file.Files.exists(dir.resolve("data")));
+    }
+  }
+
   @Test
   public void healthcheckOfNothingListeningIsUnhealthy() throws Exception {
     int port;

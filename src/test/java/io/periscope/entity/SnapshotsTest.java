@@ -239,7 +239,8 @@ public class SnapshotsTest {
             i ->
                 r ->
                     new IdentityLinkEntity.Propose(
-                        new IdentityLinkEntity.Pending("acct", "keycloak", "hash-" + i, T0),
+                        new IdentityLinkEntity.Pending(
+                            "acct", "keycloak", "hash-" + i, T0, "acct-kc"),
                         any(r)),
             // the last proposal's token is the one that works after recovery
             r -> new IdentityLinkEntity.Confirm("hash-" + (EVENTS - 1), T0.minusSeconds(1), r));

@@ -393,7 +393,7 @@ public class AccountAdminTest {
           503,
           plain.call("POST", "/admin/users/gil/reset-password", admin, null).statusCode());
       String operator =
-          plain.tokens.issue(
+          plain.tokens.issueOperator(
               Principal.OPERATOR.accountId(), Role.ADMIN, Instant.now(), Duration.ofMinutes(1));
       JsonNode issued =
           json(plain.call("POST", "/admin/users/gil/reset-password", operator, null), 200);

@@ -15,6 +15,7 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -103,7 +104,7 @@ public class AccountRoutesTest {
     assertEquals(401, status("GET", "/watches", here, null));
     assertEquals(200, status("GET", "/watches", fresh, null));
     String operators =
-        service.tokens.issue("pavel", Role.USER, Instant.now(), Duration.ofMinutes(5));
+        service.tokens.issueOperator("pavel", Role.USER, Instant.now(), Duration.ofMinutes(5));
     assertEquals(
         "the command line's token for the owner is no sign-in the change ends",
         200,
@@ -210,6 +211,84 @@ public class AccountRoutesTest {
     assertEquals(200, status("GET", "/watches", token, null));
     Thread.sleep(2_500);
     assertEquals(401, status("GET", "/watches", token, null));
+  }
+
+  /** A new token of {@code signIn}'s account with {@code scopes} (none named when null). */
+  private static String token(String signIn, String name, List<String> scopes) throws Exception {
+    Map<String, Object> body = new java.util.HashMap<>(Map.of("name", name));
+    if (scopes != null) body.put("scopes", scopes);
+    return json(service.call("POST", "/account/tokens", signIn, Json.text(body)), 201)
+        .get("token")
+        .asText();
+  }
+
+  /** Where the 400 to a new token with {@code scopes} puts its issue. */
+  private static String refusedScopes(String signIn, List<String> scopes) throws Exception {
+    String body = Json.text(Map.of("name", "refused", "scopes", scopes));
+    return json(service.call("POST", "/account/tokens", signIn, body), 400)
+        .at("/issues/0/path")
+        .toString();
+  }
+
+  @Test
+  public void apiTokensDoOnlyWhatTheirScopesAllow() throws Exception {
+    String user = service.signedIn("tess", "user");
+    String reader = token(user, "dashboard", List.of("read"));
+    String writer = token(user, "deployer", List.of("watches"));
+    String both = token(user, "script", null);
+    assertEquals(200, status("GET", "/watches", reader, null));
+    assertEquals("read cannot write", 403, status("POST", "/watches", reader, WATCH));
+    assertEquals("nor delete", 403, status("DELETE", "/watches/w", reader, null));
+    assertEquals(201, status("POST", "/watches", writer, WATCH));
+    assertEquals("watches cannot read", 403, status("GET", "/watches/w", writer, null));
+    assertEquals("without scopes: read and watches", 200, status("GET", "/watches/w", both, null));
+    JsonNode listed = json(service.call("GET", "/account/tokens", user, null), 200);
+    assertEquals("[\"read\"]", listed.at("/tokens/0/scopes").toString());
+    assertEquals("[\"read\",\"watches\"]", listed.at("/tokens/2/scopes").toString());
+
+    assertEquals(
+        "a user's token cannot administer",
+        "[\"scopes\"]",
+        refusedScopes(user, List.of("read", "admin")));
+    assertEquals("[\"scopes\",1]", refusedScopes(user, List.of("read", "write")));
+    assertEquals(
+        400,
+        status(
+            "POST",
+            "/account/tokens",
+            user,
+            Json.text(Map.of("name", "none", "scopes", List.of()))));
+
+    String admin = service.signedIn("ada", "admin");
+    String adminsDefault = token(admin, "ci", null);
+    String administers = token(admin, "ops", List.of("admin"));
+    assertEquals(
+        "an admin route needs the admin scope, even on an admin's account",
+        403,
+        status("GET", "/admin/users", adminsDefault, null));
+    assertEquals(
+        "however the path is written", 403, status("GET", "/%61dmin/users", adminsDefault, null));
+    assertEquals(200, status("GET", "/admin/users", administers, null));
+    assertEquals(
+        "admin alone reads nothing else", 403, status("GET", "/watches", administers, null));
+    assertEquals(
+        "nobody's token reaches /admin through a user's account",
+        403,
+        status("GET", "/admin/users", both, null));
+    assertEquals(204, status("DELETE", "/watches/w", both, null));
+  }
+
+  @Test
+  public void aTokenExpiresIn90DaysUnlessToldOtherwise() throws Exception {
+    String signIn = service.signedIn("uma", "user");
+    Instant before = Instant.now();
+    JsonNode made =
+        json(
+            service.call("POST", "/account/tokens", signIn, Json.text(Map.of("name", "default"))),
+            201);
+    Instant expiresAt = Instant.parse(made.at("/details/expiresAt").asText());
+    assertFalse(expiresAt.isBefore(before.plus(Duration.ofDays(90)).minusSeconds(1)));
+    assertFalse(expiresAt.isAfter(Instant.now().plus(Duration.ofDays(90))));
   }
 
   /** The use is written after the answer: wait for it to show. */

@@ -96,6 +96,25 @@ public class OpenApiDocumentTest {
     root = service.signedIn("root", "admin");
     alice = service.signedIn("alice", "user");
     prober = service.signedIn("prober", "admin");
+    readOnly = apiToken(prober, "read");
+    writeOnly = apiToken(prober, "watches");
+  }
+
+  /** The prober's personal API tokens with one scope each: a GET, a change or /admin they lack. */
+  static String readOnly;
+
+  static String writeOnly;
+
+  private static String apiToken(String signIn, String scope) throws Exception {
+    return json(
+            service.call(
+                "POST",
+                "/account/tokens",
+                signIn,
+                Json.text(Map.of("name", scope + " only", "scopes", List.of(scope)))),
+            201)
+        .get("token")
+        .asText();
   }
 
   @AfterClass
@@ -271,8 +290,9 @@ public class OpenApiDocumentTest {
   /**
    * What the route layer answers on its own, before any route: each must be among the statuses the
    * document lists for the operation. Without a token (401), a user on an administrator's route
-   * (403), a POST or PUT declaring JSON with no body (400), and, for an operation with a body, one
-   * that is not JSON (415) or too large (413: 16 KiB on /auth and /admin, 256 KiB elsewhere).
+   * (403), a personal API token without the request's scope (403), a POST or PUT declaring JSON
+   * with no body (400), and, for an operation with a body, one that is not JSON (415) or too large
+   * (413: 16 KiB on /auth and /admin, 256 KiB elsewhere).
    */
   @Test
   public void everyStatusTheRouteLayerAnswersIsListed() throws Exception {
@@ -291,6 +311,10 @@ public class OpenApiDocumentTest {
       if (!op.open()) probes.put("without a token", service.call(method, path, null, null));
       if (!op.open() && op.path().startsWith("/admin"))
         probes.put("a user's token", service.call(method, path, alice, null));
+      if (!op.open())
+        probes.put(
+            "a personal API token without the scope",
+            service.call(method, path, method.equals("GET") ? writeOnly : readOnly, null));
       String token = op.open() ? null : prober;
       if (method.equals("POST") || method.equals("PUT")) {
         probes.put(

@@ -288,6 +288,41 @@ public class IdentitySignInTest {
   }
 
   @Test
+  public void theLinksDetailsNameTheProviderAndLoginWithoutUsingIt() throws Exception {
+    service.account("lena", "user", "lena's own passphrase");
+    Map<String, Object> lena = person("kc-lena", "lena@example.org", true);
+    lena.put("preferred_username", "lena.k");
+    Started started = begin(service, "keycloak");
+    refusedWith(
+        finish(service, "keycloak", started, oidc.approve(started.authorization(), lena)),
+        "link_mailed");
+    String token = mailbox.await("lena@example.org", 1).token();
+    secrets.add(token);
+    String body = "{\"token\": \"" + token + "\"}";
+    for (int read = 0; read < 2; read++) {
+      JsonNode details =
+          tree(service.send("POST", "/auth/link-identity/details", null, body, Map.of()).body());
+      assertEquals("keycloak", details.get("provider").asText());
+      assertEquals("lena.k", details.get("login").asText());
+      assertTrue(details.has("expiresAt"));
+    }
+    assertEquals(
+        "read twice, linked by the one use",
+        "linked",
+        tree(service.send("POST", "/auth/link-identity", null, body, Map.of()).body())
+            .get("status")
+            .asText());
+    assertEquals(
+        400,
+        service.send("POST", "/auth/link-identity/details", null, body, Map.of()).statusCode());
+    assertEquals(
+        400,
+        service
+            .send("POST", "/auth/link-identity/details", null, "{\"token\": \"x.y\"}", Map.of())
+            .statusCode());
+  }
+
+  @Test
   public void anAdministratorsAccountIsNeverLinked() throws Exception {
     service.account("vera", "admin", "vera's admin passphrase");
     refusedWith(signIn("kc-vera", "vera@example.org"), "link_refused");

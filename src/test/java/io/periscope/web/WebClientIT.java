@@ -677,4 +677,73 @@ public class WebClientIT {
     assertEquals("push", browser.field("Channel 1").getAttribute("value"));
     noConsoleErrors();
   }
+
+  @Test
+  public void signingOutEndsTheTokenOnTheService() throws Exception {
+    user("otto");
+    browser.open("/");
+    signIn("otto@example.org");
+    browser.heading("Watches");
+    String token =
+        (String) browser.driver.executeScript("return localStorage.getItem('periscope.session')");
+    assertEquals(200, api.send("GET", service.uri("/watches"), token, null).statusCode());
+    browser.button("Sign out").click();
+    browser.heading("Sign in");
+    assertEquals(
+        null, browser.driver.executeScript("return localStorage.getItem('periscope.session')"));
+    assertEquals(
+        "the token a copy of which anybody kept answers 401",
+        401,
+        api.send("GET", service.uri("/watches"), token, null).statusCode());
+    noConsoleErrors();
+  }
+
+  /**
+   * A mail scanner opens links and runs their scripts: opening the mailed identity link must
+   * connect nothing; the button that names the provider and the login does.
+   */
+  @Test
+  public void aMailedIdentityLinkConnectsOnlyByItsButton() throws Exception {
+    fakes.gitHubUser.set(new WebFakes.GitHubUser(778, "lina-gh", "lina@example.org"));
+    try {
+      user("lina");
+      browser.open("/sign-in");
+      browser.link("GitHub").click();
+      Mailbox.Received mail = mailbox.await("lina@example.org", 1);
+      assertEquals("Connect a sign-in to your Periscope account", mail.subject());
+      Matcher link =
+          Pattern.compile("http://127\\.0\\.0\\.1:\\d+/link-identity#token=\\S+")
+              .matcher(mail.text());
+      assertTrue(mail.text(), link.find());
+      String details = Json.text(Map.of("token", mail.token()));
+
+      browser.driver.get(link.group());
+      WebElement connect = browser.button("Connect GitHub account lina-gh");
+      assertEquals("", browser.driver.executeScript("return location.hash"));
+      browser.assertAccessible("link identity");
+      assertEquals(
+          "the page opened, and the token is still unused",
+          200,
+          api.send("POST", service.uri("/auth/link-identity/details"), null, details).statusCode());
+
+      connect.click();
+      browser.waitFor(
+          By.xpath("//p[.='The sign-in is connected to your account. Use it next time.']"));
+      assertEquals(
+          "used by the button",
+          400,
+          api.send("POST", service.uri("/auth/link-identity/details"), null, details).statusCode());
+      browser.link("Sign in").click();
+      browser.link("GitHub").click();
+      browser.heading("Watches");
+      String token =
+          (String) browser.driver.executeScript("return localStorage.getItem('periscope.session')");
+      assertEquals(
+          "lina",
+          ApiClient.json(api.send("GET", service.uri("/account"), token, null)).get("id").asText());
+      noConsoleErrors();
+    } finally {
+      fakes.gitHubUser.set(WebFakes.GINA);
+    }
+  }
 }

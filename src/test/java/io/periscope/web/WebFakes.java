@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.HttpUrl;
 import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
@@ -28,6 +29,14 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
   static final String REJECTED_KEY = "sk-rejected-by-the-provider";
   static final String GITHUB_EMAIL = "gina@example.org";
   static final String REVISED_SCHEDULE = "0 8,20 * * *";
+
+  /** Who GitHub says signed in: its user id, login and verified primary address. */
+  record GitHubUser(int id, String login, String email) {}
+
+  static final GitHubUser GINA = new GitHubUser(777, "gina", GITHUB_EMAIL);
+
+  /** Whom GitHub signs in next; a test that changes it sets it back. */
+  final AtomicReference<GitHubUser> gitHubUser = new AtomicReference<>(GINA);
 
   final List<String> telegram = new CopyOnWriteArrayList<>();
   private final MockWebServer server = new MockWebServer();
@@ -99,9 +108,10 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
     if (path.equals("/login/oauth/access_token"))
       return json(
           200, Map.of("access_token", "gho_web", "token_type", "bearer", "scope", "user:email"));
-    if (path.equals("/user")) return json(200, Map.of("id", 777, "login", "gina"));
+    GitHubUser user = gitHubUser.get();
+    if (path.equals("/user")) return json(200, Map.of("id", user.id(), "login", user.login()));
     if (path.equals("/user/emails"))
-      return json(200, List.of(Map.of("email", GITHUB_EMAIL, "primary", true, "verified", true)));
+      return json(200, List.of(Map.of("email", user.email(), "primary", true, "verified", true)));
     return new MockResponse().setResponseCode(404);
   }
 
