@@ -44,6 +44,7 @@ import io.periscope.http.QuotaRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
+import io.periscope.http.UsageRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
 import io.periscope.identity.IdentitySignIn;
@@ -58,6 +59,7 @@ import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
@@ -136,6 +138,7 @@ public final class Periscope {
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
+  private final UsageLedger usage;
   private final Transfers transfers;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
@@ -193,6 +196,7 @@ public final class Periscope {
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
+    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -365,6 +369,7 @@ public final class Periscope {
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
+        usage,
         Clock.systemUTC());
   }
 
@@ -543,6 +548,7 @@ public final class Periscope {
             asks,
             aiLimiter,
             quotas::useModelCall,
+            usage,
             settings.maxBodyBytes()),
         new WatchRoutes(
             entities,
@@ -579,6 +585,7 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
+        new UsageRoutes(usage, accounts, entities, asks),
         new WebRoutes(WebAssets.load()));
   }
 }
