@@ -1,5 +1,6 @@
 package io.periscope.llm;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import java.math.BigDecimal;
@@ -68,7 +69,7 @@ public final class UsageLedger implements UsageRecorder {
       long inputTokens,
       long cachedInputTokens,
       long outputTokens,
-      BigDecimal cost) {
+      @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal cost) {
     static Day of(LocalDate date, ModelUsage u) {
       return new Day(
           date, u.calls(), u.inputTokens(), u.cachedInputTokens(), u.outputTokens(), u.cost());
@@ -82,7 +83,7 @@ public final class UsageLedger implements UsageRecorder {
       long inputTokens,
       long cachedInputTokens,
       long outputTokens,
-      BigDecimal cost) {
+      @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal cost) {
     static WatchTotal of(String watchId, ModelUsage u) {
       return new WatchTotal(
           watchId, u.calls(), u.inputTokens(), u.cachedInputTokens(), u.outputTokens(), u.cost());
