@@ -59,6 +59,7 @@ import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageEntity;
 import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
@@ -376,7 +377,7 @@ public final class Periscope {
   /**
    * What a deleted account keeps in the packages above the accounts' own: its browsers' push
    * subscriptions, its channel addresses, its webhook secret and its feedback on runs (all removed,
-   * whatever happens to the run history).
+   * whatever happens to the run history); its model usage goes with its run history.
    */
   private CompletionStage<Done> eraseUserData(
       String accountId, List<String> watchIds, boolean eraseHistory) {
@@ -419,7 +420,13 @@ public final class Periscope {
             d ->
                 erasure.erase(
                     FeedbackEntity.TYPE_KEY.name(),
-                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()));
+                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()))
+        // its model usage is part of its run history
+        .thenCompose(
+            d ->
+                eraseHistory
+                    ? erasure.erase(UsageEntity.TYPE_KEY.name(), List.of(accountId))
+                    : java.util.concurrent.CompletableFuture.completedFuture(Done.done()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
