@@ -167,6 +167,9 @@ public class UsageRoutesTest {
     json(service.call("POST", "/watches/costly/run", carol, null), 200);
     json(service.call("POST", "/watches/costly/run", carol, null), 200);
     json(service.call("POST", "/watches/costly/explain", carol, null), 200);
+    // a draft the model answers unusably, twice: no draft, but both calls took tokens
+    error(
+        service.call("POST", "/watches/draft", carol, "{\"description\": \"Acme launches\"}"), 502);
     String today = LocalDate.now(ZoneOffset.UTC).toString();
 
     JsonNode ofWatch = json(service.call("GET", "/watches/costly/usage?days=7", carol, null), 200);
@@ -183,15 +186,18 @@ public class UsageRoutesTest {
 
     JsonNode mine = json(service.call("GET", "/account/usage", carol, null), 200);
     assertEquals("30 days unless asked", 30, mine.get("days").size());
-    assertEquals(3, mine.at("/total/calls").asInt());
+    assertEquals(5, mine.at("/total/calls").asInt());
     assertEquals("costly", mine.at("/watches/0/watchId").asText());
     assertEquals(3, mine.at("/watches/0/calls").asInt());
+    assertEquals("drafts belong to no watch", "", mine.at("/watches/1/watchId").asText());
+    assertEquals(2, mine.at("/watches/1/calls").asInt());
+    assertEquals(600, mine.at("/watches/1/inputTokens").asLong());
 
     JsonNode all = json(service.call("GET", "/admin/usage?days=1", root, null), 200);
     JsonNode line = null;
     for (JsonNode a : all.get("accounts"))
       if (a.get("accountId").asText().equals("carol")) line = a;
-    assertEquals(3, line.at("/total/calls").asInt());
+    assertEquals(5, line.at("/total/calls").asInt());
     error(service.call("GET", "/admin/usage", carol, null), 403);
     error(service.call("GET", "/watches/costly/usage", bob, null), 404);
   }
