@@ -375,8 +375,7 @@ public final class WatchRoutes implements Routes {
         .page(owner, id, limit, before.orElse(null))
         .thenApply(
             history -> {
-              List<RunView> runs =
-                  history.runs().stream().map(rec -> RunView.of(id, rec.lean())).toList();
+              List<RunView> runs = history.runs().stream().map(rec -> RunView.of(id, rec)).toList();
               return ok(
                   new RunHistory(
                       runs,
@@ -399,7 +398,7 @@ public final class WatchRoutes implements Routes {
   private CompletionStage<Reply> run(String owner, String id, String runId) {
     return history
         .whole(owner, id, runId)
-        .thenApply(record -> ok(RunView.of(id, record)))
+        .thenApply(record -> ok(RunView.whole(id, record)))
         .exceptionally(
             e -> {
               if (!Failures.isRefusal(e)) return Failures.rethrow(e);
