@@ -66,18 +66,18 @@ public final class RunPages {
 
   /**
    * The whole record of the kept run {@code runId}, its judged items included: the watch holds its
-   * runs without them, the journal's event of the run has them. Refused as {@link #page} is, with
-   * {@link WatchEntity#NO_SUCH_RUN} for a run the journal does not keep.
+   * runs without them, the journal's event of the run has them; a deleted watch's runs are read
+   * from the journal. Refused as the watch refuses, or with {@link WatchEntity#NO_SUCH_RUN} for a
+   * run the journal does not keep.
    */
   public CompletionStage<RunRecord> whole(String owner, String watchId, String runId) {
     return asks.<WatchEntity.Command, RunRecord>ask(
             watches.watch(owner, watchId), r -> new WatchEntity.GetRun(runId, r))
         .handle(
             (held, failure) -> {
-              if (failure != null
-                  && !(Failures.isRefusal(failure)
-                      && WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(failure).getMessage())))
+              if (failure != null && !Failures.isRefusal(failure))
                 return CompletableFuture.<RunRecord>failedFuture(Failures.unwrap(failure));
+              // a deleted watch refuses, its journal still keeps its runs
               return journal
                   .foldEvents(
                       WatchEntity.TYPE_KEY.name(),
@@ -90,8 +90,9 @@ public final class RunPages {
                         // the watch's copy has the newest deliveries
                         if (held != null)
                           return recorded == null ? held : held.withJudged(recorded.judged());
-                        if (recorded == null) throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
-                        return recorded;
+                        if (recorded != null) return recorded;
+                        if (failure != null) return Failures.<RunRecord>rethrow(failure);
+                        throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
                       });
             })
         .thenCompose(run -> run);

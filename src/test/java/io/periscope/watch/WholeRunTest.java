@@ -111,5 +111,17 @@ public class WholeRunTest {
     } catch (ExecutionException e) {
       assertEquals(WatchEntity.NO_SUCH_RUN, Failures.unwrap(e).getMessage());
     }
+
+    TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
+    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    assertTrue(deleted.receiveMessage().isSuccess());
+    assertEquals(
+        "a deleted watch's run is still whole",
+        judged(2).judged(),
+        pages
+            .whole("alice", watchId, ids.get(1))
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS)
+            .judged());
   }
 }
