@@ -19,6 +19,7 @@ import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
+import io.periscope.channels.SealedChannels;
 import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
@@ -132,6 +133,7 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
+  private final SealedChannels sealedChannels;
   private final TestSends testSends;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
@@ -206,6 +208,7 @@ public final class Periscope {
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
+    this.sealedChannels = new SealedChannels(cipher);
     this.webhookSecrets =
         new WebhookSecretStore(entities, asks, cipher, journal, Clock.systemUTC());
     Settings.Push push = settings.push();
@@ -266,6 +269,7 @@ public final class Periscope {
             entities::trustRules,
             channelAddresses,
             channelPolicy,
+            sealedChannels,
             quotas,
             asks,
             settings.scheduleTimeZone(),
@@ -326,8 +330,9 @@ public final class Periscope {
             webhookSecrets,
             channelPolicy,
             adminAlerts,
-            notifyMeters);
-    this.testSends = new TestSends(channelPolicy, notifier, Clock.systemUTC());
+            notifyMeters,
+            sealedChannels::open);
+    this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -550,6 +555,7 @@ public final class Periscope {
             runs,
             runPages,
             channelPolicy,
+            sealedChannels,
             quotas,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone()),

@@ -20,6 +20,7 @@ import io.periscope.account.AccountWatches;
 import io.periscope.account.OnDemandRuns;
 import io.periscope.account.Role;
 import io.periscope.auth.Principal;
+import io.periscope.channels.SealedChannels;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
@@ -67,11 +68,13 @@ public final class WatchRoutes implements Routes {
   private final OnDemandRuns runs;
   private final RunPages history;
   private final ChannelPolicy channels;
+  private final SealedChannels sealed;
   private final QuotaPolicy quotas;
   private final long maxBody;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
+   * @param sealed seals the credentials of the channels stored; answers show them masked
    * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
    */
   /**
@@ -83,6 +86,7 @@ public final class WatchRoutes implements Routes {
       OnDemandRuns runs,
       RunPages history,
       ChannelPolicy channels,
+      SealedChannels sealed,
       QuotaPolicy quotas,
       long maxBody,
       ZoneId scheduleZone) {
@@ -93,6 +97,7 @@ public final class WatchRoutes implements Routes {
     this.history = history;
     this.asks = asks;
     this.channels = channels;
+    this.sealed = sealed;
     this.quotas = quotas;
     this.maxBody = maxBody;
   }
@@ -391,15 +396,19 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<Reply> list(String owner) {
-    return ownerWatches.live(owner).thenApply(watches -> ok(new WatchList(watches)));
+    return ownerWatches
+        .live(owner)
+        .thenApply(
+            watches -> ok(new WatchList(watches.stream().map(SealedChannels::mask).toList())));
   }
 
   private CompletionStage<Reply> create(Principal caller, JsonNode body) {
     String owner = caller.accountId();
-    Watch watch = WatchValidator.validate(body, null, owner, scheduleZone);
+    SealedChannels.Opened opened = sealed.open(body, List.of());
+    Watch watch = WatchValidator.validate(opened.body(), null, owner, scheduleZone);
     return permitted(watch)
         .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
-        .thenCompose(ok -> created(owner, watch));
+        .thenCompose(ok -> created(owner, opened.store(watch)));
   }
 
   /**
@@ -430,25 +439,36 @@ public final class WatchRoutes implements Routes {
             both ->
                 asks.<AccountEntity.Command, Done>ask(
                     entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r)))
-        .thenApply(again -> json(StatusCodes.CREATED, created.join()))
+        .thenApply(again -> json(StatusCodes.CREATED, SealedChannels.mask(created.join())))
         .exceptionally(Refusal.as(CONFLICT));
   }
 
   private CompletionStage<Reply> read(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .thenApply(Reply::ok)
+        .thenApply(watch -> ok(SealedChannels.mask(watch)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
+  /**
+   * The channels the client sends back masked are the stored ones they mask (a watch not there:
+   * none, and the replace answers 404 after the body was checked).
+   */
   private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
-    Watch watch = WatchValidator.validate(body, id, owner, scheduleZone);
-    return permitted(watch)
-        .thenCompose(ok -> quotas.check(owner, role, watch, false))
+    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+        .handle((stored, absent) -> stored == null ? List.<String>of() : stored.channels())
         .thenCompose(
-            ok ->
-                asks.<WatchEntity.Command, Watch>ask(
-                    entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r)))
-        .thenApply(Reply::ok)
+            stored -> {
+              SealedChannels.Opened opened = sealed.open(body, stored);
+              Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
+              return permitted(watch)
+                  .thenCompose(ok -> quotas.check(owner, role, watch, false))
+                  .thenCompose(
+                      ok ->
+                          asks.<WatchEntity.Command, Watch>ask(
+                              entities.watch(owner, id),
+                              r -> new WatchEntity.Replace(opened.store(watch), r)));
+            })
+        .thenApply(watch -> ok(SealedChannels.mask(watch)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 

@@ -359,7 +359,10 @@ public class ChannelRoutesTest {
               .get("results");
       assertEquals(results.toString(), channels.size(), results.size());
       for (int i = 0; i < channels.size(); i++) {
-        assertEquals(channels.get(i), results.get(i).get("channel").asText());
+        assertEquals(
+            "the answer shows the credential masked",
+            io.periscope.notify.ChannelMask.mask(channels.get(i)),
+            results.get(i).get("channel").asText());
         assertTrue(results.get(i).toString(), results.get(i).get("ok").asBoolean());
       }
       java.util.Set<String> paths = new java.util.HashSet<>();
