@@ -556,6 +556,7 @@ public final class Periscope {
             runPages,
             channelPolicy,
             sealedChannels,
+            webhookSecrets,
             quotas,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone()),

@@ -34,6 +34,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.Done;
@@ -46,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * What channels may reach (see {@code channels.ChannelPermissions}): the addresses the caller's
  * {@code email:} channels may mail, each confirmed by its mailbox (/channels/email-addresses), and
  * the Telegram chats administrators open to users (/admin/telegram-chats, administrators only); and
- * the secret the caller's webhooks are signed with (/channels/webhook-secret, shown once when
- * made).
+ * the secrets the caller's webhooks are signed with (/channels/webhook-secret: each endpoint's own,
+ * with {@code ?url=}, and the account's, shown once when made).
  */
 public final class ChannelRoutes implements Routes {
   private static final Logger log = LoggerFactory.getLogger(ChannelRoutes.class);
@@ -135,24 +137,69 @@ public final class ChannelRoutes implements Routes {
         new Endpoint(
             GET,
             "/channels/webhook-secret",
-            (caller, p) -> answer(webhookSecrets.status(caller.accountId()).thenApply(Reply::ok))),
+            (caller, p) ->
+                webhookUrl(
+                    url ->
+                        answer(
+                            url.isEmpty()
+                                ? webhookSecrets.status(caller.accountId()).thenApply(Reply::ok)
+                                : webhookSecrets
+                                    .endpoint(caller.accountId(), url.get())
+                                    .thenApply(
+                                        secret ->
+                                            secret
+                                                .map(Reply::ok)
+                                                .orElseThrow(
+                                                    () ->
+                                                        new Refusal(
+                                                            NOT_FOUND,
+                                                            "this webhook has no secret of its own"
+                                                                + " yet: one is made when a watch"
+                                                                + " naming it is saved or it is"
+                                                                + " first sent to, unless the"
+                                                                + " account's secret signs"
+                                                                + " it")))))),
         new Endpoint(
             POST,
             "/channels/webhook-secret",
             (caller, p) ->
-                answer(
-                    webhookSecrets
-                        .create(caller.accountId())
-                        .thenApply(
-                            created -> {
-                              log.info("event=webhook-secret-created owner={}", caller.accountId());
-                              return json(StatusCodes.CREATED, created);
-                            }))),
+                webhookUrl(
+                    url ->
+                        answer(
+                            (url.isEmpty()
+                                    ? webhookSecrets
+                                        .create(caller.accountId())
+                                        .thenApply(created -> (Object) created)
+                                    : webhookSecrets
+                                        .rotate(caller.accountId(), url.get())
+                                        .thenApply(created -> (Object) created))
+                                .thenApply(
+                                    created -> {
+                                      log.info(
+                                          "event=webhook-secret-created owner={} endpoint={}",
+                                          caller.accountId(),
+                                          url.isPresent());
+                                      return json(StatusCodes.CREATED, created);
+                                    })))),
         new Endpoint(
             DELETE,
             "/channels/webhook-secret",
             (caller, p) ->
-                answer(deleted(webhookSecrets.remove(caller.accountId()), "webhook secret"))),
+                webhookUrl(
+                    url ->
+                        url.isPresent()
+                            ? answer(
+                                CompletableFuture.completedFuture(
+                                    Reply.invalid(
+                                        List.of(
+                                            Issue.at(
+                                                "an endpoint's secret is rotated (POST), not"
+                                                    + " removed: every webhook is signed",
+                                                "query",
+                                                "url")))))
+                            : answer(
+                                deleted(
+                                    webhookSecrets.remove(caller.accountId()), "webhook secret")))),
         new Endpoint(
             GET,
             "/admin/telegram-chats",
@@ -188,6 +235,23 @@ public final class ChannelRoutes implements Routes {
                                   return done;
                                 }),
                         "chat"))));
+  }
+
+  /**
+   * The {@code url} query parameter naming a webhook endpoint (its URL as its channel names it,
+   * after {@code webhook:}), empty without one; 400 when it is no http(s) URL.
+   */
+  private static Route webhookUrl(java.util.function.Function<Optional<String>, Route> inner) {
+    return parameterOptional(
+        "url",
+        url ->
+            url.isEmpty() || ChannelId.parse("webhook:" + url.get()).isPresent()
+                ? inner.apply(url)
+                : answer(
+                    CompletableFuture.completedFuture(
+                        Reply.invalid(
+                            List.of(
+                                Issue.at("must be the webhook's http(s) URL", "query", "url"))))));
   }
 
   /** {@code default} (the bare {@code telegram} channel's chat) or a chat id. */

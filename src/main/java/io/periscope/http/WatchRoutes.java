@@ -27,7 +27,9 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
+import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
+import io.periscope.notify.WebhookSecrets;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
@@ -69,12 +71,14 @@ public final class WatchRoutes implements Routes {
   private final RunPages history;
   private final ChannelPolicy channels;
   private final SealedChannels sealed;
+  private final WebhookSecrets webhookSecrets;
   private final QuotaPolicy quotas;
   private final long maxBody;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
    * @param sealed seals the credentials of the channels stored; answers show them masked
+   * @param webhookSecrets makes the signing secret of each webhook a saved watch names
    * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
    */
   /**
@@ -87,6 +91,7 @@ public final class WatchRoutes implements Routes {
       RunPages history,
       ChannelPolicy channels,
       SealedChannels sealed,
+      WebhookSecrets webhookSecrets,
       QuotaPolicy quotas,
       long maxBody,
       ZoneId scheduleZone) {
@@ -98,6 +103,7 @@ public final class WatchRoutes implements Routes {
     this.asks = asks;
     this.channels = channels;
     this.sealed = sealed;
+    this.webhookSecrets = webhookSecrets;
     this.quotas = quotas;
     this.maxBody = maxBody;
   }
@@ -408,6 +414,7 @@ public final class WatchRoutes implements Routes {
     Watch watch = WatchValidator.validate(opened.body(), null, owner, scheduleZone);
     return permitted(watch)
         .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
+        .thenCompose(ok -> signed(watch))
         .thenCompose(ok -> created(owner, opened.store(watch)));
   }
 
@@ -417,6 +424,27 @@ public final class WatchRoutes implements Routes {
    */
   private CompletionStage<Watch> permitted(Watch watch) {
     return channels.require(watch.owner(), watch.channels()).thenApply(ok -> watch);
+  }
+
+  /**
+   * Each webhook the watch names has its signing secret once the watch is saved, so its owner can
+   * set the receiver up before the first alert; one that cannot be made now is made at the first
+   * delivery.
+   */
+  private CompletionStage<Done> signed(Watch plain) {
+    CompletableFuture<?>[] made =
+        plain.channels().stream()
+            .map(ChannelId::parse)
+            .flatMap(Optional::stream)
+            .filter(c -> c.kind() == ChannelId.Kind.WEBHOOK)
+            .map(
+                c ->
+                    webhookSecrets
+                        .secret(plain.owner(), c.target())
+                        .toCompletableFuture()
+                        .exceptionally(e -> Optional.empty()))
+            .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(made).thenApply(all -> Done.getInstance());
   }
 
   private CompletionStage<Reply> created(String owner, Watch watch) {
@@ -462,6 +490,7 @@ public final class WatchRoutes implements Routes {
               Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
               return permitted(watch)
                   .thenCompose(ok -> quotas.check(owner, role, watch, false))
+                  .thenCompose(ok -> signed(watch))
                   .thenCompose(
                       ok ->
                           asks.<WatchEntity.Command, Watch>ask(
