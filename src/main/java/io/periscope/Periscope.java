@@ -19,6 +19,7 @@ import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
+import io.periscope.channels.ChannelReencryption;
 import io.periscope.channels.SealedChannels;
 import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
@@ -134,6 +135,7 @@ public final class Periscope {
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
   private final SealedChannels sealedChannels;
+  private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
@@ -209,6 +211,8 @@ public final class Periscope {
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
     this.sealedChannels = new SealedChannels(cipher);
+    this.channelReencryption =
+        new ChannelReencryption(sealedChannels, journal, entities::watch, asks);
     this.webhookSecrets =
         new WebhookSecretStore(entities, asks, cipher, journal, Clock.systemUTC());
     Settings.Push push = settings.push();
@@ -441,7 +445,7 @@ public final class Periscope {
 
   /**
    * Seals every stored key (the pools', the generated VAPID private key, the owners' webhook
-   * secrets) under the newest key of ENCRYPTION_KEY.
+   * secrets, the watches' channel credentials) under the newest key of ENCRYPTION_KEY.
    */
   public CompletionStage<Reencryption.Result> reencrypt() {
     return Reencryption.all(
@@ -449,7 +453,8 @@ public final class Periscope {
             reencryption.pool(KeyPoolEntity.MODEL),
             reencryption.pool(KeyPoolEntity.SEARCH),
             vapid.reencrypt(),
-            webhookSecrets.reencrypt()));
+            webhookSecrets.reencrypt(),
+            channelReencryption.reencrypt()));
   }
 
   /** Writes what is counted in memory only (the key pools' uses), before this process ends. */

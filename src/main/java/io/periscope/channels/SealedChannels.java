@@ -72,6 +72,22 @@ public final class SealedChannels {
     return plain;
   }
 
+  /**
+   * Whether re-encrypting would change nothing: it has no secret part, or the newest key sealed it.
+   */
+  public boolean current(String id) {
+    int mark = id.lastIndexOf(ChannelMask.MARK);
+    if (mark < 0) return ChannelMask.mask(id).equals(id);
+    try {
+      return cipher.current(
+          new String(
+              Base64.getUrlDecoder().decode(id.substring(mark + ChannelMask.MARK.length())),
+              StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   /** The watch as answers show it: its channels masked. */
   public static Watch mask(Watch watch) {
     return watch.withChannels(watch.channels().stream().map(ChannelMask::mask).toList());
