@@ -155,25 +155,32 @@ public final class Notifier {
    * The channels are as stored: each is opened to send to, and its deliveries name it as stored.
    */
   public CompletionStage<List<Delivery>> send(List<String> channels, Alert alert) {
+    List<String> distinct = channels.stream().distinct().toList();
     Map<String, String> stored = new java.util.LinkedHashMap<>();
-    List<Delivery> unopened = new ArrayList<>();
-    for (String id : channels.stream().distinct().toList()) {
+    Map<String, List<Delivery>> byChannel = new java.util.HashMap<>();
+    for (String id : distinct) {
       try {
         stored.putIfAbsent(open.apply(id), id);
       } catch (IllegalStateException e) {
-        unopened.add(
-            Delivery.failed(
-                id,
-                "not sent: the channel's credential is sealed with a key no longer configured"));
+        byChannel.put(
+            id,
+            List.of(
+                Delivery.failed(
+                    id,
+                    "not sent: the channel's credential is sealed with a key no longer"
+                        + " configured")));
       }
     }
     return sendOpened(List.copyOf(stored.keySet()), alert)
         .thenApply(
             sent -> {
-              List<Delivery> all = new ArrayList<>(unopened);
-              for (Delivery d : sent)
-                all.add(d.withChannel(stored.getOrDefault(d.channel(), d.channel())));
-              return all;
+              for (Delivery d : sent) {
+                String id = stored.getOrDefault(d.channel(), d.channel());
+                byChannel.computeIfAbsent(id, c -> new ArrayList<>()).add(d.withChannel(id));
+              }
+              return distinct.stream()
+                  .flatMap(id -> byChannel.getOrDefault(id, List.of()).stream())
+                  .toList();
             });
   }
 
