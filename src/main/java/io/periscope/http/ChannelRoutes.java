@@ -24,6 +24,7 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
+import io.periscope.notify.ChannelMask;
 import io.periscope.notify.Delivery;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
@@ -266,6 +267,14 @@ public final class ChannelRoutes implements Routes {
     List<String> channels = WatchValidator.channels(body.get("channels"), issues);
     if (issues.isEmpty() && channels.isEmpty())
       issues.add(Issue.at("name at least one channel", "channels"));
+    // a masked channel has no credential to send with: the watch's own test sends its stored one
+    for (int i = 0; i < channels.size(); i++)
+      if (ChannelMask.masked(channels.get(i)) || ChannelMask.sealed(channels.get(i)))
+        issues.add(
+            Issue.at(
+                "hides its credential: write it in full, or test the watch's own channels",
+                "channels",
+                i));
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return tested(testSends.send(caller.accountId(), null, null, channels));
   }

@@ -179,6 +179,18 @@ public class SealedChannelCredentialsTest {
               400);
       assertEquals("[\"channels\",0]", refused.get("issues").get(0).get("path").toString());
 
+      // a test send of a masked channel has no credential to send with
+      JsonNode maskedTest =
+          json(
+              s.send(
+                  "POST",
+                  "/channels/test",
+                  token,
+                  Json.text(Map.of("channels", List.of(ntfyMasked()))),
+                  Map.of()),
+              400);
+      assertEquals("[\"channels\",0]", maskedTest.get("issues").get(0).get("path").toString());
+
       // exports: masked, or sealed on request
       String plainExport = s.send("GET", "/export", token, null, Map.of()).body();
       assertTrue(plainExport.contains(ntfyMasked()));
