@@ -138,50 +138,11 @@ public final class ChannelRoutes implements Routes {
         new Endpoint(
             GET,
             "/channels/webhook-secret",
-            (caller, p) ->
-                webhookUrl(
-                    url ->
-                        answer(
-                            url.isEmpty()
-                                ? webhookSecrets.status(caller.accountId()).thenApply(Reply::ok)
-                                : webhookSecrets
-                                    .endpoint(caller.accountId(), url.get())
-                                    .thenApply(
-                                        secret ->
-                                            secret
-                                                .map(Reply::ok)
-                                                .orElseThrow(
-                                                    () ->
-                                                        new Refusal(
-                                                            NOT_FOUND,
-                                                            "this webhook has no secret of its own"
-                                                                + " yet: one is made when a watch"
-                                                                + " naming it is saved or it is"
-                                                                + " first sent to, unless the"
-                                                                + " account's secret signs"
-                                                                + " it")))))),
+            (caller, p) -> webhookUrl(url -> answer(webhookSecret(caller.accountId(), url)))),
         new Endpoint(
             POST,
             "/channels/webhook-secret",
-            (caller, p) ->
-                webhookUrl(
-                    url ->
-                        answer(
-                            (url.isEmpty()
-                                    ? webhookSecrets
-                                        .create(caller.accountId())
-                                        .thenApply(created -> (Object) created)
-                                    : webhookSecrets
-                                        .rotate(caller.accountId(), url.get())
-                                        .thenApply(created -> (Object) created))
-                                .thenApply(
-                                    created -> {
-                                      log.info(
-                                          "event=webhook-secret-created owner={} endpoint={}",
-                                          caller.accountId(),
-                                          url.isPresent());
-                                      return json(StatusCodes.CREATED, created);
-                                    })))),
+            (caller, p) -> webhookUrl(url -> answer(newWebhookSecret(caller.accountId(), url)))),
         new Endpoint(
             DELETE,
             "/channels/webhook-secret",
@@ -236,6 +197,35 @@ public final class ChannelRoutes implements Routes {
                                   return done;
                                 }),
                         "chat"))));
+  }
+
+  /** The endpoint's own secret; without {@code url}, which secrets there are. */
+  private CompletionStage<Reply> webhookSecret(String owner, Optional<String> url) {
+    if (url.isEmpty()) return webhookSecrets.status(owner).thenApply(Reply::ok);
+    return webhookSecrets
+        .endpoint(owner, url.get())
+        .thenApply(
+            secret ->
+                secret
+                    .map(Reply::ok)
+                    .orElseThrow(
+                        () ->
+                            new Refusal(
+                                NOT_FOUND,
+                                "this webhook has no secret of its own yet: one is made when a"
+                                    + " watch naming it is saved or it is first sent to, unless"
+                                    + " the account's secret signs it")));
+  }
+
+  /** The endpoint's secret rotated; without {@code url}, the account's made anew. */
+  private CompletionStage<Reply> newWebhookSecret(String owner, Optional<String> url) {
+    CompletionStage<?> made =
+        url.isEmpty() ? webhookSecrets.create(owner) : webhookSecrets.rotate(owner, url.get());
+    return made.thenApply(
+        created -> {
+          log.info("event=webhook-secret-created owner={} endpoint={}", owner, url.isPresent());
+          return json(StatusCodes.CREATED, created);
+        });
   }
 
   /**
