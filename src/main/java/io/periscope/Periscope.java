@@ -46,6 +46,7 @@ import io.periscope.http.QuotaRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
+import io.periscope.http.UsageRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
 import io.periscope.identity.IdentitySignIn;
@@ -60,6 +61,8 @@ import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageEntity;
+import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
@@ -140,6 +143,7 @@ public final class Periscope {
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
+  private final UsageLedger usage;
   private final Transfers transfers;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
@@ -197,6 +201,7 @@ public final class Periscope {
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
+    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -374,13 +379,14 @@ public final class Periscope {
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
+        usage,
         Clock.systemUTC());
   }
 
   /**
    * What a deleted account keeps in the packages above the accounts' own: its browsers' push
    * subscriptions, its channel addresses, its webhook secret and its feedback on runs (all removed,
-   * whatever happens to the run history).
+   * whatever happens to the run history); its model usage goes with its run history.
    */
   private CompletionStage<Done> eraseUserData(
       String accountId, List<String> watchIds, boolean eraseHistory) {
@@ -423,7 +429,13 @@ public final class Periscope {
             d ->
                 erasure.erase(
                     FeedbackEntity.TYPE_KEY.name(),
-                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()));
+                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()))
+        // its model usage is part of its run history
+        .thenCompose(
+            d ->
+                eraseHistory
+                    ? erasure.erase(UsageEntity.TYPE_KEY.name(), List.of(accountId))
+                    : java.util.concurrent.CompletableFuture.completedFuture(Done.done()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -553,6 +565,7 @@ public final class Periscope {
             asks,
             aiLimiter,
             quotas::useModelCall,
+            usage,
             settings.maxBodyBytes()),
         new WatchRoutes(
             entities,
@@ -591,6 +604,7 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
+        new UsageRoutes(usage, accounts, entities, asks),
         new WebRoutes(WebAssets.load()));
   }
 }

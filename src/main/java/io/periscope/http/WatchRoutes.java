@@ -147,6 +147,10 @@ public final class WatchRoutes implements Routes {
                             parameterOptional(
                                 "before", before -> answer(runs(owner, id, limit, before)))))),
         new Endpoint(
+            GET,
+            "/watches/{id}/runs/{runId}",
+            watch((owner, id, p) -> answer(run(owner, id, p.get("runId"))))),
+        new Endpoint(
             POST,
             "/watches/run-all",
             (caller, p) ->
@@ -398,6 +402,20 @@ public final class WatchRoutes implements Routes {
                       List.of(
                           Issue.at("is not a run of this watch's kept history", "query", "before")))
                   : Failures.rethrow(noSuchWatch());
+            });
+  }
+
+  /** One kept run, whole: with the items it judged. */
+  private CompletionStage<Reply> run(String owner, String id, String runId) {
+    return history
+        .whole(owner, id, runId)
+        .thenApply(record -> ok(RunView.whole(id, record)))
+        .exceptionally(
+            e -> {
+              if (!Failures.isRefusal(e)) return Failures.rethrow(e);
+              throw WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
+                  ? new Refusal(NOT_FOUND, "run not found")
+                  : noSuchWatch();
             });
   }
 

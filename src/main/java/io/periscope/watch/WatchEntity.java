@@ -327,7 +327,7 @@ public final class WatchEntity
       if (bounded.size() > SEEN_BOUND)
         bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
-      runs.add(record);
+      runs.add(record.lean()); // the judged items stay in the journal only (RunPages#whole)
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
       Map<String, Instant> sources = new HashMap<>(baselines);
       if (baselined != null) baselined.forEach(sources::putIfAbsent);
