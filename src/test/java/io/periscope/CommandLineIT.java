@@ -174,12 +174,11 @@ public class CommandLineIT {
       assertEquals(0, lines.exit());
       List<String> replayed = lines.stdout().strip().lines().toList();
       assertEquals(2, replayed.size());
+      // oldest first, as journalctl
       assertTrue(
-          replayed.get(0),
-          replayed.get(0).contains(" " + owner + "/daily nothing-new trigger=manual collected=0"));
-      assertTrue(
-          replayed.get(1),
-          replayed.get(1).contains(" " + owner + "/daily nothing-new trigger=run-all collected=0"));
+          replayed.get(0), replayed.get(0).contains(" " + owner + "/daily nothing-new run="));
+      assertTrue(replayed.get(0), replayed.get(0).contains(" trigger=run-all collected=0"));
+      assertTrue(replayed.get(1), replayed.get(1).contains(" trigger=manual collected=0"));
       // the owner's every watch, filtered by outcome and time, as JSON lines
       ServiceProcess.Output all =
           service.output(
