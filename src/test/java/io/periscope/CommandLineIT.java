@@ -123,7 +123,8 @@ public class CommandLineIT {
           owner + "/daily nothing-new collected=0 fresh=0 notified=0 errors=0",
           run.stdout().strip());
 
-      // the journal read beside the running service
+      // the journal read beside the running service, once the run is in the past it reads
+      Thread.sleep(io.periscope.history.RunHistory.SETTLED.toMillis() + 100);
       JsonNode history =
           Json.MAPPER.readTree(
               service

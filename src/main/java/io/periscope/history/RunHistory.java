@@ -37,6 +37,13 @@ public final class RunHistory {
   /** Events read at once over all watches merged: their pages share it, 16 events at least. */
   static final int MERGE_BUDGET = 4096;
 
+  /**
+   * How old the newest event of the past is: the past is read up to the journal position of this
+   * long ago, so that an event still being committed (PostgreSQL numbers events before they commit)
+   * is not passed by a cursor; following, and the next export, read on from there.
+   */
+  public static final Duration SETTLED = Duration.ofSeconds(1);
+
   /** Watches whose first pages are read together when a replay starts. */
   private static final int FIRST_PAGES_AT_ONCE = 16;
 
@@ -101,12 +108,13 @@ public final class RunHistory {
   }
 
   /**
-   * The selected runs recorded up to the journal's position now, oldest first or newest first.
-   * Blocking: the runs are read as the iterator is advanced.
+   * The selected runs recorded up to the journal's position {@link #SETTLED} ago, oldest first or
+   * newest first. Blocking: the runs are read as the iterator is advanced.
    */
   public static Past past(JournalReads journal, Selection selection, boolean newestFirst)
       throws Exception {
-    long upTo = await(journal.lastOffset());
+    long upTo =
+        await(journal.positionWrittenBefore(System.currentTimeMillis() - SETTLED.toMillis()));
     RunFilter filter = selection.filter();
     Cursor after = selection.after();
     String prefix =

@@ -2,7 +2,6 @@ package io.periscope.persistence;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -77,23 +76,34 @@ public final class JournalReads {
 
   /**
    * The events of {@code tag} written after the journal position {@code offset} (see {@link
-   * #lastOffset()}), as they are written: the stream does not end.
+   * #positionWrittenBefore}), as they are written: the stream does not end.
    */
   public Source<EventEnvelope, NotUsed> taggedAfter(String tag, long offset) {
     return journal.eventsByTag(tag, Offset.sequence(offset));
   }
 
   /**
-   * The journal's position now: the global ordering of its last event (0 when empty). Events
-   * written later have greater positions.
+   * The journal's position of the last event written before {@code epochMillis} (0 when none).
+   * Events written later have greater positions, but a write still being committed may hold a
+   * smaller one than events already visible: a position a little in the past is one below which
+   * nothing more appears.
    */
-  public CompletionStage<Long> lastOffset() {
+  public CompletionStage<Long> positionWrittenBefore(long epochMillis) {
     return query(
         c -> {
-          try (Statement query = c.createStatement();
-              ResultSet max =
-                  query.executeQuery("SELECT MAX(" + column("ordering") + ") FROM " + table())) {
-            return max.next() ? max.getLong(1) : 0L;
+          try (java.sql.PreparedStatement query =
+              c.prepareStatement(
+                  "SELECT MAX("
+                      + column("ordering")
+                      + ") FROM "
+                      + table()
+                      + " WHERE "
+                      + column("writeTimestamp")
+                      + " < ?")) {
+            query.setLong(1, epochMillis);
+            try (ResultSet max = query.executeQuery()) {
+              return max.next() ? max.getLong(1) : 0L;
+            }
           }
         });
   }

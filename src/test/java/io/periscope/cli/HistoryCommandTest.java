@@ -11,6 +11,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
+import io.periscope.history.RunHistory;
 import io.periscope.history.WatchEvents;
 import io.periscope.json.Json;
 import io.periscope.persistence.JournalReads;
@@ -81,6 +82,11 @@ public class HistoryCommandTest {
     }
   }
 
+  /** Waits until what was written is in the past a history reads ({@link RunHistory#SETTLED}). */
+  private static void settle() throws InterruptedException {
+    Thread.sleep(RunHistory.SETTLED.toMillis() + 100);
+  }
+
   private static JsonNode json(String text) {
     try {
       return Json.MAPPER.readTree(text);
@@ -123,6 +129,7 @@ public class HistoryCommandTest {
       WatchEvents events = new WatchEvents(kit);
       String owner = "h" + UUID.randomUUID().toString().substring(0, 8);
       interleavedRuns(events, owner);
+      settle();
       replays(journal, owner);
       filters(journal, owner);
       formats(journal, owner);
@@ -530,6 +537,7 @@ public class HistoryCommandTest {
       Thread.sleep(100);
     }
     writing.get(60, TimeUnit.SECONDS);
+    settle();
     exported.addAll(history(j, "--owner", owner, "--json-lines", "--after", cursor).runs());
     assertTrue("exports while writing: " + exports, exports >= 10);
     assertEquals("nothing doubled", exported.size(), new HashSet<>(exported).size());
@@ -549,6 +557,7 @@ public class HistoryCommandTest {
     String owner = "f" + UUID.randomUUID().toString().substring(0, 8);
     Instant now = Instant.now();
     e.write(owner, "w", recorded(quiet("f1", now.minusSeconds(60))));
+    settle();
     String cursor = history(j, "--owner", owner).cursor();
 
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -609,11 +618,13 @@ public class HistoryCommandTest {
       assertEquals(
           List.of("f2", "f3", "f4"), followed.stream().map(r -> r.get("runId").asText()).toList());
       assertEquals("delivered", followed.get(1).get("deliveries").get(0).get("state").asText());
+      settle();
       String last = followed.get(2).get("cursor").asText();
       assertEquals(List.of(), history(j, "--owner", owner, "--after", last).runs());
       String second = followed.get(1).get("cursor").asText();
       assertEquals(List.of("f4"), history(j, "--owner", owner, "--after", second).runs());
       e.write(owner, "v", recorded(quiet("f5", now.plusSeconds(1))));
+      settle();
       assertEquals(List.of("f5"), history(j, "--owner", owner, "--after", last).runs());
     } finally {
       following.interrupt();

@@ -97,6 +97,8 @@ public class RunHistoryTest {
         if (i % 100 == 50) events.write(owner, "b", recorded(quiet("b" + i, at.plusSeconds(60))));
       }
       events.write(owner, "b", new WatchEntity.Deleted(Instant.now()));
+      // a replay reads the journal up to where it was SETTLED ago
+      Thread.sleep(RunHistory.SETTLED.toMillis() + 100);
 
       RunHistory.Selection all = new RunHistory.Selection(owner, null, RunFilter.ALL, Cursor.START);
       List<RunHistory.Run> oldest = runs(RunHistory.past(journal, all, false));

@@ -92,6 +92,7 @@ public class RunRetentionTest {
               .get(30, TimeUnit.SECONDS);
       assertTrue("the kept journal still holds the watch's due time", dueTimes > 0);
 
+      Thread.sleep(RunHistory.SETTLED.toMillis() + 100);
       List<RunRecord> history = new java.util.ArrayList<>();
       RunHistory.past(
               reads, new RunHistory.Selection("alice", watchId, RunFilter.ALL, Cursor.START), true)
