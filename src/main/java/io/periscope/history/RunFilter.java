@@ -35,11 +35,6 @@ public record RunFilter(
     grep = grep == null || grep.isEmpty() ? null : grep.toLowerCase(Locale.ROOT);
   }
 
-  /** Only the time window. */
-  public static RunFilter between(Instant since, Instant until) {
-    return new RunFilter(since, until, Set.of(), Set.of(), Set.of(), Set.of(), null, null);
-  }
-
   /** Whether a run started before {@code since}. */
   boolean before(RunRecord r) {
     return since != null && r.startedAt().isBefore(since);

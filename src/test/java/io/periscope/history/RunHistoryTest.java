@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -135,7 +136,11 @@ public class RunHistoryTest {
       JournalReads.Range a = ranges.get(WatchEntity.TYPE_KEY.name() + "|" + owner + ":a");
       assertTrue("read from near the end: " + a, a.first() > runs);
       RunHistory.Selection lastDay =
-          new RunHistory.Selection(owner, null, RunFilter.between(since, null), Cursor.START);
+          new RunHistory.Selection(
+              owner,
+              null,
+              new RunFilter(since, null, Set.of(), Set.of(), Set.of(), Set.of(), null, null),
+              Cursor.START);
       List<String> day = ids(RunHistory.past(journal, lastDay, false));
       assertEquals(24, day.size());
       assertEquals("a/a" + (runs - 24), day.get(0));
