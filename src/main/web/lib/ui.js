@@ -26,6 +26,20 @@ export function ErrorMessage({ error }) {
   );
 }
 
+/**
+ * A link out to a page a source named: a link only for an http(s) URL, else its text alone, so a
+ * `javascript:` or `data:` URL from a feed is never something to click.
+ */
+export function ExternalLink({ url, children }) {
+  let web = false;
+  try {
+    web = ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch {
+    web = false;
+  }
+  return web ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, children) : h('span', null, children);
+}
+
 export const Loading = ({ what = 'Loading…' }) => h('p', { class: 'loading', role: 'status' }, what);
 
 export const Empty = ({ children }) => h('div', { class: 'empty' }, children);
