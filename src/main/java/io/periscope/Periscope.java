@@ -11,11 +11,13 @@ import io.periscope.auth.AccountGate;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.MailBudget;
 import io.periscope.auth.OwnAccount;
 import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
+import io.periscope.auth.UnverifiedAccounts;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
@@ -93,6 +95,7 @@ import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -223,6 +226,8 @@ public final class Periscope {
     // the first WEB_ORIGIN, else the client this service serves
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
+    MailBudget mailBudget =
+        new MailBudget(entities, asks, MailBudget.Settings.from(config), adminAlerts, clock);
     AccountMails mails = new AccountMails(webClient);
     this.registration = Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
@@ -232,6 +237,7 @@ public final class Periscope {
             entities::email,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -245,6 +251,7 @@ public final class Periscope {
             entities::identityLink,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -258,7 +265,7 @@ public final class Periscope {
             config.getBoolean("periscope.telegram.chat-open"));
     this.channelAddresses =
         new ChannelAddresses(
-            entities::email, entities::channelAddresses, asks, mailer, mails, clock);
+            entities::email, entities::channelAddresses, asks, mailer, mailBudget, mails, clock);
     this.transfers =
         new Transfers(
             entities::account,
@@ -403,7 +410,10 @@ public final class Periscope {
                                             entities.channelAddresses(accountId),
                                             reply ->
                                                 new ChannelAddressesEntity.Remove(
-                                                    a.address(), reply))))
+                                                    a.address(),
+                                                    Instant.now(),
+                                                    ChannelAddressesEntity.Budgets.NONE,
+                                                    reply))))
                             .toList()));
     CompletionStage<Done> webhookSecret =
         AccountAdmin.ignoringRefusal(webhookSecrets.remove(accountId));
@@ -421,6 +431,20 @@ public final class Periscope {
   /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
     WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
+    MailBudget.Settings.from(config)
+        .unverifiedKept()
+        .ifPresent(
+            keptFor -> {
+              UnverifiedAccounts purge =
+                  new UnverifiedAccounts(accounts, accountAdmin, keptFor, clock);
+              system
+                  .scheduler()
+                  .scheduleWithFixedDelay(
+                      Duration.ofMinutes(1),
+                      UnverifiedAccounts.EVERY,
+                      purge::purge,
+                      system.executionContext());
+            });
   }
 
   /**

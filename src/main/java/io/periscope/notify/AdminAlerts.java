@@ -47,7 +47,8 @@ public final class AdminAlerts {
     ALERT_INTERRUPTED("alert-interrupted"),
     KEY_UNDECRYPTABLE("key-undecryptable"),
     CHANNEL_REFUSED("channel-refused"),
-    DELIVERY_FAILED("delivery-failed");
+    DELIVERY_FAILED("delivery-failed"),
+    MAIL_BUDGET_REACHED("mail-budget-reached");
 
     private final String label;
 
