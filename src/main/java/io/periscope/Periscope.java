@@ -64,6 +64,7 @@ import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.AlertBudget;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
@@ -431,6 +432,7 @@ public final class Periscope {
   /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
     WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
+    adminAlerts.throttle(AlertBudget.Settings.from(config));
     MailBudget.Settings.from(config)
         .unverifiedKept()
         .ifPresent(
