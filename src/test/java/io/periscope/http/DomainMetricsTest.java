@@ -53,6 +53,8 @@ public class DomainMetricsTest {
                     Map.of(
                         "periscope.metrics.enabled",
                         true,
+                        "periscope.quotas.min-interval", // a schedule of every minute
+                        "1m",
                         "periscope.fetch.allow-private-networks",
                         true,
                         "periscope.model.base-url",
