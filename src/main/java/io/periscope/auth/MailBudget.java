@@ -10,6 +10,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.japi.function.Function;
+import org.apache.pekko.pattern.StatusReply;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,11 +84,7 @@ public final class MailBudget {
    * operator is alerted as by {@link #reserve}.
    */
   public CompletionStage<Void> requireRoom() {
-    if (settings.perHour() == 0) return CompletableFuture.completedFuture(null);
-    return asks.<MailBudgetEntity.Command, MailBudgetEntity.Reservation>ask(
-            entity.mailBudget(),
-            reply -> new MailBudgetEntity.Peek(clock.instant(), settings.perHour(), reply))
-        .thenApply(this::granted);
+    return asked(reply -> new MailBudgetEntity.Peek(clock.instant(), settings.perHour(), reply));
   }
 
   /**
@@ -93,10 +92,15 @@ public final class MailBudget {
    * operator alerted at the first such refusal of an hour.
    */
   public CompletionStage<Void> reserve() {
+    return asked(reply -> new MailBudgetEntity.Reserve(clock.instant(), settings.perHour(), reply));
+  }
+
+  private CompletionStage<Void> asked(
+      Function<ActorRef<StatusReply<MailBudgetEntity.Reservation>>, MailBudgetEntity.Command>
+          command) {
     if (settings.perHour() == 0) return CompletableFuture.completedFuture(null);
     return asks.<MailBudgetEntity.Command, MailBudgetEntity.Reservation>ask(
-            entity.mailBudget(),
-            reply -> new MailBudgetEntity.Reserve(clock.instant(), settings.perHour(), reply))
+            entity.mailBudget(), command)
         .thenApply(this::granted);
   }
 
