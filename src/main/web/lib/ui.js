@@ -7,6 +7,7 @@ import { ApiError } from './api.js';
 export function explain(error) {
   if (!(error instanceof ApiError)) return String(error?.message || error);
   if (error.status === 503) return `Not available on this service: ${error.message}. An administrator has to configure it.`;
+  if (error.status === 429 && error.quota) return `${error.message}.`;
   if (error.status === 429) {
     const wait = error.retryAfter ? ` Try again in ${error.retryAfter} seconds.` : ' Try again in a minute.';
     return `Too many requests.${wait}`;
