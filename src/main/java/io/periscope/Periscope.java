@@ -432,7 +432,8 @@ public final class Periscope {
   /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
     WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
-    adminAlerts.throttle(AlertBudget.Settings.from(config));
+    AlertBudget alertBudget = adminAlerts.throttle(AlertBudget.Settings.from(config));
+    system.getWhenTerminated().thenRun(alertBudget::close);
     MailBudget.Settings.from(config)
         .unverifiedKept()
         .ifPresent(

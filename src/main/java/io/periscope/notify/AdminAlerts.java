@@ -155,10 +155,13 @@ public final class AdminAlerts {
 
   /**
    * From now on, alerts go through the operator's alert budget ({@link AlertBudget}): a serving
-   * node's. Sending then completes when the alert is gathered, held or handed on.
+   * node's. Sending then completes when the alert is gathered, held or handed on. Closing the
+   * answer stops the budget's timer.
    */
-  public void throttle(AlertBudget.Settings settings) {
-    budget = new AlertBudget(settings, this::send);
+  public AlertBudget throttle(AlertBudget.Settings settings) {
+    AlertBudget throttled = new AlertBudget(settings, this::send);
+    budget = throttled;
+    return throttled;
   }
 
   /** An alert about one watch. */

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * It lives in memory on each serving node, like the per-watch throttle (a restart starts afresh).
  * The command line sends each alert at once: it may exit before a gathered one would go.
  */
-public final class AlertBudget {
+public final class AlertBudget implements AutoCloseable {
   /** The longest an account's alerts are gathered, however they keep coming. */
   static final Duration MAX_GATHER = Duration.ofMinutes(1);
 
@@ -232,6 +232,12 @@ public final class AlertBudget {
         total
             + " alert(s) held in the last hour past the operator's alert budget: "
             + String.join(", ", each));
+  }
+
+  /** Stops the timer: alerts still gathered or held are dropped (the node is stopping). */
+  @Override
+  public void close() {
+    timer.shutdownNow();
   }
 
   private void later(Runnable task, Duration delay) {
