@@ -21,6 +21,8 @@ import io.periscope.auth.UnverifiedAccounts;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
+import io.periscope.channels.ChannelReencryption;
+import io.periscope.channels.SealedChannels;
 import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
@@ -136,6 +138,8 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
+  private final SealedChannels sealedChannels;
+  private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
@@ -210,6 +214,9 @@ public final class Periscope {
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
+    this.sealedChannels = new SealedChannels(cipher);
+    this.channelReencryption =
+        new ChannelReencryption(sealedChannels, journal, entities::watch, asks);
     this.webhookSecrets =
         new WebhookSecretStore(entities, asks, cipher, journal, Clock.systemUTC());
     Settings.Push push = settings.push();
@@ -274,6 +281,7 @@ public final class Periscope {
             entities::trustRules,
             channelAddresses,
             channelPolicy,
+            sealedChannels,
             quotas,
             asks,
             settings.scheduleTimeZone(),
@@ -334,8 +342,9 @@ public final class Periscope {
             webhookSecrets,
             channelPolicy,
             adminAlerts,
-            notifyMeters);
-    this.testSends = new TestSends(channelPolicy, notifier, Clock.systemUTC());
+            notifyMeters,
+            sealedChannels::open);
+    this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -463,7 +472,7 @@ public final class Periscope {
 
   /**
    * Seals every stored key (the pools', the generated VAPID private key, the owners' webhook
-   * secrets) under the newest key of ENCRYPTION_KEY.
+   * secrets, the watches' channel credentials) under the newest key of ENCRYPTION_KEY.
    */
   public CompletionStage<Reencryption.Result> reencrypt() {
     return Reencryption.all(
@@ -471,7 +480,8 @@ public final class Periscope {
             reencryption.pool(KeyPoolEntity.MODEL),
             reencryption.pool(KeyPoolEntity.SEARCH),
             vapid.reencrypt(),
-            webhookSecrets.reencrypt()));
+            webhookSecrets.reencrypt(),
+            channelReencryption.reencrypt()));
   }
 
   /** Writes what is counted in memory only (the key pools' uses), before this process ends. */
@@ -577,6 +587,8 @@ public final class Periscope {
             runs,
             runPages,
             channelPolicy,
+            sealedChannels,
+            webhookSecrets,
             quotas,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone()),

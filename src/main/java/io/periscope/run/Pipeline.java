@@ -136,9 +136,7 @@ public final class Pipeline implements RunPipeline {
         "the alert of run "
             + alert.runId()
             + " to a "
-            + io.periscope.notify.ChannelId.parse(channel)
-                .map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT))
-                .orElse("unknown")
+            + io.periscope.notify.ChannelId.kindName(channel)
             + " channel was not delivered: "
             + (reason == null ? "no reason given" : reason));
   }

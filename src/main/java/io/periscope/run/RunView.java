@@ -1,14 +1,16 @@
 package io.periscope.run;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.periscope.notify.ChannelMask;
 import io.periscope.watch.RunRecord;
 
 /**
  * A run as the interface answers it — the run result of run-now and run-all, and each item of run
- * history: the record's fields, flat, with the watch it belongs to.
+ * history: the record's fields, flat, with the watch it belongs to, its deliveries' channels
+ * masked.
  */
 public record RunView(String watchId, @JsonUnwrapped RunRecord run) {
   public static RunView of(String watchId, RunRecord record) {
-    return new RunView(watchId, record);
+    return new RunView(watchId, record.withChannelsShown(ChannelMask::mask));
   }
 }

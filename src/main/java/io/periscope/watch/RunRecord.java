@@ -210,6 +210,45 @@ public record RunRecord(
         decision);
   }
 
+  /** This run with each delivery's channel as {@code shown} makes it (masked, for answers). */
+  public RunRecord withChannelsShown(java.util.function.UnaryOperator<String> shown) {
+    if (deliveries == null) return this;
+    return new RunRecord(
+        runId,
+        trigger,
+        startedAt,
+        durationMs,
+        outcome,
+        summary,
+        confidence,
+        evidence,
+        reasoning,
+        sourceErrors,
+        collected,
+        fresh,
+        collection,
+        models,
+        trustTier,
+        deliveries.stream()
+            .map(
+                d ->
+                    new DeliveryRecord(
+                        shown.apply(d.channel()),
+                        d.device(),
+                        d.ok(),
+                        d.error(),
+                        d.state(),
+                        d.attempts(),
+                        d.nextAttemptAt(),
+                        d.notice()))
+            .toList(),
+        notificationsSent,
+        trimmed,
+        error,
+        setAside,
+        decision);
+  }
+
   private static String deliveryKey(DeliveryRecord d) {
     return d.notice() == null ? d.channel() : d.notice() + " " + d.channel();
   }
