@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.After;
 import org.junit.Test;
 
 /** The operator's alert budget: gathered per account, limited per account and in all, summed up. */
@@ -14,15 +15,24 @@ public class AlertBudgetTest {
   record Sent(AdminAlerts.Kind kind, Optional<String> subject, String detail) {}
 
   private final List<Sent> sent = new ArrayList<>();
+  private final List<AlertBudget> budgets = new ArrayList<>();
+
+  @After
+  public void stop() {
+    budgets.forEach(AlertBudget::close);
+  }
 
   private AlertBudget budget(Duration gather, int perAccount, int perInstance) {
-    return new AlertBudget(
-        new AlertBudget.Settings(gather, perAccount, perInstance),
-        (kind, subject, detail) -> {
-          synchronized (sent) {
-            sent.add(new Sent(kind, subject, detail));
-          }
-        });
+    AlertBudget budget =
+        new AlertBudget(
+            new AlertBudget.Settings(gather, perAccount, perInstance),
+            (kind, subject, detail) -> {
+              synchronized (sent) {
+                sent.add(new Sent(kind, subject, detail));
+              }
+            });
+    budgets.add(budget);
+    return budget;
   }
 
   private List<Sent> awaitSent(int n) throws InterruptedException {
