@@ -71,7 +71,11 @@ public record RunFilter(
 
   private boolean mentions(RunRecord r) {
     if (contains(r.summary()) || contains(r.reasoning()) || contains(r.error())) return true;
-    return r.evidence() != null && r.evidence().stream().anyMatch(e -> contains(e.title()));
+    if (r.evidence() != null && r.evidence().stream().anyMatch(e -> contains(e.title())))
+      return true;
+    return r.judged() != null
+        && r.judged().items() != null
+        && r.judged().items().stream().anyMatch(i -> contains(i.title()));
   }
 
   private boolean contains(String text) {

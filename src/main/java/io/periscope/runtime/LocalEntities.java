@@ -5,6 +5,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -14,6 +15,7 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -105,6 +107,11 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
+  public RecipientRef<MailBudgetEntity.Command> mailBudget() {
+    return spawn(MailBudgetEntity.TYPE_KEY.name(), MailBudgetEntity.ID, MailBudgetEntity::create);
+  }
+
+  @Override
   public RecipientRef<ModelConfigEntity.Command> modelConfig() {
     return spawn(
         ModelConfigEntity.TYPE_KEY.name(), ModelConfigEntity.ID, ModelConfigEntity::create);
@@ -118,6 +125,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<QuotaEntity.Command> quota(String accountId) {
     return spawn(QuotaEntity.TYPE_KEY.name(), accountId, QuotaEntity::create);
+  }
+
+  @Override
+  public RecipientRef<UsageEntity.Command> usage(String accountId) {
+    return spawn(UsageEntity.TYPE_KEY.name(), accountId, UsageEntity::create);
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -14,6 +15,7 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -49,6 +51,8 @@ public final class ShardedEntities implements Entities {
                 AccountEntity.create(ctx.getEntityId(), runAll, this, account(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
     sharding.init(
+        Entity.of(MailBudgetEntity.TYPE_KEY, ctx -> MailBudgetEntity.create(ctx.getEntityId())));
+    sharding.init(
         Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(AdminTurnsEntity.TYPE_KEY, ctx -> AdminTurnsEntity.create(ctx.getEntityId())));
@@ -63,6 +67,7 @@ public final class ShardedEntities implements Entities {
     sharding.init(
         Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(QuotaEntity.TYPE_KEY, ctx -> QuotaEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(UsageEntity.TYPE_KEY, ctx -> UsageEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
     sharding.init(
@@ -146,6 +151,11 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
+  public RecipientRef<MailBudgetEntity.Command> mailBudget() {
+    return sharding.entityRefFor(MailBudgetEntity.TYPE_KEY, MailBudgetEntity.ID);
+  }
+
+  @Override
   public RecipientRef<ModelConfigEntity.Command> modelConfig() {
     return sharding.entityRefFor(ModelConfigEntity.TYPE_KEY, ModelConfigEntity.ID);
   }
@@ -158,6 +168,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<QuotaEntity.Command> quota(String accountId) {
     return sharding.entityRefFor(QuotaEntity.TYPE_KEY, EntityIds.checked(accountId));
+  }
+
+  @Override
+  public RecipientRef<UsageEntity.Command> usage(String accountId) {
+    return sharding.entityRefFor(UsageEntity.TYPE_KEY, EntityIds.checked(accountId));
   }
 
   @Override

@@ -247,7 +247,8 @@ public class HistoryCommandTest {
                 "below-threshold",
                 List.of(new RunRecord.Evidence("http://acme.test/q", "Quarterly Report", "q")),
                 List.of())));
-    e.write(owner, "b", recorded(quiet("b4", at(70))));
+    e.write(
+        owner, "b", recorded(WatchEvents.judging(quiet("b4", at(70)), "Weekly Digest Of Prices")));
     // started before b4, recorded after it
     e.write(owner, "a", recorded(quiet("a5", at(65))));
     // the retry that ends a3's pending delivery, after later runs of its watch
@@ -350,9 +351,11 @@ public class HistoryCommandTest {
     assertEquals(
         List.of("b1", "a3", "b3", "b5", "b6"),
         history(j, "--owner", owner, "--channel", "email").runs());
-    // summary, reasoning, error, a cited item's title; any case
-    assertEquals(List.of("b1", "a4"), history(j, "--owner", owner, "--grep", "PRICE").runs());
+    // summary, reasoning, error, a cited or judged item's title; any case
+    assertEquals(List.of("b1", "a4", "b4"), history(j, "--owner", owner, "--grep", "PRICE").runs());
     assertEquals(List.of("a4"), history(j, "--owner", owner, "--grep", "quarterly rep").runs());
+    // the title of an item the run put before the model
+    assertEquals(List.of("b4"), history(j, "--owner", owner, "--grep", "digest of").runs());
     assertEquals(List.of("a2"), history(j, "--owner", owner, "--grep", "source FAILED").runs());
     assertEquals(List.of("a3"), history(j, "--owner", owner, "--run", "a3").runs());
     assertEquals(

@@ -105,7 +105,49 @@ public final class WatchEvents {
         new RunRecord.Trimmed(0, 0),
         error,
         0,
-        decision);
+        decision,
+        null,
+        null);
+  }
+
+  /** {@code r} having put before the model items with these titles. */
+  public static RunRecord judging(RunRecord r, String... titles) {
+    List<io.periscope.llm.JudgedItem> items = new java.util.ArrayList<>();
+    for (String title : titles)
+      items.add(
+          new io.periscope.llm.JudgedItem(
+              title,
+              title,
+              "https://example.com/" + items.size(),
+              "feed",
+              "high",
+              r.startedAt(),
+              "text",
+              false));
+    return new RunRecord(
+        r.runId(),
+        r.trigger(),
+        r.startedAt(),
+        r.durationMs(),
+        r.outcome(),
+        r.summary(),
+        r.confidence(),
+        r.evidence(),
+        r.reasoning(),
+        r.sourceErrors(),
+        r.collected(),
+        r.fresh(),
+        r.collection(),
+        r.models(),
+        r.trustTier(),
+        r.deliveries(),
+        r.notificationsSent(),
+        r.trimmed(),
+        r.error(),
+        r.setAside(),
+        r.decision(),
+        new io.periscope.llm.Judged(items, List.of()),
+        r.usage());
   }
 
   /** A scheduled run with nothing new. */
