@@ -125,7 +125,8 @@ final class HistoryCommand implements Callable<Integer> {
   @Option(
       names = "--grep",
       paramLabel = "TEXT",
-      description = "only runs whose summary, reasoning, error or a cited item's title holds TEXT")
+      description =
+          "only runs whose summary, reasoning, error or a cited or judged item's title holds TEXT")
   private String grep;
 
   @Option(names = "--run", paramLabel = "ID", description = "only the run with this id")
