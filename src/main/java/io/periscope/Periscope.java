@@ -510,7 +510,8 @@ public final class Periscope {
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks =
         new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
-    ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
+    ClientAddresses clients =
+        ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     return new HttpApi(
         tokens,
         sessions,

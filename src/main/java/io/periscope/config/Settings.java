@@ -20,6 +20,7 @@ public record Settings(
     Duration tokenTtl,
     List<String> webOrigins,
     List<String> trustedProxies,
+    String trustedProxyHeader,
     Database database,
     Integrations integrations,
     Providers providers,
@@ -259,6 +260,7 @@ public record Settings(
         Durations.parseTtl(p.getString("auth.token-ttl")),
         webOrigins(p.getString("web-origin")),
         commaList(p.getString("http.trusted-proxies")),
+        p.getString("http.trusted-proxy-header").strip(),
         new Database(
             p.getString("database.url"),
             p.getString("database.user"),

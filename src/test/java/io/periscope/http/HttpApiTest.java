@@ -480,7 +480,7 @@ public class HttpApiTest {
   }
 
   @Test
-  public void forwardedAddressesCountOnlyFromTrustedProxies() throws Exception {
+  public void forwardedAddressesCountOnlyFromTrustedProxiesInTheirOneHeader() throws Exception {
     Clock still = Clock.fixed(Instant.parse("2026-11-22T12:00:10Z"), ZoneOffset.UTC);
     Map<String, String> first = Map.of("X-Forwarded-For", "203.0.113.7");
     Map<String, String> second = Map.of("X-Forwarded-For", "198.51.100.9, 10.1.2.3");
@@ -494,6 +494,19 @@ public class HttpApiTest {
         assertEquals(404, behindProxy.send("GET", "/auth/nothing", null, null, first).statusCode());
       }
       assertEquals(429, behindProxy.send("GET", "/auth/nothing", null, null, first).statusCode());
+      for (String spoofed : List.of("for=198.51.100.77", "for=\"[2001:db8::7]\"")) {
+        assertEquals(
+            "a client's own Forwarded header, passed through by the proxy, is not read",
+            429,
+            behindProxy
+                .send(
+                    "GET",
+                    "/auth/nothing",
+                    null,
+                    null,
+                    Map.of("X-Forwarded-For", "203.0.113.7", "Forwarded", spoofed))
+                .statusCode());
+      }
       assertEquals(
           "another client behind the same proxy has a window of its own",
           404,
