@@ -71,6 +71,7 @@ import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
@@ -553,7 +554,8 @@ public final class Periscope {
             channelPolicy,
             quotas,
             settings.maxBodyBytes(),
-            settings.scheduleTimeZone()),
+            settings.scheduleTimeZone(),
+            new HeldSlots<>(settings.eventStreamsPerAccount())),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
