@@ -82,11 +82,26 @@ public final class ClientAddresses {
    */
   public static String rateKey(String address) {
     Optional<InetAddress> parsed = AddressGuard.parseLiteral(address);
-    if (parsed.isEmpty() || !(parsed.get() instanceof Inet6Address v6)) return address;
-    byte[] prefix = Arrays.copyOf(v6.getAddress(), 16);
-    Arrays.fill(prefix, 8, 16, (byte) 0);
+    if (parsed.isEmpty() || !(parsed.get() instanceof Inet6Address)) return address;
+    return prefix(parsed.get(), 64);
+  }
+
+  /**
+   * The client network of an address, as sign-in backoff counts it: its IPv4 /24 or IPv6 /64 (an
+   * address that is neither stands for itself).
+   */
+  public static String network(String address) {
+    Optional<InetAddress> parsed = AddressGuard.parseLiteral(address);
+    if (parsed.isEmpty()) return address;
+    return prefix(parsed.get(), parsed.get() instanceof Inet6Address ? 64 : 24);
+  }
+
+  /** {@code address}'s first {@code bits} (a multiple of 8) as a CIDR block. */
+  private static String prefix(InetAddress address, int bits) {
+    byte[] bytes = address.getAddress();
+    Arrays.fill(bytes, bits / 8, bytes.length, (byte) 0);
     try {
-      return InetAddress.getByAddress(prefix).getHostAddress() + "/64";
+      return InetAddress.getByAddress(bytes).getHostAddress() + "/" + bits;
     } catch (java.net.UnknownHostException impossible) {
       throw new IllegalStateException(impossible);
     }

@@ -97,6 +97,14 @@ public class ClientAddressesTest {
   }
 
   @Test
+  public void aClientsNetworkIsItsSlash24OrSlash64() {
+    assertEquals("203.0.113.0/24", ClientAddresses.network("203.0.113.77"));
+    assertEquals(
+        "2001:db8:1:2:0:0:0:0/64", ClientAddresses.network("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
+    assertEquals("unknown", ClientAddresses.network("unknown"));
+  }
+
+  @Test
   public void aTrustedProxyThatIsNotAnAddressStopsTheStart() {
     IllegalArgumentException e =
         assertThrows(
