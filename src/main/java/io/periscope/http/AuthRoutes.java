@@ -295,11 +295,30 @@ public final class AuthRoutes implements Routes {
 
   // ---- identity providers --------------------------------------------------------------------
 
+  /**
+   * Starts a provider's sign-in; a web client sends a {@code nonce} of its own, which comes back
+   * with the session so that it takes only sign-ins it started.
+   */
   private Route startSignIn(String provider) {
+    return parameterOptional(
+        "nonce",
+        nonce ->
+            nonce.isPresent() && !IdentitySignIn.CLIENT_NONCE.matcher(nonce.get()).matches()
+                ? answer(
+                    Reply.invalid(
+                        List.of(
+                            Issue.at(
+                                "must be 16 to 128 letters, digits, '-' or '_'",
+                                "query",
+                                "nonce"))))
+                : startSignIn(provider, nonce));
+  }
+
+  private Route startSignIn(String provider, Optional<String> nonce) {
     return webClient(
         client ->
             onComplete(
-                signIn.start(provider),
+                signIn.start(provider, nonce),
                 started -> {
                   if (started.isFailure())
                     return answer(signInFailed(started.failed().get(), client));
@@ -369,22 +388,21 @@ public final class AuthRoutes implements Routes {
   }
 
   /**
-   * The token to the web client in the URL fragment (never sent to a server), else as /auth/login
-   * answers it.
+   * The token to the web client in the URL fragment (never sent to a server), with the nonce the
+   * client started the sign-in with; else as /auth/login answers it.
    */
-  private Reply signedIn(Accounts.Session session, Optional<String> client) {
+  private Reply signedIn(IdentitySignIn.SignedIn signedIn, Optional<String> client) {
+    Accounts.Session session = signedIn.session();
     return client
         .map(
-            origin ->
-                redirect(
-                    origin,
-                    Map.of(
-                        "token",
-                        session.token(),
-                        "tokenType",
-                        session.tokenType(),
-                        "expiresAt",
-                        session.expiresAt().toString())))
+            origin -> {
+              Map<String, String> fragment = new java.util.HashMap<>();
+              fragment.put("token", session.token());
+              fragment.put("tokenType", session.tokenType());
+              fragment.put("expiresAt", session.expiresAt().toString());
+              signedIn.clientNonce().ifPresent(nonce -> fragment.put("nonce", nonce));
+              return redirect(origin, fragment);
+            })
         .orElseGet(() -> ok(session));
   }
 
