@@ -206,6 +206,17 @@ public class RunAllRoutesTest {
     }
   }
 
+  /** An event stream, open until its body is closed. */
+  private HttpResponse<java.io.InputStream> follow(
+      InProcessService service, String events, String token) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(service.uri(events))
+            .header("Authorization", "Bearer " + token)
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+  }
+
   @Test
   public void anAccountHoldsOnlySoManyEventStreams() throws Exception {
     try (FakeUpstream upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, false, 1);
@@ -225,13 +236,7 @@ public class RunAllRoutesTest {
       String events = "/watches/run-all/jobs/" + id + "/events";
       List<HttpResponse<java.io.InputStream>> open = new ArrayList<>();
       for (int i = 0; i < 2; i++) {
-        HttpResponse<java.io.InputStream> stream =
-            http.send(
-                HttpRequest.newBuilder(service.uri(events))
-                    .header("Authorization", "Bearer " + token)
-                    .GET()
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<java.io.InputStream> stream = follow(service, events, token);
         assertEquals(200, stream.statusCode());
         open.add(stream);
       }
@@ -244,15 +249,10 @@ public class RunAllRoutesTest {
       int status = 429;
       for (int i = 0; i < 100 && status == 429; i++) {
         Thread.sleep(250);
-        HttpResponse<java.io.InputStream> again =
-            http.send(
-                HttpRequest.newBuilder(service.uri(events))
-                    .header("Authorization", "Bearer " + token)
-                    .GET()
-                    .build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<java.io.InputStream> again = follow(service, events, token);
         status = again.statusCode();
         if (status == 200) open.add(again);
+        else again.body().close();
       }
       assertEquals(200, status);
       upstream.release();
