@@ -19,6 +19,8 @@ import io.periscope.auth.Tokens;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
+import io.periscope.channels.ChannelReencryption;
+import io.periscope.channels.SealedChannels;
 import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
@@ -44,6 +46,7 @@ import io.periscope.http.QuotaRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
+import io.periscope.http.UsageRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
 import io.periscope.identity.IdentitySignIn;
@@ -58,6 +61,8 @@ import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageEntity;
+import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
@@ -133,10 +138,13 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
+  private final SealedChannels sealedChannels;
+  private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
+  private final UsageLedger usage;
   private final Transfers transfers;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
@@ -194,6 +202,7 @@ public final class Periscope {
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
+    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -207,6 +216,9 @@ public final class Periscope {
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
+    this.sealedChannels = new SealedChannels(cipher);
+    this.channelReencryption =
+        new ChannelReencryption(sealedChannels, journal, entities::watch, asks);
     this.webhookSecrets =
         new WebhookSecretStore(entities, asks, cipher, journal, Clock.systemUTC());
     Settings.Push push = settings.push();
@@ -267,6 +279,7 @@ public final class Periscope {
             entities::trustRules,
             channelAddresses,
             channelPolicy,
+            sealedChannels,
             quotas,
             asks,
             settings.scheduleTimeZone(),
@@ -327,8 +340,9 @@ public final class Periscope {
             webhookSecrets,
             channelPolicy,
             adminAlerts,
-            notifyMeters);
-    this.testSends = new TestSends(channelPolicy, notifier, Clock.systemUTC());
+            notifyMeters,
+            sealedChannels::open);
+    this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -366,13 +380,14 @@ public final class Periscope {
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
+        usage,
         Clock.systemUTC());
   }
 
   /**
    * What a deleted account keeps in the packages above the accounts' own: its browsers' push
    * subscriptions, its channel addresses, its webhook secret and its feedback on runs (all removed,
-   * whatever happens to the run history).
+   * whatever happens to the run history); its model usage goes with its run history.
    */
   private CompletionStage<Done> eraseUserData(
       String accountId, List<String> watchIds, boolean eraseHistory) {
@@ -415,7 +430,13 @@ public final class Periscope {
             d ->
                 erasure.erase(
                     FeedbackEntity.TYPE_KEY.name(),
-                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()));
+                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()))
+        // its model usage is part of its run history
+        .thenCompose(
+            d ->
+                eraseHistory
+                    ? erasure.erase(UsageEntity.TYPE_KEY.name(), List.of(accountId))
+                    : java.util.concurrent.CompletableFuture.completedFuture(Done.done()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -437,7 +458,7 @@ public final class Periscope {
 
   /**
    * Seals every stored key (the pools', the generated VAPID private key, the owners' webhook
-   * secrets) under the newest key of ENCRYPTION_KEY.
+   * secrets, the watches' channel credentials) under the newest key of ENCRYPTION_KEY.
    */
   public CompletionStage<Reencryption.Result> reencrypt() {
     return Reencryption.all(
@@ -445,7 +466,8 @@ public final class Periscope {
             reencryption.pool(KeyPoolEntity.MODEL),
             reencryption.pool(KeyPoolEntity.SEARCH),
             vapid.reencrypt(),
-            webhookSecrets.reencrypt()));
+            webhookSecrets.reencrypt(),
+            channelReencryption.reencrypt()));
   }
 
   /** Writes what is counted in memory only (the key pools' uses), before this process ends. */
@@ -545,6 +567,7 @@ public final class Periscope {
             asks,
             aiLimiter,
             quotas::useModelCall,
+            usage,
             settings.maxBodyBytes()),
         new WatchRoutes(
             entities,
@@ -552,6 +575,8 @@ public final class Periscope {
             runs,
             runPages,
             channelPolicy,
+            sealedChannels,
+            webhookSecrets,
             quotas,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
@@ -582,6 +607,7 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
+        new UsageRoutes(usage, accounts, entities, asks),
         new WebRoutes(WebAssets.load()));
   }
 }

@@ -226,7 +226,8 @@ public final class ApiDirectives {
   /**
    * 403 for a personal API token without the scope the request needs ({@link TokenScope}): {@code
    * admin} for a path under {@code /admin} (as the route layer decodes it), else {@code read} for a
-   * GET and {@code watches} for the rest. A sign-in has every scope.
+   * GET and {@code watches} for the rest, and for reading webhook secrets. A sign-in has every
+   * scope.
    */
   public static Route withinScope(Principal caller, Supplier<Route> inner) {
     return extractRequest(
@@ -246,6 +247,8 @@ public final class ApiDirectives {
   static TokenScope neededScope(HttpMethod method, String rawPath) {
     List<String> segments = Endpoint.decodedSegments(rawPath);
     if (segments == null || segments.get(0).equals("admin")) return TokenScope.ADMIN;
+    // a webhook's signing secret is a credential: reading it is not for a read-only token
+    if (segments.equals(List.of("channels", "webhook-secret"))) return TokenScope.WATCHES;
     return method.equals(HttpMethods.GET) ? TokenScope.READ : TokenScope.WATCHES;
   }
 

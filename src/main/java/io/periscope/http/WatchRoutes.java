@@ -20,13 +20,16 @@ import io.periscope.account.AccountWatches;
 import io.periscope.account.OnDemandRuns;
 import io.periscope.account.Role;
 import io.periscope.auth.Principal;
+import io.periscope.channels.SealedChannels;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
+import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
+import io.periscope.notify.WebhookSecrets;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
@@ -69,12 +72,16 @@ public final class WatchRoutes implements Routes {
   private final OnDemandRuns runs;
   private final RunPages history;
   private final ChannelPolicy channels;
+  private final SealedChannels sealed;
+  private final WebhookSecrets webhookSecrets;
   private final QuotaPolicy quotas;
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
+   * @param sealed seals the credentials of the channels stored; answers show them masked
+   * @param webhookSecrets makes the signing secret of each webhook a saved watch names
    * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
    */
   /**
@@ -88,6 +95,8 @@ public final class WatchRoutes implements Routes {
       OnDemandRuns runs,
       RunPages history,
       ChannelPolicy channels,
+      SealedChannels sealed,
+      WebhookSecrets webhookSecrets,
       QuotaPolicy quotas,
       long maxBody,
       ZoneId scheduleZone,
@@ -99,6 +108,8 @@ public final class WatchRoutes implements Routes {
     this.history = history;
     this.asks = asks;
     this.channels = channels;
+    this.sealed = sealed;
+    this.webhookSecrets = webhookSecrets;
     this.quotas = quotas;
     this.maxBody = maxBody;
     this.eventStreams = eventStreams;
@@ -142,6 +153,10 @@ public final class WatchRoutes implements Routes {
                         limit ->
                             parameterOptional(
                                 "before", before -> answer(runs(owner, id, limit, before)))))),
+        new Endpoint(
+            GET,
+            "/watches/{id}/runs/{runId}",
+            watch((owner, id, p) -> answer(run(owner, id, p.get("runId"))))),
         new Endpoint(
             POST,
             "/watches/run-all",
@@ -412,16 +427,35 @@ public final class WatchRoutes implements Routes {
             });
   }
 
+  /** One kept run, whole: with the items it judged. */
+  private CompletionStage<Reply> run(String owner, String id, String runId) {
+    return history
+        .whole(owner, id, runId)
+        .thenApply(record -> ok(RunView.whole(id, record)))
+        .exceptionally(
+            e -> {
+              if (!Failures.isRefusal(e)) return Failures.rethrow(e);
+              throw WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
+                  ? new Refusal(NOT_FOUND, "run not found")
+                  : noSuchWatch();
+            });
+  }
+
   private CompletionStage<Reply> list(String owner) {
-    return ownerWatches.live(owner).thenApply(watches -> ok(new WatchList(watches)));
+    return ownerWatches
+        .live(owner)
+        .thenApply(
+            watches -> ok(new WatchList(watches.stream().map(SealedChannels::mask).toList())));
   }
 
   private CompletionStage<Reply> create(Principal caller, JsonNode body) {
     String owner = caller.accountId();
-    Watch watch = WatchValidator.validate(body, null, owner, scheduleZone);
+    SealedChannels.Opened opened = sealed.open(body, List.of());
+    Watch watch = WatchValidator.validate(opened.body(), null, owner, scheduleZone);
     return permitted(watch)
         .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
-        .thenCompose(ok -> created(owner, watch));
+        .thenCompose(ok -> signed(watch))
+        .thenCompose(ok -> created(owner, opened.store(watch)));
   }
 
   /**
@@ -430,6 +464,27 @@ public final class WatchRoutes implements Routes {
    */
   private CompletionStage<Watch> permitted(Watch watch) {
     return channels.require(watch.owner(), watch.channels()).thenApply(ok -> watch);
+  }
+
+  /**
+   * Each webhook the watch names has its signing secret once the watch is saved, so its owner can
+   * set the receiver up before the first alert; one that cannot be made now is made at the first
+   * delivery.
+   */
+  private CompletionStage<Done> signed(Watch plain) {
+    CompletableFuture<?>[] made =
+        plain.channels().stream()
+            .map(ChannelId::parse)
+            .flatMap(Optional::stream)
+            .filter(c -> c.kind() == ChannelId.Kind.WEBHOOK)
+            .map(
+                c ->
+                    webhookSecrets
+                        .secret(plain.owner(), c.target())
+                        .toCompletableFuture()
+                        .exceptionally(e -> Optional.empty()))
+            .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(made).thenApply(all -> Done.getInstance());
   }
 
   private CompletionStage<Reply> created(String owner, Watch watch) {
@@ -452,25 +507,37 @@ public final class WatchRoutes implements Routes {
             both ->
                 asks.<AccountEntity.Command, Done>ask(
                     entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r)))
-        .thenApply(again -> json(StatusCodes.CREATED, created.join()))
+        .thenApply(again -> json(StatusCodes.CREATED, SealedChannels.mask(created.join())))
         .exceptionally(Refusal.as(CONFLICT));
   }
 
   private CompletionStage<Reply> read(String owner, String id) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .thenApply(Reply::ok)
+        .thenApply(watch -> ok(SealedChannels.mask(watch)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
+  /**
+   * The channels the client sends back masked are the stored ones they mask (a watch not there:
+   * none, and the replace answers 404 after the body was checked).
+   */
   private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
-    Watch watch = WatchValidator.validate(body, id, owner, scheduleZone);
-    return permitted(watch)
-        .thenCompose(ok -> quotas.check(owner, role, watch, false))
+    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+        .handle((stored, absent) -> stored == null ? List.<String>of() : stored.channels())
         .thenCompose(
-            ok ->
-                asks.<WatchEntity.Command, Watch>ask(
-                    entities.watch(owner, id), r -> new WatchEntity.Replace(watch, r)))
-        .thenApply(Reply::ok)
+            stored -> {
+              SealedChannels.Opened opened = sealed.open(body, stored);
+              Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
+              return permitted(watch)
+                  .thenCompose(ok -> quotas.check(owner, role, watch, false))
+                  .thenCompose(ok -> signed(watch))
+                  .thenCompose(
+                      ok ->
+                          asks.<WatchEntity.Command, Watch>ask(
+                              entities.watch(owner, id),
+                              r -> new WatchEntity.Replace(opened.store(watch), r)));
+            })
+        .thenApply(watch -> ok(SealedChannels.mask(watch)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 

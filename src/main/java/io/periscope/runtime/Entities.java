@@ -13,6 +13,7 @@ import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -43,7 +44,8 @@ public interface Entities
         TelegramChatsEntity.Refs,
         ChannelAddressesEntity.Refs,
         WebhookSecretEntity.Refs,
-        QuotaEntity.Refs {
+        QuotaEntity.Refs,
+        UsageEntity.Refs {
 
   /**
    * Registers every entity type, in one step, once the service's parts exist: a watch runs through

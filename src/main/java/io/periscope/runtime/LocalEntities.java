@@ -14,6 +14,7 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -118,6 +119,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<QuotaEntity.Command> quota(String accountId) {
     return spawn(QuotaEntity.TYPE_KEY.name(), accountId, QuotaEntity::create);
+  }
+
+  @Override
+  public RecipientRef<UsageEntity.Command> usage(String accountId) {
+    return spawn(UsageEntity.TYPE_KEY.name(), accountId, UsageEntity::create);
   }
 
   @Override

@@ -14,6 +14,7 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -63,6 +64,7 @@ public final class ShardedEntities implements Entities {
     sharding.init(
         Entity.of(TrustRulesEntity.TYPE_KEY, ctx -> TrustRulesEntity.create(ctx.getEntityId())));
     sharding.init(Entity.of(QuotaEntity.TYPE_KEY, ctx -> QuotaEntity.create(ctx.getEntityId())));
+    sharding.init(Entity.of(UsageEntity.TYPE_KEY, ctx -> UsageEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(FeedbackEntity.TYPE_KEY, ctx -> FeedbackEntity.create(ctx.getEntityId())));
     sharding.init(
@@ -158,6 +160,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<QuotaEntity.Command> quota(String accountId) {
     return sharding.entityRefFor(QuotaEntity.TYPE_KEY, EntityIds.checked(accountId));
+  }
+
+  @Override
+  public RecipientRef<UsageEntity.Command> usage(String accountId) {
+    return sharding.entityRefFor(UsageEntity.TYPE_KEY, EntityIds.checked(accountId));
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.periscope.account.AccountWatches;
 import io.periscope.account.Role;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
+import io.periscope.channels.SealedChannels;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
@@ -49,6 +50,7 @@ public final class Transfers {
   private final TrustRulesEntity.Refs trustRules;
   private final ChannelAddresses channelAddresses;
   private final ChannelPolicy channels;
+  private final SealedChannels sealed;
   private final QuotaPolicy quotas;
   private final Asks asks;
   private final java.time.ZoneId scheduleZone;
@@ -60,6 +62,7 @@ public final class Transfers {
       TrustRulesEntity.Refs trustRules,
       ChannelAddresses channelAddresses,
       ChannelPolicy channels,
+      SealedChannels sealed,
       QuotaPolicy quotas,
       Asks asks,
       java.time.ZoneId scheduleZone,
@@ -69,6 +72,7 @@ public final class Transfers {
     this.trustRules = trustRules;
     this.channelAddresses = channelAddresses;
     this.channels = channels;
+    this.sealed = sealed;
     this.quotas = quotas;
     this.asks = asks;
     this.scheduleZone = scheduleZone;
@@ -130,14 +134,19 @@ public final class Transfers {
 
   // ---- export
 
-  /** The document of one account. */
-  public CompletionStage<Document> export(String accountId) {
-    return account(accountId)
+  /**
+   * The document of one account.
+   *
+   * @param sealedCredentials the channels' credentials sealed (importable where the same
+   *     ENCRYPTION_KEY is), else masked
+   */
+  public CompletionStage<Document> export(String accountId, boolean sealedCredentials) {
+    return account(accountId, sealedCredentials)
         .thenApply(a -> new Document(FORMAT, VERSION, clock.instant(), List.of(a)));
   }
 
-  /** One account's data, as an export holds it. */
-  public CompletionStage<AccountData> account(String accountId) {
+  /** One account's data, as an export holds it ({@link #export}). */
+  public CompletionStage<AccountData> account(String accountId, boolean sealedCredentials) {
     CompletionStage<io.periscope.account.Account> account =
         asks.ask(accountRefs.account(accountId), AccountEntity.GetAccount::new);
     return account.thenCompose(
@@ -151,7 +160,15 @@ public final class Transfers {
                     channelAddresses.list(accountId),
                     (both, addresses) -> {
                       @SuppressWarnings("unchecked")
-                      List<Watch> ws = (List<Watch>) both[0];
+                      List<Watch> ws =
+                          ((List<Watch>) both[0])
+                              .stream()
+                                  .map(
+                                      w ->
+                                          sealedCredentials
+                                              ? sealed.seal(w)
+                                              : SealedChannels.mask(w))
+                                  .toList();
                       @SuppressWarnings("unchecked")
                       List<TrustRule> rules = (List<TrustRule>) both[1];
                       return new AccountData(
@@ -246,6 +263,7 @@ public final class Transfers {
 
     // every watch checked before anything is written
     Map<String, Optional<Watch>> valid = new LinkedHashMap<>();
+    Map<String, Watch> toStore = new LinkedHashMap<>();
     Map<String, String> problems = new LinkedHashMap<>();
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < watchNodes.size(); i++) {
@@ -256,7 +274,11 @@ public final class Transfers {
         continue;
       }
       try {
-        valid.put(id, Optional.of(WatchValidator.validate(node, null, accountId, scheduleZone)));
+        // a masked credential cannot be imported: the export must have sealed it
+        SealedChannels.Opened opened = sealed.open(node, List.of());
+        Watch watch = WatchValidator.validate(opened.body(), null, accountId, scheduleZone);
+        valid.put(id, Optional.of(watch));
+        toStore.put(id, opened.store(watch));
       } catch (ValidationException e) {
         problems.put(id, describe(e));
       }
@@ -271,7 +293,7 @@ public final class Transfers {
               .thenCompose(
                   existing -> {
                     if (existing != null) {
-                      if (existing.equals(watch)) statuses.put(watch.id(), "unchanged");
+                      if (opened(existing).equals(watch)) statuses.put(watch.id(), "unchanged");
                       else later.put(watch.id(), "the account has another watch of this id");
                       return CompletableFuture.completedFuture(null);
                     }
@@ -334,14 +356,14 @@ public final class Transfers {
                           }
                           throw new Refused(new Report(accountId, false, results, 0, List.of()));
                         }
-                        return write(accountId, valid, statuses, rules, addresses);
+                        return write(accountId, toStore, statuses, rules, addresses);
                       });
             });
   }
 
   private CompletionStage<Report> write(
       String accountId,
-      Map<String, Optional<Watch>> valid,
+      Map<String, Watch> valid,
       Map<String, String> statuses,
       List<TrustRule> rules,
       List<String> addresses) {
@@ -356,8 +378,7 @@ public final class Transfers {
                       .toCompletableFuture());
     }
     List<WatchResult> results = new ArrayList<>();
-    for (Map.Entry<String, Optional<Watch>> entry : valid.entrySet()) {
-      Watch watch = entry.getValue().orElseThrow();
+    for (Watch watch : valid.values()) {
       String status = statuses.get(watch.id());
       results.add(new WatchResult(watch.id(), status, null));
       if (!"created".equals(status)) continue;
@@ -422,6 +443,15 @@ public final class Transfers {
               }
               return out;
             });
+  }
+
+  /** The watch with its channels in plain text; one this keyring cannot open as it is. */
+  private Watch opened(Watch watch) {
+    try {
+      return watch.withChannels(watch.channels().stream().map(sealed::open).toList());
+    } catch (IllegalStateException e) {
+      return watch;
+    }
   }
 
   private static String describe(ValidationException e) {

@@ -327,7 +327,7 @@ public final class WatchEntity
       if (bounded.size() > SEEN_BOUND)
         bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
-      runs.add(record);
+      runs.add(record.lean()); // the judged items stay in the journal only (RunPages#whole)
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
       Map<String, Instant> sources = new HashMap<>(baselines);
       if (baselined != null) baselined.forEach(sources::putIfAbsent);
@@ -418,6 +418,14 @@ public final class WatchEntity
 
   /** Refused when the watch does not exist. */
   public record Replace(Watch watch, ActorRef<StatusReply<Watch>> replyTo) implements Command {}
+
+  /**
+   * The watch's channels sealed anew ({@code keys re-encrypt}): the same channels, only while they
+   * are still {@code previous}.
+   */
+  public record ResealChannels(
+      List<String> previous, List<String> channels, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
   /** Refused when the watch does not exist. */
   public record Get(ActorRef<StatusReply<Watch>> replyTo) implements Command {}
@@ -559,6 +567,9 @@ public final class WatchEntity
   public record Created(Watch watch, Instant at, Instant nextFireAt) implements Event {}
 
   public record Replaced(Watch watch, Instant at, Instant nextFireAt) implements Event {}
+
+  /** The watch's channels, sealed anew under the newest key. */
+  public record ChannelsResealed(List<String> channels) implements Event {}
 
   /**
    * The scheduled run due at {@code firedFor} was recorded; the watch is next due at {@code
@@ -856,6 +867,12 @@ public final class WatchEntity
     if (command instanceof Fire fire) return onFire(state, fire);
     if (command instanceof Create create) return onCreate(state, create);
     if (command instanceof Replace replace) return onReplace(state, replace);
+    if (command instanceof ResealChannels reseal)
+      // channels changed meanwhile are left as they are
+      return state.exists() && state.watch().channels().equals(reseal.previous())
+          ? persistAll(state, List.of(new ChannelsResealed(reseal.channels())))
+              .thenReply(reseal.replyTo(), s -> StatusReply.ack())
+          : Effect().reply(reseal.replyTo(), StatusReply.ack());
     if (command instanceof Delete delete) return onDelete(state, delete);
     if (command instanceof Run run) return onRun(state, run);
     if (command instanceof OwesRun owes)
@@ -1421,6 +1438,8 @@ public final class WatchEntity
   private static State applyOwn(State state, Event event) {
     if (event instanceof Created e) return state.created(e.watch(), e.at(), e.nextFireAt());
     if (event instanceof Replaced e) return state.withWatch(e.watch(), e.nextFireAt());
+    if (event instanceof ChannelsResealed e)
+      return state.withWatch(state.watch().withChannels(e.channels()), state.nextFireAt());
     if (event instanceof Deleted) return state.withWatch(null, null);
     if (event instanceof ScheduleAdvanced e) return state.withNextFire(e.nextFireAt());
     if (event instanceof RunRecorded e)
