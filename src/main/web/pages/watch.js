@@ -8,7 +8,7 @@ import { describe } from '../lib/cron.js';
 import { Outcome, TIERS } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { duration, when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, issuesAt, Loading, Page, Select, TextArea, TextField, useAction, useLoad } from '../lib/ui.js';
+import { Button, Empty, ErrorMessage, ExternalLink, issuesAt, Loading, Page, Select, TextArea, TextField, useAction, useLoad } from '../lib/ui.js';
 import { qualitySentence } from '../lib/quality.js';
 import { spent } from '../lib/usage.js';
 import { WhatWasJudged } from './judged.js';
@@ -163,7 +163,7 @@ function RunView({ watchId, run, feedback, onFeedback }) {
               h(
                 'li',
                 null,
-                h('a', { href: e.url, rel: 'noopener noreferrer', target: '_blank' }, e.title || e.url),
+                h(ExternalLink, { url: e.url }, e.title || e.url),
                 e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null,
               ),
             ),
