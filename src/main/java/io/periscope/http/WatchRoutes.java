@@ -31,6 +31,7 @@ import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.notify.WebhookSecrets;
 import io.periscope.quota.QuotaPolicy;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
@@ -54,6 +55,7 @@ import org.apache.pekko.Done;
 import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.pattern.AskTimeoutException;
@@ -74,6 +76,7 @@ public final class WatchRoutes implements Routes {
   private final WebhookSecrets webhookSecrets;
   private final QuotaPolicy quotas;
   private final long maxBody;
+  private final HeldSlots<String> eventStreams;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
@@ -83,6 +86,8 @@ public final class WatchRoutes implements Routes {
    */
   /**
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   * @param eventStreams the job event streams each account may hold open on this node
+   *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
    */
   public WatchRoutes(
       Entities entities,
@@ -94,7 +99,8 @@ public final class WatchRoutes implements Routes {
       WebhookSecrets webhookSecrets,
       QuotaPolicy quotas,
       long maxBody,
-      ZoneId scheduleZone) {
+      ZoneId scheduleZone,
+      HeldSlots<String> eventStreams) {
     this.entities = entities;
     this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
     this.scheduleZone = scheduleZone;
@@ -106,6 +112,7 @@ public final class WatchRoutes implements Routes {
     this.webhookSecrets = webhookSecrets;
     this.quotas = quotas;
     this.maxBody = maxBody;
+    this.eventStreams = eventStreams;
   }
 
   /** The body of GET /watches. */
@@ -334,6 +341,16 @@ public final class WatchRoutes implements Routes {
     return onSuccess(
         runs.runAllJob(owner, jobId),
         job -> {
+          if (!eventStreams.take(owner))
+            return answer(
+                Reply.error(
+                        StatusCodes.TOO_MANY_REQUESTS,
+                        "this account already follows "
+                            + eventStreams.perKey()
+                            + " event streams; close one first")
+                    .withHeader(
+                        RawHeader.create(
+                            "Retry-After", Long.toString(EVENTS_HEARTBEAT.toSeconds()))));
           Set<String> sent = new HashSet<>();
           var looks =
               job.finished()
@@ -342,7 +359,12 @@ public final class WatchRoutes implements Routes {
           return completeOK(
               looks
                   .mapConcat(look -> eventsOf(look, sent))
-                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
+                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat)
+                  .watchTermination(
+                      (notUsed, ended) -> {
+                        ended.whenComplete((done, failure) -> eventStreams.release(owner));
+                        return notUsed;
+                      }),
               EventStreamMarshalling.toEventStream());
         });
   }
