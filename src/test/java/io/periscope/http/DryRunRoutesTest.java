@@ -183,6 +183,23 @@ public class DryRunRoutesTest {
   }
 
   @Test
+  public void dryRunsAreRateLimitedWithTheAiRoutes() throws Exception {
+    String erin = service.signedIn("erin", "user");
+    // an invalid body asks no model but counts against the limit, 10 a minute per account: the
+    // 429 comes within 21 requests even when a minute's window turns meanwhile
+    java.net.http.HttpResponse<String> limited = null;
+    for (int i = 0; i < 21 && limited == null; i++) {
+      var r = service.call("POST", "/watches/test", erin, "{\"name\": 1}");
+      if (r.statusCode() == 429) limited = r;
+      else error(r, 400);
+    }
+    assertTrue("limited", limited != null);
+    error(limited, 429);
+    assertTrue(limited.headers().firstValue("Retry-After").isPresent());
+    error(service.call("POST", "/watches/anything/test", erin, "{}"), 429);
+  }
+
+  @Test
   public void aDryRunPastTheModelCallQuotaIsRefusedAndMakesNoCall() throws Exception {
     String carol = service.signedIn("carol", "user");
     json(service.call("PUT", "/admin/users/carol/quotas", root, "{\"modelCallsPerDay\": 1}"), 200);
