@@ -41,6 +41,7 @@ import io.periscope.http.ChannelRoutes;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
+import io.periscope.http.DryRunRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
@@ -80,6 +81,7 @@ import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
+import io.periscope.run.DryRuns;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
@@ -145,6 +147,10 @@ public final class Periscope {
   private final SealedChannels sealedChannels;
   private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
+
+  /** The runs of watches, without the gate and slots of scheduled ones: dry runs go through it. */
+  private final Pipeline pipeline;
+
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
@@ -351,10 +357,11 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
+    this.pipeline = pipeline(config, userUrls, notifier, runAlerts);
     entities.start(
         new AccountGate(
             new RunSlots(
-                pipeline(config, userUrls, notifier, runAlerts),
+                pipeline,
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
@@ -635,6 +642,16 @@ public final class Periscope {
             entities,
             asks),
         new UsageRoutes(usage, accounts, entities, asks),
+        new DryRunRoutes(
+            new DryRuns(
+                pipeline::trial,
+                entities::watch,
+                asks,
+                settings.scheduleTimeZone(),
+                Clock.systemUTC()),
+            channelPolicy,
+            aiLimiter,
+            settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }
 }

@@ -81,6 +81,7 @@ public final class HttpApi {
       OpenApiRoutes openApi,
       ChannelRoutes channels,
       UsageRoutes usage,
+      DryRunRoutes dryRuns,
       WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
@@ -101,6 +102,7 @@ public final class HttpApi {
             openApi,
             channels,
             usage,
+            dryRuns,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));

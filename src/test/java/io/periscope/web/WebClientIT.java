@@ -735,6 +735,58 @@ public class WebClientIT {
   }
 
   @Test
+  public void aPersonTestsAWatchBeforeSavingItAndNothingIsSentOrRecorded() throws Exception {
+    String token = user("tess");
+    watch(token, "tess-acme", "Acme launch");
+    int sent = fakes.telegram.size();
+    browser.open("/watch/tess-acme");
+    signIn("tess@example.org");
+    browser.heading("Acme launch");
+    browser.button("Test now").click();
+    String report = browser.waitFor(By.cssSelector("section.dry-run")).getText();
+    assertTrue(report, report.contains("A run now would alert. Nothing was sent"));
+    assertTrue(report, report.contains("Acme set its launch for 1 March."));
+    assertTrue(report, report.contains("1 item was put before the model; 1 cited."));
+    assertTrue(
+        "the feed's title is text, not markup: " + report, report.contains(WebFakes.HOSTILE_TITLE));
+    browser.waitFor(By.xpath("//p[starts-with(.,'This watch has not run yet.')]"));
+    browser.assertAccessible("watch page with a test result");
+
+    browser.link("Edit").click();
+    browser.heading("Edit Acme launch");
+    browser.type("Condition", "Acme cancels its rocket programme");
+    browser.button("Test").click();
+    WebElement tested =
+        browser.waitFor(By.cssSelector("form.editor + section.dry-run, section.dry-run"));
+    String again = tested.getText();
+    assertTrue(again, again.contains("What was judged"));
+    assertTrue(again, again.contains("Model use:"));
+    browser.assertAccessible("editor with a test result");
+    browser.driver.executeScript("arguments[0].scrollIntoView()", tested);
+    browser.screenshot("watch-test");
+    // the condition tried was not saved, and neither test sent or recorded anything
+    HttpResponse<String> stored = api.send("GET", service.uri("/watches/tess-acme"), token, null);
+    assertTrue(
+        stored.body(),
+        stored.body().contains("Acme announces the date of its first rocket launch"));
+    HttpResponse<String> runs =
+        api.send("GET", service.uri("/watches/tess-acme/runs"), token, null);
+    assertEquals(runs.body(), 0, Json.MAPPER.readTree(runs.body()).get("runs").size());
+    assertEquals(sent, fakes.telegram.size());
+
+    // a new watch is tested whole, its problems shown at their fields, before it is saved
+    browser.open("/new-watch");
+    browser.heading("New watch");
+    browser.type("Identifier", "tess-new");
+    browser.type("Name", "Acme new");
+    browser.button("Test").click();
+    browser.waitFor(
+        By.xpath("//div[contains(@class,'invalid')][label[.='Condition']]//ul[@class='issues']"));
+    browser.waitFor(By.xpath("//*[starts-with(.,'The watch was not tested')]"));
+    noConsoleErrors();
+  }
+
+  @Test
   public void signingInThroughTheIdentityProviderLandsSignedIn() throws Exception {
     browser.open("/sign-in");
     browser.link("GitHub").click();
