@@ -1,8 +1,7 @@
 package io.periscope.account;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunAllWatches;
@@ -26,12 +25,9 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
@@ -56,8 +52,7 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * waiting out its timeout.
  */
 public final class AccountEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        AccountEntity.Command, AccountEntity.Event, AccountEntity.State> {
+    extends JournaledEntity<AccountEntity.Command, AccountEntity.Event, AccountEntity.State> {
 
   /** Named "Owner" as before the rename: the name is every account's persistence id prefix. */
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -464,24 +459,18 @@ public final class AccountEntity
     return Behaviors.setup(
         ctx ->
             new AccountEntity(
-                ctx,
-                PersistenceId.of(TYPE_KEY.name(), accountId),
-                runAll,
-                watches,
-                viaShard,
-                keepAliveEvery,
-                jobsKeptFor));
+                ctx, accountId, runAll, watches, viaShard, keepAliveEvery, jobsKeptFor));
   }
 
   private AccountEntity(
       ActorContext<Command> context,
-      PersistenceId persistenceId,
+      String entityId,
       RunAllWatches runAll,
       WatchEntity.Refs watches,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+    super(TYPE_KEY, entityId);
     this.context = context;
     this.runAll = runAll;
     this.watches = watches;
@@ -493,11 +482,6 @@ public final class AccountEntity
   @Override
   public State emptyState() {
     return State.EMPTY;
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

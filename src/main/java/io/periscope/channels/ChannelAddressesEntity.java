@@ -1,9 +1,8 @@
 package io.periscope.channels;
 
 import io.periscope.account.MailedTokens;
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +14,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The addresses an owner's {@code email:} channels may mail besides the account's own verified one
@@ -27,7 +23,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * be made to mail anyone who did not agree. At most {@link #MAX_ADDRESSES}, confirmed or waiting.
  */
 public final class ChannelAddressesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         ChannelAddressesEntity.Command,
         ChannelAddressesEntity.Event,
         ChannelAddressesEntity.State> {
@@ -105,21 +101,16 @@ public final class ChannelAddressesEntity
   public record AddressRemoved(String address) implements Event {}
 
   public static Behavior<Command> create(String owner) {
-    return new ChannelAddressesEntity(PersistenceId.of(TYPE_KEY.name(), owner));
+    return new ChannelAddressesEntity(owner);
   }
 
-  private ChannelAddressesEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private ChannelAddressesEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(List.of(), List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -5,7 +5,7 @@ import io.periscope.config.Settings;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.metrics.Metrics;
 import io.periscope.notify.Alert;
@@ -36,13 +36,11 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.DeleteEventsFailed;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.SnapshotCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EffectBuilder;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
@@ -83,8 +81,7 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * sent.
  */
 public final class WatchEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        WatchEntity.Command, WatchEntity.Event, WatchEntity.State> {
+    extends JournaledEntity<WatchEntity.Command, WatchEntity.Event, WatchEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Watch");
@@ -719,19 +716,16 @@ public final class WatchEntity
    */
   public static Behavior<Command> create(
       String entityId, RunPipeline pipeline, Clock clock, Passivation passivation) {
-    return Behaviors.setup(
-        ctx ->
-            new WatchEntity(
-                ctx, PersistenceId.of(TYPE_KEY.name(), entityId), pipeline, clock, passivation));
+    return Behaviors.setup(ctx -> new WatchEntity(ctx, entityId, pipeline, clock, passivation));
   }
 
   private WatchEntity(
       ActorContext<Command> context,
-      PersistenceId persistenceId,
+      String entityId,
       RunPipeline pipeline,
       Clock clock,
       Passivation passivation) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+    super(TYPE_KEY, entityId);
     this.context = context;
     this.pipeline = pipeline;
     this.clock = clock;
