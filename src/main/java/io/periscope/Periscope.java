@@ -89,6 +89,7 @@ import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
+import io.periscope.watches.Watches;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
@@ -137,6 +138,7 @@ public final class Periscope {
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
   private final Transfers transfers;
+  private final Watches watches;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
 
@@ -259,10 +261,11 @@ public final class Periscope {
     this.channelAddresses =
         new ChannelAddresses(
             entities::email, entities::channelAddresses, asks, mailer, mails, clock);
+    this.watches = new Watches(entities::account, entities::watch, channelPolicy, quotas, asks);
     this.transfers =
         new Transfers(
             entities::account,
-            entities::watch,
+            watches,
             entities::trustRules,
             channelAddresses,
             channelPolicy,
@@ -545,14 +548,7 @@ public final class Periscope {
             quotas::useModelCall,
             settings.maxBodyBytes()),
         new WatchRoutes(
-            entities,
-            asks,
-            runs,
-            runPages,
-            channelPolicy,
-            quotas,
-            settings.maxBodyBytes(),
-            settings.scheduleTimeZone()),
+            watches, runs, runPages, settings.maxBodyBytes(), settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,

@@ -1,5 +1,6 @@
 package io.periscope.account;
 
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.run.RunAllJob;
@@ -308,10 +309,14 @@ public final class AccountEntity
    * the asker is refused with (none when null), {@code replyTo} null for a check nobody waits for.
    */
   record WatchChecked(
-      String watchId, boolean gone, String refusal, ActorRef<StatusReply<Done>> replyTo)
+      String watchId,
+      boolean gone,
+      EntityRefusal.Code code,
+      String refusal,
+      ActorRef<StatusReply<Done>> replyTo)
       implements Command {
     StatusReply<Done> answer() {
-      return refusal == null ? StatusReply.ack() : StatusReply.error(refusal);
+      return refusal == null ? StatusReply.ack() : EntityRefusal.reply(code, refusal);
     }
   }
 
@@ -537,7 +542,11 @@ public final class AccountEntity
             AwaitRunAllJob.class,
             (state, cmd) -> {
               RunAllJob job = jobs.get(cmd.jobId());
-              if (job == null) return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_JOB));
+              if (job == null)
+                return Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_JOB, NO_SUCH_JOB));
               if (job.finished()) return Effect().reply(cmd.replyTo(), StatusReply.success(job));
               awaiting.add(cmd.replyTo());
               return Effect().noReply();
@@ -550,7 +559,9 @@ public final class AccountEntity
               return Effect()
                   .reply(
                       cmd.replyTo(),
-                      job == null ? StatusReply.error(NO_SUCH_JOB) : StatusReply.success(job));
+                      job == null
+                          ? EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_JOB, NO_SUCH_JOB)
+                          : StatusReply.success(job));
             })
         .onCommand(
             RunAllListed.class,
@@ -627,7 +638,10 @@ public final class AccountEntity
                     : running.done(done.result(), Instant.now()));
     awaiting.forEach(
         waiter ->
-            waiter.tell(job == null ? StatusReply.error(NO_SUCH_JOB) : StatusReply.success(job)));
+            waiter.tell(
+                job == null
+                    ? EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_JOB, NO_SUCH_JOB)
+                    : StatusReply.success(job)));
     awaiting.clear();
     return Effect().noReply();
   }
@@ -818,7 +832,10 @@ public final class AccountEntity
     if (cmd.most() != null
         && !pending.containsKey(cmd.watchId())
         && state.watchIds().size() + pending.size() >= cmd.most())
-      return Effect().reply(cmd.replyTo(), StatusReply.error(NO_ROOM_FOR_WATCH));
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              EntityRefusal.reply(EntityRefusal.Code.NO_ROOM_FOR_WATCH, NO_ROOM_FOR_WATCH));
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
     pending.computeIfAbsent(cmd.watchId(), id -> new ArrayList<>()).add(cmd.replyTo());
     return Effect().noReply();
@@ -844,14 +861,24 @@ public final class AccountEntity
         WATCH_CHECK_TIMEOUT,
         WatchEntity.Delete::new,
         (done, failure) -> {
-          if (failure == null) return new WatchChecked(cmd.watchId(), true, null, cmd.replyTo());
+          if (failure == null)
+            return new WatchChecked(cmd.watchId(), true, null, null, cmd.replyTo());
           // the watch's own refusal means there is no such watch: gone all the same
-          boolean refused = failure instanceof StatusReply.ErrorMessage;
-          return new WatchChecked(
-              cmd.watchId(),
-              refused,
-              refused ? failure.getMessage() : WATCH_UNANSWERED,
-              cmd.replyTo());
+          boolean refused =
+              failure instanceof StatusReply.ErrorMessage || failure instanceof EntityRefusal;
+          return refused
+              ? new WatchChecked(
+                  cmd.watchId(),
+                  true,
+                  EntityRefusal.Code.REFUSED,
+                  failure.getMessage(),
+                  cmd.replyTo())
+              : new WatchChecked(
+                  cmd.watchId(),
+                  false,
+                  EntityRefusal.Code.WATCH_UNANSWERED,
+                  WATCH_UNANSWERED,
+                  cmd.replyTo());
         });
     return Effect().noReply();
   }
@@ -867,7 +894,11 @@ public final class AccountEntity
         WatchEntity.Get::new,
         (watch, failure) ->
             new WatchChecked(
-                cmd.watchId(), failure instanceof StatusReply.ErrorMessage, null, null));
+                cmd.watchId(),
+                failure instanceof StatusReply.ErrorMessage || failure instanceof EntityRefusal,
+                null,
+                null,
+                null));
     return Effect().noReply();
   }
 

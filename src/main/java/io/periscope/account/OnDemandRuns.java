@@ -73,16 +73,15 @@ public final class OnDemandRuns {
                         accountRefs.account(owner), r -> new AccountEntity.GetRunAllJob(jobId, r))
                     .thenApply(job -> true)
                     .exceptionally(failure -> Failures.isRefusal(failure) ? false : null),
-            () -> new EntityRefusal(AccountEntity.NO_SUCH_JOB))
+            () -> new EntityRefusal(EntityRefusal.Code.NO_SUCH_JOB, AccountEntity.NO_SUCH_JOB))
         .exceptionally(
             failure -> {
               if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);
-              String refusal = Failures.unwrap(failure).getMessage();
               throw new Refusal(
                   Refusal.Kind.UNAVAILABLE,
-                  AccountEntity.NO_SUCH_JOB.equals(refusal)
+                  EntityRefusal.is(failure, EntityRefusal.Code.NO_SUCH_JOB)
                       ? AccountEntity.RUN_ALL_INTERRUPTED
-                      : refusal);
+                      : Failures.unwrap(failure).getMessage());
             });
   }
 }

@@ -7,6 +7,7 @@ import io.periscope.auth.EmailEntity;
 import io.periscope.auth.EmailIndex;
 import io.periscope.auth.SelfService;
 import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
@@ -93,7 +94,7 @@ public final class ChannelAddresses {
                           Throwable cause = Failures.unwrap(e);
                           if (!Failures.isRefusal(cause))
                             return CompletableFuture.failedFuture(cause);
-                          if (cause.getMessage().equals(ChannelAddressesEntity.CONFIRMED_ALREADY))
+                          if (EntityRefusal.is(cause, EntityRefusal.Code.CONFIRMED_ALREADY))
                             return CompletableFuture.completedFuture(null);
                           return CompletableFuture.failedFuture(new TooMany(cause.getMessage()));
                         })

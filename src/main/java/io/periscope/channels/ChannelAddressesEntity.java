@@ -1,6 +1,7 @@
 package io.periscope.channels;
 
 import io.periscope.account.MailedTokens;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
@@ -135,7 +136,11 @@ public final class ChannelAddressesEntity
             (state, cmd) -> {
               String address = cmd.waiting().address();
               if (state.confirmed().contains(address))
-                return Effect().reply(cmd.replyTo(), StatusReply.error(CONFIRMED_ALREADY));
+                return Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        EntityRefusal.reply(
+                            EntityRefusal.Code.CONFIRMED_ALREADY, CONFIRMED_ALREADY));
               if (!state.has(address)
                   && state.confirmed().size() + state.waiting().size() >= MAX_ADDRESSES) {
                 return Effect()

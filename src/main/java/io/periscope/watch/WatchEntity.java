@@ -4,7 +4,6 @@ import io.periscope.config.Durations;
 import io.periscope.config.Settings;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
-import io.periscope.entity.Failures;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.metrics.Metrics;
@@ -447,7 +446,7 @@ public final class WatchEntity
         asker ->
             asks.<Command, Boolean>ask(watch, replyTo -> new OwesRun(asker, replyTo))
                 .exceptionally(failure -> null),
-        () -> new EntityRefusal(RUN_INTERRUPTED));
+        () -> new EntityRefusal(EntityRefusal.Code.RUN_INTERRUPTED, RUN_INTERRUPTED));
   }
 
   /**
@@ -477,8 +476,7 @@ public final class WatchEntity
 
   /** Whether a run was refused with {@link #RUN_INTERRUPTED}. */
   public static boolean interrupted(Throwable failure) {
-    return Failures.isRefusal(failure)
-        && RUN_INTERRUPTED.equals(Failures.unwrap(failure).getMessage());
+    return EntityRefusal.is(failure, EntityRefusal.Code.RUN_INTERRUPTED);
   }
 
   /**
@@ -875,7 +873,9 @@ public final class WatchEntity
     if (cmd.before() != null) {
       int at = 0;
       while (at < kept.size() && !kept.get(at).runId().equals(cmd.before())) at++;
-      if (at == kept.size()) return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_RUN));
+      if (at == kept.size())
+        return Effect()
+            .reply(cmd.replyTo(), EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_RUN, NO_SUCH_RUN));
       from = at + 1;
     }
     int to = Math.min(kept.size(), from + cmd.limit());
@@ -897,7 +897,8 @@ public final class WatchEntity
                     .filter(r -> r.runId().equals(cmd.runId()))
                     .findFirst()
                     .map(StatusReply::success)
-                    .orElseGet(() -> StatusReply.error(NO_SUCH_RUN)));
+                    .orElseGet(
+                        () -> EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_RUN, NO_SUCH_RUN)));
   }
 
   private ReplyEffect<Event, State> onRun(State state, Run cmd) {
@@ -1204,7 +1205,8 @@ public final class WatchEntity
                     .filter(r -> r.runId().equals(runId))
                     .findFirst()
                     .map(StatusReply::success)
-                    .orElseGet(() -> StatusReply.error(NO_SUCH_RUN)))
+                    .orElseGet(
+                        () -> EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_RUN, NO_SUCH_RUN)))
         .thenUnstashAll();
   }
 
@@ -1332,7 +1334,9 @@ public final class WatchEntity
     context
         .getLog()
         .warn("event=run-interrupted watch={} askers={}", persistenceId().id(), waiting.size());
-    waiting.forEach(asker -> asker.tell(StatusReply.error(RUN_INTERRUPTED)));
+    waiting.forEach(
+        asker ->
+            asker.tell(EntityRefusal.reply(EntityRefusal.Code.RUN_INTERRUPTED, RUN_INTERRUPTED)));
     waiting.clear();
   }
 
