@@ -8,6 +8,7 @@ import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchRuns;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
@@ -31,11 +32,11 @@ public final class OnDemandRuns {
    * when the watch stopped or restarted before the run was recorded, here or with its node.
    */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return WatchEntity.askRun(
+    return WatchRuns.askRun(
             asks, watches.watch(owner, watchId), RunRecord.TRIGGER_MANUAL, EntityRunAll.RUN_TIMEOUT)
         .exceptionally(
             failure -> {
-              if (WatchEntity.interrupted(failure))
+              if (WatchRuns.interrupted(failure))
                 throw new Refusal(Refusal.Kind.UNAVAILABLE, WatchEntity.RUN_INTERRUPTED);
               return Failures.rethrow(failure);
             });
