@@ -191,7 +191,7 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
-    this.runs = new OnDemandRuns(entities::watch, entities::account, asks);
+    this.runs = new OnDemandRuns(entities::watch, entities::account, entities::runAll, asks);
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());

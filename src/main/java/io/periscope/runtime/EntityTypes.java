@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.account.RunAllEntity;
 import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
@@ -94,12 +95,16 @@ final class EntityTypes {
   static final EntityType<AccountEntity.Command> ACCOUNT =
       new EntityType<>(
           AccountEntity.TYPE_KEY,
+          (id, parts, home) -> AccountEntity.create(id, parts.entities()),
+          Optional.empty());
+
+  static final EntityType<RunAllEntity.Command> RUN_ALL =
+      new EntityType<>(
+          RunAllEntity.TYPE_KEY,
           (id, parts, home) -> {
             RunAllWatches runAll = parts.runAll();
             return Behaviors.setup(
-                ctx ->
-                    AccountEntity.create(
-                        id, runAll, parts.entities(), home.address(ctx.getSelf())));
+                ctx -> RunAllEntity.create(id, runAll, home.address(ctx.getSelf())));
           },
           Optional.empty());
 
@@ -149,6 +154,7 @@ final class EntityTypes {
   static final List<EntityType<?>> ALL =
       List.of(
           ACCOUNT,
+          RUN_ALL,
           WATCH,
           KEY_POOL,
           EMAIL,

@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.account.RunAllEntity;
 import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
@@ -56,6 +57,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<AccountEntity.Command> account(String accountId) {
     return spawn(EntityTypes.ACCOUNT, accountId);
+  }
+
+  @Override
+  public RecipientRef<RunAllEntity.Command> runAll(String owner) {
+    return spawn(EntityTypes.RUN_ALL, owner);
   }
 
   @Override

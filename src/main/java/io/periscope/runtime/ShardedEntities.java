@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.account.RunAllEntity;
 import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
@@ -79,6 +80,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<AccountEntity.Command> account(String accountId) {
     return ref(EntityTypes.ACCOUNT, accountId);
+  }
+
+  @Override
+  public RecipientRef<RunAllEntity.Command> runAll(String owner) {
+    return ref(EntityTypes.RUN_ALL, owner);
   }
 
   @Override
