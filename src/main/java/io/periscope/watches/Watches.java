@@ -15,6 +15,7 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.quota.QuotaPolicy;
+import io.periscope.quota.Quotas;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import java.util.List;
@@ -78,15 +79,12 @@ public final class Watches {
    * owner has a watch of that id.
    */
   public CompletionStage<Watch> create(Role role, Watch watch) {
-    String owner = watch.owner();
-    return channels
-        .require(owner, watch.channels())
-        .thenCompose(ok -> quotas.check(owner, role, watch))
+    return checked(role, watch)
         .thenCompose(
             limits ->
                 limits.maxWatches() == null
                     ? CompletableFuture.completedFuture(Done.getInstance())
-                    : reserve(owner, watch.id(), limits.maxWatches()))
+                    : reserve(watch.owner(), watch.id(), limits.maxWatches()))
         .thenCompose(reserved -> write(watch));
   }
 
@@ -147,15 +145,23 @@ public final class Watches {
    * watches; {@code NOT_FOUND} when there is none.
    */
   public CompletionStage<Watch> replace(Role role, Watch watch) {
-    String owner = watch.owner();
-    return channels
-        .require(owner, watch.channels())
-        .thenCompose(ok -> quotas.check(owner, role, watch))
+    return checked(role, watch)
         .thenCompose(
             limits ->
                 asks.<WatchEntity.Command, Watch>ask(
-                    watches.watch(owner, watch.id()), r -> new WatchEntity.Replace(watch, r)))
+                    watches.watch(watch.owner(), watch.id()),
+                    r -> new WatchEntity.Replace(watch, r)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+  }
+
+  /**
+   * The account's limits once {@code watch} passed the checks before any write: the channels its
+   * owner may use, then the account's quotas but the number of watches.
+   */
+  private CompletionStage<Quotas> checked(Role role, Watch watch) {
+    return channels
+        .require(watch.owner(), watch.channels())
+        .thenCompose(ok -> quotas.check(watch.owner(), role, watch));
   }
 
   /**
