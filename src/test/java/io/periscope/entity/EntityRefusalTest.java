@@ -4,6 +4,12 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.serialization.Serialization;
@@ -47,5 +53,33 @@ public class EntityRefusalTest {
     EntityRefusal refusal = new EntityRefusal("no such watch");
     assertEquals(EntityRefusal.Code.REFUSED, refusal.code());
     assertTrue(!EntityRefusal.is(refusal, EntityRefusal.Code.NO_SUCH_RUN));
+  }
+
+  /**
+   * A message read as a decision: {@code x.getMessage().equals(...)}, or a message handed to one.
+   */
+  private static final Pattern READ_AS_DECISION =
+      Pattern.compile(
+          "getMessage\\(\\)\\s*\\.\\s*(equals|contains|startsWith|endsWith|matches)\\("
+              + "|(?<!Objects)\\.(equals|contains|startsWith|endsWith)\\([^;]*getMessage\\(\\)");
+
+  @Test
+  public void noMainCodeDecidesByAMessage() throws Exception {
+    List<String> found = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++)
+          if (READ_AS_DECISION.matcher(lines.get(i)).find()) found.add(file + ":" + (i + 1));
+      }
+    }
+    assertEquals("refusals are told apart by their code, not their words", List.of(), found);
+  }
+
+  @Test
+  public void theCheckSeesAMessageComparedEitherWay() {
+    assertTrue(READ_AS_DECISION.matcher("if (e.getMessage().equals(NO_SUCH_RUN))").find());
+    assertTrue(READ_AS_DECISION.matcher("NO_SUCH_RUN.equals(unwrap(e).getMessage())").find());
+    assertTrue(!READ_AS_DECISION.matcher("throw new Refusal(kind, e.getMessage());").find());
   }
 }
