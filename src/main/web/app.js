@@ -11,6 +11,7 @@ import { Assist, Revise } from './pages/assist.js';
 import { Devices } from './pages/devices.js';
 import { EditWatch, NewWatch } from './pages/editor.js';
 import { Tokens } from './pages/tokens.js';
+import { Usage } from './pages/usage.js';
 import { TrustRules } from './pages/trust.js';
 import { Statistics, WatchPage } from './pages/watch.js';
 import { WatchList } from './pages/watches.js';
@@ -33,6 +34,7 @@ const ROUTES = [
   { path: '/trust', page: TrustRules },
   { path: '/notifications', page: Devices },
   { path: '/statistics', page: Statistics },
+  { path: '/usage', page: Usage },
   { path: '/api-tokens', page: Tokens },
   { path: '/administration', page: Accounts, admin: true },
   { path: '/administration/accounts', page: Accounts, admin: true },
@@ -47,6 +49,7 @@ const NAV = [
   ['/trust', 'Trust rules'],
   ['/notifications', 'Devices'],
   ['/statistics', 'Statistics'],
+  ['/usage', 'Usage'],
   ['/api-tokens', 'API tokens'],
   ['/administration/accounts', 'Administration', true],
 ];

@@ -1,4 +1,5 @@
-// One watch: what it is, run it now, explain it, and its run history with feedback on each run.
+// One watch: what it is, run it now, explain it, what its model calls took this month, and its run
+// history with what each run judged and feedback on each run.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, del, enc, get, post, put } from '../lib/api.js';
@@ -6,7 +7,9 @@ import { describe } from '../lib/cron.js';
 import { Outcome, TIERS } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { duration, when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { Button, Empty, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { spent } from '../lib/usage.js';
+import { WhatWasJudged } from './judged.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
 
@@ -90,7 +93,7 @@ function RunView({ watchId, run, feedback, onFeedback }) {
               h(
                 'li',
                 null,
-                h('a', { href: e.url, rel: 'noopener noreferrer', target: '_blank' }, e.title || e.url),
+                h(ExternalLink, { url: e.url }, e.title || e.url),
                 e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null,
               ),
             ),
@@ -110,9 +113,11 @@ function RunView({ watchId, run, feedback, onFeedback }) {
               ['Pages extracted', run.collection?.extracted],
               ['Pages failed', run.collection?.failed],
               ['Models', run.models?.join(', ')],
+              ['Model use', spent(run.usage)],
               ['Alerts sent', run.notificationsSent],
             ],
           }),
+          h(WhatWasJudged, { watchId, runId: run.runId }),
           run.sourceErrors.length
             ? [h('h4', null, 'Source errors'), h('ul', null, run.sourceErrors.map((s) => h('li', null, `${s.source}: ${s.message}${s.httpStatus ? ` (HTTP ${s.httpStatus})` : ''}`)))]
             : null,
@@ -147,10 +152,11 @@ function History({ watchId, fresh }) {
 
 export function WatchPage({ id }) {
   const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
+  const [fresh, setFresh] = useState(0);
+  const usage = useLoad(() => get(`/watches/${enc(id)}/usage?days=1`), [id, fresh]);
   const run = useAction();
   const explain = useAction();
   const [explanation, setExplanation] = useState(null);
-  const [fresh, setFresh] = useState(0);
   if (watch.error) return h(Page, { title: 'Watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
   if (!watch.data) return h(Page, { title: 'Watch' }, h(Loading));
   const w = watch.data;
@@ -159,7 +165,11 @@ export function WatchPage({ id }) {
       await api('POST', `/watches/${enc(id)}/run`);
       setFresh((n) => n + 1);
     });
-  const explainIt = () => explain.act(async () => setExplanation((await post(`/watches/${enc(id)}/explain`)).explanation));
+  const explainIt = () =>
+    explain.act(async () => {
+      setExplanation((await post(`/watches/${enc(id)}/explain`)).explanation);
+      setFresh((n) => n + 1);
+    });
   return h(
     Page,
     {
@@ -183,6 +193,7 @@ export function WatchPage({ id }) {
         ['Channels', w.channels.length ? w.channels.join(', ') : 'none'],
         ['Quiet hours', w.quietHours ? `${w.quietHours.start}–${w.quietHours.end}${w.quietHours.timeZone ? ` (${w.quietHours.timeZone})` : ''}` : 'none'],
         ['Digest', w.digest ?? 'none'],
+        ['Model use this month', usage.data ? spent(usage.data.month) : null],
       ],
     }),
     h('h2', null, 'Runs'),

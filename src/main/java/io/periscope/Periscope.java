@@ -11,14 +11,18 @@ import io.periscope.auth.AccountGate;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.MailBudget;
 import io.periscope.auth.OwnAccount;
 import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
+import io.periscope.auth.UnverifiedAccounts;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
+import io.periscope.channels.ChannelReencryption;
+import io.periscope.channels.SealedChannels;
 import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
@@ -44,6 +48,7 @@ import io.periscope.http.QuotaRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
+import io.periscope.http.UsageRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
 import io.periscope.identity.IdentitySignIn;
@@ -58,10 +63,13 @@ import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageEntity;
+import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.AlertBudget;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
@@ -94,6 +102,7 @@ import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,10 +142,13 @@ public final class Periscope {
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
+  private final SealedChannels sealedChannels;
+  private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
+  private final UsageLedger usage;
   private final Transfers transfers;
   private final Watches watches;
   private final AccountAdmin accountAdmin;
@@ -195,6 +207,7 @@ public final class Periscope {
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
+    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -208,6 +221,9 @@ public final class Periscope {
     this.keyPools = new KeyPools(entities, asks, cipher, adminAlerts, Clock.systemUTC());
     KeyPoolMeters.register(metrics, keyPools);
     this.reencryption = new Reencryption(keyPools, cipher);
+    this.sealedChannels = new SealedChannels(cipher);
+    this.channelReencryption =
+        new ChannelReencryption(sealedChannels, journal, entities::watch, asks);
     this.webhookSecrets =
         new WebhookSecretStore(entities, asks, cipher, journal, Clock.systemUTC());
     Settings.Push push = settings.push();
@@ -225,6 +241,8 @@ public final class Periscope {
     // the first WEB_ORIGIN, else the client this service serves
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
+    MailBudget mailBudget =
+        new MailBudget(entities, asks, MailBudget.Settings.from(config), adminAlerts, clock);
     AccountMails mails = new AccountMails(webClient);
     this.registration = Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
@@ -234,6 +252,7 @@ public final class Periscope {
             entities::email,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -247,6 +266,7 @@ public final class Periscope {
             entities::identityLink,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -260,8 +280,10 @@ public final class Periscope {
             config.getBoolean("periscope.telegram.chat-open"));
     this.channelAddresses =
         new ChannelAddresses(
-            entities::email, entities::channelAddresses, asks, mailer, mails, clock);
-    this.watches = new Watches(entities::account, entities::watch, channelPolicy, quotas, asks);
+            entities::email, entities::channelAddresses, asks, mailer, mailBudget, mails, clock);
+    this.watches =
+        new Watches(
+            entities::account, entities::watch, channelPolicy, webhookSecrets, quotas, asks);
     this.transfers =
         new Transfers(
             entities::account,
@@ -269,6 +291,7 @@ public final class Periscope {
             entities::trustRules,
             channelAddresses,
             channelPolicy,
+            sealedChannels,
             quotas,
             asks,
             settings.scheduleTimeZone(),
@@ -329,8 +352,9 @@ public final class Periscope {
             webhookSecrets,
             channelPolicy,
             adminAlerts,
-            notifyMeters);
-    this.testSends = new TestSends(channelPolicy, notifier, Clock.systemUTC());
+            notifyMeters,
+            sealedChannels::open);
+    this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -368,13 +392,14 @@ public final class Periscope {
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
+        usage,
         Clock.systemUTC());
   }
 
   /**
    * What a deleted account keeps in the packages above the accounts' own: its browsers' push
    * subscriptions, its channel addresses, its webhook secret and its feedback on runs (all removed,
-   * whatever happens to the run history).
+   * whatever happens to the run history); its model usage goes with its run history.
    */
   private CompletionStage<Done> eraseUserData(
       String accountId, List<String> watchIds, boolean eraseHistory) {
@@ -406,7 +431,10 @@ public final class Periscope {
                                             entities.channelAddresses(accountId),
                                             reply ->
                                                 new ChannelAddressesEntity.Remove(
-                                                    a.address(), reply))))
+                                                    a.address(),
+                                                    Instant.now(),
+                                                    ChannelAddressesEntity.Budgets.NONE,
+                                                    reply))))
                             .toList()));
     CompletionStage<Done> webhookSecret =
         AccountAdmin.ignoringRefusal(webhookSecrets.remove(accountId));
@@ -417,13 +445,35 @@ public final class Periscope {
             d ->
                 erasure.erase(
                     FeedbackEntity.TYPE_KEY.name(),
-                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()));
+                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()))
+        // its model usage is part of its run history
+        .thenCompose(
+            d ->
+                eraseHistory
+                    ? erasure.erase(UsageEntity.TYPE_KEY.name(), List.of(accountId))
+                    : java.util.concurrent.CompletableFuture.completedFuture(Done.done()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
   /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
     WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
+    AlertBudget alertBudget = adminAlerts.throttle(AlertBudget.Settings.from(config));
+    system.getWhenTerminated().thenRun(alertBudget::close);
+    MailBudget.Settings.from(config)
+        .unverifiedKept()
+        .ifPresent(
+            keptFor -> {
+              UnverifiedAccounts purge =
+                  new UnverifiedAccounts(accounts, accountAdmin, keptFor, clock);
+              system
+                  .scheduler()
+                  .scheduleWithFixedDelay(
+                      Duration.ofMinutes(1),
+                      UnverifiedAccounts.EVERY,
+                      purge::purge,
+                      system.executionContext());
+            });
   }
 
   /**
@@ -439,7 +489,7 @@ public final class Periscope {
 
   /**
    * Seals every stored key (the pools', the generated VAPID private key, the owners' webhook
-   * secrets) under the newest key of ENCRYPTION_KEY.
+   * secrets, the watches' channel credentials) under the newest key of ENCRYPTION_KEY.
    */
   public CompletionStage<Reencryption.Result> reencrypt() {
     return Reencryption.all(
@@ -447,7 +497,8 @@ public final class Periscope {
             reencryption.pool(KeyPoolEntity.MODEL),
             reencryption.pool(KeyPoolEntity.SEARCH),
             vapid.reencrypt(),
-            webhookSecrets.reencrypt()));
+            webhookSecrets.reencrypt(),
+            channelReencryption.reencrypt()));
   }
 
   /** Writes what is counted in memory only (the key pools' uses), before this process ends. */
@@ -546,9 +597,15 @@ public final class Periscope {
             asks,
             aiLimiter,
             quotas::useModelCall,
+            usage,
             settings.maxBodyBytes()),
         new WatchRoutes(
-            watches, runs, runPages, settings.maxBodyBytes(), settings.scheduleTimeZone()),
+            watches,
+            sealedChannels,
+            runs,
+            runPages,
+            settings.maxBodyBytes(),
+            settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -575,6 +632,7 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
+        new UsageRoutes(usage, accounts, entities, asks),
         new WebRoutes(WebAssets.load()));
   }
 }

@@ -2,6 +2,8 @@ package io.periscope;
 
 import static io.periscope.http.TransferRoutesTest.watch;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -33,6 +35,9 @@ import org.junit.experimental.categories.Category;
 @Category(NeedsPostgres.class)
 public class TransferCommandLineIT {
   private static final String SECRET = "transfer-command-test-secret-of-32-bytes";
+  // one key for both instances: the sealed credentials of one import into the other
+  private static final String ENCRYPTION_KEY = "qJ7t0zWv3N-transfer-encryption-key-9xLm2";
+  private static final String NTFY = "ntfy:https://alice:s3cret-ntfy-pass@ntfy.example.org/alerts";
   private static final String PASSWORD = "a-moving-passphrase";
 
   private final HttpClient http =
@@ -51,15 +56,24 @@ public class TransferCommandLineIT {
       String token = login(embedded);
       call(embedded, token, "POST", "/watches", watch("first", "0 9 * * *"), 201);
       call(embedded, token, "POST", "/watches", watch("second", "0 18 * * 1"), 201);
+      ObjectNode third = (ObjectNode) Json.MAPPER.readTree(watch("third", "0 7 * * *"));
+      third.set("channels", Json.MAPPER.valueToTree(List.of(NTFY)));
+      call(embedded, token, "POST", "/watches", third.toString(), 201);
       call(embedded, token, "PUT", "/trust-rules/example.org", "{\"tier\": \"official\"}", 200);
       listed = call(embedded, token, "GET", "/watches", null, 200);
 
       ServiceProcess.Output running =
-          embedded.output(List.of("export", "-o", document.toString()), null);
+          embedded.output(
+              List.of("export", "--sealed-credentials", "-o", document.toString()), null);
       assertEquals(0, running.exit());
       embedded.stop();
-      ServiceProcess.Output stopped = embedded.output(List.of("export", "--owner", owner), null);
+      ServiceProcess.Output stopped =
+          embedded.output(List.of("export", "--owner", owner, "--sealed-credentials"), null);
       assertEquals(0, stopped.exit());
+      ServiceProcess.Output masked = embedded.output(List.of("export", "--owner", owner), null);
+      assertTrue(
+          "masked without the option",
+          masked.stdout().contains("ntfy:https://alice:••••@ntfy.example.org/alerts\""));
       assertEquals(
           "the journal says what the service said",
           Json.MAPPER.readTree(Files.readString(document)).get("accounts"),
@@ -67,7 +81,9 @@ public class TransferCommandLineIT {
     }
     JsonNode exported = Json.MAPPER.readTree(Files.readString(document)).get("accounts").get(0);
     assertEquals(owner, exported.get("id").asText());
-    assertEquals(2, exported.get("watches").size());
+    assertEquals(3, exported.get("watches").size());
+    assertTrue(exported.toString().contains("#sealed="));
+    assertFalse("the credential is not in the document", exported.toString().contains("s3cret"));
 
     ScratchDatabase database = TestJournals.postgresDatabase();
     Map<String, String> postgresEnv = env();
@@ -80,7 +96,7 @@ public class TransferCommandLineIT {
           postgres.output(List.of("import", document.toString()), null);
       assertEquals(onJournal.stdout(), 0, onJournal.exit());
       assertEquals(
-          owner + " imported: created 2, unchanged 0, trust rules 1\n", onJournal.stdout());
+          owner + " imported: created 3, unchanged 0, trust rules 1\n", onJournal.stdout());
 
       postgres.start();
       // again through the service, with an account this instance does not have
@@ -93,7 +109,7 @@ public class TransferCommandLineIT {
       ServiceProcess.Output again = postgres.output(List.of("import", both.toString()), null);
       assertEquals("a missing account fails the command", 1, again.exit());
       List<String> lines = again.stdout().strip().lines().toList();
-      assertEquals(owner + " imported: created 0, unchanged 2, trust rules 1", lines.get(0));
+      assertEquals(owner + " imported: created 0, unchanged 3, trust rules 1", lines.get(0));
       assertEquals(
           "stranger-" + owner + " refused: no account stranger-" + owner + " here", lines.get(1));
 
@@ -109,6 +125,7 @@ public class TransferCommandLineIT {
     Map<String, String> env = new HashMap<>();
     env.put("DATA_DIR", Files.createTempDirectory("periscope-transfer").toString());
     env.put("AUTH_JWT_SECRET", SECRET);
+    env.put("ENCRYPTION_KEY", ENCRYPTION_KEY);
     return env;
   }
 

@@ -13,9 +13,9 @@ import java.util.Set;
  * What a personal API token may do, on top of what its account may (docs/accounts.md, "Personal API
  * tokens"). The route layer asks for one scope per request, by the request alone: {@code admin} for
  * every path under {@code /admin} (which also needs an administrator's account), {@code read} for
- * any other {@code GET}, {@code watches} for any other request, which changes or spends something
- * of the account (watches, runs, feedback, drafts, trust rules, channels, devices, imports,
- * revoking its tokens).
+ * any other {@code GET} but reading a webhook's signing secret (a credential), {@code watches} for
+ * that and any other request, which changes or spends something of the account (watches, runs,
+ * feedback, drafts, trust rules, channels, devices, imports, revoking its tokens).
  */
 public enum TokenScope {
   READ,

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.notify.ChannelId;
 import io.periscope.watch.Watch;
-import java.util.Locale;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /** How a watch appears in a prompt. */
@@ -49,9 +47,7 @@ final class WatchText {
   static String channelKinds(Watch watch) {
     String kinds =
         watch.channels().stream()
-            .map(ChannelId::parse)
-            .flatMap(Optional::stream)
-            .map(c -> c.kind().name().toLowerCase(Locale.ROOT))
+            .map(ChannelId::kindName)
             .distinct()
             .collect(Collectors.joining(", "));
     return kinds.isEmpty() ? "none" : kinds;

@@ -58,18 +58,23 @@ public final class Accounts {
 
   /** Every account, by id. */
   public CompletionStage<List<Account.View>> list() {
+    return accounts().thenApply(all -> all.stream().map(Account::view).toList());
+  }
+
+  /** Every account, by id, as it is kept. */
+  CompletionStage<List<Account>> accounts() {
     // every account entity's id: accounts, and token subjects that never had one (filtered below)
     return journal
         .entityIds(AccountEntity.TYPE_KEY.name())
         .thenCompose(
             ids -> {
-              List<CompletableFuture<Optional<Account.View>>> reads =
+              List<CompletableFuture<Optional<Account>>> reads =
                   ids.stream()
                       .map(
                           id ->
                               asks.<AccountEntity.Command, Account>ask(
                                       accountRefs.account(id), AccountEntity.GetAccount::new)
-                                  .thenApply(a -> Optional.of(a.view()))
+                                  .thenApply(Optional::of)
                                   // an account entity without an account: a token subject that
                                   // never
                                   // had one (the command line's)

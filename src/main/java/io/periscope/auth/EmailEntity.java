@@ -2,9 +2,9 @@ package io.periscope.auth;
 
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.entity.RecentTimes;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.pekko.Done;
@@ -82,14 +82,11 @@ public final class EmailEntity
     }
 
     State mailedAt(Instant at) {
-      List<Instant> next = new ArrayList<>(within(at));
-      next.add(at);
-      return new State(accountId, next, invitation);
+      return new State(accountId, RecentTimes.adding(mailed, at, Duration.ofDays(1)), invitation);
     }
 
     private List<Instant> within(Instant now) {
-      Instant dayAgo = now.minus(Duration.ofDays(1));
-      return mailed.stream().filter(t -> t.isAfter(dayAgo)).toList();
+      return RecentTimes.within(mailed, now, Duration.ofDays(1));
     }
   }
 

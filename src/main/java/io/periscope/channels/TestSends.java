@@ -17,11 +17,13 @@ import java.util.concurrent.CompletionStage;
 public final class TestSends {
   private final ChannelPolicy policy;
   private final Notifier notifier;
+  private final SealedChannels sealed;
   private final Clock clock;
 
-  public TestSends(ChannelPolicy policy, Notifier notifier, Clock clock) {
+  public TestSends(ChannelPolicy policy, Notifier notifier, SealedChannels sealed, Clock clock) {
     this.policy = policy;
     this.notifier = notifier;
+    this.sealed = sealed;
     this.clock = clock;
   }
 
@@ -30,12 +32,25 @@ public final class TestSends {
    * ValidationException} naming the channels the owner may not use, and sends nothing then.
    *
    * @param watchId the watch whose channels are tried, null for channels of no watch
+   * @param channels as stored (a watch's, their credentials sealed) or as sent; the deliveries name
+   *     them masked
    */
   public CompletionStage<List<Delivery>> send(
       String owner, String watchId, String watchName, List<String> channels) {
+    List<String> plain;
+    try {
+      plain = channels.stream().map(sealed::open).toList();
+    } catch (IllegalStateException e) {
+      plain = channels;
+    }
     return policy
-        .require(owner, channels)
+        .require(owner, plain)
         .thenCompose(
-            ok -> notifier.send(channels, Alert.test(owner, watchId, watchName, clock.instant())));
+            ok -> notifier.send(channels, Alert.test(owner, watchId, watchName, clock.instant())))
+        .thenApply(
+            sent ->
+                sent.stream()
+                    .map(d -> d.withChannel(io.periscope.notify.ChannelMask.mask(d.channel())))
+                    .toList());
   }
 }

@@ -3,26 +3,38 @@ package io.periscope.channels;
 import io.periscope.entity.Asks;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.Reencryption;
+import io.periscope.notify.ChannelMask;
 import io.periscope.notify.WebhookSignature;
 import io.periscope.persistence.JournalReads;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
 
 /**
- * The secrets owners' webhooks are signed with: made here, shown to the owner once (the answer of
- * {@link #create}), then kept only encrypted; the webhook channel reads them through {@link
- * #secret}.
+ * The secrets owners' webhooks are signed with, kept only encrypted ({@link WebhookSecretEntity}):
+ * each endpoint's own, made when a watch naming it is saved or it is first sent to ({@link
+ * #secret}), read by its owner ({@link #endpoint}) and rotated ({@link #rotate}); and the account's
+ * own, shown once when made ({@link #create}), which signs the endpoints without theirs.
  */
 public final class WebhookSecretStore implements io.periscope.notify.WebhookSecrets {
-  /** Whether the owner has a secret and since when; never the secret. */
-  public record Status(boolean exists, Instant createdAt) {}
+  /**
+   * Whether the owner has an account secret and since when, and the endpoints with their own secret
+   * (masked URLs); never a secret.
+   */
+  public record Status(boolean exists, Instant createdAt, List<EndpointStatus> endpoints) {}
+
+  /** An endpoint with its own secret: its masked URL and since when. */
+  public record EndpointStatus(String url, Instant createdAt) {}
 
   /** A secret just made: the only time it is shown. */
   public record Created(String secret, Instant createdAt) {}
+
+  /** An endpoint's own secret: its masked URL, the secret and when it was made. */
+  public record EndpointSecret(String url, String secret, Instant createdAt) {}
 
   private final WebhookSecretEntity.Refs entities;
   private final Asks asks;
@@ -57,19 +69,78 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
   }
 
   public CompletionStage<Status> status(String owner) {
-    return stored(owner).thenApply(s -> new Status(s.exists(), s.createdAt()));
+    return stored(owner)
+        .thenApply(
+            s ->
+                new Status(
+                    s.exists(),
+                    s.createdAt(),
+                    s.endpoints().values().stream()
+                        .map(e -> new EndpointStatus(e.url(), e.createdAt()))
+                        .toList()));
+  }
+
+  /**
+   * The endpoint's own secret, in plain text; empty when it has none (yet, or it is signed with the
+   * account's).
+   *
+   * @param url the webhook's URL, as its channel names it after {@code webhook:}
+   */
+  public CompletionStage<Optional<EndpointSecret>> endpoint(String owner, String url) {
+    return stored(owner)
+        .thenApply(
+            s ->
+                Optional.ofNullable(s.endpoints().get(endpointOf(url)))
+                    .map(
+                        e ->
+                            new EndpointSecret(
+                                e.url(), cipher.decrypt(e.ciphertext()), e.createdAt())));
+  }
+
+  /** A new secret of the endpoint's own, replacing (rotating) any earlier one. */
+  public CompletionStage<EndpointSecret> rotate(String owner, String url) {
+    String secret = WebhookSignature.newSecret();
+    return asks.<WebhookSecretEntity.Command, WebhookSecretEntity.EndpointSecret>ask(
+            entities.webhookSecret(owner),
+            reply ->
+                new WebhookSecretEntity.ReplaceEndpoint(
+                    endpointOf(url), shown(url), cipher.encrypt(secret), clock.instant(), reply))
+        .thenApply(made -> new EndpointSecret(made.url(), secret, made.createdAt()));
+  }
+
+  /**
+   * The secret that signs the owner's webhook to {@code url}: its own, else the account's, else one
+   * made for it now.
+   */
+  @Override
+  public CompletionStage<Optional<String>> secret(String owner, String url) {
+    return asks.<WebhookSecretEntity.Command, WebhookSecretEntity.EndpointSecret>ask(
+            entities.webhookSecret(owner),
+            reply ->
+                new WebhookSecretEntity.Ensure(
+                    endpointOf(url),
+                    shown(url),
+                    cipher.encrypt(WebhookSignature.newSecret()),
+                    clock.instant(),
+                    reply))
+        .thenApply(signing -> Optional.of(cipher.decrypt(signing.ciphertext())));
+  }
+
+  /**
+   * An endpoint is its masked URL: its credentials play no part, and its name in the journal (a
+   * fingerprint) reveals nothing of them.
+   */
+  private static String endpointOf(String url) {
+    return KeyCipher.fingerprint(shown(url));
+  }
+
+  private static String shown(String url) {
+    return ChannelMask.mask("webhook:" + url).substring("webhook:".length());
   }
 
   /** Forgets the secret: webhooks go unsigned again. Refused when there is none. */
   public CompletionStage<Done> remove(String owner) {
     return asks.ask(entities.webhookSecret(owner), WebhookSecretEntity.Remove::new);
-  }
-
-  @Override
-  public CompletionStage<Optional<String>> secret(String owner) {
-    return stored(owner)
-        .thenApply(
-            s -> s.exists() ? Optional.of(cipher.decrypt(s.ciphertext())) : Optional.empty());
   }
 
   /**
@@ -93,21 +164,51 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
     return stored(owner)
         .thenCompose(
             stored -> {
-              if (!stored.exists())
-                return CompletableFuture.completedFuture(Reencryption.Result.NONE);
-              if (cipher.current(stored.ciphertext()))
-                return CompletableFuture.completedFuture(new Reencryption.Result(0, 1, 0));
-              String resealed;
-              try {
-                resealed = cipher.encrypt(cipher.decrypt(stored.ciphertext()));
-              } catch (IllegalStateException undecryptable) {
-                return CompletableFuture.completedFuture(new Reencryption.Result(0, 0, 1));
+              CompletionStage<Reencryption.Result> done =
+                  stored.exists()
+                      ? reseal(
+                          stored.ciphertext(),
+                          (resealed, reply) ->
+                              new WebhookSecretEntity.Reseal(stored.ciphertext(), resealed, reply),
+                          owner)
+                      : CompletableFuture.completedFuture(Reencryption.Result.NONE);
+              for (var e : stored.endpoints().entrySet()) {
+                String previous = e.getValue().ciphertext();
+                done =
+                    done.thenCompose(
+                        sum ->
+                            reseal(
+                                    previous,
+                                    (resealed, reply) ->
+                                        new WebhookSecretEntity.ResealEndpoint(
+                                            e.getKey(), previous, resealed, reply),
+                                    owner)
+                                .thenApply(sum::plus));
               }
-              return asks.<WebhookSecretEntity.Command, Done>ask(
-                      entities.webhookSecret(owner),
-                      reply -> new WebhookSecretEntity.Reseal(stored.ciphertext(), resealed, reply))
-                  .thenApply(ok -> new Reencryption.Result(1, 0, 0));
+              return done;
             });
+  }
+
+  /** One sealed secret moved to the newest key, by the command {@code reseal} makes. */
+  private CompletionStage<Reencryption.Result> reseal(
+      String ciphertext,
+      java.util.function.BiFunction<
+              String,
+              org.apache.pekko.actor.typed.ActorRef<org.apache.pekko.pattern.StatusReply<Done>>,
+              WebhookSecretEntity.Command>
+          reseal,
+      String owner) {
+    if (cipher.current(ciphertext))
+      return CompletableFuture.completedFuture(new Reencryption.Result(0, 1, 0));
+    String resealed;
+    try {
+      resealed = cipher.encrypt(cipher.decrypt(ciphertext));
+    } catch (IllegalStateException undecryptable) {
+      return CompletableFuture.completedFuture(new Reencryption.Result(0, 0, 1));
+    }
+    return asks.<WebhookSecretEntity.Command, Done>ask(
+            entities.webhookSecret(owner), reply -> reseal.apply(resealed, reply))
+        .thenApply(ok -> new Reencryption.Result(1, 0, 0));
   }
 
   private CompletionStage<WebhookSecretEntity.State> stored(String owner) {

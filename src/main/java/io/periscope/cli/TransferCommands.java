@@ -59,6 +59,13 @@ final class TransferCommands {
     private String owner;
 
     @Option(
+        names = "--sealed-credentials",
+        description =
+            "the channels' credentials sealed with ENCRYPTION_KEY (importable only where the same"
+                + " key is configured); without it they are masked")
+    private boolean sealedCredentials;
+
+    @Option(
         names = {"-o", "--output"},
         paramLabel = "FILE",
         description = "write to FILE (default: standard output)")
@@ -73,8 +80,10 @@ final class TransferCommands {
           SingleWriter.act(
               settings,
               http,
-              service -> exportThroughService(service, settings, http, owner),
-              () -> SingleWriter.onJournal(config, settings, app -> exportLocally(app, owner)));
+              service -> exportThroughService(service, settings, http, owner, sealedCredentials),
+              () ->
+                  SingleWriter.onJournal(
+                      config, settings, app -> exportLocally(app, owner, sealedCredentials)));
       String text = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(document);
       if (output == null) root.out.println(text);
       else Files.writeString(output, text + "\n");
@@ -134,7 +143,12 @@ final class TransferCommands {
   // ---- through the running service
 
   private static JsonNode exportThroughService(
-      ServiceFile service, Settings settings, HttpClient http, String owner) throws Exception {
+      ServiceFile service,
+      Settings settings,
+      HttpClient http,
+      String owner,
+      boolean sealedCredentials)
+      throws Exception {
     Tokens tokens = SingleWriter.tokens(settings);
     List<String> owners = new ArrayList<>();
     if (owner != null) owners.add(owner);
@@ -145,7 +159,13 @@ final class TransferCommands {
     ArrayNode accounts = Json.MAPPER.createArrayNode();
     for (String o : owners)
       accounts.add(
-          send(http, get(service.base().resolve("/export"), token(tokens, o)))
+          send(
+                  http,
+                  get(
+                      service
+                          .base()
+                          .resolve(sealedCredentials ? "/export?credentials=sealed" : "/export"),
+                      token(tokens, o)))
               .get("accounts")
               .get(0));
     return document(accounts);
@@ -192,14 +212,15 @@ final class TransferCommands {
 
   // ---- on the journal
 
-  private static JsonNode exportLocally(Periscope app, String owner) throws Exception {
+  private static JsonNode exportLocally(Periscope app, String owner, boolean sealedCredentials)
+      throws Exception {
     List<String> owners =
         owner != null
             ? List.of(owner)
             : await(app.accounts().list()).stream().map(a -> a.id()).toList();
     ArrayNode accounts = Json.MAPPER.createArrayNode();
     for (String o : owners)
-      accounts.add(Json.MAPPER.valueToTree(await(app.transfers().account(o))));
+      accounts.add(Json.MAPPER.valueToTree(await(app.transfers().account(o, sealedCredentials))));
     return document(accounts);
   }
 

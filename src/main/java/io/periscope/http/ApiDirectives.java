@@ -75,19 +75,20 @@ public final class ApiDirectives {
   }
 
   /**
-   * One structured line per request: method, path (never the query), status, duration and client
-   * address.
+   * One structured line per request: method, route template (never the path, which may name an
+   * e-mail address or an id, nor the query), status, duration and client address.
    */
-  public static Route logged(ClientAddresses clients, Supplier<Route> inner) {
+  public static Route logged(
+      ClientAddresses clients, List<Endpoint> endpoints, Supplier<Route> inner) {
     return extractRequest(
         request -> {
           long start = System.nanoTime();
           return mapResponse(
               response -> {
                 accessLog.info(
-                    "event=request method={} path={} status={} ms={} ip={}",
+                    "event=request method={} route={} status={} ms={} ip={}",
                     request.method().name(),
-                    request.getUri().path(),
+                    RequestMetrics.routeOf(endpoints, request, response),
                     response.status().intValue(),
                     (System.nanoTime() - start) / 1_000_000,
                     clients.of(request));
@@ -226,7 +227,8 @@ public final class ApiDirectives {
   /**
    * 403 for a personal API token without the scope the request needs ({@link TokenScope}): {@code
    * admin} for a path under {@code /admin} (as the route layer decodes it), else {@code read} for a
-   * GET and {@code watches} for the rest. A sign-in has every scope.
+   * GET and {@code watches} for the rest, and for reading webhook secrets. A sign-in has every
+   * scope.
    */
   public static Route withinScope(Principal caller, Supplier<Route> inner) {
     return extractRequest(
@@ -246,6 +248,8 @@ public final class ApiDirectives {
   static TokenScope neededScope(HttpMethod method, String rawPath) {
     List<String> segments = Endpoint.decodedSegments(rawPath);
     if (segments == null || segments.get(0).equals("admin")) return TokenScope.ADMIN;
+    // a webhook's signing secret is a credential: reading it is not for a read-only token
+    if (segments.equals(List.of("channels", "webhook-secret"))) return TokenScope.WATCHES;
     return method.equals(HttpMethods.GET) ? TokenScope.READ : TokenScope.WATCHES;
   }
 

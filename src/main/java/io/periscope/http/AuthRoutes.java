@@ -251,8 +251,8 @@ public final class AuthRoutes implements Routes {
         });
   }
 
-  private static Route accepted(Supplier<SelfService.Accepted> work) {
-    return answer(json(StatusCodes.ACCEPTED, work.get()));
+  private static Route accepted(Supplier<CompletionStage<SelfService.Accepted>> work) {
+    return answer(work.get().thenApply(accepted -> json(StatusCodes.ACCEPTED, accepted)));
   }
 
   /** The body of a confirmed channel address. */

@@ -24,6 +24,7 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
+import io.periscope.notify.ChannelMask;
 import io.periscope.notify.Delivery;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
@@ -34,6 +35,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.apache.pekko.Done;
@@ -46,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * What channels may reach (see {@code channels.ChannelPermissions}): the addresses the caller's
  * {@code email:} channels may mail, each confirmed by its mailbox (/channels/email-addresses), and
  * the Telegram chats administrators open to users (/admin/telegram-chats, administrators only); and
- * the secret the caller's webhooks are signed with (/channels/webhook-secret, shown once when
- * made).
+ * the secrets the caller's webhooks are signed with (/channels/webhook-secret: each endpoint's own,
+ * with {@code ?url=}, and the account's, shown once when made).
  */
 public final class ChannelRoutes implements Routes {
   private static final Logger log = LoggerFactory.getLogger(ChannelRoutes.class);
@@ -135,24 +138,30 @@ public final class ChannelRoutes implements Routes {
         new Endpoint(
             GET,
             "/channels/webhook-secret",
-            (caller, p) -> answer(webhookSecrets.status(caller.accountId()).thenApply(Reply::ok))),
+            (caller, p) -> webhookUrl(url -> answer(webhookSecret(caller.accountId(), url)))),
         new Endpoint(
             POST,
             "/channels/webhook-secret",
-            (caller, p) ->
-                answer(
-                    webhookSecrets
-                        .create(caller.accountId())
-                        .thenApply(
-                            created -> {
-                              log.info("event=webhook-secret-created owner={}", caller.accountId());
-                              return json(StatusCodes.CREATED, created);
-                            }))),
+            (caller, p) -> webhookUrl(url -> answer(newWebhookSecret(caller.accountId(), url)))),
         new Endpoint(
             DELETE,
             "/channels/webhook-secret",
             (caller, p) ->
-                answer(deleted(webhookSecrets.remove(caller.accountId()), "webhook secret"))),
+                webhookUrl(
+                    url ->
+                        url.isPresent()
+                            ? answer(
+                                CompletableFuture.completedFuture(
+                                    Reply.invalid(
+                                        List.of(
+                                            Issue.at(
+                                                "an endpoint's secret is rotated (POST), not"
+                                                    + " removed: every webhook is signed",
+                                                "query",
+                                                "url")))))
+                            : answer(
+                                deleted(
+                                    webhookSecrets.remove(caller.accountId()), "webhook secret")))),
         new Endpoint(
             GET,
             "/admin/telegram-chats",
@@ -190,6 +199,52 @@ public final class ChannelRoutes implements Routes {
                         "chat"))));
   }
 
+  /** The endpoint's own secret; without {@code url}, which secrets there are. */
+  private CompletionStage<Reply> webhookSecret(String owner, Optional<String> url) {
+    if (url.isEmpty()) return webhookSecrets.status(owner).thenApply(Reply::ok);
+    return webhookSecrets
+        .endpoint(owner, url.get())
+        .thenApply(
+            secret ->
+                secret
+                    .map(Reply::ok)
+                    .orElseThrow(
+                        () ->
+                            new Refusal(
+                                NOT_FOUND,
+                                "this webhook has no secret of its own yet: one is made when a"
+                                    + " watch naming it is saved or it is first sent to, unless"
+                                    + " the account's secret signs it")));
+  }
+
+  /** The endpoint's secret rotated; without {@code url}, the account's made anew. */
+  private CompletionStage<Reply> newWebhookSecret(String owner, Optional<String> url) {
+    CompletionStage<?> made =
+        url.isEmpty() ? webhookSecrets.create(owner) : webhookSecrets.rotate(owner, url.get());
+    return made.thenApply(
+        created -> {
+          log.info("event=webhook-secret-created owner={} endpoint={}", owner, url.isPresent());
+          return json(StatusCodes.CREATED, created);
+        });
+  }
+
+  /**
+   * The {@code url} query parameter naming a webhook endpoint (its URL as its channel names it,
+   * after {@code webhook:}), empty without one; 400 when it is no http(s) URL.
+   */
+  private static Route webhookUrl(java.util.function.Function<Optional<String>, Route> inner) {
+    return parameterOptional(
+        "url",
+        url ->
+            url.isEmpty() || ChannelId.parse("webhook:" + url.get()).isPresent()
+                ? inner.apply(url)
+                : answer(
+                    CompletableFuture.completedFuture(
+                        Reply.invalid(
+                            List.of(
+                                Issue.at("must be the webhook's http(s) URL", "query", "url"))))));
+  }
+
   /** {@code default} (the bare {@code telegram} channel's chat) or a chat id. */
   static boolean isChat(String chat) {
     return chat.equals(TelegramChatsEntity.DEFAULT_CHAT)
@@ -202,6 +257,14 @@ public final class ChannelRoutes implements Routes {
     List<String> channels = WatchValidator.channels(body.get("channels"), issues);
     if (issues.isEmpty() && channels.isEmpty())
       issues.add(Issue.at("name at least one channel", "channels"));
+    // a masked channel has no credential to send with: the watch's own test sends its stored one
+    for (int i = 0; i < channels.size(); i++)
+      if (ChannelMask.masked(channels.get(i)) || ChannelMask.sealed(channels.get(i)))
+        issues.add(
+            Issue.at(
+                "hides its credential: write it in full, or test the watch's own channels",
+                "channels",
+                i));
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return tested(testSends.send(caller.accountId(), null, null, channels));
   }

@@ -25,9 +25,9 @@ import java.util.concurrent.CompletionStage;
 /**
  * Feedback on runs: {@code /watches/:id/feedback} lists a watch's, {@code
  * /watches/:id/runs/:runId/feedback} gives (PUT), reads and withdraws one run's. Both paths are
- * deeper than any of {@link WatchRoutes}' (whose {@code /watches/:id/runs} ends there), so the two
- * never answer the same request. Scoped like watches: another owner's watch is addressed under the
- * caller's own id and is not found.
+ * deeper than any of {@link WatchRoutes}' (whose {@code /watches/:id/runs/:runId} ends there), so
+ * the two never answer the same request. Scoped like watches: another owner's watch is addressed
+ * under the caller's own id and is not found.
  */
 public final class FeedbackRoutes implements Routes {
   private final Feedbacks feedbacks;

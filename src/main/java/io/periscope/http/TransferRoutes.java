@@ -5,11 +5,14 @@ import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
+import static org.apache.pekko.http.javadsl.server.Directives.parameterOptional;
 
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
+import io.periscope.json.Issue;
 import io.periscope.transfer.Transfers;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code GET /export}: the caller's watches, trust rules and e-mail channel addresses as one
@@ -34,7 +37,23 @@ public final class TransferRoutes implements Routes {
         new Endpoint(
             GET,
             "/export",
-            (caller, p) -> answer(transfers.export(caller.accountId()).thenApply(Reply::ok))),
+            (caller, p) ->
+                parameterOptional(
+                    "credentials",
+                    credentials ->
+                        credentials.isPresent() && !credentials.get().equals("sealed")
+                            ? answer(
+                                CompletableFuture.completedFuture(
+                                    Reply.invalid(
+                                        List.of(
+                                            Issue.at(
+                                                "must be 'sealed' when given",
+                                                "query",
+                                                "credentials")))))
+                            : answer(
+                                transfers
+                                    .export(caller.accountId(), credentials.isPresent())
+                                    .thenApply(Reply::ok)))),
         new Endpoint(
             POST,
             "/import",

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.account.OnDemandRuns;
 import io.periscope.account.Role;
 import io.periscope.auth.Principal;
+import io.periscope.channels.SealedChannels;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
@@ -52,6 +53,7 @@ import org.apache.pekko.pattern.AskTimeoutException;
  */
 public final class WatchRoutes implements Routes {
   private final Watches watches;
+  private final SealedChannels sealed;
   private final ZoneId scheduleZone;
   private final OnDemandRuns runs;
   private final RunPages history;
@@ -60,11 +62,18 @@ public final class WatchRoutes implements Routes {
   /**
    * @param watches refuses a watch naming a channel its owner may not use (400) or past its owner's
    *     quotas (400 on its schedule, 409 otherwise)
+   * @param sealed seals the credentials of the channels stored; answers show them masked
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
    */
   public WatchRoutes(
-      Watches watches, OnDemandRuns runs, RunPages history, long maxBody, ZoneId scheduleZone) {
+      Watches watches,
+      SealedChannels sealed,
+      OnDemandRuns runs,
+      RunPages history,
+      long maxBody,
+      ZoneId scheduleZone) {
     this.watches = watches;
+    this.sealed = sealed;
     this.scheduleZone = scheduleZone;
     this.runs = runs;
     this.history = history;
@@ -109,6 +118,10 @@ public final class WatchRoutes implements Routes {
                         limit ->
                             parameterOptional(
                                 "before", before -> answer(runs(owner, id, limit, before)))))),
+        new Endpoint(
+            GET,
+            "/watches/{id}/runs/{runId}",
+            watch((owner, id, p) -> answer(run(owner, id, p.get("runId"))))),
         new Endpoint(
             POST,
             "/watches/run-all",
@@ -364,24 +377,53 @@ public final class WatchRoutes implements Routes {
             });
   }
 
+  /** One kept run, whole: with the items it judged. */
+  private CompletionStage<Reply> run(String owner, String id, String runId) {
+    return history
+        .whole(owner, id, runId)
+        .thenApply(record -> ok(RunView.whole(id, record)))
+        .exceptionally(
+            e -> {
+              if (!Failures.isRefusal(e)) return Failures.rethrow(e);
+              throw EntityRefusal.is(e, EntityRefusal.Code.NO_SUCH_RUN)
+                  ? new Refusal(NOT_FOUND, "run not found")
+                  : noSuchWatch();
+            });
+  }
+
   private CompletionStage<Reply> list(String owner) {
-    return watches.list(owner).thenApply(all -> ok(new WatchList(all)));
+    return watches
+        .list(owner)
+        .thenApply(all -> ok(new WatchList(all.stream().map(SealedChannels::mask).toList())));
   }
 
   private CompletionStage<Reply> create(Principal caller, JsonNode body) {
-    Watch watch = WatchValidator.validate(body, null, caller.accountId(), scheduleZone);
+    SealedChannels.Opened opened = sealed.open(body, List.of());
+    Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
     return watches
-        .create(caller.role(), watch)
-        .thenApply(created -> json(StatusCodes.CREATED, created));
+        .create(caller.role(), watch, opened.store(watch))
+        .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)));
   }
 
   private CompletionStage<Reply> read(String owner, String id) {
-    return watches.get(owner, id).thenApply(Reply::ok);
+    return watches.get(owner, id).thenApply(watch -> ok(SealedChannels.mask(watch)));
   }
 
+  /**
+   * The channels the client sends back masked are the stored ones they mask (a watch not there:
+   * none, and the replace answers 404 after the body was checked).
+   */
   private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
-    Watch watch = WatchValidator.validate(body, id, owner, scheduleZone);
-    return watches.replace(role, watch).thenApply(Reply::ok);
+    return watches
+        .find(owner, id)
+        .thenCompose(
+            stored -> {
+              SealedChannels.Opened opened =
+                  sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
+              Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
+              return watches.replace(role, watch, opened.store(watch));
+            })
+        .thenApply(watch -> ok(SealedChannels.mask(watch)));
   }
 
   private CompletionStage<Reply> remove(String owner, String id) {

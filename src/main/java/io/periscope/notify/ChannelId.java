@@ -88,6 +88,20 @@ public record ChannelId(Kind kind, String target) {
     return target == null ? scheme : scheme + ":" + target;
   }
 
+  /**
+   * The kind of an identifier as metrics and operator alerts name it ({@code ntfy}, {@code
+   * webhook}, …), {@code unknown} when its scheme is none: read off its scheme alone, so a stored
+   * (sealed) identifier names its kind too.
+   */
+  public static String kindName(String id) {
+    String scheme = id == null ? "" : id.indexOf(':') < 0 ? id : id.substring(0, id.indexOf(':'));
+    return java.util.Arrays.stream(Kind.values())
+        .map(k -> k.name().toLowerCase(java.util.Locale.ROOT))
+        .filter(scheme::equals)
+        .findFirst()
+        .orElse("unknown");
+  }
+
   /** A URL's user part (before the {@code @}), percent-decoded, when it has a non-empty one. */
   public static Optional<String> credential(String url) {
     try {

@@ -25,6 +25,11 @@ public record Delivery(
     this(channel, device, ok, error, false, null);
   }
 
+  /** The same delivery of another channel identifier (the stored form of the one sent to). */
+  public Delivery withChannel(String id) {
+    return new Delivery(id, device, ok, error, retryable, retryAfter);
+  }
+
   public static Delivery delivered(String channel) {
     return new Delivery(channel, null, true, null);
   }

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import okhttp3.OkHttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +49,23 @@ public final class Notifier {
 
   private final NotifyMeters meters;
 
+  /** Opens a stored (sealed) channel identifier; throws IllegalStateException when it cannot. */
+  private final UnaryOperator<String> open;
+
+  /** A notifier of channels stored in plain text (tests, the operator's own). */
+  public Notifier(
+      Map<ChannelId.Kind, ChannelSender> senders,
+      Optional<PushSender> push,
+      ChannelPolicy policy,
+      FixedWindowRateLimiter perOwner,
+      AdminAlerts alerts,
+      NotifyMeters meters) {
+    this(senders, push, policy, perOwner, alerts, meters, UnaryOperator.identity());
+  }
+
   /**
+   * @param open opens a channel identifier as stored (its credential sealed) for sending; the
+   *     deliveries name the channel as stored
    * @param policy refuses the channels an owner may not use: each refusal is that channel's failed
    *     delivery, and the operator hears of it once
    * @param perOwner deliveries an owner's watches may make in a window; past it they fail
@@ -59,8 +76,10 @@ public final class Notifier {
       ChannelPolicy policy,
       FixedWindowRateLimiter perOwner,
       AdminAlerts alerts,
-      NotifyMeters meters) {
+      NotifyMeters meters,
+      UnaryOperator<String> open) {
     this.meters = meters;
+    this.open = open;
     this.senders = new EnumMap<>(ChannelId.Kind.class);
     this.senders.putAll(senders);
     this.push = push;
@@ -85,7 +104,8 @@ public final class Notifier {
       WebhookSecrets webhookSecrets,
       ChannelPolicy policy,
       AdminAlerts alerts,
-      NotifyMeters meters) {
+      NotifyMeters meters,
+      UnaryOperator<String> open) {
     FixedWindowRateLimiter perOwner =
         new FixedWindowRateLimiter(
                 config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),
@@ -98,7 +118,8 @@ public final class Notifier {
         policy,
         perOwner,
         alerts,
-        meters);
+        meters,
+        open);
   }
 
   /**
@@ -131,9 +152,39 @@ public final class Notifier {
 
   /**
    * Completes (never exceptionally) when every channel has an answer; duplicates are sent to once.
+   * The channels are as stored: each is opened to send to, and its deliveries name it as stored.
    */
   public CompletionStage<List<Delivery>> send(List<String> channels, Alert alert) {
     List<String> distinct = channels.stream().distinct().toList();
+    Map<String, String> stored = new java.util.LinkedHashMap<>();
+    Map<String, List<Delivery>> byChannel = new java.util.HashMap<>();
+    for (String id : distinct) {
+      try {
+        stored.putIfAbsent(open.apply(id), id);
+      } catch (IllegalStateException e) {
+        byChannel.put(
+            id,
+            List.of(
+                Delivery.failed(
+                    id,
+                    "not sent: the channel's credential is sealed with a key no longer"
+                        + " configured")));
+      }
+    }
+    return sendOpened(List.copyOf(stored.keySet()), alert)
+        .thenApply(
+            sent -> {
+              for (Delivery d : sent) {
+                String id = stored.getOrDefault(d.channel(), d.channel());
+                byChannel.computeIfAbsent(id, c -> new ArrayList<>()).add(d.withChannel(id));
+              }
+              return distinct.stream()
+                  .flatMap(id -> byChannel.getOrDefault(id, List.of()).stream())
+                  .toList();
+            });
+  }
+
+  private CompletionStage<List<Delivery>> sendOpened(List<String> distinct, Alert alert) {
     return policy
         .refusals(alert.owner(), distinct)
         .handle(
@@ -197,11 +248,7 @@ public final class Notifier {
           AdminAlerts.Kind.CHANNEL_REFUSED,
           alert.owner(),
           alert.watchId(),
-          ChannelId.parse(id)
-                  .map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT))
-                  .orElse("?")
-              + " channel refused: "
-              + refusal);
+          ChannelId.kindName(id) + " channel refused: " + refusal);
     }
   }
 

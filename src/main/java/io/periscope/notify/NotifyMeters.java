@@ -3,7 +3,6 @@ package io.periscope.notify;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Alerts sent and their deliveries by channel type ({@code webhook}, {@code ntfy}...; never the
@@ -54,8 +53,6 @@ public final class NotifyMeters {
   }
 
   static String channelType(String channel) {
-    return ChannelId.parse(channel)
-        .map(id -> id.kind().name().toLowerCase(Locale.ROOT))
-        .orElse("unknown");
+    return ChannelId.kindName(channel);
   }
 }

@@ -26,8 +26,8 @@ import okhttp3.RequestBody;
  *
  * <p>It follows Standard Webhooks: {@code webhook-id} is the alert's stable id (the same on every
  * retry, so a receiver de-duplicates by it), {@code webhook-timestamp} the attempt's time in
- * seconds, and {@code webhook-signature} signs both with the body when the owner made a secret
- * (POST /channels/webhook-secret); without one the message goes unsigned.
+ * seconds, and {@code webhook-signature} signs both with the body, keyed with the endpoint's secret
+ * (made when it is first needed, so every user's webhook is signed).
  */
 public final class WebhookSender implements ChannelSender {
   static final Duration CALL_TIMEOUT = Duration.ofSeconds(20);
@@ -47,7 +47,7 @@ public final class WebhookSender implements ChannelSender {
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
     byte[] body = Json.bytes(payload(alert));
     return secrets
-        .secret(alert.owner())
+        .secret(alert.owner(), channel.target())
         .handle(
             (secret, failure) -> {
               if (failure != null) {

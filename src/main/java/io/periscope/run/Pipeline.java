@@ -5,8 +5,11 @@ import io.periscope.entity.OverQuota;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.llm.InvalidModelOutput;
+import io.periscope.llm.Judged;
 import io.periscope.llm.ModelCallMeter;
+import io.periscope.llm.ModelUsage;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageRecorder;
 import io.periscope.llm.Verdict;
 import io.periscope.llm.VerdictPrompt;
 import io.periscope.notify.AdminAlerts;
@@ -38,8 +41,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,12 +78,14 @@ public final class Pipeline implements RunPipeline {
   private final RepeatedAlerts runAlerts;
   private final TrustRules.Lookup trustRules;
   private final ModelCallMeter meter;
+  private final UsageRecorder usage;
   private final Clock clock;
 
   /**
    * @param keyPools the search key pool's way in (the model reaches its own through {@code model})
    * @param runAlerts the node's throttle of the alerts about failing watches
    * @param meter counts each verdict against its owner's model calls of the day
+   * @param usage keeps what each verdict's calls took, for its owner and watch
    */
   public Pipeline(
       FeedCollector feeds,
@@ -89,6 +98,7 @@ public final class Pipeline implements RunPipeline {
       RepeatedAlerts runAlerts,
       TrustRules.Lookup trustRules,
       ModelCallMeter meter,
+      UsageRecorder usage,
       Clock clock) {
     this.feeds = feeds;
     this.search = search;
@@ -100,6 +110,7 @@ public final class Pipeline implements RunPipeline {
     this.runAlerts = runAlerts;
     this.trustRules = trustRules;
     this.meter = meter;
+    this.usage = usage;
     this.clock = clock;
   }
 
@@ -136,9 +147,7 @@ public final class Pipeline implements RunPipeline {
         "the alert of run "
             + alert.runId()
             + " to a "
-            + io.periscope.notify.ChannelId.parse(channel)
-                .map(c -> c.kind().name().toLowerCase(java.util.Locale.ROOT))
-                .orElse("unknown")
+            + io.periscope.notify.ChannelId.kindName(channel)
             + " channel was not delivered: "
             + (reason == null ? "no reason given" : reason));
   }
@@ -225,7 +234,9 @@ public final class Pipeline implements RunPipeline {
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
                         "every source failed",
-                        null),
+                        null,
+                        new Judged(List.of(), setAsideOf(run, List.of())),
+                        ModelUsage.NONE),
                     List.of());
               }
               if (fresh.isEmpty()) {
@@ -241,7 +252,9 @@ public final class Pipeline implements RunPipeline {
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
                         null,
-                        null),
+                        null,
+                        new Judged(List.of(), setAsideOf(run, List.of())),
+                        ModelUsage.NONE),
                     List.of());
               }
               // Only the items the verdict will judge have their pages fetched (newest first).
@@ -333,11 +346,23 @@ public final class Pipeline implements RunPipeline {
     RunRecord.Trimmed trimmed =
         new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
     List<String> consulted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Consumer<ModelUsage> recorded = usage.recorder(run.watch().owner(), run.watch().id());
+    AtomicReference<ModelUsage> spent = new AtomicReference<>(ModelUsage.NONE);
     return meter
         .use(run.watch().owner())
-        .thenCompose(counted -> model.ask(prompt.prompt(), prompt::parse, consulted::add))
+        .thenCompose(
+            counted ->
+                model.ask(
+                    prompt.prompt(),
+                    prompt::parse,
+                    consulted::add,
+                    used -> {
+                      spent.accumulateAndGet(used, ModelUsage::plus);
+                      recorded.accept(used);
+                    }))
         .handle(
             (answer, failure) -> {
+              List<RunItems.Collected> listed = run.fresh().subList(0, prompt.judged().size());
               if (failure != null) {
                 Throwable cause = Failures.unwrap(failure);
                 // an owner at its model-call quota is no failure of the service to alert about
@@ -361,7 +386,9 @@ public final class Pipeline implements RunPipeline {
                         cause instanceof KeyPools.NoUsableKey ? List.of() : List.copyOf(consulted),
                         trimmed,
                         problem(cause),
-                        null),
+                        null,
+                        judged(run, prompt, listed, Set.of()),
+                        spent.get()),
                     List.<String>of());
               }
               runAlerts.succeeded(run.watch().owner(), run.watch().id());
@@ -372,10 +399,7 @@ public final class Pipeline implements RunPipeline {
                       run.items().stream().map(RunItems.Collected::item).toList());
               Decision decision = decide(run.watch(), verdict, tier);
               // The prompt lists the first fresh items: exactly those were judged.
-              List<String> newlySeen =
-                  run.fresh().subList(0, prompt.judged().size()).stream()
-                      .flatMap(c -> c.keys().stream())
-                      .toList();
+              List<String> newlySeen = listed.stream().flatMap(c -> c.keys().stream()).toList();
               RunRecord record =
                   record(
                       run,
@@ -386,7 +410,15 @@ public final class Pipeline implements RunPipeline {
                       List.of(answer.model()),
                       trimmed,
                       null,
-                      decision.rule());
+                      decision.rule(),
+                      judged(
+                          run,
+                          prompt,
+                          listed,
+                          verdict.evidence().stream()
+                              .map(Verdict.Evidence::url)
+                              .collect(Collectors.toSet())),
+                      answer.usage());
               List<String> channels = run.watch().channels().stream().distinct().toList();
               if (decision.outcome().equals(RunRecord.NO_MATCH) || channels.isEmpty())
                 return done(run, record, newlySeen);
@@ -454,6 +486,34 @@ public final class Pipeline implements RunPipeline {
     }
   }
 
+  /**
+   * What the run put before the model ({@code listed}, the fresh items {@code prompt} lists, whose
+   * URLs in {@code cited} the verdict cites) and what it set aside.
+   */
+  private static Judged judged(
+      Progress run, VerdictPrompt prompt, List<RunItems.Collected> listed, Set<String> cited) {
+    return new Judged(
+        Judged.listed(
+            prompt,
+            listed.stream().map(RunItems.Collected::key).toList(),
+            listed.stream().map(c -> c.item().sourceType() + ":" + c.item().sourceValue()).toList(),
+            cited),
+        setAsideOf(run, run.fresh().subList(listed.size(), run.fresh().size())));
+  }
+
+  /**
+   * The items set aside as old news, then the fresh ones {@code pastBound}, by key: the first
+   * {@link Judged#MAX_SET_ASIDE} (the record counts them all in {@code setAside} and {@code
+   * fresh}).
+   */
+  private static List<Judged.SetAside> setAsideOf(
+      Progress run, List<RunItems.Collected> pastBound) {
+    List<Judged.SetAside> all = new ArrayList<>();
+    run.setAside().forEach(c -> all.add(new Judged.SetAside(c.key(), Judged.OLD_NEWS)));
+    pastBound.forEach(c -> all.add(new Judged.SetAside(c.key(), Judged.PAST_BOUND)));
+    return all.subList(0, Math.min(all.size(), Judged.MAX_SET_ASIDE));
+  }
+
   /** The keys of the judged items, the ones set aside as old news and the remapped ones. */
   private static List<String> seenNow(Progress run, List<String> judged) {
     List<String> all = new ArrayList<>(run.remapped());
@@ -515,7 +575,9 @@ public final class Pipeline implements RunPipeline {
       List<String> models,
       RunRecord.Trimmed trimmed,
       String error,
-      String decision) {
+      String decision,
+      Judged judged,
+      ModelUsage usage) {
     return new RunRecord(
         RunRecords.newRunId(),
         run.trigger(),
@@ -541,7 +603,9 @@ public final class Pipeline implements RunPipeline {
         trimmed,
         error,
         run.setAside().size(),
-        decision);
+        decision,
+        judged,
+        usage);
   }
 
   /** alert, weak-alert or no-match by the watch's thresholds. */

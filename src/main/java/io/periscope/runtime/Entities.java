@@ -6,6 +6,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -14,6 +15,7 @@ import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -35,6 +37,7 @@ public interface Entities
         AuditLogEntity.Refs,
         AdminTurnsEntity.Refs,
         EmailEntity.Refs,
+        MailBudgetEntity.Refs,
         IdentityLinkEntity.Refs,
         KeyPoolEntity.Refs,
         ModelConfigEntity.Refs,
@@ -45,7 +48,8 @@ public interface Entities
         TelegramChatsEntity.Refs,
         ChannelAddressesEntity.Refs,
         WebhookSecretEntity.Refs,
-        QuotaEntity.Refs {
+        QuotaEntity.Refs,
+        UsageEntity.Refs {
 
   /**
    * Registers every entity type, in one step, once the service's parts exist: a watch runs through

@@ -6,6 +6,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -14,6 +15,7 @@ import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -125,6 +127,8 @@ final class EntityTypes {
 
   static final EntityType<EmailEntity.Command> EMAIL =
       simple(EmailEntity.TYPE_KEY, EmailEntity::create);
+  static final EntityType<MailBudgetEntity.Command> MAIL_BUDGET =
+      simple(MailBudgetEntity.TYPE_KEY, MailBudgetEntity::create);
   static final EntityType<AuditLogEntity.Command> AUDIT_LOG =
       simple(AuditLogEntity.TYPE_KEY, AuditLogEntity::create);
   static final EntityType<AdminTurnsEntity.Command> ADMIN_TURNS =
@@ -137,6 +141,8 @@ final class EntityTypes {
       simple(TrustRulesEntity.TYPE_KEY, TrustRulesEntity::create);
   static final EntityType<QuotaEntity.Command> QUOTA =
       simple(QuotaEntity.TYPE_KEY, QuotaEntity::create);
+  static final EntityType<UsageEntity.Command> USAGE =
+      simple(UsageEntity.TYPE_KEY, UsageEntity::create);
   static final EntityType<FeedbackEntity.Command> FEEDBACK =
       simple(FeedbackEntity.TYPE_KEY, FeedbackEntity::create);
   static final EntityType<DevicesEntity.Command> DEVICES =
@@ -158,12 +164,14 @@ final class EntityTypes {
           WATCH,
           KEY_POOL,
           EMAIL,
+          MAIL_BUDGET,
           AUDIT_LOG,
           ADMIN_TURNS,
           IDENTITY_LINK,
           MODEL_CONFIG,
           TRUST_RULES,
           QUOTA,
+          USAGE,
           FEEDBACK,
           DEVICES,
           VAPID_KEY,

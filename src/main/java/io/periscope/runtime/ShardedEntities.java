@@ -6,6 +6,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -15,6 +16,7 @@ import io.periscope.entity.EntityIds;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -113,6 +115,11 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
+  public RecipientRef<MailBudgetEntity.Command> mailBudget() {
+    return ref(EntityTypes.MAIL_BUDGET, MailBudgetEntity.ID);
+  }
+
+  @Override
   public RecipientRef<ModelConfigEntity.Command> modelConfig() {
     return ref(EntityTypes.MODEL_CONFIG, ModelConfigEntity.ID);
   }
@@ -125,6 +132,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<QuotaEntity.Command> quota(String accountId) {
     return ref(EntityTypes.QUOTA, accountId);
+  }
+
+  @Override
+  public RecipientRef<UsageEntity.Command> usage(String accountId) {
+    return ref(EntityTypes.USAGE, accountId);
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.periscope.account.AccountEntity;
 import io.periscope.account.Role;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
+import io.periscope.channels.SealedChannels;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
@@ -37,7 +38,8 @@ import org.apache.pekko.Done;
  * Export and import of one account's watches, trust rules and e-mail channel addresses as one JSON
  * document, to move them within an instance or to another (ids kept). An import checks everything
  * first — each watch as a create would (its fields, its channels, the account's quotas) and against
- * the account's own watches — and writes nothing unless every watch can be imported.
+ * the account's own watches, and the trust rules against the most an account may have — and writes
+ * nothing unless all of it can be imported.
  */
 public final class Transfers {
   public static final String FORMAT = "periscope-export";
@@ -48,6 +50,7 @@ public final class Transfers {
   private final TrustRulesEntity.Refs trustRules;
   private final ChannelAddresses channelAddresses;
   private final ChannelPolicy channels;
+  private final SealedChannels sealed;
   private final QuotaPolicy quotas;
   private final Asks asks;
   private final java.time.ZoneId scheduleZone;
@@ -59,6 +62,7 @@ public final class Transfers {
       TrustRulesEntity.Refs trustRules,
       ChannelAddresses channelAddresses,
       ChannelPolicy channels,
+      SealedChannels sealed,
       QuotaPolicy quotas,
       Asks asks,
       java.time.ZoneId scheduleZone,
@@ -68,6 +72,7 @@ public final class Transfers {
     this.trustRules = trustRules;
     this.channelAddresses = channelAddresses;
     this.channels = channels;
+    this.sealed = sealed;
     this.quotas = quotas;
     this.asks = asks;
     this.scheduleZone = scheduleZone;
@@ -129,14 +134,19 @@ public final class Transfers {
 
   // ---- export
 
-  /** The document of one account. */
-  public CompletionStage<Document> export(String accountId) {
-    return account(accountId)
+  /**
+   * The document of one account.
+   *
+   * @param sealedCredentials the channels' credentials sealed (importable where the same
+   *     ENCRYPTION_KEY is), else masked
+   */
+  public CompletionStage<Document> export(String accountId, boolean sealedCredentials) {
+    return account(accountId, sealedCredentials)
         .thenApply(a -> new Document(FORMAT, VERSION, clock.instant(), List.of(a)));
   }
 
-  /** One account's data, as an export holds it. */
-  public CompletionStage<AccountData> account(String accountId) {
+  /** One account's data, as an export holds it ({@link #export}). */
+  public CompletionStage<AccountData> account(String accountId, boolean sealedCredentials) {
     CompletionStage<io.periscope.account.Account> account =
         asks.ask(accountRefs.account(accountId), AccountEntity.GetAccount::new);
     return account.thenCompose(
@@ -150,7 +160,15 @@ public final class Transfers {
                     channelAddresses.list(accountId),
                     (both, addresses) -> {
                       @SuppressWarnings("unchecked")
-                      List<Watch> ws = (List<Watch>) both[0];
+                      List<Watch> ws =
+                          ((List<Watch>) both[0])
+                              .stream()
+                                  .map(
+                                      w ->
+                                          sealedCredentials
+                                              ? sealed.seal(w)
+                                              : SealedChannels.mask(w))
+                                  .toList();
                       @SuppressWarnings("unchecked")
                       List<TrustRule> rules = (List<TrustRule>) both[1];
                       return new AccountData(
@@ -236,9 +254,45 @@ public final class Transfers {
     if (!ruleIssues.isEmpty()) throw new ValidationException(ruleIssues);
     List<String> addresses = new ArrayList<>();
     accountNode.path("channels").path("emailAddresses").forEach(e -> addresses.add(e.asText()));
+    return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+            trustRules.trustRules(accountId), TrustRulesEntity.GetRules::new)
+        .thenCompose(
+            have -> {
+              requireRoomForRules(have.rules(), rules);
+              return importChecked(accountId, role, watchNodes, rules, addresses);
+            });
+  }
 
+  /**
+   * Fails with a 400 at {@code trustRules} when the account's rules and the document's new patterns
+   * would pass {@link TrustRulesEntity#MAX_RULES}: checked with the rest, before anything is
+   * written.
+   */
+  private static void requireRoomForRules(List<TrustRule> have, List<TrustRule> wanted) {
+    Set<String> patterns = new HashSet<>();
+    have.forEach(r -> patterns.add(r.pattern()));
+    wanted.forEach(r -> patterns.add(r.pattern()));
+    if (patterns.size() > TrustRulesEntity.MAX_RULES)
+      throw new ValidationException(
+          List.of(
+              Issue.at(
+                  "the account would have "
+                      + patterns.size()
+                      + " trust rules, more than the "
+                      + TrustRulesEntity.MAX_RULES
+                      + " an account may have: nothing was imported",
+                  "trustRules")));
+  }
+
+  private CompletionStage<Report> importChecked(
+      String accountId,
+      Role role,
+      List<JsonNode> watchNodes,
+      List<TrustRule> rules,
+      List<String> addresses) {
     // every watch checked before anything is written
     Map<String, Optional<Watch>> valid = new LinkedHashMap<>();
+    Map<String, Watch> toStore = new LinkedHashMap<>();
     Map<String, String> problems = new LinkedHashMap<>();
     Set<String> seen = new HashSet<>();
     for (int i = 0; i < watchNodes.size(); i++) {
@@ -249,7 +303,11 @@ public final class Transfers {
         continue;
       }
       try {
-        valid.put(id, Optional.of(WatchValidator.validate(node, null, accountId, scheduleZone)));
+        // a masked credential cannot be imported: the export must have sealed it
+        SealedChannels.Opened opened = sealed.open(node, List.of());
+        Watch watch = WatchValidator.validate(opened.body(), null, accountId, scheduleZone);
+        valid.put(id, Optional.of(watch));
+        toStore.put(id, opened.store(watch));
       } catch (ValidationException e) {
         problems.put(id, describe(e));
       }
@@ -266,7 +324,8 @@ public final class Transfers {
               .thenCompose(
                   existing -> {
                     if (existing.isPresent()) {
-                      if (existing.get().equals(watch)) statuses.put(watch.id(), "unchanged");
+                      if (opened(existing.get()).equals(watch))
+                        statuses.put(watch.id(), "unchanged");
                       else {
                         conflicts.add(watch.id());
                         later.put(watch.id(), "the account has another watch of this id");
@@ -330,30 +389,30 @@ public final class Transfers {
                           }
                           throw new Refused(new Report(accountId, false, results, 0, List.of()));
                         }
-                        return write(accountId, valid, statuses, rules, addresses);
+                        return write(accountId, toStore, statuses, rules, addresses);
                       });
             });
   }
 
   private CompletionStage<Report> write(
       String accountId,
-      Map<String, Optional<Watch>> valid,
+      Map<String, Watch> valid,
       Map<String, String> statuses,
       List<TrustRule> rules,
       List<String> addresses) {
-    CompletableFuture<Done> done = CompletableFuture.completedFuture(Done.getInstance());
-    for (TrustRule rule : rules) {
-      done =
-          done.thenCompose(
-              d ->
-                  asks.<TrustRulesEntity.Command, TrustRule>ask(
-                          trustRules.trustRules(accountId), r -> new TrustRulesEntity.Put(rule, r))
-                      .thenApply(x -> Done.getInstance())
-                      .toCompletableFuture());
-    }
+    // the rules in one write, refused whole if others were added since the check: no watch yet
+    CompletableFuture<Done> done =
+        asks.<TrustRulesEntity.Command, Integer>ask(
+                trustRules.trustRules(accountId), r -> new TrustRulesEntity.PutAll(rules, r))
+            .exceptionally(
+                Refusal.as(
+                    Refusal.Kind.CONFLICT,
+                    "nothing was imported: the account's trust rules changed meanwhile and would"
+                        + " pass the most it may have"))
+            .thenApply(x -> Done.getInstance())
+            .toCompletableFuture();
     List<WatchResult> results = new ArrayList<>();
-    for (Map.Entry<String, Optional<Watch>> entry : valid.entrySet()) {
-      Watch watch = entry.getValue().orElseThrow();
+    for (Watch watch : valid.values()) {
       String status = statuses.get(watch.id());
       results.add(new WatchResult(watch.id(), status, null));
       if (!"created".equals(status)) continue;
@@ -408,6 +467,15 @@ public final class Transfers {
               }
               return out;
             });
+  }
+
+  /** The watch with its channels in plain text; one this keyring cannot open as it is. */
+  private Watch opened(Watch watch) {
+    try {
+      return watch.withChannels(watch.channels().stream().map(sealed::open).toList());
+    } catch (IllegalStateException e) {
+      return watch;
+    }
   }
 
   private static String describe(ValidationException e) {

@@ -67,6 +67,24 @@ public record Watch(
     timeZone = timeZone == null ? "UTC" : timeZone;
   }
 
+  /** This watch with other channels. */
+  public Watch withChannels(List<String> channels) {
+    return new Watch(
+        id,
+        owner,
+        name,
+        sources,
+        schedule,
+        condition,
+        channels,
+        threshold,
+        weakThreshold,
+        enabled,
+        timeZone,
+        quietHours,
+        digest);
+  }
+
   /** The zone its schedule is read in. */
   public ZoneId scheduleZone() {
     return ZoneId.of(timeZone);

@@ -13,6 +13,7 @@ import io.periscope.notify.Delivery;
 import io.periscope.persistence.EventDeletes;
 import io.periscope.watch.WatchEntity.AlertDelivered;
 import io.periscope.watch.WatchEntity.Attempted;
+import io.periscope.watch.WatchEntity.ChannelsResealed;
 import io.periscope.watch.WatchEntity.Command;
 import io.periscope.watch.WatchEntity.Create;
 import io.periscope.watch.WatchEntity.Created;
@@ -34,6 +35,7 @@ import io.periscope.watch.WatchEntity.Pending;
 import io.periscope.watch.WatchEntity.ReleaseDue;
 import io.periscope.watch.WatchEntity.Replace;
 import io.periscope.watch.WatchEntity.Replaced;
+import io.periscope.watch.WatchEntity.ResealChannels;
 import io.periscope.watch.WatchEntity.RetryDue;
 import io.periscope.watch.WatchEntity.Run;
 import io.periscope.watch.WatchEntity.RunFinished;
@@ -199,6 +201,12 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
     if (command instanceof Fire fire) return onFire(state, fire);
     if (command instanceof Create create) return onCreate(state, create);
     if (command instanceof Replace replace) return onReplace(state, replace);
+    if (command instanceof ResealChannels reseal)
+      // channels changed meanwhile are left as they are
+      return state.exists() && state.watch().channels().equals(reseal.previous())
+          ? persistAll(state, List.of(new ChannelsResealed(reseal.channels())))
+              .thenReply(reseal.replyTo(), s -> StatusReply.ack())
+          : Effect().reply(reseal.replyTo(), StatusReply.ack());
     if (command instanceof Delete delete) return onDelete(state, delete);
     if (command instanceof Run run) return onRun(state, run);
     if (command instanceof OwesRun owes)

@@ -300,7 +300,7 @@ public final class WatchEntity {
       if (bounded.size() > SEEN_BOUND)
         bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
-      runs.add(record);
+      runs.add(record.lean()); // the judged items stay in the journal only (RunPages#whole)
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
       Map<String, Instant> sources = new HashMap<>(baselines);
       if (baselined != null) baselined.forEach(sources::putIfAbsent);
@@ -391,6 +391,14 @@ public final class WatchEntity {
 
   /** Refused when the watch does not exist. */
   public record Replace(Watch watch, ActorRef<StatusReply<Watch>> replyTo) implements Command {}
+
+  /**
+   * The watch's channels sealed anew ({@code keys re-encrypt}): the same channels, only while they
+   * are still {@code previous}.
+   */
+  public record ResealChannels(
+      List<String> previous, List<String> channels, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
   /** Refused when the watch does not exist. */
   public record Get(ActorRef<StatusReply<Watch>> replyTo) implements Command {}
@@ -509,6 +517,9 @@ public final class WatchEntity {
   public record Created(Watch watch, Instant at, Instant nextFireAt) implements Event {}
 
   public record Replaced(Watch watch, Instant at, Instant nextFireAt) implements Event {}
+
+  /** The watch's channels, sealed anew under the newest key. */
+  public record ChannelsResealed(List<String> channels) implements Event {}
 
   /**
    * The scheduled run due at {@code firedFor} was recorded; the watch is next due at {@code

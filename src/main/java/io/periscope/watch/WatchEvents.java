@@ -1,6 +1,7 @@
 package io.periscope.watch;
 
 import io.periscope.watch.WatchEntity.AlertDelivered;
+import io.periscope.watch.WatchEntity.ChannelsResealed;
 import io.periscope.watch.WatchEntity.Created;
 import io.periscope.watch.WatchEntity.Deleted;
 import io.periscope.watch.WatchEntity.DeliveriesDue;
@@ -32,6 +33,8 @@ final class WatchEvents {
   private static State applyOwn(State state, Event event) {
     if (event instanceof Created e) return state.created(e.watch(), e.at(), e.nextFireAt());
     if (event instanceof Replaced e) return state.withWatch(e.watch(), e.nextFireAt());
+    if (event instanceof ChannelsResealed e)
+      return state.withWatch(state.watch().withChannels(e.channels()), state.nextFireAt());
     if (event instanceof Deleted) return state.withWatch(null, null);
     if (event instanceof ScheduleAdvanced e) return state.withNextFire(e.nextFireAt());
     if (event instanceof RunRecorded e)

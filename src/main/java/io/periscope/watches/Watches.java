@@ -13,7 +13,9 @@ import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.ValidationException;
+import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
+import io.periscope.notify.WebhookSecrets;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.quota.Quotas;
 import io.periscope.watch.Watch;
@@ -36,6 +38,7 @@ public final class Watches {
   private final AccountEntity.Refs accounts;
   private final WatchEntity.Refs watches;
   private final ChannelPolicy channels;
+  private final WebhookSecrets webhookSecrets;
   private final QuotaPolicy quotas;
   private final Asks asks;
   private final AccountWatches listing;
@@ -44,11 +47,13 @@ public final class Watches {
       AccountEntity.Refs accounts,
       WatchEntity.Refs watches,
       ChannelPolicy channels,
+      WebhookSecrets webhookSecrets,
       QuotaPolicy quotas,
       Asks asks) {
     this.accounts = accounts;
     this.watches = watches;
     this.channels = channels;
+    this.webhookSecrets = webhookSecrets;
     this.quotas = quotas;
     this.asks = asks;
     this.listing = new AccountWatches(accounts, watches, asks);
@@ -73,19 +78,21 @@ public final class Watches {
   }
 
   /**
-   * Creates a validated watch for its owner, of {@code role}: fails with a {@link
-   * ValidationException} naming each channel the owner may not use or a schedule too frequent, an
-   * {@link io.periscope.entity.OverQuota} past the account's quotas, and {@code CONFLICT} when the
-   * owner has a watch of that id.
+   * Creates a validated watch for its owner, of {@code role}: checked as {@code plain} (its
+   * channels as the owner named them), written as {@code stored} (their credentials sealed). Fails
+   * with a {@link ValidationException} naming each channel the owner may not use or a schedule too
+   * frequent, an {@link io.periscope.entity.OverQuota} past the account's quotas, and {@code
+   * CONFLICT} when the owner has a watch of that id.
    */
-  public CompletionStage<Watch> create(Role role, Watch watch) {
-    return checked(role, watch)
+  public CompletionStage<Watch> create(Role role, Watch plain, Watch stored) {
+    return checked(role, plain)
         .thenCompose(
             limits ->
                 limits.maxWatches() == null
                     ? CompletableFuture.completedFuture(Done.getInstance())
-                    : reserve(watch.owner(), watch.id(), limits.maxWatches()))
-        .thenCompose(reserved -> write(watch));
+                    : reserve(plain.owner(), plain.id(), limits.maxWatches()))
+        .thenCompose(reserved -> signed(plain))
+        .thenCompose(signed -> write(stored));
   }
 
   /**
@@ -141,17 +148,39 @@ public final class Watches {
   }
 
   /**
-   * Replaces the owner's watch of {@code watch}'s id, checked as a create is but for the number of
-   * watches; {@code NOT_FOUND} when there is none.
+   * Replaces the owner's watch of that id, checked ({@code plain}) and written ({@code stored}) as
+   * a create is, but for the number of watches; {@code NOT_FOUND} when there is none.
    */
-  public CompletionStage<Watch> replace(Role role, Watch watch) {
-    return checked(role, watch)
+  public CompletionStage<Watch> replace(Role role, Watch plain, Watch stored) {
+    return checked(role, plain)
+        .thenCompose(limits -> signed(plain))
         .thenCompose(
-            limits ->
+            signed ->
                 asks.<WatchEntity.Command, Watch>ask(
-                    watches.watch(watch.owner(), watch.id()),
-                    r -> new WatchEntity.Replace(watch, r)))
+                    watches.watch(stored.owner(), stored.id()),
+                    r -> new WatchEntity.Replace(stored, r)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+  }
+
+  /**
+   * Each webhook the watch names has its signing secret once the watch is saved, so its owner can
+   * set the receiver up before the first alert; one that cannot be made now is made at the first
+   * delivery.
+   */
+  private CompletionStage<Done> signed(Watch plain) {
+    CompletableFuture<?>[] made =
+        plain.channels().stream()
+            .map(ChannelId::parse)
+            .flatMap(Optional::stream)
+            .filter(c -> c.kind() == ChannelId.Kind.WEBHOOK)
+            .map(
+                c ->
+                    webhookSecrets
+                        .secret(plain.owner(), c.target())
+                        .toCompletableFuture()
+                        .exceptionally(e -> Optional.empty()))
+            .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(made).thenApply(all -> Done.getInstance());
   }
 
   /**

@@ -73,4 +73,53 @@ public class WebhookSecretEntityTest {
     assertTrue(
         entity.<StatusReply<Done>>runCommand(WebhookSecretEntity.Remove::new).reply().isError());
   }
+
+  private WebhookSecretEntity.EndpointSecret ensure(String endpoint, String ciphertext) {
+    return entity
+        .<StatusReply<WebhookSecretEntity.EndpointSecret>>runCommand(
+            r ->
+                new WebhookSecretEntity.Ensure(
+                    endpoint, "https://hooks.example.org/" + endpoint, ciphertext, MADE, r))
+        .reply()
+        .getValue();
+  }
+
+  @Test
+  public void eachEndpointHasItsOwnSecretMadeOnceRotatedAndResealed() {
+    WebhookSecretEntity.EndpointSecret first = ensure("e1", "v2:abcd:e1-first");
+    assertEquals("v2:abcd:e1-first", first.ciphertext());
+    assertTrue(first.own());
+    assertEquals("made once", first, ensure("e1", "v2:abcd:e1-other"));
+    assertEquals("v2:abcd:e2", ensure("e2", "v2:abcd:e2").ciphertext());
+
+    entity.<StatusReply<WebhookSecretEntity.EndpointSecret>>runCommand(
+        r ->
+            new WebhookSecretEntity.ReplaceEndpoint(
+                "e1", "https://hooks.example.org/e1", "v2:abcd:e1-rotated", MADE, r));
+    entity.<StatusReply<Done>>runCommand(
+        r -> new WebhookSecretEntity.ResealEndpoint("e1", "v2:abcd:e1-rotated", "v2:ef01:e1", r));
+    assertTrue(
+        "a reseal of a secret rotated meanwhile changes nothing",
+        entity
+            .<StatusReply<Done>>runCommand(
+                r -> new WebhookSecretEntity.ResealEndpoint("e2", "v2:abcd:stale", "v2:ef01:x", r))
+            .events()
+            .isEmpty());
+    entity.restart();
+    assertEquals("v2:ef01:e1", ensure("e1", "v2:abcd:unused").ciphertext());
+    assertEquals("v2:abcd:e2", get().endpoints().get("e2").ciphertext());
+    assertFalse("no account secret", get().exists());
+  }
+
+  @Test
+  public void theAccountsSecretSignsTheEndpointsWithoutTheirOwn() {
+    entity.<StatusReply<WebhookSecretEntity.State>>runCommand(
+        r -> new WebhookSecretEntity.Replace("v2:abcd:account", MADE, r));
+    var signing =
+        entity.<StatusReply<WebhookSecretEntity.EndpointSecret>>runCommand(
+            r -> new WebhookSecretEntity.Ensure("e1", "https://x.org/", "v2:abcd:new", MADE, r));
+    assertTrue("nothing made", signing.events().isEmpty());
+    assertEquals("v2:abcd:account", signing.reply().getValue().ciphertext());
+    assertFalse(signing.reply().getValue().own());
+  }
 }

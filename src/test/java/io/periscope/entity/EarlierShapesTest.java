@@ -66,4 +66,21 @@ public class EarlierShapesTest {
     assertEquals("keycloak", event.pending().provider());
     assertNull(event.pending().login());
   }
+
+  @Test
+  public void aWebhookSecretStateOfBeforeEndpointsHasNone() throws Exception {
+    var state =
+        (io.periscope.channels.WebhookSecretEntity.State)
+            read(
+                new io.periscope.channels.WebhookSecretEntity.State(null, null),
+                """
+                {"ciphertext": "v2:abcd:sealed", "createdAt": "2026-01-01T00:00:00Z"}\
+                """);
+    assertEquals("v2:abcd:sealed", state.ciphertext());
+    assertEquals(java.util.Map.of(), state.endpoints());
+    assertEquals(
+        "the account's secret signs every endpoint",
+        "v2:abcd:sealed",
+        state.signing("any").ciphertext());
+  }
 }

@@ -132,6 +132,8 @@ public class FeedbackEntityTest {
             new io.periscope.watch.RunRecord.Trimmed(0, 0),
             null,
             0,
+            null,
+            null,
             null);
     assertEquals(Feedback.MAX_SUMMARY, Feedback.RunSummary.of(record).summary().length());
   }

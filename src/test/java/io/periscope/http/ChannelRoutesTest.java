@@ -1,6 +1,7 @@
 package io.periscope.http;
 
 import static io.periscope.testing.InProcessService.json;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -250,6 +251,110 @@ public class ChannelRoutesTest {
   }
 
   @Test
+  public void everyWebhookIsSignedWithItsEndpointsOwnSecretWhichOnlyAWatchesTokenReads()
+      throws Exception {
+    String fay = service.signedIn("fay", "user");
+    try (MockWebServer receiver = new MockWebServer()) {
+      for (int i = 0; i < 3; i++) receiver.enqueue(new MockResponse().setResponseCode(204));
+      receiver.start();
+      String first = receiver.url("/fay-1").toString();
+      String second = receiver.url("/fay-2?token=fay-receiver-token").toString();
+      String secondShown = receiver.url("/fay-2").toString() + "?••••";
+      json(
+          service.call(
+              "POST", "/watches", fay, watch("fay-1", "webhook:" + first, "webhook:" + second)),
+          201);
+      // made when the watch was saved, before anything was sent
+      JsonNode firstSecret = endpointSecret(fay, first, 200);
+      JsonNode secondSecret = endpointSecret(fay, secondShown, 200);
+      assertEquals(
+          "the endpoint as answers show it", secondShown, secondSecret.get("url").asText());
+      assertFalse(
+          "each endpoint its own",
+          firstSecret.get("secret").asText().equals(secondSecret.get("secret").asText()));
+      JsonNode status = json(service.call("GET", "/channels/webhook-secret", fay, null), 200);
+      assertFalse("no account secret", status.get("exists").asBoolean());
+      assertEquals(2, status.get("endpoints").size());
+
+      JsonNode run = json(service.call("POST", "/watches/fay-1/run", fay, null), 200).get("result");
+      assertEquals(run.toString(), 2, run.get("notificationsSent").asInt());
+      Map<String, String> secretOf =
+          Map.of(
+              "/fay-1", firstSecret.get("secret").asText(),
+              "/fay-2?token=fay-receiver-token", secondSecret.get("secret").asText());
+      for (int i = 0; i < 2; i++) {
+        RecordedRequest hook = receiver.takeRequest(5, TimeUnit.SECONDS);
+        assertTrue(
+            hook.getPath(),
+            StandardWebhooksReceiver.verifies(
+                secretOf.get(hook.getPath()), hook, hook.getBody().readByteArray()));
+      }
+
+      // rotation: one endpoint's new secret signs its next delivery
+      JsonNode rotated =
+          json(
+              service.call(
+                  "POST",
+                  "/channels/webhook-secret?url=" + java.net.URLEncoder.encode(first, UTF_8),
+                  fay,
+                  null),
+              201);
+      assertFalse(rotated.get("secret").asText().equals(firstSecret.get("secret").asText()));
+      assertEquals(rotated.get("secret"), endpointSecret(fay, first, 200).get("secret"));
+      json(
+          service.call(
+              "POST",
+              "/channels/test",
+              fay,
+              Json.text(Map.of("channels", List.of("webhook:" + first)))),
+          200);
+      RecordedRequest hook = receiver.takeRequest(5, TimeUnit.SECONDS);
+      assertTrue(
+          StandardWebhooksReceiver.verifies(
+              rotated.get("secret").asText(), hook, hook.getBody().readByteArray()));
+    }
+
+    endpointSecret(fay, "https://never-used.example.org/hook", 404);
+    endpointSecret(fay, "not a url", 400);
+    String reader =
+        json(
+                service.call(
+                    "POST",
+                    "/account/tokens",
+                    fay,
+                    Json.text(Map.of("name", "dashboard", "scopes", List.of("read")))),
+                201)
+            .get("token")
+            .asText();
+    assertEquals(
+        "a secret is a credential: not for a read-only token",
+        403,
+        service
+            .call(
+                "GET",
+                "/channels/webhook-secret?url="
+                    + java.net.URLEncoder.encode("https://x.org/", UTF_8),
+                reader,
+                null)
+            .statusCode());
+    assertEquals(403, service.call("GET", "/channels/webhook-secret", reader, null).statusCode());
+    assertEquals(
+        "reading the rest still is",
+        200,
+        service.call("GET", "/watches", reader, null).statusCode());
+  }
+
+  private static JsonNode endpointSecret(String token, String url, int status) throws Exception {
+    return json(
+        service.call(
+            "GET",
+            "/channels/webhook-secret?url=" + java.net.URLEncoder.encode(url, UTF_8),
+            token,
+            null),
+        status);
+  }
+
+  @Test
   public void aTestSendTriesEachChannelOnceAndSaysWhatHappenedOnEach() throws Exception {
     String gina = service.signedIn("gina", "user");
     try (MockWebServer up = new MockWebServer();
@@ -359,7 +464,10 @@ public class ChannelRoutesTest {
               .get("results");
       assertEquals(results.toString(), channels.size(), results.size());
       for (int i = 0; i < channels.size(); i++) {
-        assertEquals(channels.get(i), results.get(i).get("channel").asText());
+        assertEquals(
+            "the answer shows the credential masked",
+            io.periscope.notify.ChannelMask.mask(channels.get(i)),
+            results.get(i).get("channel").asText());
         assertTrue(results.get(i).toString(), results.get(i).get("ok").asBoolean());
       }
       java.util.Set<String> paths = new java.util.HashSet<>();

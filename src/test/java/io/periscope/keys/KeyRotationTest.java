@@ -16,6 +16,10 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.StandardWebhooksReceiver;
 import io.periscope.testing.TestJournals;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchSource;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +49,9 @@ public class KeyRotationTest {
   static final String K2 = "second-encryption-key-of-at-least-32-bytes";
   static final String MODEL_KEY = "sk-stored-by-the-old-version-0001";
 
+  static final String NTFY_PASSWORD = "ntfy-password-of-the-old-version";
   private final MockWebServer provider = new MockWebServer();
+  private final MockWebServer ntfy = new MockWebServer();
 
   /** The key of every probe the provider saw. */
   private final ConcurrentLinkedDeque<String> probedWith = new ConcurrentLinkedDeque<>();
@@ -63,12 +69,21 @@ public class KeyRotationTest {
           }
         });
     provider.start();
+    ntfy.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            return new MockResponse().setResponseCode(200);
+          }
+        });
+    ntfy.start();
     journal = TestJournals.h2(); // one in-memory journal, kept across the services below
   }
 
   @After
   public void stop() throws Exception {
     provider.shutdown();
+    ntfy.shutdown();
   }
 
   private InProcessService service(String jwtSecret, String encryptionKeys) throws Exception {
@@ -124,6 +139,26 @@ public class KeyRotationTest {
               .toCompletableFuture()
               .get(10, TimeUnit.SECONDS)
               .publicKey();
+      // and a watch's channel with its credential in plain text
+      asks.<WatchEntity.Command, Watch>ask(
+              entities.watch("root", "old-watch"),
+              r ->
+                  new WatchEntity.Create(
+                      new Watch(
+                          "old-watch",
+                          "root",
+                          "old",
+                          List.of(new WatchSource("rss", "https://example.org/feed", null, null)),
+                          "0 0 1 1 *",
+                          "c",
+                          List.of(ntfyChannel()),
+                          0.5,
+                          null,
+                          true,
+                          null),
+                      r))
+          .toCompletableFuture()
+          .get(10, TimeUnit.SECONDS);
     }
 
     // 2. The upgrade: ENCRYPTION_KEY is new, AUTH_JWT_SECRET the same; the old keys still work.
@@ -132,13 +167,14 @@ public class KeyRotationTest {
       assertTrue(probe(upgraded, root), probe(upgraded, root).startsWith("200"));
       assertEquals(vapidPublicKey, vapidKey(upgraded, root));
       JsonNode moved = reencrypt(upgraded, root);
-      assertEquals(moved.toString(), 2, moved.get("reencrypted").asInt()); // pool key and VAPID
+      // the pool key, VAPID, and the channel's credential, sealed now
+      assertEquals(moved.toString(), 3, moved.get("reencrypted").asInt());
       assertEquals(0, moved.get("undecryptable").asInt());
       webhookSecret =
           json(upgraded.call("POST", "/channels/webhook-secret", root, null), 201)
               .get("secret")
               .asText();
-      assertEquals(3, reencrypt(upgraded, root).get("current").asInt()); // and the secret
+      assertEquals(4, reencrypt(upgraded, root).get("current").asInt()); // and the secret
     }
 
     // 3. AUTH_JWT_SECRET rotated: every token ends, the stored keys stay readable.
@@ -152,13 +188,22 @@ public class KeyRotationTest {
     try (InProcessService both = service(NEW_JWT_SECRET, K2 + "," + K1)) {
       String root = both.login("root", "root-passphrase");
       assertTrue(probe(both, root).startsWith("200"));
-      assertEquals(3, reencrypt(both, root).get("reencrypted").asInt());
+      assertEquals(4, reencrypt(both, root).get("reencrypted").asInt());
     }
     try (InProcessService onlyNew = service(NEW_JWT_SECRET, K2)) {
       String root = onlyNew.login("root", "root-passphrase");
       assertTrue(probe(onlyNew, root).startsWith("200"));
       assertEquals(vapidPublicKey, vapidKey(onlyNew, root));
       assertSignedWith(webhookSecret, onlyNew, root);
+      JsonNode sent =
+          json(onlyNew.call("POST", "/watches/old-watch/channels/test", root, null), 200);
+      assertTrue(sent.toString(), sent.at("/results/0/ok").asBoolean());
+      assertEquals(
+          "the channel's credential, sealed under the new key",
+          "Basic "
+              + java.util.Base64.getEncoder()
+                  .encodeToString(("alice:" + NTFY_PASSWORD).getBytes(StandardCharsets.UTF_8)),
+          ntfy.takeRequest(5, TimeUnit.SECONDS).getHeader("Authorization"));
     }
 
     // 5. The key that sealed them is gone: the pool's key is dead, and the operator is told.
@@ -176,6 +221,9 @@ public class KeyRotationTest {
       assertEquals("dead", key.get("status").asText());
       assertTrue(key.toString(), key.get("lastProblem").asText().startsWith("undecryptable"));
       assertTrue(logs.lines().stream().anyMatch(l -> l.contains("kind=key-undecryptable")));
+      JsonNode sent = json(lost.call("POST", "/watches/old-watch/channels/test", root, null), 200);
+      assertTrue(
+          sent.toString(), sent.at("/results/0/error").asText().contains("no longer configured"));
     }
   }
 
@@ -191,6 +239,10 @@ public class KeyRotationTest {
       RecordedRequest hook = receiver.takeRequest(5, TimeUnit.SECONDS);
       assertTrue(StandardWebhooksReceiver.verifies(secret, hook, hook.getBody().readByteArray()));
     }
+  }
+
+  private String ntfyChannel() {
+    return "ntfy:http://alice:" + NTFY_PASSWORD + "@localhost:" + ntfy.getPort() + "/alerts";
   }
 
   private static String vapidKey(InProcessService service, String token) throws Exception {

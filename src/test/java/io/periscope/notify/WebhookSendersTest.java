@@ -110,8 +110,8 @@ public class WebhookSendersTest {
     String secret = WebhookSignature.newSecret();
     List<String> askedFor = new ArrayList<>();
     WebhookSecrets secrets =
-        owner -> {
-          askedFor.add(owner);
+        (owner, url) -> {
+          askedFor.add(owner + " " + url);
           return CompletableFuture.completedFuture(Optional.of(secret));
         };
     MutableClock clock = new MutableClock(NOW);
@@ -124,7 +124,10 @@ public class WebhookSendersTest {
 
     RecordedRequest first = server.takeRequest();
     RecordedRequest retry = server.takeRequest();
-    assertEquals(List.of("alice", "alice"), askedFor);
+    assertEquals(
+        "the secret of the owner's endpoint",
+        List.of("alice " + channel.target(), "alice " + channel.target()),
+        askedFor);
     assertEquals(first.getHeader("webhook-id"), retry.getHeader("webhook-id"));
     assertEquals(Long.toString(NOW.getEpochSecond()), first.getHeader("webhook-timestamp"));
     assertEquals(Long.toString(NOW.getEpochSecond() + 90), retry.getHeader("webhook-timestamp"));
@@ -156,7 +159,7 @@ public class WebhookSendersTest {
   @Test
   public void aSecretThatCannotBeReadSendsNothing() throws Exception {
     WebhookSecrets broken =
-        owner -> CompletableFuture.failedFuture(new IllegalStateException("cannot decrypt"));
+        (owner, url) -> CompletableFuture.failedFuture(new IllegalStateException("cannot decrypt"));
     Delivery delivery =
         await(
             new WebhookSender(client, broken, Clock.systemUTC())

@@ -84,6 +84,8 @@ public class EntityRunAllTest {
           new RunRecord.Trimmed(0, 0),
           null,
           0,
+          null,
+          null,
           null);
     }
   }

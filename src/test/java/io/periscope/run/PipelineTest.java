@@ -18,6 +18,9 @@ import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.llm.Judged;
+import io.periscope.llm.JudgedItem;
+import io.periscope.llm.ModelUsage;
 import io.periscope.llm.OpenAiCompatibleClient;
 import io.periscope.llm.PooledModel;
 import io.periscope.llm.VerdictPrompt;
@@ -94,6 +97,9 @@ public class PipelineTest {
   private Pipeline pipeline;
   private FakePushService pushService;
 
+  /** Each model call's usage as the pipeline reported it: {@code owner/watch calls}. */
+  private final List<String> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** "Now" for the throttle of the alerts about failing watches. */
   private final MutableClock alertClock = new MutableClock(Instant.parse("2026-11-25T12:00:00Z"));
 
@@ -158,7 +164,9 @@ public class PipelineTest {
                                   List.of(
                                       Map.of(
                                           "message",
-                                          Map.of("role", "assistant", "content", answer))))));
+                                          Map.of("role", "assistant", "content", answer))),
+                                  "usage",
+                                  Map.of("prompt_tokens", 200, "completion_tokens", 40))));
             }
             return new MockResponse()
                 .setHeader("Content-Type", "application/json")
@@ -225,11 +233,13 @@ public class PipelineTest {
                 io.periscope.notify.WebhookSecrets.NONE,
                 (owner, channels) -> CompletableFuture.completedFuture(Map.of()),
                 LoggedAlerts.create(),
-                new NotifyMeters(new SimpleMeterRegistry())),
+                new NotifyMeters(new SimpleMeterRegistry()),
+                java.util.function.UnaryOperator.identity()),
             admin,
             new RepeatedAlerts(admin, alertClock, RepeatedAlerts.REPEAT_EVERY),
             owner -> rules.get(),
             io.periscope.llm.ModelCallMeter.UNMETERED,
+            (owner, watchId) -> used -> recorded.add(owner + "/" + watchId + " " + used.calls()),
             Clock.systemUTC());
   }
 
@@ -417,6 +427,14 @@ public class PipelineTest {
     assertEquals("pages fetched: only the judged items'", judged, requestsTo("/many/"));
     assertEquals(new RunRecord.Collection(judged, kept, judged, 0), r.collection());
     assertEquals("left unjudged", kept - judged, r.trimmed().itemsDropped());
+    assertEquals(judged, r.judged().items().size());
+    assertEquals(
+        "past the bound, listed by key up to a bound of their own",
+        Math.min(kept - judged, Judged.MAX_SET_ASIDE),
+        r.judged().setAside().size());
+    assertEquals(
+        new Judged.SetAside("rss:" + url("/thousand.xml") + " m-" + judged, Judged.PAST_BOUND),
+        r.judged().setAside().get(0));
     List<String> expected = new java.util.ArrayList<>();
     for (int i = 0; i < judged; i++) expected.add("rss:" + url("/thousand.xml") + " m-" + i);
     assertEquals("the newest, judged, are seen; the rest wait", expected, outcome.newlySeen());
@@ -588,6 +606,27 @@ public class PipelineTest {
             .getBody()
             .readUtf8()
             .contains("Full text of /articles/launch"));
+  }
+
+  @Test
+  public void theRecordKeepsWhatWasJudgedAndWhatTheModelCallTook() throws Exception {
+    verdict.set(answer(true, 0.9));
+    RunRecord r = run(watch(null), Set.of()).record();
+    Judged judged = r.judged();
+    assertEquals(
+        List.of(url("/articles/launch"), url("/articles/note")),
+        judged.items().stream().map(JudgedItem::url).toList());
+    JudgedItem launch = judged.items().get(0);
+    assertEquals("rss:" + url("/feed.xml") + " g-launch", launch.key());
+    assertEquals("Launch date set", launch.title());
+    assertEquals("rss:" + url("/feed.xml"), launch.source());
+    assertEquals("official", launch.trust());
+    assertEquals("the text the prompt carried", "Full text of /articles/launch.", launch.excerpt());
+    assertTrue("the verdict cites the launch", launch.cited());
+    assertFalse("and not the note", judged.items().get(1).cited());
+    assertEquals(List.of(), judged.setAside());
+    assertEquals(new ModelUsage(1, 200, 0, 40, null), r.usage());
+    assertEquals("the ledger heard of the call", List.of("alice/acme 1"), recorded);
   }
 
   @Test
@@ -799,6 +838,14 @@ public class PipelineTest {
     assertNull(first.alert());
     assertEquals(0, requestsTo("/v1/chat/completions"));
     assertEquals(List.of("rss:" + url("/old.xml") + " g-old-launch"), first.newlySeen());
+    assertEquals(
+        "nothing put before the model, the old news listed by key",
+        new Judged(
+            List.of(),
+            List.of(
+                new Judged.SetAside("rss:" + url("/old.xml") + " g-old-launch", Judged.OLD_NEWS))),
+        r.judged());
+    assertEquals(ModelUsage.NONE, r.usage());
     assertEquals(Map.of("rss:" + url("/old.xml"), created), first.baselined());
   }
 

@@ -100,6 +100,8 @@ public class RunHistoryTest {
         new RunRecord.Trimmed(0, 0),
         null,
         0,
+        null,
+        null,
         null);
   }
 

@@ -101,6 +101,8 @@ public class WatchRunsTest {
         new RunRecord.Trimmed(0, 0),
         null,
         0,
+        null,
+        null,
         null);
   }
 

@@ -579,6 +579,82 @@ public class WebClientIT {
   }
 
   @Test
+  public void aPersonSeesWhatARunJudgedAndWhatTheirWatchesCost() throws Exception {
+    String token = user("vera");
+    watch(token, "vera-acme", "Acme launch");
+    // verdicts priced, so the run and the month show a cost; assistance not
+    assertEquals(
+        200,
+        api.send(
+                "PUT",
+                service.uri("/admin/model"),
+                adminToken,
+                Json.text(
+                    Map.of(
+                        "verdicts",
+                        Map.of(
+                            "provider",
+                            "openai",
+                            "baseUrl",
+                            fakes.base() + "/v1",
+                            "model",
+                            "fake-model",
+                            "price",
+                            Map.of("inputPerMillion", 2.5, "outputPerMillion", 10)),
+                        "assistance",
+                        Map.of(
+                            "provider",
+                            "openai",
+                            "baseUrl",
+                            fakes.base() + "/v1",
+                            "model",
+                            "fake-model"))))
+            .statusCode());
+    try {
+      assertEquals(
+          200, api.send("POST", service.uri("/watches/vera-acme/run"), token, null).statusCode());
+      browser.open("/watch/vera-acme");
+      signIn("vera@example.org");
+      browser.heading("Acme launch");
+      WebElement month =
+          browser.waitFor(
+              By.xpath(
+                  "//dt[.='Model use this month']/following-sibling::dd[1][contains(.,'tokens')]"));
+      assertTrue(month.getText(), month.getText().contains("2,040 tokens"));
+      assertTrue(month.getText(), month.getText().contains("cost 0.0069"));
+      browser.button("Show details").click();
+      WebElement judged =
+          browser.waitFor(By.xpath("//li[contains(@class,'run')]//h4[.='What was judged']"));
+      WebElement cited =
+          browser.waitFor(By.xpath("//li[contains(@class,'judged') and contains(@class,'cited')]"));
+      assertTrue(cited.getText(), cited.getText().startsWith("Cited"));
+      assertTrue(
+          "the feed's title is text, not markup: " + cited.getText(),
+          cited.getText().contains(WebFakes.HOSTILE_TITLE));
+      String run = browser.driver.findElement(By.cssSelector("li.run")).getText();
+      assertTrue(run, run.contains("1 item was put before the model; 1 cited."));
+      browser.assertAccessible("a run's judged items");
+      browser.driver.executeScript("arguments[0].scrollIntoView()", judged);
+      browser.screenshot("run-judged");
+
+      browser.link("Usage").click();
+      browser.heading("Model usage");
+      browser.waitFor(By.xpath("//table//td[a[.='Acme launch']]"));
+      assertEquals(
+          "a bar a day",
+          30L,
+          browser.driver.executeScript("return document.querySelectorAll('.bars li').length"));
+      String usage = browser.driver.findElement(By.tagName("main")).getText();
+      assertTrue(usage, usage.contains("This month: 2,040 tokens (1,800 in, 240 out) in 1 call"));
+      browser.assertAccessible("usage");
+      browser.screenshot("usage");
+      noConsoleErrors();
+    } finally {
+      api.send("DELETE", service.uri("/admin/model"), adminToken, null);
+    }
+  }
+
+  @Test
   public void signingInThroughTheIdentityProviderLandsSignedIn() throws Exception {
     browser.open("/sign-in");
     browser.link("GitHub").click();
