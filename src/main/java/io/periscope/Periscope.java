@@ -79,6 +79,7 @@ import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
@@ -564,7 +565,8 @@ public final class Periscope {
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks =
         new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
-    ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
+    ClientAddresses clients =
+        ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     return new HttpApi(
         tokens,
         sessions,
@@ -605,7 +607,8 @@ public final class Periscope {
             runs,
             runPages,
             settings.maxBodyBytes(),
-            settings.scheduleTimeZone()),
+            settings.scheduleTimeZone(),
+            new HeldSlots<>(settings.eventStreamsPerAccount())),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import org.apache.pekko.Done;
 
 /**
  * Creating accounts and signing in. An account is made by first claiming its e-mail in the e-mail
@@ -219,6 +220,16 @@ public final class Accounts {
                                   conflictOr(failure, duplicateId(account.id()), false));
                         })
                     .thenCompose(s -> s));
+  }
+
+  /** Remembers that {@code email}'s account signed in from the client network {@code network}. */
+  public CompletionStage<Done> rememberSignIn(String email, String network) {
+    return emails.rememberSignIn(EmailEntity.normalize(email), network);
+  }
+
+  /** Whether {@code email}'s account signed in from the client network {@code network} before. */
+  public CompletionStage<Boolean> signedInBefore(String email, String network) {
+    return emails.signedInBefore(EmailEntity.normalize(email), network);
   }
 
   /** The account holding {@code email}; fails with {@link EntityRefusal} when none does. */

@@ -22,6 +22,7 @@ import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
@@ -43,6 +44,7 @@ import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.pattern.AskTimeoutException;
@@ -58,12 +60,15 @@ public final class WatchRoutes implements Routes {
   private final OnDemandRuns runs;
   private final RunPages history;
   private final long maxBody;
+  private final HeldSlots<String> eventStreams;
 
   /**
    * @param watches refuses a watch naming a channel its owner may not use (400) or past its owner's
    *     quotas (400 on its schedule, 409 otherwise)
    * @param sealed seals the credentials of the channels stored; answers show them masked
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   * @param eventStreams the job event streams each account may hold open on this node
+   *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
    */
   public WatchRoutes(
       Watches watches,
@@ -71,13 +76,15 @@ public final class WatchRoutes implements Routes {
       OnDemandRuns runs,
       RunPages history,
       long maxBody,
-      ZoneId scheduleZone) {
+      ZoneId scheduleZone,
+      HeldSlots<String> eventStreams) {
     this.watches = watches;
     this.sealed = sealed;
     this.scheduleZone = scheduleZone;
     this.runs = runs;
     this.history = history;
     this.maxBody = maxBody;
+    this.eventStreams = eventStreams;
   }
 
   /** The body of GET /watches. */
@@ -306,6 +313,16 @@ public final class WatchRoutes implements Routes {
     return onSuccess(
         runs.runAllJob(owner, jobId),
         job -> {
+          if (!eventStreams.take(owner))
+            return answer(
+                Reply.error(
+                        StatusCodes.TOO_MANY_REQUESTS,
+                        "this account already follows "
+                            + eventStreams.perKey()
+                            + " event streams; close one first")
+                    .withHeader(
+                        RawHeader.create(
+                            "Retry-After", Long.toString(EVENTS_HEARTBEAT.toSeconds()))));
           Set<String> sent = new HashSet<>();
           var looks =
               job.finished()
@@ -314,7 +331,12 @@ public final class WatchRoutes implements Routes {
           return completeOK(
               looks
                   .mapConcat(look -> eventsOf(look, sent))
-                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
+                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat)
+                  .watchTermination(
+                      (notUsed, ended) -> {
+                        ended.whenComplete((done, failure) -> eventStreams.release(owner));
+                        return notUsed;
+                      }),
               EventStreamMarshalling.toEventStream());
         });
   }
