@@ -16,6 +16,8 @@ import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
+import io.periscope.backtest.BacktestJobs;
+import io.periscope.backtest.Backtester;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
@@ -35,6 +37,7 @@ import io.periscope.http.AccountRoutes;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
+import io.periscope.http.BacktestRoutes;
 import io.periscope.http.ChannelRoutes;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
@@ -118,6 +121,10 @@ public final class Periscope {
   private final Metrics metrics;
   private final NotifyMeters notifyMeters;
   private final ModelMeters modelMeters;
+
+  /** Streams the backtests run on. */
+  private final ActorSystem<?> system;
+
   private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
@@ -190,6 +197,7 @@ public final class Periscope {
    */
   public Periscope(
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
+    this.system = system;
     this.settings = Settings.from(config);
     this.metrics = Metrics.get(system);
     this.serving = Serving.get(system);
@@ -533,6 +541,14 @@ public final class Periscope {
     Feedbacks feedbacks =
         new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
     ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
+    Backtester backtester =
+        new Backtester(
+            system,
+            runPages,
+            feedbacks,
+            new PooledModel(models.verdicts(), keyPools, modelMeters),
+            quotas::useModelCall,
+            usage);
     return new HttpApi(
         tokens,
         sessions,
@@ -605,6 +621,13 @@ public final class Periscope {
             entities,
             asks),
         new UsageRoutes(usage, accounts, entities, asks),
+        new BacktestRoutes(
+            backtester,
+            new BacktestJobs(backtester, Clock.systemUTC()),
+            entities,
+            asks,
+            aiLimiter,
+            settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }
 }

@@ -80,6 +80,7 @@ public final class HttpApi {
       OpenApiRoutes openApi,
       ChannelRoutes channels,
       UsageRoutes usage,
+      BacktestRoutes backtests,
       WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
@@ -100,6 +101,7 @@ public final class HttpApi {
             openApi,
             channels,
             usage,
+            backtests,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));

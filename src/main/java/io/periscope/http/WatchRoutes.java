@@ -43,7 +43,6 @@ import io.periscope.watch.WatchValidator;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +50,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.Done;
-import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
@@ -206,12 +204,6 @@ public final class WatchRoutes implements Routes {
    */
   static final Duration RUN_ALL_WAIT = EntityRunAll.RUN_ALL_WAIT;
 
-  /** How often a follower of a run-all job looks at it. */
-  static final Duration JOB_POLL = Duration.ofMillis(500);
-
-  /** An event stream with nothing to say sends a comment this often, so no proxy closes it. */
-  static final Duration EVENTS_HEARTBEAT = Duration.ofSeconds(15);
-
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
 
@@ -333,18 +325,12 @@ public final class WatchRoutes implements Routes {
   private Route jobEvents(String owner, String jobId) {
     return onSuccess(
         runs.runAllJob(owner, jobId),
-        job -> {
-          Set<String> sent = new HashSet<>();
-          var looks =
-              job.finished()
-                  ? org.apache.pekko.stream.javadsl.Source.single(job)
-                  : org.apache.pekko.stream.javadsl.Source.single(job).concat(follow(owner, jobId));
-          return completeOK(
-              looks
-                  .mapConcat(look -> eventsOf(look, sent))
-                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
-              EventStreamMarshalling.toEventStream());
-        });
+        job ->
+            JobEvents.stream(
+                job,
+                RunAllJob::finished,
+                () -> runs.runAllJob(owner, jobId),
+                WatchRoutes::eventsOf));
   }
 
   /** The events a look at the job adds: outcomes not sent yet, and done once it finished. */
@@ -356,13 +342,6 @@ public final class WatchRoutes implements Routes {
     }
     if (job.finished()) events.add(ServerSentEvent.create(Json.text(JobView.of(job)), "done"));
     return events;
-  }
-
-  /** The job, looked at every {@link #JOB_POLL} until it finished (that look included). */
-  private org.apache.pekko.stream.javadsl.Source<RunAllJob, ?> follow(String owner, String jobId) {
-    return org.apache.pekko.stream.javadsl.Source.tick(JOB_POLL, JOB_POLL, "look")
-        .mapAsync(1, look -> runs.runAllJob(owner, jobId))
-        .takeWhile(job -> !job.finished(), true);
   }
 
   /**

@@ -77,6 +77,31 @@ public final class WatchValidator {
         digest);
   }
 
+  /**
+   * {@code stored} judging by the overrides {@code body} gives of its {@code condition}, {@code
+   * threshold} and {@code weakThreshold} (each absent: the stored one; {@code weakThreshold} null:
+   * none), checked as a saved watch's; an issue is added for each problem.
+   */
+  public static Watch judgement(Watch stored, JsonNode body, List<Issue> issues) {
+    String condition =
+        body.has("condition")
+            ? requiredString(body, "condition", MAX_CONDITION, issues)
+            : stored.condition();
+    Double threshold =
+        body.has("threshold")
+            ? fraction(body.get("threshold"), "threshold", true, issues)
+            : Double.valueOf(stored.threshold());
+    Double weak =
+        body.has("weakThreshold")
+            ? fraction(body.get("weakThreshold"), "weakThreshold", false, issues)
+            : stored.weakThreshold();
+    if (threshold != null && weak != null && weak >= threshold) {
+      issues.add(Issue.at("must be below threshold", "weakThreshold"));
+    }
+    if (condition == null || threshold == null) return stored;
+    return stored.judgedBy(condition, threshold, weak);
+  }
+
   private static String timeZone(JsonNode node, ZoneId defaultZone, List<Issue> issues) {
     if (node == null || node.isNull()) return defaultZone.getId();
     try {
