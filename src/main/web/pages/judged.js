@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { enc, get } from '../lib/api.js';
 import { when } from '../lib/time.js';
-import { ErrorMessage, Loading, useLoad } from '../lib/ui.js';
+import { ErrorMessage, ExternalLink, Loading, useLoad } from '../lib/ui.js';
 
 const REASONS = {
   'old-news': 'old news, seen without being judged',
@@ -18,7 +18,7 @@ function Item({ item }) {
       'p',
       null,
       item.cited ? [h('span', { class: 'badge outcome-alert' }, 'Cited'), ' '] : null,
-      item.url ? h('a', { href: item.url, rel: 'noopener noreferrer', target: '_blank' }, item.title || item.url) : item.title || item.key,
+      item.url ? h(ExternalLink, { url: item.url }, item.title || item.url) : item.title || item.key,
     ),
     h('p', { class: 'meta' }, [item.source, item.trust ? `trust: ${item.trust}` : null, item.published ? `published ${when(item.published)}` : 'undated'].filter(Boolean).join(' · ')),
     item.excerpt ? h('blockquote', { class: 'pre' }, item.excerpt) : null,

@@ -7,7 +7,7 @@ import { describe } from '../lib/cron.js';
 import { Outcome, TIERS } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { duration, when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { Button, Empty, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
 import { spent } from '../lib/usage.js';
 import { WhatWasJudged } from './judged.js';
 
@@ -93,7 +93,7 @@ function RunView({ watchId, run, feedback, onFeedback }) {
               h(
                 'li',
                 null,
-                h('a', { href: e.url, rel: 'noopener noreferrer', target: '_blank' }, e.title || e.url),
+                h(ExternalLink, { url: e.url }, e.title || e.url),
                 e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null,
               ),
             ),

@@ -11,11 +11,13 @@ import io.periscope.auth.AccountGate;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.MailBudget;
 import io.periscope.auth.OwnAccount;
 import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
+import io.periscope.auth.UnverifiedAccounts;
 import io.periscope.backtest.BacktestJobs;
 import io.periscope.backtest.Backtester;
 import io.periscope.channels.ChannelAddresses;
@@ -70,6 +72,7 @@ import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.AlertBudget;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
@@ -79,6 +82,7 @@ import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
@@ -101,6 +105,7 @@ import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -243,6 +248,8 @@ public final class Periscope {
     // the first WEB_ORIGIN, else the client this service serves
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
+    MailBudget mailBudget =
+        new MailBudget(entities, asks, MailBudget.Settings.from(config), adminAlerts, clock);
     AccountMails mails = new AccountMails(webClient);
     this.registration = Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
@@ -252,6 +259,7 @@ public final class Periscope {
             entities::email,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -265,6 +273,7 @@ public final class Periscope {
             entities::identityLink,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -278,7 +287,7 @@ public final class Periscope {
             config.getBoolean("periscope.telegram.chat-open"));
     this.channelAddresses =
         new ChannelAddresses(
-            entities::email, entities::channelAddresses, asks, mailer, mails, clock);
+            entities::email, entities::channelAddresses, asks, mailer, mailBudget, mails, clock);
     this.transfers =
         new Transfers(
             entities::account,
@@ -426,7 +435,10 @@ public final class Periscope {
                                             entities.channelAddresses(accountId),
                                             reply ->
                                                 new ChannelAddressesEntity.Remove(
-                                                    a.address(), reply))))
+                                                    a.address(),
+                                                    Instant.now(),
+                                                    ChannelAddressesEntity.Budgets.NONE,
+                                                    reply))))
                             .toList()));
     CompletionStage<Done> webhookSecret =
         AccountAdmin.ignoringRefusal(webhookSecrets.remove(accountId));
@@ -450,6 +462,22 @@ public final class Periscope {
   /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
     WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
+    AlertBudget alertBudget = adminAlerts.throttle(AlertBudget.Settings.from(config));
+    system.getWhenTerminated().thenRun(alertBudget::close);
+    MailBudget.Settings.from(config)
+        .unverifiedKept()
+        .ifPresent(
+            keptFor -> {
+              UnverifiedAccounts purge =
+                  new UnverifiedAccounts(accounts, accountAdmin, keptFor, clock);
+              system
+                  .scheduler()
+                  .scheduleWithFixedDelay(
+                      Duration.ofMinutes(1),
+                      UnverifiedAccounts.EVERY,
+                      purge::purge,
+                      system.executionContext());
+            });
   }
 
   /**
@@ -540,7 +568,9 @@ public final class Periscope {
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks =
         new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
-    ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
+    ClientAddresses clients =
+        ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
+    HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
     Backtester backtester =
         new Backtester(
             system,
@@ -593,7 +623,8 @@ public final class Periscope {
             webhookSecrets,
             quotas,
             settings.maxBodyBytes(),
-            settings.scheduleTimeZone()),
+            settings.scheduleTimeZone(),
+            eventStreams),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -627,7 +658,8 @@ public final class Periscope {
             entities,
             asks,
             aiLimiter,
-            settings.maxBodyBytes()),
+            settings.maxBodyBytes(),
+            eventStreams),
         new WebRoutes(WebAssets.load()));
   }
 }

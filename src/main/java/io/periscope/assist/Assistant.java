@@ -7,6 +7,7 @@ import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.llm.ModelUsage;
 import io.periscope.llm.PooledModel;
+import io.periscope.source.ItemBounds;
 import io.periscope.source.SearchProvider;
 import io.periscope.watch.Watch;
 import java.time.Duration;
@@ -142,6 +143,9 @@ public final class Assistant {
             .thenApply(
                 items ->
                     items.stream()
+                        // as a run's items: bounded, and a link only when it is http(s)
+                        .map(ItemBounds::bounded)
+                        .filter(i -> i.url() != null)
                         .limit(MAX_CANDIDATES)
                         .map(
                             i ->

@@ -21,6 +21,7 @@ import io.periscope.json.Issue;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.Watch;
@@ -54,9 +55,12 @@ public final class BacktestRoutes implements Routes {
   private final Asks asks;
   private final FixedWindowRateLimiter limiter;
   private final long maxBody;
+  private final HeldSlots<String> eventStreams;
 
   /**
    * @param limiter the AI routes' limit, shared with assistance
+   * @param eventStreams the job event streams each account may hold open on this node, shared with
+   *     run-all's
    */
   public BacktestRoutes(
       Backtester backtester,
@@ -64,13 +68,15 @@ public final class BacktestRoutes implements Routes {
       Entities entities,
       Asks asks,
       FixedWindowRateLimiter limiter,
-      long maxBody) {
+      long maxBody,
+      HeldSlots<String> eventStreams) {
     this.backtester = backtester;
     this.jobs = jobs;
     this.entities = entities;
     this.asks = asks;
     this.limiter = limiter;
     this.maxBody = maxBody;
+    this.eventStreams = eventStreams;
   }
 
   /** The body of a backtest's job routes. */
@@ -114,6 +120,8 @@ public final class BacktestRoutes implements Routes {
                         p.get("job"),
                         job ->
                             JobEvents.stream(
+                                owner,
+                                eventStreams,
                                 job,
                                 BacktestJob::finished,
                                 () ->

@@ -35,6 +35,7 @@ public final class HttpApi {
   private final List<String> webOrigins;
   private final ClientAddresses clients;
   private final RequestMetrics metrics;
+  private final List<Endpoint> allEndpoints;
 
   /**
    * The web client's pages and assets, answered without a token; it never answers a path of the
@@ -105,10 +106,9 @@ public final class HttpApi {
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));
-    this.metrics =
-        new RequestMetrics(
-            meters,
-            Stream.concat(endpoints(open).stream(), endpoints(authenticated).stream()).toList());
+    this.allEndpoints =
+        Stream.concat(endpoints(open).stream(), endpoints(authenticated).stream()).toList();
+    this.metrics = new RequestMetrics(meters, allEndpoints);
   }
 
   public Route route() {
@@ -116,6 +116,7 @@ public final class HttpApi {
         () ->
             logged(
                 clients,
+                allEndpoints,
                 () ->
                     handled(
                         () ->

@@ -31,6 +31,7 @@ import io.periscope.notify.ChannelId;
 import io.periscope.notify.ChannelPolicy;
 import io.periscope.notify.WebhookSecrets;
 import io.periscope.quota.QuotaPolicy;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
@@ -72,6 +73,7 @@ public final class WatchRoutes implements Routes {
   private final WebhookSecrets webhookSecrets;
   private final QuotaPolicy quotas;
   private final long maxBody;
+  private final HeldSlots<String> eventStreams;
 
   /**
    * @param channels a watch naming a channel its owner may not use is refused (400)
@@ -81,6 +83,8 @@ public final class WatchRoutes implements Routes {
    */
   /**
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   * @param eventStreams the job event streams each account may hold open on this node
+   *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
    */
   public WatchRoutes(
       Entities entities,
@@ -92,7 +96,8 @@ public final class WatchRoutes implements Routes {
       WebhookSecrets webhookSecrets,
       QuotaPolicy quotas,
       long maxBody,
-      ZoneId scheduleZone) {
+      ZoneId scheduleZone,
+      HeldSlots<String> eventStreams) {
     this.entities = entities;
     this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
     this.scheduleZone = scheduleZone;
@@ -104,6 +109,7 @@ public final class WatchRoutes implements Routes {
     this.webhookSecrets = webhookSecrets;
     this.quotas = quotas;
     this.maxBody = maxBody;
+    this.eventStreams = eventStreams;
   }
 
   /** The body of GET /watches. */
@@ -327,6 +333,8 @@ public final class WatchRoutes implements Routes {
         runs.runAllJob(owner, jobId),
         job ->
             JobEvents.stream(
+                owner,
+                eventStreams,
                 job,
                 RunAllJob::finished,
                 () -> runs.runAllJob(owner, jobId),

@@ -5,6 +5,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -34,6 +35,7 @@ public interface Entities
         AuditLogEntity.Refs,
         AdminTurnsEntity.Refs,
         EmailEntity.Refs,
+        MailBudgetEntity.Refs,
         IdentityLinkEntity.Refs,
         KeyPoolEntity.Refs,
         ModelConfigEntity.Refs,

@@ -5,6 +5,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -103,6 +104,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<AdminTurnsEntity.Command> adminTurns() {
     return spawn(AdminTurnsEntity.TYPE_KEY.name(), AdminTurnsEntity.ID, AdminTurnsEntity::create);
+  }
+
+  @Override
+  public RecipientRef<MailBudgetEntity.Command> mailBudget() {
+    return spawn(MailBudgetEntity.TYPE_KEY.name(), MailBudgetEntity.ID, MailBudgetEntity::create);
   }
 
   @Override

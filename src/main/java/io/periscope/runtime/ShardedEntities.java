@@ -5,6 +5,7 @@ import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -49,6 +50,8 @@ public final class ShardedEntities implements Entities {
             ctx ->
                 AccountEntity.create(ctx.getEntityId(), runAll, this, account(ctx.getEntityId()))));
     sharding.init(Entity.of(EmailEntity.TYPE_KEY, ctx -> EmailEntity.create(ctx.getEntityId())));
+    sharding.init(
+        Entity.of(MailBudgetEntity.TYPE_KEY, ctx -> MailBudgetEntity.create(ctx.getEntityId())));
     sharding.init(
         Entity.of(AuditLogEntity.TYPE_KEY, ctx -> AuditLogEntity.create(ctx.getEntityId())));
     sharding.init(
@@ -145,6 +148,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<AdminTurnsEntity.Command> adminTurns() {
     return sharding.entityRefFor(AdminTurnsEntity.TYPE_KEY, AdminTurnsEntity.ID);
+  }
+
+  @Override
+  public RecipientRef<MailBudgetEntity.Command> mailBudget() {
+    return sharding.entityRefFor(MailBudgetEntity.TYPE_KEY, MailBudgetEntity.ID);
   }
 
   @Override

@@ -39,7 +39,8 @@ import org.apache.pekko.Done;
  * Export and import of one account's watches, trust rules and e-mail channel addresses as one JSON
  * document, to move them within an instance or to another (ids kept). An import checks everything
  * first — each watch as a create would (its fields, its channels, the account's quotas) and against
- * the account's own watches — and writes nothing unless every watch can be imported.
+ * the account's own watches, and the trust rules against the most an account may have — and writes
+ * nothing unless all of it can be imported.
  */
 public final class Transfers {
   public static final String FORMAT = "periscope-export";
@@ -260,7 +261,42 @@ public final class Transfers {
     if (!ruleIssues.isEmpty()) throw new ValidationException(ruleIssues);
     List<String> addresses = new ArrayList<>();
     accountNode.path("channels").path("emailAddresses").forEach(e -> addresses.add(e.asText()));
+    return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+            trustRules.trustRules(accountId), TrustRulesEntity.GetRules::new)
+        .thenCompose(
+            have -> {
+              requireRoomForRules(have.rules(), rules);
+              return importChecked(accountId, role, watchNodes, rules, addresses);
+            });
+  }
 
+  /**
+   * Fails with a 400 at {@code trustRules} when the account's rules and the document's new patterns
+   * would pass {@link TrustRulesEntity#MAX_RULES}: checked with the rest, before anything is
+   * written.
+   */
+  private static void requireRoomForRules(List<TrustRule> have, List<TrustRule> wanted) {
+    Set<String> patterns = new HashSet<>();
+    have.forEach(r -> patterns.add(r.pattern()));
+    wanted.forEach(r -> patterns.add(r.pattern()));
+    if (patterns.size() > TrustRulesEntity.MAX_RULES)
+      throw new ValidationException(
+          List.of(
+              Issue.at(
+                  "the account would have "
+                      + patterns.size()
+                      + " trust rules, more than the "
+                      + TrustRulesEntity.MAX_RULES
+                      + " an account may have: nothing was imported",
+                  "trustRules")));
+  }
+
+  private CompletionStage<Report> importChecked(
+      String accountId,
+      Role role,
+      List<JsonNode> watchNodes,
+      List<TrustRule> rules,
+      List<String> addresses) {
     // every watch checked before anything is written
     Map<String, Optional<Watch>> valid = new LinkedHashMap<>();
     Map<String, Watch> toStore = new LinkedHashMap<>();
@@ -367,16 +403,17 @@ public final class Transfers {
       Map<String, String> statuses,
       List<TrustRule> rules,
       List<String> addresses) {
-    CompletableFuture<Done> done = CompletableFuture.completedFuture(Done.getInstance());
-    for (TrustRule rule : rules) {
-      done =
-          done.thenCompose(
-              d ->
-                  asks.<TrustRulesEntity.Command, TrustRule>ask(
-                          trustRules.trustRules(accountId), r -> new TrustRulesEntity.Put(rule, r))
-                      .thenApply(x -> Done.getInstance())
-                      .toCompletableFuture());
-    }
+    // the rules in one write, refused whole if others were added since the check: no watch yet
+    CompletableFuture<Done> done =
+        asks.<TrustRulesEntity.Command, Integer>ask(
+                trustRules.trustRules(accountId), r -> new TrustRulesEntity.PutAll(rules, r))
+            .exceptionally(
+                Refusal.as(
+                    Refusal.Kind.CONFLICT,
+                    "nothing was imported: the account's trust rules changed meanwhile and would"
+                        + " pass the most it may have"))
+            .thenApply(x -> Done.getInstance())
+            .toCompletableFuture();
     List<WatchResult> results = new ArrayList<>();
     for (Watch watch : valid.values()) {
       String status = statuses.get(watch.id());

@@ -224,6 +224,8 @@ public class SnapshotsTest {
                     new ChannelAddressesEntity.Request(
                         new ChannelAddressesEntity.Waiting(
                             "a" + (i % 5) + "@example.org", "hash-" + i, T0.plusSeconds(3600)),
+                        T0,
+                        ChannelAddressesEntity.Budgets.NONE,
                         any(r)),
             ChannelAddressesEntity.Get::new);
     assertEquals(5, addresses.addresses().size());

@@ -708,6 +708,51 @@ public class WebClientIT {
     assertEquals(200, watches.statusCode());
   }
 
+  /**
+   * Anybody can send a link to the client with a token of their own account in the fragment: taken,
+   * it would put the person's next watches, addresses and devices in that account. Only the sign-in
+   * this tab started (its nonce) is taken.
+   */
+  @Test
+  public void aSessionHandedOverInALinkIsTakenOnlyWhenThisTabStartedIt() throws Exception {
+    user("vera");
+    String other = user("mallory");
+    browser.open("/");
+    signIn("vera@example.org");
+    browser.heading("Watches");
+    String mine =
+        (String) browser.driver.executeScript("return localStorage.getItem('periscope.session')");
+
+    browser.open("/trust"); // another page first, so that the link loads the client anew
+    browser.open("/#token=" + other + "&tokenType=Bearer");
+    browser.heading("Watches");
+    WebElement notice = browser.waitFor(By.id("ignored-session"));
+    assertTrue(notice.getText(), notice.getText().contains("You are still signed in as vera"));
+    assertEquals(
+        "the session is still the person's own",
+        mine,
+        browser.driver.executeScript("return localStorage.getItem('periscope.session')"));
+    assertEquals("", browser.driver.executeScript("return location.hash"));
+
+    // a nonce this tab did not start is no better
+    browser.driver.executeScript(
+        "sessionStorage.setItem('periscope.signInNonce', 'n-of-this-tab-0001')");
+    browser.open("/trust");
+    browser.open("/#token=" + other + "&nonce=n-of-another-tab-002");
+    browser.waitFor(By.id("ignored-session"));
+    assertEquals(
+        mine, browser.driver.executeScript("return localStorage.getItem('periscope.session')"));
+
+    // signed out, the link signs nobody in to the other account
+    browser.driver.executeScript("localStorage.clear(); sessionStorage.clear();");
+    browser.open("/sign-in");
+    browser.open("/#token=" + other);
+    browser.heading("Sign in");
+    browser.waitFor(By.id("ignored-session"));
+    assertEquals(
+        null, browser.driver.executeScript("return localStorage.getItem('periscope.session')"));
+  }
+
   @Test
   public void aVerificationMailsLinkOpensTheClientAndVerifies() throws Exception {
     browser.open("/sign-in");
