@@ -44,6 +44,7 @@ import io.periscope.http.ChannelRoutes;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
+import io.periscope.http.DryRunRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
@@ -83,6 +84,7 @@ import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
+import io.periscope.run.DryRuns;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
@@ -152,6 +154,10 @@ public final class Periscope {
   private final SealedChannels sealedChannels;
   private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
+
+  /** The runs of watches, without the gate and slots of scheduled ones: dry runs go through it. */
+  private final Pipeline pipeline;
+
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
@@ -359,10 +365,11 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
+    this.pipeline = pipeline(config, userUrls, notifier, runAlerts);
     entities.start(
         new AccountGate(
             new RunSlots(
-                pipeline(config, userUrls, notifier, runAlerts),
+                pipeline,
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
@@ -567,7 +574,7 @@ public final class Periscope {
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks =
-        new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
+        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
@@ -659,7 +666,18 @@ public final class Periscope {
             asks,
             aiLimiter,
             settings.maxBodyBytes(),
-            eventStreams),
+            eventStreams,
+            settings.scheduleTimeZone()),
+        new DryRunRoutes(
+            new DryRuns(
+                pipeline::trial,
+                entities::watch,
+                asks,
+                settings.scheduleTimeZone(),
+                Clock.systemUTC()),
+            channelPolicy,
+            aiLimiter,
+            settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }
 }

@@ -19,7 +19,6 @@ import io.periscope.entity.Asks;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
-import io.periscope.json.ValidationException;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
@@ -27,6 +26,7 @@ import io.periscope.runtime.Entities;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -46,8 +46,8 @@ import org.apache.pekko.http.javadsl.server.Route;
  * call counts against the caller's quota (429 once past it).
  */
 public final class BacktestRoutes implements Routes {
-  private static final Set<String> FIELDS =
-      Set.of("condition", "threshold", "weakThreshold", "runs");
+  /** What a backtest may try other than the watch's. */
+  private static final Set<String> OVERRIDES = Set.of("condition", "threshold", "weakThreshold");
 
   private final Backtester backtester;
   private final BacktestJobs jobs;
@@ -56,11 +56,13 @@ public final class BacktestRoutes implements Routes {
   private final FixedWindowRateLimiter limiter;
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
+  private final ZoneId scheduleZone;
 
   /**
    * @param limiter the AI routes' limit, shared with assistance
    * @param eventStreams the job event streams each account may hold open on this node, shared with
    *     run-all's
+   * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
    */
   public BacktestRoutes(
       Backtester backtester,
@@ -69,7 +71,8 @@ public final class BacktestRoutes implements Routes {
       Asks asks,
       FixedWindowRateLimiter limiter,
       long maxBody,
-      HeldSlots<String> eventStreams) {
+      HeldSlots<String> eventStreams,
+      ZoneId scheduleZone) {
     this.backtester = backtester;
     this.jobs = jobs;
     this.entities = entities;
@@ -77,6 +80,7 @@ public final class BacktestRoutes implements Routes {
     this.limiter = limiter;
     this.maxBody = maxBody;
     this.eventStreams = eventStreams;
+    this.scheduleZone = scheduleZone;
   }
 
   /** The body of a backtest's job routes. */
@@ -150,13 +154,7 @@ public final class BacktestRoutes implements Routes {
     CompletionStage<Watch> candidate =
         asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
             .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND))
-            .thenApply(
-                stored -> {
-                  List<Issue> problems = new ArrayList<>();
-                  Watch tried = WatchValidator.judgement(stored, body, problems);
-                  if (!problems.isEmpty()) throw new ValidationException(problems);
-                  return tried;
-                });
+            .thenApply(stored -> WatchValidator.overridden(stored, body, OVERRIDES, scheduleZone));
     if (async.equals("true"))
       return answer(
           candidate.thenApply(
@@ -185,7 +183,8 @@ public final class BacktestRoutes implements Routes {
     body.fieldNames()
         .forEachRemaining(
             f -> {
-              if (!FIELDS.contains(f)) issues.add(Issue.at("is not a field of a backtest", f));
+              if (!OVERRIDES.contains(f) && !f.equals("runs"))
+                issues.add(Issue.at("is not a field of a backtest", f));
             });
     JsonNode runs = body.get("runs");
     if (runs == null || runs.isNull()) return Backtester.DEFAULT_RUNS;

@@ -82,6 +82,7 @@ public final class HttpApi {
       ChannelRoutes channels,
       UsageRoutes usage,
       BacktestRoutes backtests,
+      DryRunRoutes dryRuns,
       WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
@@ -103,6 +104,7 @@ public final class HttpApi {
             channels,
             usage,
             backtests,
+            dryRuns,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));

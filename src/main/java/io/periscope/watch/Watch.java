@@ -85,24 +85,6 @@ public record Watch(
         digest);
   }
 
-  /** This watch judging by another condition and thresholds (a candidate to try, unsaved). */
-  public Watch judgedBy(String condition, double threshold, Double weakThreshold) {
-    return new Watch(
-        id,
-        owner,
-        name,
-        sources,
-        schedule,
-        condition,
-        channels,
-        threshold,
-        weakThreshold,
-        enabled,
-        timeZone,
-        quietHours,
-        digest);
-  }
-
   /** The zone its schedule is read in. */
   public ZoneId scheduleZone() {
     return ZoneId.of(timeZone);

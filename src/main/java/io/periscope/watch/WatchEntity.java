@@ -430,6 +430,15 @@ public final class WatchEntity
   /** Refused when the watch does not exist. */
   public record Get(ActorRef<StatusReply<Watch>> replyTo) implements Command {}
 
+  /**
+   * The watch and what a run starting now would be told of its past, for a dry run, which records
+   * nothing. Refused when the watch does not exist.
+   */
+  public record Recall(ActorRef<StatusReply<Recalled>> replyTo) implements Command {}
+
+  /** The answer to {@link Recall}. */
+  public record Recalled(Watch watch, RunPipeline.Memory memory) implements JsonSerializable {}
+
   /** Refused when the watch does not exist. */
   public record Delete(ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
@@ -864,6 +873,13 @@ public final class WatchEntity
 
   private ReplyEffect<Event, State> onCommand(State state, Command command) {
     if (command instanceof Get get) return onGet(state, get);
+    if (command instanceof Recall recall)
+      return Effect()
+          .reply(
+              recall.replyTo(),
+              state.exists()
+                  ? StatusReply.success(new Recalled(state.watch(), state.memory(clock.instant())))
+                  : notFound());
     if (command instanceof Fire fire) return onFire(state, fire);
     if (command instanceof Create create) return onCreate(state, create);
     if (command instanceof Replace replace) return onReplace(state, replace);

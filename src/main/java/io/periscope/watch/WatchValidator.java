@@ -1,7 +1,9 @@
 package io.periscope.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Issue;
+import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
 import io.periscope.quiet.QuietHours;
@@ -10,6 +12,7 @@ import io.periscope.trust.TrustTier;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -78,28 +81,21 @@ public final class WatchValidator {
   }
 
   /**
-   * {@code stored} judging by the overrides {@code body} gives of its {@code condition}, {@code
-   * threshold} and {@code weakThreshold} (each absent: the stored one; {@code weakThreshold} null:
-   * none), checked as a saved watch's; an issue is added for each problem.
+   * {@code stored} with the body's values of the {@code fields} it may override, checked as a
+   * replace would check the watch they make (a {@code weakThreshold} of null removes it). Its
+   * channels are left out: what is tried so sends nothing.
+   *
+   * @throws ValidationException listing every problem found
    */
-  public static Watch judgement(Watch stored, JsonNode body, List<Issue> issues) {
-    String condition =
-        body.has("condition")
-            ? requiredString(body, "condition", MAX_CONDITION, issues)
-            : stored.condition();
-    Double threshold =
-        body.has("threshold")
-            ? fraction(body.get("threshold"), "threshold", true, issues)
-            : Double.valueOf(stored.threshold());
-    Double weak =
-        body.has("weakThreshold")
-            ? fraction(body.get("weakThreshold"), "weakThreshold", false, issues)
-            : stored.weakThreshold();
-    if (threshold != null && weak != null && weak >= threshold) {
-      issues.add(Issue.at("must be below threshold", "weakThreshold"));
-    }
-    if (condition == null || threshold == null) return stored;
-    return stored.judgedBy(condition, threshold, weak);
+  public static Watch overridden(
+      Watch stored, JsonNode body, Set<String> fields, ZoneId defaultZone) {
+    ObjectNode merged = Json.MAPPER.valueToTree(stored.withChannels(List.of()));
+    if (body != null)
+      fields.forEach(
+          field -> {
+            if (body.has(field)) merged.set(field, body.get(field));
+          });
+    return validate(merged, stored.id(), stored.owner(), defaultZone);
   }
 
   private static String timeZone(JsonNode node, ZoneId defaultZone, List<Issue> issues) {

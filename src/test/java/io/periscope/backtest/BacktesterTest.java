@@ -160,7 +160,7 @@ public class BacktesterTest {
     return new Backtester(
         testKit.system(),
         history,
-        new Feedbacks((o, w) -> null, (o, w) -> feedback, asks(), Clock.systemUTC()),
+        new Feedbacks((o, w) -> null, (o, w) -> feedback, history, asks(), Clock.systemUTC()),
         new PooledModel(
             () ->
                 CompletableFuture.completedFuture(

@@ -253,4 +253,24 @@ public class WatchEntityTest {
         "a watch that ran before takes its baselines at the next run, not at its creation",
         memory.baselineAt().isAfter(created));
   }
+
+  @Test
+  public void recallAnswersTheWatchAndItsMemoryAndChangesNothing() {
+    create(watch("Acme", 0.5));
+    WatchEntity.State before = entity.getState();
+    var recall = entity.<StatusReply<WatchEntity.Recalled>>runCommand(WatchEntity.Recall::new);
+    assertTrue(recall.hasNoEvents());
+    assertEquals(watch("Acme", 0.5), recall.reply().getValue().watch());
+    assertEquals(java.util.Set.of(), recall.reply().getValue().memory().seen());
+    assertEquals("the schedule as it was", before, entity.getState());
+  }
+
+  @Test
+  public void recallOfAWatchNeverCreatedIsRefused() {
+    assertTrue(
+        entity
+            .<StatusReply<WatchEntity.Recalled>>runCommand(WatchEntity.Recall::new)
+            .reply()
+            .isError());
+  }
 }

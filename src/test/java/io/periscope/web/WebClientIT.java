@@ -694,6 +694,138 @@ public class WebClientIT {
   }
 
   @Test
+  public void aPersonMarksWhatARunJudgedAndReadsHowOftenTheWatchIsRight() throws Exception {
+    String token = user("quinn");
+    watch(token, "quinn-acme", "Acme rated");
+    // four alerts rated useful through the interface; the fifth, the newest, in the browser
+    List<String> runs = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      HttpResponse<String> run =
+          api.send("POST", service.uri("/watches/quinn-acme/run"), token, null);
+      assertEquals(run.body(), 200, run.statusCode());
+      runs.add(Json.MAPPER.readTree(run.body()).at("/result/runId").asText());
+    }
+    for (String run : runs.subList(0, 4))
+      assertEquals(
+          200,
+          api.send(
+                  "PUT",
+                  service.uri("/watches/quinn-acme/runs/" + run + "/feedback"),
+                  token,
+                  "{\"kind\": \"useful\"}")
+              .statusCode());
+    browser.open("/watch/quinn-acme");
+    signIn("quinn@example.org");
+    browser.heading("Acme rated");
+    WebElement quality =
+        browser.waitFor(
+            By.xpath(
+                "//dt[.='How often it is right']/following-sibling::dd[1][contains(.,'rated')]"));
+    assertTrue(
+        quality.getText(),
+        quality.getText().contains("You rated 4 alerts (4 useful); rate at least 5"));
+
+    browser.driver.findElement(By.xpath("//label[span[.='Useful']]/input")).click();
+    browser.button("Mark the judged items").click();
+    WebElement mark =
+        browser.waitFor(By.xpath("//section[@aria-label='Mark the judged items']//select"));
+    assertEquals(
+        "the item's title is its label, as text",
+        WebFakes.HOSTILE_TITLE,
+        browser
+            .driver
+            .findElement(By.xpath("//section[@aria-label='Mark the judged items']//label"))
+            .getText());
+    new org.openqa.selenium.support.ui.Select(mark).selectByVisibleText("Relevant");
+    browser.button("Save feedback").click();
+    browser.waitFor(
+        By.xpath("//p[starts-with(.,'You said: Useful') and contains(.,'1 item relevant')]"));
+    quality =
+        browser.waitFor(
+            By.xpath(
+                "//dt[.='How often it is right']/following-sibling::dd[1][contains(.,'Of the 5"
+                    + " alerts')]"));
+    assertTrue(
+        quality.getText(),
+        quality.getText().contains("Of the 5 alerts you rated, 5 were useful (100%)."));
+    assertTrue(
+        quality.getText(),
+        quality.getText().contains("Of the 1 item you said it should alert on, 1 alerted"));
+    browser.assertAccessible("feedback marking judged items");
+    browser.driver.executeScript("arguments[0].scrollIntoView()", quality);
+    browser.screenshot("watch-quality");
+
+    browser.driver.navigate().refresh();
+    browser.waitFor(
+        By.xpath("//p[starts-with(.,'You said: Useful') and contains(.,'1 item relevant')]"));
+    assertEquals(
+        "relevant",
+        Json.MAPPER
+            .readTree(
+                api.send(
+                        "GET",
+                        service.uri("/watches/quinn-acme/runs/" + runs.get(4) + "/feedback"),
+                        token,
+                        null)
+                    .body())
+            .at("/items/0/label")
+            .asText());
+    noConsoleErrors();
+  }
+
+  @Test
+  public void aPersonTestsAWatchBeforeSavingItAndNothingIsSentOrRecorded() throws Exception {
+    String token = user("tess");
+    watch(token, "tess-acme", "Acme launch");
+    int sent = fakes.telegram.size();
+    browser.open("/watch/tess-acme");
+    signIn("tess@example.org");
+    browser.heading("Acme launch");
+    browser.button("Test now").click();
+    String report = browser.waitFor(By.cssSelector("section.dry-run")).getText();
+    assertTrue(report, report.contains("A run now would alert. Nothing was sent"));
+    assertTrue(report, report.contains("Acme set its launch for 1 March."));
+    assertTrue(report, report.contains("1 item was put before the model; 1 cited."));
+    assertTrue(
+        "the feed's title is text, not markup: " + report, report.contains(WebFakes.HOSTILE_TITLE));
+    browser.waitFor(By.xpath("//p[starts-with(.,'This watch has not run yet.')]"));
+    browser.assertAccessible("watch page with a test result");
+
+    browser.link("Edit").click();
+    browser.heading("Edit Acme launch");
+    browser.type("Condition", "Acme cancels its rocket programme");
+    browser.button("Test").click();
+    WebElement tested =
+        browser.waitFor(By.cssSelector("form.editor + section.dry-run, section.dry-run"));
+    String again = tested.getText();
+    assertTrue(again, again.contains("What was judged"));
+    assertTrue(again, again.contains("Model use:"));
+    browser.assertAccessible("editor with a test result");
+    browser.driver.executeScript("arguments[0].scrollIntoView()", tested);
+    browser.screenshot("watch-test");
+    // the condition tried was not saved, and neither test sent or recorded anything
+    HttpResponse<String> stored = api.send("GET", service.uri("/watches/tess-acme"), token, null);
+    assertTrue(
+        stored.body(),
+        stored.body().contains("Acme announces the date of its first rocket launch"));
+    HttpResponse<String> runs =
+        api.send("GET", service.uri("/watches/tess-acme/runs"), token, null);
+    assertEquals(runs.body(), 0, Json.MAPPER.readTree(runs.body()).get("runs").size());
+    assertEquals(sent, fakes.telegram.size());
+
+    // a new watch is tested whole, its problems shown at their fields, before it is saved
+    browser.open("/new-watch");
+    browser.heading("New watch");
+    browser.type("Identifier", "tess-new");
+    browser.type("Name", "Acme new");
+    browser.button("Test").click();
+    browser.waitFor(
+        By.xpath("//div[contains(@class,'invalid')][label[.='Condition']]//ul[@class='issues']"));
+    browser.waitFor(By.xpath("//*[starts-with(.,'The watch was not tested')]"));
+    noConsoleErrors();
+  }
+
+  @Test
   public void signingInThroughTheIdentityProviderLandsSignedIn() throws Exception {
     browser.open("/sign-in");
     browser.link("GitHub").click();
