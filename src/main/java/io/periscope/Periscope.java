@@ -103,6 +103,7 @@ import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
+import io.periscope.watches.Watches;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
@@ -163,6 +164,7 @@ public final class Periscope {
   private final QuotaPolicy quotas;
   private final UsageLedger usage;
   private final Transfers transfers;
+  private final Watches watches;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
 
@@ -216,7 +218,7 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
-    this.runs = new OnDemandRuns(entities::watch, entities::account, asks);
+    this.runs = new OnDemandRuns(entities::watch, entities::account, entities::runAll, asks);
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
@@ -294,10 +296,13 @@ public final class Periscope {
     this.channelAddresses =
         new ChannelAddresses(
             entities::email, entities::channelAddresses, asks, mailer, mailBudget, mails, clock);
+    this.watches =
+        new Watches(
+            entities::account, entities::watch, channelPolicy, webhookSecrets, quotas, asks);
     this.transfers =
         new Transfers(
             entities::account,
-            entities::watch,
+            watches,
             entities::trustRules,
             channelAddresses,
             channelPolicy,
@@ -621,14 +626,10 @@ public final class Periscope {
             usage,
             settings.maxBodyBytes()),
         new WatchRoutes(
-            entities,
-            asks,
+            watches,
+            sealedChannels,
             runs,
             runPages,
-            channelPolicy,
-            sealedChannels,
-            webhookSecrets,
-            quotas,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
             eventStreams),

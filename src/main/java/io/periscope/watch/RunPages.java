@@ -55,9 +55,7 @@ public final class RunPages {
                           return new WatchEntity.Runs(List.copyOf(runs), older.more());
                         });
               }
-              if (before != null
-                  && Failures.isRefusal(failure)
-                  && WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(failure).getMessage()))
+              if (before != null && EntityRefusal.is(failure, EntityRefusal.Code.NO_SUCH_RUN))
                 return fromJournal(owner, watchId, limit, before);
               return CompletableFuture.<WatchEntity.Runs>failedFuture(Failures.unwrap(failure));
             })
@@ -92,7 +90,8 @@ public final class RunPages {
                           return recorded == null ? held : held.withJudged(recorded.judged());
                         if (recorded != null) return recorded;
                         if (failure != null) return Failures.<RunRecord>rethrow(failure);
-                        throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
+                        throw new EntityRefusal(
+                            EntityRefusal.Code.NO_SUCH_RUN, WatchEntity.NO_SUCH_RUN);
                       });
             })
         .thenCompose(run -> run);
@@ -189,7 +188,7 @@ public final class RunPages {
     }
 
     WatchEntity.Runs page() {
-      if (!found) throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
+      if (!found) throw new EntityRefusal(EntityRefusal.Code.NO_SUCH_RUN, WatchEntity.NO_SUCH_RUN);
       List<RunRecord> newestFirst = new ArrayList<>(runs);
       Collections.reverse(newestFirst);
       boolean more = newestFirst.size() > limit;

@@ -206,7 +206,7 @@ public class WatchEntityTest {
             .runCommand(
                 new WatchEntity.TrimJournal(
                     (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
-                        * WatchEntity.EVENTS_PER_RUN))
+                        * JournalTrim.EVENTS_PER_RUN))
             .events());
     // a snapshot one event past the retention: the Created event goes, the due time written again
     // (after it) stays
@@ -214,7 +214,7 @@ public class WatchEntityTest {
         entity.runCommand(
             new WatchEntity.TrimJournal(
                 (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
-                        * WatchEntity.EVENTS_PER_RUN
+                        * JournalTrim.EVENTS_PER_RUN
                     + 1));
     assertEquals(List.of(new WatchEntity.ScheduleAdvanced(null, due)), trimmed.events());
     assertEquals(due, trimmed.state().nextFireAt());
