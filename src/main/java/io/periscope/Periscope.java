@@ -43,6 +43,7 @@ import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.QuotaRoutes;
+import io.periscope.http.SourceRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
@@ -84,6 +85,7 @@ import io.periscope.source.ArticleExtractor;
 import io.periscope.source.CollectionBudget;
 import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
+import io.periscope.source.FeedFinder;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.transfer.Transfers;
@@ -143,6 +145,7 @@ public final class Periscope {
   private final Transfers transfers;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
+  private final FeedFinder feedFinder;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -337,10 +340,12 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
+    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+    this.feedFinder = new FeedFinder(userUrls, collection);
     entities.start(
         new AccountGate(
             new RunSlots(
-                pipeline(config, userUrls, notifier, runAlerts),
+                pipeline(userUrls, collection, notifier, runAlerts),
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
@@ -358,8 +363,7 @@ public final class Periscope {
   }
 
   private Pipeline pipeline(
-      Config config, SafeHttp userUrls, Notifier notifier, RepeatedAlerts runAlerts) {
-    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+      SafeHttp userUrls, CollectionBudget collection, Notifier notifier, RepeatedAlerts runAlerts) {
     return new Pipeline(
         new FeedCollector(userUrls, collection),
         search,
@@ -563,6 +567,7 @@ public final class Periscope {
             sealedChannels,
             webhookSecrets,
             quotas,
+            feedFinder,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone()),
         new CollectionRoutes(entities, asks, clock),
@@ -591,6 +596,12 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
+        new SourceRoutes(
+            feedFinder,
+            new FixedWindowRateLimiter(
+                    limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+                .counted(meters, "sources"),
+            settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }
 }

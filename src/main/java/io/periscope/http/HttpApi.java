@@ -79,6 +79,7 @@ public final class HttpApi {
       DeviceRoutes devices,
       OpenApiRoutes openApi,
       ChannelRoutes channels,
+      SourceRoutes sources,
       WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
@@ -98,6 +99,7 @@ public final class HttpApi {
             devices,
             openApi,
             channels,
+            sources,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));

@@ -36,9 +36,11 @@ import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Entities;
+import io.periscope.source.FeedFinder;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -73,6 +75,7 @@ public final class WatchRoutes implements Routes {
   private final SealedChannels sealed;
   private final WebhookSecrets webhookSecrets;
   private final QuotaPolicy quotas;
+  private final SourceWarnings warnings;
   private final long maxBody;
 
   /**
@@ -80,6 +83,7 @@ public final class WatchRoutes implements Routes {
    * @param sealed seals the credentials of the channels stored; answers show them masked
    * @param webhookSecrets makes the signing secret of each webhook a saved watch names
    * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
+   * @param finder looks at a saved watch's new rss sources, for the answer's warnings
    */
   /**
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
@@ -93,6 +97,7 @@ public final class WatchRoutes implements Routes {
       SealedChannels sealed,
       WebhookSecrets webhookSecrets,
       QuotaPolicy quotas,
+      FeedFinder finder,
       long maxBody,
       ZoneId scheduleZone) {
     this.entities = entities;
@@ -105,6 +110,7 @@ public final class WatchRoutes implements Routes {
     this.sealed = sealed;
     this.webhookSecrets = webhookSecrets;
     this.quotas = quotas;
+    this.warnings = new SourceWarnings(finder);
     this.maxBody = maxBody;
   }
 
@@ -415,7 +421,8 @@ public final class WatchRoutes implements Routes {
     return permitted(watch)
         .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
         .thenCompose(ok -> signed(watch))
-        .thenCompose(ok -> created(owner, opened.store(watch)));
+        .thenCompose(ok -> created(owner, opened.store(watch)))
+        .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()));
   }
 
   /**
@@ -483,10 +490,11 @@ public final class WatchRoutes implements Routes {
    */
   private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
     return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .handle((stored, absent) -> stored == null ? List.<String>of() : stored.channels())
+        .handle((stored, absent) -> Optional.ofNullable(stored))
         .thenCompose(
             stored -> {
-              SealedChannels.Opened opened = sealed.open(body, stored);
+              SealedChannels.Opened opened =
+                  sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
               Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
               return permitted(watch)
                   .thenCompose(ok -> quotas.check(owner, role, watch, false))
@@ -495,9 +503,12 @@ public final class WatchRoutes implements Routes {
                       ok ->
                           asks.<WatchEntity.Command, Watch>ask(
                               entities.watch(owner, id),
-                              r -> new WatchEntity.Replace(opened.store(watch), r)));
+                              r -> new WatchEntity.Replace(opened.store(watch), r)))
+                  .thenCompose(
+                      saved ->
+                          warnings.warned(
+                              ok(SealedChannels.mask(saved)), saved.sources(), known(stored)));
             })
-        .thenApply(watch -> ok(SealedChannels.mask(watch)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
@@ -512,6 +523,17 @@ public final class WatchRoutes implements Routes {
                 throw new Refusal(UNAVAILABLE, AccountEntity.WATCH_UNANSWERED);
               return Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
             });
+  }
+
+  /** The URLs of the rss sources a stored watch had. */
+  private static Set<String> known(Optional<Watch> stored) {
+    Set<String> urls = new HashSet<>();
+    stored.ifPresent(
+        w ->
+            w.sources().stream()
+                .filter(s -> WatchSource.RSS.equals(s.type()))
+                .forEach(s -> urls.add(s.value())));
+    return urls;
   }
 
   static Refusal noSuchWatch() {

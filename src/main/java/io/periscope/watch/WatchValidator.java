@@ -6,6 +6,7 @@ import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
 import io.periscope.quiet.QuietHours;
 import io.periscope.quiet.QuietValidator;
+import io.periscope.source.FeedUrls;
 import io.periscope.trust.TrustTier;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ public final class WatchValidator {
   static final int MAX_NAME = 200;
   static final int MAX_CONDITION = 4000;
   static final int MAX_SOURCES = 20;
-  public static final int MAX_SOURCE_VALUE = 2000;
+  public static final int MAX_SOURCE_VALUE = FeedUrls.MAX_LENGTH;
   static final int MAX_CHANNELS = 20;
   static final int MAX_RECENCY_DAYS = 3650;
 
