@@ -80,8 +80,41 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
       value: source.value,
       onInput: (v) => onChange({ ...source, value: v }),
       issues: at('value'),
+      hint: source.type === 'rss' ? 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' : undefined,
     }),
+    source.type === 'rss' ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) }) : null,
     removable ? h(Button, { onClick: onRemove, kind: 'danger' }, `Remove source ${index + 1}`) : null,
+  );
+}
+
+/** "Find feeds": what the service finds at a source's URL, each feed a page names offered to use. */
+function FindFeeds({ url, onUse }) {
+  const [found, setFound] = useState(null);
+  const look = useAction();
+  const find = () => look.act(async () => setFound(await post('/sources/discover', { url: url.trim() })));
+  const shown = found && found.url === url.trim() ? found : null;
+  return h(
+    'div',
+    { class: 'find-feeds' },
+    h(Button, { onClick: find, busy: look.busy, disabled: !url.trim() }, 'Find feeds'),
+    h(ErrorMessage, { error: look.error }),
+    shown
+      ? h(
+          'div',
+          { 'aria-live': 'polite' },
+          !shown.page
+            ? h('p', { class: 'meta' }, 'This address is a feed.')
+            : !shown.feeds.length
+              ? h('p', { class: 'meta' }, 'This page names no feed.')
+              : h(
+                  'ul',
+                  { class: 'found-feeds' },
+                  shown.feeds.map((f) =>
+                    h('li', { key: f.url }, h(Button, { onClick: () => onUse(f.url) }, `Use ${f.title || f.url}`), ' ', h('span', { class: 'meta' }, `${f.format || 'feed'} · ${f.url}`)),
+                  ),
+                ),
+        )
+      : null,
   );
 }
 

@@ -430,6 +430,24 @@ public class WebClientIT {
     noConsoleErrors();
   }
 
+  @Test
+  public void aSitesAddressFindsItsFeedInTheEditor() throws Exception {
+    user("fiona");
+    browser.open("/new-watch");
+    signIn("fiona@example.org");
+    browser.heading("New watch");
+    new org.openqa.selenium.support.ui.Select(browser.field("Type"))
+        .selectByVisibleText("RSS or Atom feed");
+    browser.type("Feed URL", fakes.siteUrl());
+    browser.button("Find feeds").click();
+    browser.button("Use Acme news").click();
+    browser.waitUntil(d -> fakes.feedUrl().equals(browser.field("Feed URL").getAttribute("value")));
+    browser.assertAccessible("new watch with the feeds a site names");
+    browser.button("Find feeds").click();
+    browser.waitFor(By.xpath("//p[.='This address is a feed.']"));
+    noConsoleErrors();
+  }
+
   /** The run's details, opened (a reload closes them). */
   String runDetails() {
     browser.waitFor(By.cssSelector("li.run"));
