@@ -601,6 +601,8 @@ public final class Periscope {
             new FixedWindowRateLimiter(
                     limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
                 .counted(meters, "sources"),
+            entities,
+            asks,
             settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }

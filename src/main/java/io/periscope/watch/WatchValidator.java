@@ -27,7 +27,7 @@ public final class WatchValidator {
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   static final int MAX_NAME = 200;
   static final int MAX_CONDITION = 4000;
-  static final int MAX_SOURCES = 20;
+  public static final int MAX_SOURCES = 20;
   public static final int MAX_SOURCE_VALUE = FeedUrls.MAX_LENGTH;
   static final int MAX_CHANNELS = 20;
   static final int MAX_RECENCY_DAYS = 3650;

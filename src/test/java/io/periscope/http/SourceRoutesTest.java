@@ -169,4 +169,93 @@ public class SourceRoutesTest {
     assertEquals(before, site.getRequestCount());
     assertFalse(json(service.call("GET", "/watches/blog", alice, null), 200).has("warnings"));
   }
+
+  private static java.net.http.HttpResponse<String> opml(String token, byte[] body, String type)
+      throws Exception {
+    return service.send(
+        "POST",
+        "/sources/opml",
+        token,
+        new String(body, java.nio.charset.StandardCharsets.UTF_8),
+        Map.of("Content-Type", type));
+  }
+
+  @Test
+  public void anOpmlFileIsListedValidatedAndNothingIsCreated() throws Exception {
+    String dora = service.signedIn("dora", "user");
+    JsonNode listed =
+        json(
+            opml(dora, io.periscope.source.OpmlTest.file("reader-export.opml"), "text/x-opml"),
+            200);
+    assertEquals("Miniflux", listed.get("title").asText());
+    assertEquals(4, listed.get("feeds").size());
+    assertEquals("Space / Agencies", listed.get("feeds").get(2).get("folder").asText());
+    JsonNode mixed =
+        json(
+            opml(dora, io.periscope.source.OpmlTest.file("bad-outlines.opml"), "application/xml"),
+            200);
+    assertEquals(1, mixed.get("feeds").size());
+    assertEquals(4, mixed.get("skipped").size());
+    assertEquals(0, json(service.call("GET", "/watches", dora, null), 200).get("watches").size());
+
+    JsonNode hostile =
+        error(
+            opml(dora, io.periscope.source.OpmlTest.file("billion-laughs.opml"), "text/x-opml"),
+            400);
+    assertTrue(hostile.toString(), hostile.toString().contains("DTD"));
+    error(opml(dora, new byte[io.periscope.source.Opml.MAX_BYTES + 1], "text/x-opml"), 413);
+    error(opml(dora, "{}".getBytes(), "application/json"), 415);
+  }
+
+  @Test
+  public void aWatchsAndAnAccountsFeedsAreExportedAsOpml() throws Exception {
+    String erin = service.signedIn("erin", "user");
+    for (String id : List.of("space", "rockets"))
+      json(
+          service.call(
+              "POST",
+              "/watches",
+              erin,
+              Json.text(
+                  Map.of(
+                      "id",
+                      id,
+                      "name",
+                      "Watch & " + id,
+                      "condition",
+                      "a launch",
+                      "sources",
+                      List.of(
+                          Map.of("type", "search", "value", "acme launch"),
+                          Map.of("type", "rss", "value", "https://unresolvable.invalid/" + id)),
+                      "schedule",
+                      "0 9 * * *",
+                      "threshold",
+                      0.8,
+                      "enabled",
+                      false))),
+          201);
+    var one = service.call("GET", "/watches/space/sources.opml", erin, null);
+    assertEquals(200, one.statusCode());
+    assertTrue(one.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+    assertTrue(one.headers().firstValue("Content-Disposition").orElse("").contains("sources.opml"));
+    io.periscope.source.Opml.Listed watch =
+        io.periscope.source.Opml.read(one.body().getBytes(), null);
+    assertEquals("Watch & space", watch.title());
+    assertEquals(
+        List.of("https://unresolvable.invalid/space"),
+        watch.feeds().stream().map(io.periscope.source.Opml.Feed::url).toList());
+
+    var all = service.call("GET", "/account/sources.opml", erin, null);
+    io.periscope.source.Opml.Listed account =
+        io.periscope.source.Opml.read(all.body().getBytes(), null);
+    assertEquals(
+        List.of("Watch & space", "Watch & rockets"),
+        account.feeds().stream().map(io.periscope.source.Opml.Feed::folder).toList());
+
+    error(service.call("GET", "/watches/absent/sources.opml", erin, null), 404);
+    String frank = service.signedIn("frank", "user");
+    error(service.call("GET", "/watches/space/sources.opml", frank, null), 404);
+    error(service.call("GET", "/account/sources.opml", null, null), 401);
+  }
 }
