@@ -3,7 +3,7 @@ import { h, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { endSession, whenUnauthorized } from './lib/api.js';
 import { Link, match, navigate, useLocation } from './lib/router.js';
-import { rememberReturn, session, signIn, takeFragment, takeReturn } from './lib/session.js';
+import { rememberReturn, session, signIn, startedHere, takeFragment, takeReturn } from './lib/session.js';
 import { Page } from './lib/ui.js';
 import * as auth from './pages/auth.js';
 import { Accounts, Keys, Models } from './pages/admin.js';
@@ -11,6 +11,7 @@ import { Assist, Revise } from './pages/assist.js';
 import { Devices } from './pages/devices.js';
 import { EditWatch, NewWatch } from './pages/editor.js';
 import { Tokens } from './pages/tokens.js';
+import { Usage } from './pages/usage.js';
 import { TrustRules } from './pages/trust.js';
 import { Statistics, WatchPage } from './pages/watch.js';
 import { WatchList } from './pages/watches.js';
@@ -33,6 +34,7 @@ const ROUTES = [
   { path: '/trust', page: TrustRules },
   { path: '/notifications', page: Devices },
   { path: '/statistics', page: Statistics },
+  { path: '/usage', page: Usage },
   { path: '/api-tokens', page: Tokens },
   { path: '/administration', page: Accounts, admin: true },
   { path: '/administration/accounts', page: Accounts, admin: true },
@@ -47,15 +49,22 @@ const NAV = [
   ['/trust', 'Trust rules'],
   ['/notifications', 'Devices'],
   ['/statistics', 'Statistics'],
+  ['/usage', 'Usage'],
   ['/api-tokens', 'API tokens'],
   ['/administration/accounts', 'Administration', true],
 ];
 
 // A token or an error handed over in the fragment is read once and leaves the address bar at once.
+// A session is taken only from the sign-in this tab started; any other is ignored, with a word.
 const fragment = takeFragment();
+let ignoredSession = false;
 if (fragment.token && location.pathname === '/') {
-  signIn(fragment.token);
-  history.replaceState(null, '', takeReturn());
+  if (startedHere(fragment.nonce)) {
+    signIn(fragment.token);
+    history.replaceState(null, '', takeReturn());
+  } else {
+    ignoredSession = true;
+  }
 }
 let expired = false;
 
@@ -91,7 +100,19 @@ function Frame({ who, path, children }) {
           )
         : null,
     ),
-    h('main', { id: 'main' }, children),
+    h(
+      'main',
+      { id: 'main' },
+      ignoredSession
+        ? h(
+            'p',
+            { class: 'notice', role: 'alert', id: 'ignored-session' },
+            'This page was opened with a sign-in that was not started here, so it was ignored. ',
+            who ? `You are still signed in as ${who.id}.` : 'Sign in yourself to go on.',
+          )
+        : null,
+      children,
+    ),
   ];
 }
 

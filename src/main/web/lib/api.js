@@ -11,6 +11,7 @@ export class ApiError extends Error {
     super((body && body.error) || `the service answered ${status}`);
     this.status = status;
     this.issues = (body && body.issues) || [];
+    this.quota = body && body.quota;
     this.retryAfter = retryAfter;
   }
 }

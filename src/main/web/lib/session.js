@@ -3,6 +3,7 @@
 // The strict CSP and text-only rendering are what keep scripts from reading it.
 const KEY = 'periscope.session';
 const RETURN_TO = 'periscope.returnTo';
+const SIGN_IN_NONCE = 'periscope.signInNonce';
 
 function decode(token) {
   try {
@@ -31,6 +32,28 @@ export function signIn(token) {
 
 export function signOut() {
   localStorage.removeItem(KEY);
+}
+
+/**
+ * Starts an identity provider's sign-in in this tab: a nonce kept in this tab alone, which the
+ * service hands back with the session (/auth/<provider>?nonce=…).
+ */
+export function beginProviderSignIn() {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  const nonce = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  sessionStorage.setItem(SIGN_IN_NONCE, nonce);
+  return nonce;
+}
+
+/**
+ * Whether a session handed over in the fragment is the sign-in this tab started: anybody can send
+ * a link with a token of their own account, which would put the victim's next watches and devices
+ * in it. A nonce is good once.
+ */
+export function startedHere(nonce) {
+  const expected = sessionStorage.getItem(SIGN_IN_NONCE);
+  sessionStorage.removeItem(SIGN_IN_NONCE);
+  return Boolean(expected) && nonce === expected;
 }
 
 /** Where to go back to after signing in again. */

@@ -7,6 +7,7 @@ import { ApiError } from './api.js';
 export function explain(error) {
   if (!(error instanceof ApiError)) return String(error?.message || error);
   if (error.status === 503) return `Not available on this service: ${error.message}. An administrator has to configure it.`;
+  if (error.status === 429 && error.quota) return `${error.message}.`;
   if (error.status === 429) {
     const wait = error.retryAfter ? ` Try again in ${error.retryAfter} seconds.` : ' Try again in a minute.';
     return `Too many requests.${wait}`;
@@ -24,6 +25,20 @@ export function ErrorMessage({ error }) {
     h('p', null, explain(error)),
     issues.length ? h('ul', null, issues.map((i) => h('li', null, i.message))) : null,
   );
+}
+
+/**
+ * A link out to a page a source named: a link only for an http(s) URL, else its text alone, so a
+ * `javascript:` or `data:` URL from a feed is never something to click.
+ */
+export function ExternalLink({ url, children }) {
+  let web = false;
+  try {
+    web = ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch {
+    web = false;
+  }
+  return web ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, children) : h('span', null, children);
 }
 
 export const Loading = ({ what = 'Loading…' }) => h('p', { class: 'loading', role: 'status' }, what);

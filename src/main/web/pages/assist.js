@@ -7,7 +7,7 @@ import { describe } from '../lib/cron.js';
 import { TIERS } from '../lib/outcomes.js';
 import { Link, navigate } from '../lib/router.js';
 import { when } from '../lib/time.js';
-import { Button, ErrorMessage, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
 import { WatchForm } from './editor.js';
 import { editable } from './watches.js';
 
@@ -32,7 +32,7 @@ function Preview({ source }) {
             'ol',
             { class: 'candidates' },
             candidates.map((c) =>
-              h('li', null, h('a', { href: c.url, rel: 'noopener noreferrer', target: '_blank' }, c.title), c.publishedAt ? ` · ${when(c.publishedAt)}` : '', c.snippet ? h('p', { class: 'meta' }, c.snippet) : null),
+              h('li', null, h(ExternalLink, { url: c.url }, c.title), c.publishedAt ? ` · ${when(c.publishedAt)}` : '', c.snippet ? h('p', { class: 'meta' }, c.snippet) : null),
             ),
           )
         : h('p', { class: 'meta' }, 'The search found nothing right now.')

@@ -4,7 +4,7 @@ import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, get, post } from '../lib/api.js';
 import { Link, navigate } from '../lib/router.js';
-import { signIn, takeReturn } from '../lib/session.js';
+import { beginProviderSignIn, signIn, takeReturn } from '../lib/session.js';
 import { Button, ErrorMessage, Page, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
 
 const PROVIDER_NAMES = { github: 'GitHub' };
@@ -71,7 +71,21 @@ export function SignIn({ fragment, expired }) {
           'div',
           { class: 'providers' },
           h('p', null, 'Or sign in with'),
-          providers.map((p) => h('a', { class: 'button secondary', href: `/auth/${encodeURIComponent(p)}` }, providerName(p))),
+          providers.map((p) =>
+            h(
+              'a',
+              {
+                class: 'button secondary',
+                href: `/auth/${encodeURIComponent(p)}`,
+                // the nonce makes the session that comes back this tab's own (session.js)
+                onClick: (e) => {
+                  e.preventDefault();
+                  location.assign(`/auth/${encodeURIComponent(p)}?nonce=${beginProviderSignIn()}`);
+                },
+              },
+              providerName(p),
+            ),
+          ),
         )
       : null,
     h(

@@ -1,4 +1,6 @@
-// One watch: what it is, run it now, explain it, and its run history with feedback on each run.
+// One watch: what it is, run it now, test it (a dry run), explain it, what its model calls took this
+// month, how often it is right, and its run history with what each run judged and feedback on each
+// run, which may mark the judged items.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, del, enc, get, post, put } from '../lib/api.js';
@@ -6,7 +8,11 @@ import { describe } from '../lib/cron.js';
 import { Outcome, TIERS } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { duration, when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { Button, Empty, ErrorMessage, ExternalLink, issuesAt, Loading, Page, Select, TextArea, TextField, useAction, useLoad } from '../lib/ui.js';
+import { qualitySentence } from '../lib/quality.js';
+import { spent } from '../lib/usage.js';
+import { DryRunReport } from './dryrun.js';
+import { WhatWasJudged } from './judged.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
 
@@ -24,20 +30,74 @@ function Facts({ items }) {
   );
 }
 
+const MARKS = [
+  ['', 'Not marked'],
+  ['relevant', 'Relevant'],
+  ['irrelevant', 'Irrelevant'],
+];
+
+/** The run's judged items, each with a relevant/irrelevant mark; read whole when asked for. */
+function ItemMarks({ watchId, runId, marks, onMark, error }) {
+  const run = useLoad(() => get(`/watches/${enc(watchId)}/runs/${enc(runId)}`), [watchId, runId]);
+  if (run.error) return h(ErrorMessage, { error: run.error });
+  if (!run.data) return h(Loading, { what: 'Loading the judged items…' });
+  const items = run.data.judged?.items || [];
+  return h(
+    'section',
+    { class: 'item-marks', 'aria-label': 'Mark the judged items' },
+    h('h5', null, 'Which of the judged items matter to this watch?'),
+    items.length
+      ? items.map((item) =>
+          h(Select, {
+            key: item.key,
+            label: item.title || item.url || item.key,
+            value: marks[item.key] || '',
+            onChange: (label) => onMark(item.key, label),
+            options: MARKS,
+            issues: item.key in marks ? issuesAt(error, ['items', Object.keys(marks).indexOf(item.key)]) : [],
+          }),
+        )
+      : h('p', { class: 'meta' }, run.data.judged ? 'No item was put before the model.' : 'This run was recorded before the items it judged were kept.'),
+  );
+}
+
 function FeedbackForm({ watchId, run, given, onChanged }) {
   const [kind, setKind] = useState(given?.kind || '');
   const [note, setNote] = useState(given?.note || '');
+  const [marks, setMarks] = useState(() => Object.fromEntries((given?.items || []).map((i) => [i.key, i.label])));
+  const [missedUrl, setMissedUrl] = useState(given?.missedItem?.key ? '' : given?.missedItem?.url || '');
+  const [marking, setMarking] = useState(false);
   const save = useAction();
   const path = `/watches/${enc(watchId)}/runs/${enc(run.runId)}/feedback`;
-  const submit = () => save.act(async () => onChanged(await put(path, { kind, note: note.trim() || null })));
+  const mark = (key, label) =>
+    setMarks((m) => {
+      const next = { ...m };
+      if (label) next[key] = label;
+      else delete next[key];
+      return next;
+    });
+  const body = () => {
+    const items = Object.entries(marks).map(([key, label]) => ({ key, label }));
+    const missed = kind === 'missed' && missedUrl.trim() ? { url: missedUrl.trim() } : given?.missedItem?.key && kind === 'missed' ? { key: given.missedItem.key } : null;
+    return { kind, note: note.trim() || null, ...(items.length ? { items } : {}), ...(missed ? { missed } : {}) };
+  };
+  const submit = () => save.act(async () => onChanged(await put(path, body())));
   const withdraw = () =>
     save.act(async () => {
       await del(path);
       setKind('');
       setNote('');
+      setMarks({});
+      setMissedUrl('');
       onChanged(null);
     });
   const group = `feedback-${run.runId}`;
+  const counted = ['relevant', 'irrelevant']
+    .map((label) => [label, (given?.items || []).filter((i) => i.label === label).length])
+    .filter(([, n]) => n)
+    .map(([label, n]) => `${plural(n, 'item')} ${label}`);
+  const marked = counted.length ? ` · ${counted.join(', ')}` : '';
+  const missedSaid = given?.missedItem ? ` · should have alerted on ${given.missedItem.title || given.missedItem.url}` : '';
   return h(
     'form',
     { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
@@ -45,7 +105,7 @@ function FeedbackForm({ watchId, run, given, onChanged }) {
       'fieldset',
       null,
       h('legend', null, 'Your feedback on this run'),
-      given ? h('p', { class: 'meta', role: 'status' }, `You said: ${FEEDBACK.find(([k]) => k === given.kind)?.[1] || given.kind}${given.note ? ` — “${given.note}”` : ''} (${when(given.at)})`) : null,
+      given ? h('p', { class: 'meta', role: 'status' }, `You said: ${FEEDBACK.find(([k]) => k === given.kind)?.[1] || given.kind}${given.note ? ` — “${given.note}”` : ''} (${when(given.at)})${marked}${missedSaid}`) : null,
       h(
         'div',
         { class: 'row', role: 'radiogroup', 'aria-label': 'Feedback' },
@@ -54,6 +114,18 @@ function FeedbackForm({ watchId, run, given, onChanged }) {
         ),
       ),
       h(TextArea, { label: 'Note (optional)', value: note, onInput: setNote, rows: 2 }),
+      kind === 'missed'
+        ? h(TextField, {
+            label: 'What should have alerted (a URL, optional)',
+            type: 'url',
+            value: missedUrl,
+            onInput: setMissedUrl,
+            issues: issuesAt(save.error, ['missed']),
+          })
+        : null,
+      marking
+        ? h(ItemMarks, { watchId, runId: run.runId, marks, onMark: mark, error: save.error })
+        : h(Button, { onClick: () => setMarking(true) }, 'Mark the judged items'),
       h(ErrorMessage, { error: save.error }),
       h(
         'div',
@@ -64,6 +136,8 @@ function FeedbackForm({ watchId, run, given, onChanged }) {
     ),
   );
 }
+
+const plural = (n, one) => `${n} ${n === 1 ? one : `${one}s`}`;
 
 function RunView({ watchId, run, feedback, onFeedback }) {
   const [open, setOpen] = useState(false);
@@ -90,7 +164,7 @@ function RunView({ watchId, run, feedback, onFeedback }) {
               h(
                 'li',
                 null,
-                h('a', { href: e.url, rel: 'noopener noreferrer', target: '_blank' }, e.title || e.url),
+                h(ExternalLink, { url: e.url }, e.title || e.url),
                 e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null,
               ),
             ),
@@ -110,9 +184,11 @@ function RunView({ watchId, run, feedback, onFeedback }) {
               ['Pages extracted', run.collection?.extracted],
               ['Pages failed', run.collection?.failed],
               ['Models', run.models?.join(', ')],
+              ['Model use', spent(run.usage)],
               ['Alerts sent', run.notificationsSent],
             ],
           }),
+          h(WhatWasJudged, { watchId, runId: run.runId }),
           run.sourceErrors.length
             ? [h('h4', null, 'Source errors'), h('ul', null, run.sourceErrors.map((s) => h('li', null, `${s.source}: ${s.message}${s.httpStatus ? ` (HTTP ${s.httpStatus})` : ''}`)))]
             : null,
@@ -128,7 +204,7 @@ function RunView({ watchId, run, feedback, onFeedback }) {
   );
 }
 
-function History({ watchId, fresh }) {
+function History({ watchId, fresh, onFeedback }) {
   const runs = useLoad(() => get(`/watches/${enc(watchId)}/runs?limit=20`), [watchId, fresh]);
   const given = useLoad(() => get(`/watches/${enc(watchId)}/feedback`), [watchId]);
   const [changed, setChanged] = useState({});
@@ -140,17 +216,31 @@ function History({ watchId, fresh }) {
     'ul',
     { class: 'plain' },
     runs.data.runs.map((run) =>
-      h(RunView, { key: run.runId, watchId, run, feedback: feedbackOf(run.runId), onFeedback: (f) => setChanged((c) => ({ ...c, [run.runId]: f })) }),
+      h(RunView, {
+        key: run.runId,
+        watchId,
+        run,
+        feedback: feedbackOf(run.runId),
+        onFeedback: (f) => {
+          setChanged((c) => ({ ...c, [run.runId]: f }));
+          onFeedback();
+        },
+      }),
     ),
   );
 }
 
 export function WatchPage({ id }) {
   const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
+  const [fresh, setFresh] = useState(0);
+  const usage = useLoad(() => get(`/watches/${enc(id)}/usage?days=1`), [id, fresh]);
+  const [rated, setRated] = useState(0);
+  const quality = useLoad(() => get(`/watches/${enc(id)}/quality`), [id, fresh, rated]);
   const run = useAction();
   const explain = useAction();
+  const trial = useAction();
   const [explanation, setExplanation] = useState(null);
-  const [fresh, setFresh] = useState(0);
+  const [tested, setTested] = useState(null);
   if (watch.error) return h(Page, { title: 'Watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
   if (!watch.data) return h(Page, { title: 'Watch' }, h(Loading));
   const w = watch.data;
@@ -159,20 +249,33 @@ export function WatchPage({ id }) {
       await api('POST', `/watches/${enc(id)}/run`);
       setFresh((n) => n + 1);
     });
-  const explainIt = () => explain.act(async () => setExplanation((await post(`/watches/${enc(id)}/explain`)).explanation));
+  const testNow = () =>
+    trial.act(async () => {
+      setTested(null);
+      setTested(await post(`/watches/${enc(id)}/test`, {}));
+      setFresh((n) => n + 1);
+    });
+  const explainIt = () =>
+    explain.act(async () => {
+      setExplanation((await post(`/watches/${enc(id)}/explain`)).explanation);
+      setFresh((n) => n + 1);
+    });
   return h(
     Page,
     {
       title: w.name,
       actions: [
         h(Button, { kind: 'primary', busy: run.busy, onClick: runNow }, run.busy ? 'Running…' : 'Run now'),
+        h(Button, { busy: trial.busy, onClick: testNow }, trial.busy ? 'Testing…' : 'Test now'),
         h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, 'Edit'),
         h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, 'Revise with AI'),
         h(Button, { busy: explain.busy, onClick: explainIt }, 'Explain'),
       ],
     },
     run.busy ? h('p', { class: 'progress', role: 'status' }, 'Running: collecting the sources and asking the model…') : null,
-    h(ErrorMessage, { error: run.error || explain.error }),
+    trial.busy ? h('p', { class: 'progress', role: 'status' }, 'Testing: collecting the sources and asking the model, sending nothing…') : null,
+    h(ErrorMessage, { error: run.error || explain.error || trial.error }),
+    tested ? h(DryRunReport, { answer: tested }) : null,
     explanation ? h('div', { class: 'report', role: 'status' }, h('h2', null, 'In plain words'), h('p', { class: 'pre' }, explanation)) : null,
     h(Facts, {
       items: [
@@ -183,10 +286,12 @@ export function WatchPage({ id }) {
         ['Channels', w.channels.length ? w.channels.join(', ') : 'none'],
         ['Quiet hours', w.quietHours ? `${w.quietHours.start}–${w.quietHours.end}${w.quietHours.timeZone ? ` (${w.quietHours.timeZone})` : ''}` : 'none'],
         ['Digest', w.digest ?? 'none'],
+        ['Model use this month', usage.data ? spent(usage.data.month) : null],
+        ['How often it is right', quality.data ? qualitySentence(quality.data) : null],
       ],
     }),
     h('h2', null, 'Runs'),
-    h(History, { watchId: id, fresh }),
+    h(History, { watchId: id, fresh, onFeedback: () => setRated((n) => n + 1) }),
   );
 }
 

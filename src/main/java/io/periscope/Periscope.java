@@ -11,11 +11,13 @@ import io.periscope.auth.AccountGate;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
 import io.periscope.auth.IdentityLinks;
+import io.periscope.auth.MailBudget;
 import io.periscope.auth.OwnAccount;
 import io.periscope.auth.Registration;
 import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
+import io.periscope.auth.UnverifiedAccounts;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
@@ -39,6 +41,7 @@ import io.periscope.http.ChannelRoutes;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
+import io.periscope.http.DryRunRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
@@ -47,6 +50,7 @@ import io.periscope.http.SourceRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
+import io.periscope.http.UsageRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
 import io.periscope.identity.IdentitySignIn;
@@ -61,10 +65,13 @@ import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageEntity;
+import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
 import io.periscope.net.UpstreamDispatcher;
 import io.periscope.notify.AdminAlerts;
+import io.periscope.notify.AlertBudget;
 import io.periscope.notify.EmailSender;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
@@ -74,6 +81,8 @@ import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
+import io.periscope.ratelimit.HeldSlots;
+import io.periscope.run.DryRuns;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
@@ -93,10 +102,12 @@ import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
+import io.periscope.watches.Watches;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -139,10 +150,16 @@ public final class Periscope {
   private final SealedChannels sealedChannels;
   private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
+
+  /** The runs of watches, without the gate and slots of scheduled ones: dry runs go through it. */
+  private final Pipeline pipeline;
+
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
+  private final UsageLedger usage;
   private final Transfers transfers;
+  private final Watches watches;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
   private final FeedFinder feedFinder;
@@ -196,10 +213,11 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
-    this.runs = new OnDemandRuns(entities::watch, entities::account, asks);
+    this.runs = new OnDemandRuns(entities::watch, entities::account, entities::runAll, asks);
     this.quotas =
         QuotaPolicy.of(
             config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
+    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -233,6 +251,8 @@ public final class Periscope {
     // the first WEB_ORIGIN, else the client this service serves
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());
     EmailSender mailer = new EmailSender(SmtpSettings.from(config), blocking);
+    MailBudget mailBudget =
+        new MailBudget(entities, asks, MailBudget.Settings.from(config), adminAlerts, clock);
     AccountMails mails = new AccountMails(webClient);
     this.registration = Registration.from(settings.signUp().mode(), settings.signUp().domains());
     this.selfService =
@@ -242,6 +262,7 @@ public final class Periscope {
             entities::email,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -255,6 +276,7 @@ public final class Periscope {
             entities::identityLink,
             asks,
             mailer,
+            mailBudget,
             mails,
             sessions,
             registration,
@@ -268,11 +290,14 @@ public final class Periscope {
             config.getBoolean("periscope.telegram.chat-open"));
     this.channelAddresses =
         new ChannelAddresses(
-            entities::email, entities::channelAddresses, asks, mailer, mails, clock);
+            entities::email, entities::channelAddresses, asks, mailer, mailBudget, mails, clock);
+    this.watches =
+        new Watches(
+            entities::account, entities::watch, channelPolicy, webhookSecrets, quotas, asks);
     this.transfers =
         new Transfers(
             entities::account,
-            entities::watch,
+            watches,
             entities::trustRules,
             channelAddresses,
             channelPolicy,
@@ -342,10 +367,11 @@ public final class Periscope {
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     this.feedFinder = new FeedFinder(userUrls, collection);
+    this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
     entities.start(
         new AccountGate(
             new RunSlots(
-                pipeline(userUrls, collection, notifier, runAlerts),
+                pipeline,
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
@@ -378,13 +404,14 @@ public final class Periscope {
                     entities.trustRules(owner), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
+        usage,
         Clock.systemUTC());
   }
 
   /**
    * What a deleted account keeps in the packages above the accounts' own: its browsers' push
    * subscriptions, its channel addresses, its webhook secret and its feedback on runs (all removed,
-   * whatever happens to the run history).
+   * whatever happens to the run history); its model usage goes with its run history.
    */
   private CompletionStage<Done> eraseUserData(
       String accountId, List<String> watchIds, boolean eraseHistory) {
@@ -416,7 +443,10 @@ public final class Periscope {
                                             entities.channelAddresses(accountId),
                                             reply ->
                                                 new ChannelAddressesEntity.Remove(
-                                                    a.address(), reply))))
+                                                    a.address(),
+                                                    Instant.now(),
+                                                    ChannelAddressesEntity.Budgets.NONE,
+                                                    reply))))
                             .toList()));
     CompletionStage<Done> webhookSecret =
         AccountAdmin.ignoringRefusal(webhookSecrets.remove(accountId));
@@ -427,13 +457,35 @@ public final class Periscope {
             d ->
                 erasure.erase(
                     FeedbackEntity.TYPE_KEY.name(),
-                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()));
+                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()))
+        // its model usage is part of its run history
+        .thenCompose(
+            d ->
+                eraseHistory
+                    ? erasure.erase(UsageEntity.TYPE_KEY.name(), List.of(accountId))
+                    : java.util.concurrent.CompletableFuture.completedFuture(Done.done()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
   /** Starts the wake-up projection and poller; their readiness checks join the node's. */
   public void startSchedules(ActorSystem<?> system, Config config) throws Exception {
     WakeUpStartup.start(system, config, entities, clock, adminAlerts).forEach(serving::require);
+    AlertBudget alertBudget = adminAlerts.throttle(AlertBudget.Settings.from(config));
+    system.getWhenTerminated().thenRun(alertBudget::close);
+    MailBudget.Settings.from(config)
+        .unverifiedKept()
+        .ifPresent(
+            keptFor -> {
+              UnverifiedAccounts purge =
+                  new UnverifiedAccounts(accounts, accountAdmin, keptFor, clock);
+              system
+                  .scheduler()
+                  .scheduleWithFixedDelay(
+                      Duration.ofMinutes(1),
+                      UnverifiedAccounts.EVERY,
+                      purge::purge,
+                      system.executionContext());
+            });
   }
 
   /**
@@ -523,8 +575,9 @@ public final class Periscope {
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     Feedbacks feedbacks =
-        new Feedbacks(entities::watch, entities::feedback, asks, Clock.systemUTC());
-    ClientAddresses clients = ClientAddresses.trusting(settings.trustedProxies());
+        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
+    ClientAddresses clients =
+        ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     return new HttpApi(
         tokens,
         sessions,
@@ -557,19 +610,17 @@ public final class Periscope {
             asks,
             aiLimiter,
             quotas::useModelCall,
+            usage,
             settings.maxBodyBytes()),
         new WatchRoutes(
-            entities,
-            asks,
+            watches,
+            sealedChannels,
             runs,
             runPages,
-            channelPolicy,
-            sealedChannels,
-            webhookSecrets,
-            quotas,
             feedFinder,
             settings.maxBodyBytes(),
-            settings.scheduleTimeZone()),
+            settings.scheduleTimeZone(),
+            new HeldSlots<>(settings.eventStreamsPerAccount())),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -596,13 +647,23 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
+        new UsageRoutes(usage, accounts, entities, asks),
+        new DryRunRoutes(
+            new DryRuns(
+                pipeline::trial,
+                entities::watch,
+                asks,
+                settings.scheduleTimeZone(),
+                Clock.systemUTC()),
+            channelPolicy,
+            aiLimiter,
+            settings.maxBodyBytes()),
         new SourceRoutes(
             feedFinder,
             new FixedWindowRateLimiter(
                     limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
                 .counted(meters, "sources"),
-            entities,
-            asks,
+            watches,
             settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }

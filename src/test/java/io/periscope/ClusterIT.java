@@ -84,7 +84,9 @@ public class ClusterIT {
                 "MODEL_BASE_URL",
                 upstream.base() + "/v1",
                 "MODEL_API_KEYS",
-                "sk-cluster-test-0001"));
+                "sk-cluster-test-0001",
+                "QUOTA_MIN_INTERVAL", // schedules of every minute
+                "1m"));
     env.putAll(extra);
     cluster = new LocalCluster(name, env);
     cluster

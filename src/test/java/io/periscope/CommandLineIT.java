@@ -123,7 +123,8 @@ public class CommandLineIT {
           owner + "/daily nothing-new collected=0 fresh=0 notified=0 errors=0",
           run.stdout().strip());
 
-      // the journal read beside the running service
+      // the journal read beside the running service, once the run is in the past it reads
+      Thread.sleep(io.periscope.history.RunHistory.SETTLED.toMillis() + 100);
       JsonNode history =
           Json.MAPPER.readTree(
               service
@@ -174,12 +175,11 @@ public class CommandLineIT {
       assertEquals(0, lines.exit());
       List<String> replayed = lines.stdout().strip().lines().toList();
       assertEquals(2, replayed.size());
+      // oldest first, as journalctl
       assertTrue(
-          replayed.get(0),
-          replayed.get(0).contains(" " + owner + "/daily nothing-new trigger=manual collected=0"));
-      assertTrue(
-          replayed.get(1),
-          replayed.get(1).contains(" " + owner + "/daily nothing-new trigger=run-all collected=0"));
+          replayed.get(0), replayed.get(0).contains(" " + owner + "/daily nothing-new run="));
+      assertTrue(replayed.get(0), replayed.get(0).contains(" trigger=run-all collected=0"));
+      assertTrue(replayed.get(1), replayed.get(1).contains(" trigger=manual collected=0"));
       // the owner's every watch, filtered by outcome and time, as JSON lines
       ServiceProcess.Output all =
           service.output(

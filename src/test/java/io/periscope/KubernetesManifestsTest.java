@@ -606,7 +606,9 @@ public class KubernetesManifestsTest {
     Settings settings = Settings.from(config);
     assertEquals("https://" + host, settings.publicUrl());
     assertFalse("TRUSTED_PROXIES is set", settings.trustedProxies().isEmpty());
-    ClientAddresses.trusting(settings.trustedProxies()); // each one an address or CIDR block
+    ClientAddresses.trusting(
+        settings.trustedProxies(),
+        settings.trustedProxyHeader()); // each one an address or CIDR block
   }
 
   /**

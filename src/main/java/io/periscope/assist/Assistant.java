@@ -5,7 +5,9 @@ import io.periscope.assist.AssistRequests.PreviewRequest;
 import io.periscope.feedback.Feedback;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.llm.ModelUsage;
 import io.periscope.llm.PooledModel;
+import io.periscope.source.ItemBounds;
 import io.periscope.source.SearchProvider;
 import io.periscope.watch.Watch;
 import java.time.Duration;
@@ -17,6 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * AI assistance (docs/http-interface.md, AI assistance): drafts, revisions and explanations from
@@ -95,14 +98,19 @@ public final class Assistant {
         : keyPools.hasUsableKey(KeyPoolEntity.SEARCH);
   }
 
-  public CompletionStage<Draft> draft(DraftRequest request) {
+  /** A draft; {@code used} is told what each model call took (so are explain's and revise's). */
+  public CompletionStage<Draft> draft(DraftRequest request, Consumer<ModelUsage> used) {
     return fromModel(
         model.ask(
-            DraftPrompt.of(request, scheduleZone), answer -> Draft.check(answer, scheduleZone)));
+            DraftPrompt.of(request, scheduleZone),
+            answer -> Draft.check(answer, scheduleZone),
+            consulted -> {},
+            used));
   }
 
-  public CompletionStage<String> explain(Watch watch) {
-    return fromModel(model.ask(ExplainPrompt.of(watch), ExplainPrompt::read));
+  public CompletionStage<String> explain(Watch watch, Consumer<ModelUsage> used) {
+    return fromModel(
+        model.ask(ExplainPrompt.of(watch), ExplainPrompt::read, consulted -> {}, used));
   }
 
   /**
@@ -110,10 +118,14 @@ public final class Assistant {
    * owner's {@code feedback} on the watch's runs (most recent first), as a diff against {@code
    * base}.
    */
-  public CompletionStage<Revision> revise(Watch base, String instruction, List<Feedback> feedback) {
+  public CompletionStage<Revision> revise(
+      Watch base, String instruction, List<Feedback> feedback, Consumer<ModelUsage> used) {
     return fromModel(
         model.ask(
-            RevisionPrompt.of(base, instruction, feedback), answer -> Revision.read(answer, base)));
+            RevisionPrompt.of(base, instruction, feedback),
+            answer -> Revision.read(answer, base),
+            consulted -> {},
+            used));
   }
 
   /** What a search source with this query would find now: one search, no model call. */
@@ -131,6 +143,9 @@ public final class Assistant {
             .thenApply(
                 items ->
                     items.stream()
+                        // as a run's items: bounded, and a link only when it is http(s)
+                        .map(ItemBounds::bounded)
+                        .filter(i -> i.url() != null)
                         .limit(MAX_CANDIDATES)
                         .map(
                             i ->

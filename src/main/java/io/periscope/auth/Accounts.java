@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import org.apache.pekko.Done;
 
 /**
  * Creating accounts and signing in. An account is made by first claiming its e-mail in the e-mail
@@ -58,18 +59,23 @@ public final class Accounts {
 
   /** Every account, by id. */
   public CompletionStage<List<Account.View>> list() {
+    return accounts().thenApply(all -> all.stream().map(Account::view).toList());
+  }
+
+  /** Every account, by id, as it is kept. */
+  CompletionStage<List<Account>> accounts() {
     // every account entity's id: accounts, and token subjects that never had one (filtered below)
     return journal
         .entityIds(AccountEntity.TYPE_KEY.name())
         .thenCompose(
             ids -> {
-              List<CompletableFuture<Optional<Account.View>>> reads =
+              List<CompletableFuture<Optional<Account>>> reads =
                   ids.stream()
                       .map(
                           id ->
                               asks.<AccountEntity.Command, Account>ask(
                                       accountRefs.account(id), AccountEntity.GetAccount::new)
-                                  .thenApply(a -> Optional.of(a.view()))
+                                  .thenApply(Optional::of)
                                   // an account entity without an account: a token subject that
                                   // never
                                   // had one (the command line's)
@@ -214,6 +220,16 @@ public final class Accounts {
                                   conflictOr(failure, duplicateId(account.id()), false));
                         })
                     .thenCompose(s -> s));
+  }
+
+  /** Remembers that {@code email}'s account signed in from the client network {@code network}. */
+  public CompletionStage<Done> rememberSignIn(String email, String network) {
+    return emails.rememberSignIn(EmailEntity.normalize(email), network);
+  }
+
+  /** Whether {@code email}'s account signed in from the client network {@code network} before. */
+  public CompletionStage<Boolean> signedInBefore(String email, String network) {
+    return emails.signedInBefore(EmailEntity.normalize(email), network);
   }
 
   /** The account holding {@code email}; fails with {@link EntityRefusal} when none does. */

@@ -1,8 +1,8 @@
 package io.periscope.auth;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
+import io.periscope.entity.RecentTimes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,11 +14,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The e-mail index: one entity per normalized e-mail address, holding the account id that owns it.
@@ -28,10 +25,12 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * <p>It also meters the mail sent to its address, whoever asked for it: at most one a {@link
  * #MAIL_COOLDOWN} and {@link #MAILS_PER_DAY} a day, so nobody can flood an address (or its owner's
  * journal) through the routes that mail without a sign-in.
+ *
+ * <p>And it remembers the client networks its account signed in from with a password (the last
+ * {@link #SIGN_IN_NETWORKS}), whose right password no sign-in backoff holds back.
  */
 public final class EmailEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        EmailEntity.Command, EmailEntity.Event, EmailEntity.State> {
+    extends JournaledEntity<EmailEntity.Command, EmailEntity.Event, EmailEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Email");
@@ -48,6 +47,7 @@ public final class EmailEntity
 
   public static final Duration MAIL_COOLDOWN = Duration.ofMinutes(1);
   public static final int MAILS_PER_DAY = 10;
+  public static final int SIGN_IN_NETWORKS = 16;
 
   public static String normalize(String email) {
     return email.trim().toLowerCase(Locale.ROOT);
@@ -55,21 +55,34 @@ public final class EmailEntity
 
   /**
    * {@code accountId} is null while the address is free; {@code mailed}: when mail went to it in
-   * the last day, oldest first (absent in snapshots of older versions).
+   * the last day, oldest first; {@code signInNetworks}: the networks its account signed in from,
+   * oldest first (both absent in snapshots of older versions).
    */
-  public record State(String accountId, List<Instant> mailed, Invitation invitation)
+  public record State(
+      String accountId, List<Instant> mailed, Invitation invitation, List<String> signInNetworks)
       implements JsonSerializable {
     public State {
       mailed = mailed == null ? List.of() : List.copyOf(mailed);
+      signInNetworks = signInNetworks == null ? List.of() : List.copyOf(signInNetworks);
     }
 
     public State(String accountId, List<Instant> mailed) {
-      this(accountId, mailed, null);
+      this(accountId, mailed, null, null);
     }
 
-    /** Claiming the address spends its invitation: it works once. */
+    /**
+     * Claiming the address spends its invitation: it works once. A new holder starts without the
+     * networks of the one before.
+     */
     State withAccount(String id) {
-      return new State(id, mailed, id == null ? invitation : null);
+      return new State(id, mailed, id == null ? invitation : null, null);
+    }
+
+    State signedInFrom(String network) {
+      List<String> next = new ArrayList<>(signInNetworks);
+      next.add(network);
+      if (next.size() > SIGN_IN_NETWORKS) next.remove(0);
+      return new State(accountId, mailed, invitation, next);
     }
 
     boolean invited(String tokenHash, Instant now) {
@@ -87,14 +100,15 @@ public final class EmailEntity
     }
 
     State mailedAt(Instant at) {
-      List<Instant> next = new ArrayList<>(within(at));
-      next.add(at);
-      return new State(accountId, next, invitation);
+      return new State(
+          accountId,
+          RecentTimes.adding(mailed, at, Duration.ofDays(1)),
+          invitation,
+          signInNetworks);
     }
 
     private List<Instant> within(Instant now) {
-      Instant dayAgo = now.minus(Duration.ofDays(1));
-      return mailed.stream().filter(t -> t.isAfter(dayAgo)).toList();
+      return RecentTimes.within(mailed, now, Duration.ofDays(1));
     }
   }
 
@@ -137,7 +151,17 @@ public final class EmailEntity
 
   public static final String MAIL_SUPPRESSED = "the address had its mail for now";
 
+  /** Remembers that the address's account signed in from {@code network}. */
+  public record RememberSignIn(String network, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** Whether the address's account signed in from {@code network} before. */
+  public record SignedInBefore(String network, ActorRef<StatusReply<Boolean>> replyTo)
+      implements Command {}
+
   public sealed interface Event extends JsonSerializable {}
+
+  public record SignedInFrom(String network) implements Event {}
 
   public record MailReserved(Instant at) implements Event {}
 
@@ -148,21 +172,16 @@ public final class EmailEntity
   public record Released(String accountId) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
-    return new EmailEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new EmailEntity(entityId);
   }
 
-  private EmailEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private EmailEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(null, List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override
@@ -218,6 +237,21 @@ public final class EmailEntity
                             ? StatusReply.ack()
                             : StatusReply.error(io.periscope.account.AccountEntity.TOKEN_REFUSED)))
         .onCommand(
+            RememberSignIn.class,
+            (state, cmd) ->
+                state.accountId() == null || state.signInNetworks().contains(cmd.network())
+                    ? Effect().reply(cmd.replyTo(), StatusReply.ack())
+                    : Effect()
+                        .persist(new SignedInFrom(cmd.network()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.ack()))
+        .onCommand(
+            SignedInBefore.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        StatusReply.success(state.signInNetworks().contains(cmd.network()))))
+        .onCommand(
             Lookup.class,
             (state, cmd) ->
                 Effect()
@@ -238,7 +272,10 @@ public final class EmailEntity
         .onEvent(MailReserved.class, (state, e) -> state.mailedAt(e.at()))
         .onEvent(
             Invited.class,
-            (state, e) -> new State(state.accountId(), state.mailed(), e.invitation()))
+            (state, e) ->
+                new State(
+                    state.accountId(), state.mailed(), e.invitation(), state.signInNetworks()))
+        .onEvent(SignedInFrom.class, (state, e) -> state.signedInFrom(e.network()))
         .build();
   }
 }

@@ -79,6 +79,20 @@ public final class EmailIndex {
         .thenCompose(stage -> stage);
   }
 
+  /** Remembers that the address's account signed in from {@code network}. */
+  public CompletionStage<Done> rememberSignIn(String normalizedEmail, String network) {
+    return asks.ask(
+        emailEntities.email(entityId(normalizedEmail)),
+        reply -> new EmailEntity.RememberSignIn(network, reply));
+  }
+
+  /** Whether the address's account signed in from {@code network} before. */
+  public CompletionStage<Boolean> signedInBefore(String normalizedEmail, String network) {
+    return asks.ask(
+        emailEntities.email(entityId(normalizedEmail)),
+        reply -> new EmailEntity.SignedInBefore(network, reply));
+  }
+
   /** Frees the address when {@code accountId} holds it. */
   public CompletionStage<Done> release(String normalizedEmail, String accountId) {
     return asks.ask(

@@ -61,6 +61,7 @@ public final class IdentityLinks {
   private final IdentityLinkEntity.Refs links;
   private final Asks asks;
   private final EmailSender email;
+  private final MailBudget budget;
   private final AccountMails mails;
   private final AccountAccess sessions;
   private final Registration registration;
@@ -73,6 +74,7 @@ public final class IdentityLinks {
       IdentityLinkEntity.Refs links,
       Asks asks,
       EmailSender email,
+      MailBudget budget,
       AccountMails mails,
       AccountAccess sessions,
       Registration registration,
@@ -84,6 +86,7 @@ public final class IdentityLinks {
     this.links = links;
     this.asks = asks;
     this.email = email;
+    this.budget = budget;
     this.mails = mails;
     this.sessions = sessions;
     this.registration = registration;
@@ -239,8 +242,9 @@ public final class IdentityLinks {
     Instant now = clock.instant();
     return emails
         .reserveMail(account.email(), now)
+        .thenCompose(reserved -> budget.reserve())
         .thenCompose(
-            reserved ->
+            room ->
                 asks.<IdentityLinkEntity.Command, Done>ask(
                     links.identityLink(who.linkId()),
                     reply ->

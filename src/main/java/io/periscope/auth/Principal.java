@@ -25,6 +25,10 @@ public record Principal(
   public static final Principal OPERATOR =
       new Principal("periscope-cli", Role.ADMIN, null, null, null, true);
 
+  /** The service itself, acting on the operator's settings (a purge), as the audit log names it. */
+  public static final Principal SERVICE =
+      new Principal("periscope", Role.ADMIN, null, null, null, true);
+
   public Principal(String accountId, Role role) {
     this(accountId, role, null, null, null, false);
   }

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  * the answer nor its timing says whether an address is known. Registering an address that has an
  * account mails its holder a password-reset link instead. However often they are asked, an address
  * gets at most one mail a minute and ten a day ({@link EmailEntity}), the same 202 answering each.
+ * Every mail takes its place in the instance's mails of the hour ({@link MailBudget}): while they
+ * are used up, these routes answer 429 before anything is looked up, whatever the address.
  */
 public final class SelfService {
   private static final Logger log = LoggerFactory.getLogger(SelfService.class);
@@ -62,6 +64,7 @@ public final class SelfService {
   private final EmailEntity.Refs emailEntities;
   private final Asks asks;
   private final EmailSender email;
+  private final MailBudget budget;
   private final AccountMails mails;
   private final AccountAccess sessions;
   private final Registration registration;
@@ -74,6 +77,7 @@ public final class SelfService {
       EmailEntity.Refs emailEntities,
       Asks asks,
       EmailSender email,
+      MailBudget budget,
       AccountMails mails,
       AccountAccess sessions,
       Registration registration,
@@ -85,6 +89,7 @@ public final class SelfService {
     this.emailEntities = emailEntities;
     this.asks = asks;
     this.email = email;
+    this.budget = budget;
     this.mails = mails;
     this.sessions = sessions;
     this.registration = registration;
@@ -99,12 +104,26 @@ public final class SelfService {
    * @throws Registration.Refused when the instance's sign-up rule does not admit the address
    * @throws MailNotConfigured without SMTP
    */
-  public Accepted register(String address, String password) {
+  public CompletionStage<Accepted> register(String address, String password) {
     String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
     registration.require(normalized);
     requireMail();
     List<Issue> issues = PasswordPolicy.check(password, normalized, "password");
     if (!issues.isEmpty()) throw new ValidationException(issues);
+    return budget
+        .requireRoom()
+        .thenApply(
+            room -> {
+              openAndMail(normalized, password);
+              return new Accepted(
+                  "pending",
+                  "if the address can receive mail, a message with a verification link is on its"
+                      + " way");
+            });
+  }
+
+  /** After the answer: opens the account and mails it, or mails the address's holder. */
+  private void openAndMail(String normalized, String password) {
     CompletableFuture.supplyAsync(() -> Passwords.hash(password), hashing)
         .thenCompose(
             hash ->
@@ -137,9 +156,6 @@ public final class SelfService {
                                     mails::alreadyRegistered))
                     : CompletableFuture.failedFuture(e))
         .whenComplete(logFailure("register"));
-    return new Accepted(
-        "pending",
-        "if the address can receive mail, a message with a verification link is on its way");
   }
 
   public static final Duration INVITATION_LIFETIME = Duration.ofDays(7);
@@ -152,10 +168,14 @@ public final class SelfService {
     requireMail();
     String token = MailedTokens.create("invitation");
     Instant now = clock.instant();
-    return emails
-        .invite(
-            normalizedEmail,
-            new EmailEntity.Invitation(MailedTokens.hash(token), now.plus(INVITATION_LIFETIME)))
+    return budget
+        .reserve()
+        .thenCompose(
+            room ->
+                emails.invite(
+                    normalizedEmail,
+                    new EmailEntity.Invitation(
+                        MailedTokens.hash(token), now.plus(INVITATION_LIFETIME))))
         .exceptionally(Refusal.as(Refusal.Kind.CONFLICT, "the address has an account already"))
         .thenCompose(
             invited ->
@@ -221,9 +241,22 @@ public final class SelfService {
   }
 
   /** Mails a new verification token to an unverified account; the earlier one stops working. */
-  public Accepted resendVerification(String address) {
+  public CompletionStage<Accepted> resendVerification(String address) {
     requireMail();
     String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
+    return budget
+        .requireRoom()
+        .thenApply(
+            room -> {
+              resendAfterAnswer(normalized);
+              return new Accepted(
+                  "pending",
+                  "if the address has an unverified account, a new verification link is on its"
+                      + " way");
+            });
+  }
+
+  private void resendAfterAnswer(String normalized) {
     accounts
         .byEmail(normalized)
         .thenCompose(
@@ -236,24 +269,30 @@ public final class SelfService {
                         VERIFICATION_LIFETIME,
                         mails::verification))
         .whenComplete(logFailure("resend-verification"));
-    return new Accepted(
-        "pending",
-        "if the address has an unverified account, a new verification link is on its way");
   }
 
   /** Mails a password-reset token to the account holding the address, if one does. */
-  public Accepted forgotPassword(String address) {
+  public CompletionStage<Accepted> forgotPassword(String address) {
     requireMail();
     String normalized = EmailEntity.normalize(Accounts.validEmail(address, "email"));
-    accounts
-        .byEmail(normalized)
-        .thenCompose(
-            account ->
-                mailToken(
-                    account, TokenPurpose.RESET_PASSWORD, RESET_LIFETIME, mails::passwordReset))
-        .whenComplete(logFailure("forgot-password"));
-    return new Accepted(
-        "pending", "if the address has an account, a message with a reset link is on its way");
+    return budget
+        .requireRoom()
+        .thenApply(
+            room -> {
+              accounts
+                  .byEmail(normalized)
+                  .thenCompose(
+                      account ->
+                          mailToken(
+                              account,
+                              TokenPurpose.RESET_PASSWORD,
+                              RESET_LIFETIME,
+                              mails::passwordReset))
+                  .whenComplete(logFailure("forgot-password"));
+              return new Accepted(
+                  "pending",
+                  "if the address has an account, a message with a reset link is on its way");
+            });
   }
 
   /**
@@ -327,7 +366,8 @@ public final class SelfService {
 
   /**
    * Mails the account a fresh token, when its address may have mail now: nothing is written or sent
-   * while the address cools down or has had its mails of the day ({@link EmailEntity}).
+   * while the address cools down or has had its mails of the day ({@link EmailEntity}), nor while
+   * the instance's mails of the hour are used up ({@link MailBudget}).
    */
   private CompletionStage<Void> mailToken(
       Account to, TokenPurpose purpose, Duration lifetime, MailText text) {
@@ -335,7 +375,8 @@ public final class SelfService {
     Instant now = clock.instant();
     return emails
         .reserveMail(to.email(), now)
-        .thenCompose(reserved -> keepToken(to.id(), purpose, token, now.plus(lifetime)))
+        .thenCompose(reserved -> budget.reserve())
+        .thenCompose(room -> keepToken(to.id(), purpose, token, now.plus(lifetime)))
         .thenCompose(account -> email.send(text.write(account.email(), token, lifetime, now)));
   }
 

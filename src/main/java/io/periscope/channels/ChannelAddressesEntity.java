@@ -1,9 +1,11 @@
 package io.periscope.channels;
 
 import io.periscope.account.MailedTokens;
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
+import io.periscope.entity.RecentTimes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +17,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The addresses an owner's {@code email:} channels may mail besides the account's own verified one
@@ -27,7 +26,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * be made to mail anyone who did not agree. At most {@link #MAX_ADDRESSES}, confirmed or waiting.
  */
 public final class ChannelAddressesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         ChannelAddressesEntity.Command,
         ChannelAddressesEntity.Event,
         ChannelAddressesEntity.State> {
@@ -55,11 +54,32 @@ public final class ChannelAddressesEntity
     }
   }
 
-  /** Normalized addresses, in the order they were asked for. */
-  public record State(List<String> confirmed, List<Waiting> waiting) implements JsonSerializable {
+  /**
+   * Normalized addresses, in the order they were asked for; {@code mailed}: when confirmation mails
+   * were asked in the last day, {@code changed}: when an address was added or removed in the last
+   * day (both absent in snapshots of older versions).
+   */
+  public record State(
+      List<String> confirmed, List<Waiting> waiting, List<Instant> mailed, List<Instant> changed)
+      implements JsonSerializable {
     public State {
       confirmed = List.copyOf(confirmed);
       waiting = List.copyOf(waiting);
+      mailed = mailed == null ? List.of() : List.copyOf(mailed);
+      changed = changed == null ? List.of() : List.copyOf(changed);
+    }
+
+    State withAddresses(List<String> confirmed, List<Waiting> waiting) {
+      return new State(confirmed, waiting, mailed, changed);
+    }
+
+    /** The refusal of a budget that one more mail (and a change, when {@code adds}) would pass. */
+    Optional<String> overBudget(Instant now, Budgets budgets, boolean mails, boolean changes) {
+      if (mails && !RecentTimes.room(mailed, now, DAY, budgets.mailsPerDay()))
+        return Optional.of(MAILS_SPENT);
+      if (changes && !RecentTimes.room(changed, now, DAY, budgets.changesPerDay()))
+        return Optional.of(CHANGES_SPENT);
+      return Optional.empty();
     }
 
     boolean has(String address) {
@@ -72,6 +92,18 @@ public final class ChannelAddressesEntity
     }
   }
 
+  /**
+   * An owner's budgets: confirmation mails a day, and addresses added or removed a day (0: no
+   * limit).
+   */
+  public record Budgets(int mailsPerDay, int changesPerDay) implements JsonSerializable {
+    public static final Budgets NONE = new Budgets(0, 0);
+  }
+
+  public static final Duration DAY = Duration.ofDays(1);
+  public static final String MAILS_SPENT = "the owner's confirmation mails of the day are used up";
+  public static final String CHANGES_SPENT = "the owner's address changes of the day are used up";
+
   /** An address and whether its mailbox confirmed it. */
   public record Address(String address, boolean confirmed) implements JsonSerializable {}
 
@@ -83,43 +115,56 @@ public final class ChannelAddressesEntity
 
   /**
    * Keeps the hash of a token mailed to {@code waiting.address}, replacing an earlier one; refused
-   * when the address is confirmed already, or a new one would pass {@link #MAX_ADDRESSES}.
+   * when the address is confirmed already, a new one would pass {@link #MAX_ADDRESSES}, or the
+   * owner's {@code budgets} are spent ({@link #MAILS_SPENT}, {@link #CHANGES_SPENT}).
    */
-  public record Request(Waiting waiting, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  public record Request(
+      Waiting waiting, Instant now, Budgets budgets, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /**
+   * Answers, writing nothing, whether a request for {@code address} would fit the budgets: refused
+   * as {@link Request} would be for them.
+   */
+  public record CheckBudgets(
+      String address, Instant now, Budgets budgets, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
   /** Uses a mailed token: answers the address now confirmed; refused for any other token. */
   public record Confirm(String tokenHash, Instant now, ActorRef<StatusReply<String>> replyTo)
       implements Command {}
 
-  /** Forgets an address, confirmed or waiting; refused when there is none. */
-  public record Remove(String address, ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  /**
+   * Forgets an address, confirmed or waiting; refused when there is none, or when the owner's
+   * address changes of the day are spent.
+   */
+  public record Remove(
+      String address, Instant now, Budgets budgets, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
 
   public static final String CONFIRMED_ALREADY = "the address is confirmed already";
 
   public sealed interface Event extends JsonSerializable {}
 
-  public record AddressRequested(Waiting waiting) implements Event {}
+  /** {@code at} is absent in events of older versions. */
+  public record AddressRequested(Waiting waiting, Instant at) implements Event {}
 
   public record AddressConfirmed(String address, Instant at) implements Event {}
 
-  public record AddressRemoved(String address) implements Event {}
+  /** {@code at} is absent in events of older versions. */
+  public record AddressRemoved(String address, Instant at) implements Event {}
 
   public static Behavior<Command> create(String owner) {
-    return new ChannelAddressesEntity(PersistenceId.of(TYPE_KEY.name(), owner));
+    return new ChannelAddressesEntity(owner);
   }
 
-  private ChannelAddressesEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private ChannelAddressesEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
-    return new State(List.of(), List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
+    return new State(List.of(), List.of(), List.of(), List.of());
   }
 
   @Override
@@ -142,21 +187,30 @@ public final class ChannelAddressesEntity
         .onCommand(
             Request.class,
             (state, cmd) -> {
-              String address = cmd.waiting().address();
-              if (state.confirmed().contains(address))
-                return Effect().reply(cmd.replyTo(), StatusReply.error(CONFIRMED_ALREADY));
-              if (!state.has(address)
-                  && state.confirmed().size() + state.waiting().size() >= MAX_ADDRESSES) {
+              if (state.confirmed().contains(cmd.waiting().address()))
                 return Effect()
                     .reply(
                         cmd.replyTo(),
-                        StatusReply.error(
-                            "an owner has at most " + MAX_ADDRESSES + " channel addresses"));
-              }
+                        EntityRefusal.reply(
+                            EntityRefusal.Code.CONFIRMED_ALREADY, CONFIRMED_ALREADY));
+              Optional<String> refusal =
+                  refusal(state, cmd.waiting().address(), cmd.now(), cmd.budgets());
+              if (refusal.isPresent())
+                return Effect().reply(cmd.replyTo(), StatusReply.error(refusal.get()));
               return Effect()
-                  .persist(new AddressRequested(cmd.waiting()))
+                  .persist(new AddressRequested(cmd.waiting(), cmd.now()))
                   .thenReply(cmd.replyTo(), s -> StatusReply.ack());
             })
+        .onCommand(
+            CheckBudgets.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        refusal(state, cmd.address(), cmd.now(), cmd.budgets())
+                            .filter(r -> r.equals(MAILS_SPENT) || r.equals(CHANGES_SPENT))
+                            .<StatusReply<Done>>map(StatusReply::error)
+                            .orElse(StatusReply.ack())))
         .onCommand(
             Confirm.class,
             (state, cmd) -> {
@@ -173,13 +227,30 @@ public final class ChannelAddressesEntity
             })
         .onCommand(
             Remove.class,
-            (state, cmd) ->
-                state.has(cmd.address())
-                    ? Effect()
-                        .persist(new AddressRemoved(cmd.address()))
-                        .thenReply(cmd.replyTo(), s -> StatusReply.ack())
-                    : Effect().reply(cmd.replyTo(), StatusReply.error("no such address")))
+            (state, cmd) -> {
+              if (!state.has(cmd.address()))
+                return Effect().reply(cmd.replyTo(), StatusReply.error("no such address"));
+              Optional<String> spent = state.overBudget(cmd.now(), cmd.budgets(), false, true);
+              if (spent.isPresent())
+                return Effect().reply(cmd.replyTo(), StatusReply.error(spent.get()));
+              return Effect()
+                  .persist(new AddressRemoved(cmd.address(), cmd.now()))
+                  .thenReply(cmd.replyTo(), s -> StatusReply.ack());
+            })
         .build();
+  }
+
+  /**
+   * Why a request for {@code address} is refused: confirmed already, too many addresses, or a
+   * budget spent (a mail always; a change when the address is new).
+   */
+  private static Optional<String> refusal(
+      State state, String address, Instant now, Budgets budgets) {
+    if (state.confirmed().contains(address)) return Optional.of(CONFIRMED_ALREADY);
+    boolean added = !state.has(address);
+    if (added && state.confirmed().size() + state.waiting().size() >= MAX_ADDRESSES)
+      return Optional.of("an owner has at most " + MAX_ADDRESSES + " channel addresses");
+    return state.overBudget(now, budgets, true, added);
   }
 
   @Override
@@ -189,23 +260,39 @@ public final class ChannelAddressesEntity
         .onEvent(
             AddressRequested.class,
             (state, e) -> {
+              boolean added = !state.has(e.waiting().address());
               List<Waiting> waiting = new ArrayList<>(state.waitingBut(e.waiting().address()));
               waiting.add(e.waiting());
-              return new State(state.confirmed(), waiting);
+              return e.at() == null
+                  ? state.withAddresses(state.confirmed(), waiting)
+                  : new State(
+                      state.confirmed(),
+                      waiting,
+                      RecentTimes.adding(state.mailed(), e.at(), DAY),
+                      added ? RecentTimes.adding(state.changed(), e.at(), DAY) : state.changed());
             })
         .onEvent(
             AddressConfirmed.class,
             (state, e) -> {
               List<String> confirmed = new ArrayList<>(state.confirmed());
               if (!confirmed.contains(e.address())) confirmed.add(e.address());
-              return new State(confirmed, state.waitingBut(e.address()));
+              return state.withAddresses(confirmed, state.waitingBut(e.address()));
             })
         .onEvent(
             AddressRemoved.class,
-            (state, e) ->
-                new State(
-                    state.confirmed().stream().filter(a -> !a.equals(e.address())).toList(),
-                    state.waitingBut(e.address())))
+            (state, e) -> {
+              State removed =
+                  state.withAddresses(
+                      state.confirmed().stream().filter(a -> !a.equals(e.address())).toList(),
+                      state.waitingBut(e.address()));
+              return e.at() == null
+                  ? removed
+                  : new State(
+                      removed.confirmed(),
+                      removed.waiting(),
+                      removed.mailed(),
+                      RecentTimes.adding(removed.changed(), e.at(), DAY));
+            })
         .build();
   }
 }

@@ -2,32 +2,43 @@ package io.periscope.cli;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.periscope.account.AccountEntity;
+import io.periscope.history.Cursor;
+import io.periscope.history.RunFilter;
+import io.periscope.history.RunHistory;
 import io.periscope.json.Json;
+import io.periscope.notify.ChannelId;
 import io.periscope.persistence.JournalReads;
 import io.periscope.run.RunView;
 import io.periscope.runtime.Node;
-import io.periscope.watch.RunHistory;
 import io.periscope.watch.RunRecord;
-import java.io.PrintStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.pekko.NotUsed;
+import java.util.stream.Collectors;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.apache.pekko.stream.javadsl.Source;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,10 +47,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code history}: runs replayed from the event journal, also of deleted watches — one watch's,
- * every watch's of an owner, or of the instance; filtered by time and outcome; streamed in constant
- * memory; with {@code --follow}, new runs as they are recorded. It only reads the journal, so it
- * needs no lock and works beside a running service or cluster (the embedded H2 file is shared
- * through its auto-server mode) and with everything stopped.
+ * every watch's of an owner, or of the instance — merged in the order they started, filtered,
+ * streamed; with {@code --follow}, new runs as they are recorded; with a cursor, resumed where an
+ * earlier replay stopped. It only reads the journal, so it needs no lock and works beside a running
+ * service or cluster (the embedded H2 file is shared through its auto-server mode) and with
+ * everything stopped.
  */
 @Command(
     name = "history",
@@ -47,11 +59,13 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Replays runs from the event journal, also of deleted watches: one watch's (--owner and"
-          + " --watch, newest first), every watch's of an account (--owner) or of the instance,"
-          + " watch after watch, oldest first. --follow then prints new runs as they are recorded"
-          + " until interrupted.",
+          + " --watch), every watch's of an account (--owner) or of the instance, merged in the"
+          + " order they started, oldest first (--reverse: newest first). --follow then prints"
+          + " new runs as they are recorded until interrupted.",
+      "Every JSON line carries a cursor, and the end cursor is printed on stderr: --after"
+          + " CURSOR shows only what came after it, so an export misses and doubles nothing.",
       "Only reads the journal: works beside a running service or cluster, and without one."
-          + " Exit 1 when the journal holds no such watch."
+          + " Exit 1 when the journal never held such an account or watch."
     })
 final class HistoryCommand implements Callable<Integer> {
   @ParentCommand private Root root;
@@ -66,18 +80,16 @@ final class HistoryCommand implements Callable<Integer> {
   @Option(
       names = "--since",
       paramLabel = "TIME",
-      converter = Moment.class,
       description =
-          "runs started at or after TIME: 2026-11-25T08:00:00Z, 2026-11-25 (UTC), or an age"
-              + " such as 90m, 24h, 7d")
-  private Instant since;
+          "runs started at or after TIME: 2026-11-25T08:00:00Z, 2026-11-25T08:00 or 2026-11-25"
+              + " (in the shown time zone), or an age such as 90m, 24h, 7d")
+  private String sinceText;
 
   @Option(
       names = "--until",
       paramLabel = "TIME",
-      converter = Moment.class,
       description = "runs started before TIME (same forms as --since)")
-  private Instant until;
+  private String untilText;
 
   @Option(
       names = "--outcome",
@@ -89,108 +101,242 @@ final class HistoryCommand implements Callable<Integer> {
   private List<String> outcomes = new ArrayList<>();
 
   @Option(
-      names = "--limit",
-      paramLabel = "N",
+      names = "--trigger",
+      paramLabel = "TRIGGER",
+      split = ",",
+      description = "only runs started so: schedule, manual, run-all")
+  private List<String> triggers = new ArrayList<>();
+
+  @Option(
+      names = "--delivery",
+      paramLabel = "STATE",
+      split = ",",
       description =
-          "at most N past runs: a watch's newest N (with --follow, in the order they ran), or the"
-              + " first N of the output")
+          "only runs with a delivery in this state: failed (for good), retrying, held, delivered")
+  private List<String> deliveries = new ArrayList<>();
+
+  @Option(
+      names = "--channel",
+      paramLabel = "KIND",
+      split = ",",
+      description = "only runs delivered (or tried) on this kind of channel: email, telegram, …")
+  private List<String> channels = new ArrayList<>();
+
+  @Option(
+      names = "--grep",
+      paramLabel = "TEXT",
+      description =
+          "only runs whose summary, reasoning, error or a cited or judged item's title holds TEXT")
+  private String grep;
+
+  @Option(names = "--run", paramLabel = "ID", description = "only the run with this id")
+  private String runId;
+
+  @Option(
+      names = {"-n", "--limit"},
+      paramLabel = "N",
+      description = "only the newest N of the runs selected (printed in the chosen order)")
   private Integer limit;
+
+  @Option(names = "--reverse", description = "newest first")
+  private boolean reverse;
+
+  @Option(
+      names = "--after",
+      paramLabel = "CURSOR",
+      description = "only the runs not shown up to this cursor (a cursor the history printed)")
+  private String afterText;
 
   @Option(names = "--follow", description = "then print new runs as they are recorded")
   private boolean follow;
 
-  @Option(
-      names = "--json-lines",
-      description = "one JSON object per run and line (a Run with its owner), for jq")
-  private boolean jsonLines;
+  @ArgGroup(exclusive = true)
+  private Format format = new Format();
 
-  @Option(
-      names = "--json",
-      description = "one JSON document {owner, watchId, runs: [Run]} (one watch, no --follow)")
-  private boolean json;
+  /** How runs are printed: a text line by default. */
+  static final class Format {
+    @Option(
+        names = "--json-lines",
+        description = "one JSON object per run and line (a Run with its owner and cursor)")
+    boolean jsonLines;
 
-  /** A run as {@code --json-lines} prints it: the run of GET /watches/:id/runs, with its owner. */
-  record Line(String owner, @JsonUnwrapped RunView run) {}
+    @Option(
+        names = "--json",
+        description = "one JSON document {owner, watchId, runs: [...], cursor} (no --follow)")
+    boolean json;
+
+    @Option(names = "--csv", description = "comma-separated values with a header line")
+    boolean csv;
+  }
+
+  @ArgGroup(exclusive = true)
+  private Zone zoneOptions = new Zone();
+
+  /** The time zone of the times printed and of times given without one. */
+  static final class Zone {
+    @Option(names = "--utc", description = "times in UTC (the default)")
+    boolean utc;
+
+    @Option(names = "--local", description = "times in this machine's time zone")
+    boolean local;
+  }
+
+  private static final Map<String, String> DELIVERY_STATES =
+      Map.of(
+          "failed", RunRecord.DeliveryRecord.FAILED,
+          "retrying", RunRecord.DeliveryRecord.PENDING,
+          "held", RunRecord.DeliveryRecord.HELD,
+          "delivered", RunRecord.DeliveryRecord.DELIVERED);
+
+  private static final Set<String> TRIGGERS =
+      Set.of(RunRecord.TRIGGER_SCHEDULE, RunRecord.TRIGGER_MANUAL, RunRecord.TRIGGER_RUN_ALL);
+
+  private static final Set<String> CHANNEL_KINDS =
+      Arrays.stream(ChannelId.Kind.values())
+          .map(k -> k.name().toLowerCase(Locale.ROOT))
+          .collect(Collectors.toUnmodifiableSet());
+
+  /**
+   * A run as {@code --json-lines} prints it: the run of GET /watches/:id/runs, its owner and
+   * cursor.
+   */
+  record Line(String owner, @JsonUnwrapped RunView run, String cursor) {}
+
+  private ZoneId zone = ZoneOffset.UTC;
+  private RunFilter filter;
+  private Cursor after = Cursor.START;
 
   @Override
   public Integer call() throws Exception {
     checkOptions();
-    RunHistory.Filter filter = new RunHistory.Filter(since, until, Set.copyOf(outcomes));
     ActorSystem<Void> system = Node.startLocal(root.quietConfig());
     try {
-      JournalReads journal = new JournalReads(system);
-      if (watchId != null && !await(RunHistory.exists(journal, owner, watchId))) {
-        root.err.println("error: the journal holds no watch " + owner + "/" + watchId);
-        return ExitCodes.FAILED;
-      }
-      // taken before the replay: what is recorded while it reads is followed, not lost
-      long offset = follow ? await(journal.lastOffset()) : 0;
-      RunHistory.ReadUpTo readUpTo = new RunHistory.ReadUpTo();
-      Source<RunHistory.Run, NotUsed> past = past(journal, filter, readUpTo);
-      Output output = json ? new Document(root.out, owner, watchId) : new Lines(root.out);
-      await(past.runWith(Sink.foreach(output::run), system));
-      output.end();
-      if (!follow) return ExitCodes.OK;
-      String only = owner == null ? null : owner + ":" + (watchId == null ? "" : watchId);
-      await(
-          RunHistory.recordedAfter(
-                  journal,
-                  offset,
-                  id -> only == null || (watchId == null ? id.startsWith(only) : id.equals(only)),
-                  filter,
-                  readUpTo)
-              .runWith(Sink.foreach(output::run), system));
-      return ExitCodes.OK;
+      return replay(new JournalReads(system));
     } finally {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
   }
 
-  private void checkOptions() {
+  /** Checks the options and reads what they mean; a usage error otherwise. */
+  void checkOptions() {
     if (watchId != null && owner == null) throw usage("--watch needs --owner");
     if (limit != null && limit < 1) throw usage("--limit must be a positive integer");
     for (String o : outcomes)
       if (!RunRecord.OUTCOMES.contains(o))
-        throw usage("--outcome '" + o + "' is none of " + String.join(", ", RunRecord.OUTCOMES));
+        throw usage(
+            "--outcome '" + o + "' is none of " + String.join(", ", sorted(RunRecord.OUTCOMES)));
+    for (String t : triggers)
+      if (!TRIGGERS.contains(t))
+        throw usage("--trigger '" + t + "' is none of " + String.join(", ", sorted(TRIGGERS)));
+    for (String d : deliveries)
+      if (!DELIVERY_STATES.containsKey(d))
+        throw usage(
+            "--delivery '"
+                + d
+                + "' is none of "
+                + String.join(", ", sorted(DELIVERY_STATES.keySet())));
+    for (String c : channels)
+      if (!CHANNEL_KINDS.contains(c))
+        throw usage("--channel '" + c + "' is none of " + String.join(", ", sorted(CHANNEL_KINDS)));
+    if (zoneOptions.local) zone = ZoneId.systemDefault();
+    Instant since = sinceText == null ? null : moment("--since", sinceText);
+    Instant until = untilText == null ? null : moment("--until", untilText);
     if (since != null && until != null && !since.isBefore(until))
       throw usage("--since must be before --until");
-    if (json && jsonLines) throw usage("--json and --json-lines: choose one");
-    if (json && (watchId == null || follow))
-      throw usage("--json is one watch's document: use --json-lines with --follow or many watches");
+    if (format.json && follow)
+      throw usage("--json is one document: use --json-lines with --follow");
+    if (afterText != null) {
+      if (reverse) throw usage("--after resumes oldest first: leave out --reverse");
+      try {
+        after = Cursor.decode(afterText);
+      } catch (IllegalArgumentException e) {
+        throw usage("--after: " + e.getMessage());
+      }
+    }
+    filter =
+        new RunFilter(
+            since,
+            until,
+            Set.copyOf(outcomes),
+            Set.copyOf(triggers),
+            deliveries.stream().map(DELIVERY_STATES::get).collect(Collectors.toSet()),
+            Set.copyOf(channels),
+            grep,
+            runId);
+  }
+
+  private static List<String> sorted(Set<String> values) {
+    return values.stream().sorted().toList();
   }
 
   private ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
   }
 
-  /** The past runs the options select, in the order they print. */
-  private Source<RunHistory.Run, NotUsed> past(
-      JournalReads journal, RunHistory.Filter filter, RunHistory.ReadUpTo readUpTo) {
-    if (watchId != null) {
-      Source<RunHistory.Run, NotUsed> newest =
-          RunHistory.newestFirst(journal, owner, watchId, filter, readUpTo);
-      if (limit == null) {
-        return follow
-            ? RunHistory.oldestFirst(journal, List.of(owner + ":" + watchId), filter, readUpTo)
-            : newest;
-      }
-      if (!follow) return newest.take(limit);
-      // the newest N, then the new ones below them: N runs are held to turn them around
-      return newest
-          .take(limit)
-          .grouped(limit)
-          .mapConcat(
-              runs -> {
-                List<RunHistory.Run> oldestFirst = new ArrayList<>(runs);
-                Collections.reverse(oldestFirst);
-                return oldestFirst;
-              });
+  /** The replay the checked options ask for, on {@code journal}; the exit code. */
+  int replay(JournalReads journal) throws Exception {
+    if (owner != null && !known(journal)) {
+      root.err.println(
+          "error: the journal never held "
+              + (watchId == null
+                  ? "an account or watch of " + owner
+                  : "a watch " + owner + "/" + watchId));
+      return ExitCodes.FAILED;
     }
-    Source<RunHistory.Run, NotUsed> all =
-        Source.completionStage(RunHistory.watches(journal, owner))
-            .flatMapConcat(ids -> RunHistory.oldestFirst(journal, ids, filter, readUpTo));
-    return limit == null ? all : all.take(limit);
+    RunHistory.Selection selection = new RunHistory.Selection(owner, watchId, filter, after);
+    RunHistory.Past past = RunHistory.past(journal, selection, reverse || limit != null);
+    Iterator<RunHistory.Run> runs = past.runs();
+    if (limit != null) {
+      // the newest N, turned around unless newest first was asked for: N runs are held
+      List<RunHistory.Run> newest = new ArrayList<>(limit);
+      while (newest.size() < limit && runs.hasNext()) newest.add(runs.next());
+      if (!reverse) Collections.reverse(newest);
+      runs = newest.iterator();
+    }
+    Output output =
+        format.json ? new Document() : format.csv ? new Csv() : new Lines(format.jsonLines);
+    Cursor cursor = after;
+    while (runs.hasNext()) {
+      RunHistory.Run run = runs.next();
+      // newest first, a run's cursor is its place: resuming after it shows what is newer
+      cursor = (reverse ? Cursor.START : cursor).after(run, past.upTo());
+      output.run(run, cursor);
+    }
+    // read to its end: everything up to the position read is shown
+    Cursor end = Cursor.through(past.upTo());
+    output.end(end);
+    if (!follow) return ExitCodes.OK;
+    Cursor[] last = {end};
+    Thread printLast = new Thread(() -> endCursor(last[0]));
+    Runtime.getRuntime().addShutdownHook(printLast);
+    try {
+      await(
+          RunHistory.recordedAfter(journal, past.upTo(), selection)
+              .runWith(
+                  Sink.foreach(
+                      run -> {
+                        // followed runs show in the order of their records
+                        last[0] = Cursor.through(run.position());
+                        output.run(run, last[0]);
+                      }),
+                  journal.system()));
+    } finally {
+      Runtime.getRuntime().removeShutdownHook(printLast);
+    }
+    return ExitCodes.OK;
+  }
+
+  /** Whether the journal ever held the account or watch selected. */
+  private boolean known(JournalReads journal) throws Exception {
+    if (watchId != null) return await(RunHistory.exists(journal, owner, watchId));
+    return await(journal.lastSequenceNr(AccountEntity.TYPE_KEY.name(), owner)) > 0
+        || await(RunHistory.anyWatchOf(journal, owner));
+  }
+
+  private void endCursor(Cursor cursor) {
+    root.err.println("cursor: " + cursor.encode());
+    root.err.flush();
   }
 
   private static <T> T await(CompletionStage<T> stage) throws Exception {
@@ -199,44 +345,47 @@ final class HistoryCommand implements Callable<Integer> {
 
   /** Where runs are printed, as they come. */
   private interface Output {
-    void run(RunHistory.Run run) throws Exception;
+    void run(RunHistory.Run run, Cursor cursor) throws IOException;
 
-    default void end() throws Exception {}
+    void end(Cursor cursor) throws IOException;
   }
 
-  /** A line per run: text, or with --json-lines a JSON object. */
+  /** A line per run: text, or a JSON object. The end cursor goes to stderr. */
   private final class Lines implements Output {
-    private final PrintStream out;
+    private final boolean json;
 
-    Lines(PrintStream out) {
-      this.out = out;
+    Lines(boolean json) {
+      this.json = json;
     }
 
     @Override
-    public void run(RunHistory.Run run) {
-      out.println(
-          jsonLines
-              ? Json.text(new Line(run.owner(), RunView.of(run.watchId(), run.record())))
-              : line(run));
-      out.flush();
+    public void run(RunHistory.Run run, Cursor cursor) {
+      root.out.println(
+          json
+              ? Json.text(
+                  new Line(run.owner(), RunView.of(run.watchId(), run.record()), cursor.encode()))
+              : line(run, zone));
+      root.out.flush();
+    }
+
+    @Override
+    public void end(Cursor cursor) {
+      endCursor(cursor);
     }
   }
 
   /**
-   * {@code --json}: {@code {owner, watchId, runs: [...]}}, the runs written as they come, so the
-   * document is never whole in memory.
+   * {@code --json}: {@code {owner, watchId, runs: [...], cursor}}, the runs written as they come,
+   * so the document is never whole in memory.
    */
-  private static final class Document implements Output {
+  private final class Document implements Output {
     private final JsonGenerator json;
-    private final PrintStream out;
 
-    Document(PrintStream out, String owner, String watchId) throws java.io.IOException {
-      this.out = out;
-      this.json =
+    Document() throws IOException {
+      json =
           Json.MAPPER
               .getFactory()
-              .createGenerator(
-                  new java.io.OutputStreamWriter(out, java.nio.charset.StandardCharsets.UTF_8))
+              .createGenerator(new OutputStreamWriter(root.out, StandardCharsets.UTF_8))
               .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
       json.writeStartObject();
       json.writeStringField("owner", owner);
@@ -245,33 +394,78 @@ final class HistoryCommand implements Callable<Integer> {
     }
 
     @Override
-    public void run(RunHistory.Run run) throws java.io.IOException {
-      Json.MAPPER.writeValue(json, RunView.of(run.watchId(), run.record()));
+    public void run(RunHistory.Run run, Cursor cursor) throws IOException {
+      Json.MAPPER.writeValue(
+          json, new Line(run.owner(), RunView.of(run.watchId(), run.record()), cursor.encode()));
     }
 
     @Override
-    public void end() throws java.io.IOException {
+    public void end(Cursor cursor) throws IOException {
       json.writeEndArray();
+      json.writeStringField("cursor", cursor.encode());
       json.writeEndObject();
       json.flush();
-      out.println();
-      out.flush();
+      root.out.println();
+      root.out.flush();
+    }
+  }
+
+  /** {@code --csv}: a header, then a row per run. The end cursor goes to stderr. */
+  private final class Csv implements Output {
+    Csv() {
+      root.out.println(
+          "cursor,startedAt,owner,watchId,runId,trigger,outcome,durationMs,collected,fresh,"
+              + "notified,sourceErrors,deliveries,decision,error,summary");
+    }
+
+    @Override
+    public void run(RunHistory.Run run, Cursor cursor) {
+      RunRecord r = run.record();
+      root.out.println(
+          String.join(
+              ",",
+              cursor.encode(),
+              time(r.startedAt(), zone),
+              CsvCell.of(run.owner()),
+              CsvCell.of(run.watchId()),
+              CsvCell.of(r.runId()),
+              CsvCell.of(r.trigger()),
+              r.outcome(),
+              Long.toString(r.durationMs()),
+              Integer.toString(r.collected()),
+              Integer.toString(r.fresh()),
+              Integer.toString(r.notificationsSent()),
+              Integer.toString(r.sourceErrors() == null ? 0 : r.sourceErrors().size()),
+              CsvCell.of(deliveries(r)),
+              CsvCell.of(r.decision()),
+              CsvCell.of(r.error()),
+              CsvCell.of(r.summary())));
+      root.out.flush();
+    }
+
+    @Override
+    public void end(Cursor cursor) {
+      endCursor(cursor);
     }
   }
 
   /**
-   * {@code <startedAt> <owner>/<watchId> <outcome> trigger=… collected=N fresh=N notified=N
-   * errors=N[ summary]}.
+   * {@code <startedAt> <owner>/<watchId> <outcome> run=ID trigger=… collected=N fresh=N notified=N
+   * errors=N[ deliveries=…][ decision=…][ error="…"][ summary]}; text from feeds and models has its
+   * control characters (line breaks, terminal escapes) replaced by spaces.
    */
-  static String line(RunHistory.Run run) {
+  static String line(RunHistory.Run run, ZoneId zone) {
     RunRecord r = run.record();
-    return r.startedAt()
+    String deliveries = deliveries(r);
+    return time(r.startedAt(), zone)
         + " "
         + run.owner()
         + "/"
         + run.watchId()
         + " "
         + r.outcome()
+        + " run="
+        + r.runId()
         + " trigger="
         + r.trigger()
         + " collected="
@@ -281,37 +475,67 @@ final class HistoryCommand implements Callable<Integer> {
         + " notified="
         + r.notificationsSent()
         + " errors="
-        + r.sourceErrors().size()
-        + (r.summary() == null ? "" : " " + r.summary().replaceAll("\\s+", " "));
+        + (r.sourceErrors() == null ? 0 : r.sourceErrors().size())
+        + (deliveries.isEmpty() ? "" : " deliveries=" + deliveries)
+        + (r.decision() == null ? "" : " decision=" + r.decision())
+        + (r.error() == null ? "" : " error=" + Json.text(oneLine(r.error())))
+        + (r.summary() == null ? "" : " " + oneLine(r.summary()));
   }
 
-  /** A point in time: an ISO instant, a date (its start, UTC), or an age before now. */
-  static final class Moment implements ITypeConverter<Instant> {
-    private static final Pattern AGE = Pattern.compile("(\\d{1,9})([smhdw])");
+  private static String oneLine(String text) {
+    return text.replaceAll("[\\s\\p{Cc}]+", " ").strip();
+  }
 
-    @Override
-    public Instant convert(String value) {
-      Matcher age = AGE.matcher(value);
-      if (age.matches()) {
-        long n = Long.parseLong(age.group(1));
-        long seconds =
-            switch (age.group(2)) {
-              case "s" -> n;
-              case "m" -> n * 60;
-              case "h" -> n * 3600;
-              case "d" -> n * 86_400;
-              default -> n * 604_800;
-            };
-        return Instant.now().minusSeconds(seconds);
-      }
+  /** {@code email:delivered;telegram:failed}: each delivery's channel kind and state. */
+  private static String deliveries(RunRecord r) {
+    if (r.deliveries() == null) return "";
+    return r.deliveries().stream()
+        .map(d -> channelKind(d.channel()) + ":" + d.state())
+        .collect(Collectors.joining(";"));
+  }
+
+  private static String channelKind(String channel) {
+    int colon = channel.indexOf(':');
+    return colon < 0 ? channel : channel.substring(0, colon);
+  }
+
+  private static String time(Instant at, ZoneId zone) {
+    return zone.equals(ZoneOffset.UTC)
+        ? at.toString()
+        : java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(at.atZone(zone));
+  }
+
+  private static final Pattern AGE = Pattern.compile("(\\d{1,9})([smhdw])");
+
+  /** A point in time: an instant, a local date-time or date (in the shown zone), or an age. */
+  private Instant moment(String option, String value) {
+    Matcher age = AGE.matcher(value);
+    if (age.matches()) {
+      long n = Long.parseLong(age.group(1));
+      long seconds =
+          switch (age.group(2)) {
+            case "s" -> n;
+            case "m" -> n * 60;
+            case "h" -> n * 3600;
+            case "d" -> n * 86_400;
+            default -> n * 604_800;
+          };
+      return Instant.now().minusSeconds(seconds);
+    }
+    try {
+      if (value.length() == 10) return LocalDate.parse(value).atStartOfDay(zone).toInstant();
       try {
-        return value.length() == 10
-            ? LocalDate.parse(value).atStartOfDay(ZoneOffset.UTC).toInstant()
-            : Instant.parse(value);
-      } catch (DateTimeParseException e) {
-        throw new picocli.CommandLine.TypeConversionException(
-            "'" + value + "' is no time: 2026-11-25T08:00:00Z, 2026-11-25 or an age (24h, 7d)");
+        return java.time.OffsetDateTime.parse(value).toInstant();
+      } catch (DateTimeParseException noOffset) {
+        return LocalDateTime.parse(value).atZone(zone).toInstant();
       }
+    } catch (DateTimeParseException e) {
+      throw usage(
+          option
+              + ": '"
+              + value
+              + "' is no time: 2026-11-25T08:00:00Z, 2026-11-25T08:00, 2026-11-25 or an age"
+              + " (24h, 7d)");
     }
   }
 }

@@ -6,6 +6,8 @@ import io.periscope.auth.Tokens;
 import io.periscope.config.SecretStrength;
 import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
+import io.periscope.http.ClientAddresses;
+import io.periscope.http.connection.BoundedServer;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
@@ -24,7 +26,6 @@ import java.util.concurrent.TimeoutException;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,9 +73,14 @@ public final class Serve {
     app.startSchedules(system, config);
 
     ServerBinding binding =
-        Http.get(system)
-            .newServerAt(settings.httpHost(), settings.httpPort())
-            .bind(app.httpApi(Clock.systemUTC()).route().seal())
+        BoundedServer.bind(
+                system,
+                settings.httpHost(),
+                settings.httpPort(),
+                app.httpApi(Clock.systemUTC()).route().seal(),
+                BoundedServer.Limits.from(config),
+                ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader())
+                    ::trusted)
             .toCompletableFuture()
             .get();
     Serving serving = Serving.get(system);

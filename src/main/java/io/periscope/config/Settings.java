@@ -20,6 +20,7 @@ public record Settings(
     Duration tokenTtl,
     List<String> webOrigins,
     List<String> trustedProxies,
+    String trustedProxyHeader,
     Database database,
     Integrations integrations,
     Providers providers,
@@ -32,7 +33,8 @@ public record Settings(
     RateLimits rateLimits,
     String publicUrl,
     SignUp signUp,
-    boolean metricsOnApiPort) {
+    boolean metricsOnApiPort,
+    int eventStreamsPerAccount) {
 
   /**
    * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.auth.Registration} reads
@@ -250,6 +252,9 @@ public record Settings(
     if (runDeadline.compareTo(Duration.ofSeconds(1)) < 0
         || runDeadline.compareTo(MAX_RUN_DEADLINE) > 0)
       throw new IllegalArgumentException("RUN_DEADLINE must be between 1s and 4m");
+    int eventStreamsPerAccount = p.getInt("http.event-streams-per-account");
+    if (eventStreamsPerAccount < 1)
+      throw new IllegalArgumentException("EVENT_STREAMS_PER_ACCOUNT must be at least 1");
     return new Settings(
         p.getString("http.host"),
         p.getInt("http.port"),
@@ -260,6 +265,7 @@ public record Settings(
         Durations.parseTtl(p.getString("auth.token-ttl")),
         webOrigins(p.getString("web-origin")),
         commaList(p.getString("http.trusted-proxies")),
+        p.getString("http.trusted-proxy-header").strip(),
         new Database(
             p.getString("database.url"),
             p.getString("database.user"),
@@ -293,7 +299,8 @@ public record Settings(
             p.getInt("rate-limits.sources-per-owner-per-minute")),
         publicUrl(p.getString("public-url"), p.getInt("http.port")),
         new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
-        p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"));
+        p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"),
+        eventStreamsPerAccount);
   }
 
   /** SCHEDULE_TIME_ZONE: an IANA name, the zone of watches that name none. */

@@ -75,19 +75,20 @@ public final class ApiDirectives {
   }
 
   /**
-   * One structured line per request: method, path (never the query), status, duration and client
-   * address.
+   * One structured line per request: method, route template (never the path, which may name an
+   * e-mail address or an id, nor the query), status, duration and client address.
    */
-  public static Route logged(ClientAddresses clients, Supplier<Route> inner) {
+  public static Route logged(
+      ClientAddresses clients, List<Endpoint> endpoints, Supplier<Route> inner) {
     return extractRequest(
         request -> {
           long start = System.nanoTime();
           return mapResponse(
               response -> {
                 accessLog.info(
-                    "event=request method={} path={} status={} ms={} ip={}",
+                    "event=request method={} route={} status={} ms={} ip={}",
                     request.method().name(),
-                    request.getUri().path(),
+                    RequestMetrics.routeOf(endpoints, request, response),
                     response.status().intValue(),
                     (System.nanoTime() - start) / 1_000_000,
                     clients.of(request));

@@ -25,6 +25,7 @@ import io.periscope.feedback.Feedbacks;
 import io.periscope.keys.KeyPools;
 import io.periscope.llm.InvalidModelOutput;
 import io.periscope.llm.ModelCallMeter;
+import io.periscope.llm.UsageRecorder;
 import io.periscope.provider.ProviderFailure;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
@@ -64,10 +65,12 @@ public final class AssistRoutes implements Routes {
   private final Asks asks;
   private final FixedWindowRateLimiter limiter;
   private final ModelCallMeter meter;
+  private final UsageRecorder usage;
   private final long maxBody;
 
   /**
    * @param meter counts each model call (draft, explain, revise) against the caller's quota
+   * @param usage keeps what each of those calls took, for the caller and the watch (if any)
    */
   public AssistRoutes(
       Assistant assistant,
@@ -76,6 +79,7 @@ public final class AssistRoutes implements Routes {
       Asks asks,
       FixedWindowRateLimiter limiter,
       ModelCallMeter meter,
+      UsageRecorder usage,
       long maxBody) {
     this.assistant = assistant;
     this.feedbacks = feedbacks;
@@ -83,6 +87,7 @@ public final class AssistRoutes implements Routes {
     this.asks = asks;
     this.limiter = limiter;
     this.meter = meter;
+    this.usage = usage;
     this.maxBody = maxBody;
   }
 
@@ -180,7 +185,10 @@ public final class AssistRoutes implements Routes {
   private CompletionStage<Reply> draft(String owner, JsonNode body) {
     AssistRequests.DraftRequest request = AssistRequests.draft(body);
     return answered(
-        metered(owner, () -> assistant.draft(request)).thenApply(DraftBody::new), "draft", "model");
+        metered(owner, () -> assistant.draft(request, usage.recorder(owner, null)))
+            .thenApply(DraftBody::new),
+        "draft",
+        "model");
   }
 
   private CompletionStage<Reply> preview(JsonNode body) {
@@ -201,7 +209,8 @@ public final class AssistRoutes implements Routes {
         .thenCompose(
             watch ->
                 answered(
-                    metered(owner, () -> assistant.explain(watch)).thenApply(ExplanationBody::new),
+                    metered(owner, () -> assistant.explain(watch, usage.recorder(owner, id)))
+                        .thenApply(ExplanationBody::new),
                     "explain",
                     "model"))
         .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
@@ -228,7 +237,8 @@ public final class AssistRoutes implements Routes {
                                             assistant.revise(
                                                 request.base() != null ? request.base() : watch,
                                                 request.instruction(),
-                                                feedback))
+                                                feedback,
+                                                usage.recorder(owner, id)))
                                     .thenApply(RevisionBody::new),
                                 "revise",
                                 "model")))

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -116,7 +117,15 @@ public final class AuthRoutes implements Routes {
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
-        new Endpoint(POST, "/auth/login", (caller, p) -> jsonBody(MAX_BODY, this::login)),
+        new Endpoint(
+            POST,
+            "/auth/login",
+            (caller, p) ->
+                extractRequest(
+                    request ->
+                        jsonBody(
+                            MAX_BODY,
+                            body -> login(body, ClientAddresses.network(clients.of(request)))))),
         new Endpoint(POST, "/auth/register", (caller, p) -> jsonBody(MAX_BODY, this::register)),
         new Endpoint(
             POST,
@@ -206,30 +215,49 @@ public final class AuthRoutes implements Routes {
   }
 
   /**
-   * Password sign-in; after repeated failures for one address, a 429 with Retry-After whatever the
-   * password (see {@link SignInBackoff}).
+   * Password sign-in; after repeated failures for one address, from the client's network or from
+   * anywhere, a 429 with Retry-After whatever the password (see {@link SignInBackoff}), except from
+   * a network the address's account signed in from before: there the right password always signs
+   * in, so nobody else's failures keep the owner out.
    */
-  private Route login(JsonNode body) {
+  private Route login(JsonNode body, String network) {
     Fields credentials = Fields.of(body, "email", "password");
     String email = credentials.text("email");
-    Duration wait = backoff.wait(email);
-    if (!wait.isZero()) {
-      long seconds = Math.max(1, wait.toSeconds());
-      return answer(
-          error(
-                  StatusCodes.TOO_MANY_REQUESTS,
-                  "too many failed sign-ins to this address; try again in " + seconds + " s")
-              .withHeader(RawHeader.create("Retry-After", Long.toString(seconds))));
-    }
+    Duration wait = backoff.wait(email, network);
+    CompletionStage<Boolean> mayTry =
+        wait.isZero()
+            ? CompletableFuture.completedFuture(true)
+            : accounts.signedInBefore(email, network);
     return onSuccess(
-        accounts.login(email, credentials.text("password")),
-        session -> {
-          if (session.isEmpty()) {
-            backoff.failed(email);
-            return answer(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"));
+        mayTry,
+        tries -> {
+          if (!tries) {
+            long seconds = Math.max(1, wait.toSeconds());
+            return answer(
+                error(
+                        StatusCodes.TOO_MANY_REQUESTS,
+                        "too many failed sign-ins to this address; try again in " + seconds + " s")
+                    .withHeader(RawHeader.create("Retry-After", Long.toString(seconds))));
           }
-          backoff.succeeded(email);
-          return answer(ok(session.get()));
+          return onSuccess(
+              accounts
+                  .login(email, credentials.text("password"))
+                  .thenCompose(
+                      session -> {
+                        if (session.isEmpty()) {
+                          backoff.failed(email, network);
+                          return CompletableFuture.completedFuture(session);
+                        }
+                        backoff.succeeded(email, network);
+                        // the sign-in stands even when the network could not be remembered
+                        return accounts
+                            .rememberSignIn(email, network)
+                            .handle((done, failure) -> session);
+                      }),
+              session ->
+                  session.isEmpty()
+                      ? answer(error(StatusCodes.UNAUTHORIZED, "wrong e-mail or password"))
+                      : answer(ok(session.get())));
         });
   }
 
@@ -251,8 +279,8 @@ public final class AuthRoutes implements Routes {
         });
   }
 
-  private static Route accepted(Supplier<SelfService.Accepted> work) {
-    return answer(json(StatusCodes.ACCEPTED, work.get()));
+  private static Route accepted(Supplier<CompletionStage<SelfService.Accepted>> work) {
+    return answer(work.get().thenApply(accepted -> json(StatusCodes.ACCEPTED, accepted)));
   }
 
   /** The body of a confirmed channel address. */
@@ -267,11 +295,30 @@ public final class AuthRoutes implements Routes {
 
   // ---- identity providers --------------------------------------------------------------------
 
+  /**
+   * Starts a provider's sign-in; a web client sends a {@code nonce} of its own, which comes back
+   * with the session so that it takes only sign-ins it started.
+   */
   private Route startSignIn(String provider) {
+    return parameterOptional(
+        "nonce",
+        nonce ->
+            nonce.isPresent() && !IdentitySignIn.CLIENT_NONCE.matcher(nonce.get()).matches()
+                ? answer(
+                    Reply.invalid(
+                        List.of(
+                            Issue.at(
+                                "must be 16 to 128 letters, digits, '-' or '_'",
+                                "query",
+                                "nonce"))))
+                : startSignIn(provider, nonce));
+  }
+
+  private Route startSignIn(String provider, Optional<String> nonce) {
     return webClient(
         client ->
             onComplete(
-                signIn.start(provider),
+                signIn.start(provider, nonce),
                 started -> {
                   if (started.isFailure())
                     return answer(signInFailed(started.failed().get(), client));
@@ -341,22 +388,21 @@ public final class AuthRoutes implements Routes {
   }
 
   /**
-   * The token to the web client in the URL fragment (never sent to a server), else as /auth/login
-   * answers it.
+   * The token to the web client in the URL fragment (never sent to a server), with the nonce the
+   * client started the sign-in with; else as /auth/login answers it.
    */
-  private Reply signedIn(Accounts.Session session, Optional<String> client) {
+  private Reply signedIn(IdentitySignIn.SignedIn signedIn, Optional<String> client) {
+    Accounts.Session session = signedIn.session();
     return client
         .map(
-            origin ->
-                redirect(
-                    origin,
-                    Map.of(
-                        "token",
-                        session.token(),
-                        "tokenType",
-                        session.tokenType(),
-                        "expiresAt",
-                        session.expiresAt().toString())))
+            origin -> {
+              Map<String, String> fragment = new java.util.HashMap<>();
+              fragment.put("token", session.token());
+              fragment.put("tokenType", session.tokenType());
+              fragment.put("expiresAt", session.expiresAt().toString());
+              signedIn.clientNonce().ifPresent(nonce -> fragment.put("nonce", nonce));
+              return redirect(origin, fragment);
+            })
         .orElseGet(() -> ok(session));
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.periscope.entity.Failures;
 import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
+import io.periscope.http.connection.SlowRequestBody;
 import io.periscope.json.ValidationException;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -116,6 +117,8 @@ public final class ErrorHandling {
     if (t instanceof IllegalRequestException r) {
       return error(StatusCodes.get(r.status().intValue()), "the request is malformed");
     }
+    if (t instanceof SlowRequestBody slow)
+      return error(StatusCodes.REQUEST_TIMEOUT, slow.getMessage());
     if (t instanceof OverQuota q)
       return Reply.json(statusOf(q.kind()), new QuotaError(q.getMessage(), q.quota(), q.limit()));
     if (t instanceof Refusal r) return error(statusOf(r.kind()), r.getMessage());

@@ -17,6 +17,7 @@ import io.periscope.feedback.Feedback;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.feedback.FeedbackValidator;
 import io.periscope.feedback.Feedbacks;
+import io.periscope.feedback.Quality;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
 import java.util.List;
@@ -24,10 +25,11 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Feedback on runs: {@code /watches/:id/feedback} lists a watch's, {@code
- * /watches/:id/runs/:runId/feedback} gives (PUT), reads and withdraws one run's. Both paths are
- * deeper than any of {@link WatchRoutes}' (whose {@code /watches/:id/runs} ends there), so the two
- * never answer the same request. Scoped like watches: another owner's watch is addressed under the
- * caller's own id and is not found.
+ * /watches/:id/runs/:runId/feedback} gives (PUT), reads and withdraws one run's, {@code
+ * /watches/:id/quality} measures the watch by it. Both paths are deeper than any of {@link
+ * WatchRoutes}' (whose {@code /watches/:id/runs/:runId} ends there), so the two never answer the
+ * same request. Scoped like watches: another owner's watch is addressed under the caller's own id
+ * and is not found.
  */
 public final class FeedbackRoutes implements Routes {
   private final Feedbacks feedbacks;
@@ -47,11 +49,16 @@ public final class FeedbackRoutes implements Routes {
   /** The body of GET /watches/:id/feedback, most recently given first. */
   public record FeedbackBody(List<Feedback> feedback) {}
 
+  /** The body of GET /watches/:id/quality: each window, shortest first. */
+  public record QualityBody(int minimumLabels, List<Quality> windows) {}
+
   @Override
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(
             GET, "/watches/{id}/feedback", watch((owner, id, p) -> answer(list(owner, id)))),
+        new Endpoint(
+            GET, "/watches/{id}/quality", watch((owner, id, p) -> answer(quality(owner, id)))),
         new Endpoint(
             GET, RUN_FEEDBACK, watch((owner, id, p) -> answer(read(owner, id, p.get("runId"))))),
         new Endpoint(
@@ -71,23 +78,31 @@ public final class FeedbackRoutes implements Routes {
    * listed.
    */
   private CompletionStage<Reply> list(String owner, String id) {
-    return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
+    return known(owner, id)
         .thenCompose(history -> feedbacks.newest(owner, id, FeedbackEntity.KEPT))
         .thenApply(list -> ok(new FeedbackBody(list)))
         .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
   }
 
+  /** Found as the watch's feedback list is. */
+  private CompletionStage<Reply> quality(String owner, String id) {
+    return known(owner, id)
+        .thenCompose(history -> feedbacks.quality(owner, id))
+        .thenApply(windows -> ok(new QualityBody(Quality.MIN_LABELS, windows)))
+        .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
+  }
+
+  /** Refused for a watch the caller never had; a deleted one still has its run history. */
+  private CompletionStage<WatchEntity.Runs> known(String owner, String id) {
+    return asks.ask(entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r));
+  }
+
   private CompletionStage<Reply> read(String owner, String id, String runId) {
     return feedbacks
-        .newest(owner, id, FeedbackEntity.KEPT)
+        .onRun(owner, id, runId)
         .thenApply(
-            list ->
-                list.stream()
-                    .filter(f -> f.runId().equals(runId))
-                    .findFirst()
-                    .map(Reply::ok)
-                    .orElseThrow(() -> new Refusal(NOT_FOUND, FEEDBACK_NOT_FOUND)));
+            given ->
+                given.map(Reply::ok).orElseThrow(() -> new Refusal(NOT_FOUND, FEEDBACK_NOT_FOUND)));
   }
 
   /**

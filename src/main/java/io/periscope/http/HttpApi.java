@@ -35,6 +35,7 @@ public final class HttpApi {
   private final List<String> webOrigins;
   private final ClientAddresses clients;
   private final RequestMetrics metrics;
+  private final List<Endpoint> allEndpoints;
 
   /**
    * The web client's pages and assets, answered without a token; it never answers a path of the
@@ -79,6 +80,8 @@ public final class HttpApi {
       DeviceRoutes devices,
       OpenApiRoutes openApi,
       ChannelRoutes channels,
+      UsageRoutes usage,
+      DryRunRoutes dryRuns,
       SourceRoutes sources,
       WebRoutes webClient) {
     this.tokens = tokens;
@@ -99,14 +102,15 @@ public final class HttpApi {
             devices,
             openApi,
             channels,
+            usage,
+            dryRuns,
             sources,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));
-    this.metrics =
-        new RequestMetrics(
-            meters,
-            Stream.concat(endpoints(open).stream(), endpoints(authenticated).stream()).toList());
+    this.allEndpoints =
+        Stream.concat(endpoints(open).stream(), endpoints(authenticated).stream()).toList();
+    this.metrics = new RequestMetrics(meters, allEndpoints);
   }
 
   public Route route() {
@@ -114,6 +118,7 @@ public final class HttpApi {
         () ->
             logged(
                 clients,
+                allEndpoints,
                 () ->
                     handled(
                         () ->

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
@@ -34,6 +36,16 @@ final class RequestMetrics {
     this.endpoints = List.copyOf(endpoints);
   }
 
+  /**
+   * The request's route template: the matching endpoint's path, the web client's template for what
+   * it serves, else {@code unmatched}. Never the raw path, which may hold an id or an address.
+   */
+  static String routeOf(List<Endpoint> endpoints, HttpRequest request, HttpResponse response) {
+    return Endpoint.templateOf(endpoints, request)
+        .or(() -> WebRoutes.templateOf(request, response))
+        .orElse("unmatched");
+  }
+
   Route measured(Supplier<Route> inner) {
     return extractRequest(
         request -> {
@@ -43,11 +55,7 @@ final class RequestMetrics {
                 Timer.builder(NAME)
                     .description("HTTP requests answered, by route template")
                     .tag("method", request.method().name())
-                    .tag(
-                        "route",
-                        Endpoint.templateOf(endpoints, request)
-                            .or(() -> WebRoutes.templateOf(request, response))
-                            .orElse("unmatched"))
+                    .tag("route", routeOf(endpoints, request, response))
                     .tag("status", Integer.toString(response.status().intValue()))
                     .serviceLevelObjectives(BUCKETS)
                     .register(registry)

@@ -10,21 +10,18 @@ import static org.apache.pekko.http.javadsl.server.Directives.complete;
 import static org.apache.pekko.http.javadsl.server.Directives.onSuccess;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.account.AccountWatches;
-import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.net.FetchFailure;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
-import io.periscope.runtime.Entities;
 import io.periscope.source.FeedFinder;
 import io.periscope.source.FeedUrls;
 import io.periscope.source.Opml;
 import io.periscope.watch.Watch;
-import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchSource;
+import io.periscope.watches.Watches;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -59,22 +56,14 @@ public final class SourceRoutes implements Routes {
 
   private final FeedFinder finder;
   private final FixedWindowRateLimiter limiter;
-  private final Entities entities;
-  private final AccountWatches ownerWatches;
-  private final Asks asks;
+  private final Watches watches;
   private final long maxBody;
 
   public SourceRoutes(
-      FeedFinder finder,
-      FixedWindowRateLimiter limiter,
-      Entities entities,
-      Asks asks,
-      long maxBody) {
+      FeedFinder finder, FixedWindowRateLimiter limiter, Watches watches, long maxBody) {
     this.finder = finder;
     this.limiter = limiter;
-    this.entities = entities;
-    this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
-    this.asks = asks;
+    this.watches = watches;
     this.maxBody = maxBody;
   }
 
@@ -128,14 +117,14 @@ public final class SourceRoutes implements Routes {
   }
 
   private CompletionStage<String> watchOpml(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .thenApply(w -> Opml.write(w.name(), List.of(new Opml.Folder(null, feeds(w)))))
-        .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
+    return watches
+        .get(owner, id)
+        .thenApply(w -> Opml.write(w.name(), List.of(new Opml.Folder(null, feeds(w)))));
   }
 
   private CompletionStage<String> accountOpml(String owner) {
-    return ownerWatches
-        .live(owner)
+    return watches
+        .list(owner)
         .thenApply(
             watches ->
                 Opml.write(

@@ -1,8 +1,6 @@
 package io.periscope.http;
 
-import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
-import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
 import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.Reply.json;
@@ -15,33 +13,26 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.AccountWatches;
 import io.periscope.account.OnDemandRuns;
 import io.periscope.account.Role;
 import io.periscope.auth.Principal;
 import io.periscope.channels.SealedChannels;
-import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
-import io.periscope.json.ValidationException;
-import io.periscope.notify.ChannelId;
-import io.periscope.notify.ChannelPolicy;
-import io.periscope.notify.WebhookSecrets;
-import io.periscope.quota.QuotaPolicy;
+import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
-import io.periscope.runtime.Entities;
 import io.periscope.source.FeedFinder;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
-import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
+import io.periscope.watches.Watches;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -52,10 +43,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.Done;
 import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.pattern.AskTimeoutException;
@@ -65,53 +56,41 @@ import org.apache.pekko.pattern.AskTimeoutException;
  * is addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
 public final class WatchRoutes implements Routes {
-  private final Entities entities;
-  private final AccountWatches ownerWatches;
+  private final Watches watches;
+  private final SealedChannels sealed;
   private final ZoneId scheduleZone;
-  private final Asks asks;
   private final OnDemandRuns runs;
   private final RunPages history;
-  private final ChannelPolicy channels;
-  private final SealedChannels sealed;
-  private final WebhookSecrets webhookSecrets;
-  private final QuotaPolicy quotas;
-  private final SourceWarnings warnings;
   private final long maxBody;
+  private final HeldSlots<String> eventStreams;
+  private final SourceWarnings warnings;
 
   /**
-   * @param channels a watch naming a channel its owner may not use is refused (400)
+   * @param watches refuses a watch naming a channel its owner may not use (400) or past its owner's
+   *     quotas (400 on its schedule, 409 otherwise)
    * @param sealed seals the credentials of the channels stored; answers show them masked
-   * @param webhookSecrets makes the signing secret of each webhook a saved watch names
-   * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
    * @param finder looks at a saved watch's new rss sources, for the answer's warnings
-   */
-  /**
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   * @param eventStreams the job event streams each account may hold open on this node
+   *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
    */
   public WatchRoutes(
-      Entities entities,
-      Asks asks,
+      Watches watches,
+      SealedChannels sealed,
       OnDemandRuns runs,
       RunPages history,
-      ChannelPolicy channels,
-      SealedChannels sealed,
-      WebhookSecrets webhookSecrets,
-      QuotaPolicy quotas,
       FeedFinder finder,
       long maxBody,
-      ZoneId scheduleZone) {
-    this.entities = entities;
-    this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
+      ZoneId scheduleZone,
+      HeldSlots<String> eventStreams) {
+    this.watches = watches;
+    this.sealed = sealed;
     this.scheduleZone = scheduleZone;
     this.runs = runs;
     this.history = history;
-    this.asks = asks;
-    this.channels = channels;
-    this.sealed = sealed;
-    this.webhookSecrets = webhookSecrets;
-    this.quotas = quotas;
-    this.warnings = new SourceWarnings(finder);
     this.maxBody = maxBody;
+    this.eventStreams = eventStreams;
+    this.warnings = new SourceWarnings(finder);
   }
 
   /** The body of GET /watches. */
@@ -152,6 +131,10 @@ public final class WatchRoutes implements Routes {
                         limit ->
                             parameterOptional(
                                 "before", before -> answer(runs(owner, id, limit, before)))))),
+        new Endpoint(
+            GET,
+            "/watches/{id}/runs/{runId}",
+            watch((owner, id, p) -> answer(run(owner, id, p.get("runId"))))),
         new Endpoint(
             POST,
             "/watches/run-all",
@@ -336,6 +319,16 @@ public final class WatchRoutes implements Routes {
     return onSuccess(
         runs.runAllJob(owner, jobId),
         job -> {
+          if (!eventStreams.take(owner))
+            return answer(
+                Reply.error(
+                        StatusCodes.TOO_MANY_REQUESTS,
+                        "this account already follows "
+                            + eventStreams.perKey()
+                            + " event streams; close one first")
+                    .withHeader(
+                        RawHeader.create(
+                            "Retry-After", Long.toString(EVENTS_HEARTBEAT.toSeconds()))));
           Set<String> sent = new HashSet<>();
           var looks =
               job.finished()
@@ -344,7 +337,12 @@ public final class WatchRoutes implements Routes {
           return completeOK(
               looks
                   .mapConcat(look -> eventsOf(look, sent))
-                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat),
+                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat)
+                  .watchTermination(
+                      (notUsed, ended) -> {
+                        ended.whenComplete((done, failure) -> eventStreams.release(owner));
+                        return notUsed;
+                      }),
               EventStreamMarshalling.toEventStream());
         });
   }
@@ -399,7 +397,7 @@ public final class WatchRoutes implements Routes {
         .exceptionally(
             e -> {
               if (!Failures.isRefusal(e)) return Failures.rethrow(e);
-              return WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
+              return EntityRefusal.is(e, EntityRefusal.Code.NO_SUCH_RUN)
                   ? Reply.invalid(
                       List.of(
                           Issue.at("is not a run of this watch's kept history", "query", "before")))
@@ -407,81 +405,37 @@ public final class WatchRoutes implements Routes {
             });
   }
 
+  /** One kept run, whole: with the items it judged. */
+  private CompletionStage<Reply> run(String owner, String id, String runId) {
+    return history
+        .whole(owner, id, runId)
+        .thenApply(record -> ok(RunView.whole(id, record)))
+        .exceptionally(
+            e -> {
+              if (!Failures.isRefusal(e)) return Failures.rethrow(e);
+              throw EntityRefusal.is(e, EntityRefusal.Code.NO_SUCH_RUN)
+                  ? new Refusal(NOT_FOUND, "run not found")
+                  : noSuchWatch();
+            });
+  }
+
   private CompletionStage<Reply> list(String owner) {
-    return ownerWatches
-        .live(owner)
-        .thenApply(
-            watches -> ok(new WatchList(watches.stream().map(SealedChannels::mask).toList())));
+    return watches
+        .list(owner)
+        .thenApply(all -> ok(new WatchList(all.stream().map(SealedChannels::mask).toList())));
   }
 
   private CompletionStage<Reply> create(Principal caller, JsonNode body) {
-    String owner = caller.accountId();
     SealedChannels.Opened opened = sealed.open(body, List.of());
-    Watch watch = WatchValidator.validate(opened.body(), null, owner, scheduleZone);
-    return permitted(watch)
-        .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
-        .thenCompose(ok -> signed(watch))
-        .thenCompose(ok -> created(owner, opened.store(watch)))
+    Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
+    return watches
+        .create(caller.role(), watch, opened.store(watch))
+        .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
         .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()));
   }
 
-  /**
-   * Fails with a {@link ValidationException} naming each channel the owner may not use (the rules
-   * of {@link ChannelPolicy}).
-   */
-  private CompletionStage<Watch> permitted(Watch watch) {
-    return channels.require(watch.owner(), watch.channels()).thenApply(ok -> watch);
-  }
-
-  /**
-   * Each webhook the watch names has its signing secret once the watch is saved, so its owner can
-   * set the receiver up before the first alert; one that cannot be made now is made at the first
-   * delivery.
-   */
-  private CompletionStage<Done> signed(Watch plain) {
-    CompletableFuture<?>[] made =
-        plain.channels().stream()
-            .map(ChannelId::parse)
-            .flatMap(Optional::stream)
-            .filter(c -> c.kind() == ChannelId.Kind.WEBHOOK)
-            .map(
-                c ->
-                    webhookSecrets
-                        .secret(plain.owner(), c.target())
-                        .toCompletableFuture()
-                        .exceptionally(e -> Optional.empty()))
-            .toArray(CompletableFuture[]::new);
-    return CompletableFuture.allOf(made).thenApply(all -> Done.getInstance());
-  }
-
-  private CompletionStage<Reply> created(String owner, Watch watch) {
-    // The id is registered with the owner and the watch created at once; the 201 waits for both, so
-    // it is always in the next list. Every attempt registers (idempotently), so a create cut short
-    // by a crash is listed once the client retries, even when the retry answers 409; an id whose
-    // create failed is skipped by the list because its entity holds no watch.
-    CompletableFuture<Done> registered =
-        asks.<AccountEntity.Command, Done>ask(
-                entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r))
-            .toCompletableFuture();
-    CompletableFuture<Watch> created =
-        asks.<WatchEntity.Command, Watch>ask(
-                entities.watch(owner, watch.id()), r -> new WatchEntity.Create(watch, r))
-            .toCompletableFuture();
-    // Registered once more after the watch exists: a delete of the same id racing this create may
-    // have unregistered it meanwhile (AccountEntity), and this registration waits for that delete.
-    return CompletableFuture.allOf(registered, created)
-        .thenCompose(
-            both ->
-                asks.<AccountEntity.Command, Done>ask(
-                    entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r)))
-        .thenApply(again -> json(StatusCodes.CREATED, SealedChannels.mask(created.join())))
-        .exceptionally(Refusal.as(CONFLICT));
-  }
-
   private CompletionStage<Reply> read(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .thenApply(watch -> ok(SealedChannels.mask(watch)))
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+    return watches.get(owner, id).thenApply(watch -> ok(SealedChannels.mask(watch)));
   }
 
   /**
@@ -489,40 +443,24 @@ public final class WatchRoutes implements Routes {
    * none, and the replace answers 404 after the body was checked).
    */
   private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .handle((stored, absent) -> Optional.ofNullable(stored))
+    return watches
+        .find(owner, id)
         .thenCompose(
             stored -> {
               SealedChannels.Opened opened =
                   sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
               Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
-              return permitted(watch)
-                  .thenCompose(ok -> quotas.check(owner, role, watch, false))
-                  .thenCompose(ok -> signed(watch))
-                  .thenCompose(
-                      ok ->
-                          asks.<WatchEntity.Command, Watch>ask(
-                              entities.watch(owner, id),
-                              r -> new WatchEntity.Replace(opened.store(watch), r)))
+              return watches
+                  .replace(role, watch, opened.store(watch))
                   .thenCompose(
                       saved ->
                           warnings.warned(
                               ok(SealedChannels.mask(saved)), saved.sources(), known(stored)));
-            })
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+            });
   }
 
   private CompletionStage<Reply> remove(String owner, String id) {
-    return asks.<AccountEntity.Command, Done>ask(
-            entities.account(owner), r -> new AccountEntity.DeleteWatch(id, r))
-        .thenApply(done -> Reply.noContent())
-        .exceptionally(
-            e -> {
-              if (Failures.isRefusal(e)
-                  && AccountEntity.WATCH_UNANSWERED.equals(Failures.unwrap(e).getMessage()))
-                throw new Refusal(UNAVAILABLE, AccountEntity.WATCH_UNANSWERED);
-              return Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
-            });
+    return watches.delete(owner, id).thenApply(done -> Reply.noContent());
   }
 
   /** The URLs of the rss sources a stored watch had. */

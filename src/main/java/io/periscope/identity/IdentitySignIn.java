@@ -82,18 +82,30 @@ public final class IdentitySignIn {
     }
   }
 
-  public CompletionStage<Start> start(String provider) {
+  /** A web client's nonce: 16 to 128 characters of base64url. */
+  public static final java.util.regex.Pattern CLIENT_NONCE =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_-]{16,128}");
+
+  /**
+   * @param clientNonce the web client's nonce ({@link #CLIENT_NONCE}), handed back by {@link
+   *     #finish} with the session
+   */
+  public CompletionStage<Start> start(String provider, Optional<String> clientNonce) {
     IdentityProvider p = providers.get(provider);
-    SignInFlow flow = SignInFlow.start(provider, clock.instant().plus(FLOW_LIFETIME));
+    SignInFlow flow =
+        SignInFlow.start(provider, clock.instant().plus(FLOW_LIFETIME), clientNonce.orElse(null));
     return p.authorizationUri(flow, callbackUri(provider))
         .thenApply(uri -> new Start(uri, flows.seal(flow)));
   }
+
+  /** A finished sign-in: its session, and the nonce of the web client that started it. */
+  public record SignedIn(Accounts.Session session, Optional<String> clientNonce) {}
 
   /**
    * Finishes a sign-in from the callback's query ({@code code}, {@code state} or the provider's
    * {@code error}) and the flow cookie. Fails with {@link SignInFailure}.
    */
-  public CompletionStage<Accounts.Session> finish(
+  public CompletionStage<SignedIn> finish(
       String provider,
       Optional<String> code,
       Optional<String> state,
@@ -114,6 +126,7 @@ public final class IdentitySignIn {
     }
     return p.identity(code.get(), flow.get(), callbackUri(provider))
         .thenCompose(links::signIn)
+        .thenApply(session -> new SignedIn(session, Optional.ofNullable(flow.get().clientNonce())))
         .exceptionally(
             e -> {
               throw asSignInFailure(Failures.unwrap(e));

@@ -9,15 +9,22 @@ import java.util.Base64;
 
 /**
  * One sign-in in progress: the {@code state} sent to the provider, the PKCE code verifier and the
- * OIDC nonce, for one provider, until {@code expiresAt}. It travels sealed in a cookie (see {@link
- * SignInFlows}), so any node of a cluster can finish the sign-in.
+ * OIDC nonce, for one provider, until {@code expiresAt}; and the web client's own nonce, handed
+ * back with the session so that the browser tab that started the sign-in knows it is its own (null
+ * when the caller sent none). It travels sealed in a cookie (see {@link SignInFlows}), so any node
+ * of a cluster can finish the sign-in.
  */
 public record SignInFlow(
-    String provider, String state, String codeVerifier, String nonce, Instant expiresAt) {
+    String provider,
+    String state,
+    String codeVerifier,
+    String nonce,
+    Instant expiresAt,
+    String clientNonce) {
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  static SignInFlow start(String provider, Instant expiresAt) {
-    return new SignInFlow(provider, random(), random(), random(), expiresAt);
+  static SignInFlow start(String provider, Instant expiresAt, String clientNonce) {
+    return new SignInFlow(provider, random(), random(), random(), expiresAt, clientNonce);
   }
 
   /** The S256 challenge of the verifier, which the provider keeps until the code is exchanged. */

@@ -1,5 +1,6 @@
 package io.periscope.llm;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.periscope.entity.JsonSerializable;
 import java.math.BigDecimal;
 
@@ -10,7 +11,11 @@ import java.math.BigDecimal;
  * is ever a guess.
  */
 public record ModelUsage(
-    int calls, long inputTokens, long cachedInputTokens, long outputTokens, BigDecimal cost)
+    int calls,
+    long inputTokens,
+    long cachedInputTokens,
+    long outputTokens,
+    @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal cost)
     implements JsonSerializable {
   /** No call: nothing spent. */
   public static final ModelUsage NONE = new ModelUsage(0, 0, 0, 0, BigDecimal.ZERO);

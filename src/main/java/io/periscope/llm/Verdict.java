@@ -2,6 +2,7 @@ package io.periscope.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.source.ItemBounds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,7 +72,7 @@ public record Verdict(
 
     Map<String, VerdictPrompt.Candidate> byUrl = new LinkedHashMap<>();
     for (VerdictPrompt.Candidate item : items) {
-      if (item.url() != null) byUrl.putIfAbsent(item.url(), item);
+      if (ItemBounds.webLink(item.url()) != null) byUrl.putIfAbsent(item.url(), item);
     }
     Map<String, Evidence> evidence = new LinkedHashMap<>();
     for (JsonNode e : cited) {

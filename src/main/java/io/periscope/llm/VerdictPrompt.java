@@ -3,6 +3,7 @@ package io.periscope.llm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -99,11 +100,14 @@ public final class VerdictPrompt {
 
   private final StructuredPrompt prompt;
   private final List<Candidate> judged;
+  private final List<String> texts;
   private final Trimming trimming;
 
-  private VerdictPrompt(StructuredPrompt prompt, List<Candidate> judged, Trimming trimming) {
+  private VerdictPrompt(
+      StructuredPrompt prompt, List<Candidate> judged, List<String> texts, Trimming trimming) {
     this.prompt = prompt;
     this.judged = judged;
+    this.texts = texts;
     this.trimming = trimming;
   }
 
@@ -135,6 +139,7 @@ public final class VerdictPrompt {
     }
     user.append(":\n");
     int cut = 0;
+    List<String> texts = new ArrayList<>(judged.size());
     for (int i = 0; i < judged.size(); i++) {
       Candidate c = judged.get(i);
       String text = oneLine(c.text());
@@ -142,6 +147,7 @@ public final class VerdictPrompt {
         text = Verdict.bounded(text, maxTextChars);
         cut++;
       }
+      texts.add(text);
       // Title and URL side by side, text right after: a reader (or a test double) finds an item's
       // URL next to it.
       user.append('\n')
@@ -164,6 +170,7 @@ public final class VerdictPrompt {
     return new VerdictPrompt(
         prompt,
         judged,
+        List.copyOf(texts),
         new Trimming(
             candidates.size(), candidates.size() - judged.size(), cut, maxItems, maxTextChars));
   }
@@ -175,6 +182,11 @@ public final class VerdictPrompt {
   /** The candidates the prompt lists, in order: the ones whose items this run judged. */
   public List<Candidate> judged() {
     return judged;
+  }
+
+  /** The text the prompt carried for its {@code i}th listed item, as sent. */
+  public String carried(int i) {
+    return texts.get(i);
   }
 
   public Trimming trimming() {

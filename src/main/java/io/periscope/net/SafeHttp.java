@@ -344,6 +344,7 @@ public final class SafeHttp {
   }
 
   private static FetchFailure failure(HttpUrl url, IOException e) {
+    if (unresolved(e)) return unresolvableOrRefused(url);
     Optional<String> refused = refusal(e);
     if (refused.isPresent())
       return new FetchFailure(FetchFailure.Kind.REFUSED, null, refused.get());
@@ -352,6 +353,25 @@ public final class SafeHttp {
         FetchFailure.Kind.UNREACHABLE,
         null,
         "could not reach " + url.host() + " (" + e.getClass().getSimpleName() + ")");
+  }
+
+  /**
+   * A name that does not resolve and one that resolves to an address the guard refuses get the one
+   * answer: a source error must not tell whether an internal host name exists.
+   */
+  private static FetchFailure unresolvableOrRefused(HttpUrl url) {
+    return new FetchFailure(
+        FetchFailure.Kind.REFUSED,
+        null,
+        url.host() + " was not fetched: refused, or not resolvable from here");
+  }
+
+  /** DNS had no address for the name, or the guard refused the addresses it had. */
+  private static boolean unresolved(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof UnknownHostException) return true;
+    }
+    return false;
   }
 
   private static boolean isRedirect(int status) {

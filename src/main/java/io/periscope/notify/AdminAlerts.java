@@ -47,7 +47,10 @@ public final class AdminAlerts {
     ALERT_INTERRUPTED("alert-interrupted"),
     KEY_UNDECRYPTABLE("key-undecryptable"),
     CHANNEL_REFUSED("channel-refused"),
-    DELIVERY_FAILED("delivery-failed");
+    DELIVERY_FAILED("delivery-failed"),
+    MAIL_BUDGET_REACHED("mail-budget-reached"),
+    WATCHES_FAILING("watches-failing"),
+    ALERTS_HELD("alerts-held");
 
     private final String label;
 
@@ -67,6 +70,9 @@ public final class AdminAlerts {
 
   private final Map<ChannelId.Kind, ChannelSender> senders;
   private final NotifyMeters meters;
+
+  /** Null until {@link #throttle}: each alert goes at once. */
+  private volatile AlertBudget budget;
 
   /** To the Telegram admin chat of {@code telegram}'s settings. */
   public AdminAlerts(TelegramSender telegram, NotifyMeters meters) {
@@ -147,14 +153,31 @@ public final class AdminAlerts {
         config, trusted, ForkJoinPool.commonPool(), new NotifyMeters(new SimpleMeterRegistry()));
   }
 
+  /**
+   * From now on, alerts go through the operator's alert budget ({@link AlertBudget}): a serving
+   * node's. Sending then completes when the alert is gathered, held or handed on. Closing the
+   * answer stops the budget's timer.
+   */
+  public AlertBudget throttle(AlertBudget.Settings settings) {
+    AlertBudget throttled = new AlertBudget(settings, this::send);
+    budget = throttled;
+    return throttled;
+  }
+
   /** An alert about one watch. */
   public CompletionStage<Void> alert(Kind kind, String owner, String watchId, String detail) {
-    return send(kind, Optional.of(owner + "/" + watchId), detail);
+    AlertBudget throttled = budget;
+    if (throttled == null) return send(kind, Optional.of(owner + "/" + watchId), detail);
+    throttled.watchAlert(kind, owner, watchId, detail);
+    return CompletableFuture.completedFuture(null);
   }
 
   /** An alert about the runtime itself, such as a crashed scheduler tick. */
   public CompletionStage<Void> alert(Kind kind, String detail) {
-    return send(kind, Optional.empty(), detail);
+    AlertBudget throttled = budget;
+    if (throttled == null) return send(kind, Optional.empty(), detail);
+    throttled.serviceAlert(kind, detail);
+    return CompletableFuture.completedFuture(null);
   }
 
   private CompletionStage<Void> send(Kind kind, Optional<String> subject, String detail) {

@@ -163,12 +163,13 @@ public final class HttpCalls {
   public static String reason(Throwable failure, String... secrets) {
     Throwable e = unwrap(failure);
     String reason;
-    // A refused address reads as a failed connection: a delivery's reason must not tell an internal
-    // host's open, closed and filtered ports apart, nor an internal host from a missing one.
-    if (SafeHttp.refusal(e).isPresent() || e instanceof ConnectException) {
+    // A refused address and an unknown name read as a failed connection: a delivery's reason must
+    // not tell an internal host's open, closed and filtered ports apart, nor an internal host from
+    // a missing one.
+    if (SafeHttp.refusal(e).isPresent()
+        || e instanceof ConnectException
+        || e instanceof UnknownHostException) {
       reason = "could not connect";
-    } else if (e instanceof UnknownHostException) {
-      reason = "unknown host";
     } else if (e instanceof InterruptedIOException) {
       reason = "timed out";
     } else {

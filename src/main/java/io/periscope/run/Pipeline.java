@@ -5,8 +5,11 @@ import io.periscope.entity.OverQuota;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
 import io.periscope.llm.InvalidModelOutput;
+import io.periscope.llm.Judged;
 import io.periscope.llm.ModelCallMeter;
+import io.periscope.llm.ModelUsage;
 import io.periscope.llm.PooledModel;
+import io.periscope.llm.UsageRecorder;
 import io.periscope.llm.Verdict;
 import io.periscope.llm.VerdictPrompt;
 import io.periscope.notify.AdminAlerts;
@@ -38,8 +41,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,12 +78,14 @@ public final class Pipeline implements RunPipeline {
   private final RepeatedAlerts runAlerts;
   private final TrustRules.Lookup trustRules;
   private final ModelCallMeter meter;
+  private final UsageRecorder usage;
   private final Clock clock;
 
   /**
    * @param keyPools the search key pool's way in (the model reaches its own through {@code model})
    * @param runAlerts the node's throttle of the alerts about failing watches
    * @param meter counts each verdict against its owner's model calls of the day
+   * @param usage keeps what each verdict's calls took, for its owner and watch
    */
   public Pipeline(
       FeedCollector feeds,
@@ -89,6 +98,7 @@ public final class Pipeline implements RunPipeline {
       RepeatedAlerts runAlerts,
       TrustRules.Lookup trustRules,
       ModelCallMeter meter,
+      UsageRecorder usage,
       Clock clock) {
     this.feeds = feeds;
     this.search = search;
@@ -100,6 +110,7 @@ public final class Pipeline implements RunPipeline {
     this.runAlerts = runAlerts;
     this.trustRules = trustRules;
     this.meter = meter;
+    this.usage = usage;
     this.clock = clock;
   }
 
@@ -154,6 +165,7 @@ public final class Pipeline implements RunPipeline {
    */
   private record Progress(
       Watch watch,
+      Mode mode,
       String trigger,
       Instant startedAt,
       List<RunItems.Collected> items,
@@ -171,9 +183,35 @@ public final class Pipeline implements RunPipeline {
    */
   public static final Duration DEFAULT_RECENCY = Duration.ofDays(7);
 
+  /**
+   * How a run runs: a real one tells the operator of its trouble and hands back its alert; a dry
+   * one ({@link #trial}) does neither. {@code usageWatch}: the watch its model usage is kept for
+   * (null: the account's alone).
+   */
+  private record Mode(boolean dry, String usageWatch) {}
+
   @Override
   public CompletionStage<Outcome> run(
       Watch watch, Memory memory, String trigger, Instant startedAt) {
+    return run(watch, new Mode(false, watch.id()), memory, trigger, startedAt);
+  }
+
+  /**
+   * A dry run of {@code watch}: collected and judged exactly as {@link #run} does, its model call
+   * counted against the owner's quota and its usage kept, but the operator is told nothing and no
+   * alert is made. The record it answers is the caller's to show, never recorded; nothing is marked
+   * seen. An owner at its model-call quota fails it (with the {@link OverQuota}) instead of
+   * recording an error.
+   *
+   * @param usageWatch the watch its model usage is kept for; null for a watch not saved
+   */
+  public CompletionStage<RunRecord> trial(Watch watch, Memory memory, String usageWatch) {
+    return run(watch, new Mode(true, usageWatch), memory, RunRecord.TRIGGER_TEST, clock.instant())
+        .thenApply(Outcome::record);
+  }
+
+  private CompletionStage<Outcome> run(
+      Watch watch, Mode mode, Memory memory, String trigger, Instant startedAt) {
     CompletionStage<TrustRules> rules = rulesOf(watch.owner());
     return collect(watch)
         .thenCombine(
@@ -212,6 +250,7 @@ public final class Pipeline implements RunPipeline {
               Progress run =
                   new Progress(
                       watch,
+                      mode,
                       trigger,
                       startedAt,
                       items,
@@ -223,10 +262,9 @@ public final class Pipeline implements RunPipeline {
                       recovered,
                       feedsFound);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
-                runAlerts.failed(
+                failed(
+                    run,
                     AdminAlerts.Kind.ALL_SOURCES_FAILED,
-                    watch.owner(),
-                    watch.id(),
                     "every source failed: " + describe(errors));
                 return done(
                     run,
@@ -239,11 +277,13 @@ public final class Pipeline implements RunPipeline {
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
                         "every source failed",
-                        null),
+                        null,
+                        new Judged(List.of(), setAsideOf(run, List.of())),
+                        ModelUsage.NONE),
                     List.of());
               }
               if (fresh.isEmpty()) {
-                runAlerts.succeeded(watch.owner(), watch.id());
+                succeeded(run);
                 return done(
                     run,
                     record(
@@ -255,7 +295,9 @@ public final class Pipeline implements RunPipeline {
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
                         null,
-                        null),
+                        null,
+                        new Judged(List.of(), setAsideOf(run, List.of())),
+                        ModelUsage.NONE),
                     List.of());
               }
               // Only the items the verdict will judge have their pages fetched (newest first).
@@ -313,6 +355,15 @@ public final class Pipeline implements RunPipeline {
     }
   }
 
+  /** The operator hears of a real run's trouble (throttled); of a dry run's, never. */
+  private void failed(Progress run, AdminAlerts.Kind kind, String problem) {
+    if (!run.mode().dry()) runAlerts.failed(kind, run.watch().owner(), run.watch().id(), problem);
+  }
+
+  private void succeeded(Progress run) {
+    if (!run.mode().dry()) runAlerts.succeeded(run.watch().owner(), run.watch().id());
+  }
+
   private static TrustRules withoutRules(String owner, Throwable failure) {
     log.warn(
         "event=trust-rules-unavailable owner={} problem={}",
@@ -352,21 +403,35 @@ public final class Pipeline implements RunPipeline {
     RunRecord.Trimmed trimmed =
         new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
     List<String> consulted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Consumer<ModelUsage> recorded = usage.recorder(run.watch().owner(), run.mode().usageWatch());
+    AtomicReference<ModelUsage> spent = new AtomicReference<>(ModelUsage.NONE);
     return meter
         .use(run.watch().owner())
-        .thenCompose(counted -> model.ask(prompt.prompt(), prompt::parse, consulted::add))
+        .thenCompose(
+            counted ->
+                model.ask(
+                    prompt.prompt(),
+                    prompt::parse,
+                    consulted::add,
+                    used -> {
+                      spent.accumulateAndGet(used, ModelUsage::plus);
+                      recorded.accept(used);
+                    }))
         .handle(
             (answer, failure) -> {
+              List<RunItems.Collected> listed = run.fresh().subList(0, prompt.judged().size());
               if (failure != null) {
                 Throwable cause = Failures.unwrap(failure);
+                // a dry run past the quota is refused, as any model call is
+                if (cause instanceof OverQuota && run.mode().dry())
+                  return CompletableFuture.<Outcome>failedFuture(cause);
                 // an owner at its model-call quota is no failure of the service to alert about
                 if (!(cause instanceof OverQuota))
-                  runAlerts.failed(
+                  failed(
+                      run,
                       cause instanceof InvalidModelOutput || cause instanceof ProviderFailure
                           ? AdminAlerts.Kind.VERDICT_UNAVAILABLE
                           : AdminAlerts.Kind.WATCH_ERRORED,
-                      run.watch().owner(),
-                      run.watch().id(),
                       problem(cause));
                 return done(
                     run,
@@ -380,10 +445,12 @@ public final class Pipeline implements RunPipeline {
                         cause instanceof KeyPools.NoUsableKey ? List.of() : List.copyOf(consulted),
                         trimmed,
                         problem(cause),
-                        null),
+                        null,
+                        judged(run, prompt, listed, Set.of()),
+                        spent.get()),
                     List.<String>of());
               }
-              runAlerts.succeeded(run.watch().owner(), run.watch().id());
+              succeeded(run);
               Verdict verdict = answer.value();
               String tier =
                   corroboratingTier(
@@ -391,10 +458,7 @@ public final class Pipeline implements RunPipeline {
                       run.items().stream().map(RunItems.Collected::item).toList());
               Decision decision = decide(run.watch(), verdict, tier);
               // The prompt lists the first fresh items: exactly those were judged.
-              List<String> newlySeen =
-                  run.fresh().subList(0, prompt.judged().size()).stream()
-                      .flatMap(c -> c.keys().stream())
-                      .toList();
+              List<String> newlySeen = listed.stream().flatMap(c -> c.keys().stream()).toList();
               RunRecord record =
                   record(
                       run,
@@ -405,10 +469,19 @@ public final class Pipeline implements RunPipeline {
                       List.of(answer.model()),
                       trimmed,
                       null,
-                      decision.rule());
+                      decision.rule(),
+                      judged(
+                          run,
+                          prompt,
+                          listed,
+                          verdict.evidence().stream()
+                              .map(Verdict.Evidence::url)
+                              .collect(Collectors.toSet())),
+                      answer.usage());
               List<String> channels = run.watch().channels().stream().distinct().toList();
-              if (decision.outcome().equals(RunRecord.NO_MATCH) || channels.isEmpty())
-                return done(run, record, newlySeen);
+              if (run.mode().dry()
+                  || decision.outcome().equals(RunRecord.NO_MATCH)
+                  || channels.isEmpty()) return done(run, record, newlySeen);
               Alert alert = alert(run.watch(), decision.outcome(), verdict, record.runId());
               return CompletableFuture.completedFuture(
                   new Outcome(
@@ -473,6 +546,34 @@ public final class Pipeline implements RunPipeline {
     }
   }
 
+  /**
+   * What the run put before the model ({@code listed}, the fresh items {@code prompt} lists, whose
+   * URLs in {@code cited} the verdict cites) and what it set aside.
+   */
+  private static Judged judged(
+      Progress run, VerdictPrompt prompt, List<RunItems.Collected> listed, Set<String> cited) {
+    return new Judged(
+        Judged.listed(
+            prompt,
+            listed.stream().map(RunItems.Collected::key).toList(),
+            listed.stream().map(c -> c.item().sourceType() + ":" + c.item().sourceValue()).toList(),
+            cited),
+        setAsideOf(run, run.fresh().subList(listed.size(), run.fresh().size())));
+  }
+
+  /**
+   * The items set aside as old news, then the fresh ones {@code pastBound}, by key: the first
+   * {@link Judged#MAX_SET_ASIDE} (the record counts them all in {@code setAside} and {@code
+   * fresh}).
+   */
+  private static List<Judged.SetAside> setAsideOf(
+      Progress run, List<RunItems.Collected> pastBound) {
+    List<Judged.SetAside> all = new ArrayList<>();
+    run.setAside().forEach(c -> all.add(new Judged.SetAside(c.key(), Judged.OLD_NEWS)));
+    pastBound.forEach(c -> all.add(new Judged.SetAside(c.key(), Judged.PAST_BOUND)));
+    return all.subList(0, Math.min(all.size(), Judged.MAX_SET_ASIDE));
+  }
+
   /** The keys of the judged items, the ones set aside as old news and the remapped ones. */
   private static List<String> seenNow(Progress run, List<String> judged) {
     List<String> all = new ArrayList<>(run.remapped());
@@ -534,7 +635,9 @@ public final class Pipeline implements RunPipeline {
       List<String> models,
       RunRecord.Trimmed trimmed,
       String error,
-      String decision) {
+      String decision,
+      Judged judged,
+      ModelUsage usage) {
     return new RunRecord(
         RunRecords.newRunId(),
         run.trigger(),
@@ -560,7 +663,9 @@ public final class Pipeline implements RunPipeline {
         trimmed,
         error,
         run.setAside().size(),
-        decision);
+        decision,
+        judged,
+        usage);
   }
 
   /** alert, weak-alert or no-match by the watch's thresholds. */

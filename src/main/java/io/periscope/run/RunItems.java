@@ -32,6 +32,11 @@ final class RunItems {
    * sightings by.
    */
   record Collected(Item item, List<String> keys, Set<String> knownAs) {
+    /** The key the item is recorded by: its shown sighting's. */
+    String key() {
+      return seenKey(item);
+    }
+
     boolean seenIn(Set<String> seen) {
       return knownAs.stream().anyMatch(seen::contains);
     }

@@ -1,10 +1,12 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.account.RunAllEntity;
 import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudgetEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -13,6 +15,7 @@ import io.periscope.devices.VapidKeyEntity;
 import io.periscope.feedback.FeedbackEntity;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.llm.ModelConfigEntity;
+import io.periscope.llm.UsageEntity;
 import io.periscope.quota.QuotaEntity;
 import io.periscope.run.RunAllWatches;
 import io.periscope.trust.TrustRulesEntity;
@@ -30,9 +33,11 @@ import java.time.Clock;
 public interface Entities
     extends WatchEntity.Refs,
         AccountEntity.Refs,
+        RunAllEntity.Refs,
         AuditLogEntity.Refs,
         AdminTurnsEntity.Refs,
         EmailEntity.Refs,
+        MailBudgetEntity.Refs,
         IdentityLinkEntity.Refs,
         KeyPoolEntity.Refs,
         ModelConfigEntity.Refs,
@@ -43,7 +48,8 @@ public interface Entities
         TelegramChatsEntity.Refs,
         ChannelAddressesEntity.Refs,
         WebhookSecretEntity.Refs,
-        QuotaEntity.Refs {
+        QuotaEntity.Refs,
+        UsageEntity.Refs {
 
   /**
    * Registers every entity type, in one step, once the service's parts exist: a watch runs through

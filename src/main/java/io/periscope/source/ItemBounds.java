@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The longest title, link, summary and identity an item may carry into a run's state, its events
@@ -30,7 +31,8 @@ public final class ItemBounds {
   public static Item bounded(Item item) {
     String identity = boundedIdentity(item.identity());
     String title = cut(item.title(), MAX_TITLE_CHARS);
-    String url = item.url() != null && item.url().length() > MAX_URL_CHARS ? null : item.url();
+    String url =
+        item.url() != null && item.url().length() > MAX_URL_CHARS ? null : webLink(item.url());
     String summary = cut(item.summary(), MAX_SUMMARY_CHARS);
     List<String> aliases = item.aliases().stream().map(ItemBounds::boundedIdentity).toList();
     if (identity == item.identity()
@@ -48,6 +50,19 @@ public final class ItemBounds {
         item.sourceValue(),
         item.trust(),
         aliases);
+  }
+
+  /**
+   * {@code url} when it is an absolute http or https URL, else null: a feed's {@code javascript:}
+   * or {@code data:} link is never kept as an item's or evidence's link.
+   */
+  public static String webLink(String url) {
+    if (url == null) return null;
+    int colon = url.indexOf(':');
+    String scheme = colon < 0 ? "" : url.substring(0, colon).toLowerCase(Locale.ROOT);
+    return (scheme.equals("http") || scheme.equals("https")) && url.startsWith("//", colon + 1)
+        ? url
+        : null;
   }
 
   /** Aliases are bounded alike, so an alias is the identity an earlier run recorded. */

@@ -3,7 +3,6 @@ package io.periscope.transfer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.account.AccountEntity;
-import io.periscope.account.AccountWatches;
 import io.periscope.account.Role;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -20,8 +19,8 @@ import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRuleValidator;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.Watch;
-import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
+import io.periscope.watches.Watches;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,14 +38,15 @@ import org.apache.pekko.Done;
  * Export and import of one account's watches, trust rules and e-mail channel addresses as one JSON
  * document, to move them within an instance or to another (ids kept). An import checks everything
  * first — each watch as a create would (its fields, its channels, the account's quotas) and against
- * the account's own watches — and writes nothing unless every watch can be imported.
+ * the account's own watches, and the trust rules against the most an account may have — and writes
+ * nothing unless all of it can be imported.
  */
 public final class Transfers {
   public static final String FORMAT = "periscope-export";
   public static final int VERSION = 1;
 
   private final AccountEntity.Refs accountRefs;
-  private final WatchEntity.Refs watches;
+  private final Watches watches;
   private final TrustRulesEntity.Refs trustRules;
   private final ChannelAddresses channelAddresses;
   private final ChannelPolicy channels;
@@ -58,7 +58,7 @@ public final class Transfers {
 
   public Transfers(
       AccountEntity.Refs accountRefs,
-      WatchEntity.Refs watches,
+      Watches watches,
       TrustRulesEntity.Refs trustRules,
       ChannelAddresses channelAddresses,
       ChannelPolicy channels,
@@ -186,13 +186,7 @@ public final class Transfers {
   }
 
   private CompletionStage<List<Watch>> liveWatches(String accountId) {
-    return new AccountWatches(accountRefs, watches, asks).live(accountId);
-  }
-
-  /** The account's watch of that id, or null. */
-  private CompletionStage<Watch> read(String accountId, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(watches.watch(accountId, id), WatchEntity.Get::new)
-        .exceptionally(e -> Failures.isRefusal(e) ? null : Failures.rethrow(e));
+    return watches.list(accountId);
   }
 
   // ---- import
@@ -260,7 +254,42 @@ public final class Transfers {
     if (!ruleIssues.isEmpty()) throw new ValidationException(ruleIssues);
     List<String> addresses = new ArrayList<>();
     accountNode.path("channels").path("emailAddresses").forEach(e -> addresses.add(e.asText()));
+    return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
+            trustRules.trustRules(accountId), TrustRulesEntity.GetRules::new)
+        .thenCompose(
+            have -> {
+              requireRoomForRules(have.rules(), rules);
+              return importChecked(accountId, role, watchNodes, rules, addresses);
+            });
+  }
 
+  /**
+   * Fails with a 400 at {@code trustRules} when the account's rules and the document's new patterns
+   * would pass {@link TrustRulesEntity#MAX_RULES}: checked with the rest, before anything is
+   * written.
+   */
+  private static void requireRoomForRules(List<TrustRule> have, List<TrustRule> wanted) {
+    Set<String> patterns = new HashSet<>();
+    have.forEach(r -> patterns.add(r.pattern()));
+    wanted.forEach(r -> patterns.add(r.pattern()));
+    if (patterns.size() > TrustRulesEntity.MAX_RULES)
+      throw new ValidationException(
+          List.of(
+              Issue.at(
+                  "the account would have "
+                      + patterns.size()
+                      + " trust rules, more than the "
+                      + TrustRulesEntity.MAX_RULES
+                      + " an account may have: nothing was imported",
+                  "trustRules")));
+  }
+
+  private CompletionStage<Report> importChecked(
+      String accountId,
+      Role role,
+      List<JsonNode> watchNodes,
+      List<TrustRule> rules,
+      List<String> addresses) {
     // every watch checked before anything is written
     Map<String, Optional<Watch>> valid = new LinkedHashMap<>();
     Map<String, Watch> toStore = new LinkedHashMap<>();
@@ -286,15 +315,21 @@ public final class Transfers {
     List<CompletableFuture<Void>> checks = new ArrayList<>();
     Map<String, String> statuses = new java.util.concurrent.ConcurrentHashMap<>();
     Map<String, String> later = new java.util.concurrent.ConcurrentHashMap<>();
+    Set<String> conflicts = java.util.concurrent.ConcurrentHashMap.newKeySet();
     for (Map.Entry<String, Optional<Watch>> entry : valid.entrySet()) {
       Watch watch = entry.getValue().orElseThrow();
       checks.add(
-          read(accountId, watch.id())
+          watches
+              .find(accountId, watch.id())
               .thenCompose(
                   existing -> {
-                    if (existing != null) {
-                      if (opened(existing).equals(watch)) statuses.put(watch.id(), "unchanged");
-                      else later.put(watch.id(), "the account has another watch of this id");
+                    if (existing.isPresent()) {
+                      if (opened(existing.get()).equals(watch))
+                        statuses.put(watch.id(), "unchanged");
+                      else {
+                        conflicts.add(watch.id());
+                        later.put(watch.id(), "the account has another watch of this id");
+                      }
                       return CompletableFuture.completedFuture(null);
                     }
                     return channels
@@ -307,7 +342,7 @@ public final class Transfers {
                                 return CompletableFuture.completedFuture(null);
                               }
                               return quotas
-                                  .check(accountId, role, watch, false)
+                                  .check(accountId, role, watch)
                                   .handle(
                                       (ok, failure) -> {
                                         if (failure != null)
@@ -348,9 +383,7 @@ public final class Transfers {
                                 problems.containsKey(id)
                                     ? new WatchResult(
                                         id,
-                                        problems.get(id).startsWith("the account has another")
-                                            ? "conflict"
-                                            : "invalid",
+                                        conflicts.contains(id) ? "conflict" : "invalid",
                                         problems.get(id))
                                     : new WatchResult(id, statuses.getOrDefault(id, "ok"), null));
                           }
@@ -367,16 +400,17 @@ public final class Transfers {
       Map<String, String> statuses,
       List<TrustRule> rules,
       List<String> addresses) {
-    CompletableFuture<Done> done = CompletableFuture.completedFuture(Done.getInstance());
-    for (TrustRule rule : rules) {
-      done =
-          done.thenCompose(
-              d ->
-                  asks.<TrustRulesEntity.Command, TrustRule>ask(
-                          trustRules.trustRules(accountId), r -> new TrustRulesEntity.Put(rule, r))
-                      .thenApply(x -> Done.getInstance())
-                      .toCompletableFuture());
-    }
+    // the rules in one write, refused whole if others were added since the check: no watch yet
+    CompletableFuture<Done> done =
+        asks.<TrustRulesEntity.Command, Integer>ask(
+                trustRules.trustRules(accountId), r -> new TrustRulesEntity.PutAll(rules, r))
+            .exceptionally(
+                Refusal.as(
+                    Refusal.Kind.CONFLICT,
+                    "nothing was imported: the account's trust rules changed meanwhile and would"
+                        + " pass the most it may have"))
+            .thenApply(x -> Done.getInstance())
+            .toCompletableFuture();
     List<WatchResult> results = new ArrayList<>();
     for (Watch watch : valid.values()) {
       String status = statuses.get(watch.id());
@@ -384,17 +418,7 @@ public final class Transfers {
       if (!"created".equals(status)) continue;
       done =
           done.thenCompose(
-              d ->
-                  asks.<AccountEntity.Command, Done>ask(
-                          accountRefs.account(accountId),
-                          r -> new AccountEntity.AddWatch(watch.id(), r))
-                      .thenCompose(
-                          added ->
-                              asks.<WatchEntity.Command, Watch>ask(
-                                  watches.watch(accountId, watch.id()),
-                                  r -> new WatchEntity.Create(watch, r)))
-                      .thenApply(x -> Done.getInstance())
-                      .toCompletableFuture());
+              d -> watches.write(watch).thenApply(x -> Done.getInstance()).toCompletableFuture());
     }
     return done.thenCompose(d -> addresses(accountId, addresses))
         .thenApply(mailed -> new Report(accountId, true, results, rules.size(), mailed));

@@ -1,24 +1,23 @@
 package io.periscope.trust;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One owner's trust rules (entity id = account id), keyed by their normalized pattern: setting a
@@ -26,7 +25,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * TrustRuleValidator}).
  */
 public final class TrustRulesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         TrustRulesEntity.Command, TrustRulesEntity.Event, TrustRulesEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -90,6 +89,13 @@ public final class TrustRulesEntity
    */
   public record Put(TrustRule rule, ActorRef<StatusReply<TrustRule>> replyTo) implements Command {}
 
+  /**
+   * Adds or replaces every rule at once (one atomic write), or none: refused when the new patterns
+   * would pass {@link #MAX_RULES}. Answers how many rules the owner has.
+   */
+  public record PutAll(List<TrustRule> rules, ActorRef<StatusReply<Integer>> replyTo)
+      implements Command {}
+
   /** Refused when the owner has no rule with this pattern. */
   public record Remove(String pattern, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
@@ -108,11 +114,11 @@ public final class TrustRulesEntity
   // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String owner) {
-    return new TrustRulesEntity(PersistenceId.of(TYPE_KEY.name(), owner));
+    return new TrustRulesEntity(owner);
   }
 
-  private TrustRulesEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private TrustRulesEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
@@ -121,15 +127,11 @@ public final class TrustRulesEntity
   }
 
   @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
-  }
-
-  @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
     return newCommandHandlerWithReplyBuilder()
         .forAnyState()
         .onCommand(Put.class, this::onPut)
+        .onCommand(PutAll.class, this::onPutAll)
         .onCommand(Remove.class, this::onRemove)
         .onCommand(
             GetRules.class,
@@ -152,6 +154,27 @@ public final class TrustRulesEntity
     return Effect()
         .persist(new RuleSet(rule))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(rule));
+  }
+
+  private ReplyEffect<Event, State> onPutAll(State state, PutAll cmd) {
+    List<Event> changes = new ArrayList<>();
+    Set<String> patterns = new HashSet<>(state.byPattern().keySet());
+    for (TrustRule rule : cmd.rules()) {
+      if (rule.equals(state.byPattern().get(rule.pattern()))) continue;
+      patterns.add(rule.pattern());
+      changes.add(new RuleSet(rule));
+    }
+    if (patterns.size() > MAX_RULES) {
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              StatusReply.error("an owner has at most " + MAX_RULES + " trust rules"));
+    }
+    if (changes.isEmpty())
+      return Effect().reply(cmd.replyTo(), StatusReply.success(state.byPattern().size()));
+    return Effect()
+        .persist(changes)
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.byPattern().size()));
   }
 
   private ReplyEffect<Event, State> onRemove(State state, Remove cmd) {

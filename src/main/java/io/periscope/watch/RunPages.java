@@ -55,13 +55,46 @@ public final class RunPages {
                           return new WatchEntity.Runs(List.copyOf(runs), older.more());
                         });
               }
-              if (before != null
-                  && Failures.isRefusal(failure)
-                  && WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(failure).getMessage()))
+              if (before != null && EntityRefusal.is(failure, EntityRefusal.Code.NO_SUCH_RUN))
                 return fromJournal(owner, watchId, limit, before);
               return CompletableFuture.<WatchEntity.Runs>failedFuture(Failures.unwrap(failure));
             })
         .thenCompose(page -> page);
+  }
+
+  /**
+   * The whole record of the kept run {@code runId}, its judged items included: the watch holds its
+   * runs without them, the journal's event of the run has them; a deleted watch's runs are read
+   * from the journal. Refused as the watch refuses, or with {@link WatchEntity#NO_SUCH_RUN} for a
+   * run the journal does not keep.
+   */
+  public CompletionStage<RunRecord> whole(String owner, String watchId, String runId) {
+    return asks.<WatchEntity.Command, RunRecord>ask(
+            watches.watch(owner, watchId), r -> new WatchEntity.GetRun(runId, r))
+        .handle(
+            (held, failure) -> {
+              if (failure != null && !Failures.isRefusal(failure))
+                return CompletableFuture.<RunRecord>failedFuture(Failures.unwrap(failure));
+              // a deleted watch refuses, its journal still keeps its runs
+              return journal
+                  .foldEvents(
+                      WatchEntity.TYPE_KEY.name(),
+                      WatchEntity.entityId(owner, watchId),
+                      new Window(0, runId),
+                      Window::add)
+                  .thenApply(
+                      window -> {
+                        RunRecord recorded = window.recorded();
+                        // the watch's copy has the newest deliveries
+                        if (held != null)
+                          return recorded == null ? held : held.withJudged(recorded.judged());
+                        if (recorded != null) return recorded;
+                        if (failure != null) return Failures.<RunRecord>rethrow(failure);
+                        throw new EntityRefusal(
+                            EntityRefusal.Code.NO_SUCH_RUN, WatchEntity.NO_SUCH_RUN);
+                      });
+            })
+        .thenCompose(run -> run);
   }
 
   /** The {@code limit} runs the journal keeps older than {@code before}. */
@@ -76,12 +109,16 @@ public final class RunPages {
         .thenApply(Window::page);
   }
 
-  /** The runs just older than {@code before}, one more than a page, as the events go by. */
+  /**
+   * The runs just older than {@code before}, one more than a page, as the events go by; and the
+   * record of {@code before} itself, with its deliveries.
+   */
   private static final class Window {
     private final int limit;
     private final String before;
     private final ArrayDeque<RunRecord> runs = new ArrayDeque<>();
     private boolean found;
+    private RunRecord recorded;
 
     Window(int limit, String before) {
       this.limit = limit;
@@ -96,6 +133,7 @@ public final class RunPages {
       if (record != null && !found) {
         if (record.runId().equals(before)) {
           found = true;
+          recorded = record;
         } else {
           runs.addLast(record);
           if (runs.size() > limit + 1) runs.removeFirst();
@@ -109,12 +147,19 @@ public final class RunPages {
                   : r);
         runs.clear();
         runs.addAll(delivered);
+        if (recorded != null && recorded.runId().equals(sent.runId()))
+          recorded = recorded.withDeliveries(sent.deliveries(), sent.totalMs());
       }
       return this;
     }
 
+    /** The record of {@code before} with its deliveries; null when the journal has none. */
+    RunRecord recorded() {
+      return recorded;
+    }
+
     WatchEntity.Runs page() {
-      if (!found) throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
+      if (!found) throw new EntityRefusal(EntityRefusal.Code.NO_SUCH_RUN, WatchEntity.NO_SUCH_RUN);
       List<RunRecord> newestFirst = new ArrayList<>(runs);
       Collections.reverse(newestFirst);
       boolean more = newestFirst.size() > limit;

@@ -1,6 +1,8 @@
 package io.periscope.watch;
 
 import io.periscope.entity.JsonSerializable;
+import io.periscope.llm.Judged;
+import io.periscope.llm.ModelUsage;
 import io.periscope.source.SourceError;
 import java.time.Instant;
 import java.util.List;
@@ -19,6 +21,10 @@ import java.util.Set;
  * <p>{@code setAside} counts the items recorded as seen without being judged because they are old
  * news (see docs/model-protocol.md, "What is new"); {@code decision} says which alert rule decided
  * the outcome of a judged run (see "Evidence and trust" there).
+ *
+ * <p>{@code judged}: the items put before the model and the ones set aside (docs/runs.md, "What was
+ * judged"); {@code usage}: what the run's model calls took. Both are null in records written before
+ * they were kept; the watch keeps {@code judged} in its journal only ({@link #lean}).
  */
 public record RunRecord(
     String runId,
@@ -41,7 +47,9 @@ public record RunRecord(
     Trimmed trimmed,
     String error,
     int setAside,
-    String decision)
+    String decision,
+    Judged judged,
+    ModelUsage usage)
     implements JsonSerializable {
 
   public static final String NOTHING_NEW = "nothing-new";
@@ -62,6 +70,9 @@ public record RunRecord(
 
   public static final String TRIGGER_RUN_ALL = "run-all";
   public static final String TRIGGER_SCHEDULE = "schedule";
+
+  /** A dry run's: its record is answered, never kept. */
+  public static final String TRIGGER_TEST = "test";
 
   /** An item the verdict cites. */
   public record Evidence(String url, String title, String quote) implements JsonSerializable {}
@@ -226,7 +237,42 @@ public record RunRecord(
         trimmed,
         error,
         setAside,
-        decision);
+        decision,
+        judged,
+        usage);
+  }
+
+  /** This record without its judged items: as run lists show it and the watch holds it. */
+  public RunRecord lean() {
+    return judged == null ? this : withJudged(null);
+  }
+
+  /** This record with {@code judged} for its judged items. */
+  public RunRecord withJudged(Judged judged) {
+    return new RunRecord(
+        runId,
+        trigger,
+        startedAt,
+        durationMs,
+        outcome,
+        summary,
+        confidence,
+        evidence,
+        reasoning,
+        sourceErrors,
+        collected,
+        fresh,
+        collection,
+        models,
+        trustTier,
+        deliveries,
+        notificationsSent,
+        trimmed,
+        error,
+        setAside,
+        decision,
+        judged,
+        usage);
   }
 
   /** This run with each delivery's channel as {@code shown} makes it (masked, for answers). */
@@ -265,7 +311,9 @@ public record RunRecord(
         trimmed,
         error,
         setAside,
-        decision);
+        decision,
+        judged,
+        usage);
   }
 
   private static String deliveryKey(DeliveryRecord d) {

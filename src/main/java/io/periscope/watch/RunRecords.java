@@ -43,6 +43,8 @@ public final class RunRecords {
         new RunRecord.Trimmed(0, 0),
         problem,
         0,
+        null,
+        null,
         null);
   }
 

@@ -83,7 +83,15 @@ final class ModelProtocolExamples {
                             Instant.parse("2026-03-02T06:00:00Z"),
                             "alert",
                             "A forum post says Acme will launch in June.",
-                            0.82)),
+                            0.82),
+                        List.of(
+                            new Feedback.ItemLabel(
+                                "rss:https://forum.example/acme.xml https://forum.example/t/42",
+                                Feedback.IRRELEVANT,
+                                "Acme to launch in June? (rumour thread)",
+                                "https://forum.example/t/42",
+                                true)),
+                        null),
                     new Feedback(
                         "run-1",
                         Feedback.USEFUL,

@@ -64,6 +64,37 @@ public class EmailEntityTest {
         .isSuccess();
   }
 
+  private boolean signedInBefore(String network) {
+    return email
+        .<StatusReply<Boolean>>runCommand(r -> new EmailEntity.SignedInBefore(network, r))
+        .reply()
+        .getValue();
+  }
+
+  private int remember(String network) {
+    return email
+        .<StatusReply<Done>>runCommand(r -> new EmailEntity.RememberSignIn(network, r))
+        .events()
+        .size();
+  }
+
+  @Test
+  public void theNetworksItsAccountSignedInFromAreRememberedTheLastSixteen() {
+    assertEquals("a free address remembers nothing", 0, remember("198.51.100.0/24"));
+    claim("alice");
+    assertEquals(1, remember("198.51.100.0/24"));
+    assertEquals("once", 0, remember("198.51.100.0/24"));
+    email.restart();
+    assertTrue(signedInBefore("198.51.100.0/24"));
+    assertFalse(signedInBefore("203.0.113.0/24"));
+    for (int i = 0; i < EmailEntity.SIGN_IN_NETWORKS; i++) remember("10.0." + i + ".0/24");
+    assertFalse("the oldest is forgotten", signedInBefore("198.51.100.0/24"));
+    assertTrue(signedInBefore("10.0.15.0/24"));
+    release("alice");
+    claim("bob");
+    assertFalse("a new holder starts afresh", signedInBefore("10.0.15.0/24"));
+  }
+
   @Test
   public void anInvitationWorksForItsHashUntilItExpiresOrTheAddressIsClaimed() {
     java.time.Instant t0 = java.time.Instant.parse("2026-11-25T12:00:00Z");

@@ -84,6 +84,8 @@ public final class DeliveryBench {
       env.put("MODEL_BASE_URL", upstream.base() + "/v1");
       env.put("MODEL_API_KEYS", "sk-delivery-bench-0001");
       env.put("FETCH_ALLOW_PRIVATE_NETWORKS", "true");
+      env.put("QUOTA_MAX_WATCHES", "0"); // a thousand watches: past the shipped quotas
+      env.put("QUOTA_MODEL_CALLS_PER_DAY", "0");
       env.put("RUN_ALL_CONCURRENCY", options.get("--concurrency"));
       env.put(
           "JAVA_TOOL_OPTIONS",

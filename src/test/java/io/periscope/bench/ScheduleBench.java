@@ -653,7 +653,14 @@ public final class ScheduleBench {
               "MODEL_API_KEYS",
               "bench-key",
               "PERISCOPE_LOG_LEVEL",
-              "INFO"));
+              "INFO",
+              // thousands of watches, every minute: past the shipped quotas
+              "QUOTA_MAX_WATCHES",
+              "0",
+              "QUOTA_MIN_INTERVAL",
+              "1m",
+              "QUOTA_MODEL_CALLS_PER_DAY",
+              "0"));
       if (options.containsKey("--database-url"))
         env.put("DATABASE_URL", options.get("--database-url"));
       if (options.containsKey("--database-user"))

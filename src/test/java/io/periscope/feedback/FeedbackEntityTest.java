@@ -1,15 +1,19 @@
 package io.periscope.feedback;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.SerializerWithStringManifest;
 import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -58,6 +62,60 @@ public class FeedbackEntityTest {
         .reply()
         .getValue()
         .feedback();
+  }
+
+  @Test
+  public void feedbackGivenBeforeItemsCouldBeMarkedReadsWithNone() throws Exception {
+    Feedback now =
+        new Feedback(
+            "r1",
+            Feedback.MISSED,
+            null,
+            Instant.parse("2026-03-01T10:00:00Z"),
+            new Feedback.RunSummary(Instant.parse("2026-03-01T09:00:00Z"), "no-match", "s", 0.1),
+            List.of(
+                new Feedback.ItemLabel(
+                    "rss:f https://e.org/a", Feedback.RELEVANT, "A", "https://e.org/a", false)),
+            new Feedback.MissedItem("rss:f https://e.org/a", "https://e.org/a", "A"));
+    FeedbackEntity.FeedbackGiven event = new FeedbackEntity.FeedbackGiven(now);
+    var serializer =
+        (SerializerWithStringManifest)
+            SerializationExtension.get(testKit.system()).findSerializerFor(event);
+    String before =
+        """
+        {"feedback": {"runId": "r0", "kind": "wrong", "note": "not Acme",
+          "at": "2026-01-01T10:00:00Z",
+          "run": {"startedAt": "2026-01-01T09:00:00Z", "outcome": "alert", "summary": "s",
+                  "confidence": 0.9}}}\
+        """;
+    var old =
+        (FeedbackEntity.FeedbackGiven)
+            serializer.fromBinary(
+                before.getBytes(StandardCharsets.UTF_8), serializer.manifest(event));
+    assertEquals("alert", old.feedback().run().outcome());
+    assertEquals("wrong", old.feedback().kind());
+    assertEquals(List.of(), old.feedback().items());
+    assertNull(old.feedback().missedItem());
+    assertEquals(
+        event, serializer.fromBinary(serializer.toBinary(event), serializer.manifest(event)));
+  }
+
+  @Test
+  public void markedItemsSurviveARestart() {
+    Feedback marked =
+        new Feedback(
+            "r1",
+            Feedback.USEFUL,
+            null,
+            Instant.parse("2026-03-01T10:00:00Z"),
+            new Feedback.RunSummary(Instant.parse("2026-03-01T09:00:00Z"), "alert", "s", 0.9),
+            List.of(
+                new Feedback.ItemLabel("k1", Feedback.RELEVANT, "A", "https://e.org/a", true),
+                new Feedback.ItemLabel("k2", Feedback.IRRELEVANT, "B", null, false)),
+            null);
+    give(marked);
+    entity.restart();
+    assertEquals(List.of(marked), newest(10));
   }
 
   @Test
@@ -132,6 +190,8 @@ public class FeedbackEntityTest {
             new io.periscope.watch.RunRecord.Trimmed(0, 0),
             null,
             0,
+            null,
+            null,
             null);
     assertEquals(Feedback.MAX_SUMMARY, Feedback.RunSummary.of(record).summary().length());
   }

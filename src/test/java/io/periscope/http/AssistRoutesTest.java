@@ -187,7 +187,9 @@ public class AssistRoutesTest {
                                 "title",
                                 query + " <strong>" + i + "</strong>",
                                 "url",
-                                "https://news.example/" + i,
+                                query.startsWith("hostile") && i == 1
+                                    ? "javascript:alert(document.cookie)"
+                                    : "https://news.example/" + i,
                                 "description",
                                 "About " + query,
                                 "page_age",
@@ -476,6 +478,16 @@ public class AssistRoutesTest {
         502);
     assertTrue(
         userPrompt(modelRequests.getLast()).contains("- threshold: must be a number from 0 to 1"));
+  }
+
+  @Test
+  public void aPreviewLinksOnlyHttpAndHttpsResults() throws Exception {
+    JsonNode candidates =
+        ok(post("/watches/draft/preview", alice, "{\"value\": \"hostile results\"}"))
+            .get("candidates");
+    assertEquals(5, candidates.size());
+    assertEquals("https://news.example/2", candidates.get(0).get("url").asText());
+    assertTrue(candidates.findValuesAsText("url").stream().allMatch(u -> u.startsWith("https:")));
   }
 
   @Test

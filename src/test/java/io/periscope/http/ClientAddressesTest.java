@@ -15,7 +15,7 @@ import org.junit.Test;
 
 public class ClientAddressesTest {
   private final ClientAddresses behindProxies =
-      ClientAddresses.trusting(List.of("10.0.0.0/8", "fd00::/8", "192.0.2.1"));
+      ClientAddresses.trusting(List.of("10.0.0.0/8", "fd00::/8", "192.0.2.1"), "X-Forwarded-For");
 
   private static HttpRequest from(String peer, String... headers) {
     HttpRequest request =
@@ -31,7 +31,7 @@ public class ClientAddressesTest {
 
   @Test
   public void withoutTrustedProxiesForwardedHeadersAreIgnored() {
-    ClientAddresses direct = ClientAddresses.trusting(List.of());
+    ClientAddresses direct = ClientAddresses.trusting(List.of(), "X-Forwarded-For");
     assertEquals("10.0.0.5", direct.of(from("10.0.0.5", "X-Forwarded-For", "203.0.113.7")));
     assertEquals(
         "203.0.113.9", behindProxies.of(from("203.0.113.9", "X-Forwarded-For", "198.51.100.1")));
@@ -58,10 +58,17 @@ public class ClientAddressesTest {
   }
 
   @Test
-  public void forwardedWinsOverXForwardedForAndMayCarryIpv6AndPorts() {
+  public void onlyTheConfiguredHeaderIsReadTheOtherIsAClientsToWrite() {
+    assertEquals(
+        "behind a proxy that appends X-Forwarded-For, a client's Forwarded is ignored",
+        "203.0.113.8",
+        behindProxies.of(
+            from("10.0.0.5", "Forwarded", "for=198.51.100.66", "X-Forwarded-For", "203.0.113.8")));
+    ClientAddresses forwarded =
+        ClientAddresses.trusting(List.of("10.0.0.0/8", "fd00::/8"), "Forwarded");
     assertEquals(
         "2001:db8:0:0:0:0:0:1",
-        behindProxies.of(
+        forwarded.of(
             from(
                 "10.0.0.5",
                 "Forwarded",
@@ -69,9 +76,13 @@ public class ClientAddressesTest {
                 "X-Forwarded-For",
                 "203.0.113.8")));
     assertEquals(
+        "with Forwarded configured, X-Forwarded-For is the client's to write",
+        "10.0.0.5",
+        forwarded.of(from("10.0.0.5", "X-Forwarded-For", "203.0.113.8")));
+    assertEquals(
         "an obfuscated hop leaves the proxy that wrote it as the client",
         "10.0.0.5",
-        behindProxies.of(from("10.0.0.5", "Forwarded", "for=_hidden")));
+        forwarded.of(from("10.0.0.5", "Forwarded", "for=_hidden")));
   }
 
   @Test
@@ -86,12 +97,28 @@ public class ClientAddressesTest {
   }
 
   @Test
+  public void aClientsNetworkIsItsSlash24OrSlash64() {
+    assertEquals("203.0.113.0/24", ClientAddresses.network("203.0.113.77"));
+    assertEquals(
+        "2001:db8:1:2:0:0:0:0/64", ClientAddresses.network("2001:db8:1:2:aaaa:bbbb:cccc:dddd"));
+    assertEquals("unknown", ClientAddresses.network("unknown"));
+  }
+
+  @Test
   public void aTrustedProxyThatIsNotAnAddressStopsTheStart() {
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class, () -> ClientAddresses.trusting(List.of("10.0.0.0/33")));
+            IllegalArgumentException.class,
+            () -> ClientAddresses.trusting(List.of("10.0.0.0/33"), "X-Forwarded-For"));
     assertEquals("TRUSTED_PROXIES: '10.0.0.0/33' is not an address or CIDR block", e.getMessage());
     assertThrows(
-        IllegalArgumentException.class, () -> ClientAddresses.trusting(List.of("proxy.internal")));
+        IllegalArgumentException.class,
+        () -> ClientAddresses.trusting(List.of("proxy.internal"), "X-Forwarded-For"));
+    assertEquals(
+        "TRUSTED_PROXY_HEADER: 'X-Forwarded-For: 1' is not a header name",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ClientAddresses.trusting(List.of(), "X-Forwarded-For: 1"))
+            .getMessage());
   }
 }

@@ -53,6 +53,8 @@ public class DomainMetricsTest {
                     Map.of(
                         "periscope.metrics.enabled",
                         true,
+                        "periscope.quotas.min-interval", // a schedule of every minute
+                        "1m",
                         "periscope.fetch.allow-private-networks",
                         true,
                         "periscope.model.base-url",
@@ -216,6 +218,19 @@ public class DomainMetricsTest {
     assertEquals("error", run.get("outcome").asText());
     assertEquals(
         1, moved(before, after, "periscope_runs_total", "outcome=\"error\",trigger=\"manual\""), 0);
+    // the operator's alerts of an account are gathered for a few seconds before they go
+    for (int i = 0;
+        i < 100
+            && moved(
+                    before,
+                    after,
+                    "periscope_admin_alerts_total",
+                    "delivered=\"false\",kind=\"all-sources-failed\"")
+                == 0;
+        i++) {
+      Thread.sleep(100);
+      after = scrape();
+    }
     assertEquals(
         1,
         moved(

@@ -193,6 +193,11 @@ public class FeedbackRoutesTest {
             .get(0)
             .get("runId")
             .asText());
-    error(service.call("GET", "/watches/runs/runs/" + run, alice, null), 404);
+    assertEquals(
+        "the run's own route, not its feedback's",
+        run,
+        json(service.call("GET", "/watches/runs/runs/" + run, alice, null), 200)
+            .get("runId")
+            .asText());
   }
 }

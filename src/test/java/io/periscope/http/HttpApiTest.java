@@ -480,7 +480,48 @@ public class HttpApiTest {
   }
 
   @Test
-  public void forwardedAddressesCountOnlyFromTrustedProxies() throws Exception {
+  public void aLockoutFromOtherNetworksDoesNotKeepTheOwnerOutOfTheirUsualNetwork()
+      throws Exception {
+    Clock still = Clock.fixed(Instant.parse("2026-11-22T12:00:10Z"), ZoneOffset.UTC);
+    try (InProcessService service =
+        new InProcessService(
+            ConfigFactory.parseMap(Map.of("periscope.http.trusted-proxies", "127.0.0.1"))
+                .withFallback(TestJournals.h2()),
+            still)) {
+      service.account("olga", "user", "olgas-long-passphrase");
+      String right = "{\"email\":\"olga@example.org\",\"password\":\"olgas-long-passphrase\"}";
+      String wrong = "{\"email\":\"olga@example.org\",\"password\":\"not-it\"}";
+      assertEquals(200, signIn(service, "198.51.100.7", right).statusCode());
+
+      // one attacker's network first, then many
+      for (int i = 0; i < 5; i++)
+        assertEquals(401, signIn(service, "203.0.113." + (10 + i), wrong).statusCode());
+      assertEquals(
+          "the attacker's network waits, whatever the password",
+          429,
+          signIn(service, "203.0.113.99", right).statusCode());
+      int refused = 0;
+      for (int i = 0; i < 20; i++)
+        if (signIn(service, "192.0." + (100 + i) + ".9", wrong).statusCode() == 429) refused++;
+      assertTrue("failures from many networks make the address wait", refused > 0);
+      assertEquals(
+          "a network that never signed in waits too",
+          429,
+          signIn(service, "192.0.2.5", right).statusCode());
+
+      HttpResponse<String> owner = signIn(service, "198.51.100.8", right);
+      assertEquals("the owner's usual network still signs in", 200, owner.statusCode());
+      assertTrue(InProcessService.json(owner, 200).has("token"));
+    }
+  }
+
+  private static HttpResponse<String> signIn(InProcessService service, String from, String body)
+      throws Exception {
+    return service.send("POST", "/auth/login", null, body, Map.of("X-Forwarded-For", from));
+  }
+
+  @Test
+  public void forwardedAddressesCountOnlyFromTrustedProxiesInTheirOneHeader() throws Exception {
     Clock still = Clock.fixed(Instant.parse("2026-11-22T12:00:10Z"), ZoneOffset.UTC);
     Map<String, String> first = Map.of("X-Forwarded-For", "203.0.113.7");
     Map<String, String> second = Map.of("X-Forwarded-For", "198.51.100.9, 10.1.2.3");
@@ -494,6 +535,19 @@ public class HttpApiTest {
         assertEquals(404, behindProxy.send("GET", "/auth/nothing", null, null, first).statusCode());
       }
       assertEquals(429, behindProxy.send("GET", "/auth/nothing", null, null, first).statusCode());
+      for (String spoofed : List.of("for=198.51.100.77", "for=\"[2001:db8::7]\"")) {
+        assertEquals(
+            "a client's own Forwarded header, passed through by the proxy, is not read",
+            429,
+            behindProxy
+                .send(
+                    "GET",
+                    "/auth/nothing",
+                    null,
+                    null,
+                    Map.of("X-Forwarded-For", "203.0.113.7", "Forwarded", spoofed))
+                .statusCode());
+      }
       assertEquals(
           "another client behind the same proxy has a window of its own",
           404,

@@ -5,9 +5,11 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -67,6 +69,24 @@ public class MetricsRoutesTest {
         "the embedded journal's writes (alice's sign-in wrote events)",
         DomainMetricsTest.value(after, "periscope_journal_write_seconds_count", "result=\"ok\"")
             > 0);
+  }
+
+  @Test
+  public void theAccessLogCarriesRouteTemplatesNeverAddressesOrIds() throws Exception {
+    try (CapturedLogs logs = new CapturedLogs()) {
+      service.call("DELETE", "/channels/email-addresses/someone.private@example.org", alice, null);
+      service.call("GET", "/watches/secret-watch-9", alice, null);
+      List<String> requests =
+          logs.lines().stream().filter(l -> l.contains("event=request")).toList();
+      assertTrue(
+          requests.toString(),
+          requests.stream()
+              .anyMatch(l -> l.contains("route=/channels/email-addresses/{address} status=404")));
+      assertTrue(
+          requests.toString(),
+          requests.stream().anyMatch(l -> l.contains("route=/watches/{id} status=404")));
+      logs.assertNoneContains("someone.private", "secret-watch-9");
+    }
   }
 
   @Test

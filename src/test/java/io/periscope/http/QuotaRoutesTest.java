@@ -8,6 +8,8 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.quota.QuotaPolicy;
+import io.periscope.quota.Quotas;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
@@ -88,6 +90,11 @@ public class QuotaRoutesTest {
     return json(service.call("GET", "/watches", token, null), 200)
         .get("watches")
         .findValuesAsText("id");
+  }
+
+  @Test
+  public void theShippedDefaultsAreFinite() {
+    assertEquals(new Quotas(100, 20, 15, 1000), QuotaPolicy.defaults(TestJournals.h2()));
   }
 
   @Test

@@ -206,6 +206,60 @@ public class RunAllRoutesTest {
     }
   }
 
+  /** An event stream, open until its body is closed. */
+  private HttpResponse<java.io.InputStream> follow(
+      InProcessService service, String events, String token) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(service.uri(events))
+            .header("Authorization", "Bearer " + token)
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+  }
+
+  @Test
+  public void anAccountHoldsOnlySoManyEventStreams() throws Exception {
+    try (FakeUpstream upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, false, 1);
+        InProcessService service =
+            new InProcessService(
+                ConfigFactory.parseMap(Map.of("periscope.http.event-streams-per-account", 2))
+                    .withFallback(config(upstream)))) {
+      String token =
+          service.signedIn("streams-" + UUID.randomUUID().toString().substring(0, 8), "user");
+      InProcessService.json(
+          service.call("POST", "/watches", token, watch("a", upstream.feedUrl("a"))), 201);
+      upstream.hold(r -> r.getPath().startsWith("/feed/"));
+      String id =
+          InProcessService.json(post(service, "/watches/run-all?async=true", token), 202)
+              .at("/job/id")
+              .asText();
+      String events = "/watches/run-all/jobs/" + id + "/events";
+      List<HttpResponse<java.io.InputStream>> open = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        HttpResponse<java.io.InputStream> stream = follow(service, events, token);
+        assertEquals(200, stream.statusCode());
+        open.add(stream);
+      }
+      JsonNode refused = InProcessService.json(service.call("GET", events, token, null), 429);
+      assertTrue(refused.get("error").asText().contains("event streams"));
+
+      // the client goes away: its slot is free again once the node notices, at the latest when the
+      // next heartbeat finds the connection closed
+      open.remove(0).body().close();
+      int status = 429;
+      for (int i = 0; i < 100 && status == 429; i++) {
+        Thread.sleep(250);
+        HttpResponse<java.io.InputStream> again = follow(service, events, token);
+        status = again.statusCode();
+        if (status == 200) open.add(again);
+        else again.body().close();
+      }
+      assertEquals(200, status);
+      upstream.release();
+      for (HttpResponse<java.io.InputStream> stream : open) stream.body().close();
+    }
+  }
+
   @Test
   public void runHistoryPagesThroughTheKeptRunsAndRefusesALimitAboveItsMaximum() throws Exception {
     try (FakeUpstream upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, false, 1);

@@ -105,4 +105,37 @@ public class TransferRoutesTest {
       error(postgres.call("GET", "/export", null, null), 401);
     }
   }
+
+  @Test
+  public void anImportPastTheTrustRuleBoundIs400AndChangesNothing() throws Exception {
+    try (InProcessService service = new InProcessService(TestJournals.h2())) {
+      String bob = service.signedIn("bob", "user");
+      json(service.call("PUT", "/trust-rules/kept.example", bob, "{\"tier\": \"official\"}"), 200);
+      ObjectNode document = Json.MAPPER.createObjectNode();
+      document.put("format", "periscope-export").put("version", 1);
+      ObjectNode account = document.putArray("accounts").addObject().put("id", "bob");
+      account.putArray("watches").add(Json.MAPPER.readTree(watch("imported", "0 9 * * *")));
+      ArrayNode rules = account.putArray("trustRules");
+      for (int i = 0; i < 200; i++)
+        rules.addObject().put("pattern", "site" + i + ".example").put("tier", "community");
+      account.putObject("channels").putArray("emailAddresses");
+
+      JsonNode refused = error(service.call("POST", "/import", bob, document.toString()), 400);
+      assertEquals("trustRules", refused.get("issues").get(0).get("path").get(0).asText());
+      assertEquals(
+          "no watch was written",
+          0,
+          json(service.call("GET", "/watches", bob, null), 200).get("watches").size());
+      JsonNode kept = json(service.call("GET", "/trust-rules", bob, null), 200);
+      assertEquals("no rule was written", 1, kept.findValues("pattern").size());
+
+      // within the bound, the same document imports whole
+      rules.remove(199);
+      JsonNode report = json(service.call("POST", "/import", bob, document.toString()), 200);
+      assertEquals(199, report.get("trustRules").asInt());
+      assertEquals(
+          200,
+          json(service.call("GET", "/trust-rules", bob, null), 200).findValues("pattern").size());
+    }
+  }
 }

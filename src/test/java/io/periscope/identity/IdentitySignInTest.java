@@ -108,7 +108,12 @@ public class IdentitySignInTest {
   }
 
   static Started begin(InProcessService on, String provider) throws Exception {
-    HttpResponse<String> r = on.send("GET", "/auth/" + provider, null, null, Map.of());
+    return begin(on, provider, "");
+  }
+
+  /** {@code query}: what the client adds to /auth/{provider}, such as {@code ?nonce=…}. */
+  static Started begin(InProcessService on, String provider, String query) throws Exception {
+    HttpResponse<String> r = on.send("GET", "/auth/" + provider + query, null, null, Map.of());
     assertEquals(r.body(), 302, r.statusCode());
     String setCookie = r.headers().firstValue("Set-Cookie").orElseThrow();
     Started started =
@@ -444,6 +449,28 @@ public class IdentitySignInTest {
   }
 
   @Test
+  public void theWebClientsNonceComesBackBesideTheToken() throws Exception {
+    Started started = begin(service, "keycloak", "?nonce=this-tab_0123456789");
+    HttpResponse<String> r =
+        finish(
+            webNode,
+            "keycloak",
+            started,
+            oidc.approve(started.authorization(), person("kc-9", "nina@example.org", true)));
+    Map<String, String> fragment =
+        query(URI.create(r.headers().firstValue("Location").orElseThrow()).getRawFragment());
+    secrets.add(fragment.get("token"));
+    assertEquals("this-tab_0123456789", fragment.get("nonce"));
+
+    for (String bad : List.of("short", "has%20space-0123456789", "x".repeat(129))) {
+      HttpResponse<String> refused =
+          service.send("GET", "/auth/keycloak?nonce=" + bad, null, null, Map.of());
+      assertEquals(bad, 400, refused.statusCode());
+      assertTrue(refused.headers().firstValue("Set-Cookie").isEmpty());
+    }
+  }
+
+  @Test
   public void anyNodeFinishesTheSignInAndHandsTheTokenToTheWebClient() throws Exception {
     Started started = begin(service, "keycloak");
     HttpResponse<String> r =
@@ -458,6 +485,7 @@ public class IdentitySignInTest {
     Map<String, String> fragment = query(URI.create(location).getRawFragment());
     secrets.add(fragment.get("token"));
     assertEquals("Bearer", fragment.get("tokenType"));
+    assertNull("a sign-in started without a nonce hands back none", fragment.get("nonce"));
     assertEquals(
         200, webNode.send("GET", "/watches", fragment.get("token"), null, Map.of()).statusCode());
 

@@ -66,6 +66,22 @@ public class VerdictTest {
   }
 
   @Test
+  public void evidenceIsNeverALinkThatIsNotHttpOrHttps() throws Exception {
+    List<VerdictPrompt.Candidate> items =
+        List.of(new VerdictPrompt.Candidate("javascript:alert(1)", "Hostile", null, null, "text"));
+    ObjectNode answer = good();
+    answer
+        .putArray("evidence")
+        .add(
+            Json.MAPPER
+                .createObjectNode()
+                .put("url", "javascript:alert(1)")
+                .put("quote", "click me"));
+
+    assertEquals(List.of(), Verdict.parse(answer, items).evidence());
+  }
+
+  @Test
   public void aMissingFieldIsInvalid() throws Exception {
     ObjectNode answer = good();
     answer.remove("summary");

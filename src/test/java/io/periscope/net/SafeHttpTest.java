@@ -81,7 +81,21 @@ public class SafeHttpTest {
     FetchFailure failure =
         failure(new SafeHttp(false).get(loopbackUrl("localhost", "/"), Map.of(), 1000));
     assertEquals(FetchFailure.Kind.REFUSED, failure.kind());
-    assertEquals("localhost resolves to a loopback address", failure.getMessage());
+    assertEquals(
+        "localhost was not fetched: refused, or not resolvable from here", failure.getMessage());
+    assertEquals(0, server.getRequestCount());
+  }
+
+  @Test
+  public void aNameThatDoesNotResolveReadsAsOneThatResolvesInternally() throws Exception {
+    SafeHttp http = new SafeHttp(false);
+    FetchFailure internal = failure(http.get(loopbackUrl("localhost", "/"), Map.of(), 1000));
+    FetchFailure missing =
+        failure(http.get("http://no-such-host.invalid/feed.xml", Map.of(), 1000));
+    assertEquals(internal.kind(), missing.kind());
+    assertEquals(
+        internal.getMessage().replace("localhost", "HOST"),
+        missing.getMessage().replace("no-such-host.invalid", "HOST"));
     assertEquals(0, server.getRequestCount());
   }
 

@@ -34,6 +34,8 @@ public class CollectionStatsTest {
         new RunRecord.Trimmed(0, 0),
         null,
         0,
+        null,
+        null,
         null);
   }
 

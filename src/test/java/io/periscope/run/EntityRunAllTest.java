@@ -84,6 +84,8 @@ public class EntityRunAllTest {
           new RunRecord.Trimmed(0, 0),
           null,
           0,
+          null,
+          null,
           null);
     }
   }
@@ -175,7 +177,8 @@ public class EntityRunAllTest {
         org.junit.Assert.assertThrows(
             java.util.concurrent.ExecutionException.class,
             () ->
-                new io.periscope.account.OnDemandRuns(entities::watch, entities::account, asks)
+                new io.periscope.account.OnDemandRuns(
+                        entities::watch, entities::account, entities::runAll, asks)
                     .runNow(owner, "crashes-its-entity")
                     .toCompletableFuture()
                     .get(5, TimeUnit.SECONDS));

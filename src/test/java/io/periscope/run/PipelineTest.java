@@ -18,6 +18,9 @@ import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
+import io.periscope.llm.Judged;
+import io.periscope.llm.JudgedItem;
+import io.periscope.llm.ModelUsage;
 import io.periscope.llm.OpenAiCompatibleClient;
 import io.periscope.llm.PooledModel;
 import io.periscope.llm.VerdictPrompt;
@@ -94,6 +97,9 @@ public class PipelineTest {
   private Pipeline pipeline;
   private FakePushService pushService;
 
+  /** Each model call's usage as the pipeline reported it: {@code owner/watch calls}. */
+  private final List<String> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** "Now" for the throttle of the alerts about failing watches. */
   private final MutableClock alertClock = new MutableClock(Instant.parse("2026-11-25T12:00:00Z"));
 
@@ -164,7 +170,9 @@ public class PipelineTest {
                                   List.of(
                                       Map.of(
                                           "message",
-                                          Map.of("role", "assistant", "content", answer))))));
+                                          Map.of("role", "assistant", "content", answer))),
+                                  "usage",
+                                  Map.of("prompt_tokens", 200, "completion_tokens", 40))));
             }
             return new MockResponse()
                 .setHeader("Content-Type", "application/json")
@@ -237,6 +245,7 @@ public class PipelineTest {
             new RepeatedAlerts(admin, alertClock, RepeatedAlerts.REPEAT_EVERY),
             owner -> rules.get(),
             io.periscope.llm.ModelCallMeter.UNMETERED,
+            (owner, watchId) -> used -> recorded.add(owner + "/" + watchId + " " + used.calls()),
             Clock.systemUTC());
   }
 
@@ -436,6 +445,14 @@ public class PipelineTest {
     assertEquals("pages fetched: only the judged items'", judged, requestsTo("/many/"));
     assertEquals(new RunRecord.Collection(judged, kept, judged, 0), r.collection());
     assertEquals("left unjudged", kept - judged, r.trimmed().itemsDropped());
+    assertEquals(judged, r.judged().items().size());
+    assertEquals(
+        "past the bound, listed by key up to a bound of their own",
+        Math.min(kept - judged, Judged.MAX_SET_ASIDE),
+        r.judged().setAside().size());
+    assertEquals(
+        new Judged.SetAside("rss:" + url("/thousand.xml") + " m-" + judged, Judged.PAST_BOUND),
+        r.judged().setAside().get(0));
     List<String> expected = new java.util.ArrayList<>();
     for (int i = 0; i < judged; i++) expected.add("rss:" + url("/thousand.xml") + " m-" + i);
     assertEquals("the newest, judged, are seen; the rest wait", expected, outcome.newlySeen());
@@ -610,6 +627,27 @@ public class PipelineTest {
   }
 
   @Test
+  public void theRecordKeepsWhatWasJudgedAndWhatTheModelCallTook() throws Exception {
+    verdict.set(answer(true, 0.9));
+    RunRecord r = run(watch(null), Set.of()).record();
+    Judged judged = r.judged();
+    assertEquals(
+        List.of(url("/articles/launch"), url("/articles/note")),
+        judged.items().stream().map(JudgedItem::url).toList());
+    JudgedItem launch = judged.items().get(0);
+    assertEquals("rss:" + url("/feed.xml") + " g-launch", launch.key());
+    assertEquals("Launch date set", launch.title());
+    assertEquals("rss:" + url("/feed.xml"), launch.source());
+    assertEquals("official", launch.trust());
+    assertEquals("the text the prompt carried", "Full text of /articles/launch.", launch.excerpt());
+    assertTrue("the verdict cites the launch", launch.cited());
+    assertFalse("and not the note", judged.items().get(1).cited());
+    assertEquals(List.of(), judged.setAside());
+    assertEquals(new ModelUsage(1, 200, 0, 40, null), r.usage());
+    assertEquals("the ledger heard of the call", List.of("alice/acme 1"), recorded);
+  }
+
+  @Test
   public void nothingFreshMeansNoModelCall() throws Exception {
     verdict.set(answer(true, 0.9));
     RunRecord r = run(watch(null), Set.of("g-launch", "g-note")).record();
@@ -644,6 +682,41 @@ public class PipelineTest {
         seen.stream().filter(q -> q.getPath().endsWith("/sendMessage")).findFirst().orElseThrow();
     String body = alert.getBody().readUtf8();
     assertTrue(body, body.contains("\"2002\"") && body.contains("\u26a0"));
+  }
+
+  private RunRecord trial(Watch watch, String usageWatch) throws Exception {
+    Map<String, Instant> baselines = new java.util.HashMap<>();
+    watch.sources().forEach(s -> baselines.put(Pipeline.sourceKey(s), Instant.EPOCH));
+    return pipeline
+        .trial(watch, new RunPipeline.Memory(Set.of(), baselines, Instant.now()), usageWatch)
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  public void aDryRunJudgesAsARunDoesAndKeepsItsUsageForTheWatchGiven() throws Exception {
+    verdict.set(answer(true, 0.9));
+    RunRecord r = trial(watch(null), null);
+    assertEquals(RunRecord.ALERT, r.outcome());
+    assertEquals(RunRecord.TRIGGER_TEST, r.trigger());
+    assertEquals(
+        "confirmed: met at or above threshold, 1 cited item(s), strongest trust official",
+        r.decision());
+    assertEquals(2, r.judged().items().size());
+    assertEquals(new ModelUsage(1, 200, 0, 40, null), r.usage());
+    assertEquals(
+        "an unsaved watch's usage is its owner's alone", List.of("alice/null 1"), recorded);
+    Thread.sleep(200);
+    assertEquals("nothing is sent", 0, requestsTo("/hook"));
+  }
+
+  @Test
+  public void aDryRunWhoseModelFailsIsAnErrorTheOperatorIsNotToldOf() throws Exception {
+    verdict.set(null);
+    RunRecord r = trial(watch(null), "acme");
+    assertEquals(RunRecord.ERROR, r.outcome());
+    Thread.sleep(500); // a real run's admin alert arrives well within this
+    assertEquals(0, requestsTo("/bottg-token/sendMessage"));
   }
 
   @Test
@@ -818,6 +891,14 @@ public class PipelineTest {
     assertNull(first.alert());
     assertEquals(0, requestsTo("/v1/chat/completions"));
     assertEquals(List.of("rss:" + url("/old.xml") + " g-old-launch"), first.newlySeen());
+    assertEquals(
+        "nothing put before the model, the old news listed by key",
+        new Judged(
+            List.of(),
+            List.of(
+                new Judged.SetAside("rss:" + url("/old.xml") + " g-old-launch", Judged.OLD_NEWS))),
+        r.judged());
+    assertEquals(ModelUsage.NONE, r.usage());
     assertEquals(Map.of("rss:" + url("/old.xml"), created), first.baselined());
   }
 

@@ -85,6 +85,8 @@ public class RunSlotsTest {
             new RunRecord.Trimmed(0, 0),
             null,
             0,
+            null,
+            null,
             null),
         List.of());
   }

@@ -73,6 +73,7 @@ public class SchedulesFireTest {
                 Map.of(
                     "periscope.scheduler.tick", "100ms",
                     "jdbc-read-journal.refresh-interval", "100ms",
+                    "periscope.quotas.min-interval", "1m", // schedules of every minute
                     "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout",
                         "1s",
                     "periscope.fetch.allow-private-networks", true)))

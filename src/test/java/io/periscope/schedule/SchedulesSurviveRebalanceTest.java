@@ -39,6 +39,8 @@ public class SchedulesSurviveRebalanceTest {
                 List.of("pekko://periscope@127.0.0.1:" + seedPort),
                 "periscope.scheduler.tick",
                 "100ms",
+                "periscope.quotas.min-interval", // a schedule of every minute
+                "1m",
                 "jdbc-read-journal.refresh-interval",
                 "100ms",
                 "periscope.fetch.allow-private-networks",

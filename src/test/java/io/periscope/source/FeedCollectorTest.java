@@ -83,6 +83,27 @@ public class FeedCollectorTest {
   }
 
   @Test
+  public void onlyHttpAndHttpsLinksAreKeptAsItemUrls() throws Exception {
+    String feed =
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Hostile</title><link>https://example.com/</link>
+          <item><title>Script</title><link>javascript:alert(document.cookie)</link></item>
+          <item><title>Shouting</title><link>JavaScript:alert(1)</link></item>
+          <item><title>Data</title><link>data:text/html,&lt;script&gt;alert(1)&lt;/script&gt;</link></item>
+          <item><title>Web</title><link>https://example.com/fine</link></item>
+        </channel></rss>
+        """;
+    server.enqueue(
+        new MockResponse().setBody(feed).addHeader("Content-Type", "application/rss+xml"));
+    SourceResult result = collect(server.url("/hostile.xml").toString(), null);
+    assertEquals(4, result.items().size());
+    assertEquals(
+        Arrays.asList(null, null, null, "https://example.com/fine"),
+        result.items().stream().map(Item::url).toList());
+  }
+
+  @Test
   public void mapsRssEntriesToItems() throws Exception {
     server.enqueue(
         new MockResponse().setBody(RSS).addHeader("Content-Type", "application/rss+xml"));

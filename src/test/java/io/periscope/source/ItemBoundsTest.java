@@ -36,6 +36,21 @@ public class ItemBoundsTest {
   }
 
   @Test
+  public void onlyAbsoluteHttpAndHttpsLinksAreWebLinks() {
+    assertEquals("https://e.example/a", ItemBounds.webLink("https://e.example/a"));
+    assertEquals("HTTP://e.example/a", ItemBounds.webLink("HTTP://e.example/a"));
+    for (String url :
+        new String[] {
+          "javascript:alert(1)",
+          " javascript:alert(1)",
+          "data:text/html,x",
+          "http:relative",
+          "/a",
+          ""
+        }) assertNull(url, ItemBounds.webLink(url));
+  }
+
+  @Test
   public void aCutNeverSplitsASurrogatePair() {
     String text = "a".repeat(ItemBounds.MAX_TITLE_CHARS - 1) + "\uD83D\uDE00";
     String cut = ItemBounds.cut(text, ItemBounds.MAX_TITLE_CHARS);

@@ -8,7 +8,9 @@ import io.periscope.auth.Accounts;
 import io.periscope.auth.Tokens;
 import io.periscope.cli.Serve;
 import io.periscope.config.Settings;
+import io.periscope.http.ClientAddresses;
 import io.periscope.http.HttpApi;
+import io.periscope.http.connection.BoundedServer;
 import io.periscope.json.Json;
 import io.periscope.runtime.Node;
 import io.periscope.runtime.Serving;
@@ -22,7 +24,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
 
 /**
@@ -76,9 +77,14 @@ public final class InProcessService implements AutoCloseable {
     app.startSchedules(system, config);
     api = app.httpApi(clock);
     binding =
-        Http.get(system)
-            .newServerAt("127.0.0.1", 0)
-            .bind(api.route().seal())
+        BoundedServer.bind(
+                system,
+                "127.0.0.1",
+                0,
+                api.route().seal(),
+                BoundedServer.Limits.from(config),
+                ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader())
+                    ::trusted)
             .toCompletableFuture()
             .get(30, TimeUnit.SECONDS);
     Serving.get(system).started(); // as serve does once bound

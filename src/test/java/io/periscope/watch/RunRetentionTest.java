@@ -5,6 +5,9 @@ import static org.junit.Assert.assertTrue;
 
 import com.typesafe.config.Config;
 import io.periscope.config.Settings;
+import io.periscope.history.Cursor;
+import io.periscope.history.RunFilter;
+import io.periscope.history.RunHistory;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.NeedsPostgres;
@@ -19,7 +22,6 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.stream.javadsl.Sink;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
 
@@ -66,7 +68,7 @@ public class RunRetentionTest {
 
       JournalReads reads = new JournalReads(testKit.system());
       int retention = Settings.DEFAULT_RUN_HISTORY_RETENTION;
-      long bound = (long) retention * WatchEntity.EVENTS_PER_RUN + WatchEntity.SNAPSHOT_EVERY;
+      long bound = (long) retention * JournalTrim.EVENTS_PER_RUN + JournalTrim.SNAPSHOT_EVERY;
       long events = 0;
       long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
       while (System.nanoTime() < deadline) {
@@ -90,13 +92,12 @@ public class RunRetentionTest {
               .get(30, TimeUnit.SECONDS);
       assertTrue("the kept journal still holds the watch's due time", dueTimes > 0);
 
-      List<RunRecord> history =
-          RunHistory.newestFirst(
-                  reads, "alice", watchId, RunHistory.Filter.ALL, new RunHistory.ReadUpTo())
-              .map(RunHistory.Run::record)
-              .runWith(Sink.seq(), reads.system())
-              .toCompletableFuture()
-              .get(30, TimeUnit.SECONDS);
+      Thread.sleep(RunHistory.SETTLED.toMillis() + 100);
+      List<RunRecord> history = new java.util.ArrayList<>();
+      RunHistory.past(
+              reads, new RunHistory.Selection("alice", watchId, RunFilter.ALL, Cursor.START), true)
+          .runs()
+          .forEachRemaining(r -> history.add(r.record()));
       assertTrue(history.size() >= retention);
       assertEquals("history answers for what is kept", last, history.get(0).runId());
 

@@ -636,6 +636,214 @@ public class WebClientIT {
   }
 
   @Test
+  public void aPersonSeesWhatARunJudgedAndWhatTheirWatchesCost() throws Exception {
+    String token = user("vera");
+    watch(token, "vera-acme", "Acme launch");
+    // verdicts priced, so the run and the month show a cost; assistance not
+    assertEquals(
+        200,
+        api.send(
+                "PUT",
+                service.uri("/admin/model"),
+                adminToken,
+                Json.text(
+                    Map.of(
+                        "verdicts",
+                        Map.of(
+                            "provider",
+                            "openai",
+                            "baseUrl",
+                            fakes.base() + "/v1",
+                            "model",
+                            "fake-model",
+                            "price",
+                            Map.of("inputPerMillion", 2.5, "outputPerMillion", 10)),
+                        "assistance",
+                        Map.of(
+                            "provider",
+                            "openai",
+                            "baseUrl",
+                            fakes.base() + "/v1",
+                            "model",
+                            "fake-model"))))
+            .statusCode());
+    try {
+      assertEquals(
+          200, api.send("POST", service.uri("/watches/vera-acme/run"), token, null).statusCode());
+      browser.open("/watch/vera-acme");
+      signIn("vera@example.org");
+      browser.heading("Acme launch");
+      WebElement month =
+          browser.waitFor(
+              By.xpath(
+                  "//dt[.='Model use this month']/following-sibling::dd[1][contains(.,'tokens')]"));
+      assertTrue(month.getText(), month.getText().contains("2,040 tokens"));
+      assertTrue(month.getText(), month.getText().contains("cost 0.0069"));
+      browser.button("Show details").click();
+      WebElement judged =
+          browser.waitFor(By.xpath("//li[contains(@class,'run')]//h4[.='What was judged']"));
+      WebElement cited =
+          browser.waitFor(By.xpath("//li[contains(@class,'judged') and contains(@class,'cited')]"));
+      assertTrue(cited.getText(), cited.getText().startsWith("Cited"));
+      assertTrue(
+          "the feed's title is text, not markup: " + cited.getText(),
+          cited.getText().contains(WebFakes.HOSTILE_TITLE));
+      String run = browser.driver.findElement(By.cssSelector("li.run")).getText();
+      assertTrue(run, run.contains("1 item was put before the model; 1 cited."));
+      browser.assertAccessible("a run's judged items");
+      browser.driver.executeScript("arguments[0].scrollIntoView()", judged);
+      browser.screenshot("run-judged");
+
+      browser.link("Usage").click();
+      browser.heading("Model usage");
+      browser.waitFor(By.xpath("//table//td[a[.='Acme launch']]"));
+      assertEquals(
+          "a bar a day",
+          30L,
+          browser.driver.executeScript("return document.querySelectorAll('.bars li').length"));
+      String usage = browser.driver.findElement(By.tagName("main")).getText();
+      assertTrue(usage, usage.contains("This month: 2,040 tokens (1,800 in, 240 out) in 1 call"));
+      browser.assertAccessible("usage");
+      browser.screenshot("usage");
+      noConsoleErrors();
+    } finally {
+      api.send("DELETE", service.uri("/admin/model"), adminToken, null);
+    }
+  }
+
+  @Test
+  public void aPersonMarksWhatARunJudgedAndReadsHowOftenTheWatchIsRight() throws Exception {
+    String token = user("quinn");
+    watch(token, "quinn-acme", "Acme rated");
+    // four alerts rated useful through the interface; the fifth, the newest, in the browser
+    List<String> runs = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      HttpResponse<String> run =
+          api.send("POST", service.uri("/watches/quinn-acme/run"), token, null);
+      assertEquals(run.body(), 200, run.statusCode());
+      runs.add(Json.MAPPER.readTree(run.body()).at("/result/runId").asText());
+    }
+    for (String run : runs.subList(0, 4))
+      assertEquals(
+          200,
+          api.send(
+                  "PUT",
+                  service.uri("/watches/quinn-acme/runs/" + run + "/feedback"),
+                  token,
+                  "{\"kind\": \"useful\"}")
+              .statusCode());
+    browser.open("/watch/quinn-acme");
+    signIn("quinn@example.org");
+    browser.heading("Acme rated");
+    WebElement quality =
+        browser.waitFor(
+            By.xpath(
+                "//dt[.='How often it is right']/following-sibling::dd[1][contains(.,'rated')]"));
+    assertTrue(
+        quality.getText(),
+        quality.getText().contains("You rated 4 alerts (4 useful); rate at least 5"));
+
+    browser.driver.findElement(By.xpath("//label[span[.='Useful']]/input")).click();
+    browser.button("Mark the judged items").click();
+    WebElement mark =
+        browser.waitFor(By.xpath("//section[@aria-label='Mark the judged items']//select"));
+    assertEquals(
+        "the item's title is its label, as text",
+        WebFakes.HOSTILE_TITLE,
+        browser
+            .driver
+            .findElement(By.xpath("//section[@aria-label='Mark the judged items']//label"))
+            .getText());
+    new org.openqa.selenium.support.ui.Select(mark).selectByVisibleText("Relevant");
+    browser.button("Save feedback").click();
+    browser.waitFor(
+        By.xpath("//p[starts-with(.,'You said: Useful') and contains(.,'1 item relevant')]"));
+    quality =
+        browser.waitFor(
+            By.xpath(
+                "//dt[.='How often it is right']/following-sibling::dd[1][contains(.,'Of the 5"
+                    + " alerts')]"));
+    assertTrue(
+        quality.getText(),
+        quality.getText().contains("Of the 5 alerts you rated, 5 were useful (100%)."));
+    assertTrue(
+        quality.getText(),
+        quality.getText().contains("Of the 1 item you said it should alert on, 1 alerted"));
+    browser.assertAccessible("feedback marking judged items");
+    browser.driver.executeScript("arguments[0].scrollIntoView()", quality);
+    browser.screenshot("watch-quality");
+
+    browser.driver.navigate().refresh();
+    browser.waitFor(
+        By.xpath("//p[starts-with(.,'You said: Useful') and contains(.,'1 item relevant')]"));
+    assertEquals(
+        "relevant",
+        Json.MAPPER
+            .readTree(
+                api.send(
+                        "GET",
+                        service.uri("/watches/quinn-acme/runs/" + runs.get(4) + "/feedback"),
+                        token,
+                        null)
+                    .body())
+            .at("/items/0/label")
+            .asText());
+    noConsoleErrors();
+  }
+
+  @Test
+  public void aPersonTestsAWatchBeforeSavingItAndNothingIsSentOrRecorded() throws Exception {
+    String token = user("tess");
+    watch(token, "tess-acme", "Acme launch");
+    int sent = fakes.telegram.size();
+    browser.open("/watch/tess-acme");
+    signIn("tess@example.org");
+    browser.heading("Acme launch");
+    browser.button("Test now").click();
+    String report = browser.waitFor(By.cssSelector("section.dry-run")).getText();
+    assertTrue(report, report.contains("A run now would alert. Nothing was sent"));
+    assertTrue(report, report.contains("Acme set its launch for 1 March."));
+    assertTrue(report, report.contains("1 item was put before the model; 1 cited."));
+    assertTrue(
+        "the feed's title is text, not markup: " + report, report.contains(WebFakes.HOSTILE_TITLE));
+    browser.waitFor(By.xpath("//p[starts-with(.,'This watch has not run yet.')]"));
+    browser.assertAccessible("watch page with a test result");
+
+    browser.link("Edit").click();
+    browser.heading("Edit Acme launch");
+    browser.type("Condition", "Acme cancels its rocket programme");
+    browser.button("Test").click();
+    WebElement tested =
+        browser.waitFor(By.cssSelector("form.editor + section.dry-run, section.dry-run"));
+    String again = tested.getText();
+    assertTrue(again, again.contains("What was judged"));
+    assertTrue(again, again.contains("Model use:"));
+    browser.assertAccessible("editor with a test result");
+    browser.driver.executeScript("arguments[0].scrollIntoView()", tested);
+    browser.screenshot("watch-test");
+    // the condition tried was not saved, and neither test sent or recorded anything
+    HttpResponse<String> stored = api.send("GET", service.uri("/watches/tess-acme"), token, null);
+    assertTrue(
+        stored.body(),
+        stored.body().contains("Acme announces the date of its first rocket launch"));
+    HttpResponse<String> runs =
+        api.send("GET", service.uri("/watches/tess-acme/runs"), token, null);
+    assertEquals(runs.body(), 0, Json.MAPPER.readTree(runs.body()).get("runs").size());
+    assertEquals(sent, fakes.telegram.size());
+
+    // a new watch is tested whole, its problems shown at their fields, before it is saved
+    browser.open("/new-watch");
+    browser.heading("New watch");
+    browser.type("Identifier", "tess-new");
+    browser.type("Name", "Acme new");
+    browser.button("Test").click();
+    browser.waitFor(
+        By.xpath("//div[contains(@class,'invalid')][label[.='Condition']]//ul[@class='issues']"));
+    browser.waitFor(By.xpath("//*[starts-with(.,'The watch was not tested')]"));
+    noConsoleErrors();
+  }
+
+  @Test
   public void signingInThroughTheIdentityProviderLandsSignedIn() throws Exception {
     browser.open("/sign-in");
     browser.link("GitHub").click();
@@ -648,6 +856,51 @@ public class WebClientIT {
         (String) browser.driver.executeScript("return localStorage.getItem('periscope.session')");
     HttpResponse<String> watches = api.send("GET", service.uri("/watches"), token, null);
     assertEquals(200, watches.statusCode());
+  }
+
+  /**
+   * Anybody can send a link to the client with a token of their own account in the fragment: taken,
+   * it would put the person's next watches, addresses and devices in that account. Only the sign-in
+   * this tab started (its nonce) is taken.
+   */
+  @Test
+  public void aSessionHandedOverInALinkIsTakenOnlyWhenThisTabStartedIt() throws Exception {
+    user("vera");
+    String other = user("mallory");
+    browser.open("/");
+    signIn("vera@example.org");
+    browser.heading("Watches");
+    String mine =
+        (String) browser.driver.executeScript("return localStorage.getItem('periscope.session')");
+
+    browser.open("/trust"); // another page first, so that the link loads the client anew
+    browser.open("/#token=" + other + "&tokenType=Bearer");
+    browser.heading("Watches");
+    WebElement notice = browser.waitFor(By.id("ignored-session"));
+    assertTrue(notice.getText(), notice.getText().contains("You are still signed in as vera"));
+    assertEquals(
+        "the session is still the person's own",
+        mine,
+        browser.driver.executeScript("return localStorage.getItem('periscope.session')"));
+    assertEquals("", browser.driver.executeScript("return location.hash"));
+
+    // a nonce this tab did not start is no better
+    browser.driver.executeScript(
+        "sessionStorage.setItem('periscope.signInNonce', 'n-of-this-tab-0001')");
+    browser.open("/trust");
+    browser.open("/#token=" + other + "&nonce=n-of-another-tab-002");
+    browser.waitFor(By.id("ignored-session"));
+    assertEquals(
+        mine, browser.driver.executeScript("return localStorage.getItem('periscope.session')"));
+
+    // signed out, the link signs nobody in to the other account
+    browser.driver.executeScript("localStorage.clear(); sessionStorage.clear();");
+    browser.open("/sign-in");
+    browser.open("/#token=" + other);
+    browser.heading("Sign in");
+    browser.waitFor(By.id("ignored-session"));
+    assertEquals(
+        null, browser.driver.executeScript("return localStorage.getItem('periscope.session')"));
   }
 
   @Test

@@ -178,6 +178,11 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
     return json(200, Map.of("web", Map.of("results", results)));
   }
 
+  /** The tokens each model answer says it took. */
+  static final int PROMPT_TOKENS = 1800;
+
+  static final int ANSWER_TOKENS = 240;
+
   /** The answer each structured prompt asks for. */
   private MockResponse model(JsonNode request) {
     String schema = request.at("/response_format/json_schema/name").asText();
@@ -197,7 +202,9 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
         200,
         Map.of(
             "choices",
-            List.of(Map.of("message", Map.of("role", "assistant", "content", Json.text(answer))))));
+            List.of(Map.of("message", Map.of("role", "assistant", "content", Json.text(answer)))),
+            "usage",
+            Map.of("prompt_tokens", PROMPT_TOKENS, "completion_tokens", ANSWER_TOKENS)));
   }
 
   private Map<String, Object> verdict(String prompt) {

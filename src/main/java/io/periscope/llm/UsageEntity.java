@@ -1,0 +1,145 @@
+package io.periscope.llm;
+
+import io.periscope.entity.JournaledEntity;
+import io.periscope.entity.JsonSerializable;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+
+/**
+ * What one account's model calls took (entity id = account id), per UTC day and per watch: each
+ * call's tokens and cost as it is answered, a run's and an assistance call's alike. Days older than
+ * {@link #KEPT_DAYS} before the newest are forgotten, so the state stays bounded whatever the
+ * account does.
+ */
+public final class UsageEntity
+    extends JournaledEntity<UsageEntity.Command, UsageEntity.Event, UsageEntity.State> {
+
+  public static final EntityTypeKey<Command> TYPE_KEY =
+      EntityTypeKey.create(Command.class, "ModelUsage");
+
+  /** How a service reaches this entity: an account's model usage. */
+  @FunctionalInterface
+  public interface Refs {
+    RecipientRef<Command> usage(String accountId);
+  }
+
+  /** Days of usage an account keeps: a year and more, so a year's series is always whole. */
+  public static final int KEPT_DAYS = 400;
+
+  /** The watch key of calls no watch made (assistance without a watch). */
+  public static final String NO_WATCH = "";
+
+  // ---- state
+  // -------------------------------------------------------------------------------------
+
+  /**
+   * {@code days}: per UTC day ({@code yyyy-mm-dd}, so their order is the days'), per watch id
+   * ({@link #NO_WATCH} for none), what the calls took.
+   */
+  public record State(TreeMap<String, Map<String, ModelUsage>> days) implements JsonSerializable {
+    public State {
+      days = days == null ? new TreeMap<>() : days;
+    }
+
+    State with(Used e) {
+      TreeMap<String, Map<String, ModelUsage>> all = new TreeMap<>(days);
+      Map<String, ModelUsage> day = new HashMap<>(all.getOrDefault(e.day().toString(), Map.of()));
+      day.merge(e.watchId() == null ? NO_WATCH : e.watchId(), e.usage(), ModelUsage::plus);
+      all.put(e.day().toString(), day);
+      String oldest = e.day().minusDays(KEPT_DAYS - 1).toString();
+      all.headMap(oldest).clear();
+      return new State(all);
+    }
+
+    List<Spent> between(LocalDate from, LocalDate to) {
+      List<Spent> spent = new ArrayList<>();
+      days.subMap(from.toString(), true, to.toString(), true)
+          .forEach(
+              (day, watches) ->
+                  watches.forEach(
+                      (watch, usage) -> spent.add(new Spent(LocalDate.parse(day), watch, usage))));
+      return spent;
+    }
+  }
+
+  /** What the calls of one day and watch ({@link #NO_WATCH}: none) took. */
+  public record Spent(LocalDate day, String watchId, ModelUsage usage)
+      implements JsonSerializable {}
+
+  /** The usage of some days, one entry a day and watch. */
+  public record Period(List<Spent> spent) implements JsonSerializable {}
+
+  // ---- commands
+  // ----------------------------------------------------------------------------------
+
+  public sealed interface Command extends JsonSerializable {}
+
+  /** Adds what a call took on {@code day}, made for {@code watchId} (null: no watch). */
+  public record Record(
+      LocalDate day, String watchId, ModelUsage usage, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {}
+
+  /** The usage of the days {@code from} to {@code to}, both included. */
+  public record Get(LocalDate from, LocalDate to, ActorRef<StatusReply<Period>> replyTo)
+      implements Command {}
+
+  // ---- events
+  // ------------------------------------------------------------------------------------
+
+  public sealed interface Event extends JsonSerializable {}
+
+  public record Used(LocalDate day, String watchId, ModelUsage usage) implements Event {}
+
+  // ---- behaviour
+  // ---------------------------------------------------------------------------------
+
+  public static Behavior<Command> create(String accountId) {
+    return new UsageEntity(accountId);
+  }
+
+  private UsageEntity(String entityId) {
+    super(TYPE_KEY, entityId);
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(new TreeMap<>());
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(
+            Record.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(new Used(cmd.day(), cmd.watchId(), cmd.usage()))
+                    .thenReply(cmd.replyTo(), s -> StatusReply.success(Done.done())))
+        .onCommand(
+            Get.class,
+            (state, cmd) ->
+                Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        StatusReply.success(new Period(state.between(cmd.from(), cmd.to())))))
+        .build();
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return newEventHandlerBuilder().forAnyState().onEvent(Used.class, State::with).build();
+  }
+}

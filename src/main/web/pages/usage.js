@@ -1,0 +1,85 @@
+// What the caller's model calls took: a bar a day (plain HTML and CSS, no chart library) and a
+// table per watch, over the days chosen.
+import { h } from 'preact';
+import { useState } from 'preact/hooks';
+import { get } from '../lib/api.js';
+import { Link } from '../lib/router.js';
+import { ErrorMessage, Loading, Page, Select, useLoad } from '../lib/ui.js';
+import { cost, spent, tokens } from '../lib/usage.js';
+
+const PERIODS = [
+  ['7', 'The last 7 days'],
+  ['30', 'The last 30 days'],
+  ['90', 'The last 90 days'],
+  ['366', 'The last year'],
+];
+
+const dayName = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const day = (date) => dayName.format(new Date(`${date}T00:00:00Z`));
+
+function Chart({ days }) {
+  const most = Math.max(1, ...days.map((d) => d.inputTokens + d.outputTokens));
+  return h(
+    'figure',
+    { class: 'usage-chart' },
+    h(
+      'ol',
+      { class: 'bars', 'aria-label': 'Tokens per day' },
+      days.map((d) => {
+        const used = d.inputTokens + d.outputTokens;
+        const label = `${day(d.date)}: ${tokens(used)} tokens in ${d.calls} calls, cost ${cost(d.cost)}`;
+        return h('li', { key: d.date, title: label }, h('span', { class: 'bar', style: `height: ${(100 * used) / most}%` }), h('span', { class: 'visually-hidden' }, label));
+      }),
+    ),
+    h('figcaption', { class: 'meta' }, `Tokens per UTC day, ${day(days[0].date)} to ${day(days[days.length - 1].date)}; the tallest bar is ${tokens(most)} tokens.`),
+  );
+}
+
+export function Usage() {
+  const [days, setDays] = useState('30');
+  const usage = useLoad(() => get(`/account/usage?days=${days}`), [days]);
+  const watches = useLoad(() => get('/watches'));
+  const u = usage.data;
+  const nameOf = (id) => watches.data?.watches.find((w) => w.id === id)?.name;
+  return h(
+    Page,
+    { title: 'Model usage' },
+    h('p', null, 'What the model calls of your watches and of AI assistance took. Costs are in the unit your administrator priced the model in.'),
+    h(Select, { label: 'Period', value: days, onChange: setDays, options: PERIODS }),
+    h(ErrorMessage, { error: usage.error }),
+    !u
+      ? usage.error ? null : h(Loading)
+      : [
+          h('p', { class: 'usage-total' }, h('strong', null, 'This month: '), spent(u.month)),
+          h('p', null, h('strong', null, 'In the period: '), spent(u.total)),
+          h(Chart, { days: u.days }),
+          h('h2', null, 'Per watch'),
+          u.watches.length
+            ? h(
+                'div',
+                { class: 'table-wrap' },
+                h(
+                  'table',
+                  null,
+                  h('thead', null, h('tr', null, ['Watch', 'Calls', 'Input tokens', 'Output tokens', 'Cost'].map((c) => h('th', { scope: 'col' }, c)))),
+                  h(
+                    'tbody',
+                    null,
+                    u.watches.map((w) =>
+                      h(
+                        'tr',
+                        { key: w.watchId },
+                        h('td', null, w.watchId ? (nameOf(w.watchId) ? h(Link, { href: `/watch/${encodeURIComponent(w.watchId)}` }, nameOf(w.watchId)) : `${w.watchId} (deleted)`) : 'Drafts (no watch)'),
+                        h('td', null, tokens(w.calls)),
+                        h('td', null, tokens(w.inputTokens)),
+                        h('td', null, tokens(w.outputTokens)),
+                        h('td', null, cost(w.cost)),
+                      ),
+                    ),
+                  ),
+                ),
+              )
+            : h('p', { class: 'meta' }, 'No model call in the period.'),
+        ],
+  );
+}
