@@ -81,6 +81,7 @@ public final class HttpApi {
       OpenApiRoutes openApi,
       ChannelRoutes channels,
       UsageRoutes usage,
+      BacktestRoutes backtests,
       DryRunRoutes dryRuns,
       SourceRoutes sources,
       WebRoutes webClient) {
@@ -103,6 +104,7 @@ public final class HttpApi {
             openApi,
             channels,
             usage,
+            backtests,
             dryRuns,
             sources,
             assist);
