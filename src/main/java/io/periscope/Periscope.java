@@ -49,6 +49,7 @@ import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.QuotaRoutes;
+import io.periscope.http.SourceRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
@@ -96,6 +97,7 @@ import io.periscope.source.ArticleExtractor;
 import io.periscope.source.CollectionBudget;
 import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
+import io.periscope.source.FeedFinder;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.transfer.Transfers;
@@ -167,6 +169,7 @@ public final class Periscope {
   private final Watches watches;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
+  private final FeedFinder feedFinder;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -370,7 +373,9 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
-    this.pipeline = pipeline(config, userUrls, notifier, runAlerts);
+    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+    this.feedFinder = new FeedFinder(userUrls, collection);
+    this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -392,8 +397,7 @@ public final class Periscope {
   }
 
   private Pipeline pipeline(
-      Config config, SafeHttp userUrls, Notifier notifier, RepeatedAlerts runAlerts) {
-    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+      SafeHttp userUrls, CollectionBudget collection, Notifier notifier, RepeatedAlerts runAlerts) {
     return new Pipeline(
         new FeedCollector(userUrls, collection),
         search,
@@ -630,6 +634,7 @@ public final class Periscope {
             sealedChannels,
             runs,
             runPages,
+            feedFinder,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
             eventStreams),
@@ -678,6 +683,13 @@ public final class Periscope {
                 Clock.systemUTC()),
             channelPolicy,
             aiLimiter,
+            settings.maxBodyBytes()),
+        new SourceRoutes(
+            feedFinder,
+            new FixedWindowRateLimiter(
+                    limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+                .counted(meters, "sources"),
+            watches,
             settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }

@@ -229,6 +229,55 @@ public class FeedCollectorTest {
     assertEquals(new SourceError(url, "not-a-feed", "not an RSS, Atom or JSON feed", null), error);
   }
 
+  private static MockResponse page(String feedHref) {
+    return new MockResponse()
+        .setBody(
+            "<html><head><link rel=\"alternate\" type=\"application/atom+xml\" href=\""
+                + feedHref
+                + "\"></head><body>A site</body></html>")
+        .addHeader("Content-Type", "text/html; charset=utf-8");
+  }
+
+  @Test
+  public void aSitesPageHasTheFirstFeedItNamesCollectedAsTheSource() throws Exception {
+    server.enqueue(page("/atom.xml"));
+    server.enqueue(
+        new MockResponse().setBody(ATOM).addHeader("Content-Type", "application/atom+xml"));
+    String site = server.url("/blog/").toString();
+    SourceResult result = collect(site, "official");
+
+    assertTrue(result.succeeded());
+    assertEquals(server.url("/atom.xml").toString(), result.feedFound());
+    assertEquals(1, result.items().size());
+    Item item = result.items().get(0);
+    assertEquals("Atom entry", item.title());
+    assertEquals("the items are the source's", site, item.sourceValue());
+    assertEquals("official", item.trust());
+    assertEquals("/blog/", server.takeRequest().getPath());
+    assertEquals("/atom.xml", server.takeRequest().getPath());
+  }
+
+  @Test
+  public void aFeedAPageNamesIsFollowedOnceAndItsFailureNamesIt() throws Exception {
+    // the named "feed" is another page naming a feed: not followed again
+    server.enqueue(page("/other/"));
+    server.enqueue(page("/atom.xml"));
+    String site = server.url("/blog/").toString();
+    SourceResult looped = collect(site, null);
+    assertEquals("not-a-feed", looped.error().kind());
+    assertEquals(site, looped.error().source());
+    assertTrue(looped.error().message().contains(server.url("/other/").toString()));
+    assertEquals(server.url("/other/").toString(), looped.feedFound());
+    assertEquals(2, server.getRequestCount());
+
+    server.enqueue(page("/gone.xml"));
+    server.enqueue(new MockResponse().setResponseCode(404));
+    SourceResult gone = collect(site, null);
+    assertEquals("http", gone.error().kind());
+    assertEquals(Integer.valueOf(404), gone.error().httpStatus());
+    assertTrue(gone.error().message().contains("/gone.xml"));
+  }
+
   @Test
   public void aDoctypeIsToleratedAndItsEntitiesNeverExpanded() throws Exception {
     String withDoctype =
