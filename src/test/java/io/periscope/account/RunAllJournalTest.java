@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
@@ -98,6 +99,10 @@ public class RunAllJournalTest {
               failed("b", RunAllEntity.RUN_ALL_INTERRUPTED),
               failed("c", RunAllEntity.RUN_ALL_INTERRUPTED)),
           interrupted.outcomes());
+      // the snapshot a long job's events lead to reads back as it was written
+      new SerializationTestKit(second.system())
+          .verifySerialization(
+              new RunAllEntity.State(List.of(done, interrupted), List.of("a", "b")), true);
 
       // the bound: the newest JOBS_KEPT jobs, the oldest forgotten
       List<String> later = new ArrayList<>();
