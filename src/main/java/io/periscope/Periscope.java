@@ -18,6 +18,8 @@ import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.auth.UnverifiedAccounts;
+import io.periscope.backtest.BacktestJobs;
+import io.periscope.backtest.Backtester;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
@@ -37,6 +39,7 @@ import io.periscope.http.AccountRoutes;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
+import io.periscope.http.BacktestRoutes;
 import io.periscope.http.ChannelRoutes;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
@@ -126,6 +129,10 @@ public final class Periscope {
   private final Metrics metrics;
   private final NotifyMeters notifyMeters;
   private final ModelMeters modelMeters;
+
+  /** Streams the backtests run on. */
+  private final ActorSystem<?> system;
+
   private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
@@ -203,6 +210,7 @@ public final class Periscope {
    */
   public Periscope(
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
+    this.system = system;
     this.settings = Settings.from(config);
     this.metrics = Metrics.get(system);
     this.serving = Serving.get(system);
@@ -574,6 +582,15 @@ public final class Periscope {
         new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
+    HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
+    Backtester backtester =
+        new Backtester(
+            system,
+            runPages,
+            feedbacks,
+            new PooledModel(models.verdicts(), keyPools, modelMeters),
+            quotas::useModelCall,
+            usage);
     return new HttpApi(
         tokens,
         sessions,
@@ -615,7 +632,7 @@ public final class Periscope {
             runPages,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
-            new HeldSlots<>(settings.eventStreamsPerAccount())),
+            eventStreams),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -643,6 +660,15 @@ public final class Periscope {
             entities,
             asks),
         new UsageRoutes(usage, accounts, entities, asks),
+        new BacktestRoutes(
+            backtester,
+            new BacktestJobs(backtester, Clock.systemUTC()),
+            entities,
+            asks,
+            aiLimiter,
+            settings.maxBodyBytes(),
+            eventStreams,
+            settings.scheduleTimeZone()),
         new DryRunRoutes(
             new DryRuns(
                 pipeline::trial,

@@ -81,6 +81,7 @@ public final class HttpApi {
       OpenApiRoutes openApi,
       ChannelRoutes channels,
       UsageRoutes usage,
+      BacktestRoutes backtests,
       DryRunRoutes dryRuns,
       WebRoutes webClient) {
     this.tokens = tokens;
@@ -102,6 +103,7 @@ public final class HttpApi {
             openApi,
             channels,
             usage,
+            backtests,
             dryRuns,
             assist);
     this.webClient =

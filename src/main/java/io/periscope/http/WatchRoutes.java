@@ -39,10 +39,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.pattern.AskTimeoutException;
@@ -185,12 +183,6 @@ public final class WatchRoutes implements Routes {
    */
   static final Duration RUN_ALL_WAIT = EntityRunAll.RUN_ALL_WAIT;
 
-  /** How often a follower of a run-all job looks at it. */
-  static final Duration JOB_POLL = Duration.ofMillis(500);
-
-  /** An event stream with nothing to say sends a comment this often, so no proxy closes it. */
-  static final Duration EVENTS_HEARTBEAT = Duration.ofSeconds(15);
-
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
 
@@ -329,32 +321,15 @@ public final class WatchRoutes implements Routes {
     int[] sent = {after};
     return onSuccess(
         runs.runAllJob(owner, jobId),
-        job -> {
-          if (!eventStreams.take(owner))
-            return answer(
-                Reply.error(
-                        StatusCodes.TOO_MANY_REQUESTS,
-                        "this account already follows "
-                            + eventStreams.perKey()
-                            + " event streams; close one first")
-                    .withHeader(
-                        RawHeader.create(
-                            "Retry-After", Long.toString(EVENTS_HEARTBEAT.toSeconds()))));
-          var looks =
-              job.finished()
-                  ? org.apache.pekko.stream.javadsl.Source.single(job)
-                  : org.apache.pekko.stream.javadsl.Source.single(job).concat(follow(owner, jobId));
-          return completeOK(
-              looks
-                  .mapConcat(look -> eventsOf(look, sent))
-                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat)
-                  .watchTermination(
-                      (notUsed, ended) -> {
-                        ended.whenComplete((done, failure) -> eventStreams.release(owner));
-                        return notUsed;
-                      }),
-              EventStreamMarshalling.toEventStream());
-        });
+        job ->
+            JobEvents.stream(
+                owner,
+                eventStreams,
+                job,
+                RunAllJob::finished,
+                () -> runs.runAllJob(owner, jobId),
+                // a run-all's outcomes are counted, not keyed: Last-Event-ID is a count
+                (look, keysSent) -> eventsOf(look, sent)));
   }
 
   /**
@@ -372,13 +347,6 @@ public final class WatchRoutes implements Routes {
     }
     if (job.finished()) events.add(ServerSentEvent.create(Json.text(JobView.of(job)), "done"));
     return events;
-  }
-
-  /** The job, looked at every {@link #JOB_POLL} until it finished (that look included). */
-  private org.apache.pekko.stream.javadsl.Source<RunAllJob, ?> follow(String owner, String jobId) {
-    return org.apache.pekko.stream.javadsl.Source.tick(JOB_POLL, JOB_POLL, "look")
-        .mapAsync(1, look -> runs.runAllJob(owner, jobId))
-        .takeWhile(job -> !job.finished(), true);
   }
 
   /**

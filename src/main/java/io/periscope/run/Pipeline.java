@@ -472,7 +472,7 @@ public final class Pipeline implements RunPipeline {
   }
 
   /** The outcome of a judged run, and the rule that decided it, as the run record says it. */
-  record Decision(String outcome, String rule) {}
+  public record Decision(String outcome, String rule) {}
 
   /**
    * The alert rule (docs/model-protocol.md, "Evidence and trust"): thresholds first; then a
@@ -481,7 +481,7 @@ public final class Pipeline implements RunPipeline {
    * domains. A confirmed alert that misses either is at most a weak one (none without a
    * weakThreshold).
    */
-  static Decision decide(Watch watch, Verdict verdict, String tier) {
+  public static Decision decide(Watch watch, Verdict verdict, String tier) {
     String outcome = outcomeOf(watch, verdict.met(), verdict.confidence());
     if (outcome.equals(RunRecord.NO_MATCH))
       return new Decision(outcome, "not met at or above a threshold");
@@ -664,6 +664,14 @@ public final class Pipeline implements RunPipeline {
         i -> {
           if (i.url() != null && i.trust() != null) trustByUrl.putIfAbsent(i.url(), i.trust());
         });
+    return corroboratingTier(evidence, trustByUrl);
+  }
+
+  /**
+   * The strongest trust tier among the cited URLs, by {@code trustByUrl}; null when none has one.
+   */
+  public static String corroboratingTier(
+      List<Verdict.Evidence> evidence, Map<String, String> trustByUrl) {
     return evidence.stream()
         .map(e -> trustByUrl.get(e.url()))
         .filter(Objects::nonNull)
@@ -674,7 +682,8 @@ public final class Pipeline implements RunPipeline {
         .orElse(null);
   }
 
-  private static String problem(Throwable cause) {
+  /** What a failed verdict means, for a person. */
+  public static String problem(Throwable cause) {
     if (cause instanceof KeyPools.NoUsableKey) return "no usable model key is configured";
     if (cause instanceof InvalidModelOutput)
       return "the model did not produce a valid verdict, twice";

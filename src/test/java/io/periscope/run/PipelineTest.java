@@ -328,7 +328,7 @@ public class PipelineTest {
 
   /**
    * Items without guids, whose links (one with tracking, one with an upper-case host) were their
-   * identities before issue 25, and an item with a guid.
+   * identities earlier versions gave, and an item with a guid.
    */
   private String guidlessRss() {
     return "<?xml version=\"1.0\"?><rss"
@@ -1055,7 +1055,7 @@ public class PipelineTest {
     verdict.set(answer(true, 0.9));
     String feed = url("/guidless.xml");
     Watch watch = watchOf(null, new WatchSource(WatchSource.RSS, feed, null, null));
-    // the keys the rule before issue 25 recorded: guid, else the link as the feed wrote it
+    // the keys earlier versions recorded: guid, else the link as the feed wrote it
     Set<String> old =
         Set.of(
             "rss:" + feed + " " + url("/articles/launch?utm_source=rss&utm_medium=feed"),

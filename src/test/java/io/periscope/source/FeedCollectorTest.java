@@ -123,7 +123,7 @@ public class FeedCollectorTest {
     assertEquals(url, first.sourceValue());
     assertEquals("official", first.trust());
 
-    // without a guid: link and title; the link is the identity the rule before issue 25 gave
+    // without a guid: link and title; the link is the identity earlier versions gave
     assertEquals(
         ItemIdentity.linkAndTitle("Only a link", "https://example.com/b"), items.get(1).identity());
     assertTrue(items.get(1).aliases().contains("https://example.com/b"));
@@ -259,7 +259,7 @@ public class FeedCollectorTest {
   }
 
   /**
-   * The property of issue 25: whatever bytes a feed URL answers with, the collector yields items or
+   * The collector's property: whatever bytes a feed URL answers with, the collector yields items or
    * a {@code not-a-feed} source error, never an exception. Random bytes, and real feeds (RSS, Atom,
    * JSON) cut short, with bytes flipped, inserted or repeated, from a fixed seed so a failure
    * repeats.

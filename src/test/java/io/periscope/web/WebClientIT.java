@@ -527,6 +527,45 @@ public class WebClientIT {
   }
 
   @Test
+  public void aPersonBacktestsARevisionBeforeApplyingIt() throws Exception {
+    String token = user("rosa");
+    watch(token, "acme-tried", "Acme tried");
+    HttpResponse<String> ran =
+        api.send("POST", service.uri("/watches/acme-tried/run"), token, null);
+    assertEquals(ran.body(), 200, ran.statusCode());
+    String runId = ApiClient.json(ran).at("/result/runId").asText();
+    HttpResponse<String> marked =
+        api.send(
+            "PUT",
+            service.uri("/watches/acme-tried/runs/" + runId + "/feedback"),
+            token,
+            "{\"kind\": \"useful\"}");
+    assertEquals(marked.body(), 200, marked.statusCode());
+
+    browser.open("/watch/acme-tried");
+    signIn("rosa@example.org");
+    browser.heading("Acme tried");
+    browser.link("Revise with AI").click();
+    browser.heading("Revise Acme tried");
+    browser.type("What should change?", "check twice a day");
+    browser.button("Propose changes").click();
+    browser.waitFor(By.xpath("//table//tr[th[.='Schedule']]"));
+    browser.button("Backtest this revision").click();
+    browser.waitFor(By.xpath("//h2[.='Backtest on past runs']"));
+    String summary = browser.waitFor(By.cssSelector(".backtest-summary")).getText();
+    assertTrue(summary, summary.startsWith("0 of 1 runs judged again would change"));
+    String row = browser.waitFor(By.xpath("//section[@aria-label='Backtest']//tbody/tr")).getText();
+    assertTrue(row, row.contains("Alert"));
+    assertTrue(row, row.contains("Useful"));
+    browser.assertAccessible("revise with a backtest");
+    browser.driver.executeScript("document.querySelector('section.backtest').scrollIntoView()");
+    browser.screenshot("revise-backtest");
+    browser.button("Apply these changes").click();
+    browser.heading("Acme launch");
+    noConsoleErrors();
+  }
+
+  @Test
   public void anAdministratorAddsAKeyTheProviderRejectsAndSeesWhy() throws Exception {
     browser.open("/");
     signIn(ADMIN_EMAIL);
