@@ -1,6 +1,7 @@
 package io.periscope.account;
 
 import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
@@ -8,9 +9,10 @@ import io.periscope.run.RunAllWatches;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.actor.Cancellable;
@@ -18,23 +20,29 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
  * The run-all jobs of one owner (entity id = account id): one run-all per owner at a time, a second
  * refused while the first is in flight. Each run-all is a job the owner can follow (its outcomes as
- * they come), kept for {@link RunAllJob#KEPT_FOR} after it finished. That state is in memory on
- * purpose: a node crash mid-run-all restarts the entity idle, so no owner is left refused (its jobs
- * are gone, a 404). While it holds a job the entity keeps itself from passivating, and if it is
- * stopped anyway (a shard handed over to another node) a caller waiting for the run-all hears so at
- * once instead of waiting out its timeout.
+ * they come), kept for {@link RunAllJob#KEPT_FOR} after it finished and at most {@link #JOBS_KEPT}
+ * of them. A job, its progress and its outcomes are journaled, so any node answers them after the
+ * owner's node died. A job the journal holds as running that no incarnation of this entity is
+ * running was interrupted (its node died, or the entity was handed over): the first command after
+ * recovery finishes it, each watch it had not run yet recorded as failed with {@link
+ * #RUN_ALL_INTERRUPTED}. It is not run again: the owner decides whether to start another. While a
+ * run is in flight here the entity keeps itself from passivating, and if it is stopped anyway a
+ * caller waiting for the run-all hears so at once instead of waiting out its timeout.
  */
-public final class RunAllEntity extends AbstractBehavior<RunAllEntity.Command> {
+public final class RunAllEntity
+    extends JournaledEntity<RunAllEntity.Command, RunAllEntity.Event, RunAllEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "RunAll");
@@ -81,14 +89,50 @@ public final class RunAllEntity extends AbstractBehavior<RunAllEntity.Command> {
   /** The run-all finished (sent by the entity to itself). */
   record RunAllFinished(String jobId, RunAllResult result, Throwable failure) implements Command {}
 
-  /** A finished job's keeping time is over (sent by the entity to itself). */
-  record ForgetJob(String jobId) implements Command {}
-
   /**
    * Sent through sharding while a run-all is in flight: only messages through the shard count as
    * activity.
    */
   record KeepAlive() implements Command {}
+
+  public sealed interface Event extends JsonSerializable {}
+
+  /** A run-all of {@code watchIds} started at {@code at}. */
+  public record JobStarted(String jobId, Instant at, List<String> watchIds) implements Event {
+    public JobStarted {
+      watchIds = List.copyOf(watchIds);
+    }
+  }
+
+  /** The run-all looked its watches up: it covers {@code total}. */
+  public record JobListed(String jobId, int total) implements Event {}
+
+  /** One watch of the run-all finished (or, interrupted, never will). */
+  public record OutcomeRecorded(String jobId, RunAllResult.WatchOutcome outcome) implements Event {}
+
+  /** The run-all finished: done with {@code summary}, or failed with {@code error}. */
+  public record JobFinished(String jobId, Instant at, RunAllResult.Summary summary, String error)
+      implements Event {}
+
+  /**
+   * @param jobs the kept jobs, oldest first; at most one running
+   * @param runningWatchIds the watches the running job covers (empty when none runs)
+   */
+  public record State(List<RunAllJob> jobs, List<String> runningWatchIds)
+      implements JsonSerializable {
+    public State {
+      jobs = jobs == null ? List.of() : List.copyOf(jobs);
+      runningWatchIds = runningWatchIds == null ? List.of() : List.copyOf(runningWatchIds);
+    }
+
+    Optional<RunAllJob> running() {
+      return jobs.stream().filter(j -> !j.finished()).findFirst();
+    }
+
+    Optional<RunAllJob> job(String jobId) {
+      return jobs.stream().filter(j -> j.id().equals(jobId)).findFirst();
+    }
+  }
 
   public static final String RUN_ALL_IN_FLIGHT = "a run-all of this owner is already in flight";
   public static final String NO_SUCH_JOB = "no such run-all job";
@@ -99,23 +143,21 @@ public final class RunAllEntity extends AbstractBehavior<RunAllEntity.Command> {
   /** Well inside the shortest passivation idle timeout a deployment would configure. */
   static final Duration KEEP_ALIVE_EVERY = Duration.ofSeconds(30);
 
-  /** At most this many finished jobs are kept, whatever their age. */
-  static final int JOBS_KEPT = 20;
+  /** At most this many jobs are kept, whatever their age. */
+  static final int JOBS_KEPT = 5;
 
+  private final ActorContext<Command> context;
   private final String owner;
   private final RunAllWatches runAll;
   private final RecipientRef<Command> viaShard;
   private final Duration keepAliveEvery;
   private final Duration jobsKeptFor;
 
-  /** The id of the run-all in flight, if one is. */
-  private String runningJob;
+  /** The id of the run-all this incarnation runs, if one. */
+  private String runningHere;
 
   /** Who waits for the run-all in flight to finish (the synchronous form). */
   private final List<ActorRef<StatusReply<RunAllJob>>> awaiting = new ArrayList<>();
-
-  /** The run-all jobs, running and finished ones kept for {@code jobsKeptFor}, oldest first. */
-  private final Map<String, RunAllJob> jobs = new LinkedHashMap<>();
 
   private Cancellable keepAlive;
 
@@ -146,7 +188,8 @@ public final class RunAllEntity extends AbstractBehavior<RunAllEntity.Command> {
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
-    super(context);
+    super(TYPE_KEY, owner);
+    this.context = context;
     this.owner = owner;
     this.runAll = runAll;
     this.viaShard = viaShard;
@@ -155,101 +198,220 @@ public final class RunAllEntity extends AbstractBehavior<RunAllEntity.Command> {
   }
 
   @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(StartRunAll.class, this::onStart)
-        .onMessage(AwaitRunAllJob.class, this::onAwait)
-        .onMessage(
-            GetRunAllJob.class,
-            cmd -> {
-              RunAllJob job = jobs.get(cmd.jobId());
-              cmd.replyTo().tell(job == null ? noSuchJob() : StatusReply.success(job));
-              return this;
-            })
-        .onMessage(RunAllListed.class, cmd -> progress(cmd.jobId(), j -> j.withTotal(cmd.total())))
-        .onMessage(RunAllProgressed.class, cmd -> progress(cmd.jobId(), j -> j.with(cmd.outcome())))
-        .onMessage(RunAllFinished.class, this::onFinished)
-        .onMessage(KeepAlive.class, cmd -> this)
-        .onMessage(
-            ForgetJob.class,
-            cmd -> {
-              jobs.remove(cmd.jobId());
-              keepAliveWhileNeeded();
-              return this;
-            })
+  public State emptyState() {
+    return new State(List.of(), List.of());
+  }
+
+  @Override
+  public SignalHandler<State> signalHandler() {
+    return newSignalHandlerBuilder()
         .onSignal(
-            PostStop.class,
-            stopped -> {
+            PostStop.instance(),
+            state -> {
               awaiting.forEach(waiter -> waiter.tell(StatusReply.error(RUN_ALL_INTERRUPTED)));
               if (keepAlive != null) keepAlive.cancel();
-              return this;
             })
         .build();
   }
 
-  private Behavior<Command> onAwait(AwaitRunAllJob cmd) {
-    RunAllJob job = jobs.get(cmd.jobId());
-    if (job == null) cmd.replyTo().tell(noSuchJob());
-    else if (job.finished()) cmd.replyTo().tell(StatusReply.success(job));
-    else awaiting.add(cmd.replyTo());
-    return this;
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return newCommandHandlerWithReplyBuilder()
+        .forAnyState()
+        .onCommand(StartRunAll.class, this::onStart)
+        .onCommand(AwaitRunAllJob.class, this::onAwait)
+        .onCommand(
+            GetRunAllJob.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(interrupted(state))
+                    .thenReply(cmd.replyTo(), s -> answer(s, cmd.jobId())))
+        .onCommand(
+            RunAllListed.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(ifRunningHere(cmd.jobId(), new JobListed(cmd.jobId(), cmd.total())))
+                    .thenNoReply())
+        .onCommand(
+            RunAllProgressed.class,
+            (state, cmd) ->
+                Effect()
+                    .persist(
+                        ifRunningHere(cmd.jobId(), new OutcomeRecorded(cmd.jobId(), cmd.outcome())))
+                    .thenNoReply())
+        .onCommand(RunAllFinished.class, this::onFinished)
+        .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
+        .build();
   }
 
-  private Behavior<Command> onStart(StartRunAll cmd) {
-    if (runningJob != null) {
-      cmd.replyTo().tell(StatusReply.error(RUN_ALL_IN_FLIGHT));
-      return this;
+  /** The event of a run this incarnation runs; none for a job interrupted meanwhile. */
+  private List<Event> ifRunningHere(String jobId, Event event) {
+    return jobId.equals(runningHere) ? List.of(event) : List.of();
+  }
+
+  /**
+   * The events that finish a job the journal holds as running that this incarnation does not run:
+   * each watch not run yet recorded as interrupted, then the job failed.
+   */
+  private List<Event> interrupted(State state) {
+    Optional<RunAllJob> running = state.running();
+    if (running.isEmpty() || running.get().id().equals(runningHere)) return List.of();
+    RunAllJob job = running.get();
+    Set<String> ran = new HashSet<>();
+    job.outcomes().forEach(o -> ran.add(o.watchId()));
+    List<Event> events = new ArrayList<>();
+    List<RunAllResult.WatchOutcome> outcomes = new ArrayList<>(job.outcomes());
+    for (String watchId : state.runningWatchIds()) {
+      if (ran.contains(watchId)) continue;
+      var unrun =
+          new RunAllResult.WatchOutcome(watchId, RunAllResult.FAILED, null, RUN_ALL_INTERRUPTED);
+      outcomes.add(unrun);
+      events.add(new OutcomeRecorded(job.id(), unrun));
     }
-    RunAllJob job = RunAllJob.started(UUID.randomUUID().toString(), Instant.now());
-    List<String> finished =
-        jobs.values().stream().filter(RunAllJob::finished).map(RunAllJob::id).toList();
-    for (int i = 0; i <= finished.size() - JOBS_KEPT; i++) jobs.remove(finished.get(i));
-    jobs.put(job.id(), job);
-    runningJob = job.id();
-    keepAliveWhileNeeded();
-    ActorRef<Command> self = getContext().getSelf();
-    getContext()
-        .pipeToSelf(
-            runAll.run(
-                owner,
-                cmd.watchIds(),
-                new RunAllWatches.Progress() {
-                  @Override
-                  public void listed(int total) {
-                    self.tell(new RunAllListed(job.id(), total));
-                  }
-
-                  @Override
-                  public void finished(RunAllResult.WatchOutcome outcome) {
-                    self.tell(new RunAllProgressed(job.id(), outcome));
-                  }
-                }),
-            (result, failure) -> new RunAllFinished(job.id(), result, failure));
-    cmd.replyTo().tell(StatusReply.success(job));
-    return this;
+    events.add(new JobFinished(job.id(), Instant.now(), null, RUN_ALL_INTERRUPTED));
+    return events;
   }
 
-  private Behavior<Command> progress(String jobId, UnaryOperator<RunAllJob> change) {
-    // The progress of a job that finished already (or was forgotten) changes nothing.
-    jobs.computeIfPresent(jobId, (id, job) -> job.finished() ? job : change.apply(job));
-    return this;
+  private StatusReply<RunAllJob> answer(State state, String jobId) {
+    return state
+        .job(jobId)
+        .filter(this::kept)
+        .map(StatusReply::success)
+        .orElseGet(RunAllEntity::noSuchJob);
   }
 
-  private Behavior<Command> onFinished(RunAllFinished done) {
-    runningJob = null;
-    getContext().scheduleOnce(jobsKeptFor, getContext().getSelf(), new ForgetJob(done.jobId()));
+  /** Whether a job can still be read: running, or finished less than {@code jobsKeptFor} ago. */
+  private boolean kept(RunAllJob job) {
+    return !job.finished() || job.finishedAt().plus(jobsKeptFor).isAfter(Instant.now());
+  }
+
+  private ReplyEffect<Event, State> onAwait(State state, AwaitRunAllJob cmd) {
+    Optional<RunAllJob> job = state.job(cmd.jobId());
+    if (job.isPresent() && !job.get().finished() && job.get().id().equals(runningHere)) {
+      awaiting.add(cmd.replyTo());
+      return Effect().noReply();
+    }
+    return Effect()
+        .persist(interrupted(state))
+        .thenReply(cmd.replyTo(), s -> answer(s, cmd.jobId()));
+  }
+
+  private ReplyEffect<Event, State> onStart(State state, StartRunAll cmd) {
+    if (runningHere != null)
+      return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
+    String jobId = UUID.randomUUID().toString();
+    List<Event> events = new ArrayList<>(interrupted(state));
+    events.add(new JobStarted(jobId, Instant.now(), cmd.watchIds()));
+    return Effect()
+        .persist(events)
+        .thenRun(s -> run(jobId, cmd.watchIds()))
+        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.job(jobId).orElseThrow()));
+  }
+
+  private void run(String jobId, List<String> watchIds) {
+    runningHere = jobId;
+    keepAliveWhileRunning();
+    ActorRef<Command> self = context.getSelf();
+    context.pipeToSelf(
+        runAll.run(
+            owner,
+            watchIds,
+            new RunAllWatches.Progress() {
+              @Override
+              public void listed(int total) {
+                self.tell(new RunAllListed(jobId, total));
+              }
+
+              @Override
+              public void finished(RunAllResult.WatchOutcome outcome) {
+                self.tell(new RunAllProgressed(jobId, outcome));
+              }
+            }),
+        (result, failure) -> new RunAllFinished(jobId, result, failure));
+  }
+
+  private ReplyEffect<Event, State> onFinished(State state, RunAllFinished done) {
+    if (!done.jobId().equals(runningHere)) return Effect().noReply();
     if (done.failure() != null)
-      getContext().getLog().error("event=run-all-failed owner={}", owner, done.failure());
-    RunAllJob job =
-        jobs.computeIfPresent(
-            done.jobId(),
-            (id, running) ->
-                done.failure() != null
-                    ? running.failed(RUN_ALL_FAILED, Instant.now())
-                    : running.done(done.result(), Instant.now()));
-    awaiting.forEach(waiter -> waiter.tell(job == null ? noSuchJob() : StatusReply.success(job)));
-    awaiting.clear();
-    return this;
+      context.getLog().error("event=run-all-failed owner={}", owner, done.failure());
+    List<Event> events = new ArrayList<>();
+    if (done.failure() != null) {
+      events.add(new JobFinished(done.jobId(), Instant.now(), null, RUN_ALL_FAILED));
+    } else {
+      // outcomes the progress did not report come after those it did, so the order a follower
+      // saw (and resumes from) stays the job's order
+      Set<String> reported = new HashSet<>();
+      state.job(done.jobId()).orElseThrow().outcomes().forEach(o -> reported.add(o.watchId()));
+      for (RunAllResult.WatchOutcome o : done.result().outcomes())
+        if (reported.add(o.watchId())) events.add(new OutcomeRecorded(done.jobId(), o));
+      events.add(new JobFinished(done.jobId(), Instant.now(), done.result().summary(), null));
+    }
+    return Effect()
+        .persist(events)
+        .thenRun(
+            s -> {
+              runningHere = null;
+              keepAliveWhileRunning();
+              // who waited hears the job however short it is kept
+              StatusReply<RunAllJob> reply =
+                  s.job(done.jobId()).map(StatusReply::success).orElseGet(RunAllEntity::noSuchJob);
+              awaiting.forEach(waiter -> waiter.tell(reply));
+              awaiting.clear();
+            })
+        .thenNoReply();
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return newEventHandlerBuilder()
+        .forAnyState()
+        .onEvent(
+            JobStarted.class, (state, e) -> new State(keptBefore(state.jobs(), e), e.watchIds()))
+        .onEvent(
+            JobListed.class,
+            (state, e) ->
+                new State(
+                    change(state.jobs(), e.jobId(), j -> j.withTotal(e.total())),
+                    state.runningWatchIds()))
+        .onEvent(
+            OutcomeRecorded.class,
+            (state, e) ->
+                new State(
+                    change(state.jobs(), e.jobId(), j -> j.with(e.outcome())),
+                    state.runningWatchIds()))
+        .onEvent(
+            JobFinished.class,
+            (state, e) ->
+                new State(
+                    change(
+                        state.jobs(),
+                        e.jobId(),
+                        j ->
+                            e.error() != null
+                                ? j.failed(e.error(), e.at())
+                                : j.done(e.summary(), e.at())),
+                    List.of()))
+        .build();
+  }
+
+  /**
+   * The jobs kept once {@code started} joins them: those finished less than {@code jobsKeptFor}
+   * before it, the newest {@link #JOBS_KEPT} of them with the new one.
+   */
+  private List<RunAllJob> keptBefore(List<RunAllJob> jobs, JobStarted started) {
+    List<RunAllJob> kept = new ArrayList<>();
+    for (RunAllJob j : jobs)
+      if (!j.finished() || j.finishedAt().plus(jobsKeptFor).isAfter(started.at())) kept.add(j);
+    kept.add(RunAllJob.started(started.jobId(), started.at()));
+    return List.copyOf(kept.subList(Math.max(0, kept.size() - JOBS_KEPT), kept.size()));
+  }
+
+  /** The jobs with a running one changed; a finished (or forgotten) job stays as it is. */
+  private static List<RunAllJob> change(
+      List<RunAllJob> jobs, String jobId, UnaryOperator<RunAllJob> change) {
+    return jobs.stream()
+        .map(j -> j.id().equals(jobId) && !j.finished() ? change.apply(j) : j)
+        .toList();
   }
 
   private static StatusReply<RunAllJob> noSuchJob() {
@@ -257,23 +419,24 @@ public final class RunAllEntity extends AbstractBehavior<RunAllEntity.Command> {
   }
 
   /**
-   * Keeps the entity in memory (ticks through the shard) while it holds a job, running or kept, and
-   * lets it passivate again once it holds none.
+   * Keeps the entity in memory (ticks through the shard) while a run is in flight here: its
+   * progress comes to this incarnation only. Kept jobs are in the journal, so it passivates freely
+   * otherwise.
    */
-  private void keepAliveWhileNeeded() {
-    if (jobs.isEmpty() && runningJob == null) {
+  private void keepAliveWhileRunning() {
+    if (runningHere == null) {
       if (keepAlive != null) keepAlive.cancel();
       keepAlive = null;
     } else if (keepAlive == null) {
       keepAlive =
-          getContext()
+          context
               .getSystem()
               .scheduler()
               .scheduleAtFixedRate(
                   keepAliveEvery,
                   keepAliveEvery,
                   () -> viaShard.tell(new KeepAlive()),
-                  getContext().getExecutionContext());
+                  context.getExecutionContext());
     }
   }
 }

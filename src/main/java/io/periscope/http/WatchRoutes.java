@@ -40,7 +40,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -159,7 +158,9 @@ public final class WatchRoutes implements Routes {
         new Endpoint(
             GET,
             "/watches/run-all/jobs/{job}/events",
-            (caller, p) -> jobEvents(caller.accountId(), p.get("job"))));
+            (caller, p) ->
+                optionalHeaderValueByName(
+                    "Last-Event-ID", last -> jobEvents(caller.accountId(), p.get("job"), last))));
   }
 
   /**
@@ -304,10 +305,27 @@ public final class WatchRoutes implements Routes {
 
   /**
    * The job as server-sent events: an {@code outcome} event per finished watch (those finished
-   * before the client came first), then {@code done} with the final job. The stream polls the owner
-   * entity, so it works from any node.
+   * before the client came first), its id the outcome's place in the job from 1, then {@code done}
+   * with the final job. A client back with {@code Last-Event-ID} gets the outcomes after that one.
+   * The stream polls the run-all entity, whose jobs are journaled, so it works from any node and
+   * after the node that ran the job died.
    */
-  private Route jobEvents(String owner, String jobId) {
+  private Route jobEvents(String owner, String jobId, Optional<String> lastEventId) {
+    int after;
+    try {
+      after = lastEventId.map(String::strip).map(Integer::parseInt).orElse(0);
+    } catch (NumberFormatException e) {
+      after = -1;
+    }
+    if (after < 0)
+      return answer(
+          Reply.invalid(
+              List.of(
+                  Issue.at(
+                      "must be the id of an outcome event (a whole number)",
+                      "header",
+                      "Last-Event-ID"))));
+    int[] sent = {after};
     return onSuccess(
         runs.runAllJob(owner, jobId),
         job ->
@@ -317,15 +335,22 @@ public final class WatchRoutes implements Routes {
                 job,
                 RunAllJob::finished,
                 () -> runs.runAllJob(owner, jobId),
-                WatchRoutes::eventsOf));
+                // a run-all's outcomes are counted, not keyed: Last-Event-ID is a count
+                (look, keysSent) -> eventsOf(look, sent)));
   }
 
-  /** The events a look at the job adds: outcomes not sent yet, and done once it finished. */
-  private static List<ServerSentEvent> eventsOf(RunAllJob job, Set<String> sent) {
+  /**
+   * The events a look at the job adds: outcomes after the first {@code sent[0]} (a job's outcomes
+   * only grow, in order), and done once it finished.
+   */
+  private static List<ServerSentEvent> eventsOf(RunAllJob job, int[] sent) {
     List<ServerSentEvent> events = new ArrayList<>();
-    for (RunAllResult.WatchOutcome o : job.outcomes()) {
-      if (sent.add(o.watchId()))
-        events.add(ServerSentEvent.create(Json.text(OutcomeView.of(o)), "outcome"));
+    List<RunAllResult.WatchOutcome> outcomes = job.outcomes();
+    for (; sent[0] < outcomes.size(); sent[0]++) {
+      RunAllResult.WatchOutcome o = outcomes.get(sent[0]);
+      events.add(
+          ServerSentEvent.create(
+              Json.text(OutcomeView.of(o)), "outcome", Integer.toString(sent[0] + 1)));
     }
     if (job.finished()) events.add(ServerSentEvent.create(Json.text(JobView.of(job)), "done"));
     return events;

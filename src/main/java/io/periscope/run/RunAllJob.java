@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * A run-all as its owner follows it: {@code running} with the outcomes of the watches finished so
  * far, then {@code done} with the summary, or {@code failed} with an error. {@code total} is the
- * number of watches it covers, 0 until it has looked them up. Kept in memory by the account entity
- * (see {@link #KEPT_FOR}).
+ * number of watches it covers, 0 until it has looked them up. Journaled by the run-all entity, kept
+ * for {@link #KEPT_FOR} after it finished.
  */
 public record RunAllJob(
     String id,
@@ -26,7 +26,7 @@ public record RunAllJob(
   public static final String FAILED = "failed";
 
   /** How long a finished job can still be read. */
-  public static final java.time.Duration KEPT_FOR = java.time.Duration.ofHours(1);
+  public static final java.time.Duration KEPT_FOR = java.time.Duration.ofDays(1);
 
   public RunAllJob {
     outcomes = List.copyOf(outcomes);
@@ -50,17 +50,9 @@ public record RunAllJob(
     return new RunAllJob(id, status, startedAt, finishedAt, total, more, summary, error);
   }
 
-  /** Done: the result's outcomes replace the ones gathered on the way (same watches, in order). */
-  public RunAllJob done(RunAllResult result, Instant at) {
-    return new RunAllJob(
-        id,
-        DONE,
-        startedAt,
-        at,
-        result.summary().total(),
-        result.outcomes(),
-        result.summary(),
-        null);
+  /** Done with the outcomes gathered on the way, in the order they came. */
+  public RunAllJob done(RunAllResult.Summary summary, Instant at) {
+    return new RunAllJob(id, DONE, startedAt, at, summary.total(), outcomes, summary, null);
   }
 
   public RunAllJob failed(String why, Instant at) {

@@ -188,6 +188,30 @@ public class RunAllRoutesTest {
               HttpResponse.BodyHandlers.ofString());
       assertEquals(3, late.body().split("event: ?outcome", -1).length - 1);
       assertEquals(1, late.body().split("event: ?done", -1).length - 1);
+      // a client back with the id of the second outcome gets the third, then done
+      HttpResponse<String> resumed =
+          http.send(
+              HttpRequest.newBuilder(service.uri("/watches/run-all/jobs/" + id + "/events"))
+                  .timeout(Duration.ofSeconds(30))
+                  .header("Authorization", "Bearer " + token)
+                  .header("Last-Event-ID", "2")
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(1, resumed.body().split("event: ?outcome", -1).length - 1);
+      assertTrue(resumed.body().contains("\"watchId\":\"c\""));
+      assertTrue(resumed.body().matches("(?s).*id: ?3\\b.*"));
+      assertEquals(1, resumed.body().split("event: ?done", -1).length - 1);
+      HttpResponse<String> badId =
+          http.send(
+              HttpRequest.newBuilder(service.uri("/watches/run-all/jobs/" + id + "/events"))
+                  .timeout(Duration.ofSeconds(30))
+                  .header("Authorization", "Bearer " + token)
+                  .header("Last-Event-ID", "x")
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(400, badId.statusCode());
       // finished, so a new one may start
       String next =
           InProcessService.json(post(service, "/watches/run-all?async=true", token), 202)
