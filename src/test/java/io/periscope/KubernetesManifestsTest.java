@@ -834,6 +834,33 @@ public class KubernetesManifestsTest {
     assertEquals("", config.getString("pekko.remote.artery.bind.hostname"));
   }
 
+  /**
+   * Keep-majority downs a minority: with two of three pods on one Kubernetes node, losing that node
+   * would down the third too. So no two pods share a node while another node has none (a hard
+   * rule), and zones are spread where there are any (a soft rule, so that fewer zones still run).
+   */
+  @Test
+  public void thePodsSpreadOverNodesHardAndOverZonesSoftly() {
+    assumeTrue("one pod has nothing to spread", cluster());
+    assertEquals(
+        "keep-majority", config.getString("pekko.cluster.split-brain-resolver.active-strategy"));
+    Map<String, String> labels = strings(pod.at("/metadata/labels"));
+    Map<String, JsonNode> byKey = new HashMap<>();
+    for (JsonNode constraint : pod.at("/spec/topologySpreadConstraints")) {
+      byKey.put(constraint.path("topologyKey").asText(), constraint);
+      assertEquals(1, constraint.path("maxSkew").asInt());
+      assertEquals(
+          "it counts the Periscope pods",
+          labels,
+          strings(constraint.at("/labelSelector/matchLabels")));
+    }
+    assertEquals(
+        "DoNotSchedule", byKey.get("kubernetes.io/hostname").path("whenUnsatisfiable").asText());
+    assertEquals(
+        "ScheduleAnyway",
+        byKey.get("topology.kubernetes.io/zone").path("whenUnsatisfiable").asText());
+  }
+
   @Test
   public void disruptionsTakeOnePodAtATimeAndLeaveAMajorityUp() {
     assumeTrue("one pod has no disruption to budget", cluster());
