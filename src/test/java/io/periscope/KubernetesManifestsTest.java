@@ -77,9 +77,9 @@ public class KubernetesManifestsTest {
 
   public KubernetesManifestsTest(String overlay) {
     this.overlay = overlay;
-    manifests = new ArrayList<>(rendered(overlay));
+    manifests = new ArrayList<>(rendered(K8S.resolve("overlays").resolve(overlay)));
     manifests.addAll(readAll(K8S.resolve("example")));
-    manifests.addAll(readAll(K8S.resolve("monitoring")));
+    manifests.addAll(rendered(K8S.resolve("monitoring")));
     deployment = only("Deployment", "periscope");
     pod = deployment.at("/spec/template");
     container = pod.at("/spec/containers/0");
@@ -95,16 +95,15 @@ public class KubernetesManifestsTest {
     return overlay.equals(CLUSTER);
   }
 
-  /** What {@code kubectl kustomize k8s/overlays/<overlay>} makes of the overlay. */
-  private static List<JsonNode> rendered(String overlay) {
+  /** What {@code kubectl kustomize} makes of the Kustomization in {@code dir}. */
+  private static List<JsonNode> rendered(Path dir) {
     try {
       Process kubectl =
-          new ProcessBuilder(
-                  "kubectl", "kustomize", K8S.resolve("overlays").resolve(overlay).toString())
+          new ProcessBuilder("kubectl", "kustomize", dir.toString())
               .redirectError(ProcessBuilder.Redirect.INHERIT)
               .start();
       byte[] out = kubectl.getInputStream().readAllBytes();
-      assertEquals("kubectl kustomize " + overlay + " builds", 0, kubectl.waitFor());
+      assertEquals("kubectl kustomize " + dir + " builds", 0, kubectl.waitFor());
       List<JsonNode> all = new ArrayList<>();
       for (JsonNode doc : YAML.readValues(YAML.createParser(out), JsonNode.class).readAll())
         if (doc != null && !doc.isEmpty()) all.add(doc);
@@ -891,7 +890,14 @@ public class KubernetesManifestsTest {
             Set.of("warning", "critical").contains(rule.at("/labels/severity").asText()));
         assertFalse(name, rule.at("/annotations/summary").asText().isBlank());
         assertFalse(name, rule.at("/annotations/description").asText().isBlank());
-        assertTrue(name + " is explained in docs/operations.md", operations.contains(name));
+        assertTrue(
+            name + " has its runbook section in docs/operations.md",
+            operations.contains("\n### " + name + "\n"));
+        assertTrue(
+            name + " links to its runbook",
+            rule.at("/annotations/runbook_url")
+                .asText()
+                .endsWith("/docs/operations.md#" + name.toLowerCase(java.util.Locale.ROOT)));
       }
     }
     assertTrue(
@@ -903,7 +909,90 @@ public class KubernetesManifestsTest {
                 "PeriscopeKeyPoolExhausted",
                 "PeriscopeJournalWriteFailures",
                 "PeriscopeNodeUnreachable",
-                "PeriscopeHttpErrors")));
+                "PeriscopeHttpErrors",
+                "PeriscopeTargetDown",
+                "PeriscopeClusterBelowSize",
+                "PeriscopeSchedulerStalled",
+                "PeriscopeDeliveriesFailing")));
+  }
+
+  /** Prometheus's own checker accepts the rules (the PrometheusRule's spec, a rules file). */
+  @Test
+  public void promtoolAcceptsTheRules() throws Exception {
+    Path file = Files.createTempFile("periscope-rules", ".yml");
+    try {
+      YAML.writeValue(file.toFile(), only("PrometheusRule", "periscope").path("spec"));
+      Process promtool =
+          new ProcessBuilder("promtool", "check", "rules", file.toString())
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(promtool.getInputStream().readAllBytes());
+      assertEquals(out, 0, promtool.waitFor());
+      assertTrue(out, out.contains("SUCCESS"));
+    } finally {
+      Files.delete(file);
+    }
+  }
+
+  /**
+   * The Prometheus Operator scrapes the management port of every pod, with the token of the Secret
+   * the pods read, through a Service no client uses; the rules' job is that Service's name.
+   */
+  @Test
+  public void theServiceMonitorScrapesTheManagementPortWithTheToken() throws IOException {
+    JsonNode monitor = only("ServiceMonitor", "periscope");
+    List<JsonNode> services =
+        all("Service").stream()
+            .filter(
+                s ->
+                    strings(s.at("/metadata/labels"))
+                        .entrySet()
+                        .containsAll(strings(monitor.at("/spec/selector/matchLabels")).entrySet()))
+            .toList();
+    assertEquals("the ServiceMonitor selects one Service", 1, services.size());
+    JsonNode service = services.get(0);
+    assertEquals("None", service.at("/spec/clusterIP").asText());
+    assertTrue(
+        strings(pod.at("/metadata/labels"))
+            .entrySet()
+            .containsAll(strings(service.at("/spec/selector")).entrySet()));
+    JsonNode endpoint = monitor.at("/spec/endpoints/0");
+    JsonNode port = service.at("/spec/ports/0");
+    assertEquals(port.path("name").asText(), endpoint.path("port").asText());
+    assertEquals("management", port.path("targetPort").asText());
+    assertEquals("/metrics", endpoint.path("path").asText());
+    assertEquals(
+        secret.at("/metadata/name").asText(),
+        endpoint.at("/authorization/credentials/name").asText());
+    assertEquals("METRICS_TOKEN", endpoint.at("/authorization/credentials/key").asText());
+    assertTrue(
+        "the rules read the ServiceMonitor's job",
+        Files.readString(RULES).contains("job=\"" + service.at("/metadata/name").asText() + "\""));
+  }
+
+  /** Every query of the dashboard is narrowed by its namespace and pod selectors. */
+  @Test
+  public void theDashboardSelectsANamespaceAndPods() throws IOException {
+    JsonNode dashboard = new ObjectMapper().readTree(DASHBOARD.toFile());
+    Set<String> variables = new HashSet<>();
+    dashboard.at("/templating/list").forEach(v -> variables.add(v.path("name").asText()));
+    assertTrue(variables.containsAll(Set.of("datasource", "namespace", "pod")));
+    java.util.regex.Matcher selector =
+        Pattern.compile("\\b(?:periscope|http_server|jvm|process)_[a-z0-9_]+(\\{[^}]*\\})?")
+            .matcher("");
+    for (JsonNode panel : dashboard.path("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        selector.reset(target.path("expr").asText());
+        while (selector.find()) {
+          String labels = String.valueOf(selector.group(1));
+          assertTrue(
+              selector.group(),
+              labels.contains("namespace=~\"$namespace\"") && labels.contains("pod=~\"$pod\""));
+        }
+      }
+    }
+    assertTrue(
+        "the dashboard shows the versions running", metricsRead().contains("periscope_build_info"));
   }
 
   @Test
