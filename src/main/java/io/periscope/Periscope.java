@@ -18,6 +18,8 @@ import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.auth.UnverifiedAccounts;
+import io.periscope.backtest.BacktestJobs;
+import io.periscope.backtest.Backtester;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
@@ -37,6 +39,7 @@ import io.periscope.http.AccountRoutes;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
+import io.periscope.http.BacktestRoutes;
 import io.periscope.http.ChannelRoutes;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
@@ -46,6 +49,7 @@ import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.QuotaRoutes;
+import io.periscope.http.SourceRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
@@ -93,6 +97,7 @@ import io.periscope.source.ArticleExtractor;
 import io.periscope.source.CollectionBudget;
 import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
+import io.periscope.source.FeedFinder;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.transfer.Transfers;
@@ -126,6 +131,10 @@ public final class Periscope {
   private final Metrics metrics;
   private final NotifyMeters notifyMeters;
   private final ModelMeters modelMeters;
+
+  /** Streams the backtests run on. */
+  private final ActorSystem<?> system;
+
   private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
@@ -160,6 +169,7 @@ public final class Periscope {
   private final Watches watches;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
+  private final FeedFinder feedFinder;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -203,6 +213,7 @@ public final class Periscope {
    */
   public Periscope(
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
+    this.system = system;
     this.settings = Settings.from(config);
     this.metrics = Metrics.get(system);
     this.serving = Serving.get(system);
@@ -362,7 +373,9 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
-    this.pipeline = pipeline(config, userUrls, notifier, runAlerts);
+    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+    this.feedFinder = new FeedFinder(userUrls, collection);
+    this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -384,8 +397,7 @@ public final class Periscope {
   }
 
   private Pipeline pipeline(
-      Config config, SafeHttp userUrls, Notifier notifier, RepeatedAlerts runAlerts) {
-    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+      SafeHttp userUrls, CollectionBudget collection, Notifier notifier, RepeatedAlerts runAlerts) {
     return new Pipeline(
         new FeedCollector(userUrls, collection),
         search,
@@ -574,6 +586,15 @@ public final class Periscope {
         new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
+    HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
+    Backtester backtester =
+        new Backtester(
+            system,
+            runPages,
+            feedbacks,
+            new PooledModel(models.verdicts(), keyPools, modelMeters),
+            quotas::useModelCall,
+            usage);
     return new HttpApi(
         tokens,
         sessions,
@@ -613,9 +634,10 @@ public final class Periscope {
             sealedChannels,
             runs,
             runPages,
+            feedFinder,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
-            new HeldSlots<>(settings.eventStreamsPerAccount())),
+            eventStreams),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -643,6 +665,15 @@ public final class Periscope {
             entities,
             asks),
         new UsageRoutes(usage, accounts, entities, asks),
+        new BacktestRoutes(
+            backtester,
+            new BacktestJobs(backtester, Clock.systemUTC()),
+            entities,
+            asks,
+            aiLimiter,
+            settings.maxBodyBytes(),
+            eventStreams,
+            settings.scheduleTimeZone()),
         new DryRunRoutes(
             new DryRuns(
                 pipeline::trial,
@@ -652,6 +683,13 @@ public final class Periscope {
                 Clock.systemUTC()),
             channelPolicy,
             aiLimiter,
+            settings.maxBodyBytes()),
+        new SourceRoutes(
+            feedFinder,
+            new FixedWindowRateLimiter(
+                    limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+                .counted(meters, "sources"),
+            watches,
             settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }

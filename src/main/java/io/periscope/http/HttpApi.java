@@ -81,7 +81,9 @@ public final class HttpApi {
       OpenApiRoutes openApi,
       ChannelRoutes channels,
       UsageRoutes usage,
+      BacktestRoutes backtests,
       DryRunRoutes dryRuns,
+      SourceRoutes sources,
       WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
@@ -102,7 +104,9 @@ public final class HttpApi {
             openApi,
             channels,
             usage,
+            backtests,
             dryRuns,
+            sources,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));

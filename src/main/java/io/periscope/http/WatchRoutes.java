@@ -27,8 +27,10 @@ import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
+import io.periscope.source.FeedFinder;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
 import io.periscope.watches.Watches;
 import java.time.Duration;
@@ -41,10 +43,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.pattern.AskTimeoutException;
@@ -61,11 +61,13 @@ public final class WatchRoutes implements Routes {
   private final RunPages history;
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
+  private final SourceWarnings warnings;
 
   /**
    * @param watches refuses a watch naming a channel its owner may not use (400) or past its owner's
    *     quotas (400 on its schedule, 409 otherwise)
    * @param sealed seals the credentials of the channels stored; answers show them masked
+   * @param finder looks at a saved watch's new rss sources, for the answer's warnings
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
    * @param eventStreams the job event streams each account may hold open on this node
    *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
@@ -75,6 +77,7 @@ public final class WatchRoutes implements Routes {
       SealedChannels sealed,
       OnDemandRuns runs,
       RunPages history,
+      FeedFinder finder,
       long maxBody,
       ZoneId scheduleZone,
       HeldSlots<String> eventStreams) {
@@ -85,6 +88,7 @@ public final class WatchRoutes implements Routes {
     this.history = history;
     this.maxBody = maxBody;
     this.eventStreams = eventStreams;
+    this.warnings = new SourceWarnings(finder);
   }
 
   /** The body of GET /watches. */
@@ -184,12 +188,6 @@ public final class WatchRoutes implements Routes {
    * arrives).
    */
   static final Duration RUN_ALL_WAIT = EntityRunAll.RUN_ALL_WAIT;
-
-  /** How often a follower of a run-all job looks at it. */
-  static final Duration JOB_POLL = Duration.ofMillis(500);
-
-  /** An event stream with nothing to say sends a comment this often, so no proxy closes it. */
-  static final Duration EVENTS_HEARTBEAT = Duration.ofSeconds(15);
 
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
@@ -312,33 +310,14 @@ public final class WatchRoutes implements Routes {
   private Route jobEvents(String owner, String jobId) {
     return onSuccess(
         runs.runAllJob(owner, jobId),
-        job -> {
-          if (!eventStreams.take(owner))
-            return answer(
-                Reply.error(
-                        StatusCodes.TOO_MANY_REQUESTS,
-                        "this account already follows "
-                            + eventStreams.perKey()
-                            + " event streams; close one first")
-                    .withHeader(
-                        RawHeader.create(
-                            "Retry-After", Long.toString(EVENTS_HEARTBEAT.toSeconds()))));
-          Set<String> sent = new HashSet<>();
-          var looks =
-              job.finished()
-                  ? org.apache.pekko.stream.javadsl.Source.single(job)
-                  : org.apache.pekko.stream.javadsl.Source.single(job).concat(follow(owner, jobId));
-          return completeOK(
-              looks
-                  .mapConcat(look -> eventsOf(look, sent))
-                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat)
-                  .watchTermination(
-                      (notUsed, ended) -> {
-                        ended.whenComplete((done, failure) -> eventStreams.release(owner));
-                        return notUsed;
-                      }),
-              EventStreamMarshalling.toEventStream());
-        });
+        job ->
+            JobEvents.stream(
+                owner,
+                eventStreams,
+                job,
+                RunAllJob::finished,
+                () -> runs.runAllJob(owner, jobId),
+                WatchRoutes::eventsOf));
   }
 
   /** The events a look at the job adds: outcomes not sent yet, and done once it finished. */
@@ -350,13 +329,6 @@ public final class WatchRoutes implements Routes {
     }
     if (job.finished()) events.add(ServerSentEvent.create(Json.text(JobView.of(job)), "done"));
     return events;
-  }
-
-  /** The job, looked at every {@link #JOB_POLL} until it finished (that look included). */
-  private org.apache.pekko.stream.javadsl.Source<RunAllJob, ?> follow(String owner, String jobId) {
-    return org.apache.pekko.stream.javadsl.Source.tick(JOB_POLL, JOB_POLL, "look")
-        .mapAsync(1, look -> runs.runAllJob(owner, jobId))
-        .takeWhile(job -> !job.finished(), true);
   }
 
   /**
@@ -424,7 +396,8 @@ public final class WatchRoutes implements Routes {
     Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
     return watches
         .create(caller.role(), watch, opened.store(watch))
-        .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)));
+        .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
+        .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()));
   }
 
   private CompletionStage<Reply> read(String owner, String id) {
@@ -443,13 +416,28 @@ public final class WatchRoutes implements Routes {
               SealedChannels.Opened opened =
                   sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
               Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
-              return watches.replace(role, watch, opened.store(watch));
-            })
-        .thenApply(watch -> ok(SealedChannels.mask(watch)));
+              return watches
+                  .replace(role, watch, opened.store(watch))
+                  .thenCompose(
+                      saved ->
+                          warnings.warned(
+                              ok(SealedChannels.mask(saved)), saved.sources(), known(stored)));
+            });
   }
 
   private CompletionStage<Reply> remove(String owner, String id) {
     return watches.delete(owner, id).thenApply(done -> Reply.noContent());
+  }
+
+  /** The URLs of the rss sources a stored watch had. */
+  private static Set<String> known(Optional<Watch> stored) {
+    Set<String> urls = new HashSet<>();
+    stored.ifPresent(
+        w ->
+            w.sources().stream()
+                .filter(s -> WatchSource.RSS.equals(s.type()))
+                .forEach(s -> urls.add(s.value())));
+    return urls;
   }
 
   static Refusal noSuchWatch() {

@@ -1,10 +1,8 @@
 package io.periscope.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.entity.Asks;
 import io.periscope.json.Issue;
-import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.llm.Judged;
 import io.periscope.llm.ModelUsage;
@@ -114,19 +112,9 @@ public final class DryRuns {
         .thenApply(record -> Result.of(watch.id(), record));
   }
 
-  /**
-   * {@code stored} with the body's overrides, checked as a replace would check the watch they make
-   * (a {@code weakThreshold} of null removes it). Its channels are left out: a dry run sends
-   * nothing.
-   */
+  /** {@code stored} with the body's overrides (see {@link WatchValidator#overridden}). */
   Watch overridden(Watch stored, JsonNode body) {
-    ObjectNode merged = Json.MAPPER.valueToTree(stored.withChannels(List.of()));
-    if (body != null)
-      OVERRIDES.forEach(
-          field -> {
-            if (body.has(field)) merged.set(field, body.get(field));
-          });
-    return WatchValidator.validate(merged, stored.id(), stored.owner(), scheduleZone);
+    return WatchValidator.overridden(stored, body, OVERRIDES, scheduleZone);
   }
 
   /**

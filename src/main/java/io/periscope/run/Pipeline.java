@@ -174,7 +174,8 @@ public final class Pipeline implements RunPipeline {
       List<RunItems.Collected> setAside,
       List<String> remapped,
       Map<String, Instant> baselined,
-      int recovered) {}
+      int recovered,
+      List<RunRecord.FeedFound> feedsFound) {}
 
   /**
    * The recency window of a source without {@code recencyDays}: an item published more than this
@@ -240,10 +241,26 @@ public final class Pipeline implements RunPipeline {
                 else fresh.add(item);
               }
               int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
+              List<RunRecord.FeedFound> feedsFound = new ArrayList<>();
+              for (int i = 0; i < results.size(); i++) {
+                String feed = results.get(i).feedFound();
+                if (feed != null)
+                  feedsFound.add(new RunRecord.FeedFound(watch.sources().get(i).value(), feed));
+              }
               Progress run =
                   new Progress(
-                      watch, mode, trigger, startedAt, items, errors, fresh, setAside, remapped,
-                      baselined, recovered);
+                      watch,
+                      mode,
+                      trigger,
+                      startedAt,
+                      items,
+                      errors,
+                      fresh,
+                      setAside,
+                      remapped,
+                      baselined,
+                      recovered,
+                      feedsFound);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
                 failed(
                     run,
@@ -255,7 +272,7 @@ public final class Pipeline implements RunPipeline {
                         run,
                         RunRecord.ERROR,
                         null,
-                        new RunRecord.Collection(0, 0, 0, 0),
+                        new RunRecord.Collection(0, 0, 0, 0, 0, feedsFound),
                         null,
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
@@ -273,7 +290,7 @@ public final class Pipeline implements RunPipeline {
                         run,
                         RunRecord.NOTHING_NEW,
                         null,
-                        new RunRecord.Collection(0, items.size(), 0, 0, recovered),
+                        new RunRecord.Collection(0, items.size(), 0, 0, recovered, feedsFound),
                         null,
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
@@ -361,7 +378,12 @@ public final class Pipeline implements RunPipeline {
     int extracted = (int) texts.stream().filter(Optional::isPresent).count();
     RunRecord.Collection collection =
         new RunRecord.Collection(
-            attempted, run.items().size(), extracted, attempted - extracted, run.recovered());
+            attempted,
+            run.items().size(),
+            extracted,
+            attempted - extracted,
+            run.recovered(),
+            run.feedsFound());
     List<VerdictPrompt.Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < run.fresh().size(); i++) {
       Item item = run.fresh().get(i).item();
@@ -472,7 +494,7 @@ public final class Pipeline implements RunPipeline {
   }
 
   /** The outcome of a judged run, and the rule that decided it, as the run record says it. */
-  record Decision(String outcome, String rule) {}
+  public record Decision(String outcome, String rule) {}
 
   /**
    * The alert rule (docs/model-protocol.md, "Evidence and trust"): thresholds first; then a
@@ -481,7 +503,7 @@ public final class Pipeline implements RunPipeline {
    * domains. A confirmed alert that misses either is at most a weak one (none without a
    * weakThreshold).
    */
-  static Decision decide(Watch watch, Verdict verdict, String tier) {
+  public static Decision decide(Watch watch, Verdict verdict, String tier) {
     String outcome = outcomeOf(watch, verdict.met(), verdict.confidence());
     if (outcome.equals(RunRecord.NO_MATCH))
       return new Decision(outcome, "not met at or above a threshold");
@@ -664,6 +686,14 @@ public final class Pipeline implements RunPipeline {
         i -> {
           if (i.url() != null && i.trust() != null) trustByUrl.putIfAbsent(i.url(), i.trust());
         });
+    return corroboratingTier(evidence, trustByUrl);
+  }
+
+  /**
+   * The strongest trust tier among the cited URLs, by {@code trustByUrl}; null when none has one.
+   */
+  public static String corroboratingTier(
+      List<Verdict.Evidence> evidence, Map<String, String> trustByUrl) {
     return evidence.stream()
         .map(e -> trustByUrl.get(e.url()))
         .filter(Objects::nonNull)
@@ -674,7 +704,8 @@ public final class Pipeline implements RunPipeline {
         .orElse(null);
   }
 
-  private static String problem(Throwable cause) {
+  /** What a failed verdict means, for a person. */
+  public static String problem(Throwable cause) {
     if (cause instanceof KeyPools.NoUsableKey) return "no usable model key is configured";
     if (cause instanceof InvalidModelOutput)
       return "the model did not produce a valid verdict, twice";

@@ -97,6 +97,38 @@ public final class RunPages {
         .thenCompose(run -> run);
   }
 
+  /**
+   * The newest {@code limit} runs that asked the model for a verdict ({@code alert}, {@code
+   * weak-alert}, {@code no-match}), newest first, whole as the journal keeps them (a run recorded
+   * before runs kept what they judged has no {@code judged}); one read of the journal.
+   */
+  public CompletionStage<List<RunRecord>> judgedRuns(String owner, String watchId, int limit) {
+    return journal
+        .foldEvents(
+            WatchEntity.TYPE_KEY.name(),
+            WatchEntity.entityId(owner, watchId),
+            new ArrayDeque<RunRecord>(),
+            (newest, event) -> {
+              RunRecord record = recordOf(event);
+              if (record != null && VERDICTS.contains(record.outcome())) {
+                newest.addFirst(record);
+                if (newest.size() > limit) newest.removeLast();
+              }
+              return newest;
+            })
+        .thenApply(List::copyOf);
+  }
+
+  private static final java.util.Set<String> VERDICTS =
+      java.util.Set.of(RunRecord.ALERT, RunRecord.WEAK_ALERT, RunRecord.NO_MATCH);
+
+  /** The run an event records, or null. */
+  private static RunRecord recordOf(Object event) {
+    return event instanceof WatchEntity.RunRecorded run
+        ? run.record()
+        : event instanceof WatchEntity.RunJudged run ? run.record() : null;
+  }
+
   /** The {@code limit} runs the journal keeps older than {@code before}. */
   private CompletionStage<WatchEntity.Runs> fromJournal(
       String owner, String watchId, int limit, String before) {
@@ -126,10 +158,7 @@ public final class RunPages {
     }
 
     Window add(Object event) {
-      RunRecord record =
-          event instanceof WatchEntity.RunRecorded run
-              ? run.record()
-              : event instanceof WatchEntity.RunJudged run ? run.record() : null;
+      RunRecord record = recordOf(event);
       if (record != null && !found) {
         if (record.runId().equals(before)) {
           found = true;
