@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -31,16 +32,23 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.pekko.remote.artery.tcp.ssl.RotatingKeysSSLEngineProvider;
 import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
 
 /**
- * Every manifest under k8s/ (and the Dockerfile) against the configuration the pods run with: the
- * kubernetes profile of conf/, fed by the ConfigMap, the pod's own variables and the files of the
- * mounted Secret. Labels, ports, probes, permissions, references, the variables a cluster node
- * needs, and what keeps the cluster closed: the "restricted" Pod Security profile, the
- * NetworkPolicy, remoting over mutual TLS, secrets as files, the Ingress's TLS.
+ * Each Kustomize overlay of k8s/ as {@code kubectl kustomize} renders it, with the examples of
+ * k8s/example/ an operator applies beside it, against the configuration the pods run with (and the
+ * Dockerfile): the profile of conf/ the overlay chooses, fed by the ConfigMap, the pod's own
+ * variables and the files of the mounted Secret. Labels, ports, probes, permissions, references,
+ * the variables a cluster node needs, and what keeps the cluster closed: the "restricted" Pod
+ * Security profile, the NetworkPolicy, remoting over mutual TLS, secrets as files, the Ingress's
+ * TLS.
  */
+@RunWith(Parameterized.class)
 public class KubernetesManifestsTest {
   private static final Path K8S = Path.of("k8s");
+  private static final String CLUSTER = "cluster";
   private static final Path RULES = K8S.resolve("monitoring/prometheus-rules.yaml");
   private static final Path DASHBOARD = K8S.resolve("monitoring/grafana-dashboard.json");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -52,19 +60,61 @@ public class KubernetesManifestsTest {
   private static final Set<String> WORKLOADS =
       Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job");
 
-  private final List<JsonNode> manifests = readAll();
-  private final JsonNode deployment = only("Deployment", "periscope");
-  private final JsonNode pod = deployment.at("/spec/template");
-  private final JsonNode container = pod.at("/spec/containers/0");
+  @Parameters(name = "{0}")
+  public static List<String> overlays() {
+    return List.of("single", CLUSTER);
+  }
 
-  /** The Secret the pods read, as example/secret.yaml ships it: every value empty. */
-  private final JsonNode secret = only("Secret", "periscope-secrets");
+  private final String overlay;
+  private final List<JsonNode> manifests;
+  private final JsonNode deployment;
+  private final JsonNode pod;
+  private final JsonNode container;
+  private final JsonNode secret;
+  private final Map<String, String> operatorSecrets;
+  private final Map<String, String> env;
+  private final Config config;
 
-  /** The same Secret as an operator fills it: each empty value made up, as openssl rand would. */
-  private final Map<String, String> operatorSecrets = filledIn(strings(secret.path("stringData")));
+  public KubernetesManifestsTest(String overlay) {
+    this.overlay = overlay;
+    manifests = new ArrayList<>(rendered(K8S.resolve("overlays").resolve(overlay)));
+    manifests.addAll(readAll(K8S.resolve("example")));
+    manifests.addAll(rendered(K8S.resolve("monitoring")));
+    deployment = only("Deployment", "periscope");
+    pod = deployment.at("/spec/template");
+    container = pod.at("/spec/containers/0");
+    // The Secret the pods read, as example/secret.yaml ships it: every value empty.
+    secret = only("Secret", "periscope-secrets");
+    // The same Secret as an operator fills it: each empty value made up, as openssl rand would.
+    operatorSecrets = filledIn(strings(secret.path("stringData")));
+    env = podEnvironment(operatorSecrets);
+    config = load(env);
+  }
 
-  private final Map<String, String> env = podEnvironment(operatorSecrets);
-  private final Config config = load(env);
+  private boolean cluster() {
+    return overlay.equals(CLUSTER);
+  }
+
+  /** What {@code kubectl kustomize} makes of the Kustomization in {@code dir}. */
+  private static List<JsonNode> rendered(Path dir) {
+    try {
+      Process kubectl =
+          new ProcessBuilder("kubectl", "kustomize", dir.toString())
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
+      byte[] out = kubectl.getInputStream().readAllBytes();
+      assertEquals("kubectl kustomize " + dir + " builds", 0, kubectl.waitFor());
+      List<JsonNode> all = new ArrayList<>();
+      for (JsonNode doc : YAML.readValues(YAML.createParser(out), JsonNode.class).readAll())
+        if (doc != null && !doc.isEmpty()) all.add(doc);
+      return all;
+    } catch (IOException e) {
+      throw new AssertionError("cannot run kubectl kustomize: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
 
   private static Config load(Map<String, String> env) {
     return Profiles.load(
@@ -83,9 +133,9 @@ public class KubernetesManifestsTest {
     return filled;
   }
 
-  private static List<JsonNode> readAll() {
+  private static List<JsonNode> readAll(Path dir) {
     List<JsonNode> all = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(K8S)) {
+    try (Stream<Path> files = Files.walk(dir)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
         for (JsonNode doc :
             YAML.readValues(YAML.createParser(file.toFile()), JsonNode.class).readAll()) {
@@ -235,31 +285,40 @@ public class KubernetesManifestsTest {
 
   @Test
   public void thePodsRunTheKubernetesProfileAndHaveEveryVariableAClusterNodeNeeds() {
-    assertEquals("kubernetes", Profiles.chosen(env));
-    assertTrue(
+    assertEquals(cluster() ? "kubernetes" : "kubernetes-single", Profiles.chosen(env));
+    assertEquals(
         "the pods find each other by cluster bootstrap",
+        cluster(),
         config.getBoolean("periscope.cluster.bootstrap"));
     Settings settings = Settings.from(config); // PUBLIC_URL and METRICS_TOKEN are there
     Node.requireSharedState(config, settings); // DATABASE_URL, AUTH_JWT_SECRET, ENCRYPTION_KEY too
     assertEquals(operatorSecrets.get("AUTH_JWT_SECRET"), settings.jwtSecret());
     assertEquals(operatorSecrets.get("METRICS_TOKEN"), config.getString("periscope.metrics.token"));
-    assertEquals(operatorSecrets.get("DATABASE_PASSWORD"), settings.database().password());
-    int replicas = deployment.at("/spec/replicas").asInt();
-    int contactPoints =
-        config.getInt(
-            "pekko.management.cluster.bootstrap.contact-point-discovery.required-contact-point-nr");
-    assertEquals("REQUIRED_CONTACT_POINT_NR is the replicas", replicas, contactPoints);
+    assertEquals("LOG_FORMAT", "json", config.getString("periscope.log-format"));
     String heap = env.get("JAVA_TOOL_OPTIONS");
     assertTrue(
         "the heap follows the container's memory limit", heap.contains("-XX:MaxRAMPercentage="));
     assertFalse("no fixed heap that would ignore the limit", heap.contains("-Xmx"));
     assertFalse(container.at("/resources/limits/memory").asText().isEmpty());
+    int replicas = deployment.at("/spec/replicas").asInt();
+    if (!cluster()) {
+      assertEquals("one node on the embedded journal", 1, replicas);
+      assertFalse(settings.database().configured());
+      return;
+    }
+    assertEquals(operatorSecrets.get("DATABASE_PASSWORD"), settings.database().password());
+    int contactPoints =
+        config.getInt(
+            "pekko.management.cluster.bootstrap.contact-point-discovery.required-contact-point-nr");
+    assertEquals("REQUIRED_CONTACT_POINT_NR is the replicas", replicas, contactPoints);
   }
 
   /**
-   * On a read-only root file system the service writes DATA_DIR and the JVM /tmp, each on an
-   * emptyDir. DATA_DIR is a folder inside its volume, which the service creates and so owns: it
-   * keeps it 0700, which it could not do to the volume's root, owned by root.
+   * On a read-only root file system the service writes DATA_DIR and the JVM /tmp, each on a volume:
+   * an emptyDir for the cluster's nodes (their journal is PostgreSQL), a claimed persistent one for
+   * the single node (its journal is a file in DATA_DIR). DATA_DIR is a folder inside its volume,
+   * which the service creates and so owns: it keeps it 0700, which it could not do to the volume's
+   * root, owned by root.
    */
   @Test
   public void theServiceWritesOnlyToItsVolumes() {
@@ -273,7 +332,22 @@ public class KubernetesManifestsTest {
     assertTrue(
         "DATA_DIR is a folder inside the volume",
         dataDir.getNameCount() > Path.of(data.path("mountPath").asText()).getNameCount());
-    assertTrue(volume(pod, data.path("name").asText()).has("emptyDir"));
+    JsonNode dataVolume = volume(pod, data.path("name").asText());
+    if (cluster()) {
+      assertTrue(dataVolume.has("emptyDir"));
+    } else {
+      only("PersistentVolumeClaim", dataVolume.at("/persistentVolumeClaim/claimName").asText());
+      assertFalse(dataVolume.has("emptyDir"));
+      assertTrue(
+          "the journal is in DATA_DIR",
+          config
+              .getString("pekko-persistence-jdbc.shared-databases.periscope.db.url")
+              .contains(dataDir.toAbsolutePath() + "/journal"));
+      assertEquals(
+          "one process holds the journal: no second pod during an update",
+          "Recreate",
+          deployment.at("/spec/strategy/type").asText());
+    }
     JsonNode tmp = mountAt(container, "/tmp");
     assertTrue(volume(pod, tmp.path("name").asText()).has("emptyDir"));
     assertTrue(container.at("/securityContext/readOnlyRootFilesystem").asBoolean());
@@ -287,7 +361,13 @@ public class KubernetesManifestsTest {
   public void theExampleSecretHoldsNothingAServiceStartsWith() {
     strings(secret.path("stringData"))
         .forEach((key, value) -> assertEquals(key + " ships empty", "", value));
-    for (String needed : List.of("METRICS_TOKEN", "AUTH_JWT_SECRET", "ENCRYPTION_KEY")) {
+    // the single node makes its own AUTH_JWT_SECRET and ENCRYPTION_KEY in DATA_DIR when they are
+    // empty
+    List<String> required =
+        cluster()
+            ? List.of("METRICS_TOKEN", "AUTH_JWT_SECRET", "ENCRYPTION_KEY")
+            : List.of("METRICS_TOKEN");
+    for (String needed : required) {
       Map<String, String> secrets = new HashMap<>(operatorSecrets);
       secrets.put(needed, "");
       Config shipped = load(podEnvironment(secrets));
@@ -370,7 +450,11 @@ public class KubernetesManifestsTest {
             "projected",
             "secret");
     Map<String, JsonNode> pods = podTemplates();
-    assertEquals(Set.of("Deployment periscope", "StatefulSet periscope-postgres"), pods.keySet());
+    assertEquals(
+        cluster()
+            ? Set.of("Deployment periscope", "StatefulSet periscope-postgres")
+            : Set.of("Deployment periscope"),
+        pods.keySet());
     pods.forEach(
         (name, template) -> {
           JsonNode spec = template.path("spec");
@@ -458,6 +542,11 @@ public class KubernetesManifestsTest {
   @Test
   public void thePodLabelsAreWhatClusterBootstrapAndTheServiceSelect() {
     Map<String, String> labels = strings(pod.at("/metadata/labels"));
+    JsonNode service = only("Service", "periscope");
+    assertTrue(
+        "the Service selects the pods",
+        labels.entrySet().containsAll(strings(service.at("/spec/selector")).entrySet()));
+    assumeTrue("the single node finds no one", cluster());
     String serviceName =
         config.getString("pekko.management.cluster.bootstrap.contact-point-discovery.service-name");
     String selector =
@@ -472,10 +561,6 @@ public class KubernetesManifestsTest {
         labels
             .entrySet()
             .containsAll(strings(deployment.at("/spec/selector/matchLabels")).entrySet()));
-    JsonNode service = only("Service", "periscope");
-    assertTrue(
-        "the Service selects the pods",
-        labels.entrySet().containsAll(strings(service.at("/spec/selector")).entrySet()));
   }
 
   @Test
@@ -486,10 +571,11 @@ public class KubernetesManifestsTest {
     assertEquals(http, containerPort("http"));
     assertEquals(management, containerPort("management"));
     assertEquals(remoting, containerPort("remoting"));
-    assertEquals(
-        "bootstrap probes the contact points' port of this name",
-        "management",
-        config.getString("pekko.management.cluster.bootstrap.contact-point-discovery.port-name"));
+    if (cluster())
+      assertEquals(
+          "bootstrap probes the contact points' port of this name",
+          "management",
+          config.getString("pekko.management.cluster.bootstrap.contact-point-discovery.port-name"));
     assertEquals("http", only("Service", "periscope").at("/spec/ports/0/targetPort").asText());
 
     String ready = "/" + config.getString("pekko.management.health-checks.readiness-path");
@@ -515,6 +601,7 @@ public class KubernetesManifestsTest {
 
   @Test
   public void updatesKeepEveryPodUntilItsReplacementIsUpAndLeaveTimeToHandOver() {
+    assumeTrue("the single node is stopped before its replacement starts", cluster());
     assertEquals(0, deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asInt());
     assertEquals("RollingUpdate", deployment.at("/spec/strategy/type").asText());
     // unbind delay + 20 s of requests in flight + the hand-over of shards, with room to leave the
@@ -531,6 +618,13 @@ public class KubernetesManifestsTest {
 
   @Test
   public void aDedicatedServiceAccountMayReadPodsAndNothingElse() {
+    if (!cluster()) {
+      assertFalse(
+          "the single node never talks to the Kubernetes API",
+          pod.at("/spec/automountServiceAccountToken").asBoolean(true));
+      assertTrue(all("Role").isEmpty());
+      return;
+    }
     String account = pod.at("/spec/serviceAccountName").asText();
     only("ServiceAccount", account);
     JsonNode binding =
@@ -552,6 +646,7 @@ public class KubernetesManifestsTest {
 
   @Test
   public void theTryOutDatabaseIsWhereDatabaseUrlPoints() {
+    assumeTrue("the single node's journal is a file", cluster());
     URI url = URI.create(env.get("DATABASE_URL").substring("jdbc:".length()));
     JsonNode service = only("Service", url.getHost());
     assertEquals(url.getPort(), service.at("/spec/ports/0/port").asInt());
@@ -648,6 +743,7 @@ public class KubernetesManifestsTest {
         containerPort("management"),
         pod.at("/metadata/annotations").path("prometheus.io/port").asInt());
 
+    if (!cluster()) return;
     JsonNode database = only("NetworkPolicy", "periscope-postgres");
     assertEquals(
         "only the Periscope pods reach the try-out database",
@@ -737,8 +833,36 @@ public class KubernetesManifestsTest {
     assertEquals("", config.getString("pekko.remote.artery.bind.hostname"));
   }
 
+  /**
+   * Keep-majority downs a minority: with two of three pods on one Kubernetes node, losing that node
+   * would down the third too. So no two pods share a node while another node has none (a hard
+   * rule), and zones are spread where there are any (a soft rule, so that fewer zones still run).
+   */
+  @Test
+  public void thePodsSpreadOverNodesHardAndOverZonesSoftly() {
+    assumeTrue("one pod has nothing to spread", cluster());
+    assertEquals(
+        "keep-majority", config.getString("pekko.cluster.split-brain-resolver.active-strategy"));
+    Map<String, String> labels = strings(pod.at("/metadata/labels"));
+    Map<String, JsonNode> byKey = new HashMap<>();
+    for (JsonNode constraint : pod.at("/spec/topologySpreadConstraints")) {
+      byKey.put(constraint.path("topologyKey").asText(), constraint);
+      assertEquals(1, constraint.path("maxSkew").asInt());
+      assertEquals(
+          "it counts the Periscope pods",
+          labels,
+          strings(constraint.at("/labelSelector/matchLabels")));
+    }
+    assertEquals(
+        "DoNotSchedule", byKey.get("kubernetes.io/hostname").path("whenUnsatisfiable").asText());
+    assertEquals(
+        "ScheduleAnyway",
+        byKey.get("topology.kubernetes.io/zone").path("whenUnsatisfiable").asText());
+  }
+
   @Test
   public void disruptionsTakeOnePodAtATimeAndLeaveAMajorityUp() {
+    assumeTrue("one pod has no disruption to budget", cluster());
     JsonNode budget = only("PodDisruptionBudget", "periscope");
     assertEquals(
         "the budget covers the pods",
@@ -766,7 +890,14 @@ public class KubernetesManifestsTest {
             Set.of("warning", "critical").contains(rule.at("/labels/severity").asText()));
         assertFalse(name, rule.at("/annotations/summary").asText().isBlank());
         assertFalse(name, rule.at("/annotations/description").asText().isBlank());
-        assertTrue(name + " is explained in docs/operations.md", operations.contains(name));
+        assertTrue(
+            name + " has its runbook section in docs/operations.md",
+            operations.contains("\n### " + name + "\n"));
+        assertTrue(
+            name + " links to its runbook",
+            rule.at("/annotations/runbook_url")
+                .asText()
+                .endsWith("/docs/operations.md#" + name.toLowerCase(java.util.Locale.ROOT)));
       }
     }
     assertTrue(
@@ -778,7 +909,90 @@ public class KubernetesManifestsTest {
                 "PeriscopeKeyPoolExhausted",
                 "PeriscopeJournalWriteFailures",
                 "PeriscopeNodeUnreachable",
-                "PeriscopeHttpErrors")));
+                "PeriscopeHttpErrors",
+                "PeriscopeTargetDown",
+                "PeriscopeClusterBelowSize",
+                "PeriscopeSchedulerStalled",
+                "PeriscopeDeliveriesFailing")));
+  }
+
+  /** Prometheus's own checker accepts the rules (the PrometheusRule's spec, a rules file). */
+  @Test
+  public void promtoolAcceptsTheRules() throws Exception {
+    Path file = Files.createTempFile("periscope-rules", ".yml");
+    try {
+      YAML.writeValue(file.toFile(), only("PrometheusRule", "periscope").path("spec"));
+      Process promtool =
+          new ProcessBuilder("promtool", "check", "rules", file.toString())
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(promtool.getInputStream().readAllBytes());
+      assertEquals(out, 0, promtool.waitFor());
+      assertTrue(out, out.contains("SUCCESS"));
+    } finally {
+      Files.delete(file);
+    }
+  }
+
+  /**
+   * The Prometheus Operator scrapes the management port of every pod, with the token of the Secret
+   * the pods read, through a Service no client uses; the rules' job is that Service's name.
+   */
+  @Test
+  public void theServiceMonitorScrapesTheManagementPortWithTheToken() throws IOException {
+    JsonNode monitor = only("ServiceMonitor", "periscope");
+    List<JsonNode> services =
+        all("Service").stream()
+            .filter(
+                s ->
+                    strings(s.at("/metadata/labels"))
+                        .entrySet()
+                        .containsAll(strings(monitor.at("/spec/selector/matchLabels")).entrySet()))
+            .toList();
+    assertEquals("the ServiceMonitor selects one Service", 1, services.size());
+    JsonNode service = services.get(0);
+    assertEquals("None", service.at("/spec/clusterIP").asText());
+    assertTrue(
+        strings(pod.at("/metadata/labels"))
+            .entrySet()
+            .containsAll(strings(service.at("/spec/selector")).entrySet()));
+    JsonNode endpoint = monitor.at("/spec/endpoints/0");
+    JsonNode port = service.at("/spec/ports/0");
+    assertEquals(port.path("name").asText(), endpoint.path("port").asText());
+    assertEquals("management", port.path("targetPort").asText());
+    assertEquals("/metrics", endpoint.path("path").asText());
+    assertEquals(
+        secret.at("/metadata/name").asText(),
+        endpoint.at("/authorization/credentials/name").asText());
+    assertEquals("METRICS_TOKEN", endpoint.at("/authorization/credentials/key").asText());
+    assertTrue(
+        "the rules read the ServiceMonitor's job",
+        Files.readString(RULES).contains("job=\"" + service.at("/metadata/name").asText() + "\""));
+  }
+
+  /** Every query of the dashboard is narrowed by its namespace and pod selectors. */
+  @Test
+  public void theDashboardSelectsANamespaceAndPods() throws IOException {
+    JsonNode dashboard = new ObjectMapper().readTree(DASHBOARD.toFile());
+    Set<String> variables = new HashSet<>();
+    dashboard.at("/templating/list").forEach(v -> variables.add(v.path("name").asText()));
+    assertTrue(variables.containsAll(Set.of("datasource", "namespace", "pod")));
+    java.util.regex.Matcher selector =
+        Pattern.compile("\\b(?:periscope|http_server|jvm|process)_[a-z0-9_]+(\\{[^}]*\\})?")
+            .matcher("");
+    for (JsonNode panel : dashboard.path("panels")) {
+      for (JsonNode target : panel.path("targets")) {
+        selector.reset(target.path("expr").asText());
+        while (selector.find()) {
+          String labels = String.valueOf(selector.group(1));
+          assertTrue(
+              selector.group(),
+              labels.contains("namespace=~\"$namespace\"") && labels.contains("pod=~\"$pod\""));
+        }
+      }
+    }
+    assertTrue(
+        "the dashboard shows the versions running", metricsRead().contains("periscope_build_info"));
   }
 
   @Test

@@ -78,6 +78,7 @@ public final class Metrics implements Extension {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     new FileDescriptorMetrics().bindTo(registry);
+    BuildInfo.current().bindTo(registry);
   }
 
   public static Metrics get(ActorSystem<?> system) {
