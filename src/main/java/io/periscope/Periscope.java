@@ -203,10 +203,16 @@ public final class Periscope {
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     this.runs = new OnDemandRuns(entities::watch, entities::account, asks);
+    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.quotas =
         QuotaPolicy.of(
-            config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
-    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
+            config,
+            entities::quota,
+            entities::account,
+            entities::watch,
+            asks,
+            usage::month,
+            Clock.systemUTC());
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);

@@ -276,10 +276,15 @@ public final class WatchRoutes implements Routes {
    */
   public record RunHistory(List<RunView> runs, String next) {}
 
+  /** A run now: refused (429) before it starts when the owner has spent a budget of the month. */
   private CompletionStage<Reply> run(String owner, String id) {
-    return runs.runNow(owner, id)
-        .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+    return quotas
+        .checkBudgets(owner)
+        .thenCompose(
+            within ->
+                runs.runNow(owner, id)
+                    .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
+                    .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND)));
   }
 
   /**

@@ -65,7 +65,7 @@ public class QuotaEntityTest {
 
   @Test
   public void overridesAreKeptAndReplaced() {
-    Quotas some = new Quotas(3, null, 60, null);
+    Quotas some = new Quotas(3, null, 60, null, null, null);
     QuotaEntity.Usage set =
         entity
             .<StatusReply<QuotaEntity.Usage>>runCommand(
@@ -76,7 +76,8 @@ public class QuotaEntityTest {
     entity.restart();
     assertEquals(some, usage(MONDAY).overrides());
     assertEquals(
-        new Quotas(3, 20, 60, null), usage(MONDAY).overrides().over(new Quotas(10, 20, 1, null)));
+        new Quotas(3, 20, 60, null, null, null),
+        usage(MONDAY).overrides().over(new Quotas(10, 20, 1, null, null, null)));
     entity.<StatusReply<QuotaEntity.Usage>>runCommand(
         r -> new QuotaEntity.SetOverrides(Quotas.NONE, "root", MONDAY, r));
     assertEquals(Quotas.NONE, usage(MONDAY).overrides());
