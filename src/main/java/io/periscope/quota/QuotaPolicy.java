@@ -2,6 +2,7 @@ package io.periscope.quota;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import io.periscope.account.Account;
 import io.periscope.account.AccountEntity;
 import io.periscope.account.AccountWatches;
@@ -96,7 +97,7 @@ public final class QuotaPolicy {
     Config q = config.getConfig("periscope.quotas");
     Integer minutes = limit((int) Math.ceil(q.getDuration("min-interval").toSeconds() / 60.0));
     long tokens = q.getLong("model-tokens-per-month");
-    BigDecimal cost = new BigDecimal(q.getString("model-cost-per-month").trim());
+    BigDecimal cost = decimal(q, "model-cost-per-month");
     return new Quotas(
         limit(q.getInt("max-watches")),
         limit(q.getInt("max-sources-per-watch")),
@@ -104,6 +105,14 @@ public final class QuotaPolicy {
         limit(q.getInt("model-calls-per-day")),
         tokens > 0 ? tokens : null,
         cost.signum() > 0 ? cost : null);
+  }
+
+  private static BigDecimal decimal(Config q, String path) {
+    try {
+      return new BigDecimal(q.getString(path).trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException.BadValue(q.origin(), path, "must be a decimal number, 0 for none");
+    }
   }
 
   public static boolean adminsExempt(Config config) {
