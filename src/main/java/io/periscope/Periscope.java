@@ -77,6 +77,7 @@ import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
+import io.periscope.quota.BudgetNotices;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
@@ -357,6 +358,7 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
+    quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
     entities.start(
         new AccountGate(
             new RunSlots(

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,21 @@ public final class QuotaPolicy {
   private final Asks asks;
   private final MonthSpent monthSpent;
   private final Clock clock;
+
+  /** Tells an account's owner, on their channels, that a budget of the month is spent. */
+  @FunctionalInterface
+  public interface BudgetNotice {
+    void tell(String accountId, String message);
+
+    BudgetNotice NONE = (accountId, message) -> {};
+  }
+
+  private volatile BudgetNotice budgetNotice = BudgetNotice.NONE;
+
+  /** Where the owner is told a budget is spent (the notifier is made after this policy). */
+  public void tellOwnersBy(BudgetNotice notice) {
+    this.budgetNotice = notice;
+  }
 
   /** What an account's model calls took in the current UTC calendar month. */
   @FunctionalInterface
@@ -179,33 +195,52 @@ public final class QuotaPolicy {
             spent -> {
               Instant resets = monthEnds();
               if (tokenBudget != null && tokens(spent) >= tokenBudget)
-                throw new OverQuota(
-                    Refusal.Kind.USED_UP,
-                    Quotas.MODEL_TOKENS_PER_MONTH,
-                    tokenBudget,
-                    resets,
-                    "this account's budget of "
-                        + tokenBudget
-                        + " model tokens a month is spent ("
-                        + tokens(spent)
-                        + " used); it resets at "
-                        + resets);
+                throw toldOnce(
+                    accountId,
+                    new OverQuota(
+                        Refusal.Kind.USED_UP,
+                        Quotas.MODEL_TOKENS_PER_MONTH,
+                        tokenBudget,
+                        resets,
+                        "this account's budget of "
+                            + tokenBudget
+                            + " model tokens a month is spent ("
+                            + tokens(spent)
+                            + " used); it resets at "
+                            + resets));
               if (costBudget != null
                   && spent.cost() != null
                   && spent.cost().compareTo(costBudget) >= 0)
-                throw new OverQuota(
-                    Refusal.Kind.USED_UP,
-                    Quotas.MODEL_COST_PER_MONTH,
-                    costBudget,
-                    resets,
-                    "this account's model cost budget of "
-                        + costBudget.toPlainString()
-                        + " a month is spent ("
-                        + spent.cost().toPlainString()
-                        + " used); it resets at "
-                        + resets);
+                throw toldOnce(
+                    accountId,
+                    new OverQuota(
+                        Refusal.Kind.USED_UP,
+                        Quotas.MODEL_COST_PER_MONTH,
+                        costBudget,
+                        resets,
+                        "this account's model cost budget of "
+                            + costBudget.toPlainString()
+                            + " a month is spent ("
+                            + spent.cost().toPlainString()
+                            + " used); it resets at "
+                            + resets));
               return limits;
             });
+  }
+
+  /**
+   * {@code spent}, after the owner is told of it on their channels the first time in the month;
+   * best effort: a notice that cannot be noted is not sent, and never fails the refusal.
+   */
+  private OverQuota toldOnce(String accountId, OverQuota spent) {
+    asks.<QuotaEntity.Command, Boolean>ask(
+            quotas.quota(accountId),
+            r -> new QuotaEntity.TellBudgetSpent(YearMonth.from(today()), r))
+        .whenComplete(
+            (first, failure) -> {
+              if (Boolean.TRUE.equals(first)) budgetNotice.tell(accountId, spent.getMessage());
+            });
+    return spent;
   }
 
   /**

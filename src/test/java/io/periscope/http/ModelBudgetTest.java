@@ -22,6 +22,10 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -37,12 +41,16 @@ public class ModelBudgetTest {
 
   static FakeUpstream feeds;
   static FakeJudge model;
+  static MockWebServer hook;
   static InProcessService service;
   static String root;
 
   @BeforeClass
   public static void start() throws Exception {
     feeds = new FakeUpstream(Duration.ZERO, Duration.ZERO, false, 1);
+    hook = new MockWebServer();
+    for (int i = 0; i < 5; i++) hook.enqueue(new MockResponse().setResponseCode(200));
+    hook.start(java.net.InetAddress.getLoopbackAddress(), 0);
     model =
         new FakeJudge(
             q ->
@@ -71,11 +79,14 @@ public class ModelBudgetTest {
     service.close();
     model.close();
     feeds.close();
+    hook.close();
   }
 
   private static String watch(String id) {
     return Json.text(
         Map.of(
+            "channels",
+            List.of("webhook:" + hook.url("/hook")),
             "id",
             id,
             "name",
@@ -147,6 +158,13 @@ public class ModelBudgetTest {
     JsonNode explain = error(service.call("POST", "/watches/later/explain", carol, null), 429);
     assertEquals("modelTokensPerMonth", explain.get("quota").asText());
     assertEquals(asked, model.questions().size());
+
+    // told once on the channels of its watches (two watches, one channel), whatever was refused
+    RecordedRequest notice = hook.takeRequest(10, TimeUnit.SECONDS);
+    assertTrue("the owner is told", notice != null);
+    String told = notice.getBody().readUtf8();
+    assertTrue(told, told.contains("budget of 1000 model tokens a month is spent"));
+    assertEquals("told once", null, hook.takeRequest(1, TimeUnit.SECONDS));
 
     // raised: the next scheduled run judges the item the skipped one left unseen
     json(
