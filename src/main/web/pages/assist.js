@@ -8,6 +8,7 @@ import { TIERS } from '../lib/outcomes.js';
 import { Link, navigate } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { Backtest } from './backtest.js';
 import { WatchForm } from './editor.js';
 import { editable } from './watches.js';
 
@@ -178,6 +179,9 @@ export function applyRevision(watch, revision) {
   return next;
 }
 
+/** What a backtest tries of a revised watch: how it judges. */
+const judgement = (w) => ({ condition: w.condition, threshold: w.threshold, weakThreshold: w.weakThreshold ?? null });
+
 export function Revise({ id }) {
   const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
   const [instruction, setInstruction] = useState('');
@@ -233,6 +237,7 @@ export function Revise({ id }) {
                 ),
               ),
             ),
+            h(Backtest, { id, candidate: judgement(applyRevision(current, revision)) }),
             h(ErrorMessage, { error: apply.error }),
             h('div', { class: 'actions' }, h(Button, { kind: 'primary', busy: apply.busy, onClick: approve }, 'Apply these changes'), h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Keep the watch as it is')),
           ]

@@ -8,6 +8,7 @@ import { navigate, Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
 import { thisBrowsersDevice } from './devices.js';
+import { DryRunReport } from './dryrun.js';
 import { editable } from './watches.js';
 
 export const BLANK = {
@@ -181,24 +182,41 @@ function quietBody(quietHours) {
   return timeZone?.trim() ? { ...window, timeZone: timeZone.trim() } : window;
 }
 
-/** The whole form; {@code onSaved} gets the stored watch. */
+/**
+ * The whole form; {@code onSaved} gets the stored watch. "Test" dry-runs the watch as the form holds
+ * it: a new one whole, a saved one with the form's condition, thresholds and sources.
+ */
 export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watch', extra }) {
   const [w, setW] = useState(initial);
   const save = useAction();
+  const trial = useAction();
+  const [tested, setTested] = useState(null);
+  const [last, setLast] = useState(null);
   const set = (k, v) => setW((x) => ({ ...x, [k]: v }));
-  const submit = () =>
+  const body = () => ({
+    ...w,
+    channels: w.channels.filter((c) => c.trim() !== ''),
+    timeZone: w.timeZone?.trim() || null,
+    quietHours: quietBody(w.quietHours),
+    digest: w.digest ?? null,
+  });
+  const submit = () => {
+    setLast('save');
     save.act(async () => {
-      const body = {
-        ...w,
-        channels: w.channels.filter((c) => c.trim() !== ''),
-        timeZone: w.timeZone?.trim() || null,
-        quietHours: quietBody(w.quietHours),
-        digest: w.digest ?? null,
-      };
-      const stored = creating ? await post('/watches', body) : await put(`/watches/${enc(w.id)}`, editable(body));
+      const stored = creating ? await post('/watches', body()) : await put(`/watches/${enc(w.id)}`, editable(body()));
       onSaved(stored);
     });
-  const e = save.error;
+  };
+  const test = () => {
+    setLast('test');
+    setTested(null);
+    trial.act(async () => {
+      const { condition, threshold, sources } = w;
+      setTested(creating ? await post('/watches/test', body()) : await post(`/watches/${enc(w.id)}/test`, { condition, threshold, weakThreshold: w.weakThreshold ?? null, sources }));
+    });
+  };
+  const e = last === 'test' ? trial.error : save.error;
+  const not = last === 'test' ? 'tested' : 'saved';
   return h(
     'form',
     { class: 'form editor', noValidate: true, onSubmit: (ev) => (ev.preventDefault(), submit()) },
@@ -246,8 +264,16 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     h(ChannelFields, { channels: w.channels, onChange: (v) => set('channels', v), error: e }),
     h(QuietFields, { quietHours: w.quietHours, digest: w.digest, onQuiet: (v) => set('quietHours', v), onDigest: (v) => set('digest', v), error: e }),
     h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
-    h(ErrorMessage, { error: e && !e.issues.length ? e : e && { ...e, message: 'The watch was not saved: see the fields marked above.', issues: e.issues.filter((i) => !i.path?.length) } }),
-    h('div', { class: 'actions' }, h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, submitLabel), extra),
+    h(ErrorMessage, { error: e && !e.issues.length ? e : e && { ...e, message: `The watch was not ${not}: see the fields marked above.`, issues: e.issues.filter((i) => !i.path?.length) } }),
+    h(
+      'div',
+      { class: 'actions' },
+      h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, submitLabel),
+      h(Button, { busy: trial.busy, onClick: test }, trial.busy ? 'Testing…' : 'Test'),
+      extra,
+    ),
+    trial.busy ? h('p', { class: 'progress', role: 'status' }, 'Testing: collecting the sources and asking the model, sending nothing…') : null,
+    tested ? h(DryRunReport, { answer: tested }) : null,
   );
 }
 

@@ -1,5 +1,5 @@
-// What a run put before the model, read whole from the service: the items as sent, the cited ones
-// marked, and the items set aside with the reason.
+// What a run put before the model, read whole from the service (or answered by a dry run): the items
+// as sent, the cited ones marked, and the items set aside with the reason.
 import { h } from 'preact';
 import { enc, get } from '../lib/api.js';
 import { when } from '../lib/time.js';
@@ -25,6 +25,21 @@ function Item({ item }) {
   );
 }
 
+/** What a run or a dry run put before the model ({items, setAside}), the cited items marked. */
+export function JudgedList({ judged }) {
+  return [
+    judged.items.length
+      ? [
+          h('p', { class: 'meta' }, `${judged.items.length} ${judged.items.length === 1 ? 'item was' : 'items were'} put before the model; ${judged.items.filter((i) => i.cited).length} cited.`),
+          h('ol', { class: 'judged-list' }, judged.items.map((i) => h(Item, { key: i.key, item: i }))),
+        ]
+      : h('p', { class: 'meta' }, 'No item was put before the model.'),
+    judged.setAside.length
+      ? [h('h5', null, 'Set aside'), h('ul', null, judged.setAside.map((s) => h('li', { key: s.key, class: 'meta' }, `${s.key}: ${REASONS[s.reason] || s.reason}`)))]
+      : null,
+  ];
+}
+
 export function WhatWasJudged({ watchId, runId }) {
   const run = useLoad(() => get(`/watches/${enc(watchId)}/runs/${enc(runId)}`), [watchId, runId]);
   if (run.error) return h(ErrorMessage, { error: run.error });
@@ -34,18 +49,6 @@ export function WhatWasJudged({ watchId, runId }) {
     'section',
     { class: 'judged-items', 'aria-label': 'What was judged' },
     h('h4', null, 'What was judged'),
-    !judged
-      ? h('p', { class: 'meta' }, 'This run was recorded before the items it judged were kept.')
-      : [
-          judged.items.length
-            ? [
-                h('p', { class: 'meta' }, `${judged.items.length} ${judged.items.length === 1 ? 'item was' : 'items were'} put before the model; ${judged.items.filter((i) => i.cited).length} cited.`),
-                h('ol', { class: 'judged-list' }, judged.items.map((i) => h(Item, { key: i.key, item: i }))),
-              ]
-            : h('p', { class: 'meta' }, 'No item was put before the model.'),
-          judged.setAside.length
-            ? [h('h5', null, 'Set aside'), h('ul', null, judged.setAside.map((s) => h('li', { key: s.key, class: 'meta' }, `${s.key}: ${REASONS[s.reason] || s.reason}`)))]
-            : null,
-        ],
+    !judged ? h('p', { class: 'meta' }, 'This run was recorded before the items it judged were kept.') : h(JudgedList, { judged }),
   );
 }

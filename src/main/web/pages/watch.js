@@ -1,6 +1,6 @@
-// One watch: what it is, run it now, explain it, what its model calls took this month, how often it
-// is right, and its run history with what each run judged and feedback on each run, which may mark
-// the judged items.
+// One watch: what it is, run it now, test it (a dry run), explain it, what its model calls took this
+// month, how often it is right, and its run history with what each run judged and feedback on each
+// run, which may mark the judged items.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, del, enc, get, post, put } from '../lib/api.js';
@@ -11,6 +11,7 @@ import { duration, when } from '../lib/time.js';
 import { Button, Empty, ErrorMessage, ExternalLink, issuesAt, Loading, Page, Select, TextArea, TextField, useAction, useLoad } from '../lib/ui.js';
 import { qualitySentence } from '../lib/quality.js';
 import { spent } from '../lib/usage.js';
+import { DryRunReport } from './dryrun.js';
 import { WhatWasJudged } from './judged.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
@@ -237,13 +238,21 @@ export function WatchPage({ id }) {
   const quality = useLoad(() => get(`/watches/${enc(id)}/quality`), [id, fresh, rated]);
   const run = useAction();
   const explain = useAction();
+  const trial = useAction();
   const [explanation, setExplanation] = useState(null);
+  const [tested, setTested] = useState(null);
   if (watch.error) return h(Page, { title: 'Watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
   if (!watch.data) return h(Page, { title: 'Watch' }, h(Loading));
   const w = watch.data;
   const runNow = () =>
     run.act(async () => {
       await api('POST', `/watches/${enc(id)}/run`);
+      setFresh((n) => n + 1);
+    });
+  const testNow = () =>
+    trial.act(async () => {
+      setTested(null);
+      setTested(await post(`/watches/${enc(id)}/test`, {}));
       setFresh((n) => n + 1);
     });
   const explainIt = () =>
@@ -257,13 +266,16 @@ export function WatchPage({ id }) {
       title: w.name,
       actions: [
         h(Button, { kind: 'primary', busy: run.busy, onClick: runNow }, run.busy ? 'Running…' : 'Run now'),
+        h(Button, { busy: trial.busy, onClick: testNow }, trial.busy ? 'Testing…' : 'Test now'),
         h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, 'Edit'),
         h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, 'Revise with AI'),
         h(Button, { busy: explain.busy, onClick: explainIt }, 'Explain'),
       ],
     },
     run.busy ? h('p', { class: 'progress', role: 'status' }, 'Running: collecting the sources and asking the model…') : null,
-    h(ErrorMessage, { error: run.error || explain.error }),
+    trial.busy ? h('p', { class: 'progress', role: 'status' }, 'Testing: collecting the sources and asking the model, sending nothing…') : null,
+    h(ErrorMessage, { error: run.error || explain.error || trial.error }),
+    tested ? h(DryRunReport, { answer: tested }) : null,
     explanation ? h('div', { class: 'report', role: 'status' }, h('h2', null, 'In plain words'), h('p', { class: 'pre' }, explanation)) : null,
     h(Facts, {
       items: [

@@ -18,6 +18,8 @@ import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
 import io.periscope.auth.UnverifiedAccounts;
+import io.periscope.backtest.BacktestJobs;
+import io.periscope.backtest.Backtester;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
@@ -37,10 +39,12 @@ import io.periscope.http.AccountRoutes;
 import io.periscope.http.AdminRoutes;
 import io.periscope.http.AssistRoutes;
 import io.periscope.http.AuthRoutes;
+import io.periscope.http.BacktestRoutes;
 import io.periscope.http.ChannelRoutes;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.CollectionRoutes;
 import io.periscope.http.DeviceRoutes;
+import io.periscope.http.DryRunRoutes;
 import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
@@ -81,6 +85,7 @@ import io.periscope.quota.BudgetNotices;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
+import io.periscope.run.DryRuns;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
 import io.periscope.run.RunAllJob;
@@ -99,6 +104,7 @@ import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
+import io.periscope.watches.Watches;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
@@ -124,6 +130,10 @@ public final class Periscope {
   private final Metrics metrics;
   private final NotifyMeters notifyMeters;
   private final ModelMeters modelMeters;
+
+  /** Streams the backtests run on. */
+  private final ActorSystem<?> system;
+
   private final Serving serving;
   private final Tokens tokens;
   private final Accounts accounts;
@@ -146,11 +156,16 @@ public final class Periscope {
   private final SealedChannels sealedChannels;
   private final ChannelReencryption channelReencryption;
   private final TestSends testSends;
+
+  /** The runs of watches, without the gate and slots of scheduled ones: dry runs go through it. */
+  private final Pipeline pipeline;
+
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
   private final QuotaPolicy quotas;
   private final UsageLedger usage;
   private final Transfers transfers;
+  private final Watches watches;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
 
@@ -196,6 +211,7 @@ public final class Periscope {
    */
   public Periscope(
       ActorSystem<?> system, Config config, Entities entities, Tokens tokens, Clock clock) {
+    this.system = system;
     this.settings = Settings.from(config);
     this.metrics = Metrics.get(system);
     this.serving = Serving.get(system);
@@ -203,7 +219,6 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
-    this.runs = new OnDemandRuns(entities::watch, entities::account, asks);
     this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.quotas =
         QuotaPolicy.of(
@@ -214,6 +229,9 @@ public final class Periscope {
             asks,
             usage::month,
             Clock.systemUTC());
+    this.runs =
+        new OnDemandRuns(
+            entities::watch, entities::account, entities::runAll, asks, quotas::checkBudgets);
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -287,10 +305,13 @@ public final class Periscope {
     this.channelAddresses =
         new ChannelAddresses(
             entities::email, entities::channelAddresses, asks, mailer, mailBudget, mails, clock);
+    this.watches =
+        new Watches(
+            entities::account, entities::watch, channelPolicy, webhookSecrets, quotas, asks);
     this.transfers =
         new Transfers(
             entities::account,
-            entities::watch,
+            watches,
             entities::trustRules,
             channelAddresses,
             channelPolicy,
@@ -358,11 +379,12 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
+    this.pipeline = pipeline(config, userUrls, notifier, runAlerts);
     quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
     entities.start(
         new AccountGate(
             new RunSlots(
-                pipeline(config, userUrls, notifier, runAlerts),
+                pipeline,
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
@@ -570,6 +592,15 @@ public final class Periscope {
         new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
+    HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
+    Backtester backtester =
+        new Backtester(
+            system,
+            runPages,
+            feedbacks,
+            new PooledModel(models.verdicts(), keyPools, modelMeters),
+            quotas::useModelCall,
+            usage);
     return new HttpApi(
         tokens,
         sessions,
@@ -605,17 +636,13 @@ public final class Periscope {
             usage,
             settings.maxBodyBytes()),
         new WatchRoutes(
-            entities,
-            asks,
+            watches,
+            sealedChannels,
             runs,
             runPages,
-            channelPolicy,
-            sealedChannels,
-            webhookSecrets,
-            quotas,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
-            new HeldSlots<>(settings.eventStreamsPerAccount())),
+            eventStreams),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -643,6 +670,25 @@ public final class Periscope {
             entities,
             asks),
         new UsageRoutes(usage, accounts, entities, asks),
+        new BacktestRoutes(
+            backtester,
+            new BacktestJobs(backtester, Clock.systemUTC()),
+            entities,
+            asks,
+            aiLimiter,
+            settings.maxBodyBytes(),
+            eventStreams,
+            settings.scheduleTimeZone()),
+        new DryRunRoutes(
+            new DryRuns(
+                pipeline::trial,
+                entities::watch,
+                asks,
+                settings.scheduleTimeZone(),
+                Clock.systemUTC()),
+            channelPolicy,
+            aiLimiter,
+            settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }
 }

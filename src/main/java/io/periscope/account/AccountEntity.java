@@ -1,11 +1,8 @@
 package io.periscope.account;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
-import io.periscope.run.RunAllJob;
-import io.periscope.run.RunAllResult;
-import io.periscope.run.RunAllWatches;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import java.time.Duration;
@@ -14,25 +11,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
-import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
-import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
  * One per account (entity id = account id): the account's credentials, role and state (enabled,
@@ -47,17 +37,11 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * other change of its ids (stashed): a create of the same id racing the delete registers again
  * after its watch exists ({@link AddWatch} once more), and so is never dropped from the list.
  *
- * <p>It also serializes run-all: one per owner at a time, a second is refused while the first is in
- * flight. Each run-all is a job the owner can follow (its outcomes as they come), kept for {@link
- * RunAllJob#KEPT_FOR} after it finished. That state is in memory on purpose: a node crash
- * mid-run-all restarts the entity idle, so no owner is left refused (its jobs are gone, a 404).
- * While it holds a job the entity keeps itself from passivating, and if it is stopped anyway (a
- * shard handed over to another node) a caller waiting for the run-all hears so at once instead of
- * waiting out its timeout.
+ * <p>An owner's run-all jobs are another entity's ({@link RunAllEntity}), given the ids listed
+ * here.
  */
 public final class AccountEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        AccountEntity.Command, AccountEntity.Event, AccountEntity.State> {
+    extends JournaledEntity<AccountEntity.Command, AccountEntity.Event, AccountEntity.State> {
 
   /** Named "Owner" as before the rename: the name is every account's persistence id prefix. */
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -313,51 +297,18 @@ public final class AccountEntity
    * the asker is refused with (none when null), {@code replyTo} null for a check nobody waits for.
    */
   record WatchChecked(
-      String watchId, boolean gone, String refusal, ActorRef<StatusReply<Done>> replyTo)
+      String watchId,
+      boolean gone,
+      EntityRefusal.Code code,
+      String refusal,
+      ActorRef<StatusReply<Done>> replyTo)
       implements Command {
     StatusReply<Done> answer() {
-      return refusal == null ? StatusReply.ack() : StatusReply.error(refusal);
+      return refusal == null ? StatusReply.ack() : EntityRefusal.reply(code, refusal);
     }
   }
 
-  /**
-   * Starts a run of every enabled watch now and answers its job at once; refused with {@link
-   * #RUN_ALL_IN_FLIGHT} while one is in flight.
-   */
-  public record StartRunAll(ActorRef<StatusReply<RunAllJob>> replyTo) implements Command {}
-
-  /**
-   * Answers the job once it finished (done or failed), at once when it has; refused with {@link
-   * #NO_SUCH_JOB}, and with {@link #RUN_ALL_INTERRUPTED} when the entity stops first.
-   */
-  public record AwaitRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
-      implements Command {}
-
-  /** A job of this owner's, running or kept; refused with {@link #NO_SUCH_JOB}. */
-  public record GetRunAllJob(String jobId, ActorRef<StatusReply<RunAllJob>> replyTo)
-      implements Command {}
-
   public static final String WATCH_UNANSWERED = "the watch did not answer in time";
-  public static final String RUN_ALL_IN_FLIGHT = "a run-all of this owner is already in flight";
-  public static final String NO_SUCH_JOB = "no such run-all job";
-
-  /** The run-all in flight looked its watches up (sent by the entity to itself). */
-  record RunAllListed(String jobId, int total) implements Command {}
-
-  /** One watch of the run-all in flight finished (sent by the entity to itself). */
-  record RunAllProgressed(String jobId, RunAllResult.WatchOutcome outcome) implements Command {}
-
-  /** The run-all finished (sent by the entity to itself). */
-  record RunAllFinished(String jobId, RunAllResult result, Throwable failure) implements Command {}
-
-  /** A finished job's keeping time is over (sent by the entity to itself). */
-  record ForgetJob(String jobId) implements Command {}
-
-  /**
-   * Sent through sharding while a run-all is in flight: only messages through the shard count as
-   * activity.
-   */
-  record KeepAlive() implements Command {}
 
   // ---- events
   // ------------------------------------------------------------------------------------
@@ -399,11 +350,7 @@ public final class AccountEntity
   // ---- behaviour
   // ---------------------------------------------------------------------------------
 
-  /** Well inside the shortest passivation idle timeout a deployment would configure. */
-  static final Duration KEEP_ALIVE_EVERY = Duration.ofSeconds(30);
-
   private final ActorContext<Command> context;
-  private final RunAllWatches runAll;
   private final WatchEntity.Refs watches;
 
   /** How long a watch may take to answer whether it is gone. */
@@ -412,28 +359,6 @@ public final class AccountEntity
   /** The id whose watch is being asked; changes of the ids wait (stashed) until it answered. */
   private String checking;
 
-  private final RecipientRef<Command> viaShard;
-
-  /** The id of the run-all in flight, if one is. */
-  private String runningJob;
-
-  /** Who waits for the run-all in flight to finish (the synchronous form). */
-  private final List<ActorRef<StatusReply<RunAllJob>>> awaiting = new ArrayList<>();
-
-  /**
-   * The run-all jobs, running and finished ones kept for {@code jobsKeptFor}, oldest first. In
-   * memory, like the run-all itself: the entity keeps itself in memory while it holds any.
-   */
-  private final Map<String, RunAllJob> jobs = new LinkedHashMap<>();
-
-  private final Duration jobsKeptFor;
-
-  /** At most this many finished jobs are kept, whatever their age. */
-  static final int JOBS_KEPT = 20;
-
-  private final Duration keepAliveEvery;
-  private Cancellable keepAlive;
-
   /**
    * Registrations waiting for the next write, with who waits for each. In memory: a crash answers
    * none of them.
@@ -441,63 +366,21 @@ public final class AccountEntity
   private final Map<String, List<ActorRef<StatusReply<Done>>>> pending = new LinkedHashMap<>();
 
   /**
-   * @param runAll how this owner's watches are run
    * @param watches where this owner's watches are asked whether they are gone
-   * @param viaShard this entity as sharding addresses it (the entity itself where nothing
-   *     passivates it)
    */
-  public static Behavior<Command> create(
-      String accountId,
-      RunAllWatches runAll,
-      WatchEntity.Refs watches,
-      RecipientRef<Command> viaShard) {
-    return create(accountId, runAll, watches, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
+  public static Behavior<Command> create(String accountId, WatchEntity.Refs watches) {
+    return Behaviors.setup(ctx -> new AccountEntity(ctx, accountId, watches));
   }
 
-  static Behavior<Command> create(
-      String accountId,
-      RunAllWatches runAll,
-      WatchEntity.Refs watches,
-      RecipientRef<Command> viaShard,
-      Duration keepAliveEvery,
-      Duration jobsKeptFor) {
-    return Behaviors.setup(
-        ctx ->
-            new AccountEntity(
-                ctx,
-                PersistenceId.of(TYPE_KEY.name(), accountId),
-                runAll,
-                watches,
-                viaShard,
-                keepAliveEvery,
-                jobsKeptFor));
-  }
-
-  private AccountEntity(
-      ActorContext<Command> context,
-      PersistenceId persistenceId,
-      RunAllWatches runAll,
-      WatchEntity.Refs watches,
-      RecipientRef<Command> viaShard,
-      Duration keepAliveEvery,
-      Duration jobsKeptFor) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private AccountEntity(ActorContext<Command> context, String entityId, WatchEntity.Refs watches) {
+    super(TYPE_KEY, entityId);
     this.context = context;
-    this.runAll = runAll;
     this.watches = watches;
-    this.viaShard = viaShard;
-    this.keepAliveEvery = keepAliveEvery;
-    this.jobsKeptFor = jobsKeptFor;
   }
 
   @Override
   public State emptyState() {
     return State.EMPTY;
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override
@@ -549,139 +432,6 @@ public final class AccountEntity
                 Effect()
                     .reply(
                         cmd.replyTo(), StatusReply.success(new WatchIds(state.watchIds().ids()))))
-        .onCommand(
-            AwaitRunAllJob.class,
-            (state, cmd) -> {
-              RunAllJob job = jobs.get(cmd.jobId());
-              if (job == null) return Effect().reply(cmd.replyTo(), StatusReply.error(NO_SUCH_JOB));
-              if (job.finished()) return Effect().reply(cmd.replyTo(), StatusReply.success(job));
-              awaiting.add(cmd.replyTo());
-              return Effect().noReply();
-            })
-        .onCommand(StartRunAll.class, this::onStartRunAll)
-        .onCommand(
-            GetRunAllJob.class,
-            (state, cmd) -> {
-              RunAllJob job = jobs.get(cmd.jobId());
-              return Effect()
-                  .reply(
-                      cmd.replyTo(),
-                      job == null ? StatusReply.error(NO_SUCH_JOB) : StatusReply.success(job));
-            })
-        .onCommand(
-            RunAllListed.class,
-            (state, cmd) -> progress(cmd.jobId(), j -> j.withTotal(cmd.total())))
-        .onCommand(
-            RunAllProgressed.class,
-            (state, cmd) -> progress(cmd.jobId(), j -> j.with(cmd.outcome())))
-        .onCommand(RunAllFinished.class, this::onRunAllFinished)
-        .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
-        .onCommand(
-            ForgetJob.class,
-            (state, cmd) -> {
-              jobs.remove(cmd.jobId());
-              keepAliveWhileNeeded();
-              return Effect().noReply();
-            })
-        .build();
-  }
-
-  private ReplyEffect<Event, State> onStartRunAll(State state, StartRunAll cmd) {
-    if (runningJob != null)
-      return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
-    return Effect().reply(cmd.replyTo(), StatusReply.success(startRunAll(state)));
-  }
-
-  private RunAllJob startRunAll(State state) {
-    RunAllJob job = RunAllJob.started(UUID.randomUUID().toString(), Instant.now());
-    List<String> finished =
-        jobs.values().stream().filter(RunAllJob::finished).map(RunAllJob::id).toList();
-    for (int i = 0; i <= finished.size() - JOBS_KEPT; i++) jobs.remove(finished.get(i));
-    jobs.put(job.id(), job);
-    runningJob = job.id();
-    keepAliveWhileNeeded();
-    ActorRef<Command> self = context.getSelf();
-    context.pipeToSelf(
-        runAll.run(
-            persistenceId().entityId(),
-            state.watchIds().ids(),
-            new io.periscope.run.RunAllWatches.Progress() {
-              @Override
-              public void listed(int total) {
-                self.tell(new RunAllListed(job.id(), total));
-              }
-
-              @Override
-              public void finished(RunAllResult.WatchOutcome outcome) {
-                self.tell(new RunAllProgressed(job.id(), outcome));
-              }
-            }),
-        (result, failure) -> new RunAllFinished(job.id(), result, failure));
-    return job;
-  }
-
-  private ReplyEffect<Event, State> progress(String jobId, UnaryOperator<RunAllJob> change) {
-    // The progress of a job that finished already (or was forgotten) changes nothing.
-    jobs.computeIfPresent(jobId, (id, job) -> job.finished() ? job : change.apply(job));
-    return Effect().noReply();
-  }
-
-  private ReplyEffect<Event, State> onRunAllFinished(State state, RunAllFinished done) {
-    runningJob = null;
-    context.scheduleOnce(jobsKeptFor, context.getSelf(), new ForgetJob(done.jobId()));
-    if (done.failure() != null) {
-      context
-          .getLog()
-          .error("event=run-all-failed owner={}", persistenceId().entityId(), done.failure());
-    }
-    RunAllJob job =
-        jobs.computeIfPresent(
-            done.jobId(),
-            (id, running) ->
-                done.failure() != null
-                    ? running.failed(RUN_ALL_FAILED, Instant.now())
-                    : running.done(done.result(), Instant.now()));
-    awaiting.forEach(
-        waiter ->
-            waiter.tell(job == null ? StatusReply.error(NO_SUCH_JOB) : StatusReply.success(job)));
-    awaiting.clear();
-    return Effect().noReply();
-  }
-
-  public static final String RUN_ALL_FAILED = "the run-all failed; start it again";
-  public static final String RUN_ALL_INTERRUPTED =
-      "the run-all was interrupted by its node stopping; start it again";
-
-  /**
-   * Keeps the entity in memory (ticks through the shard) while it holds a job, running or kept, and
-   * lets it passivate again once it holds none.
-   */
-  private void keepAliveWhileNeeded() {
-    if (jobs.isEmpty() && runningJob == null) {
-      if (keepAlive != null) keepAlive.cancel();
-      keepAlive = null;
-    } else if (keepAlive == null) {
-      keepAlive =
-          context
-              .getSystem()
-              .scheduler()
-              .scheduleAtFixedRate(
-                  keepAliveEvery,
-                  keepAliveEvery,
-                  () -> viaShard.tell(new KeepAlive()),
-                  context.getExecutionContext());
-    }
-  }
-
-  @Override
-  public SignalHandler<State> signalHandler() {
-    return newSignalHandlerBuilder()
-        .onSignal(
-            PostStop.instance(),
-            state -> {
-              awaiting.forEach(waiter -> waiter.tell(StatusReply.error(RUN_ALL_INTERRUPTED)));
-              if (keepAlive != null) keepAlive.cancel();
-            })
         .build();
   }
 
@@ -834,7 +584,10 @@ public final class AccountEntity
     if (cmd.most() != null
         && !pending.containsKey(cmd.watchId())
         && state.watchIds().size() + pending.size() >= cmd.most())
-      return Effect().reply(cmd.replyTo(), StatusReply.error(NO_ROOM_FOR_WATCH));
+      return Effect()
+          .reply(
+              cmd.replyTo(),
+              EntityRefusal.reply(EntityRefusal.Code.NO_ROOM_FOR_WATCH, NO_ROOM_FOR_WATCH));
     if (pending.isEmpty()) context.getSelf().tell(new WriteRegistrations());
     pending.computeIfAbsent(cmd.watchId(), id -> new ArrayList<>()).add(cmd.replyTo());
     return Effect().noReply();
@@ -860,14 +613,24 @@ public final class AccountEntity
         WATCH_CHECK_TIMEOUT,
         WatchEntity.Delete::new,
         (done, failure) -> {
-          if (failure == null) return new WatchChecked(cmd.watchId(), true, null, cmd.replyTo());
+          if (failure == null)
+            return new WatchChecked(cmd.watchId(), true, null, null, cmd.replyTo());
           // the watch's own refusal means there is no such watch: gone all the same
-          boolean refused = failure instanceof StatusReply.ErrorMessage;
-          return new WatchChecked(
-              cmd.watchId(),
-              refused,
-              refused ? failure.getMessage() : WATCH_UNANSWERED,
-              cmd.replyTo());
+          boolean refused =
+              failure instanceof StatusReply.ErrorMessage || failure instanceof EntityRefusal;
+          return refused
+              ? new WatchChecked(
+                  cmd.watchId(),
+                  true,
+                  EntityRefusal.Code.REFUSED,
+                  failure.getMessage(),
+                  cmd.replyTo())
+              : new WatchChecked(
+                  cmd.watchId(),
+                  false,
+                  EntityRefusal.Code.WATCH_UNANSWERED,
+                  WATCH_UNANSWERED,
+                  cmd.replyTo());
         });
     return Effect().noReply();
   }
@@ -883,7 +646,11 @@ public final class AccountEntity
         WatchEntity.Get::new,
         (watch, failure) ->
             new WatchChecked(
-                cmd.watchId(), failure instanceof StatusReply.ErrorMessage, null, null));
+                cmd.watchId(),
+                failure instanceof StatusReply.ErrorMessage || failure instanceof EntityRefusal,
+                null,
+                null,
+                null));
     return Effect().noReply();
   }
 
@@ -901,72 +668,6 @@ public final class AccountEntity
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return newEventHandlerBuilder()
-        .forAnyState()
-        .onEvent(AccountCreated.class, (state, e) -> state.withAccount(e.account(), List.of()))
-        .onEvent(
-            TokenIssued.class,
-            (state, e) -> {
-              List<PendingToken> tokens = new ArrayList<>(state.tokensBut(e.purpose()));
-              tokens.add(new PendingToken(e.purpose(), e.tokenHash(), e.expiresAt()));
-              return state.withAccount(state.account(), tokens);
-            })
-        .onEvent(
-            EmailVerified.class,
-            (state, e) ->
-                state.withAccount(
-                    state.account().verified(e.passwordRevoked()),
-                    state.tokensBut(TokenPurpose.VERIFY_EMAIL)))
-        .onEvent(
-            PasswordReset.class,
-            (state, e) ->
-                state.withAccount(
-                    state.account().withNewPassword(e.passwordHash()),
-                    state.tokensBut(TokenPurpose.VERIFY_EMAIL, TokenPurpose.RESET_PASSWORD)))
-        .onEvent(WatchesAdded.class, (state, e) -> state.withWatches(e.watchIds()))
-        .onEvent(WatchRemoved.class, (state, e) -> state.withoutWatch(e.watchId()))
-        .onEvent(
-            SessionEnded.class,
-            (state, e) -> {
-              if (e.sessionId() == null) return state.changed(Account::withSessionsEnded);
-              List<EndedSession> ended = new ArrayList<>();
-              // the ones whose tokens expired by now need no remembering
-              state.endedSessions().stream()
-                  .filter(x -> x.until().isAfter(e.at()))
-                  .forEach(ended::add);
-              ended.add(new EndedSession(e.sessionId(), e.until()));
-              return state.withEndedSessions(ended);
-            })
-        .onEvent(RoleChanged.class, (state, e) -> state.changed(a -> a.withRole(e.role())))
-        .onEvent(
-            DisabledChanged.class,
-            // disabling ends every sign-in: enabling again does not bring them back
-            (state, e) ->
-                state.changed(
-                    a ->
-                        e.disabled()
-                            ? a.withDisabled(true).withSessionsEnded()
-                            : a.withDisabled(false)))
-        .onEvent(AccountDeleted.class, (state, e) -> state.asDeleted())
-        .onEvent(
-            ApiTokenCreated.class,
-            (state, e) -> {
-              List<ApiToken> tokens = new ArrayList<>(state.apiTokens());
-              tokens.add(e.token());
-              return state.withApiTokens(tokens);
-            })
-        .onEvent(
-            ApiTokenRevoked.class,
-            (state, e) ->
-                state.withApiTokens(
-                    state.apiTokens().stream().filter(t -> !t.id().equals(e.tokenId())).toList()))
-        .onEvent(
-            ApiTokenUsed.class,
-            (state, e) ->
-                state.withApiTokens(
-                    state.apiTokens().stream()
-                        .map(t -> t.id().equals(e.tokenId()) ? t.usedAt(e.at()) : t)
-                        .toList()))
-        .build();
+    return AccountEvents::apply;
   }
 }

@@ -8,7 +8,9 @@ import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchRuns;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -18,24 +20,51 @@ import java.util.concurrent.CompletionStage;
 public final class OnDemandRuns {
   private final WatchEntity.Refs watches;
   private final AccountEntity.Refs accountRefs;
+  private final RunAllEntity.Refs runAlls;
   private final Asks asks;
+  private final Budgets budgets;
 
-  public OnDemandRuns(WatchEntity.Refs watches, AccountEntity.Refs accountRefs, Asks asks) {
-    this.watches = watches;
-    this.accountRefs = accountRefs;
-    this.asks = asks;
+  /** Fails when the owner may not start a run now (a budget of the month spent). */
+  @FunctionalInterface
+  public interface Budgets {
+    CompletionStage<?> check(String owner);
+
+    Budgets NONE = owner -> CompletableFuture.completedFuture(null);
   }
 
   /**
-   * One watch now, enabled or not; refused when the watch does not exist, and {@code UNAVAILABLE}
-   * when the watch stopped or restarted before the run was recorded, here or with its node.
+   * @param accountRefs where an owner's watch ids are listed for its run-all
+   * @param runAlls where an owner's run-all jobs are
+   * @param budgets checked before a run now starts
+   */
+  public OnDemandRuns(
+      WatchEntity.Refs watches,
+      AccountEntity.Refs accountRefs,
+      RunAllEntity.Refs runAlls,
+      Asks asks,
+      Budgets budgets) {
+    this.watches = watches;
+    this.accountRefs = accountRefs;
+    this.runAlls = runAlls;
+    this.asks = asks;
+    this.budgets = budgets;
+  }
+
+  /**
+   * One watch now, enabled or not; refused when the owner spent a budget of the month (before it
+   * starts) or the watch does not exist, and {@code UNAVAILABLE} when the watch stopped or
+   * restarted before the run was recorded, here or with its node.
    */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return WatchEntity.askRun(
+    return budgets.check(owner).thenCompose(within -> askRun(owner, watchId));
+  }
+
+  private CompletionStage<RunRecord> askRun(String owner, String watchId) {
+    return WatchRuns.askRun(
             asks, watches.watch(owner, watchId), RunRecord.TRIGGER_MANUAL, EntityRunAll.RUN_TIMEOUT)
         .exceptionally(
             failure -> {
-              if (WatchEntity.interrupted(failure))
+              if (WatchRuns.interrupted(failure))
                 throw new Refusal(Refusal.Kind.UNAVAILABLE, WatchEntity.RUN_INTERRUPTED);
               return Failures.rethrow(failure);
             });
@@ -45,15 +74,19 @@ public final class OnDemandRuns {
    * Starts an owner's run-all and answers its job at once; {@code CONFLICT} while one is in flight.
    */
   public CompletionStage<RunAllJob> startRunAll(String owner) {
-    return asks.<AccountEntity.Command, RunAllJob>ask(
-            accountRefs.account(owner), AccountEntity.StartRunAll::new)
+    return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
+            accountRefs.account(owner), AccountEntity.ListWatches::new)
+        .thenCompose(
+            ids ->
+                asks.<RunAllEntity.Command, RunAllJob>ask(
+                    runAlls.runAll(owner), r -> new RunAllEntity.StartRunAll(ids.ids(), r)))
         .exceptionally(Refusal.as(Refusal.Kind.CONFLICT));
   }
 
   /** An owner's run-all job as it stands; {@code NOT_FOUND} for an unknown one. */
   public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
-    return asks.<AccountEntity.Command, RunAllJob>ask(
-            accountRefs.account(owner), r -> new AccountEntity.GetRunAllJob(jobId, r))
+    return asks.<RunAllEntity.Command, RunAllJob>ask(
+            runAlls.runAll(owner), r -> new RunAllEntity.GetRunAllJob(jobId, r))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND));
   }
 
@@ -63,26 +96,25 @@ public final class OnDemandRuns {
    * entity no longer knows went with it).
    */
   public CompletionStage<RunAllJob> awaitRunAllJob(String owner, String jobId, Duration patience) {
-    return asks.<AccountEntity.Command, RunAllJob>askWhileOwed(
-            accountRefs.account(owner),
-            r -> new AccountEntity.AwaitRunAllJob(jobId, r),
+    return asks.<RunAllEntity.Command, RunAllJob>askWhileOwed(
+            runAlls.runAll(owner),
+            r -> new RunAllEntity.AwaitRunAllJob(jobId, r),
             patience,
             // a job the entity no longer knows went with its node: the await is owed no more
             asker ->
-                asks.<AccountEntity.Command, RunAllJob>ask(
-                        accountRefs.account(owner), r -> new AccountEntity.GetRunAllJob(jobId, r))
+                asks.<RunAllEntity.Command, RunAllJob>ask(
+                        runAlls.runAll(owner), r -> new RunAllEntity.GetRunAllJob(jobId, r))
                     .thenApply(job -> true)
                     .exceptionally(failure -> Failures.isRefusal(failure) ? false : null),
-            () -> new EntityRefusal(AccountEntity.NO_SUCH_JOB))
+            () -> new EntityRefusal(EntityRefusal.Code.NO_SUCH_JOB, RunAllEntity.NO_SUCH_JOB))
         .exceptionally(
             failure -> {
               if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);
-              String refusal = Failures.unwrap(failure).getMessage();
               throw new Refusal(
                   Refusal.Kind.UNAVAILABLE,
-                  AccountEntity.NO_SUCH_JOB.equals(refusal)
-                      ? AccountEntity.RUN_ALL_INTERRUPTED
-                      : refusal);
+                  EntityRefusal.is(failure, EntityRefusal.Code.NO_SUCH_JOB)
+                      ? RunAllEntity.RUN_ALL_INTERRUPTED
+                      : Failures.unwrap(failure).getMessage());
             });
   }
 }

@@ -1,8 +1,7 @@
 package io.periscope.auth;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,11 +11,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The administrators' audit log, cluster-wide: one entity ({@link #ID}) that records each admin
@@ -24,8 +20,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * entity keeps the newest {@link #KEPT} in memory for {@code GET /admin/audit}.
  */
 public final class AuditLogEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        AuditLogEntity.Command, AuditLogEntity.Event, AuditLogEntity.State> {
+    extends JournaledEntity<AuditLogEntity.Command, AuditLogEntity.Event, AuditLogEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "AuditLog");
@@ -73,21 +68,16 @@ public final class AuditLogEntity
   public record Recorded(Entry entry) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
-    return new AuditLogEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new AuditLogEntity(entityId);
   }
 
-  private AuditLogEntity(PersistenceId id) {
-    super(id, JournalFailures.RESTART_WITH_BACKOFF);
+  private AuditLogEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -1,9 +1,8 @@
 package io.periscope.auth;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.entity.RecentTimes;
-import io.periscope.entity.Snapshots;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,11 +14,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The e-mail index: one entity per normalized e-mail address, holding the account id that owns it.
@@ -34,8 +30,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * {@link #SIGN_IN_NETWORKS}), whose right password no sign-in backoff holds back.
  */
 public final class EmailEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        EmailEntity.Command, EmailEntity.Event, EmailEntity.State> {
+    extends JournaledEntity<EmailEntity.Command, EmailEntity.Event, EmailEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Email");
@@ -177,21 +172,16 @@ public final class EmailEntity
   public record Released(String accountId) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
-    return new EmailEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new EmailEntity(entityId);
   }
 
-  private EmailEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private EmailEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(null, List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -2,9 +2,8 @@ package io.periscope.auth;
 
 import io.periscope.account.AccountEntity;
 import io.periscope.account.MailedTokens;
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -12,11 +11,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One account at an identity provider ({@link ProviderIdentity#linkId}: provider, issuer and
@@ -25,7 +21,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * to the account's address ({@link #Propose}, then {@link #Confirm}); it never changes after.
  */
 public final class IdentityLinkEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         IdentityLinkEntity.Command, IdentityLinkEntity.Event, IdentityLinkEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -88,21 +84,16 @@ public final class IdentityLinkEntity
   public record LinkProposed(Pending pending) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
-    return new IdentityLinkEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new IdentityLinkEntity(entityId);
   }
 
-  private IdentityLinkEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private IdentityLinkEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(null, null);
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -1,9 +1,8 @@
 package io.periscope.auth;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.entity.RecentTimes;
-import io.periscope.entity.Snapshots;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,12 +11,9 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The instance's account mails of the last hour (one entity, {@link #ID}): every mail that carries
@@ -26,7 +22,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * operator is alerted once an hour, not once a mail.
  */
 public final class MailBudgetEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         MailBudgetEntity.Command, MailBudgetEntity.Event, MailBudgetEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -79,21 +75,16 @@ public final class MailBudgetEntity
   public record BudgetReached(Instant at) implements Event {}
 
   public static Behavior<Command> create(String id) {
-    return new MailBudgetEntity(PersistenceId.of(TYPE_KEY.name(), id));
+    return new MailBudgetEntity(id);
   }
 
-  private MailBudgetEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private MailBudgetEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(List.of(), null);
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

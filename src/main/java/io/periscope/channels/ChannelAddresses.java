@@ -8,6 +8,7 @@ import io.periscope.auth.EmailIndex;
 import io.periscope.auth.MailBudget;
 import io.periscope.auth.SelfService;
 import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
@@ -109,7 +110,7 @@ public final class ChannelAddresses {
                           Throwable cause = Failures.unwrap(e);
                           if (!Failures.isRefusal(cause))
                             return CompletableFuture.failedFuture(cause);
-                          if (cause.getMessage().equals(ChannelAddressesEntity.CONFIRMED_ALREADY))
+                          if (EntityRefusal.is(cause, EntityRefusal.Code.CONFIRMED_ALREADY))
                             return CompletableFuture.completedFuture(null);
                           Throwable spent = spentOr(cause, budgets);
                           return CompletableFuture.failedFuture(

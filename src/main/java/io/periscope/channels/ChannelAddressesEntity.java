@@ -1,10 +1,10 @@
 package io.periscope.channels;
 
 import io.periscope.account.MailedTokens;
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.entity.RecentTimes;
-import io.periscope.entity.Snapshots;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,11 +17,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The addresses an owner's {@code email:} channels may mail besides the account's own verified one
@@ -29,7 +26,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * be made to mail anyone who did not agree. At most {@link #MAX_ADDRESSES}, confirmed or waiting.
  */
 public final class ChannelAddressesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         ChannelAddressesEntity.Command,
         ChannelAddressesEntity.Event,
         ChannelAddressesEntity.State> {
@@ -158,21 +155,16 @@ public final class ChannelAddressesEntity
   public record AddressRemoved(String address, Instant at) implements Event {}
 
   public static Behavior<Command> create(String owner) {
-    return new ChannelAddressesEntity(PersistenceId.of(TYPE_KEY.name(), owner));
+    return new ChannelAddressesEntity(owner);
   }
 
-  private ChannelAddressesEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private ChannelAddressesEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(List.of(), List.of(), List.of(), List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override
@@ -195,6 +187,12 @@ public final class ChannelAddressesEntity
         .onCommand(
             Request.class,
             (state, cmd) -> {
+              if (state.confirmed().contains(cmd.waiting().address()))
+                return Effect()
+                    .reply(
+                        cmd.replyTo(),
+                        EntityRefusal.reply(
+                            EntityRefusal.Code.CONFIRMED_ALREADY, CONFIRMED_ALREADY));
               Optional<String> refusal =
                   refusal(state, cmd.waiting().address(), cmd.now(), cmd.budgets());
               if (refusal.isPresent())

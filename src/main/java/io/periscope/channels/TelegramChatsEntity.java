@@ -1,8 +1,7 @@
 package io.periscope.channels;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -14,11 +13,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The Telegram chats administrators opened to users, cluster-wide (one entity, {@link #ID}). The
@@ -26,7 +22,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * ({@code telegram} for {@link #DEFAULT_CHAT}, {@code telegram:<chat id>} for the others).
  */
 public final class TelegramChatsEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         TelegramChatsEntity.Command, TelegramChatsEntity.Event, TelegramChatsEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -94,21 +90,16 @@ public final class TelegramChatsEntity
   public record ChatDisallowed(String chat, String by, Instant at) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
-    return new TelegramChatsEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new TelegramChatsEntity(entityId);
   }
 
-  private TelegramChatsEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private TelegramChatsEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(Map.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

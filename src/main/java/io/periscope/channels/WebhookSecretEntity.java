@@ -1,8 +1,7 @@
 package io.periscope.channels;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,11 +11,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The secrets an owner's webhooks are signed with (entity id = owner), encrypted ({@code
@@ -27,7 +23,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * have none while it exists, so receivers set up with it keep verifying.
  */
 public final class WebhookSecretEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         WebhookSecretEntity.Command, WebhookSecretEntity.Event, WebhookSecretEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -143,21 +139,16 @@ public final class WebhookSecretEntity
   public record SecretResealed(String ciphertext) implements Event {}
 
   public static Behavior<Command> create(String owner) {
-    return new WebhookSecretEntity(PersistenceId.of(TYPE_KEY.name(), owner));
+    return new WebhookSecretEntity(owner);
   }
 
-  private WebhookSecretEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private WebhookSecretEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return State.NONE;
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -1,8 +1,7 @@
 package io.periscope.devices;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -15,12 +14,9 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One owner's devices (entity id = account id), in registration order. A subscription is identified
@@ -29,8 +25,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * given here.
  */
 public final class DevicesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        DevicesEntity.Command, DevicesEntity.Event, DevicesEntity.State> {
+    extends JournaledEntity<DevicesEntity.Command, DevicesEntity.Event, DevicesEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Devices");
@@ -133,21 +128,16 @@ public final class DevicesEntity
   private static final SecureRandom random = new SecureRandom();
 
   public static Behavior<Command> create(String owner) {
-    return new DevicesEntity(PersistenceId.of(TYPE_KEY.name(), owner));
+    return new DevicesEntity(owner);
   }
 
-  private DevicesEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private DevicesEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

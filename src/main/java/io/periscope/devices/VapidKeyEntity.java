@@ -1,8 +1,7 @@
 package io.periscope.devices;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -10,11 +9,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The service's generated VAPID key pair, one for the whole cluster (a single entity, {@link #ID}),
@@ -23,8 +19,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * io.periscope.keys.KeyCipher}).
  */
 public final class VapidKeyEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        VapidKeyEntity.Command, VapidKeyEntity.Event, VapidKeyEntity.State> {
+    extends JournaledEntity<VapidKeyEntity.Command, VapidKeyEntity.Event, VapidKeyEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "VapidKey");
@@ -71,21 +66,16 @@ public final class VapidKeyEntity
   public record PrivateKeyResealed(String privateKeyCiphertext) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
-    return new VapidKeyEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new VapidKeyEntity(entityId);
   }
 
-  private VapidKeyEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private VapidKeyEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(null);
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -15,7 +15,8 @@ import org.apache.pekko.pattern.StatusReply;
 import scala.concurrent.ExecutionContextExecutor;
 
 /**
- * Asking entities with one timeout; a StatusReply error fails the stage with {@link EntityRefusal}.
+ * Asking entities with one timeout; a StatusReply error fails the stage with {@link EntityRefusal}
+ * (the entity's own, with its code, when it gave one).
  */
 public final class Asks {
   private final ActorSystem<?> system;
@@ -44,7 +45,10 @@ public final class Asks {
             (reply, failure) -> {
               if (failure != null) result.completeExceptionally(failure);
               else if (reply.isError())
-                result.completeExceptionally(new EntityRefusal(reply.getError().getMessage()));
+                result.completeExceptionally(
+                    reply.getError() instanceof EntityRefusal refusal
+                        ? refusal
+                        : new EntityRefusal(reply.getError().getMessage()));
               else result.complete(reply.getValue());
             },
             system.executionContext());

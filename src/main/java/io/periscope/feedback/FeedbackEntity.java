@@ -1,8 +1,7 @@
 package io.periscope.feedback;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,12 +11,9 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The feedback on the runs of one watch of one owner (entity id {@code owner:watchId}, as the
@@ -27,8 +23,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * WatchEntity.GetRun}) before giving feedback.
  */
 public final class FeedbackEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        FeedbackEntity.Command, FeedbackEntity.Event, FeedbackEntity.State> {
+    extends JournaledEntity<FeedbackEntity.Command, FeedbackEntity.Event, FeedbackEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Feedback");
@@ -113,21 +108,16 @@ public final class FeedbackEntity
   // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String entityId) {
-    return new FeedbackEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new FeedbackEntity(entityId);
   }
 
-  private FeedbackEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private FeedbackEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(List.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

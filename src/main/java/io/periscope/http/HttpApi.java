@@ -81,6 +81,8 @@ public final class HttpApi {
       OpenApiRoutes openApi,
       ChannelRoutes channels,
       UsageRoutes usage,
+      BacktestRoutes backtests,
+      DryRunRoutes dryRuns,
       WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
@@ -101,6 +103,8 @@ public final class HttpApi {
             openApi,
             channels,
             usage,
+            backtests,
+            dryRuns,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));

@@ -1,8 +1,6 @@
 package io.periscope.http;
 
-import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
-import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
 import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
 import static io.periscope.http.Reply.json;
@@ -15,47 +13,36 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.AccountWatches;
 import io.periscope.account.OnDemandRuns;
 import io.periscope.account.Role;
 import io.periscope.auth.Principal;
 import io.periscope.channels.SealedChannels;
-import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
+import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
-import io.periscope.json.ValidationException;
-import io.periscope.notify.ChannelId;
-import io.periscope.notify.ChannelPolicy;
-import io.periscope.notify.WebhookSecrets;
-import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
-import io.periscope.runtime.Entities;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
-import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
+import io.periscope.watches.Watches;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.Done;
-import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.pattern.AskTimeoutException;
@@ -65,52 +52,35 @@ import org.apache.pekko.pattern.AskTimeoutException;
  * is addressed under the caller's own entity id, so it answers 404 exactly like an absent one.
  */
 public final class WatchRoutes implements Routes {
-  private final Entities entities;
-  private final AccountWatches ownerWatches;
+  private final Watches watches;
+  private final SealedChannels sealed;
   private final ZoneId scheduleZone;
-  private final Asks asks;
   private final OnDemandRuns runs;
   private final RunPages history;
-  private final ChannelPolicy channels;
-  private final SealedChannels sealed;
-  private final WebhookSecrets webhookSecrets;
-  private final QuotaPolicy quotas;
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
 
   /**
-   * @param channels a watch naming a channel its owner may not use is refused (400)
+   * @param watches refuses a watch naming a channel its owner may not use (400) or past its owner's
+   *     quotas (400 on its schedule, 409 otherwise)
    * @param sealed seals the credentials of the channels stored; answers show them masked
-   * @param webhookSecrets makes the signing secret of each webhook a saved watch names
-   * @param quotas a watch past its owner's quotas is refused (400 on its schedule, 409 otherwise)
-   */
-  /**
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
    * @param eventStreams the job event streams each account may hold open on this node
    *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
    */
   public WatchRoutes(
-      Entities entities,
-      Asks asks,
+      Watches watches,
+      SealedChannels sealed,
       OnDemandRuns runs,
       RunPages history,
-      ChannelPolicy channels,
-      SealedChannels sealed,
-      WebhookSecrets webhookSecrets,
-      QuotaPolicy quotas,
       long maxBody,
       ZoneId scheduleZone,
       HeldSlots<String> eventStreams) {
-    this.entities = entities;
-    this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
+    this.watches = watches;
+    this.sealed = sealed;
     this.scheduleZone = scheduleZone;
     this.runs = runs;
     this.history = history;
-    this.asks = asks;
-    this.channels = channels;
-    this.sealed = sealed;
-    this.webhookSecrets = webhookSecrets;
-    this.quotas = quotas;
     this.maxBody = maxBody;
     this.eventStreams = eventStreams;
   }
@@ -213,12 +183,6 @@ public final class WatchRoutes implements Routes {
    */
   static final Duration RUN_ALL_WAIT = EntityRunAll.RUN_ALL_WAIT;
 
-  /** How often a follower of a run-all job looks at it. */
-  static final Duration JOB_POLL = Duration.ofMillis(500);
-
-  /** An event stream with nothing to say sends a comment this often, so no proxy closes it. */
-  static final Duration EVENTS_HEARTBEAT = Duration.ofSeconds(15);
-
   static final int DEFAULT_RUNS = 20;
   static final int MAX_RUNS = 100;
 
@@ -276,15 +240,15 @@ public final class WatchRoutes implements Routes {
    */
   public record RunHistory(List<RunView> runs, String next) {}
 
-  /** A run now: refused (429) before it starts when the owner has spent a budget of the month. */
+  /** A run now; a spent budget of the month is the owner's 429, any other refusal a 404. */
   private CompletionStage<Reply> run(String owner, String id) {
-    return quotas
-        .checkBudgets(owner)
-        .thenCompose(
-            within ->
-                runs.runNow(owner, id)
-                    .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
-                    .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND)));
+    return runs.runNow(owner, id)
+        .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
+        .exceptionally(
+            failure ->
+                Failures.unwrap(failure) instanceof OverQuota
+                    ? Failures.rethrow(failure)
+                    : Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(failure));
   }
 
   /**
@@ -345,33 +309,14 @@ public final class WatchRoutes implements Routes {
   private Route jobEvents(String owner, String jobId) {
     return onSuccess(
         runs.runAllJob(owner, jobId),
-        job -> {
-          if (!eventStreams.take(owner))
-            return answer(
-                Reply.error(
-                        StatusCodes.TOO_MANY_REQUESTS,
-                        "this account already follows "
-                            + eventStreams.perKey()
-                            + " event streams; close one first")
-                    .withHeader(
-                        RawHeader.create(
-                            "Retry-After", Long.toString(EVENTS_HEARTBEAT.toSeconds()))));
-          Set<String> sent = new HashSet<>();
-          var looks =
-              job.finished()
-                  ? org.apache.pekko.stream.javadsl.Source.single(job)
-                  : org.apache.pekko.stream.javadsl.Source.single(job).concat(follow(owner, jobId));
-          return completeOK(
-              looks
-                  .mapConcat(look -> eventsOf(look, sent))
-                  .keepAlive(EVENTS_HEARTBEAT, ServerSentEvent::heartbeat)
-                  .watchTermination(
-                      (notUsed, ended) -> {
-                        ended.whenComplete((done, failure) -> eventStreams.release(owner));
-                        return notUsed;
-                      }),
-              EventStreamMarshalling.toEventStream());
-        });
+        job ->
+            JobEvents.stream(
+                owner,
+                eventStreams,
+                job,
+                RunAllJob::finished,
+                () -> runs.runAllJob(owner, jobId),
+                WatchRoutes::eventsOf));
   }
 
   /** The events a look at the job adds: outcomes not sent yet, and done once it finished. */
@@ -383,13 +328,6 @@ public final class WatchRoutes implements Routes {
     }
     if (job.finished()) events.add(ServerSentEvent.create(Json.text(JobView.of(job)), "done"));
     return events;
-  }
-
-  /** The job, looked at every {@link #JOB_POLL} until it finished (that look included). */
-  private org.apache.pekko.stream.javadsl.Source<RunAllJob, ?> follow(String owner, String jobId) {
-    return org.apache.pekko.stream.javadsl.Source.tick(JOB_POLL, JOB_POLL, "look")
-        .mapAsync(1, look -> runs.runAllJob(owner, jobId))
-        .takeWhile(job -> !job.finished(), true);
   }
 
   /**
@@ -424,7 +362,7 @@ public final class WatchRoutes implements Routes {
         .exceptionally(
             e -> {
               if (!Failures.isRefusal(e)) return Failures.rethrow(e);
-              return WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
+              return EntityRefusal.is(e, EntityRefusal.Code.NO_SUCH_RUN)
                   ? Reply.invalid(
                       List.of(
                           Issue.at("is not a run of this watch's kept history", "query", "before")))
@@ -440,86 +378,28 @@ public final class WatchRoutes implements Routes {
         .exceptionally(
             e -> {
               if (!Failures.isRefusal(e)) return Failures.rethrow(e);
-              throw WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(e).getMessage())
+              throw EntityRefusal.is(e, EntityRefusal.Code.NO_SUCH_RUN)
                   ? new Refusal(NOT_FOUND, "run not found")
                   : noSuchWatch();
             });
   }
 
   private CompletionStage<Reply> list(String owner) {
-    return ownerWatches
-        .live(owner)
-        .thenApply(
-            watches -> ok(new WatchList(watches.stream().map(SealedChannels::mask).toList())));
+    return watches
+        .list(owner)
+        .thenApply(all -> ok(new WatchList(all.stream().map(SealedChannels::mask).toList())));
   }
 
   private CompletionStage<Reply> create(Principal caller, JsonNode body) {
-    String owner = caller.accountId();
     SealedChannels.Opened opened = sealed.open(body, List.of());
-    Watch watch = WatchValidator.validate(opened.body(), null, owner, scheduleZone);
-    return permitted(watch)
-        .thenCompose(ok -> quotas.check(owner, caller.role(), watch, true))
-        .thenCompose(ok -> signed(watch))
-        .thenCompose(ok -> created(owner, opened.store(watch)));
-  }
-
-  /**
-   * Fails with a {@link ValidationException} naming each channel the owner may not use (the rules
-   * of {@link ChannelPolicy}).
-   */
-  private CompletionStage<Watch> permitted(Watch watch) {
-    return channels.require(watch.owner(), watch.channels()).thenApply(ok -> watch);
-  }
-
-  /**
-   * Each webhook the watch names has its signing secret once the watch is saved, so its owner can
-   * set the receiver up before the first alert; one that cannot be made now is made at the first
-   * delivery.
-   */
-  private CompletionStage<Done> signed(Watch plain) {
-    CompletableFuture<?>[] made =
-        plain.channels().stream()
-            .map(ChannelId::parse)
-            .flatMap(Optional::stream)
-            .filter(c -> c.kind() == ChannelId.Kind.WEBHOOK)
-            .map(
-                c ->
-                    webhookSecrets
-                        .secret(plain.owner(), c.target())
-                        .toCompletableFuture()
-                        .exceptionally(e -> Optional.empty()))
-            .toArray(CompletableFuture[]::new);
-    return CompletableFuture.allOf(made).thenApply(all -> Done.getInstance());
-  }
-
-  private CompletionStage<Reply> created(String owner, Watch watch) {
-    // The id is registered with the owner and the watch created at once; the 201 waits for both, so
-    // it is always in the next list. Every attempt registers (idempotently), so a create cut short
-    // by a crash is listed once the client retries, even when the retry answers 409; an id whose
-    // create failed is skipped by the list because its entity holds no watch.
-    CompletableFuture<Done> registered =
-        asks.<AccountEntity.Command, Done>ask(
-                entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r))
-            .toCompletableFuture();
-    CompletableFuture<Watch> created =
-        asks.<WatchEntity.Command, Watch>ask(
-                entities.watch(owner, watch.id()), r -> new WatchEntity.Create(watch, r))
-            .toCompletableFuture();
-    // Registered once more after the watch exists: a delete of the same id racing this create may
-    // have unregistered it meanwhile (AccountEntity), and this registration waits for that delete.
-    return CompletableFuture.allOf(registered, created)
-        .thenCompose(
-            both ->
-                asks.<AccountEntity.Command, Done>ask(
-                    entities.account(owner), r -> new AccountEntity.AddWatch(watch.id(), r)))
-        .thenApply(again -> json(StatusCodes.CREATED, SealedChannels.mask(created.join())))
-        .exceptionally(Refusal.as(CONFLICT));
+    Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
+    return watches
+        .create(caller.role(), watch, opened.store(watch))
+        .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)));
   }
 
   private CompletionStage<Reply> read(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .thenApply(watch -> ok(SealedChannels.mask(watch)))
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+    return watches.get(owner, id).thenApply(watch -> ok(SealedChannels.mask(watch)));
   }
 
   /**
@@ -527,36 +407,20 @@ public final class WatchRoutes implements Routes {
    * none, and the replace answers 404 after the body was checked).
    */
   private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
-        .handle((stored, absent) -> stored == null ? List.<String>of() : stored.channels())
+    return watches
+        .find(owner, id)
         .thenCompose(
             stored -> {
-              SealedChannels.Opened opened = sealed.open(body, stored);
+              SealedChannels.Opened opened =
+                  sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
               Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
-              return permitted(watch)
-                  .thenCompose(ok -> quotas.check(owner, role, watch, false))
-                  .thenCompose(ok -> signed(watch))
-                  .thenCompose(
-                      ok ->
-                          asks.<WatchEntity.Command, Watch>ask(
-                              entities.watch(owner, id),
-                              r -> new WatchEntity.Replace(opened.store(watch), r)));
+              return watches.replace(role, watch, opened.store(watch));
             })
-        .thenApply(watch -> ok(SealedChannels.mask(watch)))
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+        .thenApply(watch -> ok(SealedChannels.mask(watch)));
   }
 
   private CompletionStage<Reply> remove(String owner, String id) {
-    return asks.<AccountEntity.Command, Done>ask(
-            entities.account(owner), r -> new AccountEntity.DeleteWatch(id, r))
-        .thenApply(done -> Reply.noContent())
-        .exceptionally(
-            e -> {
-              if (Failures.isRefusal(e)
-                  && AccountEntity.WATCH_UNANSWERED.equals(Failures.unwrap(e).getMessage()))
-                throw new Refusal(UNAVAILABLE, AccountEntity.WATCH_UNANSWERED);
-              return Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
-            });
+    return watches.delete(owner, id).thenApply(done -> Reply.noContent());
   }
 
   static Refusal noSuchWatch() {

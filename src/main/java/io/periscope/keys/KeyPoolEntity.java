@@ -1,6 +1,6 @@
 package io.periscope.keys;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.provider.ProviderFailure;
 import java.time.Duration;
@@ -25,10 +25,8 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
@@ -44,8 +42,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * it again does.
  */
 public final class KeyPoolEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State> {
+    extends JournaledEntity<KeyPoolEntity.Command, KeyPoolEntity.Event, KeyPoolEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "KeyPool");
@@ -309,7 +306,7 @@ public final class KeyPoolEntity
   static final Duration DEFAULT_COOLDOWN = Duration.ofSeconds(60);
 
   public static Behavior<Command> create(String pool) {
-    return Behaviors.setup(ctx -> new KeyPoolEntity(ctx, PersistenceId.of(TYPE_KEY.name(), pool)));
+    return Behaviors.setup(ctx -> new KeyPoolEntity(ctx, pool));
   }
 
   /**
@@ -330,8 +327,8 @@ public final class KeyPoolEntity
 
   private final ActorContext<Command> context;
 
-  private KeyPoolEntity(ActorContext<Command> context, PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private KeyPoolEntity(ActorContext<Command> context, String entityId) {
+    super(TYPE_KEY, entityId);
     this.context = context;
   }
 

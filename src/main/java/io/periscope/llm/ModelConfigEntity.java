@@ -1,19 +1,15 @@
 package io.periscope.llm;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The model configuration an admin set, cluster-wide: one entity ({@link #ID}) reached through
@@ -21,7 +17,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * one, the state holds none and the operator's MODEL_* settings apply ({@link ModelConfigs}).
  */
 public final class ModelConfigEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         ModelConfigEntity.Command, ModelConfigEntity.Event, ModelConfigEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -70,21 +66,16 @@ public final class ModelConfigEntity
   public record WasReset(Instant at, String by) implements Event {}
 
   public static Behavior<Command> create(String entityId) {
-    return new ModelConfigEntity(PersistenceId.of(TYPE_KEY.name(), entityId));
+    return new ModelConfigEntity(entityId);
   }
 
-  private ModelConfigEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private ModelConfigEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(null, null, null);
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

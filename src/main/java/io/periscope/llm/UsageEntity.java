@@ -1,8 +1,7 @@
 package io.periscope.llm;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,11 +14,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * What one account's model calls took (entity id = account id), per UTC day and per watch: each
@@ -28,8 +24,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * account does.
  */
 public final class UsageEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        UsageEntity.Command, UsageEntity.Event, UsageEntity.State> {
+    extends JournaledEntity<UsageEntity.Command, UsageEntity.Event, UsageEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "ModelUsage");
@@ -111,21 +106,16 @@ public final class UsageEntity
   // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String accountId) {
-    return new UsageEntity(PersistenceId.of(TYPE_KEY.name(), accountId));
+    return new UsageEntity(accountId);
   }
 
-  private UsageEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private UsageEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(new TreeMap<>());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -1,8 +1,7 @@
 package io.periscope.quota;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
@@ -11,12 +10,9 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One account's quotas (entity id = account id): an administrator's overrides of the operator's
@@ -24,8 +20,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * across nodes.
  */
 public final class QuotaEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
-        QuotaEntity.Command, QuotaEntity.Event, QuotaEntity.State> {
+    extends JournaledEntity<QuotaEntity.Command, QuotaEntity.Event, QuotaEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
       EntityTypeKey.create(Command.class, "Quota");
@@ -98,21 +93,16 @@ public final class QuotaEntity
   // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String accountId) {
-    return new QuotaEntity(PersistenceId.of(TYPE_KEY.name(), accountId));
+    return new QuotaEntity(accountId);
   }
 
-  private QuotaEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private QuotaEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(Quotas.NONE, null, 0, null);
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -28,15 +28,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.Done;
 
 /**
  * The quotas of each account: the operator's defaults ({@code periscope.quotas}, QUOTA_*) under an
  * administrator's overrides of the account; an administrator's own account is held to them too
  * unless QUOTA_ADMINS_EXEMPT. Checked before anything is written: a watch's schedule (400 naming
- * {@code schedule}), its sources and the number of watches (409), model calls per UTC day and the
- * budgets of model tokens and cost per UTC calendar month (429; the month's use is read from the
- * usage ledger, so a budget holds as closely as the calls' usage is recorded).
+ * {@code schedule}), its sources and the number of watches (409, reserved by {@code
+ * watches.Watches}), model calls per UTC day and the budgets of model tokens and cost per UTC
+ * calendar month (429; the month's use is read from the usage ledger, so a budget holds as closely
+ * as the calls' usage is recorded).
  */
 public final class QuotaPolicy {
   private final Quotas defaults;
@@ -254,13 +254,14 @@ public final class QuotaPolicy {
   }
 
   /**
-   * Fails with a {@link ValidationException} on {@code schedule} (fires more often than the
-   * account's minimum interval) or an {@link OverQuota} (more sources than a watch may have; on
-   * create, {@code creating}, one watch more than the account may have).
+   * The account's limits, once {@code watch} is checked against them: fails with a {@link
+   * ValidationException} on {@code schedule} (fires more often than the account's minimum interval)
+   * or an {@link OverQuota} (more sources than a watch may have). The number of watches is the
+   * business of whoever creates them ({@code watches.Watches}), with {@link #watchesFull}.
    */
-  public CompletionStage<Watch> check(String accountId, Role role, Watch watch, boolean creating) {
+  public CompletionStage<Quotas> check(String accountId, Role role, Watch watch) {
     return limits(accountId, role)
-        .thenCompose(
+        .thenApply(
             limits -> {
               Integer minutes = limits.minIntervalMinutes();
               if (minutes != null) {
@@ -284,37 +285,12 @@ public final class QuotaPolicy {
                     Quotas.MAX_SOURCES_PER_WATCH,
                     sources,
                     "a watch of this account has at most " + sources + " sources");
-              Integer most = limits.maxWatches();
-              if (!creating || most == null) return CompletableFuture.completedFuture(watch);
-              return liveWatches(accountId)
-                  .thenCompose(
-                      ids -> {
-                        if (ids.size() >= most && !ids.contains(watch.id())) throw fullAt(most);
-                        return reserve(accountId, watch, most);
-                      });
+              return limits;
             });
   }
 
-  /**
-   * Registers the new watch's id with its account, which refuses it past {@code most} ids: the
-   * count of live watches above lets two creates arriving at once both pass, the account entity
-   * takes them one at a time. (Listing the live watches asked it to forget ids left by failed
-   * creates first, so those do not take a place.)
-   */
-  private CompletionStage<Watch> reserve(String accountId, Watch watch, int most) {
-    return asks.<AccountEntity.Command, Done>ask(
-            accountRefs.account(accountId), r -> new AccountEntity.AddWatch(watch.id(), most, r))
-        .thenApply(registered -> watch)
-        .exceptionally(
-            failure -> {
-              if (Failures.isRefusal(failure)
-                  && AccountEntity.NO_ROOM_FOR_WATCH.equals(Failures.unwrap(failure).getMessage()))
-                throw fullAt(most);
-              return Failures.rethrow(failure);
-            });
-  }
-
-  private static OverQuota fullAt(int most) {
+  /** The refusal of one watch more for an account that has its {@code most}. */
+  public static OverQuota watchesFull(int most) {
     return new OverQuota(
         Refusal.Kind.CONFLICT,
         Quotas.MAX_WATCHES,

@@ -7,6 +7,7 @@ import io.periscope.notify.RepeatedAlerts;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchRuns;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -101,12 +102,12 @@ public final class EntityRunAll implements RunAllWatches {
     CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome =
         !watch.enabled()
             ? CompletableFuture.completedFuture(Optional.of(RunAllResult.WatchOutcome.skipped(id)))
-            : WatchEntity.askRun(
+            : WatchRuns.askRun(
                     asks, watches.watch(owner, id), RunRecord.TRIGGER_RUN_ALL, RUN_TIMEOUT)
                 .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record)))
                 .exceptionally(
                     failure -> {
-                      boolean interrupted = WatchEntity.interrupted(failure);
+                      boolean interrupted = WatchRuns.interrupted(failure);
                       if (Failures.isRefusal(failure) && !interrupted) return Optional.empty();
                       Throwable cause = Failures.unwrap(failure);
                       String why =

@@ -165,6 +165,7 @@ public final class Pipeline implements RunPipeline {
    */
   private record Progress(
       Watch watch,
+      Mode mode,
       String trigger,
       Instant startedAt,
       List<RunItems.Collected> items,
@@ -181,9 +182,35 @@ public final class Pipeline implements RunPipeline {
    */
   public static final Duration DEFAULT_RECENCY = Duration.ofDays(7);
 
+  /**
+   * How a run runs: a real one tells the operator of its trouble and hands back its alert; a dry
+   * one ({@link #trial}) does neither. {@code usageWatch}: the watch its model usage is kept for
+   * (null: the account's alone).
+   */
+  private record Mode(boolean dry, String usageWatch) {}
+
   @Override
   public CompletionStage<Outcome> run(
       Watch watch, Memory memory, String trigger, Instant startedAt) {
+    return run(watch, new Mode(false, watch.id()), memory, trigger, startedAt);
+  }
+
+  /**
+   * A dry run of {@code watch}: collected and judged exactly as {@link #run} does, its model call
+   * counted against the owner's quota and its usage kept, but the operator is told nothing and no
+   * alert is made. The record it answers is the caller's to show, never recorded; nothing is marked
+   * seen. An owner at its model-call quota fails it (with the {@link OverQuota}) instead of
+   * recording an error.
+   *
+   * @param usageWatch the watch its model usage is kept for; null for a watch not saved
+   */
+  public CompletionStage<RunRecord> trial(Watch watch, Memory memory, String usageWatch) {
+    return run(watch, new Mode(true, usageWatch), memory, RunRecord.TRIGGER_TEST, clock.instant())
+        .thenApply(Outcome::record);
+  }
+
+  private CompletionStage<Outcome> run(
+      Watch watch, Mode mode, Memory memory, String trigger, Instant startedAt) {
     CompletionStage<TrustRules> rules = rulesOf(watch.owner());
     return collect(watch)
         .thenCombine(
@@ -215,13 +242,12 @@ public final class Pipeline implements RunPipeline {
               int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
               Progress run =
                   new Progress(
-                      watch, trigger, startedAt, items, errors, fresh, setAside, remapped,
+                      watch, mode, trigger, startedAt, items, errors, fresh, setAside, remapped,
                       baselined, recovered);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
-                runAlerts.failed(
+                failed(
+                    run,
                     AdminAlerts.Kind.ALL_SOURCES_FAILED,
-                    watch.owner(),
-                    watch.id(),
                     "every source failed: " + describe(errors));
                 return done(
                     run,
@@ -240,7 +266,7 @@ public final class Pipeline implements RunPipeline {
                     List.of());
               }
               if (fresh.isEmpty()) {
-                runAlerts.succeeded(watch.owner(), watch.id());
+                succeeded(run);
                 return done(
                     run,
                     record(
@@ -312,6 +338,15 @@ public final class Pipeline implements RunPipeline {
     }
   }
 
+  /** The operator hears of a real run's trouble (throttled); of a dry run's, never. */
+  private void failed(Progress run, AdminAlerts.Kind kind, String problem) {
+    if (!run.mode().dry()) runAlerts.failed(kind, run.watch().owner(), run.watch().id(), problem);
+  }
+
+  private void succeeded(Progress run) {
+    if (!run.mode().dry()) runAlerts.succeeded(run.watch().owner(), run.watch().id());
+  }
+
   private static TrustRules withoutRules(String owner, Throwable failure) {
     log.warn(
         "event=trust-rules-unavailable owner={} problem={}",
@@ -346,7 +381,7 @@ public final class Pipeline implements RunPipeline {
     RunRecord.Trimmed trimmed =
         new RunRecord.Trimmed(prompt.trimming().itemsDropped(), prompt.trimming().textsCut());
     List<String> consulted = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Consumer<ModelUsage> recorded = usage.recorder(run.watch().owner(), run.watch().id());
+    Consumer<ModelUsage> recorded = usage.recorder(run.watch().owner(), run.mode().usageWatch());
     AtomicReference<ModelUsage> spent = new AtomicReference<>(ModelUsage.NONE);
     return meter
         .use(run.watch().owner())
@@ -365,14 +400,16 @@ public final class Pipeline implements RunPipeline {
               List<RunItems.Collected> listed = run.fresh().subList(0, prompt.judged().size());
               if (failure != null) {
                 Throwable cause = Failures.unwrap(failure);
+                // a dry run past the quota is refused, as any model call is
+                if (cause instanceof OverQuota && run.mode().dry())
+                  return CompletableFuture.<Outcome>failedFuture(cause);
                 // an owner at its model-call quota is no failure of the service to alert about
                 if (!(cause instanceof OverQuota))
-                  runAlerts.failed(
+                  failed(
+                      run,
                       cause instanceof InvalidModelOutput || cause instanceof ProviderFailure
                           ? AdminAlerts.Kind.VERDICT_UNAVAILABLE
                           : AdminAlerts.Kind.WATCH_ERRORED,
-                      run.watch().owner(),
-                      run.watch().id(),
                       problem(cause));
                 return done(
                     run,
@@ -391,7 +428,7 @@ public final class Pipeline implements RunPipeline {
                         spent.get()),
                     List.<String>of());
               }
-              runAlerts.succeeded(run.watch().owner(), run.watch().id());
+              succeeded(run);
               Verdict verdict = answer.value();
               String tier =
                   corroboratingTier(
@@ -420,8 +457,9 @@ public final class Pipeline implements RunPipeline {
                               .collect(Collectors.toSet())),
                       answer.usage());
               List<String> channels = run.watch().channels().stream().distinct().toList();
-              if (decision.outcome().equals(RunRecord.NO_MATCH) || channels.isEmpty())
-                return done(run, record, newlySeen);
+              if (run.mode().dry()
+                  || decision.outcome().equals(RunRecord.NO_MATCH)
+                  || channels.isEmpty()) return done(run, record, newlySeen);
               Alert alert = alert(run.watch(), decision.outcome(), verdict, record.runId());
               return CompletableFuture.completedFuture(
                   new Outcome(
@@ -434,7 +472,7 @@ public final class Pipeline implements RunPipeline {
   }
 
   /** The outcome of a judged run, and the rule that decided it, as the run record says it. */
-  record Decision(String outcome, String rule) {}
+  public record Decision(String outcome, String rule) {}
 
   /**
    * The alert rule (docs/model-protocol.md, "Evidence and trust"): thresholds first; then a
@@ -443,7 +481,7 @@ public final class Pipeline implements RunPipeline {
    * domains. A confirmed alert that misses either is at most a weak one (none without a
    * weakThreshold).
    */
-  static Decision decide(Watch watch, Verdict verdict, String tier) {
+  public static Decision decide(Watch watch, Verdict verdict, String tier) {
     String outcome = outcomeOf(watch, verdict.met(), verdict.confidence());
     if (outcome.equals(RunRecord.NO_MATCH))
       return new Decision(outcome, "not met at or above a threshold");
@@ -626,6 +664,14 @@ public final class Pipeline implements RunPipeline {
         i -> {
           if (i.url() != null && i.trust() != null) trustByUrl.putIfAbsent(i.url(), i.trust());
         });
+    return corroboratingTier(evidence, trustByUrl);
+  }
+
+  /**
+   * The strongest trust tier among the cited URLs, by {@code trustByUrl}; null when none has one.
+   */
+  public static String corroboratingTier(
+      List<Verdict.Evidence> evidence, Map<String, String> trustByUrl) {
     return evidence.stream()
         .map(e -> trustByUrl.get(e.url()))
         .filter(Objects::nonNull)
@@ -636,7 +682,8 @@ public final class Pipeline implements RunPipeline {
         .orElse(null);
   }
 
-  private static String problem(Throwable cause) {
+  /** What a failed verdict means, for a person. */
+  public static String problem(Throwable cause) {
     if (cause instanceof KeyPools.NoUsableKey) return "no usable model key is configured";
     if (cause instanceof InvalidModelOutput)
       return "the model did not produce a valid verdict, twice";

@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.account.RunAllEntity;
 import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
@@ -32,6 +33,7 @@ import java.time.Clock;
 public interface Entities
     extends WatchEntity.Refs,
         AccountEntity.Refs,
+        RunAllEntity.Refs,
         AuditLogEntity.Refs,
         AdminTurnsEntity.Refs,
         EmailEntity.Refs,

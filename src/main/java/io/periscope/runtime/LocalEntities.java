@@ -1,6 +1,7 @@
 package io.periscope.runtime;
 
 import io.periscope.account.AccountEntity;
+import io.periscope.account.RunAllEntity;
 import io.periscope.auth.AdminTurnsEntity;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
@@ -26,13 +27,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * Entities as plain actors of one process, for the command line when no service runs: the process
@@ -41,9 +39,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 public final class LocalEntities implements Entities {
   private final ActorSystem<?> system;
   private final Map<String, ActorRef<?>> started = new ConcurrentHashMap<>();
-  private volatile RunPipeline pipeline;
-  private volatile Clock clock;
-  private volatile RunAllWatches runAll;
+  private volatile EntityTypes.Parts parts = EntityTypes.Parts.notStarted(this);
 
   public LocalEntities(ActorSystem<?> system) {
     this.system = system;
@@ -52,126 +48,124 @@ public final class LocalEntities implements Entities {
   /** The entities without a run (all but watches and owners) start on their first message. */
   @Override
   public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
-    this.pipeline = pipeline;
-    this.clock = clock;
-    this.runAll = runAll;
+    this.parts = new EntityTypes.Parts(pipeline, runAll, clock, this);
   }
 
   @Override
   public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
-    RunPipeline runs = pipeline;
-    if (runs == null) throw new IllegalStateException("watch entities are not started");
-    return spawn(
-        WatchEntity.TYPE_KEY.name(),
-        WatchEntity.entityId(owner, watchId),
-        id -> WatchEntity.create(id, runs, clock));
+    return spawn(EntityTypes.WATCH, WatchEntity.entityId(owner, watchId));
   }
 
   @Override
   public RecipientRef<AccountEntity.Command> account(String accountId) {
-    // Nothing passivates a local actor: the entity is its own keep-alive address.
-    return spawn(
-        AccountEntity.TYPE_KEY.name(),
-        accountId,
-        id -> {
-          RunAllWatches runs = runAll;
-          if (runs == null) throw new IllegalStateException("account entities are not started");
-          return Behaviors.<AccountEntity.Command>setup(
-              ctx -> AccountEntity.create(id, runs, this, ctx.getSelf()));
-        });
+    return spawn(EntityTypes.ACCOUNT, accountId);
+  }
+
+  @Override
+  public RecipientRef<RunAllEntity.Command> runAll(String owner) {
+    return spawn(EntityTypes.RUN_ALL, owner);
   }
 
   @Override
   public RecipientRef<EmailEntity.Command> email(String entityId) {
-    return spawn(EmailEntity.TYPE_KEY.name(), entityId, EmailEntity::create);
+    return spawn(EntityTypes.EMAIL, entityId);
   }
 
   @Override
   public RecipientRef<IdentityLinkEntity.Command> identityLink(String linkId) {
-    return spawn(IdentityLinkEntity.TYPE_KEY.name(), linkId, IdentityLinkEntity::create);
+    return spawn(EntityTypes.IDENTITY_LINK, linkId);
   }
 
   @Override
   public RecipientRef<KeyPoolEntity.Command> keyPool(String pool) {
-    return spawn(KeyPoolEntity.TYPE_KEY.name(), pool, KeyPoolEntity::create);
+    return spawn(EntityTypes.KEY_POOL, pool);
   }
 
   @Override
   public RecipientRef<AuditLogEntity.Command> auditLog() {
-    return spawn(AuditLogEntity.TYPE_KEY.name(), AuditLogEntity.ID, AuditLogEntity::create);
+    return spawn(EntityTypes.AUDIT_LOG, AuditLogEntity.ID);
   }
 
   @Override
   public RecipientRef<AdminTurnsEntity.Command> adminTurns() {
-    return spawn(AdminTurnsEntity.TYPE_KEY.name(), AdminTurnsEntity.ID, AdminTurnsEntity::create);
+    return spawn(EntityTypes.ADMIN_TURNS, AdminTurnsEntity.ID);
   }
 
   @Override
   public RecipientRef<MailBudgetEntity.Command> mailBudget() {
-    return spawn(MailBudgetEntity.TYPE_KEY.name(), MailBudgetEntity.ID, MailBudgetEntity::create);
+    return spawn(EntityTypes.MAIL_BUDGET, MailBudgetEntity.ID);
   }
 
   @Override
   public RecipientRef<ModelConfigEntity.Command> modelConfig() {
-    return spawn(
-        ModelConfigEntity.TYPE_KEY.name(), ModelConfigEntity.ID, ModelConfigEntity::create);
+    return spawn(EntityTypes.MODEL_CONFIG, ModelConfigEntity.ID);
   }
 
   @Override
   public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
-    return spawn(TrustRulesEntity.TYPE_KEY.name(), owner, TrustRulesEntity::create);
+    return spawn(EntityTypes.TRUST_RULES, owner);
   }
 
   @Override
   public RecipientRef<QuotaEntity.Command> quota(String accountId) {
-    return spawn(QuotaEntity.TYPE_KEY.name(), accountId, QuotaEntity::create);
+    return spawn(EntityTypes.QUOTA, accountId);
   }
 
   @Override
   public RecipientRef<UsageEntity.Command> usage(String accountId) {
-    return spawn(UsageEntity.TYPE_KEY.name(), accountId, UsageEntity::create);
+    return spawn(EntityTypes.USAGE, accountId);
   }
 
   @Override
   public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
-    return spawn(
-        FeedbackEntity.TYPE_KEY.name(),
-        FeedbackEntity.entityId(owner, watchId),
-        FeedbackEntity::create);
+    return spawn(EntityTypes.FEEDBACK, FeedbackEntity.entityId(owner, watchId));
   }
 
   @Override
   public RecipientRef<DevicesEntity.Command> devices(String owner) {
-    return spawn(DevicesEntity.TYPE_KEY.name(), owner, DevicesEntity::create);
+    return spawn(EntityTypes.DEVICES, owner);
   }
 
   @Override
   public RecipientRef<VapidKeyEntity.Command> vapidKey() {
-    return spawn(VapidKeyEntity.TYPE_KEY.name(), VapidKeyEntity.ID, VapidKeyEntity::create);
+    return spawn(EntityTypes.VAPID_KEY, VapidKeyEntity.ID);
   }
 
   @Override
   public RecipientRef<TelegramChatsEntity.Command> telegramChats() {
-    return spawn(
-        TelegramChatsEntity.TYPE_KEY.name(), TelegramChatsEntity.ID, TelegramChatsEntity::create);
+    return spawn(EntityTypes.TELEGRAM_CHATS, TelegramChatsEntity.ID);
   }
 
   @Override
   public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner) {
-    return spawn(ChannelAddressesEntity.TYPE_KEY.name(), owner, ChannelAddressesEntity::create);
+    return spawn(EntityTypes.CHANNEL_ADDRESSES, owner);
   }
 
   @Override
   public RecipientRef<WebhookSecretEntity.Command> webhookSecret(String owner) {
-    return spawn(WebhookSecretEntity.TYPE_KEY.name(), owner, WebhookSecretEntity::create);
+    return spawn(EntityTypes.WEBHOOK_SECRET, owner);
+  }
+
+  /** Nothing passivates a local actor: the actor is its own address, and stays. */
+  private static final class Resident<C> implements EntityTypes.Home<C> {
+    @Override
+    public RecipientRef<C> address(ActorRef<C> self) {
+      return self;
+    }
+
+    @Override
+    public void passivate(ActorRef<C> self) {}
   }
 
   @SuppressWarnings("unchecked")
-  private <T> ActorRef<T> spawn(String type, String id, Function<String, Behavior<T>> behavior) {
+  <C> ActorRef<C> spawn(EntityTypes.EntityType<C> type, String id) {
     EntityIds.checked(id);
-    String name = type + "-" + URLEncoder.encode(id, StandardCharsets.UTF_8);
-    return (ActorRef<T>)
+    String name = type.key().name() + "-" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+    return (ActorRef<C>)
         started.computeIfAbsent(
-            name, n -> system.systemActorOf(behavior.apply(id), n, Props.empty()));
+            name,
+            n ->
+                system.systemActorOf(
+                    type.factory().create(id, parts, new Resident<>()), n, Props.empty()));
   }
 }

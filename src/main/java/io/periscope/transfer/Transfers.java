@@ -3,7 +3,6 @@ package io.periscope.transfer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.account.AccountEntity;
-import io.periscope.account.AccountWatches;
 import io.periscope.account.Role;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
@@ -20,8 +19,8 @@ import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRuleValidator;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.Watch;
-import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchValidator;
+import io.periscope.watches.Watches;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +46,7 @@ public final class Transfers {
   public static final int VERSION = 1;
 
   private final AccountEntity.Refs accountRefs;
-  private final WatchEntity.Refs watches;
+  private final Watches watches;
   private final TrustRulesEntity.Refs trustRules;
   private final ChannelAddresses channelAddresses;
   private final ChannelPolicy channels;
@@ -59,7 +58,7 @@ public final class Transfers {
 
   public Transfers(
       AccountEntity.Refs accountRefs,
-      WatchEntity.Refs watches,
+      Watches watches,
       TrustRulesEntity.Refs trustRules,
       ChannelAddresses channelAddresses,
       ChannelPolicy channels,
@@ -187,13 +186,7 @@ public final class Transfers {
   }
 
   private CompletionStage<List<Watch>> liveWatches(String accountId) {
-    return new AccountWatches(accountRefs, watches, asks).live(accountId);
-  }
-
-  /** The account's watch of that id, or null. */
-  private CompletionStage<Watch> read(String accountId, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(watches.watch(accountId, id), WatchEntity.Get::new)
-        .exceptionally(e -> Failures.isRefusal(e) ? null : Failures.rethrow(e));
+    return watches.list(accountId);
   }
 
   // ---- import
@@ -322,15 +315,21 @@ public final class Transfers {
     List<CompletableFuture<Void>> checks = new ArrayList<>();
     Map<String, String> statuses = new java.util.concurrent.ConcurrentHashMap<>();
     Map<String, String> later = new java.util.concurrent.ConcurrentHashMap<>();
+    Set<String> conflicts = java.util.concurrent.ConcurrentHashMap.newKeySet();
     for (Map.Entry<String, Optional<Watch>> entry : valid.entrySet()) {
       Watch watch = entry.getValue().orElseThrow();
       checks.add(
-          read(accountId, watch.id())
+          watches
+              .find(accountId, watch.id())
               .thenCompose(
                   existing -> {
-                    if (existing != null) {
-                      if (opened(existing).equals(watch)) statuses.put(watch.id(), "unchanged");
-                      else later.put(watch.id(), "the account has another watch of this id");
+                    if (existing.isPresent()) {
+                      if (opened(existing.get()).equals(watch))
+                        statuses.put(watch.id(), "unchanged");
+                      else {
+                        conflicts.add(watch.id());
+                        later.put(watch.id(), "the account has another watch of this id");
+                      }
                       return CompletableFuture.completedFuture(null);
                     }
                     return channels
@@ -343,7 +342,7 @@ public final class Transfers {
                                 return CompletableFuture.completedFuture(null);
                               }
                               return quotas
-                                  .check(accountId, role, watch, false)
+                                  .check(accountId, role, watch)
                                   .handle(
                                       (ok, failure) -> {
                                         if (failure != null)
@@ -384,9 +383,7 @@ public final class Transfers {
                                 problems.containsKey(id)
                                     ? new WatchResult(
                                         id,
-                                        problems.get(id).startsWith("the account has another")
-                                            ? "conflict"
-                                            : "invalid",
+                                        conflicts.contains(id) ? "conflict" : "invalid",
                                         problems.get(id))
                                     : new WatchResult(id, statuses.getOrDefault(id, "ok"), null));
                           }
@@ -421,17 +418,7 @@ public final class Transfers {
       if (!"created".equals(status)) continue;
       done =
           done.thenCompose(
-              d ->
-                  asks.<AccountEntity.Command, Done>ask(
-                          accountRefs.account(accountId),
-                          r -> new AccountEntity.AddWatch(watch.id(), r))
-                      .thenCompose(
-                          added ->
-                              asks.<WatchEntity.Command, Watch>ask(
-                                  watches.watch(accountId, watch.id()),
-                                  r -> new WatchEntity.Create(watch, r)))
-                      .thenApply(x -> Done.getInstance())
-                      .toCompletableFuture());
+              d -> watches.write(watch).thenApply(x -> Done.getInstance()).toCompletableFuture());
     }
     return done.thenCompose(d -> addresses(accountId, addresses))
         .thenApply(mailed -> new Report(accountId, true, results, rules.size(), mailed));

@@ -1,8 +1,7 @@
 package io.periscope.trust;
 
-import io.periscope.entity.JournalFailures;
+import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
-import io.periscope.entity.Snapshots;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -16,12 +15,9 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
-import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
-import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
-import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * One owner's trust rules (entity id = account id), keyed by their normalized pattern: setting a
@@ -29,7 +25,7 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * TrustRuleValidator}).
  */
 public final class TrustRulesEntity
-    extends EventSourcedBehaviorWithEnforcedReplies<
+    extends JournaledEntity<
         TrustRulesEntity.Command, TrustRulesEntity.Event, TrustRulesEntity.State> {
 
   public static final EntityTypeKey<Command> TYPE_KEY =
@@ -118,21 +114,16 @@ public final class TrustRulesEntity
   // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String owner) {
-    return new TrustRulesEntity(PersistenceId.of(TYPE_KEY.name(), owner));
+    return new TrustRulesEntity(owner);
   }
 
-  private TrustRulesEntity(PersistenceId persistenceId) {
-    super(persistenceId, JournalFailures.RESTART_WITH_BACKOFF);
+  private TrustRulesEntity(String entityId) {
+    super(TYPE_KEY, entityId);
   }
 
   @Override
   public State emptyState() {
     return new State(Map.of());
-  }
-
-  @Override
-  public RetentionCriteria retentionCriteria() {
-    return Snapshots.RETENTION;
   }
 
   @Override

@@ -55,9 +55,7 @@ public final class RunPages {
                           return new WatchEntity.Runs(List.copyOf(runs), older.more());
                         });
               }
-              if (before != null
-                  && Failures.isRefusal(failure)
-                  && WatchEntity.NO_SUCH_RUN.equals(Failures.unwrap(failure).getMessage()))
+              if (before != null && EntityRefusal.is(failure, EntityRefusal.Code.NO_SUCH_RUN))
                 return fromJournal(owner, watchId, limit, before);
               return CompletableFuture.<WatchEntity.Runs>failedFuture(Failures.unwrap(failure));
             })
@@ -92,10 +90,43 @@ public final class RunPages {
                           return recorded == null ? held : held.withJudged(recorded.judged());
                         if (recorded != null) return recorded;
                         if (failure != null) return Failures.<RunRecord>rethrow(failure);
-                        throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
+                        throw new EntityRefusal(
+                            EntityRefusal.Code.NO_SUCH_RUN, WatchEntity.NO_SUCH_RUN);
                       });
             })
         .thenCompose(run -> run);
+  }
+
+  /**
+   * The newest {@code limit} runs that asked the model for a verdict ({@code alert}, {@code
+   * weak-alert}, {@code no-match}), newest first, whole as the journal keeps them (a run recorded
+   * before runs kept what they judged has no {@code judged}); one read of the journal.
+   */
+  public CompletionStage<List<RunRecord>> judgedRuns(String owner, String watchId, int limit) {
+    return journal
+        .foldEvents(
+            WatchEntity.TYPE_KEY.name(),
+            WatchEntity.entityId(owner, watchId),
+            new ArrayDeque<RunRecord>(),
+            (newest, event) -> {
+              RunRecord record = recordOf(event);
+              if (record != null && VERDICTS.contains(record.outcome())) {
+                newest.addFirst(record);
+                if (newest.size() > limit) newest.removeLast();
+              }
+              return newest;
+            })
+        .thenApply(List::copyOf);
+  }
+
+  private static final java.util.Set<String> VERDICTS =
+      java.util.Set.of(RunRecord.ALERT, RunRecord.WEAK_ALERT, RunRecord.NO_MATCH);
+
+  /** The run an event records, or null. */
+  private static RunRecord recordOf(Object event) {
+    return event instanceof WatchEntity.RunRecorded run
+        ? run.record()
+        : event instanceof WatchEntity.RunJudged run ? run.record() : null;
   }
 
   /** The {@code limit} runs the journal keeps older than {@code before}. */
@@ -127,10 +158,7 @@ public final class RunPages {
     }
 
     Window add(Object event) {
-      RunRecord record =
-          event instanceof WatchEntity.RunRecorded run
-              ? run.record()
-              : event instanceof WatchEntity.RunJudged run ? run.record() : null;
+      RunRecord record = recordOf(event);
       if (record != null && !found) {
         if (record.runId().equals(before)) {
           found = true;
@@ -160,7 +188,7 @@ public final class RunPages {
     }
 
     WatchEntity.Runs page() {
-      if (!found) throw new EntityRefusal(WatchEntity.NO_SUCH_RUN);
+      if (!found) throw new EntityRefusal(EntityRefusal.Code.NO_SUCH_RUN, WatchEntity.NO_SUCH_RUN);
       List<RunRecord> newestFirst = new ArrayList<>(runs);
       Collections.reverse(newestFirst);
       boolean more = newestFirst.size() > limit;

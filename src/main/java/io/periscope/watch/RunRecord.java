@@ -71,6 +71,9 @@ public record RunRecord(
   public static final String TRIGGER_RUN_ALL = "run-all";
   public static final String TRIGGER_SCHEDULE = "schedule";
 
+  /** A dry run's: its record is answered, never kept. */
+  public static final String TRIGGER_TEST = "test";
+
   /** An item the verdict cites. */
   public record Evidence(String url, String title, String quote) implements JsonSerializable {}
 

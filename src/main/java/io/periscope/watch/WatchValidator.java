@@ -1,7 +1,9 @@
 package io.periscope.watch;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Issue;
+import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
 import io.periscope.quiet.QuietHours;
@@ -10,6 +12,7 @@ import io.periscope.trust.TrustTier;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -75,6 +78,24 @@ public final class WatchValidator {
         timeZone,
         quietHours,
         digest);
+  }
+
+  /**
+   * {@code stored} with the body's values of the {@code fields} it may override, checked as a
+   * replace would check the watch they make (a {@code weakThreshold} of null removes it). Its
+   * channels are left out: what is tried so sends nothing.
+   *
+   * @throws ValidationException listing every problem found
+   */
+  public static Watch overridden(
+      Watch stored, JsonNode body, Set<String> fields, ZoneId defaultZone) {
+    ObjectNode merged = Json.MAPPER.valueToTree(stored.withChannels(List.of()));
+    if (body != null)
+      fields.forEach(
+          field -> {
+            if (body.has(field)) merged.set(field, body.get(field));
+          });
+    return validate(merged, stored.id(), stored.owner(), defaultZone);
   }
 
   private static String timeZone(JsonNode node, ZoneId defaultZone, List<Issue> issues) {

@@ -9,7 +9,6 @@ import io.periscope.watch.WatchEntityTest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.Done;
@@ -101,14 +100,7 @@ public class AccountEntityTest {
   }
 
   static Behavior<AccountEntity.Command> idle(String id, WatchEntity.Refs watches) {
-    return Behaviors.setup(
-        ctx ->
-            AccountEntity.create(
-                id,
-                (owner, ids, progress) ->
-                    CompletableFuture.failedFuture(new IllegalStateException("idle")),
-                watches,
-                ctx.getSelf()));
+    return AccountEntity.create(id, watches);
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<

@@ -28,7 +28,7 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * The account entity as run-all's serializer: one in flight per owner, and nobody left waiting or
+ * The run-all entity as run-all's serializer: one in flight per owner, and nobody left waiting or
  * refused.
  */
 public class RunAllSerializationTest {
@@ -41,15 +41,14 @@ public class RunAllSerializationTest {
   /** Run-alls the test finishes by hand, per owner. */
   private final Map<String, CompletableFuture<RunAllResult>> inFlight = new ConcurrentHashMap<>();
 
-  private final TestProbe<AccountEntity.Command> shard = testKit.createTestProbe();
+  private final TestProbe<RunAllEntity.Command> shard = testKit.createTestProbe();
 
-  private ActorRef<AccountEntity.Command> owner(String id, Duration keepAliveEvery) {
+  private ActorRef<RunAllEntity.Command> owner(String id, Duration keepAliveEvery) {
     return testKit.spawn(
-        AccountEntity.create(
+        RunAllEntity.create(
             id,
             (owner, ids, progress) ->
                 inFlight.computeIfAbsent(owner, o -> new CompletableFuture<>()),
-            AccountEntityTest.NO_WATCHES,
             shard.ref(),
             keepAliveEvery,
             Duration.ZERO));
@@ -69,13 +68,13 @@ public class RunAllSerializationTest {
    * A run-all as the synchronous route asks for it: started, then awaited. The probe gets the
    * refusal to start, or the finished job.
    */
-  private TestProbe<StatusReply<RunAllJob>> runAll(ActorRef<AccountEntity.Command> owner) {
+  private TestProbe<StatusReply<RunAllJob>> runAll(ActorRef<RunAllEntity.Command> owner) {
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
-    owner.tell(new AccountEntity.StartRunAll(started.ref()));
+    owner.tell(new RunAllEntity.StartRunAll(List.of(), started.ref()));
     StatusReply<RunAllJob> start = started.receiveMessage();
     TestProbe<StatusReply<RunAllJob>> probe = testKit.createTestProbe();
     if (start.isError()) probe.ref().tell(start);
-    else owner.tell(new AccountEntity.AwaitRunAllJob(start.getValue().id(), probe.ref()));
+    else owner.tell(new RunAllEntity.AwaitRunAllJob(start.getValue().id(), probe.ref()));
     return probe;
   }
 
@@ -88,7 +87,7 @@ public class RunAllSerializationTest {
     var second = runAll(owner);
     StatusReply<RunAllJob> refused = second.receiveMessage();
     assertTrue(refused.isError());
-    assertEquals(AccountEntity.RUN_ALL_IN_FLIGHT, refused.getError().getMessage());
+    assertEquals(RunAllEntity.RUN_ALL_IN_FLIGHT, refused.getError().getMessage());
     first.expectNoMessage(Duration.ofMillis(100));
 
     started(id).complete(EMPTY);
@@ -121,7 +120,7 @@ public class RunAllSerializationTest {
     started(id).completeExceptionally(new IllegalStateException("boom"));
     RunAllJob failed = first.receiveMessage().getValue();
     assertEquals(RunAllJob.FAILED, failed.status());
-    assertEquals(AccountEntity.RUN_ALL_FAILED, failed.error());
+    assertEquals(RunAllEntity.RUN_ALL_FAILED, failed.error());
     var next = runAll(owner);
     started(id).complete(EMPTY);
     assertTrue(next.receiveMessage().isSuccess());
@@ -133,14 +132,14 @@ public class RunAllSerializationTest {
     String id = "k-" + UUID.randomUUID();
     var owner = owner(id, Duration.ofMillis(100));
     var run = runAll(owner);
-    shard.expectMessageClass(AccountEntity.KeepAlive.class);
-    shard.expectMessageClass(AccountEntity.KeepAlive.class);
+    shard.expectMessageClass(RunAllEntity.KeepAlive.class);
+    shard.expectMessageClass(RunAllEntity.KeepAlive.class);
     started(id).complete(EMPTY);
     assertTrue(run.receiveMessage().isSuccess());
     // at most the tick that raced the completion is still on its way; after it the keep-alive has
     // stopped
     try {
-      shard.expectMessageClass(AccountEntity.KeepAlive.class, Duration.ofMillis(150));
+      shard.expectMessageClass(RunAllEntity.KeepAlive.class, Duration.ofMillis(150));
     } catch (AssertionError noneInFlight) {
       // fine: the last tick was before the completion
     }
@@ -154,8 +153,8 @@ public class RunAllSerializationTest {
     var run = runAll(owner);
     started(id);
     // the await is in before the stop: a round trip after it
-    TestProbe<StatusReply<AccountEntity.WatchIds>> listed = testKit.createTestProbe();
-    owner.tell(new AccountEntity.ListWatches(listed.ref()));
+    TestProbe<StatusReply<RunAllJob>> listed = testKit.createTestProbe();
+    owner.tell(new RunAllEntity.GetRunAllJob("none", listed.ref()));
     listed.receiveMessage();
     testKit.stop(owner);
     StatusReply<RunAllJob> reply = run.receiveMessage();
@@ -171,7 +170,7 @@ public class RunAllSerializationTest {
     String id = "d-" + UUID.randomUUID();
     var onTheDeadNode = owner(id, Duration.ofMinutes(1));
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
-    onTheDeadNode.tell(new AccountEntity.StartRunAll(started.ref()));
+    onTheDeadNode.tell(new RunAllEntity.StartRunAll(List.of(), started.ref()));
     String jobId = started.receiveMessage().getValue().id();
     started(id); // in flight, and never finished: its node died
     var sharding =
@@ -181,8 +180,12 @@ public class RunAllSerializationTest {
             (owner, watchId) -> {
               throw new AssertionError("no watch is asked");
             },
-            accountId -> sharding,
-            new Asks(testKit.system(), Duration.ofSeconds(3)));
+            accountId -> {
+              throw new AssertionError("no account is asked");
+            },
+            owner -> sharding,
+            new Asks(testKit.system(), Duration.ofSeconds(3)),
+            OnDemandRuns.Budgets.NONE);
 
     var awaited = runs.awaitRunAllJob(id, jobId, Duration.ofMinutes(2)).toCompletableFuture();
 
@@ -190,7 +193,7 @@ public class RunAllSerializationTest {
         assertThrows(ExecutionException.class, () -> awaited.get(15, TimeUnit.SECONDS));
     Refusal refusal = (Refusal) Failures.unwrap(failed);
     assertEquals(Refusal.Kind.UNAVAILABLE, refusal.kind());
-    assertEquals(AccountEntity.RUN_ALL_INTERRUPTED, refusal.getMessage());
+    assertEquals(RunAllEntity.RUN_ALL_INTERRUPTED, refusal.getMessage());
   }
 
   @Test
@@ -200,28 +203,27 @@ public class RunAllSerializationTest {
     var run = new CompletableFuture<RunAllResult>();
     var owner =
         testKit.spawn(
-            AccountEntity.create(
+            RunAllEntity.create(
                 id,
                 (o, ids, p) -> {
                   progress.set(p);
                   return run;
                 },
-                AccountEntityTest.NO_WATCHES,
                 shard.ref(),
                 Duration.ofMinutes(1),
                 Duration.ofMinutes(1)));
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
-    owner.tell(new AccountEntity.StartRunAll(started.ref()));
+    owner.tell(new RunAllEntity.StartRunAll(List.of(), started.ref()));
     RunAllJob job = started.receiveMessage().getValue();
     assertEquals(RunAllJob.RUNNING, job.status());
 
     // the same 409 rule for both forms
     var sync = runAll(owner);
-    assertEquals(AccountEntity.RUN_ALL_IN_FLIGHT, sync.receiveMessage().getError().getMessage());
+    assertEquals(RunAllEntity.RUN_ALL_IN_FLIGHT, sync.receiveMessage().getError().getMessage());
     TestProbe<StatusReply<RunAllJob>> awaiting = testKit.createTestProbe();
-    owner.tell(new AccountEntity.AwaitRunAllJob(job.id(), awaiting.ref()));
-    owner.tell(new AccountEntity.StartRunAll(started.ref()));
-    assertEquals(AccountEntity.RUN_ALL_IN_FLIGHT, started.receiveMessage().getError().getMessage());
+    owner.tell(new RunAllEntity.AwaitRunAllJob(job.id(), awaiting.ref()));
+    owner.tell(new RunAllEntity.StartRunAll(List.of(), started.ref()));
+    assertEquals(RunAllEntity.RUN_ALL_IN_FLIGHT, started.receiveMessage().getError().getMessage());
 
     for (int i = 0; i < 300 && progress.get() == null; i++) Thread.sleep(10);
     progress.get().listed(2);
@@ -248,8 +250,8 @@ public class RunAllSerializationTest {
     assertEquals(result.outcomes(), done.outcomes());
 
     TestProbe<StatusReply<RunAllJob>> unknown = testKit.createTestProbe();
-    owner.tell(new AccountEntity.GetRunAllJob("no-such-job", unknown.ref()));
-    assertEquals(AccountEntity.NO_SUCH_JOB, unknown.receiveMessage().getError().getMessage());
+    owner.tell(new RunAllEntity.GetRunAllJob("no-such-job", unknown.ref()));
+    assertEquals(RunAllEntity.NO_SUCH_JOB, unknown.receiveMessage().getError().getMessage());
   }
 
   @Test
@@ -257,26 +259,26 @@ public class RunAllSerializationTest {
     String id = "jf-" + UUID.randomUUID();
     var owner = owner(id, Duration.ofMinutes(1));
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
-    owner.tell(new AccountEntity.StartRunAll(started.ref()));
+    owner.tell(new RunAllEntity.StartRunAll(List.of(), started.ref()));
     RunAllJob job = started.receiveMessage().getValue();
     started(id).completeExceptionally(new IllegalStateException("boom"));
     TestProbe<StatusReply<RunAllJob>> read = testKit.createTestProbe();
     RunAllJob failed = null;
     for (int i = 0; i < 300 && (failed == null || !failed.finished()); i++) {
       Thread.sleep(10);
-      owner.tell(new AccountEntity.GetRunAllJob(job.id(), read.ref()));
+      owner.tell(new RunAllEntity.GetRunAllJob(job.id(), read.ref()));
       StatusReply<RunAllJob> reply = read.receiveMessage();
       // kept for no time at all in this test: it may be forgotten already
       if (reply.isError()) return;
       failed = reply.getValue();
     }
     assertEquals(RunAllJob.FAILED, failed.status());
-    assertEquals(AccountEntity.RUN_ALL_FAILED, failed.error());
+    assertEquals(RunAllEntity.RUN_ALL_FAILED, failed.error());
   }
 
-  private RunAllJob jobOf(ActorRef<AccountEntity.Command> owner, String jobId) {
+  private RunAllJob jobOf(ActorRef<RunAllEntity.Command> owner, String jobId) {
     TestProbe<StatusReply<RunAllJob>> read = testKit.createTestProbe();
-    owner.tell(new AccountEntity.GetRunAllJob(jobId, read.ref()));
+    owner.tell(new RunAllEntity.GetRunAllJob(jobId, read.ref()));
     return read.receiveMessage().getValue();
   }
 }

@@ -17,7 +17,6 @@ import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigEntity;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.persistence.JournalSchema;
-import io.periscope.run.RunAllWatches;
 import io.periscope.testing.TestJournals;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRulesEntity;
@@ -28,7 +27,6 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -70,18 +68,11 @@ public class SnapshotsTest {
 
   @Test
   public void ownersSnapshot() throws Exception {
-    RunAllWatches none =
-        (owner, ids, progress) -> CompletableFuture.failedFuture(new IllegalStateException());
     AccountEntity.WatchIds ids =
         recovered(
             "Owner",
             "snap-owner",
-            id ->
-                AccountEntity.create(
-                    id,
-                    none,
-                    (owner, watch) -> kit.createTestProbe().ref().narrow(),
-                    kit.createTestProbe().ref().narrow()),
+            id -> AccountEntity.create(id, (owner, watch) -> kit.createTestProbe().ref().narrow()),
             i -> r -> new AccountEntity.AddWatch("w" + i, any(r)),
             AccountEntity.ListWatches::new);
     assertEquals(EVENTS, ids.ids().size());

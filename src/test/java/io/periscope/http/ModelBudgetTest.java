@@ -158,6 +158,8 @@ public class ModelBudgetTest {
     assertTrue(now.get("error").asText().contains("resets at " + firstMonth()));
     JsonNode explain = error(service.call("POST", "/watches/later/explain", carol, null), 429);
     assertEquals("modelTokensPerMonth", explain.get("quota").asText());
+    JsonNode dry = error(service.call("POST", "/watches/later/test", carol, "{}"), 429);
+    assertEquals("modelTokensPerMonth", dry.get("quota").asText());
     assertEquals(asked, model.questions().size());
 
     // told once on the channels of its watches (two watches, one channel), whatever was refused

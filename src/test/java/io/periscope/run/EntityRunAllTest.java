@@ -177,7 +177,12 @@ public class EntityRunAllTest {
         org.junit.Assert.assertThrows(
             java.util.concurrent.ExecutionException.class,
             () ->
-                new io.periscope.account.OnDemandRuns(entities::watch, entities::account, asks)
+                new io.periscope.account.OnDemandRuns(
+                        entities::watch,
+                        entities::account,
+                        entities::runAll,
+                        asks,
+                        io.periscope.account.OnDemandRuns.Budgets.NONE)
                     .runNow(owner, "crashes-its-entity")
                     .toCompletableFuture()
                     .get(5, TimeUnit.SECONDS));

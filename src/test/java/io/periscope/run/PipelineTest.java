@@ -666,6 +666,41 @@ public class PipelineTest {
     assertTrue(body, body.contains("\"2002\"") && body.contains("\u26a0"));
   }
 
+  private RunRecord trial(Watch watch, String usageWatch) throws Exception {
+    Map<String, Instant> baselines = new java.util.HashMap<>();
+    watch.sources().forEach(s -> baselines.put(Pipeline.sourceKey(s), Instant.EPOCH));
+    return pipeline
+        .trial(watch, new RunPipeline.Memory(Set.of(), baselines, Instant.now()), usageWatch)
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  public void aDryRunJudgesAsARunDoesAndKeepsItsUsageForTheWatchGiven() throws Exception {
+    verdict.set(answer(true, 0.9));
+    RunRecord r = trial(watch(null), null);
+    assertEquals(RunRecord.ALERT, r.outcome());
+    assertEquals(RunRecord.TRIGGER_TEST, r.trigger());
+    assertEquals(
+        "confirmed: met at or above threshold, 1 cited item(s), strongest trust official",
+        r.decision());
+    assertEquals(2, r.judged().items().size());
+    assertEquals(new ModelUsage(1, 200, 0, 40, null), r.usage());
+    assertEquals(
+        "an unsaved watch's usage is its owner's alone", List.of("alice/null 1"), recorded);
+    Thread.sleep(200);
+    assertEquals("nothing is sent", 0, requestsTo("/hook"));
+  }
+
+  @Test
+  public void aDryRunWhoseModelFailsIsAnErrorTheOperatorIsNotToldOf() throws Exception {
+    verdict.set(null);
+    RunRecord r = trial(watch(null), "acme");
+    assertEquals(RunRecord.ERROR, r.outcome());
+    Thread.sleep(500); // a real run's admin alert arrives well within this
+    assertEquals(0, requestsTo("/bottg-token/sendMessage"));
+  }
+
   @Test
   public void aFailingSourceIsASourceErrorAndTheRunGoesOn() throws Exception {
     verdict.set(answer(false, 0.1));

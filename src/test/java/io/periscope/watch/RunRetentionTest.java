@@ -68,7 +68,7 @@ public class RunRetentionTest {
 
       JournalReads reads = new JournalReads(testKit.system());
       int retention = Settings.DEFAULT_RUN_HISTORY_RETENTION;
-      long bound = (long) retention * WatchEntity.EVENTS_PER_RUN + WatchEntity.SNAPSHOT_EVERY;
+      long bound = (long) retention * JournalTrim.EVENTS_PER_RUN + JournalTrim.SNAPSHOT_EVERY;
       long events = 0;
       long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
       while (System.nanoTime() < deadline) {

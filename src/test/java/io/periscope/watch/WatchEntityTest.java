@@ -206,7 +206,7 @@ public class WatchEntityTest {
             .runCommand(
                 new WatchEntity.TrimJournal(
                     (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
-                        * WatchEntity.EVENTS_PER_RUN))
+                        * JournalTrim.EVENTS_PER_RUN))
             .events());
     // a snapshot one event past the retention: the Created event goes, the due time written again
     // (after it) stays
@@ -214,7 +214,7 @@ public class WatchEntityTest {
         entity.runCommand(
             new WatchEntity.TrimJournal(
                 (long) io.periscope.config.Settings.DEFAULT_RUN_HISTORY_RETENTION
-                        * WatchEntity.EVENTS_PER_RUN
+                        * JournalTrim.EVENTS_PER_RUN
                     + 1));
     assertEquals(List.of(new WatchEntity.ScheduleAdvanced(null, due)), trimmed.events());
     assertEquals(due, trimmed.state().nextFireAt());
@@ -252,5 +252,25 @@ public class WatchEntityTest {
     assertTrue(
         "a watch that ran before takes its baselines at the next run, not at its creation",
         memory.baselineAt().isAfter(created));
+  }
+
+  @Test
+  public void recallAnswersTheWatchAndItsMemoryAndChangesNothing() {
+    create(watch("Acme", 0.5));
+    WatchEntity.State before = entity.getState();
+    var recall = entity.<StatusReply<WatchEntity.Recalled>>runCommand(WatchEntity.Recall::new);
+    assertTrue(recall.hasNoEvents());
+    assertEquals(watch("Acme", 0.5), recall.reply().getValue().watch());
+    assertEquals(java.util.Set.of(), recall.reply().getValue().memory().seen());
+    assertEquals("the schedule as it was", before, entity.getState());
+  }
+
+  @Test
+  public void recallOfAWatchNeverCreatedIsRefused() {
+    assertTrue(
+        entity
+            .<StatusReply<WatchEntity.Recalled>>runCommand(WatchEntity.Recall::new)
+            .reply()
+            .isError());
   }
 }

@@ -288,7 +288,7 @@ public class WatchRunsTest {
 
   /** A run asked of {@code watch} as run-now asks it, with time to spare. */
   private CompletableFuture<RunRecord> askedRun(ActorRef<WatchEntity.Command> watch) {
-    return WatchEntity.askRun(
+    return WatchRuns.askRun(
             new Asks(testKit.system(), Duration.ofSeconds(3)),
             watch,
             RunRecord.TRIGGER_MANUAL,
@@ -306,7 +306,7 @@ public class WatchRunsTest {
 
     ExecutionException failed =
         assertThrows(ExecutionException.class, () -> answer.get(15, TimeUnit.SECONDS));
-    assertTrue(failed.getCause().toString(), WatchEntity.interrupted(failed.getCause()));
+    assertTrue(failed.getCause().toString(), WatchRuns.interrupted(failed.getCause()));
   }
 
   @Test

@@ -527,6 +527,45 @@ public class WebClientIT {
   }
 
   @Test
+  public void aPersonBacktestsARevisionBeforeApplyingIt() throws Exception {
+    String token = user("rosa");
+    watch(token, "acme-tried", "Acme tried");
+    HttpResponse<String> ran =
+        api.send("POST", service.uri("/watches/acme-tried/run"), token, null);
+    assertEquals(ran.body(), 200, ran.statusCode());
+    String runId = ApiClient.json(ran).at("/result/runId").asText();
+    HttpResponse<String> marked =
+        api.send(
+            "PUT",
+            service.uri("/watches/acme-tried/runs/" + runId + "/feedback"),
+            token,
+            "{\"kind\": \"useful\"}");
+    assertEquals(marked.body(), 200, marked.statusCode());
+
+    browser.open("/watch/acme-tried");
+    signIn("rosa@example.org");
+    browser.heading("Acme tried");
+    browser.link("Revise with AI").click();
+    browser.heading("Revise Acme tried");
+    browser.type("What should change?", "check twice a day");
+    browser.button("Propose changes").click();
+    browser.waitFor(By.xpath("//table//tr[th[.='Schedule']]"));
+    browser.button("Backtest this revision").click();
+    browser.waitFor(By.xpath("//h2[.='Backtest on past runs']"));
+    String summary = browser.waitFor(By.cssSelector(".backtest-summary")).getText();
+    assertTrue(summary, summary.startsWith("0 of 1 runs judged again would change"));
+    String row = browser.waitFor(By.xpath("//section[@aria-label='Backtest']//tbody/tr")).getText();
+    assertTrue(row, row.contains("Alert"));
+    assertTrue(row, row.contains("Useful"));
+    browser.assertAccessible("revise with a backtest");
+    browser.driver.executeScript("document.querySelector('section.backtest').scrollIntoView()");
+    browser.screenshot("revise-backtest");
+    browser.button("Apply these changes").click();
+    browser.heading("Acme launch");
+    noConsoleErrors();
+  }
+
+  @Test
   public void anAdministratorAddsAKeyTheProviderRejectsAndSeesWhy() throws Exception {
     browser.open("/");
     signIn(ADMIN_EMAIL);
@@ -731,6 +770,58 @@ public class WebClientIT {
                     .body())
             .at("/items/0/label")
             .asText());
+    noConsoleErrors();
+  }
+
+  @Test
+  public void aPersonTestsAWatchBeforeSavingItAndNothingIsSentOrRecorded() throws Exception {
+    String token = user("tess");
+    watch(token, "tess-acme", "Acme launch");
+    int sent = fakes.telegram.size();
+    browser.open("/watch/tess-acme");
+    signIn("tess@example.org");
+    browser.heading("Acme launch");
+    browser.button("Test now").click();
+    String report = browser.waitFor(By.cssSelector("section.dry-run")).getText();
+    assertTrue(report, report.contains("A run now would alert. Nothing was sent"));
+    assertTrue(report, report.contains("Acme set its launch for 1 March."));
+    assertTrue(report, report.contains("1 item was put before the model; 1 cited."));
+    assertTrue(
+        "the feed's title is text, not markup: " + report, report.contains(WebFakes.HOSTILE_TITLE));
+    browser.waitFor(By.xpath("//p[starts-with(.,'This watch has not run yet.')]"));
+    browser.assertAccessible("watch page with a test result");
+
+    browser.link("Edit").click();
+    browser.heading("Edit Acme launch");
+    browser.type("Condition", "Acme cancels its rocket programme");
+    browser.button("Test").click();
+    WebElement tested =
+        browser.waitFor(By.cssSelector("form.editor + section.dry-run, section.dry-run"));
+    String again = tested.getText();
+    assertTrue(again, again.contains("What was judged"));
+    assertTrue(again, again.contains("Model use:"));
+    browser.assertAccessible("editor with a test result");
+    browser.driver.executeScript("arguments[0].scrollIntoView()", tested);
+    browser.screenshot("watch-test");
+    // the condition tried was not saved, and neither test sent or recorded anything
+    HttpResponse<String> stored = api.send("GET", service.uri("/watches/tess-acme"), token, null);
+    assertTrue(
+        stored.body(),
+        stored.body().contains("Acme announces the date of its first rocket launch"));
+    HttpResponse<String> runs =
+        api.send("GET", service.uri("/watches/tess-acme/runs"), token, null);
+    assertEquals(runs.body(), 0, Json.MAPPER.readTree(runs.body()).get("runs").size());
+    assertEquals(sent, fakes.telegram.size());
+
+    // a new watch is tested whole, its problems shown at their fields, before it is saved
+    browser.open("/new-watch");
+    browser.heading("New watch");
+    browser.type("Identifier", "tess-new");
+    browser.type("Name", "Acme new");
+    browser.button("Test").click();
+    browser.waitFor(
+        By.xpath("//div[contains(@class,'invalid')][label[.='Condition']]//ul[@class='issues']"));
+    browser.waitFor(By.xpath("//*[starts-with(.,'The watch was not tested')]"));
     noConsoleErrors();
   }
 

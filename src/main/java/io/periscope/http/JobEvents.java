@@ -1,0 +1,73 @@
+package io.periscope.http;
+
+import static org.apache.pekko.http.javadsl.server.Directives.completeOK;
+
+import io.periscope.ratelimit.HeldSlots;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * A job (a run-all, a backtest) followed as server-sent events, within the streams {@code owner}
+ * may hold open on this node (429 past them): the events of the first look, then of a look every
+ * {@link #POLL} until the job finished (that look included), with a heartbeat comment while nothing
+ * happens. Each look adds the events not sent yet: {@code eventsOf} is given the keys already sent,
+ * and adds the ones it sends.
+ */
+final class JobEvents {
+  /** How often a follower of a job looks at it. */
+  static final Duration POLL = Duration.ofMillis(500);
+
+  /** An event stream with nothing to say sends a comment this often, so no proxy closes it. */
+  static final Duration HEARTBEAT = Duration.ofSeconds(15);
+
+  private JobEvents() {}
+
+  static <J> Route stream(
+      String owner,
+      HeldSlots<String> streams,
+      J first,
+      Predicate<J> finished,
+      Supplier<CompletionStage<J>> look,
+      BiFunction<J, Set<String>, List<ServerSentEvent>> eventsOf) {
+    if (!streams.take(owner))
+      return ApiDirectives.answer(
+          Reply.error(
+                  StatusCodes.TOO_MANY_REQUESTS,
+                  "this account already follows "
+                      + streams.perKey()
+                      + " event streams; close one first")
+              .withHeader(RawHeader.create("Retry-After", Long.toString(HEARTBEAT.toSeconds()))));
+    Set<String> sent = new HashSet<>();
+    Source<J, NotUsed> looks =
+        finished.test(first)
+            ? Source.single(first)
+            : Source.single(first)
+                .concat(
+                    Source.tick(POLL, POLL, "look")
+                        .mapAsync(1, tick -> look.get())
+                        .takeWhile(job -> !finished.test(job), true));
+    return completeOK(
+        looks
+            .mapConcat(job -> eventsOf.apply(job, sent))
+            .keepAlive(HEARTBEAT, ServerSentEvent::heartbeat)
+            .watchTermination(
+                (notUsed, ended) -> {
+                  ended.whenComplete((done, failure) -> streams.release(owner));
+                  return notUsed;
+                }),
+        EventStreamMarshalling.toEventStream());
+  }
+}

@@ -1,0 +1,210 @@
+package io.periscope.watches;
+
+import static io.periscope.entity.Refusal.Kind.CONFLICT;
+import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
+import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
+import static io.periscope.watch.WatchEntity.WATCH_NOT_FOUND;
+
+import io.periscope.account.AccountEntity;
+import io.periscope.account.AccountWatches;
+import io.periscope.account.Role;
+import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
+import io.periscope.json.ValidationException;
+import io.periscope.notify.ChannelId;
+import io.periscope.notify.ChannelPolicy;
+import io.periscope.notify.WebhookSecrets;
+import io.periscope.quota.QuotaPolicy;
+import io.periscope.quota.Quotas;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchEntity;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
+
+/**
+ * An owner's watches: list, read, create, replace, delete. A watch lives in two entities, its id
+ * registered with its account ({@link AccountEntity}) and the watch itself ({@link WatchEntity});
+ * this service is the one place that writes both, in the order that keeps them agreeing, and that
+ * checks a watch before it is written: the channels its owner may use ({@link ChannelPolicy}) and
+ * the account's quotas ({@link QuotaPolicy}), the number of watches reserved with the account
+ * entity, which takes creates one at a time. Routes, the import and the command line ask it.
+ */
+public final class Watches {
+  private final AccountEntity.Refs accounts;
+  private final WatchEntity.Refs watches;
+  private final ChannelPolicy channels;
+  private final WebhookSecrets webhookSecrets;
+  private final QuotaPolicy quotas;
+  private final Asks asks;
+  private final AccountWatches listing;
+
+  public Watches(
+      AccountEntity.Refs accounts,
+      WatchEntity.Refs watches,
+      ChannelPolicy channels,
+      WebhookSecrets webhookSecrets,
+      QuotaPolicy quotas,
+      Asks asks) {
+    this.accounts = accounts;
+    this.watches = watches;
+    this.channels = channels;
+    this.webhookSecrets = webhookSecrets;
+    this.quotas = quotas;
+    this.asks = asks;
+    this.listing = new AccountWatches(accounts, watches, asks);
+  }
+
+  /** The owner's watches, in creation order. */
+  public CompletionStage<List<Watch>> list(String owner) {
+    return listing.live(owner);
+  }
+
+  /** The owner's watch; {@code NOT_FOUND} when there is none. */
+  public CompletionStage<Watch> get(String owner, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+  }
+
+  /** The owner's watch of that id, if there is one. */
+  public CompletionStage<Optional<Watch>> find(String owner, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
+        .thenApply(Optional::of)
+        .exceptionally(e -> Failures.isRefusal(e) ? Optional.empty() : Failures.rethrow(e));
+  }
+
+  /**
+   * Creates a validated watch for its owner, of {@code role}: checked as {@code plain} (its
+   * channels as the owner named them), written as {@code stored} (their credentials sealed). Fails
+   * with a {@link ValidationException} naming each channel the owner may not use or a schedule too
+   * frequent, an {@link io.periscope.entity.OverQuota} past the account's quotas, and {@code
+   * CONFLICT} when the owner has a watch of that id.
+   */
+  public CompletionStage<Watch> create(Role role, Watch plain, Watch stored) {
+    return checked(role, plain)
+        .thenCompose(
+            limits ->
+                limits.maxWatches() == null
+                    ? CompletableFuture.completedFuture(Done.getInstance())
+                    : reserve(plain.owner(), plain.id(), limits.maxWatches()))
+        .thenCompose(reserved -> signed(plain))
+        .thenCompose(signed -> write(stored));
+  }
+
+  /**
+   * Registers the new watch's id with its account, which refuses it past {@code most} ids: the
+   * count of live watches first lets two creates arriving at once both pass, the account entity
+   * takes them one at a time. (Listing the live watches asks it to forget ids left by failed
+   * creates first, so those do not take a place.)
+   */
+  private CompletionStage<Done> reserve(String owner, String id, int most) {
+    return list(owner)
+        .thenCompose(
+            live -> {
+              if (live.size() >= most && live.stream().noneMatch(w -> w.id().equals(id)))
+                throw QuotaPolicy.watchesFull(most);
+              return asks.<AccountEntity.Command, Done>ask(
+                  accounts.account(owner), r -> new AccountEntity.AddWatch(id, most, r));
+            })
+        .exceptionally(
+            failure -> {
+              if (EntityRefusal.is(failure, EntityRefusal.Code.NO_ROOM_FOR_WATCH))
+                throw QuotaPolicy.watchesFull(most);
+              return Failures.rethrow(failure);
+            });
+  }
+
+  /**
+   * Writes a watch checked already (an import checks every watch before it writes any): its id
+   * registered with its account and the watch created; {@code CONFLICT} when the owner has a watch
+   * of that id.
+   */
+  public CompletionStage<Watch> write(Watch watch) {
+    String owner = watch.owner();
+    // The id is registered with the owner and the watch created at once; the answer waits for both,
+    // so the watch is always in the next list. Every attempt registers (idempotently), so a create
+    // cut short by a crash is listed once the client retries, even when the retry is refused; an id
+    // whose create failed is skipped by the list because its entity holds no watch.
+    CompletableFuture<Done> registered = register(owner, watch.id()).toCompletableFuture();
+    CompletableFuture<Watch> created =
+        asks.<WatchEntity.Command, Watch>ask(
+                watches.watch(owner, watch.id()), r -> new WatchEntity.Create(watch, r))
+            .toCompletableFuture();
+    // Registered once more after the watch exists: a delete of the same id racing this create may
+    // have unregistered it meanwhile (AccountEntity), and this registration waits for that delete.
+    return CompletableFuture.allOf(registered, created)
+        .thenCompose(both -> register(owner, watch.id()))
+        .thenApply(again -> created.join())
+        .exceptionally(Refusal.as(CONFLICT));
+  }
+
+  private CompletionStage<Done> register(String owner, String id) {
+    return asks.<AccountEntity.Command, Done>ask(
+        accounts.account(owner), r -> new AccountEntity.AddWatch(id, r));
+  }
+
+  /**
+   * Replaces the owner's watch of that id, checked ({@code plain}) and written ({@code stored}) as
+   * a create is, but for the number of watches; {@code NOT_FOUND} when there is none.
+   */
+  public CompletionStage<Watch> replace(Role role, Watch plain, Watch stored) {
+    return checked(role, plain)
+        .thenCompose(limits -> signed(plain))
+        .thenCompose(
+            signed ->
+                asks.<WatchEntity.Command, Watch>ask(
+                    watches.watch(stored.owner(), stored.id()),
+                    r -> new WatchEntity.Replace(stored, r)))
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+  }
+
+  /**
+   * Each webhook the watch names has its signing secret once the watch is saved, so its owner can
+   * set the receiver up before the first alert; one that cannot be made now is made at the first
+   * delivery.
+   */
+  private CompletionStage<Done> signed(Watch plain) {
+    CompletableFuture<?>[] made =
+        plain.channels().stream()
+            .map(ChannelId::parse)
+            .flatMap(Optional::stream)
+            .filter(c -> c.kind() == ChannelId.Kind.WEBHOOK)
+            .map(
+                c ->
+                    webhookSecrets
+                        .secret(plain.owner(), c.target())
+                        .toCompletableFuture()
+                        .exceptionally(e -> Optional.empty()))
+            .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(made).thenApply(all -> Done.getInstance());
+  }
+
+  /**
+   * The account's limits once {@code watch} passed the checks before any write: the channels its
+   * owner may use, then the account's quotas but the number of watches.
+   */
+  private CompletionStage<Quotas> checked(Role role, Watch watch) {
+    return channels
+        .require(watch.owner(), watch.channels())
+        .thenCompose(ok -> quotas.check(watch.owner(), role, watch));
+  }
+
+  /**
+   * Deletes the owner's watch through its account, which unregisters the id once the watch is gone:
+   * {@code NOT_FOUND} when there is none, {@code UNAVAILABLE} when the watch did not answer.
+   */
+  public CompletionStage<Done> delete(String owner, String id) {
+    return asks.<AccountEntity.Command, Done>ask(
+            accounts.account(owner), r -> new AccountEntity.DeleteWatch(id, r))
+        .exceptionally(
+            e -> {
+              if (EntityRefusal.is(e, EntityRefusal.Code.WATCH_UNANSWERED))
+                throw new Refusal(UNAVAILABLE, AccountEntity.WATCH_UNANSWERED);
+              return Refusal.<Done>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
+            });
+  }
+}
