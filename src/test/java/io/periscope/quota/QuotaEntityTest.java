@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
@@ -81,5 +82,22 @@ public class QuotaEntityTest {
     entity.<StatusReply<QuotaEntity.Usage>>runCommand(
         r -> new QuotaEntity.SetOverrides(Quotas.NONE, "root", MONDAY, r));
     assertEquals(Quotas.NONE, usage(MONDAY).overrides());
+  }
+
+  private boolean tell(YearMonth month) {
+    return entity
+        .<StatusReply<Boolean>>runCommand(r -> new QuotaEntity.TellBudgetSpent(month, r))
+        .reply()
+        .getValue();
+  }
+
+  @Test
+  public void aSpentBudgetIsToldOnceAMonthAcrossARestart() {
+    YearMonth november = YearMonth.from(MONDAY);
+    assertTrue("the first refusal of the month tells", tell(november));
+    assertTrue("once", !tell(november));
+    entity.restart();
+    assertTrue("still once after a restart", !tell(november));
+    assertTrue("a new month tells again", tell(november.plusMonths(1)));
   }
 }
