@@ -184,7 +184,7 @@ run_backend() {
 }
 
 log "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f MB", $2/1024}' /proc/meminfo); $(java -version 2>&1 | head -1)"
-# The kernel's DAMON monitor, where it runs, stalls this kind of load every sample interval (docs/performance.md).
+# The kernel's DAMON monitor, where it runs, stalls this kind of load every sample interval (docs/performance-log.md).
 for kdamond in /sys/kernel/mm/damon/admin/kdamonds/[0-9]*; do
   [[ -r "$kdamond/state" ]] || continue
   log "DAMON $(basename "$kdamond"): $(cat "$kdamond/state"), sampling every $(( $(cat "$kdamond"/contexts/0/monitoring_attrs/intervals/sample_us 2>/dev/null || echo 0) / 1000 )) ms"

@@ -23,17 +23,18 @@ export function whenUnauthorized(handler) {
   onUnauthorized = handler;
 }
 
-export async function api(method, path, body, { signal, anonymous } = {}) {
+/** A body is sent as JSON, or as it is when {@code contentType} names its type (an OPML file). */
+export async function api(method, path, body, { signal, anonymous, contentType } = {}) {
   const headers = {};
   const s = session();
   if (s && !anonymous) headers.Authorization = `Bearer ${s.token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] = contentType || 'application/json';
   let response;
   try {
     response = await fetch(BASE + path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || contentType ? body : JSON.stringify(body),
       signal,
     });
   } catch (e) {

@@ -71,11 +71,18 @@ function wallClock(date, zone) {
 }
 
 // The instant a wall-clock time names in the zone, or null when a daylight-saving change skips it
-// (the service does not fire then either).
+// (the service does not fire then either). A time that happens twice, when clocks go back, is its
+// first occurrence, as the service fires it: the earliest instant up to three hours before the one
+// found that shows the same wall clock.
 function instantOf(wall, zone) {
   let t = wall.getTime();
   for (let i = 0; i < 3; i++) t = wall.getTime() - (wallClock(new Date(t), zone).getTime() - t);
-  return wallClock(new Date(t), zone).getTime() === wall.getTime() ? new Date(t) : null;
+  if (wallClock(new Date(t), zone).getTime() !== wall.getTime()) return null;
+  const HALF_HOUR = 30 * 60000;
+  for (let earlier = t - 6 * HALF_HOUR; earlier < t; earlier += HALF_HOUR) {
+    if (wallClock(new Date(earlier), zone).getTime() === wall.getTime()) return new Date(earlier);
+  }
+  return new Date(t);
 }
 
 /** The known IANA time zone names, or [] where the browser cannot list them. */

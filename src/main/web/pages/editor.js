@@ -81,8 +81,126 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
       value: source.value,
       onInput: (v) => onChange({ ...source, value: v }),
       issues: at('value'),
+      hint: source.type === 'rss' ? 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' : undefined,
     }),
+    source.type === 'rss' ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) }) : null,
     removable ? h(Button, { onClick: onRemove, kind: 'danger' }, `Remove source ${index + 1}`) : null,
+  );
+}
+
+/** "Find feeds": what the service finds at a source's URL, each feed a page names offered to use. */
+function FindFeeds({ url, onUse }) {
+  const [found, setFound] = useState(null);
+  const look = useAction();
+  const find = () => look.act(async () => setFound(await post('/sources/discover', { url: url.trim() })));
+  const shown = found && found.url === url.trim() ? found : null;
+  return h(
+    'div',
+    { class: 'find-feeds' },
+    h(Button, { onClick: find, busy: look.busy, disabled: !url.trim() }, 'Find feeds'),
+    h(ErrorMessage, { error: look.error }),
+    shown
+      ? h(
+          'div',
+          { 'aria-live': 'polite' },
+          !shown.page
+            ? h('p', { class: 'meta' }, 'This address is a feed.')
+            : !shown.feeds.length
+              ? h('p', { class: 'meta' }, 'This page names no feed.')
+              : h(
+                  'ul',
+                  { class: 'found-feeds' },
+                  shown.feeds.map((f) =>
+                    h('li', { key: f.url }, h(Button, { onClick: () => onUse(f.url) }, `Use ${f.title || f.url}`), ' ', h('span', { class: 'meta' }, `${f.format || 'feed'} · ${f.url}`)),
+                  ),
+                ),
+        )
+      : null,
+  );
+}
+
+/** The most sources a watch holds (the watch schema's bound). */
+const MAX_SOURCES = 20;
+
+/** The feeds of {@code listed} by folder, a folder of more than MAX_SOURCES split in numbered parts. */
+export function watchesPerFolder(listed) {
+  const byFolder = new Map();
+  for (const f of listed.feeds) {
+    const folder = f.folder || listed.title || 'Imported feeds';
+    byFolder.set(folder, [...(byFolder.get(folder) || []), f]);
+  }
+  const out = [];
+  for (const [folder, feeds] of byFolder) {
+    const parts = Math.ceil(feeds.length / MAX_SOURCES);
+    for (let p = 0; p < parts; p++)
+      out.push({ name: parts === 1 ? folder : `${folder} (${p + 1})`, feeds: feeds.slice(p * MAX_SOURCES, (p + 1) * MAX_SOURCES) });
+  }
+  return out;
+}
+
+const slug = (name) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50) || 'feeds';
+
+/**
+ * "Import OPML": a reader's export read by the service, its feeds added as this watch's sources (up
+ * to the limit; the rest listed), or "One watch per folder", each made with this form's condition,
+ * schedule, threshold and channels.
+ */
+function OpmlImport({ sources, onSources, form }) {
+  const [listed, setListed] = useState(null);
+  const [left, setLeft] = useState([]);
+  const [created, setCreated] = useState([]);
+  const read = useAction();
+  const bulk = useAction();
+  const pick = (ev) => {
+    const file = ev.target.files?.[0];
+    if (!file) return;
+    read.act(async () => {
+      const l = await post('/sources/opml', await file.text(), { contentType: 'text/x-opml' });
+      const kept = sources.filter((s) => s.value.trim() !== '');
+      const known = new Set(kept.map((s) => s.value));
+      const fresh = l.feeds.filter((f) => !known.has(f.url));
+      const room = Math.max(0, MAX_SOURCES - kept.length);
+      onSources([...kept, ...fresh.slice(0, room).map((f) => ({ type: 'rss', value: f.url }))]);
+      setLeft(fresh.slice(room));
+      setListed(l);
+      setCreated([]);
+    });
+  };
+  const perFolder = () =>
+    bulk.act(async () => {
+      const made = [];
+      for (const w of watchesPerFolder(listed)) {
+        const body = { ...form, id: `opml-${slug(w.name)}`, name: w.name, sources: w.feeds.map((f) => ({ type: 'rss', value: f.url })) };
+        made.push(await post('/watches', body));
+        setCreated([...made]);
+      }
+    });
+  return h(
+    'fieldset',
+    null,
+    h('legend', null, 'Import OPML'),
+    h(Field, {
+      label: 'OPML file',
+      hint: 'A feed reader’s export: its feeds become this watch’s sources, or one watch per folder.',
+      render: (a) => h('input', { ...a, type: 'file', accept: '.opml,.xml,text/x-opml,application/xml,text/xml', onChange: pick }),
+    }),
+    h(ErrorMessage, { error: read.error }),
+    listed
+      ? h(
+          'div',
+          { 'aria-live': 'polite' },
+          h('p', { class: 'meta' }, `${listed.feeds.length} feed(s) in the file${listed.cut ? ' (cut at its bounds)' : ''}.`),
+          left.length
+            ? h('div', null, h('p', null, `Not added, past the limit of ${MAX_SOURCES} sources:`), h('ul', { class: 'left-feeds' }, left.map((f) => h('li', { key: f.url }, `${f.title} · ${f.url}`))))
+            : null,
+          listed.skipped.length
+            ? h('div', null, h('p', null, 'Left out:'), h('ul', null, listed.skipped.map((s, i) => h('li', { key: i }, `${s.title || s.url || 'an outline'}: ${s.problem}`))))
+            : null,
+          h(Button, { onClick: perFolder, busy: bulk.busy }, 'One watch per folder'),
+          h(ErrorMessage, { error: bulk.error }),
+          created.length ? h('ul', { class: 'created-watches' }, created.map((w) => h('li', { key: w.id }, h(Link, { href: `/watch/${enc(w.id)}` }, w.name)))) : null,
+        )
+      : null,
   );
 }
 
@@ -236,6 +354,11 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     ),
     h(Issues, { issues: (e?.issues || []).filter((i) => JSON.stringify(i.path) === '["sources"]') }),
     h(Button, { onClick: () => set('sources', [...w.sources, { type: 'search', value: '' }]) }, 'Add a source'),
+    h(OpmlImport, {
+      sources: w.sources,
+      onSources: (v) => set('sources', v.length ? v : [{ type: 'search', value: '' }]),
+      form: { condition: w.condition, schedule: w.schedule, timeZone: w.timeZone?.trim() || null, threshold: w.threshold, channels: w.channels.filter((c) => c.trim() !== ''), enabled: w.enabled },
+    }),
     h(ScheduleField, {
       value: w.schedule,
       onInput: (v) => set('schedule', v),

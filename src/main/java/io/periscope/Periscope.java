@@ -49,6 +49,7 @@ import io.periscope.http.FeedbackRoutes;
 import io.periscope.http.HttpApi;
 import io.periscope.http.OpenApiRoutes;
 import io.periscope.http.QuotaRoutes;
+import io.periscope.http.SourceRoutes;
 import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
@@ -97,6 +98,7 @@ import io.periscope.source.ArticleExtractor;
 import io.periscope.source.CollectionBudget;
 import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
+import io.periscope.source.FeedFinder;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.transfer.Transfers;
@@ -168,6 +170,7 @@ public final class Periscope {
   private final Watches watches;
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
+  private final FeedFinder feedFinder;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -379,7 +382,9 @@ public final class Periscope {
             notifyMeters,
             sealedChannels::open);
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
-    this.pipeline = pipeline(config, userUrls, notifier, runAlerts);
+    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+    this.feedFinder = new FeedFinder(userUrls, collection);
+    this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
     quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
     entities.start(
         new AccountGate(
@@ -402,8 +407,7 @@ public final class Periscope {
   }
 
   private Pipeline pipeline(
-      Config config, SafeHttp userUrls, Notifier notifier, RepeatedAlerts runAlerts) {
-    CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
+      SafeHttp userUrls, CollectionBudget collection, Notifier notifier, RepeatedAlerts runAlerts) {
     return new Pipeline(
         new FeedCollector(userUrls, collection),
         search,
@@ -640,6 +644,7 @@ public final class Periscope {
             sealedChannels,
             runs,
             runPages,
+            feedFinder,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
             eventStreams),
@@ -688,6 +693,13 @@ public final class Periscope {
                 Clock.systemUTC()),
             channelPolicy,
             aiLimiter,
+            settings.maxBodyBytes()),
+        new SourceRoutes(
+            feedFinder,
+            new FixedWindowRateLimiter(
+                    limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+                .counted(meters, "sources"),
+            watches,
             settings.maxBodyBytes()),
         new WebRoutes(WebAssets.load()));
   }

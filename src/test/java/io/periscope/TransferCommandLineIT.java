@@ -121,6 +121,38 @@ public class TransferCommandLineIT {
     }
   }
 
+  @Test
+  public void aReadersOpmlImportsAsOneDisabledWatchPerFolder() throws Exception {
+    Path opml = Files.createTempFile("reader", ".opml");
+    Files.write(opml, io.periscope.source.OpmlTest.file("reader-export.opml"));
+    Path hostile = Files.createTempFile("hostile", ".opml");
+    Files.write(hostile, io.periscope.source.OpmlTest.file("billion-laughs.opml"));
+    try (ServiceProcess jar = new ServiceProcess(env(), ServiceProcess.logFile("cli-opml"))) {
+      assertEquals(0, createAccount(jar));
+      ServiceProcess.Output noOwner =
+          jar.output(List.of("import", "--opml", opml.toString()), null);
+      assertEquals(2, noOwner.exit());
+      ServiceProcess.Output refused =
+          jar.output(List.of("import", "--opml", hostile.toString(), "--owner", owner), null);
+      assertEquals("a DTD is refused: nothing imported", 1, refused.exit());
+
+      ServiceProcess.Output imported =
+          jar.output(List.of("import", "--opml", opml.toString(), "--owner", owner), null);
+      assertEquals(imported.stdout(), 0, imported.exit());
+      assertEquals(owner + " imported: created 3, unchanged 0, trust rules 0\n", imported.stdout());
+      JsonNode watches =
+          Json.MAPPER
+              .readTree(jar.output(List.of("export", "--owner", owner), null).stdout())
+              .get("accounts")
+              .get(0)
+              .get("watches");
+      assertEquals(
+          List.of("Space", "Space / Agencies", "Miniflux"), watches.findValuesAsText("name"));
+      assertFalse(watches.get(0).get("enabled").asBoolean());
+      assertEquals(2, watches.get(0).get("sources").size());
+    }
+  }
+
   private static Map<String, String> env() throws Exception {
     Map<String, String> env = new HashMap<>();
     env.put("DATA_DIR", Files.createTempDirectory("periscope-transfer").toString());

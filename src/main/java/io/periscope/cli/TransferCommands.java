@@ -11,6 +11,8 @@ import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.json.Json;
 import io.periscope.runtime.ServiceFile;
+import io.periscope.source.Opml;
+import io.periscope.transfer.OpmlWatches;
 import io.periscope.transfer.Transfers;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -99,7 +101,9 @@ final class TransferCommands {
         "Imports an export document: each account's watches, trust rules and e-mail channel"
             + " addresses into the account of the same id here (or only --owner's).",
         "Per account all watches or none; prints one line per account. Exit 1 when an account"
-            + " is missing here or was refused."
+            + " is missing here or was refused.",
+        "With --opml, FILE is a feed reader's OPML export, imported into --owner's account as"
+            + " disabled watches, one per folder (docs/export-import.md)."
       })
   static final class Import implements Callable<Integer> {
     @ParentCommand private Root root;
@@ -110,19 +114,16 @@ final class TransferCommands {
     @Option(names = "--owner", paramLabel = "ID", description = "only this account")
     private String owner;
 
+    @Option(
+        names = "--opml",
+        description = "FILE is OPML: its feeds become --owner's disabled watches, one per folder")
+    private boolean opml;
+
     @Override
     public Integer call() throws Exception {
-      JsonNode document =
-          Json.MAPPER.readTree(
-              file.equals("-")
-                  ? new String(System.in.readAllBytes())
-                  : Files.readString(Path.of(file)));
-      List<JsonNode> accounts;
-      try {
-        accounts = new ArrayList<>(Transfers.accounts(document));
-      } catch (io.periscope.json.ValidationException e) {
-        throw new ExitCodes.Failure(ExitCodes.FAILED, file + " " + e.issues().get(0).message());
-      }
+      byte[] text = file.equals("-") ? System.in.readAllBytes() : Files.readAllBytes(Path.of(file));
+      List<JsonNode> accounts =
+          opml ? new ArrayList<>(List.of(fromOpml(text))) : fromDocument(text);
       if (owner != null) accounts.removeIf(a -> !owner.equals(a.path("id").asText()));
       Config config = root.quietConfig();
       Settings settings = Settings.from(config);
@@ -137,6 +138,32 @@ final class TransferCommands {
       return lines.stream().allMatch(l -> l.contains(" imported"))
           ? ExitCodes.OK
           : ExitCodes.FAILED;
+    }
+
+    private List<JsonNode> fromDocument(byte[] text) throws Exception {
+      try {
+        return new ArrayList<>(Transfers.accounts(Json.MAPPER.readTree(text)));
+      } catch (io.periscope.json.ValidationException e) {
+        throw new ExitCodes.Failure(ExitCodes.FAILED, file + " " + e.issues().get(0).message());
+      }
+    }
+
+    private JsonNode fromOpml(byte[] text) {
+      if (owner == null)
+        throw new ExitCodes.Failure(ExitCodes.USAGE, "--opml needs --owner: whose watches");
+      try {
+        Opml.Listed listed = Opml.read(text, null);
+        if (listed.cut() || !listed.skipped().isEmpty())
+          root.err.println(
+              file
+                  + ": "
+                  + listed.skipped().size()
+                  + " outline(s) left out"
+                  + (listed.cut() ? ", and the file was cut at its bounds" : ""));
+        return OpmlWatches.account(owner, listed);
+      } catch (Opml.NotOpml e) {
+        throw new ExitCodes.Failure(ExitCodes.FAILED, file + ": " + e.getMessage());
+      }
     }
   }
 

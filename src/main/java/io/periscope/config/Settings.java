@@ -183,7 +183,8 @@ public record Settings(
       int authPerIpPerMinute,
       int aiPerOwnerPerMinute,
       int keyProbesPerMinute,
-      int testSendsPerOwnerPerMinute) {}
+      int testSendsPerOwnerPerMinute,
+      int sourcesPerOwnerPerMinute) {}
 
   /**
    * What a profile may list under {@code periscope.required}, by environment variable: where each
@@ -294,7 +295,8 @@ public record Settings(
             p.getInt("rate-limits.auth-per-ip-per-minute"),
             p.getInt("rate-limits.ai-per-owner-per-minute"),
             p.getInt("rate-limits.key-probes-per-minute"),
-            p.getInt("rate-limits.test-sends-per-owner-per-minute")),
+            p.getInt("rate-limits.test-sends-per-owner-per-minute"),
+            p.getInt("rate-limits.sources-per-owner-per-minute")),
         publicUrl(p.getString("public-url"), p.getInt("http.port")),
         new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
         p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"),

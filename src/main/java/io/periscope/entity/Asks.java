@@ -36,7 +36,8 @@ public final class Asks {
   public <C, R> CompletionStage<R> ask(
       RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command, Duration patience) {
     // Pekko's stage is Scala's CompletableFuture adapter, which runs every dependent "async" on the
-    // common pool, and on few cores that pool starts a thread per task (docs/performance.md, "Asks
+    // common pool, and on few cores that pool starts a thread per task (docs/performance-log.md,
+    // "Asks
     // once cost a thread each"). A plain future completed on the actor dispatcher keeps the chain
     // after an ask on threads that exist.
     CompletableFuture<R> result = new CompletableFuture<>();

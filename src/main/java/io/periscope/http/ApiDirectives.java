@@ -123,27 +123,42 @@ public final class ApiDirectives {
    * (400 beyond). The tree's shape is checked by the route's validator.
    */
   public static Route jsonBody(long maxBytes, Function<JsonNode, Route> inner) {
+    return strictBody(
+        maxBytes,
+        List.of(MediaTypes.APPLICATION_JSON.toString()),
+        "a JSON body is required",
+        "the body must be application/json",
+        strict -> parsed(strict, inner));
+  }
+
+  /**
+   * The body read whole up to {@code maxBytes} (413 beyond), when its media type is one of {@code
+   * mediaTypes} (415 otherwise); an empty one is a 400 saying {@code required}.
+   */
+  public static Route strictBody(
+      long maxBytes,
+      List<String> mediaTypes,
+      String required,
+      String unsupported,
+      Function<HttpEntity.Strict, Route> inner) {
     return extractRequest(
         request -> {
           if (request.entity().isKnownEmpty()) {
-            return answer(error(StatusCodes.BAD_REQUEST, "a JSON body is required"));
+            return answer(error(StatusCodes.BAD_REQUEST, required));
           }
-          if (!request.entity().getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
-            return answer(
-                error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json"));
+          String type = request.entity().getContentType().mediaType().toString();
+          if (!mediaTypes.contains(type)) {
+            return answer(error(StatusCodes.UNSUPPORTED_MEDIA_TYPE, unsupported));
           }
           // A body that arrived whole is read in place: toStrict would run a stream (an actor) for
           // it per request.
           if (request.entity() instanceof HttpEntity.Strict whole) {
             return whole.getData().length() > maxBytes
                 ? answer(ErrorHandling.tooLarge())
-                : parsed(whole, inner);
+                : inner.apply(whole);
           }
           return withSizeLimit(
-              maxBytes,
-              () ->
-                  extractStrictEntity(
-                      BODY_READ_TIMEOUT, maxBytes, strict -> parsed(strict, inner)));
+              maxBytes, () -> extractStrictEntity(BODY_READ_TIMEOUT, maxBytes, inner::apply));
         });
   }
 

@@ -92,7 +92,7 @@ public record Endpoint(
   /**
    * The most specific of {@code endpoints} whose path and method match answers; a path matched with
    * another method: 405. The request's path is compared with the templates as it comes, rather than
-   * through a tree of path directives built for every request (docs/performance.md, "A request
+   * through a tree of path directives built for every request (docs/performance-log.md, "A request
    * built the whole route tree").
    */
   public static Route routes(List<Endpoint> endpoints, Principal caller) {

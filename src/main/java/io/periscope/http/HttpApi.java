@@ -83,6 +83,7 @@ public final class HttpApi {
       UsageRoutes usage,
       BacktestRoutes backtests,
       DryRunRoutes dryRuns,
+      SourceRoutes sources,
       WebRoutes webClient) {
     this.tokens = tokens;
     this.sessions = sessions;
@@ -105,6 +106,7 @@ public final class HttpApi {
             usage,
             backtests,
             dryRuns,
+            sources,
             assist);
     this.webClient =
         webClient.route(apiSegments(Stream.concat(open.stream(), authenticated.stream()).toList()));

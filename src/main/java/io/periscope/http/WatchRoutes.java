@@ -28,13 +28,16 @@ import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
+import io.periscope.source.FeedFinder;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
 import io.periscope.watches.Watches;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,11 +62,13 @@ public final class WatchRoutes implements Routes {
   private final RunPages history;
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
+  private final SourceWarnings warnings;
 
   /**
    * @param watches refuses a watch naming a channel its owner may not use (400) or past its owner's
    *     quotas (400 on its schedule, 409 otherwise)
    * @param sealed seals the credentials of the channels stored; answers show them masked
+   * @param finder looks at a saved watch's new rss sources, for the answer's warnings
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
    * @param eventStreams the job event streams each account may hold open on this node
    *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
@@ -73,6 +78,7 @@ public final class WatchRoutes implements Routes {
       SealedChannels sealed,
       OnDemandRuns runs,
       RunPages history,
+      FeedFinder finder,
       long maxBody,
       ZoneId scheduleZone,
       HeldSlots<String> eventStreams) {
@@ -83,6 +89,7 @@ public final class WatchRoutes implements Routes {
     this.history = history;
     this.maxBody = maxBody;
     this.eventStreams = eventStreams;
+    this.warnings = new SourceWarnings(finder);
   }
 
   /** The body of GET /watches. */
@@ -395,7 +402,8 @@ public final class WatchRoutes implements Routes {
     Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
     return watches
         .create(caller.role(), watch, opened.store(watch))
-        .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)));
+        .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
+        .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()));
   }
 
   private CompletionStage<Reply> read(String owner, String id) {
@@ -414,13 +422,28 @@ public final class WatchRoutes implements Routes {
               SealedChannels.Opened opened =
                   sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
               Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
-              return watches.replace(role, watch, opened.store(watch));
-            })
-        .thenApply(watch -> ok(SealedChannels.mask(watch)));
+              return watches
+                  .replace(role, watch, opened.store(watch))
+                  .thenCompose(
+                      saved ->
+                          warnings.warned(
+                              ok(SealedChannels.mask(saved)), saved.sources(), known(stored)));
+            });
   }
 
   private CompletionStage<Reply> remove(String owner, String id) {
     return watches.delete(owner, id).thenApply(done -> Reply.noContent());
+  }
+
+  /** The URLs of the rss sources a stored watch had. */
+  private static Set<String> known(Optional<Watch> stored) {
+    Set<String> urls = new HashSet<>();
+    stored.ifPresent(
+        w ->
+            w.sources().stream()
+                .filter(s -> WatchSource.RSS.equals(s.type()))
+                .forEach(s -> urls.add(s.value())));
+    return urls;
   }
 
   static Refusal noSuchWatch() {

@@ -40,7 +40,7 @@ import slick.jdbc.hikaricp.HikariCPJdbcDataSource;
  * <p>The plugin writes a batch as a transaction of three round trips (insert the events returning
  * their ordering, insert the tags, commit), each hopping back through Slick's executor and queueing
  * behind the recovery reads of every entity that starts; under 32 concurrent creates that made a
- * persist take 67 ms at p99 (docs/performance.md). Here the events go in as arrays, a
+ * persist take 67 ms at p99 (docs/performance-log.md). Here the events go in as arrays, a
  * data-modifying CTE hands their ordering to the tag insert, and the statement is atomic on its
  * own. Reads, replays and deletes stay the plugin's.
  */

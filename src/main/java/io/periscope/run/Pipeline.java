@@ -174,7 +174,8 @@ public final class Pipeline implements RunPipeline {
       List<RunItems.Collected> setAside,
       List<String> remapped,
       Map<String, Instant> baselined,
-      int recovered) {}
+      int recovered,
+      List<RunRecord.FeedFound> feedsFound) {}
 
   /**
    * The recency window of a source without {@code recencyDays}: an item published more than this
@@ -240,10 +241,26 @@ public final class Pipeline implements RunPipeline {
                 else fresh.add(item);
               }
               int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
+              List<RunRecord.FeedFound> feedsFound = new ArrayList<>();
+              for (int i = 0; i < results.size(); i++) {
+                String feed = results.get(i).feedFound();
+                if (feed != null)
+                  feedsFound.add(new RunRecord.FeedFound(watch.sources().get(i).value(), feed));
+              }
               Progress run =
                   new Progress(
-                      watch, mode, trigger, startedAt, items, errors, fresh, setAside, remapped,
-                      baselined, recovered);
+                      watch,
+                      mode,
+                      trigger,
+                      startedAt,
+                      items,
+                      errors,
+                      fresh,
+                      setAside,
+                      remapped,
+                      baselined,
+                      recovered,
+                      feedsFound);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
                 failed(
                     run,
@@ -255,7 +272,7 @@ public final class Pipeline implements RunPipeline {
                         run,
                         RunRecord.ERROR,
                         null,
-                        new RunRecord.Collection(0, 0, 0, 0),
+                        new RunRecord.Collection(0, 0, 0, 0, 0, feedsFound),
                         null,
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
@@ -273,7 +290,7 @@ public final class Pipeline implements RunPipeline {
                         run,
                         RunRecord.NOTHING_NEW,
                         null,
-                        new RunRecord.Collection(0, items.size(), 0, 0, recovered),
+                        new RunRecord.Collection(0, items.size(), 0, 0, recovered, feedsFound),
                         null,
                         List.of(),
                         new RunRecord.Trimmed(0, 0),
@@ -361,7 +378,12 @@ public final class Pipeline implements RunPipeline {
     int extracted = (int) texts.stream().filter(Optional::isPresent).count();
     RunRecord.Collection collection =
         new RunRecord.Collection(
-            attempted, run.items().size(), extracted, attempted - extracted, run.recovered());
+            attempted,
+            run.items().size(),
+            extracted,
+            attempted - extracted,
+            run.recovered(),
+            run.feedsFound());
     List<VerdictPrompt.Candidate> candidates = new ArrayList<>();
     for (int i = 0; i < run.fresh().size(); i++) {
       Item item = run.fresh().get(i).item();

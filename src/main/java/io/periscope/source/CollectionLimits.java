@@ -3,10 +3,10 @@ package io.periscope.source;
 import com.typesafe.config.Config;
 
 /**
- * What one node's collection may hold in memory at once (issue 21, "a run uses bounded memory"):
- * the bytes a feed or page may send, the elements a parse may build, how many fetches may hold a
- * body and how many parses may run at once, and the bytes of the remembered feeds. Read from the
- * {@code periscope.collection} block (docs/configuration.md).
+ * What one node's collection may hold in memory at once (a run uses bounded memory): the bytes a
+ * feed or page may send, the elements a parse may build, how many fetches may hold a body and how
+ * many parses may run at once, and the bytes of the remembered feeds. Read from the {@code
+ * periscope.collection} block (docs/configuration.md).
  */
 public record CollectionLimits(
     long feedMaxBytes,

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -49,10 +50,19 @@ public final class FeedCollector {
 
   /**
    * The feed's items stamped with {@code trust} (may be null), or the source error that replaces
-   * them.
+   * them. A URL that answers an HTML page naming feeds ({@link FeedDiscovery}) has the first of
+   * them collected in its place, and the result says which ({@link SourceResult#feedFound()}); the
+   * items are the source's all the same.
    */
   public CompletionStage<SourceResult> collect(String feedUrl, String trust) {
-    Remembered last = recall(feedUrl);
+    return collect(feedUrl, feedUrl, trust);
+  }
+
+  /** Collects {@code url} for the source {@code source}; only the source's own URL is followed. */
+  private CompletionStage<SourceResult> collect(String source, String url, String trust) {
+    boolean found = !source.equals(url);
+    String key = found ? source + "\n" + url : url; // one source's items, not another's
+    Remembered last = recall(key);
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("Accept", ACCEPT);
     if (last != null && last.etag() != null) headers.put("If-None-Match", last.etag());
@@ -61,19 +71,49 @@ public final class FeedCollector {
     long maxBytes = budget.limits().feedMaxBytes();
     return budget
         .fetchAndParse(
-            () -> http.get(feedUrl, headers, maxBytes),
-            response -> answered(feedUrl, trust, last, response))
-        .exceptionally(failure -> SourceResult.failed(feedUrl, failure));
+            () -> http.get(url, headers, maxBytes),
+            response -> answered(source, key, trust, last, response, !found))
+        // The page's feed is fetched after the page's permit is given back.
+        .thenCompose(
+            answer ->
+                answer.follow() == null
+                    ? CompletableFuture.completedFuture(answer.result())
+                    : collect(source, answer.follow(), trust)
+                        .thenApply(result -> followed(source, answer.follow(), result)))
+        .exceptionally(failure -> SourceResult.failed(source, failure));
   }
 
-  private SourceResult answered(
-      String feedUrl, String trust, Remembered last, SafeHttp.Response response) {
+  /** A parsed answer: the result, or the feed a page names that stands for it. */
+  private record Answer(SourceResult result, String follow) {}
+
+  /** The result of a feed a page named: it says so, and an error names that feed. */
+  private static SourceResult followed(String source, String feed, SourceResult result) {
+    if (result.succeeded()) return result.withFeedFound(feed);
+    SourceError e = result.error();
+    return SourceResult.failed(
+            new SourceError(
+                source,
+                e.kind(),
+                "the feed the page names (" + feed + "): " + e.message(),
+                e.httpStatus()))
+        .withFeedFound(feed);
+  }
+
+  private Answer answered(
+      String source,
+      String key,
+      String trust,
+      Remembered last,
+      SafeHttp.Response response,
+      boolean mayFollow) {
     if (response.status() == 304) {
       if (last == null) { // we sent no validator: a 304 now is the server's mistake
-        return SourceResult.failed(
-            new SourceError(feedUrl, "http", "unexpected 304 without a cached copy", 304));
+        return new Answer(
+            SourceResult.failed(
+                new SourceError(source, "http", "unexpected 304 without a cached copy", 304)),
+            null);
       }
-      return SourceResult.ok(withTrust(last.items(), trust), last.recoveries());
+      return new Answer(SourceResult.ok(withTrust(last.items(), trust), last.recoveries()), null);
     }
     FeedReader.Read read;
     try {
@@ -85,23 +125,32 @@ public final class FeedCollector {
               MAX_ITEMS_PER_FEED,
               budget.limits().parseMaxElements());
     } catch (FeedReader.NotAFeed e) {
-      return SourceResult.failed(new SourceError(feedUrl, "not-a-feed", e.getMessage(), null));
+      List<FeedDiscovery.Found> named =
+          mayFollow
+              ? FeedDiscovery.in(
+                  response.body(),
+                  response.header("Content-Type"),
+                  response.finalUrl(),
+                  budget.limits().parseMaxElements())
+              : List.of();
+      if (!named.isEmpty()) return new Answer(null, named.get(0).url());
+      return new Answer(
+          SourceResult.failed(new SourceError(source, "not-a-feed", e.getMessage(), null)), null);
     }
     List<Item> items = new ArrayList<>();
     List<ItemIdentity.Named> names = ItemIdentity.ofFeed(read.entries());
     for (int i = 0; i < names.size(); i++) {
       if (names.get(i) != null)
-        items.add(ItemBounds.bounded(item(feedUrl, read.entries().get(i), names.get(i))));
+        items.add(ItemBounds.bounded(item(source, read.entries().get(i), names.get(i))));
     }
     String etag = sendable(response.header("ETag"));
     String lastModified = sendable(response.header("Last-Modified"));
     if (etag != null || lastModified != null) {
-      remember(
-          feedUrl, new Remembered(etag, lastModified, items, read.recoveries(), sizeOf(items)));
+      remember(key, new Remembered(etag, lastModified, items, read.recoveries(), sizeOf(items)));
     } else {
-      forget(feedUrl);
+      forget(key);
     }
-    return SourceResult.ok(withTrust(items, trust), read.recoveries());
+    return new Answer(SourceResult.ok(withTrust(items, trust), read.recoveries()), null);
   }
 
   private static Item item(String feedUrl, FeedReader.Entry entry, ItemIdentity.Named name) {

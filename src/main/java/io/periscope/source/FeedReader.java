@@ -31,8 +31,8 @@ import org.jsoup.nodes.Element;
  * closing tag, an undeclared prefix, a control character, a DOCTYPE or one element it could not
  * convert, while jsoup recovers each of them, reads no DTD and expands no declared entity, and
  * takes the element budget. What Rome added on top (the mapping of the formats' elements) is the
- * part written here, with the rules issue 25 asks for (xml:base, alternate links, enclosures,
- * dates).
+ * part written here: xml:base resolves relative links, an alternate link is the entry's link, and
+ * enclosures and the formats' dates are read.
  */
 public final class FeedReader {
   /** An entry as the feed gives it; links resolved, texts plain. */

@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * One collected item (a feed entry or a search result). {@code identity} is what "seen" is keyed on
  * ({@link ItemIdentity}); {@code aliases} are the other identities an earlier run may have recorded
- * it by (its guid, its link and title, its identity by the rule before issue 25), which a run
- * accepts only where they name one item of the source. {@code published}, {@code summary} and
- * {@code trust} may be null.
+ * it by (its guid, its link and title, the identity earlier versions gave it: guid, else link, else
+ * title and link), which a run accepts only where they name one item of the source. {@code
+ * published}, {@code summary} and {@code trust} may be null.
  */
 public record Item(
     String identity,

@@ -51,7 +51,7 @@ public final class ItemIdentity {
           && linksAndTitles.get(linkAndTitle) > 1
           && e.published() != null)
         identity = ItemBounds.sha256Hex(linkAndTitle + "\n" + e.published());
-      // the rule before issue 25: guid, else link as written, else title and link
+      // the identity earlier versions recorded: guid, else link as written, else title and link
       String former =
           e.id() != null ? e.id() : e.link() != null ? e.link() : linkAndTitle(e.title(), null);
       Set<String> aliases = new LinkedHashSet<>();

@@ -8,9 +8,11 @@ import java.util.concurrent.CompletionException;
 
 /**
  * What one source yielded in a run: its items and the recoveries reading them took, or the one
- * error that stands for it in {@code sourceErrors}.
+ * error that stands for it in {@code sourceErrors}. {@code feedFound} is the feed collected in the
+ * source's place when its URL answered an HTML page naming it ({@link FeedDiscovery}), else null.
  */
-public record SourceResult(List<Item> items, SourceError error, List<String> recoveries) {
+public record SourceResult(
+    List<Item> items, SourceError error, List<String> recoveries, String feedFound) {
   /** The items, each within {@link ItemBounds}. */
   public static SourceResult ok(List<Item> items) {
     return ok(items, List.of());
@@ -22,11 +24,11 @@ public record SourceResult(List<Item> items, SourceError error, List<String> rec
    */
   public static SourceResult ok(List<Item> items, List<String> recoveries) {
     return new SourceResult(
-        items.stream().map(ItemBounds::bounded).toList(), null, List.copyOf(recoveries));
+        items.stream().map(ItemBounds::bounded).toList(), null, List.copyOf(recoveries), null);
   }
 
   public static SourceResult failed(SourceError error) {
-    return new SourceResult(List.of(), error, List.of());
+    return new SourceResult(List.of(), error, List.of(), null);
   }
 
   /**
@@ -54,6 +56,11 @@ public record SourceResult(List<Item> items, SourceError error, List<String> rec
             "unreachable",
             "collection failed (" + cause.getClass().getSimpleName() + ")",
             null));
+  }
+
+  /** This result as that of {@code feed}, the feed a page named. */
+  public SourceResult withFeedFound(String feed) {
+    return new SourceResult(items, error, recoveries, feed);
   }
 
   public boolean succeeded() {

@@ -12,9 +12,9 @@ import java.util.regex.Pattern;
 import okhttp3.MediaType;
 
 /**
- * Bytes to text for feeds and pages, in the order issue 25 sets: a byte order mark decides first
- * (UTF-8, UTF-16LE/BE, UTF-32LE/BE), then the HTTP charset, then what the document declares (the
- * XML prolog's {@code encoding}, an HTML {@code <meta charset>}); an unknown or unsupported name is
+ * Bytes to text for feeds and pages, in this order: a byte order mark decides first (UTF-8,
+ * UTF-16LE/BE, UTF-32LE/BE), then the HTTP charset, then what the document declares (the XML
+ * prolog's {@code encoding}, an HTML {@code <meta charset>}); an unknown or unsupported name is
  * passed over. Undeclared bytes are UTF-8 when they are valid UTF-8, else windows-1252 (what
  * browsers and feed readers assume of undeclared Latin text). Text that is not valid in the chosen
  * charset is read as windows-1252 when that charset was UTF-8, with replacement characters

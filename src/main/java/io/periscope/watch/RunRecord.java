@@ -81,14 +81,33 @@ public record RunRecord(
    * {@code attempted}, {@code extracted} and {@code failed} count article-page fetches of fresh
    * items; {@code recovered} counts the faults the run's feeds were read past (an encoding, control
    * characters, broken markup, undeclared prefixes, a missing end, the element budget: one each a
-   * feed), 0 in records from before it was counted.
+   * feed), 0 in records from before it was counted. {@code feedsFound}: each rss source whose URL
+   * answered an HTML page, and the feed it names that was collected in its place (empty in records
+   * from before).
    */
-  public record Collection(int attempted, int collected, int extracted, int failed, int recovered)
+  public record Collection(
+      int attempted,
+      int collected,
+      int extracted,
+      int failed,
+      int recovered,
+      List<FeedFound> feedsFound)
       implements JsonSerializable {
+    public Collection {
+      feedsFound = feedsFound == null ? List.of() : List.copyOf(feedsFound);
+    }
+
     public Collection(int attempted, int collected, int extracted, int failed) {
       this(attempted, collected, extracted, failed, 0);
     }
+
+    public Collection(int attempted, int collected, int extracted, int failed, int recovered) {
+      this(attempted, collected, extracted, failed, recovered, List.of());
+    }
   }
+
+  /** A source whose URL answered a page, and the feed the page names that was collected. */
+  public record FeedFound(String source, String feed) implements JsonSerializable {}
 
   /** What the model was not shown: items beyond the bound, and texts cut to the per-item bound. */
   public record Trimmed(int itemsDropped, int textsCut) implements JsonSerializable {}

@@ -190,7 +190,7 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
 
   /*
    * The handlers dispatch by hand instead of through the handler builders: a builder's cases
-   * (objects, lambdas and lists) are built anew for every live entity (docs/performance.md, "A live
+   * (objects, lambdas and lists) are built anew for every live entity (docs/performance-log.md, "A live
    * watch carried its handlers").
    */
   @Override
@@ -564,7 +564,7 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
    * A new watch leaves memory as soon as it is written: what needs it next is its first due time
    * or its owner opening it, both usually much later, and its next message starts it again from
    * the journal. Kept until the idle timeout, created watches filled the young collections under a
-   * burst of creates (docs/performance.md, "created watches passivate at once").
+   * burst of creates (docs/performance-log.md, "created watches passivate at once").
    */
   private ReplyEffect<Event, State> onCreate(State state, Create cmd) {
     if (state.exists()) {

@@ -8,6 +8,7 @@ import io.periscope.json.ValidationException;
 import io.periscope.notify.ChannelId;
 import io.periscope.quiet.QuietHours;
 import io.periscope.quiet.QuietValidator;
+import io.periscope.source.FeedUrls;
 import io.periscope.trust.TrustTier;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -29,8 +30,8 @@ public final class WatchValidator {
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   static final int MAX_NAME = 200;
   static final int MAX_CONDITION = 4000;
-  static final int MAX_SOURCES = 20;
-  public static final int MAX_SOURCE_VALUE = 2000;
+  public static final int MAX_SOURCES = 20;
+  public static final int MAX_SOURCE_VALUE = FeedUrls.MAX_LENGTH;
   static final int MAX_CHANNELS = 20;
   static final int MAX_RECENCY_DAYS = 3650;
 

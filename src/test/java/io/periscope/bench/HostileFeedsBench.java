@@ -30,9 +30,9 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * The memory benchmark of issue 21: a node with a small heap against hostile feeds and pages. A
- * benchmark harness, not a test (the name keeps surefire away from it); docs/performance.md has the
- * command and its figures.
+ * The memory benchmark (a run uses bounded memory): a node with a small heap against hostile feeds
+ * and pages. A benchmark harness, not a test (the name keeps surefire away from it);
+ * docs/performance.md has the command and its figures.
  *
  * <p>It serves hostile feeds and pages on loopback (bodies far past the byte limits, plain and
  * gzip-compressed; ~5 MB of nesting; ~5 MB of items with huge fields; tens of thousands of

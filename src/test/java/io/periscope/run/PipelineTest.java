@@ -140,6 +140,12 @@ public class PipelineTest {
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
                   .setBody(feed);
+            if (path.equals("/blog/"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "text/html")
+                  .setBody(
+                      "<html><head><link rel=\"alternate\" type=\"application/rss+xml\""
+                          + " href=\"/feed.xml\"></head><body>A blog</body></html>");
             if (path.startsWith("/articles/")
                 || path.startsWith("/elsewhere/")
                 || path.startsWith("/many/"))
@@ -328,7 +334,7 @@ public class PipelineTest {
 
   /**
    * Items without guids, whose links (one with tracking, one with an upper-case host) were their
-   * identities before issue 25, and an item with a guid.
+   * identities earlier versions gave, and an item with a guid.
    */
   private String guidlessRss() {
     return "<?xml version=\"1.0\"?><rss"
@@ -411,6 +417,18 @@ public class PipelineTest {
     RunRecord r = run(broken, Set.of()).record();
     assertEquals(2, r.collected());
     assertEquals(new RunRecord.Collection(2, 2, 2, 0, 2), r.collection());
+  }
+
+  @Test
+  public void aSitesAddressHasTheFeedItsPageNamesCollectedAndTheRecordSaysSo() throws Exception {
+    verdict.set(answer(false, 0.1));
+    String site = url("/blog/");
+    RunRecord r =
+        run(watchOf(null, new WatchSource(WatchSource.RSS, site, null, null)), Set.of()).record();
+    assertEquals(2, r.collected());
+    assertEquals(List.of(), r.sourceErrors());
+    assertEquals(
+        List.of(new RunRecord.FeedFound(site, url("/feed.xml"))), r.collection().feedsFound());
   }
 
   @Test
@@ -1055,7 +1073,7 @@ public class PipelineTest {
     verdict.set(answer(true, 0.9));
     String feed = url("/guidless.xml");
     Watch watch = watchOf(null, new WatchSource(WatchSource.RSS, feed, null, null));
-    // the keys the rule before issue 25 recorded: guid, else the link as the feed wrote it
+    // the keys earlier versions recorded: guid, else the link as the feed wrote it
     Set<String> old =
         Set.of(
             "rss:" + feed + " " + url("/articles/launch?utm_source=rss&utm_medium=feed"),

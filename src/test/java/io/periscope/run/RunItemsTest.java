@@ -61,7 +61,7 @@ public class RunItemsTest {
 
   @Test
   public void anAliasCountsOnlyWhereItNamesOneItemOfItsSource() {
-    // the rule before issue 25 knew these two by their shared link: they were one item then
+    // earlier versions knew these two by their shared link: they were one item then
     Item a = feedItem("f1", "lt-a", "https://e.example/news", null, "https://e.example/news");
     Item b = feedItem("f1", "lt-b", "https://e.example/news", null, "https://e.example/news");
     Item c = feedItem("f1", "lt-c", "https://e.example/c", null, "https://e.example/c");

@@ -123,7 +123,7 @@ public class FeedCollectorTest {
     assertEquals(url, first.sourceValue());
     assertEquals("official", first.trust());
 
-    // without a guid: link and title; the link is the identity the rule before issue 25 gave
+    // without a guid: link and title; the link is the identity earlier versions gave
     assertEquals(
         ItemIdentity.linkAndTitle("Only a link", "https://example.com/b"), items.get(1).identity());
     assertTrue(items.get(1).aliases().contains("https://example.com/b"));
@@ -229,6 +229,55 @@ public class FeedCollectorTest {
     assertEquals(new SourceError(url, "not-a-feed", "not an RSS, Atom or JSON feed", null), error);
   }
 
+  private static MockResponse page(String feedHref) {
+    return new MockResponse()
+        .setBody(
+            "<html><head><link rel=\"alternate\" type=\"application/atom+xml\" href=\""
+                + feedHref
+                + "\"></head><body>A site</body></html>")
+        .addHeader("Content-Type", "text/html; charset=utf-8");
+  }
+
+  @Test
+  public void aSitesPageHasTheFirstFeedItNamesCollectedAsTheSource() throws Exception {
+    server.enqueue(page("/atom.xml"));
+    server.enqueue(
+        new MockResponse().setBody(ATOM).addHeader("Content-Type", "application/atom+xml"));
+    String site = server.url("/blog/").toString();
+    SourceResult result = collect(site, "official");
+
+    assertTrue(result.succeeded());
+    assertEquals(server.url("/atom.xml").toString(), result.feedFound());
+    assertEquals(1, result.items().size());
+    Item item = result.items().get(0);
+    assertEquals("Atom entry", item.title());
+    assertEquals("the items are the source's", site, item.sourceValue());
+    assertEquals("official", item.trust());
+    assertEquals("/blog/", server.takeRequest().getPath());
+    assertEquals("/atom.xml", server.takeRequest().getPath());
+  }
+
+  @Test
+  public void aFeedAPageNamesIsFollowedOnceAndItsFailureNamesIt() throws Exception {
+    // the named "feed" is another page naming a feed: not followed again
+    server.enqueue(page("/other/"));
+    server.enqueue(page("/atom.xml"));
+    String site = server.url("/blog/").toString();
+    SourceResult looped = collect(site, null);
+    assertEquals("not-a-feed", looped.error().kind());
+    assertEquals(site, looped.error().source());
+    assertTrue(looped.error().message().contains(server.url("/other/").toString()));
+    assertEquals(server.url("/other/").toString(), looped.feedFound());
+    assertEquals(2, server.getRequestCount());
+
+    server.enqueue(page("/gone.xml"));
+    server.enqueue(new MockResponse().setResponseCode(404));
+    SourceResult gone = collect(site, null);
+    assertEquals("http", gone.error().kind());
+    assertEquals(Integer.valueOf(404), gone.error().httpStatus());
+    assertTrue(gone.error().message().contains("/gone.xml"));
+  }
+
   @Test
   public void aDoctypeIsToleratedAndItsEntitiesNeverExpanded() throws Exception {
     String withDoctype =
@@ -259,7 +308,7 @@ public class FeedCollectorTest {
   }
 
   /**
-   * The property of issue 25: whatever bytes a feed URL answers with, the collector yields items or
+   * The collector's property: whatever bytes a feed URL answers with, the collector yields items or
    * a {@code not-a-feed} source error, never an exception. Random bytes, and real feeds (RSS, Atom,
    * JSON) cut short, with bytes flipped, inserted or repeated, from a fixed seed so a failure
    * repeats.

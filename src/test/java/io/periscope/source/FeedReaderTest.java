@@ -12,7 +12,10 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.Test;
 
-/** Feeds written for each fault and rule of issue 25, read without the network. */
+/**
+ * Feeds written for each fault a reader must survive and each rule it follows, read without the
+ * network.
+ */
 public class FeedReaderTest {
   private static final String URL = "https://feeds.example/news/feed.xml";
 

@@ -66,7 +66,7 @@ public class ItemIdentityTest {
         ItemIdentity.linkAndTitle("Meldung 3", "https://www.rsr.example/news"),
         named.get(3).identity());
     assertTrue(
-        "the identity before issue 25 was the link",
+        "the identity earlier versions gave was the link",
         named.get(3).aliases().contains("https://www.rsr.example/news"));
   }
 

@@ -430,6 +430,63 @@ public class WebClientIT {
     noConsoleErrors();
   }
 
+  @Test
+  public void aSitesAddressFindsItsFeedInTheEditor() throws Exception {
+    user("fiona");
+    browser.open("/new-watch");
+    signIn("fiona@example.org");
+    browser.heading("New watch");
+    new org.openqa.selenium.support.ui.Select(browser.field("Type"))
+        .selectByVisibleText("RSS or Atom feed");
+    browser.type("Feed URL", fakes.siteUrl());
+    browser.button("Find feeds").click();
+    browser.button("Use Acme news").click();
+    browser.waitUntil(d -> fakes.feedUrl().equals(browser.field("Feed URL").getAttribute("value")));
+    browser.assertAccessible("new watch with the feeds a site names");
+    browser.button("Find feeds").click();
+    browser.waitFor(By.xpath("//p[.='This address is a feed.']"));
+    noConsoleErrors();
+  }
+
+  @Test
+  public void anOpmlFileBecomesSourcesUpToTheLimitOrOneWatchPerFolder() throws Exception {
+    StringBuilder opml =
+        new StringBuilder("<opml version=\"2.0\"><head><title>Reader</title></head><body>");
+    opml.append("<outline text=\"Many\">");
+    for (int i = 1; i <= 22; i++)
+      opml.append("<outline type=\"rss\" text=\"Feed ")
+          .append(i)
+          .append("\" xmlUrl=\"https://many.example/")
+          .append(i)
+          .append("\"/>");
+    opml.append("</outline><outline text=\"Few\">")
+        .append("<outline text=\"One &lt;b&gt;bold&lt;/b&gt;\" xmlUrl=\"https://few.example/\"/>")
+        .append("</outline></body></opml>");
+    java.nio.file.Path file = java.nio.file.Files.createTempFile("reader", ".opml");
+    java.nio.file.Files.writeString(file, opml);
+    String token = user("olga");
+    browser.open("/new-watch");
+    signIn("olga@example.org");
+    browser.heading("New watch");
+    browser.type("Name", "Reader");
+    browser.type("Condition", "Acme announces the date of its first rocket launch");
+    browser.field("OPML file").sendKeys(file.toString());
+    browser.waitFor(By.xpath("//legend[.='Source 20']"));
+    assertTrue(browser.driver.findElements(By.xpath("//legend[.='Source 21']")).isEmpty());
+    String left = browser.waitFor(By.cssSelector("ul.left-feeds")).getText();
+    assertTrue(left, left.contains("https://many.example/21"));
+    assertTrue("a title is text, not markup: " + left, left.contains("One <b>bold</b>"));
+    browser.assertAccessible("new watch with an OPML file's feeds");
+
+    browser.button("One watch per folder").click();
+    browser.waitUntil(d -> d.findElements(By.cssSelector("ul.created-watches li")).size() == 3);
+    HttpResponse<String> listed = api.send("GET", service.uri("/watches"), token, null);
+    assertEquals(
+        List.of("Many (1)", "Many (2)", "Few"),
+        Json.MAPPER.readTree(listed.body()).get("watches").findValuesAsText("name"));
+    noConsoleErrors();
+  }
+
   /** The run's details, opened (a reload closes them). */
   String runDetails() {
     browser.waitFor(By.cssSelector("li.run"));

@@ -55,6 +55,11 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
     return base() + "/feed/acme.xml";
   }
 
+  /** Acme's site: a page naming its feed, as a blog's head does. */
+  String siteUrl() {
+    return base() + "/site/";
+  }
+
   /** The service's settings for these upstreams (environment variables of the jar). */
   Map<String, String> env() {
     return Map.ofEntries(
@@ -80,6 +85,13 @@ final class WebFakes extends Dispatcher implements AutoCloseable {
     HttpUrl url = request.getRequestUrl();
     String path = url.encodedPath();
     if (path.equals("/feed/acme.xml")) return feed();
+    if (path.equals("/site/"))
+      return new MockResponse()
+          .setHeader("Content-Type", "text/html; charset=utf-8")
+          .setBody(
+              "<html><head><title>Acme</title><link rel=\"alternate\""
+                  + " type=\"application/rss+xml\" title=\"Acme news\" href=\"/feed/acme.xml\">"
+                  + "</head><body><h1>Acme</h1></body></html>");
     if (path.startsWith("/page/"))
       return new MockResponse()
           .setHeader("Content-Type", "text/html")
