@@ -82,6 +82,7 @@ import io.periscope.notify.RepeatedAlerts;
 import io.periscope.notify.SmtpSettings;
 import io.periscope.persistence.JournalErasure;
 import io.periscope.persistence.JournalReads;
+import io.periscope.quota.BudgetNotices;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
@@ -221,11 +222,19 @@ public final class Periscope {
     this.tokens = tokens;
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
-    this.runs = new OnDemandRuns(entities::watch, entities::account, entities::runAll, asks);
+    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
     this.quotas =
         QuotaPolicy.of(
-            config, entities::quota, entities::account, entities::watch, asks, Clock.systemUTC());
-    this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
+            config,
+            entities::quota,
+            entities::account,
+            entities::watch,
+            asks,
+            usage::month,
+            Clock.systemUTC());
+    this.runs =
+        new OnDemandRuns(
+            entities::watch, entities::account, entities::runAll, asks, quotas::checkBudgets);
     this.blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     JournalReads journal = new JournalReads(system);
     this.runPages = new RunPages(entities::watch, asks, journal);
@@ -376,6 +385,7 @@ public final class Periscope {
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     this.feedFinder = new FeedFinder(userUrls, collection);
     this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
+    quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
     entities.start(
         new AccountGate(
             new RunSlots(

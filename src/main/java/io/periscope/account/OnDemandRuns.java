@@ -10,6 +10,7 @@ import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchRuns;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -21,27 +22,44 @@ public final class OnDemandRuns {
   private final AccountEntity.Refs accountRefs;
   private final RunAllEntity.Refs runAlls;
   private final Asks asks;
+  private final Budgets budgets;
+
+  /** Fails when the owner may not start a run now (a budget of the month spent). */
+  @FunctionalInterface
+  public interface Budgets {
+    CompletionStage<?> check(String owner);
+
+    Budgets NONE = owner -> CompletableFuture.completedFuture(null);
+  }
 
   /**
    * @param accountRefs where an owner's watch ids are listed for its run-all
    * @param runAlls where an owner's run-all jobs are
+   * @param budgets checked before a run now starts
    */
   public OnDemandRuns(
       WatchEntity.Refs watches,
       AccountEntity.Refs accountRefs,
       RunAllEntity.Refs runAlls,
-      Asks asks) {
+      Asks asks,
+      Budgets budgets) {
     this.watches = watches;
     this.accountRefs = accountRefs;
     this.runAlls = runAlls;
     this.asks = asks;
+    this.budgets = budgets;
   }
 
   /**
-   * One watch now, enabled or not; refused when the watch does not exist, and {@code UNAVAILABLE}
-   * when the watch stopped or restarted before the run was recorded, here or with its node.
+   * One watch now, enabled or not; refused when the owner spent a budget of the month (before it
+   * starts) or the watch does not exist, and {@code UNAVAILABLE} when the watch stopped or
+   * restarted before the run was recorded, here or with its node.
    */
   public CompletionStage<RunRecord> runNow(String owner, String watchId) {
+    return budgets.check(owner).thenCompose(within -> askRun(owner, watchId));
+  }
+
+  private CompletionStage<RunRecord> askRun(String owner, String watchId) {
     return WatchRuns.askRun(
             asks, watches.watch(owner, watchId), RunRecord.TRIGGER_MANUAL, EntityRunAll.RUN_TIMEOUT)
         .exceptionally(

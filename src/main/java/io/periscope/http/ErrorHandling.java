@@ -3,6 +3,7 @@ package io.periscope.http;
 import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.Reply.error;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.periscope.entity.Failures;
@@ -10,6 +11,7 @@ import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.http.connection.SlowRequestBody;
 import io.periscope.json.ValidationException;
+import java.time.Instant;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.pekko.http.cors.javadsl.CorsRejection;
@@ -120,7 +122,8 @@ public final class ErrorHandling {
     if (t instanceof SlowRequestBody slow)
       return error(StatusCodes.REQUEST_TIMEOUT, slow.getMessage());
     if (t instanceof OverQuota q)
-      return Reply.json(statusOf(q.kind()), new QuotaError(q.getMessage(), q.quota(), q.limit()));
+      return Reply.json(
+          statusOf(q.kind()), new QuotaError(q.getMessage(), q.quota(), q.limit(), q.resetsAt()));
     if (t instanceof Refusal r) return error(statusOf(r.kind()), r.getMessage());
     if (t instanceof TimeoutException
         || t instanceof org.apache.pekko.pattern.AskTimeoutException) {
@@ -144,8 +147,15 @@ public final class ErrorHandling {
     };
   }
 
-  /** The body of a refusal at a quota: the error, the quota's name and its limit. */
-  public record QuotaError(String error, String quota, long limit) {}
+  /**
+   * The body of a refusal at a quota: the error, the quota's name, its limit and, for a monthly
+   * budget, when it resets.
+   */
+  public record QuotaError(
+      String error,
+      String quota,
+      Number limit,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Instant resetsAt) {}
 
   static Reply tooLarge() {
     return error(StatusCodes.PAYLOAD_TOO_LARGE, "the request body is too large");

@@ -19,6 +19,7 @@ import io.periscope.auth.Principal;
 import io.periscope.channels.SealedChannels;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
+import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
@@ -248,10 +249,15 @@ public final class WatchRoutes implements Routes {
    */
   public record RunHistory(List<RunView> runs, String next) {}
 
+  /** A run now; a spent budget of the month is the owner's 429, any other refusal a 404. */
   private CompletionStage<Reply> run(String owner, String id) {
     return runs.runNow(owner, id)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
-        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+        .exceptionally(
+            failure ->
+                Failures.unwrap(failure) instanceof OverQuota
+                    ? Failures.rethrow(failure)
+                    : Refusal.<Reply>as(NOT_FOUND, WATCH_NOT_FOUND).apply(failure));
   }
 
   /**

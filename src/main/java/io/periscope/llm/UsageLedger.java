@@ -149,6 +149,11 @@ public final class UsageLedger implements UsageRecorder {
             });
   }
 
+  /** What all of {@code accountId}'s calls took in the current UTC calendar month. */
+  public CompletionStage<ModelUsage> month(String accountId) {
+    return series(accountId, 1, watchId -> true).thenApply(Series::month);
+  }
+
   private LocalDate today() {
     return LocalDate.now(clock.withZone(ZoneOffset.UTC));
   }

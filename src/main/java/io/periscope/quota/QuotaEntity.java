@@ -4,6 +4,7 @@ import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
@@ -38,8 +39,10 @@ public final class QuotaEntity
 
   /**
    * @param day the UTC day {@code modelCalls} counts (null before the first call)
+   * @param budgetToldIn the last UTC month whose spent budget the owner was told of (null: never)
    */
-  public record State(Quotas overrides, LocalDate day, int modelCalls) implements JsonSerializable {
+  public record State(Quotas overrides, LocalDate day, int modelCalls, YearMonth budgetToldIn)
+      implements JsonSerializable {
     /** The model calls of {@code today}. */
     int callsOn(LocalDate today) {
       return today.equals(day) ? modelCalls : 0;
@@ -68,6 +71,13 @@ public final class QuotaEntity
   public record UseModelCall(LocalDate today, Integer limit, ActorRef<StatusReply<Integer>> replyTo)
       implements Command {}
 
+  /**
+   * Notes that the owner is told a budget of {@code month} is spent; answers false when the owner
+   * was already told that month (so each month's notice goes once, from one node).
+   */
+  public record TellBudgetSpent(YearMonth month, ActorRef<StatusReply<Boolean>> replyTo)
+      implements Command {}
+
   // ---- events
   // ------------------------------------------------------------------------------------
 
@@ -76,6 +86,8 @@ public final class QuotaEntity
   public record OverridesSet(Quotas overrides, String by, Instant at) implements Event {}
 
   public record ModelCallUsed(LocalDate day) implements Event {}
+
+  public record BudgetSpentTold(YearMonth month) implements Event {}
 
   // ---- behaviour
   // ---------------------------------------------------------------------------------
@@ -90,7 +102,7 @@ public final class QuotaEntity
 
   @Override
   public State emptyState() {
-    return new State(Quotas.NONE, null, 0);
+    return new State(Quotas.NONE, null, 0, null);
   }
 
   @Override
@@ -114,6 +126,14 @@ public final class QuotaEntity
                         cmd.replyTo(),
                         s -> StatusReply.success(new Usage(s.overrides(), s.callsOn(cmd.today())))))
         .onCommand(UseModelCall.class, this::onUseModelCall)
+        .onCommand(
+            TellBudgetSpent.class,
+            (state, cmd) ->
+                cmd.month().equals(state.budgetToldIn())
+                    ? Effect().reply(cmd.replyTo(), StatusReply.success(false))
+                    : Effect()
+                        .persist(new BudgetSpentTold(cmd.month()))
+                        .thenReply(cmd.replyTo(), s -> StatusReply.success(true)))
         .build();
   }
 
@@ -135,14 +155,19 @@ public final class QuotaEntity
                 new State(
                     e.overrides() == null ? Quotas.NONE : e.overrides(),
                     state.day(),
-                    state.modelCalls()))
+                    state.modelCalls(),
+                    state.budgetToldIn()))
         .onEvent(
             ModelCallUsed.class,
             (state, e) ->
                 new State(
                     state.overrides(),
                     e.day(),
-                    e.day().equals(state.day()) ? state.modelCalls() + 1 : 1))
+                    e.day().equals(state.day()) ? state.modelCalls() + 1 : 1,
+                    state.budgetToldIn()))
+        .onEvent(
+            BudgetSpentTold.class,
+            (state, e) -> new State(state.overrides(), state.day(), state.modelCalls(), e.month()))
         .build();
   }
 }

@@ -1,6 +1,8 @@
 package io.periscope.quota;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import io.periscope.account.Account;
 import io.periscope.account.AccountEntity;
 import io.periscope.account.AccountWatches;
@@ -11,14 +13,19 @@ import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
+import io.periscope.llm.ModelUsage;
 import io.periscope.watch.CronExpressions;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -27,7 +34,9 @@ import java.util.concurrent.CompletionStage;
  * administrator's overrides of the account; an administrator's own account is held to them too
  * unless QUOTA_ADMINS_EXEMPT. Checked before anything is written: a watch's schedule (400 naming
  * {@code schedule}), its sources and the number of watches (409, reserved by {@code
- * watches.Watches}), model calls per UTC day (429).
+ * watches.Watches}), model calls per UTC day and the budgets of model tokens and cost per UTC
+ * calendar month (429; the month's use is read from the usage ledger, so a budget holds as closely
+ * as the calls' usage is recorded).
  */
 public final class QuotaPolicy {
   private final Quotas defaults;
@@ -36,7 +45,29 @@ public final class QuotaPolicy {
   private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
   private final Asks asks;
+  private final MonthSpent monthSpent;
   private final Clock clock;
+
+  /** Tells an account's owner, on their channels, that a budget of the month is spent. */
+  @FunctionalInterface
+  public interface BudgetNotice {
+    void tell(String accountId, String message);
+
+    BudgetNotice NONE = (accountId, message) -> {};
+  }
+
+  private volatile BudgetNotice budgetNotice = BudgetNotice.NONE;
+
+  /** Where the owner is told a budget is spent (the notifier is made after this policy). */
+  public void tellOwnersBy(BudgetNotice notice) {
+    this.budgetNotice = notice;
+  }
+
+  /** What an account's model calls took in the current UTC calendar month. */
+  @FunctionalInterface
+  public interface MonthSpent {
+    CompletionStage<ModelUsage> of(String accountId);
+  }
 
   public QuotaPolicy(
       Quotas defaults,
@@ -45,6 +76,7 @@ public final class QuotaPolicy {
       AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       Asks asks,
+      MonthSpent monthSpent,
       Clock clock) {
     this.defaults = defaults;
     this.adminsExempt = adminsExempt;
@@ -52,6 +84,7 @@ public final class QuotaPolicy {
     this.accountRefs = accountRefs;
     this.watches = watches;
     this.asks = asks;
+    this.monthSpent = monthSpent;
     this.clock = clock;
   }
 
@@ -62,20 +95,40 @@ public final class QuotaPolicy {
       AccountEntity.Refs accountRefs,
       WatchEntity.Refs watches,
       Asks asks,
+      MonthSpent monthSpent,
       Clock clock) {
     return new QuotaPolicy(
-        defaults(config), adminsExempt(config), quotas, accountRefs, watches, asks, clock);
+        defaults(config),
+        adminsExempt(config),
+        quotas,
+        accountRefs,
+        watches,
+        asks,
+        monthSpent,
+        clock);
   }
 
   /** The operator's defaults: 0 (or less) is no limit. */
   public static Quotas defaults(Config config) {
     Config q = config.getConfig("periscope.quotas");
     Integer minutes = limit((int) Math.ceil(q.getDuration("min-interval").toSeconds() / 60.0));
+    long tokens = q.getLong("model-tokens-per-month");
+    BigDecimal cost = decimal(q, "model-cost-per-month");
     return new Quotas(
         limit(q.getInt("max-watches")),
         limit(q.getInt("max-sources-per-watch")),
         minutes,
-        limit(q.getInt("model-calls-per-day")));
+        limit(q.getInt("model-calls-per-day")),
+        tokens > 0 ? tokens : null,
+        cost.signum() > 0 ? cost : null);
+  }
+
+  private static BigDecimal decimal(Config q, String path) {
+    try {
+      return new BigDecimal(q.getString(path).trim());
+    } catch (NumberFormatException e) {
+      throw new ConfigException.BadValue(q.origin(), path, "must be a decimal number, 0 for none");
+    }
   }
 
   public static boolean adminsExempt(Config config) {
@@ -94,8 +147,15 @@ public final class QuotaPolicy {
   public record Report(
       String accountId, String role, Quotas quotas, Quotas overrides, Used usage) {}
 
-  /** What an account uses of its quotas now. */
-  public record Used(int watches, int modelCallsToday) {}
+  /**
+   * What an account uses of its quotas now; {@code modelCostThisMonth} is null when a call of the
+   * month had a model without a price.
+   */
+  public record Used(
+      int watches,
+      int modelCallsToday,
+      long modelTokensThisMonth,
+      @JsonInclude(JsonInclude.Include.ALWAYS) BigDecimal modelCostThisMonth) {}
 
   /** The limits of an account of {@code role}: its overrides over the defaults. */
   public CompletionStage<Quotas> limits(String accountId, Role role) {
@@ -109,6 +169,88 @@ public final class QuotaPolicy {
 
   private LocalDate today() {
     return LocalDate.now(clock.withZone(ZoneOffset.UTC));
+  }
+
+  /** When the current UTC calendar month ends. */
+  private Instant monthEnds() {
+    return today().withDayOfMonth(1).plusMonths(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+  }
+
+  private static long tokens(ModelUsage spent) {
+    return spent.inputTokens() + spent.outputTokens();
+  }
+
+  /**
+   * Fails with an {@link OverQuota} (429) when the account has spent its month's model tokens or
+   * cost under {@code limits}. A month whose cost is unknown (a call of a model without a price) is
+   * held to its tokens only: a cost is never guessed.
+   */
+  private CompletionStage<Quotas> withinBudgets(String accountId, Quotas limits) {
+    Long tokenBudget = limits.modelTokensPerMonth();
+    BigDecimal costBudget = limits.modelCostPerMonth();
+    if (tokenBudget == null && costBudget == null) return CompletableFuture.completedFuture(limits);
+    return monthSpent
+        .of(accountId)
+        .thenApply(
+            spent -> {
+              Instant resets = monthEnds();
+              if (tokenBudget != null && tokens(spent) >= tokenBudget)
+                throw toldOnce(
+                    accountId,
+                    new OverQuota(
+                        Refusal.Kind.USED_UP,
+                        Quotas.MODEL_TOKENS_PER_MONTH,
+                        tokenBudget,
+                        resets,
+                        "this account's budget of "
+                            + tokenBudget
+                            + " model tokens a month is spent ("
+                            + tokens(spent)
+                            + " used); it resets at "
+                            + resets));
+              if (costBudget != null
+                  && spent.cost() != null
+                  && spent.cost().compareTo(costBudget) >= 0)
+                throw toldOnce(
+                    accountId,
+                    new OverQuota(
+                        Refusal.Kind.USED_UP,
+                        Quotas.MODEL_COST_PER_MONTH,
+                        costBudget,
+                        resets,
+                        "this account's model cost budget of "
+                            + costBudget.toPlainString()
+                            + " a month is spent ("
+                            + spent.cost().toPlainString()
+                            + " used); it resets at "
+                            + resets));
+              return limits;
+            });
+  }
+
+  /**
+   * {@code spent}, after the owner is told of it on their channels the first time in the month;
+   * best effort: a notice that cannot be noted is not sent, and never fails the refusal.
+   */
+  private OverQuota toldOnce(String accountId, OverQuota spent) {
+    asks.<QuotaEntity.Command, Boolean>ask(
+            quotas.quota(accountId),
+            r -> new QuotaEntity.TellBudgetSpent(YearMonth.from(today()), r))
+        .whenComplete(
+            (first, failure) -> {
+              if (Boolean.TRUE.equals(first)) budgetNotice.tell(accountId, spent.getMessage());
+            });
+    return spent;
+  }
+
+  /**
+   * Fails with an {@link OverQuota} (429) when the account, whatever its role, has spent a budget
+   * of the month: what a run started by hand checks before it starts.
+   */
+  public CompletionStage<Quotas> checkBudgets(String accountId) {
+    return account(accountId)
+        .thenCompose(a -> limits(accountId, a.role()))
+        .thenCompose(limits -> withinBudgets(accountId, limits));
   }
 
   /**
@@ -188,10 +330,12 @@ public final class QuotaPolicy {
 
   /**
    * Counts one model call of the account against today's limit; fails with an {@link OverQuota}
-   * (429) when the day's calls are used up.
+   * (429) when a budget of the month is spent or the day's calls are used up (then the call is not
+   * counted).
    */
   public CompletionStage<Integer> useModelCall(String accountId, Role role) {
     return limits(accountId, role)
+        .thenCompose(limits -> withinBudgets(accountId, limits))
         .thenCompose(
             limits ->
                 asks.<QuotaEntity.Command, Integer>ask(
@@ -225,17 +369,22 @@ public final class QuotaPolicy {
         .thenCompose(
             account ->
                 usage(accountId)
+                    .thenCombine(liveWatches(accountId), Map::entry)
                     .thenCombine(
-                        liveWatches(accountId),
-                        (usage, watches) ->
+                        monthSpent.of(accountId),
+                        (used, month) ->
                             new Report(
                                 accountId,
                                 account.role().wire(),
                                 account.role() == Role.ADMIN && adminsExempt
                                     ? Quotas.NONE
-                                    : usage.overrides().over(defaults),
-                                usage.overrides(),
-                                new Used(watches.size(), usage.modelCallsToday()))));
+                                    : used.getKey().overrides().over(defaults),
+                                used.getKey().overrides(),
+                                new Used(
+                                    used.getValue().size(),
+                                    used.getKey().modelCallsToday(),
+                                    tokens(month),
+                                    month.cost()))));
   }
 
   /** Replaces an account's overrides ({@link Quotas#NONE}: the defaults again). */

@@ -710,7 +710,7 @@ public final class Pipeline implements RunPipeline {
     if (cause instanceof InvalidModelOutput)
       return "the model did not produce a valid verdict, twice";
     if (cause instanceof ProviderFailure pf) return "the model call failed: " + pf.getMessage();
-    if (cause instanceof OverQuota q) return "no verdict: " + q.getMessage();
+    if (cause instanceof OverQuota q) return "skipped, no model call: " + q.getMessage();
     return "the verdict failed (" + cause.getClass().getSimpleName() + ")";
   }
 

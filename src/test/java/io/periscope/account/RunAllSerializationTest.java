@@ -184,7 +184,8 @@ public class RunAllSerializationTest {
               throw new AssertionError("no account is asked");
             },
             owner -> sharding,
-            new Asks(testKit.system(), Duration.ofSeconds(3)));
+            new Asks(testKit.system(), Duration.ofSeconds(3)),
+            OnDemandRuns.Budgets.NONE);
 
     var awaited = runs.awaitRunAllJob(id, jobId, Duration.ofMinutes(2)).toCompletableFuture();
 

@@ -94,7 +94,8 @@ public class QuotaRoutesTest {
 
   @Test
   public void theShippedDefaultsAreFinite() {
-    assertEquals(new Quotas(100, 20, 15, 1000), QuotaPolicy.defaults(TestJournals.h2()));
+    assertEquals(
+        new Quotas(100, 20, 15, 1000, null, null), QuotaPolicy.defaults(TestJournals.h2()));
   }
 
   @Test

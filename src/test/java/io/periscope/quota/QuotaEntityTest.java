@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
@@ -65,7 +66,7 @@ public class QuotaEntityTest {
 
   @Test
   public void overridesAreKeptAndReplaced() {
-    Quotas some = new Quotas(3, null, 60, null);
+    Quotas some = new Quotas(3, null, 60, null, null, null);
     QuotaEntity.Usage set =
         entity
             .<StatusReply<QuotaEntity.Usage>>runCommand(
@@ -76,9 +77,27 @@ public class QuotaEntityTest {
     entity.restart();
     assertEquals(some, usage(MONDAY).overrides());
     assertEquals(
-        new Quotas(3, 20, 60, null), usage(MONDAY).overrides().over(new Quotas(10, 20, 1, null)));
+        new Quotas(3, 20, 60, null, null, null),
+        usage(MONDAY).overrides().over(new Quotas(10, 20, 1, null, null, null)));
     entity.<StatusReply<QuotaEntity.Usage>>runCommand(
         r -> new QuotaEntity.SetOverrides(Quotas.NONE, "root", MONDAY, r));
     assertEquals(Quotas.NONE, usage(MONDAY).overrides());
+  }
+
+  private boolean tell(YearMonth month) {
+    return entity
+        .<StatusReply<Boolean>>runCommand(r -> new QuotaEntity.TellBudgetSpent(month, r))
+        .reply()
+        .getValue();
+  }
+
+  @Test
+  public void aSpentBudgetIsToldOnceAMonthAcrossARestart() {
+    YearMonth november = YearMonth.from(MONDAY);
+    assertTrue("the first refusal of the month tells", tell(november));
+    assertTrue("once", !tell(november));
+    entity.restart();
+    assertTrue("still once after a restart", !tell(november));
+    assertTrue("a new month tells again", tell(november.plusMonths(1)));
   }
 }

@@ -178,7 +178,11 @@ public class EntityRunAllTest {
             java.util.concurrent.ExecutionException.class,
             () ->
                 new io.periscope.account.OnDemandRuns(
-                        entities::watch, entities::account, entities::runAll, asks)
+                        entities::watch,
+                        entities::account,
+                        entities::runAll,
+                        asks,
+                        io.periscope.account.OnDemandRuns.Budgets.NONE)
                     .runNow(owner, "crashes-its-entity")
                     .toCompletableFuture()
                     .get(5, TimeUnit.SECONDS));
