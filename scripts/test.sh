@@ -51,8 +51,29 @@ if [ ! -x "$chromium" ] || [ ! -x "$chromedriver" ]; then
 fi
 export CHROME_BIN=$chromium CHROMEDRIVER=$chromedriver
 
+# The manifests' tests render k8s/ with `kubectl kustomize` and check its alert rules with Prometheus's promtool.
+# promtool, when missing, is unpacked from the distribution's prometheus package under target/tools (nothing is
+# installed and no service started). kubectl has no usable distribution package (Debian's is too old for the
+# overlays), so it is only asked for.
+if ! command -v promtool >/dev/null; then
+  tools=$PWD/target/tools
+  if [ ! -x "$tools/usr/bin/promtool" ]; then
+    command -v apt-get >/dev/null && command -v dpkg >/dev/null ||
+      fail "the manifests' tests need Prometheus's promtool: install it and put it on PATH"
+    echo "test.sh: unpacking promtool from the distribution's prometheus package into target/tools" >&2
+    mkdir -p "$tools/deb"
+    (cd "$tools/deb" && { apt-get download -q prometheus >&2 ||
+      { [ "$(id -u)" = 0 ] && apt-get update -q >&2 && apt-get download -q prometheus >&2; }; }) &&
+      dpkg -x "$tools"/deb/prometheus_*.deb "$tools" ||
+      fail "apt-get could not download the prometheus package: install promtool (apt-get install prometheus)"
+  fi
+  export PATH=$tools/usr/bin:$PATH
+fi
+command -v kubectl >/dev/null ||
+  fail "the manifests' tests need a current kubectl on PATH (Debian's 1.20 is too old for kubectl kustomize): https://kubernetes.io/docs/tasks/tools/"
+
 if [ "${1:-}" = --check ]; then
-  echo "test.sh: ready: Chromium $chromium, chromedriver $chromedriver; the tests find or start PostgreSQL"
+  echo "test.sh: ready: Chromium $chromium, chromedriver $chromedriver, $(command -v promtool), $(command -v kubectl); the tests find or start PostgreSQL"
   exit 0
 fi
 

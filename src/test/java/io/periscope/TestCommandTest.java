@@ -65,6 +65,27 @@ public class TestCommandTest {
   }
 
   @Test
+  public void withoutKubectlItStopsWithOneLineSayingWhatToInstall() throws Exception {
+    // a PATH with every program the check uses but kubectl
+    Path bin = dir.newFolder("bin").toPath();
+    for (String program : List.of("bash", "dirname", "id", "java", "mvn", "promtool")) {
+      Path found = onPath(program);
+      if (found != null) Files.createSymbolicLink(bin.resolve(program), found);
+    }
+    Outcome o =
+        check(
+            Map.of(
+                "CHROME_BIN", fake("chromium"),
+                "CHROMEDRIVER", fake("chromedriver"),
+                "PATH", bin.toString()));
+    assertEquals(o.toString(), 1, o.exit());
+    assertEquals(
+        "test.sh: the manifests' tests need a current kubectl on PATH (Debian's 1.20 is too old for"
+            + " kubectl kustomize): https://kubernetes.io/docs/tasks/tools/\n",
+        o.err());
+  }
+
+  @Test
   public void ciRunsTheReadmesTestCommand() throws IOException {
     String readme = Files.readString(Path.of("README.md"));
     assertTrue("the README's set-up names scripts/test.sh", readme.contains("\nscripts/test.sh "));
@@ -85,6 +106,14 @@ public class TestCommandTest {
         p.exitValue(),
         Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private static Path onPath(String program) {
+    for (String d : System.getenv("PATH").split(":")) {
+      Path p = Path.of(d, program);
+      if (Files.isExecutable(p)) return p;
+    }
+    return null;
   }
 
   /** An executable file standing in for a program the check only looks for. */
