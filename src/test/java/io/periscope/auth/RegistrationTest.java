@@ -47,8 +47,8 @@ public class RegistrationTest {
   }
 
   /**
-   * The service with this test's SMTP server, sign-up open to anybody, and an /auth window wide
-   * enough for every test here.
+   * The service with this test's SMTP server, sign-up open to anybody, and an /auth window and a
+   * per-address connection cap wide enough for every test here (a flood sends 100 at once).
    */
   static Config withMail(Mailbox mailbox, Config journal) {
     return mailbox
@@ -57,6 +57,8 @@ public class RegistrationTest {
             ConfigFactory.parseMap(
                 Map.of(
                     "periscope.rate-limits.auth-per-ip-per-minute",
+                    1000,
+                    "periscope.http.connections.per-client",
                     1000,
                     "periscope.registration.mode",
                     "open")))
