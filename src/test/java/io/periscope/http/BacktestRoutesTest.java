@@ -195,7 +195,9 @@ public class BacktestRoutesTest {
 
   @Test
   public void aLongBacktestRunsAsAJobWithProgress() throws Exception {
-    watchRunTimes("job", 3);
+    Map<String, String> recorded = watchRunTimes("job", 3);
+    long quiet = recorded.values().stream().filter(outcome -> !outcome.equals("alert")).count();
+    assertTrue("a run judged only odd items", quiet > 0);
     HttpResponse<String> started =
         service.call(
             "POST", "/watches/job/backtest?async=true", alice, "{\"condition\": \"every item\"}");
@@ -210,7 +212,7 @@ public class BacktestRoutesTest {
     JsonNode done = json(service.call("GET", path, alice, null), 200).get("job");
     assertEquals("done", done.get("status").asText());
     assertEquals(3, done.get("total").asInt());
-    assertEquals("items 1 and 3 now alert", 2, done.at("/summary/changed").asInt());
+    assertEquals("the quiet runs now alert", quiet, done.at("/summary/changed").asInt());
     assertNotNull(done.at("/usage/calls"));
     assertEquals(3, done.at("/usage/calls").asInt());
 
