@@ -238,7 +238,9 @@ public final class QuotaPolicy {
             r -> new QuotaEntity.TellBudgetSpent(YearMonth.from(today()), r))
         .whenComplete(
             (first, failure) -> {
-              if (Boolean.TRUE.equals(first)) budgetNotice.tell(accountId, spent.getMessage());
+              if (Boolean.TRUE.equals(first)) {
+                budgetNotice.tell(accountId, spent.getMessage());
+              }
             });
     return spent;
   }
