@@ -48,7 +48,9 @@ export async function api(method, path, body, { signal, anonymous, contentType }
   } catch {
     json = null;
   }
-  if (response.status === 401 && s && !anonymous) {
+  // Only the first refusal of a session ends it: the requests a page sent beside it are refused too,
+  // and by then the address is the sign-in page's, which is no place to come back to.
+  if (response.status === 401 && s && !anonymous && session()?.token === s.token) {
     signOut();
     rememberReturn(location.pathname + location.search);
     onUnauthorized();

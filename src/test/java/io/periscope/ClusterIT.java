@@ -198,7 +198,9 @@ public class ClusterIT {
     ServiceProcess.Output replay =
         cluster
             .node(3)
-            .output(List.of("history", "--owner", "alice", "--watch", "launch", "--json"), null);
+            .output(
+                List.of("history", "--owner", "alice", "--watch", "launch", "--reverse", "--json"),
+                null);
     assertEquals(replay.stdout(), 0, replay.exit());
     List<String> replayed =
         Json.MAPPER.readTree(replay.stdout()).get("runs").findValuesAsText("runId");

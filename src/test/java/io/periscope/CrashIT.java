@@ -70,6 +70,9 @@ public class CrashIT {
   private void crashAndRecover(Map<String, String> env, String name) throws Exception {
     String owner = "crash-" + UUID.randomUUID().toString().substring(0, 8);
     Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    // more watches than one account may keep by default
+    env = new java.util.HashMap<>(env);
+    env.put("QUOTA_MAX_WATCHES", "0");
     try (ServiceProcess service = new ServiceProcess(env, ServiceProcess.logFile(name)).start()) {
       assertEquals(
           0,

@@ -61,7 +61,7 @@ public class OperatorKitIT {
               .anyMatch(
                   l ->
                       l.path("event").asText().equals("request")
-                          && l.path("path").asText().equals("/auth/login")
+                          && l.path("route").asText().equals("/auth/login")
                           && l.path("status").asText().equals("200")));
       assertEquals("a stopped node is unhealthy", 1, service.command(List.of("healthcheck"), null));
     }

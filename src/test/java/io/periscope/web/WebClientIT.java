@@ -676,8 +676,8 @@ public class WebClientIT {
 
   @Test
   public void aPersonSeesWhatARunJudgedAndWhatTheirWatchesCost() throws Exception {
-    String token = user("vera");
-    watch(token, "vera-acme", "Acme launch");
+    String token = user("vanya");
+    watch(token, "vanya-acme", "Acme launch");
     // verdicts priced, so the run and the month show a cost; assistance not
     assertEquals(
         200,
@@ -708,9 +708,9 @@ public class WebClientIT {
             .statusCode());
     try {
       assertEquals(
-          200, api.send("POST", service.uri("/watches/vera-acme/run"), token, null).statusCode());
-      browser.open("/watch/vera-acme");
-      signIn("vera@example.org");
+          200, api.send("POST", service.uri("/watches/vanya-acme/run"), token, null).statusCode());
+      browser.open("/watch/vanya-acme");
+      signIn("vanya@example.org");
       browser.heading("Acme launch");
       WebElement month =
           browser.waitFor(
@@ -832,11 +832,11 @@ public class WebClientIT {
 
   @Test
   public void aPersonTestsAWatchBeforeSavingItAndNothingIsSentOrRecorded() throws Exception {
-    String token = user("tess");
-    watch(token, "tess-acme", "Acme launch");
+    String token = user("tara");
+    watch(token, "tara-acme", "Acme launch");
     int sent = fakes.telegram.size();
-    browser.open("/watch/tess-acme");
-    signIn("tess@example.org");
+    browser.open("/watch/tara-acme");
+    signIn("tara@example.org");
     browser.heading("Acme launch");
     browser.button("Test now").click();
     String report = browser.waitFor(By.cssSelector("section.dry-run")).getText();
@@ -861,19 +861,19 @@ public class WebClientIT {
     browser.driver.executeScript("arguments[0].scrollIntoView()", tested);
     browser.screenshot("watch-test");
     // the condition tried was not saved, and neither test sent or recorded anything
-    HttpResponse<String> stored = api.send("GET", service.uri("/watches/tess-acme"), token, null);
+    HttpResponse<String> stored = api.send("GET", service.uri("/watches/tara-acme"), token, null);
     assertTrue(
         stored.body(),
         stored.body().contains("Acme announces the date of its first rocket launch"));
     HttpResponse<String> runs =
-        api.send("GET", service.uri("/watches/tess-acme/runs"), token, null);
+        api.send("GET", service.uri("/watches/tara-acme/runs"), token, null);
     assertEquals(runs.body(), 0, Json.MAPPER.readTree(runs.body()).get("runs").size());
     assertEquals(sent, fakes.telegram.size());
 
     // a new watch is tested whole, its problems shown at their fields, before it is saved
     browser.open("/new-watch");
     browser.heading("New watch");
-    browser.type("Identifier", "tess-new");
+    browser.type("Identifier", "tara-new");
     browser.type("Name", "Acme new");
     browser.button("Test").click();
     browser.waitFor(
@@ -904,10 +904,10 @@ public class WebClientIT {
    */
   @Test
   public void aSessionHandedOverInALinkIsTakenOnlyWhenThisTabStartedIt() throws Exception {
-    user("vera");
+    user("vicky");
     String other = user("mallory");
     browser.open("/");
-    signIn("vera@example.org");
+    signIn("vicky@example.org");
     browser.heading("Watches");
     String mine =
         (String) browser.driver.executeScript("return localStorage.getItem('periscope.session')");
@@ -916,7 +916,7 @@ public class WebClientIT {
     browser.open("/#token=" + other + "&tokenType=Bearer");
     browser.heading("Watches");
     WebElement notice = browser.waitFor(By.id("ignored-session"));
-    assertTrue(notice.getText(), notice.getText().contains("You are still signed in as vera"));
+    assertTrue(notice.getText(), notice.getText().contains("You are still signed in as vicky"));
     assertEquals(
         "the session is still the person's own",
         mine,
