@@ -579,6 +579,10 @@ public final class Periscope {
     FixedWindowRateLimiter aiLimiter =
         new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
             .counted(meters, "assistance");
+    // one window for the reads of what runs judged and cost, beside the AI routes' for what calls
+    FixedWindowRateLimiter readLimiter =
+        new FixedWindowRateLimiter(limits.readsPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "reads");
     FixedWindowRateLimiter probeLimiter =
         new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock)
             .counted(meters, "key-probes");
@@ -647,7 +651,8 @@ public final class Periscope {
             feedFinder,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
-            eventStreams),
+            eventStreams,
+            readLimiter),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -662,7 +667,7 @@ public final class Periscope {
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new QuotaRoutes(quotas, accounts),
         new TransferRoutes(transfers, settings.maxBodyBytes()),
-        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
+        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes(), readLimiter),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),
         new ChannelRoutes(
@@ -674,7 +679,7 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
-        new UsageRoutes(usage, accounts, entities, asks),
+        new UsageRoutes(usage, accounts, entities, asks, readLimiter),
         new BacktestRoutes(
             backtester,
             new BacktestJobs(backtester, Clock.systemUTC()),
@@ -683,7 +688,8 @@ public final class Periscope {
             aiLimiter,
             settings.maxBodyBytes(),
             eventStreams,
-            settings.scheduleTimeZone()),
+            settings.scheduleTimeZone(),
+            readLimiter),
         new DryRunRoutes(
             new DryRuns(
                 pipeline::trial,

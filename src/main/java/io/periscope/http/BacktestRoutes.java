@@ -3,6 +3,7 @@ package io.periscope.http;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.ApiDirectives.perAccount;
 import static io.periscope.http.ApiDirectives.rateLimited;
 import static io.periscope.http.Reply.json;
 import static io.periscope.http.Reply.ok;
@@ -57,12 +58,14 @@ public final class BacktestRoutes implements Routes {
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
   private final ZoneId scheduleZone;
+  private final FixedWindowRateLimiter reads;
 
   /**
    * @param limiter the AI routes' limit, shared with assistance
    * @param eventStreams the job event streams each account may hold open on this node, shared with
    *     run-all's
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   * @param reads the reads limit of each account, which the job routes count against
    */
   public BacktestRoutes(
       Backtester backtester,
@@ -72,7 +75,9 @@ public final class BacktestRoutes implements Routes {
       FixedWindowRateLimiter limiter,
       long maxBody,
       HeldSlots<String> eventStreams,
-      ZoneId scheduleZone) {
+      ZoneId scheduleZone,
+      FixedWindowRateLimiter reads) {
+    this.reads = reads;
     this.backtester = backtester;
     this.jobs = jobs;
     this.entities = entities;
@@ -110,28 +115,32 @@ public final class BacktestRoutes implements Routes {
         new Endpoint(
             GET,
             "/watches/{id}/backtest/jobs/{job}",
-            WatchRoutes.watch(
-                (owner, id, p) ->
-                    followed(owner, id, p.get("job"), job -> answer(ok(new JobBody(job)))))),
+            perAccount(
+                reads,
+                WatchRoutes.watch(
+                    (owner, id, p) ->
+                        followed(owner, id, p.get("job"), job -> answer(ok(new JobBody(job))))))),
         new Endpoint(
             GET,
             "/watches/{id}/backtest/jobs/{job}/events",
-            WatchRoutes.watch(
-                (owner, id, p) ->
-                    followed(
-                        owner,
-                        id,
-                        p.get("job"),
-                        job ->
-                            JobEvents.stream(
-                                owner,
-                                eventStreams,
-                                job,
-                                BacktestJob::finished,
-                                () ->
-                                    CompletableFuture.completedFuture(
-                                        jobs.job(owner, id, job.id()).orElse(job)),
-                                BacktestRoutes::eventsOf)))));
+            perAccount(
+                reads,
+                WatchRoutes.watch(
+                    (owner, id, p) ->
+                        followed(
+                            owner,
+                            id,
+                            p.get("job"),
+                            job ->
+                                JobEvents.stream(
+                                    owner,
+                                    eventStreams,
+                                    job,
+                                    BacktestJob::finished,
+                                    () ->
+                                        CompletableFuture.completedFuture(
+                                            jobs.job(owner, id, job.id()).orElse(job)),
+                                    BacktestRoutes::eventsOf))))));
   }
 
   /** {@code inner} of the caller's job {@code jobId} of the watch; 404 for any other. */
