@@ -171,6 +171,12 @@ public final class Periscope {
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
   private final FeedFinder feedFinder;
+  private final Feedbacks feedbacks;
+
+  /**
+   * Backtests of candidate judgements, as the routes' answers and as the backtest entities' jobs.
+   */
+  private final Backtester backtester;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -386,6 +392,16 @@ public final class Periscope {
     this.feedFinder = new FeedFinder(userUrls, collection);
     this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
     quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
+    this.feedbacks =
+        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
+    this.backtester =
+        new Backtester(
+            system,
+            runPages,
+            feedbacks,
+            new PooledModel(models.verdicts(), keyPools, modelMeters),
+            quotas::useModelCall,
+            usage);
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -395,6 +411,7 @@ public final class Periscope {
                 system.executionContext()),
             sessions),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
+        backtester::run,
         clock);
   }
 
@@ -596,19 +613,9 @@ public final class Periscope {
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
-    Feedbacks feedbacks =
-        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
-    Backtester backtester =
-        new Backtester(
-            system,
-            runPages,
-            feedbacks,
-            new PooledModel(models.verdicts(), keyPools, modelMeters),
-            quotas::useModelCall,
-            usage);
     return new HttpApi(
         tokens,
         sessions,
@@ -682,7 +689,7 @@ public final class Periscope {
         new UsageRoutes(usage, accounts, entities, asks, readLimiter),
         new BacktestRoutes(
             backtester,
-            new BacktestJobs(backtester, Clock.systemUTC()),
+            new BacktestJobs(entities::backtests, asks),
             entities,
             asks,
             aiLimiter,

@@ -31,7 +31,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
@@ -137,9 +136,10 @@ public final class BacktestRoutes implements Routes {
                                     eventStreams,
                                     job,
                                     BacktestJob::finished,
+                                    // a look that fails (the entity busy) shows the job as last
+                                    // seen
                                     () ->
-                                        CompletableFuture.completedFuture(
-                                            jobs.job(owner, id, job.id()).orElse(job)),
+                                        jobs.job(owner, id, job.id()).exceptionally(failed -> job),
                                     BacktestRoutes::eventsOf))))));
   }
 
@@ -149,9 +149,9 @@ public final class BacktestRoutes implements Routes {
       String id,
       String jobId,
       java.util.function.Function<BacktestJob, Route> inner) {
-    return jobs.job(owner, id, jobId)
-        .map(inner)
-        .orElseGet(() -> failWith(new Refusal(NOT_FOUND, "backtest job not found")));
+    return onComplete(
+        jobs.job(owner, id, jobId),
+        found -> found.isSuccess() ? inner.apply(found.get()) : failWith(found.failed().get()));
   }
 
   private Route start(String owner, String id, String async, JsonNode body) {
@@ -166,12 +166,12 @@ public final class BacktestRoutes implements Routes {
             .thenApply(stored -> WatchValidator.overridden(stored, body, OVERRIDES, scheduleZone));
     if (async.equals("true"))
       return answer(
-          candidate.thenApply(
-              tried -> {
-                BacktestJob job = jobs.start(tried, runs);
-                return json(StatusCodes.ACCEPTED, new JobBody(job))
-                    .withHeader(Location.create(jobPath(id, job)));
-              }));
+          candidate
+              .thenCompose(tried -> jobs.start(tried, runs))
+              .thenApply(
+                  job ->
+                      json(StatusCodes.ACCEPTED, new JobBody(job))
+                          .withHeader(Location.create(jobPath(id, job)))));
     return withRequestTimeout(
         EntityRunAll.RUN_ALL_WAIT,
         () ->
