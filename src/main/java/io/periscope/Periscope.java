@@ -391,7 +391,8 @@ public final class Periscope {
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     this.feedFinder = new FeedFinder(userUrls, collection);
     this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
-    quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
+    quotas.tellOwnersBy(
+        new BudgetNotices(entities::account, entities::watch, asks, Clock.systemUTC()));
     this.feedbacks =
         new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     this.backtester =
