@@ -367,16 +367,15 @@ public class WebClientIT {
     assertTrue(schedule, schedule.contains("Next runs:"));
     browser.type("Cron expression", "61 * * * *");
     browser.button("Add a channel").click();
-    kind(1, "Telegram: another chat");
-    browser.type("Telegram chat id", "4242");
+    kind(1, "Webhook (a JSON POST)");
+    browser.type("Webhook URL", "hooks.example.org/in");
     browser.button("Save watch").click();
     // the service's issues next to the fields they name
     browser.waitFor(
         By.xpath(
             "//div[contains(@class,'invalid')][label[.='Cron expression']]//ul[@class='issues']"));
     browser.waitFor(
-        By.xpath(
-            "//div[contains(@class,'invalid')][label[.='Telegram chat id']]//ul[@class='issues']"));
+        By.xpath("//div[contains(@class,'invalid')][label[.='Webhook URL']]//ul[@class='issues']"));
     browser.assertAccessible("new watch with issues");
     browser.type("Cron expression", "0 7 * * 1-5");
     kind(1, "Telegram: the operator’s chat");
