@@ -9,7 +9,7 @@ import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from '..
 import { FormErrors, forPerson } from '../lib/forms.js';
 import { TIERS } from '../lib/outcomes.js';
 import { navigate, Link } from '../lib/router.js';
-import { when } from '../lib/time.js';
+import { when, whenZoned } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
 import { thisBrowsersDevice } from './devices.js';
 import { DryRunReport } from './dryrun.js';
@@ -246,7 +246,7 @@ function ScheduleField({ value, onInput, issues, zone, onZone, zoneIssues }) {
       'div',
       { 'aria-live': 'polite' },
       wrong ? h('p', { class: 'schedule-problem' }, forPerson('The schedule', `is not valid yet: ${wrong}`)) : h('p', { class: 'meta' }, describe(value, shownZone)),
-      next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(when).join(' · ')) : null,
+      next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(whenZoned).join(' · ')) : null,
     ),
   );
 }
