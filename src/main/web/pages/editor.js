@@ -9,7 +9,7 @@ import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from '..
 import { FormErrors, forPerson } from '../lib/forms.js';
 import { TIERS } from '../lib/outcomes.js';
 import { navigate, Link } from '../lib/router.js';
-import { when, whenZoned } from '../lib/time.js';
+import { whenZoned } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
 import { thisBrowsersDevice } from './devices.js';
 import { DryRunReport } from './dryrun.js';

@@ -267,6 +267,17 @@ public class WebClientIT {
     assertTrue(report, report.contains("Run all finished"));
     assertTrue(report, report.contains("2 watches: 2 ran"));
     browser.screenshot("watch-list");
+    // the switch shows the change at once and keeps it once the service has taken it
+    WebElement enabled =
+        browser.driver.findElement(By.xpath("//li[.//a[.='Acme launch']]//input[@role='switch']"));
+    enabled.click();
+    assertFalse("no snapping back while the service answers", enabled.isSelected());
+    browser.waitUntil(d -> d.findElements(By.xpath("//span[.='Saving…']")).isEmpty());
+    assertFalse(enabled.isSelected());
+    assertFalse(
+        ApiClient.json(api.send("GET", service.uri("/watches/acme-launch"), token, null))
+            .get("enabled")
+            .asBoolean());
     browser.width(375);
     browser.assertAccessible("watch list at 375 px");
     browser.screenshot("watch-list-375");
