@@ -931,8 +931,9 @@ public class WebClientIT {
     browser.button("Save models").click();
     browser.waitFor(
         By.xpath(
-            "//label[.='Verdicts: output price']/following-sibling::ul[@class='issues']/li[.='must"
-                + " be a number from 0 to 100000 (per million tokens)']"));
+            "//label[.='Verdicts: output"
+                + " price']/following-sibling::ul[@class='issues']/li[.='Verdicts: output price"
+                + " must be a number from 0 to 100000 (per million tokens).']"));
     browser.type("Verdicts: output price", "0.60");
     browser.button("Save models").click();
     browser.waitFor(By.xpath("//p[@role='status' and starts-with(.,'Set by root on ')]"));
