@@ -36,8 +36,11 @@ import io.periscope.notify.TelegramSettings;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
+import io.periscope.source.CollectionBudget;
+import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
+import io.periscope.source.PageCollector;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.MutableClock;
@@ -212,6 +215,8 @@ public class PipelineTest {
     pipeline =
         new Pipeline(
             new FeedCollector(userUrls),
+            new PageCollector(
+                userUrls, new CollectionBudget(CollectionLimits.DEFAULTS), Optional.empty()),
             Optional.empty(),
             new ArticleExtractor(userUrls),
             new PooledModel(
