@@ -121,7 +121,7 @@ public final class PageText {
     }
     List<Found> blocks = new ArrayList<>();
     Walk walk = new Walk(blocks);
-    for (Element root : distinctRoots(roots)) walk.visit(root, null);
+    for (Element root : distinctRoots(roots)) walk.visit(root, anchorAbove(root));
     if (blocks.isEmpty())
       throw new NoContent(
           "the fetched HTML has no readable text (a page that only JavaScript renders looks like"
@@ -147,6 +147,12 @@ public final class PageText {
     Element body = page.body();
     body.select(PAGE_CHROME).remove();
     return body;
+  }
+
+  /** The id of the nearest ancestor that has one, else null. */
+  private static String anchorAbove(Element element) {
+    for (Element parent : element.parents()) if (!parent.id().isEmpty()) return parent.id();
+    return null;
   }
 
   /** Selected elements without those inside another selected one (their text is its text). */
