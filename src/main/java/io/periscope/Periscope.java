@@ -707,6 +707,7 @@ public final class Periscope {
             settings.maxBodyBytes()),
         new SourceRoutes(
             feedFinder,
+            pages,
             new FixedWindowRateLimiter(
                     limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
                 .counted(meters, "sources"),
