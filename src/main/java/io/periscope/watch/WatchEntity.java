@@ -109,12 +109,13 @@ public final class WatchEntity {
       Instant createdAt,
       List<Pending> outbox,
       List<HeldAlert> held,
-      OwnerNotices.Streak failing)
+      OwnerNotices.Streak failing,
+      List<WatchVersion> versions)
       implements JsonSerializable {
     static final State EMPTY =
         new State(
             null, false, List.of(), List.of(), null, null, Map.of(), null, List.of(), List.of(),
-            null);
+            null, List.of());
 
     public State {
       seen = List.copyOf(seen);
@@ -123,6 +124,7 @@ public final class WatchEntity {
       outbox = outbox == null ? List.of() : List.copyOf(outbox);
       held = held == null ? List.of() : List.copyOf(held);
       failing = failing == null ? OwnerNotices.Streak.NONE : failing;
+      versions = versions == null ? List.of() : List.copyOf(versions);
     }
 
     /** The watch's failed runs in a row, and whether its owner was told (OwnerNotices). */
@@ -138,7 +140,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          streak);
+          streak,
+          versions);
     }
 
     /**
@@ -182,7 +185,8 @@ public final class WatchEntity {
           createdAt,
           owed,
           waiting,
-          failing);
+          failing,
+          versions);
     }
 
     /**
@@ -212,7 +216,18 @@ public final class WatchEntity {
 
     State created(Watch w, Instant at, Instant nextFire) {
       return new State(
-          w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox, held, failing);
+          w,
+          true,
+          seen,
+          recentRuns,
+          nextFire,
+          delivering,
+          baselines,
+          at,
+          outbox,
+          held,
+          failing,
+          versions);
     }
 
     public boolean exists() {
@@ -232,7 +247,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          versions);
     }
 
     State withNextFire(Instant nextFire) {
@@ -247,7 +263,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          versions);
     }
 
     State withDelivering(Delivering d) {
@@ -262,7 +279,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          versions);
     }
 
     /**
@@ -289,7 +307,8 @@ public final class WatchEntity {
               createdAt,
               outbox,
               held,
-              failing)
+              failing,
+              versions)
           .withAttempts(runId, sent);
     }
 
@@ -315,7 +334,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          versions);
     }
   }
 
@@ -386,11 +406,18 @@ public final class WatchEntity {
 
   public sealed interface Command extends JsonSerializable {}
 
-  /** Refused when the watch exists. */
-  public record Create(Watch watch, ActorRef<StatusReply<Watch>> replyTo) implements Command {}
+  /** Refused when the watch exists; {@code restoring}: the version a restore makes current. */
+  public record Create(
+      Watch watch, Actor actor, Integer restoring, ActorRef<StatusReply<Watch>> replyTo)
+      implements Command {}
 
-  /** Refused when the watch does not exist. */
-  public record Replace(Watch watch, ActorRef<StatusReply<Watch>> replyTo) implements Command {}
+  /** Refused when the watch does not exist; the rest as {@link Create}. */
+  public record Replace(
+      Watch watch, Actor actor, Integer restoring, ActorRef<StatusReply<Watch>> replyTo)
+      implements Command {}
+
+  /** The definition's kept versions, oldest first; refused for a watch that never existed. */
+  public record GetVersions(ActorRef<StatusReply<WatchVersions.Kept>> replyTo) implements Command {}
 
   /**
    * The watch's channels sealed anew ({@code keys re-encrypt}): the same channels, only while they
@@ -412,8 +439,8 @@ public final class WatchEntity {
   /** The answer to {@link Recall}. */
   public record Recalled(Watch watch, RunPipeline.Memory memory) implements JsonSerializable {}
 
-  /** Refused when the watch does not exist. */
-  public record Delete(ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  /** Refused when the watch does not exist; {@code actor} as {@link Create}. */
+  public record Delete(Actor actor, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
   /** Runs the watch now (schedule ignored). Refused when the watch does not exist. */
   public record Run(String trigger, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
@@ -522,10 +549,17 @@ public final class WatchEntity {
 
   public sealed interface Event extends JsonSerializable {}
 
-  /** {@code nextFireAt} is null when the watch is disabled. */
-  public record Created(Watch watch, Instant at, Instant nextFireAt) implements Event {}
+  /**
+   * {@code nextFireAt} is null when the watch is disabled; {@code actor} made the change (absent
+   * from older events), {@code restoredFrom} is the version a restore made current (else null).
+   */
+  public record Created(
+      Watch watch, Instant at, Instant nextFireAt, Actor actor, Integer restoredFrom)
+      implements Event {}
 
-  public record Replaced(Watch watch, Instant at, Instant nextFireAt) implements Event {}
+  public record Replaced(
+      Watch watch, Instant at, Instant nextFireAt, Actor actor, Integer restoredFrom)
+      implements Event {}
 
   /** The watch's channels, sealed anew under the newest key. */
   public record ChannelsResealed(List<String> channels) implements Event {}
@@ -547,7 +581,7 @@ public final class WatchEntity {
    */
   public static final String RUN_TAG = "watch-run";
 
-  public record Deleted(Instant at) implements Event {}
+  public record Deleted(Instant at, Actor actor) implements Event {}
 
   /**
    * A run's record together with the item keys it marks seen and the sources that took their
@@ -628,18 +662,6 @@ public final class WatchEntity {
 
   // ---- the entity
   // --------------------------------------------------------------------------------
-
-  /**
-   * How a watch asks whatever hosts it to stop it, with its next message starting it again
-   * (sharding's Passivate).
-   */
-  @FunctionalInterface
-  public interface Passivation {
-    void passivate(ActorRef<Command> self);
-
-    /** Where nothing would start the entity again (a plain actor), it stays. */
-    Passivation NEVER = self -> {};
-  }
 
   /**
    * A watch that stays in memory once created (a plain actor, a test).

@@ -57,7 +57,8 @@ public class RunRetentionTest {
       ActorRef<WatchEntity.Command> entity =
           testKit.spawn(WatchEntity.create(entityId, instant, Clock.systemUTC()));
       TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
-      entity.tell(new WatchEntity.Create(WatchEntityTest.watch("Acme", null), created.ref()));
+      entity.tell(
+          new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, created.ref()));
       assertTrue(created.receiveMessage().isSuccess());
       TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
       String last = null;
