@@ -93,7 +93,9 @@ public class WatchVersionsRoutesTest {
       assertEquals("Acme sets a launch date", diff.get("after").asText());
       assertEquals(1, two.get("differences").size());
       assertTrue(
-          json(s.call("GET", "/watches/w/versions/5", token, null), 200).path("watch").isMissingNode());
+          json(s.call("GET", "/watches/w/versions/5", token, null), 200)
+              .path("watch")
+              .isMissingNode());
 
       // scoped, validated, nothing written on a refusal
       assertEquals(404, s.call("GET", "/watches/w/versions", other, null).statusCode());
