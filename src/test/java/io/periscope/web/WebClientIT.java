@@ -306,8 +306,7 @@ public class WebClientIT {
     String token = user("vera");
     watch(token, "moon", "Moon launch");
     // a change of the condition, then a pause, as the editor would write them
-    String first =
-        api.send("GET", service.uri("/watches/moon"), token, null).body();
+    String first = api.send("GET", service.uri("/watches/moon"), token, null).body();
     var changed = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(first);
     changed.put("condition", "Acme <b>moves</b> its launch date");
     assertEquals(
@@ -324,12 +323,11 @@ public class WebClientIT {
     browser.waitFor(By.xpath("//strong[.='Version 3: Paused']"));
     browser.waitFor(By.xpath("//strong[.='Version 2: Changed']"));
     browser.waitFor(By.xpath("//strong[.='Version 1: Created']"));
-    browser
-        .waitFor(By.xpath("//li[@data-version='2']//button[.='Differences']"))
-        .click();
+    browser.waitFor(By.xpath("//li[@data-version='2']//button[.='Differences']")).click();
     WebElement after =
         browser.waitFor(By.xpath("//li[@data-version='2']//tr[th='condition']/td[2]"));
-    assertEquals("what the person wrote is text", "Acme <b>moves</b> its launch date", after.getText());
+    assertEquals(
+        "what the person wrote is text", "Acme <b>moves</b> its launch date", after.getText());
     assertEquals(
         "Acme announces the date of its first rocket launch",
         browser
