@@ -144,20 +144,6 @@ public final class WatchEntity {
           versions);
     }
 
-    /**
-     * When the wake-up index should start this watch: the earliest of its next fire time, its owed
-     * deliveries' next attempts and its held alerts' release; null when nothing is owed or held
-     * (the index holds the fire time).
-     */
-    Instant wakeAt() {
-      Instant wake = null;
-      for (Pending p : outbox) if (wake == null || p.dueAt().isBefore(wake)) wake = p.dueAt();
-      for (HeldAlert h : held)
-        if (wake == null || h.releaseAt().isBefore(wake)) wake = h.releaseAt();
-      if (wake != null && nextFireAt != null && nextFireAt.isBefore(wake)) wake = nextFireAt;
-      return wake;
-    }
-
     Optional<Pending> owed(String runId, String channel) {
       return outbox.stream()
           .filter(p -> p.runId().equals(runId) && p.channel().equals(channel))
@@ -564,10 +550,7 @@ public final class WatchEntity {
 
   public sealed interface Event extends JsonSerializable {}
 
-  /**
-   * {@code nextFireAt} is null when the watch is disabled; {@code actor} made the change (absent
-   * from older events), {@code restoredFrom} is the version a restore made current (else null).
-   */
+  /** {@code nextFireAt}: null when disabled; {@code actor}, {@code restoredFrom}: WatchVersion. */
   public record Created(
       Watch watch, Instant at, Instant nextFireAt, Actor actor, Integer restoredFrom)
       implements Event {}
