@@ -165,15 +165,27 @@ public final class WatchEntity {
 
     /** This state owing {@code owed} and holding {@code waiting}. */
     private State withOwed(List<Pending> owed, List<HeldAlert> waiting) {
+      return with(watch, everCreated, nextFireAt, delivering, createdAt, owed, waiting);
+    }
+
+    /** This state with these parts as given and the rest as it is. */
+    private State with(
+        Watch w,
+        boolean ever,
+        Instant next,
+        Delivering d,
+        Instant created,
+        List<Pending> owed,
+        List<HeldAlert> waiting) {
       return new State(
-          watch,
-          everCreated,
+          w,
+          ever,
           seen,
           recentRuns,
-          nextFireAt,
-          delivering,
+          next,
+          d,
           baselines,
-          createdAt,
+          created,
           owed,
           waiting,
           failing,
@@ -207,20 +219,7 @@ public final class WatchEntity {
     }
 
     State created(Watch w, Instant at, Instant nextFire) {
-      return new State(
-          w,
-          true,
-          seen,
-          recentRuns,
-          nextFire,
-          delivering,
-          baselines,
-          at,
-          outbox,
-          held,
-          failing,
-          pages,
-          versions);
+      return with(w, true, nextFire, delivering, at, outbox, held);
     }
 
     public boolean exists() {
@@ -229,54 +228,15 @@ public final class WatchEntity {
 
     /** {@code nextFire} is null for a deleted or disabled watch. */
     State withWatch(Watch w, Instant nextFire) {
-      return new State(
-          w,
-          everCreated || w != null,
-          seen,
-          recentRuns,
-          nextFire,
-          delivering,
-          baselines,
-          createdAt,
-          outbox,
-          held,
-          failing,
-          pages,
-          versions);
+      return with(w, everCreated || w != null, nextFire, delivering, createdAt, outbox, held);
     }
 
     State withNextFire(Instant nextFire) {
-      return new State(
-          watch,
-          everCreated,
-          seen,
-          recentRuns,
-          nextFire,
-          delivering,
-          baselines,
-          createdAt,
-          outbox,
-          held,
-          failing,
-          pages,
-          versions);
+      return with(watch, everCreated, nextFire, delivering, createdAt, outbox, held);
     }
 
     State withDelivering(Delivering d) {
-      return new State(
-          watch,
-          everCreated,
-          seen,
-          recentRuns,
-          nextFireAt,
-          d,
-          baselines,
-          createdAt,
-          outbox,
-          held,
-          failing,
-          pages,
-          versions);
+      return with(watch, everCreated, nextFireAt, d, createdAt, outbox, held);
     }
 
     /**
