@@ -612,17 +612,6 @@ public final class WatchEntity {
         List<String> channels,
         Map<String, Instant> baselined,
         Alert alert,
-        Instant retryUntil,
-        Instant heldUntil) {
-      this(record, newlySeen, channels, baselined, alert, retryUntil, heldUntil, null);
-    }
-
-    public RunJudged(
-        RunRecord record,
-        List<String> newlySeen,
-        List<String> channels,
-        Map<String, Instant> baselined,
-        Alert alert,
         Instant retryUntil) {
       this(record, newlySeen, channels, baselined, alert, retryUntil, null, null);
     }
