@@ -7,6 +7,7 @@ import { TIERS } from '../lib/outcomes.js';
 import { navigate, Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
+import { useWarningGate } from '../lib/warnings.js';
 import { thisBrowsersDevice } from './devices.js';
 import { DryRunReport } from './dryrun.js';
 import { editable } from './watches.js';
@@ -307,6 +308,7 @@ function quietBody(quietHours) {
 export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watch', extra }) {
   const [w, setW] = useState(initial);
   const save = useAction();
+  const gate = useWarningGate();
   const trial = useAction();
   const [tested, setTested] = useState(null);
   const [last, setLast] = useState(null);
@@ -321,6 +323,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const submit = () => {
     setLast('save');
     save.act(async () => {
+      if (!(await gate.cleared(body()))) return;
       const stored = creating ? await post('/watches', body()) : await put(`/watches/${enc(w.id)}`, editable(body()));
       onSaved(stored);
     });
@@ -388,6 +391,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     h(QuietFields, { quietHours: w.quietHours, digest: w.digest, onQuiet: (v) => set('quietHours', v), onDigest: (v) => set('digest', v), error: e }),
     h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
     h(ErrorMessage, { error: e && !e.issues.length ? e : e && { ...e, message: `The watch was not ${not}: see the fields marked above.`, issues: e.issues.filter((i) => !i.path?.length) } }),
+    gate.view,
     h(
       'div',
       { class: 'actions' },
