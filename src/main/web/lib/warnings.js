@@ -44,6 +44,8 @@ const signature = (warnings) => JSON.stringify(warnings.map((w) => [w.kind, w.so
  * warnings and answers true when there are none or the person acknowledged exactly these;
  * {@code view} shows them with the acknowledgement.
  */
+const GATE = 'save-warnings';
+
 export function useWarningGate() {
   const [shown, setShown] = useState(null); // {warnings, sources, channels}
   const [acknowledged, setAcknowledged] = useState(null);
@@ -54,12 +56,15 @@ export function useWarningGate() {
       return true;
     }
     setShown({ warnings, sources: watch.sources, channels: watch.channels });
-    return acknowledged === signature(warnings);
+    const passed = acknowledged === signature(warnings);
+    // the save stopped: the person is taken to why, at the form's end
+    if (!passed) requestAnimationFrame(() => document.getElementById(GATE)?.focus());
+    return passed;
   };
   const view = shown
     ? h(
         'div',
-        { class: 'warning-gate' },
+        { class: 'warning-gate', id: GATE, tabIndex: -1 },
         h(WarningList, shown),
         h(
           'label',

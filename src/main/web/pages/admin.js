@@ -62,7 +62,7 @@ function QuotaForm({ id, onDone }) {
 }
 
 /** One account's row: what an administrator can do to it. */
-function AccountRow({ u, me, onChanged, onQuotas, onDone }) {
+function AccountRow({ u, me, mail, onChanged, onQuotas, onDone }) {
   const act = useAction();
   const base = `/admin/users/${enc(u.id)}`;
   const change = (work, said) =>
@@ -107,10 +107,11 @@ function AccountRow({ u, me, onChanged, onQuotas, onDone }) {
       'td',
       { class: 'row-actions' },
       u.disabled ? h(Button, { busy: act.busy, onClick: enable, 'aria-label': `Enable ${u.id}` }, 'Enable') : h(Button, { busy: act.busy, onClick: disable, 'aria-label': `Disable ${u.id}` }, 'Disable'),
-      h(Button, { busy: act.busy, onClick: reset, 'aria-label': `Reset password of ${u.id}` }, 'Reset password'),
+      // the reset is a mailed link: without SMTP only the command line can issue one
+      mail ? h(Button, { busy: act.busy, onClick: reset, 'aria-label': `Reset password of ${u.id}` }, 'Reset password') : null,
       h(Button, { onClick: () => onQuotas(u.id), 'aria-label': `Quotas of ${u.id}` }, 'Quotas'),
       h(Button, { kind: 'danger', busy: act.busy, onClick: remove, 'aria-label': `Delete ${u.id}` }, 'Delete'),
-      act.error ? h('p', { class: 'error', role: 'alert' }, act.error.status === 503 ? 'This instance sends no mail (no SMTP): the account’s holder can be given a one-time password on the command line, users reset-password.' : explain(act.error)) : null,
+      act.error ? h('p', { class: 'error', role: 'alert' }, explain(act.error)) : null,
     ),
   );
 }
@@ -120,6 +121,8 @@ export function Accounts({ who }) {
   const [users, setUsers] = useState(null);
   const [quotasOf, setQuotasOf] = useState(null);
   const [said, setSaid] = useState(null);
+  const status = useLoad(() => get('/config/status', { anonymous: true }));
+  const mail = status.data?.email;
   useEffect(() => list.data && setUsers(list.data.users), [list.data]);
   const [form, setForm] = useState({ id: '', email: '', role: 'user', password: '' });
   const create = useAction();
@@ -135,6 +138,7 @@ export function Accounts({ who }) {
     { title: 'Accounts', path: '/administration/accounts' },
     h(ErrorMessage, { error: list.error }),
     said ? h('p', { class: 'notice', role: 'status' }, said) : null,
+    status.data && !mail ? h('p', { class: 'meta' }, 'This instance sends no mail, so passwords are reset on the command line: ', h('code', null, 'java -jar periscope.jar users reset-password ID'), ' prints a one-time password.') : null,
     !users
       ? list.error ? null : h(Loading)
       : h(
@@ -152,6 +156,7 @@ export function Accounts({ who }) {
                   key: u.id,
                   u,
                   me: who?.id,
+                  mail,
                   onQuotas: setQuotasOf,
                   onDone: setSaid,
                   onChanged: (changed) => setUsers((us) => (changed ? us.map((x) => (x.id === u.id ? changed : x)) : us.filter((x) => x.id !== u.id))),

@@ -146,8 +146,8 @@ export function Assist() {
     draft
       ? [
           rounds.length > 1 ? h('p', { class: 'meta' }, `Round ${rounds.length}: `, rounds.slice(1).map((r) => `“${r.instruction}”`).join(', then ')) : null,
-          h(DraftView, { draft }),
           h(WarningList, { warnings: rounds[rounds.length - 1].warnings, sources: draft.sources, title: 'This instance cannot serve all of this draft' }),
+          h(DraftView, { draft }),
           h(DomainCheck, { draft }),
           h(
             'form',

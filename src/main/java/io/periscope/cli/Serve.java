@@ -124,7 +124,14 @@ public final class Serve {
         settings.dataDir(),
         settings.database().configured() ? "postgresql" : "h2",
         (System.nanoTime() - started) / 1_000_000);
-    printSummary(app, profile, settings, host + ":" + binding.localAddress().getPort());
+    try {
+      printSummary(
+          app, profile, settings, settings.httpHost() + ":" + binding.localAddress().getPort());
+    } catch (Exception e) { // the summary is for a person: a slow answer never stops the service
+      log.warn(
+          "event=start-summary-failed reason=\"{}\"",
+          Failures.unwrap(e).getClass().getSimpleName());
+    }
     system.getWhenTerminated().toCompletableFuture().join();
   }
 

@@ -28,12 +28,16 @@ record StartSummary(
             ? "Data: PostgreSQL at " + db.url()
             : "Data: " + settings.dataDir().toAbsolutePath().normalize() + " (embedded journal)");
     List<String> missing = new ArrayList<>();
-    if (!model) missing.add("a model key (no verdicts, no drafting with AI)");
-    if (!search) missing.add("a search key (search sources fail, no previews)");
+    if (!model) missing.add("a model key: no verdicts, no drafting with AI (MODEL_API_KEYS)");
+    if (!search) missing.add("a search key: search sources fail, no previews (SEARCH_API_KEYS)");
     if (!settings.integrations().email())
-      missing.add("SMTP (no e-mail channels, no password-reset or verification mail)");
-    if (!settings.integrations().telegram()) missing.add("Telegram (no telegram channels)");
-    if (!missing.isEmpty()) lines.add("Not configured: " + String.join("; ", missing) + ".");
+      missing.add("SMTP: no e-mail channels, no password-reset or verification mail (SMTP_HOST)");
+    if (!settings.integrations().telegram())
+      missing.add("Telegram: no telegram channels (TELEGRAM_BOT_TOKEN)");
+    if (!missing.isEmpty()) {
+      lines.add("Not configured:");
+      missing.forEach(m -> lines.add("  - " + m));
+    }
     setupLink.ifPresent(
         link -> {
           lines.add("No account yet. Make the first administrator in a browser: " + link);

@@ -200,8 +200,7 @@ public final class AssistRoutes implements Routes {
         metered(owner, () -> assistant.draft(request, usage.recorder(owner, null)))
             .thenCompose(
                 draft ->
-                    warnings
-                        .of(owner, sources(draft), null)
+                    sourceWarnings(owner, sources(draft))
                         .thenApply(found -> new DraftBody(draft, found))),
         "draft",
         "model");
@@ -257,13 +256,21 @@ public final class AssistRoutes implements Routes {
                                                 usage.recorder(owner, id)))
                                     .thenCompose(
                                         revision ->
-                                            warnings
-                                                .of(owner, sources(revision), null)
+                                            sourceWarnings(owner, sources(revision))
                                                 .thenApply(
                                                     found -> new RevisionBody(revision, found))),
                                 "revise",
                                 "model")))
         .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
+  }
+
+  /**
+   * What this instance cannot serve in proposed sources; the model call is spent already, so a
+   * warning that cannot be worked out now is left out rather than failing the answer.
+   */
+  private CompletionStage<List<WatchWarnings.Warning>> sourceWarnings(
+      String owner, List<WatchSource> sources) {
+    return warnings.of(owner, sources, null).exceptionally(failure -> List.of());
   }
 
   private static List<WatchSource> sources(Draft draft) {

@@ -439,9 +439,17 @@ public final class WatchRoutes implements Routes {
         .create(caller.role(), watch, opened.store(watch))
         .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
         .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()))
-        .thenCombine(
-            capabilities.of(watch.owner(), watch.sources(), watch.channels()),
-            SourceWarnings::adding);
+        .thenCombine(savedWarnings(watch), SourceWarnings::adding);
+  }
+
+  /**
+   * What this instance cannot serve in a saved watch; the watch is stored already, so a warning
+   * that cannot be worked out now is left out rather than failing the answer.
+   */
+  private CompletionStage<List<WatchWarnings.Warning>> savedWarnings(Watch watch) {
+    return capabilities
+        .of(watch.owner(), watch.sources(), watch.channels())
+        .exceptionally(failure -> List.of());
   }
 
   /** The body of POST /watches/warnings. */
@@ -501,9 +509,7 @@ public final class WatchRoutes implements Routes {
                           warnings
                               .warned(
                                   ok(SealedChannels.mask(saved)), saved.sources(), known(stored))
-                              .thenCombine(
-                                  capabilities.of(owner, saved.sources(), saved.channels()),
-                                  SourceWarnings::adding));
+                              .thenCombine(savedWarnings(saved), SourceWarnings::adding));
             });
   }
 
