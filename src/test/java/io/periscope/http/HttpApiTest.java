@@ -256,6 +256,8 @@ public class HttpApiTest {
     assertEquals("07:00", saved.at("/quietHours/end").asText());
     assertEquals("hourly", saved.get("digest").asText());
     JsonNode read = InProcessService.json(call("GET", "/watches/quiet", alice, null), 200);
+    // the create's answer adds what this instance cannot serve (no search key, no Telegram here)
+    ((com.fasterxml.jackson.databind.node.ObjectNode) saved).remove("warnings");
     assertEquals(saved, read);
     assertFalse(
         "a watch without them answers neither",
