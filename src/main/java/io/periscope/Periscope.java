@@ -175,6 +175,12 @@ public final class Periscope {
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
   private final FeedFinder feedFinder;
+  private final Feedbacks feedbacks;
+
+  /**
+   * Backtests of candidate judgements, as the routes' answers and as the backtest entities' jobs.
+   */
+  private final Backtester backtester;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -390,7 +396,18 @@ public final class Periscope {
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     this.feedFinder = new FeedFinder(userUrls, collection);
     this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
-    quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
+    quotas.tellOwnersBy(
+        new BudgetNotices(entities::account, entities::watch, asks, Clock.systemUTC()));
+    this.feedbacks =
+        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
+    this.backtester =
+        new Backtester(
+            system,
+            runPages,
+            feedbacks,
+            new PooledModel(models.verdicts(), keyPools, modelMeters),
+            quotas::useModelCall,
+            usage);
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -400,6 +417,7 @@ public final class Periscope {
                 system.executionContext()),
             sessions),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
+        backtester::run,
         clock);
   }
 
@@ -601,6 +619,10 @@ public final class Periscope {
     FixedWindowRateLimiter aiLimiter =
         new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
             .counted(meters, "assistance");
+    // one window for the reads of what runs judged and cost, beside the AI routes' for what calls
+    FixedWindowRateLimiter readLimiter =
+        new FixedWindowRateLimiter(limits.readsPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "reads");
     FixedWindowRateLimiter probeLimiter =
         new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock)
             .counted(meters, "key-probes");
@@ -616,19 +638,9 @@ public final class Periscope {
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
     WatchWarnings watchWarnings =
         new WatchWarnings(settings.integrations(), this::searchReady, channelPolicy);
-    Feedbacks feedbacks =
-        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
-    Backtester backtester =
-        new Backtester(
-            system,
-            runPages,
-            feedbacks,
-            new PooledModel(models.verdicts(), keyPools, modelMeters),
-            quotas::useModelCall,
-            usage);
     return new HttpApi(
         tokens,
         sessions,
@@ -675,6 +687,7 @@ public final class Periscope {
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
             eventStreams,
+            readLimiter,
             watchWarnings),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
@@ -690,7 +703,7 @@ public final class Periscope {
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new QuotaRoutes(quotas, accounts),
         new TransferRoutes(transfers, settings.maxBodyBytes()),
-        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
+        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes(), readLimiter),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),
         new ChannelRoutes(
@@ -702,16 +715,17 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
-        new UsageRoutes(usage, accounts, entities, asks),
+        new UsageRoutes(usage, accounts, entities, asks, readLimiter),
         new BacktestRoutes(
             backtester,
-            new BacktestJobs(backtester, Clock.systemUTC()),
+            new BacktestJobs(entities::backtests, asks),
             entities,
             asks,
             aiLimiter,
             settings.maxBodyBytes(),
             eventStreams,
-            settings.scheduleTimeZone()),
+            settings.scheduleTimeZone(),
+            readLimiter),
         new DryRunRoutes(
             new DryRuns(
                 pipeline::trial,
