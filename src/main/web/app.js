@@ -6,7 +6,7 @@ import { Link, match, navigate, useLocation } from './lib/router.js';
 import { rememberReturn, session, signIn, startedHere, takeFragment, takeReturn } from './lib/session.js';
 import { Page } from './lib/ui.js';
 import * as auth from './pages/auth.js';
-import { Accounts, Keys, Models } from './pages/admin.js';
+import { Accounts, Audit, Keys, Models } from './pages/admin.js';
 import { Assist, Revise } from './pages/assist.js';
 import { Devices } from './pages/devices.js';
 import { EditWatch, NewWatch } from './pages/editor.js';
@@ -21,6 +21,7 @@ import { WatchList } from './pages/watches.js';
 const ROUTES = [
   { path: '/sign-in', page: auth.SignIn, open: true },
   { path: '/register', page: auth.Register, open: true },
+  { path: '/setup', page: auth.Setup, open: true },
   { path: '/forgot-password', page: auth.ForgotPassword, open: true },
   { path: '/reset-password', page: auth.ResetPassword, open: true },
   { path: '/verify-email', page: auth.VerifyEmail, open: true },
@@ -42,6 +43,7 @@ const ROUTES = [
   { path: '/administration/accounts', page: Accounts, admin: true },
   { path: '/administration/keys', page: Keys, admin: true },
   { path: '/administration/model', page: Models, admin: true },
+  { path: '/administration/audit', page: Audit, admin: true },
 ];
 
 // [path, text, administrators only]

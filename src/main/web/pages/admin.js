@@ -11,44 +11,161 @@ const SECTIONS = [
   ['/administration/accounts', 'Accounts'],
   ['/administration/keys', 'Keys'],
   ['/administration/model', 'Models'],
+  ['/administration/audit', 'Audit log'],
 ];
 
 function AdminPage({ title, path, children }) {
   return h(
     Page,
     { title },
-    h('nav', { 'aria-label': 'Administration' }, h('ul', { class: 'row plain-row' }, SECTIONS.map(([href, text]) => h('li', null, h(Link, { href, 'aria-current': href === path ? 'page' : undefined }, text))))),
+    h('nav', { 'aria-label': 'Administration', class: 'subnav' }, h('ul', { class: 'row plain-row' }, SECTIONS.map(([href, text]) => h('li', null, h(Link, { href, 'aria-current': href === path ? 'page' : undefined }, text))))),
     children,
   );
 }
 
-export function Accounts() {
+// The quotas an administrator may override per account, with their words.
+const QUOTAS = [
+  ['maxWatches', 'Watches'],
+  ['maxSourcesPerWatch', 'Sources per watch'],
+  ['minIntervalMinutes', 'Shortest interval (minutes)'],
+  ['modelCallsPerDay', 'Model calls a day'],
+  ['modelTokensPerMonth', 'Model tokens a month'],
+  ['modelCostPerMonth', 'Model cost a month'],
+];
+
+/** An account's quotas: its overrides as a form (empty: the operator's default), with its usage. */
+function QuotaForm({ id, onDone }) {
+  const report = useLoad(() => get(`/admin/users/${enc(id)}/quotas`), [id]);
+  const [form, setForm] = useState(null);
+  const save = useAction();
+  useEffect(() => report.data && setForm(Object.fromEntries(QUOTAS.map(([k]) => [k, report.data.overrides?.[k] == null ? '' : String(report.data.overrides[k])]))), [report.data]);
+  if (report.error) return h(ErrorMessage, { error: report.error });
+  if (!form) return h(Loading);
+  const r = report.data;
+  const submit = () =>
+    save.act(async () => {
+      const body = Object.fromEntries(QUOTAS.map(([k]) => [k, form[k].trim() === '' ? null : Number.isFinite(Number(form[k])) ? Number(form[k]) : form[k]]));
+      await put(`/admin/users/${enc(id)}/quotas`, body);
+      onDone(`Quotas of ${id} saved.`);
+    });
+  return h(
+    'form',
+    { class: 'form quota-form', onSubmit: (e) => (e.preventDefault(), submit()) },
+    h('h3', null, `Quotas of ${id}`),
+    h('p', { class: 'meta' }, `Uses ${r.usage.watches} watches, ${r.usage.modelCallsToday} model calls today, ${r.usage.modelTokensThisMonth} tokens this month.`),
+    QUOTAS.map(([k, text]) =>
+      h(TextField, { key: k, label: text, inputmode: 'decimal', value: form[k], onInput: (v) => setForm((f) => ({ ...f, [k]: v })), issues: issuesAt(save.error, [k]), hint: `Empty: the default, ${r.quotas[k] == null && r.overrides?.[k] == null ? 'no limit' : (r.overrides?.[k] == null ? r.quotas[k] : 'the operator’s')}.` }),
+    ),
+    h(ErrorMessage, { error: save.error }),
+    h('div', { class: 'actions' }, h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save quotas'), h(Button, { onClick: () => onDone(null) }, 'Close')),
+  );
+}
+
+/** One account's row: what an administrator can do to it. */
+function AccountRow({ u, me, mail, onChanged, onQuotas, onDone }) {
+  const act = useAction();
+  const base = `/admin/users/${enc(u.id)}`;
+  const change = (work, said) =>
+    act.act(async () => {
+      const changed = await work();
+      onChanged(changed);
+      onDone(said);
+    });
+  const disable = () => change(() => post(`${base}/disable`), `${u.id} is disabled: it cannot sign in and its watches do not run.`);
+  const enable = () => change(() => post(`${base}/enable`), `${u.id} is enabled again.`);
+  const role = (r) => change(() => put(`${base}/role`, { role: r }), `${u.id} is now ${r === 'admin' ? 'an administrator' : 'a user'}.`);
+  const reset = () =>
+    act.act(async () => {
+      await post(`${base}/reset-password`);
+      onDone(`A link to choose a new password was mailed to ${u.email}.`);
+    });
+  const remove = () =>
+    act.act(async () => {
+      if (!window.confirm(`Delete the account ${u.id} (${u.email})? Its watches, trust rules, devices and feedback are removed; its run history is kept.`)) return;
+      await del(base);
+      onChanged(null);
+      onDone(`${u.id} is deleted.`);
+    });
+  const self = u.id === me;
+  return h(
+    'tr',
+    { key: u.id, class: u.disabled ? 'disabled' : undefined },
+    h('td', null, u.id, self ? ' (you)' : ''),
+    h('td', null, u.email),
+    h(
+      'td',
+      null,
+      h(
+        'select',
+        { 'aria-label': `Role of ${u.id}`, value: u.role, disabled: act.busy, onChange: (e) => role(e.target.value) },
+        h('option', { value: 'user' }, 'User'),
+        h('option', { value: 'admin' }, 'Administrator'),
+      ),
+    ),
+    h('td', null, u.disabled ? h('span', { class: 'badge key-dead' }, 'disabled') : h('span', { class: 'badge key-active' }, 'active'), u.emailVerified ? '' : ' · unverified'),
+    h(
+      'td',
+      { class: 'row-actions' },
+      u.disabled ? h(Button, { busy: act.busy, onClick: enable, 'aria-label': `Enable ${u.id}` }, 'Enable') : h(Button, { busy: act.busy, onClick: disable, 'aria-label': `Disable ${u.id}` }, 'Disable'),
+      // the reset is a mailed link: without SMTP only the command line can issue one
+      mail ? h(Button, { busy: act.busy, onClick: reset, 'aria-label': `Reset password of ${u.id}` }, 'Reset password') : null,
+      h(Button, { onClick: () => onQuotas(u.id), 'aria-label': `Quotas of ${u.id}` }, 'Quotas'),
+      h(Button, { kind: 'danger', busy: act.busy, onClick: remove, 'aria-label': `Delete ${u.id}` }, 'Delete'),
+      act.error ? h('p', { class: 'error', role: 'alert' }, explain(act.error)) : null,
+    ),
+  );
+}
+
+export function Accounts({ who }) {
   const list = useLoad(() => get('/admin/users'));
+  const [users, setUsers] = useState(null);
+  const [quotasOf, setQuotasOf] = useState(null);
+  const [said, setSaid] = useState(null);
+  const status = useLoad(() => get('/config/status', { anonymous: true }));
+  const mail = status.data?.email;
+  useEffect(() => list.data && setUsers(list.data.users), [list.data]);
   const [form, setForm] = useState({ id: '', email: '', role: 'user', password: '' });
   const create = useAction();
   const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
   const submit = () =>
     create.act(async () => {
-      await post('/admin/users', form);
+      const made = await post('/admin/users', form);
       setForm({ id: '', email: '', role: 'user', password: '' });
-      list.reload();
+      setUsers((us) => [...(us || []), made]);
     });
   return h(
     AdminPage,
     { title: 'Accounts', path: '/administration/accounts' },
     h(ErrorMessage, { error: list.error }),
-    !list.data
+    said ? h('p', { class: 'notice', role: 'status' }, said) : null,
+    status.data && !mail ? h('p', { class: 'meta' }, 'This instance sends no mail, so passwords are reset on the command line: ', h('code', null, 'java -jar periscope.jar users reset-password ID'), ' prints a one-time password.') : null,
+    !users
       ? list.error ? null : h(Loading)
       : h(
           'div',
           { class: 'table-wrap' },
           h(
             'table',
-            null,
-            h('thead', null, h('tr', null, ['Id', 'Email', 'Role', 'Verified'].map((c) => h('th', { scope: 'col' }, c)))),
-            h('tbody', null, list.data.users.map((u) => h('tr', { key: u.id }, h('td', null, u.id), h('td', null, u.email), h('td', null, u.role), h('td', null, u.emailVerified ? 'yes' : 'no')))),
+            { class: 'accounts' },
+            h('thead', null, h('tr', null, ['Id', 'Email', 'Role', 'State', 'Actions'].map((c) => h('th', { scope: 'col' }, c)))),
+            h(
+              'tbody',
+              null,
+              users.map((u) =>
+                h(AccountRow, {
+                  key: u.id,
+                  u,
+                  me: who?.id,
+                  mail,
+                  onQuotas: setQuotasOf,
+                  onDone: setSaid,
+                  onChanged: (changed) => setUsers((us) => (changed ? us.map((x) => (x.id === u.id ? changed : x)) : us.filter((x) => x.id !== u.id))),
+                }),
+              ),
+            ),
           ),
         ),
+    quotasOf ? h(QuotaForm, { key: quotasOf, id: quotasOf, onDone: (text) => (setQuotasOf(null), text && setSaid(text)) }) : null,
     h('h2', null, 'Create an account'),
     h(
       'form',
@@ -99,6 +216,20 @@ function KeyRow({ k, onChanged }) {
   );
 }
 
+/** What an empty pool, or one without a usable key, breaks. */
+const POOLS = [
+  ['model', 'Model', 'runs cannot judge new items (they end in error), and drafting, revising and explaining with AI are off'],
+  ['search', 'Search', 'search sources fail on every run and search previews are off; drafts that propose a search are warned about'],
+];
+
+function PoolWarnings({ keys }) {
+  return POOLS.map(([pool, name, breaks]) => {
+    const pooled = keys.filter((k) => k.pool === pool);
+    if (pooled.some((k) => k.status === 'active')) return null;
+    return h('p', { key: pool, class: 'notice pool-empty', 'data-pool': pool }, h('strong', null, pooled.length ? `${name} pool: no usable key. ` : `${name} pool is empty. `), `Until a key is added here, ${breaks}.`);
+  });
+}
+
 export function Keys() {
   const list = useLoad(() => get('/admin/keys'));
   const [keys, setKeys] = useState(null);
@@ -116,10 +247,11 @@ export function Keys() {
     AdminPage,
     { title: 'Keys', path: '/administration/keys' },
     h(ErrorMessage, { error: list.error }),
+    keys ? h(PoolWarnings, { keys }) : null,
     !keys
       ? list.error ? null : h(Loading)
       : keys.length === 0
-        ? h(Empty, null, h('p', null, 'No key yet: without a model key there are no verdicts and no assistance.'))
+        ? h(Empty, null, h('p', null, 'No key yet.'))
         : h(
             'ul',
             { class: 'plain' },
@@ -220,5 +352,31 @@ export function Models() {
           h(ErrorMessage, { error: save.error }),
           h('div', { class: 'actions' }, h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save models'), c.source === 'admin' ? h(Button, { busy: save.busy, onClick: reset }, 'Back to the environment’s models') : null),
         ),
+  );
+}
+
+const ACTIONS = { create: 'created', disable: 'disabled', enable: 'enabled', 'set-role': 'set the role of', 'reset-password': 'reset the password of', delete: 'deleted', invite: 'invited' };
+
+/** Who did what to which account, newest first. */
+export function Audit() {
+  const log = useLoad(() => get('/admin/audit?limit=200'));
+  return h(
+    AdminPage,
+    { title: 'Audit log', path: '/administration/audit' },
+    h(ErrorMessage, { error: log.error }),
+    !log.data
+      ? log.error ? null : h(Loading)
+      : log.data.entries.length === 0
+        ? h(Empty, null, h('p', null, 'No administrator has acted yet.'))
+        : h(
+            'div',
+            { class: 'table-wrap' },
+            h(
+              'table',
+              null,
+              h('thead', null, h('tr', null, ['When', 'Who', 'What', 'Account', 'Detail'].map((c) => h('th', { scope: 'col' }, c)))),
+              h('tbody', null, log.data.entries.map((e, i) => h('tr', { key: i }, h('td', null, when(e.at)), h('td', null, e.by), h('td', null, ACTIONS[e.action] || e.action), h('td', null, e.target), h('td', null, e.detail || '')))),
+            ),
+          ),
   );
 }

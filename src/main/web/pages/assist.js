@@ -8,6 +8,7 @@ import { TIERS } from '../lib/outcomes.js';
 import { Link, navigate } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { WarningList } from '../lib/warnings.js';
 import { Backtest } from './backtest.js';
 import { WatchForm } from './editor.js';
 import { editable } from './watches.js';
@@ -104,12 +105,12 @@ export function Assist() {
   const start = () =>
     ask.act(async () => {
       const r = await post('/watches/draft', { description });
-      setRounds([{ instruction: null, draft: r.draft }]);
+      setRounds([{ instruction: null, draft: r.draft, warnings: r.warnings }]);
     });
   const refine = () =>
     ask.act(async () => {
       const r = await post('/watches/draft', { description: '', refine: { previousDraft: draft, instruction } });
-      setRounds([...rounds, { instruction, draft: r.draft }]);
+      setRounds([...rounds, { instruction, draft: r.draft, warnings: r.warnings }]);
       setInstruction('');
     });
   if (saving && draft) {
@@ -145,6 +146,7 @@ export function Assist() {
     draft
       ? [
           rounds.length > 1 ? h('p', { class: 'meta' }, `Round ${rounds.length}: `, rounds.slice(1).map((r) => `“${r.instruction}”`).join(', then ')) : null,
+          h(WarningList, { warnings: rounds[rounds.length - 1].warnings, sources: draft.sources, title: 'This instance cannot serve all of this draft' }),
           h(DraftView, { draft }),
           h(DomainCheck, { draft }),
           h(
@@ -186,13 +188,18 @@ export function Revise({ id }) {
   const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
   const [instruction, setInstruction] = useState('');
   const [revision, setRevision] = useState(null);
+  const [warnings, setWarnings] = useState([]);
   const ask = useAction();
   const apply = useAction();
   if (watch.error) return h(Page, { title: 'Revise with AI' }, h(ErrorMessage, { error: watch.error }));
   if (!watch.data) return h(Page, { title: 'Revise with AI' }, h(Loading));
   const current = editable(watch.data);
   const propose = () =>
-    ask.act(async () => setRevision((await post(`/watches/${enc(id)}/revise`, { instruction, base: current })).revision));
+    ask.act(async () => {
+      const r = await post(`/watches/${enc(id)}/revise`, { instruction, base: current });
+      setRevision(r.revision);
+      setWarnings(r.warnings || []);
+    });
   const approve = () =>
     apply.act(async () => {
       await put(`/watches/${enc(id)}`, applyRevision(current, revision));
@@ -237,6 +244,7 @@ export function Revise({ id }) {
                 ),
               ),
             ),
+            h(WarningList, { warnings, sources: revision.sources, title: 'This instance cannot serve all of these changes' }),
             h(Backtest, { id, candidate: judgement(applyRevision(current, revision)) }),
             h(ErrorMessage, { error: apply.error }),
             h('div', { class: 'actions' }, h(Button, { kind: 'primary', busy: apply.busy, onClick: approve }, 'Apply these changes'), h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Keep the watch as it is')),

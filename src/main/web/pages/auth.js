@@ -57,6 +57,7 @@ export function SignIn({ fragment, expired }) {
     Page,
     { title: 'Sign in' },
     expired ? h('p', { class: 'notice', role: 'status' }, 'Your session has ended. Please sign in again.') : null,
+    status.data?.setup ? h(FirstAdministrator) : null,
     providerError ? h('p', { class: 'error', role: 'alert' }, providerError) : null,
     h(
       Form,
@@ -91,8 +92,60 @@ export function SignIn({ fragment, expired }) {
     h(
       'p',
       { class: 'links' },
-      status.data?.registration ? [h(Link, { href: '/register' }, 'Create an account'), ' · '] : null,
-      h(Link, { href: '/forgot-password' }, 'Forgot your password?'),
+      status.data?.registration ? h(Link, { href: '/register' }, 'Create an account') : null,
+      status.data?.registration && status.data?.email ? ' · ' : null,
+      // a reset link is mailed: without SMTP the page could only fail
+      status.data?.email ? h(Link, { href: '/forgot-password' }, 'Forgot your password?') : null,
+    ),
+  );
+}
+
+/** On an instance without any account: the two ways to make the first administrator. */
+function FirstAdministrator() {
+  return h(
+    'section',
+    { class: 'notice first-run', 'aria-labelledby': 'first-run' },
+    h('h2', { id: 'first-run' }, 'No account exists yet'),
+    h('p', null, 'Make the first administrator with the setup link the service printed when it started (it looks like ', h('code', null, '…/setup#token=…'), ' and is in the service’s log too), or on the command line:'),
+    h('pre', null, h('code', null, 'java -jar periscope.jar users create --id admin --email you@example.org --role admin')),
+    h('p', null, 'Then sign in here with that address.'),
+  );
+}
+
+/**
+ * The first administrator, made through the one-time setup link the start printed. Once an account
+ * exists the page is gone: it says so and leads to sign-in.
+ */
+export function Setup({ fragment }) {
+  const [form, setForm] = useState({ id: 'admin', email: '', password: '' });
+  const status = useLoad(() => get('/config/status', { anonymous: true }));
+  const { busy, error, act } = useAction();
+  const token = fragment?.token;
+  const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
+  const submit = () =>
+    act(async () => {
+      const session = await post('/auth/setup', { token, ...form }, { anonymous: true });
+      signIn(session.token);
+      navigate('/administration/keys', { replace: true });
+    });
+  const title = 'Set up Periscope';
+  if (!status.data) return h(Page, { title }, status.error ? h(ErrorMessage, { error: status.error }) : h('p', { class: 'loading', role: 'status' }, 'Loading…'));
+  if (!status.data.setup)
+    return h(Page, { title }, h('p', { role: 'status' }, 'This instance is set up already: its administrator signs in and makes the other accounts.'), h(Link, { href: '/sign-in', class: 'button primary' }, 'Go to sign in'));
+  if (!token)
+    return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the setup link the service printed when it started, with its token.'), h(Link, { href: '/sign-in' }, 'Other ways to make the first administrator'));
+  return h(
+    Page,
+    { title },
+    h('p', null, 'Make the first administrator of this instance. The link works once; after that, this page is gone.'),
+    h(
+      Form,
+      { onSubmit: submit },
+      h(TextField, { label: 'Account id', value: form.id, onInput: set('id'), issues: issuesAt(error, ['id']), hint: 'Letters, digits, “.”, “_” or “-”; it cannot be changed later.' }),
+      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: form.email, onInput: set('email'), issues: issuesAt(error, ['email']) }),
+      h(TextField, { label: 'Password', type: 'password', autocomplete: 'new-password', value: form.password, onInput: set('password'), issues: issuesAt(error, ['password']), hint: 'At least 8 characters; a long passphrase is best.' }),
+      h(ErrorMessage, { error }),
+      h(Button, { type: 'submit', kind: 'primary', busy }, 'Create administrator'),
     ),
   );
 }

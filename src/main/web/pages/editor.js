@@ -11,6 +11,7 @@ import { TIERS } from '../lib/outcomes.js';
 import { navigate, Link } from '../lib/router.js';
 import { whenZoned } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
+import { useWarningGate } from '../lib/warnings.js';
 import { thisBrowsersDevice } from './devices.js';
 import { DryRunReport } from './dryrun.js';
 import { editable } from './watches.js';
@@ -302,6 +303,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const [ownId, setOwnId] = useState(!!initial.id);
   const form = useRef(null);
   const save = useAction();
+  const gate = useWarningGate();
   const trial = useAction();
   const [tested, setTested] = useState(null);
   const [last, setLast] = useState(null);
@@ -318,6 +320,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const submit = () => {
     setLast('save');
     save.act(async () => {
+      if (!(await gate.cleared(body()))) return;
       const stored = creating ? await post('/watches', body()) : await put(`/watches/${enc(w.id)}`, editable(body()));
       onSaved(stored);
     });
@@ -412,6 +415,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
       ),
       h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
     ),
+    gate.view,
     h(
       'div',
       { class: 'actions editor-actions' },

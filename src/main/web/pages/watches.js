@@ -3,7 +3,7 @@ import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, events, get, put } from '../lib/api.js';
 import { describe, nextTimes } from '../lib/cron.js';
-import { Outcome } from '../lib/outcomes.js';
+import { Outcome, failureReason } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { when, duration } from '../lib/time.js';
 import { Button, Empty, ErrorMessage, Loading, Page, explain, useAction, useLoad } from '../lib/ui.js';
@@ -65,6 +65,7 @@ function WatchRow({ watch, last, onChanged }) {
           ? [h(Outcome, { outcome: shown.outcome }), ` ${when(shown.startedAt)}`, shown.durationMs !== undefined ? ` · took ${duration(shown.durationMs)}` : '']
           : 'Not run yet',
       ),
+      failureReason(shown) ? h('p', { class: 'run-reason' }, failureReason(shown)) : null,
       running ? h('p', { role: 'status', class: 'progress' }, 'Running…', h(Elapsed, { since: running })) : null,
       h(ErrorMessage, { error: toggle.error || run.error }),
     ),

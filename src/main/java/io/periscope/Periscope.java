@@ -10,6 +10,7 @@ import io.periscope.auth.AccountAdmin;
 import io.periscope.auth.AccountGate;
 import io.periscope.auth.AccountMails;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.FirstRun;
 import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.MailBudget;
 import io.periscope.auth.OwnAccount;
@@ -109,6 +110,7 @@ import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
+import io.periscope.watches.WatchWarnings;
 import io.periscope.watches.Watches;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
@@ -119,6 +121,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import okhttp3.OkHttpClient;
@@ -155,6 +158,7 @@ public final class Periscope {
   private final AccountAccess sessions;
   private final SelfService selfService;
   private final IdentityLinks identityLinks;
+  private final FirstRun firstRun;
   private final ChannelPermissions channelPolicy;
   private final ChannelAddresses channelAddresses;
   private final WebhookSecretStore webhookSecrets;
@@ -349,6 +353,7 @@ public final class Periscope {
             this::eraseUserData,
             asks,
             clock);
+    this.firstRun = new FirstRun(accounts, accountAdmin);
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
@@ -571,6 +576,23 @@ public final class Periscope {
   }
 
   /** What administrators (and the command line, as the operator) do to accounts. */
+  /** Whether a model key is usable now: verdicts and assistance need one. */
+  public CompletionStage<Boolean> modelReady() {
+    return keyPools.hasUsableKey(KeyPoolEntity.MODEL);
+  }
+
+  /** Whether search sources can run: a search provider, and a search key usable now. */
+  public CompletionStage<Boolean> searchReady() {
+    return search.isEmpty()
+        ? CompletableFuture.completedFuture(false)
+        : keyPools.hasUsableKey(KeyPoolEntity.SEARCH);
+  }
+
+  /** The first administrator's one-time setup link, while no account exists. */
+  public FirstRun firstRun() {
+    return firstRun;
+  }
+
   public AccountAdmin accountAdmin() {
     return accountAdmin;
   }
@@ -626,6 +648,8 @@ public final class Periscope {
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
+    WatchWarnings watchWarnings =
+        new WatchWarnings(settings.integrations(), this::searchReady, channelPolicy);
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
@@ -638,11 +662,12 @@ public final class Periscope {
         new SystemRoutes(
             settings,
             identitySignIn.status(),
-            assistant::modelReady,
-            assistant::searchReady,
+            this::modelReady,
+            this::searchReady,
             settings.metricsOnApiPort() ? Optional.of(metrics) : Optional.empty(),
             serving::readiness,
-            registration),
+            registration,
+            firstRun::open),
         new AuthRoutes(
             accounts,
             selfService,
@@ -653,7 +678,8 @@ public final class Periscope {
             settings.publicUrl(),
             authLimiter,
             clients,
-            new SignInBackoff(clock)),
+            new SignInBackoff(clock),
+            firstRun),
         new AssistRoutes(
             assistant,
             feedbacks,
@@ -662,7 +688,8 @@ public final class Periscope {
             aiLimiter,
             quotas::useModelCall,
             usage,
-            settings.maxBodyBytes()),
+            settings.maxBodyBytes(),
+            watchWarnings),
         new WatchRoutes(
             watches,
             sealedChannels,
@@ -672,7 +699,8 @@ public final class Periscope {
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
             eventStreams,
-            readLimiter),
+            readLimiter,
+            watchWarnings),
         new VersionRoutes(watches, sealedChannels),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(

@@ -143,6 +143,7 @@ public class SelfHostingKitTest {
                 "PERISCOPE_PROFILE",
                 "SEED_NODES",
                 "PERISCOPE_LOG_LEVEL",
+                "PEKKO_LOG_LEVEL",
                 "OIDC_<NAME>_ISSUER",
                 "OIDC_<NAME>_CLIENT_ID",
                 "OIDC_<NAME>_CLIENT_SECRET",

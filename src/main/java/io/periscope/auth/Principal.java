@@ -29,6 +29,10 @@ public record Principal(
   public static final Principal SERVICE =
       new Principal("periscope", Role.ADMIN, null, null, null, true);
 
+  /** Whoever held the start's one-time setup link, as the audit log names it. */
+  public static final Principal SETUP_LINK =
+      new Principal("setup-link", Role.ADMIN, null, null, null, true);
+
   public Principal(String accountId, Role role) {
     this(accountId, role, null, null, null, false);
   }

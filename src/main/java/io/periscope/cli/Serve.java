@@ -19,6 +19,7 @@ import io.periscope.runtime.ShardedEntities;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -123,7 +124,40 @@ public final class Serve {
         settings.dataDir(),
         settings.database().configured() ? "postgresql" : "h2",
         (System.nanoTime() - started) / 1_000_000);
+    try {
+      printSummary(
+          app, profile, settings, settings.httpHost() + ":" + binding.localAddress().getPort());
+    } catch (Exception e) { // the summary is for a person: a slow answer never stops the service
+      log.warn(
+          "event=start-summary-failed reason=\"{}\"",
+          Failures.unwrap(e).getClass().getSimpleName());
+    }
     system.getWhenTerminated().toCompletableFuture().join();
+  }
+
+  /**
+   * The few lines a person reads on standard output; the setup link is also logged, since a
+   * service's output is often read only from its log.
+   */
+  private static void printSummary(Periscope app, String profile, Settings settings, String bound)
+      throws Exception {
+    boolean model = app.modelReady().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    boolean search = app.searchReady().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    boolean noAccount = app.firstRun().open().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    Optional<String> link =
+        noAccount ? Optional.of(app.firstRun().link(settings.publicUrl())) : Optional.empty();
+    link.ifPresent(l -> log.info("event=setup-link url={}", l));
+    StartSummary summary =
+        new StartSummary(
+            Version.of(),
+            profile,
+            settings.publicUrl() + " (" + bound + ")",
+            settings,
+            model,
+            search,
+            link);
+    summary.lines().forEach(System.out::println);
+    System.out.flush();
   }
 
   /**

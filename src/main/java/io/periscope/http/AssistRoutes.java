@@ -31,8 +31,11 @@ import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
+import io.periscope.watches.WatchWarnings;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -67,6 +70,7 @@ public final class AssistRoutes implements Routes {
   private final ModelCallMeter meter;
   private final UsageRecorder usage;
   private final long maxBody;
+  private final WatchWarnings warnings;
 
   /**
    * @param meter counts each model call (draft, explain, revise) against the caller's quota
@@ -80,7 +84,8 @@ public final class AssistRoutes implements Routes {
       FixedWindowRateLimiter limiter,
       ModelCallMeter meter,
       UsageRecorder usage,
-      long maxBody) {
+      long maxBody,
+      WatchWarnings warnings) {
     this.assistant = assistant;
     this.feedbacks = feedbacks;
     this.entities = entities;
@@ -89,6 +94,7 @@ public final class AssistRoutes implements Routes {
     this.meter = meter;
     this.usage = usage;
     this.maxBody = maxBody;
+    this.warnings = warnings;
   }
 
   /** {@code call} once the caller's model call is counted (429 past its quota). */
@@ -96,8 +102,11 @@ public final class AssistRoutes implements Routes {
     return meter.use(owner).thenCompose(counted -> call.get());
   }
 
-  /** The body of POST /watches/draft. */
-  public record DraftBody(Draft draft) {}
+  /**
+   * The body of POST /watches/draft: with what this instance could not serve in it (a search
+   * without a search key).
+   */
+  public record DraftBody(Draft draft, List<WatchWarnings.Warning> warnings) {}
 
   /**
    * The body of POST /watches/draft/preview: at most {@link Assistant#MAX_CANDIDATES}, in the
@@ -111,8 +120,11 @@ public final class AssistRoutes implements Routes {
   /** The body of POST /watches/:id/explain. */
   public record ExplanationBody(String explanation) {}
 
-  /** The body of POST /watches/:id/revise. */
-  public record RevisionBody(Revision revision) {}
+  /**
+   * The body of POST /watches/:id/revise: with what this instance could not serve in the proposed
+   * sources.
+   */
+  public record RevisionBody(Revision revision, List<WatchWarnings.Warning> warnings) {}
 
   @Override
   public List<Endpoint> endpoints() {
@@ -186,7 +198,10 @@ public final class AssistRoutes implements Routes {
     AssistRequests.DraftRequest request = AssistRequests.draft(body);
     return answered(
         metered(owner, () -> assistant.draft(request, usage.recorder(owner, null)))
-            .thenApply(DraftBody::new),
+            .thenCompose(
+                draft ->
+                    sourceWarnings(owner, sources(draft))
+                        .thenApply(found -> new DraftBody(draft, found))),
         "draft",
         "model");
   }
@@ -239,10 +254,41 @@ public final class AssistRoutes implements Routes {
                                                 request.instruction(),
                                                 feedback,
                                                 usage.recorder(owner, id)))
-                                    .thenApply(RevisionBody::new),
+                                    .thenCompose(
+                                        revision ->
+                                            sourceWarnings(owner, sources(revision))
+                                                .thenApply(
+                                                    found -> new RevisionBody(revision, found))),
                                 "revise",
                                 "model")))
         .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
+  }
+
+  /**
+   * What this instance cannot serve in proposed sources; the model call is spent already, so a
+   * warning that cannot be worked out now is left out rather than failing the answer.
+   */
+  private CompletionStage<List<WatchWarnings.Warning>> sourceWarnings(
+      String owner, List<WatchSource> sources) {
+    return warnings.of(owner, sources, null).exceptionally(failure -> List.of());
+  }
+
+  private static List<WatchSource> sources(Draft draft) {
+    return draft.sources().stream()
+        .map(s -> new WatchSource(s.type(), s.value(), s.trust(), s.recencyDays()))
+        .toList();
+  }
+
+  /** The sources a revision proposes; none when it leaves them as they are. */
+  private static List<WatchSource> sources(Revision revision) {
+    JsonNode proposed = revision.changes().get("sources");
+    if (proposed == null || !proposed.isArray()) return List.of();
+    List<WatchSource> sources = new ArrayList<>();
+    proposed.forEach(
+        s ->
+            sources.add(
+                new WatchSource(s.path("type").asText(), s.path("value").asText(), null, null)));
+    return sources;
   }
 
   /**

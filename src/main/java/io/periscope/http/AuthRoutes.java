@@ -13,6 +13,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.account.Account;
 import io.periscope.auth.Accounts;
+import io.periscope.auth.FirstRun;
 import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.Principal;
 import io.periscope.auth.SelfService;
@@ -65,6 +66,7 @@ public final class AuthRoutes implements Routes {
   private final FixedWindowRateLimiter limiter;
   private final ClientAddresses clients;
   private final SignInBackoff backoff;
+  private final FirstRun firstRun;
 
   /**
    * @param webOrigin the web client that receives identity-provider sign-ins (WEB_ORIGIN's first
@@ -82,7 +84,8 @@ public final class AuthRoutes implements Routes {
       String builtInClient,
       FixedWindowRateLimiter limiter,
       ClientAddresses clients,
-      SignInBackoff backoff) {
+      SignInBackoff backoff,
+      FirstRun firstRun) {
     this.accounts = accounts;
     this.selfService = selfService;
     this.signIn = signIn;
@@ -93,6 +96,7 @@ public final class AuthRoutes implements Routes {
     this.limiter = limiter;
     this.clients = clients;
     this.backoff = backoff;
+    this.firstRun = firstRun;
   }
 
   /**
@@ -127,6 +131,20 @@ public final class AuthRoutes implements Routes {
                             MAX_BODY,
                             body -> login(body, ClientAddresses.network(clients.of(request)))))),
         new Endpoint(POST, "/auth/register", (caller, p) -> jsonBody(MAX_BODY, this::register)),
+        // the first administrator, through the start's one-time link; refused once any account is
+        new Endpoint(
+            POST,
+            "/auth/setup",
+            (caller, p) ->
+                jsonBody(
+                    MAX_BODY,
+                    body -> {
+                      Fields f = Fields.of(body, "token", "id", "email", "password");
+                      return onSuccess(
+                          firstRun.create(
+                              f.text("token"), f.text("id"), f.text("email"), f.text("password")),
+                          session -> answer(json(StatusCodes.CREATED, session)));
+                    })),
         new Endpoint(
             POST,
             "/auth/verify-email",

@@ -1,5 +1,6 @@
 package io.periscope.http;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.source.FeedFinder;
@@ -56,6 +57,16 @@ final class SourceWarnings {
               body.set("warnings", Json.MAPPER.valueToTree(warnings));
               return new Reply(saved.status(), saved.headers(), body);
             });
+  }
+
+  /** {@code saved} with {@code more} warnings after those it has, when there are any. */
+  static Reply adding(Reply saved, List<?> more) {
+    if (more.isEmpty()) return saved;
+    ObjectNode body = Json.MAPPER.valueToTree(saved.body());
+    ArrayNode all =
+        body.has("warnings") ? (ArrayNode) body.get("warnings") : body.putArray("warnings");
+    more.forEach(w -> all.add(Json.MAPPER.valueToTree(w)));
+    return new Reply(saved.status(), saved.headers(), body);
   }
 
   private CompletableFuture<Warning> look(int index, String url) {

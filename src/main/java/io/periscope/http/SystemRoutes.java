@@ -36,6 +36,9 @@ public final class SystemRoutes implements Routes {
   /** Whether anyone can open an account by themselves: REGISTRATION admits some and SMTP is set. */
   private final boolean registration;
 
+  /** Whether no account exists yet: the sign-in page then says how to make the first one. */
+  private final Supplier<CompletionStage<Boolean>> setup;
+
   /**
    * @param identityProviders {@code github} and each configured OpenID Connect provider, by name
    * @param modelReady whether a usable model key exists now (the pool changes at runtime: read per
@@ -49,13 +52,15 @@ public final class SystemRoutes implements Routes {
       Supplier<CompletionStage<Boolean>> searchReady,
       Optional<Metrics> exposedMetrics,
       Supplier<CompletionStage<Map<String, Boolean>>> readiness,
-      Registration registration) {
+      Registration registration,
+      Supplier<CompletionStage<Boolean>> setup) {
     this.settings = settings;
     this.identityProviders = identityProviders;
     this.modelReady = modelReady;
     this.searchReady = searchReady;
     this.exposedMetrics = exposedMetrics;
     this.readiness = readiness;
+    this.setup = setup;
     this.registration =
         settings.integrations().email() && registration.mode() != Registration.Mode.CLOSED;
   }
@@ -70,7 +75,8 @@ public final class SystemRoutes implements Routes {
       boolean database,
       boolean cors,
       Map<String, Boolean> identityProviders,
-      boolean registration) {}
+      boolean registration,
+      boolean setup) {}
 
   @Override
   public List<Endpoint> endpoints() {
@@ -106,21 +112,24 @@ public final class SystemRoutes implements Routes {
 
   private CompletionStage<Reply> status() {
     Settings.Integrations i = settings.integrations();
+    CompletionStage<Boolean> noAccount = setup.get();
     return modelReady
         .get()
+        .thenCombine(searchReady.get(), (model, search) -> new boolean[] {model, search})
         .thenCombine(
-            searchReady.get(),
-            (model, search) ->
+            noAccount,
+            (ready, firstRun) ->
                 ok(
                     new ConfigStatus(
-                        model,
-                        search,
+                        ready[0],
+                        ready[1],
                         i.telegram(),
                         i.telegramAdminChat(),
                         i.email(),
                         settings.database().configured(),
                         !settings.webOrigins().isEmpty(),
                         identityProviders,
-                        registration)));
+                        registration,
+                        firstRun)));
   }
 }

@@ -36,6 +36,7 @@ import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
 import io.periscope.watch.WatchValidator;
+import io.periscope.watches.WatchWarnings;
 import io.periscope.watches.Watches;
 import java.time.Duration;
 import java.time.ZoneId;
@@ -67,12 +68,14 @@ public final class WatchRoutes implements Routes {
   private final HeldSlots<String> eventStreams;
   private final FixedWindowRateLimiter reads;
   private final SourceWarnings warnings;
+  private final WatchWarnings capabilities;
 
   /**
    * @param watches refuses a watch naming a channel its owner may not use (400) or past its owner's
    *     quotas (400 on its schedule, 409 otherwise)
    * @param sealed seals the credentials of the channels stored; answers show them masked
    * @param finder looks at a saved watch's new rss sources, for the answer's warnings
+   * @param capabilities what this instance cannot serve in a watch, for the answer's warnings
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
    * @param eventStreams the job event streams each account may hold open on this node
    *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
@@ -87,7 +90,8 @@ public final class WatchRoutes implements Routes {
       long maxBody,
       ZoneId scheduleZone,
       HeldSlots<String> eventStreams,
-      FixedWindowRateLimiter reads) {
+      FixedWindowRateLimiter reads,
+      WatchWarnings capabilities) {
     this.watches = watches;
     this.reads = reads;
     this.sealed = sealed;
@@ -97,6 +101,7 @@ public final class WatchRoutes implements Routes {
     this.maxBody = maxBody;
     this.eventStreams = eventStreams;
     this.warnings = new SourceWarnings(finder);
+    this.capabilities = capabilities;
   }
 
   /** The body of GET /watches. */
@@ -110,6 +115,10 @@ public final class WatchRoutes implements Routes {
             POST,
             "/watches",
             (caller, p) -> jsonBody(maxBody, body -> answer(create(caller, body)))),
+        new Endpoint(
+            POST,
+            "/watches/warnings",
+            (caller, p) -> jsonBody(maxBody, body -> answer(warningsOf(caller.accountId(), body)))),
         new Endpoint(GET, "/watches/{id}", watch((owner, id, p) -> answer(read(owner, id)))),
         new Endpoint(
             PUT,
@@ -436,7 +445,52 @@ public final class WatchRoutes implements Routes {
     return watches
         .create(caller.role(), watch, opened.store(watch), Actor.owner(caller.accountId()), null)
         .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
-        .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()));
+        .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()))
+        .thenCombine(savedWarnings(watch), SourceWarnings::adding);
+  }
+
+  /**
+   * What this instance cannot serve in a saved watch; the watch is stored already, so a warning
+   * that cannot be worked out now is left out rather than failing the answer.
+   */
+  private CompletionStage<List<WatchWarnings.Warning>> savedWarnings(Watch watch) {
+    return capabilities
+        .of(watch.owner(), watch.sources(), watch.channels())
+        .exceptionally(failure -> List.of());
+  }
+
+  /** The body of POST /watches/warnings. */
+  public record Warnings(List<WatchWarnings.Warning> warnings) {}
+
+  /**
+   * What this instance could not serve in a watch's sources and channels, before it is saved:
+   * {@code {sources?, channels?}} as a watch's body has them; other fields are not read.
+   */
+  private CompletionStage<Reply> warningsOf(String owner, JsonNode body) {
+    List<Issue> issues = new ArrayList<>();
+    if (!body.isObject()) issues.add(Issue.at("must be an object"));
+    List<WatchSource> sources = new ArrayList<>();
+    JsonNode s = body.path("sources");
+    if (!s.isMissingNode() && !s.isArray()) issues.add(Issue.at("must be an array", "sources"));
+    for (int i = 0; i < s.size(); i++) {
+      JsonNode source = s.get(i);
+      if (!source.path("type").isTextual())
+        issues.add(Issue.at("must be a string", "sources", i, "type"));
+      sources.add(
+          new WatchSource(
+              source.path("type").asText(""), source.path("value").asText(""), null, null));
+    }
+    List<String> channels = new ArrayList<>();
+    JsonNode c = body.path("channels");
+    if (!c.isMissingNode() && !c.isArray()) issues.add(Issue.at("must be an array", "channels"));
+    for (int i = 0; i < c.size(); i++) {
+      if (!c.get(i).isTextual()) issues.add(Issue.at("must be a string", "channels", i));
+      channels.add(c.get(i).asText(""));
+    }
+    if (!issues.isEmpty()) return CompletableFuture.completedFuture(Reply.invalid(issues));
+    return capabilities
+        .of(owner, sources, c.isMissingNode() ? null : channels)
+        .thenApply(found -> ok(new Warnings(found)));
   }
 
   private CompletionStage<Reply> read(String owner, String id) {
@@ -459,8 +513,10 @@ public final class WatchRoutes implements Routes {
                   .replace(role, watch, opened.store(watch), Actor.owner(owner), null)
                   .thenCompose(
                       saved ->
-                          warnings.warned(
-                              ok(SealedChannels.mask(saved)), saved.sources(), known(stored)));
+                          warnings
+                              .warned(
+                                  ok(SealedChannels.mask(saved)), saved.sources(), known(stored))
+                              .thenCombine(savedWarnings(saved), SourceWarnings::adding));
             });
   }
 

@@ -20,7 +20,8 @@ import java.util.List;
  * machinery at every start; an operator's own file still wins when {@code
  * -Dlogback.configurationFile} names one. {@code LOG_FORMAT=json} writes the same events as JSON
  * lines ({@link JsonLinesEncoder}); any other value but {@code plain} stops the start ({@code
- * Settings}).
+ * Settings}). Pekko's own machinery (cluster membership, sharding, remoting) logs at {@code
+ * PEKKO_LOG_LEVEL}, WARN by default: a start then reads as the service's few lines.
  */
 public final class StderrLogging extends ContextAwareBase implements Configurator {
   static final String PATTERN =
@@ -31,10 +32,11 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
       List.of(
           "com.zaxxer.hikari",
           "slick",
-          "org.apache.pekko.cluster.sharding",
-          "org.apache.pekko.remote",
           // a failed probe of /ready while a node starts or stops
           "org.apache.pekko.management.internal.HealthChecksImpl");
+
+  /** Pekko's loggers, at PEKKO_LOG_LEVEL. */
+  static final String PEKKO = "org.apache.pekko";
 
   @Override
   public ExecutionStatus configure(LoggerContext context) {
@@ -53,6 +55,7 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
     root.setLevel(Level.toLevel(setting("PERISCOPE_LOG_LEVEL"), Level.INFO));
     root.addAppender(stderr);
     for (String name : QUIET) context.getLogger(name).setLevel(Level.WARN);
+    context.getLogger(PEKKO).setLevel(Level.toLevel(setting("PEKKO_LOG_LEVEL"), Level.WARN));
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 

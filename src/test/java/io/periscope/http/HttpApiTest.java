@@ -109,6 +109,54 @@ public class HttpApiTest {
   }
 
   @Test
+  public void warningsSayWhatThisInstanceCannotServeWithoutRefusingTheSave() throws Exception {
+    // this instance has no search key
+    HttpResponse<String> before =
+        call(
+            "POST",
+            "/watches/warnings",
+            alice,
+            "{\"sources\": [{\"type\": \"search\", \"value\": \"acme\"}], \"channels\": []}");
+    assertEquals(before.body(), 200, before.statusCode());
+    JsonNode warnings = Json.MAPPER.readTree(before.body()).get("warnings");
+    assertEquals(List.of("no-search-key", "no-channels"), warnings.findValuesAsText("kind"));
+    assertEquals(0, warnings.get(0).get("source").asInt());
+    error(call("POST", "/watches/warnings", alice, "{\"sources\": 3}"), 400);
+
+    // an API client that ignores them saves as the interface says; the answer repeats them
+    HttpResponse<String> saved =
+        call(
+            "POST",
+            "/watches",
+            alice,
+            WATCH.formatted("silent").replace("\"channels\": [\"telegram\"]", "\"channels\": []"));
+    assertEquals(saved.body(), 201, saved.statusCode());
+    assertTrue(
+        saved.body(),
+        Json.MAPPER
+            .readTree(saved.body())
+            .get("warnings")
+            .findValuesAsText("kind")
+            .containsAll(List.of("no-search-key", "no-channels")));
+  }
+
+  @Test
+  public void theSetupLinkOpensNothingOnceAnAccountExists() throws Exception {
+    String body =
+        "{\"token\": \"%s\", \"id\": \"late\", \"email\": \"late@example.org\","
+            + " \"password\": \"a-long-late-passphrase\"}";
+    error(call("POST", "/auth/setup", null, body.formatted("not-the-token")), 403);
+    String link = service.app.firstRun().link("http://localhost");
+    String token = link.substring(link.indexOf("token=") + "token=".length());
+    error(call("POST", "/auth/setup", null, body.formatted(token)), 409);
+    assertFalse(
+        Json.MAPPER
+            .readTree(call("GET", "/config/status", null, null).body())
+            .get("setup")
+            .asBoolean());
+  }
+
+  @Test
   public void usersNameTheOperatorsChatByDefaultButNoOtherChat() throws Exception {
     assertEquals(
         201, call("POST", "/watches", bob, WATCH.formatted("operators-chat")).statusCode());
@@ -208,6 +256,8 @@ public class HttpApiTest {
     assertEquals("07:00", saved.at("/quietHours/end").asText());
     assertEquals("hourly", saved.get("digest").asText());
     JsonNode read = InProcessService.json(call("GET", "/watches/quiet", alice, null), 200);
+    // the create's answer adds what this instance cannot serve (no search key, no Telegram here)
+    ((com.fasterxml.jackson.databind.node.ObjectNode) saved).remove("warnings");
     assertEquals(saved, read);
     assertFalse(
         "a watch without them answers neither",

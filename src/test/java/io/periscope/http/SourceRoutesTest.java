@@ -205,6 +205,9 @@ public class SourceRoutesTest {
                 "0 9 * * *",
                 "threshold",
                 0.8,
+                // a channel this instance serves: the warnings are the rss sources' alone
+                "channels",
+                List.of("push"),
                 "enabled",
                 false));
     JsonNode created = json(service.call("POST", "/watches", alice, watch), 201);

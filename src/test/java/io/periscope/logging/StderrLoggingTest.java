@@ -66,7 +66,20 @@ public class StderrLoggingTest {
       assertEquals(name, Level.WARN, context.getLogger(name).getLevel());
     assertEquals(Level.WARN, context.getLogger("slick.jdbc.JdbcBackend").getEffectiveLevel());
     assertEquals(
-        Level.INFO, context.getLogger("org.apache.pekko.cluster.Cluster").getEffectiveLevel());
+        Level.WARN, context.getLogger("org.apache.pekko.cluster.Cluster").getEffectiveLevel());
+  }
+
+  @Test
+  public void letsPekkoSayMoreWhenAskedTo() {
+    System.setProperty("PEKKO_LOG_LEVEL", "INFO");
+    try {
+      LoggerContext context = new LoggerContext();
+      new StderrLogging().configure(context);
+      assertEquals(
+          Level.INFO, context.getLogger("org.apache.pekko.cluster.Cluster").getEffectiveLevel());
+    } finally {
+      System.clearProperty("PEKKO_LOG_LEVEL");
+    }
   }
 
   @Test
