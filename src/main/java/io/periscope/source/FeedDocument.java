@@ -89,7 +89,7 @@ record FeedDocument(Document document, Element container, List<Element> entries)
   /** The document Rome reads for the feed element {@code root}, fetched from {@code feedUrl}. */
   static FeedDocument of(org.jsoup.nodes.Element root, String feedUrl, int maxEntries) {
     String local = FeedReader.local(root);
-    Element top = convert(root, Map.of(), local.equals("rdf") ? null : local.equals("feed"));
+    Element top = convert(root, Map.of(), !local.equals("rdf") && !local.equals("feed"));
     Element container;
     Namespace entryNs;
     String entryName;
@@ -158,11 +158,10 @@ record FeedDocument(Document document, Element container, List<Element> entries)
 
   /**
    * {@code e} and its content as JDOM, prefixes resolved against the declarations in scope; {@code
-   * atom} is whether it is an Atom feed (null for RDF), where unprefixed names keep their case and
-   * namespace.
+   * rss} is whether it is RSS 0.9x or 2.0, whose unprefixed names are in no namespace.
    */
   private static Element convert(
-      org.jsoup.nodes.Element e, Map<String, String> inherited, Boolean atom) {
+      org.jsoup.nodes.Element e, Map<String, String> inherited, boolean rss) {
     Map<String, String> scope = inherited;
     for (org.jsoup.nodes.Attribute a : e.attributes()) {
       String key = a.getKey();
@@ -171,7 +170,7 @@ record FeedDocument(Document document, Element container, List<Element> entries)
         scope.put(key.equals("xmlns") ? "" : key.substring(6), a.getValue().strip());
       }
     }
-    Element out = element(e.tagName(), scope, atom);
+    Element out = element(e.tagName(), scope, rss);
     for (org.jsoup.nodes.Attribute a : e.attributes()) {
       String key = a.getKey();
       try {
@@ -197,8 +196,7 @@ record FeedDocument(Document document, Element container, List<Element> entries)
     }
     for (Node child : e.childNodes()) {
       if (child instanceof org.jsoup.nodes.Element c) {
-        Element converted = convert(c, scope, atom);
-        if (converted != null) out.addContent(converted);
+        out.addContent(convert(c, scope, rss));
       } else if (child instanceof CDataNode c) {
         String text = c.text();
         out.addContent(text.contains("]]>") ? new Text(text) : new CDATA(text));
@@ -212,17 +210,17 @@ record FeedDocument(Document document, Element container, List<Element> entries)
   }
 
   /** An element for a jsoup tag name; a name XML cannot have becomes a neutral one. */
-  private static Element element(String tagName, Map<String, String> scope, Boolean atom) {
+  private static Element element(String tagName, Map<String, String> scope, boolean rss) {
     int colon = tagName.indexOf(':');
     String prefix = colon < 0 ? "" : tagName.substring(0, colon);
     String name = tagName.substring(colon + 1);
     try {
-      if (prefix.isEmpty()) {
-        if (atom == null)
-          return new Element(name, Namespace.getNamespace(scope.getOrDefault("", "")));
-        if (atom) return new Element(name, Namespace.getNamespace(scope.getOrDefault("", "")));
+      if (prefix.isEmpty() && rss) {
         // RSS 0.9x and 2.0 are in no namespace: a default one some feeds declare is dropped
         return new Element(RSS_NAMES.getOrDefault(name.toLowerCase(Locale.ROOT), name));
+      }
+      if (prefix.isEmpty()) {
+        return new Element(name, Namespace.getNamespace(scope.getOrDefault("", "")));
       }
       return new Element(name, Namespace.getNamespace(prefix, namespaceOf(prefix, scope)));
     } catch (IllegalNameException | IllegalDataException unusable) {
