@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { get } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { ErrorMessage, Loading, Page, Select, useLoad } from '../lib/ui.js';
-import { cost, spent, tokens } from '../lib/usage.js';
+import { budgets, cost, spent, tokens } from '../lib/usage.js';
 
 const PERIODS = [
   ['7', 'The last 7 days'],
@@ -35,10 +35,44 @@ function Chart({ days }) {
   );
 }
 
+// The month's budgets (modelTokensPerMonth, modelCostPerMonth) with the use against each; none
+// when the administrator set none.
+function Budgets({ report }) {
+  const rows = budgets(report);
+  if (!rows.length) return h('p', { class: 'meta budgets-none' }, 'No monthly budget is set for your account.');
+  return h(
+    'section',
+    { class: 'budgets', 'aria-labelledby': 'budgets-title' },
+    h('h2', { id: 'budgets-title' }, 'Budgets of the month'),
+    h(
+      'ul',
+      { class: 'budget-list' },
+      rows.map((b) =>
+        h(
+          'li',
+          { key: b.key, class: b.spent ? 'budget spent' : 'budget' },
+          h('span', { class: 'budget-name' }, `${b.name}: `),
+          b.share == null ? null : h('meter', { min: 0, max: 1, low: 0.8, high: 0.95, optimum: 0, value: b.share, 'aria-label': `${b.name} budget used` }),
+          ' ',
+          h('span', { class: 'budget-text' }, b.text, b.share == null ? '' : ` (${Math.round(100 * (b.use / b.limit))}%)`),
+          h(
+            'span',
+            { class: 'meta' },
+            b.spent
+              ? ` — spent: scheduled runs call no model and tests, backtests and assistance are refused until ${b.resets} (UTC).`
+              : ` — resets ${b.resets} (UTC).`,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 export function Usage() {
   const [days, setDays] = useState('30');
   const usage = useLoad(() => get(`/account/usage?days=${days}`), [days]);
   const watches = useLoad(() => get('/watches'));
+  const quotas = useLoad(() => get('/quotas'));
   const u = usage.data;
   const nameOf = (id) => watches.data?.watches.find((w) => w.id === id)?.name;
   return h(
@@ -51,6 +85,7 @@ export function Usage() {
       ? usage.error ? null : h(Loading)
       : [
           h('p', { class: 'usage-total' }, h('strong', null, 'This month: '), spent(u.month)),
+          quotas.data ? h(Budgets, { report: quotas.data }) : null,
           h('p', null, h('strong', null, 'In the period: '), spent(u.total)),
           h(Chart, { days: u.days }),
           h('h2', null, 'Per watch'),

@@ -171,6 +171,12 @@ public final class Periscope {
   private final AccountAdmin accountAdmin;
   private final RunPages runPages;
   private final FeedFinder feedFinder;
+  private final Feedbacks feedbacks;
+
+  /**
+   * Backtests of candidate judgements, as the routes' answers and as the backtest entities' jobs.
+   */
+  private final Backtester backtester;
 
   /** Where bcrypt and other blocking work runs, never on the actor dispatcher. */
   private final Executor blocking;
@@ -385,7 +391,18 @@ public final class Periscope {
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     this.feedFinder = new FeedFinder(userUrls, collection);
     this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
-    quotas.tellOwnersBy(new BudgetNotices(entities::account, entities::watch, asks, notifier));
+    quotas.tellOwnersBy(
+        new BudgetNotices(entities::account, entities::watch, asks, Clock.systemUTC()));
+    this.feedbacks =
+        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
+    this.backtester =
+        new Backtester(
+            system,
+            runPages,
+            feedbacks,
+            new PooledModel(models.verdicts(), keyPools, modelMeters),
+            quotas::useModelCall,
+            usage);
     entities.start(
         new AccountGate(
             new RunSlots(
@@ -395,6 +412,7 @@ public final class Periscope {
                 system.executionContext()),
             sessions),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
+        backtester::run,
         clock);
   }
 
@@ -579,6 +597,10 @@ public final class Periscope {
     FixedWindowRateLimiter aiLimiter =
         new FixedWindowRateLimiter(limits.aiPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
             .counted(meters, "assistance");
+    // one window for the reads of what runs judged and cost, beside the AI routes' for what calls
+    FixedWindowRateLimiter readLimiter =
+        new FixedWindowRateLimiter(limits.readsPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
+            .counted(meters, "reads");
     FixedWindowRateLimiter probeLimiter =
         new FixedWindowRateLimiter(limits.keyProbesPerMinute(), Duration.ofMinutes(1), clock)
             .counted(meters, "key-probes");
@@ -592,19 +614,9 @@ public final class Periscope {
     Map<String, KeyPoolAdmin.Probe> probes =
         new HashMap<>(Map.of(KeyPoolEntity.MODEL, models::probe));
     search.ifPresent(provider -> probes.put(KeyPoolEntity.SEARCH, provider::probe));
-    Feedbacks feedbacks =
-        new Feedbacks(entities::watch, entities::feedback, runPages, asks, Clock.systemUTC());
     ClientAddresses clients =
         ClientAddresses.trusting(settings.trustedProxies(), settings.trustedProxyHeader());
     HeldSlots<String> eventStreams = new HeldSlots<>(settings.eventStreamsPerAccount());
-    Backtester backtester =
-        new Backtester(
-            system,
-            runPages,
-            feedbacks,
-            new PooledModel(models.verdicts(), keyPools, modelMeters),
-            quotas::useModelCall,
-            usage);
     return new HttpApi(
         tokens,
         sessions,
@@ -647,7 +659,8 @@ public final class Periscope {
             feedFinder,
             settings.maxBodyBytes(),
             settings.scheduleTimeZone(),
-            eventStreams),
+            eventStreams,
+            readLimiter),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,
@@ -662,7 +675,7 @@ public final class Periscope {
         new TrustRoutes(entities, asks, settings.maxBodyBytes()),
         new QuotaRoutes(quotas, accounts),
         new TransferRoutes(transfers, settings.maxBodyBytes()),
-        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes()),
+        new FeedbackRoutes(feedbacks, entities, asks, settings.maxBodyBytes(), readLimiter),
         new DeviceRoutes(entities, asks, vapid, Clock.systemUTC(), settings.maxBodyBytes()),
         new OpenApiRoutes(),
         new ChannelRoutes(
@@ -674,16 +687,17 @@ public final class Periscope {
                 .counted(meters, "test-sends"),
             entities,
             asks),
-        new UsageRoutes(usage, accounts, entities, asks),
+        new UsageRoutes(usage, accounts, entities, asks, readLimiter),
         new BacktestRoutes(
             backtester,
-            new BacktestJobs(backtester, Clock.systemUTC()),
+            new BacktestJobs(entities::backtests, asks),
             entities,
             asks,
             aiLimiter,
             settings.maxBodyBytes(),
             eventStreams,
-            settings.scheduleTimeZone()),
+            settings.scheduleTimeZone(),
+            readLimiter),
         new DryRunRoutes(
             new DryRuns(
                 pipeline::trial,

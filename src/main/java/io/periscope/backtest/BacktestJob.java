@@ -49,18 +49,10 @@ public record BacktestJob(
         id, watchId, status, startedAt, finishedAt, total, more, summary, usage, error);
   }
 
-  BacktestJob done(Backtest result, Instant at) {
+  /** Done: the runs tried so far are all of them, in the job's order. */
+  BacktestJob done(Backtest.Summary summary, ModelUsage spent, Instant at) {
     return new BacktestJob(
-        id,
-        watchId,
-        RunAllJob.DONE,
-        startedAt,
-        at,
-        result.runs().size(),
-        result.runs(),
-        result.summary(),
-        result.usage(),
-        null);
+        id, watchId, RunAllJob.DONE, startedAt, at, runs.size(), runs, summary, spent, null);
   }
 
   BacktestJob failed(String why, Instant at) {

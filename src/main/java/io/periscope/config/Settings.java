@@ -184,7 +184,8 @@ public record Settings(
       int aiPerOwnerPerMinute,
       int keyProbesPerMinute,
       int testSendsPerOwnerPerMinute,
-      int sourcesPerOwnerPerMinute) {}
+      int sourcesPerOwnerPerMinute,
+      int readsPerOwnerPerMinute) {}
 
   /**
    * What a profile may list under {@code periscope.required}, by environment variable: where each
@@ -255,6 +256,9 @@ public record Settings(
     int eventStreamsPerAccount = p.getInt("http.event-streams-per-account");
     if (eventStreamsPerAccount < 1)
       throw new IllegalArgumentException("EVENT_STREAMS_PER_ACCOUNT must be at least 1");
+    int readsPerOwnerPerMinute = p.getInt("rate-limits.reads-per-owner-per-minute");
+    if (readsPerOwnerPerMinute < 1)
+      throw new IllegalArgumentException("READS_PER_OWNER_PER_MINUTE must be at least 1");
     return new Settings(
         p.getString("http.host"),
         p.getInt("http.port"),
@@ -296,7 +300,8 @@ public record Settings(
             p.getInt("rate-limits.ai-per-owner-per-minute"),
             p.getInt("rate-limits.key-probes-per-minute"),
             p.getInt("rate-limits.test-sends-per-owner-per-minute"),
-            p.getInt("rate-limits.sources-per-owner-per-minute")),
+            p.getInt("rate-limits.sources-per-owner-per-minute"),
+            readsPerOwnerPerMinute),
         publicUrl(p.getString("public-url"), p.getInt("http.port")),
         new SignUp(p.getString("registration.mode"), p.getString("registration.domains")),
         p.getBoolean("metrics.enabled") && !p.getBoolean("management.enabled"),

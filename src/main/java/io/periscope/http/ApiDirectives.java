@@ -274,6 +274,11 @@ public final class ApiDirectives {
         : failWith(new Refusal(Refusal.Kind.FORBIDDEN, "administrators only"));
   }
 
+  /** {@code inner} counted per caller account against {@code limiter}: 429 past its window. */
+  public static Endpoint.Answer perAccount(FixedWindowRateLimiter limiter, Endpoint.Answer inner) {
+    return (caller, p) -> rateLimited(limiter, caller.accountId(), () -> inner.apply(caller, p));
+  }
+
   /** 429 with Retry-After once {@code key} has used its window. */
   public static Route rateLimited(
       FixedWindowRateLimiter limiter, String key, Supplier<Route> inner) {

@@ -3,6 +3,7 @@ package io.periscope.http;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.ApiDirectives.perAccount;
 import static io.periscope.http.ApiDirectives.rateLimited;
 import static io.periscope.http.Reply.json;
 import static io.periscope.http.Reply.ok;
@@ -30,7 +31,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.Location;
@@ -57,12 +57,14 @@ public final class BacktestRoutes implements Routes {
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
   private final ZoneId scheduleZone;
+  private final FixedWindowRateLimiter reads;
 
   /**
    * @param limiter the AI routes' limit, shared with assistance
    * @param eventStreams the job event streams each account may hold open on this node, shared with
    *     run-all's
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
+   * @param reads the reads limit of each account, which the job routes count against
    */
   public BacktestRoutes(
       Backtester backtester,
@@ -72,7 +74,9 @@ public final class BacktestRoutes implements Routes {
       FixedWindowRateLimiter limiter,
       long maxBody,
       HeldSlots<String> eventStreams,
-      ZoneId scheduleZone) {
+      ZoneId scheduleZone,
+      FixedWindowRateLimiter reads) {
+    this.reads = reads;
     this.backtester = backtester;
     this.jobs = jobs;
     this.entities = entities;
@@ -110,28 +114,33 @@ public final class BacktestRoutes implements Routes {
         new Endpoint(
             GET,
             "/watches/{id}/backtest/jobs/{job}",
-            WatchRoutes.watch(
-                (owner, id, p) ->
-                    followed(owner, id, p.get("job"), job -> answer(ok(new JobBody(job)))))),
+            perAccount(
+                reads,
+                WatchRoutes.watch(
+                    (owner, id, p) ->
+                        followed(owner, id, p.get("job"), job -> answer(ok(new JobBody(job))))))),
         new Endpoint(
             GET,
             "/watches/{id}/backtest/jobs/{job}/events",
-            WatchRoutes.watch(
-                (owner, id, p) ->
-                    followed(
-                        owner,
-                        id,
-                        p.get("job"),
-                        job ->
-                            JobEvents.stream(
-                                owner,
-                                eventStreams,
-                                job,
-                                BacktestJob::finished,
-                                () ->
-                                    CompletableFuture.completedFuture(
-                                        jobs.job(owner, id, job.id()).orElse(job)),
-                                BacktestRoutes::eventsOf)))));
+            perAccount(
+                reads,
+                WatchRoutes.watch(
+                    (owner, id, p) ->
+                        followed(
+                            owner,
+                            id,
+                            p.get("job"),
+                            job ->
+                                JobEvents.stream(
+                                    owner,
+                                    eventStreams,
+                                    job,
+                                    BacktestJob::finished,
+                                    // a look that fails (the entity busy) shows the job as last
+                                    // seen
+                                    () ->
+                                        jobs.job(owner, id, job.id()).exceptionally(failed -> job),
+                                    BacktestRoutes::eventsOf))))));
   }
 
   /** {@code inner} of the caller's job {@code jobId} of the watch; 404 for any other. */
@@ -140,9 +149,9 @@ public final class BacktestRoutes implements Routes {
       String id,
       String jobId,
       java.util.function.Function<BacktestJob, Route> inner) {
-    return jobs.job(owner, id, jobId)
-        .map(inner)
-        .orElseGet(() -> failWith(new Refusal(NOT_FOUND, "backtest job not found")));
+    return onComplete(
+        jobs.job(owner, id, jobId),
+        found -> found.isSuccess() ? inner.apply(found.get()) : failWith(found.failed().get()));
   }
 
   private Route start(String owner, String id, String async, JsonNode body) {
@@ -157,12 +166,12 @@ public final class BacktestRoutes implements Routes {
             .thenApply(stored -> WatchValidator.overridden(stored, body, OVERRIDES, scheduleZone));
     if (async.equals("true"))
       return answer(
-          candidate.thenApply(
-              tried -> {
-                BacktestJob job = jobs.start(tried, runs);
-                return json(StatusCodes.ACCEPTED, new JobBody(job))
-                    .withHeader(Location.create(jobPath(id, job)));
-              }));
+          candidate
+              .thenCompose(tried -> jobs.start(tried, runs))
+              .thenApply(
+                  job ->
+                      json(StatusCodes.ACCEPTED, new JobBody(job))
+                          .withHeader(Location.create(jobPath(id, job)))));
     return withRequestTimeout(
         EntityRunAll.RUN_ALL_WAIT,
         () ->

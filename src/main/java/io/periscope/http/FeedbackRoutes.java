@@ -3,6 +3,7 @@ package io.periscope.http;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.ApiDirectives.perAccount;
 import static io.periscope.http.Reply.ok;
 import static io.periscope.http.WatchRoutes.watch;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.DELETE;
@@ -18,6 +19,7 @@ import io.periscope.feedback.FeedbackEntity;
 import io.periscope.feedback.FeedbackValidator;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.feedback.Quality;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
 import java.util.List;
@@ -36,8 +38,18 @@ public final class FeedbackRoutes implements Routes {
   private final Entities entities;
   private final Asks asks;
   private final long maxBody;
+  private final FixedWindowRateLimiter reads;
 
-  public FeedbackRoutes(Feedbacks feedbacks, Entities entities, Asks asks, long maxBody) {
+  /**
+   * @param reads the reads limit of each account, which quality counts against
+   */
+  public FeedbackRoutes(
+      Feedbacks feedbacks,
+      Entities entities,
+      Asks asks,
+      long maxBody,
+      FixedWindowRateLimiter reads) {
+    this.reads = reads;
     this.feedbacks = feedbacks;
     this.entities = entities;
     this.asks = asks;
@@ -58,7 +70,9 @@ public final class FeedbackRoutes implements Routes {
         new Endpoint(
             GET, "/watches/{id}/feedback", watch((owner, id, p) -> answer(list(owner, id)))),
         new Endpoint(
-            GET, "/watches/{id}/quality", watch((owner, id, p) -> answer(quality(owner, id)))),
+            GET,
+            "/watches/{id}/quality",
+            perAccount(reads, watch((owner, id, p) -> answer(quality(owner, id))))),
         new Endpoint(
             GET, RUN_FEEDBACK, watch((owner, id, p) -> answer(read(owner, id, p.get("runId"))))),
         new Endpoint(

@@ -2,6 +2,7 @@ package io.periscope.http;
 
 import static io.periscope.http.ApiDirectives.adminOnly;
 import static io.periscope.http.ApiDirectives.answer;
+import static io.periscope.http.ApiDirectives.perAccount;
 import static io.periscope.http.Reply.ok;
 import static io.periscope.http.WatchRoutes.watch;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
@@ -14,6 +15,7 @@ import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.llm.ModelUsage;
 import io.periscope.llm.UsageLedger;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.runtime.Entities;
 import io.periscope.watch.WatchEntity;
 import java.time.LocalDate;
@@ -40,8 +42,18 @@ public final class UsageRoutes implements Routes {
   private final Accounts accounts;
   private final Entities entities;
   private final Asks asks;
+  private final FixedWindowRateLimiter reads;
 
-  public UsageRoutes(UsageLedger ledger, Accounts accounts, Entities entities, Asks asks) {
+  /**
+   * @param reads the reads limit of each account, which every usage route counts against
+   */
+  public UsageRoutes(
+      UsageLedger ledger,
+      Accounts accounts,
+      Entities entities,
+      Asks asks,
+      FixedWindowRateLimiter reads) {
+    this.reads = reads;
     this.ledger = ledger;
     this.accounts = accounts;
     this.entities = entities;
@@ -74,21 +86,27 @@ public final class UsageRoutes implements Routes {
         new Endpoint(
             GET,
             "/watches/{id}/usage",
-            watch((owner, id, p) -> withDays(days -> answer(watchUsage(owner, id, days))))),
+            perAccount(
+                reads,
+                watch((owner, id, p) -> withDays(days -> answer(watchUsage(owner, id, days)))))),
         new Endpoint(
             GET,
             "/account/usage",
-            (caller, p) ->
-                withDays(
-                    days ->
-                        answer(
-                            ledger
-                                .series(caller.accountId(), days, watchId -> true)
-                                .thenApply(Reply::ok)))),
+            perAccount(
+                reads,
+                (caller, p) ->
+                    withDays(
+                        days ->
+                            answer(
+                                ledger
+                                    .series(caller.accountId(), days, watchId -> true)
+                                    .thenApply(Reply::ok))))),
         new Endpoint(
             GET,
             "/admin/usage",
-            (caller, p) -> adminOnly(caller, () -> withDays(days -> answer(all(days))))));
+            perAccount(
+                reads,
+                (caller, p) -> adminOnly(caller, () -> withDays(days -> answer(all(days)))))));
   }
 
   /** {@code inner} with the {@code days} asked, 1 to {@link UsageLedger#MAX_DAYS}; else a 400. */

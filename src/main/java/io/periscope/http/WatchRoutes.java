@@ -3,6 +3,7 @@ package io.periscope.http;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.http.ApiDirectives.answer;
 import static io.periscope.http.ApiDirectives.jsonBody;
+import static io.periscope.http.ApiDirectives.perAccount;
 import static io.periscope.http.Reply.json;
 import static io.periscope.http.Reply.ok;
 import static io.periscope.watch.WatchEntity.WATCH_NOT_FOUND;
@@ -23,6 +24,7 @@ import io.periscope.entity.OverQuota;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.Json;
+import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.RunAllJob;
@@ -62,6 +64,7 @@ public final class WatchRoutes implements Routes {
   private final RunPages history;
   private final long maxBody;
   private final HeldSlots<String> eventStreams;
+  private final FixedWindowRateLimiter reads;
   private final SourceWarnings warnings;
 
   /**
@@ -72,6 +75,7 @@ public final class WatchRoutes implements Routes {
    * @param scheduleZone the time zone of watches that name none (SCHEDULE_TIME_ZONE)
    * @param eventStreams the job event streams each account may hold open on this node
    *     (EVENT_STREAMS_PER_ACCOUNT); past them 429
+   * @param reads the reads limit of each account (a whole run record reads the journal)
    */
   public WatchRoutes(
       Watches watches,
@@ -81,8 +85,10 @@ public final class WatchRoutes implements Routes {
       FeedFinder finder,
       long maxBody,
       ZoneId scheduleZone,
-      HeldSlots<String> eventStreams) {
+      HeldSlots<String> eventStreams,
+      FixedWindowRateLimiter reads) {
     this.watches = watches;
+    this.reads = reads;
     this.sealed = sealed;
     this.scheduleZone = scheduleZone;
     this.runs = runs;
@@ -133,7 +139,7 @@ public final class WatchRoutes implements Routes {
         new Endpoint(
             GET,
             "/watches/{id}/runs/{runId}",
-            watch((owner, id, p) -> answer(run(owner, id, p.get("runId"))))),
+            perAccount(reads, watch((owner, id, p) -> answer(run(owner, id, p.get("runId")))))),
         new Endpoint(
             POST,
             "/watches/run-all",

@@ -7,6 +7,7 @@ import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.auth.MailBudgetEntity;
+import io.periscope.backtest.BacktestEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -34,6 +35,7 @@ public interface Entities
     extends WatchEntity.Refs,
         AccountEntity.Refs,
         RunAllEntity.Refs,
+        BacktestEntity.Refs,
         AuditLogEntity.Refs,
         AdminTurnsEntity.Refs,
         EmailEntity.Refs,
@@ -53,8 +55,10 @@ public interface Entities
 
   /**
    * Registers every entity type, in one step, once the service's parts exist: a watch runs through
-   * {@code pipeline}, an owner's run-all is {@code runAll}. Until then the references only address:
-   * the pipeline itself reaches key pools and trust rules through them, and run-all the watches.
+   * {@code pipeline}, an owner's run-all is {@code runAll}, a backtest job runs through {@code
+   * backtests}. Until then the references only address: the pipeline itself reaches key pools and
+   * trust rules through them, and run-all the watches.
    */
-  void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock);
+  void start(
+      RunPipeline pipeline, RunAllWatches runAll, BacktestEntity.Runner backtests, Clock clock);
 }

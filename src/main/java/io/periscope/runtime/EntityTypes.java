@@ -7,6 +7,7 @@ import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.auth.MailBudgetEntity;
+import io.periscope.backtest.BacktestEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -62,9 +63,14 @@ final class EntityTypes {
    * What the entities with a run are built with, known once the service's parts exist ({@link
    * Entities#start}); asked before that, each part is refused.
    */
-  record Parts(RunPipeline pipeline, RunAllWatches runAll, Clock clock, Entities entities) {
+  record Parts(
+      RunPipeline pipeline,
+      RunAllWatches runAll,
+      BacktestEntity.Runner backtests,
+      Clock clock,
+      Entities entities) {
     static Parts notStarted(Entities entities) {
-      return new Parts(null, null, null, entities);
+      return new Parts(null, null, null, null, entities);
     }
 
     @Override
@@ -75,6 +81,11 @@ final class EntityTypes {
     @Override
     public RunAllWatches runAll() {
       return started(runAll);
+    }
+
+    @Override
+    public BacktestEntity.Runner backtests() {
+      return started(backtests);
     }
 
     @Override
@@ -107,6 +118,16 @@ final class EntityTypes {
             RunAllWatches runAll = parts.runAll();
             return Behaviors.setup(
                 ctx -> RunAllEntity.create(id, runAll, home.address(ctx.getSelf())));
+          },
+          Optional.empty());
+
+  static final EntityType<BacktestEntity.Command> BACKTEST =
+      new EntityType<>(
+          BacktestEntity.TYPE_KEY,
+          (id, parts, home) -> {
+            BacktestEntity.Runner runner = parts.backtests();
+            return Behaviors.setup(
+                ctx -> BacktestEntity.create(id, runner, home.address(ctx.getSelf())));
           },
           Optional.empty());
 
@@ -161,6 +182,7 @@ final class EntityTypes {
       List.of(
           ACCOUNT,
           RUN_ALL,
+          BACKTEST,
           WATCH,
           KEY_POOL,
           EMAIL,

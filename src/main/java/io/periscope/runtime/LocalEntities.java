@@ -7,6 +7,7 @@ import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.auth.MailBudgetEntity;
+import io.periscope.backtest.BacktestEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -47,8 +48,9 @@ public final class LocalEntities implements Entities {
 
   /** The entities without a run (all but watches and owners) start on their first message. */
   @Override
-  public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
-    this.parts = new EntityTypes.Parts(pipeline, runAll, clock, this);
+  public void start(
+      RunPipeline pipeline, RunAllWatches runAll, BacktestEntity.Runner backtests, Clock clock) {
+    this.parts = new EntityTypes.Parts(pipeline, runAll, backtests, clock, this);
   }
 
   @Override
@@ -64,6 +66,11 @@ public final class LocalEntities implements Entities {
   @Override
   public RecipientRef<RunAllEntity.Command> runAll(String owner) {
     return spawn(EntityTypes.RUN_ALL, owner);
+  }
+
+  @Override
+  public RecipientRef<BacktestEntity.Command> backtests(String owner) {
+    return spawn(EntityTypes.BACKTEST, owner);
   }
 
   @Override

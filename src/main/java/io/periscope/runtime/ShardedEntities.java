@@ -7,6 +7,7 @@ import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.IdentityLinkEntity;
 import io.periscope.auth.MailBudgetEntity;
+import io.periscope.backtest.BacktestEntity;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.TelegramChatsEntity;
 import io.periscope.channels.WebhookSecretEntity;
@@ -45,8 +46,9 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public void start(RunPipeline pipeline, RunAllWatches runAll, Clock clock) {
-    EntityTypes.Parts parts = new EntityTypes.Parts(pipeline, runAll, clock, this);
+  public void start(
+      RunPipeline pipeline, RunAllWatches runAll, BacktestEntity.Runner backtests, Clock clock) {
+    EntityTypes.Parts parts = new EntityTypes.Parts(pipeline, runAll, backtests, clock, this);
     for (EntityTypes.EntityType<?> type : EntityTypes.ALL) init(type, parts);
     ClusterMeters.register(system, EntityTypes.keys());
   }
@@ -87,6 +89,11 @@ public final class ShardedEntities implements Entities {
   @Override
   public RecipientRef<RunAllEntity.Command> runAll(String owner) {
     return ref(EntityTypes.RUN_ALL, owner);
+  }
+
+  @Override
+  public RecipientRef<BacktestEntity.Command> backtests(String owner) {
+    return ref(EntityTypes.BACKTEST, owner);
   }
 
   @Override

@@ -159,6 +159,8 @@ final class OwnerNotices {
               new RunRecord.DeliveryRecord(
                       channel, null, false, null, RunRecord.DeliveryRecord.PENDING, List.of(), null)
                   .asNotice(e.notice())));
+    // a notice of the account says nothing of the watch's streak
+    if (RunRecord.DeliveryRecord.NOTICE_ACCOUNT.equals(e.notice())) return state.withOutbox(owed);
     Streak s = state.failing();
     boolean told = RunRecord.DeliveryRecord.NOTICE_FAILING.equals(e.notice());
     return state
@@ -166,10 +168,49 @@ final class OwnerNotices {
         .withFailing(new Streak(s.failedRuns(), s.problem(), s.runId(), told));
   }
 
-  /** The run an outbox entry's deliveries show on: {@code <run>/<notice>} is the run's notice. */
+  /**
+   * The owner's notice of their account, owed on {@code channels} of the watch (those that owe it
+   * already left out); none when nothing is left to owe or the watch does not exist.
+   */
+  static Optional<WatchEntity.OwnerNoticed> ofAccount(
+      WatchEntity.State state, WatchEntity.OweAccountNotice cmd, Instant now, Duration retryFor) {
+    Watch watch = state.watch();
+    if (watch == null) return Optional.empty();
+    String owed = owedId(cmd.noticeId(), RunRecord.DeliveryRecord.NOTICE_ACCOUNT);
+    List<String> channels =
+        cmd.channels().stream().distinct().filter(c -> state.owed(owed, c).isEmpty()).toList();
+    if (channels.isEmpty()) return Optional.empty();
+    Alert alert =
+        new Alert(
+            watch.owner(),
+            null,
+            "Periscope",
+            Alert.Strength.NOTICE,
+            1,
+            cmd.summary(),
+            List.of(),
+            "",
+            now,
+            owed);
+    return Optional.of(
+        new WatchEntity.OwnerNoticed(
+            RunRecord.DeliveryRecord.NOTICE_ACCOUNT,
+            cmd.noticeId(),
+            channels,
+            alert,
+            now.plus(retryFor)));
+  }
+
+  /**
+   * The run an outbox entry's deliveries show on: {@code <run>/<notice>} is the run's notice (an
+   * account's notice shows on no run).
+   */
   static String runOf(String owedId) {
     for (String notice :
-        List.of(RunRecord.DeliveryRecord.NOTICE_FAILING, RunRecord.DeliveryRecord.NOTICE_RECOVERED))
+        List.of(
+            RunRecord.DeliveryRecord.NOTICE_FAILING,
+            RunRecord.DeliveryRecord.NOTICE_RECOVERED,
+            RunRecord.DeliveryRecord.NOTICE_ACCOUNT))
       if (owedId.endsWith("/" + notice))
         return owedId.substring(0, owedId.length() - notice.length() - 1);
     return owedId;

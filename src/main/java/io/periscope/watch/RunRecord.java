@@ -121,7 +121,8 @@ public record RunRecord(
    * first. Records written before retries have neither: their state follows from {@code ok}. {@code
    * notice} is null for the run's alert; for a notice to the watch's owner that this run set off,
    * what it said: {@link #NOTICE_FAILING} or {@link #NOTICE_RECOVERED} (docs/runs.md, "Operational
-   * alerts").
+   * alerts"); {@link #NOTICE_ACCOUNT} for a notice of the owner's account that this watch's
+   * channels carry (a spent budget), which no run set off.
    */
   public record DeliveryRecord(
       String channel,
@@ -135,6 +136,7 @@ public record RunRecord(
       implements JsonSerializable {
     public static final String NOTICE_FAILING = "failing";
     public static final String NOTICE_RECOVERED = "recovered";
+    public static final String NOTICE_ACCOUNT = "account";
 
     public static final String DELIVERED = "delivered";
     public static final String FAILED = "failed";

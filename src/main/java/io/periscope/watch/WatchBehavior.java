@@ -28,6 +28,7 @@ import io.periscope.watch.WatchEntity.Get;
 import io.periscope.watch.WatchEntity.GetRun;
 import io.periscope.watch.WatchEntity.GetRuns;
 import io.periscope.watch.WatchEntity.HeldReleased;
+import io.periscope.watch.WatchEntity.OweAccountNotice;
 import io.periscope.watch.WatchEntity.OwesRun;
 import io.periscope.watch.WatchEntity.OwnerNoticed;
 import io.periscope.watch.WatchEntity.Passivation;
@@ -229,9 +230,25 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
     if (command instanceof GetRuns getRuns) return onGetRuns(state, getRuns);
     if (command instanceof TrimJournal trim) return onTrimJournal(state, trim);
     if (command instanceof GetRun getRun) return onGetRun(state, getRun);
+    if (command instanceof OweAccountNotice owe) return onOweAccountNotice(state, owe);
     if (command instanceof Stop)
       return running || !attempting.isEmpty() ? Effect().stash() : Effect().stop().thenNoReply();
     throw new IllegalArgumentException("unknown watch command " + command.getClass().getName());
+  }
+
+  private ReplyEffect<Event, State> onOweAccountNotice(State state, OweAccountNotice cmd) {
+    if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
+    Optional<OwnerNoticed> notice =
+        OwnerNotices.ofAccount(state, cmd, clock.instant(), retry.retryFor());
+    if (notice.isEmpty()) return Effect().reply(cmd.replyTo(), StatusReply.ack());
+    String owed = notice.get().alert().runId();
+    return persistAll(state, List.of(notice.get()))
+        .thenRun(
+            s ->
+                s.outbox().stream()
+                    .filter(p -> p.runId().equals(owed) && !attempting.contains(p.key()))
+                    .forEach(this::scheduleAttempt))
+        .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 
   private ReplyEffect<Event, State> onGetRuns(State state, GetRuns cmd) {

@@ -465,6 +465,21 @@ public final class WatchEntity {
   public record Fire(Instant due) implements Command {}
 
   /**
+   * Owes the owner a notice of their account on {@code channels} of this watch's (a spent budget of
+   * the month): owed in the outbox under {@code noticeId}, which says what it tells, and delivered
+   * like an alert, retried until DELIVERY_RETRY_FOR; acknowledged once owed. A channel already
+   * owing that notice is not owed it twice. Refused (watch not found) for a watch that does not
+   * exist.
+   */
+  public record OweAccountNotice(
+      String noticeId, List<String> channels, String summary, ActorRef<StatusReply<Done>> replyTo)
+      implements Command {
+    public OweAccountNotice {
+      channels = List.copyOf(channels);
+    }
+  }
+
+  /**
    * Sharding's stop message (passivation, hand-over): the entity stops once the run in flight, if
    * any, is recorded and delivered.
    */
@@ -609,8 +624,10 @@ public final class WatchEntity {
   /**
    * The watch's owner is told, on {@code channels}, that it keeps failing or that it recovered
    * ({@code notice}: {@link RunRecord.DeliveryRecord#NOTICE_FAILING} or {@link
-   * RunRecord.DeliveryRecord#NOTICE_RECOVERED}), as run {@code runId} called for: each delivery of
-   * {@code alert} is owed until {@code retryUntil}, like an alert's ({@link OwnerNotices}).
+   * RunRecord.DeliveryRecord#NOTICE_RECOVERED}), as run {@code runId} called for, or of their
+   * account ({@link RunRecord.DeliveryRecord#NOTICE_ACCOUNT}, {@code runId} the notice's id): each
+   * delivery of {@code alert} is owed until {@code retryUntil}, like an alert's ({@link
+   * OwnerNotices}).
    */
   public record OwnerNoticed(
       String notice, String runId, List<String> channels, Alert alert, Instant retryUntil)

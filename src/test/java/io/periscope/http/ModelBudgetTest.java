@@ -49,6 +49,8 @@ public class ModelBudgetTest {
   public static void start() throws Exception {
     feeds = new FakeUpstream(Duration.ZERO, Duration.ZERO, false, 1);
     hook = new MockWebServer();
+    // a flaky receiver: the first delivery fails, the retry gets through
+    hook.enqueue(new MockResponse().setResponseCode(503));
     for (int i = 0; i < 5; i++) hook.enqueue(new MockResponse().setResponseCode(200));
     hook.start(java.net.InetAddress.getLoopbackAddress(), 0);
     model =
@@ -68,7 +70,11 @@ public class ModelBudgetTest {
                         "periscope.model.api-keys",
                         "sk-model-budget-test-0001",
                         "periscope.quotas.model-tokens-per-month",
-                        1000))
+                        1000,
+                        "periscope.notify.retry.first-backoff",
+                        "200ms",
+                        "periscope.notify.retry.max-backoff",
+                        "400ms"))
                 .withFallback(TestJournals.h2())
                 .resolve());
     root = service.signedIn("root", "admin");
@@ -162,12 +168,16 @@ public class ModelBudgetTest {
     assertEquals("modelTokensPerMonth", dry.get("quota").asText());
     assertEquals(asked, model.questions().size());
 
-    // told once on the channels of its watches (two watches, one channel), whatever was refused
-    RecordedRequest notice = hook.takeRequest(10, TimeUnit.SECONDS);
-    assertTrue("the owner is told", notice != null);
-    String told = notice.getBody().readUtf8();
+    // told once on the channels of its watches (two watches, one channel), whatever was refused,
+    // through a watch's outbox: the receiver's failure is retried until it takes the notice
+    RecordedRequest failed = hook.takeRequest(10, TimeUnit.SECONDS);
+    assertTrue("the owner is told", failed != null);
+    String told = failed.getBody().readUtf8();
     assertTrue(told, told.contains("budget of 1000 model tokens a month is spent"));
-    assertEquals("told once", null, hook.takeRequest(1, TimeUnit.SECONDS));
+    RecordedRequest retried = hook.takeRequest(10, TimeUnit.SECONDS);
+    assertTrue("the failed delivery is retried", retried != null);
+    assertEquals(told, retried.getBody().readUtf8());
+    assertEquals("told once", null, hook.takeRequest(2, TimeUnit.SECONDS));
 
     // raised: the next scheduled run judges the item the skipped one left unseen
     json(

@@ -104,7 +104,8 @@ public class EntityRunAllTest {
             concurrency,
             new RepeatedAlerts(
                 LoggedAlerts.create(), java.time.Clock.systemUTC(), Duration.ofHours(1)));
-    entities.start(pipeline, runAll, java.time.Clock.systemUTC());
+    entities.start(
+        pipeline, runAll, (candidate, runs, progress) -> null, java.time.Clock.systemUTC());
     for (String id : enabledThenDisabled) {
       boolean enabled = !id.startsWith("off");
       Watch w =

@@ -71,6 +71,7 @@ public class EntityTypesTest {
       entities.start(
           noRuns,
           (owner, watchIds, progress) -> CompletableFuture.completedFuture((RunAllResult) null),
+          (candidate, runs, progress) -> new CompletableFuture<>(),
           Clock.systemUTC());
       List<ActorRef<?>> started =
           EntityTypes.ALL.stream().<ActorRef<?>>map(type -> entities.spawn(type, "probe")).toList();

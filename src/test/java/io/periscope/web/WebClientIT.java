@@ -744,6 +744,39 @@ public class WebClientIT {
       assertTrue(usage, usage.contains("This month: 2,040 tokens (1,800 in, 240 out) in 1 call"));
       browser.assertAccessible("usage");
       browser.screenshot("usage");
+
+      // the month's budgets against what it used: tokens spent, cost not
+      assertEquals(
+          200,
+          api.send(
+                  "PUT",
+                  service.uri("/admin/users/vanya/quotas"),
+                  adminToken,
+                  "{\"modelTokensPerMonth\": 2000, \"modelCostPerMonth\": 0.05}")
+              .statusCode());
+      browser.open("/usage");
+      browser.heading("Model usage");
+      WebElement tokens =
+          browser.waitFor(By.xpath("//li[contains(@class,'budget') and contains(@class,'spent')]"));
+      assertTrue(tokens.getText(), tokens.getText().startsWith("Tokens:"));
+      assertTrue(tokens.getText(), tokens.getText().contains("2,040 of 2,000 tokens (102%)"));
+      assertTrue(
+          tokens.getText(), tokens.getText().contains("spent: scheduled runs call no model"));
+      WebElement money =
+          browser.waitFor(
+              By.xpath("//li[contains(@class,'budget') and not(contains(@class,'spent'))]"));
+      assertTrue(money.getText(), money.getText().startsWith("Cost:"));
+      assertTrue(money.getText(), money.getText().contains("0.0069 of 0.05 (14%)"));
+      assertTrue(money.getText(), money.getText().contains("resets"));
+      assertEquals(
+          "a meter per budget",
+          2L,
+          browser.driver.executeScript(
+              "return document.querySelectorAll('.budgets meter').length"));
+      browser.assertAccessible("usage with budgets");
+      browser.driver.executeScript(
+          "arguments[0].scrollIntoView()", browser.driver.findElement(By.cssSelector(".budgets")));
+      browser.screenshot("usage-budgets");
       noConsoleErrors();
     } finally {
       api.send("DELETE", service.uri("/admin/model"), adminToken, null);
