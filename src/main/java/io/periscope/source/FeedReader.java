@@ -46,8 +46,8 @@ import org.jsoup.nodes.Element;
  * result goes to Rome as a JDOM document ({@link FeedDocument}), and Rome maps the formats and
  * their modules (Dublin Core dates, {@code content:encoded}) to its model; its entries become
  * entries here. Rome's values are then made what a watch needs: texts plain, links resolved against
- * the {@code xml:base} in scope and the feed's final URL, and a date Rome could not read read by
- * {@link FeedDates}. JSON Feed, which Rome does not read, is mapped here.
+ * the {@code xml:base} in scope and the feed's final URL, and dates read by {@link FeedDates}
+ * before Rome's own (which misreads some). JSON Feed, which Rome does not read, is mapped here.
  */
 public final class FeedReader {
   /** An entry as the feed gives it; links resolved, texts plain. */
@@ -190,9 +190,9 @@ public final class FeedReader {
     String summary = item.getDescription() == null ? null : html(item.getDescription().getValue());
     if (summary == null && item.getContent() != null) summary = html(item.getContent().getValue());
     if (summary == null) summary = html(childText(e, "summary"));
-    Instant published = instant(item.getPubDate());
+    Instant published = date(e, RSS_DATES);
+    if (published == null) published = instant(item.getPubDate());
     if (published == null) published = dcDate(item.getModule(DCModule.URI));
-    if (published == null) published = date(e, RSS_DATES);
     return new Entry(
         id,
         plain(item.getTitle()),
@@ -209,13 +209,13 @@ public final class FeedReader {
     if (summary == null && !entry.getContents().isEmpty()) {
       summary = atomText(entry.getContents().get(0));
     }
-    Instant published = instant(entry.getPublished());
+    Instant published = date(e, ATOM_DATES);
+    if (published == null) published = instant(entry.getPublished());
     if (published == null) published = instant(entry.getIssued());
     if (published == null) published = instant(entry.getCreated());
     if (published == null) published = instant(entry.getUpdated());
     if (published == null) published = instant(entry.getModified());
     if (published == null) published = dcDate(entry.getModule(DCModule.URI));
-    if (published == null) published = date(e, ATOM_DATES);
     List<String> enclosures = new ArrayList<>();
     for (Link l : entry.getOtherLinks()) {
       if ("enclosure".equalsIgnoreCase(strip(l.getRel())))
@@ -348,8 +348,10 @@ public final class FeedReader {
   }
 
   /**
-   * The first date of the named elements (any prefix, any case) that {@link FeedDates} reads: the
-   * forms Rome's date parser leaves null ({@code 8:19 pm CEST}, {@code 2020/1/10 14:33:00}).
+   * The first date of the named elements (any prefix, any case) that {@link FeedDates} reads. It
+   * comes before Rome's: Rome's parser leaves forms real feeds use null ({@code 8:19 pm CEST},
+   * {@code 2020/1/10 14:33:00}) and reads more than three sub-second digits as milliseconds, moving
+   * {@code 05.123456} by two minutes; Rome's date counts where this reads none.
    */
   private static Instant date(org.jdom2.Element entry, List<String> names) {
     for (String name : names) {

@@ -421,4 +421,14 @@ public class FeedReaderTest {
         read("<CHANNEL><ITEM HREF=\"http://www.example.org/\"></ITEM></CHANNEL>");
     assertEquals("http://www.example.org/", read.entries().get(0).link());
   }
+
+  @Test
+  public void subSecondDigitsPastMillisecondsStayInTheSecond() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>a</id>"
+                + "<published>2024-01-02T03:04:05.123456Z</published></entry></feed>"
+                + "");
+    assertEquals(Instant.parse("2024-01-02T03:04:05.123456Z"), read.entries().get(0).published());
+  }
 }
