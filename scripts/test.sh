@@ -72,6 +72,13 @@ fi
 command -v kubectl >/dev/null ||
   fail "the manifests' tests need a current kubectl on PATH (Debian's 1.20 is too old for kubectl kustomize): https://kubernetes.io/docs/tasks/tools/"
 
+# The backup drill (BackupRestoreTest) runs pg_dump and pg_restore, of the test server's major version or newer;
+# the image's health check (DockerfileTest) runs curl.
+for tool in pg_dump pg_restore curl; do
+  command -v "$tool" >/dev/null ||
+    fail "the backup drill and the image's health check need $tool: apt-get install postgresql-client curl"
+done
+
 if [ "${1:-}" = --check ]; then
   echo "test.sh: ready: Chromium $chromium, chromedriver $chromedriver, $(command -v promtool), $(command -v kubectl); the tests find or start PostgreSQL"
   exit 0

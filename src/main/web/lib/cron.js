@@ -52,6 +52,25 @@ export function parse(expression) {
   }
 }
 
+const FIELD_NAMES = ['minute', 'hour', 'day of the month', 'month', 'weekday'];
+
+/**
+ * Why an expression is not a schedule, in a person's words (the service's own for the same
+ * mistakes), or null when it is one.
+ */
+export function problem(expression) {
+  const fields = (expression || '').trim().split(/\s+/).filter(Boolean);
+  if (fields.length !== 5) return `it has ${fields.length} parts; it needs five (minute hour day month weekday)`;
+  for (let i = 0; i < 5; i++) {
+    try {
+      parseField(fields[i], i);
+    } catch {
+      return `its ${FIELD_NAMES[i]} is ${fields[i]}, which must be from ${RANGES[i][0]} to ${RANGES[i][1]}${i === 3 ? ' or a month’s name' : i === 4 ? ' or a day’s name' : ''}`;
+    }
+  }
+  return null;
+}
+
 function matchesDay(cron, d) {
   const dom = cron.sets[2].has(d.getUTCDate());
   const dow = cron.sets[4].has(d.getUTCDay());

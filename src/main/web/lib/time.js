@@ -27,3 +27,13 @@ export function duration(ms) {
   if (ms < 60000) return `${(ms / 1000).toFixed(1)} s`;
   return `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
 }
+
+// dateStyle and timeStyle take no timeZoneName: the same fields, spelled out
+const zoned = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+
+/** A time in the person's zone with the zone named, where times of several zones meet (history). */
+export function whenZoned(iso) {
+  if (!iso) return '';
+  const d = iso instanceof Date ? iso : new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : zoned.format(d);
+}

@@ -2,6 +2,7 @@
 import { h } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
+import { forPerson } from './forms.js';
 
 /** What a refusal means for the person: which integration is missing, when to retry, … */
 export function explain(error) {
@@ -70,7 +71,7 @@ export function Field({ label, hint, issues = [], children, render }) {
     render({ id, 'aria-describedby': describedBy, 'aria-invalid': issues.length ? 'true' : undefined }),
     hint ? h('p', { class: 'hint', id: hintId }, hint) : null,
     issues.length
-      ? h('ul', { class: 'issues', id: issueId }, issues.map((i) => h('li', null, i.message)))
+      ? h('ul', { class: 'issues', id: issueId }, issues.map((i) => h('li', null, forPerson(label, i.message))))
       : null,
     children,
   );
@@ -165,3 +166,12 @@ export const Button = ({ busy, children, kind = 'secondary', ...props }) =>
     { type: 'button', ...props, class: `button ${kind}`, disabled: busy || props.disabled, 'aria-busy': busy ? 'true' : undefined },
     children,
   );
+
+/** Facts as a definition list; a fact without a value is left out. */
+export function Facts({ items }) {
+  return h(
+    'dl',
+    { class: 'facts' },
+    items.filter(([, v]) => v !== null && v !== undefined && v !== '').flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
+  );
+}

@@ -25,7 +25,7 @@ function Preview({ source }) {
   return h(
     'div',
     null,
-    h(Button, { busy: preview.busy, onClick: run, 'aria-label': `Preview the search ${source.value}` }, 'Preview results'),
+    h(Button, { busy: preview.busy, onClick: run, 'aria-label': `Preview results of the search ${source.value}` }, 'Preview results'),
     h(ErrorMessage, { error: preview.error }),
     candidates
       ? candidates.length

@@ -1,11 +1,15 @@
-// Create and edit a watch with the full schema; the service's 400 issues appear at their fields.
+// Create and edit a watch with the full schema; the service's 400 issues appear at their fields, in
+// a person's words, summed up at the top of the form (lib/forms.js); channels are picked by kind
+// (lib/channels.js). On a wide screen the form is two columns: what to watch, and how to tell.
 import { h } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { del, enc, get, post, put } from '../lib/api.js';
-import { LOCAL_ZONE, PRESETS, describe, nextTimes, timeZones } from '../lib/cron.js';
+import { ChannelFields } from '../lib/channels.js';
+import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from '../lib/cron.js';
+import { FormErrors, forPerson } from '../lib/forms.js';
 import { TIERS } from '../lib/outcomes.js';
 import { navigate, Link } from '../lib/router.js';
-import { when } from '../lib/time.js';
+import { whenZoned } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
 import { thisBrowsersDevice } from './devices.js';
 import { DryRunReport } from './dryrun.js';
@@ -61,21 +65,7 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
     'fieldset',
     null,
     h('legend', null, `Source ${index + 1}`),
-    h(
-      'div',
-      { class: 'row' },
-      h(Select, { label: 'Type', value: source.type, onChange: (v) => set('type', v), options: [['search', 'Web search'], ['rss', 'RSS or Atom feed']], issues: at('type') }),
-      h(Select, { label: 'Trust', value: source.trust || '', onChange: (v) => set('trust', v), options: [['', 'Not set'], ...TIERS], issues: at('trust') }),
-      h(TextField, {
-        label: 'Recency (days)',
-        type: 'number',
-        min: 1,
-        max: 3650,
-        value: source.recencyDays ?? '',
-        onInput: (v) => set('recencyDays', v === '' ? undefined : Number(v)),
-        issues: at('recencyDays'),
-      }),
-    ),
+    h(Select, { label: 'Type', value: source.type, onChange: (v) => set('type', v), options: [['search', 'Web search'], ['rss', 'RSS or Atom feed']], issues: at('type') }),
     h(TextField, {
       label: source.type === 'rss' ? 'Feed URL' : 'Search query',
       value: source.value,
@@ -84,6 +74,33 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
       hint: source.type === 'rss' ? 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' : undefined,
     }),
     source.type === 'rss' ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) }) : null,
+    h(
+      'details',
+      { class: 'advanced', open: !!(source.trust || source.recencyDays) },
+      h('summary', null, 'Trust and recency'),
+      h(
+        'div',
+        { class: 'row' },
+        h(Select, {
+          label: 'Trust',
+          value: source.trust || '',
+          onChange: (v) => set('trust', v),
+          options: [['', 'Not set'], ...TIERS],
+          issues: at('trust'),
+          hint: 'How far you trust this source: one official source is enough to confirm an alert; less trusted ones need others that agree.',
+        }),
+        h(TextField, {
+          label: 'Recency (days)',
+          type: 'number',
+          min: 1,
+          max: 3650,
+          value: source.recencyDays ?? '',
+          onInput: (v) => set('recencyDays', v === '' ? undefined : Number(v)),
+          issues: at('recencyDays'),
+          hint: 'Only items from this many last days are judged. Empty: no limit.',
+        }),
+      ),
+    ),
     removable ? h(Button, { onClick: onRemove, kind: 'danger' }, `Remove source ${index + 1}`) : null,
   );
 }
@@ -138,7 +155,10 @@ export function watchesPerFolder(listed) {
   return out;
 }
 
-const slug = (name) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50) || 'feeds';
+const slug = (name, length = 50) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, length);
+
+/** A watch's identifier made from its name: the characters an identifier takes, at most 64. */
+const identifierFrom = (name) => slug(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''), 64).replace(/-+$/, '');
 
 /**
  * "Import OPML": a reader's export read by the service, its feeds added as this watch's sources (up
@@ -170,7 +190,7 @@ function OpmlImport({ sources, onSources, form }) {
     bulk.act(async () => {
       const made = [];
       for (const w of watchesPerFolder(listed)) {
-        const body = { ...form, id: `opml-${slug(w.name)}`, name: w.name, sources: w.feeds.map((f) => ({ type: 'rss', value: f.url })) };
+        const body = { ...form, id: `opml-${slug(w.name) || 'feeds'}`, name: w.name, sources: w.feeds.map((f) => ({ type: 'rss', value: f.url })) };
         made.push(await post('/watches', body));
         setCreated([...made]);
       }
@@ -208,6 +228,7 @@ function ScheduleField({ value, onInput, issues, zone, onZone, zoneIssues }) {
   const preset = PRESETS.find(([, cron]) => cron === value.trim());
   const shownZone = zone || 'UTC'; // the service's default when the field is left empty
   const next = nextTimes(value, 3, new Date(), shownZone);
+  const wrong = problem(value);
   return h(
     'fieldset',
     null,
@@ -224,38 +245,8 @@ function ScheduleField({ value, onInput, issues, zone, onZone, zoneIssues }) {
     h(
       'div',
       { 'aria-live': 'polite' },
-      h('p', { class: 'meta' }, describe(value, shownZone)),
-      next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(when).join(' · ')) : null,
-    ),
-  );
-}
-
-function ChannelFields({ channels, onChange, error }) {
-  const device = thisBrowsersDevice();
-  const set = (i, v) => onChange(channels.map((c, j) => (j === i ? v : c)));
-  return h(
-    'fieldset',
-    null,
-    h('legend', null, 'Channels'),
-    h(
-      'p',
-      { class: 'hint' },
-      'Where alerts go: telegram, telegram:<chat id>, email:<address>, webhook:<URL>, ntfy:<topic URL>, slack:<webhook URL>, discord:<webhook URL>, or push (your registered browsers).',
-    ),
-    channels.map((c, i) =>
-      h(
-        'div',
-        { class: 'row', key: i },
-        h(TextField, { label: `Channel ${i + 1}`, value: c, onInput: (v) => set(i, v), issues: issuesAt(error, ['channels', i]) }),
-        h(Button, { kind: 'danger', onClick: () => onChange(channels.filter((_, j) => j !== i)) }, `Remove channel ${i + 1}`),
-      ),
-    ),
-    h(Issues, { issues: (error?.issues || []).filter((i) => JSON.stringify(i.path) === '["channels"]') }),
-    h(
-      'div',
-      { class: 'actions' },
-      h(Button, { onClick: () => onChange([...channels, '']) }, 'Add a channel'),
-      device && !channels.includes('push') ? h(Button, { onClick: () => onChange([...channels, 'push']) }, 'Alert this browser (push)') : null,
+      wrong ? h('p', { class: 'schedule-problem' }, forPerson('The schedule', `is not valid yet: ${wrong}`)) : h('p', { class: 'meta' }, describe(value, shownZone)),
+      next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(whenZoned).join(' · ')) : null,
     ),
   );
 }
@@ -289,6 +280,7 @@ function QuietFields({ quietHours, digest, onQuiet, onDigest, error }) {
       onChange: onDigest,
       options: [['none', 'No digest: each alert as it comes'], ['hourly', 'Hourly: one message at the top of each hour'], ['daily', 'Daily: one message at 08:00']],
       issues: issuesAt(error, ['digest']),
+      hint: 'A digest gathers the alerts of an hour or a day into one message.',
     }),
   );
 }
@@ -306,11 +298,16 @@ function quietBody(quietHours) {
  */
 export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watch', extra }) {
   const [w, setW] = useState(initial);
+  // a new watch's identifier follows its name until the person writes one
+  const [ownId, setOwnId] = useState(!!initial.id);
+  const form = useRef(null);
   const save = useAction();
   const trial = useAction();
   const [tested, setTested] = useState(null);
   const [last, setLast] = useState(null);
   const set = (k, v) => setW((x) => ({ ...x, [k]: v }));
+  const setName = (name) => setW((x) => ({ ...x, name, ...(creating && !ownId ? { id: identifierFrom(name) } : {}) }));
+  const weak = w.weakThreshold !== undefined && w.weakThreshold !== null;
   const body = () => ({
     ...w,
     channels: w.channels.filter((c) => c.trim() !== ''),
@@ -337,60 +334,87 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const not = last === 'test' ? 'tested' : 'saved';
   return h(
     'form',
-    { class: 'form editor', noValidate: true, onSubmit: (ev) => (ev.preventDefault(), submit()) },
-    creating ? h(TextField, { label: 'Identifier', value: w.id, onInput: (v) => set('id', v), issues: issuesAt(e, ['id']), hint: 'Letters, digits, dot, dash and underscore; it cannot change later.' }) : null,
-    h(TextField, { label: 'Name', value: w.name, onInput: (v) => set('name', v), issues: issuesAt(e, ['name']) }),
-    h(TextArea, { label: 'Condition', value: w.condition, onInput: (v) => set('condition', v), issues: issuesAt(e, ['condition']), hint: 'In plain English: what must happen for you to be alerted.' }),
-    w.sources.map((s, i) =>
-      h(SourceFields, {
-        key: i,
-        source: s,
-        index: i,
-        error: e,
-        removable: w.sources.length > 1,
-        onChange: (next) => set('sources', w.sources.map((x, j) => (j === i ? next : x))),
-        onRemove: () => set('sources', w.sources.filter((_, j) => j !== i)),
-      }),
-    ),
-    h(Issues, { issues: (e?.issues || []).filter((i) => JSON.stringify(i.path) === '["sources"]') }),
-    h(Button, { onClick: () => set('sources', [...w.sources, { type: 'search', value: '' }]) }, 'Add a source'),
-    h(OpmlImport, {
-      sources: w.sources,
-      onSources: (v) => set('sources', v.length ? v : [{ type: 'search', value: '' }]),
-      form: { condition: w.condition, schedule: w.schedule, timeZone: w.timeZone?.trim() || null, threshold: w.threshold, channels: w.channels.filter((c) => c.trim() !== ''), enabled: w.enabled },
-    }),
-    h(ScheduleField, {
-      value: w.schedule,
-      onInput: (v) => set('schedule', v),
-      issues: issuesAt(e, ['schedule']),
-      zone: w.timeZone ?? '',
-      onZone: (v) => set('timeZone', v),
-      zoneIssues: issuesAt(e, ['timeZone']),
-    }),
-    h(Slider, { label: 'Threshold', value: w.threshold, onInput: (v) => set('threshold', v), issues: issuesAt(e, ['threshold']), hint: 'How sure the model must be before you are alerted.' }),
-    h(
-      'label',
-      { class: 'switch' },
-      h('input', {
-        type: 'checkbox',
-        checked: w.weakThreshold !== undefined && w.weakThreshold !== null,
-        onChange: (ev) => setW((x) => {
-          const { weakThreshold, ...rest } = x;
-          return ev.target.checked ? { ...rest, weakThreshold: Math.max(0, Math.round((x.threshold - 0.3) * 100) / 100) } : rest;
-        }),
-      }),
-      h('span', null, 'Also send weaker, unconfirmed alerts'),
-    ),
-    w.weakThreshold !== undefined && w.weakThreshold !== null
-      ? h(Slider, { label: 'Weak threshold', value: w.weakThreshold, onInput: (v) => set('weakThreshold', v), issues: issuesAt(e, ['weakThreshold']) })
-      : null,
-    h(ChannelFields, { channels: w.channels, onChange: (v) => set('channels', v), error: e }),
-    h(QuietFields, { quietHours: w.quietHours, digest: w.digest, onQuiet: (v) => set('quietHours', v), onDigest: (v) => set('digest', v), error: e }),
-    h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
-    h(ErrorMessage, { error: e && !e.issues.length ? e : e && { ...e, message: `The watch was not ${not}: see the fields marked above.`, issues: e.issues.filter((i) => !i.path?.length) } }),
+    { class: 'form editor', noValidate: true, ref: form, onSubmit: (ev) => (ev.preventDefault(), submit()) },
+    h(FormErrors, { error: e, form, done: not }),
     h(
       'div',
-      { class: 'actions' },
+      { class: 'editor-what' },
+      h(TextField, { label: 'Name', value: w.name, onInput: setName, issues: issuesAt(e, ['name']) }),
+      creating
+        ? h(TextField, {
+            label: 'Identifier',
+            value: w.id,
+            onInput: (v) => (setOwnId(true), set('id', v)),
+            issues: issuesAt(e, ['id']),
+            spellcheck: false,
+            hint: 'Made from the name; change it now if you like: letters, digits, dot, dash and underscore. It is the watch’s address and cannot change once saved.',
+          })
+        : null,
+      h(TextArea, { label: 'Condition', value: w.condition, onInput: (v) => set('condition', v), issues: issuesAt(e, ['condition']), hint: 'In plain English: what must happen for you to be alerted.' }),
+      w.sources.map((s, i) =>
+        h(SourceFields, {
+          key: i,
+          source: s,
+          index: i,
+          error: e,
+          removable: w.sources.length > 1,
+          onChange: (next) => set('sources', w.sources.map((x, j) => (j === i ? next : x))),
+          onRemove: () => set('sources', w.sources.filter((_, j) => j !== i)),
+        }),
+      ),
+      h(Issues, { issues: (e?.issues || []).filter((i) => JSON.stringify(i.path) === '["sources"]') }),
+      h(Button, { onClick: () => set('sources', [...w.sources, { type: 'search', value: '' }]) }, 'Add a source'),
+      h(OpmlImport, {
+        sources: w.sources,
+        onSources: (v) => set('sources', v.length ? v : [{ type: 'search', value: '' }]),
+        form: { condition: w.condition, schedule: w.schedule, timeZone: w.timeZone?.trim() || null, threshold: w.threshold, channels: w.channels.filter((c) => c.trim() !== ''), enabled: w.enabled },
+      }),
+    ),
+    h(
+      'div',
+      { class: 'editor-how' },
+      h(ScheduleField, {
+        value: w.schedule,
+        onInput: (v) => set('schedule', v),
+        issues: issuesAt(e, ['schedule']),
+        zone: w.timeZone ?? '',
+        onZone: (v) => set('timeZone', v),
+        zoneIssues: issuesAt(e, ['timeZone']),
+      }),
+      h(Slider, { label: 'Threshold', value: w.threshold, onInput: (v) => set('threshold', v), issues: issuesAt(e, ['threshold']), hint: 'How sure the model must be before you are alerted.' }),
+      h(ChannelFields, { channels: w.channels, onChange: (v) => set('channels', v), error: e, watchId: creating ? null : w.id, device: thisBrowsersDevice() }),
+      h(
+        'details',
+        { class: 'advanced', open: !!(weak || w.quietHours || (w.digest && w.digest !== 'none')) },
+        h('summary', null, 'Advanced: weak alerts, quiet hours, digest'),
+        h(
+          'fieldset',
+          null,
+          h('legend', null, 'Weak alerts'),
+          h('p', { class: 'hint' }, 'An alert is confirmed when the model is at least as sure as the threshold and trusted sources agree. A weak alert says “possibly” for less: more alerts, more of them wrong.'),
+          h(
+            'label',
+            { class: 'switch' },
+            h('input', {
+              type: 'checkbox',
+              checked: weak,
+              onChange: (ev) =>
+                setW((x) => {
+                  const { weakThreshold, ...rest } = x;
+                  return ev.target.checked ? { ...rest, weakThreshold: Math.max(0, Math.round((x.threshold - 0.3) * 100) / 100) } : rest;
+                }),
+            }),
+            h('span', null, 'Also send weaker, unconfirmed alerts'),
+          ),
+          weak ? h(Slider, { label: 'Weak threshold', value: w.weakThreshold, onInput: (v) => set('weakThreshold', v), issues: issuesAt(e, ['weakThreshold']), hint: 'From this certainty on, a weak alert is sent.' }) : null,
+        ),
+        h(QuietFields, { quietHours: w.quietHours, digest: w.digest, onQuiet: (v) => set('quietHours', v), onDigest: (v) => set('digest', v), error: e }),
+      ),
+      h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
+    ),
+    h(
+      'div',
+      { class: 'actions editor-actions' },
       h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, submitLabel),
       h(Button, { busy: trial.busy, onClick: test }, trial.busy ? 'Testing…' : 'Test'),
       extra,

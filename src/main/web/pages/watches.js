@@ -28,12 +28,18 @@ function WatchRow({ watch, last, onChanged }) {
   const run = useAction();
   const [running, setRunning] = useState(null);
   const [result, setResult] = useState(null);
+  // the switch shows the person's choice while the service takes it, and goes back only if refused
+  const [pending, setPending] = useState(null);
   const next = watch.enabled ? nextTimes(watch.schedule, 1, new Date(), watch.timeZone)[0] : null;
   const shown = result || last;
-  const setEnabled = (enabled) =>
-    toggle.act(async () => {
-      onChanged(await put(`/watches/${enc(watch.id)}`, { ...editable(watch), enabled }));
-    });
+  const setEnabled = (enabled) => {
+    setPending(enabled);
+    toggle
+      .act(async () => {
+        onChanged(await put(`/watches/${enc(watch.id)}`, { ...editable(watch), enabled }));
+      })
+      .finally(() => setPending(null));
+  };
   const runNow = () =>
     run.act(async () => {
       setRunning(Date.now());
@@ -71,13 +77,15 @@ function WatchRow({ watch, last, onChanged }) {
         h('input', {
           type: 'checkbox',
           role: 'switch',
-          checked: watch.enabled,
-          disabled: toggle.busy,
-          onChange: (e) => setEnabled(e.target.checked),
+          checked: pending ?? watch.enabled,
+          'aria-busy': pending !== null ? 'true' : undefined,
+          onChange: (e) => pending === null && setEnabled(e.target.checked),
         }),
         h('span', null, 'Enabled', h('span', { class: 'visually-hidden' }, `: ${watch.name}`)),
+        pending !== null ? h('span', { class: 'meta', role: 'status' }, 'Saving…') : null,
       ),
-      h(Button, { busy: run.busy, onClick: runNow, 'aria-label': `Run ${watch.name} now` }, run.busy ? 'Running…' : 'Run now'),
+      // the visible words begin the accessible name (WCAG 2.5.3), the watch's name follows them
+      h(Button, { busy: run.busy, onClick: runNow }, run.busy ? 'Running…' : 'Run now', h('span', { class: 'visually-hidden' }, `: ${watch.name}`)),
       h(Link, { href: `/watch/${enc(watch.id)}/edit`, class: 'button secondary', 'aria-label': `Edit ${watch.name}` }, 'Edit'),
     ),
   );

@@ -60,6 +60,9 @@ public class KubernetesManifestsTest {
   private static final Set<String> WORKLOADS =
       Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job");
 
+  /** The kind whose spec.jobTemplate.spec.template is a pod. */
+  private static final String CRON_JOB = "CronJob";
+
   @Parameters(name = "{0}")
   public static List<String> overlays() {
     return List.of("single", CLUSTER);
@@ -232,10 +235,11 @@ public class KubernetesManifestsTest {
   private Map<String, JsonNode> podTemplates() {
     Map<String, JsonNode> pods = new TreeMap<>();
     for (JsonNode m : manifests) {
-      if (WORKLOADS.contains(m.path("kind").asText())) {
+      String kind = m.path("kind").asText();
+      if (WORKLOADS.contains(kind) || kind.equals(CRON_JOB)) {
         pods.put(
-            m.path("kind").asText() + " " + m.at("/metadata/name").asText(),
-            m.at("/spec/template"));
+            kind + " " + m.at("/metadata/name").asText(),
+            m.at(kind.equals(CRON_JOB) ? "/spec/jobTemplate/spec/template" : "/spec/template"));
       }
     }
     return pods;
@@ -452,7 +456,10 @@ public class KubernetesManifestsTest {
     Map<String, JsonNode> pods = podTemplates();
     assertEquals(
         cluster()
-            ? Set.of("Deployment periscope", "StatefulSet periscope-postgres")
+            ? Set.of(
+                "Deployment periscope",
+                "StatefulSet periscope-postgres",
+                "CronJob periscope-backup")
             : Set.of("Deployment periscope"),
         pods.keySet());
     pods.forEach(
@@ -672,6 +679,53 @@ public class KubernetesManifestsTest {
             .containsAll(strings(postgres.at("/spec/selector/matchLabels")).entrySet()));
   }
 
+  /**
+   * The nightly backup dumps the database the nodes use, as the user they use, with the password of
+   * their Secret, onto a volume of its own, one dump at a time, with a pg_dump no older than the
+   * try-out server. BackupRestoreTest runs its command and restores what it writes.
+   */
+  @Test
+  public void theNightlyBackupDumpsTheNodesDatabaseToItsOwnVolume() {
+    assumeTrue("the single node's journal is a file", cluster());
+    JsonNode cronJob = only(CRON_JOB, "periscope-backup");
+    assertEquals(5, cronJob.at("/spec/schedule").asText().split(" ").length);
+    assertEquals("Forbid", cronJob.at("/spec/concurrencyPolicy").asText());
+    JsonNode backupPod = cronJob.at("/spec/jobTemplate/spec/template");
+    assertEquals("Never", backupPod.at("/spec/restartPolicy").asText());
+    JsonNode dump = backupPod.at("/spec/containers/0");
+    String script = texts(dump.path("command")).get(2);
+    assertTrue(script, script.contains("pg_dump --format=custom"));
+
+    Map<String, JsonNode> dumpEnv = new HashMap<>();
+    dump.path("env").forEach(e -> dumpEnv.put(e.path("name").asText(), e));
+    for (String[] same :
+        List.of(
+            new String[] {"JOURNAL_DATABASE", "DATABASE_URL"},
+            new String[] {"PGUSER", "DATABASE_USER"})) {
+      assertEquals(
+          same[0] + " is the nodes' " + same[1],
+          same[1],
+          dumpEnv.get(same[0]).at("/valueFrom/configMapKeyRef/key").asText());
+    }
+    assertEquals(
+        "the ConfigMap the nodes read their settings from",
+        container.at("/envFrom/0/configMapRef/name").asText(),
+        dumpEnv.get("JOURNAL_DATABASE").at("/valueFrom/configMapKeyRef/name").asText());
+    assertEquals(
+        new SecretKey("periscope-secrets", "DATABASE_PASSWORD"),
+        mountedSecretKey(backupPod, dump, dumpEnv.get("PASSWORD_FILE").path("value").asText()));
+    JsonNode volume =
+        volume(
+            backupPod,
+            mountAt(dump, dumpEnv.get("BACKUP_DIR").path("value").asText()).path("name").asText());
+    only("PersistentVolumeClaim", volume.at("/persistentVolumeClaim/claimName").asText());
+    assertTrue(dumpEnv.get("BACKUP_KEEP").path("value").asInt() > 0);
+    assertEquals(
+        "pg_dump of the try-out server's version",
+        only("StatefulSet", "periscope-postgres").at("/spec/template/spec/containers/0/image"),
+        dump.path("image"));
+  }
+
   @Test
   public void theIngressWaitsForTheLongestAnswerAndDoesNotBufferEventStreams() {
     JsonNode ingress = only("Ingress", "periscope");
@@ -746,8 +800,15 @@ public class KubernetesManifestsTest {
     if (!cluster()) return;
     JsonNode database = only("NetworkPolicy", "periscope-postgres");
     assertEquals(
-        "only the Periscope pods reach the try-out database",
-        Map.of("postgres", Set.of(periscope)),
+        "only the Periscope pods and the nightly backup reach the try-out database",
+        Map.of(
+            "postgres",
+            Set.of(
+                periscope,
+                "this namespace, pods "
+                    + strings(
+                        only(CRON_JOB, "periscope-backup")
+                            .at("/spec/jobTemplate/spec/template/metadata/labels")))),
         peersByPort(
             database,
             only("StatefulSet", "periscope-postgres").at("/spec/template/spec/containers/0")));

@@ -11,6 +11,7 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ public class SelfHostingKitTest {
   }
 
   @Test
-  public void everyComposeServiceHasAHealthCheck() {
+  public void everyComposeServiceHasAHealthCheck() throws IOException {
     assertFalse(services().isEmpty());
     services()
         .forEach(
@@ -60,10 +61,12 @@ public class SelfHostingKitTest {
               assertTrue(name + " has a health check", test.isArray() && test.size() > 1);
             });
     JsonNode periscope = services().get("periscope").at("/healthcheck/test");
+    List<String> test = new ArrayList<>();
+    periscope.forEach(part -> test.add(part.asText().replace("$$", "$")));
     assertEquals(
-        "the jar's own command, no curl in the image",
-        "healthcheck",
-        periscope.get(periscope.size() - 1).asText());
+        "the image's own health check ($$ is compose's $)",
+        DockerfileTest.healthCheckCommand(),
+        test.subList(1, test.size()));
   }
 
   @Test
@@ -124,10 +127,7 @@ public class SelfHostingKitTest {
     assertTrue(runStage.contains("\nUSER 10001:10001\n"));
     assertTrue(runStage.contains("VOLUME [\"" + DATA_DIR + "\"]"));
     assertTrue(runStage.contains("ENV DATA_DIR=" + DATA_DIR));
-    assertTrue(
-        Pattern.compile("\nHEALTHCHECK [^\n]*\\\\\n\\s+CMD \\[.*\"healthcheck\"\\]")
-            .matcher(runStage)
-            .find());
+    assertTrue(runStage.contains("\nHEALTHCHECK "));
     assertTrue(runStage.contains("-XX:MaxRAMPercentage="));
   }
 

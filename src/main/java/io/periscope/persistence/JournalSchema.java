@@ -13,7 +13,8 @@ import org.apache.pekko.persistence.jdbc.testkit.javadsl.SchemaUtils;
 
 /**
  * Creates the journal, snapshot and state tables from pekko-persistence-jdbc's own scripts when
- * they are missing, one starting node at a time ({@link SchemaLock}). Journal rows are never
+ * they are missing, then brings the tables Periscope owns to their newest version ({@link
+ * SchemaMigrations}), one starting node at a time ({@link SchemaLock}). Journal rows are never
  * deleted: the plugin drops events after a gap.
  *
  * <p>The plugin picks its script by the journal's DAO and takes any DAO but its own for the legacy
@@ -35,7 +36,7 @@ public final class JournalSchema {
           system.settings().config(),
           () -> {
             createTables(system).toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-            indexWriteTime(system);
+            SchemaMigrations.apply(system.settings().config());
             return Done.done();
           });
     } catch (InterruptedException e) {
@@ -44,27 +45,6 @@ public final class JournalSchema {
     } catch (Exception e) {
       throw new IllegalStateException("cannot create the journal schema: " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * The index on the events' write time, which the plugin's scripts do not create: a replay from a
-   * time ({@code history --since}) starts there instead of reading every kept event. Created once,
-   * on a journal that lacks it; until then, reads only go slower.
-   */
-  private static void indexWriteTime(ActorSystem<?> system) throws Exception {
-    Config config = system.settings().config();
-    String index = "\"" + config.getString(TABLE + ".tableName") + "_write_timestamp_idx\"";
-    SchemaUtils.applyScript(
-            "CREATE INDEX IF NOT EXISTS "
-                + index
-                + " ON "
-                + eventTable(config)
-                + " ("
-                + eventColumn(config, "writeTimestamp")
-                + ")",
-            system)
-        .toCompletableFuture()
-        .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
   }
 
   private static final String TABLE = "jdbc-journal.tables.event_journal";

@@ -60,26 +60,6 @@ public final class WakeUpIndex implements AutoCloseable {
     }
   }
 
-  /**
-   * The table, and the index eventsByTag needs (pekko-persistence-jdbc 1.x has none leading with
-   * the tag).
-   */
-  public void createTablesIfMissing() throws SQLException {
-    try (Connection c = pool.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute(
-          "CREATE TABLE IF NOT EXISTS "
-              + TABLE
-              + " (entity_id VARCHAR(255) PRIMARY KEY, due_at BIGINT NOT NULL)");
-      s.execute("CREATE INDEX IF NOT EXISTS " + TABLE + "_due_idx ON " + TABLE + " (due_at)");
-      // quoted lower case: the journal's H2 script quotes its names; on PostgreSQL the quotes
-      // change nothing
-      s.execute(
-          "CREATE INDEX IF NOT EXISTS \"event_tag_tag_idx\" ON \"event_tag\" (\"tag\","
-              + " \"event_id\")");
-    }
-  }
-
   /** The journal tables eventsByTag joins, whose statistics its query plan depends on. */
   static final List<String> TAG_QUERY_TABLES = List.of("event_journal", "event_tag");
 

@@ -26,10 +26,10 @@ import org.slf4j.LoggerFactory;
 import scala.concurrent.ExecutionContextExecutor;
 
 /**
- * Starts what makes schedules fire on a serving node: the wake-up index's tables, its projection
- * (one instance in the cluster, run by a sharded daemon process so it moves when its node leaves),
- * the scheduler (a cluster singleton), and a minutely look at the statistics the projection's query
- * plan depends on.
+ * Starts what makes schedules fire on a serving node: the projection's offset tables, the wake-up
+ * index's projection (one instance in the cluster, run by a sharded daemon process so it moves when
+ * its node leaves), the scheduler (a cluster singleton), and a minutely look at the statistics the
+ * projection's query plan depends on.
  */
 public final class WakeUpStartup {
   private static final Logger log = LoggerFactory.getLogger(WakeUpStartup.class);
@@ -58,12 +58,10 @@ public final class WakeUpStartup {
     system.getWhenTerminated().thenRun(index::close);
     SchemaLock.during(
         config,
-        () -> {
-          index.createTablesIfMissing();
-          return JdbcProjection.createTablesIfNotExists(index::session, system)
-              .toCompletableFuture()
-              .get(60, TimeUnit.SECONDS);
-        });
+        () ->
+            JdbcProjection.createTablesIfNotExists(index::session, system)
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS));
 
     ExecutionContextExecutor blocking = system.dispatchers().lookup(DispatcherSelector.blocking());
     system

@@ -91,17 +91,48 @@ public final class CronExpressions {
     return parsed;
   }
 
+  private static final String[] FIELDS = {"minute", "hour", "day of the month", "month", "weekday"};
+  private static final String[] RANGES = {
+    "from 0 to 59",
+    "from 0 to 23",
+    "from 1 to 31",
+    "from 1 to 12 or a month's name",
+    "from 0 to 7 or a day's name"
+  };
+
   private static Cron parse(String expression) {
     String trimmed = expression.trim();
-    if (trimmed.split("\\s+").length != 5) {
+    String[] fields = trimmed.isEmpty() ? new String[0] : trimmed.split("\\s+");
+    if (fields.length != 5) {
       throw new IllegalArgumentException(
-          "must be a five-field cron expression (minute hour day month weekday)");
+          "it has " + fields.length + " parts; it needs five (minute hour day month weekday)");
     }
-    Cron cron = PARSER.parse(trimmed).validate();
+    Cron cron;
+    try {
+      cron = PARSER.parse(trimmed).validate();
+    } catch (IllegalArgumentException e) {
+      // the parser's own text ("Failed to parse cron expression. Value 61 not in range [0, 59]")
+      // is no sentence for a person: say which part is wrong and what it takes
+      throw new IllegalArgumentException(wrongPart(fields));
+    }
     ZonedDateTime probe = ZonedDateTime.of(2000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
     if (ExecutionTime.forCron(cron).nextExecution(probe).isEmpty()) {
-      throw new IllegalArgumentException("never comes due");
+      throw new IllegalArgumentException("it never comes due");
     }
     return cron;
+  }
+
+  /** The first part the parser refuses when every other part is "*", said for a person. */
+  private static String wrongPart(String[] fields) {
+    for (int i = 0; i < fields.length; i++) {
+      String[] alone = {"*", "*", "*", "*", "*"};
+      alone[i] = fields[i];
+      try {
+        PARSER.parse(String.join(" ", alone)).validate();
+      } catch (IllegalArgumentException e) {
+        return "its " + FIELDS[i] + " is " + fields[i] + ", which must be " + RANGES[i];
+      }
+    }
+    return "its parts do not make a schedule together (minute hour day month weekday)";
   }
 }

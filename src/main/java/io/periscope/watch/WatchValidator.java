@@ -221,8 +221,7 @@ public final class WatchValidator {
       CronExpressions.check(expression);
       return expression;
     } catch (IllegalArgumentException e) {
-      issues.add(
-          Issue.at("is not a valid five-field cron expression: " + e.getMessage(), "schedule"));
+      issues.add(Issue.at("is not a valid schedule: " + e.getMessage(), "schedule"));
       return null;
     }
   }

@@ -256,7 +256,7 @@ public class AssistRoutesTest {
     assertTrue(
         userPrompt(modelRequests.getLast()),
         userPrompt(modelRequests.getLast())
-            .contains("could not be used:\n- schedule: is not a valid five-field cron"));
+            .contains("could not be used:\n- schedule: is not a valid schedule"));
 
     modelRequests.clear();
     modelAnswers.add(sixFields);

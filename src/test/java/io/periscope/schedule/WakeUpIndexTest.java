@@ -45,7 +45,6 @@ public class WakeUpIndexTest {
     ActorTestKit testKit = ActorTestKit.create(config);
     try (WakeUpIndex index = WakeUpIndex.open(config, 1)) {
       JournalSchema.create(testKit.system());
-      index.createTablesIfMissing();
       index.refreshStaleStatistics(); // whatever earlier tests left
       try (Connection c = TestJournals.connect(config);
           Statement s = c.createStatement()) {
@@ -101,7 +100,6 @@ public class WakeUpIndexTest {
     ActorTestKit testKit = ActorTestKit.create(config);
     try (WakeUpIndex index = WakeUpIndex.open(config, 1)) {
       JournalSchema.create(testKit.system());
-      index.createTablesIfMissing();
       String a =
           UUID.randomUUID() + ":a"; // apart from other tests on the JVM's PostgreSQL database
       String b = UUID.randomUUID() + ":b";

@@ -43,7 +43,6 @@ public class WakeUpPollerResendTest {
   @Test
   public void aFireStillDueIsSentAgainShortlyAfterANodeLeft() throws Exception {
     JournalSchema.create(testKit.system());
-    index.createTablesIfMissing();
     Instant due = Instant.parse("2026-11-22T10:01:00Z");
     IndexSession session = index.session();
     session.withConnection(

@@ -65,6 +65,11 @@ public final class LocalCluster implements AutoCloseable {
               "SEED_NODES",
               seeds));
       e.put("ENCRYPTION_KEY", ENCRYPTION_KEY);
+      // A node waiting for the first seed gives up after a minute in production; on a loaded test
+      // machine
+      // node 1 can take longer than that to start, so the waiting nodes keep trying.
+      e.putIfAbsent(
+          "JAVA_TOOL_OPTIONS", "-Dpekko.cluster.shutdown-after-unsuccessful-join-seed-nodes=off");
       Path log = ServiceProcess.logFile(name + "-node" + (i + 1));
       Files.deleteIfExists(log);
       nodes.add(new ServiceProcess(e, log));

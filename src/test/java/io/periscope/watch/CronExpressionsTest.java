@@ -49,4 +49,24 @@ public class CronExpressionsTest {
     for (String notAName : new String[] {"CEST", "+02:00", "europe/berlin", "Mars/Olympus", ""})
       assertThrows(notAName, IllegalArgumentException.class, () -> CronExpressions.zone(notAName));
   }
+
+  @Test
+  public void aWrongPartIsNamedInAPersonsWordsNotTheParsers() {
+    assertEquals(
+        "its minute is 61, which must be from 0 to 59",
+        assertThrows(IllegalArgumentException.class, () -> CronExpressions.check("61 * * * *"))
+            .getMessage());
+    assertEquals(
+        "its hour is 24, which must be from 0 to 23",
+        assertThrows(IllegalArgumentException.class, () -> CronExpressions.check("0 24 * * *"))
+            .getMessage());
+    assertEquals(
+        "its weekday is funday, which must be from 0 to 7 or a day's name",
+        assertThrows(IllegalArgumentException.class, () -> CronExpressions.check("0 7 * * funday"))
+            .getMessage());
+    assertEquals(
+        "it has 3 parts; it needs five (minute hour day month weekday)",
+        assertThrows(IllegalArgumentException.class, () -> CronExpressions.check("0 7 *"))
+            .getMessage());
+  }
 }
