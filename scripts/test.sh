@@ -72,12 +72,21 @@ fi
 command -v kubectl >/dev/null ||
   fail "the manifests' tests need a current kubectl on PATH (Debian's 1.20 is too old for kubectl kustomize): https://kubernetes.io/docs/tasks/tools/"
 
-# The backup drill (BackupRestoreTest) runs pg_dump and pg_restore, of the test server's major version or newer;
-# the image's health check (DockerfileTest) runs curl.
-for tool in pg_dump pg_restore curl; do
-  command -v "$tool" >/dev/null ||
-    fail "the backup drill and the image's health check need $tool: apt-get install postgresql-client curl"
-done
+# The backup drill (BackupRestoreTest) runs pg_dump and pg_restore, of the test server's major version or newer
+# (the embedded fallback server is PostgreSQL 15, the client Debian 12 packages); the image's health check
+# (DockerfileTest) runs curl. Installed from the distribution's packages where this user can, as Chromium is.
+if ! command -v pg_dump >/dev/null || ! command -v pg_restore >/dev/null || ! command -v curl >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test.sh: installing the distribution's postgresql-client and curl for the backup drill and the health check" >&2
+    apt-get update -q >&2 &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql-client curl >&2 ||
+      fail "apt-get could not install postgresql-client and curl: install them"
+  fi
+  for tool in pg_dump pg_restore curl; do
+    command -v "$tool" >/dev/null ||
+      fail "the backup drill and the image's health check need $tool: apt-get install postgresql-client curl"
+  done
+fi
 
 if [ "${1:-}" = --check ]; then
   echo "test.sh: ready: Chromium $chromium, chromedriver $chromedriver, $(command -v promtool), $(command -v kubectl); the tests find or start PostgreSQL"

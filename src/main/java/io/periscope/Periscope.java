@@ -95,10 +95,12 @@ import io.periscope.runtime.Entities;
 import io.periscope.runtime.Serving;
 import io.periscope.schedule.WakeUpStartup;
 import io.periscope.source.ArticleExtractor;
+import io.periscope.source.BrowserRenderer;
 import io.periscope.source.CollectionBudget;
 import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.FeedFinder;
+import io.periscope.source.PageCollector;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SearchProviders;
 import io.periscope.transfer.Transfers;
@@ -161,6 +163,8 @@ public final class Periscope {
 
   /** The runs of watches, without the gate and slots of scheduled ones: dry runs go through it. */
   private final Pipeline pipeline;
+
+  private final PageCollector pages;
 
   private final IdentitySignIn identitySignIn;
   private final OnDemandRuns runs;
@@ -390,6 +394,12 @@ public final class Periscope {
     this.testSends = new TestSends(channelPolicy, notifier, sealedChannels, Clock.systemUTC());
     CollectionBudget collection = new CollectionBudget(CollectionLimits.from(config));
     this.feedFinder = new FeedFinder(userUrls, collection);
+    this.pages =
+        new PageCollector(
+            userUrls,
+            collection,
+            BrowserRenderer.of(
+                config.getString("periscope.fetch.browser-url"), settings.allowPrivateNetworks()));
     this.pipeline = pipeline(userUrls, collection, notifier, runAlerts);
     quotas.tellOwnersBy(
         new BudgetNotices(entities::account, entities::watch, asks, Clock.systemUTC()));
@@ -428,6 +438,7 @@ public final class Periscope {
       SafeHttp userUrls, CollectionBudget collection, Notifier notifier, RepeatedAlerts runAlerts) {
     return new Pipeline(
         new FeedCollector(userUrls, collection),
+        pages,
         search,
         new ArticleExtractor(userUrls, collection),
         new PooledModel(models.verdicts(), keyPools, modelMeters),
@@ -710,6 +721,7 @@ public final class Periscope {
             settings.maxBodyBytes()),
         new SourceRoutes(
             feedFinder,
+            pages,
             new FixedWindowRateLimiter(
                     limits.sourcesPerOwnerPerMinute(), Duration.ofMinutes(1), clock)
                 .counted(meters, "sources"),

@@ -31,10 +31,12 @@ public final class DraftPrompt {
           - condition: one plain-English statement of what must happen for the person to be \
           alerted, specific enough to judge from news items;
           - sources: 1 to 20 places to look, each a web search (type "search", value: the query \
-          text) or an RSS or Atom feed (type "rss", value: the feed's http(s) URL; only a feed \
-          whose URL you know); trust: how far the source is believed (official, established, \
+          text), an RSS or Atom feed (type "rss", value: the feed's http(s) URL; only a feed \
+          whose URL you know) or a web page watched for changes (type "page", value: the page's \
+          http(s) URL; only where the request names a page, such as a pricing or changelog \
+          page); trust: how far the source is believed (official, established, \
           community or unverified; null when unknown); recencyDays: for a search, how many days \
-          back to look (1 to 3650), null for a feed; rationale: one sentence for the person on \
+          back to look (1 to 3650), null for a feed or page; rationale: one sentence for the person on \
           why this source helps;
           - schedule: when to check, a five-field cron expression (minute hour day-of-month month \
           day-of-week) in the person's time zone (given after the request), for example \

@@ -80,11 +80,14 @@ final class Schemas {
                 Map.entry(
                     "type",
                     oneOf(
-                        List.of(WatchSource.SEARCH, WatchSource.RSS),
-                        "search: a web search query; rss: an RSS or Atom feed.")),
+                        List.of(WatchSource.SEARCH, WatchSource.RSS, WatchSource.PAGE),
+                        "search: a web search query; rss: an RSS or Atom feed; page: a web page"
+                            + " watched for changes.")),
                 Map.entry(
                     "value",
-                    string("For search, the query text; for rss, the feed's http(s) URL.")),
+                    string(
+                        "For search, the query text; for rss, the feed's http(s) URL; for page,"
+                            + " the page's http(s) URL.")),
                 Map.entry(
                     "trust",
                     nullable(
@@ -98,7 +101,7 @@ final class Schemas {
                         typed(
                             "integer",
                             "For search, how many days back to look (1 to 3650); null for"
-                                + " rss.")))));
+                                + " rss and page.")))));
     fields.addAll(List.of(more));
     return object(fields);
   }

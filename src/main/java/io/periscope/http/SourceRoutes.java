@@ -19,9 +19,14 @@ import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.source.FeedFinder;
 import io.periscope.source.FeedUrls;
 import io.periscope.source.Opml;
+import io.periscope.source.PageCollector;
+import io.periscope.source.PageText;
+import io.periscope.source.SourceError;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
+import io.periscope.watch.WatchValidator;
 import io.periscope.watches.Watches;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -37,8 +42,9 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * /sources: looks at sources for the editor, creating nothing. POST /sources/discover answers what
- * a URL is (a feed, or a page and the feeds it names); POST /sources/opml the feeds an OPML file
- * lists. Each passes the token (401), the caller's window of the sources limit shared by the two
+ * a URL is (a feed, or a page and the feeds it names); POST /sources/page/check the text a page
+ * source would watch (422 when there is none at its selector); POST /sources/opml the feeds an OPML
+ * file lists. Each passes the token (401), the caller's window of the sources limit they share
  * (429), then the body (400); the URL goes through the network guard of every fetch (400 when
  * refused), and a failed fetch is a 502. GET /watches/:id/sources.opml and GET
  * /account/sources.opml write the rss sources of one watch, or of each of the caller's watches (a
@@ -55,13 +61,19 @@ public final class SourceRoutes implements Routes {
   private static final ContentType.WithCharset OPML = ContentTypes.TEXT_PLAIN_UTF8;
 
   private final FeedFinder finder;
+  private final PageCollector pages;
   private final FixedWindowRateLimiter limiter;
   private final Watches watches;
   private final long maxBody;
 
   public SourceRoutes(
-      FeedFinder finder, FixedWindowRateLimiter limiter, Watches watches, long maxBody) {
+      FeedFinder finder,
+      PageCollector pages,
+      FixedWindowRateLimiter limiter,
+      Watches watches,
+      long maxBody) {
     this.finder = finder;
+    this.pages = pages;
     this.limiter = limiter;
     this.watches = watches;
     this.maxBody = maxBody;
@@ -76,6 +88,12 @@ public final class SourceRoutes implements Routes {
             (caller, p) ->
                 limited(
                     caller.accountId(), () -> jsonBody(maxBody, body -> answer(discover(body))))),
+        new Endpoint(
+            POST,
+            "/sources/page/check",
+            (caller, p) ->
+                limited(
+                    caller.accountId(), () -> jsonBody(maxBody, body -> answer(checkPage(body))))),
         new Endpoint(
             POST,
             "/sources/opml",
@@ -157,6 +175,44 @@ public final class SourceRoutes implements Routes {
                   "must be an http(s) URL of at most " + FeedUrls.MAX_LENGTH + " characters",
                   "url")));
     return finder.discover(valid).thenApply(Reply::ok).exceptionally(SourceRoutes::fetchFailed);
+  }
+
+  /** What the page reads as: its title, its text a block a line, and the blocks. */
+  record PageCheck(String title, String text, List<PageText.Found> blocks, boolean rendered) {}
+
+  private CompletionStage<Reply> checkPage(JsonNode body) {
+    List<Issue> issues = new ArrayList<>();
+    JsonNode url = body.path("url");
+    String valid = url.isTextual() ? FeedUrls.valid(url.asText()).orElse(null) : null;
+    if (valid == null)
+      issues.add(
+          Issue.at(
+              "must be an http(s) URL of at most " + FeedUrls.MAX_LENGTH + " characters", "url"));
+    String selector = WatchValidator.selector(body.get("selector"), issues, "selector");
+    List<String> ignore = WatchValidator.ignore(body.get("ignore"), issues, "ignore");
+    if (!issues.isEmpty()) throw new ValidationException(issues);
+    return pages
+        .read(valid, selector, ignore == null ? List.of() : ignore)
+        .thenApply(
+            r ->
+                Reply.ok(
+                    new PageCheck(
+                        r.title(), PageText.asText(r.blocks()), r.blocks(), r.rendered())))
+        .exceptionally(failure -> pageFailed(valid, failure));
+  }
+
+  /**
+   * No content at the selector is a 422 that says so; a refused address the caller's (400); any
+   * other failure the upstream's (502).
+   */
+  private static Reply pageFailed(String url, Throwable failure) {
+    SourceError error = PageCollector.unreadable(url, failure).error();
+    if (error.kind().equals("no-content") || error.kind().equals("not-a-page"))
+      throw new Refusal(Refusal.Kind.UNPROCESSABLE, error.message());
+    if (error.kind().equals("refused"))
+      return Reply.invalid(List.of(Issue.at("is refused: " + error.message(), "url")));
+    throw new Refusal(
+        Refusal.Kind.UPSTREAM_FAILED, "the page could not be fetched: " + error.message());
   }
 
   /** A refused address is the caller's (400); any other failed fetch is the upstream's (502). */

@@ -21,6 +21,8 @@ import io.periscope.provider.ProviderFailure;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
+import io.periscope.source.PageCollector;
+import io.periscope.source.PageSnapshot;
 import io.periscope.source.SearchProvider;
 import io.periscope.source.SourceError;
 import io.periscope.source.SourceResult;
@@ -36,6 +38,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +72,7 @@ public final class Pipeline implements RunPipeline {
   static final int SEARCH_RESULTS = 10;
 
   private final FeedCollector feeds;
+  private final PageCollector pages;
   private final Optional<SearchProvider> search;
   private final ArticleExtractor extractor;
   private final PooledModel model;
@@ -89,6 +93,7 @@ public final class Pipeline implements RunPipeline {
    */
   public Pipeline(
       FeedCollector feeds,
+      PageCollector pages,
       Optional<SearchProvider> search,
       ArticleExtractor extractor,
       PooledModel model,
@@ -101,6 +106,7 @@ public final class Pipeline implements RunPipeline {
       UsageRecorder usage,
       Clock clock) {
     this.feeds = feeds;
+    this.pages = pages;
     this.search = search;
     this.extractor = extractor;
     this.model = model;
@@ -175,7 +181,8 @@ public final class Pipeline implements RunPipeline {
       List<String> remapped,
       Map<String, Instant> baselined,
       int recovered,
-      List<RunRecord.FeedFound> feedsFound) {}
+      List<RunRecord.FeedFound> feedsFound,
+      Map<String, PageSnapshot> pages) {}
 
   /**
    * The recency window of a source without {@code recencyDays}: an item published more than this
@@ -213,10 +220,17 @@ public final class Pipeline implements RunPipeline {
   private CompletionStage<Outcome> run(
       Watch watch, Mode mode, Memory memory, String trigger, Instant startedAt) {
     CompletionStage<TrustRules> rules = rulesOf(watch.owner());
-    return collect(watch)
+    return collect(watch, memory)
         .thenCombine(
             rules,
-            (results, trust) -> {
+            (collected, trust) -> {
+              List<SourceResult> results =
+                  collected.stream().map(PageCollector.Collected::result).toList();
+              Map<String, PageSnapshot> seenPages = new LinkedHashMap<>();
+              for (int i = 0; i < collected.size(); i++) {
+                PageSnapshot snapshot = collected.get(i).snapshot();
+                if (snapshot != null) seenPages.put(watch.sources().get(i).key(), snapshot);
+              }
               List<SourceError> errors =
                   results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
               List<RunItems.Collected> items =
@@ -260,7 +274,8 @@ public final class Pipeline implements RunPipeline {
                       remapped,
                       baselined,
                       recovered,
-                      feedsFound);
+                      feedsFound,
+                      seenPages);
               if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
                 failed(
                     run,
@@ -303,7 +318,10 @@ public final class Pipeline implements RunPipeline {
               // Only the items the verdict will judge have their pages fetched (newest first).
               return extractor
                   .extractAll(
-                      judgeable(fresh).stream().map(RunItems.Collected::item).toList(),
+                      judgeable(fresh).stream()
+                          .map(RunItems.Collected::item)
+                          .map(item -> extractable(item) ? item : item.withoutUrl())
+                          .toList(),
                       EXTRACT_CONCURRENCY)
                   .thenCompose(texts -> judgeAndAlert(run, texts));
             })
@@ -318,9 +336,17 @@ public final class Pipeline implements RunPipeline {
     return fresh.subList(0, Math.min(VerdictPrompt.MAX_ITEMS, fresh.size()));
   }
 
+  /**
+   * Whether an item's page is fetched for its text: a page source's item is the change itself, its
+   * text already what the model judges.
+   */
+  private static boolean extractable(Item item) {
+    return item.url() != null && !PageCollector.SOURCE_TYPE.equals(item.sourceType());
+  }
+
   /** The key a source's baseline is kept by: {@code type:value}. */
   static String sourceKey(WatchSource source) {
-    return source.type() + ":" + source.value();
+    return source.key();
   }
 
   /**
@@ -374,7 +400,7 @@ public final class Pipeline implements RunPipeline {
 
   private CompletionStage<Outcome> judgeAndAlert(Progress run, List<Optional<String>> texts) {
     List<RunItems.Collected> judgeable = judgeable(run.fresh());
-    int attempted = (int) judgeable.stream().filter(i -> i.item().url() != null).count();
+    int attempted = (int) judgeable.stream().filter(i -> extractable(i.item())).count();
     int extracted = (int) texts.stream().filter(Optional::isPresent).count();
     RunRecord.Collection collection =
         new RunRecord.Collection(
@@ -484,11 +510,7 @@ public final class Pipeline implements RunPipeline {
                   || channels.isEmpty()) return done(run, record, newlySeen);
               Alert alert = alert(run.watch(), decision.outcome(), verdict, record.runId());
               return CompletableFuture.completedFuture(
-                  new Outcome(
-                      record,
-                      seenNow(run, newlySeen),
-                      new PendingAlert(channels, alert),
-                      run.baselined()));
+                  outcome(run, record, newlySeen, new PendingAlert(channels, alert)));
             })
         .thenCompose(stage -> stage);
   }
@@ -582,11 +604,25 @@ public final class Pipeline implements RunPipeline {
     return all;
   }
 
-  private CompletionStage<List<SourceResult>> collect(Watch watch) {
-    List<CompletableFuture<SourceResult>> each =
-        watch.sources().stream().map(source -> collect(source).toCompletableFuture()).toList();
+  /** Each source's result in the watch's order; a page source's with what was seen of it. */
+  private CompletionStage<List<PageCollector.Collected>> collect(Watch watch, Memory memory) {
+    List<CompletableFuture<PageCollector.Collected>> each =
+        watch.sources().stream()
+            .map(source -> collect(source, memory).toCompletableFuture())
+            .toList();
     return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new))
         .thenApply(all -> each.stream().map(CompletableFuture::join).toList());
+  }
+
+  private CompletionStage<PageCollector.Collected> collect(WatchSource source, Memory memory) {
+    if (WatchSource.PAGE.equals(source.type()))
+      return pages.collect(
+          source.value(),
+          source.selector(),
+          source.ignoreSelectors(),
+          source.trust(),
+          memory.pages().get(source.key()));
+    return collect(source).thenApply(result -> new PageCollector.Collected(result, null));
   }
 
   private CompletionStage<SourceResult> collect(WatchSource source) {
@@ -621,8 +657,27 @@ public final class Pipeline implements RunPipeline {
 
   /** An outcome with no alert to send; the items set aside as old news are seen in any case. */
   private CompletionStage<Outcome> done(Progress run, RunRecord record, List<String> judged) {
-    return CompletableFuture.completedFuture(
-        new Outcome(record, seenNow(run, judged), null, run.baselined()));
+    return CompletableFuture.completedFuture(outcome(run, record, judged, null));
+  }
+
+  private static Outcome outcome(
+      Progress run, RunRecord record, List<String> judged, PendingAlert alert) {
+    List<String> seen = seenNow(run, judged);
+    return new Outcome(record, seen, alert, run.baselined(), pagesNow(run, seen));
+  }
+
+  /**
+   * What was seen of the pages whose changes are all judged or set aside: a page with a change left
+   * unjudged (a failed verdict, past the item bound) keeps its old snapshot, so the change is found
+   * again by the next run.
+   */
+  private static Map<String, PageSnapshot> pagesNow(Progress run, List<String> seenNow) {
+    Set<String> seen = new HashSet<>(seenNow);
+    Map<String, PageSnapshot> kept = new LinkedHashMap<>(run.pages());
+    for (RunItems.Collected c : run.fresh())
+      if (!seen.contains(c.key()))
+        kept.remove(c.item().sourceType() + ":" + c.item().sourceValue());
+    return kept;
   }
 
   /** The record as the run leaves it: deliveries, if any, are added once the alert went out. */

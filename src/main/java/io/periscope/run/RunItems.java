@@ -3,6 +3,7 @@ package io.periscope.run;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
 import io.periscope.source.NormalizedUrls;
+import io.periscope.source.PageCollector;
 import io.periscope.trust.TrustTier;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -119,8 +120,8 @@ final class RunItems {
 
   /**
    * The key "seen" keeps an item by. A feed's guids are its own (two feeds may both number their
-   * items 1, 2, 3), so a feed item's identity is scoped to its feed; a search result is its URL,
-   * the same article whichever query found it.
+   * items 1, 2, 3), so a feed item's identity is scoped to its feed, a page's change to its page; a
+   * search result is its URL, the same article whichever query found it.
    */
   static String seenKey(Item item) {
     return keyOf(item, item.identity());
@@ -136,7 +137,8 @@ final class RunItems {
   }
 
   private static boolean isFeedItem(Item item) {
-    return FeedCollector.SOURCE_TYPE.equals(item.sourceType());
+    return FeedCollector.SOURCE_TYPE.equals(item.sourceType())
+        || PageCollector.SOURCE_TYPE.equals(item.sourceType());
   }
 
   /**

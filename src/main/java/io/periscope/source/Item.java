@@ -26,6 +26,12 @@ public record Item(
     aliases = aliases == null ? List.of() : List.copyOf(aliases);
   }
 
+  /** This item without its URL (its page is not fetched for text). */
+  public Item withoutUrl() {
+    return new Item(
+        identity, title, null, summary, published, sourceType, sourceValue, trust, aliases);
+  }
+
   public Item withTrust(String tier) {
     return new Item(
         identity, title, url, summary, published, sourceType, sourceValue, tier, aliases);

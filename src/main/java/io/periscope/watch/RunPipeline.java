@@ -2,6 +2,7 @@ package io.periscope.watch;
 
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
+import io.periscope.source.PageSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +35,21 @@ public interface RunPipeline {
    * @param baselines when each source (by {@code type:value}) took its baseline
    * @param baselineAt the baseline of a source that has none yet: the watch's creation for the
    *     sources of its first run, else the run's start
+   * @param pages what it last saw of each page source, by {@code type:value}
    */
-  record Memory(Set<String> seen, Map<String, Instant> baselines, Instant baselineAt) {
+  record Memory(
+      Set<String> seen,
+      Map<String, Instant> baselines,
+      Instant baselineAt,
+      Map<String, PageSnapshot> pages) {
     public Memory {
       seen = Set.copyOf(seen);
       baselines = Map.copyOf(baselines);
+      pages = pages == null ? Map.of() : Map.copyOf(pages);
+    }
+
+    public Memory(Set<String> seen, Map<String, Instant> baselines, Instant baselineAt) {
+      this(seen, baselines, baselineAt, Map.of());
     }
   }
 
@@ -103,15 +114,27 @@ public interface RunPipeline {
 
   /**
    * {@code alert} is null when the run sends nothing; then the record is final as it is. {@code
-   * baselined}: the sources that took their baseline in this run, and when.
+   * baselined}: the sources that took their baseline in this run, and when. {@code pages}: what the
+   * run saw of the page sources whose changes are all judged (null when none), by {@code
+   * type:value}.
    */
   record Outcome(
       RunRecord record,
       List<String> newlySeen,
       PendingAlert alert,
-      Map<String, Instant> baselined) {
+      Map<String, Instant> baselined,
+      Map<String, PageSnapshot> pages) {
     public Outcome {
       baselined = Map.copyOf(baselined);
+      pages = pages == null || pages.isEmpty() ? null : Map.copyOf(pages);
+    }
+
+    public Outcome(
+        RunRecord record,
+        List<String> newlySeen,
+        PendingAlert alert,
+        Map<String, Instant> baselined) {
+      this(record, newlySeen, alert, baselined, null);
     }
 
     public Outcome(RunRecord record, List<String> newlySeen) {

@@ -86,6 +86,14 @@ public record Watch(
   }
 
   /** The zone its schedule is read in. */
+  /** The keys of its page sources ({@link WatchSource#key()}). */
+  public java.util.Set<String> pageSourceKeys() {
+    return sources.stream()
+        .filter(s -> WatchSource.PAGE.equals(s.type()))
+        .map(WatchSource::key)
+        .collect(java.util.stream.Collectors.toSet());
+  }
+
   public ZoneId scheduleZone() {
     return ZoneId.of(timeZone);
   }

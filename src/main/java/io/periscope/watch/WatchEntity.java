@@ -3,6 +3,7 @@ package io.periscope.watch;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
+import io.periscope.source.PageSnapshot;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,7 +97,8 @@ public final class WatchEntity {
    * oldest first; {@code recentRuns} the newest runs, newest first. {@code baselines}: when each
    * source ({@code type:value}) took its baseline; {@code createdAt}: when the watch was last
    * created (both absent from older snapshots). {@code held}: alerts waiting for the end of quiet
-   * hours or a digest ({@link HeldAlerts}), absent from older snapshots.
+   * hours or a digest ({@link HeldAlerts}), absent from older snapshots. {@code pages}: what the
+   * watch last saw of each page source ({@code type:value}), absent from older snapshots.
    */
   public record State(
       Watch watch,
@@ -109,12 +111,13 @@ public final class WatchEntity {
       Instant createdAt,
       List<Pending> outbox,
       List<HeldAlert> held,
-      OwnerNotices.Streak failing)
+      OwnerNotices.Streak failing,
+      Map<String, PageSnapshot> pages)
       implements JsonSerializable {
     static final State EMPTY =
         new State(
             null, false, List.of(), List.of(), null, null, Map.of(), null, List.of(), List.of(),
-            null);
+            null, Map.of());
 
     public State {
       seen = List.copyOf(seen);
@@ -123,6 +126,7 @@ public final class WatchEntity {
       outbox = outbox == null ? List.of() : List.copyOf(outbox);
       held = held == null ? List.of() : List.copyOf(held);
       failing = failing == null ? OwnerNotices.Streak.NONE : failing;
+      pages = pages == null ? Map.of() : Map.copyOf(pages);
     }
 
     /** The watch's failed runs in a row, and whether its owner was told (OwnerNotices). */
@@ -138,7 +142,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          streak);
+          streak,
+          pages);
     }
 
     /**
@@ -182,7 +187,8 @@ public final class WatchEntity {
           createdAt,
           owed,
           waiting,
-          failing);
+          failing,
+          pages);
     }
 
     /**
@@ -207,12 +213,23 @@ public final class WatchEntity {
     RunPipeline.Memory memory(Instant now) {
       boolean firstRun = recentRuns.isEmpty() && baselines.isEmpty();
       return new RunPipeline.Memory(
-          new HashSet<>(seen), baselines, firstRun && createdAt != null ? createdAt : now);
+          new HashSet<>(seen), baselines, firstRun && createdAt != null ? createdAt : now, pages);
     }
 
     State created(Watch w, Instant at, Instant nextFire) {
       return new State(
-          w, true, seen, recentRuns, nextFire, delivering, baselines, at, outbox, held, failing);
+          w,
+          true,
+          seen,
+          recentRuns,
+          nextFire,
+          delivering,
+          baselines,
+          at,
+          outbox,
+          held,
+          failing,
+          pages);
     }
 
     public boolean exists() {
@@ -232,7 +249,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          pages);
     }
 
     State withNextFire(Instant nextFire) {
@@ -247,7 +265,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          pages);
     }
 
     State withDelivering(Delivering d) {
@@ -262,7 +281,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          pages);
     }
 
     /**
@@ -289,11 +309,20 @@ public final class WatchEntity {
               createdAt,
               outbox,
               held,
-              failing)
+              failing,
+              pages)
           .withAttempts(runId, sent);
     }
 
-    State withRun(RunRecord record, List<String> newlySeen, Map<String, Instant> baselined) {
+    /**
+     * {@code pages} (may be null) replaces what the watch saw of those pages; snapshots of pages
+     * the watch no longer has are dropped.
+     */
+    State withRun(
+        RunRecord record,
+        List<String> newlySeen,
+        Map<String, Instant> baselined,
+        Map<String, PageSnapshot> seenPages) {
       LinkedHashSet<String> ids = new LinkedHashSet<>(seen);
       ids.addAll(newlySeen);
       List<String> bounded = new ArrayList<>(ids);
@@ -304,6 +333,9 @@ public final class WatchEntity {
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
       Map<String, Instant> sources = new HashMap<>(baselines);
       if (baselined != null) baselined.forEach(sources::putIfAbsent);
+      Map<String, PageSnapshot> snapshots = new HashMap<>(pages);
+      if (seenPages != null) snapshots.putAll(seenPages);
+      if (watch != null) snapshots.keySet().retainAll(watch.pageSourceKeys());
       return new State(
           watch,
           everCreated,
@@ -315,7 +347,8 @@ public final class WatchEntity {
           createdAt,
           outbox,
           held,
-          failing);
+          failing,
+          snapshots);
     }
   }
 
@@ -565,11 +598,20 @@ public final class WatchEntity {
   public record Deleted(Instant at) implements Event {}
 
   /**
-   * A run's record together with the item keys it marks seen and the sources that took their
-   * baseline in it ({@code baselined} is absent from events written before baselines).
+   * A run's record together with the item keys it marks seen, the sources that took their baseline
+   * in it ({@code baselined} is absent from events written before baselines) and what it saw of its
+   * page sources ({@code pages}, by {@code type:value}; absent from events written before them).
    */
   public record RunRecorded(
-      RunRecord record, List<String> newlySeen, Map<String, Instant> baselined) implements Event {}
+      RunRecord record,
+      List<String> newlySeen,
+      Map<String, Instant> baselined,
+      Map<String, PageSnapshot> pages)
+      implements Event {
+    public RunRecorded(RunRecord record, List<String> newlySeen, Map<String, Instant> baselined) {
+      this(record, newlySeen, baselined, null);
+    }
+  }
 
   /**
    * A run with an alert to send, recorded with the items it marks seen (and its baselines, as
@@ -586,14 +628,26 @@ public final class WatchEntity {
       Map<String, Instant> baselined,
       Alert alert,
       Instant retryUntil,
-      Instant heldUntil)
+      Instant heldUntil,
+      Map<String, PageSnapshot> pages)
       implements Event {
     public RunJudged(
         RunRecord record,
         List<String> newlySeen,
         List<String> channels,
         Map<String, Instant> baselined) {
-      this(record, newlySeen, channels, baselined, null, null, null);
+      this(record, newlySeen, channels, baselined, null, null, null, null);
+    }
+
+    public RunJudged(
+        RunRecord record,
+        List<String> newlySeen,
+        List<String> channels,
+        Map<String, Instant> baselined,
+        Alert alert,
+        Instant retryUntil,
+        Instant heldUntil) {
+      this(record, newlySeen, channels, baselined, alert, retryUntil, heldUntil, null);
     }
 
     public RunJudged(
@@ -603,7 +657,7 @@ public final class WatchEntity {
         Map<String, Instant> baselined,
         Alert alert,
         Instant retryUntil) {
-      this(record, newlySeen, channels, baselined, alert, retryUntil, null);
+      this(record, newlySeen, channels, baselined, alert, retryUntil, null, null);
     }
   }
 

@@ -38,9 +38,9 @@ final class WatchEvents {
     if (event instanceof Deleted) return state.withWatch(null, null);
     if (event instanceof ScheduleAdvanced e) return state.withNextFire(e.nextFireAt());
     if (event instanceof RunRecorded e)
-      return state.withRun(e.record(), e.newlySeen(), e.baselined());
+      return state.withRun(e.record(), e.newlySeen(), e.baselined(), e.pages());
     if (event instanceof RunJudged e) {
-      State judged = state.withRun(e.record(), e.newlySeen(), e.baselined());
+      State judged = state.withRun(e.record(), e.newlySeen(), e.baselined(), e.pages());
       if (e.alert() == null)
         return judged.withDelivering(new Delivering(e.record().runId(), e.channels()));
       if (e.heldUntil() != null) {

@@ -63,7 +63,8 @@ public final class WatchRuns {
   static Event recorded(RunPipeline.Outcome outcome, Instant heldUntil, Duration retryFor) {
     RunPipeline.PendingAlert alert = outcome.alert();
     if (alert == null)
-      return new RunRecorded(outcome.record(), outcome.newlySeen(), outcome.baselined());
+      return new RunRecorded(
+          outcome.record(), outcome.newlySeen(), outcome.baselined(), outcome.pages());
     if (heldUntil != null) return held(outcome, alert, heldUntil);
     return new RunJudged(
         outcome.record(),
@@ -71,7 +72,9 @@ public final class WatchRuns {
         alert.channels(),
         outcome.baselined(),
         alert.alert(),
-        alert.alert().at().plus(retryFor));
+        alert.alert().at().plus(retryFor),
+        null,
+        outcome.pages());
   }
 
   /** Until when the run's alert is held (quiet hours, a digest); null when it goes out now. */
@@ -99,7 +102,8 @@ public final class WatchRuns {
         outcome.baselined(),
         alert.alert(),
         null,
-        until);
+        until,
+        outcome.pages());
   }
 
   /** The record as the event wrote it: a held alert's shows its deliveries held. */

@@ -9,10 +9,12 @@ import io.periscope.notify.ChannelId;
 import io.periscope.quiet.QuietHours;
 import io.periscope.quiet.QuietValidator;
 import io.periscope.source.FeedUrls;
+import io.periscope.source.PageText;
 import io.periscope.trust.TrustTier;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -34,6 +36,10 @@ public final class WatchValidator {
   public static final int MAX_SOURCE_VALUE = FeedUrls.MAX_LENGTH;
   static final int MAX_CHANNELS = 20;
   static final int MAX_RECENCY_DAYS = 3650;
+  static final int MAX_SELECTOR = 500;
+  static final int MAX_IGNORE = 20;
+  private static final Set<String> TYPES =
+      Set.of(WatchSource.SEARCH, WatchSource.RSS, WatchSource.PAGE);
 
   private WatchValidator() {}
 
@@ -169,8 +175,8 @@ public final class WatchValidator {
     int before = issues.size();
     JsonNode typeNode = node.get("type");
     String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
-    if (!WatchSource.SEARCH.equals(type) && !WatchSource.RSS.equals(type)) {
-      issues.add(Issue.at("must be 'search' or 'rss'", "sources", i, "type"));
+    if (!TYPES.contains(type)) {
+      issues.add(Issue.at("must be 'search', 'rss' or 'page'", "sources", i, "type"));
     }
     JsonNode valueNode = node.get("value");
     String value = valueNode != null && valueNode.isTextual() ? valueNode.asText().strip() : null;
@@ -179,8 +185,10 @@ public final class WatchValidator {
     } else if (value.length() > MAX_SOURCE_VALUE) {
       issues.add(
           Issue.at("must be at most " + MAX_SOURCE_VALUE + " characters", "sources", i, "value"));
-    } else if (WatchSource.RSS.equals(type) && ChannelId.httpUrl(value).isEmpty()) {
-      issues.add(Issue.at("must be an http(s) URL for an rss source", "sources", i, "value"));
+    } else if ((WatchSource.RSS.equals(type) || WatchSource.PAGE.equals(type))
+        && ChannelId.httpUrl(value).isEmpty()) {
+      issues.add(
+          Issue.at("must be an http(s) URL for an " + type + " source", "sources", i, "value"));
     }
     String trust = null;
     JsonNode trustNode = node.get("trust");
@@ -192,7 +200,55 @@ public final class WatchValidator {
       }
     }
     Integer recency = recencyDays(node.get("recencyDays"), issues, "sources", i, "recencyDays");
-    return issues.size() == before ? new WatchSource(type, value, trust, recency) : null;
+    String selector = null;
+    List<String> ignore = null;
+    if (WatchSource.PAGE.equals(type)) {
+      selector = selector(node.get("selector"), issues, "sources", i, "selector");
+      ignore = ignore(node.get("ignore"), issues, "sources", i, "ignore");
+    }
+    return issues.size() == before
+        ? new WatchSource(type, value, trust, recency, selector, ignore)
+        : null;
+  }
+
+  /**
+   * A page source's CSS selector: null when absent, else one jsoup parses, at most {@value
+   * #MAX_SELECTOR} characters (an issue at {@code path}).
+   */
+  public static String selector(JsonNode node, List<Issue> issues, Object... path) {
+    if (node == null || node.isNull()) return null;
+    String css = node.isTextual() ? node.asText().strip() : null;
+    if (css == null || css.isEmpty() || css.length() > MAX_SELECTOR) {
+      issues.add(Issue.at("must be a CSS selector of 1 to " + MAX_SELECTOR + " characters", path));
+      return null;
+    }
+    Optional<String> problem = PageText.selectorProblem(css);
+    if (problem.isPresent()) {
+      issues.add(Issue.at("is not a CSS selector: " + problem.get(), path));
+      return null;
+    }
+    return css;
+  }
+
+  /** A page source's ignore selectors: null when absent, else at most {@value #MAX_IGNORE}. */
+  public static List<String> ignore(JsonNode node, List<Issue> issues, Object... path) {
+    if (node == null || node.isNull()) return null;
+    if (!node.isArray() || node.size() > MAX_IGNORE) {
+      issues.add(Issue.at("must be an array of at most " + MAX_IGNORE + " CSS selectors", path));
+      return null;
+    }
+    List<String> selectors = new ArrayList<>();
+    for (int j = 0; j < node.size(); j++) {
+      Object[] at = java.util.Arrays.copyOf(path, path.length + 1);
+      at[path.length] = j;
+      if (!node.get(j).isTextual()) {
+        issues.add(Issue.at("must be a CSS selector", at));
+        continue;
+      }
+      String css = selector(node.get(j), issues, at);
+      if (css != null && !selectors.contains(css)) selectors.add(css);
+    }
+    return selectors;
   }
 
   /**

@@ -74,7 +74,7 @@ public class DraftTest {
     List<String> problems = problems(answer);
 
     assertEquals(problems.toString(), 4, problems.size());
-    assertEquals("sources[0].type: must be 'search' or 'rss'", problems.get(0));
+    assertEquals("sources[0].type: must be 'search', 'rss' or 'page'", problems.get(0));
     assertEquals("sources[1].value: must be an http(s) URL for an rss source", problems.get(1));
     assertTrue(problems.get(2), problems.get(2).startsWith("schedule: is not a valid schedule"));
     assertEquals("threshold: must be a number from 0 to 1", problems.get(3));

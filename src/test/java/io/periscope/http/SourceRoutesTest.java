@@ -48,6 +48,13 @@ public class SourceRoutesTest {
                       "<link rel=alternate type=application/rss+xml title=Posts href=/feed.xml>"
                           + "<link rel=alternate type=application/atom+xml href=/atom.xml>");
               case "/pricing" -> html("<title>Pricing</title>");
+              case "/shop" ->
+                  new MockResponse()
+                      .setHeader("Content-Type", "text/html")
+                      .setBody(
+                          "<html><head><title>Shop</title></head><body><main"
+                              + " id='m'><h1>Widget</h1><p class='price'>€ 19.99</p><p>Seen <span"
+                              + " class='stamp'>10:01</span></p></main></body></html>");
               case "/feed.xml" ->
                   new MockResponse().setBody(RSS).setHeader("Content-Type", "application/rss+xml");
               default -> new MockResponse().setResponseCode(404);
@@ -113,6 +120,57 @@ public class SourceRoutesTest {
     assertEquals("url", invalid.get("issues").get(0).get("path").get(0).asText());
     error(service.call("POST", "/sources/discover", bob, "[]"), 400);
     error(service.call("POST", "/sources/discover", null, discover(url("/blog/"))), 401);
+  }
+
+  @Test
+  public void aPageCheckAnswersTheTextAtTheSelectorBeforeAnythingIsSaved() throws Exception {
+    String paula = service.signedIn("paula", "user");
+    JsonNode all =
+        json(
+            service.call(
+                "POST",
+                "/sources/page/check",
+                paula,
+                Json.text(Map.of("url", url("/shop"), "ignore", List.of(".stamp")))),
+            200);
+    assertEquals("Shop", all.get("title").asText());
+    assertEquals("Widget\n€ 19.99\nSeen\n", all.get("text").asText());
+    assertEquals("m", all.get("blocks").get(0).get("anchor").asText());
+    assertFalse(all.get("rendered").asBoolean());
+    JsonNode price =
+        json(
+            service.call(
+                "POST",
+                "/sources/page/check",
+                paula,
+                Json.text(Map.of("url", url("/shop"), "selector", ".price"))),
+            200);
+    assertEquals("€ 19.99\n", price.get("text").asText());
+    JsonNode none =
+        error(
+            service.call(
+                "POST",
+                "/sources/page/check",
+                paula,
+                Json.text(Map.of("url", url("/shop"), "selector", "#stock"))),
+            422);
+    assertTrue(none.toString(), none.get("error").asText().contains("no content at the selector"));
+    JsonNode bad =
+        error(
+            service.call(
+                "POST",
+                "/sources/page/check",
+                paula,
+                Json.text(Map.of("url", "ftp://x", "selector", "p >> ["))),
+            400);
+    assertEquals(2, bad.get("issues").size());
+    error(
+        service.call(
+            "POST", "/sources/page/check", paula, Json.text(Map.of("url", url("/missing")))),
+        502);
+    error(
+        service.call("POST", "/sources/page/check", null, Json.text(Map.of("url", url("/shop")))),
+        401);
   }
 
   @Test

@@ -36,8 +36,12 @@ import io.periscope.notify.TelegramSettings;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.source.ArticleExtractor;
+import io.periscope.source.CollectionBudget;
+import io.periscope.source.CollectionLimits;
 import io.periscope.source.FeedCollector;
 import io.periscope.source.Item;
+import io.periscope.source.PageCollector;
+import io.periscope.source.PageSnapshot;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.MutableClock;
@@ -87,6 +91,9 @@ public class PipelineTest {
 
   /** What the model answers next: a verdict as JSON, or null for an HTTP 500. */
   private final AtomicReference<String> verdict = new AtomicReference<>();
+
+  /** The page {@code /pricing} serves. */
+  private final AtomicReference<String> pricing = new AtomicReference<>();
 
   private final ConcurrentLinkedQueue<RecordedRequest> seen = new ConcurrentLinkedQueue<>();
 
@@ -140,6 +147,10 @@ public class PipelineTest {
               return new MockResponse()
                   .setHeader("Content-Type", "application/rss+xml")
                   .setBody(feed);
+            if (path.equals("/pricing"))
+              return new MockResponse()
+                  .setHeader("Content-Type", "text/html")
+                  .setBody(pricing.get());
             if (path.equals("/blog/"))
               return new MockResponse()
                   .setHeader("Content-Type", "text/html")
@@ -212,6 +223,8 @@ public class PipelineTest {
     pipeline =
         new Pipeline(
             new FeedCollector(userUrls),
+            new PageCollector(
+                userUrls, new CollectionBudget(CollectionLimits.DEFAULTS), Optional.empty()),
             Optional.empty(),
             new ArticleExtractor(userUrls),
             new PooledModel(
@@ -862,6 +875,89 @@ public class PipelineTest {
         weakThreshold,
         true,
         "UTC");
+  }
+
+  private static String pricingPage(String team) {
+    return "<html><head><title>Acme pricing</title></head><body><nav>Menu</nav><main>"
+        + "<h2>Plans</h2><table id='plans'><tr><td>Basic</td><td>$10</td></tr>"
+        + "<tr><td>Team</td><td>"
+        + team
+        + "</td></tr></table><p>Updated <time>"
+        + System.nanoTime()
+        + "</time></p></main></body></html>";
+  }
+
+  @Test
+  public void aPageSourceTakesItsBaselineThenHasItsChangeJudgedInContext() throws Exception {
+    WatchSource page =
+        new WatchSource(
+            WatchSource.PAGE, url("/pricing"), "official", null, "main", List.of("time"));
+    Watch watch = watchOf(null, page);
+    pricing.set(pricingPage("$49"));
+    RunPipeline.Outcome first =
+        run(watch, new RunPipeline.Memory(Set.of(), Map.of(), Instant.now()));
+    assertEquals("the baseline alerts on nothing", RunRecord.NOTHING_NEW, first.record().outcome());
+    assertEquals(0, requestsTo("/v1/chat/completions"));
+    PageSnapshot baseline = first.pages().get(page.key());
+    assertTrue(baseline.blocks().contains(new PageSnapshot.Block("Team | $49", "plans")));
+
+    // the same page again, its timestamp (ignored) rotated: nothing new, no model call
+    pricing.set(pricingPage("$49"));
+    RunPipeline.Outcome same =
+        run(
+            watch,
+            new RunPipeline.Memory(Set.of(), first.baselined(), Instant.now(), first.pages()));
+    assertEquals(RunRecord.NOTHING_NEW, same.record().outcome());
+    assertEquals(0, requestsTo("/v1/chat/completions"));
+
+    pricing.set(pricingPage("$59"));
+    String cited = url("/pricing") + "#plans";
+    verdict.set(answerCiting(true, 0.9, cited));
+    RunPipeline.Outcome changed =
+        run(
+            watch,
+            new RunPipeline.Memory(Set.of(), first.baselined(), Instant.now(), first.pages()));
+    assertEquals(RunRecord.ALERT, changed.record().outcome());
+    assertEquals(1, changed.record().fresh());
+    assertEquals("a page's change is not fetched again", 1, requestsTo("/pricing") - 2);
+    String prompt =
+        seen.stream()
+            .filter(q -> q.getPath().equals("/v1/chat/completions"))
+            .findFirst()
+            .orElseThrow()
+            .getBody()
+            .readUtf8();
+    assertTrue(prompt, prompt.contains("Before: Team | $49 Now: Team | $59"));
+    assertTrue(prompt, prompt.contains(cited));
+    assertEquals(1, changed.newlySeen().size());
+    assertTrue(changed.newlySeen().get(0).startsWith("page:" + url("/pricing") + " page:"));
+    assertTrue(
+        changed
+            .pages()
+            .get(page.key())
+            .blocks()
+            .contains(new PageSnapshot.Block("Team | $59", "plans")));
+  }
+
+  @Test
+  public void aPageChangeLeftUnjudgedKeepsTheOldSnapshotSoItComesAgain() throws Exception {
+    WatchSource page =
+        new WatchSource(WatchSource.PAGE, url("/pricing"), null, null, null, List.of("time"));
+    Watch watch = watchOf(null, page);
+    pricing.set(pricingPage("$49"));
+    RunPipeline.Outcome first =
+        run(watch, new RunPipeline.Memory(Set.of(), Map.of(), Instant.now()));
+    pricing.set(pricingPage("$59"));
+    verdict.set(null); // the model fails
+    RunPipeline.Memory memory =
+        new RunPipeline.Memory(Set.of(), first.baselined(), Instant.now(), first.pages());
+    RunPipeline.Outcome failed = run(watch, memory);
+    assertEquals(RunRecord.ERROR, failed.record().outcome());
+    assertTrue(failed.pages() == null || !failed.pages().containsKey(page.key()));
+    verdict.set(answerCiting(false, 0.1, url("/pricing")));
+    RunPipeline.Outcome again = run(watch, memory);
+    assertEquals(RunRecord.NO_MATCH, again.record().outcome());
+    assertEquals(1, again.record().fresh());
   }
 
   private String answerCiting(boolean met, double confidence, String... urls) {

@@ -94,6 +94,62 @@ public class WatchValidatorTest {
   }
 
   @Test
+  public void aPageSourceKeepsItsSelectorAndIgnoreSelectors() {
+    Watch w =
+        valid(
+            b ->
+                ((com.fasterxml.jackson.databind.node.ArrayNode) b.get("sources"))
+                    .add(
+                        tree(
+                            """
+                            {"type": "page", "value": "https://acme.example/pricing",
+                             "selector": " #plans tr ", "ignore": [".stamp", "time", ".stamp"]}\
+                            """)));
+    assertEquals(
+        new WatchSource(
+            "page",
+            "https://acme.example/pricing",
+            null,
+            null,
+            "#plans tr",
+            List.of(".stamp", "time")),
+        w.sources().get(2));
+    assertNull("no selector on a feed", w.sources().get(1).selector());
+  }
+
+  @Test
+  public void aPageSourceWithoutSelectorWatchesTheMainContent() {
+    Watch w = valid(b -> source(b, 1).put("type", "page"));
+    assertEquals(
+        new WatchSource("page", "https://example.org/feed.xml", null, null), w.sources().get(1));
+  }
+
+  @Test
+  public void aPageSourcesUrlSelectorsAndTheirCountAreChecked() {
+    assertEquals(
+        at("sources", 1, "value"),
+        issuePaths(b -> source(b, 1).put("type", "page").put("value", "ftp://acme.example/")));
+    assertEquals(
+        at("sources", 1, "selector"),
+        issuePaths(b -> source(b, 1).put("type", "page").put("selector", "div >> [")));
+    assertEquals(
+        at("sources", 1, "selector"),
+        issuePaths(b -> source(b, 1).put("type", "page").put("selector", "p".repeat(501))));
+    assertEquals(
+        at("sources", 1, "ignore", 1),
+        issuePaths(b -> source(b, 1).put("type", "page").set("ignore", tree("[\".ok\", \"a[\"]"))));
+    assertEquals(
+        at("sources", 1, "ignore", 0),
+        issuePaths(b -> source(b, 1).put("type", "page").set("ignore", tree("[3]"))));
+    StringBuilder many = new StringBuilder("[");
+    for (int i = 0; i <= WatchValidator.MAX_IGNORE; i++)
+      many.append(i == 0 ? "" : ",").append("\"p\"");
+    assertEquals(
+        at("sources", 1, "ignore"),
+        issuePaths(b -> source(b, 1).put("type", "page").set("ignore", tree(many + "]"))));
+  }
+
+  @Test
   public void absentChannelsMeanNone() {
     assertEquals(List.of(), valid(b -> b.remove("channels")).channels());
   }
