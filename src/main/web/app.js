@@ -12,6 +12,7 @@ import { Devices } from './pages/devices.js';
 import { EditWatch, NewWatch } from './pages/editor.js';
 import { Tokens } from './pages/tokens.js';
 import { Usage } from './pages/usage.js';
+import { Versions } from './pages/versions.js';
 import { TrustRules } from './pages/trust.js';
 import { Statistics, WatchPage } from './pages/watch.js';
 import { WatchList } from './pages/watches.js';
@@ -30,6 +31,7 @@ const ROUTES = [
   { path: '/watch/:id', page: WatchPage },
   { path: '/watch/:id/edit', page: EditWatch },
   { path: '/watch/:id/revise', page: Revise },
+  { path: '/watch/:id/versions', page: Versions },
   { path: '/assist', page: Assist },
   { path: '/trust', page: TrustRules },
   { path: '/notifications', page: Devices },

@@ -58,6 +58,7 @@ export function WatchPage({ id }) {
         h(Button, { busy: trial.busy, onClick: testNow }, trial.busy ? 'Testing…' : 'Test now'),
         h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, 'Edit'),
         h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, 'Revise with AI'),
+        h(Link, { href: `/watch/${enc(id)}/versions`, class: 'button secondary' }, 'Versions'),
         h(Button, { busy: explain.busy, onClick: explainIt }, 'Explain'),
       ],
     },

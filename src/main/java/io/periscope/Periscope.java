@@ -54,6 +54,7 @@ import io.periscope.http.SystemRoutes;
 import io.periscope.http.TransferRoutes;
 import io.periscope.http.TrustRoutes;
 import io.periscope.http.UsageRoutes;
+import io.periscope.http.VersionRoutes;
 import io.periscope.http.WatchRoutes;
 import io.periscope.identity.IdentityProviderSettings;
 import io.periscope.identity.IdentitySignIn;
@@ -672,6 +673,7 @@ public final class Periscope {
             settings.scheduleTimeZone(),
             eventStreams,
             readLimiter),
+        new VersionRoutes(watches, sealedChannels),
         new CollectionRoutes(entities, asks, clock),
         new AdminRoutes(
             accountAdmin,

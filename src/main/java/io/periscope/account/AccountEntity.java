@@ -3,6 +3,7 @@ package io.periscope.account;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
+import io.periscope.watch.Actor;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import java.time.Duration;
@@ -284,9 +285,10 @@ public final class AccountEntity
   /**
    * Deletes the watch, then unregisters its id. Refused with the watch's own refusal ({@code watch
    * not found}) when there is no such watch, an id registered for it unregistered all the same;
-   * refused with {@link #WATCH_UNANSWERED} when the watch did not answer in time.
+   * refused with {@link #WATCH_UNANSWERED} when the watch did not answer in time. {@code actor}
+   * deletes it (the watch's history of its definition records who).
    */
-  public record DeleteWatch(String watchId, ActorRef<StatusReply<Done>> replyTo)
+  public record DeleteWatch(String watchId, Actor actor, ActorRef<StatusReply<Done>> replyTo)
       implements Command {}
 
   /** Unregisters the id if its watch is not there (a listing met it); answers nobody. */
@@ -611,7 +613,7 @@ public final class AccountEntity
         Done.class,
         watches.watch(persistenceId().entityId(), cmd.watchId()),
         WATCH_CHECK_TIMEOUT,
-        WatchEntity.Delete::new,
+        r -> new WatchEntity.Delete(cmd.actor(), r),
         (done, failure) -> {
           if (failure == null)
             return new WatchChecked(cmd.watchId(), true, null, null, cmd.replyTo());

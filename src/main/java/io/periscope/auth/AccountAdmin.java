@@ -11,6 +11,7 @@ import io.periscope.json.ValidationException;
 import io.periscope.persistence.JournalErasure;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.Actor;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -237,7 +238,7 @@ public final class AccountAdmin {
                       access.forget(accountId);
                       return emails
                           .release(account.email(), accountId)
-                          .thenCompose(released -> removeData(accountId, eraseHistory))
+                          .thenCompose(released -> removeData(by, accountId, eraseHistory))
                           .thenCompose(
                               removed ->
                                   recorded(
@@ -249,7 +250,8 @@ public final class AccountAdmin {
                     }));
   }
 
-  private CompletionStage<Done> removeData(String accountId, boolean eraseHistory) {
+  private CompletionStage<Done> removeData(Principal by, String accountId, boolean eraseHistory) {
+    Actor actor = by.operator() ? Actor.cli() : Actor.admin(by.accountId());
     return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
             accountRefs.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
@@ -259,7 +261,8 @@ public final class AccountAdmin {
                             id ->
                                 ignoringRefusal(
                                     asks.<WatchEntity.Command, Done>ask(
-                                        watches.watch(accountId, id), WatchEntity.Delete::new)))
+                                        watches.watch(accountId, id),
+                                        r -> new WatchEntity.Delete(actor, r))))
                         .toList())
                     .thenCompose(d -> removeTrustRules(accountId))
                     .thenCompose(d -> otherData.erase(accountId, ids.ids(), eraseHistory))

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.periscope.account.AccountEntity;
 import io.periscope.history.Cursor;
+import io.periscope.history.DefinitionChanges;
 import io.periscope.history.RunFilter;
 import io.periscope.history.RunHistory;
 import io.periscope.json.Json;
@@ -150,6 +151,13 @@ final class HistoryCommand implements Callable<Integer> {
   @Option(names = "--follow", description = "then print new runs as they are recorded")
   private boolean follow;
 
+  @Option(
+      names = "--changes",
+      description =
+          "the changes of the watches' definitions instead of runs: created, replaced,"
+              + " enabled, disabled, deleted, restored, by whom, and each changed field")
+  private boolean changes;
+
   @ArgGroup(exclusive = true)
   private Format format = new Format();
 
@@ -246,6 +254,15 @@ final class HistoryCommand implements Callable<Integer> {
       throw usage("--since must be before --until");
     if (format.json && follow)
       throw usage("--json is one document: use --json-lines with --follow");
+    if (changes) {
+      if (follow) throw usage("--follow follows runs: leave it out with --changes");
+      if (!outcomes.isEmpty()
+          || !triggers.isEmpty()
+          || !deliveries.isEmpty()
+          || !channels.isEmpty()
+          || runId != null)
+        throw usage("--changes takes --since, --until, --grep, -n, --reverse and --after only");
+    }
     if (afterText != null) {
       if (reverse) throw usage("--after resumes oldest first: leave out --reverse");
       try {
@@ -285,6 +302,7 @@ final class HistoryCommand implements Callable<Integer> {
       return ExitCodes.FAILED;
     }
     RunHistory.Selection selection = new RunHistory.Selection(owner, watchId, filter, after);
+    if (changes) return replayChanges(journal, selection);
     RunHistory.Past past = RunHistory.past(journal, selection, reverse || limit != null);
     Iterator<RunHistory.Run> runs = past.runs();
     if (limit != null) {
@@ -326,6 +344,44 @@ final class HistoryCommand implements Callable<Integer> {
     }
     return ExitCodes.OK;
   }
+
+  /**
+   * The changes of the selected watches' definitions, oldest first (newest first with {@code
+   * --reverse}); a change's cursor is the journal position of its event.
+   */
+  private int replayChanges(JournalReads journal, RunHistory.Selection selection) throws Exception {
+    DefinitionChanges.Past past =
+        DefinitionChanges.past(
+            journal, selection, filter.since(), filter.until(), after.lowestUpTo());
+    List<ChangeOutput.ChangeLine> shown = new ArrayList<>();
+    for (DefinitionChanges.Change c : past.changes()) {
+      ChangeOutput.ChangeLine line = ChangeOutput.of(c, Cursor.through(c.position()).encode());
+      if (grep == null
+          || Json.text(line).toLowerCase(Locale.ROOT).contains(grep.toLowerCase(Locale.ROOT)))
+        shown.add(line);
+    }
+    if (limit != null && shown.size() > limit)
+      shown = new ArrayList<>(shown.subList(shown.size() - limit, shown.size()));
+    if (reverse) Collections.reverse(shown);
+    String end = Cursor.through(past.upTo()).encode();
+    if (format.json) {
+      root.out.println(Json.text(new ChangeDocument(owner, watchId, shown, end)));
+    } else {
+      if (format.csv) root.out.println(ChangeOutput.CSV_HEADER);
+      for (ChangeOutput.ChangeLine line : shown)
+        root.out.println(
+            format.csv
+                ? ChangeOutput.csv(line, zone)
+                : format.jsonLines ? Json.text(line) : ChangeOutput.text(line, zone));
+      root.err.println("cursor: " + end);
+    }
+    root.out.flush();
+    return ExitCodes.OK;
+  }
+
+  /** {@code --changes --json}: the changes and the end cursor in one document. */
+  record ChangeDocument(
+      String owner, String watchId, List<ChangeOutput.ChangeLine> changes, String cursor) {}
 
   /** Whether the journal ever held the account or watch selected. */
   private boolean known(JournalReads journal) throws Exception {

@@ -70,6 +70,7 @@ public final class HttpApi {
       AuthRoutes auth,
       AssistRoutes assist,
       WatchRoutes watches,
+      VersionRoutes versions,
       CollectionRoutes collection,
       AdminRoutes admin,
       AccountRoutes account,
@@ -93,6 +94,7 @@ public final class HttpApi {
     this.authenticated =
         Group.of(
             watches,
+            versions,
             collection,
             quotas,
             transfer,

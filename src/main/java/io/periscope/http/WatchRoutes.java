@@ -31,6 +31,7 @@ import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunView;
 import io.periscope.source.FeedFinder;
+import io.periscope.watch.Actor;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchSource;
@@ -433,7 +434,7 @@ public final class WatchRoutes implements Routes {
     SealedChannels.Opened opened = sealed.open(body, List.of());
     Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
     return watches
-        .create(caller.role(), watch, opened.store(watch))
+        .create(caller.role(), watch, opened.store(watch), Actor.owner(caller.accountId()), null)
         .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
         .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()));
   }
@@ -455,7 +456,7 @@ public final class WatchRoutes implements Routes {
                   sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
               Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
               return watches
-                  .replace(role, watch, opened.store(watch))
+                  .replace(role, watch, opened.store(watch), Actor.owner(owner), null)
                   .thenCompose(
                       saved ->
                           warnings.warned(
@@ -464,7 +465,7 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<Reply> remove(String owner, String id) {
-    return watches.delete(owner, id).thenApply(done -> Reply.noContent());
+    return watches.delete(owner, id, Actor.owner(owner)).thenApply(done -> Reply.noContent());
   }
 
   /** The URLs of the rss sources a stored watch had. */

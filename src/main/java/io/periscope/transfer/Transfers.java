@@ -18,6 +18,7 @@ import io.periscope.quota.QuotaPolicy;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRuleValidator;
 import io.periscope.trust.TrustRulesEntity;
+import io.periscope.watch.Actor;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchValidator;
 import io.periscope.watches.Watches;
@@ -418,7 +419,11 @@ public final class Transfers {
       if (!"created".equals(status)) continue;
       done =
           done.thenCompose(
-              d -> watches.write(watch).thenApply(x -> Done.getInstance()).toCompletableFuture());
+              d ->
+                  watches
+                      .write(watch, Actor.importBy(accountId), null)
+                      .thenApply(x -> Done.getInstance())
+                      .toCompletableFuture());
     }
     return done.thenCompose(d -> addresses(accountId, addresses))
         .thenApply(mailed -> new Report(accountId, true, results, rules.size(), mailed));

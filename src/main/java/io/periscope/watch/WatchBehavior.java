@@ -27,11 +27,11 @@ import io.periscope.watch.WatchEntity.Fire;
 import io.periscope.watch.WatchEntity.Get;
 import io.periscope.watch.WatchEntity.GetRun;
 import io.periscope.watch.WatchEntity.GetRuns;
+import io.periscope.watch.WatchEntity.GetVersions;
 import io.periscope.watch.WatchEntity.HeldReleased;
 import io.periscope.watch.WatchEntity.OweAccountNotice;
 import io.periscope.watch.WatchEntity.OwesRun;
 import io.periscope.watch.WatchEntity.OwnerNoticed;
-import io.periscope.watch.WatchEntity.Passivation;
 import io.periscope.watch.WatchEntity.Pending;
 import io.periscope.watch.WatchEntity.Recall;
 import io.periscope.watch.WatchEntity.Recalled;
@@ -228,6 +228,13 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
     if (command instanceof DeliveryInterrupted interrupted)
       return onDeliveryInterrupted(state, interrupted);
     if (command instanceof GetRuns getRuns) return onGetRuns(state, getRuns);
+    if (command instanceof GetVersions get)
+      return Effect()
+          .reply(
+              get.replyTo(),
+              state.everCreated()
+                  ? StatusReply.success(new WatchVersions.Kept(state.versions()))
+                  : notFound());
     if (command instanceof TrimJournal trim) return onTrimJournal(state, trim);
     if (command instanceof GetRun getRun) return onGetRun(state, getRun);
     if (command instanceof OweAccountNotice owe) return onOweAccountNotice(state, owe);
@@ -593,7 +600,13 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
     Instant now = clock.instant();
     return persistAll(
             state,
-            List.of(new Created(cmd.watch(), now, WatchSchedule.firstFire(cmd.watch(), now))))
+            List.of(
+                new Created(
+                    cmd.watch(),
+                    now,
+                    WatchSchedule.firstFire(cmd.watch(), now),
+                    cmd.actor(),
+                    cmd.restoring())))
         .thenRun(s -> passivation.passivate(context.getSelf()))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
@@ -605,7 +618,11 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
             state,
             List.of(
                 new Replaced(
-                    cmd.watch(), now, WatchSchedule.nextFireOnReplace(state, cmd.watch(), now))))
+                    cmd.watch(),
+                    now,
+                    WatchSchedule.nextFireOnReplace(state, cmd.watch(), now),
+                    cmd.actor(),
+                    cmd.restoring())))
         .thenReply(cmd.replyTo(), s -> StatusReply.success(s.watch()));
   }
 
@@ -617,7 +634,7 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
   private ReplyEffect<Event, State> onDelete(State state, Delete cmd) {
     if (!state.exists()) return Effect().reply(cmd.replyTo(), notFound());
     // deliveries already owed go on: the alert was decided while the watch existed
-    return persistAll(state, List.of(new Deleted(clock.instant())))
+    return persistAll(state, List.of(new Deleted(clock.instant(), cmd.actor())))
         .thenReply(cmd.replyTo(), s -> StatusReply.ack());
   }
 

@@ -112,12 +112,13 @@ public final class WatchEntity {
       List<Pending> outbox,
       List<HeldAlert> held,
       OwnerNotices.Streak failing,
-      Map<String, PageSnapshot> pages)
+      Map<String, PageSnapshot> pages,
+      List<WatchVersion> versions)
       implements JsonSerializable {
     static final State EMPTY =
         new State(
             null, false, List.of(), List.of(), null, null, Map.of(), null, List.of(), List.of(),
-            null, Map.of());
+            null, Map.of(), List.of());
 
     public State {
       seen = List.copyOf(seen);
@@ -127,6 +128,7 @@ public final class WatchEntity {
       held = held == null ? List.of() : List.copyOf(held);
       failing = failing == null ? OwnerNotices.Streak.NONE : failing;
       pages = pages == null ? Map.of() : Map.copyOf(pages);
+      versions = versions == null ? List.of() : List.copyOf(versions);
     }
 
     /** The watch's failed runs in a row, and whether its owner was told (OwnerNotices). */
@@ -143,21 +145,8 @@ public final class WatchEntity {
           outbox,
           held,
           streak,
-          pages);
-    }
-
-    /**
-     * When the wake-up index should start this watch: the earliest of its next fire time, its owed
-     * deliveries' next attempts and its held alerts' release; null when nothing is owed or held
-     * (the index holds the fire time).
-     */
-    Instant wakeAt() {
-      Instant wake = null;
-      for (Pending p : outbox) if (wake == null || p.dueAt().isBefore(wake)) wake = p.dueAt();
-      for (HeldAlert h : held)
-        if (wake == null || h.releaseAt().isBefore(wake)) wake = h.releaseAt();
-      if (wake != null && nextFireAt != null && nextFireAt.isBefore(wake)) wake = nextFireAt;
-      return wake;
+          pages,
+          versions);
     }
 
     Optional<Pending> owed(String runId, String channel) {
@@ -188,7 +177,8 @@ public final class WatchEntity {
           owed,
           waiting,
           failing,
-          pages);
+          pages,
+          versions);
     }
 
     /**
@@ -229,7 +219,8 @@ public final class WatchEntity {
           outbox,
           held,
           failing,
-          pages);
+          pages,
+          versions);
     }
 
     public boolean exists() {
@@ -250,7 +241,8 @@ public final class WatchEntity {
           outbox,
           held,
           failing,
-          pages);
+          pages,
+          versions);
     }
 
     State withNextFire(Instant nextFire) {
@@ -266,7 +258,8 @@ public final class WatchEntity {
           outbox,
           held,
           failing,
-          pages);
+          pages,
+          versions);
     }
 
     State withDelivering(Delivering d) {
@@ -282,7 +275,8 @@ public final class WatchEntity {
           outbox,
           held,
           failing,
-          pages);
+          pages,
+          versions);
     }
 
     /**
@@ -310,7 +304,8 @@ public final class WatchEntity {
               outbox,
               held,
               failing,
-              pages)
+              pages,
+              versions)
           .withAttempts(runId, sent);
     }
 
@@ -348,7 +343,8 @@ public final class WatchEntity {
           outbox,
           held,
           failing,
-          snapshots);
+          snapshots,
+          versions);
     }
   }
 
@@ -419,11 +415,18 @@ public final class WatchEntity {
 
   public sealed interface Command extends JsonSerializable {}
 
-  /** Refused when the watch exists. */
-  public record Create(Watch watch, ActorRef<StatusReply<Watch>> replyTo) implements Command {}
+  /** Refused when the watch exists; {@code restoring}: the version a restore makes current. */
+  public record Create(
+      Watch watch, Actor actor, Integer restoring, ActorRef<StatusReply<Watch>> replyTo)
+      implements Command {}
 
-  /** Refused when the watch does not exist. */
-  public record Replace(Watch watch, ActorRef<StatusReply<Watch>> replyTo) implements Command {}
+  /** Refused when the watch does not exist; the rest as {@link Create}. */
+  public record Replace(
+      Watch watch, Actor actor, Integer restoring, ActorRef<StatusReply<Watch>> replyTo)
+      implements Command {}
+
+  /** The definition's kept versions, oldest first; refused for a watch that never existed. */
+  public record GetVersions(ActorRef<StatusReply<WatchVersions.Kept>> replyTo) implements Command {}
 
   /**
    * The watch's channels sealed anew ({@code keys re-encrypt}): the same channels, only while they
@@ -445,8 +448,8 @@ public final class WatchEntity {
   /** The answer to {@link Recall}. */
   public record Recalled(Watch watch, RunPipeline.Memory memory) implements JsonSerializable {}
 
-  /** Refused when the watch does not exist. */
-  public record Delete(ActorRef<StatusReply<Done>> replyTo) implements Command {}
+  /** Refused when the watch does not exist; {@code actor} as {@link Create}. */
+  public record Delete(Actor actor, ActorRef<StatusReply<Done>> replyTo) implements Command {}
 
   /** Runs the watch now (schedule ignored). Refused when the watch does not exist. */
   public record Run(String trigger, ActorRef<StatusReply<RunRecord>> replyTo) implements Command {}
@@ -570,10 +573,14 @@ public final class WatchEntity {
 
   public sealed interface Event extends JsonSerializable {}
 
-  /** {@code nextFireAt} is null when the watch is disabled. */
-  public record Created(Watch watch, Instant at, Instant nextFireAt) implements Event {}
+  /** {@code nextFireAt}: null when disabled; {@code actor}, {@code restoredFrom}: WatchVersion. */
+  public record Created(
+      Watch watch, Instant at, Instant nextFireAt, Actor actor, Integer restoredFrom)
+      implements Event {}
 
-  public record Replaced(Watch watch, Instant at, Instant nextFireAt) implements Event {}
+  public record Replaced(
+      Watch watch, Instant at, Instant nextFireAt, Actor actor, Integer restoredFrom)
+      implements Event {}
 
   /** The watch's channels, sealed anew under the newest key. */
   public record ChannelsResealed(List<String> channels) implements Event {}
@@ -595,7 +602,7 @@ public final class WatchEntity {
    */
   public static final String RUN_TAG = "watch-run";
 
-  public record Deleted(Instant at) implements Event {}
+  public record Deleted(Instant at, Actor actor) implements Event {}
 
   /**
    * A run's record together with the item keys it marks seen, the sources that took their baseline
@@ -699,18 +706,6 @@ public final class WatchEntity {
 
   // ---- the entity
   // --------------------------------------------------------------------------------
-
-  /**
-   * How a watch asks whatever hosts it to stop it, with its next message starting it again
-   * (sharding's Passivate).
-   */
-  @FunctionalInterface
-  public interface Passivation {
-    void passivate(ActorRef<Command> self);
-
-    /** Where nothing would start the entity again (a plain actor), it stays. */
-    Passivation NEVER = self -> {};
-  }
 
   /**
    * A watch that stays in memory once created (a plain actor, a test).

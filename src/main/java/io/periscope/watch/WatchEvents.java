@@ -31,11 +31,13 @@ final class WatchEvents {
   }
 
   private static State applyOwn(State state, Event event) {
-    if (event instanceof Created e) return state.created(e.watch(), e.at(), e.nextFireAt());
-    if (event instanceof Replaced e) return state.withWatch(e.watch(), e.nextFireAt());
+    if (event instanceof Created e)
+      return WatchVersions.recorded(state, e).created(e.watch(), e.at(), e.nextFireAt());
+    if (event instanceof Replaced e)
+      return WatchVersions.recorded(state, e).withWatch(e.watch(), e.nextFireAt());
     if (event instanceof ChannelsResealed e)
       return state.withWatch(state.watch().withChannels(e.channels()), state.nextFireAt());
-    if (event instanceof Deleted) return state.withWatch(null, null);
+    if (event instanceof Deleted e) return WatchVersions.recorded(state, e).withWatch(null, null);
     if (event instanceof ScheduleAdvanced e) return state.withNextFire(e.nextFireAt());
     if (event instanceof RunRecorded e)
       return state.withRun(e.record(), e.newlySeen(), e.baselined(), e.pages());

@@ -64,11 +64,27 @@ final class WatchSchedule {
   static Optional<Event> wakeUp(State before, State after, List<Event> events) {
     boolean scheduleWritten =
         events.stream().anyMatch(e -> WatchEntity.tagsOf(e).contains(SCHEDULE_TAG));
-    Instant wake = after.wakeAt();
-    if (wake != null && (scheduleWritten || !wake.equals(before.wakeAt())))
+    Instant wake = wakeAt(after);
+    if (wake != null && (scheduleWritten || !wake.equals(wakeAt(before))))
       return Optional.of(new DeliveriesDue(wake));
-    if (wake == null && before.wakeAt() != null)
+    if (wake == null && wakeAt(before) != null)
       return Optional.of(new ScheduleAdvanced(null, after.nextFireAt()));
     return Optional.empty();
+  }
+
+  /**
+   * When the wake-up index should start this watch: the earliest of its next fire time, its owed
+   * deliveries' next attempts and its held alerts' release; null when nothing is owed or held (the
+   * index holds the fire time).
+   */
+  static Instant wakeAt(State state) {
+    Instant wake = null;
+    for (WatchEntity.Pending p : state.outbox())
+      if (wake == null || p.dueAt().isBefore(wake)) wake = p.dueAt();
+    for (HeldAlert h : state.held())
+      if (wake == null || h.releaseAt().isBefore(wake)) wake = h.releaseAt();
+    if (wake != null && state.nextFireAt() != null && state.nextFireAt().isBefore(wake))
+      wake = state.nextFireAt();
+    return wake;
   }
 }

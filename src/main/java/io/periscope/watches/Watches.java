@@ -3,6 +3,7 @@ package io.periscope.watches;
 import static io.periscope.entity.Refusal.Kind.CONFLICT;
 import static io.periscope.entity.Refusal.Kind.NOT_FOUND;
 import static io.periscope.entity.Refusal.Kind.UNAVAILABLE;
+import static io.periscope.entity.Refusal.Kind.UNPROCESSABLE;
 import static io.periscope.watch.WatchEntity.WATCH_NOT_FOUND;
 
 import io.periscope.account.AccountEntity;
@@ -18,12 +19,16 @@ import io.periscope.notify.ChannelPolicy;
 import io.periscope.notify.WebhookSecrets;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.quota.Quotas;
+import io.periscope.watch.Actor;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
+import io.periscope.watch.WatchVersion;
+import io.periscope.watch.WatchVersions;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
 
 /**
@@ -82,9 +87,11 @@ public final class Watches {
    * channels as the owner named them), written as {@code stored} (their credentials sealed). Fails
    * with a {@link ValidationException} naming each channel the owner may not use or a schedule too
    * frequent, an {@link io.periscope.entity.OverQuota} past the account's quotas, and {@code
-   * CONFLICT} when the owner has a watch of that id.
+   * CONFLICT} when the owner has a watch of that id. {@code actor} makes it; {@code restoring} is
+   * the version a restore makes current again (null for a create).
    */
-  public CompletionStage<Watch> create(Role role, Watch plain, Watch stored) {
+  public CompletionStage<Watch> create(
+      Role role, Watch plain, Watch stored, Actor actor, Integer restoring) {
     return checked(role, plain)
         .thenCompose(
             limits ->
@@ -92,7 +99,7 @@ public final class Watches {
                     ? CompletableFuture.completedFuture(Done.getInstance())
                     : reserve(plain.owner(), plain.id(), limits.maxWatches()))
         .thenCompose(reserved -> signed(plain))
-        .thenCompose(signed -> write(stored));
+        .thenCompose(signed -> write(stored, actor, restoring));
   }
 
   /**
@@ -121,9 +128,9 @@ public final class Watches {
   /**
    * Writes a watch checked already (an import checks every watch before it writes any): its id
    * registered with its account and the watch created; {@code CONFLICT} when the owner has a watch
-   * of that id.
+   * of that id; {@code actor} and {@code restoring} as {@link #create}.
    */
-  public CompletionStage<Watch> write(Watch watch) {
+  public CompletionStage<Watch> write(Watch watch, Actor actor, Integer restoring) {
     String owner = watch.owner();
     // The id is registered with the owner and the watch created at once; the answer waits for both,
     // so the watch is always in the next list. Every attempt registers (idempotently), so a create
@@ -132,7 +139,8 @@ public final class Watches {
     CompletableFuture<Done> registered = register(owner, watch.id()).toCompletableFuture();
     CompletableFuture<Watch> created =
         asks.<WatchEntity.Command, Watch>ask(
-                watches.watch(owner, watch.id()), r -> new WatchEntity.Create(watch, r))
+                watches.watch(owner, watch.id()),
+                r -> new WatchEntity.Create(watch, actor, restoring, r))
             .toCompletableFuture();
     // Registered once more after the watch exists: a delete of the same id racing this create may
     // have unregistered it meanwhile (AccountEntity), and this registration waits for that delete.
@@ -149,16 +157,18 @@ public final class Watches {
 
   /**
    * Replaces the owner's watch of that id, checked ({@code plain}) and written ({@code stored}) as
-   * a create is, but for the number of watches; {@code NOT_FOUND} when there is none.
+   * a create is, but for the number of watches; {@code NOT_FOUND} when there is none. {@code actor}
+   * and {@code restoring} as {@link #create}.
    */
-  public CompletionStage<Watch> replace(Role role, Watch plain, Watch stored) {
+  public CompletionStage<Watch> replace(
+      Role role, Watch plain, Watch stored, Actor actor, Integer restoring) {
     return checked(role, plain)
         .thenCompose(limits -> signed(plain))
         .thenCompose(
             signed ->
                 asks.<WatchEntity.Command, Watch>ask(
                     watches.watch(stored.owner(), stored.id()),
-                    r -> new WatchEntity.Replace(stored, r)))
+                    r -> new WatchEntity.Replace(stored, actor, restoring, r)))
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
@@ -197,14 +207,54 @@ public final class Watches {
    * Deletes the owner's watch through its account, which unregisters the id once the watch is gone:
    * {@code NOT_FOUND} when there is none, {@code UNAVAILABLE} when the watch did not answer.
    */
-  public CompletionStage<Done> delete(String owner, String id) {
+  public CompletionStage<Done> delete(String owner, String id, Actor actor) {
     return asks.<AccountEntity.Command, Done>ask(
-            accounts.account(owner), r -> new AccountEntity.DeleteWatch(id, r))
+            accounts.account(owner), r -> new AccountEntity.DeleteWatch(id, actor, r))
         .exceptionally(
             e -> {
               if (EntityRefusal.is(e, EntityRefusal.Code.WATCH_UNANSWERED))
                 throw new Refusal(UNAVAILABLE, AccountEntity.WATCH_UNANSWERED);
               return Refusal.<Done>as(NOT_FOUND, WATCH_NOT_FOUND).apply(e);
+            });
+  }
+
+  /**
+   * The kept versions of the owner's watch's definition, oldest first, also after it was deleted;
+   * {@code NOT_FOUND} when it never existed.
+   */
+  public CompletionStage<List<WatchVersion>> versions(String owner, String id) {
+    return asks.<WatchEntity.Command, WatchVersions.Kept>ask(
+            watches.watch(owner, id), WatchEntity.GetVersions::new)
+        .thenApply(WatchVersions.Kept::versions)
+        .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
+  }
+
+  /**
+   * Makes version {@code version} of the owner's watch current again, as a new version recorded as
+   * a restore by {@code actor}: a replace of the watch, or its create again when it was deleted,
+   * checked as those are ({@code opened} gives a stored definition its channels as the owner named
+   * them). {@code NOT_FOUND} when the watch never existed or the version is not kept, {@code
+   * UNPROCESSABLE} for the version of a delete, which holds no definition.
+   */
+  public CompletionStage<Watch> restore(
+      Role role, String owner, String id, int version, Actor actor, UnaryOperator<Watch> opened) {
+    return versions(owner, id)
+        .thenCompose(
+            kept -> {
+              WatchVersion wanted =
+                  WatchVersions.find(kept, version)
+                      .orElseThrow(() -> new Refusal(NOT_FOUND, "version not found"));
+              if (wanted.watch() == null)
+                throw new Refusal(
+                    UNPROCESSABLE, "version " + version + " is a delete: it holds no definition");
+              Watch stored = wanted.watch();
+              Watch plain = opened.apply(stored);
+              return find(owner, id)
+                  .thenCompose(
+                      current ->
+                          current.isPresent()
+                              ? replace(role, plain, stored, actor, version)
+                              : create(role, plain, stored, actor, version));
             });
   }
 }

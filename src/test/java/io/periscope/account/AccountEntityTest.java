@@ -214,7 +214,9 @@ public class AccountEntityTest {
   }
 
   private StatusReply<Done> deleteWatch(String id) {
-    return owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.DeleteWatch(id, r)).reply();
+    return owner
+        .<StatusReply<Done>>runCommand(r -> new AccountEntity.DeleteWatch(id, null, r))
+        .reply();
   }
 
   @Test
@@ -259,7 +261,7 @@ public class AccountEntityTest {
     existing.add("w");
     // the delete is asked, and the same id registered again right behind it (a create racing it)
     var deleted = testKit.<StatusReply<Done>>createTestProbe();
-    live.tell(new AccountEntity.DeleteWatch("w", deleted.ref()));
+    live.tell(new AccountEntity.DeleteWatch("w", null, deleted.ref()));
     var again = testKit.<StatusReply<Done>>createTestProbe();
     live.tell(new AccountEntity.AddWatch("w", again.ref()));
     assertTrue(deleted.receiveMessage().isSuccess());

@@ -140,7 +140,7 @@ public class BacktesterTest {
         testKit.spawn(
             WatchEntity.create(WatchEntity.entityId("alice", id), recording, Clock.systemUTC()));
     TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Create(watch(id), created.ref()));
+    entity.tell(new WatchEntity.Create(watch(id), null, null, created.ref()));
     assertTrue(created.receiveMessage().isSuccess());
     TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
     for (int i = 0; i < records.size(); i++) {

@@ -59,7 +59,7 @@ public class HistoryCommandTest {
   }
 
   /** What one history printed. */
-  private record Printed(int exit, String out, String err) {
+  record Printed(int exit, String out, String err) {
     List<String> lines() {
       return out.isEmpty() ? List.of() : List.of(out.split("\n"));
     }
@@ -95,7 +95,7 @@ public class HistoryCommandTest {
     }
   }
 
-  private static Printed history(JournalReads journal, String... args) throws Exception {
+  static Printed history(JournalReads journal, String... args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);

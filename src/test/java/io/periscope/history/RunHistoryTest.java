@@ -97,7 +97,7 @@ public class RunHistoryTest {
         }
         if (i % 100 == 50) events.write(owner, "b", recorded(quiet("b" + i, at.plusSeconds(60))));
       }
-      events.write(owner, "b", new WatchEntity.Deleted(Instant.now()));
+      events.write(owner, "b", new WatchEntity.Deleted(Instant.now(), null));
       // a replay reads the journal up to where it was SETTLED ago
       Thread.sleep(RunHistory.SETTLED.toMillis() + 100);
 

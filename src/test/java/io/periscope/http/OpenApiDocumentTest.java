@@ -253,6 +253,7 @@ public class OpenApiDocumentTest {
               .replace("/account/tokens/{id}", "/account/tokens/no-such-token")
               .replace("/admin/users/{id}", "/admin/users/dave") // createUser made dave
               .replace("{runId}", runId)
+              .replace("{n}", "1")
               .replace("/devices/{id}", "/devices/" + deviceId)
               .replace("{pattern}", "example.org")
               .replace("{provider}", "github")

@@ -238,6 +238,8 @@ public class SealedChannelCredentialsTest {
                           null,
                           true,
                           null),
+                      null,
+                      null,
                       r))
           .toCompletableFuture()
           .get(10, TimeUnit.SECONDS);

@@ -156,6 +156,8 @@ public class KeyRotationTest {
                           null,
                           true,
                           null),
+                      null,
+                      null,
                       r))
           .toCompletableFuture()
           .get(10, TimeUnit.SECONDS);

@@ -122,7 +122,7 @@ public class EntityRunAllTest {
               enabled,
               "UTC");
       asks.<WatchEntity.Command, Watch>ask(
-              entities.watch(owner, id), r -> new WatchEntity.Create(w, r))
+              entities.watch(owner, id), r -> new WatchEntity.Create(w, null, null, r))
           .toCompletableFuture()
           .get(5, TimeUnit.SECONDS);
     }

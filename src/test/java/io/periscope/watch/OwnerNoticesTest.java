@@ -153,6 +153,8 @@ public class OwnerNoticesTest {
                 acme.weakThreshold(),
                 acme.enabled(),
                 acme.timeZone()),
+            null,
+            null,
             probe.ref()));
     assertTrue(probe.receiveMessage().isSuccess());
     return entity;

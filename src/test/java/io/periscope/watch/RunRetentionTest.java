@@ -57,7 +57,8 @@ public class RunRetentionTest {
       ActorRef<WatchEntity.Command> entity =
           testKit.spawn(WatchEntity.create(entityId, instant, Clock.systemUTC()));
       TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
-      entity.tell(new WatchEntity.Create(WatchEntityTest.watch("Acme", null), created.ref()));
+      entity.tell(
+          new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, created.ref()));
       assertTrue(created.receiveMessage().isSuccess());
       TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
       String last = null;
@@ -111,6 +112,14 @@ public class RunRetentionTest {
       long recoveredMs = (System.nanoTime() - recovering) / 1_000_000;
       assertEquals(last, newest);
       assertTrue("recovered in " + recoveredMs + " ms", recoveredMs < 1_000);
+      // the definition's versions are state: recovered from the snapshot, not the old events
+      TestProbe<StatusReply<WatchVersions.Kept>> kept = testKit.createTestProbe();
+      again.tell(new WatchEntity.GetVersions(kept.ref()));
+      List<WatchVersion> versions =
+          kept.receiveMessage(Duration.ofSeconds(10)).getValue().versions();
+      assertEquals(1, versions.size());
+      assertEquals(WatchVersions.CREATED, versions.get(0).change());
+      assertEquals(WatchEntityTest.watch("Acme", null), versions.get(0).watch());
       // GET /watches/:id/runs pages through the whole kept history, past the runs in memory
       RunPages pages =
           new RunPages(

@@ -63,19 +63,19 @@ public class WatchEntityTest {
   private EventSourcedBehaviorTestKit.CommandResultWithReply<
           WatchEntity.Command, WatchEntity.Event, WatchEntity.State, StatusReply<Watch>>
       create(Watch w) {
-    return entity.runCommand(r -> new WatchEntity.Create(w, r));
+    return entity.runCommand(r -> new WatchEntity.Create(w, null, null, r));
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<
           WatchEntity.Command, WatchEntity.Event, WatchEntity.State, StatusReply<Watch>>
       replace(Watch w) {
-    return entity.runCommand(r -> new WatchEntity.Replace(w, r));
+    return entity.runCommand(r -> new WatchEntity.Replace(w, null, null, r));
   }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<
           WatchEntity.Command, WatchEntity.Event, WatchEntity.State, StatusReply<Done>>
       delete() {
-    return entity.runCommand(WatchEntity.Delete::new);
+    return entity.runCommand(r -> new WatchEntity.Delete(null, r));
   }
 
   private StatusReply<Watch> get() {
@@ -241,7 +241,8 @@ public class WatchEntityTest {
         .persistenceTestKit()
         .persistForRecovery(
             "Watch|alice:acme",
-            List.of(new WatchEntity.Created(watch("Acme", null), created, null), oldRun));
+            List.of(
+                new WatchEntity.Created(watch("Acme", null), created, null, null, null), oldRun));
     entity.restart();
 
     WatchEntity.State state = entity.getState();

@@ -133,7 +133,8 @@ public class WatchOutboxTest {
   private ActorRef<WatchEntity.Command> created(RunPipeline pipeline) {
     ActorRef<WatchEntity.Command> entity = spawn(pipeline);
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Create(WatchEntityTest.watch("Acme", null), probe.ref()));
+    entity.tell(
+        new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, probe.ref()));
     assertTrue(probe.receiveMessage().isSuccess());
     return entity;
   }
@@ -307,7 +308,7 @@ public class WatchOutboxTest {
     ActorRef<WatchEntity.Command> entity = created(pipeline);
     assertTrue(delivery(run(entity), HOOK).pending());
     TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    entity.tell(new WatchEntity.Delete(null, deleted.ref()));
     assertTrue(deleted.receiveMessage().isSuccess());
     List<WatchEntity.Event> wakes = scheduleEvents();
     assertTrue(

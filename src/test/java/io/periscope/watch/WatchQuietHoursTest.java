@@ -156,7 +156,7 @@ public class WatchQuietHoursTest {
             quiet,
             digest);
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Create(watch, probe.ref()));
+    entity.tell(new WatchEntity.Create(watch, null, null, probe.ref()));
     assertTrue(probe.receiveMessage().isSuccess());
     return entity;
   }

@@ -133,7 +133,8 @@ public class WatchRunsTest {
 
   private void create() {
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Create(WatchEntityTest.watch("Acme", null), probe.ref()));
+    entity.tell(
+        new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, probe.ref()));
     assertTrue(probe.receiveMessage().isSuccess());
   }
 
@@ -227,7 +228,7 @@ public class WatchRunsTest {
         history(10).stream().map(RunRecord::outcome).toList());
     assertEquals(1, history(1).size());
     TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    entity.tell(new WatchEntity.Delete(null, deleted.ref()));
     deleted.receiveMessage();
     assertEquals(3, history(10).size());
     assertTrue("a deleted watch cannot be run", startRun().receiveMessage().isError());
@@ -430,7 +431,7 @@ public class WatchRunsTest {
     assertEquals(record, run(record.runId()).getValue());
     assertEquals("run not found", run("no-such-run").getError().getMessage());
     TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    entity.tell(new WatchEntity.Delete(null, deleted.ref()));
     deleted.receiveMessage();
     assertEquals("watch not found", run(record.runId()).getError().getMessage());
   }

@@ -73,7 +73,7 @@ public class WatchScheduleTest {
     assertTrue(
         entity
             .<StatusReply<Watch>>runCommand(
-                r -> new WatchEntity.Create(watch(schedule, enabled), r))
+                r -> new WatchEntity.Create(watch(schedule, enabled), null, null, r))
             .reply()
             .isSuccess());
   }
@@ -82,7 +82,7 @@ public class WatchScheduleTest {
     assertTrue(
         entity
             .<StatusReply<Watch>>runCommand(
-                r -> new WatchEntity.Replace(watch(schedule, enabled), r))
+                r -> new WatchEntity.Replace(watch(schedule, enabled), null, null, r))
             .reply()
             .isSuccess());
   }
@@ -168,7 +168,9 @@ public class WatchScheduleTest {
     assertTrue(
         entity
             .<StatusReply<Watch>>runCommand(
-                r -> new WatchEntity.Create(watch("0 9 * * *", true, "America/New_York"), r))
+                r ->
+                    new WatchEntity.Create(
+                        watch("0 9 * * *", true, "America/New_York"), null, null, r))
             .reply()
             .isSuccess());
     assertEquals(Instant.parse("2026-11-22T14:00:00Z"), next());
@@ -178,7 +180,7 @@ public class WatchScheduleTest {
     assertTrue(
         entity
             .<StatusReply<Watch>>runCommand(
-                r -> new WatchEntity.Replace(watch("0 9 * * *", true, "Asia/Tokyo"), r))
+                r -> new WatchEntity.Replace(watch("0 9 * * *", true, "Asia/Tokyo"), null, null, r))
             .reply()
             .isSuccess());
     assertEquals(Instant.parse("2026-11-23T00:00:00Z"), next());
@@ -191,7 +193,7 @@ public class WatchScheduleTest {
     clock.set(Instant.parse("2026-11-22T12:00:40Z"));
     fire("2026-11-22T12:00:00Z");
     replace(EVERY_SIX_HOURS, true); // re-enabled at 12:00:40: next is 18:00
-    entity.<StatusReply<org.apache.pekko.Done>>runCommand(WatchEntity.Delete::new);
+    entity.<StatusReply<org.apache.pekko.Done>>runCommand(r -> new WatchEntity.Delete(null, r));
     assertNull(next());
     fire("2026-11-22T18:00:00Z");
     assertEquals(0, runs.get());

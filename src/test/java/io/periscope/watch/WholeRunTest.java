@@ -76,7 +76,8 @@ public class WholeRunTest {
     ActorRef<WatchEntity.Command> entity =
         testKit.spawn(WatchEntity.create(entityId, judging, Clock.systemUTC()));
     TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Create(WatchEntityTest.watch("Acme", null), created.ref()));
+    entity.tell(
+        new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, created.ref()));
     assertTrue(created.receiveMessage().isSuccess());
     TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
     List<String> ids = new ArrayList<>();
@@ -113,7 +114,7 @@ public class WholeRunTest {
     }
 
     TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Delete(deleted.ref()));
+    entity.tell(new WatchEntity.Delete(null, deleted.ref()));
     assertTrue(deleted.receiveMessage().isSuccess());
     assertEquals(
         "a deleted watch's run is still whole",

@@ -314,6 +314,53 @@ public class WebClientIT {
   }
 
   @Test
+  public void aPersonReadsAWatchsVersionsAndRestoresOne() throws Exception {
+    String token = user("vera");
+    watch(token, "moon", "Moon launch");
+    // a change of the condition, then a pause, as the editor would write them
+    String first = api.send("GET", service.uri("/watches/moon"), token, null).body();
+    var changed = (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(first);
+    changed.put("condition", "Acme <b>moves</b> its launch date");
+    assertEquals(
+        200, api.send("PUT", service.uri("/watches/moon"), token, changed.toString()).statusCode());
+    changed.put("enabled", false);
+    assertEquals(
+        200, api.send("PUT", service.uri("/watches/moon"), token, changed.toString()).statusCode());
+
+    browser.open("/watch/moon");
+    signIn("vera@example.org");
+    browser.heading("Moon launch");
+    browser.link("Versions").click();
+    browser.heading("Versions");
+    browser.waitFor(By.xpath("//strong[.='Version 3: Paused']"));
+    browser.waitFor(By.xpath("//strong[.='Version 2: Changed']"));
+    browser.waitFor(By.xpath("//strong[.='Version 1: Created']"));
+    browser.waitFor(By.xpath("//li[@data-version='2']//button[.='Differences']")).click();
+    WebElement after =
+        browser.waitFor(By.xpath("//li[@data-version='2']//tr[th='condition']/td[2]"));
+    assertEquals(
+        "what the person wrote is text", "Acme <b>moves</b> its launch date", after.getText());
+    assertEquals(
+        "Acme announces the date of its first rocket launch",
+        browser
+            .driver
+            .findElement(By.xpath("//li[@data-version='2']//tr[th='condition']/td[1]"))
+            .getText());
+    browser.assertAccessible("versions");
+    browser.screenshot("watch-versions");
+
+    browser.waitFor(By.cssSelector("button[aria-label='Restore version 1']")).click();
+    browser.waitFor(By.xpath("//strong[.='Version 4: Restored']"));
+    assertTrue(
+        api.send("GET", service.uri("/watches/moon"), token, null)
+            .body()
+            .contains("Acme announces the date of its first rocket launch"));
+    browser.link("Back to the watch").click();
+    browser.heading("Moon launch");
+    noConsoleErrors();
+  }
+
+  @Test
   public void aPersonKeepsTrustRulesAndReadsTheirStatistics() throws Exception {
     user("tess");
     browser.open("/trust");
