@@ -3,20 +3,34 @@ package io.periscope.source;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rometools.rome.feed.WireFeed;
+import com.rometools.rome.feed.atom.Feed;
+import com.rometools.rome.feed.atom.Link;
+import com.rometools.rome.feed.module.DCModule;
+import com.rometools.rome.feed.module.Module;
+import com.rometools.rome.feed.rss.Channel;
+import com.rometools.rome.feed.rss.Enclosure;
+import com.rometools.rome.feed.rss.Guid;
+import com.rometools.rome.feed.rss.Item;
+import com.rometools.rome.io.FeedException;
+import com.rometools.rome.io.WireFeedInput;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Date;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 import okhttp3.HttpUrl;
+import org.jdom2.Namespace;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Document;
@@ -26,13 +40,14 @@ import org.jsoup.nodes.Element;
  * Reads RSS (0.9x, 1.0, 2.0), Atom (0.3, 1.0) and JSON Feed (1.0, 1.1) into entries, keeping every
  * entry a fault elsewhere leaves readable.
  *
- * <p>XML goes through jsoup's XML parser ({@link BudgetedParse}) instead of Rome: measured on the
- * real-world corpus (docs/feeds.md), Rome's strict XML parse lost whole feeds for one missing
- * closing tag, an undeclared prefix, a control character, a DOCTYPE or one element it could not
- * convert, while jsoup recovers each of them, reads no DTD and expands no declared entity, and
- * takes the element budget. What Rome added on top (the mapping of the formats' elements) is the
- * part written here: xml:base resolves relative links, an alternate link is the entry's link, and
- * enclosures and the formats' dates are read.
+ * <p>XML is parsed once, by jsoup's lenient parser within the element budget ({@link
+ * BudgetedParse}): it recovers from a missing end tag, an undeclared prefix or a stray {@code &},
+ * reads no DTD and expands no declared entity, where a strict parse loses the whole feed. The
+ * result goes to Rome as a JDOM document ({@link FeedDocument}), and Rome maps the formats and
+ * their modules (Dublin Core dates, {@code content:encoded}) to its model; its entries become
+ * entries here. Rome's values are then made what a watch needs: texts plain, links resolved against
+ * the {@code xml:base} in scope and the feed's final URL, and dates read by {@link FeedDates}
+ * before Rome's own (which misreads some). JSON Feed, which Rome does not read, is mapped here.
  */
 public final class FeedReader {
   /** An entry as the feed gives it; links resolved, texts plain. */
@@ -47,7 +62,7 @@ public final class FeedReader {
   /**
    * A read feed: its entries in document order and the recoveries it needed ({@code encoding},
    * {@code control-characters}, {@code markup}, {@code undeclared-prefix}, {@code unclosed}, {@code
-   * cut}).
+   * cut}, {@code unmappable}: an entry Rome could not map was left out).
    */
   public record Read(List<Entry> entries, List<String> recoveries) {}
 
@@ -64,6 +79,10 @@ public final class FeedReader {
   private static final Pattern MARKUP = Pattern.compile("<[A-Za-z/!]|&[#A-Za-z]");
   private static final Pattern ABSOLUTE = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
   private static final Set<String> ROOTS = Set.of("rss", "rdf", "feed", "channel");
+  private static final List<String> RSS_DATES =
+      List.of("pubDate", "date", "published", "issued", "created", "updated", "modified");
+  private static final List<String> ATOM_DATES =
+      List.of("published", "issued", "created", "updated", "modified");
 
   private FeedReader() {}
 
@@ -91,13 +110,49 @@ public final class FeedReader {
     if (hasUndeclaredPrefix(parse.document())) recoveries.add("undeclared-prefix");
     if (parse.cut()) recoveries.add("cut");
     else if (!closes(clean, root)) recoveries.add("unclosed");
-    boolean atom = local(root).equals("feed");
-    List<Entry> entries = new ArrayList<>();
-    for (Element e : outermost(root, atom ? "entry" : "item")) {
-      if (entries.size() == maxEntries) break;
-      entries.add(atom ? atomEntry(e, baseUrl) : rssItem(e, baseUrl));
+    FeedDocument feed = FeedDocument.of(root, baseUrl, maxEntries);
+    try {
+      return new Read(map(feed, feed.entries(), baseUrl), recoveries);
+    } catch (FeedException | RuntimeException whole) {
+      // Rome gives up on a document for one element it cannot convert: the feed's own elements
+      // are dropped and each entry is mapped on its own, so a fault loses its entry, not the feed.
+      feed.dropFeedElements();
+      List<Entry> entries = new ArrayList<>();
+      for (org.jdom2.Element e : feed.entries()) e.detach();
+      for (org.jdom2.Element e : feed.entries()) {
+        feed.container().addContent(e);
+        try {
+          entries.addAll(map(feed, List.of(e), baseUrl));
+        } catch (FeedException | RuntimeException unmappable) {
+          // this entry is the fault
+        }
+        e.detach();
+      }
+      if (entries.isEmpty()) {
+        throw new NotAFeed("not an RSS or Atom feed Rome can map (" + whole.getMessage() + ")");
+      }
+      recoveries.add("unmappable");
+      return new Read(entries, recoveries);
     }
-    return new Read(entries, recoveries);
+  }
+
+  /** Rome's mapping of the feed document, whose entry elements are now {@code elements}. */
+  private static List<Entry> map(
+      FeedDocument feed, List<org.jdom2.Element> elements, String baseUrl) throws FeedException {
+    WireFeed wire = new WireFeedInput(false, Locale.ROOT).build(feed.document());
+    List<Entry> entries = new ArrayList<>();
+    if (wire instanceof Channel channel) {
+      List<Item> items = channel.getItems();
+      for (int i = 0; i < items.size() && i < elements.size(); i++) {
+        entries.add(rssItem(items.get(i), elements.get(i), baseUrl));
+      }
+    } else if (wire instanceof Feed atom) {
+      List<com.rometools.rome.feed.atom.Entry> atomEntries = atom.getEntries();
+      for (int i = 0; i < atomEntries.size() && i < elements.size(); i++) {
+        entries.add(atomEntry(atomEntries.get(i), elements.get(i), baseUrl));
+      }
+    }
+    return entries;
   }
 
   /**
@@ -119,81 +174,120 @@ public final class FeedReader {
     return type.contains("json") && !start.startsWith("<");
   }
 
-  private static Entry rssItem(Element item, String feedUrl) {
-    String base = base(item, feedUrl);
-    String title = plain(first(item, "title", true));
-    if (title == null) title = plain(first(item, "title", false));
-    String link = null;
-    for (Element l : children(item, "link")) {
-      if (!l.hasAttr("href") && !l.text().isBlank()) {
-        link = l.text().strip();
-        break;
-      }
-    }
-    if (link == null) link = alternate(item, feedUrl);
-    if (link == null) link = blankToNull(item.attr("href")); // CDF: <ITEM HREF="...">
-    Element guid = first(item, "guid", false);
-    String id = guid == null ? null : guid.text().strip();
-    if (link == null && guid != null && !"false".equalsIgnoreCase(guid.attr("isPermaLink"))) {
-      link = looksLikeUrl(id) ? id : null;
-    }
-    if (id == null || id.isEmpty()) id = blankToNull(item.attr("rdf:about"));
+  /** Rome's RSS item as an entry; what Rome leaves out is looked for in the item's element. */
+  private static Entry rssItem(Item item, org.jdom2.Element e, String feedUrl) {
+    String base = base(e, feedUrl);
+    String link = blankToNull(item.getLink());
+    if (link == null) link = alternate(e);
+    if (link == null) link = cdfHref(e);
+    Guid guid = item.getGuid();
+    String id = guid == null ? null : blankToNull(guid.getValue());
+    if (link == null && guid != null && guid.isPermaLink() && looksLikeUrl(id)) link = id;
+    if (id == null) id = blankToNull(e.getAttributeValue("about", FeedDocument.RDF));
     List<String> enclosures = new ArrayList<>();
-    for (Element e : children(item, "enclosure")) addUrl(enclosures, e.attr("url"), base);
-    enclosures.addAll(linkHrefs(item, "enclosure", feedUrl));
-    String summary = html(first(item, "description", false));
-    if (summary == null) summary = html(first(item, "encoded", false));
-    if (summary == null) summary = html(first(item, "summary", false));
-    Instant published =
-        date(item, "pubdate", "date", "published", "issued", "created", "updated", "modified");
+    for (Enclosure enclosure : item.getEnclosures()) addUrl(enclosures, enclosure.getUrl(), base);
+    enclosures.addAll(linkHrefs(e, "enclosure", feedUrl));
+    String summary = item.getDescription() == null ? null : html(item.getDescription().getValue());
+    if (summary == null && item.getContent() != null) summary = html(item.getContent().getValue());
+    if (summary == null) summary = html(childText(e, "summary"));
+    Instant published = date(e, RSS_DATES);
+    if (published == null) published = instant(item.getPubDate());
+    if (published == null) published = dcDate(item.getModule(DCModule.URI));
     return new Entry(
-        blankToNull(id), title, resolve(base, link), summary, published, List.copyOf(enclosures));
-  }
-
-  private static Entry atomEntry(Element entry, String feedUrl) {
-    String title = atomText(first(entry, "title", false));
-    Element id = first(entry, "id", false);
-    String summary = atomText(first(entry, "summary", false));
-    if (summary == null) summary = atomText(first(entry, "content", false));
-    Instant published = date(entry, "published", "issued", "created", "updated", "modified");
-    return new Entry(
-        id == null ? null : blankToNull(id.text()),
-        title,
-        alternate(entry, feedUrl),
+        id,
+        plain(item.getTitle()),
+        resolve(base, link),
         summary,
         published,
-        linkHrefs(entry, "enclosure", feedUrl));
+        List.copyOf(enclosures));
   }
 
-  /**
-   * The first alternate link (a link without rel is one), an HTML one before others. A link without
-   * {@code href} whose text is the address counts too (a common mistake).
-   */
-  private static String alternate(Element entry, String feedUrl) {
+  /** Rome's Atom entry as an entry; its links resolved against the entry's xml:base. */
+  private static Entry atomEntry(
+      com.rometools.rome.feed.atom.Entry entry, org.jdom2.Element e, String feedUrl) {
+    String summary = atomText(entry.getSummary());
+    if (summary == null && !entry.getContents().isEmpty()) {
+      summary = atomText(entry.getContents().get(0));
+    }
+    Instant published = date(e, ATOM_DATES);
+    if (published == null) published = instant(entry.getPublished());
+    if (published == null) published = instant(entry.getIssued());
+    if (published == null) published = instant(entry.getCreated());
+    if (published == null) published = instant(entry.getUpdated());
+    if (published == null) published = instant(entry.getModified());
+    if (published == null) published = dcDate(entry.getModule(DCModule.URI));
+    List<String> enclosures = new ArrayList<>();
+    for (Link l : entry.getOtherLinks()) {
+      if ("enclosure".equalsIgnoreCase(strip(l.getRel())))
+        addUrl(enclosures, l.getHref(), linkBase(e, l, feedUrl));
+    }
+    return new Entry(
+        blankToNull(entry.getId()),
+        atomText(entry.getTitleEx()),
+        alternate(entry, e, feedUrl),
+        summary,
+        published,
+        List.copyOf(enclosures));
+  }
+
+  /** The first alternate link, an HTML one before others. */
+  private static String alternate(
+      com.rometools.rome.feed.atom.Entry entry, org.jdom2.Element e, String feedUrl) {
     String any = null;
-    for (Element l : children(entry, "link")) {
-      String rel = l.attr("rel").strip().toLowerCase(Locale.ROOT);
-      if (!rel.isEmpty() && !rel.equals("alternate")) continue;
-      if (!l.hasAttr("href") && rel.isEmpty()) continue; // RSS's own <link> is read as text
-      String href = resolve(base(l, feedUrl), href(l));
+    for (Link l : entry.getAlternateLinks()) {
+      String href = resolve(linkBase(e, l, feedUrl), l.getHref());
       if (href == null) continue;
-      String type = l.attr("type").toLowerCase(Locale.ROOT);
+      String type = strip(l.getType()).toLowerCase(Locale.ROOT);
       if (type.isEmpty() || type.contains("html")) return href;
       if (any == null) any = href;
     }
     return any;
   }
 
-  private static List<String> linkHrefs(Element entry, String rel, String feedUrl) {
-    List<String> hrefs = new ArrayList<>();
-    for (Element l : children(entry, "link")) {
-      if (rel.equalsIgnoreCase(l.attr("rel").strip())) addUrl(hrefs, href(l), base(l, feedUrl));
+  /** The base of an Atom link: its own xml:base, found on the element that carries its href. */
+  private static String linkBase(org.jdom2.Element entry, Link link, String feedUrl) {
+    for (org.jdom2.Element l : entry.getChildren()) {
+      if (l.getName().equals("link")
+          && Objects.equals(l.getAttributeValue("href"), link.getHref())) {
+        return base(l, feedUrl);
+      }
     }
-    return hrefs;
+    return base(entry, feedUrl);
   }
 
-  private static String href(Element link) {
-    return link.hasAttr("href") ? link.attr("href") : link.text();
+  /**
+   * An RSS item's alternate {@code atom:link} (or a link element with an {@code href}), which Rome
+   * leaves among the foreign markup.
+   */
+  private static String alternate(org.jdom2.Element item) {
+    for (org.jdom2.Element l : item.getChildren()) {
+      if (!l.getName().equalsIgnoreCase("link") || l.getAttribute("href") == null) continue;
+      String rel = strip(l.getAttributeValue("rel")).toLowerCase(Locale.ROOT);
+      if (rel.isEmpty() || rel.equals("alternate")) {
+        String href = blankToNull(l.getAttributeValue("href"));
+        if (href != null) return resolve(base(l, null), href);
+      }
+    }
+    return null;
+  }
+
+  /** CDF: {@code <ITEM HREF="...">}, the attribute in any case. */
+  private static String cdfHref(org.jdom2.Element item) {
+    for (org.jdom2.Attribute a : item.getAttributes()) {
+      if (a.getName().equalsIgnoreCase("href")) return blankToNull(a.getValue());
+    }
+    return null;
+  }
+
+  private static List<String> linkHrefs(org.jdom2.Element entry, String rel, String feedUrl) {
+    List<String> hrefs = new ArrayList<>();
+    for (org.jdom2.Element l : entry.getChildren()) {
+      if (l.getName().equalsIgnoreCase("link")
+          && rel.equalsIgnoreCase(strip(l.getAttributeValue("rel")))) {
+        addUrl(hrefs, l.getAttributeValue("href"), base(l, feedUrl));
+      }
+    }
+    return hrefs;
   }
 
   private static void addUrl(List<String> urls, String href, String base) {
@@ -201,31 +295,24 @@ public final class FeedReader {
     if (resolved != null && !urls.contains(resolved)) urls.add(resolved);
   }
 
-  /** An Atom text construct as plain text: markup (html, xhtml) and base64 (Atom 0.3) undone. */
-  private static String atomText(Element e) {
-    if (e == null) return null;
-    String type = e.attr("type").toLowerCase(Locale.ROOT);
-    if ("base64".equalsIgnoreCase(e.attr("mode"))) {
-      try {
-        String decoded =
-            new String(Base64.getMimeDecoder().decode(e.text().strip()), StandardCharsets.UTF_8);
-        return type.contains("html") ? plainOfHtml(decoded) : normalized(decoded);
-      } catch (IllegalArgumentException notBase64) {
-        return normalized(e.text());
-      }
-    }
-    if (isBinaryType(type)) { // Atom 1.0: a type that is no text is base64 (RFC 4287, 4.1.3.3)
+  /**
+   * An Atom text construct as plain text: markup (html, xhtml) taken out. Rome has undone base64
+   * (Atom 0.3's mode); Atom 1.0 gives a type that is no text in base64 (RFC 4287, 4.1.3.3).
+   */
+  private static String atomText(com.rometools.rome.feed.atom.Content c) {
+    if (c == null || c.getValue() == null) return null;
+    String type = strip(c.getType()).toLowerCase(Locale.ROOT);
+    String value = c.getValue();
+    if (isBinaryType(type) && !"base64".equalsIgnoreCase(c.getMode())) {
       try {
         return normalized(
-            new String(Base64.getMimeDecoder().decode(e.text().strip()), StandardCharsets.UTF_8));
+            new String(Base64.getMimeDecoder().decode(value.strip()), StandardCharsets.UTF_8));
       } catch (IllegalArgumentException notBase64) {
-        return normalized(e.text());
+        return normalized(value);
       }
     }
-    if (type.equals("xhtml") || !e.children().isEmpty()) return normalized(e.text());
-    if (type.contains("html") || type.isEmpty() && MARKUP.matcher(e.text()).find())
-      return plainOfHtml(e.text());
-    return normalized(e.text());
+    if (type.contains("html") || MARKUP.matcher(value).find()) return plainOfHtml(value);
+    return normalized(value);
   }
 
   private static boolean isBinaryType(String type) {
@@ -236,18 +323,67 @@ public final class FeedReader {
   }
 
   /** An RSS text as plain text: markup escaped into it, or written in it, is taken out. */
-  private static String plain(Element e) {
-    if (e == null) return null;
-    if (!e.children().isEmpty()) return normalized(e.text());
-    String text = e.wholeText();
+  private static String plain(String text) {
+    if (text == null) return null;
     return MARKUP.matcher(text).find() ? plainOfHtml(text) : normalized(text);
   }
 
   /** A description or content: HTML in any case (escaped or CDATA). */
-  private static String html(Element e) {
-    if (e == null) return null;
-    if (!e.children().isEmpty()) return normalized(e.text());
-    return plainOfHtml(e.wholeText());
+  private static String html(String text) {
+    return text == null ? null : plainOfHtml(text);
+  }
+
+  private static String childText(org.jdom2.Element e, String name) {
+    for (org.jdom2.Element c : e.getChildren())
+      if (c.getName().equalsIgnoreCase(name)) return c.getText();
+    return null;
+  }
+
+  private static Instant instant(Date date) {
+    return date == null ? null : date.toInstant();
+  }
+
+  private static Instant dcDate(Module module) {
+    return module instanceof DCModule dc ? instant(dc.getDate()) : null;
+  }
+
+  /**
+   * The first date of the named elements (any prefix, any case) that {@link FeedDates} reads. It
+   * comes before Rome's: Rome's parser leaves forms real feeds use null ({@code 8:19 pm CEST},
+   * {@code 2020/1/10 14:33:00}) and reads more than three sub-second digits as milliseconds, moving
+   * {@code 05.123456} by two minutes; Rome's date counts where this reads none.
+   */
+  private static Instant date(org.jdom2.Element entry, List<String> names) {
+    for (String name : names) {
+      for (org.jdom2.Element d : entry.getChildren()) {
+        if (!d.getName().equalsIgnoreCase(name)) continue;
+        Optional<Instant> at = FeedDates.parse(d.getText());
+        if (at.isPresent()) return at.get();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The base URI in scope at {@code e}: the xml:base attributes from the document down to {@code
+   * e}, each resolved against the one above; the root's is absolute ({@link FeedDocument}).
+   */
+  private static String base(org.jdom2.Element e, String feedUrl) {
+    List<String> bases = new ArrayList<>();
+    for (org.jdom2.Element at = e; at != null; at = at.getParentElement()) {
+      String b = at.getAttributeValue("base", Namespace.XML_NAMESPACE);
+      if (b != null) bases.add(b.strip());
+    }
+    String base = feedUrl;
+    for (int i = bases.size() - 1; i >= 0; i--) {
+      String resolved = resolve(base, bases.get(i)); // an empty xml:base is the base above
+      if (resolved != null) base = resolved;
+    }
+    return base;
+  }
+
+  private static String strip(String text) {
+    return text == null ? "" : text.strip();
   }
 
   private static String plainOfHtml(String html) {
@@ -258,33 +394,6 @@ public final class FeedReader {
     if (text == null) return null;
     String t = CONTROL.matcher(text).replaceAll("").replaceAll("\\s+", " ").strip();
     return t.isEmpty() ? null : t;
-  }
-
-  private static Instant date(Element entry, String... names) {
-    for (String name : names) {
-      for (Element d : children(entry, name)) {
-        Optional<Instant> at = FeedDates.parse(d.text());
-        if (at.isPresent()) return at.get();
-      }
-    }
-    return null;
-  }
-
-  /**
-   * The base URI in scope at {@code e}: the xml:base attributes from the document down to {@code
-   * e}, each resolved against the one above, starting from the feed's final URL.
-   */
-  private static String base(Element e, String feedUrl) {
-    List<String> bases = new ArrayList<>();
-    for (Element at = e; at != null; at = at.parent()) {
-      if (at.hasAttr("xml:base")) bases.add(at.attr("xml:base").strip());
-    }
-    String base = feedUrl;
-    for (int i = bases.size() - 1; i >= 0; i--) {
-      String resolved = resolve(base, bases.get(i)); // an empty xml:base is the base above
-      if (resolved != null) base = resolved;
-    }
-    return base;
   }
 
   /**
@@ -312,38 +421,6 @@ public final class FeedReader {
 
   private static boolean looksLikeUrl(String text) {
     return text != null && (text.startsWith("http://") || text.startsWith("https://"));
-  }
-
-  /** Entries or items that are not inside another one, in document order. */
-  private static List<Element> outermost(Element root, String name) {
-    List<Element> found = new ArrayList<>();
-    for (Element e : root.getAllElements()) {
-      if (!local(e).equals(name)) continue;
-      boolean nested = false;
-      for (Element up = e.parent(); up != null && up != root; up = up.parent()) {
-        if (local(up).equals(name)) {
-          nested = true;
-          break;
-        }
-      }
-      if (!nested) found.add(e);
-    }
-    return found;
-  }
-
-  /** Children by local name, whatever their prefix. */
-  private static List<Element> children(Element parent, String name) {
-    List<Element> found = new ArrayList<>();
-    for (Element c : parent.children()) if (local(c).equals(name)) found.add(c);
-    return found;
-  }
-
-  /** The first child by local name; with {@code unprefixed}, only one without a prefix. */
-  private static Element first(Element parent, String name, boolean unprefixed) {
-    for (Element c : parent.children()) {
-      if (local(c).equals(name) && (!unprefixed || c.tagName().indexOf(':') < 0)) return c;
-    }
-    return null;
   }
 
   static String local(Element e) {

@@ -72,6 +72,25 @@ public class JsonLinesEncoderTest {
   }
 
   @Test
+  public void theStackCarriesTheWholeErrorWithItsCauses() throws Exception {
+    IllegalStateException root = new IllegalStateException("connection refused");
+    RuntimeException middle = new RuntimeException("journal write failed", root);
+    Exception top = new Exception("run could not be recorded", middle);
+    top.addSuppressed(new IllegalArgumentException("while closing"));
+    JsonNode line = encode("event=unhandled-error", null, top);
+    String stack = line.get("stack").asText();
+    assertEquals("java.lang.Exception: run could not be recorded", line.get("error").asText());
+    assertTrue(stack, stack.startsWith("java.lang.Exception: run could not be recorded"));
+    assertTrue(
+        stack, stack.contains("Caused by: java.lang.RuntimeException: journal write failed"));
+    assertTrue(
+        stack, stack.contains("Caused by: java.lang.IllegalStateException: connection refused"));
+    assertTrue(
+        stack, stack.contains("Suppressed: java.lang.IllegalArgumentException: while closing"));
+    assertTrue(stack, stack.contains("at io.periscope.logging.JsonLinesEncoderTest"));
+  }
+
+  @Test
   public void readsBackWhatThePlainLineWrote() {
     KeyValueLine line = KeyValueLine.parse("event=x a=1 b=\"two words\" loose =odd c=");
     assertEquals(Map.of("event", "x", "a", "1", "b", "two words", "c", ""), line.fields());

@@ -296,4 +296,139 @@ public class FeedReaderTest {
         FeedReader.read(feed.getBytes(StandardCharsets.UTF_8), null, URL, 200, 50_000);
     assertEquals(List.of("deep"), titles(read));
   }
+
+  @Test
+  public void anRssWithoutAVersionRomeKnowsIsReadAsRss2() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<rss><channel><item><title>No version</title><link>https://e.example/1</link>"
+                + "</item></channel></rss>");
+    assertEquals(List.of("No version"), titles(read));
+    assertEquals("https://e.example/1", read.entries().get(0).link());
+  }
+
+  @Test
+  public void rssNamesInAnyCaseAndADefaultNamespaceAreRss() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<rss version=\"2.0\" xmlns=\"http://backend.userland.com/rss2\"><channel>"
+                + "<ITEM><TITLE>Shouted</TITLE><Link>https://e.example/1</Link>"
+                + "<PUBDATE>Sun, 20 Apr 2014 20:19:00 GMT</PUBDATE></ITEM></channel></rss>");
+    FeedReader.Entry e = read.entries().get(0);
+    assertEquals("Shouted", e.title());
+    assertEquals("https://e.example/1", e.link());
+    assertEquals(Instant.parse("2014-04-20T20:19:00Z"), e.published());
+  }
+
+  @Test
+  public void anAtomFeedWithoutItsNamespaceIsAtom() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<feed><entry><id>tag:e,1</id><title type=\"html\">A &lt;b&gt;bold&lt;/b&gt;"
+                + " one</title><link rel=\"alternate\""
+                + " href=\"/a/1\"/><updated>2024-01-02T03:04:05Z</updated></entry></feed>");
+    FeedReader.Entry e = read.entries().get(0);
+    assertEquals("tag:e,1", e.id());
+    assertEquals("A bold one", e.title());
+    assertEquals("https://feeds.example/a/1", e.link());
+    assertEquals(Instant.parse("2024-01-02T03:04:05Z"), e.published());
+  }
+
+  @Test
+  public void anRdfFeedWhoseItemsLostTheirNamespaceIsRss1() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
+                + "<channel><title>c</title></channel>"
+                + "<item rdf:about=\"https://e.example/about/1\"><title>First</title>"
+                + "<link>https://e.example/1</link><dc:date>2020-05-06T07:08:09+02:00</dc:date>"
+                + "</item></rdf:RDF>");
+    FeedReader.Entry e = read.entries().get(0);
+    assertEquals("First", e.title());
+    assertEquals("https://e.example/about/1", e.id());
+    assertEquals(Instant.parse("2020-05-06T05:08:09Z"), e.published());
+    assertTrue(read.recoveries().contains("undeclared-prefix"));
+  }
+
+  @Test
+  public void itemsAMissingEndTagNestedAreStillTheFeeds() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<rss version=\"2.0\"><channel><title>c</title><image><url>https://e.example/i.png</url>"
+                + "<item><title>One</title></item><item><title>Two</title></item></channel></rss>");
+    assertEquals(List.of("One", "Two"), titles(read));
+  }
+
+  @Test
+  public void datesRomeCannotReadAreReadByFeedDates() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<rss version=\"2.0\"><channel>"
+                + "<item><title>pm</title><pubDate>Sun, 20 Apr 2014 8:19 pm CEST</pubDate></item>"
+                + "<item><title>slashed</title><pubDate>2020/1/10 14:33:00</pubDate></item>"
+                + "</channel></rss>");
+    assertEquals(Instant.parse("2014-04-20T18:19:00Z"), read.entries().get(0).published());
+    assertEquals(Instant.parse("2020-01-10T14:33:00Z"), read.entries().get(1).published());
+  }
+
+  @Test
+  public void entriesPastTheLimitAreNotMapped() throws Exception {
+    FeedReader.Read read =
+        FeedReader.read(
+            (TWO_ITEMS + "</channel></rss>").getBytes(StandardCharsets.UTF_8),
+            null,
+            URL,
+            1,
+            50_000);
+    assertEquals(List.of("One"), titles(read));
+  }
+
+  @Test
+  public void anAtomLinkWhoseAddressIsItsTextIsTheLink() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>"
+                + "<link rel=\"alternate\" type=\"text/html\">http://www.example.com/</link>"
+                + "</entry></feed>");
+    assertEquals("http://www.example.com/", read.entries().get(0).link());
+  }
+
+  @Test
+  public void base64BrokenOverLinesIsDecoded() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<feed version=\"0.3\" xmlns=\"http://purl.org/atom/ns#\"><entry>"
+                + "<title mode=\"base64\">\n    RXhhbXBsZSA8Yj5\n    BdG9tPC9iPg==\n  </title>"
+                + "</entry></feed>");
+    assertEquals("Example Atom", read.entries().get(0).title());
+  }
+
+  @Test
+  public void aFaultRomeCannotConvertLosesNoEntry() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<rss version=\"2.0\"><channel><skipHours><hour>noon</hour></skipHours>"
+                + "<item><title>One</title><link>https://e.example/1</link></item>"
+                + "<item><title>Two</title><link>https://e.example/2</link></item>"
+                + "</channel></rss>");
+    assertEquals(List.of("One", "Two"), titles(read));
+    assertTrue(read.recoveries().contains("unmappable"));
+  }
+
+  @Test
+  public void aCdfItemsHrefIsItsLink() throws Exception {
+    FeedReader.Read read =
+        read("<CHANNEL><ITEM HREF=\"http://www.example.org/\"></ITEM></CHANNEL>");
+    assertEquals("http://www.example.org/", read.entries().get(0).link());
+  }
+
+  @Test
+  public void subSecondDigitsPastMillisecondsStayInTheSecond() throws Exception {
+    FeedReader.Read read =
+        read(
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>a</id>"
+                + "<published>2024-01-02T03:04:05.123456Z</published></entry></feed>"
+                + "");
+    assertEquals(Instant.parse("2024-01-02T03:04:05.123456Z"), read.entries().get(0).published());
+  }
 }
