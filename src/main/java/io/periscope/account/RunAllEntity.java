@@ -1,5 +1,6 @@
 package io.periscope.account;
 
+import io.periscope.entity.DurableJobs;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
@@ -14,8 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.UnaryOperator;
-import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -125,12 +124,8 @@ public final class RunAllEntity
       runningWatchIds = runningWatchIds == null ? List.of() : List.copyOf(runningWatchIds);
     }
 
-    Optional<RunAllJob> running() {
-      return jobs.stream().filter(j -> !j.finished()).findFirst();
-    }
-
     Optional<RunAllJob> job(String jobId) {
-      return jobs.stream().filter(j -> j.id().equals(jobId)).findFirst();
+      return DurableJobs.job(jobs, jobId);
     }
   }
 
@@ -149,17 +144,10 @@ public final class RunAllEntity
   private final ActorContext<Command> context;
   private final String owner;
   private final RunAllWatches runAll;
-  private final RecipientRef<Command> viaShard;
-  private final Duration keepAliveEvery;
-  private final Duration jobsKeptFor;
-
-  /** The id of the run-all this incarnation runs, if one. */
-  private String runningHere;
+  private final DurableJobs<Command> jobs;
 
   /** Who waits for the run-all in flight to finish (the synchronous form). */
   private final List<ActorRef<StatusReply<RunAllJob>>> awaiting = new ArrayList<>();
-
-  private Cancellable keepAlive;
 
   /**
    * @param runAll how this owner's watches are run
@@ -192,9 +180,9 @@ public final class RunAllEntity
     this.context = context;
     this.owner = owner;
     this.runAll = runAll;
-    this.viaShard = viaShard;
-    this.keepAliveEvery = keepAliveEvery;
-    this.jobsKeptFor = jobsKeptFor;
+    this.jobs =
+        new DurableJobs<>(
+            context, viaShard, new KeepAlive(), keepAliveEvery, jobsKeptFor, JOBS_KEPT);
   }
 
   @Override
@@ -209,7 +197,7 @@ public final class RunAllEntity
             PostStop.instance(),
             state -> {
               awaiting.forEach(waiter -> waiter.tell(StatusReply.error(RUN_ALL_INTERRUPTED)));
-              if (keepAlive != null) keepAlive.cancel();
+              jobs.stopped();
             })
         .build();
   }
@@ -230,23 +218,20 @@ public final class RunAllEntity
             RunAllListed.class,
             (state, cmd) ->
                 Effect()
-                    .persist(ifRunningHere(cmd.jobId(), new JobListed(cmd.jobId(), cmd.total())))
+                    .persist(
+                        jobs.ifRunningHere(cmd.jobId(), new JobListed(cmd.jobId(), cmd.total())))
                     .thenNoReply())
         .onCommand(
             RunAllProgressed.class,
             (state, cmd) ->
                 Effect()
                     .persist(
-                        ifRunningHere(cmd.jobId(), new OutcomeRecorded(cmd.jobId(), cmd.outcome())))
+                        jobs.ifRunningHere(
+                            cmd.jobId(), new OutcomeRecorded(cmd.jobId(), cmd.outcome())))
                     .thenNoReply())
         .onCommand(RunAllFinished.class, this::onFinished)
         .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
         .build();
-  }
-
-  /** The event of a run this incarnation runs; none for a job interrupted meanwhile. */
-  private List<Event> ifRunningHere(String jobId, Event event) {
-    return jobId.equals(runningHere) ? List.of(event) : List.of();
   }
 
   /**
@@ -254,9 +239,9 @@ public final class RunAllEntity
    * each watch not run yet recorded as interrupted, then the job failed.
    */
   private List<Event> interrupted(State state) {
-    Optional<RunAllJob> running = state.running();
-    if (running.isEmpty() || running.get().id().equals(runningHere)) return List.of();
-    RunAllJob job = running.get();
+    Optional<RunAllJob> interrupted = jobs.interrupted(state.jobs());
+    if (interrupted.isEmpty()) return List.of();
+    RunAllJob job = interrupted.get();
     Set<String> ran = new HashSet<>();
     job.outcomes().forEach(o -> ran.add(o.watchId()));
     List<Event> events = new ArrayList<>();
@@ -275,19 +260,14 @@ public final class RunAllEntity
   private StatusReply<RunAllJob> answer(State state, String jobId) {
     return state
         .job(jobId)
-        .filter(this::kept)
+        .filter(jobs::kept)
         .map(StatusReply::success)
         .orElseGet(RunAllEntity::noSuchJob);
   }
 
-  /** Whether a job can still be read: running, or finished less than {@code jobsKeptFor} ago. */
-  private boolean kept(RunAllJob job) {
-    return !job.finished() || job.finishedAt().plus(jobsKeptFor).isAfter(Instant.now());
-  }
-
   private ReplyEffect<Event, State> onAwait(State state, AwaitRunAllJob cmd) {
     Optional<RunAllJob> job = state.job(cmd.jobId());
-    if (job.isPresent() && !job.get().finished() && job.get().id().equals(runningHere)) {
+    if (job.isPresent() && !job.get().finished() && jobs.runsHere(job.get().id())) {
       awaiting.add(cmd.replyTo());
       return Effect().noReply();
     }
@@ -297,7 +277,7 @@ public final class RunAllEntity
   }
 
   private ReplyEffect<Event, State> onStart(State state, StartRunAll cmd) {
-    if (runningHere != null)
+    if (jobs.anyRunningHere())
       return Effect().reply(cmd.replyTo(), StatusReply.error(RUN_ALL_IN_FLIGHT));
     String jobId = UUID.randomUUID().toString();
     List<Event> events = new ArrayList<>(interrupted(state));
@@ -309,8 +289,7 @@ public final class RunAllEntity
   }
 
   private void run(String jobId, List<String> watchIds) {
-    runningHere = jobId;
-    keepAliveWhileRunning();
+    jobs.startedHere(jobId);
     ActorRef<Command> self = context.getSelf();
     context.pipeToSelf(
         runAll.run(
@@ -331,7 +310,7 @@ public final class RunAllEntity
   }
 
   private ReplyEffect<Event, State> onFinished(State state, RunAllFinished done) {
-    if (!done.jobId().equals(runningHere)) return Effect().noReply();
+    if (!jobs.runsHere(done.jobId())) return Effect().noReply();
     if (done.failure() != null)
       context.getLog().error("event=run-all-failed owner={}", owner, done.failure());
     List<Event> events = new ArrayList<>();
@@ -350,8 +329,7 @@ public final class RunAllEntity
         .persist(events)
         .thenRun(
             s -> {
-              runningHere = null;
-              keepAliveWhileRunning();
+              jobs.endedHere();
               // who waited hears the job however short it is kept
               StatusReply<RunAllJob> reply =
                   s.job(done.jobId()).map(StatusReply::success).orElseGet(RunAllEntity::noSuchJob);
@@ -366,24 +344,28 @@ public final class RunAllEntity
     return newEventHandlerBuilder()
         .forAnyState()
         .onEvent(
-            JobStarted.class, (state, e) -> new State(keptBefore(state.jobs(), e), e.watchIds()))
+            JobStarted.class,
+            (state, e) ->
+                new State(
+                    jobs.keptWith(state.jobs(), RunAllJob.started(e.jobId(), e.at()), e.at()),
+                    e.watchIds()))
         .onEvent(
             JobListed.class,
             (state, e) ->
                 new State(
-                    change(state.jobs(), e.jobId(), j -> j.withTotal(e.total())),
+                    DurableJobs.change(state.jobs(), e.jobId(), j -> j.withTotal(e.total())),
                     state.runningWatchIds()))
         .onEvent(
             OutcomeRecorded.class,
             (state, e) ->
                 new State(
-                    change(state.jobs(), e.jobId(), j -> j.with(e.outcome())),
+                    DurableJobs.change(state.jobs(), e.jobId(), j -> j.with(e.outcome())),
                     state.runningWatchIds()))
         .onEvent(
             JobFinished.class,
             (state, e) ->
                 new State(
-                    change(
+                    DurableJobs.change(
                         state.jobs(),
                         e.jobId(),
                         j ->
@@ -394,49 +376,7 @@ public final class RunAllEntity
         .build();
   }
 
-  /**
-   * The jobs kept once {@code started} joins them: those finished less than {@code jobsKeptFor}
-   * before it, the newest {@link #JOBS_KEPT} of them with the new one.
-   */
-  private List<RunAllJob> keptBefore(List<RunAllJob> jobs, JobStarted started) {
-    List<RunAllJob> kept = new ArrayList<>();
-    for (RunAllJob j : jobs)
-      if (!j.finished() || j.finishedAt().plus(jobsKeptFor).isAfter(started.at())) kept.add(j);
-    kept.add(RunAllJob.started(started.jobId(), started.at()));
-    return List.copyOf(kept.subList(Math.max(0, kept.size() - JOBS_KEPT), kept.size()));
-  }
-
-  /** The jobs with a running one changed; a finished (or forgotten) job stays as it is. */
-  private static List<RunAllJob> change(
-      List<RunAllJob> jobs, String jobId, UnaryOperator<RunAllJob> change) {
-    return jobs.stream()
-        .map(j -> j.id().equals(jobId) && !j.finished() ? change.apply(j) : j)
-        .toList();
-  }
-
   private static StatusReply<RunAllJob> noSuchJob() {
     return EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_JOB, NO_SUCH_JOB);
-  }
-
-  /**
-   * Keeps the entity in memory (ticks through the shard) while a run is in flight here: its
-   * progress comes to this incarnation only. Kept jobs are in the journal, so it passivates freely
-   * otherwise.
-   */
-  private void keepAliveWhileRunning() {
-    if (runningHere == null) {
-      if (keepAlive != null) keepAlive.cancel();
-      keepAlive = null;
-    } else if (keepAlive == null) {
-      keepAlive =
-          context
-              .getSystem()
-              .scheduler()
-              .scheduleAtFixedRate(
-                  keepAliveEvery,
-                  keepAliveEvery,
-                  () -> viaShard.tell(new KeepAlive()),
-                  context.getExecutionContext());
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.periscope.backtest;
 
+import io.periscope.entity.DurableJobs;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
 import io.periscope.entity.JournaledEntity;
@@ -17,8 +18,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.function.UnaryOperator;
-import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -109,12 +108,8 @@ public final class BacktestEntity
       jobs = jobs == null ? List.of() : List.copyOf(jobs);
     }
 
-    Optional<BacktestJob> running() {
-      return jobs.stream().filter(j -> !j.finished()).findFirst();
-    }
-
     Optional<BacktestJob> job(String jobId) {
-      return jobs.stream().filter(j -> j.id().equals(jobId)).findFirst();
+      return DurableJobs.job(jobs, jobId);
     }
   }
 
@@ -131,13 +126,7 @@ public final class BacktestEntity
 
   private final ActorContext<Command> context;
   private final Runner runner;
-  private final RecipientRef<Command> viaShard;
-  private final Duration keptFor;
-
-  /** The id of the job this incarnation runs, if one. */
-  private String runningHere;
-
-  private Cancellable keepAlive;
+  private final DurableJobs<Command> jobs;
 
   /**
    * @param viaShard this entity as sharding addresses it (the entity itself where nothing
@@ -162,8 +151,8 @@ public final class BacktestEntity
     super(TYPE_KEY, owner);
     this.context = context;
     this.runner = runner;
-    this.viaShard = viaShard;
-    this.keptFor = keptFor;
+    this.jobs =
+        new DurableJobs<>(context, viaShard, new KeepAlive(), KEEP_ALIVE_EVERY, keptFor, JOBS_KEPT);
   }
 
   @Override
@@ -177,7 +166,7 @@ public final class BacktestEntity
         .onSignal(
             PostStop.instance(),
             state -> {
-              if (keepAlive != null) keepAlive.cancel();
+              jobs.stopped();
             })
         .build();
   }
@@ -197,28 +186,23 @@ public final class BacktestEntity
             Listed.class,
             (state, cmd) ->
                 Effect()
-                    .persist(ifRunningHere(cmd.jobId(), new JobListed(cmd.jobId(), cmd.total())))
+                    .persist(
+                        jobs.ifRunningHere(cmd.jobId(), new JobListed(cmd.jobId(), cmd.total())))
                     .thenNoReply())
         .onCommand(
             Tried.class,
             (state, cmd) ->
                 Effect()
-                    .persist(ifRunningHere(cmd.jobId(), new RunTried(cmd.jobId(), cmd.run())))
+                    .persist(jobs.ifRunningHere(cmd.jobId(), new RunTried(cmd.jobId(), cmd.run())))
                     .thenNoReply())
         .onCommand(Ended.class, this::onEnded)
         .onCommand(KeepAlive.class, (state, cmd) -> Effect().noReply())
         .build();
   }
 
-  private List<Event> ifRunningHere(String jobId, Event event) {
-    return jobId.equals(runningHere) ? List.of(event) : List.of();
-  }
-
   /** The event that ends a job the journal holds as running that this incarnation does not run. */
   private List<Event> interrupted(State state) {
-    return state
-        .running()
-        .filter(job -> !job.id().equals(runningHere))
+    return jobs.interrupted(state.jobs())
         .<List<Event>>map(
             job -> List.of(new JobFinished(job.id(), Instant.now(), null, null, INTERRUPTED)))
         .orElse(List.of());
@@ -228,14 +212,14 @@ public final class BacktestEntity
     return state
         .job(jobId)
         .filter(j -> j.watchId().equals(watchId))
-        .filter(j -> !j.finished() || j.finishedAt().plus(keptFor).isAfter(Instant.now()))
+        .filter(jobs::kept)
         .map(StatusReply::success)
         .orElseGet(
             () -> EntityRefusal.reply(EntityRefusal.Code.NO_SUCH_JOB, BacktestEntity.NO_SUCH_JOB));
   }
 
   private ReplyEffect<Event, State> onStart(State state, StartBacktest cmd) {
-    if (runningHere != null)
+    if (jobs.anyRunningHere())
       return Effect().reply(cmd.replyTo(), StatusReply.error(ALREADY_RUNNING));
     String jobId = UUID.randomUUID().toString();
     List<Event> events = new ArrayList<>(interrupted(state));
@@ -247,8 +231,7 @@ public final class BacktestEntity
   }
 
   private void run(String jobId, Watch candidate, int runs) {
-    runningHere = jobId;
-    keepAliveWhileRunning();
+    jobs.startedHere(jobId);
     ActorRef<Command> self = context.getSelf();
     context.pipeToSelf(
         runner.run(
@@ -269,7 +252,7 @@ public final class BacktestEntity
   }
 
   private ReplyEffect<Event, State> onEnded(State state, Ended ended) {
-    if (!ended.jobId().equals(runningHere)) return Effect().noReply();
+    if (!jobs.runsHere(ended.jobId())) return Effect().noReply();
     List<Event> events = new ArrayList<>();
     if (ended.failure() != null) {
       events.add(new JobFinished(ended.jobId(), Instant.now(), null, null, why(ended.failure())));
@@ -287,14 +270,7 @@ public final class BacktestEntity
               ended.result().usage(),
               null));
     }
-    return Effect()
-        .persist(events)
-        .thenRun(
-            s -> {
-              runningHere = null;
-              keepAliveWhileRunning();
-            })
-        .thenNoReply();
+    return Effect().persist(events).thenRun(s -> jobs.endedHere()).thenNoReply();
   }
 
   /** What the owner reads of a failure: a refusal's words (a spent quota), else its kind. */
@@ -309,18 +285,25 @@ public final class BacktestEntity
   public EventHandler<State, Event> eventHandler() {
     return newEventHandlerBuilder()
         .forAnyState()
-        .onEvent(JobStarted.class, (state, e) -> new State(keptWith(state.jobs(), e)))
+        .onEvent(
+            JobStarted.class,
+            (state, e) ->
+                new State(
+                    jobs.keptWith(
+                        state.jobs(), BacktestJob.started(e.jobId(), e.watchId(), e.at()), e.at())))
         .onEvent(
             JobListed.class,
-            (state, e) -> new State(change(state.jobs(), e.jobId(), j -> j.withTotal(e.total()))))
+            (state, e) ->
+                new State(DurableJobs.change(state.jobs(), e.jobId(), j -> j.withTotal(e.total()))))
         .onEvent(
             RunTried.class,
-            (state, e) -> new State(change(state.jobs(), e.jobId(), j -> j.with(e.run()))))
+            (state, e) ->
+                new State(DurableJobs.change(state.jobs(), e.jobId(), j -> j.with(e.run()))))
         .onEvent(
             JobFinished.class,
             (state, e) ->
                 new State(
-                    change(
+                    DurableJobs.change(
                         state.jobs(),
                         e.jobId(),
                         j ->
@@ -328,43 +311,5 @@ public final class BacktestEntity
                                 ? j.failed(e.error(), e.at())
                                 : j.done(e.summary(), e.usage(), e.at()))))
         .build();
-  }
-
-  /**
-   * The jobs kept once {@code started} joins them: those finished less than {@code keptFor} before
-   * it, the newest {@link #JOBS_KEPT} of them with the new one.
-   */
-  private List<BacktestJob> keptWith(List<BacktestJob> jobs, JobStarted started) {
-    List<BacktestJob> kept = new ArrayList<>();
-    for (BacktestJob j : jobs)
-      if (!j.finished() || j.finishedAt().plus(keptFor).isAfter(started.at())) kept.add(j);
-    kept.add(BacktestJob.started(started.jobId(), started.watchId(), started.at()));
-    return List.copyOf(kept.subList(Math.max(0, kept.size() - JOBS_KEPT), kept.size()));
-  }
-
-  /** The jobs with a running one changed; a finished (or forgotten) job stays as it is. */
-  private static List<BacktestJob> change(
-      List<BacktestJob> jobs, String jobId, UnaryOperator<BacktestJob> change) {
-    return jobs.stream()
-        .map(j -> j.id().equals(jobId) && !j.finished() ? change.apply(j) : j)
-        .toList();
-  }
-
-  /** Keeps the entity in memory while a job runs here: its progress comes to this incarnation. */
-  private void keepAliveWhileRunning() {
-    if (runningHere == null) {
-      if (keepAlive != null) keepAlive.cancel();
-      keepAlive = null;
-    } else if (keepAlive == null) {
-      keepAlive =
-          context
-              .getSystem()
-              .scheduler()
-              .scheduleAtFixedRate(
-                  KEEP_ALIVE_EVERY,
-                  KEEP_ALIVE_EVERY,
-                  () -> viaShard.tell(new KeepAlive()),
-                  context.getExecutionContext());
-    }
   }
 }

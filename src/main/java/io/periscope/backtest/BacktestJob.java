@@ -1,5 +1,6 @@
 package io.periscope.backtest;
 
+import io.periscope.entity.DurableJobs;
 import io.periscope.entity.JsonSerializable;
 import io.periscope.llm.ModelUsage;
 import io.periscope.run.RunAllJob;
@@ -23,7 +24,7 @@ public record BacktestJob(
     Backtest.Summary summary,
     ModelUsage usage,
     String error)
-    implements JsonSerializable {
+    implements JsonSerializable, DurableJobs.Job {
   public BacktestJob {
     runs = List.copyOf(runs);
   }
@@ -33,6 +34,7 @@ public record BacktestJob(
         id, watchId, RunAllJob.RUNNING, at, null, 0, List.of(), null, null, null);
   }
 
+  @Override
   public boolean finished() {
     return !status.equals(RunAllJob.RUNNING);
   }

@@ -1,5 +1,6 @@
 package io.periscope.run;
 
+import io.periscope.entity.DurableJobs;
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ public record RunAllJob(
     List<RunAllResult.WatchOutcome> outcomes,
     RunAllResult.Summary summary,
     String error)
-    implements JsonSerializable {
+    implements JsonSerializable, DurableJobs.Job {
   public static final String RUNNING = "running";
   public static final String DONE = "done";
   public static final String FAILED = "failed";
@@ -36,6 +37,7 @@ public record RunAllJob(
     return new RunAllJob(id, RUNNING, at, null, 0, List.of(), null, null);
   }
 
+  @Override
   public boolean finished() {
     return !status.equals(RUNNING);
   }
