@@ -289,9 +289,9 @@ public final class RunAllEntity
   }
 
   private void run(String jobId, List<String> watchIds) {
-    jobs.startedHere(jobId);
     ActorRef<Command> self = context.getSelf();
-    context.pipeToSelf(
+    jobs.runHere(
+        jobId,
         runAll.run(
             owner,
             watchIds,
@@ -317,12 +317,11 @@ public final class RunAllEntity
     if (done.failure() != null) {
       events.add(new JobFinished(done.jobId(), Instant.now(), null, RUN_ALL_FAILED));
     } else {
-      // outcomes the progress did not report come after those it did, so the order a follower
-      // saw (and resumes from) stays the job's order
-      Set<String> reported = new HashSet<>();
-      state.job(done.jobId()).orElseThrow().outcomes().forEach(o -> reported.add(o.watchId()));
-      for (RunAllResult.WatchOutcome o : done.result().outcomes())
-        if (reported.add(o.watchId())) events.add(new OutcomeRecorded(done.jobId(), o));
+      List<RunAllResult.WatchOutcome> reported = state.job(done.jobId()).orElseThrow().outcomes();
+      for (RunAllResult.WatchOutcome o :
+          DurableJobs.unreported(
+              reported, done.result().outcomes(), RunAllResult.WatchOutcome::watchId))
+        events.add(new OutcomeRecorded(done.jobId(), o));
       events.add(new JobFinished(done.jobId(), Instant.now(), done.result().summary(), null));
     }
     return Effect()

@@ -12,10 +12,8 @@ import io.periscope.watch.Watch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -231,9 +229,9 @@ public final class BacktestEntity
   }
 
   private void run(String jobId, Watch candidate, int runs) {
-    jobs.startedHere(jobId);
     ActorRef<Command> self = context.getSelf();
-    context.pipeToSelf(
+    jobs.runHere(
+        jobId,
         runner.run(
             candidate,
             runs,
@@ -257,11 +255,10 @@ public final class BacktestEntity
     if (ended.failure() != null) {
       events.add(new JobFinished(ended.jobId(), Instant.now(), null, null, why(ended.failure())));
     } else {
-      // runs the progress did not report come after those it did
-      Set<String> reported = new HashSet<>();
-      state.job(ended.jobId()).orElseThrow().runs().forEach(r -> reported.add(r.runId()));
-      for (Backtest.Replay run : ended.result().runs())
-        if (reported.add(run.runId())) events.add(new RunTried(ended.jobId(), run));
+      List<Backtest.Replay> reported = state.job(ended.jobId()).orElseThrow().runs();
+      for (Backtest.Replay run :
+          DurableJobs.unreported(reported, ended.result().runs(), Backtest.Replay::runId))
+        events.add(new RunTried(ended.jobId(), run));
       events.add(
           new JobFinished(
               ended.jobId(),

@@ -3,12 +3,17 @@ package io.periscope.entity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.japi.function.Function2;
 
 /**
  * The bookkeeping of an entity that runs durable jobs for its owner, one at a time (a run-all, a
@@ -73,8 +78,16 @@ public final class DurableJobs<C> {
     return jobId.equals(runningHere);
   }
 
-  /** The job {@code jobId} now runs here: the entity stays in memory until it ends. */
-  public void startedHere(String jobId) {
+  /**
+   * Runs the job {@code jobId} here: the entity stays in memory until {@code ended} (the command
+   * its outcome makes) comes back to it and it calls {@link #endedHere}.
+   */
+  public <R> void runHere(String jobId, CompletionStage<R> job, Function2<R, Throwable, C> ended) {
+    startedHere(jobId);
+    context.pipeToSelf(job, ended);
+  }
+
+  private void startedHere(String jobId) {
     runningHere = jobId;
     if (keepAlive == null)
       keepAlive =
@@ -128,6 +141,16 @@ public final class DurableJobs<C> {
     for (J j : jobs) if (keptAt(j, at)) kept.add(j);
     kept.add(started);
     return List.copyOf(kept.subList(Math.max(0, kept.size() - jobsKept), kept.size()));
+  }
+
+  /**
+   * The items of a job's result its progress did not report, in the result's order: they come after
+   * those it did, so the order a follower saw (and resumes from) stays the job's order.
+   */
+  public static <T> List<T> unreported(List<T> reported, List<T> result, Function<T, String> key) {
+    Set<String> seen = new HashSet<>();
+    reported.forEach(item -> seen.add(key.apply(item)));
+    return result.stream().filter(item -> seen.add(key.apply(item))).toList();
   }
 
   public static <J extends Job> Optional<J> running(List<J> jobs) {
