@@ -8,13 +8,11 @@ import io.periscope.persistence.JournalSchema;
 import io.periscope.run.RunAllJob;
 import io.periscope.run.RunAllResult;
 import io.periscope.run.RunAllWatches;
+import io.periscope.testing.JobsInFlight;
 import io.periscope.testing.TestJournals;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -39,23 +37,14 @@ public class RunAllJournalTest {
     jobsSurviveARestart(TestJournals.postgres());
   }
 
-  /** The run-all in flight: its progress and its result, finished by the test. */
-  private record InFlight(
-      RunAllWatches.Progress progress, CompletableFuture<RunAllResult> result) {}
-
   private static RunAllResult.WatchOutcome failed(String watchId, String why) {
     return new RunAllResult.WatchOutcome(watchId, RunAllResult.FAILED, null, why);
   }
 
   private void jobsSurviveARestart(Config journal) throws Exception {
     String owner = "o-" + UUID.randomUUID();
-    AtomicReference<InFlight> inFlight = new AtomicReference<>();
-    RunAllWatches runAll =
-        (o, ids, progress) -> {
-          var result = new CompletableFuture<RunAllResult>();
-          inFlight.set(new InFlight(progress, result));
-          return result;
-        };
+    var inFlight = new JobsInFlight<RunAllWatches.Progress, RunAllResult>();
+    RunAllWatches runAll = (o, ids, progress) -> inFlight.started(progress);
 
     ActorTestKit first = ActorTestKit.create(journal);
     String finishedJob;
@@ -66,14 +55,14 @@ public class RunAllJournalTest {
       JournalSchema.create(first.system());
       var entity = spawn(first, owner, runAll);
       finishedJob = start(first, entity, List.of("a", "b"));
-      InFlight run = awaitStarted(inFlight);
+      var run = inFlight.awaitStarted();
       run.progress().listed(2);
       run.progress().finished(a);
       run.result().complete(RunAllResult.of(List.of(a, b)));
       awaitStatus(first, entity, finishedJob, RunAllJob.DONE);
 
       interruptedJob = start(first, entity, List.of("a", "b", "c"));
-      run = awaitStarted(inFlight);
+      run = inFlight.awaitStarted();
       run.progress().listed(3);
       run.progress().finished(a);
       for (int i = 0; i < 300 && job(first, entity, interruptedJob).outcomes().isEmpty(); i++)
@@ -105,14 +94,13 @@ public class RunAllJournalTest {
               new RunAllEntity.State(List.of(done, interrupted), List.of("a", "b")), true);
 
       // the bound: the newest JOBS_KEPT jobs, the oldest forgotten
-      List<String> later = new ArrayList<>();
-      for (int i = 0; i < RunAllEntity.JOBS_KEPT; i++) {
-        inFlight.set(null);
-        String id = start(second, entity, List.of());
-        awaitStarted(inFlight).result().complete(RunAllResult.of(List.of()));
-        awaitStatus(second, entity, id, RunAllJob.DONE);
-        later.add(id);
-      }
+      List<String> later =
+          inFlight.runInTurn(
+              RunAllEntity.JOBS_KEPT,
+              () -> start(second, entity, List.of()),
+              RunAllResult.of(List.of()),
+              id -> job(second, entity, id).status(),
+              RunAllJob.DONE);
       assertTrue(read(second, entity, finishedJob).isError());
       assertTrue(read(second, entity, interruptedJob).isError());
       for (String id : later) assertTrue(read(second, entity, id).isSuccess());
@@ -126,21 +114,17 @@ public class RunAllJournalTest {
     ActorTestKit kit = ActorTestKit.create(TestJournals.h2());
     try {
       JournalSchema.create(kit.system());
-      AtomicReference<InFlight> inFlight = new AtomicReference<>();
+      var inFlight = new JobsInFlight<RunAllWatches.Progress, RunAllResult>();
       var entity =
           kit.spawn(
               RunAllEntity.create(
                   "t-" + UUID.randomUUID(),
-                  (o, ids, progress) -> {
-                    var result = new CompletableFuture<RunAllResult>();
-                    inFlight.set(new InFlight(progress, result));
-                    return result;
-                  },
+                  (o, ids, progress) -> inFlight.started(progress),
                   kit.createTestProbe(RunAllEntity.Command.class).ref(),
                   Duration.ofMinutes(1),
                   Duration.ofMillis(500)));
       String id = start(kit, entity, List.of());
-      awaitStarted(inFlight).result().complete(RunAllResult.of(List.of()));
+      inFlight.awaitStarted().result().complete(RunAllResult.of(List.of()));
       awaitStatus(kit, entity, id, RunAllJob.DONE);
       Thread.sleep(600);
       assertEquals(RunAllEntity.NO_SUCH_JOB, read(kit, entity, id).getError().getMessage());
@@ -167,14 +151,6 @@ public class RunAllJournalTest {
     return started.receiveMessage(Duration.ofSeconds(10)).getValue().id();
   }
 
-  private static InFlight awaitStarted(AtomicReference<InFlight> inFlight)
-      throws InterruptedException {
-    for (int i = 0; i < 500 && inFlight.get() == null; i++) Thread.sleep(10);
-    InFlight run = inFlight.getAndSet(null);
-    if (run == null) throw new AssertionError("the run-all did not start");
-    return run;
-  }
-
   private static StatusReply<RunAllJob> read(
       ActorTestKit kit, ActorRef<RunAllEntity.Command> entity, String jobId) {
     TestProbe<StatusReply<RunAllJob>> read = kit.createTestProbe();
@@ -190,8 +166,6 @@ public class RunAllJournalTest {
   private static void awaitStatus(
       ActorTestKit kit, ActorRef<RunAllEntity.Command> entity, String jobId, String status)
       throws InterruptedException {
-    for (int i = 0; i < 500 && !job(kit, entity, jobId).status().equals(status); i++)
-      Thread.sleep(10);
-    assertEquals(status, job(kit, entity, jobId).status());
+    JobsInFlight.awaitStatus(() -> job(kit, entity, jobId).status(), status);
   }
 }

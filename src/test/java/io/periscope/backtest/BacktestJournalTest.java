@@ -8,6 +8,7 @@ import io.periscope.entity.EntityRefusal;
 import io.periscope.llm.ModelUsage;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.run.RunAllJob;
+import io.periscope.testing.JobsInFlight;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import io.periscope.watch.Watch;
@@ -15,11 +16,8 @@ import io.periscope.watch.WatchSource;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -46,9 +44,6 @@ public class BacktestJournalTest {
   public void jobsSurviveARestartOnPostgres() throws Exception {
     jobsSurviveARestart(TestJournals.postgres());
   }
-
-  /** The backtest in flight: its progress and its result, finished by the test. */
-  private record InFlight(Backtester.Progress progress, CompletableFuture<Backtest> result) {}
 
   private static Watch candidate(String owner) {
     return new Watch(
@@ -80,13 +75,8 @@ public class BacktestJournalTest {
 
   private void jobsSurviveARestart(Config journal) throws Exception {
     String owner = "o-" + UUID.randomUUID();
-    AtomicReference<InFlight> inFlight = new AtomicReference<>();
-    BacktestEntity.Runner runner =
-        (watch, runs, progress) -> {
-          var result = new CompletableFuture<Backtest>();
-          inFlight.set(new InFlight(progress, result));
-          return result;
-        };
+    var inFlight = new JobsInFlight<Backtester.Progress, Backtest>();
+    BacktestEntity.Runner runner = (watch, runs, progress) -> inFlight.started(progress);
     Backtest.Replay r2 = replay("r2", "alert", "no-alert");
     Backtest.Replay r1 = replay("r1", "no-alert", "no-alert");
     ModelUsage spent = new ModelUsage(2, 1200, 0, 80, new BigDecimal("0.0031"));
@@ -99,7 +89,7 @@ public class BacktestJournalTest {
       JournalSchema.create(first.system());
       var entity = spawn(first, owner, runner);
       finishedJob = start(first, entity, owner).getValue().id();
-      InFlight run = awaitStarted(inFlight);
+      var run = inFlight.awaitStarted();
       run.progress().listed(2);
       run.progress().tried(r2);
       // the second run is only in the result: the job still keeps it, after the first
@@ -107,7 +97,7 @@ public class BacktestJournalTest {
       awaitStatus(first, entity, finishedJob, RunAllJob.DONE);
 
       interruptedJob = start(first, entity, owner).getValue().id();
-      run = awaitStarted(inFlight);
+      run = inFlight.awaitStarted();
       assertEquals(
           BacktestEntity.ALREADY_RUNNING, start(first, entity, owner).getError().getMessage());
       run.progress().listed(2);
@@ -143,14 +133,13 @@ public class BacktestJournalTest {
           .verifySerialization(new BacktestEntity.State(List.of(done, interrupted)), true);
 
       // the bound: the newest JOBS_KEPT jobs, the oldest forgotten
-      List<String> later = new ArrayList<>();
-      for (int i = 0; i < BacktestEntity.JOBS_KEPT; i++) {
-        inFlight.set(null);
-        String id = start(second, entity, owner).getValue().id();
-        awaitStarted(inFlight).result().complete(Backtest.of(List.of(), ModelUsage.NONE));
-        awaitStatus(second, entity, id, RunAllJob.DONE);
-        later.add(id);
-      }
+      List<String> later =
+          inFlight.runInTurn(
+              BacktestEntity.JOBS_KEPT,
+              () -> start(second, entity, owner).getValue().id(),
+              Backtest.of(List.of(), ModelUsage.NONE),
+              id -> job(second, entity, id).status(),
+              RunAllJob.DONE);
       assertTrue(read(second, entity, finishedJob).isError());
       assertTrue(read(second, entity, interruptedJob).isError());
       for (String id : later) assertTrue(read(second, entity, id).isSuccess());
@@ -166,20 +155,17 @@ public class BacktestJournalTest {
     try {
       JournalSchema.create(kit.system());
       String owner = "t-" + UUID.randomUUID();
-      AtomicReference<InFlight> inFlight = new AtomicReference<>();
+      var inFlight = new JobsInFlight<Backtester.Progress, Backtest>();
       var entity =
           kit.spawn(
               BacktestEntity.create(
                   owner,
-                  (watch, runs, progress) -> {
-                    var result = new CompletableFuture<Backtest>();
-                    inFlight.set(new InFlight(progress, result));
-                    return result;
-                  },
+                  (watch, runs, progress) -> inFlight.started(progress),
                   kit.createTestProbe(BacktestEntity.Command.class).ref(),
                   Duration.ofMillis(500)));
       String id = start(kit, entity, owner).getValue().id();
-      awaitStarted(inFlight)
+      inFlight
+          .awaitStarted()
           .result()
           .completeExceptionally(
               new io.periscope.entity.Refusal(
@@ -210,14 +196,6 @@ public class BacktestJournalTest {
     return started.receiveMessage(Duration.ofSeconds(10));
   }
 
-  private static InFlight awaitStarted(AtomicReference<InFlight> inFlight)
-      throws InterruptedException {
-    for (int i = 0; i < 500 && inFlight.get() == null; i++) Thread.sleep(10);
-    InFlight run = inFlight.getAndSet(null);
-    if (run == null) throw new AssertionError("the backtest did not start");
-    return run;
-  }
-
   private static StatusReply<BacktestJob> read(
       ActorTestKit kit, ActorRef<BacktestEntity.Command> entity, String jobId) {
     TestProbe<StatusReply<BacktestJob>> read = kit.createTestProbe();
@@ -233,8 +211,6 @@ public class BacktestJournalTest {
   private static void awaitStatus(
       ActorTestKit kit, ActorRef<BacktestEntity.Command> entity, String jobId, String status)
       throws InterruptedException {
-    for (int i = 0; i < 500 && !job(kit, entity, jobId).status().equals(status); i++)
-      Thread.sleep(10);
-    assertEquals(status, job(kit, entity, jobId).status());
+    JobsInFlight.awaitStatus(() -> job(kit, entity, jobId).status(), status);
   }
 }
