@@ -8,13 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.NeedsBrowser;
-import io.periscope.testing.ServiceProcess;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -38,42 +35,27 @@ import org.openqa.selenium.support.ui.Select;
  */
 @Category(NeedsBrowser.class)
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
-public class FirstRunIT {
+public class FirstRunIT extends BrowserJourneys {
   static final String ADMIN_EMAIL = "first@example.org";
   static final String PASSWORD = "a-long-first-run-passphrase";
 
-  static WebFakes fakes;
-  static ServiceProcess service;
-  static Path log;
-  static Browser browser;
-  static final ApiClient api = new ApiClient();
-  static String adminToken;
-
   @BeforeClass
   public static void start() throws Exception {
-    fakes = new WebFakes();
-    Path data = Files.createTempDirectory("periscope-first-run");
-    Map<String, String> env = new HashMap<>(fakes.env());
-    // an instance without search: its drafts still propose searches
-    env.remove("SEARCH_PROVIDER");
-    env.remove("SEARCH_BASE_URL");
-    env.remove("SEARCH_API_KEYS");
-    env.put("DATA_DIR", data.toString());
-    env.put("AUTH_JWT_SECRET", "first-run-test-secret-of-32-bytes!");
-    int port = ServiceProcess.freePort();
-    env.put("PORT", Integer.toString(port));
-    env.put("PUBLIC_URL", "http://127.0.0.1:" + port);
-    env.put("JAVA_TOOL_OPTIONS", "-Dperiscope.rate-limits.auth-per-ip-per-minute=1000");
-    log = data.resolve("service.log");
-    service = new ServiceProcess(env, log).start();
-    browser = new Browser("http://127.0.0.1:" + service.port());
+    startService(
+        "periscope-first-run",
+        "first-run-test-secret-of-32-bytes!",
+        env -> {
+          // an instance without search: its drafts still propose searches
+          env.remove("SEARCH_PROVIDER");
+          env.remove("SEARCH_BASE_URL");
+          env.remove("SEARCH_API_KEYS");
+          env.put("JAVA_TOOL_OPTIONS", "-Dperiscope.rate-limits.auth-per-ip-per-minute=1000");
+        });
   }
 
   @AfterClass
   public static void stop() throws Exception {
-    if (browser != null) browser.close();
-    if (service != null) service.close();
-    if (fakes != null) fakes.close();
+    stopService();
   }
 
   /** The setup link of the service's output, once it printed it. */
@@ -254,22 +236,7 @@ public class FirstRunIT {
 
   @Test
   public void cTheAdministratorManagesAccountsFromTheTable() throws Exception {
-    HttpResponse<String> made =
-        api.send(
-            "POST",
-            service.uri("/admin/users"),
-            adminToken,
-            Json.text(
-                Map.of(
-                    "id",
-                    "dora",
-                    "email",
-                    "dora@example.org",
-                    "role",
-                    "user",
-                    "password",
-                    PASSWORD)));
-    assertEquals(made.body(), 201, made.statusCode());
+    makeAccount("dora", PASSWORD);
     signIn();
     browser.open("/administration/accounts");
     browser.heading("Accounts");

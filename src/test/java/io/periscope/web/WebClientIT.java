@@ -9,14 +9,12 @@ import io.periscope.testing.ApiClient;
 import io.periscope.testing.FlakyWebhookReceiver;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.NeedsBrowser;
-import io.periscope.testing.ServiceProcess;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,56 +36,47 @@ import org.openqa.selenium.WebElement;
  * axe-core checks every page it opens; the main pages are photographed (docs/web.md).
  */
 @Category(NeedsBrowser.class)
-public class WebClientIT {
+public class WebClientIT extends BrowserJourneys {
   static final String ADMIN_EMAIL = "root@example.org";
   static final String PASSWORD = "a-long-web-test-passphrase";
 
-  static WebFakes fakes;
   static Mailbox mailbox;
-  static ServiceProcess service;
-  static Browser browser;
-  static final ApiClient api = new ApiClient();
   static final HttpClient http = HttpClient.newHttpClient();
-  static String adminToken;
 
   @BeforeClass
   public static void start() throws Exception {
-    fakes = new WebFakes();
     mailbox = new Mailbox();
-    Path data = Files.createTempDirectory("periscope-web");
-    Map<String, String> env = new HashMap<>(fakes.env());
-    env.put("DATA_DIR", data.toString());
-    env.put("AUTH_JWT_SECRET", "web-client-test-secret-of-32-bytes");
-    env.put("SMTP_HOST", "127.0.0.1");
-    env.put("SMTP_PORT", Integer.toString(mailbox.smtpConfig().getInt("periscope.smtp.port")));
-    env.put("SMTP_FROM", "periscope@example.org");
-    env.put("REGISTRATION", "open");
-    // the browser's origin: the identity provider's return and the mails' links land on it
-    int port = ServiceProcess.freePort();
-    env.put("PORT", Integer.toString(port));
-    env.put("PUBLIC_URL", "http://127.0.0.1:" + port);
-    // every sign-in of these journeys comes from one address: more than /auth's 20 a minute
-    // and a delivery that failed is tried again within seconds, not the default 30 s
-    env.put(
-        "JAVA_TOOL_OPTIONS",
-        "-Dperiscope.rate-limits.auth-per-ip-per-minute=1000"
-            + " -Dperiscope.notify.retry.first-backoff=2s");
-    service = new ServiceProcess(env, data.resolve("service.log")).start();
+    startService(
+        "periscope-web",
+        "web-client-test-secret-of-32-bytes",
+        env -> {
+          env.put("SMTP_HOST", "127.0.0.1");
+          env.put(
+              "SMTP_PORT", Integer.toString(mailbox.smtpConfig().getInt("periscope.smtp.port")));
+          env.put("SMTP_FROM", "periscope@example.org");
+          env.put("REGISTRATION", "open");
+          // every sign-in of these journeys comes from one address: more than /auth's 20 a
+          // minute, and a delivery that failed is tried again within seconds, not the default 30 s
+          env.put(
+              "JAVA_TOOL_OPTIONS",
+              "-Dperiscope.rate-limits.auth-per-ip-per-minute=1000"
+                  + " -Dperiscope.notify.retry.first-backoff=2s");
+        });
     assertEquals(
         0,
         service.command(
             List.of("users", "create", "--id", "root", "--email", ADMIN_EMAIL, "--role", "admin"),
             PASSWORD + "\n"));
     adminToken = api.login(service.uri("/"), ADMIN_EMAIL, PASSWORD);
-    browser = new Browser("http://127.0.0.1:" + service.port());
   }
 
   @AfterClass
   public static void stop() throws Exception {
-    if (browser != null) browser.close();
-    if (service != null) service.close();
-    if (mailbox != null) mailbox.close();
-    if (fakes != null) fakes.close();
+    try {
+      stopService();
+    } finally {
+      if (mailbox != null) mailbox.close();
+    }
   }
 
   @Before
@@ -100,15 +89,7 @@ public class WebClientIT {
 
   /** An account made by the administrator; answers its token. */
   static String user(String id) throws Exception {
-    HttpResponse<String> r =
-        api.send(
-            "POST",
-            service.uri("/admin/users"),
-            adminToken,
-            Json.text(
-                Map.of(
-                    "id", id, "email", id + "@example.org", "role", "user", "password", PASSWORD)));
-    assertEquals(r.body(), 201, r.statusCode());
+    makeAccount(id, PASSWORD);
     return api.login(service.uri("/"), id + "@example.org", PASSWORD);
   }
 
