@@ -8,6 +8,7 @@ import io.periscope.config.Settings;
 import io.periscope.entity.Failures;
 import io.periscope.http.ClientAddresses;
 import io.periscope.http.connection.BoundedServer;
+import io.periscope.logging.StderrLogging;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.runtime.DataDirLock;
 import io.periscope.runtime.DatabaseWriterLock;
@@ -156,8 +157,13 @@ public final class Serve {
             model,
             search,
             link);
-    summary.lines().forEach(System.out::println);
-    System.out.flush();
+    if (StderrLogging.jsonLines()) {
+      // a log collector reads every line of a JSON-logging service as JSON: the summary is events
+      summary.lines().forEach(l -> log.info("event=start-summary text=\"{}\"", l.strip()));
+    } else {
+      summary.lines().forEach(System.out::println);
+      System.out.flush();
+    }
   }
 
   /**

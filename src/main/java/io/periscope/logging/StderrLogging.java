@@ -66,6 +66,11 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
     return plain;
   }
 
+  /** Whether events are written as JSON lines, where every line a collector reads must be JSON. */
+  public static boolean jsonLines() {
+    return "json".equals(setting("LOG_FORMAT"));
+  }
+
   /** A system property, else the environment variable of the same name. */
   private static String setting(String name) {
     String property = System.getProperty(name);

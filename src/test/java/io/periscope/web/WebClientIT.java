@@ -296,7 +296,7 @@ public class WebClientIT extends BrowserJourneys {
 
   @Test
   public void aPersonReadsAWatchsVersionsAndRestoresOne() throws Exception {
-    String token = user("vera");
+    String token = user("viktor");
     watch(token, "moon", "Moon launch");
     // a change of the condition, then a pause, as the editor would write them
     String first = api.send("GET", service.uri("/watches/moon"), token, null).body();
@@ -309,7 +309,7 @@ public class WebClientIT extends BrowserJourneys {
         200, api.send("PUT", service.uri("/watches/moon"), token, changed.toString()).statusCode());
 
     browser.open("/watch/moon");
-    signIn("vera@example.org");
+    signIn("viktor@example.org");
     browser.heading("Moon launch");
     browser.link("Versions").click();
     browser.heading("Versions");
@@ -632,6 +632,12 @@ public class WebClientIT extends BrowserJourneys {
         By.xpath(
             "//p[.='The schedule is not valid yet: its minute is 61, which must be from 0 to"
                 + " 59.']"));
+    browser.button("Save watch").click();
+    // a new watch has no channel: the warnings come first, and once acknowledged the service judges
+    browser.waitFor(By.cssSelector(".warning-gate li[data-kind='no-channels']"));
+    browser
+        .waitFor(By.xpath("//label[normalize-space(.)='I understand; save it anyway']/input"))
+        .click();
     browser.button("Save watch").click();
     WebElement summary = browser.waitFor(By.cssSelector("form.editor > .error-summary"));
     assertTrue(summary.getText(), summary.getText().startsWith("Not saved: "));
