@@ -182,8 +182,11 @@ public final class FeedCollector {
     return items.stream().map(i -> i.withTrust(trust)).toList();
   }
 
-  /** A validator we can echo in a request header; a server's non-ASCII one is not remembered. */
-  private static String sendable(String validator) {
+  /**
+   * A validator (ETag, Last-Modified) we can echo in a request header; a server's non-ASCII one is
+   * not remembered. Page sources keep theirs by the same rule.
+   */
+  static String sendable(String validator) {
     boolean ascii = validator != null && validator.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
     return ascii ? validator : null;
   }

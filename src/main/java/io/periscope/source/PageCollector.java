@@ -157,8 +157,8 @@ public final class PageCollector {
       return new Parsed(
           new Fetched(
               new Reading(read.title(), read.blocks(), false),
-              sendable(response.header("ETag")),
-              sendable(response.header("Last-Modified"))),
+              FeedCollector.sendable(response.header("ETag")),
+              FeedCollector.sendable(response.header("Last-Modified"))),
           null);
     } catch (PageText.NoContent e) {
       SourceError error = new SourceError(url, "no-content", e.getMessage(), null);
@@ -280,11 +280,5 @@ public final class PageCollector {
   private static String hostOf(String url) {
     HttpUrl parsed = HttpUrl.parse(url);
     return parsed == null ? url : parsed.host();
-  }
-
-  /** A validator we can echo in a request header; a server's non-ASCII one is not kept. */
-  private static String sendable(String validator) {
-    boolean ascii = validator != null && validator.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
-    return ascii ? validator : null;
   }
 }
