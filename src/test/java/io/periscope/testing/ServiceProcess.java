@@ -51,7 +51,7 @@ public final class ServiceProcess implements AutoCloseable {
   /** Starts the service and waits until /health answers. */
   public ServiceProcess start() throws Exception {
     launch();
-    return awaitOk(uri("/health"), Duration.ofSeconds(60));
+    return awaitOk(uri("/health"), Duration.ofSeconds(180));
   }
 
   /**
