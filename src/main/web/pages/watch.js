@@ -11,6 +11,7 @@ import { Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, Facts, Loading, Page, useAction, useLoad } from '../lib/ui.js';
 import { qualitySentence } from '../lib/quality.js';
+import { sourceWhat } from '../lib/sources.js';
 import { spent } from '../lib/usage.js';
 import { DryRunReport } from './dryrun.js';
 import { loadRuns, RunHistory, StateLine } from './history.js';
@@ -73,7 +74,7 @@ export function WatchPage({ id }) {
       items: [
         ['Condition', w.condition],
         ['Schedule', `${describe(w.schedule, w.timeZone)} (${w.schedule})${w.enabled ? '' : ', paused'}`],
-        ['Sources', h('ul', null, w.sources.map((s) => h('li', null, `${s.type === 'rss' ? 'Feed' : 'Search'}: ${s.value}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`)))],
+        ['Sources', h('ul', null, w.sources.map((s) => h('li', null, `${sourceWhat(s)}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`)))],
         ['Threshold', `${Math.round(w.threshold * 100)}%${w.weakThreshold !== undefined ? `, weak alerts from ${Math.round(w.weakThreshold * 100)}%` : ''}`],
         ['Channels', w.channels.length ? h(ChannelTests, { watchId: id, channels: w.channels }) : 'none'],
         ['Quiet hours', w.quietHours ? `${w.quietHours.start}–${w.quietHours.end}${w.quietHours.timeZone ? ` (${w.quietHours.timeZone})` : ''}` : 'none'],
