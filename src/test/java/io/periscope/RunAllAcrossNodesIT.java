@@ -190,17 +190,7 @@ public class RunAllAcrossNodesIT {
   public void aRunAllWhoseNodeIsKilledAnswersFromTheSurvivorsAndItsFollowerGetsEachOutcomeOnce()
       throws Exception {
     upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, false, 1);
-    cluster =
-        new LocalCluster(
-                "run-all",
-                Map.of(
-                    "FETCH_ALLOW_PRIVATE_NETWORKS",
-                    "true",
-                    "MODEL_BASE_URL",
-                    upstream.base() + "/v1",
-                    "MODEL_API_KEYS",
-                    "sk-run-all-test-0001"))
-            .start();
+    cluster = new LocalCluster("run-all", upstream.serviceEnv("sk-run-all-test-0001")).start();
     cluster.createUser("alice", "user", PASSWORD);
     String alice = api.login(on(1, "/"), "alice@example.org", PASSWORD);
     for (String id : WATCHES) {
