@@ -9,7 +9,7 @@ import { Link, navigate } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
 import { WarningList } from '../lib/warnings.js';
-import { Backtest } from './backtest.js';
+import { Backtest } from '../lib/backtest.js';
 import { WatchForm } from './editor.js';
 import { editable } from './watches.js';
 

@@ -13,7 +13,7 @@ import { whenZoned } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
 import { useWarningGate } from '../lib/warnings.js';
 import { thisBrowsersDevice } from './devices.js';
-import { DryRunReport } from './dryrun.js';
+import { DryRunReport } from '../lib/dryrun.js';
 import { editable } from './watches.js';
 
 export const BLANK = {

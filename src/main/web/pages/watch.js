@@ -11,8 +11,8 @@ import { when } from '../lib/time.js';
 import { Button, ErrorMessage, Facts, Loading, Page, useAction, useLoad } from '../lib/ui.js';
 import { qualitySentence } from '../lib/quality.js';
 import { spent } from '../lib/usage.js';
-import { DryRunReport } from './dryrun.js';
-import { loadRuns, RunHistory, StateLine } from './history.js';
+import { DryRunReport } from '../lib/dryrun.js';
+import { loadRuns, RunHistory, StateLine } from '../lib/history.js';
 import { ChannelTests } from '../lib/channels.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];

@@ -1,9 +1,9 @@
 // What a run put before the model, read whole from the service (or answered by a dry run): the items
 // as sent, the cited ones marked, and the items set aside with the reason.
 import { h } from 'preact';
-import { enc, get } from '../lib/api.js';
-import { when } from '../lib/time.js';
-import { ErrorMessage, ExternalLink, Loading, useLoad } from '../lib/ui.js';
+import { enc, get } from './api.js';
+import { when } from './time.js';
+import { ErrorMessage, ExternalLink, Loading, useLoad } from './ui.js';
 
 const REASONS = {
   'old-news': 'old news, seen without being judged',

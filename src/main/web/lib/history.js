@@ -3,12 +3,12 @@
 // cursor; a row opens the run's details, and feedback sits behind a button there.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
-import { del, enc, get, put } from '../lib/api.js';
-import { nextTimes } from '../lib/cron.js';
-import { OUTCOMES, Outcome, TIERS } from '../lib/outcomes.js';
-import { duration, whenZoned } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, ExternalLink, Facts, issuesAt, Loading, Select, TextArea, TextField, useAction, useLoad } from '../lib/ui.js';
-import { spent } from '../lib/usage.js';
+import { del, enc, get, put } from './api.js';
+import { nextTimes } from './cron.js';
+import { OUTCOMES, Outcome, TIERS } from './outcomes.js';
+import { duration, whenZoned } from './time.js';
+import { Button, Empty, ErrorMessage, ExternalLink, Facts, issuesAt, Loading, Select, TextArea, TextField, useAction, useLoad } from './ui.js';
+import { spent } from './usage.js';
 import { WhatWasJudged } from './judged.js';
 
 const PAGE = 20;

@@ -2,11 +2,11 @@
 // backtest runs as a job on the service; its runs arrive as they are judged again.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
-import { enc, events, get, post } from '../lib/api.js';
-import { Outcome } from '../lib/outcomes.js';
-import { when } from '../lib/time.js';
-import { spent } from '../lib/usage.js';
-import { Button, ErrorMessage } from '../lib/ui.js';
+import { enc, events, get, post } from './api.js';
+import { Outcome } from './outcomes.js';
+import { when } from './time.js';
+import { spent } from './usage.js';
+import { Button, ErrorMessage } from './ui.js';
 
 const FEEDBACK = { useful: 'Useful', wrong: 'Wrong', missed: 'Missed' };
 

@@ -1,8 +1,8 @@
 // What a dry run concluded: the outcome a run now would have had, its verdict and evidence, what it
 // judged and what that took. Nothing of it was sent or recorded, and the report says so.
 import { h } from 'preact';
-import { Outcome } from '../lib/outcomes.js';
-import { spent } from '../lib/usage.js';
+import { Outcome } from './outcomes.js';
+import { spent } from './usage.js';
 import { JudgedList } from './judged.js';
 
 const WOULD = {
