@@ -3,15 +3,9 @@
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { del, enc, get, post } from '../lib/api.js';
+import { forgetThisBrowsersDevice, rememberThisBrowsersDevice, thisBrowsersDevice } from '../lib/device.js';
 import { when } from '../lib/time.js';
 import { Button, Empty, ErrorMessage, Loading, Page, TextField, useAction, useLoad } from '../lib/ui.js';
-
-const DEVICE = 'periscope.device';
-
-/** The id of the device this browser registered, if it did. */
-export function thisBrowsersDevice() {
-  return localStorage.getItem(DEVICE);
-}
 
 function bytes(base64url) {
   const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
@@ -30,7 +24,7 @@ async function subscribe(name) {
   });
   const json = subscription.toJSON();
   const device = await post('/devices', { name, endpoint: json.endpoint, keys: json.keys });
-  localStorage.setItem(DEVICE, device.id);
+  rememberThisBrowsersDevice(device.id);
   return device;
 }
 
@@ -57,7 +51,7 @@ export function Devices() {
     remove.act(async () => {
       await del(`/devices/${enc(d.id)}`);
       if (d.id === mine) {
-        localStorage.removeItem(DEVICE);
+        forgetThisBrowsersDevice();
         const registration = await navigator.serviceWorker?.getRegistration();
         const subscription = await registration?.pushManager.getSubscription();
         await subscription?.unsubscribe();

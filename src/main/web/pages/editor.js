@@ -5,6 +5,7 @@ import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { del, enc, get, post, put } from '../lib/api.js';
 import { ChannelFields } from '../lib/channels.js';
+import { thisBrowsersDevice } from '../lib/device.js';
 import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from '../lib/cron.js';
 import { FormErrors, forPerson } from '../lib/forms.js';
 import { TIERS } from '../lib/outcomes.js';
@@ -12,7 +13,6 @@ import { navigate, Link } from '../lib/router.js';
 import { whenZoned } from '../lib/time.js';
 import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
 import { useWarningGate } from '../lib/warnings.js';
-import { thisBrowsersDevice } from './devices.js';
 import { DryRunReport } from '../lib/dryrun.js';
 import { editable } from './watches.js';
 
