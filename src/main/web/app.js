@@ -9,7 +9,7 @@ import * as auth from './pages/auth.js';
 import { Accounts, Audit, Keys, Models } from './pages/admin.js';
 import { Assist, Revise } from './pages/assist.js';
 import { Devices } from './pages/devices.js';
-import { EditWatch, NewWatch } from './pages/editor.js';
+import { EditWatch, NewWatch } from './pages/edit.js';
 import { Tokens } from './pages/tokens.js';
 import { Usage } from './pages/usage.js';
 import { Versions } from './pages/versions.js';

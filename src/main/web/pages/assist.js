@@ -10,8 +10,7 @@ import { when } from '../lib/time.js';
 import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
 import { WarningList } from '../lib/warnings.js';
 import { Backtest } from '../lib/backtest.js';
-import { WatchForm } from './editor.js';
-import { editable } from './watches.js';
+import { WatchForm, editable } from '../lib/watchform.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
 

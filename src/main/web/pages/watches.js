@@ -7,12 +7,7 @@ import { Outcome, failureReason } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { when, duration } from '../lib/time.js';
 import { Button, Empty, ErrorMessage, Loading, Page, explain, useAction, useLoad } from '../lib/ui.js';
-
-/** A watch as PUT takes it: the schema's fields, never the owner. */
-export function editable(watch) {
-  const { owner, ...fields } = watch;
-  return fields;
-}
+import { editable } from '../lib/watchform.js';
 
 function Elapsed({ since }) {
   const [, tick] = useState(0);

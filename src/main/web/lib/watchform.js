@@ -1,20 +1,26 @@
-// Create and edit a watch with the full schema; the service's 400 issues appear at their fields, in
-// a person's words, summed up at the top of the form (lib/forms.js); channels are picked by kind
+// The form that creates and edits a watch with the full schema (the editor's pages and the
+// assistant's save step show it); the service's 400 issues appear at their fields, in a person's
+// words, summed up at the top of the form (lib/forms.js); channels are picked by kind
 // (lib/channels.js). On a wide screen the form is two columns: what to watch, and how to tell.
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { del, enc, get, post, put } from '../lib/api.js';
-import { ChannelFields } from '../lib/channels.js';
-import { thisBrowsersDevice } from '../lib/device.js';
-import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from '../lib/cron.js';
-import { FormErrors, forPerson } from '../lib/forms.js';
-import { TIERS } from '../lib/outcomes.js';
-import { navigate, Link } from '../lib/router.js';
-import { whenZoned } from '../lib/time.js';
-import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
-import { useWarningGate } from '../lib/warnings.js';
-import { DryRunReport } from '../lib/dryrun.js';
-import { editable } from './watches.js';
+import { enc, post, put } from './api.js';
+import { ChannelFields } from './channels.js';
+import { thisBrowsersDevice } from './device.js';
+import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from './cron.js';
+import { FormErrors, forPerson } from './forms.js';
+import { TIERS } from './outcomes.js';
+import { Link } from './router.js';
+import { whenZoned } from './time.js';
+import { Button, ErrorMessage, Field, Select, TextArea, TextField, issuesAt, useAction } from './ui.js';
+import { useWarningGate } from './warnings.js';
+import { DryRunReport } from './dryrun.js';
+
+/** A watch as PUT takes it: the schema's fields, never the owner. */
+export function editable(watch) {
+  const { owner, ...fields } = watch;
+  return fields;
+}
 
 export const BLANK = {
   id: '',
@@ -425,32 +431,5 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     ),
     trial.busy ? h('p', { class: 'progress', role: 'status' }, 'Testing: collecting the sources and asking the model, sending nothing…') : null,
     tested ? h(DryRunReport, { answer: tested }) : null,
-  );
-}
-
-export function NewWatch() {
-  return h(Page, { title: 'New watch' }, h(WatchForm, { initial: BLANK, creating: true, onSaved: (w) => navigate(`/watch/${enc(w.id)}`) }));
-}
-
-export function EditWatch({ id }) {
-  const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
-  const remove = useAction();
-  if (watch.error) return h(Page, { title: 'Edit watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
-  if (!watch.data) return h(Page, { title: 'Edit watch' }, h(Loading));
-  const deleteWatch = () =>
-    remove.act(async () => {
-      if (!window.confirm(`Delete the watch “${watch.data.name}”? Its run history is kept.`)) return;
-      await del(`/watches/${enc(id)}`);
-      navigate('/');
-    });
-  return h(
-    Page,
-    { title: `Edit ${watch.data.name}` },
-    h(WatchForm, {
-      initial: editable(watch.data),
-      onSaved: (w) => navigate(`/watch/${enc(w.id)}`),
-      extra: h(Button, { kind: 'danger', busy: remove.busy, onClick: deleteWatch }, 'Delete watch'),
-    }),
-    h(ErrorMessage, { error: remove.error }),
   );
 }
