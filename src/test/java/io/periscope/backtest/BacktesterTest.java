@@ -19,6 +19,7 @@ import io.periscope.llm.UsageRecorder;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.FakeJudge;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.TestJournals;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunPipeline;
@@ -132,10 +133,10 @@ public class BacktesterTest {
   /** A watch whose runs record {@code records} in turn, run once for each. */
   private static RunPages history(String id, List<RunRecord> records) {
     AtomicInteger next = new AtomicInteger();
-    RunPipeline recording =
-        (watch, memory, trigger, at) ->
-            CompletableFuture.completedFuture(
-                new RunPipeline.Outcome(records.get(next.getAndIncrement()), List.of()));
+    FakePipeline recording =
+        new FakePipeline()
+            .answers(
+                call -> new RunPipeline.Outcome(records.get(next.getAndIncrement()), List.of()));
     ActorRef<WatchEntity.Command> entity =
         testKit.spawn(
             WatchEntity.create(WatchEntity.entityId("alice", id), recording, Clock.systemUTC()));
