@@ -21,12 +21,12 @@ import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.FakeJudge;
 import io.periscope.testing.FakePipeline;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
-import io.periscope.watch.WatchSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,18 +116,7 @@ public class BacktesterTest {
   }
 
   private static Watch watch(String id) {
-    return new Watch(
-        id,
-        "alice",
-        id,
-        List.of(new WatchSource(WatchSource.RSS, "https://example.org/feed", "official", null)),
-        "0 0 1 1 *",
-        "Acme announces a launch date",
-        List.of(),
-        0.8,
-        null,
-        true,
-        "UTC");
+    return TestWatches.onSources("alice", id, TestWatches.OFFICIAL_FEED);
   }
 
   /** A watch whose runs record {@code records} in turn, run once for each. */

@@ -36,6 +36,20 @@ public final class LocalCluster implements AutoCloseable {
     this(name, 3, env);
   }
 
+  /**
+   * What nodes need to read feeds from {@code upstream} and ask its model with the key {@code
+   * modelKey}: its base URL, the key, and loopback addresses allowed.
+   */
+  public static Map<String, String> upstreamSettings(FakeUpstream upstream, String modelKey) {
+    return Map.of(
+        "FETCH_ALLOW_PRIVATE_NETWORKS",
+        "true",
+        "MODEL_BASE_URL",
+        upstream.base() + "/v1",
+        "MODEL_API_KEYS",
+        modelKey);
+  }
+
   public LocalCluster(String name, int size, Map<String, String> env) throws Exception {
     database = ScratchDatabase.create("periscope_" + name);
     List<Integer> ports = freePorts(3 * size);

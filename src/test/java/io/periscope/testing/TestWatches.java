@@ -36,6 +36,29 @@ public final class TestWatches {
         "UTC");
   }
 
+  /** An official feed, for watches whose source is never read. */
+  public static final WatchSource OFFICIAL_FEED =
+      new WatchSource(WatchSource.RSS, "https://example.org/feed", "official", null);
+
+  /**
+   * {@code owner}'s watch {@code id} (named so too) on {@code sources}, with no channels, due only
+   * on 1 January, so that the runs a test sees are the ones it starts.
+   */
+  public static Watch onSources(String owner, String id, WatchSource... sources) {
+    return new Watch(
+        id,
+        owner,
+        id,
+        List.of(sources),
+        "0 0 1 1 *",
+        "Acme announces a launch date",
+        List.of(),
+        0.8,
+        null,
+        true,
+        "UTC");
+  }
+
   /** Creates {@code watch} in {@code entity}, which must take it. */
   public static void create(
       TestKitJunitResource testKit, ActorRef<WatchEntity.Command> entity, Watch watch) {
