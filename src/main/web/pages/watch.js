@@ -5,6 +5,7 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, enc, get, post } from '../lib/api.js';
 import { describe } from '../lib/cron.js';
+import { Icon } from '../lib/icons.js';
 import { TIERS } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
@@ -54,10 +55,10 @@ export function WatchPage({ id }) {
     {
       title: w.name,
       actions: [
-        h(Button, { kind: 'primary', busy: run.busy, onClick: runNow }, run.busy ? 'Running…' : 'Run now'),
+        h(Button, { kind: 'primary', busy: run.busy, onClick: runNow }, h(Icon, { name: 'play' }), run.busy ? 'Running…' : 'Run now'),
         h(Button, { busy: trial.busy, onClick: testNow }, trial.busy ? 'Testing…' : 'Test now'),
-        h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, 'Edit'),
-        h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, 'Revise with AI'),
+        h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, h(Icon, { name: 'pencil' }), 'Edit'),
+        h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, h(Icon, { name: 'sparkle' }), 'Revise with AI'),
         h(Link, { href: `/watch/${enc(id)}/versions`, class: 'button secondary' }, 'Versions'),
         h(Button, { busy: explain.busy, onClick: explainIt }, 'Explain'),
       ],

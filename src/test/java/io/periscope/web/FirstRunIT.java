@@ -101,6 +101,11 @@ public class FirstRunIT extends BrowserJourneys {
     browser.type("Password", "short");
     browser.button("Create administrator").click();
     browser.waitFor(By.cssSelector(".field.invalid"));
+    // the refusal in a person's words, summed up at the top, the focus on the field to fix
+    String refused = browser.waitFor(By.cssSelector(".error-summary")).getText();
+    assertTrue(refused, refused.contains("Password must be 8 to 256 characters."));
+    assertFalse(refused, refused.contains("the request is invalid"));
+    assertEquals(browser.field("Password"), browser.driver.switchTo().activeElement());
     browser.assertAccessible("setup");
     browser.screenshot("setup");
     browser.width(375);

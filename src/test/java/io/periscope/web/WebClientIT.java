@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.FlakyWebhookReceiver;
@@ -98,6 +99,18 @@ public class WebClientIT extends BrowserJourneys {
   }
 
   static void watch(String token, String id, String name, String channel) throws Exception {
+    // official: one domain is enough for a confirmed alert
+    watch(
+        token,
+        id,
+        name,
+        channel,
+        Map.of("type", "rss", "value", fakes.feedUrl(), "trust", "official"));
+  }
+
+  static void watch(
+      String token, String id, String name, String channel, Map<String, String> source)
+      throws Exception {
     HttpResponse<String> r =
         api.send(
             "POST",
@@ -110,8 +123,7 @@ public class WebClientIT extends BrowserJourneys {
                     "name",
                     name,
                     "sources",
-                    // official: one domain is enough for a confirmed alert
-                    List.of(Map.of("type", "rss", "value", fakes.feedUrl(), "trust", "official")),
+                    List.of(source),
                     "schedule",
                     "0 */6 * * *",
                     "condition",
@@ -671,38 +683,111 @@ public class WebClientIT extends BrowserJourneys {
     noConsoleErrors();
   }
 
+  /**
+   * Every page, signed out and as an administrator whose watches alert, fail and find nothing new,
+   * scanned by axe-core and photographed at 1280 and 375 pixels (docs/screenshots: the page's name,
+   * and that name with -375).
+   */
   @Test
   public void everyPageHasNoSeriousAccessibilityFinding() throws Exception {
-    String token = api.login(service.uri("/"), ADMIN_EMAIL, PASSWORD);
-    watch(token, "axe-acme", "Acme scanned");
-    assertEquals(
-        200, api.send("POST", service.uri("/watches/axe-acme/run"), token, null).statusCode());
-    for (String path :
-        List.of("/sign-in", "/register", "/forgot-password", "/reset-password", "/verify-email"))
-      scan(path);
-    browser.open("/");
-    signIn(ADMIN_EMAIL);
-    browser.heading("Watches");
-    for (String path :
+    for (String[] page :
         List.of(
-            "/",
-            "/new-watch",
-            "/watch/axe-acme",
-            "/watch/axe-acme/edit",
-            "/watch/axe-acme/revise",
-            "/assist",
-            "/trust",
-            "/notifications",
-            "/statistics",
-            "/usage",
-            "/api-tokens",
-            "/administration/accounts",
-            "/administration/keys",
-            "/administration/model")) scan(path);
-    // the watch list's controls, the history's open row and the editor's folded settings
+            new String[] {"/sign-in", "page-sign-in"},
+            new String[] {"/register", "page-register"},
+            new String[] {"/forgot-password", "page-forgot-password"},
+            new String[] {"/reset-password", "page-reset-password"},
+            new String[] {"/verify-email", "page-verify-email"})) scan(page[0], page[1]);
+
+    HttpResponse<String> made =
+        api.send(
+            "POST",
+            service.uri("/admin/users"),
+            adminToken,
+            Json.text(
+                Map.of(
+                    "id",
+                    "pat",
+                    "email",
+                    "pat@example.org",
+                    "role",
+                    "admin",
+                    "password",
+                    PASSWORD)));
+    assertEquals(made.body(), 201, made.statusCode());
+    String token = api.login(service.uri("/"), "pat@example.org", PASSWORD);
+    watch(token, "axe-acme", "Acme launch");
+    watch(
+        token,
+        "acme-site",
+        "Rocket page",
+        "telegram",
+        Map.of("type", "page", "value", fakes.base() + "/page/7"));
+    watch(token, "beta-feed", "Beta changelog");
+    // alerts, a page that stays the same (nothing new), and a feed that went away (errors)
+    run(token, "axe-acme", 2);
+    run(token, "acme-site", 5);
+    run(token, "beta-feed", 2);
+    ObjectNode moved =
+        (ObjectNode)
+            ApiClient.json(api.send("GET", service.uri("/watches/beta-feed"), token, null));
+    moved.remove("owner");
+    moved.set(
+        "sources",
+        Json.MAPPER.valueToTree(
+            List.of(Map.of("type", "rss", "value", fakes.base() + "/feed/gone.xml"))));
+    HttpResponse<String> replaced =
+        api.send("PUT", service.uri("/watches/beta-feed"), token, Json.text(moved));
+    assertEquals(replaced.body(), 200, replaced.statusCode());
+    run(token, "beta-feed", 3);
+
     browser.open("/");
-    browser.waitFor(By.xpath("//button[normalize-space(.)='Run now: Acme scanned']"));
+    signIn("pat@example.org");
+    browser.heading("Watches");
+    // failing watches first, each with the strip of its last runs
+    browser.waitUntil(d -> d.findElements(By.cssSelector("li.watch .strip")).size() == 3);
+    assertEquals(
+        "Beta changelog",
+        browser.driver.findElement(By.cssSelector("ul.watches > li.watch h3")).getText());
+    String alerts = browser.waitFor(By.cssSelector(".recent-alerts")).getText();
+    assertTrue(alerts, alerts.contains("Acme launch"));
+    assertFalse("nothing new is no alert: " + alerts, alerts.contains("Rocket page"));
+    assertEquals("The last 5 runs: 5 nothing new", strip("Rocket page"));
+    assertEquals("The last 5 runs: 3 errors, 2 alerts", strip("Beta changelog"));
+    for (String[] page :
+        List.of(
+            new String[] {"/", "page-home"},
+            new String[] {"/new-watch", "page-new-watch"},
+            new String[] {"/watch/axe-acme", "page-watch"},
+            new String[] {"/watch/axe-acme/edit", "page-watch-edit"},
+            new String[] {"/watch/axe-acme/revise", "page-watch-revise"},
+            new String[] {"/watch/axe-acme/versions", "page-watch-versions"},
+            new String[] {"/assist", "page-assist"},
+            new String[] {"/trust", "page-trust"},
+            new String[] {"/notifications", "page-devices"},
+            new String[] {"/statistics", "page-statistics"},
+            new String[] {"/usage", "page-usage"},
+            new String[] {"/api-tokens", "page-api-tokens"},
+            new String[] {"/administration/accounts", "page-admin-accounts"},
+            new String[] {"/administration/keys", "page-admin-keys"},
+            new String[] {"/administration/model", "page-admin-model"},
+            new String[] {"/administration/audit", "page-admin-audit"})) scan(page[0], page[1]);
+    // the list's controls, the small screen's menu, the history's open row and the editor's
+    // folded settings
+    browser.open("/");
+    browser.waitFor(By.xpath("//button[normalize-space(.)='Run now: Acme launch']"));
     browser.assertAccessible("/ with its rows");
+    browser.width(375);
+    browser.button("Menu").click();
+    browser.link("Trust rules");
+    browser.assertAccessible("/ with the menu open at 375 px");
+    browser.screenshot("page-menu-375");
+    browser.link("Trust rules").click();
+    browser.heading("Trust rules");
+    assertTrue(
+        "the menu folds again after a navigation",
+        browser.driver.findElements(By.linkText("Statistics")).stream()
+            .noneMatch(WebElement::isDisplayed));
+    browser.width(1280);
     browser.open("/watch/axe-acme");
     openRun(0);
     browser.assertAccessible("/watch/axe-acme with a run open");
@@ -710,19 +795,35 @@ public class WebClientIT extends BrowserJourneys {
     for (WebElement s : browser.driver.findElements(By.tagName("summary"))) s.click();
     browser.button("Add a channel").click();
     browser.assertAccessible("/watch/axe-acme/edit unfolded");
-    api.send("DELETE", service.uri("/watches/axe-acme"), token, null);
     noConsoleErrors();
   }
 
-  /** Opens {@code path}, waits for its heading, and scans it at both widths. */
-  void scan(String path) {
+  static void run(String token, String watch, int times) throws Exception {
+    for (int i = 0; i < times; i++)
+      assertEquals(
+          200,
+          api.send("POST", service.uri("/watches/" + watch + "/run"), token, null).statusCode());
+  }
+
+  /** What the home's strip of the watch named {@code name} says in words. */
+  static String strip(String name) {
+    return browser
+        .driver
+        .findElement(By.xpath("//li[.//a[.='" + name + "']]//*[@class='strip']"))
+        .getAttribute("aria-label");
+  }
+
+  /** Opens {@code path}, waits for its heading, and scans and photographs it at both widths. */
+  void scan(String path, String name) {
     browser.width(1280);
     browser.open(path);
     browser.waitFor(By.tagName("h1"));
     browser.waitUntil(d -> d.findElements(By.cssSelector("main .loading")).isEmpty());
     browser.assertAccessible(path);
+    browser.screenshot(name);
     browser.width(375);
     browser.assertAccessible(path + " at 375 px");
+    browser.screenshot(name + "-375");
     browser.width(1280);
   }
 
