@@ -86,7 +86,18 @@ export function Backtest({ id, candidate }) {
                   h(
                     'table',
                     { class: 'diff' },
-                    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Run'), h('th', { scope: 'col' }, 'Recorded'), h('th', { scope: 'col' }, 'With the revision'), h('th', { scope: 'col' }, 'Your feedback'))),
+                    h(
+                      'thead',
+                      null,
+                      h(
+                        'tr',
+                        null,
+                        h('th', { scope: 'col' }, 'Run'),
+                        h('th', { scope: 'col' }, 'Recorded'),
+                        h('th', { scope: 'col' }, 'With the revision'),
+                        h('th', { scope: 'col' }, 'Your feedback'),
+                      ),
+                    ),
                     h(
                       'tbody',
                       null,
@@ -100,7 +111,10 @@ export function Backtest({ id, candidate }) {
                             'td',
                             null,
                             r.candidate
-                              ? [h(Outcome, { outcome: r.candidate.outcome }), r.changed ? h('span', { class: 'muted' }, ' changed') : null]
+                              ? [
+                                  h(Outcome, { outcome: r.candidate.outcome }),
+                                  r.changed ? h('span', { class: 'muted' }, ' changed') : null,
+                                ]
                               : r.status === 'failed'
                                 ? `no verdict: ${r.error}`
                                 : 'not kept (an older run)',

@@ -35,7 +35,13 @@ export const BLANK = {
 };
 
 const Issues = ({ issues }) =>
-  issues.length ? h('ul', { class: 'issues' }, issues.map((i) => h('li', null, i.message))) : null;
+  issues.length
+    ? h(
+        'ul',
+        { class: 'issues' },
+        issues.map((i) => h('li', null, i.message)),
+      )
+    : null;
 
 /** A number from 0 to 1 as a slider and a number box, both labelled. */
 function Slider({ label, value, onInput, hint, issues }) {
@@ -47,7 +53,15 @@ function Slider({ label, value, onInput, hint, issues }) {
       h(
         'div',
         { class: 'slider' },
-        h('input', { ...a, type: 'range', min: 0, max: 1, step: 0.05, value, onInput: (e) => onInput(Number(e.target.value)) }),
+        h('input', {
+          ...a,
+          type: 'range',
+          min: 0,
+          max: 1,
+          step: 0.05,
+          value,
+          onInput: (e) => onInput(Number(e.target.value)),
+        }),
         h('input', {
           type: 'number',
           min: 0,
@@ -72,15 +86,27 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
     'fieldset',
     null,
     h('legend', null, `Source ${index + 1}`),
-    h(Select, { label: 'Type', value: source.type, onChange: (v) => set('type', v), options: [['search', 'Web search'], ['rss', 'RSS or Atom feed']], issues: at('type') }),
+    h(Select, {
+      label: 'Type',
+      value: source.type,
+      onChange: (v) => set('type', v),
+      options: [
+        ['search', 'Web search'],
+        ['rss', 'RSS or Atom feed'],
+      ],
+      issues: at('type'),
+    }),
     h(TextField, {
       label: source.type === 'rss' ? 'Feed URL' : 'Search query',
       value: source.value,
       onInput: (v) => onChange({ ...source, value: v }),
       issues: at('value'),
-      hint: source.type === 'rss' ? 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' : undefined,
+      hint:
+        source.type === 'rss' ? 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' : undefined,
     }),
-    source.type === 'rss' ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) }) : null,
+    source.type === 'rss'
+      ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) })
+      : null,
     h(
       'details',
       { class: 'advanced', open: !!(source.trust || source.recencyDays) },
@@ -135,7 +161,13 @@ function FindFeeds({ url, onUse }) {
                   'ul',
                   { class: 'found-feeds' },
                   shown.feeds.map((f) =>
-                    h('li', { key: f.url }, h(Button, { onClick: () => onUse(f.url) }, `Use ${f.title || f.url}`), ' ', h('span', { class: 'meta' }, `${f.format || 'feed'} · ${f.url}`)),
+                    h(
+                      'li',
+                      { key: f.url },
+                      h(Button, { onClick: () => onUse(f.url) }, `Use ${f.title || f.url}`),
+                      ' ',
+                      h('span', { class: 'meta' }, `${f.format || 'feed'} · ${f.url}`),
+                    ),
                   ),
                 ),
         )
@@ -157,12 +189,20 @@ export function watchesPerFolder(listed) {
   for (const [folder, feeds] of byFolder) {
     const parts = Math.ceil(feeds.length / MAX_SOURCES);
     for (let p = 0; p < parts; p++)
-      out.push({ name: parts === 1 ? folder : `${folder} (${p + 1})`, feeds: feeds.slice(p * MAX_SOURCES, (p + 1) * MAX_SOURCES) });
+      out.push({
+        name: parts === 1 ? folder : `${folder} (${p + 1})`,
+        feeds: feeds.slice(p * MAX_SOURCES, (p + 1) * MAX_SOURCES),
+      });
   }
   return out;
 }
 
-const slug = (name, length = 50) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, length);
+const slug = (name, length = 50) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, length);
 
 /** A watch's identifier made from its name: the characters an identifier takes, at most 64. */
 const identifierFrom = (name) => slug(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''), 64).replace(/-+$/, '');
@@ -197,7 +237,12 @@ function OpmlImport({ sources, onSources, form }) {
     bulk.act(async () => {
       const made = [];
       for (const w of watchesPerFolder(listed)) {
-        const body = { ...form, id: `opml-${slug(w.name) || 'feeds'}`, name: w.name, sources: w.feeds.map((f) => ({ type: 'rss', value: f.url })) };
+        const body = {
+          ...form,
+          id: `opml-${slug(w.name) || 'feeds'}`,
+          name: w.name,
+          sources: w.feeds.map((f) => ({ type: 'rss', value: f.url })),
+        };
         made.push(await post('/watches', body));
         setCreated([...made]);
       }
@@ -209,23 +254,54 @@ function OpmlImport({ sources, onSources, form }) {
     h(Field, {
       label: 'OPML file',
       hint: 'A feed reader’s export: its feeds become this watch’s sources, or one watch per folder.',
-      render: (a) => h('input', { ...a, type: 'file', accept: '.opml,.xml,text/x-opml,application/xml,text/xml', onChange: pick }),
+      render: (a) =>
+        h('input', { ...a, type: 'file', accept: '.opml,.xml,text/x-opml,application/xml,text/xml', onChange: pick }),
     }),
     h(ErrorMessage, { error: read.error }),
     listed
       ? h(
           'div',
           { 'aria-live': 'polite' },
-          h('p', { class: 'meta' }, `${listed.feeds.length} feed(s) in the file${listed.cut ? ' (cut at its bounds)' : ''}.`),
+          h(
+            'p',
+            { class: 'meta' },
+            `${listed.feeds.length} feed(s) in the file${listed.cut ? ' (cut at its bounds)' : ''}.`,
+          ),
           left.length
-            ? h('div', null, h('p', null, `Not added, past the limit of ${MAX_SOURCES} sources:`), h('ul', { class: 'left-feeds' }, left.map((f) => h('li', { key: f.url }, `${f.title} · ${f.url}`))))
+            ? h(
+                'div',
+                null,
+                h('p', null, `Not added, past the limit of ${MAX_SOURCES} sources:`),
+                h(
+                  'ul',
+                  { class: 'left-feeds' },
+                  left.map((f) => h('li', { key: f.url }, `${f.title} · ${f.url}`)),
+                ),
+              )
             : null,
           listed.skipped.length
-            ? h('div', null, h('p', null, 'Left out:'), h('ul', null, listed.skipped.map((s, i) => h('li', { key: i }, `${s.title || s.url || 'an outline'}: ${s.problem}`))))
+            ? h(
+                'div',
+                null,
+                h('p', null, 'Left out:'),
+                h(
+                  'ul',
+                  null,
+                  listed.skipped.map((s, i) =>
+                    h('li', { key: i }, `${s.title || s.url || 'an outline'}: ${s.problem}`),
+                  ),
+                ),
+              )
             : null,
           h(Button, { onClick: perFolder, busy: bulk.busy }, 'One watch per folder'),
           h(ErrorMessage, { error: bulk.error }),
-          created.length ? h('ul', { class: 'created-watches' }, created.map((w) => h('li', { key: w.id }, h(Link, { href: `/watch/${enc(w.id)}` }, w.name)))) : null,
+          created.length
+            ? h(
+                'ul',
+                { class: 'created-watches' },
+                created.map((w) => h('li', { key: w.id }, h(Link, { href: `/watch/${enc(w.id)}` }, w.name))),
+              )
+            : null,
         )
       : null,
   );
@@ -246,13 +322,33 @@ function ScheduleField({ value, onInput, issues, zone, onZone, zoneIssues }) {
       onChange: (v) => v !== 'custom' && onInput(v),
       options: [...PRESETS.map(([text, cron]) => [cron, text]), ['custom', 'Custom (cron)']],
     }),
-    h(TextField, { label: 'Cron expression', value, onInput, issues, hint: 'minute hour day month weekday, in the time zone below' }),
-    h(TextField, { label: 'Time zone', value: zone, onInput: onZone, issues: zoneIssues, list: 'time-zones', autocomplete: 'off', hint: 'An IANA name such as Europe/Berlin or UTC.' }),
-    h('datalist', { id: 'time-zones' }, timeZones().map((z) => h('option', { key: z, value: z }))),
+    h(TextField, {
+      label: 'Cron expression',
+      value,
+      onInput,
+      issues,
+      hint: 'minute hour day month weekday, in the time zone below',
+    }),
+    h(TextField, {
+      label: 'Time zone',
+      value: zone,
+      onInput: onZone,
+      issues: zoneIssues,
+      list: 'time-zones',
+      autocomplete: 'off',
+      hint: 'An IANA name such as Europe/Berlin or UTC.',
+    }),
+    h(
+      'datalist',
+      { id: 'time-zones' },
+      timeZones().map((z) => h('option', { key: z, value: z })),
+    ),
     h(
       'div',
       { 'aria-live': 'polite' },
-      wrong ? h('p', { class: 'schedule-problem' }, forPerson('The schedule', `is not valid yet: ${wrong}`)) : h('p', { class: 'meta' }, describe(value, shownZone)),
+      wrong
+        ? h('p', { class: 'schedule-problem' }, forPerson('The schedule', `is not valid yet: ${wrong}`))
+        : h('p', { class: 'meta' }, describe(value, shownZone)),
       next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(whenZoned).join(' · ')) : null,
     ),
   );
@@ -268,16 +364,40 @@ function QuietFields({ quietHours, digest, onQuiet, onDigest, error }) {
     h(
       'label',
       { class: 'switch' },
-      h('input', { type: 'checkbox', checked: !!quietHours, onChange: (ev) => onQuiet(ev.target.checked ? { start: '22:00', end: '07:00' } : null) }),
+      h('input', {
+        type: 'checkbox',
+        checked: !!quietHours,
+        onChange: (ev) => onQuiet(ev.target.checked ? { start: '22:00', end: '07:00' } : null),
+      }),
       h('span', null, 'Hold alerts during quiet hours; they go out as one message when the quiet hours end'),
     ),
     quietHours
       ? h(
           'div',
           { class: 'row' },
-          h(TextField, { label: 'Quiet from', value: quietHours.start, onInput: (v) => set('start', v), issues: issuesAt(error, ['quietHours', 'start']), hint: 'HH:MM, 24-hour' }),
-          h(TextField, { label: 'Quiet until', value: quietHours.end, onInput: (v) => set('end', v), issues: issuesAt(error, ['quietHours', 'end']), hint: 'HH:MM; may be the next morning' }),
-          h(TextField, { label: 'Quiet hours time zone', value: quietHours.timeZone ?? '', onInput: (v) => set('timeZone', v), issues: issuesAt(error, ['quietHours', 'timeZone']), list: 'time-zones', autocomplete: 'off', hint: "Empty: the schedule's time zone." }),
+          h(TextField, {
+            label: 'Quiet from',
+            value: quietHours.start,
+            onInput: (v) => set('start', v),
+            issues: issuesAt(error, ['quietHours', 'start']),
+            hint: 'HH:MM, 24-hour',
+          }),
+          h(TextField, {
+            label: 'Quiet until',
+            value: quietHours.end,
+            onInput: (v) => set('end', v),
+            issues: issuesAt(error, ['quietHours', 'end']),
+            hint: 'HH:MM; may be the next morning',
+          }),
+          h(TextField, {
+            label: 'Quiet hours time zone',
+            value: quietHours.timeZone ?? '',
+            onInput: (v) => set('timeZone', v),
+            issues: issuesAt(error, ['quietHours', 'timeZone']),
+            list: 'time-zones',
+            autocomplete: 'off',
+            hint: "Empty: the schedule's time zone.",
+          }),
         )
       : null,
     h(Issues, { issues: (error?.issues || []).filter((i) => JSON.stringify(i.path) === '["quietHours"]') }),
@@ -285,7 +405,11 @@ function QuietFields({ quietHours, digest, onQuiet, onDigest, error }) {
       label: 'Digest',
       value: digest ?? 'none',
       onChange: onDigest,
-      options: [['none', 'No digest: each alert as it comes'], ['hourly', 'Hourly: one message at the top of each hour'], ['daily', 'Daily: one message at 08:00']],
+      options: [
+        ['none', 'No digest: each alert as it comes'],
+        ['hourly', 'Hourly: one message at the top of each hour'],
+        ['daily', 'Daily: one message at 08:00'],
+      ],
       issues: issuesAt(error, ['digest']),
       hint: 'A digest gathers the alerts of an hour or a day into one message.',
     }),
@@ -336,7 +460,16 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     setTested(null);
     trial.act(async () => {
       const { condition, threshold, sources } = w;
-      setTested(creating ? await post('/watches/test', body()) : await post(`/watches/${enc(w.id)}/test`, { condition, threshold, weakThreshold: w.weakThreshold ?? null, sources }));
+      setTested(
+        creating
+          ? await post('/watches/test', body())
+          : await post(`/watches/${enc(w.id)}/test`, {
+              condition,
+              threshold,
+              weakThreshold: w.weakThreshold ?? null,
+              sources,
+            }),
+      );
     });
   };
   const e = last === 'test' ? trial.error : save.error;
@@ -359,7 +492,13 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
             hint: 'Made from the name; change it now if you like: letters, digits, dot, dash and underscore. It is the watch’s address and cannot change once saved.',
           })
         : null,
-      h(TextArea, { label: 'Condition', value: w.condition, onInput: (v) => set('condition', v), issues: issuesAt(e, ['condition']), hint: 'In plain English: what must happen for you to be alerted.' }),
+      h(TextArea, {
+        label: 'Condition',
+        value: w.condition,
+        onInput: (v) => set('condition', v),
+        issues: issuesAt(e, ['condition']),
+        hint: 'In plain English: what must happen for you to be alerted.',
+      }),
       w.sources.map((s, i) =>
         h(SourceFields, {
           key: i,
@@ -367,8 +506,16 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
           index: i,
           error: e,
           removable: w.sources.length > 1,
-          onChange: (next) => set('sources', w.sources.map((x, j) => (j === i ? next : x))),
-          onRemove: () => set('sources', w.sources.filter((_, j) => j !== i)),
+          onChange: (next) =>
+            set(
+              'sources',
+              w.sources.map((x, j) => (j === i ? next : x)),
+            ),
+          onRemove: () =>
+            set(
+              'sources',
+              w.sources.filter((_, j) => j !== i),
+            ),
         }),
       ),
       h(Issues, { issues: (e?.issues || []).filter((i) => JSON.stringify(i.path) === '["sources"]') }),
@@ -376,7 +523,14 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
       h(OpmlImport, {
         sources: w.sources,
         onSources: (v) => set('sources', v.length ? v : [{ type: 'search', value: '' }]),
-        form: { condition: w.condition, schedule: w.schedule, timeZone: w.timeZone?.trim() || null, threshold: w.threshold, channels: w.channels.filter((c) => c.trim() !== ''), enabled: w.enabled },
+        form: {
+          condition: w.condition,
+          schedule: w.schedule,
+          timeZone: w.timeZone?.trim() || null,
+          threshold: w.threshold,
+          channels: w.channels.filter((c) => c.trim() !== ''),
+          enabled: w.enabled,
+        },
       }),
     ),
     h(
@@ -390,8 +544,20 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
         onZone: (v) => set('timeZone', v),
         zoneIssues: issuesAt(e, ['timeZone']),
       }),
-      h(Slider, { label: 'Threshold', value: w.threshold, onInput: (v) => set('threshold', v), issues: issuesAt(e, ['threshold']), hint: 'How sure the model must be before you are alerted.' }),
-      h(ChannelFields, { channels: w.channels, onChange: (v) => set('channels', v), error: e, watchId: creating ? null : w.id, device: thisBrowsersDevice() }),
+      h(Slider, {
+        label: 'Threshold',
+        value: w.threshold,
+        onInput: (v) => set('threshold', v),
+        issues: issuesAt(e, ['threshold']),
+        hint: 'How sure the model must be before you are alerted.',
+      }),
+      h(ChannelFields, {
+        channels: w.channels,
+        onChange: (v) => set('channels', v),
+        error: e,
+        watchId: creating ? null : w.id,
+        device: thisBrowsersDevice(),
+      }),
       h(
         'details',
         { class: 'advanced', open: !!(weak || w.quietHours || (w.digest && w.digest !== 'none')) },
@@ -400,7 +566,11 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
           'fieldset',
           null,
           h('legend', null, 'Weak alerts'),
-          h('p', { class: 'hint' }, 'An alert is confirmed when the model is at least as sure as the threshold and trusted sources agree. A weak alert says “possibly” for less: more alerts, more of them wrong.'),
+          h(
+            'p',
+            { class: 'hint' },
+            'An alert is confirmed when the model is at least as sure as the threshold and trusted sources agree. A weak alert says “possibly” for less: more alerts, more of them wrong.',
+          ),
           h(
             'label',
             { class: 'switch' },
@@ -410,16 +580,37 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
               onChange: (ev) =>
                 setW((x) => {
                   const { weakThreshold, ...rest } = x;
-                  return ev.target.checked ? { ...rest, weakThreshold: Math.max(0, Math.round((x.threshold - 0.3) * 100) / 100) } : rest;
+                  return ev.target.checked
+                    ? { ...rest, weakThreshold: Math.max(0, Math.round((x.threshold - 0.3) * 100) / 100) }
+                    : rest;
                 }),
             }),
             h('span', null, 'Also send weaker, unconfirmed alerts'),
           ),
-          weak ? h(Slider, { label: 'Weak threshold', value: w.weakThreshold, onInput: (v) => set('weakThreshold', v), issues: issuesAt(e, ['weakThreshold']), hint: 'From this certainty on, a weak alert is sent.' }) : null,
+          weak
+            ? h(Slider, {
+                label: 'Weak threshold',
+                value: w.weakThreshold,
+                onInput: (v) => set('weakThreshold', v),
+                issues: issuesAt(e, ['weakThreshold']),
+                hint: 'From this certainty on, a weak alert is sent.',
+              })
+            : null,
         ),
-        h(QuietFields, { quietHours: w.quietHours, digest: w.digest, onQuiet: (v) => set('quietHours', v), onDigest: (v) => set('digest', v), error: e }),
+        h(QuietFields, {
+          quietHours: w.quietHours,
+          digest: w.digest,
+          onQuiet: (v) => set('quietHours', v),
+          onDigest: (v) => set('digest', v),
+          error: e,
+        }),
       ),
-      h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
+      h(
+        'label',
+        { class: 'switch' },
+        h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }),
+        h('span', null, 'Enabled: runs on its schedule and in run all'),
+      ),
     ),
     gate.view,
     h(
@@ -429,7 +620,13 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
       h(Button, { busy: trial.busy, onClick: test }, trial.busy ? 'Testing…' : 'Test'),
       extra,
     ),
-    trial.busy ? h('p', { class: 'progress', role: 'status' }, 'Testing: collecting the sources and asking the model, sending nothing…') : null,
+    trial.busy
+      ? h(
+          'p',
+          { class: 'progress', role: 'status' },
+          'Testing: collecting the sources and asking the model, sending nothing…',
+        )
+      : null,
     tested ? h(DryRunReport, { answer: tested }) : null,
   );
 }

@@ -25,7 +25,11 @@ function Preview({ source }) {
   return h(
     'div',
     null,
-    h(Button, { busy: preview.busy, onClick: run, 'aria-label': `Preview results of the search ${source.value}` }, 'Preview results'),
+    h(
+      Button,
+      { busy: preview.busy, onClick: run, 'aria-label': `Preview results of the search ${source.value}` },
+      'Preview results',
+    ),
     h(ErrorMessage, { error: preview.error }),
     candidates
       ? candidates.length
@@ -33,7 +37,13 @@ function Preview({ source }) {
             'ol',
             { class: 'candidates' },
             candidates.map((c) =>
-              h('li', null, h(ExternalLink, { url: c.url }, c.title), c.publishedAt ? ` · ${when(c.publishedAt)}` : '', c.snippet ? h('p', { class: 'meta' }, c.snippet) : null),
+              h(
+                'li',
+                null,
+                h(ExternalLink, { url: c.url }, c.title),
+                c.publishedAt ? ` · ${when(c.publishedAt)}` : '',
+                c.snippet ? h('p', { class: 'meta' }, c.snippet) : null,
+              ),
             ),
           )
         : h('p', { class: 'meta' }, 'The search found nothing right now.')
@@ -65,7 +75,14 @@ function DraftView({ draft }) {
         h(
           'li',
           { class: 'card' },
-          h('p', null, h('strong', null, s.type === 'rss' ? 'Feed: ' : 'Search: '), s.value, s.trust ? ` · ${tierName(s.trust)}` : '', s.recencyDays ? ` · last ${s.recencyDays} days` : ''),
+          h(
+            'p',
+            null,
+            h('strong', null, s.type === 'rss' ? 'Feed: ' : 'Search: '),
+            s.value,
+            s.trust ? ` · ${tierName(s.trust)}` : '',
+            s.recencyDays ? ` · last ${s.recencyDays} days` : '',
+          ),
           s.rationale ? h('p', { class: 'meta' }, s.rationale) : null,
           s.type === 'search' ? h(Preview, { key: s.value, source: s }) : null,
         ),
@@ -78,21 +95,42 @@ function DraftView({ draft }) {
 function DomainCheck({ draft }) {
   const check = useAction();
   const [liveness, setLiveness] = useState(null);
-  const domains = [...new Set(draft.sources.filter((s) => s.type === 'rss').map((s) => domainOf(s.value)).filter(Boolean))];
+  const domains = [
+    ...new Set(
+      draft.sources
+        .filter((s) => s.type === 'rss')
+        .map((s) => domainOf(s.value))
+        .filter(Boolean),
+    ),
+  ];
   if (!domains.length) return null;
-  const run = () => check.act(async () => setLiveness((await post('/watches/draft/check-domains', { domains })).liveness));
+  const run = () =>
+    check.act(async () => setLiveness((await post('/watches/draft/check-domains', { domains })).liveness));
   return h(
     'div',
     null,
     h(Button, { busy: check.busy, onClick: run }, 'Check the feeds’ domains'),
     h(ErrorMessage, { error: check.error }),
     liveness
-      ? h('div', { role: 'status' }, h('ul', null, domains.map((d) => h('li', null, `${d}: ${liveness[d] ? 'reachable' : 'not reachable'}`))))
+      ? h(
+          'div',
+          { role: 'status' },
+          h(
+            'ul',
+            null,
+            domains.map((d) => h('li', null, `${d}: ${liveness[d] ? 'reachable' : 'not reachable'}`)),
+          ),
+        )
       : null,
   );
 }
 
-const slug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'watch';
+const slug = (name) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64) || 'watch';
 
 export function Assist() {
   const [description, setDescription] = useState('');
@@ -117,7 +155,9 @@ export function Assist() {
       id: slug(draft.name),
       name: draft.name,
       condition: draft.condition,
-      sources: draft.sources.map(({ rationale, ...s }) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null))),
+      sources: draft.sources.map(({ rationale, ...s }) =>
+        Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)),
+      ),
       schedule: draft.schedule,
       timeZone: draft.timeZone,
       threshold: draft.threshold,
@@ -128,7 +168,12 @@ export function Assist() {
       Page,
       { title: 'Save the draft as a watch' },
       h('p', null, 'Check the fields, add where alerts go, and save.'),
-      h(WatchForm, { initial, creating: true, onSaved: (w) => navigate(`/watch/${enc(w.id)}`), extra: h(Button, { onClick: () => setSaving(false) }, 'Back to the draft') }),
+      h(WatchForm, {
+        initial,
+        creating: true,
+        onSaved: (w) => navigate(`/watch/${enc(w.id)}`),
+        extra: h(Button, { onClick: () => setSaving(false) }, 'Back to the draft'),
+      }),
     );
   }
   return h(
@@ -137,33 +182,87 @@ export function Assist() {
     h(
       'form',
       { class: 'form', onSubmit: (e) => (e.preventDefault(), start()) },
-      h(TextArea, { label: 'What should Periscope watch for you?', value: description, onInput: setDescription, rows: 3, hint: 'For example: tell me when Acme announces the date of its first rocket launch.' }),
-      h(Button, { type: 'submit', kind: draft ? 'secondary' : 'primary', busy: ask.busy && !draft, disabled: !description.trim() }, draft ? 'Start over' : 'Draft it'),
+      h(TextArea, {
+        label: 'What should Periscope watch for you?',
+        value: description,
+        onInput: setDescription,
+        rows: 3,
+        hint: 'For example: tell me when Acme announces the date of its first rocket launch.',
+      }),
+      h(
+        Button,
+        {
+          type: 'submit',
+          kind: draft ? 'secondary' : 'primary',
+          busy: ask.busy && !draft,
+          disabled: !description.trim(),
+        },
+        draft ? 'Start over' : 'Draft it',
+      ),
     ),
     ask.busy ? h('p', { class: 'progress', role: 'status' }, 'The assistant is writing…') : null,
     h(ErrorMessage, { error: ask.error }),
     draft
       ? [
-          rounds.length > 1 ? h('p', { class: 'meta' }, `Round ${rounds.length}: `, rounds.slice(1).map((r) => `“${r.instruction}”`).join(', then ')) : null,
-          h(WarningList, { warnings: rounds[rounds.length - 1].warnings, sources: draft.sources, title: 'This instance cannot serve all of this draft' }),
+          rounds.length > 1
+            ? h(
+                'p',
+                { class: 'meta' },
+                `Round ${rounds.length}: `,
+                rounds
+                  .slice(1)
+                  .map((r) => `“${r.instruction}”`)
+                  .join(', then '),
+              )
+            : null,
+          h(WarningList, {
+            warnings: rounds[rounds.length - 1].warnings,
+            sources: draft.sources,
+            title: 'This instance cannot serve all of this draft',
+          }),
           h(DraftView, { draft }),
           h(DomainCheck, { draft }),
           h(
             'form',
             { class: 'form', onSubmit: (e) => (e.preventDefault(), refine()) },
-            h(TextArea, { label: 'Change the draft', value: instruction, onInput: setInstruction, rows: 2, hint: 'For example: also follow Acme’s own news feed.' }),
-            h('div', { class: 'actions' }, h(Button, { type: 'submit', busy: ask.busy, disabled: !instruction.trim() }, 'Refine'), h(Button, { kind: 'primary', onClick: () => setSaving(true) }, 'Use this draft')),
+            h(TextArea, {
+              label: 'Change the draft',
+              value: instruction,
+              onInput: setInstruction,
+              rows: 2,
+              hint: 'For example: also follow Acme’s own news feed.',
+            }),
+            h(
+              'div',
+              { class: 'actions' },
+              h(Button, { type: 'submit', busy: ask.busy, disabled: !instruction.trim() }, 'Refine'),
+              h(Button, { kind: 'primary', onClick: () => setSaving(true) }, 'Use this draft'),
+            ),
           ),
         ]
       : null,
   );
 }
 
-const FIELD_NAMES = { name: 'Name', condition: 'Condition', sources: 'Sources', schedule: 'Schedule', threshold: 'Threshold', weakThreshold: 'Weak threshold', enabled: 'Enabled' };
+const FIELD_NAMES = {
+  name: 'Name',
+  condition: 'Condition',
+  sources: 'Sources',
+  schedule: 'Schedule',
+  threshold: 'Threshold',
+  weakThreshold: 'Weak threshold',
+  enabled: 'Enabled',
+};
 
 function shown(field, value, zone) {
   if (value === undefined || value === null) return 'none';
-  if (field === 'sources') return value.map((s) => `${s.type}: ${s.value}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`).join('\n');
+  if (field === 'sources')
+    return value
+      .map(
+        (s) =>
+          `${s.type}: ${s.value}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`,
+      )
+      .join('\n');
   if (field === 'schedule') return `${value} (${describe(value, zone)})`;
   if (field === 'enabled') return value ? 'yes' : 'no';
   return String(value);
@@ -211,8 +310,18 @@ export function Revise({ id }) {
     h(
       'form',
       { class: 'form', onSubmit: (e) => (e.preventDefault(), propose()) },
-      h(TextArea, { label: 'What should change?', value: instruction, onInput: setInstruction, rows: 2, hint: 'For example: check twice a day.' }),
-      h(Button, { type: 'submit', kind: revision ? 'secondary' : 'primary', busy: ask.busy, disabled: !instruction.trim() }, 'Propose changes'),
+      h(TextArea, {
+        label: 'What should change?',
+        value: instruction,
+        onInput: setInstruction,
+        rows: 2,
+        hint: 'For example: check twice a day.',
+      }),
+      h(
+        Button,
+        { type: 'submit', kind: revision ? 'secondary' : 'primary', busy: ask.busy, disabled: !instruction.trim() },
+        'Propose changes',
+      ),
     ),
     h(ErrorMessage, { error: ask.error }),
     revision
@@ -226,7 +335,18 @@ export function Revise({ id }) {
               h(
                 'table',
                 { class: 'diff' },
-                h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Field'), h('th', { scope: 'col' }, 'Now'), h('th', { scope: 'col' }, 'Proposed'), h('th', { scope: 'col' }, 'Why'))),
+                h(
+                  'thead',
+                  null,
+                  h(
+                    'tr',
+                    null,
+                    h('th', { scope: 'col' }, 'Field'),
+                    h('th', { scope: 'col' }, 'Now'),
+                    h('th', { scope: 'col' }, 'Proposed'),
+                    h('th', { scope: 'col' }, 'Why'),
+                  ),
+                ),
                 h(
                   'tbody',
                   null,
@@ -237,16 +357,32 @@ export function Revise({ id }) {
                       h('th', { scope: 'row' }, FIELD_NAMES[f] || f),
                       h('td', { class: 'pre' }, h('del', null, shown(f, current[f], current.timeZone))),
                       h('td', { class: 'pre' }, h('ins', null, shown(f, revision[f], current.timeZone))),
-                      h('td', null, revision.reasons.filter((r) => r.field === f).map((r) => r.why).join(' ')),
+                      h(
+                        'td',
+                        null,
+                        revision.reasons
+                          .filter((r) => r.field === f)
+                          .map((r) => r.why)
+                          .join(' '),
+                      ),
                     ),
                   ),
                 ),
               ),
             ),
-            h(WarningList, { warnings, sources: revision.sources, title: 'This instance cannot serve all of these changes' }),
+            h(WarningList, {
+              warnings,
+              sources: revision.sources,
+              title: 'This instance cannot serve all of these changes',
+            }),
             h(Backtest, { id, candidate: judgement(applyRevision(current, revision)) }),
             h(ErrorMessage, { error: apply.error }),
-            h('div', { class: 'actions' }, h(Button, { kind: 'primary', busy: apply.busy, onClick: approve }, 'Apply these changes'), h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Keep the watch as it is')),
+            h(
+              'div',
+              { class: 'actions' },
+              h(Button, { kind: 'primary', busy: apply.busy, onClick: approve }, 'Apply these changes'),
+              h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Keep the watch as it is'),
+            ),
           ]
       : null,
   );

@@ -30,8 +30,26 @@ async function subscribe(name) {
 
 function guessName() {
   const ua = navigator.userAgent;
-  const browser = /Firefox\//.test(ua) ? 'Firefox' : /Edg\//.test(ua) ? 'Edge' : /Chrom/.test(ua) ? 'Chromium' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
-  const system = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : '';
+  const browser = /Firefox\//.test(ua)
+    ? 'Firefox'
+    : /Edg\//.test(ua)
+      ? 'Edge'
+      : /Chrom/.test(ua)
+        ? 'Chromium'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  const system = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Mac OS/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
   return `${browser}${system ? ` on ${system}` : ''}`;
 }
 
@@ -61,7 +79,11 @@ export function Devices() {
   return h(
     Page,
     { title: 'Alerts on your devices' },
-    h('p', null, 'Watches with the push channel alert every device listed here. A click on an alert opens the watch’s runs.'),
+    h(
+      'p',
+      null,
+      'Watches with the push channel alert every device listed here. A click on an alert opens the watch’s runs.',
+    ),
     registered
       ? h('p', { role: 'status' }, 'This browser gets your push alerts.')
       : h(
@@ -74,7 +96,9 @@ export function Devices() {
     h('h2', null, 'Your devices'),
     h(ErrorMessage, { error: list.error || remove.error }),
     !list.data
-      ? list.error ? null : h(Loading)
+      ? list.error
+        ? null
+        : h(Loading)
       : list.data.devices.length === 0
         ? h(Empty, null, h('p', null, 'No device gets push alerts yet.'))
         : h(
@@ -84,8 +108,23 @@ export function Devices() {
               h(
                 'li',
                 { class: 'card row', key: d.id },
-                h('div', { class: 'watch-main' }, h('strong', null, d.name), d.id === mine ? ' (this browser)' : '', h('p', { class: 'meta' }, `${d.pushService} · registered ${when(d.registeredAt)}`)),
-                h(Button, { kind: 'danger', busy: remove.busy, onClick: () => removeDevice(d), 'aria-label': `Remove ${d.name}` }, 'Remove'),
+                h(
+                  'div',
+                  { class: 'watch-main' },
+                  h('strong', null, d.name),
+                  d.id === mine ? ' (this browser)' : '',
+                  h('p', { class: 'meta' }, `${d.pushService} · registered ${when(d.registeredAt)}`),
+                ),
+                h(
+                  Button,
+                  {
+                    kind: 'danger',
+                    busy: remove.busy,
+                    onClick: () => removeDevice(d),
+                    'aria-label': `Remove ${d.name}`,
+                  },
+                  'Remove',
+                ),
               ),
             ),
           ),

@@ -7,13 +7,23 @@ import { Button, ErrorMessage, Loading, Page, useAction, useLoad } from '../lib/
 import { BLANK, WatchForm, editable } from '../lib/watchform.js';
 
 export function NewWatch() {
-  return h(Page, { title: 'New watch' }, h(WatchForm, { initial: BLANK, creating: true, onSaved: (w) => navigate(`/watch/${enc(w.id)}`) }));
+  return h(
+    Page,
+    { title: 'New watch' },
+    h(WatchForm, { initial: BLANK, creating: true, onSaved: (w) => navigate(`/watch/${enc(w.id)}`) }),
+  );
 }
 
 export function EditWatch({ id }) {
   const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
   const remove = useAction();
-  if (watch.error) return h(Page, { title: 'Edit watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
+  if (watch.error)
+    return h(
+      Page,
+      { title: 'Edit watch' },
+      h(ErrorMessage, { error: watch.error }),
+      h(Link, { href: '/' }, 'Back to your watches'),
+    );
   if (!watch.data) return h(Page, { title: 'Edit watch' }, h(Loading));
   const deleteWatch = () =>
     remove.act(async () => {
