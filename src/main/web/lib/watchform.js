@@ -15,6 +15,7 @@ import { whenZoned } from './time.js';
 import { Button, ErrorMessage, Field, Select, TextArea, TextField, issuesAt, useAction } from './ui.js';
 import { useWarningGate } from './warnings.js';
 import { DryRunReport } from './dryrun.js';
+import { PageSourceFields, pageSourceBody } from './pagesource.js';
 
 /** A watch as PUT takes it: the schema's fields, never the owner. */
 export function editable(watch) {
@@ -75,6 +76,21 @@ function Slider({ label, value, onInput, hint, issues }) {
   });
 }
 
+/** The kinds of source, each with its name and what its value is. */
+const SOURCE_KINDS = {
+  search: { name: 'Web search', value: 'Search query' },
+  rss: {
+    name: 'RSS or Atom feed',
+    value: 'Feed URL',
+    hint: 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.',
+  },
+  page: {
+    name: 'Web page (its changes)',
+    value: 'Page URL',
+    hint: 'A page without a feed: each run compares its text with the last run’s, and what changed is judged.',
+  },
+};
+
 function SourceFields({ source, index, error, onChange, onRemove, removable }) {
   const set = (k, v) => {
     const next = { ...source, [k]: v };
@@ -82,6 +98,7 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
     onChange(next);
   };
   const at = (k) => issuesAt(error, ['sources', index, k]);
+  const kind = SOURCE_KINDS[source.type] || SOURCE_KINDS.search;
   return h(
     'fieldset',
     null,
@@ -90,23 +107,20 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
       label: 'Type',
       value: source.type,
       onChange: (v) => set('type', v),
-      options: [
-        ['search', 'Web search'],
-        ['rss', 'RSS or Atom feed'],
-      ],
+      options: Object.entries(SOURCE_KINDS).map(([type, k]) => [type, k.name]),
       issues: at('type'),
     }),
     h(TextField, {
-      label: source.type === 'rss' ? 'Feed URL' : 'Search query',
+      label: kind.value,
       value: source.value,
       onInput: (v) => onChange({ ...source, value: v }),
       issues: at('value'),
-      hint:
-        source.type === 'rss' ? 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' : undefined,
+      hint: kind.hint,
     }),
     source.type === 'rss'
       ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) })
       : null,
+    source.type === 'page' ? h(PageSourceFields, { source, index, error, set }) : null,
     h(
       'details',
       { class: 'advanced', open: !!(source.trust || source.recencyDays) },
@@ -442,6 +456,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const weak = w.weakThreshold !== undefined && w.weakThreshold !== null;
   const body = () => ({
     ...w,
+    sources: w.sources.map(pageSourceBody),
     channels: w.channels.filter((c) => c.trim() !== ''),
     timeZone: w.timeZone?.trim() || null,
     quietHours: quietBody(w.quietHours),
@@ -450,8 +465,9 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const submit = () => {
     setLast('save');
     save.act(async () => {
-      if (!(await gate.cleared(body()))) return;
-      const stored = creating ? await post('/watches', body()) : await put(`/watches/${enc(w.id)}`, editable(body()));
+      const sent = creating ? body() : editable(body());
+      if (!(await gate.cleared(creating ? '/watches/check' : `/watches/${enc(w.id)}/check`, sent))) return;
+      const stored = creating ? await post('/watches', sent) : await put(`/watches/${enc(w.id)}`, sent);
       onSaved(stored);
     });
   };
@@ -459,7 +475,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     setLast('test');
     setTested(null);
     trial.act(async () => {
-      const { condition, threshold, sources } = w;
+      const { condition, threshold, sources } = body();
       setTested(
         creating
           ? await post('/watches/test', body())

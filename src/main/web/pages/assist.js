@@ -8,13 +8,15 @@ import { TIERS } from '../lib/outcomes.js';
 import { Link, navigate } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { sourceKind, sourceNamed, sourceWhat } from '../lib/sources.js';
 import { WarningList } from '../lib/warnings.js';
 import { Backtest } from '../lib/backtest.js';
 import { WatchForm, editable } from '../lib/watchform.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
 
-function Preview({ source }) {
+/** "Preview results" of a drafted search; on an instance without a usable search key, why not. */
+function Preview({ source, searchReady }) {
   const preview = useAction();
   const [candidates, setCandidates] = useState(null);
   const run = () =>
@@ -22,6 +24,12 @@ function Preview({ source }) {
       const hints = source.recencyDays ? { recencyDays: source.recencyDays } : undefined;
       setCandidates((await post('/watches/draft/preview', { value: source.value, hints })).candidates);
     });
+  if (!searchReady)
+    return h(
+      'p',
+      { class: 'meta no-preview' },
+      'No preview: this instance has no usable search key, so this search cannot run. An administrator adds one under Keys.',
+    );
   return h(
     'div',
     null,
@@ -59,7 +67,7 @@ function domainOf(url) {
   }
 }
 
-function DraftView({ draft }) {
+function DraftView({ draft, searchReady }) {
   return h(
     'div',
     { class: 'card draft' },
@@ -78,13 +86,13 @@ function DraftView({ draft }) {
           h(
             'p',
             null,
-            h('strong', null, s.type === 'rss' ? 'Feed: ' : 'Search: '),
-            s.value,
+            h('strong', null, `${sourceKind(s)}: `),
+            sourceNamed(s),
             s.trust ? ` · ${tierName(s.trust)}` : '',
             s.recencyDays ? ` · last ${s.recencyDays} days` : '',
           ),
           s.rationale ? h('p', { class: 'meta' }, s.rationale) : null,
-          s.type === 'search' ? h(Preview, { key: s.value, source: s }) : null,
+          s.type === 'search' ? h(Preview, { key: s.value, source: s, searchReady }) : null,
         ),
       ),
     ),
@@ -138,6 +146,8 @@ export function Assist() {
   const [rounds, setRounds] = useState([]);
   const [saving, setSaving] = useState(false);
   const ask = useAction();
+  // whether searches can run here, for "Preview results" (unknown: offered, and a refusal says why)
+  const status = useLoad(() => get('/config/status', { anonymous: true }).catch(() => null));
   const draft = rounds.length ? rounds[rounds.length - 1].draft : null;
   const start = () =>
     ask.act(async () => {
@@ -220,7 +230,7 @@ export function Assist() {
             sources: draft.sources,
             title: 'This instance cannot serve all of this draft',
           }),
-          h(DraftView, { draft }),
+          h(DraftView, { draft, searchReady: status.data?.search !== false }),
           h(DomainCheck, { draft }),
           h(
             'form',
@@ -258,10 +268,7 @@ function shown(field, value, zone) {
   if (value === undefined || value === null) return 'none';
   if (field === 'sources')
     return value
-      .map(
-        (s) =>
-          `${s.type}: ${s.value}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`,
-      )
+      .map((s) => `${sourceWhat(s)}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`)
       .join('\n');
   if (field === 'schedule') return `${value} (${describe(value, zone)})`;
   if (field === 'enabled') return value ? 'yes' : 'no';

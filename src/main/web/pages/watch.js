@@ -11,6 +11,7 @@ import { Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, Facts, Loading, Page, useAction, useLoad } from '../lib/ui.js';
 import { qualitySentence } from '../lib/quality.js';
+import { sourceWhat } from '../lib/sources.js';
 import { spent } from '../lib/usage.js';
 import { DryRunReport } from '../lib/dryrun.js';
 import { loadRuns, RunHistory, StateLine } from '../lib/history.js';
@@ -113,7 +114,7 @@ export function WatchPage({ id }) {
               h(
                 'li',
                 null,
-                `${s.type === 'rss' ? 'Feed' : 'Search'}: ${s.value}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`,
+                `${sourceWhat(s)}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`,
               ),
             ),
           ),

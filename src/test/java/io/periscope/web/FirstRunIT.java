@@ -172,6 +172,14 @@ public class FirstRunIT extends BrowserJourneys {
     browser.button("Draft it").click();
     WebElement warned = browser.waitFor(By.cssSelector(".warnings li[data-kind='no-search-key']"));
     assertTrue(warned.getText(), warned.getText().contains("no usable search key"));
+    // a search that cannot run offers no preview, and says why in its place
+    String noPreview = browser.waitFor(By.cssSelector(".draft .no-preview")).getText();
+    assertTrue(noPreview, noPreview.contains("no usable search key"));
+    assertTrue(
+        browser
+            .driver
+            .findElements(By.xpath("//button[normalize-space(.)='Preview results']"))
+            .isEmpty());
     browser.assertAccessible("draft with a warning");
     browser.screenshot("draft-warned");
     browser.width(375);

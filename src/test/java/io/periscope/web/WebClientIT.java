@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
@@ -19,9 +20,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.AfterClass;
 import org.junit.Before;
 import org.junit.BeforeClass;
@@ -645,14 +651,10 @@ public class WebClientIT extends BrowserJourneys {
             "//p[.='The schedule is not valid yet: its minute is 61, which must be from 0 to"
                 + " 59.']"));
     browser.button("Save watch").click();
-    // a new watch has no channel: the warnings come first, and once acknowledged the service judges
-    browser.waitFor(By.cssSelector(".warning-gate li[data-kind='no-channels']"));
-    browser
-        .waitFor(By.xpath("//label[normalize-space(.)='I understand; save it anyway']/input"))
-        .click();
-    browser.button("Save watch").click();
+    // what is wrong comes first: the service judges the whole form before any warning is shown
     WebElement summary = browser.waitFor(By.cssSelector("form.editor > .error-summary"));
     assertTrue(summary.getText(), summary.getText().startsWith("Not saved: "));
+    assertTrue(browser.driver.findElements(By.cssSelector(".warning-gate")).isEmpty());
     browser.waitUntil(d -> browser.field("Name").equals(browser.driver.switchTo().activeElement()));
     String name =
         browser
@@ -680,6 +682,21 @@ public class WebClientIT extends BrowserJourneys {
     browser.screenshot("form-errors");
     browser.width(375);
     browser.screenshot("form-errors-375");
+    browser.width(1280);
+
+    // once the form is valid, what may not work: a new watch has no channel
+    browser.type("Name", "Acme schedule");
+    browser.type("Condition", "Acme announces the date of its first rocket launch");
+    browser.type("Search query", "acme launch date");
+    browser.type("Cron expression", "0 7 * * *");
+    browser.button("Save watch").click();
+    browser.waitFor(By.cssSelector(".warning-gate li[data-kind='no-channels']"));
+    assertTrue(browser.driver.findElements(By.cssSelector(".error-summary")).isEmpty());
+    browser
+        .waitFor(By.xpath("//label[normalize-space(.)='I understand; save it anyway']/input"))
+        .click();
+    browser.button("Save watch").click();
+    browser.heading("Acme schedule");
     noConsoleErrors();
   }
 
@@ -843,6 +860,106 @@ public class WebClientIT extends BrowserJourneys {
     browser.button("Find feeds").click();
     browser.waitFor(By.xpath("//p[.='This address is a feed.']"));
     noConsoleErrors();
+  }
+
+  /**
+   * A loopback site: a pricing page whose table sits beside a clock that changes on every fetch,
+   * and an app whose page only JavaScript fills.
+   */
+  static MockWebServer pricingSite() throws Exception {
+    MockWebServer site = new MockWebServer();
+    AtomicInteger fetched = new AtomicInteger();
+    site.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            String page =
+                switch (request.getPath()) {
+                  case "/pricing" ->
+                      "<html><head><title>Acme pricing</title></head><body><nav>Home · Blog</nav>"
+                          + "<div id=\"prices\"><p class=\"updated\">Updated at 12:00:"
+                          + fetched.incrementAndGet()
+                          + "</p><table><tr><th>Plan</th><th>Price</th></tr>"
+                          + "<tr><td>Starter</td><td>$9 a month</td></tr>"
+                          + "<tr><td>Team</td><td>$29 a month</td></tr></table></div>"
+                          + "</body></html>";
+                  case "/app" ->
+                      "<html><head><title>Acme app</title></head><body><div id=\"root\"></div>"
+                          + "<script src=\"/app.js\"></script></body></html>";
+                  default -> null;
+                };
+            return page == null
+                ? new MockResponse().setResponseCode(404)
+                : new MockResponse().setHeader("Content-Type", "text/html").setBody(page);
+          }
+        });
+    site.start(java.net.InetAddress.getLoopbackAddress(), 0);
+    return site;
+  }
+
+  @Test
+  public void aPersonChecksWhatAPageSourceReadsThenSavesAndRunsIt() throws Exception {
+    try (MockWebServer site = pricingSite()) {
+      String token = user("petra");
+      String pricing = "http://127.0.0.1:" + site.getPort() + "/pricing";
+      browser.open("/new-watch");
+      signIn("petra@example.org");
+      browser.heading("New watch");
+      browser.type("Name", "Acme pricing");
+      browser.type("Condition", "Acme raises the price of its Team plan");
+      new org.openqa.selenium.support.ui.Select(browser.field("Type"))
+          .selectByVisibleText("Web page (its changes)");
+
+      // a page only JavaScript fills: the check says so in a sentence, not as a failure code
+      browser.type("Page URL", "http://127.0.0.1:" + site.getPort() + "/app");
+      browser.type("CSS selector", "#root");
+      browser.button("Check").click();
+      String problem = browser.waitFor(By.cssSelector(".page-check-problem")).getText();
+      assertTrue(problem, problem.startsWith("Nothing to watch here: "));
+      assertTrue(problem, problem.contains("JavaScript"));
+
+      // the selected table, the clock in it too until it is ignored
+      browser.type("Page URL", pricing);
+      browser.type("CSS selector", "#prices");
+      browser.button("Check").click();
+      String read = browser.waitFor(By.cssSelector(".page-read")).getText();
+      assertTrue(read, read.contains("“Acme pricing”"));
+      assertTrue(read, read.contains("Team | $29 a month"));
+      assertTrue(read, read.contains("Updated at 12:00:"));
+      assertFalse("the selector leaves the navigation out: " + read, read.contains("Blog"));
+      browser.type("Ignore", ".updated");
+      browser.button("Check").click();
+      browser.waitUntil(
+          d ->
+              d.findElements(By.cssSelector(".page-read")).size() == 1
+                  && !d.findElement(By.cssSelector(".page-read")).getText().contains("Updated"));
+      assertTrue(
+          browser.driver.findElement(By.cssSelector(".page-read")).getText().contains("Starter"));
+      browser.assertAccessible("a page source checked");
+      browser.screenshot("page-source-check");
+      browser.width(375);
+      browser.screenshot("page-source-check-375");
+      browser.width(1280);
+
+      browser.button("Add a channel").click();
+      kind(1, "Telegram: the operator’s chat");
+      browser.button("Save watch").click();
+      browser.heading("Acme pricing");
+      String facts = browser.driver.findElement(By.cssSelector("dl.facts")).getText();
+      assertTrue(facts, facts.contains("Page: " + pricing + " · at #prices · ignoring .updated"));
+      JsonNode stored =
+          ApiClient.json(api.send("GET", service.uri("/watches/acme-pricing"), token, null))
+              .at("/sources/0");
+      assertEquals("page", stored.get("type").asText());
+      assertEquals("#prices", stored.get("selector").asText());
+      assertEquals(List.of(".updated"), Json.MAPPER.convertValue(stored.get("ignore"), List.class));
+
+      // its first run reads the page as the baseline: nothing to judge yet, no failure
+      browser.button("Run now").click();
+      String line = browser.waitFor(By.cssSelector("ul.runs > li.run")).getText();
+      assertFalse(line, line.toLowerCase().contains("error"));
+      noConsoleErrors();
+    }
   }
 
   @Test
