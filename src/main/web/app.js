@@ -10,7 +10,7 @@ import * as auth from './pages/auth.js';
 import { Accounts, Audit, Keys, Models } from './pages/admin.js';
 import { Assist, Revise } from './pages/assist.js';
 import { Devices } from './pages/devices.js';
-import { EditWatch, NewWatch } from './pages/editor.js';
+import { EditWatch, NewWatch } from './pages/edit.js';
 import { Tokens } from './pages/tokens.js';
 import { Usage } from './pages/usage.js';
 import { Versions } from './pages/versions.js';
@@ -73,7 +73,12 @@ if (fragment.token && location.pathname === '/') {
 }
 let expired = false;
 
-const NotFound = () => h(Page, { title: 'Page not found' }, h('p', null, 'There is no such page. ', h(Link, { href: '/' }, 'Go to your watches'), '.'));
+const NotFound = () =>
+  h(
+    Page,
+    { title: 'Page not found' },
+    h('p', null, 'There is no such page. ', h(Link, { href: '/' }, 'Go to your watches'), '.'),
+  );
 
 // the brand's mark, served beside this module
 const ICON = new URL('icon.svg', import.meta.url).href;
@@ -85,7 +90,13 @@ function Menu({ who, path }) {
   return [
     h(
       'button',
-      { type: 'button', class: 'button secondary menu-toggle', 'aria-expanded': String(open), 'aria-controls': 'main-menu', onClick: () => setOpen(!open) },
+      {
+        type: 'button',
+        class: 'button secondary menu-toggle',
+        'aria-expanded': String(open),
+        'aria-controls': 'main-menu',
+        onClick: () => setOpen(!open),
+      },
       h(Icon, { name: open ? 'close' : 'menu' }),
       'Menu',
     ),
@@ -96,7 +107,21 @@ function Menu({ who, path }) {
         'ul',
         null,
         NAV.filter(([, , adminOnly]) => !adminOnly || who.role === 'admin').map(([href, text]) =>
-          h('li', null, h(Link, { href, 'aria-current': path === href || (href !== '/' && path.startsWith(href.split('/').slice(0, 2).join('/'))) ? 'page' : undefined }, text)),
+          h(
+            'li',
+            null,
+            h(
+              Link,
+              {
+                href,
+                'aria-current':
+                  path === href || (href !== '/' && path.startsWith(href.split('/').slice(0, 2).join('/')))
+                    ? 'page'
+                    : undefined,
+              },
+              text,
+            ),
+          ),
         ),
       ),
       h(
@@ -116,7 +141,12 @@ function Menu({ who, path }) {
 function Frame({ who, path, children }) {
   return [
     h('a', { class: 'skip', href: '#main' }, 'Skip to content'),
-    h('header', { class: 'top' }, h(Link, { href: '/', class: 'brand' }, h('img', { src: ICON, alt: '', width: 24, height: 24 }), 'Periscope'), who ? h(Menu, { who, path }) : null),
+    h(
+      'header',
+      { class: 'top' },
+      h(Link, { href: '/', class: 'brand' }, h('img', { src: ICON, alt: '', width: 24, height: 24 }), 'Periscope'),
+      who ? h(Menu, { who, path }) : null,
+    ),
     h(
       'main',
       { id: 'main' },

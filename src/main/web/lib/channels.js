@@ -11,7 +11,8 @@ import { Button, ErrorMessage, Select, TextField, issuesAt, useAction, useLoad }
 const MASK = '••••';
 
 // A credential goes in a URL's user part, percent-encoding what would end it there.
-const credential = (text, keepColon = false) => text.replace(keepColon ? /[%@/]/g : /[%@:/]/g, (c) => encodeURIComponent(c));
+const credential = (text, keepColon = false) =>
+  text.replace(keepColon ? /[%@/]/g : /[%@:/]/g, (c) => encodeURIComponent(c));
 const decoded = (text) => {
   try {
     return decodeURIComponent(text);
@@ -50,7 +51,10 @@ export const KINDS = [
     exact: 'telegram',
     fields: [],
     compose: () => 'telegram',
-    needs: (s) => ['The chat the operator configured; open to every account unless the operator closed it.', s && !s.telegram ? 'Telegram is not configured on this instance: nothing can be sent here.' : null],
+    needs: (s) => [
+      'The chat the operator configured; open to every account unless the operator closed it.',
+      s && !s.telegram ? 'Telegram is not configured on this instance: nothing can be sent here.' : null,
+    ],
   },
   {
     kind: 'telegram-chat',
@@ -60,7 +64,9 @@ export const KINDS = [
     parse: (rest) => ({ chat: rest }),
     compose: (v) => `telegram:${(v.chat || '').trim()}`,
     needs: (s) => [
-      session()?.role === 'admin' ? 'As an administrator you may name any chat the bot is in.' : 'Needs an administrator’s allowance: only a chat an administrator opened to you can be used.',
+      session()?.role === 'admin'
+        ? 'As an administrator you may name any chat the bot is in.'
+        : 'Needs an administrator’s allowance: only a chat an administrator opened to you can be used.',
       s && !s.telegram ? 'Telegram is not configured on this instance: nothing can be sent here.' : null,
     ],
   },
@@ -126,9 +132,12 @@ export const KINDS = [
     parse: (rest) => {
       const { token, url } = userPart(rest);
       const cut = url.lastIndexOf('/');
-      return cut > url.indexOf('//') + 1 ? { token, url: url.slice(0, cut), room: url.slice(cut + 1) } : { token, url, room: '' };
+      return cut > url.indexOf('//') + 1
+        ? { token, url: url.slice(0, cut), room: url.slice(cut + 1) }
+        : { token, url, room: '' };
     },
-    compose: (v) => `matrix:${withUserPart(`${(v.url || '').trim().replace(/\/+$/, '')}/${(v.room || '').trim()}`, v.token || '')}`,
+    compose: (v) =>
+      `matrix:${withUserPart(`${(v.url || '').trim().replace(/\/+$/, '')}/${(v.room || '').trim()}`, v.token || '')}`,
     needs: () => ['A room id (!…:server), not an alias; the token’s user must have joined the room.'],
   },
   {
@@ -182,13 +191,20 @@ function TestResults({ results }) {
     h(
       'ul',
       { class: 'test-results' },
-      results.map((r, i) => h('li', { key: i, class: r.ok ? 'sent' : 'not-sent' }, `${r.channel}${r.device ? ` (${r.device})` : ''}: ${r.ok ? 'test alert sent' : `not sent — ${r.error || 'unknown error'}`}`)),
+      results.map((r, i) =>
+        h(
+          'li',
+          { key: i, class: r.ok ? 'sent' : 'not-sent' },
+          `${r.channel}${r.device ? ` (${r.device})` : ''}: ${r.ok ? 'test alert sent' : `not sent — ${r.error || 'unknown error'}`}`,
+        ),
+      ),
     ),
   );
 }
 
 /** A 400's issues as sentences; the test route names the channel at ["channels", 0]. */
-const refusal = (error) => (error?.issues?.length ? { ...error, message: error.issues.map((i) => i.message).join('; '), issues: [] } : error);
+const refusal = (error) =>
+  error?.issues?.length ? { ...error, message: error.issues.map((i) => i.message).join('; '), issues: [] } : error;
 
 /**
  * "Send a test" for one channel: through the watch's route when the channel carries a masked
@@ -210,7 +226,12 @@ function SendTest({ id, watchId, index }) {
   return h(
     'div',
     { class: 'send-test' },
-    h(Button, { onClick: test, busy: send.busy, disabled: !id }, send.busy ? 'Sending…' : 'Send a test', h('span', { class: 'visually-hidden' }, ` to channel ${index + 1}`)),
+    h(
+      Button,
+      { onClick: test, busy: send.busy, disabled: !id },
+      send.busy ? 'Sending…' : 'Send a test',
+      h('span', { class: 'visually-hidden' }, ` to channel ${index + 1}`),
+    ),
     h(ErrorMessage, { error: refusal(send.error) }),
     results ? h(TestResults, { results }) : null,
   );
@@ -247,7 +268,11 @@ function ChannelRow({ row, index, issues, status, watchId, onChange, onRemove })
       label: 'Kind',
       value: row.kind,
       onChange: (k) => onChange({ kind: k, values: {} }),
-      options: [['', 'Choose a kind…'], ...KINDS.map((k) => [k.kind, k.title]), ...(row.kind === 'written' ? [['written', WRITTEN.title]] : [])],
+      options: [
+        ['', 'Choose a kind…'],
+        ...KINDS.map((k) => [k.kind, k.title]),
+        ...(row.kind === 'written' ? [['written', WRITTEN.title]] : []),
+      ],
       issues: row.kind && kind.fields.length ? [] : issues,
     }),
     row.kind
@@ -266,7 +291,13 @@ function ChannelRow({ row, index, issues, status, watchId, onChange, onRemove })
           }),
         )
       : null,
-    needs.length ? h('ul', { class: 'hint needs' }, needs.map((n) => h('li', null, n))) : null,
+    needs.length
+      ? h(
+          'ul',
+          { class: 'hint needs' },
+          needs.map((n) => h('li', null, n)),
+        )
+      : null,
     kind.confirm && row.values.address ? h(ConfirmAddress, { address: row.values.address }) : null,
     h(
       'div',
@@ -305,12 +336,16 @@ export function ChannelFields({ channels, onChange, error, watchId, device }) {
         onRemove: () => update(rows.filter((_, j) => j !== i)),
       }),
     ),
-    (error?.issues || []).filter((i) => JSON.stringify(i.path) === '["channels"]').map((i) => h('p', { class: 'issues' }, i.message)),
+    (error?.issues || [])
+      .filter((i) => JSON.stringify(i.path) === '["channels"]')
+      .map((i) => h('p', { class: 'issues' }, i.message)),
     h(
       'div',
       { class: 'actions' },
       h(Button, { onClick: () => update([...rows, { kind: '', values: {} }]) }, 'Add a channel'),
-      device && !rows.some((r) => r.kind === 'push') ? h(Button, { onClick: () => update([...rows, { kind: 'push', values: {} }]) }, 'Alert this browser (push)') : null,
+      device && !rows.some((r) => r.kind === 'push')
+        ? h(Button, { onClick: () => update([...rows, { kind: 'push', values: {} }]) }, 'Alert this browser (push)')
+        : null,
     ),
   );
 }

@@ -120,7 +120,10 @@ export function nextTimes(expression, count = 3, from = new Date(), zone = 'UTC'
   const cron = parse(expression);
   if (!cron) return [];
   try {
-    return wallTimes(cron, count + 1, wallClock(from, zone)).map((w) => instantOf(w, zone)).filter((t) => t && t > from).slice(0, count);
+    return wallTimes(cron, count + 1, wallClock(from, zone))
+      .map((w) => instantOf(w, zone))
+      .filter((t) => t && t > from)
+      .slice(0, count);
   } catch {
     return []; // not a zone this browser knows
   }

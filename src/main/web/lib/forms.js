@@ -14,7 +14,8 @@ export function forPerson(label, message) {
   const text = (message || '').trim();
   const end = (s) => (/[.!?]$/.test(s) ? s : `${s}.`);
   if (typeof label !== 'string' || !label) return end(text.charAt(0).toUpperCase() + text.slice(1));
-  if (/^(is required|must not be empty|must not be blank|must be a non-empty string)$/.test(text)) return `${label} is needed.`;
+  if (/^(is required|must not be empty|must not be blank|must be a non-empty string)$/.test(text))
+    return `${label} is needed.`;
   return end(VERB.test(text) ? `${label} ${text}` : `${label}: ${text}`);
 }
 
@@ -55,12 +56,20 @@ export function FormErrors({ error, form, done = 'saved' }) {
     if (!focusControl(fields[0]?.id)) box.current?.focus();
   }, [error]);
   if (!error) return null;
-  const general = error.issues?.length ? error.issues.filter((i) => !i.path?.length).map((i) => ({ text: forPerson('', i.message) })) : [{ text: explain(error) }];
+  const general = error.issues?.length
+    ? error.issues.filter((i) => !i.path?.length).map((i) => ({ text: forPerson('', i.message) }))
+    : [{ text: explain(error) }];
   const items = [...marked, ...general];
   return h(
     'div',
     { class: 'error error-summary', role: 'alert', tabIndex: -1, ref: box },
-    h('p', { class: 'summary-title' }, error.issues?.length ? `Not ${done}: ${items.length === 1 ? 'one thing needs' : `${items.length} things need`} your attention.` : `Not ${done}.`),
+    h(
+      'p',
+      { class: 'summary-title' },
+      error.issues?.length
+        ? `Not ${done}: ${items.length === 1 ? 'one thing needs' : `${items.length} things need`} your attention.`
+        : `Not ${done}.`,
+    ),
     items.length
       ? h(
           'ul',
@@ -69,7 +78,9 @@ export function FormErrors({ error, form, done = 'saved' }) {
             h(
               'li',
               { key: n },
-              i.id ? h('a', { href: `#${i.id}`, onClick: (e) => (e.preventDefault(), focusControl(i.id)) }, i.text) : i.text,
+              i.id
+                ? h('a', { href: `#${i.id}`, onClick: (e) => (e.preventDefault(), focusControl(i.id)) }, i.text)
+                : i.text,
             ),
           ),
         )

@@ -13,7 +13,12 @@ export const OUTCOMES = {
 const ICONS = { alert: 'bell', 'weak-alert': 'bell', error: 'warning', 'nothing-new': 'dash', 'no-match': 'no-match' };
 
 export const Outcome = ({ outcome }) =>
-  h('span', { class: `badge outcome-${outcome}` }, h(Icon, { name: ICONS[outcome] || 'dash' }), OUTCOMES[outcome] || outcome);
+  h(
+    'span',
+    { class: `badge outcome-${outcome}` },
+    h(Icon, { name: ICONS[outcome] || 'dash' }),
+    OUTCOMES[outcome] || outcome,
+  );
 
 /**
  * A watch's recent runs as small marks, oldest first, the newest at the right: an alert a tall
@@ -32,8 +37,14 @@ export function Strip({ runs }) {
     .join(', ');
   return h(
     'span',
-    { class: 'strip', role: 'img', 'aria-label': `The last ${runs.length === 1 ? 'run' : `${runs.length} runs`}: ${said}` },
-    oldestFirst.map((r, i) => h('span', { key: r.runId || i, class: `mark outcome-${r.outcome}`, title: OUTCOMES[r.outcome] || r.outcome })),
+    {
+      class: 'strip',
+      role: 'img',
+      'aria-label': `The last ${runs.length === 1 ? 'run' : `${runs.length} runs`}: ${said}`,
+    },
+    oldestFirst.map((r, i) =>
+      h('span', { key: r.runId || i, class: `mark outcome-${r.outcome}`, title: OUTCOMES[r.outcome] || r.outcome }),
+    ),
   );
 }
 
@@ -44,7 +55,8 @@ export function Strip({ runs }) {
 export function failureReason(run) {
   if (run?.outcome !== 'error') return '';
   const failed = run.sourceErrors || [];
-  if (failed.length) return `${failed[0].message}${failed.length > 1 ? ` (and ${failed.length - 1} more source${failed.length > 2 ? 's' : ''})` : ''}`;
+  if (failed.length)
+    return `${failed[0].message}${failed.length > 1 ? ` (and ${failed.length - 1} more source${failed.length > 2 ? 's' : ''})` : ''}`;
   return run.error || '';
 }
 

@@ -23,7 +23,8 @@ function recall(r, min) {
 export function qualitySentence(quality) {
   const [month, quarter] = quality.windows;
   const given = (w) => w.feedback.useful + w.feedback.wrong + w.feedback.missed;
-  if (!given(quarter)) return 'No feedback on its runs in the last 90 days: rate its runs below to see how often it is right.';
+  if (!given(quarter))
+    return 'No feedback on its runs in the last 90 days: rate its runs below to see how often it is right.';
   const f = month.feedback;
   return [
     `In the last 90 days: ${precision(quarter.precision, quality.minimumLabels)} ${recall(quarter.recall, quality.minimumLabels)}`,

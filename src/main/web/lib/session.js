@@ -40,7 +40,10 @@ export function signOut() {
  */
 export function beginProviderSignIn() {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  const nonce = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const nonce = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
   sessionStorage.setItem(SIGN_IN_NONCE, nonce);
   return nonce;
 }

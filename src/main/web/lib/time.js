@@ -29,7 +29,14 @@ export function duration(ms) {
 }
 
 // dateStyle and timeStyle take no timeZoneName: the same fields, spelled out
-const zoned = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const zoned = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 
 /** A time in the person's zone with the zone named, where times of several zones meet (history). */
 export function whenZoned(iso) {

@@ -7,7 +7,8 @@ import { forPerson } from './forms.js';
 /** What a refusal means for the person: which integration is missing, when to retry, … */
 export function explain(error) {
   if (!(error instanceof ApiError)) return String(error?.message || error);
-  if (error.status === 503) return `Not available on this service: ${error.message}. An administrator has to configure it.`;
+  if (error.status === 503)
+    return `Not available on this service: ${error.message}. An administrator has to configure it.`;
   if (error.status === 429 && error.quota) return `${error.message}.`;
   if (error.status === 429) {
     const wait = error.retryAfter ? ` Try again in ${error.retryAfter} seconds.` : ' Try again in a minute.';
@@ -24,7 +25,13 @@ export function ErrorMessage({ error }) {
     'div',
     { class: 'error', role: 'alert' },
     h('p', null, explain(error)),
-    issues.length ? h('ul', null, issues.map((i) => h('li', null, i.message))) : null,
+    issues.length
+      ? h(
+          'ul',
+          null,
+          issues.map((i) => h('li', null, i.message)),
+        )
+      : null,
   );
 }
 
@@ -39,7 +46,9 @@ export function ExternalLink({ url, children }) {
   } catch {
     web = false;
   }
-  return web ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, children) : h('span', null, children);
+  return web
+    ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, children)
+    : h('span', null, children);
 }
 
 export const Loading = ({ what = 'Loading…' }) => h('p', { class: 'loading', role: 'status' }, what);
@@ -53,9 +62,7 @@ const useId = () => useRef(`f${++ids}`).current;
 export function issuesAt(error, path) {
   if (!error?.issues) return [];
   const key = JSON.stringify(path);
-  return error.issues.filter(
-    (i) => Array.isArray(i.path) && JSON.stringify(i.path.slice(0, path.length)) === key,
-  );
+  return error.issues.filter((i) => Array.isArray(i.path) && JSON.stringify(i.path.slice(0, path.length)) === key);
 }
 
 /** A labelled control with its hint and the service's issues next to it. */
@@ -71,7 +78,11 @@ export function Field({ label, hint, issues = [], children, render }) {
     render({ id, 'aria-describedby': describedBy, 'aria-invalid': issues.length ? 'true' : undefined }),
     hint ? h('p', { class: 'hint', id: hintId }, hint) : null,
     issues.length
-      ? h('ul', { class: 'issues', id: issueId }, issues.map((i) => h('li', null, forPerson(label, i.message))))
+      ? h(
+          'ul',
+          { class: 'issues', id: issueId },
+          issues.map((i) => h('li', null, forPerson(label, i.message))),
+        )
       : null,
     children,
   );
@@ -155,7 +166,12 @@ export function Page({ title, actions, children }) {
   return h(
     'section',
     { class: 'page' },
-    h('div', { class: 'page-head' }, h('h1', { tabIndex: -1 }, title), actions ? h('div', { class: 'actions' }, actions) : null),
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', { tabIndex: -1 }, title),
+      actions ? h('div', { class: 'actions' }, actions) : null,
+    ),
     children,
   );
 }
@@ -163,7 +179,13 @@ export function Page({ title, actions, children }) {
 export const Button = ({ busy, children, kind = 'secondary', ...props }) =>
   h(
     'button',
-    { type: 'button', ...props, class: `button ${kind}`, disabled: busy || props.disabled, 'aria-busy': busy ? 'true' : undefined },
+    {
+      type: 'button',
+      ...props,
+      class: `button ${kind}`,
+      disabled: busy || props.disabled,
+      'aria-busy': busy ? 'true' : undefined,
+    },
     children,
   );
 
@@ -172,6 +194,8 @@ export function Facts({ items }) {
   return h(
     'dl',
     { class: 'facts' },
-    items.filter(([, v]) => v !== null && v !== undefined && v !== '').flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
+    items
+      .filter(([, v]) => v !== null && v !== undefined && v !== '')
+      .flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
   );
 }

@@ -44,9 +44,15 @@ export function budgets(report, now = new Date()) {
       name: 'Cost',
       use,
       limit,
-      text: known ? `${cost(use)} of ${cost(limit)}` : `of ${cost(limit)}: not known, a model used this month has no price`,
+      text: known
+        ? `${cost(use)} of ${cost(limit)}`
+        : `of ${cost(limit)}: not known, a model used this month has no price`,
       resets,
     });
   }
-  return rows.map((b) => ({ ...b, spent: b.use != null && b.use >= b.limit, share: b.use == null ? null : Math.min(1, b.use / b.limit) }));
+  return rows.map((b) => ({
+    ...b,
+    spent: b.use != null && b.use >= b.limit,
+    share: b.use == null ? null : Math.min(1, b.use / b.limit),
+  }));
 }

@@ -77,7 +77,11 @@ export function useWarningGate() {
         h(
           'label',
           { class: 'switch' },
-          h('input', { type: 'checkbox', checked: acknowledged === signature(shown.warnings), onChange: (e) => setAcknowledged(e.target.checked ? signature(shown.warnings) : null) }),
+          h('input', {
+            type: 'checkbox',
+            checked: acknowledged === signature(shown.warnings),
+            onChange: (e) => setAcknowledged(e.target.checked ? signature(shown.warnings) : null),
+          }),
           h('span', null, 'I understand; save it anyway'),
         ),
       )

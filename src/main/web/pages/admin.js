@@ -5,7 +5,19 @@ import { useEffect, useState } from 'preact/hooks';
 import { del, enc, get, post, put } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, Loading, Page, Select, TextField, explain, issuesAt, useAction, useLoad } from '../lib/ui.js';
+import {
+  Button,
+  Empty,
+  ErrorMessage,
+  Loading,
+  Page,
+  Select,
+  TextField,
+  explain,
+  issuesAt,
+  useAction,
+  useLoad,
+} from '../lib/ui.js';
 
 const SECTIONS = [
   ['/administration/accounts', 'Accounts'],
@@ -18,7 +30,17 @@ function AdminPage({ title, path, children }) {
   return h(
     Page,
     { title },
-    h('nav', { 'aria-label': 'Administration', class: 'subnav' }, h('ul', { class: 'row plain-row' }, SECTIONS.map(([href, text]) => h('li', null, h(Link, { href, 'aria-current': href === path ? 'page' : undefined }, text))))),
+    h(
+      'nav',
+      { 'aria-label': 'Administration', class: 'subnav' },
+      h(
+        'ul',
+        { class: 'row plain-row' },
+        SECTIONS.map(([href, text]) =>
+          h('li', null, h(Link, { href, 'aria-current': href === path ? 'page' : undefined }, text)),
+        ),
+      ),
+    ),
     children,
   );
 }
@@ -38,13 +60,27 @@ function QuotaForm({ id, onDone }) {
   const report = useLoad(() => get(`/admin/users/${enc(id)}/quotas`), [id]);
   const [form, setForm] = useState(null);
   const save = useAction();
-  useEffect(() => report.data && setForm(Object.fromEntries(QUOTAS.map(([k]) => [k, report.data.overrides?.[k] == null ? '' : String(report.data.overrides[k])]))), [report.data]);
+  useEffect(
+    () =>
+      report.data &&
+      setForm(
+        Object.fromEntries(
+          QUOTAS.map(([k]) => [k, report.data.overrides?.[k] == null ? '' : String(report.data.overrides[k])]),
+        ),
+      ),
+    [report.data],
+  );
   if (report.error) return h(ErrorMessage, { error: report.error });
   if (!form) return h(Loading);
   const r = report.data;
   const submit = () =>
     save.act(async () => {
-      const body = Object.fromEntries(QUOTAS.map(([k]) => [k, form[k].trim() === '' ? null : Number.isFinite(Number(form[k])) ? Number(form[k]) : form[k]]));
+      const body = Object.fromEntries(
+        QUOTAS.map(([k]) => [
+          k,
+          form[k].trim() === '' ? null : Number.isFinite(Number(form[k])) ? Number(form[k]) : form[k],
+        ]),
+      );
       await put(`/admin/users/${enc(id)}/quotas`, body);
       onDone(`Quotas of ${id} saved.`);
     });
@@ -52,12 +88,29 @@ function QuotaForm({ id, onDone }) {
     'form',
     { class: 'form quota-form', onSubmit: (e) => (e.preventDefault(), submit()) },
     h('h3', null, `Quotas of ${id}`),
-    h('p', { class: 'meta' }, `Uses ${r.usage.watches} watches, ${r.usage.modelCallsToday} model calls today, ${r.usage.modelTokensThisMonth} tokens this month.`),
+    h(
+      'p',
+      { class: 'meta' },
+      `Uses ${r.usage.watches} watches, ${r.usage.modelCallsToday} model calls today, ${r.usage.modelTokensThisMonth} tokens this month.`,
+    ),
     QUOTAS.map(([k, text]) =>
-      h(TextField, { key: k, label: text, inputmode: 'decimal', value: form[k], onInput: (v) => setForm((f) => ({ ...f, [k]: v })), issues: issuesAt(save.error, [k]), hint: `Empty: the default, ${r.quotas[k] == null && r.overrides?.[k] == null ? 'no limit' : (r.overrides?.[k] == null ? r.quotas[k] : 'the operator’s')}.` }),
+      h(TextField, {
+        key: k,
+        label: text,
+        inputmode: 'decimal',
+        value: form[k],
+        onInput: (v) => setForm((f) => ({ ...f, [k]: v })),
+        issues: issuesAt(save.error, [k]),
+        hint: `Empty: the default, ${r.quotas[k] == null && r.overrides?.[k] == null ? 'no limit' : r.overrides?.[k] == null ? r.quotas[k] : 'the operator’s'}.`,
+      }),
     ),
     h(ErrorMessage, { error: save.error }),
-    h('div', { class: 'actions' }, h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save quotas'), h(Button, { onClick: () => onDone(null) }, 'Close')),
+    h(
+      'div',
+      { class: 'actions' },
+      h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save quotas'),
+      h(Button, { onClick: () => onDone(null) }, 'Close'),
+    ),
   );
 }
 
@@ -71,9 +124,11 @@ function AccountRow({ u, me, mail, onChanged, onQuotas, onDone }) {
       onChanged(changed);
       onDone(said);
     });
-  const disable = () => change(() => post(`${base}/disable`), `${u.id} is disabled: it cannot sign in and its watches do not run.`);
+  const disable = () =>
+    change(() => post(`${base}/disable`), `${u.id} is disabled: it cannot sign in and its watches do not run.`);
   const enable = () => change(() => post(`${base}/enable`), `${u.id} is enabled again.`);
-  const role = (r) => change(() => put(`${base}/role`, { role: r }), `${u.id} is now ${r === 'admin' ? 'an administrator' : 'a user'}.`);
+  const role = (r) =>
+    change(() => put(`${base}/role`, { role: r }), `${u.id} is now ${r === 'admin' ? 'an administrator' : 'a user'}.`);
   const reset = () =>
     act.act(async () => {
       await post(`${base}/reset-password`);
@@ -81,7 +136,12 @@ function AccountRow({ u, me, mail, onChanged, onQuotas, onDone }) {
     });
   const remove = () =>
     act.act(async () => {
-      if (!window.confirm(`Delete the account ${u.id} (${u.email})? Its watches, trust rules, devices and feedback are removed; its run history is kept.`)) return;
+      if (
+        !window.confirm(
+          `Delete the account ${u.id} (${u.email})? Its watches, trust rules, devices and feedback are removed; its run history is kept.`,
+        )
+      )
+        return;
       await del(base);
       onChanged(null);
       onDone(`${u.id} is deleted.`);
@@ -102,13 +162,24 @@ function AccountRow({ u, me, mail, onChanged, onQuotas, onDone }) {
         h('option', { value: 'admin' }, 'Administrator'),
       ),
     ),
-    h('td', null, u.disabled ? h('span', { class: 'badge key-dead' }, 'disabled') : h('span', { class: 'badge key-active' }, 'active'), u.emailVerified ? '' : ' · unverified'),
+    h(
+      'td',
+      null,
+      u.disabled
+        ? h('span', { class: 'badge key-dead' }, 'disabled')
+        : h('span', { class: 'badge key-active' }, 'active'),
+      u.emailVerified ? '' : ' · unverified',
+    ),
     h(
       'td',
       { class: 'row-actions' },
-      u.disabled ? h(Button, { busy: act.busy, onClick: enable, 'aria-label': `Enable ${u.id}` }, 'Enable') : h(Button, { busy: act.busy, onClick: disable, 'aria-label': `Disable ${u.id}` }, 'Disable'),
+      u.disabled
+        ? h(Button, { busy: act.busy, onClick: enable, 'aria-label': `Enable ${u.id}` }, 'Enable')
+        : h(Button, { busy: act.busy, onClick: disable, 'aria-label': `Disable ${u.id}` }, 'Disable'),
       // the reset is a mailed link: without SMTP only the command line can issue one
-      mail ? h(Button, { busy: act.busy, onClick: reset, 'aria-label': `Reset password of ${u.id}` }, 'Reset password') : null,
+      mail
+        ? h(Button, { busy: act.busy, onClick: reset, 'aria-label': `Reset password of ${u.id}` }, 'Reset password')
+        : null,
       h(Button, { onClick: () => onQuotas(u.id), 'aria-label': `Quotas of ${u.id}` }, 'Quotas'),
       h(Button, { kind: 'danger', busy: act.busy, onClick: remove, 'aria-label': `Delete ${u.id}` }, 'Delete'),
       act.error ? h('p', { class: 'error', role: 'alert' }, explain(act.error)) : null,
@@ -138,16 +209,34 @@ export function Accounts({ who }) {
     { title: 'Accounts', path: '/administration/accounts' },
     h(ErrorMessage, { error: list.error }),
     said ? h('p', { class: 'notice', role: 'status' }, said) : null,
-    status.data && !mail ? h('p', { class: 'meta' }, 'This instance sends no mail, so passwords are reset on the command line: ', h('code', null, 'java -jar periscope.jar users reset-password ID'), ' prints a one-time password.') : null,
+    status.data && !mail
+      ? h(
+          'p',
+          { class: 'meta' },
+          'This instance sends no mail, so passwords are reset on the command line: ',
+          h('code', null, 'java -jar periscope.jar users reset-password ID'),
+          ' prints a one-time password.',
+        )
+      : null,
     !users
-      ? list.error ? null : h(Loading)
+      ? list.error
+        ? null
+        : h(Loading)
       : h(
           'div',
           { class: 'table-wrap' },
           h(
             'table',
             { class: 'accounts' },
-            h('thead', null, h('tr', null, ['Id', 'Email', 'Role', 'State', 'Actions'].map((c) => h('th', { scope: 'col' }, c)))),
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                ['Id', 'Email', 'Role', 'State', 'Actions'].map((c) => h('th', { scope: 'col' }, c)),
+              ),
+            ),
             h(
               'tbody',
               null,
@@ -159,21 +248,47 @@ export function Accounts({ who }) {
                   mail,
                   onQuotas: setQuotasOf,
                   onDone: setSaid,
-                  onChanged: (changed) => setUsers((us) => (changed ? us.map((x) => (x.id === u.id ? changed : x)) : us.filter((x) => x.id !== u.id))),
+                  onChanged: (changed) =>
+                    setUsers((us) =>
+                      changed ? us.map((x) => (x.id === u.id ? changed : x)) : us.filter((x) => x.id !== u.id),
+                    ),
                 }),
               ),
             ),
           ),
         ),
-    quotasOf ? h(QuotaForm, { key: quotasOf, id: quotasOf, onDone: (text) => (setQuotasOf(null), text && setSaid(text)) }) : null,
+    quotasOf
+      ? h(QuotaForm, { key: quotasOf, id: quotasOf, onDone: (text) => (setQuotasOf(null), text && setSaid(text)) })
+      : null,
     h('h2', null, 'Create an account'),
     h(
       'form',
       { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
       h(TextField, { label: 'Account id', value: form.id, onInput: set('id'), issues: issuesAt(create.error, ['id']) }),
-      h(TextField, { label: 'Email', type: 'email', value: form.email, onInput: set('email'), issues: issuesAt(create.error, ['email']) }),
-      h(Select, { label: 'Role', value: form.role, onChange: set('role'), options: [['user', 'User'], ['admin', 'Administrator']] }),
-      h(TextField, { label: 'Password', type: 'password', autocomplete: 'new-password', value: form.password, onInput: set('password'), issues: issuesAt(create.error, ['password']) }),
+      h(TextField, {
+        label: 'Email',
+        type: 'email',
+        value: form.email,
+        onInput: set('email'),
+        issues: issuesAt(create.error, ['email']),
+      }),
+      h(Select, {
+        label: 'Role',
+        value: form.role,
+        onChange: set('role'),
+        options: [
+          ['user', 'User'],
+          ['admin', 'Administrator'],
+        ],
+      }),
+      h(TextField, {
+        label: 'Password',
+        type: 'password',
+        autocomplete: 'new-password',
+        value: form.password,
+        onInput: set('password'),
+        issues: issuesAt(create.error, ['password']),
+      }),
       h(ErrorMessage, { error: create.error }),
       h(Button, { type: 'submit', kind: 'primary', busy: create.busy }, 'Create account'),
     ),
@@ -192,7 +307,10 @@ function KeyRow({ k, onChanged }) {
   const act = useAction();
   const base = `/admin/keys/${enc(k.pool)}/${enc(k.id)}`;
   const probe = () => act.act(async () => onChanged(await post(`${base}/probe`)));
-  const saveLimit = () => act.act(async () => onChanged(await put(`${base}/daily-limit`, { dailyLimit: limit === '' ? null : Number(limit) })));
+  const saveLimit = () =>
+    act.act(async () =>
+      onChanged(await put(`${base}/daily-limit`, { dailyLimit: limit === '' ? null : Number(limit) })),
+    );
   const remove = () =>
     act.act(async () => {
       if (!window.confirm(`Remove the key ${k.label}?`)) return;
@@ -202,12 +320,31 @@ function KeyRow({ k, onChanged }) {
   return h(
     'li',
     { class: 'card' },
-    h('p', null, h('strong', null, `${k.pool}: ${k.label}`), ' · ', h('span', { class: `badge key-${k.status}` }, k.status), k.cooldownUntil ? ` until ${when(k.cooldownUntil)}` : ''),
-    h('p', { class: 'meta' }, `Used today: ${k.usedToday}${k.dailyLimit ? ` of ${k.dailyLimit}` : ' (no daily limit)'}`, k.lastProblem ? ` · last problem: ${k.lastProblem}` : ''),
+    h(
+      'p',
+      null,
+      h('strong', null, `${k.pool}: ${k.label}`),
+      ' · ',
+      h('span', { class: `badge key-${k.status}` }, k.status),
+      k.cooldownUntil ? ` until ${when(k.cooldownUntil)}` : '',
+    ),
+    h(
+      'p',
+      { class: 'meta' },
+      `Used today: ${k.usedToday}${k.dailyLimit ? ` of ${k.dailyLimit}` : ' (no daily limit)'}`,
+      k.lastProblem ? ` · last problem: ${k.lastProblem}` : '',
+    ),
     h(
       'form',
       { class: 'row', onSubmit: (e) => (e.preventDefault(), saveLimit()) },
-      h(TextField, { label: `Daily limit of ${k.label}`, type: 'number', min: 1, value: limit, onInput: setLimit, hint: 'Empty: no limit' }),
+      h(TextField, {
+        label: `Daily limit of ${k.label}`,
+        type: 'number',
+        min: 1,
+        value: limit,
+        onInput: setLimit,
+        hint: 'Empty: no limit',
+      }),
       h(Button, { type: 'submit', busy: act.busy }, 'Set limit'),
       h(Button, { busy: act.busy, onClick: probe }, 'Probe'),
       h(Button, { kind: 'danger', busy: act.busy, onClick: remove }, 'Remove'),
@@ -218,15 +355,28 @@ function KeyRow({ k, onChanged }) {
 
 /** What an empty pool, or one without a usable key, breaks. */
 const POOLS = [
-  ['model', 'Model', 'runs cannot judge new items (they end in error), and drafting, revising and explaining with AI are off'],
-  ['search', 'Search', 'search sources fail on every run and search previews are off; drafts that propose a search are warned about'],
+  [
+    'model',
+    'Model',
+    'runs cannot judge new items (they end in error), and drafting, revising and explaining with AI are off',
+  ],
+  [
+    'search',
+    'Search',
+    'search sources fail on every run and search previews are off; drafts that propose a search are warned about',
+  ],
 ];
 
 function PoolWarnings({ keys }) {
   return POOLS.map(([pool, name, breaks]) => {
     const pooled = keys.filter((k) => k.pool === pool);
     if (pooled.some((k) => k.status === 'active')) return null;
-    return h('p', { key: pool, class: 'notice pool-empty', 'data-pool': pool }, h('strong', null, pooled.length ? `${name} pool: no usable key. ` : `${name} pool is empty. `), `Until a key is added here, ${breaks}.`);
+    return h(
+      'p',
+      { key: pool, class: 'notice pool-empty', 'data-pool': pool },
+      h('strong', null, pooled.length ? `${name} pool: no usable key. ` : `${name} pool is empty. `),
+      `Until a key is added here, ${breaks}.`,
+    );
   });
 }
 
@@ -249,7 +399,9 @@ export function Keys() {
     h(ErrorMessage, { error: list.error }),
     keys ? h(PoolWarnings, { keys }) : null,
     !keys
-      ? list.error ? null : h(Loading)
+      ? list.error
+        ? null
+        : h(Loading)
       : keys.length === 0
         ? h(Empty, null, h('p', null, 'No key yet.'))
         : h(
@@ -259,7 +411,12 @@ export function Keys() {
               h(KeyRow, {
                 key: `${k.pool}/${k.id}`,
                 k,
-                onChanged: (changed) => setKeys((ks) => (changed ? ks.map((x) => (x.pool === k.pool && x.id === k.id ? changed : x)) : ks.filter((x) => x !== k))),
+                onChanged: (changed) =>
+                  setKeys((ks) =>
+                    changed
+                      ? ks.map((x) => (x.pool === k.pool && x.id === k.id ? changed : x))
+                      : ks.filter((x) => x !== k),
+                  ),
               }),
             ),
           ),
@@ -268,8 +425,23 @@ export function Keys() {
     h(
       'form',
       { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
-      h(Select, { label: 'Pool', value: pool, onChange: setPool, options: [['model', 'Model'], ['search', 'Search']] }),
-      h(TextField, { label: 'Key', type: 'password', autocomplete: 'off', value: key, onInput: setKey, issues: issuesAt(add.error, ['key']) }),
+      h(Select, {
+        label: 'Pool',
+        value: pool,
+        onChange: setPool,
+        options: [
+          ['model', 'Model'],
+          ['search', 'Search'],
+        ],
+      }),
+      h(TextField, {
+        label: 'Key',
+        type: 'password',
+        autocomplete: 'off',
+        value: key,
+        onInput: setKey,
+        issues: issuesAt(add.error, ['key']),
+      }),
       add.error ? h('p', { class: 'error', role: 'alert' }, keyRefusal(add.error)) : null,
       h(Button, { type: 'submit', kind: 'primary', busy: add.busy, disabled: !key }, 'Add key'),
     ),
@@ -285,7 +457,10 @@ const PRICES = [
 
 /** A model as the form holds it: its price's amounts as text ('' for none). */
 function choiceForm(choice) {
-  return { ...choice, price: Object.fromEntries(PRICES.map(([k]) => [k, choice.price?.[k] == null ? '' : String(choice.price[k])])) };
+  return {
+    ...choice,
+    price: Object.fromEntries(PRICES.map(([k]) => [k, choice.price?.[k] == null ? '' : String(choice.price[k])])),
+  };
 }
 
 /**
@@ -295,7 +470,10 @@ function choiceForm(choice) {
 function choiceBody({ price, ...choice }) {
   const typed = PRICES.map(([k]) => [k, price[k].trim()]).filter(([, v]) => v !== '');
   if (!typed.length) return choice;
-  return { ...choice, price: Object.fromEntries(typed.map(([k, v]) => [k, Number.isFinite(Number(v)) ? Number(v) : v])) };
+  return {
+    ...choice,
+    price: Object.fromEntries(typed.map(([k, v]) => [k, Number.isFinite(Number(v)) ? Number(v) : v])),
+  };
 }
 
 function ChoiceFields({ legend, choice, onChange, error, at }) {
@@ -305,16 +483,37 @@ function ChoiceFields({ legend, choice, onChange, error, at }) {
     'fieldset',
     null,
     h('legend', null, legend),
-    h(Select, { label: `${legend}: provider`, value: choice.provider, onChange: set('provider'), options: [['openai', 'OpenAI-compatible'], ['anthropic', 'Anthropic']] }),
-    h(TextField, { label: `${legend}: base URL`, value: choice.baseUrl, onInput: set('baseUrl'), issues: issuesAt(error, [at, 'baseUrl']) }),
-    h(TextField, { label: `${legend}: model`, value: choice.model, onInput: set('model'), issues: issuesAt(error, [at, 'model']) }),
+    h(Select, {
+      label: `${legend}: provider`,
+      value: choice.provider,
+      onChange: set('provider'),
+      options: [
+        ['openai', 'OpenAI-compatible'],
+        ['anthropic', 'Anthropic'],
+      ],
+    }),
+    h(TextField, {
+      label: `${legend}: base URL`,
+      value: choice.baseUrl,
+      onInput: set('baseUrl'),
+      issues: issuesAt(error, [at, 'baseUrl']),
+    }),
+    h(TextField, {
+      label: `${legend}: model`,
+      value: choice.model,
+      onInput: set('model'),
+      issues: issuesAt(error, [at, 'model']),
+    }),
     PRICES.map(([k, text]) =>
       h(TextField, {
         label: `${legend}: ${text}`,
         inputmode: 'decimal',
         value: choice.price[k],
         onInput: setPrice(k),
-        hint: k === 'cachedInputPerMillion' ? 'Per million tokens read from the provider’s prompt cache; empty: as input.' : 'Per million tokens, in the unit you choose (for example US dollars).',
+        hint:
+          k === 'cachedInputPerMillion'
+            ? 'Per million tokens read from the provider’s prompt cache; empty: as input.'
+            : 'Per million tokens, in the unit you choose (for example US dollars).',
         issues: issuesAt(error, [at, 'price', k]),
       }),
     ),
@@ -325,7 +524,12 @@ export function Models() {
   const current = useLoad(() => get('/admin/model'));
   const [form, setForm] = useState(null);
   const save = useAction();
-  useEffect(() => current.data && setForm({ verdicts: choiceForm(current.data.verdicts), assistance: choiceForm(current.data.assistance) }), [current.data]);
+  useEffect(
+    () =>
+      current.data &&
+      setForm({ verdicts: choiceForm(current.data.verdicts), assistance: choiceForm(current.data.assistance) }),
+    [current.data],
+  );
   const submit = () =>
     save.act(async () => {
       await put('/admin/model', { verdicts: choiceBody(form.verdicts), assistance: choiceBody(form.assistance) });
@@ -342,20 +546,55 @@ export function Models() {
     { title: 'Models', path: '/administration/model' },
     h(ErrorMessage, { error: current.error }),
     !form
-      ? current.error ? null : h(Loading)
+      ? current.error
+        ? null
+        : h(Loading)
       : h(
           'form',
           { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
-          h('p', { role: 'status' }, c.source === 'admin' ? `Set by ${c.changedBy} on ${when(c.changedAt)}.` : 'From the service’s environment (MODEL_PROVIDER, MODEL_BASE_URL, MODEL_NAME).'),
-          h(ChoiceFields, { legend: 'Verdicts', at: 'verdicts', choice: form.verdicts, error: save.error, onChange: (v) => setForm({ ...form, verdicts: v }) }),
-          h(ChoiceFields, { legend: 'Assistance', at: 'assistance', choice: form.assistance, error: save.error, onChange: (v) => setForm({ ...form, assistance: v }) }),
+          h(
+            'p',
+            { role: 'status' },
+            c.source === 'admin'
+              ? `Set by ${c.changedBy} on ${when(c.changedAt)}.`
+              : 'From the service’s environment (MODEL_PROVIDER, MODEL_BASE_URL, MODEL_NAME).',
+          ),
+          h(ChoiceFields, {
+            legend: 'Verdicts',
+            at: 'verdicts',
+            choice: form.verdicts,
+            error: save.error,
+            onChange: (v) => setForm({ ...form, verdicts: v }),
+          }),
+          h(ChoiceFields, {
+            legend: 'Assistance',
+            at: 'assistance',
+            choice: form.assistance,
+            error: save.error,
+            onChange: (v) => setForm({ ...form, assistance: v }),
+          }),
           h(ErrorMessage, { error: save.error }),
-          h('div', { class: 'actions' }, h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save models'), c.source === 'admin' ? h(Button, { busy: save.busy, onClick: reset }, 'Back to the environment’s models') : null),
+          h(
+            'div',
+            { class: 'actions' },
+            h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save models'),
+            c.source === 'admin'
+              ? h(Button, { busy: save.busy, onClick: reset }, 'Back to the environment’s models')
+              : null,
+          ),
         ),
   );
 }
 
-const ACTIONS = { create: 'created', disable: 'disabled', enable: 'enabled', 'set-role': 'set the role of', 'reset-password': 'reset the password of', delete: 'deleted', invite: 'invited' };
+const ACTIONS = {
+  create: 'created',
+  disable: 'disabled',
+  enable: 'enabled',
+  'set-role': 'set the role of',
+  'reset-password': 'reset the password of',
+  delete: 'deleted',
+  invite: 'invited',
+};
 
 /** Who did what to which account, newest first. */
 export function Audit() {
@@ -365,7 +604,9 @@ export function Audit() {
     { title: 'Audit log', path: '/administration/audit' },
     h(ErrorMessage, { error: log.error }),
     !log.data
-      ? log.error ? null : h(Loading)
+      ? log.error
+        ? null
+        : h(Loading)
       : log.data.entries.length === 0
         ? h(Empty, null, h('p', null, 'No administrator has acted yet.'))
         : h(
@@ -374,8 +615,30 @@ export function Audit() {
             h(
               'table',
               null,
-              h('thead', null, h('tr', null, ['When', 'Who', 'What', 'Account', 'Detail'].map((c) => h('th', { scope: 'col' }, c)))),
-              h('tbody', null, log.data.entries.map((e, i) => h('tr', { key: i }, h('td', null, when(e.at)), h('td', null, e.by), h('td', null, ACTIONS[e.action] || e.action), h('td', null, e.target), h('td', null, e.detail || '')))),
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['When', 'Who', 'What', 'Account', 'Detail'].map((c) => h('th', { scope: 'col' }, c)),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                log.data.entries.map((e, i) =>
+                  h(
+                    'tr',
+                    { key: i },
+                    h('td', null, when(e.at)),
+                    h('td', null, e.by),
+                    h('td', null, ACTIONS[e.action] || e.action),
+                    h('td', null, e.target),
+                    h('td', null, e.detail || ''),
+                  ),
+                ),
+              ),
             ),
           ),
   );

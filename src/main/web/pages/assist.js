@@ -10,9 +10,8 @@ import { when } from '../lib/time.js';
 import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
 import { sourceKind, sourceNamed, sourceWhat } from '../lib/sources.js';
 import { WarningList } from '../lib/warnings.js';
-import { Backtest } from './backtest.js';
-import { WatchForm } from './editor.js';
-import { editable } from './watches.js';
+import { Backtest } from '../lib/backtest.js';
+import { WatchForm, editable } from '../lib/watchform.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
 
@@ -25,11 +24,20 @@ function Preview({ source, searchReady }) {
       const hints = source.recencyDays ? { recencyDays: source.recencyDays } : undefined;
       setCandidates((await post('/watches/draft/preview', { value: source.value, hints })).candidates);
     });
-  if (!searchReady) return h('p', { class: 'meta no-preview' }, 'No preview: this instance has no usable search key, so this search cannot run. An administrator adds one under Keys.');
+  if (!searchReady)
+    return h(
+      'p',
+      { class: 'meta no-preview' },
+      'No preview: this instance has no usable search key, so this search cannot run. An administrator adds one under Keys.',
+    );
   return h(
     'div',
     null,
-    h(Button, { busy: preview.busy, onClick: run, 'aria-label': `Preview results of the search ${source.value}` }, 'Preview results'),
+    h(
+      Button,
+      { busy: preview.busy, onClick: run, 'aria-label': `Preview results of the search ${source.value}` },
+      'Preview results',
+    ),
     h(ErrorMessage, { error: preview.error }),
     candidates
       ? candidates.length
@@ -37,7 +45,13 @@ function Preview({ source, searchReady }) {
             'ol',
             { class: 'candidates' },
             candidates.map((c) =>
-              h('li', null, h(ExternalLink, { url: c.url }, c.title), c.publishedAt ? ` · ${when(c.publishedAt)}` : '', c.snippet ? h('p', { class: 'meta' }, c.snippet) : null),
+              h(
+                'li',
+                null,
+                h(ExternalLink, { url: c.url }, c.title),
+                c.publishedAt ? ` · ${when(c.publishedAt)}` : '',
+                c.snippet ? h('p', { class: 'meta' }, c.snippet) : null,
+              ),
             ),
           )
         : h('p', { class: 'meta' }, 'The search found nothing right now.')
@@ -69,7 +83,14 @@ function DraftView({ draft, searchReady }) {
         h(
           'li',
           { class: 'card' },
-          h('p', null, h('strong', null, `${sourceKind(s)}: `), sourceNamed(s), s.trust ? ` · ${tierName(s.trust)}` : '', s.recencyDays ? ` · last ${s.recencyDays} days` : ''),
+          h(
+            'p',
+            null,
+            h('strong', null, `${sourceKind(s)}: `),
+            sourceNamed(s),
+            s.trust ? ` · ${tierName(s.trust)}` : '',
+            s.recencyDays ? ` · last ${s.recencyDays} days` : '',
+          ),
           s.rationale ? h('p', { class: 'meta' }, s.rationale) : null,
           s.type === 'search' ? h(Preview, { key: s.value, source: s, searchReady }) : null,
         ),
@@ -82,21 +103,42 @@ function DraftView({ draft, searchReady }) {
 function DomainCheck({ draft }) {
   const check = useAction();
   const [liveness, setLiveness] = useState(null);
-  const domains = [...new Set(draft.sources.filter((s) => s.type === 'rss').map((s) => domainOf(s.value)).filter(Boolean))];
+  const domains = [
+    ...new Set(
+      draft.sources
+        .filter((s) => s.type === 'rss')
+        .map((s) => domainOf(s.value))
+        .filter(Boolean),
+    ),
+  ];
   if (!domains.length) return null;
-  const run = () => check.act(async () => setLiveness((await post('/watches/draft/check-domains', { domains })).liveness));
+  const run = () =>
+    check.act(async () => setLiveness((await post('/watches/draft/check-domains', { domains })).liveness));
   return h(
     'div',
     null,
     h(Button, { busy: check.busy, onClick: run }, 'Check the feeds’ domains'),
     h(ErrorMessage, { error: check.error }),
     liveness
-      ? h('div', { role: 'status' }, h('ul', null, domains.map((d) => h('li', null, `${d}: ${liveness[d] ? 'reachable' : 'not reachable'}`))))
+      ? h(
+          'div',
+          { role: 'status' },
+          h(
+            'ul',
+            null,
+            domains.map((d) => h('li', null, `${d}: ${liveness[d] ? 'reachable' : 'not reachable'}`)),
+          ),
+        )
       : null,
   );
 }
 
-const slug = (name) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'watch';
+const slug = (name) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64) || 'watch';
 
 export function Assist() {
   const [description, setDescription] = useState('');
@@ -123,7 +165,9 @@ export function Assist() {
       id: slug(draft.name),
       name: draft.name,
       condition: draft.condition,
-      sources: draft.sources.map(({ rationale, ...s }) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null))),
+      sources: draft.sources.map(({ rationale, ...s }) =>
+        Object.fromEntries(Object.entries(s).filter(([, v]) => v !== null)),
+      ),
       schedule: draft.schedule,
       timeZone: draft.timeZone,
       threshold: draft.threshold,
@@ -134,7 +178,12 @@ export function Assist() {
       Page,
       { title: 'Save the draft as a watch' },
       h('p', null, 'Check the fields, add where alerts go, and save.'),
-      h(WatchForm, { initial, creating: true, onSaved: (w) => navigate(`/watch/${enc(w.id)}`), extra: h(Button, { onClick: () => setSaving(false) }, 'Back to the draft') }),
+      h(WatchForm, {
+        initial,
+        creating: true,
+        onSaved: (w) => navigate(`/watch/${enc(w.id)}`),
+        extra: h(Button, { onClick: () => setSaving(false) }, 'Back to the draft'),
+      }),
     );
   }
   return h(
@@ -143,33 +192,84 @@ export function Assist() {
     h(
       'form',
       { class: 'form', onSubmit: (e) => (e.preventDefault(), start()) },
-      h(TextArea, { label: 'What should Periscope watch for you?', value: description, onInput: setDescription, rows: 3, hint: 'For example: tell me when Acme announces the date of its first rocket launch.' }),
-      h(Button, { type: 'submit', kind: draft ? 'secondary' : 'primary', busy: ask.busy && !draft, disabled: !description.trim() }, draft ? 'Start over' : 'Draft it'),
+      h(TextArea, {
+        label: 'What should Periscope watch for you?',
+        value: description,
+        onInput: setDescription,
+        rows: 3,
+        hint: 'For example: tell me when Acme announces the date of its first rocket launch.',
+      }),
+      h(
+        Button,
+        {
+          type: 'submit',
+          kind: draft ? 'secondary' : 'primary',
+          busy: ask.busy && !draft,
+          disabled: !description.trim(),
+        },
+        draft ? 'Start over' : 'Draft it',
+      ),
     ),
     ask.busy ? h('p', { class: 'progress', role: 'status' }, 'The assistant is writing…') : null,
     h(ErrorMessage, { error: ask.error }),
     draft
       ? [
-          rounds.length > 1 ? h('p', { class: 'meta' }, `Round ${rounds.length}: `, rounds.slice(1).map((r) => `“${r.instruction}”`).join(', then ')) : null,
-          h(WarningList, { warnings: rounds[rounds.length - 1].warnings, sources: draft.sources, title: 'This instance cannot serve all of this draft' }),
+          rounds.length > 1
+            ? h(
+                'p',
+                { class: 'meta' },
+                `Round ${rounds.length}: `,
+                rounds
+                  .slice(1)
+                  .map((r) => `“${r.instruction}”`)
+                  .join(', then '),
+              )
+            : null,
+          h(WarningList, {
+            warnings: rounds[rounds.length - 1].warnings,
+            sources: draft.sources,
+            title: 'This instance cannot serve all of this draft',
+          }),
           h(DraftView, { draft, searchReady: status.data?.search !== false }),
           h(DomainCheck, { draft }),
           h(
             'form',
             { class: 'form', onSubmit: (e) => (e.preventDefault(), refine()) },
-            h(TextArea, { label: 'Change the draft', value: instruction, onInput: setInstruction, rows: 2, hint: 'For example: also follow Acme’s own news feed.' }),
-            h('div', { class: 'actions' }, h(Button, { type: 'submit', busy: ask.busy, disabled: !instruction.trim() }, 'Refine'), h(Button, { kind: 'primary', onClick: () => setSaving(true) }, 'Use this draft')),
+            h(TextArea, {
+              label: 'Change the draft',
+              value: instruction,
+              onInput: setInstruction,
+              rows: 2,
+              hint: 'For example: also follow Acme’s own news feed.',
+            }),
+            h(
+              'div',
+              { class: 'actions' },
+              h(Button, { type: 'submit', busy: ask.busy, disabled: !instruction.trim() }, 'Refine'),
+              h(Button, { kind: 'primary', onClick: () => setSaving(true) }, 'Use this draft'),
+            ),
           ),
         ]
       : null,
   );
 }
 
-const FIELD_NAMES = { name: 'Name', condition: 'Condition', sources: 'Sources', schedule: 'Schedule', threshold: 'Threshold', weakThreshold: 'Weak threshold', enabled: 'Enabled' };
+const FIELD_NAMES = {
+  name: 'Name',
+  condition: 'Condition',
+  sources: 'Sources',
+  schedule: 'Schedule',
+  threshold: 'Threshold',
+  weakThreshold: 'Weak threshold',
+  enabled: 'Enabled',
+};
 
 function shown(field, value, zone) {
   if (value === undefined || value === null) return 'none';
-  if (field === 'sources') return value.map((s) => `${sourceWhat(s)}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`).join('\n');
+  if (field === 'sources')
+    return value
+      .map((s) => `${sourceWhat(s)}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`)
+      .join('\n');
   if (field === 'schedule') return `${value} (${describe(value, zone)})`;
   if (field === 'enabled') return value ? 'yes' : 'no';
   return String(value);
@@ -217,8 +317,18 @@ export function Revise({ id }) {
     h(
       'form',
       { class: 'form', onSubmit: (e) => (e.preventDefault(), propose()) },
-      h(TextArea, { label: 'What should change?', value: instruction, onInput: setInstruction, rows: 2, hint: 'For example: check twice a day.' }),
-      h(Button, { type: 'submit', kind: revision ? 'secondary' : 'primary', busy: ask.busy, disabled: !instruction.trim() }, 'Propose changes'),
+      h(TextArea, {
+        label: 'What should change?',
+        value: instruction,
+        onInput: setInstruction,
+        rows: 2,
+        hint: 'For example: check twice a day.',
+      }),
+      h(
+        Button,
+        { type: 'submit', kind: revision ? 'secondary' : 'primary', busy: ask.busy, disabled: !instruction.trim() },
+        'Propose changes',
+      ),
     ),
     h(ErrorMessage, { error: ask.error }),
     revision
@@ -232,7 +342,18 @@ export function Revise({ id }) {
               h(
                 'table',
                 { class: 'diff' },
-                h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Field'), h('th', { scope: 'col' }, 'Now'), h('th', { scope: 'col' }, 'Proposed'), h('th', { scope: 'col' }, 'Why'))),
+                h(
+                  'thead',
+                  null,
+                  h(
+                    'tr',
+                    null,
+                    h('th', { scope: 'col' }, 'Field'),
+                    h('th', { scope: 'col' }, 'Now'),
+                    h('th', { scope: 'col' }, 'Proposed'),
+                    h('th', { scope: 'col' }, 'Why'),
+                  ),
+                ),
                 h(
                   'tbody',
                   null,
@@ -243,16 +364,32 @@ export function Revise({ id }) {
                       h('th', { scope: 'row' }, FIELD_NAMES[f] || f),
                       h('td', { class: 'pre' }, h('del', null, shown(f, current[f], current.timeZone))),
                       h('td', { class: 'pre' }, h('ins', null, shown(f, revision[f], current.timeZone))),
-                      h('td', null, revision.reasons.filter((r) => r.field === f).map((r) => r.why).join(' ')),
+                      h(
+                        'td',
+                        null,
+                        revision.reasons
+                          .filter((r) => r.field === f)
+                          .map((r) => r.why)
+                          .join(' '),
+                      ),
                     ),
                   ),
                 ),
               ),
             ),
-            h(WarningList, { warnings, sources: revision.sources, title: 'This instance cannot serve all of these changes' }),
+            h(WarningList, {
+              warnings,
+              sources: revision.sources,
+              title: 'This instance cannot serve all of these changes',
+            }),
             h(Backtest, { id, candidate: judgement(applyRevision(current, revision)) }),
             h(ErrorMessage, { error: apply.error }),
-            h('div', { class: 'actions' }, h(Button, { kind: 'primary', busy: apply.busy, onClick: approve }, 'Apply these changes'), h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Keep the watch as it is')),
+            h(
+              'div',
+              { class: 'actions' },
+              h(Button, { kind: 'primary', busy: apply.busy, onClick: approve }, 'Apply these changes'),
+              h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Keep the watch as it is'),
+            ),
           ]
       : null,
   );

@@ -17,8 +17,7 @@ const PROVIDER_ERRORS = {
   invalid_state: 'That sign-in had expired or was started elsewhere. Please try again.',
   invalid_answer: 'The identity provider’s answer could not be verified. Please try again.',
   unverified_email: 'The identity provider vouched for no verified e-mail address.',
-  link_mailed:
-    'An account already uses this address. We mailed it a link that connects this sign-in to it.',
+  link_mailed: 'An account already uses this address. We mailed it a link that connects this sign-in to it.',
   link_refused: 'An account already uses this address and cannot be connected this way.',
   provider_unavailable: 'The identity provider could not be reached. Please try again later.',
   sign_up_closed: 'This service does not open accounts by sign-in. Ask an administrator for one.',
@@ -64,8 +63,22 @@ export function SignIn({ fragment, expired }) {
     h(
       Form,
       { onSubmit: submit },
-      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: email, onInput: setEmail, issues: issuesAt(error, ['email']) }),
-      h(TextField, { label: 'Password', type: 'password', autocomplete: 'current-password', value: password, onInput: setPassword, issues: issuesAt(error, ['password']) }),
+      h(TextField, {
+        label: 'Email',
+        type: 'email',
+        autocomplete: 'username',
+        value: email,
+        onInput: setEmail,
+        issues: issuesAt(error, ['email']),
+      }),
+      h(TextField, {
+        label: 'Password',
+        type: 'password',
+        autocomplete: 'current-password',
+        value: password,
+        onInput: setPassword,
+        issues: issuesAt(error, ['password']),
+      }),
       h(ErrorMessage, { error }),
       h(Button, { type: 'submit', kind: 'primary', busy }, 'Sign in'),
     ),
@@ -108,8 +121,18 @@ function FirstAdministrator() {
     'section',
     { class: 'notice first-run', 'aria-labelledby': 'first-run' },
     h('h2', { id: 'first-run' }, 'No account exists yet'),
-    h('p', null, 'Make the first administrator with the setup link the service printed when it started (it looks like ', h('code', null, '…/setup#token=…'), ' and is in the service’s log too), or on the command line:'),
-    h('pre', null, h('code', null, 'java -jar periscope.jar users create --id admin --email you@example.org --role admin')),
+    h(
+      'p',
+      null,
+      'Make the first administrator with the setup link the service printed when it started (it looks like ',
+      h('code', null, '…/setup#token=…'),
+      ' and is in the service’s log too), or on the command line:',
+    ),
+    h(
+      'pre',
+      null,
+      h('code', null, 'java -jar periscope.jar users create --id admin --email you@example.org --role admin'),
+    ),
     h('p', null, 'Then sign in here with that address.'),
   );
 }
@@ -132,11 +155,36 @@ export function Setup({ fragment }) {
       navigate('/administration/keys', { replace: true });
     });
   const title = 'Set up Periscope';
-  if (!status.data) return h(Page, { title }, status.error ? h(ErrorMessage, { error: status.error }) : h('p', { class: 'loading', role: 'status' }, 'Loading…'));
+  if (!status.data)
+    return h(
+      Page,
+      { title },
+      status.error
+        ? h(ErrorMessage, { error: status.error })
+        : h('p', { class: 'loading', role: 'status' }, 'Loading…'),
+    );
   if (!status.data.setup)
-    return h(Page, { title }, h('p', { role: 'status' }, 'This instance is set up already: its administrator signs in and makes the other accounts.'), h(Link, { href: '/sign-in', class: 'button primary' }, 'Go to sign in'));
+    return h(
+      Page,
+      { title },
+      h(
+        'p',
+        { role: 'status' },
+        'This instance is set up already: its administrator signs in and makes the other accounts.',
+      ),
+      h(Link, { href: '/sign-in', class: 'button primary' }, 'Go to sign in'),
+    );
   if (!token)
-    return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the setup link the service printed when it started, with its token.'), h(Link, { href: '/sign-in' }, 'Other ways to make the first administrator'));
+    return h(
+      Page,
+      { title },
+      h(
+        'p',
+        { class: 'error', role: 'alert' },
+        'This page needs the setup link the service printed when it started, with its token.',
+      ),
+      h(Link, { href: '/sign-in' }, 'Other ways to make the first administrator'),
+    );
   return h(
     Page,
     { title },
@@ -146,9 +194,30 @@ export function Setup({ fragment }) {
       { onSubmit: submit, formRef: form },
       // the service's refusal in a person's words, above the form, the focus on its first field
       h(FormErrors, { error, form, done: 'created' }),
-      h(TextField, { label: 'Account id', value: fields.id, onInput: set('id'), issues: issuesAt(error, ['id']), hint: 'Letters, digits, “.”, “_” or “-”; it cannot be changed later.' }),
-      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: fields.email, onInput: set('email'), issues: issuesAt(error, ['email']) }),
-      h(TextField, { label: 'Password', type: 'password', autocomplete: 'new-password', value: fields.password, onInput: set('password'), issues: issuesAt(error, ['password']), hint: 'At least 8 characters; a long passphrase is best.' }),
+      h(TextField, {
+        label: 'Account id',
+        value: fields.id,
+        onInput: set('id'),
+        issues: issuesAt(error, ['id']),
+        hint: 'Letters, digits, “.”, “_” or “-”; it cannot be changed later.',
+      }),
+      h(TextField, {
+        label: 'Email',
+        type: 'email',
+        autocomplete: 'username',
+        value: fields.email,
+        onInput: set('email'),
+        issues: issuesAt(error, ['email']),
+      }),
+      h(TextField, {
+        label: 'Password',
+        type: 'password',
+        autocomplete: 'new-password',
+        value: fields.password,
+        onInput: set('password'),
+        issues: issuesAt(error, ['password']),
+        hint: 'At least 8 characters; a long passphrase is best.',
+      }),
       h(Button, { type: 'submit', kind: 'primary', busy }, 'Create administrator'),
     ),
   );
@@ -161,15 +230,34 @@ export function Register() {
   const { busy, error, act } = useAction();
   const submit = () => act(async () => setDone(await post('/auth/register', { email, password }, { anonymous: true })));
   if (done)
-    return h(Page, { title: 'Check your mail' }, h('p', { role: 'status' }, done.message || 'We mailed you a link to verify your address.'));
+    return h(
+      Page,
+      { title: 'Check your mail' },
+      h('p', { role: 'status' }, done.message || 'We mailed you a link to verify your address.'),
+    );
   return h(
     Page,
     { title: 'Create an account' },
     h(
       Form,
       { onSubmit: submit },
-      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: email, onInput: setEmail, issues: issuesAt(error, ['email']) }),
-      h(TextField, { label: 'Password', type: 'password', autocomplete: 'new-password', value: password, onInput: setPassword, issues: issuesAt(error, ['password']), hint: 'A long passphrase is best.' }),
+      h(TextField, {
+        label: 'Email',
+        type: 'email',
+        autocomplete: 'username',
+        value: email,
+        onInput: setEmail,
+        issues: issuesAt(error, ['email']),
+      }),
+      h(TextField, {
+        label: 'Password',
+        type: 'password',
+        autocomplete: 'new-password',
+        value: password,
+        onInput: setPassword,
+        issues: issuesAt(error, ['password']),
+        hint: 'A long passphrase is best.',
+      }),
       h(ErrorMessage, { error }),
       h(Button, { type: 'submit', kind: 'primary', busy }, 'Create account'),
     ),
@@ -181,18 +269,31 @@ export function ForgotPassword() {
   const [email, setEmail] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, act } = useAction();
-  const submit = () => act(async () => {
-    await post('/auth/forgot-password', { email }, { anonymous: true });
-    setDone(true);
-  });
-  if (done) return h(Page, { title: 'Check your mail' }, h('p', { role: 'status' }, 'If an account uses this address, we mailed it a link to choose a new password.'));
+  const submit = () =>
+    act(async () => {
+      await post('/auth/forgot-password', { email }, { anonymous: true });
+      setDone(true);
+    });
+  if (done)
+    return h(
+      Page,
+      { title: 'Check your mail' },
+      h('p', { role: 'status' }, 'If an account uses this address, we mailed it a link to choose a new password.'),
+    );
   return h(
     Page,
     { title: 'Forgot your password?' },
     h(
       Form,
       { onSubmit: submit },
-      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: email, onInput: setEmail, issues: issuesAt(error, ['email']) }),
+      h(TextField, {
+        label: 'Email',
+        type: 'email',
+        autocomplete: 'username',
+        value: email,
+        onInput: setEmail,
+        issues: issuesAt(error, ['email']),
+      }),
       h(ErrorMessage, { error }),
       h(Button, { type: 'submit', kind: 'primary', busy }, 'Mail me a link'),
     ),
@@ -205,19 +306,38 @@ export function ResetPassword({ fragment }) {
   const { busy, error, act } = useAction();
   const form = useRef(null);
   const token = fragment?.token;
-  const submit = () => act(async () => {
-    await post('/auth/reset-password', { token, password }, { anonymous: true });
-    setDone(true);
-  });
-  if (!token) return h(Page, { title: 'Choose a new password' }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
-  if (done) return h(Page, { title: 'Password changed' }, h('p', { role: 'status' }, 'Your new password is set.'), h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'));
+  const submit = () =>
+    act(async () => {
+      await post('/auth/reset-password', { token, password }, { anonymous: true });
+      setDone(true);
+    });
+  if (!token)
+    return h(
+      Page,
+      { title: 'Choose a new password' },
+      h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'),
+    );
+  if (done)
+    return h(
+      Page,
+      { title: 'Password changed' },
+      h('p', { role: 'status' }, 'Your new password is set.'),
+      h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'),
+    );
   return h(
     Page,
     { title: 'Choose a new password' },
     h(
       Form,
       { onSubmit: submit },
-      h(TextField, { label: 'New password', type: 'password', autocomplete: 'new-password', value: password, onInput: setPassword, issues: issuesAt(error, ['password']) }),
+      h(TextField, {
+        label: 'New password',
+        type: 'password',
+        autocomplete: 'new-password',
+        value: password,
+        onInput: setPassword,
+        issues: issuesAt(error, ['password']),
+      }),
       h(ErrorMessage, { error }),
       h(Button, { type: 'submit', kind: 'primary', busy }, 'Set password'),
     ),
@@ -235,14 +355,26 @@ function TokenPage({ fragment, title, path, done }) {
       (error) => setState({ error }),
     );
   }, [token]);
-  if (!token) return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
-  if (state.error) return h(Page, { title }, h(ErrorMessage, { error: state.error }), h(Link, { href: '/sign-in' }, 'Go to sign in'));
+  if (!token)
+    return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
+  if (state.error)
+    return h(Page, { title }, h(ErrorMessage, { error: state.error }), h(Link, { href: '/sign-in' }, 'Go to sign in'));
   if (!state.result) return h(Page, { title }, h('p', { class: 'loading', role: 'status' }, 'Checking the link…'));
-  return h(Page, { title }, h('p', { role: 'status' }, done(state.result)), h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'));
+  return h(
+    Page,
+    { title },
+    h('p', { role: 'status' }, done(state.result)),
+    h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'),
+  );
 }
 
 export const VerifyEmail = ({ fragment }) =>
-  h(TokenPage, { fragment, title: 'Verify your address', path: '/auth/verify-email', done: (r) => `Thank you: ${r.user?.email || 'your address'} is verified.` });
+  h(TokenPage, {
+    fragment,
+    title: 'Verify your address',
+    path: '/auth/verify-email',
+    done: (r) => `Thank you: ${r.user?.email || 'your address'} is verified.`,
+  });
 
 /**
  * Linking gives a provider's account the run of this one, so opening the link only reads what it
@@ -252,13 +384,29 @@ export const VerifyEmail = ({ fragment }) =>
 export function LinkIdentity({ fragment }) {
   const title = 'Connect a sign-in';
   const token = fragment?.token;
-  const details = useLoad(() => (token ? post('/auth/link-identity/details', { token }, { anonymous: true }) : Promise.resolve(null)), [token]);
+  const details = useLoad(
+    () => (token ? post('/auth/link-identity/details', { token }, { anonymous: true }) : Promise.resolve(null)),
+    [token],
+  );
   const [linked, setLinked] = useState(false);
   const { busy, error, act } = useAction();
-  if (!token) return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
-  if (details.error) return h(Page, { title }, h(ErrorMessage, { error: details.error }), h(Link, { href: '/sign-in' }, 'Go to sign in'));
+  if (!token)
+    return h(Page, { title }, h('p', { class: 'error', role: 'alert' }, 'This page needs the link from your mail.'));
+  if (details.error)
+    return h(
+      Page,
+      { title },
+      h(ErrorMessage, { error: details.error }),
+      h(Link, { href: '/sign-in' }, 'Go to sign in'),
+    );
   if (!details.data) return h(Page, { title }, h('p', { class: 'loading', role: 'status' }, 'Checking the link…'));
-  if (linked) return h(Page, { title }, h('p', { role: 'status' }, 'The sign-in is connected to your account. Use it next time.'), h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'));
+  if (linked)
+    return h(
+      Page,
+      { title },
+      h('p', { role: 'status' }, 'The sign-in is connected to your account. Use it next time.'),
+      h(Link, { href: '/sign-in', class: 'button primary' }, 'Sign in'),
+    );
   const provider = providerName(details.data.provider);
   const account = details.data.login ? `${provider} account ${details.data.login}` : `${provider} sign-in`;
   const connect = () =>
@@ -269,11 +417,20 @@ export function LinkIdentity({ fragment }) {
   return h(
     Page,
     { title },
-    h('p', null, `Someone signed in through ${provider} with your address. If it was you, connect the ${account} to your Periscope account: it will then sign you in here. If it was not you, close this page; nothing is connected.`),
+    h(
+      'p',
+      null,
+      `Someone signed in through ${provider} with your address. If it was you, connect the ${account} to your Periscope account: it will then sign you in here. If it was not you, close this page; nothing is connected.`,
+    ),
     h(ErrorMessage, { error }),
     h(Button, { kind: 'primary', busy, onClick: connect }, `Connect ${account}`),
   );
 }
 
 export const ConfirmEmailChannel = ({ fragment }) =>
-  h(TokenPage, { fragment, title: 'Receive alerts at this address', path: '/auth/confirm-email-channel', done: (r) => `Alerts may now be sent to ${r.address || 'this address'}.` });
+  h(TokenPage, {
+    fragment,
+    title: 'Receive alerts at this address',
+    path: '/auth/confirm-email-channel',
+    done: (r) => `Alerts may now be sent to ${r.address || 'this address'}.`,
+  });

@@ -3,15 +3,9 @@
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { del, enc, get, post } from '../lib/api.js';
+import { forgetThisBrowsersDevice, rememberThisBrowsersDevice, thisBrowsersDevice } from '../lib/device.js';
 import { when } from '../lib/time.js';
 import { Button, Empty, ErrorMessage, Loading, Page, TextField, useAction, useLoad } from '../lib/ui.js';
-
-const DEVICE = 'periscope.device';
-
-/** The id of the device this browser registered, if it did. */
-export function thisBrowsersDevice() {
-  return localStorage.getItem(DEVICE);
-}
 
 function bytes(base64url) {
   const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
@@ -30,14 +24,32 @@ async function subscribe(name) {
   });
   const json = subscription.toJSON();
   const device = await post('/devices', { name, endpoint: json.endpoint, keys: json.keys });
-  localStorage.setItem(DEVICE, device.id);
+  rememberThisBrowsersDevice(device.id);
   return device;
 }
 
 function guessName() {
   const ua = navigator.userAgent;
-  const browser = /Firefox\//.test(ua) ? 'Firefox' : /Edg\//.test(ua) ? 'Edge' : /Chrom/.test(ua) ? 'Chromium' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
-  const system = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : '';
+  const browser = /Firefox\//.test(ua)
+    ? 'Firefox'
+    : /Edg\//.test(ua)
+      ? 'Edge'
+      : /Chrom/.test(ua)
+        ? 'Chromium'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser';
+  const system = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Mac OS/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
   return `${browser}${system ? ` on ${system}` : ''}`;
 }
 
@@ -57,7 +69,7 @@ export function Devices() {
     remove.act(async () => {
       await del(`/devices/${enc(d.id)}`);
       if (d.id === mine) {
-        localStorage.removeItem(DEVICE);
+        forgetThisBrowsersDevice();
         const registration = await navigator.serviceWorker?.getRegistration();
         const subscription = await registration?.pushManager.getSubscription();
         await subscription?.unsubscribe();
@@ -67,7 +79,11 @@ export function Devices() {
   return h(
     Page,
     { title: 'Alerts on your devices' },
-    h('p', null, 'Watches with the push channel alert every device listed here. A click on an alert opens the watch’s runs.'),
+    h(
+      'p',
+      null,
+      'Watches with the push channel alert every device listed here. A click on an alert opens the watch’s runs.',
+    ),
     registered
       ? h('p', { role: 'status' }, 'This browser gets your push alerts.')
       : h(
@@ -80,7 +96,9 @@ export function Devices() {
     h('h2', null, 'Your devices'),
     h(ErrorMessage, { error: list.error || remove.error }),
     !list.data
-      ? list.error ? null : h(Loading)
+      ? list.error
+        ? null
+        : h(Loading)
       : list.data.devices.length === 0
         ? h(Empty, null, h('p', null, 'No device gets push alerts yet.'))
         : h(
@@ -90,8 +108,23 @@ export function Devices() {
               h(
                 'li',
                 { class: 'card row', key: d.id },
-                h('div', { class: 'watch-main' }, h('strong', null, d.name), d.id === mine ? ' (this browser)' : '', h('p', { class: 'meta' }, `${d.pushService} · registered ${when(d.registeredAt)}`)),
-                h(Button, { kind: 'danger', busy: remove.busy, onClick: () => removeDevice(d), 'aria-label': `Remove ${d.name}` }, 'Remove'),
+                h(
+                  'div',
+                  { class: 'watch-main' },
+                  h('strong', null, d.name),
+                  d.id === mine ? ' (this browser)' : '',
+                  h('p', { class: 'meta' }, `${d.pushService} · registered ${when(d.registeredAt)}`),
+                ),
+                h(
+                  Button,
+                  {
+                    kind: 'danger',
+                    busy: remove.busy,
+                    onClick: () => removeDevice(d),
+                    'aria-label': `Remove ${d.name}`,
+                  },
+                  'Remove',
+                ),
               ),
             ),
           ),

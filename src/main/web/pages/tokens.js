@@ -4,7 +4,18 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { del, enc, get, post } from '../lib/api.js';
 import { when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, Loading, Page, Select, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
+import {
+  Button,
+  Empty,
+  ErrorMessage,
+  Loading,
+  Page,
+  Select,
+  TextField,
+  issuesAt,
+  useAction,
+  useLoad,
+} from '../lib/ui.js';
 
 // [scope, what a person reads, administrators only]
 const SCOPES = [
@@ -29,10 +40,23 @@ function Token({ token, onRevoked }) {
       { class: 'watch-main' },
       h('strong', null, token.name),
       h('p', { class: 'meta' }, `Scopes: ${token.scopes.join(', ')}`),
-      h('p', { class: 'meta' }, token.expiresAt ? `Expires ${when(token.expiresAt)}` : 'Never expires: revoke it and make a new one'),
+      h(
+        'p',
+        { class: 'meta' },
+        token.expiresAt ? `Expires ${when(token.expiresAt)}` : 'Never expires: revoke it and make a new one',
+      ),
       h('p', { class: 'meta' }, token.lastUsedAt ? `Last used ${when(token.lastUsedAt)}` : 'Not used yet'),
     ),
-    h(Button, { kind: 'danger', busy: revoke.busy, onClick: () => revoke.act(async () => (await del(`/account/tokens/${enc(token.id)}`), onRevoked())), 'aria-label': `Revoke ${token.name}` }, 'Revoke'),
+    h(
+      Button,
+      {
+        kind: 'danger',
+        busy: revoke.busy,
+        onClick: () => revoke.act(async () => (await del(`/account/tokens/${enc(token.id)}`), onRevoked())),
+        'aria-label': `Revoke ${token.name}`,
+      },
+      'Revoke',
+    ),
     h(ErrorMessage, { error: revoke.error }),
   );
 }
@@ -55,7 +79,11 @@ export function Tokens({ who }) {
   return h(
     Page,
     { title: 'API tokens' },
-    h('p', null, 'A token lets a script act as you, within its scopes, until it expires or you revoke it. Send it as "Authorization: Bearer <token>".'),
+    h(
+      'p',
+      null,
+      'A token lets a script act as you, within its scopes, until it expires or you revoke it. Send it as "Authorization: Bearer <token>".',
+    ),
     made
       ? h(
           'div',
@@ -66,27 +94,62 @@ export function Tokens({ who }) {
       : null,
     h(ErrorMessage, { error: list.error }),
     !list.data
-      ? list.error ? null : h(Loading)
+      ? list.error
+        ? null
+        : h(Loading)
       : list.data.tokens.length === 0
         ? h(Empty, null, h('p', null, 'No API tokens yet.'))
-        : h('ul', { class: 'plain' }, list.data.tokens.map((t) => h(Token, { key: t.id, token: t, onRevoked: () => list.reload() }))),
+        : h(
+            'ul',
+            { class: 'plain' },
+            list.data.tokens.map((t) => h(Token, { key: t.id, token: t, onRevoked: () => list.reload() })),
+          ),
     h('h2', null, 'Make a token'),
     h(
       'form',
       { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
-      h(TextField, { label: 'Token name', value: name, onInput: setName, issues: issuesAt(make.error, ['name']), hint: 'What uses it, e.g. backup script' }),
+      h(TextField, {
+        label: 'Token name',
+        value: name,
+        onInput: setName,
+        issues: issuesAt(make.error, ['name']),
+        hint: 'What uses it, e.g. backup script',
+      }),
       h(
         'fieldset',
         null,
         h('legend', null, 'Scopes'),
         SCOPES.filter(([, , adminOnly]) => !adminOnly || who.role === 'admin').map(([scope, text]) =>
-          h('div', null, h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: scopes.includes(scope), onChange: (e) => toggle(scope, e.target.checked) }), h('span', null, text))),
+          h(
+            'div',
+            null,
+            h(
+              'label',
+              { class: 'switch' },
+              h('input', {
+                type: 'checkbox',
+                checked: scopes.includes(scope),
+                onChange: (e) => toggle(scope, e.target.checked),
+              }),
+              h('span', null, text),
+            ),
+          ),
         ),
-        issuesAt(make.error, ['scopes']).length ? h('ul', { class: 'issues' }, issuesAt(make.error, ['scopes']).map((i) => h('li', null, i.message))) : null,
+        issuesAt(make.error, ['scopes']).length
+          ? h(
+              'ul',
+              { class: 'issues' },
+              issuesAt(make.error, ['scopes']).map((i) => h('li', null, i.message)),
+            )
+          : null,
       ),
       h(Select, { label: 'Expires after', value: days, onChange: setDays, options: LIFETIMES }),
       h(ErrorMessage, { error: make.error }),
-      h(Button, { type: 'submit', kind: 'primary', busy: make.busy, disabled: !name.trim() || scopes.length === 0 }, 'Make token'),
+      h(
+        Button,
+        { type: 'submit', kind: 'primary', busy: make.busy, disabled: !name.trim() || scopes.length === 0 },
+        'Make token',
+      ),
     ),
   );
 }

@@ -28,10 +28,19 @@ function Chart({ days }) {
       days.map((d) => {
         const used = d.inputTokens + d.outputTokens;
         const label = `${day(d.date)}: ${tokens(used)} tokens in ${d.calls} calls, cost ${cost(d.cost)}`;
-        return h('li', { key: d.date, title: label }, h('span', { class: 'bar', style: `height: ${(100 * used) / most}%` }), h('span', { class: 'visually-hidden' }, label));
+        return h(
+          'li',
+          { key: d.date, title: label },
+          h('span', { class: 'bar', style: `height: ${(100 * used) / most}%` }),
+          h('span', { class: 'visually-hidden' }, label),
+        );
       }),
     ),
-    h('figcaption', { class: 'meta' }, `Tokens per UTC day, ${day(days[0].date)} to ${day(days[days.length - 1].date)}; the tallest bar is ${tokens(most)} tokens.`),
+    h(
+      'figcaption',
+      { class: 'meta' },
+      `Tokens per UTC day, ${day(days[0].date)} to ${day(days[days.length - 1].date)}; the tallest bar is ${tokens(most)} tokens.`,
+    ),
   );
 }
 
@@ -52,9 +61,24 @@ function Budgets({ report }) {
           'li',
           { key: b.key, class: b.spent ? 'budget spent' : 'budget' },
           h('span', { class: 'budget-name' }, `${b.name}: `),
-          b.share == null ? null : h('meter', { min: 0, max: 1, low: 0.8, high: 0.95, optimum: 0, value: b.share, 'aria-label': `${b.name} budget used` }),
+          b.share == null
+            ? null
+            : h('meter', {
+                min: 0,
+                max: 1,
+                low: 0.8,
+                high: 0.95,
+                optimum: 0,
+                value: b.share,
+                'aria-label': `${b.name} budget used`,
+              }),
           ' ',
-          h('span', { class: 'budget-text' }, b.text, b.share == null ? '' : ` (${Math.round(100 * (b.use / b.limit))}%)`),
+          h(
+            'span',
+            { class: 'budget-text' },
+            b.text,
+            b.share == null ? '' : ` (${Math.round(100 * (b.use / b.limit))}%)`,
+          ),
           h(
             'span',
             { class: 'meta' },
@@ -78,11 +102,17 @@ export function Usage() {
   return h(
     Page,
     { title: 'Model usage' },
-    h('p', null, 'What the model calls of your watches and of AI assistance took. Costs are in the unit your administrator priced the model in.'),
+    h(
+      'p',
+      null,
+      'What the model calls of your watches and of AI assistance took. Costs are in the unit your administrator priced the model in.',
+    ),
     h(Select, { label: 'Period', value: days, onChange: setDays, options: PERIODS }),
     h(ErrorMessage, { error: usage.error }),
     !u
-      ? usage.error ? null : h(Loading)
+      ? usage.error
+        ? null
+        : h(Loading)
       : [
           h('p', { class: 'usage-total' }, h('strong', null, 'This month: '), spent(u.month)),
           quotas.data ? h(Budgets, { report: quotas.data }) : null,
@@ -96,7 +126,17 @@ export function Usage() {
                 h(
                   'table',
                   null,
-                  h('thead', null, h('tr', null, ['Watch', 'Calls', 'Input tokens', 'Output tokens', 'Cost'].map((c) => h('th', { scope: 'col' }, c)))),
+                  h(
+                    'thead',
+                    null,
+                    h(
+                      'tr',
+                      null,
+                      ['Watch', 'Calls', 'Input tokens', 'Output tokens', 'Cost'].map((c) =>
+                        h('th', { scope: 'col' }, c),
+                      ),
+                    ),
+                  ),
                   h(
                     'tbody',
                     null,
@@ -104,7 +144,15 @@ export function Usage() {
                       h(
                         'tr',
                         { key: w.watchId },
-                        h('td', null, w.watchId ? (nameOf(w.watchId) ? h(Link, { href: `/watch/${encodeURIComponent(w.watchId)}` }, nameOf(w.watchId)) : `${w.watchId} (deleted)`) : 'Drafts (no watch)'),
+                        h(
+                          'td',
+                          null,
+                          w.watchId
+                            ? nameOf(w.watchId)
+                              ? h(Link, { href: `/watch/${encodeURIComponent(w.watchId)}` }, nameOf(w.watchId))
+                              : `${w.watchId} (deleted)`
+                            : 'Drafts (no watch)',
+                        ),
                         h('td', null, tokens(w.calls)),
                         h('td', null, tokens(w.inputTokens)),
                         h('td', null, tokens(w.outputTokens)),

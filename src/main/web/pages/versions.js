@@ -33,7 +33,8 @@ export function actorText(actor) {
 }
 
 // A field's value as text: strings as they are, the rest as JSON (never HTML).
-const shown = (value) => (value === undefined || value === null ? '—' : typeof value === 'string' ? value : JSON.stringify(value));
+const shown = (value) =>
+  value === undefined || value === null ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
 
 function Differences({ id, version }) {
   const one = useLoad(() => get(`/watches/${enc(id)}/versions/${version}`), [id, version]);
@@ -48,7 +49,13 @@ function Differences({ id, version }) {
       'tbody',
       null,
       one.data.differences.map((d) =>
-        h('tr', { key: d.field }, h('th', { scope: 'row' }, d.field), h('td', { class: 'pre before' }, shown(d.before)), h('td', { class: 'pre after' }, shown(d.after))),
+        h(
+          'tr',
+          { key: d.field },
+          h('th', { scope: 'row' }, d.field),
+          h('td', { class: 'pre before' }, shown(d.before)),
+          h('td', { class: 'pre after' }, shown(d.after)),
+        ),
       ),
     ),
   );
@@ -73,12 +80,20 @@ function Version({ id, v, newest, onRestored }) {
         { class: 'watch-main' },
         h('strong', null, `Version ${v.version}: ${CHANGES[v.change] ?? v.change}`),
         v.restoredFrom ? ` from version ${v.restoredFrom}` : null,
-        h('div', { class: 'muted' }, `${when(v.at)} · by ${actorText(v.actor)}${v.changed.length ? ` · ${v.changed.join(', ')}` : ''}`),
+        h(
+          'div',
+          { class: 'muted' },
+          `${when(v.at)} · by ${actorText(v.actor)}${v.changed.length ? ` · ${v.changed.join(', ')}` : ''}`,
+        ),
       ),
       h(Button, { onClick: () => setOpen(!open), 'aria-expanded': open }, open ? 'Hide differences' : 'Differences'),
       newest || v.change === 'deleted'
         ? null
-        : h(Button, { kind: 'primary', busy: restore.busy, onClick: restoreIt, 'aria-label': `Restore version ${v.version}` }, 'Restore'),
+        : h(
+            Button,
+            { kind: 'primary', busy: restore.busy, onClick: restoreIt, 'aria-label': `Restore version ${v.version}` },
+            'Restore',
+          ),
     ),
     h(ErrorMessage, { error: restore.error }),
     open ? h(Differences, { id, version: v.version }) : null,
@@ -89,13 +104,34 @@ export function Versions({ id }) {
   const list = useLoad(() => get(`/watches/${enc(id)}/versions`), [id]);
   return h(
     Page,
-    { title: 'Versions', actions: [h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Back to the watch')] },
-    h('p', null, 'Every change to this watch, newest first. Restoring a version makes it current again as a new version; the others stay.'),
+    {
+      title: 'Versions',
+      actions: [h(Link, { href: `/watch/${enc(id)}`, class: 'button secondary' }, 'Back to the watch')],
+    },
+    h(
+      'p',
+      null,
+      'Every change to this watch, newest first. Restoring a version makes it current again as a new version; the others stay.',
+    ),
     h(ErrorMessage, { error: list.error }),
     !list.data
-      ? list.error ? null : h(Loading)
+      ? list.error
+        ? null
+        : h(Loading)
       : list.data.versions.length === 0
         ? h(Empty, null, h('p', null, 'No versions recorded yet.'))
-        : h('ul', { class: 'plain' }, list.data.versions.map((v, i) => h(Version, { key: v.version, id, v, newest: i === 0 && v.change !== 'deleted', onRestored: () => list.reload() }))),
+        : h(
+            'ul',
+            { class: 'plain' },
+            list.data.versions.map((v, i) =>
+              h(Version, {
+                key: v.version,
+                id,
+                v,
+                newest: i === 0 && v.change !== 'deleted',
+                onRestored: () => list.reload(),
+              }),
+            ),
+          ),
   );
 }

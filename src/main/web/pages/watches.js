@@ -9,12 +9,7 @@ import { Outcome, Strip, failureReason } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { ago, when, whenZoned, duration } from '../lib/time.js';
 import { Button, Empty, ErrorMessage, Loading, Page, explain, useAction, useLoad } from '../lib/ui.js';
-
-/** A watch as PUT takes it: the schema's fields, never the owner. */
-export function editable(watch) {
-  const { owner, ...fields } = watch;
-  return fields;
-}
+import { editable } from '../lib/watchform.js';
 
 function Elapsed({ since }) {
   const [, tick] = useState(0);
@@ -71,12 +66,24 @@ function WatchRow({ watch, runs, onChanged, onRan }) {
         shown
           ? [
               h(Outcome, { outcome: shown.outcome }),
-              h('span', { class: 'meta' }, shown.startedAt ? h('time', { dateTime: shown.startedAt, title: whenZoned(shown.startedAt) }, ago(shown.startedAt)) : null, shown.durationMs !== undefined ? ` · took ${duration(shown.durationMs)}` : ''),
+              h(
+                'span',
+                { class: 'meta' },
+                shown.startedAt
+                  ? h('time', { dateTime: shown.startedAt, title: whenZoned(shown.startedAt) }, ago(shown.startedAt))
+                  : null,
+                shown.durationMs !== undefined ? ` · took ${duration(shown.durationMs)}` : '',
+              ),
               h(Strip, { runs }),
             ]
           : h('span', { class: 'meta' }, 'Not run yet'),
       ),
-      h('p', { class: 'meta' }, describe(watch.schedule, watch.timeZone), next ? ` · next run ${when(next)}` : watch.enabled ? '' : ' · paused'),
+      h(
+        'p',
+        { class: 'meta' },
+        describe(watch.schedule, watch.timeZone),
+        next ? ` · next run ${when(next)}` : watch.enabled ? '' : ' · paused',
+      ),
       failureReason(shown) ? h('p', { class: 'run-reason' }, failureReason(shown)) : null,
       running ? h('p', { role: 'status', class: 'progress' }, 'Running…', h(Elapsed, { since: running })) : null,
       h(ErrorMessage, { error: toggle.error || run.error }),
@@ -98,8 +105,19 @@ function WatchRow({ watch, runs, onChanged, onRan }) {
         pending !== null ? h('span', { class: 'meta', role: 'status' }, 'Saving…') : null,
       ),
       // the visible words begin the accessible name (WCAG 2.5.3), the watch's name follows them
-      h(Button, { busy: run.busy, onClick: runNow }, h(Icon, { name: 'play' }), run.busy ? 'Running…' : 'Run now', h('span', { class: 'visually-hidden' }, `: ${watch.name}`)),
-      h(Link, { href: `/watch/${enc(watch.id)}/edit`, class: 'button secondary', 'aria-label': `Edit ${watch.name}` }, h(Icon, { name: 'pencil' }), 'Edit'),
+      h(
+        Button,
+        { busy: run.busy, onClick: runNow },
+        h(Icon, { name: 'play' }),
+        run.busy ? 'Running…' : 'Run now',
+        h('span', { class: 'visually-hidden' }, `: ${watch.name}`),
+      ),
+      h(
+        Link,
+        { href: `/watch/${enc(watch.id)}/edit`, class: 'button secondary', 'aria-label': `Edit ${watch.name}` },
+        h(Icon, { name: 'pencil' }),
+        'Edit',
+      ),
     ),
   );
 }
@@ -141,7 +159,13 @@ function RunAllReport({ result, names }) {
     'div',
     { class: 'report', role: 'status' },
     h('h2', null, 'Run all finished'),
-    s ? h('p', null, `${s.total} watches: ${s.ran} ran, ${s.skipped} skipped, ${s.failed} failed, ${s.notified} sent alerts.`) : null,
+    s
+      ? h(
+          'p',
+          null,
+          `${s.total} watches: ${s.ran} ran, ${s.skipped} skipped, ${s.failed} failed, ${s.notified} sent alerts.`,
+        )
+      : null,
     h(
       'ul',
       null,
@@ -152,7 +176,11 @@ function RunAllReport({ result, names }) {
           h('strong', null, names[o.watchId] || o.watchId),
           ': ',
           // a run that failed is an error, in the words the history uses
-          o.status === 'ran' && o.result ? h(Outcome, { outcome: o.result.outcome }) : o.status === 'failed' ? h(Outcome, { outcome: 'error' }) : o.status,
+          o.status === 'ran' && o.result
+            ? h(Outcome, { outcome: o.result.outcome })
+            : o.status === 'failed'
+              ? h(Outcome, { outcome: 'error' })
+              : o.status,
           o.error ? ` — ${o.error}` : '',
         ),
       ),
@@ -164,7 +192,11 @@ function RunAllReport({ result, names }) {
 function RecentAlerts({ watches, runs }) {
   const since = Date.now() - ALERT_DAYS * 86400000;
   const alerts = watches
-    .flatMap((w) => (runs[w.id] || []).filter((r) => isAlert(r) && new Date(r.startedAt).getTime() >= since).map((r) => ({ watch: w, run: r })))
+    .flatMap((w) =>
+      (runs[w.id] || [])
+        .filter((r) => isAlert(r) && new Date(r.startedAt).getTime() >= since)
+        .map((r) => ({ watch: w, run: r })),
+    )
     .sort((a, b) => new Date(b.run.startedAt) - new Date(a.run.startedAt));
   return h(
     'section',
@@ -174,16 +206,18 @@ function RecentAlerts({ watches, runs }) {
       ? h(
           'ul',
           { class: 'alerts' },
-          alerts.slice(0, 6).map(({ watch, run }) =>
-            h(
-              'li',
-              { key: `${watch.id}-${run.runId || run.startedAt}` },
-              h(Outcome, { outcome: run.outcome }),
-              h(Link, { href: `/watch/${enc(watch.id)}`, class: 'alert-watch' }, watch.name),
-              h('time', { dateTime: run.startedAt, title: whenZoned(run.startedAt) }, ago(run.startedAt)),
-              run.summary ? h('span', { class: 'line' }, run.summary) : null,
+          alerts
+            .slice(0, 6)
+            .map(({ watch, run }) =>
+              h(
+                'li',
+                { key: `${watch.id}-${run.runId || run.startedAt}` },
+                h(Outcome, { outcome: run.outcome }),
+                h(Link, { href: `/watch/${enc(watch.id)}`, class: 'alert-watch' }, watch.name),
+                h('time', { dateTime: run.startedAt, title: whenZoned(run.startedAt) }, ago(run.startedAt)),
+                run.summary ? h('span', { class: 'line' }, run.summary) : null,
+              ),
             ),
-          ),
         )
       : h('p', { class: 'meta' }, `No alert in the last ${ALERT_DAYS} days.`),
   );
@@ -233,7 +267,8 @@ export function WatchList() {
         setReport(result);
         result.outcomes.forEach((o) => o.result && ran(o.watchId, o.result));
       } catch (e) {
-        if (e.status === 409) throw new Error('A run-all is already in progress. Its results will show in each watch’s history.');
+        if (e.status === 409)
+          throw new Error('A run-all is already in progress. Its results will show in each watch’s history.');
         throw e;
       } finally {
         setProgress(null);
@@ -243,7 +278,13 @@ export function WatchList() {
   const q = query.trim().toLowerCase();
   // failing watches first, the others in the service's order
   const shown = (watches || [])
-    .filter((w) => !q || w.name.toLowerCase().includes(q) || w.condition.toLowerCase().includes(q) || w.id.toLowerCase().includes(q))
+    .filter(
+      (w) =>
+        !q ||
+        w.name.toLowerCase().includes(q) ||
+        w.condition.toLowerCase().includes(q) ||
+        w.id.toLowerCase().includes(q),
+    )
     .map((w, i) => [w, i])
     .sort(([a, i], [b, j]) => failing(runs[b.id]) - failing(runs[a.id]) || i - j)
     .map(([w]) => w);
@@ -254,7 +295,12 @@ export function WatchList() {
       actions: [
         h(Link, { href: '/new-watch', class: 'button primary' }, h(Icon, { name: 'plus' }), 'New watch'),
         h(Link, { href: '/assist', class: 'button secondary' }, h(Icon, { name: 'sparkle' }), 'Draft with AI'),
-        h(Button, { busy: all.busy, onClick: startAll, disabled: !watches?.length }, h(Icon, { name: 'repeat' }), all.busy ? 'Running all…' : 'Run all'),
+        h(
+          Button,
+          { busy: all.busy, onClick: startAll, disabled: !watches?.length },
+          h(Icon, { name: 'repeat' }),
+          all.busy ? 'Running all…' : 'Run all',
+        ),
       ],
     },
     progress
@@ -275,7 +321,14 @@ export function WatchList() {
             Empty,
             null,
             h('p', null, 'You have no watches yet.'),
-            h('p', null, h(Link, { href: '/assist' }, 'Describe what to watch'), ' and let the assistant draft it, or ', h(Link, { href: '/new-watch' }, 'write one yourself'), '.'),
+            h(
+              'p',
+              null,
+              h(Link, { href: '/assist' }, 'Describe what to watch'),
+              ' and let the assistant draft it, or ',
+              h(Link, { href: '/new-watch' }, 'write one yourself'),
+              '.',
+            ),
           )
         : watches
           ? [
@@ -289,7 +342,12 @@ export function WatchList() {
                   'div',
                   { class: 'search', role: 'search' },
                   h('label', { for: 'watch-search' }, 'Search watches'),
-                  h('input', { id: 'watch-search', type: 'search', value: query, onInput: (e) => setQuery(e.target.value) }),
+                  h('input', {
+                    id: 'watch-search',
+                    type: 'search',
+                    value: query,
+                    onInput: (e) => setQuery(e.target.value),
+                  }),
                 ),
                 shown.length
                   ? h(
@@ -301,7 +359,8 @@ export function WatchList() {
                           watch: w,
                           runs: runs[w.id],
                           onRan: (result) => ran(w.id, result),
-                          onChanged: (changed) => setWatches((ws) => ws.map((x) => (x.id === changed.id ? changed : x))),
+                          onChanged: (changed) =>
+                            setWatches((ws) => ws.map((x) => (x.id === changed.id ? changed : x))),
                         }),
                       ),
                     )

@@ -69,17 +69,8 @@ public class ClusterIT {
   /** {@code extra}: settings every node gets besides the fakes'. */
   private LocalCluster startCluster(String name, Map<String, String> extra) throws Exception {
     upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 3);
-    Map<String, String> env =
-        new HashMap<>(
-            Map.of(
-                "FETCH_ALLOW_PRIVATE_NETWORKS",
-                "true",
-                "MODEL_BASE_URL",
-                upstream.base() + "/v1",
-                "MODEL_API_KEYS",
-                "sk-cluster-test-0001",
-                "QUOTA_MIN_INTERVAL", // schedules of every minute
-                "1m"));
+    Map<String, String> env = new HashMap<>(upstream.serviceEnv("sk-cluster-test-0001"));
+    env.put("QUOTA_MIN_INTERVAL", "1m"); // schedules of every minute
     env.putAll(extra);
     cluster = new LocalCluster(name, env);
     cluster

@@ -135,7 +135,7 @@ public final class RunHistory {
     Map<String, JournalReads.Range> ranges = await(journal.ranges(span));
     String type = WatchEntity.TYPE_KEY.name() + "|";
     int page = Math.max(16, Math.min(PAGE, MERGE_BUDGET / Math.max(1, ranges.size())));
-    List<WatchRuns> watches = new ArrayList<>(ranges.size());
+    List<WatchRunReader> watches = new ArrayList<>(ranges.size());
     ranges.forEach(
         (persistenceId, range) -> {
           String entityId = persistenceId.substring(type.length());
@@ -143,7 +143,8 @@ public final class RunHistory {
           // (tests')
           if (entityId.indexOf(':') > 0)
             watches.add(
-                new WatchRuns(journal, entityId, range, upTo, newestFirst, page, filter, after));
+                new WatchRunReader(
+                    journal, entityId, range, upTo, newestFirst, page, filter, after));
         });
     return new Past(upTo, new Merge(watches, newestFirst));
   }
@@ -158,18 +159,18 @@ public final class RunHistory {
    * open at once, where this reads each watch's next page only when its runs are taken.
    */
   private static final class Merge implements Iterator<Run> {
-    private final PriorityQueue<WatchRuns> heads;
+    private final PriorityQueue<WatchRunReader> heads;
 
-    Merge(List<WatchRuns> watches, boolean newestFirst) {
-      Comparator<WatchRuns> byNext = Comparator.comparing(WatchRuns::peek, Cursor.ORDER);
+    Merge(List<WatchRunReader> watches, boolean newestFirst) {
+      Comparator<WatchRunReader> byNext = Comparator.comparing(WatchRunReader::peek, Cursor.ORDER);
       heads =
           new PriorityQueue<>(
               Math.max(1, watches.size()), newestFirst ? byNext.reversed() : byNext);
       for (int i = 0; i < watches.size(); i += FIRST_PAGES_AT_ONCE) {
-        List<WatchRuns> batch =
+        List<WatchRunReader> batch =
             watches.subList(i, Math.min(watches.size(), i + FIRST_PAGES_AT_ONCE));
-        batch.forEach(WatchRuns::load);
-        for (WatchRuns w : batch) if (w.peek() != null) heads.add(w);
+        batch.forEach(WatchRunReader::load);
+        for (WatchRunReader w : batch) if (w.peek() != null) heads.add(w);
       }
     }
 
@@ -180,7 +181,7 @@ public final class RunHistory {
 
     @Override
     public Run next() {
-      WatchRuns head = heads.poll();
+      WatchRunReader head = heads.poll();
       if (head == null) throw new NoSuchElementException();
       Run run = head.poll();
       if (head.peek() != null) heads.add(head);

@@ -4,8 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.TestWatches;
 import io.periscope.watch.WatchEntity;
-import io.periscope.watch.WatchEntityTest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -82,7 +82,7 @@ public class AccountEntityTest {
                     get.replyTo()
                         .tell(
                             existing.contains(id)
-                                ? StatusReply.success(WatchEntityTest.watch(id, null))
+                                ? StatusReply.success(TestWatches.acme(id, null))
                                 : StatusReply.error("watch not found"));
                   return Behaviors.same();
                 }));

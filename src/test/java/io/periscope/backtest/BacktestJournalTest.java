@@ -11,8 +11,7 @@ import io.periscope.run.RunAllJob;
 import io.periscope.testing.JobsInFlight;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
-import io.periscope.watch.Watch;
-import io.periscope.watch.WatchSource;
+import io.periscope.testing.TestWatches;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,21 +42,6 @@ public class BacktestJournalTest {
   @Category(NeedsPostgres.class)
   public void jobsSurviveARestartOnPostgres() throws Exception {
     jobsSurviveARestart(TestJournals.postgres());
-  }
-
-  private static Watch candidate(String owner) {
-    return new Watch(
-        "acme",
-        owner,
-        "Acme",
-        List.of(new WatchSource(WatchSource.RSS, "https://example.org/feed", "official", null)),
-        "0 0 1 1 *",
-        "Acme announces a launch date",
-        List.of(),
-        0.8,
-        null,
-        true,
-        "UTC");
   }
 
   private static Backtest.Replay replay(String runId, String recorded, String candidate) {
@@ -192,7 +176,9 @@ public class BacktestJournalTest {
   private static StatusReply<BacktestJob> start(
       ActorTestKit kit, ActorRef<BacktestEntity.Command> entity, String owner) {
     TestProbe<StatusReply<BacktestJob>> started = kit.createTestProbe();
-    entity.tell(new BacktestEntity.StartBacktest(candidate(owner), 20, started.ref()));
+    entity.tell(
+        new BacktestEntity.StartBacktest(
+            TestWatches.onSources(owner, "acme", TestWatches.OFFICIAL_FEED), 20, started.ref()));
     return started.receiveMessage(Duration.ofSeconds(10));
   }
 

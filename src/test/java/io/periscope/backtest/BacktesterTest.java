@@ -19,13 +19,14 @@ import io.periscope.llm.UsageRecorder;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.FakeJudge;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
-import io.periscope.watch.WatchSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -115,27 +116,16 @@ public class BacktesterTest {
   }
 
   private static Watch watch(String id) {
-    return new Watch(
-        id,
-        "alice",
-        id,
-        List.of(new WatchSource(WatchSource.RSS, "https://example.org/feed", "official", null)),
-        "0 0 1 1 *",
-        "Acme announces a launch date",
-        List.of(),
-        0.8,
-        null,
-        true,
-        "UTC");
+    return TestWatches.onSources("alice", id, TestWatches.OFFICIAL_FEED);
   }
 
   /** A watch whose runs record {@code records} in turn, run once for each. */
   private static RunPages history(String id, List<RunRecord> records) {
     AtomicInteger next = new AtomicInteger();
-    RunPipeline recording =
-        (watch, memory, trigger, at) ->
-            CompletableFuture.completedFuture(
-                new RunPipeline.Outcome(records.get(next.getAndIncrement()), List.of()));
+    FakePipeline recording =
+        new FakePipeline()
+            .answers(
+                call -> new RunPipeline.Outcome(records.get(next.getAndIncrement()), List.of()));
     ActorRef<WatchEntity.Command> entity =
         testKit.spawn(
             WatchEntity.create(WatchEntity.entityId("alice", id), recording, Clock.systemUTC()));

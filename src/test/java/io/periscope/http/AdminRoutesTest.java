@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.testing.ApiClient;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
@@ -294,7 +295,7 @@ public class AdminRoutesTest {
   // -----------------------------------------------------------------------------------------------
 
   static JsonNode error(HttpResponse<String> r, int status) throws Exception {
-    return HttpApiTest.error(r, status);
+    return ApiClient.error(r, status);
   }
 
   static HttpResponse<String> add(String pool, String key, String token) throws Exception {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.testing.ApiClient;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
@@ -207,7 +208,7 @@ public class AssistRoutesTest {
   }
 
   static JsonNode error(HttpResponse<String> r, int status) throws Exception {
-    return HttpApiTest.error(r, status);
+    return ApiClient.error(r, status);
   }
 
   static String userPrompt(JsonNode request) {

@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
@@ -109,7 +110,7 @@ public class ChannelRoutesTest {
     refused(service.call("POST", "/watches", alice, watch("tg-2", "telegram:-100123")), 0);
     json(
         service.call("POST", "/watches", root, watch("tg-3", "telegram", "telegram:-100123")), 201);
-    HttpApiTest.error(
+    ApiClient.error(
         service.call("PUT", "/admin/telegram-chats/default", alice, "{\"everyone\": true}"), 403);
 
     JsonNode opened =
@@ -126,11 +127,11 @@ public class ChannelRoutesTest {
     assertEquals(2, chats.get("chats").size());
 
     json(service.call("DELETE", "/admin/telegram-chats/default", root, null), 204);
-    HttpApiTest.error(service.call("DELETE", "/admin/telegram-chats/default", root, null), 404);
+    ApiClient.error(service.call("DELETE", "/admin/telegram-chats/default", root, null), 404);
     refused(service.call("PUT", "/watches/tg-4", alice, watch("tg-4", "telegram")), 0);
-    HttpApiTest.error(
+    ApiClient.error(
         service.call("PUT", "/admin/telegram-chats/not-a-chat", root, "{\"everyone\": true}"), 404);
-    HttpApiTest.error(service.call("PUT", "/admin/telegram-chats/-1", root, "{}"), 400);
+    ApiClient.error(service.call("PUT", "/admin/telegram-chats/-1", root, "{}"), 400);
   }
 
   @Test
@@ -166,7 +167,7 @@ public class ChannelRoutesTest {
         listed.get("addresses").toString());
     json(service.call("POST", "/watches", carol, watch("mail-2", "email:team@example.org")), 201);
     refused(service.call("POST", "/watches", alice, watch("mail-3", "email:team@example.org")), 0);
-    HttpApiTest.error(
+    ApiClient.error(
         service.call(
             "POST", "/auth/confirm-email-channel", null, "{\"token\": \"" + mail.token() + "\"}"),
         400);
@@ -243,7 +244,7 @@ public class ChannelRoutesTest {
             .asText();
     assertFalse(rotated.equals(secret));
     json(service.call("DELETE", "/channels/webhook-secret", erin, null), 204);
-    HttpApiTest.error(service.call("DELETE", "/channels/webhook-secret", erin, null), 404);
+    ApiClient.error(service.call("DELETE", "/channels/webhook-secret", erin, null), 404);
     assertFalse(
         json(service.call("GET", "/channels/webhook-secret", erin, null), 200)
             .get("exists")
@@ -416,8 +417,8 @@ public class ChannelRoutesTest {
       JsonNode forWatch = Json.parse(up.takeRequest(5, TimeUnit.SECONDS).getBody().readByteArray());
       assertEquals("gina-1", forWatch.get("watchId").asText());
       assertEquals("Acme", forWatch.get("watchName").asText());
-      HttpApiTest.error(service.call("POST", "/watches/gina-1/channels/test", bob, null), 404);
-      HttpApiTest.error(service.call("POST", "/watches/none/channels/test", bob, null), 404);
+      ApiClient.error(service.call("POST", "/watches/gina-1/channels/test", bob, null), 404);
+      ApiClient.error(service.call("POST", "/watches/none/channels/test", bob, null), 404);
     }
   }
 

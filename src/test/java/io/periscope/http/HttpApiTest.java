@@ -1,5 +1,6 @@
 package io.periscope.http;
 
+import static io.periscope.testing.ApiClient.error;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
@@ -57,16 +58,6 @@ public class HttpApiTest {
   static HttpResponse<String> call(String method, String path, String token, String body)
       throws Exception {
     return service.send(method, path, token, body, Map.of());
-  }
-
-  static JsonNode error(HttpResponse<String> r, int status) throws Exception {
-    assertEquals(r.body(), status, r.statusCode());
-    assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
-    JsonNode body = Json.MAPPER.readTree(r.body());
-    assertTrue(
-        "an error message: " + r.body(),
-        body.path("error").isTextual() && !body.get("error").asText().isEmpty());
-    return body;
   }
 
   @Test

@@ -1,6 +1,6 @@
 package io.periscope.http;
 
-import static io.periscope.http.HttpApiTest.error;
+import static io.periscope.testing.ApiClient.error;
 import static io.periscope.testing.InProcessService.json;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;

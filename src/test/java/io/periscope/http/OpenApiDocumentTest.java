@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
+import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
@@ -362,7 +363,7 @@ public class OpenApiDocumentTest {
 
   @Test
   public void theDocumentIsServedToSignedInCallersOnly() throws Exception {
-    HttpApiTest.error(service.call("GET", "/openapi.json", null, null), 401);
+    ApiClient.error(service.call("GET", "/openapi.json", null, null), 401);
     HttpResponse<String> served = service.call("GET", "/openapi.json", alice, null);
     assertEquals(200, served.statusCode());
     assertEquals("application/json", served.headers().firstValue("Content-Type").orElse(""));

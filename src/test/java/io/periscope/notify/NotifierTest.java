@@ -1,6 +1,6 @@
 package io.periscope.notify;
 
-import static io.periscope.notify.TelegramSenderTest.await;
+import static io.periscope.testing.Waits.await;
 import static java.util.concurrent.CompletableFuture.completedFuture;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

@@ -1,5 +1,6 @@
 package io.periscope.notify;
 
+import static io.periscope.testing.Waits.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -8,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
@@ -40,10 +40,6 @@ public class TelegramSenderTest {
 
   static TelegramSettings settings(MockWebServer server, String chat, String adminChat) {
     return new TelegramSettings(server.url("/").toString(), TOKEN, chat, adminChat);
-  }
-
-  static <T> T await(CompletionStage<T> stage) throws Exception {
-    return stage.toCompletableFuture().get(40, TimeUnit.SECONDS);
   }
 
   private JsonNode body(RecordedRequest request) throws Exception {

@@ -8,6 +8,7 @@ import io.periscope.entity.Asks;
 import io.periscope.notify.RepeatedAlerts;
 import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecord;
@@ -20,7 +21,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
@@ -39,58 +39,58 @@ public class EntityRunAllTest {
   private final Asks asks = new Asks(testKit.system(), Duration.ofSeconds(5));
   private final String owner = "o-" + UUID.randomUUID();
 
+  private final AtomicInteger running = new AtomicInteger();
+  private final AtomicInteger mostAtOnce = new AtomicInteger();
+
   /**
-   * A pipeline whose runs take a moment, that counts how many overlap and fails the watch named
-   * "broken".
+   * Runs that take a moment, counted as they overlap; the watch named "broken" fails, and the one
+   * named "crashes-its-entity" stops its entity mid-run.
    */
-  static final class CountingPipeline implements RunPipeline {
-    final AtomicInteger running = new AtomicInteger();
-    final AtomicInteger mostAtOnce = new AtomicInteger();
+  private final FakePipeline pipeline =
+      new FakePipeline()
+          .runs(
+              call -> {
+                Watch watch = call.watch();
+                // a stand-in for anything that stops the entity mid-run: it fails on a null outcome
+                if (watch.id().equals("crashes-its-entity"))
+                  return CompletableFuture.completedFuture(null);
+                mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+                return CompletableFuture.supplyAsync(
+                    () -> {
+                      running.decrementAndGet();
+                      if (watch.id().equals("broken")) throw new IllegalStateException("boom");
+                      return new RunPipeline.Outcome(
+                          record(call.trigger(), watch.id().equals("notifies") ? 2 : 0), List.of());
+                    },
+                    CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS));
+              });
 
-    @Override
-    public CompletionStage<Outcome> run(
-        Watch watch, Memory memory, String trigger, Instant startedAt) {
-      // a stand-in for anything that stops the entity mid-run: it fails on a null outcome
-      if (watch.id().equals("crashes-its-entity")) return CompletableFuture.completedFuture(null);
-      mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
-      return CompletableFuture.supplyAsync(
-          () -> {
-            running.decrementAndGet();
-            if (watch.id().equals("broken")) throw new IllegalStateException("boom");
-            return new Outcome(record(trigger, watch.id().equals("notifies") ? 2 : 0), List.of());
-          },
-          CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS));
-    }
-
-    static RunRecord record(String trigger, int notified) {
-      return new RunRecord(
-          RunRecords.newRunId(),
-          trigger,
-          Instant.now(),
-          100,
-          RunRecord.NO_MATCH,
-          null,
-          null,
-          List.of(),
-          null,
-          List.of(),
-          3,
-          1,
-          new RunRecord.Collection(1, 3, 1, 0),
-          List.of(),
-          null,
-          List.of(),
-          notified,
-          new RunRecord.Trimmed(0, 0),
-          null,
-          0,
-          null,
-          null,
-          null);
-    }
+  static RunRecord record(String trigger, int notified) {
+    return new RunRecord(
+        RunRecords.newRunId(),
+        trigger,
+        Instant.now(),
+        100,
+        RunRecord.NO_MATCH,
+        null,
+        null,
+        List.of(),
+        null,
+        List.of(),
+        3,
+        1,
+        new RunRecord.Collection(1, 3, 1, 0),
+        List.of(),
+        null,
+        List.of(),
+        notified,
+        new RunRecord.Trimmed(0, 0),
+        null,
+        0,
+        null,
+        null,
+        null);
   }
-
-  private final CountingPipeline pipeline = new CountingPipeline();
 
   private LocalEntities entities;
 
@@ -152,7 +152,7 @@ public class EntityRunAllTest {
     assertEquals(RunRecord.TRIGGER_RUN_ALL, result.outcomes().get(0).record().trigger());
     // a crashed run is still recorded by its entity, as an error
     assertEquals(RunRecord.ERROR, result.outcomes().get(3).record().outcome());
-    assertEquals(1, pipeline.mostAtOnce.get());
+    assertEquals(1, mostAtOnce.get());
   }
 
   @Test
@@ -197,7 +197,7 @@ public class EntityRunAllTest {
     String[] ids = {"w1", "w2", "w3", "w4", "w5", "w6"};
     RunAllResult result = runAll(runAllOver(3, ids), ids);
     assertEquals(6, result.summary().ran());
-    assertEquals(3, pipeline.mostAtOnce.get());
+    assertEquals(3, mostAtOnce.get());
     assertEquals(
         List.of(ids), result.outcomes().stream().map(RunAllResult.WatchOutcome::watchId).toList());
   }

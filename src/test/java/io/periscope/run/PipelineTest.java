@@ -46,6 +46,7 @@ import io.periscope.testing.FakePushService;
 import io.periscope.testing.LoggedAlerts;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import io.periscope.trust.TrustRule;
 import io.periscope.trust.TrustRules;
 import io.periscope.watch.RunPipeline;
@@ -736,20 +737,11 @@ public class PipelineTest {
   public void aFailingSourceIsASourceErrorAndTheRunGoesOn() throws Exception {
     verdict.set(answer(false, 0.1));
     Watch twoSources =
-        new Watch(
-            "acme",
+        TestWatches.onSources(
             "alice",
-            "Acme",
-            List.of(
-                new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null),
-                new WatchSource(WatchSource.RSS, url("/missing.xml"), null, null)),
-            "0 0 1 1 *",
-            "c",
-            List.of(),
-            0.8,
-            null,
-            true,
-            "UTC");
+            "acme",
+            new WatchSource(WatchSource.RSS, url("/feed.xml"), null, null),
+            new WatchSource(WatchSource.RSS, url("/missing.xml"), null, null));
     RunRecord r = run(twoSources, Set.of()).record();
     assertEquals(RunRecord.NO_MATCH, r.outcome());
     assertEquals(2, r.collected());

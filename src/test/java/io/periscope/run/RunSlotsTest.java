@@ -3,6 +3,7 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.testing.FakePipeline;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
@@ -11,10 +12,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.Test;
 
 /**
@@ -22,26 +21,15 @@ import org.junit.Test;
  * frees its slot.
  */
 public class RunSlotsTest {
-  /** Runs the test finishes by hand, remembering which watch each one was. */
-  private final List<String> started = new CopyOnWriteArrayList<>();
+  /** Runs the test finishes by hand: {@code pipeline.heldRuns}. */
+  private final FakePipeline pipeline = new FakePipeline().holdRuns();
 
-  private final List<String> owners = new CopyOnWriteArrayList<>();
+  private final RunSlots slots = new RunSlots(pipeline, 2, Runnable::run);
 
-  private final List<CompletableFuture<RunPipeline.Outcome>> inFlight =
-      new CopyOnWriteArrayList<>();
-  private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
-  private final RunSlots slots =
-      new RunSlots(
-          (watch, seen, trigger, at) -> {
-            started.add(watch.id());
-            owners.add(watch.owner());
-            startedAt.add(at);
-            CompletableFuture<RunPipeline.Outcome> run = new CompletableFuture<>();
-            inFlight.add(run);
-            return run;
-          },
-          2,
-          Runnable::run);
+  /** The watches whose runs {@code on} started, in order. */
+  private static List<String> started(FakePipeline on) {
+    return on.calls.stream().map(call -> call.watch().id()).toList();
+  }
 
   private static Watch watch(String id) {
     return watch("alice", id);
@@ -63,32 +51,7 @@ public class RunSlotsTest {
   }
 
   private static RunPipeline.Outcome outcome() {
-    return new RunPipeline.Outcome(
-        new RunRecord(
-            UUID.randomUUID().toString(),
-            RunRecord.TRIGGER_SCHEDULE,
-            Instant.now(),
-            1,
-            RunRecord.NOTHING_NEW,
-            null,
-            null,
-            List.of(),
-            null,
-            List.of(),
-            0,
-            0,
-            new RunRecord.Collection(0, 0, 0, 0),
-            List.of(),
-            null,
-            List.of(),
-            0,
-            new RunRecord.Trimmed(0, 0),
-            null,
-            0,
-            null,
-            null,
-            null),
-        List.of());
+    return FakePipeline.answer(RunRecord.NOTHING_NEW);
   }
 
   private CompletionStage<RunPipeline.Outcome> run(String id) {
@@ -121,66 +84,49 @@ public class RunSlotsTest {
     run("bob", "b0");
     run("bob", "b1");
     assertEquals(List.of("alice:a0", "alice:a1"), startedByOwner());
-    inFlight.get(0).complete(outcome());
-    inFlight.get(1).complete(outcome());
+    pipeline.heldRuns.get(0).complete(outcome());
+    pipeline.heldRuns.get(1).complete(outcome());
     assertEquals(
         "bob's first run takes the second slot freed",
         List.of("alice:a0", "alice:a1", "alice:a2", "bob:b0"),
         startedByOwner());
-    inFlight.get(2).complete(outcome());
-    inFlight.get(3).complete(outcome());
+    pipeline.heldRuns.get(2).complete(outcome());
+    pipeline.heldRuns.get(3).complete(outcome());
     assertEquals(
         List.of("alice:a0", "alice:a1", "alice:a2", "bob:b0", "alice:a3", "bob:b1"),
         startedByOwner());
-    inFlight.get(4).complete(outcome());
-    inFlight.get(5).complete(outcome());
+    pipeline.heldRuns.get(4).complete(outcome());
+    pipeline.heldRuns.get(5).complete(outcome());
     assertEquals("alice's go on once bob has none", "alice:a5", startedByOwner().get(7));
   }
 
   private List<String> startedByOwner() {
-    List<String> named = new java.util.ArrayList<>();
-    for (int i = 0; i < started.size(); i++) named.add(owners.get(i) + ":" + started.get(i));
-    return named;
+    return pipeline.calls.stream()
+        .map(call -> call.watch().owner() + ":" + call.watch().id())
+        .toList();
   }
 
   @Test
   public void aRunPastItsDeadlineEndsAsAnErrorAndFreesItsSlot() throws Exception {
-    List<String> crashed = new CopyOnWriteArrayList<>();
-    RunSlots timed =
-        new RunSlots(
-            new RunPipeline() {
-              @Override
-              public CompletionStage<Outcome> run(
-                  Watch watch, Memory memory, String trigger, Instant at) {
-                started.add(watch.id());
-                return new CompletableFuture<>(); // never ends
-              }
-
-              @Override
-              public void runCrashed(Watch watch, RunRecord record) {
-                crashed.add(watch.id() + ": " + record.error());
-              }
-            },
-            1,
-            java.time.Duration.ofSeconds(1),
-            Runnable::run);
+    FakePipeline endless = new FakePipeline().runs(call -> new CompletableFuture<>());
+    RunSlots timed = new RunSlots(endless, 1, java.time.Duration.ofSeconds(1), Runnable::run);
     long began = System.nanoTime();
     CompletableFuture<RunPipeline.Outcome> a = run(timed, "alice", "a").toCompletableFuture();
     CompletableFuture<RunPipeline.Outcome> b = run(timed, "alice", "b").toCompletableFuture();
-    assertEquals(List.of("a"), started);
+    assertEquals(List.of("a"), started(endless));
     RunRecord record = a.get(10, java.util.concurrent.TimeUnit.SECONDS).record();
     assertEquals(RunRecord.ERROR, record.outcome());
     assertEquals(
         "the run's deadline of 1s (RUN_DEADLINE) passed; the run was ended", record.error());
     assertTrue(a.join().newlySeen().isEmpty());
-    assertEquals("the slot went to the next run", List.of("a", "b"), started);
+    assertEquals("the slot went to the next run", List.of("a", "b"), started(endless));
     b.get(10, java.util.concurrent.TimeUnit.SECONDS);
     assertTrue(System.nanoTime() - began < java.time.Duration.ofSeconds(5).toNanos());
     assertEquals(
         List.of(
             "a: the run's deadline of 1s (RUN_DEADLINE) passed; the run was ended",
             "b: the run's deadline of 1s (RUN_DEADLINE) passed; the run was ended"),
-        crashed);
+        endless.crashes.stream().map(c -> c.watch().id() + ": " + c.record().error()).toList());
   }
 
   @Test
@@ -189,9 +135,10 @@ public class RunSlotsTest {
     run("a");
     run("b");
     run("c", asked);
-    inFlight.get(0).complete(outcome());
-    assertEquals(List.of("a", "b", "c"), started);
-    assertEquals("its record counts the wait in its duration", asked, startedAt.get(2));
+    pipeline.heldRuns.get(0).complete(outcome());
+    assertEquals(List.of("a", "b", "c"), started(pipeline));
+    assertEquals(
+        "its record counts the wait in its duration", asked, pipeline.calls.get(2).startedAt());
   }
 
   @Test
@@ -200,19 +147,20 @@ public class RunSlotsTest {
     run("b");
     CompletableFuture<RunPipeline.Outcome> c = run("c").toCompletableFuture();
     run("d");
-    assertEquals(List.of("a", "b"), started);
+    assertEquals(List.of("a", "b"), started(pipeline));
     RunPipeline.Outcome done = outcome();
-    inFlight.get(0).complete(done);
+    pipeline.heldRuns.get(0).complete(done);
     assertEquals(done, a.join());
-    assertEquals(List.of("a", "b", "c"), started);
-    inFlight.get(1).completeExceptionally(new IllegalStateException("boom"));
-    assertEquals("a failed run frees its slot too", List.of("a", "b", "c", "d"), started);
-    inFlight.get(2).complete(outcome());
-    inFlight.get(3).complete(outcome());
+    assertEquals(List.of("a", "b", "c"), started(pipeline));
+    pipeline.heldRuns.get(1).completeExceptionally(new IllegalStateException("boom"));
+    assertEquals("a failed run frees its slot too", List.of("a", "b", "c", "d"), started(pipeline));
+    pipeline.heldRuns.get(2).complete(outcome());
+    pipeline.heldRuns.get(3).complete(outcome());
     assertTrue(c.isDone());
     run("e");
     run("f");
     run("g");
-    assertEquals("two slots free again, no more", List.of("a", "b", "c", "d", "e", "f"), started);
+    assertEquals(
+        "two slots free again, no more", List.of("a", "b", "c", "d", "e", "f"), started(pipeline));
   }
 }

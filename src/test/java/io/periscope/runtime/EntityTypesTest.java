@@ -7,9 +7,9 @@ import static org.junit.Assert.assertTrue;
 import io.periscope.metrics.Metrics;
 import io.periscope.run.RunAllResult;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
-import io.periscope.watch.RunPipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -66,10 +66,8 @@ public class EntityTypesTest {
     ActorTestKit testKit = ActorTestKit.create(EntityTestKits.config());
     try {
       LocalEntities entities = new LocalEntities(testKit.system());
-      RunPipeline noRuns =
-          (watch, seen, trigger, startedAt) -> CompletableFuture.failedFuture(new AssertionError());
       entities.start(
-          noRuns,
+          FakePipeline.noRuns(),
           (owner, watchIds, progress) -> CompletableFuture.completedFuture((RunAllResult) null),
           (candidate, runs, progress) -> new CompletableFuture<>(),
           Clock.systemUTC());

@@ -1,5 +1,8 @@
 package io.periscope.testing;
 
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import java.io.IOException;
@@ -55,5 +58,18 @@ public final class ApiClient {
 
   public static JsonNode json(HttpResponse<String> r) throws IOException {
     return Json.MAPPER.readTree(r.body());
+  }
+
+  /**
+   * The body of {@code r}, which must be an error answer with {@code status}: JSON that says why.
+   */
+  public static JsonNode error(HttpResponse<String> r, int status) throws IOException {
+    assertEquals(r.body(), status, r.statusCode());
+    assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+    JsonNode body = json(r);
+    assertTrue(
+        "an error message: " + r.body(),
+        body.path("error").isTextual() && !body.get("error").asText().isEmpty());
+    return body;
   }
 }

@@ -18,7 +18,9 @@ import io.periscope.notify.WebhookSecrets;
 import io.periscope.notify.WebhookSender;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.LoggedAlerts;
+import io.periscope.testing.TestWatches;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import okhttp3.OkHttpClient;
@@ -93,42 +94,36 @@ public class OwnerNoticesTest {
     receiver.shutdown();
   }
 
+  /** How the next runs end: an error, nothing new, or an alert. */
+  private volatile String next = RunRecord.ERROR;
+
+  /** The owner notices the runs sent. */
+  private final List<Alert> notices = new CopyOnWriteArrayList<>();
+
   /**
-   * Runs that end as {@link #next} says: an error, nothing new, or an alert; alerts are delivered
-   * by {@link #alerts}, notices by the real notifier to the loopback receiver.
+   * Runs that end as {@link #next} says, alerts to the hook answered {@code alertAnswer} (delivered
+   * when null), and notices delivered by the real notifier to the loopback receiver.
    */
-  class Runs implements RunPipeline {
-    volatile String next = RunRecord.ERROR;
-    volatile Delivery alertAnswer;
-    final List<Alert> notices = new CopyOnWriteArrayList<>();
-
-    @Override
-    public CompletionStage<Outcome> run(
-        Watch watch, Memory memory, String trigger, Instant startedAt) {
-      if (next.equals(RunRecord.ERROR))
-        return CompletableFuture.completedFuture(
-            new Outcome(
-                RunRecords.error(trigger, startedAt, "every source failed: HTTP 404"), List.of()));
-      RunRecord record = WatchRunsTest.record(next);
-      if (!next.equals(RunRecord.ALERT))
-        return CompletableFuture.completedFuture(new Outcome(record, List.of()));
-      return CompletableFuture.completedFuture(
-          new Outcome(
-              record,
-              List.of("item-" + UUID.randomUUID()),
-              new PendingAlert(List.of(hook), WatchRunsTest.alertOf(record, Instant.now())),
-              Map.of()));
-    }
-
-    @Override
-    public CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
-      if (alert.operational()) {
-        notices.add(alert);
-        return notifier.send(List.of(channel), alert);
-      }
-      return CompletableFuture.completedFuture(
-          List.of(alertAnswer != null ? alertAnswer : Delivery.delivered(channel)));
-    }
+  private FakePipeline runs(Delivery alertAnswer) {
+    return new FakePipeline()
+        .answers(
+            call ->
+                next.equals(RunRecord.ERROR)
+                    ? new RunPipeline.Outcome(
+                        RunRecords.error(
+                            call.trigger(), call.startedAt(), "every source failed: HTTP 404"),
+                        List.of())
+                    : next.equals(RunRecord.ALERT)
+                        ? FakePipeline.alerting(List.of(hook), Instant.now())
+                        : FakePipeline.answer(next))
+        .delivers(
+            (channel, alert) -> {
+              if (!alert.operational())
+                return CompletableFuture.completedFuture(
+                    List.of(alertAnswer != null ? alertAnswer : Delivery.delivered(channel)));
+              notices.add(alert);
+              return notifier.send(List.of(channel), alert);
+            });
   }
 
   private ActorRef<WatchEntity.Command> spawn(RunPipeline pipeline) {
@@ -137,31 +132,13 @@ public class OwnerNoticesTest {
 
   private ActorRef<WatchEntity.Command> created(RunPipeline pipeline) {
     ActorRef<WatchEntity.Command> entity = spawn(pipeline);
-    TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
-    Watch acme = WatchEntityTest.watch("Acme launch", null);
-    entity.tell(
-        new WatchEntity.Create(
-            new Watch(
-                acme.id(),
-                acme.owner(),
-                acme.name(),
-                acme.sources(),
-                acme.schedule(),
-                acme.condition(),
-                List.of(hook),
-                acme.threshold(),
-                acme.weakThreshold(),
-                acme.enabled(),
-                acme.timeZone()),
-            null,
-            null,
-            probe.ref()));
-    assertTrue(probe.receiveMessage().isSuccess());
+    TestWatches.create(
+        testKit, entity, TestWatches.acme("Acme launch", null).withChannels(List.of(hook)));
     return entity;
   }
 
   private static RunRecord run(ActorRef<WatchEntity.Command> entity) {
-    return WatchOutboxTest.run(testKit, entity);
+    return TestWatches.run(testKit, entity);
   }
 
   private static RunRecord runById(ActorRef<WatchEntity.Command> entity, String runId) {
@@ -201,7 +178,7 @@ public class OwnerNoticesTest {
 
   @Test
   public void aWatchFailingThreeRunsTellsItsOwnerOnceAndOnceMoreWhenItRecovers() throws Exception {
-    Runs runs = new Runs();
+    FakePipeline runs = runs(null);
     ActorRef<WatchEntity.Command> entity = created(runs);
 
     run(entity);
@@ -226,7 +203,7 @@ public class OwnerNoticesTest {
     run(entity);
     noMoreNotices();
 
-    runs.next = RunRecord.NOTHING_NEW;
+    next = RunRecord.NOTHING_NEW;
     RunRecord good = run(entity);
     JsonNode recovered = nextNotice();
     assertTrue(
@@ -236,12 +213,12 @@ public class OwnerNoticesTest {
         RunRecord.DeliveryRecord.NOTICE_RECOVERED, settledNotice(entity, good.runId()).notice());
     run(entity);
     noMoreNotices();
-    assertEquals(2, runs.notices.size());
+    assertEquals(2, notices.size());
   }
 
   @Test
   public void theStreakAndTheOwnerBeingToldSurviveARestartOfTheWatch() throws Exception {
-    Runs runs = new Runs();
+    FakePipeline runs = runs(null);
     ActorRef<WatchEntity.Command> entity = created(runs);
     run(entity);
     run(entity);
@@ -256,18 +233,17 @@ public class OwnerNoticesTest {
     ActorRef<WatchEntity.Command> third = spawn(runs);
     run(third);
     noMoreNotices();
-    runs.next = RunRecord.NOTHING_NEW;
+    next = RunRecord.NOTHING_NEW;
     run(third);
     assertTrue(nextNotice().get("summary").asText().startsWith("recovered"));
     noMoreNotices();
-    assertEquals("told once that it fails, once that it recovered", 2, runs.notices.size());
+    assertEquals("told once that it fails, once that it recovered", 2, notices.size());
   }
 
   @Test
   public void alertsThatReachNoneOfTheirChannelsAreFailedRunsToo() throws Exception {
-    Runs runs = new Runs();
-    runs.next = RunRecord.ALERT;
-    runs.alertAnswer = Delivery.failed(hook, "HTTP 410");
+    next = RunRecord.ALERT;
+    FakePipeline runs = runs(Delivery.failed(hook, "HTTP 410"));
     ActorRef<WatchEntity.Command> entity = created(runs);
     run(entity);
     run(entity);

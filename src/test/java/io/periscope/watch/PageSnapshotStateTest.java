@@ -5,6 +5,7 @@ import static org.junit.Assert.assertNull;
 
 import io.periscope.source.PageSnapshot;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.TestWatches;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -34,18 +35,7 @@ public class PageSnapshotStateTest {
   }
 
   private static Watch watch(WatchSource... sources) {
-    return new Watch(
-        "acme",
-        "alice",
-        "Acme",
-        List.of(sources),
-        "0 0 1 1 *",
-        "c",
-        List.of(),
-        0.8,
-        null,
-        true,
-        "UTC");
+    return TestWatches.onSources("alice", "acme", sources);
   }
 
   private static RunRecord record() {

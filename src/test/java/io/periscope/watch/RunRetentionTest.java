@@ -10,13 +10,14 @@ import io.periscope.history.RunFilter;
 import io.periscope.history.RunHistory;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -57,15 +58,13 @@ public class RunRetentionTest {
       JournalSchema.create(testKit.system());
       String watchId = "w-" + UUID.randomUUID();
       String entityId = WatchEntity.entityId("alice", watchId);
-      RunPipeline instant =
-          (watch, memory, trigger, at) ->
-              CompletableFuture.completedFuture(
-                  new RunPipeline.Outcome(WatchRunsTest.record(RunRecord.NO_MATCH), List.of()));
+      FakePipeline instant =
+          new FakePipeline().answers(call -> FakePipeline.answer(RunRecord.NO_MATCH));
       ActorRef<WatchEntity.Command> entity =
           testKit.spawn(WatchEntity.create(entityId, instant, Clock.systemUTC()));
       TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
       entity.tell(
-          new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, created.ref()));
+          new WatchEntity.Create(TestWatches.acme("Acme", null), null, null, created.ref()));
       assertTrue(created.receiveMessage(Duration.ofSeconds(10)).isSuccess());
       TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
       String last = null;
@@ -126,7 +125,7 @@ public class RunRetentionTest {
           kept.receiveMessage(Duration.ofSeconds(10)).getValue().versions();
       assertEquals(1, versions.size());
       assertEquals(WatchVersions.CREATED, versions.get(0).change());
-      assertEquals(WatchEntityTest.watch("Acme", null), versions.get(0).watch());
+      assertEquals(TestWatches.acme("Acme", null), versions.get(0).watch());
       // GET /watches/:id/runs pages through the whole kept history, past the runs in memory
       RunPages pages =
           new RunPages(
@@ -168,7 +167,7 @@ public class RunRetentionTest {
       assertEquals(
           List.of(WatchVersions.CREATED, WatchVersions.DELETED),
           outlived.stream().map(WatchVersion::change).toList());
-      assertEquals(WatchEntityTest.watch("Acme", null), outlived.get(0).watch());
+      assertEquals(TestWatches.acme("Acme", null), outlived.get(0).watch());
       assertEquals(Actor.owner("alice"), outlived.get(1).actor());
     } finally {
       testKit.shutdownTestKit();

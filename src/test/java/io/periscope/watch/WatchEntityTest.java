@@ -6,6 +6,8 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
+import io.periscope.testing.TestWatches;
 import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
@@ -28,28 +30,10 @@ public class WatchEntityTest {
    * These tests are about the definition; the run tests below give the entity a pipeline of their
    * own.
    */
-  static final RunPipeline NO_RUNS =
-      (watch, seen, trigger, startedAt) -> {
-        throw new AssertionError("no run expected");
-      };
+  private static final RunPipeline NO_RUNS = FakePipeline.noRuns();
 
   private EventSourcedBehaviorTestKit<WatchEntity.Command, WatchEntity.Event, WatchEntity.State>
       entity;
-
-  public static Watch watch(String name, Double weak) {
-    return new Watch(
-        "acme",
-        "alice",
-        name,
-        List.of(new WatchSource(WatchSource.SEARCH, "acme rocket launch", "official", 7)),
-        "0 */6 * * *",
-        "Acme announces a launch date",
-        List.of("telegram"),
-        0.8,
-        weak,
-        true,
-        "UTC");
-  }
 
   @Before
   public void setUp() {
@@ -84,16 +68,17 @@ public class WatchEntityTest {
 
   @Test
   public void createPersistsCreatedAndAnswersTheWatch() {
-    var result = create(watch("Acme", 0.5));
-    assertEquals(watch("Acme", 0.5), result.reply().getValue());
-    assertEquals(watch("Acme", 0.5), result.eventOfType(WatchEntity.Created.class).watch());
-    assertEquals(watch("Acme", 0.5), result.state().watch());
+    var result = create(TestWatches.acme("Acme", 0.5));
+    assertEquals(TestWatches.acme("Acme", 0.5), result.reply().getValue());
+    assertEquals(
+        TestWatches.acme("Acme", 0.5), result.eventOfType(WatchEntity.Created.class).watch());
+    assertEquals(TestWatches.acme("Acme", 0.5), result.state().watch());
   }
 
   @Test
   public void aCreatedWatchIsAnsweredByGet() {
-    create(watch("Acme", 0.5));
-    assertEquals(watch("Acme", 0.5), get().getValue());
+    create(TestWatches.acme("Acme", 0.5));
+    assertEquals(TestWatches.acme("Acme", 0.5), get().getValue());
   }
 
   @Test
@@ -103,8 +88,8 @@ public class WatchEntityTest {
 
   @Test
   public void aDuplicateCreateIsRefusedAndPersistsNothing() {
-    create(watch("Acme", null));
-    var second = create(watch("Other", null));
+    create(TestWatches.acme("Acme", null));
+    var second = create(TestWatches.acme("Other", null));
     assertTrue(second.reply().isError());
     assertTrue(second.hasNoEvents());
     assertEquals("Acme", get().getValue().name());
@@ -112,7 +97,7 @@ public class WatchEntityTest {
 
   @Test
   public void replaceOfAnAbsentWatchIsRefusedAndPersistsNothing() {
-    var replace = replace(watch("X", null));
+    var replace = replace(TestWatches.acme("X", null));
     assertTrue(replace.reply().isError());
     assertTrue(replace.hasNoEvents());
     assertFalse(entity.getState().exists());
@@ -120,19 +105,20 @@ public class WatchEntityTest {
 
   @Test
   public void replaceOfAnExistingWatchPersistsReplaced() {
-    create(watch("Acme", 0.5));
-    var result = replace(watch("Renamed", 0.4));
-    assertEquals(watch("Renamed", 0.4), result.eventOfType(WatchEntity.Replaced.class).watch());
-    assertEquals(watch("Renamed", 0.4), result.reply().getValue());
-    assertEquals(watch("Renamed", 0.4), get().getValue());
+    create(TestWatches.acme("Acme", 0.5));
+    var result = replace(TestWatches.acme("Renamed", 0.4));
+    assertEquals(
+        TestWatches.acme("Renamed", 0.4), result.eventOfType(WatchEntity.Replaced.class).watch());
+    assertEquals(TestWatches.acme("Renamed", 0.4), result.reply().getValue());
+    assertEquals(TestWatches.acme("Renamed", 0.4), get().getValue());
   }
 
   @Test
   public void replaceIsAFullReplacementNotAPatch() {
-    create(watch("Acme", 0.5));
+    create(TestWatches.acme("Acme", 0.5));
     assertNull(
         "an omitted weakThreshold is gone",
-        replace(watch("Renamed", null)).reply().getValue().weakThreshold());
+        replace(TestWatches.acme("Renamed", null)).reply().getValue().weakThreshold());
   }
 
   @Test
@@ -144,7 +130,7 @@ public class WatchEntityTest {
 
   @Test
   public void deletePersistsDeletedAndThenGetIsRefused() {
-    create(watch("Acme", null));
+    create(TestWatches.acme("Acme", null));
     var delete = delete();
     assertTrue(delete.reply().isSuccess());
     assertTrue(delete.event() instanceof WatchEntity.Deleted);
@@ -154,26 +140,27 @@ public class WatchEntityTest {
 
   @Test
   public void theIdCanBeCreatedAgainAfterADelete() {
-    create(watch("Acme", null));
+    create(TestWatches.acme("Acme", null));
     delete();
-    var again = create(watch("Again", null));
+    var again = create(TestWatches.acme("Again", null));
     assertTrue(again.reply().isSuccess());
-    assertEquals(watch("Again", null), again.eventOfType(WatchEntity.Created.class).watch());
+    assertEquals(
+        TestWatches.acme("Again", null), again.eventOfType(WatchEntity.Created.class).watch());
     assertEquals("Again", get().getValue().name());
   }
 
   @Test
   public void restartRecoversTheReplacedDefinitionFromEvents() {
-    create(watch("Acme", 0.5));
-    replace(watch("Renamed", 0.4));
+    create(TestWatches.acme("Acme", 0.5));
+    replace(TestWatches.acme("Renamed", 0.4));
     entity.restart();
-    assertEquals(watch("Renamed", 0.4), entity.getState().watch());
-    assertEquals(watch("Renamed", 0.4), get().getValue());
+    assertEquals(TestWatches.acme("Renamed", 0.4), entity.getState().watch());
+    assertEquals(TestWatches.acme("Renamed", 0.4), get().getValue());
   }
 
   @Test
   public void restartAfterADeleteStaysDeleted() {
-    create(watch("Acme", null));
+    create(TestWatches.acme("Acme", null));
     delete();
     entity.restart();
     assertFalse(entity.getState().exists());
@@ -182,11 +169,11 @@ public class WatchEntityTest {
 
   @Test
   public void restartAfterDeleteAndRecreateRecoversTheNewWatch() {
-    create(watch("Acme", null));
+    create(TestWatches.acme("Acme", null));
     delete();
-    create(watch("Again", 0.3));
+    create(TestWatches.acme("Again", 0.3));
     entity.restart();
-    assertEquals(watch("Again", 0.3), entity.getState().watch());
+    assertEquals(TestWatches.acme("Again", 0.3), entity.getState().watch());
   }
 
   @Test
@@ -197,7 +184,7 @@ public class WatchEntityTest {
             WatchEntity.create(
                 "alice:trim-" + java.util.UUID.randomUUID(), NO_RUNS, java.time.Clock.systemUTC()),
             EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
-    create(watch("Acme", null));
+    create(TestWatches.acme("Acme", null));
     java.time.Instant due = entity.getState().nextFireAt();
     assertEquals(
         "nothing past the retention yet",
@@ -242,7 +229,8 @@ public class WatchEntityTest {
         .persistForRecovery(
             "Watch|alice:acme",
             List.of(
-                new WatchEntity.Created(watch("Acme", null), created, null, null, null), oldRun));
+                new WatchEntity.Created(TestWatches.acme("Acme", null), created, null, null, null),
+                oldRun));
     entity.restart();
 
     WatchEntity.State state = entity.getState();
@@ -257,11 +245,11 @@ public class WatchEntityTest {
 
   @Test
   public void recallAnswersTheWatchAndItsMemoryAndChangesNothing() {
-    create(watch("Acme", 0.5));
+    create(TestWatches.acme("Acme", 0.5));
     WatchEntity.State before = entity.getState();
     var recall = entity.<StatusReply<WatchEntity.Recalled>>runCommand(WatchEntity.Recall::new);
     assertTrue(recall.hasNoEvents());
-    assertEquals(watch("Acme", 0.5), recall.reply().getValue().watch());
+    assertEquals(TestWatches.acme("Acme", 0.5), recall.reply().getValue().watch());
     assertEquals(java.util.Set.of(), recall.reply().getValue().memory().seen());
     assertEquals("the schedule as it was", before, entity.getState());
   }

@@ -18,6 +18,8 @@ import io.periscope.notify.TelegramSettings;
 import io.periscope.notify.WebhookSender;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
+import io.periscope.testing.TestWatches;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +33,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import okhttp3.OkHttpClient;
@@ -63,45 +64,28 @@ public class WatchOutboxTest {
   static final String OTHER = "webhook:https://example.net/other";
 
   /**
-   * Runs that alert {@code channels} (the alert decided at {@code alertAt}), and deliveries that
-   * {@code deliver} answers; counts each attempt and each delivery that failed for good.
+   * Runs that alert {@code channels}, the alert decided at {@code alertAt} (now unless given), and
+   * deliveries that {@code deliver} answers.
    */
-  static class AlertingPipeline implements RunPipeline {
-    final List<String> channels;
-    volatile Instant alertAt = Instant.now();
-    final BiFunction<String, Alert, CompletionStage<List<Delivery>>> deliver;
-    final List<String> attempts = new CopyOnWriteArrayList<>();
-    final List<String> failedForGood = new CopyOnWriteArrayList<>();
+  private static FakePipeline alerting(
+      List<String> channels, BiFunction<String, Alert, CompletionStage<List<Delivery>>> deliver) {
+    return alerting(channels, deliver, null);
+  }
 
-    AlertingPipeline(
-        List<String> channels, BiFunction<String, Alert, CompletionStage<List<Delivery>>> deliver) {
-      this.channels = channels;
-      this.deliver = deliver;
-    }
+  private static FakePipeline alerting(
+      List<String> channels,
+      BiFunction<String, Alert, CompletionStage<List<Delivery>>> deliver,
+      Instant alertAt) {
+    return new FakePipeline()
+        .answers(call -> FakePipeline.alerting(channels, alertAt != null ? alertAt : Instant.now()))
+        .delivers(deliver);
+  }
 
-    @Override
-    public CompletionStage<Outcome> run(
-        Watch watch, Memory memory, String trigger, Instant startedAt) {
-      RunRecord record = WatchRunsTest.record(RunRecord.ALERT);
-      Alert alert = WatchRunsTest.alertOf(record, alertAt);
-      return CompletableFuture.completedFuture(
-          new Outcome(
-              record,
-              List.of("item-" + UUID.randomUUID()),
-              new PendingAlert(channels, alert),
-              Map.of()));
-    }
-
-    @Override
-    public CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
-      attempts.add(channel);
-      return deliver.apply(channel, alert);
-    }
-
-    @Override
-    public void deliveryFailed(Alert alert, String channel, String reason) {
-      failedForGood.add(alert.runId() + " " + channel + ": " + reason);
-    }
+  /** Each delivery that failed for good, as "run channel: reason". */
+  private static List<String> failedForGood(FakePipeline pipeline) {
+    return pipeline.failedForGood.stream()
+        .map(f -> f.alert().runId() + " " + f.channel() + ": " + f.reason())
+        .toList();
   }
 
   /** Answers each channel's attempts from its script, in order; delivered once it runs out. */
@@ -132,22 +116,12 @@ public class WatchOutboxTest {
 
   private ActorRef<WatchEntity.Command> created(RunPipeline pipeline) {
     ActorRef<WatchEntity.Command> entity = spawn(pipeline);
-    TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
-    entity.tell(
-        new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, probe.ref()));
-    assertTrue(probe.receiveMessage().isSuccess());
+    TestWatches.create(testKit, entity, TestWatches.acme("Acme", null));
     return entity;
   }
 
   private static RunRecord run(ActorRef<WatchEntity.Command> entity) {
-    return run(testKit, entity);
-  }
-
-  /** Runs the watch now, as run-now does, and answers its record. */
-  static RunRecord run(TestKitJunitResource kit, ActorRef<WatchEntity.Command> entity) {
-    TestProbe<StatusReply<RunRecord>> probe = kit.createTestProbe();
-    entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, probe.ref()));
-    return probe.receiveMessage(Duration.ofSeconds(10)).getValue();
+    return TestWatches.run(testKit, entity);
   }
 
   private static RunRecord latest(ActorRef<WatchEntity.Command> entity) {
@@ -184,7 +158,7 @@ public class WatchOutboxTest {
         new Script()
             .then(HOOK, Delivery.retryable(HOOK, "HTTP 503", null))
             .then(HOOK, Delivery.retryable(HOOK, "HTTP 429", Duration.ofSeconds(1)));
-    AlertingPipeline pipeline = new AlertingPipeline(List.of(HOOK), script);
+    FakePipeline pipeline = alerting(List.of(HOOK), script);
     ActorRef<WatchEntity.Command> entity = created(pipeline);
 
     RunRecord answered = run(entity);
@@ -207,7 +181,7 @@ public class WatchOutboxTest {
         "Retry-After was honoured: " + waited, waited.compareTo(Duration.ofMillis(950)) >= 0);
     assertEquals(1, latest(entity).notificationsSent());
     assertEquals(List.of(HOOK, HOOK, HOOK), pipeline.attempts);
-    assertEquals(List.of(), pipeline.failedForGood);
+    assertEquals(List.of(), failedForGood(pipeline));
 
     // The wake-up index followed the owed delivery, and has the fire time back now nothing is owed.
     List<WatchEntity.Event> wakes = scheduleEvents();
@@ -218,9 +192,8 @@ public class WatchOutboxTest {
 
   @Test
   public void aPermanentFailureEndsTheDeliveryAtOnceAndTellsTheOperatorOnce() throws Exception {
-    AlertingPipeline pipeline =
-        new AlertingPipeline(
-            List.of(HOOK), new Script().then(HOOK, Delivery.failed(HOOK, "HTTP 404")));
+    FakePipeline pipeline =
+        alerting(List.of(HOOK), new Script().then(HOOK, Delivery.failed(HOOK, "HTTP 404")));
     ActorRef<WatchEntity.Command> entity = created(pipeline);
 
     RunRecord.DeliveryRecord d = delivery(run(entity), HOOK);
@@ -230,16 +203,16 @@ public class WatchOutboxTest {
     Thread.sleep(800); // longer than any backoff: nothing is tried again
     assertEquals(1, pipeline.attempts.size());
     assertEquals(
-        List.of(latest(entity).runId() + " " + HOOK + ": HTTP 404"), pipeline.failedForGood);
+        List.of(latest(entity).runId() + " " + HOOK + ": HTTP 404"), failedForGood(pipeline));
   }
 
   @Test
   public void aDeliveryStillFailingAtItsDeadlineFailsWithOneOperatorAlert() {
     Script script = new Script();
     for (int i = 0; i < 100; i++) script.then(HOOK, Delivery.retryable(HOOK, "HTTP 502", null));
-    AlertingPipeline pipeline = new AlertingPipeline(List.of(HOOK), script);
     // decided 1h (DELIVERY_RETRY_FOR) less 2 s ago: a few retries fit before the deadline
-    pipeline.alertAt = Instant.now().minus(Duration.ofHours(1)).plusSeconds(2);
+    FakePipeline pipeline =
+        alerting(List.of(HOOK), script, Instant.now().minus(Duration.ofHours(1)).plusSeconds(2));
     ActorRef<WatchEntity.Command> entity = created(pipeline);
 
     run(entity);
@@ -250,13 +223,13 @@ public class WatchOutboxTest {
     int attempts = pipeline.attempts.size();
     assertTrue("retried until the deadline: " + attempts, attempts >= 3 && attempts <= 12);
     assertEquals(attempts, d.attempts().size());
-    assertEquals(1, pipeline.failedForGood.size());
+    assertEquals(1, failedForGood(pipeline).size());
   }
 
   @Test
   public void whatIsOwedSurvivesARestartBetweenAttemptsAndIsDeliveredOnce() {
-    AlertingPipeline pipeline =
-        new AlertingPipeline(
+    FakePipeline pipeline =
+        alerting(
             List.of(HOOK),
             new Script().then(HOOK, Delivery.retryable(HOOK, "could not connect", null)));
     ActorRef<WatchEntity.Command> entity = created(pipeline);
@@ -273,10 +246,11 @@ public class WatchOutboxTest {
   @Test
   public void aDeliveryOwedPastItsDeadlineWhenTheWatchStartsAgainFailsWithoutAnotherAttempt()
       throws Exception {
-    AlertingPipeline pipeline =
-        new AlertingPipeline(
-            List.of(HOOK), new Script().then(HOOK, Delivery.retryable(HOOK, "timed out", null)));
-    pipeline.alertAt = Instant.now().minus(Duration.ofHours(1)).plusSeconds(1);
+    FakePipeline pipeline =
+        alerting(
+            List.of(HOOK),
+            new Script().then(HOOK, Delivery.retryable(HOOK, "timed out", null)),
+            Instant.now().minus(Duration.ofHours(1)).plusSeconds(1));
     ActorRef<WatchEntity.Command> entity = created(pipeline);
     assertTrue(delivery(run(entity), HOOK).pending());
     testKit.stop(entity);
@@ -287,7 +261,7 @@ public class WatchOutboxTest {
     assertEquals(RunRecord.DeliveryRecord.FAILED, d.state());
     assertTrue(d.error(), d.error().startsWith("timed out; gave up"));
     assertEquals(1, pipeline.attempts.size());
-    assertEquals(1, pipeline.failedForGood.size());
+    assertEquals(1, failedForGood(pipeline).size());
   }
 
   /** The events of the watch tagged for the wake-up index, oldest first. */
@@ -302,8 +276,8 @@ public class WatchOutboxTest {
 
   @Test
   public void aWatchDeletedWhileItOwesADeliveryStillMakesItAndTheIndexStillWakesIt() {
-    AlertingPipeline pipeline =
-        new AlertingPipeline(
+    FakePipeline pipeline =
+        alerting(
             List.of(HOOK), new Script().then(HOOK, Delivery.retryable(HOOK, "HTTP 503", null)));
     ActorRef<WatchEntity.Command> entity = created(pipeline);
     assertTrue(delivery(run(entity), HOOK).pending());
@@ -330,8 +304,8 @@ public class WatchOutboxTest {
     CompletableFuture<List<Delivery>> retry = new CompletableFuture<>();
     java.util.concurrent.atomic.AtomicInteger calls =
         new java.util.concurrent.atomic.AtomicInteger();
-    AlertingPipeline pipeline =
-        new AlertingPipeline(
+    FakePipeline pipeline =
+        alerting(
             List.of(HOOK),
             (channel, alert) ->
                 calls.incrementAndGet() == 1
@@ -364,7 +338,7 @@ public class WatchOutboxTest {
   public void aDeadChannelHoldsUpNeitherTheOtherChannelNorTheNextRun() {
     Script script = new Script();
     for (int i = 0; i < 100; i++) script.then(HOOK, Delivery.retryable(HOOK, "HTTP 503", null));
-    AlertingPipeline pipeline = new AlertingPipeline(List.of(HOOK, OTHER), script);
+    FakePipeline pipeline = alerting(List.of(HOOK, OTHER), script);
     ActorRef<WatchEntity.Command> entity = created(pipeline);
 
     RunRecord first = run(entity);
@@ -411,16 +385,15 @@ public class WatchOutboxTest {
               alerts,
               new NotifyMeters(new SimpleMeterRegistry()));
       String hook = "webhook:" + receiver.url("/hook");
-      AlertingPipeline pipeline =
-          new AlertingPipeline(
-              List.of(hook), (channel, alert) -> notifier.send(List.of(channel), alert)) {
-            @Override
-            public void deliveryFailed(Alert alert, String channel, String reason) {
-              super.deliveryFailed(alert, channel, reason);
-              alerts.alert(
-                  AdminAlerts.Kind.DELIVERY_FAILED, alert.owner(), alert.watchId(), reason);
-            }
-          };
+      FakePipeline pipeline =
+          alerting(List.of(hook), (channel, alert) -> notifier.send(List.of(channel), alert))
+              .whenFailedForGood(
+                  f ->
+                      alerts.alert(
+                          AdminAlerts.Kind.DELIVERY_FAILED,
+                          f.alert().owner(),
+                          f.alert().watchId(),
+                          f.reason()));
       ActorRef<WatchEntity.Command> entity = created(pipeline);
 
       run(entity);

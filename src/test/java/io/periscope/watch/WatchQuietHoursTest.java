@@ -9,12 +9,13 @@ import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.notify.Alert;
 import io.periscope.notify.ChannelId;
-import io.periscope.notify.Delivery;
 import io.periscope.notify.WebhookSecrets;
 import io.periscope.notify.WebhookSender;
 import io.periscope.quiet.QuietHours;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.MutableClock;
+import io.periscope.testing.TestWatches;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,8 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
@@ -58,61 +57,56 @@ public class WatchQuietHoursTest {
   static final Instant EVENING = Instant.parse("2026-01-10T23:00:00Z");
   static final Instant MORNING = Instant.parse("2026-01-11T07:00:00Z");
 
-  /**
-   * Runs that alert (each alert's summary numbered) to the watch's channels, delivered by the real
-   * webhook sender; a run crashes when {@link #crash} is set.
-   */
-  static final class Alerting implements RunPipeline {
-    final WebhookSender sender =
-        new WebhookSender(new OkHttpClient(), WebhookSecrets.NONE, java.time.Clock.systemUTC());
-    final AtomicInteger alerts = new AtomicInteger();
-    final List<String> crashesTold = new CopyOnWriteArrayList<>();
-    volatile boolean crash;
-    volatile boolean silent;
-
-    @Override
-    public CompletionStage<Outcome> run(
-        Watch watch, Memory memory, String trigger, Instant startedAt) {
-      if (crash) return CompletableFuture.failedFuture(new IllegalStateException("boom"));
-      if (silent)
-        return CompletableFuture.completedFuture(
-            new Outcome(WatchRunsTest.record(RunRecord.NO_MATCH), List.of()));
-      RunRecord record = WatchRunsTest.record(RunRecord.ALERT);
-      Alert a = WatchRunsTest.alertOf(record, startedAt);
-      Alert numbered =
-          new Alert(
-              a.owner(),
-              a.watchId(),
-              a.watchName(),
-              a.strength(),
-              a.confidence(),
-              "Alert number " + alerts.incrementAndGet(),
-              List.of(new Alert.Evidence("item " + alerts.get(), "https://example.org/" + alerts)),
-              a.condition(),
-              a.at(),
-              a.runId());
-      return CompletableFuture.completedFuture(
-          new Outcome(
-              record,
-              List.of("item-" + UUID.randomUUID()),
-              new PendingAlert(watch.channels(), numbered),
-              Map.of()));
-    }
-
-    @Override
-    public CompletionStage<List<Delivery>> deliver(String channel, Alert alert) {
-      return sender.send(ChannelId.parse(channel).orElseThrow(), alert).thenApply(List::of);
-    }
-
-    @Override
-    public void runCrashed(Watch watch, RunRecord record) {
-      crashesTold.add(record.runId());
-    }
-  }
-
   private final MockWebServer receiver = new MockWebServer();
   private final MutableClock clock = new MutableClock(EVENING);
-  private final Alerting pipeline = new Alerting();
+  private final WebhookSender sender =
+      new WebhookSender(new OkHttpClient(), WebhookSecrets.NONE, java.time.Clock.systemUTC());
+  private final AtomicInteger alerts = new AtomicInteger();
+
+  /** How the next runs end: an alert (the default), nothing that matches, or a crash. */
+  private volatile String next = RunRecord.ALERT;
+
+  /**
+   * Runs that alert to the watch's channels, each alert's summary numbered, delivered by the real
+   * webhook sender.
+   */
+  private final FakePipeline pipeline =
+      new FakePipeline()
+          .runs(
+              call ->
+                  switch (next) {
+                    case RunRecord.ERROR ->
+                        CompletableFuture.failedFuture(new IllegalStateException("boom"));
+                    case RunRecord.NO_MATCH ->
+                        CompletableFuture.completedFuture(FakePipeline.answer(RunRecord.NO_MATCH));
+                    default -> CompletableFuture.completedFuture(numbered(call));
+                  })
+          .delivers(
+              (channel, alert) ->
+                  sender.send(ChannelId.parse(channel).orElseThrow(), alert).thenApply(List::of));
+
+  private RunPipeline.Outcome numbered(FakePipeline.Call call) {
+    RunPipeline.Outcome outcome = FakePipeline.alerting(call.watch().channels(), call.startedAt());
+    Alert a = outcome.alert().alert();
+    Alert numbered =
+        new Alert(
+            a.owner(),
+            a.watchId(),
+            a.watchName(),
+            a.strength(),
+            a.confidence(),
+            "Alert number " + alerts.incrementAndGet(),
+            List.of(new Alert.Evidence("item " + alerts.get(), "https://example.org/" + alerts)),
+            a.condition(),
+            a.at(),
+            a.runId());
+    return new RunPipeline.Outcome(
+        outcome.record(),
+        outcome.newlySeen(),
+        new RunPipeline.PendingAlert(outcome.alert().channels(), numbered),
+        Map.of());
+  }
+
   private final String entityId = "alice:" + UUID.randomUUID();
 
   @Before
@@ -139,7 +133,7 @@ public class WatchQuietHoursTest {
   private ActorRef<WatchEntity.Command> created(
       QuietHours quiet, String digest, List<String> channels, String schedule) {
     ActorRef<WatchEntity.Command> entity = spawn();
-    Watch base = WatchEntityTest.watch("Acme", null);
+    Watch base = TestWatches.acme("Acme", null);
     Watch watch =
         new Watch(
             base.id(),
@@ -155,9 +149,7 @@ public class WatchQuietHoursTest {
             base.timeZone(),
             quiet,
             digest);
-    TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
-    entity.tell(new WatchEntity.Create(watch, null, null, probe.ref()));
-    assertTrue(probe.receiveMessage().isSuccess());
+    TestWatches.create(testKit, entity, watch);
     return entity;
   }
 
@@ -266,7 +258,7 @@ public class WatchQuietHoursTest {
   public void scheduledRunsWithoutAnAlertKeepTheIndexWakingTheWatchForTheRelease() {
     ActorRef<WatchEntity.Command> entity = created(NIGHT, null, List.of(hook("/a")), "0 */6 * * *");
     runAt(entity, EVENING);
-    pipeline.silent = true;
+    next = RunRecord.NO_MATCH;
     int recorded = 1;
     for (String due : List.of("2026-01-11T00:00:00Z", "2026-01-11T06:00:00Z")) {
       Instant at = Instant.parse(due);
@@ -297,11 +289,13 @@ public class WatchQuietHoursTest {
   @Test
   public void anOperationalAlertInsideTheWindowIsNotHeld() {
     ActorRef<WatchEntity.Command> entity = created(NIGHT, null, List.of(hook("/a")));
-    pipeline.crash = true;
+    next = RunRecord.ERROR;
     RunRecord crashed = runAt(entity, EVENING);
     assertEquals(RunRecord.ERROR, crashed.outcome());
     assertEquals(
-        "the operator hears of the crash at once", List.of(crashed.runId()), pipeline.crashesTold);
+        "the operator hears of the crash at once",
+        List.of(crashed.runId()),
+        pipeline.crashes.stream().map(c -> c.record().runId()).toList());
   }
 
   @Test
@@ -341,8 +335,8 @@ public class WatchQuietHoursTest {
 
   @Test
   public void journalsAndSnapshotsFromBeforeQuietHoursReadAsHoldingNothing() throws Exception {
-    RunRecord record = WatchRunsTest.record(RunRecord.ALERT);
-    Alert alert = WatchRunsTest.alertOf(record, EVENING);
+    RunRecord record = FakePipeline.record(RunRecord.ALERT);
+    Alert alert = FakePipeline.alertOf(record, EVENING);
     String strip = "(,\"(heldUntil|quietHours|digest|held|carries)\":(null|\\[\\]))";
     WatchEntity.RunJudged judged =
         (WatchEntity.RunJudged)
@@ -357,7 +351,7 @@ public class WatchQuietHoursTest {
         (WatchEntity.State)
             roundTrip(
                 WatchEntity.State.EMPTY
-                    .created(WatchEntityTest.watch("Acme", null), EVENING, null)
+                    .created(TestWatches.acme("Acme", null), EVENING, null)
                     .withOutbox(List.of(owed)),
                 json -> json.replaceAll(strip, ""));
     assertEquals(List.of(), old.held());

@@ -1,15 +1,19 @@
 package io.periscope.watch;
 
+import static io.periscope.testing.FakePipeline.alertOf;
+import static io.periscope.testing.FakePipeline.answer;
+import static io.periscope.testing.FakePipeline.record;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.entity.Asks;
-import io.periscope.notify.Alert;
 import io.periscope.notify.Delivery;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.NodeDeath;
+import io.periscope.testing.TestWatches;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -17,7 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
@@ -35,78 +38,7 @@ public class WatchRunsTest {
   public static final TestKitJunitResource testKit =
       new TestKitJunitResource(EntityTestKits.config());
 
-  /**
-   * A pipeline whose runs the test finishes by hand, and which remembers what each run was told was
-   * seen.
-   */
-  static final class ScriptedPipeline implements RunPipeline {
-    final List<Set<String>> seenByRun = new CopyOnWriteArrayList<>();
-    final List<CompletableFuture<Outcome>> runs = new CopyOnWriteArrayList<>();
-
-    /** The runs whose interrupted alert the operator was told about. */
-    final List<String> interrupted = new CopyOnWriteArrayList<>();
-
-    /** Each attempt to deliver an alert, which the test finishes by hand, in order. */
-    final List<CompletableFuture<List<Delivery>>> attempts = new CopyOnWriteArrayList<>();
-
-    /** The deliveries the operator was told failed for good. */
-    final List<String> failed = new CopyOnWriteArrayList<>();
-
-    @Override
-    public CompletableFuture<List<Delivery>> deliver(String channel, Alert alert) {
-      CompletableFuture<List<Delivery>> attempt = new CompletableFuture<>();
-      attempts.add(attempt);
-      return attempt;
-    }
-
-    @Override
-    public void deliveryFailed(Alert alert, String channel, String reason) {
-      failed.add(alert.id() + " " + channel);
-    }
-
-    @Override
-    public CompletableFuture<Outcome> run(
-        Watch watch, Memory memory, String trigger, Instant startedAt) {
-      seenByRun.add(memory.seen());
-      CompletableFuture<Outcome> run = new CompletableFuture<>();
-      runs.add(run);
-      return run;
-    }
-
-    @Override
-    public void alertInterrupted(Watch watch, String runId, List<String> channels) {
-      interrupted.add(runId);
-    }
-  }
-
-  static RunRecord record(String outcome) {
-    return new RunRecord(
-        UUID.randomUUID().toString(),
-        RunRecord.TRIGGER_MANUAL,
-        Instant.now(),
-        5,
-        outcome,
-        null,
-        null,
-        List.of(),
-        null,
-        List.of(),
-        1,
-        1,
-        new RunRecord.Collection(1, 1, 1, 0),
-        List.of(),
-        null,
-        List.of(),
-        0,
-        new RunRecord.Trimmed(0, 0),
-        null,
-        0,
-        null,
-        null,
-        null);
-  }
-
-  private final ScriptedPipeline pipeline = new ScriptedPipeline();
+  private final FakePipeline pipeline = new FakePipeline().holdRuns().holdDeliveries();
   private final String entityId = "alice:" + UUID.randomUUID();
   private ActorRef<WatchEntity.Command> entity = spawn();
 
@@ -116,26 +48,8 @@ public class WatchRunsTest {
 
   static final String HOOK = "webhook:https://example.org/h";
 
-  /** The alert of the run {@code record}, decided at {@code at}, as the pipeline makes it. */
-  static Alert alertOf(RunRecord record, Instant at) {
-    return new Alert(
-        "alice",
-        "acme",
-        "Acme",
-        Alert.Strength.CONFIRMED,
-        0.9,
-        "Acme set a date.",
-        List.of(),
-        "Acme announces a launch date",
-        at,
-        record.runId());
-  }
-
   private void create() {
-    TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
-    entity.tell(
-        new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, probe.ref()));
-    assertTrue(probe.receiveMessage().isSuccess());
+    TestWatches.create(testKit, entity, TestWatches.acme("Acme", null));
   }
 
   private TestProbe<StatusReply<RunRecord>> startRun() {
@@ -150,13 +64,18 @@ public class WatchRunsTest {
     return probe.receiveMessage().getValue().runs();
   }
 
+  /** What run {@code run} was told was seen. */
+  private Set<String> seenByRun(int run) {
+    return pipeline.calls.get(run).memory().seen();
+  }
+
   private void awaitRuns(int count) {
     testKit
         .createTestProbe()
         .awaitAssert(
             Duration.ofSeconds(5),
             () -> {
-              assertEquals(count, pipeline.runs.size());
+              assertEquals(count, pipeline.heldRuns.size());
               return null;
             });
   }
@@ -168,7 +87,7 @@ public class WatchRunsTest {
   private void finishWithAlert(int run, List<String> newlySeen) {
     RunRecord record = record(RunRecord.ALERT);
     pipeline
-        .runs
+        .heldRuns
         .get(run)
         .complete(
             new RunPipeline.Outcome(
@@ -185,7 +104,7 @@ public class WatchRunsTest {
         .awaitAssert(
             Duration.ofSeconds(5),
             () -> {
-              assertEquals(count, pipeline.attempts.size());
+              assertEquals(count, pipeline.heldAttempts.size());
               return null;
             });
   }
@@ -198,18 +117,15 @@ public class WatchRunsTest {
     awaitRuns(1);
     second.expectNoMessage(Duration.ofMillis(200));
     assertEquals(
-        "the second run has not started while the first is in flight", 1, pipeline.runs.size());
+        "the second run has not started while the first is in flight", 1, pipeline.heldRuns.size());
     pipeline
-        .runs
+        .heldRuns
         .get(0)
         .complete(new RunPipeline.Outcome(record(RunRecord.ALERT), List.of("item-1", "item-2")));
     assertEquals(RunRecord.ALERT, first.receiveMessage().getValue().outcome());
     awaitRuns(2);
-    assertEquals(Set.of("item-1", "item-2"), pipeline.seenByRun.get(1));
-    pipeline
-        .runs
-        .get(1)
-        .complete(new RunPipeline.Outcome(record(RunRecord.NOTHING_NEW), List.of()));
+    assertEquals(Set.of("item-1", "item-2"), seenByRun(1));
+    pipeline.heldRuns.get(1).complete(answer(RunRecord.NOTHING_NEW));
     assertEquals(RunRecord.NOTHING_NEW, second.receiveMessage().getValue().outcome());
   }
 
@@ -220,7 +136,10 @@ public class WatchRunsTest {
     for (int i = 0; i < outcomes.size(); i++) {
       TestProbe<StatusReply<RunRecord>> run = startRun();
       awaitRuns(i + 1);
-      pipeline.runs.get(i).complete(new RunPipeline.Outcome(record(outcomes.get(i)), List.of()));
+      pipeline
+          .heldRuns
+          .get(i)
+          .complete(new RunPipeline.Outcome(record(outcomes.get(i)), List.of()));
       run.receiveMessage();
     }
     assertEquals(
@@ -276,11 +195,11 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> second = startRun();
     awaitRuns(1);
     queuedBehindTheFirst();
-    pipeline.runs.get(0).complete(null); // the entity fails on it: a stand-in for any crash
+    pipeline.heldRuns.get(0).complete(null); // the entity fails on it: a stand-in for any crash
     toldInterrupted(first, second);
     TestProbe<StatusReply<RunRecord>> again = startRun();
     awaitRuns(2);
-    pipeline.runs.get(1).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of()));
+    pipeline.heldRuns.get(1).complete(answer(RunRecord.NO_MATCH));
     assertEquals(
         "the restarted watch runs",
         RunRecord.NO_MATCH,
@@ -317,7 +236,7 @@ public class WatchRunsTest {
     awaitRuns(1);
     Thread.sleep(8_000); // past a probe and its grace
     assertFalse(answer.isDone());
-    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of()));
+    pipeline.heldRuns.get(0).complete(answer(RunRecord.NO_MATCH));
     assertEquals(RunRecord.NO_MATCH, answer.get(5, TimeUnit.SECONDS).outcome());
   }
 
@@ -326,12 +245,12 @@ public class WatchRunsTest {
     create();
     TestProbe<StatusReply<RunRecord>> run = startRun();
     awaitRuns(1);
-    pipeline.runs.get(0).completeExceptionally(new IllegalStateException("boom"));
+    pipeline.heldRuns.get(0).completeExceptionally(new IllegalStateException("boom"));
     RunRecord failed = run.receiveMessage().getValue();
     assertEquals(RunRecord.ERROR, failed.outcome());
     startRun();
     awaitRuns(2);
-    assertEquals(Set.of(), pipeline.seenByRun.get(1));
+    assertEquals(Set.of(), seenByRun(1));
   }
 
   @Test
@@ -346,15 +265,15 @@ public class WatchRunsTest {
         List.of(),
         history(1).get(0).deliveries());
     second.expectNoMessage(Duration.ofMillis(200));
-    assertEquals("the next run waits for the first attempts", 1, pipeline.runs.size());
-    pipeline.attempts.get(0).complete(List.of(Delivery.delivered(HOOK)));
+    assertEquals("the next run waits for the first attempts", 1, pipeline.heldRuns.size());
+    pipeline.heldAttempts.get(0).complete(List.of(Delivery.delivered(HOOK)));
     RunRecord done = first.receiveMessage().getValue();
     assertEquals(RunRecord.DeliveryRecord.DELIVERED, done.deliveries().get(0).state());
     assertEquals(1, done.deliveries().get(0).attempts().size());
     assertEquals(1, done.notificationsSent());
     assertEquals(1, history(1).get(0).notificationsSent());
     awaitRuns(2);
-    assertEquals(Set.of("item-1"), pipeline.seenByRun.get(1));
+    assertEquals(Set.of("item-1"), seenByRun(1));
   }
 
   @Test
@@ -366,7 +285,7 @@ public class WatchRunsTest {
     testKit.stop(entity); // the node dies while the webhook has not answered
     entity = spawn();
     awaitAttempts(2);
-    pipeline.attempts.get(1).complete(List.of(Delivery.delivered(HOOK)));
+    pipeline.heldAttempts.get(1).complete(List.of(Delivery.delivered(HOOK)));
     testKit
         .createTestProbe()
         .awaitAssert(
@@ -381,10 +300,8 @@ public class WatchRunsTest {
     startRun();
     awaitRuns(2);
     assertEquals(
-        "the next run does not judge (or alert) those items again",
-        Set.of("item-1"),
-        pipeline.seenByRun.get(1));
-    assertEquals("sent again once, by the new incarnation", 2, pipeline.attempts.size());
+        "the next run does not judge (or alert) those items again", Set.of("item-1"), seenByRun(1));
+    assertEquals("sent again once, by the new incarnation", 2, pipeline.heldAttempts.size());
   }
 
   @Test
@@ -396,7 +313,7 @@ public class WatchRunsTest {
     entity.tell(new WatchEntity.Stop());
     watcher.expectNoMessage(Duration.ofMillis(200));
     pipeline
-        .runs
+        .heldRuns
         .get(0)
         .complete(new RunPipeline.Outcome(record(RunRecord.NO_MATCH), List.of("item-1")));
     assertEquals(RunRecord.NO_MATCH, run.receiveMessage().getValue().outcome());
@@ -426,7 +343,7 @@ public class WatchRunsTest {
     TestProbe<StatusReply<RunRecord>> started = startRun();
     awaitRuns(1);
     RunRecord record = record(RunRecord.ALERT);
-    pipeline.runs.get(0).complete(new RunPipeline.Outcome(record, List.of()));
+    pipeline.heldRuns.get(0).complete(new RunPipeline.Outcome(record, List.of()));
     started.receiveMessage();
     assertEquals(record, run(record.runId()).getValue());
     assertEquals("run not found", run("no-such-run").getError().getMessage());

@@ -5,10 +5,10 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.MutableClock;
+import io.periscope.testing.TestWatches;
 import java.time.Instant;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
@@ -35,13 +35,14 @@ public class WatchScheduleTest {
 
   @Before
   public void setUp() {
-    RunPipeline pipeline =
-        (watch, seen, trigger, startedAt) -> {
-          lastTrigger = trigger;
-          runs.incrementAndGet();
-          return CompletableFuture.completedFuture(
-              new RunPipeline.Outcome(WatchRunsTest.record(RunRecord.NOTHING_NEW), List.of()));
-        };
+    FakePipeline pipeline =
+        new FakePipeline()
+            .answers(
+                call -> {
+                  lastTrigger = call.trigger();
+                  runs.incrementAndGet();
+                  return FakePipeline.answer(RunRecord.NOTHING_NEW);
+                });
     entity =
         EventSourcedBehaviorTestKit.create(
             testKit.system(),
@@ -54,7 +55,7 @@ public class WatchScheduleTest {
   }
 
   private static Watch watch(String schedule, boolean enabled, String timeZone) {
-    Watch w = WatchEntityTest.watch("Acme", null);
+    Watch w = TestWatches.acme("Acme", null);
     return new Watch(
         w.id(),
         w.owner(),

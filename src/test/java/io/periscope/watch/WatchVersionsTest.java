@@ -10,6 +10,7 @@ import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.EntityTestKits;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +37,7 @@ public class WatchVersionsTest {
       new TestKitJunitResource(EntityTestKits.config());
 
   private static Watch watch(String condition, boolean enabled) {
-    Watch w = WatchEntityTest.watch("Acme", null);
+    Watch w = TestWatches.acme("Acme", null);
     return new Watch(
         w.id(),
         w.owner(),

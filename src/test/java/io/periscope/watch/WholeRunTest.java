@@ -10,13 +10,14 @@ import io.periscope.llm.Judged;
 import io.periscope.llm.JudgedItem;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
+import io.periscope.testing.FakePipeline;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -48,7 +49,7 @@ public class WholeRunTest {
 
   /** A run that judged one item, named by its run's number. */
   private static RunRecord judged(int n) {
-    return WatchRunsTest.record(RunRecord.NO_MATCH)
+    return FakePipeline.record(RunRecord.NO_MATCH)
         .withJudged(
             new Judged(
                 List.of(
@@ -69,15 +70,12 @@ public class WholeRunTest {
     String watchId = "w-" + UUID.randomUUID();
     String entityId = WatchEntity.entityId("alice", watchId);
     int[] runs = {0};
-    RunPipeline judging =
-        (watch, memory, trigger, at) ->
-            CompletableFuture.completedFuture(
-                new RunPipeline.Outcome(judged(++runs[0]), List.of()));
+    FakePipeline judging =
+        new FakePipeline().answers(call -> new RunPipeline.Outcome(judged(++runs[0]), List.of()));
     ActorRef<WatchEntity.Command> entity =
         testKit.spawn(WatchEntity.create(entityId, judging, Clock.systemUTC()));
     TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
-    entity.tell(
-        new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, created.ref()));
+    entity.tell(new WatchEntity.Create(TestWatches.acme("Acme", null), null, null, created.ref()));
     assertTrue(created.receiveMessage().isSuccess());
     TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
     List<String> ids = new ArrayList<>();

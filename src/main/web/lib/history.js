@@ -3,12 +3,25 @@
 // cursor; a row opens the run's details, and feedback sits behind a button there.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
-import { del, enc, get, put } from '../lib/api.js';
-import { nextTimes } from '../lib/cron.js';
-import { OUTCOMES, Outcome, TIERS } from '../lib/outcomes.js';
-import { duration, whenZoned } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, ExternalLink, Facts, issuesAt, Loading, Select, TextArea, TextField, useAction, useLoad } from '../lib/ui.js';
-import { spent } from '../lib/usage.js';
+import { del, enc, get, put } from './api.js';
+import { nextTimes } from './cron.js';
+import { OUTCOMES, Outcome, TIERS } from './outcomes.js';
+import { duration, whenZoned } from './time.js';
+import {
+  Button,
+  Empty,
+  ErrorMessage,
+  ExternalLink,
+  Facts,
+  issuesAt,
+  Loading,
+  Select,
+  TextArea,
+  TextField,
+  useAction,
+  useLoad,
+} from './ui.js';
+import { spent } from './usage.js';
 import { WhatWasJudged } from './judged.js';
 
 const PAGE = 20;
@@ -30,12 +43,18 @@ export const loadRuns = (watchId) => get(`/watches/${enc(watchId)}/runs?limit=${
 
 /** What a run comes to in one line: its summary, else why it failed, else what its outcome means. */
 export function runLine(run) {
-  const first = (text) => (text || '').split('\n').find((l) => l.trim())?.trim();
+  const first = (text) =>
+    (text || '')
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim();
   return (
     first(run.summary) ||
     first(run.error) ||
     (run.sourceErrors?.length ? `${run.sourceErrors[0].source}: ${run.sourceErrors[0].message}` : null) ||
-    { 'nothing-new': 'No new items since the last run.', 'no-match': 'New items, none meeting the condition.' }[run.outcome] ||
+    { 'nothing-new': 'No new items since the last run.', 'no-match': 'New items, none meeting the condition.' }[
+      run.outcome
+    ] ||
     ''
   );
 }
@@ -49,7 +68,13 @@ export function StateLine({ watch, runs }) {
   const parts = [
     watch.enabled ? 'Enabled' : 'Paused',
     next ? `next run ${whenZoned(next)}` : null,
-    runs ? (lastAlert ? `last alert ${whenZoned(lastAlert.startedAt)}` : runs.length ? `no alert in the last ${plural(runs.length, 'run')}` : 'not run yet') : null,
+    runs
+      ? lastAlert
+        ? `last alert ${whenZoned(lastAlert.startedAt)}`
+        : runs.length
+          ? `no alert in the last ${plural(runs.length, 'run')}`
+          : 'not run yet'
+      : null,
     failing ? `failing: the last ${plural(failing, 'run')} ended in an error` : null,
   ].filter(Boolean);
   return h('p', { class: `state-line${failing ? ' failing' : ''}`, role: 'status' }, parts.join(' · '));
@@ -76,7 +101,13 @@ function ItemMarks({ watchId, runId, marks, onMark, error }) {
             issues: item.key in marks ? issuesAt(error, ['items', Object.keys(marks).indexOf(item.key)]) : [],
           }),
         )
-      : h('p', { class: 'meta' }, run.data.judged ? 'No item was put before the model.' : 'This run was recorded before the items it judged were kept.'),
+      : h(
+          'p',
+          { class: 'meta' },
+          run.data.judged
+            ? 'No item was put before the model.'
+            : 'This run was recorded before the items it judged were kept.',
+        ),
   );
 }
 
@@ -115,7 +146,12 @@ function FeedbackForm({ watchId, run, given, onChanged, onClose }) {
     });
   const body = () => {
     const items = Object.entries(marks).map(([key, label]) => ({ key, label }));
-    const missed = kind === 'missed' && missedUrl.trim() ? { url: missedUrl.trim() } : given?.missedItem?.key && kind === 'missed' ? { key: given.missedItem.key } : null;
+    const missed =
+      kind === 'missed' && missedUrl.trim()
+        ? { url: missedUrl.trim() }
+        : given?.missedItem?.key && kind === 'missed'
+          ? { key: given.missedItem.key }
+          : null;
     return { kind, note: note.trim() || null, ...(items.length ? { items } : {}), ...(missed ? { missed } : {}) };
   };
   const submit = () => save.act(async () => onChanged(await put(path, body())));
@@ -136,7 +172,12 @@ function FeedbackForm({ watchId, run, given, onChanged, onClose }) {
         'div',
         { class: 'row', role: 'radiogroup', 'aria-label': 'Feedback' },
         FEEDBACK.map(([value, text]) =>
-          h('label', { class: 'switch' }, h('input', { type: 'radio', name: group, value, checked: kind === value, onChange: () => setKind(value) }), h('span', null, text)),
+          h(
+            'label',
+            { class: 'switch' },
+            h('input', { type: 'radio', name: group, value, checked: kind === value, onChange: () => setKind(value) }),
+            h('span', null, text),
+          ),
         ),
       ),
       h(TextArea, { label: 'Note (optional)', value: note, onInput: setNote, rows: 2 }),
@@ -191,9 +232,11 @@ function Feedback({ watchId, run, given, onChanged, readOnly }) {
 /** A delivery the outbox still retries is not failed: say when it is tried next. */
 function deliveryState(d) {
   if (d.ok) return 'delivered';
-  if (d.state === 'held') return `held — goes out ${d.nextAttemptAt ? whenZoned(d.nextAttemptAt) : 'later'} (quiet hours or digest)`;
+  if (d.state === 'held')
+    return `held — goes out ${d.nextAttemptAt ? whenZoned(d.nextAttemptAt) : 'later'} (quiet hours or digest)`;
   const why = d.error || 'unknown error';
-  if (d.state === 'pending') return `retrying — ${why}${d.nextAttemptAt ? `; next attempt ${whenZoned(d.nextAttemptAt)}` : ''}`;
+  if (d.state === 'pending')
+    return `retrying — ${why}${d.nextAttemptAt ? `; next attempt ${whenZoned(d.nextAttemptAt)}` : ''}`;
   return `failed — ${why}`;
 }
 
@@ -214,11 +257,23 @@ function RunDetails({ watchId, run, given, onFeedback, readOnly }) {
     run.reasoning ? [h('h4', null, 'The model’s reasoning'), h('p', { class: 'pre' }, run.reasoning)] : null,
     run.evidence?.length
       ? [
-          h('h4', null, 'Evidence', run.trustTier ? ` (confirmed by a source you marked ${tierName(run.trustTier)})` : ''),
+          h(
+            'h4',
+            null,
+            'Evidence',
+            run.trustTier ? ` (confirmed by a source you marked ${tierName(run.trustTier)})` : '',
+          ),
           h(
             'ul',
             { class: 'evidence' },
-            run.evidence.map((e) => h('li', null, h(ExternalLink, { url: e.url }, e.title || e.url), e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null)),
+            run.evidence.map((e) =>
+              h(
+                'li',
+                null,
+                h(ExternalLink, { url: e.url }, e.title || e.url),
+                e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null,
+              ),
+            ),
           ),
         ]
       : null,
@@ -236,12 +291,31 @@ function RunDetails({ watchId, run, given, onFeedback, readOnly }) {
     }),
     h(WhatWasJudged, { watchId, runId: run.runId }),
     run.sourceErrors?.length
-      ? [h('h4', null, 'Source errors'), h('ul', null, run.sourceErrors.map((s) => h('li', null, `${s.source}: ${s.message}${s.httpStatus ? ` (HTTP ${s.httpStatus})` : ''}`)))]
+      ? [
+          h('h4', null, 'Source errors'),
+          h(
+            'ul',
+            null,
+            run.sourceErrors.map((s) =>
+              h('li', null, `${s.source}: ${s.message}${s.httpStatus ? ` (HTTP ${s.httpStatus})` : ''}`),
+            ),
+          ),
+        ]
       : null,
     run.deliveries?.length
       ? [
           h('h4', null, 'Deliveries'),
-          h('ul', { class: 'deliveries' }, run.deliveries.map((d) => h('li', null, `${d.notice ? `notice (${d.notice}) to ` : ''}${d.channel}${d.device ? ` (${d.device})` : ''}: ${deliveryState(d)}`))),
+          h(
+            'ul',
+            { class: 'deliveries' },
+            run.deliveries.map((d) =>
+              h(
+                'li',
+                null,
+                `${d.notice ? `notice (${d.notice}) to ` : ''}${d.channel}${d.device ? ` (${d.device})` : ''}: ${deliveryState(d)}`,
+              ),
+            ),
+          ),
         ]
       : null,
     h(Feedback, { watchId, run, given, onChanged: onFeedback, readOnly }),
@@ -255,7 +329,13 @@ function RunRow({ watchId, run, given, onFeedback, readOnly }) {
     { class: `run${open ? ' open' : ''}` },
     h(
       'button',
-      { type: 'button', class: 'run-line', 'aria-expanded': String(open), 'aria-controls': open ? `run-${run.runId}` : undefined, onClick: () => setOpen(!open) },
+      {
+        type: 'button',
+        class: 'run-line',
+        'aria-expanded': String(open),
+        'aria-controls': open ? `run-${run.runId}` : undefined,
+        onClick: () => setOpen(!open),
+      },
       h(Outcome, { outcome: run.outcome }),
       h('time', { dateTime: run.startedAt }, whenZoned(run.startedAt)),
       h('span', { class: 'line' }, runLine(run)),
@@ -267,7 +347,13 @@ function RunRow({ watchId, run, given, onFeedback, readOnly }) {
 
 const matches = (run, words) =>
   !words ||
-  [run.summary, run.error, run.reasoning, ...(run.evidence || []).map((e) => `${e.title || ''} ${e.url || ''}`), ...(run.sourceErrors || []).map((s) => `${s.source} ${s.message}`)]
+  [
+    run.summary,
+    run.error,
+    run.reasoning,
+    ...(run.evidence || []).map((e) => `${e.title || ''} ${e.url || ''}`),
+    ...(run.sourceErrors || []).map((s) => `${s.source} ${s.message}`),
+  ]
     .filter(Boolean)
     .some((t) => t.toLowerCase().includes(words));
 
@@ -283,11 +369,13 @@ export function RunHistory({ watchId, first, onFeedback, readOnly = false }) {
   const [query, setQuery] = useState('');
   const [changed, setChanged] = useState({});
   const more = useAction();
-  if (!first.runs.length) return h(Empty, null, h('p', null, 'This watch has not run yet. Run it now, or wait for its schedule.'));
+  if (!first.runs.length)
+    return h(Empty, null, h('p', null, 'This watch has not run yet. Run it now, or wait for its schedule.'));
   // the form of a run is filled from its saved feedback, so the rows wait for it
   if (!given.data) return h(Loading, { what: 'Loading the run history…' });
   const runs = [...first.runs, ...older];
-  const feedbackOf = (runId) => (runId in changed ? changed[runId] : given.data.feedback.find((f) => f.runId === runId));
+  const feedbackOf = (runId) =>
+    runId in changed ? changed[runId] : given.data.feedback.find((f) => f.runId === runId);
   const words = query.trim().toLowerCase();
   const shown = runs.filter((r) => (!outcome || r.outcome === outcome) && matches(r, words));
   const loadOlder = () =>
@@ -302,10 +390,21 @@ export function RunHistory({ watchId, first, onFeedback, readOnly = false }) {
     h(
       'div',
       { class: 'filters', role: 'search', 'aria-label': 'Filter the runs' },
-      h(Select, { label: 'Outcome', value: outcome, onChange: setOutcome, options: [['', 'Every outcome'], ...Object.entries(OUTCOMES)] }),
+      h(Select, {
+        label: 'Outcome',
+        value: outcome,
+        onChange: setOutcome,
+        options: [['', 'Every outcome'], ...Object.entries(OUTCOMES)],
+      }),
       h(TextField, { label: 'Search runs', type: 'search', value: query, onInput: setQuery }),
     ),
-    h('p', { class: 'meta', 'aria-live': 'polite' }, outcome || words ? `${plural(shown.length, 'run')} of the ${runs.length} shown match.` : `The newest ${plural(runs.length, 'run')}.`),
+    h(
+      'p',
+      { class: 'meta', 'aria-live': 'polite' },
+      outcome || words
+        ? `${plural(shown.length, 'run')} of the ${runs.length} shown match.`
+        : `The newest ${plural(runs.length, 'run')}.`,
+    ),
     shown.length
       ? h(
           'ul',

@@ -1,21 +1,27 @@
-// Create and edit a watch with the full schema; the service's 400 issues appear at their fields, in
-// a person's words, summed up at the top of the form (lib/forms.js); channels are picked by kind
+// The form that creates and edits a watch with the full schema (the editor's pages and the
+// assistant's save step show it); the service's 400 issues appear at their fields, in a person's
+// words, summed up at the top of the form (lib/forms.js); channels are picked by kind
 // (lib/channels.js). On a wide screen the form is two columns: what to watch, and how to tell.
 import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { del, enc, get, post, put } from '../lib/api.js';
-import { ChannelFields } from '../lib/channels.js';
-import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from '../lib/cron.js';
-import { FormErrors, forPerson } from '../lib/forms.js';
-import { TIERS } from '../lib/outcomes.js';
-import { navigate, Link } from '../lib/router.js';
-import { whenZoned } from '../lib/time.js';
-import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
-import { useWarningGate } from '../lib/warnings.js';
-import { thisBrowsersDevice } from './devices.js';
+import { enc, post, put } from './api.js';
+import { ChannelFields } from './channels.js';
+import { thisBrowsersDevice } from './device.js';
+import { LOCAL_ZONE, PRESETS, describe, nextTimes, problem, timeZones } from './cron.js';
+import { FormErrors, forPerson } from './forms.js';
+import { TIERS } from './outcomes.js';
+import { Link } from './router.js';
+import { whenZoned } from './time.js';
+import { Button, ErrorMessage, Field, Select, TextArea, TextField, issuesAt, useAction } from './ui.js';
+import { useWarningGate } from './warnings.js';
 import { DryRunReport } from './dryrun.js';
 import { PageSourceFields, pageSourceBody } from './pagesource.js';
-import { editable } from './watches.js';
+
+/** A watch as PUT takes it: the schema's fields, never the owner. */
+export function editable(watch) {
+  const { owner, ...fields } = watch;
+  return fields;
+}
 
 export const BLANK = {
   id: '',
@@ -30,7 +36,13 @@ export const BLANK = {
 };
 
 const Issues = ({ issues }) =>
-  issues.length ? h('ul', { class: 'issues' }, issues.map((i) => h('li', null, i.message))) : null;
+  issues.length
+    ? h(
+        'ul',
+        { class: 'issues' },
+        issues.map((i) => h('li', null, i.message)),
+      )
+    : null;
 
 /** A number from 0 to 1 as a slider and a number box, both labelled. */
 function Slider({ label, value, onInput, hint, issues }) {
@@ -42,7 +54,15 @@ function Slider({ label, value, onInput, hint, issues }) {
       h(
         'div',
         { class: 'slider' },
-        h('input', { ...a, type: 'range', min: 0, max: 1, step: 0.05, value, onInput: (e) => onInput(Number(e.target.value)) }),
+        h('input', {
+          ...a,
+          type: 'range',
+          min: 0,
+          max: 1,
+          step: 0.05,
+          value,
+          onInput: (e) => onInput(Number(e.target.value)),
+        }),
         h('input', {
           type: 'number',
           min: 0,
@@ -59,8 +79,16 @@ function Slider({ label, value, onInput, hint, issues }) {
 /** The kinds of source, each with its name and what its value is. */
 const SOURCE_KINDS = {
   search: { name: 'Web search', value: 'Search query' },
-  rss: { name: 'RSS or Atom feed', value: 'Feed URL', hint: 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' },
-  page: { name: 'Web page (its changes)', value: 'Page URL', hint: 'A page without a feed: each run compares its text with the last run’s, and what changed is judged.' },
+  rss: {
+    name: 'RSS or Atom feed',
+    value: 'Feed URL',
+    hint: 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.',
+  },
+  page: {
+    name: 'Web page (its changes)',
+    value: 'Page URL',
+    hint: 'A page without a feed: each run compares its text with the last run’s, and what changed is judged.',
+  },
 };
 
 function SourceFields({ source, index, error, onChange, onRemove, removable }) {
@@ -82,8 +110,16 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
       options: Object.entries(SOURCE_KINDS).map(([type, k]) => [type, k.name]),
       issues: at('type'),
     }),
-    h(TextField, { label: kind.value, value: source.value, onInput: (v) => onChange({ ...source, value: v }), issues: at('value'), hint: kind.hint }),
-    source.type === 'rss' ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) }) : null,
+    h(TextField, {
+      label: kind.value,
+      value: source.value,
+      onInput: (v) => onChange({ ...source, value: v }),
+      issues: at('value'),
+      hint: kind.hint,
+    }),
+    source.type === 'rss'
+      ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) })
+      : null,
     source.type === 'page' ? h(PageSourceFields, { source, index, error, set }) : null,
     h(
       'details',
@@ -139,7 +175,13 @@ function FindFeeds({ url, onUse }) {
                   'ul',
                   { class: 'found-feeds' },
                   shown.feeds.map((f) =>
-                    h('li', { key: f.url }, h(Button, { onClick: () => onUse(f.url) }, `Use ${f.title || f.url}`), ' ', h('span', { class: 'meta' }, `${f.format || 'feed'} · ${f.url}`)),
+                    h(
+                      'li',
+                      { key: f.url },
+                      h(Button, { onClick: () => onUse(f.url) }, `Use ${f.title || f.url}`),
+                      ' ',
+                      h('span', { class: 'meta' }, `${f.format || 'feed'} · ${f.url}`),
+                    ),
                   ),
                 ),
         )
@@ -161,12 +203,20 @@ export function watchesPerFolder(listed) {
   for (const [folder, feeds] of byFolder) {
     const parts = Math.ceil(feeds.length / MAX_SOURCES);
     for (let p = 0; p < parts; p++)
-      out.push({ name: parts === 1 ? folder : `${folder} (${p + 1})`, feeds: feeds.slice(p * MAX_SOURCES, (p + 1) * MAX_SOURCES) });
+      out.push({
+        name: parts === 1 ? folder : `${folder} (${p + 1})`,
+        feeds: feeds.slice(p * MAX_SOURCES, (p + 1) * MAX_SOURCES),
+      });
   }
   return out;
 }
 
-const slug = (name, length = 50) => name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, length);
+const slug = (name, length = 50) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, length);
 
 /** A watch's identifier made from its name: the characters an identifier takes, at most 64. */
 const identifierFrom = (name) => slug(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''), 64).replace(/-+$/, '');
@@ -201,7 +251,12 @@ function OpmlImport({ sources, onSources, form }) {
     bulk.act(async () => {
       const made = [];
       for (const w of watchesPerFolder(listed)) {
-        const body = { ...form, id: `opml-${slug(w.name) || 'feeds'}`, name: w.name, sources: w.feeds.map((f) => ({ type: 'rss', value: f.url })) };
+        const body = {
+          ...form,
+          id: `opml-${slug(w.name) || 'feeds'}`,
+          name: w.name,
+          sources: w.feeds.map((f) => ({ type: 'rss', value: f.url })),
+        };
         made.push(await post('/watches', body));
         setCreated([...made]);
       }
@@ -213,23 +268,54 @@ function OpmlImport({ sources, onSources, form }) {
     h(Field, {
       label: 'OPML file',
       hint: 'A feed reader’s export: its feeds become this watch’s sources, or one watch per folder.',
-      render: (a) => h('input', { ...a, type: 'file', accept: '.opml,.xml,text/x-opml,application/xml,text/xml', onChange: pick }),
+      render: (a) =>
+        h('input', { ...a, type: 'file', accept: '.opml,.xml,text/x-opml,application/xml,text/xml', onChange: pick }),
     }),
     h(ErrorMessage, { error: read.error }),
     listed
       ? h(
           'div',
           { 'aria-live': 'polite' },
-          h('p', { class: 'meta' }, `${listed.feeds.length} feed(s) in the file${listed.cut ? ' (cut at its bounds)' : ''}.`),
+          h(
+            'p',
+            { class: 'meta' },
+            `${listed.feeds.length} feed(s) in the file${listed.cut ? ' (cut at its bounds)' : ''}.`,
+          ),
           left.length
-            ? h('div', null, h('p', null, `Not added, past the limit of ${MAX_SOURCES} sources:`), h('ul', { class: 'left-feeds' }, left.map((f) => h('li', { key: f.url }, `${f.title} · ${f.url}`))))
+            ? h(
+                'div',
+                null,
+                h('p', null, `Not added, past the limit of ${MAX_SOURCES} sources:`),
+                h(
+                  'ul',
+                  { class: 'left-feeds' },
+                  left.map((f) => h('li', { key: f.url }, `${f.title} · ${f.url}`)),
+                ),
+              )
             : null,
           listed.skipped.length
-            ? h('div', null, h('p', null, 'Left out:'), h('ul', null, listed.skipped.map((s, i) => h('li', { key: i }, `${s.title || s.url || 'an outline'}: ${s.problem}`))))
+            ? h(
+                'div',
+                null,
+                h('p', null, 'Left out:'),
+                h(
+                  'ul',
+                  null,
+                  listed.skipped.map((s, i) =>
+                    h('li', { key: i }, `${s.title || s.url || 'an outline'}: ${s.problem}`),
+                  ),
+                ),
+              )
             : null,
           h(Button, { onClick: perFolder, busy: bulk.busy }, 'One watch per folder'),
           h(ErrorMessage, { error: bulk.error }),
-          created.length ? h('ul', { class: 'created-watches' }, created.map((w) => h('li', { key: w.id }, h(Link, { href: `/watch/${enc(w.id)}` }, w.name)))) : null,
+          created.length
+            ? h(
+                'ul',
+                { class: 'created-watches' },
+                created.map((w) => h('li', { key: w.id }, h(Link, { href: `/watch/${enc(w.id)}` }, w.name))),
+              )
+            : null,
         )
       : null,
   );
@@ -250,13 +336,33 @@ function ScheduleField({ value, onInput, issues, zone, onZone, zoneIssues }) {
       onChange: (v) => v !== 'custom' && onInput(v),
       options: [...PRESETS.map(([text, cron]) => [cron, text]), ['custom', 'Custom (cron)']],
     }),
-    h(TextField, { label: 'Cron expression', value, onInput, issues, hint: 'minute hour day month weekday, in the time zone below' }),
-    h(TextField, { label: 'Time zone', value: zone, onInput: onZone, issues: zoneIssues, list: 'time-zones', autocomplete: 'off', hint: 'An IANA name such as Europe/Berlin or UTC.' }),
-    h('datalist', { id: 'time-zones' }, timeZones().map((z) => h('option', { key: z, value: z }))),
+    h(TextField, {
+      label: 'Cron expression',
+      value,
+      onInput,
+      issues,
+      hint: 'minute hour day month weekday, in the time zone below',
+    }),
+    h(TextField, {
+      label: 'Time zone',
+      value: zone,
+      onInput: onZone,
+      issues: zoneIssues,
+      list: 'time-zones',
+      autocomplete: 'off',
+      hint: 'An IANA name such as Europe/Berlin or UTC.',
+    }),
+    h(
+      'datalist',
+      { id: 'time-zones' },
+      timeZones().map((z) => h('option', { key: z, value: z })),
+    ),
     h(
       'div',
       { 'aria-live': 'polite' },
-      wrong ? h('p', { class: 'schedule-problem' }, forPerson('The schedule', `is not valid yet: ${wrong}`)) : h('p', { class: 'meta' }, describe(value, shownZone)),
+      wrong
+        ? h('p', { class: 'schedule-problem' }, forPerson('The schedule', `is not valid yet: ${wrong}`))
+        : h('p', { class: 'meta' }, describe(value, shownZone)),
       next.length ? h('p', { class: 'meta' }, 'Next runs: ', next.map(whenZoned).join(' · ')) : null,
     ),
   );
@@ -272,16 +378,40 @@ function QuietFields({ quietHours, digest, onQuiet, onDigest, error }) {
     h(
       'label',
       { class: 'switch' },
-      h('input', { type: 'checkbox', checked: !!quietHours, onChange: (ev) => onQuiet(ev.target.checked ? { start: '22:00', end: '07:00' } : null) }),
+      h('input', {
+        type: 'checkbox',
+        checked: !!quietHours,
+        onChange: (ev) => onQuiet(ev.target.checked ? { start: '22:00', end: '07:00' } : null),
+      }),
       h('span', null, 'Hold alerts during quiet hours; they go out as one message when the quiet hours end'),
     ),
     quietHours
       ? h(
           'div',
           { class: 'row' },
-          h(TextField, { label: 'Quiet from', value: quietHours.start, onInput: (v) => set('start', v), issues: issuesAt(error, ['quietHours', 'start']), hint: 'HH:MM, 24-hour' }),
-          h(TextField, { label: 'Quiet until', value: quietHours.end, onInput: (v) => set('end', v), issues: issuesAt(error, ['quietHours', 'end']), hint: 'HH:MM; may be the next morning' }),
-          h(TextField, { label: 'Quiet hours time zone', value: quietHours.timeZone ?? '', onInput: (v) => set('timeZone', v), issues: issuesAt(error, ['quietHours', 'timeZone']), list: 'time-zones', autocomplete: 'off', hint: "Empty: the schedule's time zone." }),
+          h(TextField, {
+            label: 'Quiet from',
+            value: quietHours.start,
+            onInput: (v) => set('start', v),
+            issues: issuesAt(error, ['quietHours', 'start']),
+            hint: 'HH:MM, 24-hour',
+          }),
+          h(TextField, {
+            label: 'Quiet until',
+            value: quietHours.end,
+            onInput: (v) => set('end', v),
+            issues: issuesAt(error, ['quietHours', 'end']),
+            hint: 'HH:MM; may be the next morning',
+          }),
+          h(TextField, {
+            label: 'Quiet hours time zone',
+            value: quietHours.timeZone ?? '',
+            onInput: (v) => set('timeZone', v),
+            issues: issuesAt(error, ['quietHours', 'timeZone']),
+            list: 'time-zones',
+            autocomplete: 'off',
+            hint: "Empty: the schedule's time zone.",
+          }),
         )
       : null,
     h(Issues, { issues: (error?.issues || []).filter((i) => JSON.stringify(i.path) === '["quietHours"]') }),
@@ -289,7 +419,11 @@ function QuietFields({ quietHours, digest, onQuiet, onDigest, error }) {
       label: 'Digest',
       value: digest ?? 'none',
       onChange: onDigest,
-      options: [['none', 'No digest: each alert as it comes'], ['hourly', 'Hourly: one message at the top of each hour'], ['daily', 'Daily: one message at 08:00']],
+      options: [
+        ['none', 'No digest: each alert as it comes'],
+        ['hourly', 'Hourly: one message at the top of each hour'],
+        ['daily', 'Daily: one message at 08:00'],
+      ],
       issues: issuesAt(error, ['digest']),
       hint: 'A digest gathers the alerts of an hour or a day into one message.',
     }),
@@ -342,7 +476,16 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     setTested(null);
     trial.act(async () => {
       const { condition, threshold, sources } = body();
-      setTested(creating ? await post('/watches/test', body()) : await post(`/watches/${enc(w.id)}/test`, { condition, threshold, weakThreshold: w.weakThreshold ?? null, sources }));
+      setTested(
+        creating
+          ? await post('/watches/test', body())
+          : await post(`/watches/${enc(w.id)}/test`, {
+              condition,
+              threshold,
+              weakThreshold: w.weakThreshold ?? null,
+              sources,
+            }),
+      );
     });
   };
   const e = last === 'test' ? trial.error : save.error;
@@ -365,7 +508,13 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
             hint: 'Made from the name; change it now if you like: letters, digits, dot, dash and underscore. It is the watch’s address and cannot change once saved.',
           })
         : null,
-      h(TextArea, { label: 'Condition', value: w.condition, onInput: (v) => set('condition', v), issues: issuesAt(e, ['condition']), hint: 'In plain English: what must happen for you to be alerted.' }),
+      h(TextArea, {
+        label: 'Condition',
+        value: w.condition,
+        onInput: (v) => set('condition', v),
+        issues: issuesAt(e, ['condition']),
+        hint: 'In plain English: what must happen for you to be alerted.',
+      }),
       w.sources.map((s, i) =>
         h(SourceFields, {
           key: i,
@@ -373,8 +522,16 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
           index: i,
           error: e,
           removable: w.sources.length > 1,
-          onChange: (next) => set('sources', w.sources.map((x, j) => (j === i ? next : x))),
-          onRemove: () => set('sources', w.sources.filter((_, j) => j !== i)),
+          onChange: (next) =>
+            set(
+              'sources',
+              w.sources.map((x, j) => (j === i ? next : x)),
+            ),
+          onRemove: () =>
+            set(
+              'sources',
+              w.sources.filter((_, j) => j !== i),
+            ),
         }),
       ),
       h(Issues, { issues: (e?.issues || []).filter((i) => JSON.stringify(i.path) === '["sources"]') }),
@@ -382,7 +539,14 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
       h(OpmlImport, {
         sources: w.sources,
         onSources: (v) => set('sources', v.length ? v : [{ type: 'search', value: '' }]),
-        form: { condition: w.condition, schedule: w.schedule, timeZone: w.timeZone?.trim() || null, threshold: w.threshold, channels: w.channels.filter((c) => c.trim() !== ''), enabled: w.enabled },
+        form: {
+          condition: w.condition,
+          schedule: w.schedule,
+          timeZone: w.timeZone?.trim() || null,
+          threshold: w.threshold,
+          channels: w.channels.filter((c) => c.trim() !== ''),
+          enabled: w.enabled,
+        },
       }),
     ),
     h(
@@ -396,8 +560,20 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
         onZone: (v) => set('timeZone', v),
         zoneIssues: issuesAt(e, ['timeZone']),
       }),
-      h(Slider, { label: 'Threshold', value: w.threshold, onInput: (v) => set('threshold', v), issues: issuesAt(e, ['threshold']), hint: 'How sure the model must be before you are alerted.' }),
-      h(ChannelFields, { channels: w.channels, onChange: (v) => set('channels', v), error: e, watchId: creating ? null : w.id, device: thisBrowsersDevice() }),
+      h(Slider, {
+        label: 'Threshold',
+        value: w.threshold,
+        onInput: (v) => set('threshold', v),
+        issues: issuesAt(e, ['threshold']),
+        hint: 'How sure the model must be before you are alerted.',
+      }),
+      h(ChannelFields, {
+        channels: w.channels,
+        onChange: (v) => set('channels', v),
+        error: e,
+        watchId: creating ? null : w.id,
+        device: thisBrowsersDevice(),
+      }),
       h(
         'details',
         { class: 'advanced', open: !!(weak || w.quietHours || (w.digest && w.digest !== 'none')) },
@@ -406,7 +582,11 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
           'fieldset',
           null,
           h('legend', null, 'Weak alerts'),
-          h('p', { class: 'hint' }, 'An alert is confirmed when the model is at least as sure as the threshold and trusted sources agree. A weak alert says “possibly” for less: more alerts, more of them wrong.'),
+          h(
+            'p',
+            { class: 'hint' },
+            'An alert is confirmed when the model is at least as sure as the threshold and trusted sources agree. A weak alert says “possibly” for less: more alerts, more of them wrong.',
+          ),
           h(
             'label',
             { class: 'switch' },
@@ -416,16 +596,37 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
               onChange: (ev) =>
                 setW((x) => {
                   const { weakThreshold, ...rest } = x;
-                  return ev.target.checked ? { ...rest, weakThreshold: Math.max(0, Math.round((x.threshold - 0.3) * 100) / 100) } : rest;
+                  return ev.target.checked
+                    ? { ...rest, weakThreshold: Math.max(0, Math.round((x.threshold - 0.3) * 100) / 100) }
+                    : rest;
                 }),
             }),
             h('span', null, 'Also send weaker, unconfirmed alerts'),
           ),
-          weak ? h(Slider, { label: 'Weak threshold', value: w.weakThreshold, onInput: (v) => set('weakThreshold', v), issues: issuesAt(e, ['weakThreshold']), hint: 'From this certainty on, a weak alert is sent.' }) : null,
+          weak
+            ? h(Slider, {
+                label: 'Weak threshold',
+                value: w.weakThreshold,
+                onInput: (v) => set('weakThreshold', v),
+                issues: issuesAt(e, ['weakThreshold']),
+                hint: 'From this certainty on, a weak alert is sent.',
+              })
+            : null,
         ),
-        h(QuietFields, { quietHours: w.quietHours, digest: w.digest, onQuiet: (v) => set('quietHours', v), onDigest: (v) => set('digest', v), error: e }),
+        h(QuietFields, {
+          quietHours: w.quietHours,
+          digest: w.digest,
+          onQuiet: (v) => set('quietHours', v),
+          onDigest: (v) => set('digest', v),
+          error: e,
+        }),
       ),
-      h('label', { class: 'switch' }, h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }), h('span', null, 'Enabled: runs on its schedule and in run all')),
+      h(
+        'label',
+        { class: 'switch' },
+        h('input', { type: 'checkbox', checked: w.enabled, onChange: (ev) => set('enabled', ev.target.checked) }),
+        h('span', null, 'Enabled: runs on its schedule and in run all'),
+      ),
     ),
     gate.view,
     h(
@@ -435,34 +636,13 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
       h(Button, { busy: trial.busy, onClick: test }, trial.busy ? 'Testing…' : 'Test'),
       extra,
     ),
-    trial.busy ? h('p', { class: 'progress', role: 'status' }, 'Testing: collecting the sources and asking the model, sending nothing…') : null,
+    trial.busy
+      ? h(
+          'p',
+          { class: 'progress', role: 'status' },
+          'Testing: collecting the sources and asking the model, sending nothing…',
+        )
+      : null,
     tested ? h(DryRunReport, { answer: tested }) : null,
-  );
-}
-
-export function NewWatch() {
-  return h(Page, { title: 'New watch' }, h(WatchForm, { initial: BLANK, creating: true, onSaved: (w) => navigate(`/watch/${enc(w.id)}`) }));
-}
-
-export function EditWatch({ id }) {
-  const watch = useLoad(() => get(`/watches/${enc(id)}`), [id]);
-  const remove = useAction();
-  if (watch.error) return h(Page, { title: 'Edit watch' }, h(ErrorMessage, { error: watch.error }), h(Link, { href: '/' }, 'Back to your watches'));
-  if (!watch.data) return h(Page, { title: 'Edit watch' }, h(Loading));
-  const deleteWatch = () =>
-    remove.act(async () => {
-      if (!window.confirm(`Delete the watch “${watch.data.name}”? Its run history is kept.`)) return;
-      await del(`/watches/${enc(id)}`);
-      navigate('/');
-    });
-  return h(
-    Page,
-    { title: `Edit ${watch.data.name}` },
-    h(WatchForm, {
-      initial: editable(watch.data),
-      onSaved: (w) => navigate(`/watch/${enc(w.id)}`),
-      extra: h(Button, { kind: 'danger', busy: remove.busy, onClick: deleteWatch }, 'Delete watch'),
-    }),
-    h(ErrorMessage, { error: remove.error }),
   );
 }

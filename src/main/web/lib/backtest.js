@@ -2,11 +2,11 @@
 // backtest runs as a job on the service; its runs arrive as they are judged again.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
-import { enc, events, get, post } from '../lib/api.js';
-import { Outcome } from '../lib/outcomes.js';
-import { when } from '../lib/time.js';
-import { spent } from '../lib/usage.js';
-import { Button, ErrorMessage } from '../lib/ui.js';
+import { enc, events, get, post } from './api.js';
+import { Outcome } from './outcomes.js';
+import { when } from './time.js';
+import { spent } from './usage.js';
+import { Button, ErrorMessage } from './ui.js';
 
 const FEEDBACK = { useful: 'Useful', wrong: 'Wrong', missed: 'Missed' };
 
@@ -86,7 +86,18 @@ export function Backtest({ id, candidate }) {
                   h(
                     'table',
                     { class: 'diff' },
-                    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Run'), h('th', { scope: 'col' }, 'Recorded'), h('th', { scope: 'col' }, 'With the revision'), h('th', { scope: 'col' }, 'Your feedback'))),
+                    h(
+                      'thead',
+                      null,
+                      h(
+                        'tr',
+                        null,
+                        h('th', { scope: 'col' }, 'Run'),
+                        h('th', { scope: 'col' }, 'Recorded'),
+                        h('th', { scope: 'col' }, 'With the revision'),
+                        h('th', { scope: 'col' }, 'Your feedback'),
+                      ),
+                    ),
                     h(
                       'tbody',
                       null,
@@ -100,7 +111,10 @@ export function Backtest({ id, candidate }) {
                             'td',
                             null,
                             r.candidate
-                              ? [h(Outcome, { outcome: r.candidate.outcome }), r.changed ? h('span', { class: 'muted' }, ' changed') : null]
+                              ? [
+                                  h(Outcome, { outcome: r.candidate.outcome }),
+                                  r.changed ? h('span', { class: 'muted' }, ' changed') : null,
+                                ]
                               : r.status === 'failed'
                                 ? `no verdict: ${r.error}`
                                 : 'not kept (an older run)',

@@ -26,7 +26,7 @@ import org.apache.pekko.stream.javadsl.Sink;
  * good) before it is shown, at most until {@link #OPEN_RUNS} later runs of the watch were read;
  * newest first, its deliveries are read before it.
  */
-final class WatchRuns {
+final class WatchRunReader {
   /** Later runs read before a judged run whose deliveries go on is shown as it stands. */
   static final int OPEN_RUNS = 16;
 
@@ -83,7 +83,7 @@ final class WatchRuns {
    * The runs of {@code entityId} in the events {@code range} holds at journal positions up to
    * {@code upTo}, that {@code filter} selects and {@code after} does not cover.
    */
-  WatchRuns(
+  WatchRunReader(
       JournalReads journal,
       String entityId,
       JournalReads.Range range,

@@ -1,8 +1,8 @@
 // What a dry run concluded: the outcome a run now would have had, its verdict and evidence, what it
 // judged and what that took. Nothing of it was sent or recorded, and the report says so.
 import { h } from 'preact';
-import { Outcome } from '../lib/outcomes.js';
-import { spent } from '../lib/usage.js';
+import { Outcome } from './outcomes.js';
+import { spent } from './usage.js';
 import { JudgedList } from './judged.js';
 
 const WOULD = {
@@ -22,7 +22,13 @@ export function DryRunReport({ answer }) {
     h('h2', null, 'Test result ', h(Outcome, { outcome: r.outcome })),
     h('p', null, WOULD[r.outcome] || r.outcome, ' Nothing was sent, marked seen or recorded.'),
     r.summary ? h('p', { class: 'pre' }, r.summary) : null,
-    r.confidence !== undefined ? h('p', { class: 'meta' }, `Confidence ${Math.round(r.confidence * 100)}%${r.decision ? ` · ${r.decision}` : ''}`) : null,
+    r.confidence !== undefined
+      ? h(
+          'p',
+          { class: 'meta' },
+          `Confidence ${Math.round(r.confidence * 100)}%${r.decision ? ` · ${r.decision}` : ''}`,
+        )
+      : null,
     r.error ? h('p', { class: 'error' }, r.error) : null,
     r.evidence.length
       ? [
@@ -30,11 +36,27 @@ export function DryRunReport({ answer }) {
           h(
             'ul',
             null,
-            r.evidence.map((e) => h('li', { key: e.url }, h('a', { href: e.url, rel: 'noopener noreferrer', target: '_blank' }, e.title || e.url), e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null)),
+            r.evidence.map((e) =>
+              h(
+                'li',
+                { key: e.url },
+                h('a', { href: e.url, rel: 'noopener noreferrer', target: '_blank' }, e.title || e.url),
+                e.quote ? h('blockquote', { class: 'pre' }, e.quote) : null,
+              ),
+            ),
           ),
         ]
       : null,
-    r.sourceErrors.length ? [h('h4', null, 'Source errors'), h('ul', null, r.sourceErrors.map((s) => h('li', null, `${s.source}: ${s.message}`)))] : null,
+    r.sourceErrors.length
+      ? [
+          h('h4', null, 'Source errors'),
+          h(
+            'ul',
+            null,
+            r.sourceErrors.map((s) => h('li', null, `${s.source}: ${s.message}`)),
+          ),
+        ]
+      : null,
     h('h4', null, 'What was judged'),
     h(JudgedList, { judged: answer.judged }),
     h('p', { class: 'meta' }, `Model use: ${spent(answer.usage)}`),

@@ -3,9 +3,9 @@
 // "Check", which shows what the service reads there now, as a run would, before anything is saved.
 import { h } from 'preact';
 import { useState } from 'preact/hooks';
-import { post } from '../lib/api.js';
-import { forPerson } from '../lib/forms.js';
-import { Button, TextArea, TextField, explain, issuesAt, useAction } from '../lib/ui.js';
+import { post } from './api.js';
+import { forPerson } from './forms.js';
+import { Button, TextArea, TextField, explain, issuesAt, useAction } from './ui.js';
 
 const SELECTOR = 'CSS selector';
 const IGNORE = 'Ignore';
@@ -21,7 +21,11 @@ export function pageSourceBody(source) {
   const { selector, ignore, ...rest } = source;
   if (source.type !== 'page') return rest;
   const kept = ignoreOf(source);
-  return { ...rest, ...(selector?.trim() ? { selector: selector.trim() } : {}), ...(kept.length ? { ignore: kept } : {}) };
+  return {
+    ...rest,
+    ...(selector?.trim() ? { selector: selector.trim() } : {}),
+    ...(kept.length ? { ignore: kept } : {}),
+  };
 }
 
 /** The most blocks "Check" lists; the count says how many there are in all. */
@@ -103,7 +107,16 @@ function PageRead({ read }) {
     h(
       'ol',
       { class: 'page-blocks' },
-      read.blocks.slice(0, SHOWN_BLOCKS).map((b, i) => h('li', { key: i }, b.heading && b.heading !== b.text ? h('span', { class: 'meta' }, `${b.heading}: `) : null, b.text)),
+      read.blocks
+        .slice(0, SHOWN_BLOCKS)
+        .map((b, i) =>
+          h(
+            'li',
+            { key: i },
+            b.heading && b.heading !== b.text ? h('span', { class: 'meta' }, `${b.heading}: `) : null,
+            b.text,
+          ),
+        ),
     ),
     more > 0 ? h('p', { class: 'meta' }, `And ${more} more.`) : null,
   );
