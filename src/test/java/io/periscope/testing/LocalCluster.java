@@ -21,10 +21,17 @@ import java.util.Map;
 public final class LocalCluster implements AutoCloseable {
   public static final String SECRET = "local-cluster-test-secret-of-32-bytes-at-least";
   public static final String ENCRYPTION_KEY = "local-cluster-test-encryption-key-of-32-bytes";
-  public static final Duration START_PATIENCE = Duration.ofSeconds(120);
+
+  /**
+   * How long a node may take to turn ready: on a 2-core machine shared with other builds, nodes of
+   * the upgrade test took over 120 s.
+   */
+  public static final Duration START_PATIENCE = Duration.ofSeconds(240);
 
   private final ScratchDatabase database;
   private final List<ServiceProcess> nodes = new ArrayList<>();
+  private final List<Map<String, String>> envs = new ArrayList<>();
+  private final List<Path> logs = new ArrayList<>();
   private final List<Integer> managementPorts = new ArrayList<>();
   private final List<Path> dataDirs = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
@@ -73,6 +80,8 @@ public final class LocalCluster implements AutoCloseable {
       Path log = ServiceProcess.logFile(name + "-node" + (i + 1));
       Files.deleteIfExists(log);
       nodes.add(new ServiceProcess(e, log));
+      envs.add(e);
+      logs.add(log);
       managementPorts.add(ports.get(2 * size + i));
       dataDirs.add(dataDir);
     }
@@ -97,6 +106,15 @@ public final class LocalCluster implements AutoCloseable {
     node(1).launch();
     for (int n = 1; n <= size(); n++) awaitReady(n);
     return this;
+  }
+
+  /**
+   * Node {@code n}, not running, runs {@code jar} (another release's) from its next launch on, with
+   * the same settings, ports and data directory: a node upgraded or rolled back in place.
+   */
+  public void useJar(int n, Path jar) throws IOException {
+    if (node(n).isAlive()) throw new IllegalStateException("node " + n + " still runs");
+    nodes.set(n - 1, new ServiceProcess(envs.get(n - 1), logs.get(n - 1), jar));
   }
 
   /** Node {@code n}, 1 to 3. */
