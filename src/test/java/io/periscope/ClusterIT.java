@@ -13,6 +13,7 @@ import io.periscope.testing.LocalCluster;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.RetryingClient;
 import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.Traffic;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.io.IOException;
@@ -564,73 +565,56 @@ public class ClusterIT {
       throws Exception {
     startCluster("rolling");
     String alice = login(1, "alice");
-    AtomicBoolean restarting = new AtomicBoolean(true);
     RetryingClient retrying = new RetryingClient(cluster);
     List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
     Map<String, String> written = new ConcurrentHashMap<>(); // id → the condition last acknowledged
-    ExecutorService clients = Executors.newFixedThreadPool(2);
-    List<Future<?>> loops = new ArrayList<>();
-    for (int c = 0; c < 2; c++) {
-      int client = c;
-      loops.add(
-          clients.submit(
-              () -> {
-                for (int i = 0; restarting.get(); i++) {
-                  String id = "r-" + client + "-" + i;
-                  int node = 1 + ThreadLocalRandom.current().nextInt(3);
-                  RetryingClient.Answered created =
-                      retrying.send(
-                          "POST", node, "/watches", alice, watch(id, "first", "0 0 1 1 *", true));
-                  // a create retried after its first try was written meets itself: 409, and the
-                  // watch is there
-                  if (!(created.tries() > 1 && created.response().statusCode() == 409)) {
-                    RetryingClient.expect(201, created, failures, "create " + id);
-                  }
-                  written.put(id, "first");
-                  RetryingClient.expect(
-                      200,
-                      retrying.send("GET", node + 1, "/watches/" + id, alice, null),
-                      failures,
-                      "read " + id);
-                  RetryingClient.expect(
-                      200,
-                      retrying.send(
-                          "PUT",
-                          node + 2,
-                          "/watches/" + id,
-                          alice,
-                          watch(id, "second", "0 0 1 1 *", true)),
-                      failures,
-                      "replace " + id);
-                  written.put(id, "second");
-                  RetryingClient.Answered read =
-                      retrying.send("GET", node, "/watches/" + id, alice, null);
-                  RetryingClient.expect(200, read, failures, "read " + id + " again");
-                  if (read.response().statusCode() == 200
-                      && !ApiClient.json(read.response())
-                          .get("condition")
-                          .asText()
-                          .equals("second")) {
-                    failures.add(
-                        "read " + id + " after its replacement: " + read.response().body());
-                  }
-                  RetryingClient.expect(
-                      200,
-                      retrying.send("GET", node + 1, "/watches", alice, null),
-                      failures,
-                      "list");
-                }
-                return null;
-              }));
-    }
+    Traffic traffic =
+        Traffic.start(
+            2,
+            (client, i) -> {
+              String id = "r-" + client + "-" + i;
+              int node = 1 + ThreadLocalRandom.current().nextInt(3);
+              RetryingClient.Answered created =
+                  retrying.send(
+                      "POST", node, "/watches", alice, watch(id, "first", "0 0 1 1 *", true));
+              // a create retried after its first try was written meets itself: 409, and the
+              // watch is there
+              if (!(created.tries() > 1 && created.response().statusCode() == 409)) {
+                RetryingClient.expect(201, created, failures, "create " + id);
+              }
+              written.put(id, "first");
+              RetryingClient.expect(
+                  200,
+                  retrying.send("GET", node + 1, "/watches/" + id, alice, null),
+                  failures,
+                  "read " + id);
+              RetryingClient.expect(
+                  200,
+                  retrying.send(
+                      "PUT",
+                      node + 2,
+                      "/watches/" + id,
+                      alice,
+                      watch(id, "second", "0 0 1 1 *", true)),
+                  failures,
+                  "replace " + id);
+              written.put(id, "second");
+              RetryingClient.Answered read =
+                  retrying.send("GET", node, "/watches/" + id, alice, null);
+              RetryingClient.expect(200, read, failures, "read " + id + " again");
+              if (read.response().statusCode() == 200
+                  && !ApiClient.json(read.response()).get("condition").asText().equals("second")) {
+                failures.add("read " + id + " after its replacement: " + read.response().body());
+              }
+              RetryingClient.expect(
+                  200, retrying.send("GET", node + 1, "/watches", alice, null), failures, "list");
+            });
     Thread.sleep(2000);
     for (int n = 1; n <= 3; n++) {
       cluster.restart(n);
       Thread.sleep(3000); // shards settle on the new node before the next one goes
     }
-    restarting.set(false);
-    for (Future<?> loop : loops) loop.get();
-    clients.shutdown();
+    traffic.stop();
 
     System.out.println(
         "event=rolling-restart writes=" + written.size() + " retries=" + retrying.retries());

@@ -10,7 +10,7 @@ import io.periscope.testing.LocalCluster;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.PreviousRelease;
 import io.periscope.testing.RetryingClient;
-import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.Traffic;
 import io.periscope.watch.RunRecord;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.After;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -35,11 +31,11 @@ import org.junit.experimental.categories.Category;
  * A rolling upgrade from the previous release ({@link PreviousRelease}) to this build, on one
  * PostgreSQL journal (a scratch database of its own): node 1 of the previous release forms the
  * cluster, node 2 of this build joins it, and two clients create, replace and run watches through
- * both (feeds, model and webhooks are loopback fakes) while node 1 is stopped and started again on
- * this build, as a rolling update does. No request fails that a client does not retry (connection
- * refused or reset, 503); afterwards both nodes list every acknowledged write as last written,
- * every acknowledged run is in its watch's history with its alert delivered, and the watches run
- * on.
+ * the nodes (feeds, model and webhooks are loopback fakes) while, as a Kubernetes rolling update
+ * does, node 3 of this build joins on an address of its own and node 1 leaves. No request fails
+ * that a client does not retry (connection refused or reset, 503); afterwards nodes 2 and 3 list
+ * every acknowledged write as last written, every acknowledged run is in its watch's history, every
+ * alert of one delivered, and the watches run on.
  */
 @Category(NeedsPostgres.class)
 public class UpgradeIT {
@@ -76,9 +72,10 @@ public class UpgradeIT {
         "JAVA_TOOL_OPTIONS",
         "-Dpekko.cluster.shutdown-after-unsuccessful-join-seed-nodes=off"
             + " -Dperiscope.rate-limits.notifications-per-owner-per-hour=100000");
-    cluster = new LocalCluster("upgrade", 2, env);
+    // node 3 is the pod a rolling update adds: this build, on an address of its own
+    cluster = new LocalCluster("upgrade", 3, env);
     cluster.useJar(1, previous);
-    cluster.start();
+    cluster.start(2);
     cluster.createUser("alice", "user", PASSWORD); // with the previous release's command line
     String alice = api.login(cluster.node(1).uri("/"), "alice@example.org", PASSWORD);
 
@@ -87,48 +84,36 @@ public class UpgradeIT {
     Map<String, String> written = new ConcurrentHashMap<>(); // id → condition last acknowledged
     Map<String, List<String>> ran = new ConcurrentHashMap<>(); // id → acknowledged run ids
     Map<String, Errored> errored = new ConcurrentHashMap<>(); // by run id
-    AtomicBoolean traffic = new AtomicBoolean(true);
-    ExecutorService clients = Executors.newFixedThreadPool(2);
-    List<Future<?>> loops = new ArrayList<>();
-    for (int c = 0; c < 2; c++) {
-      int which = c;
-      loops.add(
-          clients.submit(
-              () -> {
-                for (int i = 0; traffic.get(); i++) {
-                  String id = "u-" + which + "-" + i;
-                  int node = 1 + (i + which) % 2;
-                  String hook = "webhook:" + upstream.hookUrl(id);
-                  RetryingClient.Answered created =
-                      client.send(
-                          "POST", node, "/watches", alice, upstream.alertingWatch(id, hook));
-                  // a create retried after its first try was written meets itself
-                  if (!(created.tries() > 1 && created.status() == 409)) {
-                    RetryingClient.expect(201, created, failures, "create " + id);
-                  }
-                  written.put(id, "anything");
-                  String replacement = upstream.alertingWatch(id, "anything new", hook);
-                  RetryingClient.expect(
-                      200,
-                      client.send("PUT", node + 1, "/watches/" + id, alice, replacement),
-                      failures,
-                      "replace " + id);
-                  written.put(id, "anything new");
-                  run(client, node, id, alice, ran, errored, failures);
-                  Thread.sleep(200);
-                }
-                return null;
-              }));
-    }
+    Traffic traffic =
+        Traffic.start(
+            2,
+            (which, i) -> {
+              String id = "u-" + which + "-" + i;
+              int node = 1 + (i + which) % 3;
+              String hook = "webhook:" + upstream.hookUrl(id);
+              RetryingClient.Answered created =
+                  client.send("POST", node, "/watches", alice, upstream.alertingWatch(id, hook));
+              // a create retried after its first try was written meets itself
+              if (!(created.tries() > 1 && created.status() == 409)) {
+                RetryingClient.expect(201, created, failures, "create " + id);
+              }
+              written.put(id, "anything");
+              String replacement = upstream.alertingWatch(id, "anything new", hook);
+              RetryingClient.expect(
+                  200,
+                  client.send("PUT", node + 1, "/watches/" + id, alice, replacement),
+                  failures,
+                  "replace " + id);
+              written.put(id, "anything new");
+              run(client, node, id, alice, ran, errored, failures);
+              Thread.sleep(200);
+            });
     Thread.sleep(MIXED.toMillis());
+    cluster.node(3).launch();
+    cluster.awaitReady(3);
     cluster.node(1).stop(); // SIGTERM: the previous release hands its shards over and leaves
-    cluster.useJar(1, ServiceProcess.JAR);
-    cluster.node(1).launch();
-    cluster.awaitReady(1);
     Thread.sleep(AFTER.toMillis());
-    traffic.set(false);
-    for (Future<?> loop : loops) loop.get();
-    clients.shutdown();
+    traffic.stop();
 
     int runs = ran.values().stream().mapToInt(List::size).sum();
     System.out.println(
@@ -144,7 +129,7 @@ public class UpgradeIT {
     assertTrue("the clients kept working: " + written.size(), written.size() >= 10);
     assertTrue("most runs alerted: " + runs + ", errors " + errored, runs >= 4 * errored.size());
 
-    for (int node = 1; node <= 2; node++) {
+    for (int node = 2; node <= 3; node++) {
       JsonNode list =
           ApiClient.json(api.send("GET", cluster.node(node).uri("/watches"), alice, null))
               .get("watches");
@@ -160,9 +145,9 @@ public class UpgradeIT {
     errored.forEach(
         (runId, run) ->
             acknowledged.computeIfAbsent(run.watchId(), k -> new ArrayList<>()).add(runId));
-    int node = 1;
+    int node = 2;
     for (Map.Entry<String, List<String>> watch : acknowledged.entrySet()) {
-      node = 3 - node;
+      node = 5 - node;
       History history = history(node, watch.getKey(), alice);
       assertTrue(
           "node " + node + " has every acknowledged run of " + watch.getKey() + ": " + history,
@@ -172,7 +157,7 @@ public class UpgradeIT {
 
     // the watches written while the previous release ran go on running, on either node
     for (String id : List.of("u-0-0", "u-1-0")) {
-      for (int n = 1; n <= 2; n++) {
+      for (int n = 2; n <= 3; n++) {
         Map<String, List<String>> more = new HashMap<>();
         Map<String, Errored> failed = new HashMap<>();
         run(client, n, id, alice, more, failed, failures);
