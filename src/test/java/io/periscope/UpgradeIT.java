@@ -67,11 +67,13 @@ public class UpgradeIT {
                 "QUOTA_MAX_WATCHES", "0",
                 "QUOTA_MODEL_CALLS_PER_DAY", "0",
                 "READS_PER_OWNER_PER_MINUTE", "100000"));
-    // every run alerts: its deliveries must not meet the hourly limit of one owner
+    // every run alerts: its deliveries must not meet the hourly limit of one owner, and one the
+    // roll delays is tried again within seconds
     env.put(
         "JAVA_TOOL_OPTIONS",
         "-Dpekko.cluster.shutdown-after-unsuccessful-join-seed-nodes=off"
-            + " -Dperiscope.rate-limits.notifications-per-owner-per-hour=100000");
+            + " -Dperiscope.rate-limits.notifications-per-owner-per-hour=100000"
+            + " -Dperiscope.notify.retry.first-backoff=1s -Dperiscope.notify.retry.max-backoff=5s");
     // node 3 is the pod a rolling update adds: this build, on an address of its own
     cluster = new LocalCluster("upgrade", 3, env);
     cluster.useJar(1, previous);
@@ -214,7 +216,7 @@ public class UpgradeIT {
    * delivered (the outbox is in the watch's journal).
    */
   private void awaitAlerts(Map<String, List<String>> ran) throws InterruptedException {
-    Instant deadline = Instant.now().plusSeconds(60);
+    Instant deadline = Instant.now().plusSeconds(120);
     Map<String, Integer> missing;
     do {
       Map<String, Integer> received = new HashMap<>();
