@@ -115,6 +115,8 @@ public class UpgradeIT {
     cluster.awaitReady(3);
     cluster.node(1).stop(); // SIGTERM: the previous release hands its shards over and leaves
     Thread.sleep(AFTER.toMillis());
+    // on a loaded machine the roll may pass within a few requests: a few more after it
+    for (int i = 0; i < 180 && written.size() < 10; i++) Thread.sleep(1000);
     traffic.stop();
 
     int runs = ran.values().stream().mapToInt(List::size).sum();
