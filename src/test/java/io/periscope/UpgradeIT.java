@@ -58,15 +58,12 @@ public class UpgradeIT {
       throws Exception {
     Path previous = PreviousRelease.jar();
     upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 3);
-    Map<String, String> env =
-        new HashMap<>(
-            Map.of(
-                "FETCH_ALLOW_PRIVATE_NETWORKS", "true",
-                "MODEL_BASE_URL", upstream.base() + "/v1",
-                "MODEL_API_KEYS", "sk-upgrade-test-0001",
-                "QUOTA_MAX_WATCHES", "0",
-                "QUOTA_MODEL_CALLS_PER_DAY", "0",
-                "READS_PER_OWNER_PER_MINUTE", "100000"));
+    Map<String, String> env = new HashMap<>(upstream.serviceEnv("sk-upgrade-test-0001"));
+    env.putAll(
+        Map.of(
+            "QUOTA_MAX_WATCHES", "0",
+            "QUOTA_MODEL_CALLS_PER_DAY", "0",
+            "READS_PER_OWNER_PER_MINUTE", "100000"));
     // every run alerts: its deliveries must not meet the hourly limit of one owner, and one the
     // roll delays is tried again within seconds
     env.put(
