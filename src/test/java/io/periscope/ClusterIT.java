@@ -11,7 +11,9 @@ import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.FlakyWebhookReceiver;
 import io.periscope.testing.LocalCluster;
 import io.periscope.testing.NeedsPostgres;
+import io.periscope.testing.RetryingClient;
 import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.Traffic;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.io.IOException;
@@ -34,7 +36,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.After;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -539,121 +540,64 @@ public class ClusterIT {
   // ---- (3) rolling restart
   // -----------------------------------------------------------------------------
 
-  /**
-   * The outcome of a request a client retried until it was answered: the answer and how many tries
-   * it took.
-   */
-  private record Answered(HttpResponse<String> response, int tries) {}
-
-  /**
-   * What a client should retry: connection refused or reset (a node stopping or starting) and 503
-   * (a node draining, or an entity on its way to another node). Each try goes to the next node.
-   */
-  private Answered retried(
-      String method, int firstNode, String path, String token, String body, AtomicInteger retries)
-      throws Exception {
-    for (int tries = 1; ; tries++) {
-      int node = 1 + (firstNode - 1 + tries - 1) % 3;
-      try {
-        HttpResponse<String> r = api.send(method, on(node, path), token, body);
-        if (r.statusCode() != 503) return new Answered(r, tries);
-      } catch (IOException refusedOrReset) {
-        if (tries >= 60) throw refusedOrReset;
-      }
-      if (tries >= 60)
-        throw new AssertionError(method + " " + path + " still refused after 60 tries");
-      retries.incrementAndGet();
-      Thread.sleep(250);
-    }
-  }
-
-  private static void expect(int status, Answered answered, List<String> failures, String what) {
-    if (answered.response().statusCode() != status) {
-      failures.add(
-          what + " → " + answered.response().statusCode() + " " + answered.response().body());
-    }
-  }
-
   @Test
   public void aRollingRestartUnderLoadFailsNoRequestTheClientDoesNotRetryAndLosesNothing()
       throws Exception {
     startCluster("rolling");
     String alice = login(1, "alice");
-    AtomicBoolean restarting = new AtomicBoolean(true);
-    AtomicInteger retries = new AtomicInteger();
+    RetryingClient retrying = new RetryingClient(cluster);
     List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
     Map<String, String> written = new ConcurrentHashMap<>(); // id → the condition last acknowledged
-    ExecutorService clients = Executors.newFixedThreadPool(2);
-    List<Future<?>> loops = new ArrayList<>();
-    for (int c = 0; c < 2; c++) {
-      int client = c;
-      loops.add(
-          clients.submit(
-              () -> {
-                for (int i = 0; restarting.get(); i++) {
-                  String id = "r-" + client + "-" + i;
-                  int node = 1 + ThreadLocalRandom.current().nextInt(3);
-                  Answered created =
-                      retried(
-                          "POST",
-                          node,
-                          "/watches",
-                          alice,
-                          watch(id, "first", "0 0 1 1 *", true),
-                          retries);
-                  // a create retried after its first try was written meets itself: 409, and the
-                  // watch is there
-                  if (!(created.tries() > 1 && created.response().statusCode() == 409)) {
-                    expect(201, created, failures, "create " + id);
-                  }
-                  written.put(id, "first");
-                  expect(
-                      200,
-                      retried("GET", node + 1, "/watches/" + id, alice, null, retries),
-                      failures,
-                      "read " + id);
-                  expect(
-                      200,
-                      retried(
-                          "PUT",
-                          node + 2,
-                          "/watches/" + id,
-                          alice,
-                          watch(id, "second", "0 0 1 1 *", true),
-                          retries),
-                      failures,
-                      "replace " + id);
-                  written.put(id, "second");
-                  Answered read = retried("GET", node, "/watches/" + id, alice, null, retries);
-                  expect(200, read, failures, "read " + id + " again");
-                  if (read.response().statusCode() == 200
-                      && !ApiClient.json(read.response())
-                          .get("condition")
-                          .asText()
-                          .equals("second")) {
-                    failures.add(
-                        "read " + id + " after its replacement: " + read.response().body());
-                  }
-                  expect(
-                      200,
-                      retried("GET", node + 1, "/watches", alice, null, retries),
-                      failures,
-                      "list");
-                }
-                return null;
-              }));
-    }
+    Traffic traffic =
+        Traffic.start(
+            2,
+            (client, i) -> {
+              String id = "r-" + client + "-" + i;
+              int node = 1 + ThreadLocalRandom.current().nextInt(3);
+              RetryingClient.Answered created =
+                  retrying.send(
+                      "POST", node, "/watches", alice, watch(id, "first", "0 0 1 1 *", true));
+              // a create retried after its first try was written meets itself: 409, and the
+              // watch is there
+              if (!(created.tries() > 1 && created.response().statusCode() == 409)) {
+                RetryingClient.expect(201, created, failures, "create " + id);
+              }
+              written.put(id, "first");
+              RetryingClient.expect(
+                  200,
+                  retrying.send("GET", node + 1, "/watches/" + id, alice, null),
+                  failures,
+                  "read " + id);
+              RetryingClient.expect(
+                  200,
+                  retrying.send(
+                      "PUT",
+                      node + 2,
+                      "/watches/" + id,
+                      alice,
+                      watch(id, "second", "0 0 1 1 *", true)),
+                  failures,
+                  "replace " + id);
+              written.put(id, "second");
+              RetryingClient.Answered read =
+                  retrying.send("GET", node, "/watches/" + id, alice, null);
+              RetryingClient.expect(200, read, failures, "read " + id + " again");
+              if (read.response().statusCode() == 200
+                  && !ApiClient.json(read.response()).get("condition").asText().equals("second")) {
+                failures.add("read " + id + " after its replacement: " + read.response().body());
+              }
+              RetryingClient.expect(
+                  200, retrying.send("GET", node + 1, "/watches", alice, null), failures, "list");
+            });
     Thread.sleep(2000);
     for (int n = 1; n <= 3; n++) {
       cluster.restart(n);
       Thread.sleep(3000); // shards settle on the new node before the next one goes
     }
-    restarting.set(false);
-    for (Future<?> loop : loops) loop.get();
-    clients.shutdown();
+    traffic.stop();
 
     System.out.println(
-        "event=rolling-restart writes=" + written.size() + " retries=" + retries.get());
+        "event=rolling-restart writes=" + written.size() + " retries=" + retrying.retries());
     assertEquals("no request failed but the retried ones: " + failures, List.of(), failures);
     assertTrue("the clients kept working: " + written.size(), written.size() >= 10);
     for (int node = 1; node <= 3; node++) {

@@ -7,7 +7,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
 import okhttp3.Headers;
 import okhttp3.OkHttpClient;
 import okhttp3.RequestBody;
@@ -51,9 +53,7 @@ public final class WebhookSender implements ChannelSender {
         .handle(
             (secret, failure) -> {
               if (failure != null) {
-                return CompletableFuture.completedFuture(
-                    Delivery.failed(
-                        channel.id(), "not sent: the webhook signing secret could not be read"));
+                return CompletableFuture.completedFuture(unread(channel.id(), failure));
               }
               long timestamp = clock.instant().getEpochSecond();
               Headers.Builder headers =
@@ -69,6 +69,22 @@ public final class WebhookSender implements ChannelSender {
                   client, channel, RequestBody.create(body, HttpCalls.JSON), headers.build());
             })
         .thenCompose(sent -> sent);
+  }
+
+  /**
+   * A secret that was not read: retried when the ask for it timed out (its entity moving between
+   * nodes, or held by a node of the previous release that does not know the request, during a
+   * rolling upgrade), failed for good otherwise (a secret no key of the keyring decrypts).
+   */
+  private static Delivery unread(String channel, Throwable failure) {
+    String error = "not sent: the webhook signing secret could not be read";
+    Throwable cause =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    return cause instanceof TimeoutException
+        ? Delivery.retryable(channel, error, null)
+        : Delivery.failed(channel, error);
   }
 
   /** The documented payload above. */

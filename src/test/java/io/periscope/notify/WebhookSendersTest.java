@@ -166,6 +166,20 @@ public class WebhookSendersTest {
                 .send(channel("webhook", "/hook"), Alerts.confirmed()));
     assertFalse(delivery.ok());
     assertEquals("not sent: the webhook signing secret could not be read", delivery.error());
+    assertFalse("no key decrypts it: trying again fails the same way", delivery.retryable());
+    assertEquals(0, server.getRequestCount());
+  }
+
+  @Test
+  public void aSecretWhoseAskTimedOutIsTriedAgain() throws Exception {
+    WebhookSecrets away =
+        (owner, url) -> CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException());
+    Delivery delivery =
+        await(
+            new WebhookSender(client, away, Clock.systemUTC())
+                .send(channel("webhook", "/hook"), Alerts.confirmed()));
+    assertFalse(delivery.ok());
+    assertTrue("its entity may answer later", delivery.retryable());
     assertEquals(0, server.getRequestCount());
   }
 

@@ -122,6 +122,11 @@ public final class FakeUpstream implements AutoCloseable {
    * channel}, never due by its schedule.
    */
   public String alertingWatch(String id, String channel) {
+    return alertingWatch(id, "anything", channel);
+  }
+
+  /** The same, with its {@code condition}. */
+  public String alertingWatch(String id, String condition, String channel) {
     return io.periscope.json.Json.text(
         java.util.Map.of(
             "id",
@@ -129,7 +134,7 @@ public final class FakeUpstream implements AutoCloseable {
             "name",
             id,
             "condition",
-            "anything",
+            condition,
             "sources",
             List.of(java.util.Map.of("type", "rss", "value", feedUrl(id))),
             "schedule",

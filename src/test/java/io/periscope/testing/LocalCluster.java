@@ -39,6 +39,8 @@ public final class LocalCluster implements AutoCloseable {
 
   private final ScratchDatabase database;
   private final List<ServiceProcess> nodes = new ArrayList<>();
+  private final List<Map<String, String>> envs = new ArrayList<>();
+  private final List<Path> logs = new ArrayList<>();
   private final List<Integer> managementPorts = new ArrayList<>();
   private final List<Path> dataDirs = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
@@ -87,6 +89,8 @@ public final class LocalCluster implements AutoCloseable {
       Path log = ServiceProcess.logFile(name + "-node" + (i + 1));
       Files.deleteIfExists(log);
       nodes.add(new ServiceProcess(e, log));
+      envs.add(e);
+      logs.add(log);
       managementPorts.add(ports.get(2 * size + i));
       dataDirs.add(dataDir);
     }
@@ -101,16 +105,33 @@ public final class LocalCluster implements AutoCloseable {
    * alive and not ready. Then node 1; returns when every node is ready.
    */
   public LocalCluster start() throws Exception {
-    for (int n = 2; n <= size(); n++) node(n).launch();
-    for (int n = 2; n <= size(); n++) {
+    return start(size());
+  }
+
+  /**
+   * The same with nodes 1 to {@code count} only; a test starts the others later (as the pods a
+   * rolling update adds, each on an address of its own).
+   */
+  public LocalCluster start(int count) throws Exception {
+    for (int n = 2; n <= count; n++) node(n).launch();
+    for (int n = 2; n <= count; n++) {
       node(n).awaitOk(management(n, "/alive"), START_PATIENCE);
       if (status(management(n, "/ready")) == 200) {
         throw new AssertionError("node " + n + " is ready before the cluster formed");
       }
     }
     node(1).launch();
-    for (int n = 1; n <= size(); n++) awaitReady(n);
+    for (int n = 1; n <= count; n++) awaitReady(n);
     return this;
+  }
+
+  /**
+   * Node {@code n}, not running, runs {@code jar} (another release's) from its next launch on, with
+   * the same settings, ports and data directory: a node upgraded or rolled back in place.
+   */
+  public void useJar(int n, Path jar) throws IOException {
+    if (node(n).isAlive()) throw new IllegalStateException("node " + n + " still runs");
+    nodes.set(n - 1, new ServiceProcess(envs.get(n - 1), logs.get(n - 1), jar));
   }
 
   /** Node {@code n}, 1 to 3. */

@@ -19,19 +19,27 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * target/periscope.jar started as an operator would: its own JVM, configured by environment
- * variables.
+ * target/periscope.jar (or another release's jar) started as an operator would: its own JVM,
+ * configured by environment variables.
  */
 public final class ServiceProcess implements AutoCloseable {
-  static final Path JAR = Path.of("target", "periscope.jar");
+  /** The jar this build made. */
+  public static final Path JAR = Path.of("target", "periscope.jar");
 
   private final Map<String, String> env;
   private final Path log;
+  private final Path jar;
   private final int port;
   private Process process;
 
   /** {@code env} may fix the HTTP port with PORT; a free one is taken otherwise. */
   public ServiceProcess(Map<String, String> env, Path log) throws IOException {
+    this(env, log, JAR);
+  }
+
+  /** The same, of {@code jar}. */
+  public ServiceProcess(Map<String, String> env, Path log, Path jar) throws IOException {
+    this.jar = jar;
     this.port = env.containsKey("PORT") ? Integer.parseInt(env.get("PORT")) : freePort();
     this.env = new HashMap<>(env);
     this.env.put("PORT", Integer.toString(port));
@@ -175,7 +183,7 @@ public final class ServiceProcess implements AutoCloseable {
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
-                JAR.toString()));
+                jar.toString()));
     cmd.addAll(args);
     ProcessBuilder pb =
         new ProcessBuilder(cmd)
