@@ -1,5 +1,6 @@
 package io.periscope.auth;
 
+import io.periscope.account.AccountAccess;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecords;
 import io.periscope.watch.Watch;

@@ -1,6 +1,6 @@
 package io.periscope.channels;
 
-import io.periscope.account.MailedTokens;
+import io.periscope.auth.MailedTokens;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;

@@ -8,7 +8,7 @@ import static io.periscope.watch.WatchEntity.WATCH_NOT_FOUND;
 
 import io.periscope.account.AccountEntity;
 import io.periscope.account.AccountWatches;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;

@@ -1,4 +1,4 @@
-package io.periscope.auth;
+package io.periscope.account;
 
 import io.periscope.notify.EmailSender.Mail;
 import java.time.Duration;

@@ -1,9 +1,8 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import io.periscope.account.Account;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.ApiToken;
-import io.periscope.account.MailedTokens;
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.Principal;
+import io.periscope.auth.Tokens;
 import io.periscope.entity.Asks;
 import java.time.Clock;
 import java.time.Duration;
@@ -117,7 +116,7 @@ public final class AccountAccess {
   }
 
   /** What the account is now, as this node last read it within {@link #FRESH_FOR}. */
-  CompletionStage<AccountEntity.Access> access(String accountId) {
+  public CompletionStage<AccountEntity.Access> access(String accountId) {
     Instant now = clock.instant();
     Known cached = known.get(accountId);
     if (cached != null && cached.readAt().plus(FRESH_FOR).isAfter(now)) {
