@@ -15,7 +15,6 @@ import io.periscope.account.SelfService;
 import io.periscope.account.UnverifiedAccounts;
 import io.periscope.assist.Assistant;
 import io.periscope.assist.DomainLiveness;
-import io.periscope.auth.AccountGate;
 import io.periscope.auth.MailBudget;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
@@ -88,6 +87,7 @@ import io.periscope.quota.BudgetNotices;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
+import io.periscope.run.AccountGate;
 import io.periscope.run.DryRuns;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
@@ -426,7 +426,7 @@ public final class Periscope {
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
-            sessions),
+            sessions::enabled),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         backtester::run,
         clock);

@@ -115,8 +115,14 @@ public final class AccountAccess {
     accountRefs.account(accountId).tell(new AccountEntity.TouchApiToken(tokenId, now));
   }
 
+  /** Whether the account is enabled (and not deleted), as {@link #access} has it. */
+  public CompletionStage<Boolean> enabled(String accountId) {
+    return access(accountId)
+        .thenApply(now -> !now.deleted() && (now.account() == null || !now.account().disabled()));
+  }
+
   /** What the account is now, as this node last read it within {@link #FRESH_FOR}. */
-  public CompletionStage<AccountEntity.Access> access(String accountId) {
+  CompletionStage<AccountEntity.Access> access(String accountId) {
     Instant now = clock.instant();
     Known cached = known.get(accountId);
     if (cached != null && cached.readAt().plus(FRESH_FOR).isAfter(now)) {
