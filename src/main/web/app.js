@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { endSession, whenUnauthorized } from './lib/api.js';
 import { Link, match, navigate, useLocation } from './lib/router.js';
 import { rememberReturn, session, signIn, startedHere, takeFragment, takeReturn } from './lib/session.js';
+import { Icon } from './lib/icons.js';
 import { Page } from './lib/ui.js';
 import * as auth from './pages/auth.js';
 import { Accounts, Audit, Keys, Models } from './pages/admin.js';
@@ -74,36 +75,48 @@ let expired = false;
 
 const NotFound = () => h(Page, { title: 'Page not found' }, h('p', null, 'There is no such page. ', h(Link, { href: '/' }, 'Go to your watches'), '.'));
 
+// the brand's mark, served beside this module
+const ICON = new URL('icon.svg', import.meta.url).href;
+
+/** The menu, folded behind a button on a small screen (app.css) and closed again on each navigation. */
+function Menu({ who, path }) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [path]);
+  return [
+    h(
+      'button',
+      { type: 'button', class: 'button secondary menu-toggle', 'aria-expanded': String(open), 'aria-controls': 'main-menu', onClick: () => setOpen(!open) },
+      h(Icon, { name: open ? 'close' : 'menu' }),
+      'Menu',
+    ),
+    h(
+      'nav',
+      { 'aria-label': 'Main', id: 'main-menu', class: open ? 'open' : undefined },
+      h(
+        'ul',
+        null,
+        NAV.filter(([, , adminOnly]) => !adminOnly || who.role === 'admin').map(([href, text]) =>
+          h('li', null, h(Link, { href, 'aria-current': path === href || (href !== '/' && path.startsWith(href.split('/').slice(0, 2).join('/'))) ? 'page' : undefined }, text)),
+        ),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button secondary',
+          onClick: () => endSession().then(() => navigate('/sign-in')),
+        },
+        h(Icon, { name: 'sign-out' }),
+        'Sign out',
+      ),
+    ),
+  ];
+}
+
 function Frame({ who, path, children }) {
   return [
     h('a', { class: 'skip', href: '#main' }, 'Skip to content'),
-    h(
-      'header',
-      { class: 'top' },
-      h(Link, { href: '/', class: 'brand' }, 'Periscope'),
-      who
-        ? h(
-            'nav',
-            { 'aria-label': 'Main' },
-            h(
-              'ul',
-              null,
-              NAV.filter(([, , adminOnly]) => !adminOnly || who.role === 'admin').map(([href, text]) =>
-                h('li', null, h(Link, { href, 'aria-current': path === href || (href !== '/' && path.startsWith(href.split('/').slice(0, 2).join('/'))) ? 'page' : undefined }, text)),
-              ),
-            ),
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'button secondary',
-                onClick: () => endSession().then(() => navigate('/sign-in')),
-              },
-              'Sign out',
-            ),
-          )
-        : null,
-    ),
+    h('header', { class: 'top' }, h(Link, { href: '/', class: 'brand' }, h('img', { src: ICON, alt: '', width: 24, height: 24 }), 'Periscope'), who ? h(Menu, { who, path }) : null),
     h(
       'main',
       { id: 'main' },

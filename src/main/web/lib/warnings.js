@@ -40,17 +40,25 @@ const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1) + '.'
 const signature = (warnings) => JSON.stringify(warnings.map((w) => [w.kind, w.source ?? null, w.channel ?? null]));
 
 /**
- * The editor's gate before a save: {@code cleared(watch)} asks the service for the watch's
- * warnings and answers true when there are none or the person acknowledged exactly these;
- * {@code view} shows them with the acknowledgement.
+ * The editor's gate before a save: {@code cleared(path, watch)} has the service check the whole
+ * watch at {@code path} (POST /watches/check, or /watches/:id/check for an edit), which refuses an
+ * invalid one with its issues (thrown, for the form to show) before it names any warning; it
+ * answers true when there are none or the person acknowledged exactly these. {@code view} shows
+ * them with the acknowledgement.
  */
 const GATE = 'save-warnings';
 
 export function useWarningGate() {
   const [shown, setShown] = useState(null); // {warnings, sources, channels}
   const [acknowledged, setAcknowledged] = useState(null);
-  const cleared = async (watch) => {
-    const { warnings } = await post('/watches/warnings', { sources: watch.sources, channels: watch.channels });
+  const cleared = async (path, watch) => {
+    let warnings;
+    try {
+      ({ warnings } = await post(path, watch));
+    } catch (refused) {
+      setShown(null); // what is wrong comes first; the warnings are asked for again after
+      throw refused;
+    }
     if (!warnings.length) {
       setShown(null);
       return true;

@@ -8,6 +8,7 @@ import { TIERS } from '../lib/outcomes.js';
 import { Link, navigate } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { sourceKind, sourceNamed, sourceWhat } from '../lib/sources.js';
 import { WarningList } from '../lib/warnings.js';
 import { Backtest } from './backtest.js';
 import { WatchForm } from './editor.js';
@@ -15,7 +16,8 @@ import { editable } from './watches.js';
 
 const tierName = (t) => (TIERS.find(([v]) => v === t) || [t, t])[1];
 
-function Preview({ source }) {
+/** "Preview results" of a drafted search; on an instance without a usable search key, why not. */
+function Preview({ source, searchReady }) {
   const preview = useAction();
   const [candidates, setCandidates] = useState(null);
   const run = () =>
@@ -23,6 +25,7 @@ function Preview({ source }) {
       const hints = source.recencyDays ? { recencyDays: source.recencyDays } : undefined;
       setCandidates((await post('/watches/draft/preview', { value: source.value, hints })).candidates);
     });
+  if (!searchReady) return h('p', { class: 'meta no-preview' }, 'No preview: this instance has no usable search key, so this search cannot run. An administrator adds one under Keys.');
   return h(
     'div',
     null,
@@ -50,7 +53,7 @@ function domainOf(url) {
   }
 }
 
-function DraftView({ draft }) {
+function DraftView({ draft, searchReady }) {
   return h(
     'div',
     { class: 'card draft' },
@@ -66,9 +69,9 @@ function DraftView({ draft }) {
         h(
           'li',
           { class: 'card' },
-          h('p', null, h('strong', null, s.type === 'rss' ? 'Feed: ' : 'Search: '), s.value, s.trust ? ` · ${tierName(s.trust)}` : '', s.recencyDays ? ` · last ${s.recencyDays} days` : ''),
+          h('p', null, h('strong', null, `${sourceKind(s)}: `), sourceNamed(s), s.trust ? ` · ${tierName(s.trust)}` : '', s.recencyDays ? ` · last ${s.recencyDays} days` : ''),
           s.rationale ? h('p', { class: 'meta' }, s.rationale) : null,
-          s.type === 'search' ? h(Preview, { key: s.value, source: s }) : null,
+          s.type === 'search' ? h(Preview, { key: s.value, source: s, searchReady }) : null,
         ),
       ),
     ),
@@ -101,6 +104,8 @@ export function Assist() {
   const [rounds, setRounds] = useState([]);
   const [saving, setSaving] = useState(false);
   const ask = useAction();
+  // whether searches can run here, for "Preview results" (unknown: offered, and a refusal says why)
+  const status = useLoad(() => get('/config/status', { anonymous: true }).catch(() => null));
   const draft = rounds.length ? rounds[rounds.length - 1].draft : null;
   const start = () =>
     ask.act(async () => {
@@ -147,7 +152,7 @@ export function Assist() {
       ? [
           rounds.length > 1 ? h('p', { class: 'meta' }, `Round ${rounds.length}: `, rounds.slice(1).map((r) => `“${r.instruction}”`).join(', then ')) : null,
           h(WarningList, { warnings: rounds[rounds.length - 1].warnings, sources: draft.sources, title: 'This instance cannot serve all of this draft' }),
-          h(DraftView, { draft }),
+          h(DraftView, { draft, searchReady: status.data?.search !== false }),
           h(DomainCheck, { draft }),
           h(
             'form',
@@ -164,7 +169,7 @@ const FIELD_NAMES = { name: 'Name', condition: 'Condition', sources: 'Sources', 
 
 function shown(field, value, zone) {
   if (value === undefined || value === null) return 'none';
-  if (field === 'sources') return value.map((s) => `${s.type}: ${s.value}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`).join('\n');
+  if (field === 'sources') return value.map((s) => `${sourceWhat(s)}${s.trust ? ` (${s.trust})` : ''}${s.recencyDays ? `, ${s.recencyDays} days` : ''}`).join('\n');
   if (field === 'schedule') return `${value} (${describe(value, zone)})`;
   if (field === 'enabled') return value ? 'yes' : 'no';
   return String(value);

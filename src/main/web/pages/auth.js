@@ -1,8 +1,9 @@
 // Signing in and everything a mailed link opens: register, verify, forgot and reset, link an
 // identity provider, confirm an address for someone's alerts.
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, get, post } from '../lib/api.js';
+import { FormErrors } from '../lib/forms.js';
 import { Link, navigate } from '../lib/router.js';
 import { beginProviderSignIn, signIn, takeReturn } from '../lib/session.js';
 import { Button, ErrorMessage, Page, TextField, issuesAt, useAction, useLoad } from '../lib/ui.js';
@@ -23,11 +24,12 @@ const PROVIDER_ERRORS = {
   sign_up_closed: 'This service does not open accounts by sign-in. Ask an administrator for one.',
 };
 
-function Form({ onSubmit, children }) {
+function Form({ onSubmit, formRef, children }) {
   return h(
     'form',
     {
       class: 'form',
+      ref: formRef,
       noValidate: true,
       onSubmit: (e) => {
         e.preventDefault();
@@ -117,14 +119,15 @@ function FirstAdministrator() {
  * exists the page is gone: it says so and leads to sign-in.
  */
 export function Setup({ fragment }) {
-  const [form, setForm] = useState({ id: 'admin', email: '', password: '' });
+  const [fields, setFields] = useState({ id: 'admin', email: '', password: '' });
   const status = useLoad(() => get('/config/status', { anonymous: true }));
   const { busy, error, act } = useAction();
+  const form = useRef(null);
   const token = fragment?.token;
-  const set = (k) => (v) => setForm((f) => ({ ...f, [k]: v }));
+  const set = (k) => (v) => setFields((f) => ({ ...f, [k]: v }));
   const submit = () =>
     act(async () => {
-      const session = await post('/auth/setup', { token, ...form }, { anonymous: true });
+      const session = await post('/auth/setup', { token, ...fields }, { anonymous: true });
       signIn(session.token);
       navigate('/administration/keys', { replace: true });
     });
@@ -140,11 +143,12 @@ export function Setup({ fragment }) {
     h('p', null, 'Make the first administrator of this instance. The link works once; after that, this page is gone.'),
     h(
       Form,
-      { onSubmit: submit },
-      h(TextField, { label: 'Account id', value: form.id, onInput: set('id'), issues: issuesAt(error, ['id']), hint: 'Letters, digits, “.”, “_” or “-”; it cannot be changed later.' }),
-      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: form.email, onInput: set('email'), issues: issuesAt(error, ['email']) }),
-      h(TextField, { label: 'Password', type: 'password', autocomplete: 'new-password', value: form.password, onInput: set('password'), issues: issuesAt(error, ['password']), hint: 'At least 8 characters; a long passphrase is best.' }),
-      h(ErrorMessage, { error }),
+      { onSubmit: submit, formRef: form },
+      // the service's refusal in a person's words, above the form, the focus on its first field
+      h(FormErrors, { error, form, done: 'created' }),
+      h(TextField, { label: 'Account id', value: fields.id, onInput: set('id'), issues: issuesAt(error, ['id']), hint: 'Letters, digits, “.”, “_” or “-”; it cannot be changed later.' }),
+      h(TextField, { label: 'Email', type: 'email', autocomplete: 'username', value: fields.email, onInput: set('email'), issues: issuesAt(error, ['email']) }),
+      h(TextField, { label: 'Password', type: 'password', autocomplete: 'new-password', value: fields.password, onInput: set('password'), issues: issuesAt(error, ['password']), hint: 'At least 8 characters; a long passphrase is best.' }),
       h(Button, { type: 'submit', kind: 'primary', busy }, 'Create administrator'),
     ),
   );
@@ -199,6 +203,7 @@ export function ResetPassword({ fragment }) {
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const { busy, error, act } = useAction();
+  const form = useRef(null);
   const token = fragment?.token;
   const submit = () => act(async () => {
     await post('/auth/reset-password', { token, password }, { anonymous: true });

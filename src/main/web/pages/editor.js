@@ -14,6 +14,7 @@ import { Button, ErrorMessage, Field, Loading, Page, Select, TextArea, TextField
 import { useWarningGate } from '../lib/warnings.js';
 import { thisBrowsersDevice } from './devices.js';
 import { DryRunReport } from './dryrun.js';
+import { PageSourceFields, pageSourceBody } from './pagesource.js';
 import { editable } from './watches.js';
 
 export const BLANK = {
@@ -55,6 +56,13 @@ function Slider({ label, value, onInput, hint, issues }) {
   });
 }
 
+/** The kinds of source, each with its name and what its value is. */
+const SOURCE_KINDS = {
+  search: { name: 'Web search', value: 'Search query' },
+  rss: { name: 'RSS or Atom feed', value: 'Feed URL', hint: 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' },
+  page: { name: 'Web page (its changes)', value: 'Page URL', hint: 'A page without a feed: each run compares its text with the last run’s, and what changed is judged.' },
+};
+
 function SourceFields({ source, index, error, onChange, onRemove, removable }) {
   const set = (k, v) => {
     const next = { ...source, [k]: v };
@@ -62,19 +70,21 @@ function SourceFields({ source, index, error, onChange, onRemove, removable }) {
     onChange(next);
   };
   const at = (k) => issuesAt(error, ['sources', index, k]);
+  const kind = SOURCE_KINDS[source.type] || SOURCE_KINDS.search;
   return h(
     'fieldset',
     null,
     h('legend', null, `Source ${index + 1}`),
-    h(Select, { label: 'Type', value: source.type, onChange: (v) => set('type', v), options: [['search', 'Web search'], ['rss', 'RSS or Atom feed']], issues: at('type') }),
-    h(TextField, {
-      label: source.type === 'rss' ? 'Feed URL' : 'Search query',
-      value: source.value,
-      onInput: (v) => onChange({ ...source, value: v }),
-      issues: at('value'),
-      hint: source.type === 'rss' ? 'A feed, or a site’s address: “Find feeds” shows the feeds its page names.' : undefined,
+    h(Select, {
+      label: 'Type',
+      value: source.type,
+      onChange: (v) => set('type', v),
+      options: Object.entries(SOURCE_KINDS).map(([type, k]) => [type, k.name]),
+      issues: at('type'),
     }),
+    h(TextField, { label: kind.value, value: source.value, onInput: (v) => onChange({ ...source, value: v }), issues: at('value'), hint: kind.hint }),
     source.type === 'rss' ? h(FindFeeds, { url: source.value, onUse: (url) => onChange({ ...source, value: url }) }) : null,
+    source.type === 'page' ? h(PageSourceFields, { source, index, error, set }) : null,
     h(
       'details',
       { class: 'advanced', open: !!(source.trust || source.recencyDays) },
@@ -312,6 +322,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const weak = w.weakThreshold !== undefined && w.weakThreshold !== null;
   const body = () => ({
     ...w,
+    sources: w.sources.map(pageSourceBody),
     channels: w.channels.filter((c) => c.trim() !== ''),
     timeZone: w.timeZone?.trim() || null,
     quietHours: quietBody(w.quietHours),
@@ -320,8 +331,9 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
   const submit = () => {
     setLast('save');
     save.act(async () => {
-      if (!(await gate.cleared(body()))) return;
-      const stored = creating ? await post('/watches', body()) : await put(`/watches/${enc(w.id)}`, editable(body()));
+      const sent = creating ? body() : editable(body());
+      if (!(await gate.cleared(creating ? '/watches/check' : `/watches/${enc(w.id)}/check`, sent))) return;
+      const stored = creating ? await post('/watches', sent) : await put(`/watches/${enc(w.id)}`, sent);
       onSaved(stored);
     });
   };
@@ -329,7 +341,7 @@ export function WatchForm({ initial, creating, onSaved, submitLabel = 'Save watc
     setLast('test');
     setTested(null);
     trial.act(async () => {
-      const { condition, threshold, sources } = w;
+      const { condition, threshold, sources } = body();
       setTested(creating ? await post('/watches/test', body()) : await post(`/watches/${enc(w.id)}/test`, { condition, threshold, weakThreshold: w.weakThreshold ?? null, sources }));
     });
   };

@@ -17,7 +17,7 @@ function Item({ item }) {
     h(
       'p',
       null,
-      item.cited ? [h('span', { class: 'badge outcome-alert' }, 'Cited'), ' '] : null,
+      item.cited ? [h('span', { class: 'badge cited' }, 'Cited'), ' '] : null,
       item.url ? h(ExternalLink, { url: item.url }, item.title || item.url) : item.title || item.key,
     ),
     h('p', { class: 'meta' }, [item.source, item.trust ? `trust: ${item.trust}` : null, item.published ? `published ${when(item.published)}` : 'undated'].filter(Boolean).join(' · ')),

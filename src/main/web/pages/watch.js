@@ -5,11 +5,13 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, enc, get, post } from '../lib/api.js';
 import { describe } from '../lib/cron.js';
+import { Icon } from '../lib/icons.js';
 import { TIERS } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
 import { Button, ErrorMessage, Facts, Loading, Page, useAction, useLoad } from '../lib/ui.js';
 import { qualitySentence } from '../lib/quality.js';
+import { sourceWhat } from '../lib/sources.js';
 import { spent } from '../lib/usage.js';
 import { DryRunReport } from './dryrun.js';
 import { loadRuns, RunHistory, StateLine } from './history.js';
@@ -54,10 +56,10 @@ export function WatchPage({ id }) {
     {
       title: w.name,
       actions: [
-        h(Button, { kind: 'primary', busy: run.busy, onClick: runNow }, run.busy ? 'Running…' : 'Run now'),
+        h(Button, { kind: 'primary', busy: run.busy, onClick: runNow }, h(Icon, { name: 'play' }), run.busy ? 'Running…' : 'Run now'),
         h(Button, { busy: trial.busy, onClick: testNow }, trial.busy ? 'Testing…' : 'Test now'),
-        h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, 'Edit'),
-        h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, 'Revise with AI'),
+        h(Link, { href: `/watch/${enc(id)}/edit`, class: 'button secondary' }, h(Icon, { name: 'pencil' }), 'Edit'),
+        h(Link, { href: `/watch/${enc(id)}/revise`, class: 'button secondary' }, h(Icon, { name: 'sparkle' }), 'Revise with AI'),
         h(Link, { href: `/watch/${enc(id)}/versions`, class: 'button secondary' }, 'Versions'),
         h(Button, { busy: explain.busy, onClick: explainIt }, 'Explain'),
       ],
@@ -72,7 +74,7 @@ export function WatchPage({ id }) {
       items: [
         ['Condition', w.condition],
         ['Schedule', `${describe(w.schedule, w.timeZone)} (${w.schedule})${w.enabled ? '' : ', paused'}`],
-        ['Sources', h('ul', null, w.sources.map((s) => h('li', null, `${s.type === 'rss' ? 'Feed' : 'Search'}: ${s.value}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`)))],
+        ['Sources', h('ul', null, w.sources.map((s) => h('li', null, `${sourceWhat(s)}${s.trust ? ` · ${tierName(s.trust)}` : ''}${s.recencyDays ? ` · last ${s.recencyDays} days` : ''}`)))],
         ['Threshold', `${Math.round(w.threshold * 100)}%${w.weakThreshold !== undefined ? `, weak alerts from ${Math.round(w.weakThreshold * 100)}%` : ''}`],
         ['Channels', w.channels.length ? h(ChannelTests, { watchId: id, channels: w.channels }) : 'none'],
         ['Quiet hours', w.quietHours ? `${w.quietHours.start}–${w.quietHours.end}${w.quietHours.timeZone ? ` (${w.quietHours.timeZone})` : ''}` : 'none'],

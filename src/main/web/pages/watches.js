@@ -1,11 +1,13 @@
-// The watch list: schedules in words, next run, last outcome; run one or all of them now.
+// The home: the account at a glance. Each watch with its last outcome and a strip of its recent
+// runs, failing watches first, the alerts of the last days above them; run one or all of them now.
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, events, get, put } from '../lib/api.js';
 import { describe, nextTimes } from '../lib/cron.js';
-import { Outcome, failureReason } from '../lib/outcomes.js';
+import { Icon } from '../lib/icons.js';
+import { Outcome, Strip, failureReason } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
-import { when, duration } from '../lib/time.js';
+import { ago, when, whenZoned, duration } from '../lib/time.js';
 import { Button, Empty, ErrorMessage, Loading, Page, explain, useAction, useLoad } from '../lib/ui.js';
 
 /** A watch as PUT takes it: the schema's fields, never the owner. */
@@ -23,15 +25,21 @@ function Elapsed({ since }) {
   return h('span', null, ` (${Math.round((Date.now() - since) / 1000)} s)`);
 }
 
-function WatchRow({ watch, last, onChanged }) {
+/** How many of each watch's newest runs the home reads: its strip, and where its alerts are found. */
+const RECENT_RUNS = 12;
+const ALERT_DAYS = 7;
+const isAlert = (run) => run.outcome === 'alert' || run.outcome === 'weak-alert';
+const failing = (runs) => runs?.[0]?.outcome === 'error';
+const prepend = (runs, run) => [run, ...(runs || [])].slice(0, RECENT_RUNS);
+
+function WatchRow({ watch, runs, onChanged, onRan }) {
   const toggle = useAction();
   const run = useAction();
   const [running, setRunning] = useState(null);
-  const [result, setResult] = useState(null);
   // the switch shows the person's choice while the service takes it, and goes back only if refused
   const [pending, setPending] = useState(null);
   const next = watch.enabled ? nextTimes(watch.schedule, 1, new Date(), watch.timeZone)[0] : null;
-  const shown = result || last;
+  const shown = runs?.[0];
   const setEnabled = (enabled) => {
     setPending(enabled);
     toggle
@@ -45,26 +53,30 @@ function WatchRow({ watch, last, onChanged }) {
       setRunning(Date.now());
       try {
         const r = await api('POST', `/watches/${enc(watch.id)}/run`);
-        setResult(r.body.result);
+        onRan(r.body.result);
       } finally {
         setRunning(null);
       }
     });
   return h(
     'li',
-    { class: 'watch' },
+    { class: `watch${shown?.outcome === 'error' ? ' failing' : ''}${watch.enabled ? '' : ' paused'}` },
     h(
       'div',
       { class: 'watch-main' },
-      h('h2', null, h(Link, { href: `/watch/${enc(watch.id)}` }, watch.name)),
-      h('p', { class: 'meta' }, describe(watch.schedule, watch.timeZone), next ? ` · next run ${when(next)}` : watch.enabled ? '' : ' · paused'),
+      h('h3', null, h(Link, { href: `/watch/${enc(watch.id)}` }, watch.name)),
       h(
         'p',
-        { class: 'meta' },
+        { class: 'last' },
         shown
-          ? [h(Outcome, { outcome: shown.outcome }), ` ${when(shown.startedAt)}`, shown.durationMs !== undefined ? ` · took ${duration(shown.durationMs)}` : '']
-          : 'Not run yet',
+          ? [
+              h(Outcome, { outcome: shown.outcome }),
+              h('span', { class: 'meta' }, shown.startedAt ? h('time', { dateTime: shown.startedAt, title: whenZoned(shown.startedAt) }, ago(shown.startedAt)) : null, shown.durationMs !== undefined ? ` · took ${duration(shown.durationMs)}` : ''),
+              h(Strip, { runs }),
+            ]
+          : h('span', { class: 'meta' }, 'Not run yet'),
       ),
+      h('p', { class: 'meta' }, describe(watch.schedule, watch.timeZone), next ? ` · next run ${when(next)}` : watch.enabled ? '' : ' · paused'),
       failureReason(shown) ? h('p', { class: 'run-reason' }, failureReason(shown)) : null,
       running ? h('p', { role: 'status', class: 'progress' }, 'Running…', h(Elapsed, { since: running })) : null,
       h(ErrorMessage, { error: toggle.error || run.error }),
@@ -86,8 +98,8 @@ function WatchRow({ watch, last, onChanged }) {
         pending !== null ? h('span', { class: 'meta', role: 'status' }, 'Saving…') : null,
       ),
       // the visible words begin the accessible name (WCAG 2.5.3), the watch's name follows them
-      h(Button, { busy: run.busy, onClick: runNow }, run.busy ? 'Running…' : 'Run now', h('span', { class: 'visually-hidden' }, `: ${watch.name}`)),
-      h(Link, { href: `/watch/${enc(watch.id)}/edit`, class: 'button secondary', 'aria-label': `Edit ${watch.name}` }, 'Edit'),
+      h(Button, { busy: run.busy, onClick: runNow }, h(Icon, { name: 'play' }), run.busy ? 'Running…' : 'Run now', h('span', { class: 'visually-hidden' }, `: ${watch.name}`)),
+      h(Link, { href: `/watch/${enc(watch.id)}/edit`, class: 'button secondary', 'aria-label': `Edit ${watch.name}` }, h(Icon, { name: 'pencil' }), 'Edit'),
     ),
   );
 }
@@ -139,7 +151,8 @@ function RunAllReport({ result, names }) {
           null,
           h('strong', null, names[o.watchId] || o.watchId),
           ': ',
-          o.status === 'ran' && o.result ? h(Outcome, { outcome: o.result.outcome }) : o.status,
+          // a run that failed is an error, in the words the history uses
+          o.status === 'ran' && o.result ? h(Outcome, { outcome: o.result.outcome }) : o.status === 'failed' ? h(Outcome, { outcome: 'error' }) : o.status,
           o.error ? ` — ${o.error}` : '',
         ),
       ),
@@ -147,10 +160,52 @@ function RunAllReport({ result, names }) {
   );
 }
 
+/** The alerts of the last days among the runs read, newest first, each with its watch. */
+function RecentAlerts({ watches, runs }) {
+  const since = Date.now() - ALERT_DAYS * 86400000;
+  const alerts = watches
+    .flatMap((w) => (runs[w.id] || []).filter((r) => isAlert(r) && new Date(r.startedAt).getTime() >= since).map((r) => ({ watch: w, run: r })))
+    .sort((a, b) => new Date(b.run.startedAt) - new Date(a.run.startedAt));
+  return h(
+    'section',
+    { class: 'recent-alerts', 'aria-labelledby': 'recent-alerts' },
+    h('h2', { id: 'recent-alerts' }, `Alerts of the last ${ALERT_DAYS} days`),
+    alerts.length
+      ? h(
+          'ul',
+          { class: 'alerts' },
+          alerts.slice(0, 6).map(({ watch, run }) =>
+            h(
+              'li',
+              { key: `${watch.id}-${run.runId || run.startedAt}` },
+              h(Outcome, { outcome: run.outcome }),
+              h(Link, { href: `/watch/${enc(watch.id)}`, class: 'alert-watch' }, watch.name),
+              h('time', { dateTime: run.startedAt, title: whenZoned(run.startedAt) }, ago(run.startedAt)),
+              run.summary ? h('span', { class: 'line' }, run.summary) : null,
+            ),
+          ),
+        )
+      : h('p', { class: 'meta' }, `No alert in the last ${ALERT_DAYS} days.`),
+  );
+}
+
+/** The account in one line: how many watches, how many of them fail or are paused. */
+function Glance({ watches, runs }) {
+  const failingCount = watches.filter((w) => failing(runs[w.id])).length;
+  const paused = watches.filter((w) => !w.enabled).length;
+  const parts = [
+    `${watches.length} ${watches.length === 1 ? 'watch' : 'watches'}`,
+    failingCount ? `${failingCount} failing` : 'none failing',
+    paused ? `${paused} paused` : null,
+  ].filter(Boolean);
+  return h('p', { class: `glance${failingCount ? ' failing' : ''}` }, parts.join(' · '));
+}
+
 export function WatchList() {
   const list = useLoad(() => get('/watches'));
   const [watches, setWatches] = useState(null);
-  const [last, setLast] = useState({});
+  // each watch's newest runs, newest first
+  const [runs, setRuns] = useState({});
   const [query, setQuery] = useState('');
   const all = useAction();
   const [progress, setProgress] = useState(null);
@@ -160,13 +215,14 @@ export function WatchList() {
     if (!list.data) return;
     setWatches(list.data.watches);
     list.data.watches.forEach((w) =>
-      get(`/watches/${enc(w.id)}/runs?limit=1`).then(
-        (r) => r.runs[0] && setLast((l) => ({ ...l, [w.id]: r.runs[0] })),
+      get(`/watches/${enc(w.id)}/runs?limit=${RECENT_RUNS}`).then(
+        (r) => setRuns((known) => ({ ...known, [w.id]: r.runs })),
         () => {},
       ),
     );
   }, [list.data]);
 
+  const ran = (watchId, result) => setRuns((known) => ({ ...known, [watchId]: prepend(known[watchId], result) }));
   const names = Object.fromEntries((watches || []).map((w) => [w.id, w.name]));
   const startAll = () =>
     all.act(async () => {
@@ -175,7 +231,7 @@ export function WatchList() {
       try {
         const result = await runAll((o) => setProgress((p) => ({ ...p, done: [...p.done, o] })));
         setReport(result);
-        result.outcomes.forEach((o) => o.result && setLast((l) => ({ ...l, [o.watchId]: o.result })));
+        result.outcomes.forEach((o) => o.result && ran(o.watchId, o.result));
       } catch (e) {
         if (e.status === 409) throw new Error('A run-all is already in progress. Its results will show in each watch’s history.');
         throw e;
@@ -185,17 +241,20 @@ export function WatchList() {
     });
 
   const q = query.trim().toLowerCase();
-  const shown = (watches || []).filter(
-    (w) => !q || w.name.toLowerCase().includes(q) || w.condition.toLowerCase().includes(q) || w.id.toLowerCase().includes(q),
-  );
+  // failing watches first, the others in the service's order
+  const shown = (watches || [])
+    .filter((w) => !q || w.name.toLowerCase().includes(q) || w.condition.toLowerCase().includes(q) || w.id.toLowerCase().includes(q))
+    .map((w, i) => [w, i])
+    .sort(([a, i], [b, j]) => failing(runs[b.id]) - failing(runs[a.id]) || i - j)
+    .map(([w]) => w);
   return h(
     Page,
     {
       title: 'Watches',
       actions: [
-        h(Link, { href: '/new-watch', class: 'button primary' }, 'New watch'),
-        h(Link, { href: '/assist', class: 'button secondary' }, 'Draft with AI'),
-        h(Button, { busy: all.busy, onClick: startAll, disabled: !watches?.length }, all.busy ? 'Running all…' : 'Run all'),
+        h(Link, { href: '/new-watch', class: 'button primary' }, h(Icon, { name: 'plus' }), 'New watch'),
+        h(Link, { href: '/assist', class: 'button secondary' }, h(Icon, { name: 'sparkle' }), 'Draft with AI'),
+        h(Button, { busy: all.busy, onClick: startAll, disabled: !watches?.length }, h(Icon, { name: 'repeat' }), all.busy ? 'Running all…' : 'Run all'),
       ],
     },
     progress
@@ -220,26 +279,34 @@ export function WatchList() {
           )
         : watches
           ? [
+              h(Glance, { watches, runs }),
+              h(RecentAlerts, { watches, runs }),
               h(
-                'div',
-                { class: 'search', role: 'search' },
-                h('label', { for: 'watch-search' }, 'Search watches'),
-                h('input', { id: 'watch-search', type: 'search', value: query, onInput: (e) => setQuery(e.target.value) }),
+                'section',
+                { class: 'watch-section', 'aria-labelledby': 'your-watches' },
+                h('h2', { id: 'your-watches' }, 'Your watches'),
+                h(
+                  'div',
+                  { class: 'search', role: 'search' },
+                  h('label', { for: 'watch-search' }, 'Search watches'),
+                  h('input', { id: 'watch-search', type: 'search', value: query, onInput: (e) => setQuery(e.target.value) }),
+                ),
+                shown.length
+                  ? h(
+                      'ul',
+                      { class: 'watches' },
+                      shown.map((w) =>
+                        h(WatchRow, {
+                          key: w.id,
+                          watch: w,
+                          runs: runs[w.id],
+                          onRan: (result) => ran(w.id, result),
+                          onChanged: (changed) => setWatches((ws) => ws.map((x) => (x.id === changed.id ? changed : x))),
+                        }),
+                      ),
+                    )
+                  : h(Empty, null, h('p', null, 'No watch matches this search.')),
               ),
-              shown.length
-                ? h(
-                    'ul',
-                    { class: 'watches' },
-                    shown.map((w) =>
-                      h(WatchRow, {
-                        key: w.id,
-                        watch: w,
-                        last: last[w.id],
-                        onChanged: (changed) => setWatches((ws) => ws.map((x) => (x.id === changed.id ? changed : x))),
-                      }),
-                    ),
-                  )
-                : h(Empty, null, h('p', null, 'No watch matches this search.')),
             ]
           : null,
   );

@@ -35,7 +35,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.pekko.cluster.sharding.typed.HashCodeMessageExtractor;
 import org.junit.After;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -52,12 +51,6 @@ import org.junit.experimental.categories.Category;
 @Category(NeedsPostgres.class)
 public class ClusterIT {
   private static final String PASSWORD = "a-cluster-passphrase";
-
-  /**
-   * Pekko's default; the kill test maps watches to the shards each node reports hosting, as
-   * sharding does.
-   */
-  private static final int NUMBER_OF_SHARDS = 1000;
 
   private final ApiClient api = new ApiClient();
   private FakeUpstream upstream;
@@ -320,14 +313,10 @@ public class ClusterIT {
    * The watches (of {@code ids}, all alice's) that node {@code n} hosts, by the shards it reports.
    */
   private Set<String> hostedBy(int n, List<String> ids) throws Exception {
-    JsonNode regions =
-        ApiClient.json(api.send("GET", cluster.management(n, "/cluster/shards/Watch"), null, null));
-    Set<String> shards = new HashSet<>(regions.get("regions").findValuesAsText("shardId"));
+    Set<String> shards = cluster.shardsHostedBy(n, WatchEntity.TYPE_KEY.name());
     Set<String> hosted = new HashSet<>();
-    HashCodeMessageExtractor<Object> extractor =
-        new HashCodeMessageExtractor<>(NUMBER_OF_SHARDS); // sharding's default
     for (String id : ids) {
-      if (shards.contains(extractor.shardId(WatchEntity.entityId("alice", id)))) hosted.add(id);
+      if (shards.contains(LocalCluster.shardOf(WatchEntity.entityId("alice", id)))) hosted.add(id);
     }
     return hosted;
   }

@@ -75,17 +75,7 @@ public class DecisionsAcrossNodesIT {
   public void usageAndABacktestJobAnswerFromEitherNodeAndAfterAHandOver() throws Exception {
     upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 1);
     cluster =
-        new LocalCluster(
-                "decisions",
-                2,
-                Map.of(
-                    "FETCH_ALLOW_PRIVATE_NETWORKS",
-                    "true",
-                    "MODEL_BASE_URL",
-                    upstream.base() + "/v1",
-                    "MODEL_API_KEYS",
-                    "sk-decisions-test-0001"))
-            .start();
+        new LocalCluster("decisions", 2, upstream.serviceEnv("sk-decisions-test-0001")).start();
     cluster.createUser("alice", "user", PASSWORD);
     String alice = api.login(on(1, "/"), "alice@example.org", PASSWORD);
     ok(

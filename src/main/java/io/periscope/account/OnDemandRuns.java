@@ -100,11 +100,12 @@ public final class OnDemandRuns {
             runAlls.runAll(owner),
             r -> new RunAllEntity.AwaitRunAllJob(jobId, r),
             patience,
-            // a job the entity no longer knows went with its node: the await is owed no more
+            // owed while the job runs: one the entity no longer knows, or finished as interrupted
+            // by an incarnation on another node after its node died, is owed no more
             asker ->
                 asks.<RunAllEntity.Command, RunAllJob>ask(
                         runAlls.runAll(owner), r -> new RunAllEntity.GetRunAllJob(jobId, r))
-                    .thenApply(job -> true)
+                    .thenApply(job -> !job.finished())
                     .exceptionally(failure -> Failures.isRefusal(failure) ? false : null),
             () -> new EntityRefusal(EntityRefusal.Code.NO_SUCH_JOB, RunAllEntity.NO_SUCH_JOB))
         .exceptionally(

@@ -136,10 +136,7 @@ public final class BacktestRoutes implements Routes {
                                     eventStreams,
                                     job,
                                     BacktestJob::finished,
-                                    // a look that fails (the entity busy) shows the job as last
-                                    // seen
-                                    () ->
-                                        jobs.job(owner, id, job.id()).exceptionally(failed -> job),
+                                    () -> jobs.job(owner, id, job.id()),
                                     BacktestRoutes::eventsOf))))));
   }
 

@@ -2,10 +2,13 @@ package io.periscope.http;
 
 import static org.apache.pekko.http.javadsl.server.Directives.completeOK;
 
+import io.periscope.entity.Failures;
+import io.periscope.entity.Refusal;
 import io.periscope.ratelimit.HeldSlots;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
@@ -24,7 +27,10 @@ import org.apache.pekko.stream.javadsl.Source;
  * may hold open on this node (429 past them): the events of the first look, then of a look every
  * {@link #POLL} until the job finished (that look included), with a heartbeat comment while nothing
  * happens. Each look adds the events not sent yet: {@code eventsOf} is given the keys already sent,
- * and adds the ones it sends.
+ * and adds the ones it sends. A look that is not answered (the job's entity busy, or moving to
+ * another node after its node died) is skipped, so the stream rides over a node's death; after
+ * {@link #UNANSWERED_FOR} of them, or when the job is no longer found, the stream ends and the
+ * client comes back with Last-Event-ID.
  */
 final class JobEvents {
   /** How often a follower of a job looks at it. */
@@ -32,6 +38,12 @@ final class JobEvents {
 
   /** An event stream with nothing to say sends a comment this often, so no proxy closes it. */
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
+
+  /**
+   * How long looks may go unanswered before the stream gives up: longer than a dead node takes to
+   * be downed and its entities to start on the survivors (docs/clustering.md).
+   */
+  static final Duration UNANSWERED_FOR = Duration.ofMinutes(1);
 
   private JobEvents() {}
 
@@ -51,13 +63,16 @@ final class JobEvents {
                       + " event streams; close one first")
               .withHeader(RawHeader.create("Retry-After", Long.toString(HEARTBEAT.toSeconds()))));
     Set<String> sent = new HashSet<>();
+    long[] unansweredSince = {0};
     Source<J, NotUsed> looks =
         finished.test(first)
             ? Source.single(first)
             : Source.single(first)
                 .concat(
                     Source.tick(POLL, POLL, "look")
-                        .mapAsync(1, tick -> look.get())
+                        .mapAsync(1, tick -> answered(look, unansweredSince))
+                        .filter(Optional::isPresent)
+                        .map(Optional::get)
                         .takeWhile(job -> !finished.test(job), true));
     return completeOK(
         looks
@@ -69,5 +84,28 @@ final class JobEvents {
                   return notUsed;
                 }),
         EventStreamMarshalling.toEventStream());
+  }
+
+  /**
+   * The job as a look finds it; empty when the look was not answered, failed when the job is not
+   * found or looks went unanswered for {@link #UNANSWERED_FOR} ({@code unansweredSince}: when the
+   * first of those in a row failed, in nanoseconds, 0 after an answer).
+   */
+  private static <J> CompletionStage<Optional<J>> answered(
+      Supplier<CompletionStage<J>> look, long[] unansweredSince) {
+    return look.get()
+        .handle(
+            (job, failure) -> {
+              if (failure == null) {
+                unansweredSince[0] = 0;
+                return Optional.of(job);
+              }
+              long now = System.nanoTime();
+              if (unansweredSince[0] == 0) unansweredSince[0] = now;
+              if (Failures.unwrap(failure) instanceof Refusal
+                  || now - unansweredSince[0] > UNANSWERED_FOR.toNanos())
+                return Failures.rethrow(failure);
+              return Optional.empty();
+            });
   }
 }

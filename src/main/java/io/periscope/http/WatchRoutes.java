@@ -119,6 +119,25 @@ public final class WatchRoutes implements Routes {
             POST,
             "/watches/warnings",
             (caller, p) -> jsonBody(maxBody, body -> answer(warningsOf(caller.accountId(), body)))),
+        new Endpoint(
+            POST,
+            "/watches/check",
+            (caller, p) ->
+                jsonBody(
+                    maxBody, body -> answer(checked(caller.accountId(), null, body, List.of())))),
+        new Endpoint(
+            POST,
+            "/watches/{id}/check",
+            watch(
+                (owner, id, p) ->
+                    jsonBody(
+                        maxBody,
+                        body ->
+                            answer(
+                                watches
+                                    .get(owner, id)
+                                    .thenCompose(
+                                        stored -> checked(owner, id, body, stored.channels())))))),
         new Endpoint(GET, "/watches/{id}", watch((owner, id, p) -> answer(read(owner, id)))),
         new Endpoint(
             PUT,
@@ -490,6 +509,21 @@ public final class WatchRoutes implements Routes {
     if (!issues.isEmpty()) return CompletableFuture.completedFuture(Reply.invalid(issues));
     return capabilities
         .of(owner, sources, c.isMissingNode() ? null : channels)
+        .thenApply(found -> ok(new Warnings(found)));
+  }
+
+  /**
+   * A whole create body (no {@code id}) or replace body (of the stored watch {@code id}, its {@code
+   * stored} channels behind the masked ones), checked as the save checks it and saving nothing: a
+   * 400 with every issue, else what this instance could not serve in it. The editor asks this
+   * before a save, so a person reads what is wrong before what may not work.
+   */
+  private CompletionStage<Reply> checked(
+      String owner, String id, JsonNode body, List<String> stored) {
+    SealedChannels.Opened opened = sealed.open(body, stored);
+    Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
+    return capabilities
+        .of(owner, watch.sources(), watch.channels())
         .thenApply(found -> ok(new Warnings(found)));
   }
 

@@ -188,7 +188,13 @@ public final class WatchValidator {
     } else if ((WatchSource.RSS.equals(type) || WatchSource.PAGE.equals(type))
         && ChannelId.httpUrl(value).isEmpty()) {
       issues.add(
-          Issue.at("must be an http(s) URL for an " + type + " source", "sources", i, "value"));
+          Issue.at(
+              "must be an http(s) URL for "
+                  + (WatchSource.RSS.equals(type) ? "an rss" : "a page")
+                  + " source",
+              "sources",
+              i,
+              "value"));
     }
     String trust = null;
     JsonNode trustNode = node.get("trust");

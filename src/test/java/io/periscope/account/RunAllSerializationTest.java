@@ -44,6 +44,14 @@ public class RunAllSerializationTest {
   private final TestProbe<RunAllEntity.Command> shard = testKit.createTestProbe();
 
   private ActorRef<RunAllEntity.Command> owner(String id, Duration keepAliveEvery) {
+    return owner(id, keepAliveEvery, Duration.ZERO);
+  }
+
+  /**
+   * @param jobsKeptFor how long a finished job can still be read
+   */
+  private ActorRef<RunAllEntity.Command> owner(
+      String id, Duration keepAliveEvery, Duration jobsKeptFor) {
     return testKit.spawn(
         RunAllEntity.create(
             id,
@@ -51,7 +59,7 @@ public class RunAllSerializationTest {
                 inFlight.computeIfAbsent(owner, o -> new CompletableFuture<>()),
             shard.ref(),
             keepAliveEvery,
-            Duration.ZERO));
+            jobsKeptFor));
   }
 
   /**
@@ -168,13 +176,15 @@ public class RunAllSerializationTest {
   @Test
   public void whoAwaitsARunAllHearsWhenItsEntitysNodeDied() throws Exception {
     String id = "d-" + UUID.randomUUID();
-    var onTheDeadNode = owner(id, Duration.ofMinutes(1));
+    // kept as in production: the survivor still answers the job it finished as interrupted
+    var onTheDeadNode = owner(id, Duration.ofMinutes(1), RunAllJob.KEPT_FOR);
     TestProbe<StatusReply<RunAllJob>> started = testKit.createTestProbe();
     onTheDeadNode.tell(new RunAllEntity.StartRunAll(List.of(), started.ref()));
     String jobId = started.receiveMessage().getValue().id();
     started(id); // in flight, and never finished: its node died
     var sharding =
-        testKit.spawn(NodeDeath.routing(onTheDeadNode, owner(id, Duration.ofMinutes(1))));
+        testKit.spawn(
+            NodeDeath.routing(onTheDeadNode, owner(id, Duration.ofMinutes(1), RunAllJob.KEPT_FOR)));
     OnDemandRuns runs =
         new OnDemandRuns(
             (owner, watchId) -> {

@@ -81,6 +81,23 @@ public class DraftTest {
   }
 
   @Test
+  public void aPageTheRequestNamesMayBeProposedAsAPageSource() throws Exception {
+    ObjectNode answer = answer();
+    ObjectNode page =
+        ((com.fasterxml.jackson.databind.node.ArrayNode) answer.get("sources")).addObject();
+    page.put("type", "page").put("value", "https://acme.example/pricing");
+    page.putNull("trust").putNull("recencyDays").put("rationale", "The pricing page has no feed.");
+
+    assertEquals(
+        new Draft.DraftSource(
+            "page", "https://acme.example/pricing", null, null, "The pricing page has no feed."),
+        Draft.check(answer, ZoneId.of("UTC")).sources().get(2));
+    page.put("value", "acme pricing");
+    assertEquals(
+        List.of("sources[2].value: must be an http(s) URL for a page source"), problems(answer));
+  }
+
+  @Test
   public void aSearchSourceSaysHowFarBackEverySourceWhyAndNotesAreText() throws Exception {
     ObjectNode answer = answer();
     ((ObjectNode) answer.get("sources").get(0)).putNull("recencyDays");

@@ -61,7 +61,7 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <pre>
- * scripts/schedule-bench.sh --scenario schedule     # or --scenario run-all, --scenario cluster
+ * scripts/schedule-bench.sh --scenario schedule     # or --scenario run-all, cluster, cpu
  * </pre>
  *
  * It targets 127.0.0.1 only and removes its data directories (and the cluster scenario its
@@ -81,13 +81,16 @@ public final class ScheduleBench {
 
   /**
    * Every feed request publishes one new item: every run judges one fresh item with one model call.
+   * The model finds the condition met only for the cpu scenario, whose runs alert.
    */
-  private final FakeUpstream upstream = new FakeUpstream(FEED_LATENCY, MODEL_LATENCY, false, 1);
+  final FakeUpstream upstream;
 
-  private final Map<String, String> options;
+  final Map<String, String> options;
 
   private ScheduleBench(Map<String, String> options) throws IOException {
     this.options = options;
+    upstream =
+        new FakeUpstream(FEED_LATENCY, MODEL_LATENCY, options.get("--scenario").equals("cpu"), 1);
   }
 
   public static void main(String[] argv) throws Exception {
@@ -102,6 +105,7 @@ public final class ScheduleBench {
         case "run-all" -> bench.runAll();
         case "run-cost" -> bench.runCost();
         case "cluster" -> bench.cluster();
+        case "cpu" -> new RunCpu(bench).measure();
         default -> bench.schedule();
       }
     } catch (Exception e) {
@@ -284,38 +288,11 @@ public final class ScheduleBench {
         peakHeap = Math.max(peakHeap, service.usedHeapBytes());
         Thread.sleep(2000);
       }
-      List<Long> lateness = new ArrayList<>();
-      List<Long> judgedAfter =
-          new ArrayList<>(); // due time to the end of the run (its verdict recorded)
-      int missed = 0, doubled = 0;
-      for (int i = 0; i < watches; i++) {
-        JsonNode runs =
-            call(
-                    service.base(),
-                    "GET",
-                    "/watches/w" + i + "/runs?limit=100",
-                    tokens.get(i % owners),
-                    null,
-                    Duration.ofSeconds(30))
-                .path("runs");
-        Map<Instant, Integer> perDue = new HashMap<>();
-        for (JsonNode run : runs) {
-          if (!run.path("trigger").asText().equals("schedule")) continue;
-          Instant started = Instant.parse(run.path("startedAt").asText());
-          Instant due =
-              started.truncatedTo(ChronoUnit.MINUTES); // lateness stays well under a minute
-          if (due.isBefore(first) || due.isAfter(last)) continue;
-          perDue.merge(due, 1, Integer::sum);
-          long late = Duration.between(due, started).toMillis();
-          lateness.add(late);
-          judgedAfter.add(late + run.path("durationMs").asLong());
-        }
-        for (Instant due = first; !due.isAfter(last); due = due.plus(1, ChronoUnit.MINUTES)) {
-          int n = perDue.getOrDefault(due, 0);
-          if (n == 0) missed++;
-          if (n > 1) doubled += n - 1;
-        }
-      }
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < watches; i++) ids.add("w" + i);
+      DueRuns due = dueRuns(service.base(), tokens, ids, first, last);
+      List<Long> lateness = due.lateness(), judgedAfter = due.judgedAfter();
+      int missed = due.missed(), doubled = due.doubled();
       long[] sorted = lateness.stream().mapToLong(Long::longValue).sorted().toArray();
       long[] judged = judgedAfter.stream().mapToLong(Long::longValue).sorted().toArray();
       System.out.printf(
@@ -523,6 +500,48 @@ public final class ScheduleBench {
     return List.copyOf(found.values());
   }
 
+  /**
+   * The scheduled runs of the watches {@code ids} (watch {@code i} owned by {@code tokens[i %
+   * tokens.size()]}) due from {@code first} to {@code last}, read from their run records: per watch
+   * and due minute exactly one is expected. Lateness = start − due time; judged after = the run's
+   * end − due time, both in ms.
+   */
+  DueRuns dueRuns(URI base, List<String> tokens, List<String> ids, Instant first, Instant last)
+      throws Exception {
+    List<Long> lateness = new ArrayList<>(), judgedAfter = new ArrayList<>();
+    int missed = 0, doubled = 0;
+    for (int i = 0; i < ids.size(); i++) {
+      JsonNode runs =
+          call(
+                  base,
+                  "GET",
+                  "/watches/" + ids.get(i) + "/runs?limit=100",
+                  tokens.get(i % tokens.size()),
+                  null,
+                  Duration.ofSeconds(30))
+              .path("runs");
+      Map<Instant, Integer> perDue = new HashMap<>();
+      for (JsonNode run : runs) {
+        if (!run.path("trigger").asText().equals("schedule")) continue;
+        Instant started = Instant.parse(run.path("startedAt").asText());
+        Instant due = started.truncatedTo(ChronoUnit.MINUTES); // lateness stays under a minute
+        if (due.isBefore(first) || due.isAfter(last)) continue;
+        perDue.merge(due, 1, Integer::sum);
+        long late = Duration.between(due, started).toMillis();
+        lateness.add(late);
+        judgedAfter.add(late + run.path("durationMs").asLong());
+      }
+      for (Instant due = first; !due.isAfter(last); due = due.plus(1, ChronoUnit.MINUTES)) {
+        int n = perDue.getOrDefault(due, 0);
+        if (n == 0) missed++;
+        if (n > 1) doubled += n - 1;
+      }
+    }
+    return new DueRuns(lateness, judgedAfter, missed, doubled);
+  }
+
+  record DueRuns(List<Long> lateness, List<Long> judgedAfter, int missed, int doubled) {}
+
   static long pct(long[] sorted, double p) {
     if (sorted.length == 0) return 0;
     int rank = (int) Math.ceil(p / 100.0 * sorted.length);
@@ -537,7 +556,7 @@ public final class ScheduleBench {
    * The tokens are signed here with the service's secret: signing in a hundred accounts would meet
    * the 20-a-minute limit of /auth/*.
    */
-  private List<String> owners(URI base, String secret, int n) throws Exception {
+  List<String> owners(URI base, String secret, int n) throws Exception {
     Tokens tokens = new Tokens(secret, Duration.ofDays(1), Clock.systemUTC());
     String admin =
         call(
@@ -576,9 +595,17 @@ public final class ScheduleBench {
    */
   private Void createWatch(URI base, String token, String id, String schedule, String feedUrl)
       throws Exception {
+    return createWatch(base, token, id, schedule, feedUrl, List.of());
+  }
+
+  Void createWatch(
+      URI base, String token, String id, String schedule, String feedUrl, List<String> channels)
+      throws Exception {
     String body =
         Json.text(
             Map.of(
+                "channels",
+                channels,
                 "id",
                 id,
                 "name",
@@ -601,8 +628,7 @@ public final class ScheduleBench {
     }
   }
 
-  private JsonNode call(
-      URI base, String method, String path, String token, String body, Duration timeout)
+  JsonNode call(URI base, String method, String path, String token, String body, Duration timeout)
       throws Exception {
     HttpResponse<String> r = send(base, method, path, token, body, timeout);
     if (r.statusCode() >= 300)
@@ -630,7 +656,7 @@ public final class ScheduleBench {
   // ------------------------------------------------------------------------
 
   /** {@code target/periscope.jar} on a fresh data directory, with the fakes configured. */
-  private final class Service implements AutoCloseable {
+  final class Service implements AutoCloseable {
     private final Path dataDir = Files.createTempDirectory("periscope-bench");
     private final Map<String, String> env = new HashMap<>();
     private final Process process;
@@ -683,7 +709,7 @@ public final class ScheduleBench {
       if (admin.waitFor() != 0)
         throw new IllegalStateException("could not create the admin account");
       process = java(List.of("serve"), true);
-      for (int i = 0; i < 600; i++) {
+      for (int i = 0; i < 1800; i++) { // three minutes: a loaded machine starts it slowly
         try {
           if (http.send(
                       HttpRequest.newBuilder(base().resolve("/health")).build(),
@@ -695,6 +721,7 @@ public final class ScheduleBench {
         }
         Thread.sleep(100);
       }
+      process.destroy();
       throw new IllegalStateException("the service did not start");
     }
 
@@ -703,7 +730,9 @@ public final class ScheduleBench {
           new ArrayList<>(
               List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
       if (serve) cmd.add("-Xmx" + options.get("--heap"));
-      cmd.addAll(List.of("-jar", "target/periscope.jar"));
+      if (serve && options.containsKey("--jvm-args"))
+        cmd.addAll(Arrays.asList(options.get("--jvm-args").trim().split("\\s+")));
+      cmd.addAll(List.of("-jar", options.getOrDefault("--jar", "target/periscope.jar")));
       cmd.addAll(args);
       ProcessBuilder pb =
           new ProcessBuilder(cmd)
@@ -718,19 +747,39 @@ public final class ScheduleBench {
       return URI.create("http://127.0.0.1:" + port + "/");
     }
 
+    /** The CPU time the service's process has used so far, user and system, in seconds. */
+    double cpuSeconds() throws IOException {
+      String stat = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0; // utime, stime
+    }
+
+    /** The service's resident memory now (VmRSS). */
+    long residentBytes() throws IOException {
+      Matcher m =
+          Pattern.compile("VmRSS:\\s+(\\d+) kB")
+              .matcher(Files.readString(Path.of("/proc", String.valueOf(process.pid()), "status")));
+      return m.find() ? Long.parseLong(m.group(1)) * 1024 : 0;
+    }
+
     /** The service's used heap now, from {@code jcmd GC.heap_info}. */
     long usedHeapBytes() throws Exception {
-      Process jcmd =
-          new ProcessBuilder(
+      Matcher m = Pattern.compile("total \\d+K, used (\\d+)K").matcher(jcmd("GC.heap_info"));
+      return m.find() ? Long.parseLong(m.group(1)) * 1024 : 0;
+    }
+
+    /** What {@code jcmd <the service> <command…>} prints. */
+    String jcmd(String... command) throws Exception {
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
                   Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                  String.valueOf(process.pid()),
-                  "GC.heap_info")
-              .redirectErrorStream(true)
-              .start();
+                  String.valueOf(process.pid())));
+      cmd.addAll(Arrays.asList(command));
+      Process jcmd = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       jcmd.waitFor();
-      Matcher m = Pattern.compile("total \\d+K, used (\\d+)K").matcher(out);
-      return m.find() ? Long.parseLong(m.group(1)) * 1024 : 0;
+      return out;
     }
 
     @Override

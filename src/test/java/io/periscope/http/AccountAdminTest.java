@@ -15,7 +15,9 @@ import io.periscope.run.AccountGate;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.TestJournals;
+import io.periscope.watch.Actor;
 import io.periscope.watch.RunRecord;
+import io.periscope.watch.WatchEntity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -192,6 +194,16 @@ public class AccountAdminTest {
             .get(30, TimeUnit.SECONDS);
     assertTrue("gus's run history is kept", journaled.contains("gus:gw"));
     assertFalse("hal's is erased", journaled.contains("hal:hw"));
+    Actor deletedBy =
+        new JournalReads(service.system)
+            .<Actor>foldEvents(
+                WatchEntity.TYPE_KEY.name(),
+                WatchEntity.entityId("gus", "gw"),
+                null,
+                (by, event) -> event instanceof WatchEntity.Deleted d ? d.actor() : by)
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
+    assertEquals("the watch's delete names the administrator", Actor.admin("root"), deletedBy);
 
     // the address is free again; the id stays taken
     json(

@@ -141,6 +141,60 @@ public class HttpApiTest {
   }
 
   @Test
+  public void aWatchIsCheckedAsItsSaveWouldCheckItBeforeItsWarningsAndNothingIsSaved()
+      throws Exception {
+    // what is wrong comes first: an invalid watch is refused with every issue, no warnings
+    String invalid =
+        WATCH
+            .formatted("checked")
+            .replace("\"name\": \"Acme\"", "\"name\": \"\"")
+            .replace("0 0 1 1 *", "61 * * * *")
+            .replace("\"channels\": [\"telegram\"]", "\"channels\": []");
+    HttpResponse<String> refused = call("POST", "/watches/check", alice, invalid);
+    assertEquals(refused.body(), 400, refused.statusCode());
+    JsonNode issues = Json.MAPPER.readTree(refused.body()).get("issues");
+    assertEquals(2, issues.size());
+    assertFalse(refused.body(), refused.body().contains("warnings"));
+
+    // a valid one: its warnings, and nothing stored
+    HttpResponse<String> valid =
+        call(
+            "POST",
+            "/watches/check",
+            alice,
+            WATCH.formatted("checked").replace("\"channels\": [\"telegram\"]", "\"channels\": []"));
+    assertEquals(valid.body(), 200, valid.statusCode());
+    assertEquals(
+        List.of("no-search-key", "no-channels"),
+        Json.MAPPER.readTree(valid.body()).get("warnings").findValuesAsText("kind"));
+    error(call("GET", "/watches/checked", alice, null), 404);
+
+    // a replacement is checked against the stored watch: the path's id, its owner's only
+    assertEquals(201, call("POST", "/watches", alice, WATCH.formatted("replaced")).statusCode());
+    String edited = WATCH.formatted("ignored").replace("Acme sets a date", "Acme moves the date");
+    HttpResponse<String> replacing = call("POST", "/watches/replaced/check", alice, edited);
+    assertEquals(replacing.body(), 200, replacing.statusCode());
+    // this instance has neither a search key nor a Telegram bot
+    assertEquals(
+        List.of("no-search-key", "no-telegram"),
+        Json.MAPPER.readTree(replacing.body()).get("warnings").findValuesAsText("kind"));
+    error(call("POST", "/watches/replaced/check", bob, edited), 404);
+    error(
+        call(
+            "POST",
+            "/watches/replaced/check",
+            alice,
+            edited.replace("\"threshold\": 0.8", "\"threshold\": 2")),
+        400);
+    assertEquals(
+        "Acme sets a date",
+        Json.MAPPER
+            .readTree(call("GET", "/watches/replaced", alice, null).body())
+            .get("condition")
+            .asText());
+  }
+
+  @Test
   public void theSetupLinkOpensNothingOnceAnAccountExists() throws Exception {
     String body =
         "{\"token\": \"%s\", \"id\": \"late\", \"email\": \"late@example.org\","

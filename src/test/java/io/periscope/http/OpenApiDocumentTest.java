@@ -235,6 +235,8 @@ public class OpenApiDocumentTest {
                 "createUser",
                 "{\"id\": \"dave\", \"email\": \"dave@example.org\", \"role\": \"user\","
                     + " \"password\": \"dave-passphrase\"}"));
+    bodies.put("checkNewWatch", WATCH.formatted("w3"));
+    bodies.put("checkWatchReplacement", WATCH.formatted("w1"));
     bodies.put("openTelegramChat", "{\"everyone\": true}");
     bodies.put("createApiToken", "{\"name\": \"openapi\"}");
     bodies.put("requestEmailChannelAddress", "{\"address\": \"team@example.org\"}");

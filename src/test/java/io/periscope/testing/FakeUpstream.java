@@ -91,6 +91,20 @@ public final class FakeUpstream implements AutoCloseable {
     server.start(); // MockWebServer binds the loopback address
   }
 
+  /**
+   * The settings of a service of the jar that reads its feeds here (on loopback) and asks its model
+   * here, with the API key {@code apiKey}.
+   */
+  public Map<String, String> serviceEnv(String apiKey) {
+    return Map.of(
+        "FETCH_ALLOW_PRIVATE_NETWORKS",
+        "true",
+        "MODEL_BASE_URL",
+        base() + "/v1",
+        "MODEL_API_KEYS",
+        apiKey);
+  }
+
   public String base() {
     return "http://127.0.0.1:" + server.getPort();
   }

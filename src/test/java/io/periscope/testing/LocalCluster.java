@@ -1,16 +1,22 @@
 package io.periscope.testing;
 
+import io.periscope.json.Json;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.cluster.sharding.typed.HashCodeMessageExtractor;
 
 /**
  * Nodes of target/periscope.jar on 127.0.0.1 (three unless told), started as an operator starts
@@ -21,7 +27,15 @@ import java.util.Map;
 public final class LocalCluster implements AutoCloseable {
   public static final String SECRET = "local-cluster-test-secret-of-32-bytes-at-least";
   public static final String ENCRYPTION_KEY = "local-cluster-test-encryption-key-of-32-bytes";
-  public static final Duration START_PATIENCE = Duration.ofSeconds(120);
+
+  /**
+   * How long a node may take to start: a node starts in seconds, but a JVM among several busy ones
+   * on a shared machine (the cluster tests start three) can take minutes to load its classes.
+   */
+  public static final Duration START_PATIENCE = Duration.ofSeconds(240);
+
+  /** Sharding's default number of shards, which the service keeps. */
+  private static final int NUMBER_OF_SHARDS = 1000;
 
   private final ScratchDatabase database;
   private final List<ServiceProcess> nodes = new ArrayList<>();
@@ -128,6 +142,34 @@ public final class LocalCluster implements AutoCloseable {
 
   public int status(URI url) throws InterruptedException {
     return ServiceProcess.status(http, url);
+  }
+
+  /** The shard sharding puts entity {@code entityId} in (of any entity type). */
+  public static String shardOf(String entityId) {
+    return new HashCodeMessageExtractor<>(NUMBER_OF_SHARDS).shardId(entityId);
+  }
+
+  /**
+   * The shards of entity type {@code typeName} (a type key's name: Watch, RunAll) that node {@code
+   * n} reports hosting.
+   */
+  public Set<String> shardsHostedBy(int n, String typeName) throws Exception {
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(management(n, "/cluster/shards/" + typeName))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200)
+      throw new AssertionError("node " + n + " shards: " + r.statusCode() + " " + r.body());
+    return new HashSet<>(Json.MAPPER.readTree(r.body()).get("regions").findValuesAsText("shardId"));
+  }
+
+  /** The node hosting entity {@code entityId} of type {@code typeName}; 0 when none reports it. */
+  public int hostOf(String typeName, String entityId) throws Exception {
+    for (int n = 1; n <= size(); n++)
+      if (shardsHostedBy(n, typeName).contains(shardOf(entityId))) return n;
+    return 0;
   }
 
   /**

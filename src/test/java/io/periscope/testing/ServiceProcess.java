@@ -51,7 +51,7 @@ public final class ServiceProcess implements AutoCloseable {
   /** Starts the service and waits until /health answers. */
   public ServiceProcess start() throws Exception {
     launch();
-    return awaitOk(uri("/health"), Duration.ofSeconds(60));
+    return awaitOk(uri("/health"), Duration.ofSeconds(180));
   }
 
   /**
@@ -76,6 +76,8 @@ public final class ServiceProcess implements AutoCloseable {
       if (status(http, url) == 200) return this;
       Thread.sleep(200);
     }
+    // a node that never became ready is not left behind for the next test to collide with
+    process.destroyForcibly();
     throw new AssertionError(
         url + " did not answer 200 within " + patience.toSeconds() + " s; see " + log);
   }

@@ -26,21 +26,28 @@ import org.junit.Test;
 import org.junit.experimental.categories.Category;
 
 /**
- * RUN_HISTORY_RETENTION on both journals: a watch with 5,000 runs keeps its journal at the bound
- * (the newest 1,000 runs at least, at most three events a run of them plus a snapshot's worth),
- * still answers its history from what is kept, and recovers in under a second.
+ * RUN_HISTORY_RETENTION on both journals: a watch run 5,200 times keeps its journal at the bound
+ * (the newest 1,000 runs at least, at most five events a run of them plus a snapshot's worth),
+ * still answers its history from what is kept, and recovers in under a second; the definition's
+ * versions outlive both the trimmed create event and the watch's delete.
  */
 public class RunRetentionTest {
-  private static final int RUNS = 5_000;
+  /**
+   * More runs (an event each) than the journal retains, and two snapshots' worth: the oldest
+   * events, the create among them, go.
+   */
+  private static final int RUNS =
+      Settings.DEFAULT_RUN_HISTORY_RETENTION * JournalTrim.EVENTS_PER_RUN
+          + 2 * JournalTrim.SNAPSHOT_EVERY;
 
   @Test
-  public void aWatchWith5000RunsKeepsItsJournalAtTheBoundOnH2() throws Exception {
+  public void aWatchRunPastItsRetentionKeepsItsJournalAtTheBoundOnH2() throws Exception {
     keepsItsJournalAtTheBound(TestJournals.h2());
   }
 
   @Test
   @Category(NeedsPostgres.class)
-  public void aWatchWith5000RunsKeepsItsJournalAtTheBoundOnPostgres() throws Exception {
+  public void aWatchRunPastItsRetentionKeepsItsJournalAtTheBoundOnPostgres() throws Exception {
     keepsItsJournalAtTheBound(TestJournals.postgres());
   }
 
@@ -59,7 +66,7 @@ public class RunRetentionTest {
       TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
       entity.tell(
           new WatchEntity.Create(WatchEntityTest.watch("Acme", null), null, null, created.ref()));
-      assertTrue(created.receiveMessage().isSuccess());
+      assertTrue(created.receiveMessage(Duration.ofSeconds(10)).isSuccess());
       TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
       String last = null;
       for (int i = 0; i < RUNS; i++) {
@@ -145,14 +152,42 @@ public class RunRetentionTest {
       System.out.printf(
           "run-retention: %d runs, %d events kept (bound %d), recovery %d ms%n",
           RUNS, events, bound, recoveredMs);
+
+      // the versions outlive the trimmed create event and the watch's delete, across a recovery
+      assertEquals(
+          "the create event was trimmed", 0, eventsOf(reads, entityId, WatchEntity.Created.class));
+      TestProbe<StatusReply<org.apache.pekko.Done>> deleted = testKit.createTestProbe();
+      again.tell(new WatchEntity.Delete(Actor.owner("alice"), deleted.ref()));
+      assertTrue(deleted.receiveMessage(Duration.ofSeconds(10)).isSuccess());
+      testKit.stop(again, Duration.ofSeconds(10));
+      ActorRef<WatchEntity.Command> afterDelete =
+          testKit.spawn(WatchEntity.create(entityId, instant, Clock.systemUTC()));
+      afterDelete.tell(new WatchEntity.GetVersions(kept.ref()));
+      List<WatchVersion> outlived =
+          kept.receiveMessage(Duration.ofSeconds(10)).getValue().versions();
+      assertEquals(
+          List.of(WatchVersions.CREATED, WatchVersions.DELETED),
+          outlived.stream().map(WatchVersion::change).toList());
+      assertEquals(WatchEntityTest.watch("Acme", null), outlived.get(0).watch());
+      assertEquals(Actor.owner("alice"), outlived.get(1).actor());
     } finally {
       testKit.shutdownTestKit();
     }
   }
 
   private static long eventsOf(JournalReads reads, String entityId) throws Exception {
+    return eventsOf(reads, entityId, Object.class);
+  }
+
+  /** The events of {@code kind} the journal keeps of the watch. */
+  private static long eventsOf(JournalReads reads, String entityId, Class<?> kind)
+      throws Exception {
     return reads
-        .foldEvents(WatchEntity.TYPE_KEY.name(), entityId, 0L, (n, event) -> n + 1)
+        .foldEvents(
+            WatchEntity.TYPE_KEY.name(),
+            entityId,
+            0L,
+            (n, event) -> kind.isInstance(event) ? n + 1 : n)
         .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
   }

@@ -4,6 +4,8 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.NeedsBrowser;
 import io.periscope.testing.NoServices;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.imageio.ImageIO;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -166,13 +169,18 @@ final class Browser implements AutoCloseable {
     return errors;
   }
 
-  /** A screenshot named {@code name}.png, under PERISCOPE_SCREENSHOTS (docs/web.md). */
+  /**
+   * A screenshot named {@code name}.png, under PERISCOPE_SCREENSHOTS (docs/web.md), in at most 256
+   * colours so that the ones kept in docs/ stay small.
+   */
   void screenshot(String name) {
     Path folder =
         Path.of(System.getenv().getOrDefault("PERISCOPE_SCREENSHOTS", "target/screenshots"));
     try {
       Files.createDirectories(folder);
-      Files.write(folder.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+      BufferedImage shot =
+          ImageIO.read(new ByteArrayInputStream(driver.getScreenshotAs(OutputType.BYTES)));
+      ImageIO.write(Palette.of(shot), "png", folder.resolve(name + ".png").toFile());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

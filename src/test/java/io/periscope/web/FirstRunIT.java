@@ -101,6 +101,11 @@ public class FirstRunIT extends BrowserJourneys {
     browser.type("Password", "short");
     browser.button("Create administrator").click();
     browser.waitFor(By.cssSelector(".field.invalid"));
+    // the refusal in a person's words, summed up at the top, the focus on the field to fix
+    String refused = browser.waitFor(By.cssSelector(".error-summary")).getText();
+    assertTrue(refused, refused.contains("Password must be 8 to 256 characters."));
+    assertFalse(refused, refused.contains("the request is invalid"));
+    assertEquals(browser.field("Password"), browser.driver.switchTo().activeElement());
     browser.assertAccessible("setup");
     browser.screenshot("setup");
     browser.width(375);
@@ -167,6 +172,14 @@ public class FirstRunIT extends BrowserJourneys {
     browser.button("Draft it").click();
     WebElement warned = browser.waitFor(By.cssSelector(".warnings li[data-kind='no-search-key']"));
     assertTrue(warned.getText(), warned.getText().contains("no usable search key"));
+    // a search that cannot run offers no preview, and says why in its place
+    String noPreview = browser.waitFor(By.cssSelector(".draft .no-preview")).getText();
+    assertTrue(noPreview, noPreview.contains("no usable search key"));
+    assertTrue(
+        browser
+            .driver
+            .findElements(By.xpath("//button[normalize-space(.)='Preview results']"))
+            .isEmpty());
     browser.assertAccessible("draft with a warning");
     browser.screenshot("draft-warned");
     browser.width(375);

@@ -4,6 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.FlakyWebhookReceiver;
@@ -18,9 +20,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
+import okhttp3.mockwebserver.Dispatcher;
+import okhttp3.mockwebserver.MockResponse;
+import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import org.junit.AfterClass;
 import org.junit.Before;
 import org.junit.BeforeClass;
@@ -98,6 +105,18 @@ public class WebClientIT extends BrowserJourneys {
   }
 
   static void watch(String token, String id, String name, String channel) throws Exception {
+    // official: one domain is enough for a confirmed alert
+    watch(
+        token,
+        id,
+        name,
+        channel,
+        Map.of("type", "rss", "value", fakes.feedUrl(), "trust", "official"));
+  }
+
+  static void watch(
+      String token, String id, String name, String channel, Map<String, String> source)
+      throws Exception {
     HttpResponse<String> r =
         api.send(
             "POST",
@@ -110,8 +129,7 @@ public class WebClientIT extends BrowserJourneys {
                     "name",
                     name,
                     "sources",
-                    // official: one domain is enough for a confirmed alert
-                    List.of(Map.of("type", "rss", "value", fakes.feedUrl(), "trust", "official")),
+                    List.of(source),
                     "schedule",
                     "0 */6 * * *",
                     "condition",
@@ -633,14 +651,10 @@ public class WebClientIT extends BrowserJourneys {
             "//p[.='The schedule is not valid yet: its minute is 61, which must be from 0 to"
                 + " 59.']"));
     browser.button("Save watch").click();
-    // a new watch has no channel: the warnings come first, and once acknowledged the service judges
-    browser.waitFor(By.cssSelector(".warning-gate li[data-kind='no-channels']"));
-    browser
-        .waitFor(By.xpath("//label[normalize-space(.)='I understand; save it anyway']/input"))
-        .click();
-    browser.button("Save watch").click();
+    // what is wrong comes first: the service judges the whole form before any warning is shown
     WebElement summary = browser.waitFor(By.cssSelector("form.editor > .error-summary"));
     assertTrue(summary.getText(), summary.getText().startsWith("Not saved: "));
+    assertTrue(browser.driver.findElements(By.cssSelector(".warning-gate")).isEmpty());
     browser.waitUntil(d -> browser.field("Name").equals(browser.driver.switchTo().activeElement()));
     String name =
         browser
@@ -668,41 +682,129 @@ public class WebClientIT extends BrowserJourneys {
     browser.screenshot("form-errors");
     browser.width(375);
     browser.screenshot("form-errors-375");
+    browser.width(1280);
+
+    // once the form is valid, what may not work: a new watch has no channel
+    browser.type("Name", "Acme schedule");
+    browser.type("Condition", "Acme announces the date of its first rocket launch");
+    browser.type("Search query", "acme launch date");
+    browser.type("Cron expression", "0 7 * * *");
+    browser.button("Save watch").click();
+    browser.waitFor(By.cssSelector(".warning-gate li[data-kind='no-channels']"));
+    assertTrue(browser.driver.findElements(By.cssSelector(".error-summary")).isEmpty());
+    browser
+        .waitFor(By.xpath("//label[normalize-space(.)='I understand; save it anyway']/input"))
+        .click();
+    browser.button("Save watch").click();
+    browser.heading("Acme schedule");
     noConsoleErrors();
   }
 
+  /**
+   * Every page, signed out and as an administrator whose watches alert, fail and find nothing new,
+   * scanned by axe-core and photographed at 1280 and 375 pixels (docs/screenshots: the page's name,
+   * and that name with -375).
+   */
   @Test
   public void everyPageHasNoSeriousAccessibilityFinding() throws Exception {
-    String token = api.login(service.uri("/"), ADMIN_EMAIL, PASSWORD);
-    watch(token, "axe-acme", "Acme scanned");
-    assertEquals(
-        200, api.send("POST", service.uri("/watches/axe-acme/run"), token, null).statusCode());
-    for (String path :
-        List.of("/sign-in", "/register", "/forgot-password", "/reset-password", "/verify-email"))
-      scan(path);
-    browser.open("/");
-    signIn(ADMIN_EMAIL);
-    browser.heading("Watches");
-    for (String path :
+    for (String[] page :
         List.of(
-            "/",
-            "/new-watch",
-            "/watch/axe-acme",
-            "/watch/axe-acme/edit",
-            "/watch/axe-acme/revise",
-            "/assist",
-            "/trust",
-            "/notifications",
-            "/statistics",
-            "/usage",
-            "/api-tokens",
-            "/administration/accounts",
-            "/administration/keys",
-            "/administration/model")) scan(path);
-    // the watch list's controls, the history's open row and the editor's folded settings
+            new String[] {"/sign-in", "page-sign-in"},
+            new String[] {"/register", "page-register"},
+            new String[] {"/forgot-password", "page-forgot-password"},
+            new String[] {"/reset-password", "page-reset-password"},
+            new String[] {"/verify-email", "page-verify-email"})) scan(page[0], page[1]);
+
+    HttpResponse<String> made =
+        api.send(
+            "POST",
+            service.uri("/admin/users"),
+            adminToken,
+            Json.text(
+                Map.of(
+                    "id",
+                    "pat",
+                    "email",
+                    "pat@example.org",
+                    "role",
+                    "admin",
+                    "password",
+                    PASSWORD)));
+    assertEquals(made.body(), 201, made.statusCode());
+    String token = api.login(service.uri("/"), "pat@example.org", PASSWORD);
+    watch(token, "axe-acme", "Acme launch");
+    watch(
+        token,
+        "acme-site",
+        "Rocket page",
+        "telegram",
+        Map.of("type", "page", "value", fakes.base() + "/page/7"));
+    watch(token, "beta-feed", "Beta changelog");
+    // alerts, a page that stays the same (nothing new), and a feed that went away (errors)
+    run(token, "axe-acme", 2);
+    run(token, "acme-site", 5);
+    run(token, "beta-feed", 2);
+    ObjectNode moved =
+        (ObjectNode)
+            ApiClient.json(api.send("GET", service.uri("/watches/beta-feed"), token, null));
+    moved.remove("owner");
+    moved.set(
+        "sources",
+        Json.MAPPER.valueToTree(
+            List.of(Map.of("type", "rss", "value", fakes.base() + "/feed/gone.xml"))));
+    HttpResponse<String> replaced =
+        api.send("PUT", service.uri("/watches/beta-feed"), token, Json.text(moved));
+    assertEquals(replaced.body(), 200, replaced.statusCode());
+    run(token, "beta-feed", 3);
+
     browser.open("/");
-    browser.waitFor(By.xpath("//button[normalize-space(.)='Run now: Acme scanned']"));
+    signIn("pat@example.org");
+    browser.heading("Watches");
+    // failing watches first, each with the strip of its last runs
+    browser.waitUntil(d -> d.findElements(By.cssSelector("li.watch .strip")).size() == 3);
+    assertEquals(
+        "Beta changelog",
+        browser.driver.findElement(By.cssSelector("ul.watches > li.watch h3")).getText());
+    String alerts = browser.waitFor(By.cssSelector(".recent-alerts")).getText();
+    assertTrue(alerts, alerts.contains("Acme launch"));
+    assertFalse("nothing new is no alert: " + alerts, alerts.contains("Rocket page"));
+    assertEquals("The last 5 runs: 5 nothing new", strip("Rocket page"));
+    assertEquals("The last 5 runs: 3 errors, 2 alerts", strip("Beta changelog"));
+    for (String[] page :
+        List.of(
+            new String[] {"/", "page-home"},
+            new String[] {"/new-watch", "page-new-watch"},
+            new String[] {"/watch/axe-acme", "page-watch"},
+            new String[] {"/watch/axe-acme/edit", "page-watch-edit"},
+            new String[] {"/watch/axe-acme/revise", "page-watch-revise"},
+            new String[] {"/watch/axe-acme/versions", "page-watch-versions"},
+            new String[] {"/assist", "page-assist"},
+            new String[] {"/trust", "page-trust"},
+            new String[] {"/notifications", "page-devices"},
+            new String[] {"/statistics", "page-statistics"},
+            new String[] {"/usage", "page-usage"},
+            new String[] {"/api-tokens", "page-api-tokens"},
+            new String[] {"/administration/accounts", "page-admin-accounts"},
+            new String[] {"/administration/keys", "page-admin-keys"},
+            new String[] {"/administration/model", "page-admin-model"},
+            new String[] {"/administration/audit", "page-admin-audit"})) scan(page[0], page[1]);
+    // the list's controls, the small screen's menu, the history's open row and the editor's
+    // folded settings
+    browser.open("/");
+    browser.waitFor(By.xpath("//button[normalize-space(.)='Run now: Acme launch']"));
     browser.assertAccessible("/ with its rows");
+    browser.width(375);
+    browser.button("Menu").click();
+    browser.link("Trust rules");
+    browser.assertAccessible("/ with the menu open at 375 px");
+    browser.screenshot("page-menu-375");
+    browser.link("Trust rules").click();
+    browser.heading("Trust rules");
+    assertTrue(
+        "the menu folds again after a navigation",
+        browser.driver.findElements(By.linkText("Statistics")).stream()
+            .noneMatch(WebElement::isDisplayed));
+    browser.width(1280);
     browser.open("/watch/axe-acme");
     openRun(0);
     browser.assertAccessible("/watch/axe-acme with a run open");
@@ -710,19 +812,35 @@ public class WebClientIT extends BrowserJourneys {
     for (WebElement s : browser.driver.findElements(By.tagName("summary"))) s.click();
     browser.button("Add a channel").click();
     browser.assertAccessible("/watch/axe-acme/edit unfolded");
-    api.send("DELETE", service.uri("/watches/axe-acme"), token, null);
     noConsoleErrors();
   }
 
-  /** Opens {@code path}, waits for its heading, and scans it at both widths. */
-  void scan(String path) {
+  static void run(String token, String watch, int times) throws Exception {
+    for (int i = 0; i < times; i++)
+      assertEquals(
+          200,
+          api.send("POST", service.uri("/watches/" + watch + "/run"), token, null).statusCode());
+  }
+
+  /** What the home's strip of the watch named {@code name} says in words. */
+  static String strip(String name) {
+    return browser
+        .driver
+        .findElement(By.xpath("//li[.//a[.='" + name + "']]//*[@class='strip']"))
+        .getAttribute("aria-label");
+  }
+
+  /** Opens {@code path}, waits for its heading, and scans and photographs it at both widths. */
+  void scan(String path, String name) {
     browser.width(1280);
     browser.open(path);
     browser.waitFor(By.tagName("h1"));
     browser.waitUntil(d -> d.findElements(By.cssSelector("main .loading")).isEmpty());
     browser.assertAccessible(path);
+    browser.screenshot(name);
     browser.width(375);
     browser.assertAccessible(path + " at 375 px");
+    browser.screenshot(name + "-375");
     browser.width(1280);
   }
 
@@ -742,6 +860,106 @@ public class WebClientIT extends BrowserJourneys {
     browser.button("Find feeds").click();
     browser.waitFor(By.xpath("//p[.='This address is a feed.']"));
     noConsoleErrors();
+  }
+
+  /**
+   * A loopback site: a pricing page whose table sits beside a clock that changes on every fetch,
+   * and an app whose page only JavaScript fills.
+   */
+  static MockWebServer pricingSite() throws Exception {
+    MockWebServer site = new MockWebServer();
+    AtomicInteger fetched = new AtomicInteger();
+    site.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            String page =
+                switch (request.getPath()) {
+                  case "/pricing" ->
+                      "<html><head><title>Acme pricing</title></head><body><nav>Home · Blog</nav>"
+                          + "<div id=\"prices\"><p class=\"updated\">Updated at 12:00:"
+                          + fetched.incrementAndGet()
+                          + "</p><table><tr><th>Plan</th><th>Price</th></tr>"
+                          + "<tr><td>Starter</td><td>$9 a month</td></tr>"
+                          + "<tr><td>Team</td><td>$29 a month</td></tr></table></div>"
+                          + "</body></html>";
+                  case "/app" ->
+                      "<html><head><title>Acme app</title></head><body><div id=\"root\"></div>"
+                          + "<script src=\"/app.js\"></script></body></html>";
+                  default -> null;
+                };
+            return page == null
+                ? new MockResponse().setResponseCode(404)
+                : new MockResponse().setHeader("Content-Type", "text/html").setBody(page);
+          }
+        });
+    site.start(java.net.InetAddress.getLoopbackAddress(), 0);
+    return site;
+  }
+
+  @Test
+  public void aPersonChecksWhatAPageSourceReadsThenSavesAndRunsIt() throws Exception {
+    try (MockWebServer site = pricingSite()) {
+      String token = user("petra");
+      String pricing = "http://127.0.0.1:" + site.getPort() + "/pricing";
+      browser.open("/new-watch");
+      signIn("petra@example.org");
+      browser.heading("New watch");
+      browser.type("Name", "Acme pricing");
+      browser.type("Condition", "Acme raises the price of its Team plan");
+      new org.openqa.selenium.support.ui.Select(browser.field("Type"))
+          .selectByVisibleText("Web page (its changes)");
+
+      // a page only JavaScript fills: the check says so in a sentence, not as a failure code
+      browser.type("Page URL", "http://127.0.0.1:" + site.getPort() + "/app");
+      browser.type("CSS selector", "#root");
+      browser.button("Check").click();
+      String problem = browser.waitFor(By.cssSelector(".page-check-problem")).getText();
+      assertTrue(problem, problem.startsWith("Nothing to watch here: "));
+      assertTrue(problem, problem.contains("JavaScript"));
+
+      // the selected table, the clock in it too until it is ignored
+      browser.type("Page URL", pricing);
+      browser.type("CSS selector", "#prices");
+      browser.button("Check").click();
+      String read = browser.waitFor(By.cssSelector(".page-read")).getText();
+      assertTrue(read, read.contains("“Acme pricing”"));
+      assertTrue(read, read.contains("Team | $29 a month"));
+      assertTrue(read, read.contains("Updated at 12:00:"));
+      assertFalse("the selector leaves the navigation out: " + read, read.contains("Blog"));
+      browser.type("Ignore", ".updated");
+      browser.button("Check").click();
+      browser.waitUntil(
+          d ->
+              d.findElements(By.cssSelector(".page-read")).size() == 1
+                  && !d.findElement(By.cssSelector(".page-read")).getText().contains("Updated"));
+      assertTrue(
+          browser.driver.findElement(By.cssSelector(".page-read")).getText().contains("Starter"));
+      browser.assertAccessible("a page source checked");
+      browser.screenshot("page-source-check");
+      browser.width(375);
+      browser.screenshot("page-source-check-375");
+      browser.width(1280);
+
+      browser.button("Add a channel").click();
+      kind(1, "Telegram: the operator’s chat");
+      browser.button("Save watch").click();
+      browser.heading("Acme pricing");
+      String facts = browser.driver.findElement(By.cssSelector("dl.facts")).getText();
+      assertTrue(facts, facts.contains("Page: " + pricing + " · at #prices · ignoring .updated"));
+      JsonNode stored =
+          ApiClient.json(api.send("GET", service.uri("/watches/acme-pricing"), token, null))
+              .at("/sources/0");
+      assertEquals("page", stored.get("type").asText());
+      assertEquals("#prices", stored.get("selector").asText());
+      assertEquals(List.of(".updated"), Json.MAPPER.convertValue(stored.get("ignore"), List.class));
+
+      // its first run reads the page as the baseline: nothing to judge yet, no failure
+      browser.button("Run now").click();
+      String line = browser.waitFor(By.cssSelector("ul.runs > li.run")).getText();
+      assertFalse(line, line.toLowerCase().contains("error"));
+      noConsoleErrors();
+    }
   }
 
   @Test

@@ -1,0 +1,196 @@
+package io.periscope.bench;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The {@code cpu} scenario of {@link ScheduleBench}: what a node's CPU costs an operator, from
+ * {@code /proc} of the service's process. Three phases on one service:
+ *
+ * <ol>
+ *   <li><b>nothing-new</b>: {@code --watches} (200) watches due every minute on feeds that never
+ *       change; their first due minute judges the one item, the next {@code --minutes} are
+ *       measured;
+ *   <li><b>judged</b>: those watches deleted, as many on feeds that gain one item a request, which
+ *       the model finds met and which alert to a webhook; {@code --warm-minutes} (1) due minutes,
+ *       then {@code --minutes} measured;
+ *   <li><b>idle</b>: those deleted too, 30 s later, CPU-seconds a minute over {@code
+ *       --idle-seconds} (60): the node's periodic work (cluster, scheduler, pollers) once its run
+ *       path is compiled.
+ * </ol>
+ *
+ * A run's marginal CPU is the phase's CPU less the idle node's over the same time, divided by the
+ * runs. Each measured window runs from 2 s before its first due time to 2 s before the minute after
+ * its last, so it holds the runs of its due minutes whole. With {@code --jar} another build is
+ * measured; with {@code --jvm-args} the service gets JVM options; with {@code --jfr <dir>} each
+ * measured window is recorded by JDK Flight Recorder (profile settings) into {@code
+ * <dir>/<phase>.jfr}.
+ */
+final class RunCpu {
+  private final ScheduleBench bench;
+
+  RunCpu(ScheduleBench bench) {
+    this.bench = bench;
+  }
+
+  void measure() throws Exception {
+    int watches = option("--watches", 200);
+    int minutes = option("--minutes", 3);
+    int warmMinutes = option("--warm-minutes", 1);
+    // Every watch alerts every minute: past the shipped deliveries an owner may make an hour.
+    Map<String, String> env =
+        Map.of(
+            "JAVA_TOOL_OPTIONS",
+            "-Dperiscope.rate-limits.notifications-per-owner-per-hour=1000000");
+    try (ScheduleBench.Service service = bench.new Service(env)) {
+      URI base = service.base();
+      List<String> tokens = bench.owners(base, ScheduleBench.SECRET, 1);
+      List<String> quiet = create(base, tokens, "quiet-", watches, true);
+      Phase nothingNew = phase(service, "nothing-new", tokens, quiet, 1, minutes);
+      delete(base, tokens, quiet);
+      List<String> fresh = create(base, tokens, "fresh-", watches, false);
+      Phase judged = phase(service, "judged", tokens, fresh, warmMinutes, minutes);
+      delete(base, tokens, fresh);
+
+      // The idle node after the work, its run path compiled: at start the JIT takes most of it.
+      Thread.sleep(30_000);
+      record(service, "idle", true);
+      double idleStart = service.cpuSeconds();
+      int idleSeconds = option("--idle-seconds", 60);
+      Thread.sleep(idleSeconds * 1000L);
+      double idlePerMinute = (service.cpuSeconds() - idleStart) * 60 / idleSeconds;
+      record(service, "idle", false);
+
+      System.out.printf(
+          Locale.ROOT,
+          "jar=%s watches=%d minutes=%d idle-cpu-s-per-min=%.3f%n",
+          bench.options.getOrDefault("--jar", "target/periscope.jar"),
+          watches,
+          minutes,
+          idlePerMinute);
+      nothingNew.print("nothing-new", idlePerMinute * minutes);
+      judged.print("judged", idlePerMinute * minutes);
+    }
+  }
+
+  private void delete(URI base, List<String> tokens, List<String> ids) throws Exception {
+    for (String id : ids)
+      bench.call(base, "DELETE", "/watches/" + id, tokens.get(0), null, Duration.ofSeconds(30));
+  }
+
+  /** {@code n} watches due every minute, alerting to the fake's webhook. */
+  private List<String> create(
+      URI base, List<String> tokens, String prefix, int n, boolean staticFeed) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<String> ids = new ArrayList<>();
+    List<Future<Void>> creates = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String id = prefix + i;
+      String feed = staticFeed ? bench.upstream.staticFeedUrl(id) : bench.upstream.feedUrl(id);
+      List<String> channels = List.of("webhook:" + bench.upstream.hookUrl(id));
+      ids.add(id);
+      creates.add(
+          pool.submit(
+              () -> bench.createWatch(base, tokens.get(0), id, "* * * * *", feed, channels)));
+    }
+    for (Future<Void> f : creates) f.get();
+    pool.shutdown();
+    return ids;
+  }
+
+  /**
+   * Lets {@code warm} due minutes pass, then measures {@code minutes}: the CPU, the model calls and
+   * alerts, the heap (sampled every 10 s) and, from the run records, every watch's runs of them.
+   */
+  private Phase phase(
+      ScheduleBench.Service service,
+      String name,
+      List<String> tokens,
+      List<String> ids,
+      int warm,
+      int minutes)
+      throws Exception {
+    Instant first =
+        Instant.now()
+            .plusSeconds(5)
+            .truncatedTo(ChronoUnit.MINUTES)
+            .plus(1 + warm, ChronoUnit.MINUTES);
+    Instant last = first.plus(minutes - 1, ChronoUnit.MINUTES);
+    Instant end = last.plus(1, ChronoUnit.MINUTES).minusSeconds(2);
+    sleepUntil(first.minusSeconds(3));
+    record(service, name, true);
+    sleepUntil(first.minusSeconds(2));
+    double cpu = service.cpuSeconds();
+    long calls = bench.upstream.modelCalls();
+    int alerts = bench.upstream.alerts().size();
+    long peakHeap = 0;
+    while (Instant.now().isBefore(end)) {
+      peakHeap = Math.max(peakHeap, service.usedHeapBytes());
+      Thread.sleep(Math.max(0, Math.min(10_000, Duration.between(Instant.now(), end).toMillis())));
+    }
+    cpu = service.cpuSeconds() - cpu;
+    calls = bench.upstream.modelCalls() - calls;
+    alerts = bench.upstream.alerts().size() - alerts;
+    record(service, name, false);
+    ScheduleBench.DueRuns runs = bench.dueRuns(service.base(), tokens, ids, first, last);
+    return new Phase(cpu, runs, calls, alerts, peakHeap, service.residentBytes());
+  }
+
+  private record Phase(
+      double cpuSeconds,
+      ScheduleBench.DueRuns runs,
+      long modelCalls,
+      int alerts,
+      long peakHeapBytes,
+      long residentBytes) {
+    /** Prints the phase, its CPU less {@code idleCpuSeconds} (the idle node's over as long). */
+    void print(String name, double idleCpuSeconds) {
+      long[] late = runs.lateness().stream().mapToLong(Long::longValue).sorted().toArray();
+      double marginalMs = (cpuSeconds - idleCpuSeconds) * 1000 / Math.max(1, late.length);
+      System.out.printf(
+          Locale.ROOT,
+          "%s: runs=%d missed=%d doubled=%d model-calls=%d alerts=%d cpu-s=%.2f (idle share %.2f)"
+              + " marginal-cpu-ms-per-run (= cpu-s per 1,000 runs)=%.2f lateness-ms p50=%d p99=%d"
+              + " peak-used-heap-mb=%d rss-mb=%d%n",
+          name,
+          late.length,
+          runs.missed(),
+          runs.doubled(),
+          modelCalls,
+          alerts,
+          cpuSeconds,
+          idleCpuSeconds,
+          marginalMs,
+          ScheduleBench.pct(late, 50),
+          ScheduleBench.pct(late, 99),
+          peakHeapBytes >> 20,
+          residentBytes >> 20);
+    }
+  }
+
+  /** Starts or stops the flight recording of a phase, when {@code --jfr} names a directory. */
+  private void record(ScheduleBench.Service service, String phase, boolean start) throws Exception {
+    String dir = bench.options.get("--jfr");
+    if (dir == null) return;
+    String file = java.nio.file.Path.of(dir, phase + ".jfr").toAbsolutePath().toString();
+    if (start) service.jcmd("JFR.start", "name=" + phase, "settings=profile", "filename=" + file);
+    else service.jcmd("JFR.stop", "name=" + phase, "filename=" + file);
+  }
+
+  private int option(String name, int fallback) {
+    return Integer.parseInt(bench.options.getOrDefault(name, String.valueOf(fallback)));
+  }
+
+  private static void sleepUntil(Instant when) throws InterruptedException {
+    Thread.sleep(Math.max(0, Duration.between(Instant.now(), when).toMillis()));
+  }
+}
