@@ -2,23 +2,22 @@ package io.periscope;
 
 import com.typesafe.config.Config;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.periscope.account.AccountAccess;
+import io.periscope.account.AccountAdmin;
+import io.periscope.account.AccountMails;
+import io.periscope.account.Accounts;
+import io.periscope.account.FirstRun;
+import io.periscope.account.IdentityLinks;
 import io.periscope.account.OnDemandRuns;
+import io.periscope.account.OwnAccount;
+import io.periscope.account.Registration;
+import io.periscope.account.SelfService;
+import io.periscope.account.UnverifiedAccounts;
 import io.periscope.assist.Assistant;
 import io.periscope.assist.DomainLiveness;
-import io.periscope.auth.AccountAccess;
-import io.periscope.auth.AccountAdmin;
-import io.periscope.auth.AccountGate;
-import io.periscope.auth.AccountMails;
-import io.periscope.auth.Accounts;
-import io.periscope.auth.FirstRun;
-import io.periscope.auth.IdentityLinks;
 import io.periscope.auth.MailBudget;
-import io.periscope.auth.OwnAccount;
-import io.periscope.auth.Registration;
-import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.auth.Tokens;
-import io.periscope.auth.UnverifiedAccounts;
 import io.periscope.backtest.BacktestJobs;
 import io.periscope.backtest.Backtester;
 import io.periscope.channels.ChannelAddresses;
@@ -88,6 +87,7 @@ import io.periscope.quota.BudgetNotices;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.ratelimit.HeldSlots;
+import io.periscope.run.AccountGate;
 import io.periscope.run.DryRuns;
 import io.periscope.run.EntityRunAll;
 import io.periscope.run.Pipeline;
@@ -426,7 +426,7 @@ public final class Periscope {
                 settings.runsPerNode(),
                 settings.runDeadline(),
                 system.executionContext()),
-            sessions),
+            sessions::enabled),
         new EntityRunAll(system, entities::watch, asks, settings.runAllConcurrency(), runAlerts),
         backtester::run,
         clock);

@@ -3,7 +3,7 @@ package io.periscope;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.auth.AccountAccess;
+import io.periscope.account.AccountAccess;
 import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.LocalCluster;

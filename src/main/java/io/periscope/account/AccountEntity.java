@@ -1,5 +1,8 @@
 package io.periscope.account;
 
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.Role;
+import io.periscope.auth.TokenPurpose;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
@@ -165,11 +168,6 @@ public final class AccountEntity
 
   /** Refused when there is no account. */
   public record GetAccount(ActorRef<StatusReply<Account>> replyTo) implements Command {}
-
-  /**
-   * The one refusal of every token command: unknown, used, replaced and expired tokens look alike.
-   */
-  public static final String TOKEN_REFUSED = "the token is invalid or expired";
 
   /**
    * Keeps the hash of a new single-use token, replacing the account's earlier one of the same
@@ -408,7 +406,7 @@ public final class AccountEntity
                         cmd.replyTo(),
                         state.accepts(cmd.purpose(), cmd.tokenHash(), cmd.now())
                             ? StatusReply.success(state.account())
-                            : StatusReply.error(TOKEN_REFUSED)))
+                            : StatusReply.error(MailedTokens.TOKEN_REFUSED)))
         .onCommand(VerifyEmail.class, this::onVerifyEmail)
         .onCommand(ResetPassword.class, this::onResetPassword)
         .onCommand(VerifiedByProvider.class, this::onVerifiedByProvider)
@@ -464,7 +462,7 @@ public final class AccountEntity
 
   private ReplyEffect<Event, State> onVerifyEmail(State state, VerifyEmail cmd) {
     if (!state.accepts(TokenPurpose.VERIFY_EMAIL, cmd.tokenHash(), cmd.now())) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error(TOKEN_REFUSED));
+      return Effect().reply(cmd.replyTo(), StatusReply.error(MailedTokens.TOKEN_REFUSED));
     }
     return Effect()
         .persist(new EmailVerified(EmailVerified.BY_EMAIL, false))
@@ -473,7 +471,7 @@ public final class AccountEntity
 
   private ReplyEffect<Event, State> onResetPassword(State state, ResetPassword cmd) {
     if (!state.accepts(TokenPurpose.RESET_PASSWORD, cmd.tokenHash(), cmd.now())) {
-      return Effect().reply(cmd.replyTo(), StatusReply.error(TOKEN_REFUSED));
+      return Effect().reply(cmd.replyTo(), StatusReply.error(MailedTokens.TOKEN_REFUSED));
     }
     return Effect()
         .persist(new PasswordReset(cmd.newPasswordHash()))

@@ -15,6 +15,7 @@ import io.periscope.account.AccountEntity.State;
 import io.periscope.account.AccountEntity.TokenIssued;
 import io.periscope.account.AccountEntity.WatchRemoved;
 import io.periscope.account.AccountEntity.WatchesAdded;
+import io.periscope.auth.TokenPurpose;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -27,9 +27,9 @@ public final class AccountWatches {
   }
 
   /** The owner's watches, in creation order. */
-  public CompletionStage<List<Watch>> live(String owner) {
+  public CompletionStage<List<Watch>> live(String accountId) {
     return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
-            accountRefs.account(owner), AccountEntity.ListWatches::new)
+            accountRefs.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
             ids -> {
               List<CompletableFuture<Watch>> reads =
@@ -37,8 +37,8 @@ public final class AccountWatches {
                       .map(
                           id ->
                               asks.<WatchEntity.Command, Watch>ask(
-                                      watches.watch(owner, id), WatchEntity.Get::new)
-                                  .exceptionally(e -> gone(owner, id, e))
+                                      watches.watch(accountId, id), WatchEntity.Get::new)
+                                  .exceptionally(e -> gone(accountId, id, e))
                                   .toCompletableFuture())
                       .toList();
               return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
@@ -55,9 +55,9 @@ public final class AccountWatches {
    * For an ask of a listed watch that failed: null for a refusal (the watch is not there), after
    * asking the owner to forget the id; any other failure stays what it is.
    */
-  public <T> T gone(String owner, String watchId, Throwable failure) {
+  public <T> T gone(String accountId, String watchId, Throwable failure) {
     if (!Failures.isRefusal(failure)) return Failures.rethrow(failure);
-    accountRefs.account(owner).tell(new AccountEntity.ForgetWatchIfGone(watchId));
+    accountRefs.account(accountId).tell(new AccountEntity.ForgetWatchIfGone(watchId));
     return null;
   }
 }

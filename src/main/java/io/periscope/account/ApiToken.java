@@ -1,5 +1,6 @@
 package io.periscope.account;
 
+import io.periscope.auth.TokenScope;
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 import java.util.EnumSet;

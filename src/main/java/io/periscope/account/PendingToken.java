@@ -1,5 +1,7 @@
 package io.periscope.account;
 
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.TokenPurpose;
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 

@@ -89,7 +89,7 @@ public final class EmailEntity
       return accountId == null
           && invitation != null
           && now.isBefore(invitation.expiresAt())
-          && io.periscope.account.MailedTokens.sameHash(invitation.tokenHash(), tokenHash);
+          && io.periscope.auth.MailedTokens.sameHash(invitation.tokenHash(), tokenHash);
     }
 
     /** Whether one more mail may go out at {@code now}. */
@@ -235,7 +235,7 @@ public final class EmailEntity
                         cmd.replyTo(),
                         state.invited(cmd.tokenHash(), cmd.now())
                             ? StatusReply.ack()
-                            : StatusReply.error(io.periscope.account.AccountEntity.TOKEN_REFUSED)))
+                            : StatusReply.error(MailedTokens.TOKEN_REFUSED)))
         .onCommand(
             RememberSignIn.class,
             (state, cmd) ->

@@ -1,7 +1,5 @@
 package io.periscope.auth;
 
-import io.periscope.account.AccountEntity;
-import io.periscope.account.MailedTokens;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
@@ -137,7 +135,7 @@ public final class IdentityLinkEntity
                         cmd.replyTo(),
                         acceptsNow(state, cmd.tokenHash(), cmd.now())
                             ? StatusReply.success(state.pending())
-                            : StatusReply.error(AccountEntity.TOKEN_REFUSED)))
+                            : StatusReply.error(MailedTokens.TOKEN_REFUSED)))
         .onCommand(
             Confirm.class,
             (state, cmd) ->
@@ -145,7 +143,7 @@ public final class IdentityLinkEntity
                     ? Effect()
                         .persist(new Linked(state.pending().accountId()))
                         .thenReply(cmd.replyTo(), s -> StatusReply.success(state.pending()))
-                    : Effect().reply(cmd.replyTo(), StatusReply.error(AccountEntity.TOKEN_REFUSED)))
+                    : Effect().reply(cmd.replyTo(), StatusReply.error(MailedTokens.TOKEN_REFUSED)))
         .build();
   }
 

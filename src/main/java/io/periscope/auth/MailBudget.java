@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * perHour} account mails an hour across the cluster ({@link MailBudgetEntity}), the operator
  * alerted once an hour when that is reached; per account, the confirmation mails and address
  * changes of its e-mail channels a day (kept by the channels' addresses entity); and how long an
- * account whose address was never proven is kept ({@link UnverifiedAccounts}).
+ * account whose address was never proven is kept ({@code UnverifiedAccounts}).
  */
 public final class MailBudget {
   private static final Logger log = LoggerFactory.getLogger(MailBudget.class);

@@ -1,7 +1,5 @@
 package io.periscope.auth;
 
-import io.periscope.account.Role;
-import io.periscope.account.TokenScope;
 import java.util.Set;
 
 /**
@@ -43,7 +41,7 @@ public record Principal(
   }
 
   /** The caller of a personal API token. */
-  static Principal fromApiToken(
+  public static Principal fromApiToken(
       String accountId, Role role, String tokenId, Set<TokenScope> scopes) {
     return new Principal(accountId, role, null, tokenId, Set.copyOf(scopes), false);
   }
@@ -62,7 +60,7 @@ public record Principal(
     return scopes == null || scopes.contains(scope);
   }
 
-  Principal withRole(Role current) {
+  public Principal withRole(Role current) {
     return new Principal(accountId, current, sessionId, apiTokenId, scopes, operator);
   }
 }

@@ -5,7 +5,6 @@ import com.auth0.jwt.JWTVerifier;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.exceptions.JWTVerificationException;
 import com.auth0.jwt.interfaces.DecodedJWT;
-import io.periscope.account.Role;
 import io.periscope.config.DataDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -24,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * HS256 access tokens. The verifier is built for HS256 only, so a token claiming any other
  * algorithm ({@code none} included) is refused. Claims: {@code sub} (account id), {@code role},
  * {@code iat}, {@code exp}, {@code gen}, the account's session generation, once a password reset
- * moved it past 0, and {@code sid}, the sign-in's own id, which signing out ends (see {@link
- * AccountAccess}).
+ * moved it past 0, and {@code sid}, the sign-in's own id, which signing out ends (see {@code
+ * account.AccountAccess}).
  *
  * <p>Sign-in tokens are signed with the service secret ({@code AUTH_JWT_SECRET}); the command
  * line's own tokens with the <em>operator key</em>, a second secret that never leaves the data

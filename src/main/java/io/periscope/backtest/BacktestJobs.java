@@ -30,9 +30,9 @@ public final class BacktestJobs {
   }
 
   /** The owner's job {@code id} of the watch {@code watchId}; {@code NOT_FOUND} for any other. */
-  public CompletionStage<BacktestJob> job(String owner, String watchId, String id) {
+  public CompletionStage<BacktestJob> job(String accountId, String watchId, String id) {
     return asks.<BacktestEntity.Command, BacktestJob>ask(
-            backtests.backtests(owner), r -> new BacktestEntity.GetBacktestJob(watchId, id, r))
+            backtests.backtests(accountId), r -> new BacktestEntity.GetBacktestJob(watchId, id, r))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND));
   }
 }

@@ -92,9 +92,9 @@ public final class Backtester {
    * reaches a quota.
    */
   public CompletionStage<Backtest> run(Watch candidate, int runs, Progress progress) {
-    String owner = candidate.owner();
+    String accountId = candidate.owner();
     String watchId = candidate.id();
-    Consumer<ModelUsage> recorder = usage.recorder(owner, watchId);
+    Consumer<ModelUsage> recorder = usage.recorder(accountId, watchId);
     AtomicReference<ModelUsage> spent = new AtomicReference<>(ModelUsage.NONE);
     Consumer<ModelUsage> used =
         call -> {
@@ -102,9 +102,9 @@ public final class Backtester {
           recorder.accept(call);
         };
     return history
-        .judgedRuns(owner, watchId, runs)
+        .judgedRuns(accountId, watchId, runs)
         .thenCombine(
-            feedbacks.newest(owner, watchId, FeedbackEntity.KEPT),
+            feedbacks.newest(accountId, watchId, FeedbackEntity.KEPT),
             (records, given) -> {
               Map<String, String> kinds = new HashMap<>();
               given.forEach(f -> kinds.putIfAbsent(f.runId(), f.kind()));

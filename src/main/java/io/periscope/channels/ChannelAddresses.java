@@ -1,12 +1,12 @@
 package io.periscope.channels;
 
-import io.periscope.account.MailedTokens;
-import io.periscope.auth.AccountMails;
-import io.periscope.auth.Accounts;
+import io.periscope.account.AccountMails;
+import io.periscope.account.Accounts;
+import io.periscope.account.SelfService;
 import io.periscope.auth.EmailEntity;
 import io.periscope.auth.EmailIndex;
 import io.periscope.auth.MailBudget;
-import io.periscope.auth.SelfService;
+import io.periscope.auth.MailedTokens;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;

@@ -1,6 +1,6 @@
 package io.periscope.channels;
 
-import io.periscope.account.MailedTokens;
+import io.periscope.auth.MailedTokens;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
@@ -41,7 +41,7 @@ public final class ChannelAddressesEntity
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> channelAddresses(String owner);
+    RecipientRef<Command> channelAddresses(String accountId);
   }
 
   public static final int MAX_ADDRESSES = 20;
@@ -154,8 +154,8 @@ public final class ChannelAddressesEntity
   /** {@code at} is absent in events of older versions. */
   public record AddressRemoved(String address, Instant at) implements Event {}
 
-  public static Behavior<Command> create(String owner) {
-    return new ChannelAddressesEntity(owner);
+  public static Behavior<Command> create(String accountId) {
+    return new ChannelAddressesEntity(accountId);
   }
 
   private ChannelAddressesEntity(String entityId) {

@@ -2,8 +2,8 @@ package io.periscope.channels;
 
 import io.periscope.account.Account;
 import io.periscope.account.AccountEntity;
-import io.periscope.account.Role;
 import io.periscope.auth.EmailEntity;
+import io.periscope.auth.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.notify.ChannelId;

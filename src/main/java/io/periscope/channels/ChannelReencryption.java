@@ -55,8 +55,8 @@ public final class ChannelReencryption {
             });
   }
 
-  private CompletionStage<Reencryption.Result> watch(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
+  private CompletionStage<Reencryption.Result> watch(String accountId, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(accountId, id), WatchEntity.Get::new)
         .handle((watch, failure) -> watch)
         .thenCompose(
             watch -> {
@@ -81,7 +81,7 @@ public final class ChannelReencryption {
               if (resealed.equals(watch.channels()))
                 return CompletableFuture.completedFuture(result);
               return asks.<WatchEntity.Command, Done>ask(
-                      watches.watch(owner, id),
+                      watches.watch(accountId, id),
                       r -> new WatchEntity.ResealChannels(watch.channels(), resealed, r))
                   .thenApply(ok -> result)
                   .exceptionally(e -> Failures.isRefusal(e) ? result : Failures.rethrow(e));

@@ -56,8 +56,8 @@ public final class TelegramChatsEntity
       owners = List.copyOf(Set.copyOf(owners)).stream().sorted().toList();
     }
 
-    public boolean allows(String owner) {
-      return everyone || owners.contains(owner);
+    public boolean allows(String accountId) {
+      return everyone || owners.contains(accountId);
     }
   }
 

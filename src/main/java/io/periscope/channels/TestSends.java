@@ -36,7 +36,7 @@ public final class TestSends {
    *     them masked
    */
   public CompletionStage<List<Delivery>> send(
-      String owner, String watchId, String watchName, List<String> channels) {
+      String accountId, String watchId, String watchName, List<String> channels) {
     List<String> plain;
     try {
       plain = channels.stream().map(sealed::open).toList();
@@ -44,9 +44,10 @@ public final class TestSends {
       plain = channels;
     }
     return policy
-        .require(owner, plain)
+        .require(accountId, plain)
         .thenCompose(
-            ok -> notifier.send(channels, Alert.test(owner, watchId, watchName, clock.instant())))
+            ok ->
+                notifier.send(channels, Alert.test(accountId, watchId, watchName, clock.instant())))
         .thenApply(
             sent ->
                 sent.stream()

@@ -32,7 +32,7 @@ public final class WebhookSecretEntity
   /** How a service reaches the entity of an owner's webhook secret. */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> webhookSecret(String owner);
+    RecipientRef<Command> webhookSecret(String accountId);
   }
 
   /**
@@ -138,8 +138,8 @@ public final class WebhookSecretEntity
 
   public record SecretResealed(String ciphertext) implements Event {}
 
-  public static Behavior<Command> create(String owner) {
-    return new WebhookSecretEntity(owner);
+  public static Behavior<Command> create(String accountId) {
+    return new WebhookSecretEntity(accountId);
   }
 
   private WebhookSecretEntity(String entityId) {

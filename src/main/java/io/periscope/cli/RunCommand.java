@@ -3,7 +3,7 @@ package io.periscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import io.periscope.Periscope;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.entity.Failures;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import io.periscope.Periscope;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.auth.Tokens;
 import io.periscope.config.Settings;
 import io.periscope.entity.Failures;

@@ -2,10 +2,10 @@ package io.periscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import io.periscope.account.Role;
-import io.periscope.auth.AccountAdmin;
-import io.periscope.auth.Accounts;
+import io.periscope.account.AccountAdmin;
+import io.periscope.account.Accounts;
 import io.periscope.auth.Principal;
+import io.periscope.auth.Role;
 import io.periscope.config.Settings;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;

@@ -37,8 +37,8 @@ public record Settings(
     int eventStreamsPerAccount) {
 
   /**
-   * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.auth.Registration} reads
-   * them.
+   * REGISTRATION and REGISTRATION_DOMAINS as written; {@code io.periscope.account.Registration}
+   * reads them.
    */
   /**
    * The longest RUN_DEADLINE: a run-now or run-all caller waits 5 minutes for a run, its wait for a

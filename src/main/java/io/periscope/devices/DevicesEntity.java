@@ -36,7 +36,7 @@ public final class DevicesEntity
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> devices(String owner);
+    RecipientRef<Command> devices(String accountId);
   }
 
   /** Devices an owner may register: each alert is one request per device. */
@@ -127,8 +127,8 @@ public final class DevicesEntity
 
   private static final SecureRandom random = new SecureRandom();
 
-  public static Behavior<Command> create(String owner) {
-    return new DevicesEntity(owner);
+  public static Behavior<Command> create(String accountId) {
+    return new DevicesEntity(accountId);
   }
 
   private DevicesEntity(String entityId) {

@@ -104,7 +104,7 @@ public final class WebPushSender implements PushSender {
   }
 
   private CompletionStage<Delivery> sendTo(
-      String owner, Device device, VAPIDKeyPair keys, String payload, Alert.Strength strength) {
+      String accountId, Device device, VAPIDKeyPair keys, String payload, Alert.Strength strength) {
     Request request;
     try {
       PreparerBuilder<OkHttpClientRequestPreparer> builder =
@@ -136,7 +136,7 @@ public final class WebPushSender implements PushSender {
                 String gone =
                     "HTTP " + answer.code() + ": the subscription is gone, the device was removed";
                 return asks.<DevicesEntity.Command, Done>ask(
-                        devices.devices(owner),
+                        devices.devices(accountId),
                         r -> new DevicesEntity.RemoveGone(device.id(), device.endpoint(), r))
                     .handle(
                         (removed, notRemoved) ->

@@ -35,7 +35,7 @@ public final class FeedbackEntity
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> feedback(String owner, String watchId);
+    RecipientRef<Command> feedback(String accountId, String watchId);
   }
 
   /**
@@ -43,8 +43,8 @@ public final class FeedbackEntity
    */
   public static final int KEPT = 100;
 
-  public static String entityId(String owner, String watchId) {
-    return owner + ":" + watchId;
+  public static String entityId(String accountId, String watchId) {
+    return accountId + ":" + watchId;
   }
 
   // ---- state

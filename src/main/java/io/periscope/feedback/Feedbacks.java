@@ -52,19 +52,19 @@ public final class Feedbacks {
    * item the run did not judge.
    */
   public CompletionStage<Feedback> give(
-      String owner, String watchId, String runId, FeedbackValidator.Judgement judgement) {
+      String accountId, String watchId, String runId, FeedbackValidator.Judgement judgement) {
     return asks.<WatchEntity.Command, RunRecord>ask(
-            watches.watch(owner, watchId), r -> new WatchEntity.GetRun(runId, r))
+            watches.watch(accountId, watchId), r -> new WatchEntity.GetRun(runId, r))
         .thenCompose(
             run ->
                 judgement.keys().isEmpty()
                     ? CompletableFuture.completedFuture(run)
-                    : runs.whole(owner, watchId, runId))
+                    : runs.whole(accountId, watchId, runId))
         .thenCompose(
             run -> {
               Feedback given = feedback(runId, judgement, run);
               return asks.<FeedbackEntity.Command, Feedback>ask(
-                  feedback.feedback(owner, watchId), r -> new FeedbackEntity.Give(given, r));
+                  feedback.feedback(accountId, watchId), r -> new FeedbackEntity.Give(given, r));
             });
   }
 
@@ -112,8 +112,8 @@ public final class Feedbacks {
   }
 
   /** The feedback given on the run {@code runId}, if any. */
-  public CompletionStage<Optional<Feedback>> onRun(String owner, String watchId, String runId) {
-    return newest(owner, watchId, FeedbackEntity.KEPT)
+  public CompletionStage<Optional<Feedback>> onRun(String accountId, String watchId, String runId) {
+    return newest(accountId, watchId, FeedbackEntity.KEPT)
         .thenApply(list -> list.stream().filter(f -> f.runId().equals(runId)).findFirst());
   }
 
@@ -121,9 +121,9 @@ public final class Feedbacks {
    * The {@code limit} most recently given feedback records of the watch (at most {@link
    * FeedbackEntity#KEPT}).
    */
-  public CompletionStage<List<Feedback>> newest(String owner, String watchId, int limit) {
+  public CompletionStage<List<Feedback>> newest(String accountId, String watchId, int limit) {
     return asks.<FeedbackEntity.Command, FeedbackEntity.FeedbackList>ask(
-            feedback.feedback(owner, watchId), r -> new FeedbackEntity.GetFeedback(limit, r))
+            feedback.feedback(accountId, watchId), r -> new FeedbackEntity.GetFeedback(limit, r))
         .thenApply(FeedbackEntity.FeedbackList::feedback);
   }
 
@@ -131,13 +131,14 @@ public final class Feedbacks {
    * How often the watch was right, over each of {@link Quality#WINDOWS}, from the feedback at hand
    * (the {@link FeedbackEntity#KEPT} most recently given).
    */
-  public CompletionStage<List<Quality>> quality(String owner, String watchId) {
-    return newest(owner, watchId, FeedbackEntity.KEPT)
+  public CompletionStage<List<Quality>> quality(String accountId, String watchId) {
+    return newest(accountId, watchId, FeedbackEntity.KEPT)
         .thenApply(given -> Quality.windows(given, clock.instant()));
   }
 
   /** Refused when the run has no feedback. */
-  public CompletionStage<Done> withdraw(String owner, String watchId, String runId) {
-    return asks.ask(feedback.feedback(owner, watchId), r -> new FeedbackEntity.Withdraw(runId, r));
+  public CompletionStage<Done> withdraw(String accountId, String watchId, String runId) {
+    return asks.ask(
+        feedback.feedback(accountId, watchId), r -> new FeedbackEntity.Withdraw(runId, r));
   }
 }

@@ -31,7 +31,7 @@ final class WatchRunReader {
   static final int OPEN_RUNS = 16;
 
   private final JournalReads journal;
-  private final String owner;
+  private final String accountId;
   private final String watchId;
   private final String entityId;
   private final boolean newestFirst;
@@ -95,7 +95,7 @@ final class WatchRunReader {
     this.journal = journal;
     this.entityId = entityId;
     int colon = entityId.indexOf(':');
-    this.owner = entityId.substring(0, colon);
+    this.accountId = entityId.substring(0, colon);
     this.watchId = entityId.substring(colon + 1);
     this.first = range.first();
     this.last = range.last();
@@ -162,7 +162,7 @@ final class WatchRunReader {
       else
         open.add(
             new Open(
-                new RunHistory.Run(owner, watchId, record, JournalReads.position(envelope)),
+                new RunHistory.Run(accountId, watchId, record, JournalReads.position(envelope)),
                 event instanceof WatchEntity.RunJudged));
     } else if (event instanceof WatchEntity.HeldReleased released) {
       for (WatchEntity.Pending owed : released.owed())
@@ -205,7 +205,7 @@ final class WatchRunReader {
       for (int i = sent.size() - 1; i >= 0; i--)
         record = record.withDeliveries(sent.get(i).deliveries(), sent.get(i).totalMs());
     RunHistory.Run run =
-        new RunHistory.Run(owner, watchId, record, JournalReads.position(envelope));
+        new RunHistory.Run(accountId, watchId, record, JournalReads.position(envelope));
     // a watch runs one run at a time: the runs before this one started before it
     if (filter.before(record) || after.covers(run)) {
       finish();

@@ -12,8 +12,8 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.account.ApiToken;
-import io.periscope.account.TokenScope;
-import io.periscope.auth.OwnAccount;
+import io.periscope.account.OwnAccount;
+import io.periscope.auth.TokenScope;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import java.time.Instant;

@@ -14,11 +14,11 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.account.Account;
-import io.periscope.account.Role;
-import io.periscope.auth.AccountAdmin;
-import io.periscope.auth.Accounts;
+import io.periscope.account.AccountAdmin;
+import io.periscope.account.Accounts;
 import io.periscope.auth.AuditLogEntity;
 import io.periscope.auth.Principal;
+import io.periscope.auth.Role;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.keys.KeyPoolAdmin;

@@ -4,9 +4,9 @@ import static io.periscope.http.Reply.error;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.account.TokenScope;
-import io.periscope.auth.AccountAccess;
+import io.periscope.account.AccountAccess;
 import io.periscope.auth.Principal;
+import io.periscope.auth.TokenScope;
 import io.periscope.auth.Tokens;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Json;

@@ -12,11 +12,11 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.account.Account;
-import io.periscope.auth.Accounts;
-import io.periscope.auth.FirstRun;
-import io.periscope.auth.IdentityLinks;
+import io.periscope.account.Accounts;
+import io.periscope.account.FirstRun;
+import io.periscope.account.IdentityLinks;
+import io.periscope.account.SelfService;
 import io.periscope.auth.Principal;
-import io.periscope.auth.SelfService;
 import io.periscope.auth.SignInBackoff;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.entity.Failures;

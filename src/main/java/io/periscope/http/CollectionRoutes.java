@@ -40,9 +40,9 @@ public final class CollectionRoutes implements Routes {
         new Endpoint(GET, "/collection/stats", (caller, p) -> answer(stats(caller.accountId()))));
   }
 
-  private CompletionStage<Reply> stats(String owner) {
+  private CompletionStage<Reply> stats(String accountId) {
     return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
-            entities.account(owner), AccountEntity.ListWatches::new)
+            entities.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
             ids -> {
               List<CompletableFuture<List<RunRecord>>> histories =
@@ -50,14 +50,14 @@ public final class CollectionRoutes implements Routes {
                       .map(
                           id ->
                               asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-                                      entities.watch(owner, id),
+                                      entities.watch(accountId, id),
                                       r ->
                                           new WatchEntity.GetRuns(
                                               CollectionStats.RUNS_PER_WATCH, r))
                                   .thenApply(WatchEntity.Runs::runs)
                                   .exceptionally(
                                       e -> {
-                                        ownerWatches.<Void>gone(owner, id, e);
+                                        ownerWatches.<Void>gone(accountId, id, e);
                                         return List.of();
                                       })
                                   .toCompletableFuture())

@@ -94,19 +94,19 @@ public final class DeviceRoutes implements Routes {
             (caller, p) -> answer(remove(caller.accountId(), p.get("id")))));
   }
 
-  private CompletionStage<List<Device>> devices(String owner) {
+  private CompletionStage<List<Device>> devices(String accountId) {
     return asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(
-            entities.devices(owner), DevicesEntity.GetDevices::new)
+            entities.devices(accountId), DevicesEntity.GetDevices::new)
         .thenApply(DevicesEntity.Devices::devices);
   }
 
   /**
    * 201 for a new device, 200 when the endpoint was registered already (that device is updated).
    */
-  private CompletionStage<Reply> register(String owner, JsonNode body) {
+  private CompletionStage<Reply> register(String accountId, JsonNode body) {
     DeviceValidator.Subscription subscription = DeviceValidator.validate(body);
     return asks.<DevicesEntity.Command, DevicesEntity.Registered>ask(
-            entities.devices(owner),
+            entities.devices(accountId),
             r -> new DevicesEntity.Register(subscription, clock.instant(), r))
         .thenApply(
             registered ->
@@ -116,9 +116,9 @@ public final class DeviceRoutes implements Routes {
         .exceptionally(Refusal.as(CONFLICT));
   }
 
-  private CompletionStage<Reply> remove(String owner, String id) {
+  private CompletionStage<Reply> remove(String accountId, String id) {
     return asks.<DevicesEntity.Command, Done>ask(
-            entities.devices(owner), r -> new DevicesEntity.Remove(id, r))
+            entities.devices(accountId), r -> new DevicesEntity.Remove(id, r))
         .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, DEVICE_NOT_FOUND));
   }

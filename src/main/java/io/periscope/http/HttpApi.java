@@ -8,7 +8,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.typesafe.config.ConfigFactory;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.periscope.auth.AccountAccess;
+import io.periscope.account.AccountAccess;
 import io.periscope.auth.Principal;
 import io.periscope.auth.Tokens;
 import io.periscope.web.WebRoutes;

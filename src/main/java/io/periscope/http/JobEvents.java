@@ -48,13 +48,13 @@ final class JobEvents {
   private JobEvents() {}
 
   static <J> Route stream(
-      String owner,
+      String accountId,
       HeldSlots<String> streams,
       J first,
       Predicate<J> finished,
       Supplier<CompletionStage<J>> look,
       BiFunction<J, Set<String>, List<ServerSentEvent>> eventsOf) {
-    if (!streams.take(owner))
+    if (!streams.take(accountId))
       return ApiDirectives.answer(
           Reply.error(
                   StatusCodes.TOO_MANY_REQUESTS,
@@ -80,7 +80,7 @@ final class JobEvents {
             .keepAlive(HEARTBEAT, ServerSentEvent::heartbeat)
             .watchTermination(
                 (notUsed, ended) -> {
-                  ended.whenComplete((done, failure) -> streams.release(owner));
+                  ended.whenComplete((done, failure) -> streams.release(accountId));
                   return notUsed;
                 }),
         EventStreamMarshalling.toEventStream());

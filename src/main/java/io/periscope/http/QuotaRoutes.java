@@ -8,7 +8,7 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.PUT;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.auth.Accounts;
+import io.periscope.account.Accounts;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;

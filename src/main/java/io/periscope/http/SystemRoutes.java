@@ -6,7 +6,7 @@ import static io.periscope.http.Reply.ok;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.*;
 
-import io.periscope.auth.Registration;
+import io.periscope.account.Registration;
 import io.periscope.config.Settings;
 import io.periscope.metrics.ManagementMetrics;
 import io.periscope.metrics.Metrics;

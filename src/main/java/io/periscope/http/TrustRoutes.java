@@ -65,16 +65,16 @@ public final class TrustRoutes implements Routes {
             (caller, p) -> answer(remove(caller.accountId(), p.get("pattern")))));
   }
 
-  private CompletionStage<List<TrustRule>> rules(String owner) {
+  private CompletionStage<List<TrustRule>> rules(String accountId) {
     return asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
-            entities.trustRules(owner), TrustRulesEntity.GetRules::new)
+            entities.trustRules(accountId), TrustRulesEntity.GetRules::new)
         .thenApply(TrustRulesEntity.Rules::rules);
   }
 
-  private CompletionStage<Reply> read(String owner, String pattern) {
+  private CompletionStage<Reply> read(String accountId, String pattern) {
     Optional<String> normalized = normalized(pattern);
     if (normalized.isEmpty()) return CompletableFuture.failedFuture(noSuchRule());
-    return rules(owner)
+    return rules(accountId)
         .thenApply(
             rules ->
                 rules.stream()
@@ -84,19 +84,19 @@ public final class TrustRoutes implements Routes {
                     .orElseThrow(TrustRoutes::noSuchRule));
   }
 
-  private CompletionStage<Reply> set(String owner, String pattern, JsonNode body) {
+  private CompletionStage<Reply> set(String accountId, String pattern, JsonNode body) {
     TrustRule rule = TrustRuleValidator.validate(pattern, body);
     return asks.<TrustRulesEntity.Command, TrustRule>ask(
-            entities.trustRules(owner), r -> new TrustRulesEntity.Put(rule, r))
+            entities.trustRules(accountId), r -> new TrustRulesEntity.Put(rule, r))
         .thenApply(Reply::ok)
         .exceptionally(Refusal.as(CONFLICT));
   }
 
-  private CompletionStage<Reply> remove(String owner, String pattern) {
+  private CompletionStage<Reply> remove(String accountId, String pattern) {
     Optional<String> normalized = normalized(pattern);
     if (normalized.isEmpty()) return CompletableFuture.failedFuture(noSuchRule());
     return asks.<TrustRulesEntity.Command, Done>ask(
-            entities.trustRules(owner), r -> new TrustRulesEntity.Remove(normalized.get(), r))
+            entities.trustRules(accountId), r -> new TrustRulesEntity.Remove(normalized.get(), r))
         .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, RULE_NOT_FOUND));
   }

@@ -9,7 +9,7 @@ import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.server.Directives.parameterOptional;
 
 import io.periscope.account.Account;
-import io.periscope.auth.Accounts;
+import io.periscope.account.Accounts;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;

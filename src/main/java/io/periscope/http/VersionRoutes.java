@@ -7,7 +7,7 @@ import static io.periscope.http.WatchRoutes.watch;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.GET;
 import static org.apache.pekko.http.javadsl.model.HttpMethods.POST;
 
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.channels.SealedChannels;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;

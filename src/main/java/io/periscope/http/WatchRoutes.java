@@ -15,8 +15,8 @@ import static org.apache.pekko.http.javadsl.server.Directives.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.account.OnDemandRuns;
-import io.periscope.account.Role;
 import io.periscope.auth.Principal;
+import io.periscope.auth.Role;
 import io.periscope.channels.SealedChannels;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;

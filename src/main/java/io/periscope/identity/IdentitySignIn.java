@@ -1,8 +1,8 @@
 package io.periscope.identity;
 
-import io.periscope.auth.Accounts;
-import io.periscope.auth.IdentityLinks;
-import io.periscope.auth.Registration;
+import io.periscope.account.Accounts;
+import io.periscope.account.IdentityLinks;
+import io.periscope.account.Registration;
 import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;
 import java.net.URI;

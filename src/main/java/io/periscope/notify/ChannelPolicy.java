@@ -18,14 +18,14 @@ public interface ChannelPolicy {
    * Why {@code owner} may not use each refused channel, by its identifier as the watch lists it;
    * empty when every channel may be used. Identifiers that do not parse are not judged here.
    */
-  CompletionStage<Map<String, String>> refusals(String owner, List<String> channels);
+  CompletionStage<Map<String, String>> refusals(String accountId, List<String> channels);
 
   /**
    * Fails with a {@link ValidationException} naming each refused channel at {@code ["channels",
    * i]}, its index in {@code channels}, as a watch's or a test send's body lists them.
    */
-  default CompletionStage<Void> require(String owner, List<String> channels) {
-    return refusals(owner, channels)
+  default CompletionStage<Void> require(String accountId, List<String> channels) {
+    return refusals(accountId, channels)
         .thenAccept(
             refused -> {
               List<Issue> issues = new ArrayList<>();

@@ -6,7 +6,7 @@ import com.typesafe.config.ConfigException;
 import io.periscope.account.Account;
 import io.periscope.account.AccountEntity;
 import io.periscope.account.AccountWatches;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.OverQuota;

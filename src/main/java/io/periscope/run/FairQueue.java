@@ -19,12 +19,12 @@ final class FairQueue<T> {
 
   private int size;
 
-  void add(String owner, T waiting) {
-    Queue<T> own = byOwner.get(owner);
+  void add(String accountId, T waiting) {
+    Queue<T> own = byOwner.get(accountId);
     if (own == null) {
       own = new ArrayDeque<>();
-      byOwner.put(owner, own);
-      turns.add(owner);
+      byOwner.put(accountId, own);
+      turns.add(accountId);
     }
     own.add(waiting);
     size++;
@@ -32,12 +32,12 @@ final class FairQueue<T> {
 
   /** The next owner's oldest waiting entry, that owner then going to the back; null when empty. */
   T poll() {
-    String owner = turns.poll();
-    if (owner == null) return null;
-    Queue<T> own = byOwner.get(owner);
+    String accountId = turns.poll();
+    if (accountId == null) return null;
+    Queue<T> own = byOwner.get(accountId);
     T next = own.poll();
-    if (own.isEmpty()) byOwner.remove(owner);
-    else turns.add(owner);
+    if (own.isEmpty()) byOwner.remove(accountId);
+    else turns.add(accountId);
     size--;
     return next;
   }

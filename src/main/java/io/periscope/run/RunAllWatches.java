@@ -14,7 +14,7 @@ public interface RunAllWatches {
    *     result
    * @param progress told how many watches the run-all covers, then of each watch as it finishes
    */
-  CompletionStage<RunAllResult> run(String owner, List<String> watchIds, Progress progress);
+  CompletionStage<RunAllResult> run(String accountId, List<String> watchIds, Progress progress);
 
   /** What a run-all reports while it goes; called from any thread. */
   interface Progress {

@@ -3,7 +3,7 @@ package io.periscope.transfer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.account.AccountEntity;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.channels.ChannelAddresses;
 import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.SealedChannels;

@@ -19,7 +19,7 @@ public final class TrustRules {
   /** Reads an owner's rules; a run asks once, at its start. */
   @FunctionalInterface
   public interface Lookup {
-    CompletionStage<TrustRules> of(String owner);
+    CompletionStage<TrustRules> of(String accountId);
   }
 
   private record Compiled(DomainPattern pattern, TrustTier tier) {}

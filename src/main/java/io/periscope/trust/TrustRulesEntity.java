@@ -37,7 +37,7 @@ public final class TrustRulesEntity
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> trustRules(String owner);
+    RecipientRef<Command> trustRules(String accountId);
   }
 
   /**
@@ -113,8 +113,8 @@ public final class TrustRulesEntity
   // ---- behaviour
   // ---------------------------------------------------------------------------------
 
-  public static Behavior<Command> create(String owner) {
-    return new TrustRulesEntity(owner);
+  public static Behavior<Command> create(String accountId) {
+    return new TrustRulesEntity(accountId);
   }
 
   private TrustRulesEntity(String entityId) {

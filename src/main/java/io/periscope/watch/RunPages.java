@@ -33,9 +33,9 @@ public final class RunPages {
    * existed, {@link WatchEntity#NO_SUCH_RUN} for a {@code before} that is not a kept run.
    */
   public CompletionStage<WatchEntity.Runs> page(
-      String owner, String watchId, int limit, String before) {
+      String accountId, String watchId, int limit, String before) {
     return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            watches.watch(owner, watchId), r -> new WatchEntity.GetRuns(limit, before, r))
+            watches.watch(accountId, watchId), r -> new WatchEntity.GetRuns(limit, before, r))
         .handle(
             (inMemory, failure) -> {
               if (failure == null) {
@@ -47,7 +47,7 @@ public final class RunPages {
                         ? before
                         : inMemory.runs().get(inMemory.runs().size() - 1).runId();
                 int missing = limit - inMemory.runs().size();
-                return fromJournal(owner, watchId, missing, from)
+                return fromJournal(accountId, watchId, missing, from)
                     .thenApply(
                         older -> {
                           List<RunRecord> runs = new ArrayList<>(inMemory.runs());
@@ -56,7 +56,7 @@ public final class RunPages {
                         });
               }
               if (before != null && EntityRefusal.is(failure, EntityRefusal.Code.NO_SUCH_RUN))
-                return fromJournal(owner, watchId, limit, before);
+                return fromJournal(accountId, watchId, limit, before);
               return CompletableFuture.<WatchEntity.Runs>failedFuture(Failures.unwrap(failure));
             })
         .thenCompose(page -> page);
@@ -68,9 +68,9 @@ public final class RunPages {
    * from the journal. Refused as the watch refuses, or with {@link WatchEntity#NO_SUCH_RUN} for a
    * run the journal does not keep.
    */
-  public CompletionStage<RunRecord> whole(String owner, String watchId, String runId) {
+  public CompletionStage<RunRecord> whole(String accountId, String watchId, String runId) {
     return asks.<WatchEntity.Command, RunRecord>ask(
-            watches.watch(owner, watchId), r -> new WatchEntity.GetRun(runId, r))
+            watches.watch(accountId, watchId), r -> new WatchEntity.GetRun(runId, r))
         .handle(
             (held, failure) -> {
               if (failure != null && !Failures.isRefusal(failure))
@@ -79,7 +79,7 @@ public final class RunPages {
               return journal
                   .foldEvents(
                       WatchEntity.TYPE_KEY.name(),
-                      WatchEntity.entityId(owner, watchId),
+                      WatchEntity.entityId(accountId, watchId),
                       new Window(0, runId),
                       Window::add)
                   .thenApply(
@@ -102,11 +102,11 @@ public final class RunPages {
    * weak-alert}, {@code no-match}), newest first, whole as the journal keeps them (a run recorded
    * before runs kept what they judged has no {@code judged}); one read of the journal.
    */
-  public CompletionStage<List<RunRecord>> judgedRuns(String owner, String watchId, int limit) {
+  public CompletionStage<List<RunRecord>> judgedRuns(String accountId, String watchId, int limit) {
     return journal
         .foldEvents(
             WatchEntity.TYPE_KEY.name(),
-            WatchEntity.entityId(owner, watchId),
+            WatchEntity.entityId(accountId, watchId),
             new ArrayDeque<RunRecord>(),
             (newest, event) -> {
               RunRecord record = recordOf(event);
@@ -131,11 +131,11 @@ public final class RunPages {
 
   /** The {@code limit} runs the journal keeps older than {@code before}. */
   private CompletionStage<WatchEntity.Runs> fromJournal(
-      String owner, String watchId, int limit, String before) {
+      String accountId, String watchId, int limit, String before) {
     return journal
         .foldEvents(
             WatchEntity.TYPE_KEY.name(),
-            WatchEntity.entityId(owner, watchId),
+            WatchEntity.entityId(accountId, watchId),
             new Window(limit, before),
             Window::add)
         .thenApply(Window::page);

@@ -70,11 +70,11 @@ public final class WatchEntity {
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> watch(String owner, String watchId);
+    RecipientRef<Command> watch(String accountId, String watchId);
   }
 
-  public static String entityId(String owner, String watchId) {
-    return owner + ":" + watchId;
+  public static String entityId(String accountId, String watchId) {
+    return accountId + ":" + watchId;
   }
 
   // ---- state

@@ -54,7 +54,7 @@ public final class WatchWarnings {
    * leaves them out.
    */
   public CompletionStage<List<Warning>> of(
-      String owner, List<WatchSource> sources, List<String> channels) {
+      String accountId, List<WatchSource> sources, List<String> channels) {
     boolean searches =
         sources != null && sources.stream().anyMatch(s -> WatchSource.SEARCH.equals(s.type()));
     CompletionStage<Boolean> search =
@@ -62,7 +62,7 @@ public final class WatchWarnings {
     CompletionStage<Map<String, String>> refused =
         channels == null || channels.isEmpty()
             ? CompletableFuture.completedFuture(Map.of())
-            : policy.refusals(owner, channels);
+            : policy.refusals(accountId, channels);
     return search.thenCombine(
         refused,
         (searchOk, refusals) -> {

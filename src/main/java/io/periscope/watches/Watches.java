@@ -8,7 +8,7 @@ import static io.periscope.watch.WatchEntity.WATCH_NOT_FOUND;
 
 import io.periscope.account.AccountEntity;
 import io.periscope.account.AccountWatches;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
@@ -65,19 +65,19 @@ public final class Watches {
   }
 
   /** The owner's watches, in creation order. */
-  public CompletionStage<List<Watch>> list(String owner) {
-    return listing.live(owner);
+  public CompletionStage<List<Watch>> list(String accountId) {
+    return listing.live(accountId);
   }
 
   /** The owner's watch; {@code NOT_FOUND} when there is none. */
-  public CompletionStage<Watch> get(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
+  public CompletionStage<Watch> get(String accountId, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(accountId, id), WatchEntity.Get::new)
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
 
   /** The owner's watch of that id, if there is one. */
-  public CompletionStage<Optional<Watch>> find(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
+  public CompletionStage<Optional<Watch>> find(String accountId, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(accountId, id), WatchEntity.Get::new)
         .thenApply(Optional::of)
         .exceptionally(e -> Failures.isRefusal(e) ? Optional.empty() : Failures.rethrow(e));
   }
@@ -108,14 +108,14 @@ public final class Watches {
    * takes them one at a time. (Listing the live watches asks it to forget ids left by failed
    * creates first, so those do not take a place.)
    */
-  private CompletionStage<Done> reserve(String owner, String id, int most) {
-    return list(owner)
+  private CompletionStage<Done> reserve(String accountId, String id, int most) {
+    return list(accountId)
         .thenCompose(
             live -> {
               if (live.size() >= most && live.stream().noneMatch(w -> w.id().equals(id)))
                 throw QuotaPolicy.watchesFull(most);
               return asks.<AccountEntity.Command, Done>ask(
-                  accounts.account(owner), r -> new AccountEntity.AddWatch(id, most, r));
+                  accounts.account(accountId), r -> new AccountEntity.AddWatch(id, most, r));
             })
         .exceptionally(
             failure -> {
@@ -131,28 +131,28 @@ public final class Watches {
    * of that id; {@code actor} and {@code restoring} as {@link #create}.
    */
   public CompletionStage<Watch> write(Watch watch, Actor actor, Integer restoring) {
-    String owner = watch.owner();
+    String accountId = watch.owner();
     // The id is registered with the owner and the watch created at once; the answer waits for both,
     // so the watch is always in the next list. Every attempt registers (idempotently), so a create
     // cut short by a crash is listed once the client retries, even when the retry is refused; an id
     // whose create failed is skipped by the list because its entity holds no watch.
-    CompletableFuture<Done> registered = register(owner, watch.id()).toCompletableFuture();
+    CompletableFuture<Done> registered = register(accountId, watch.id()).toCompletableFuture();
     CompletableFuture<Watch> created =
         asks.<WatchEntity.Command, Watch>ask(
-                watches.watch(owner, watch.id()),
+                watches.watch(accountId, watch.id()),
                 r -> new WatchEntity.Create(watch, actor, restoring, r))
             .toCompletableFuture();
     // Registered once more after the watch exists: a delete of the same id racing this create may
     // have unregistered it meanwhile (AccountEntity), and this registration waits for that delete.
     return CompletableFuture.allOf(registered, created)
-        .thenCompose(both -> register(owner, watch.id()))
+        .thenCompose(both -> register(accountId, watch.id()))
         .thenApply(again -> created.join())
         .exceptionally(Refusal.as(CONFLICT));
   }
 
-  private CompletionStage<Done> register(String owner, String id) {
+  private CompletionStage<Done> register(String accountId, String id) {
     return asks.<AccountEntity.Command, Done>ask(
-        accounts.account(owner), r -> new AccountEntity.AddWatch(id, r));
+        accounts.account(accountId), r -> new AccountEntity.AddWatch(id, r));
   }
 
   /**
@@ -207,9 +207,9 @@ public final class Watches {
    * Deletes the owner's watch through its account, which unregisters the id once the watch is gone:
    * {@code NOT_FOUND} when there is none, {@code UNAVAILABLE} when the watch did not answer.
    */
-  public CompletionStage<Done> delete(String owner, String id, Actor actor) {
+  public CompletionStage<Done> delete(String accountId, String id, Actor actor) {
     return asks.<AccountEntity.Command, Done>ask(
-            accounts.account(owner), r -> new AccountEntity.DeleteWatch(id, actor, r))
+            accounts.account(accountId), r -> new AccountEntity.DeleteWatch(id, actor, r))
         .exceptionally(
             e -> {
               if (EntityRefusal.is(e, EntityRefusal.Code.WATCH_UNANSWERED))
@@ -222,9 +222,9 @@ public final class Watches {
    * The kept versions of the owner's watch's definition, oldest first, also after it was deleted;
    * {@code NOT_FOUND} when it never existed.
    */
-  public CompletionStage<List<WatchVersion>> versions(String owner, String id) {
+  public CompletionStage<List<WatchVersion>> versions(String accountId, String id) {
     return asks.<WatchEntity.Command, WatchVersions.Kept>ask(
-            watches.watch(owner, id), WatchEntity.GetVersions::new)
+            watches.watch(accountId, id), WatchEntity.GetVersions::new)
         .thenApply(WatchVersions.Kept::versions)
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }
@@ -237,8 +237,13 @@ public final class Watches {
    * UNPROCESSABLE} for the version of a delete, which holds no definition.
    */
   public CompletionStage<Watch> restore(
-      Role role, String owner, String id, int version, Actor actor, UnaryOperator<Watch> opened) {
-    return versions(owner, id)
+      Role role,
+      String accountId,
+      String id,
+      int version,
+      Actor actor,
+      UnaryOperator<Watch> opened) {
+    return versions(accountId, id)
         .thenCompose(
             kept -> {
               WatchVersion wanted =
@@ -249,7 +254,7 @@ public final class Watches {
                     UNPROCESSABLE, "version " + version + " is a delete: it holds no definition");
               Watch stored = wanted.watch();
               Watch plain = opened.apply(stored);
-              return find(owner, id)
+              return find(accountId, id)
                   .thenCompose(
                       current ->
                           current.isPresent()

@@ -5,6 +5,8 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.auth.Role;
+import io.periscope.auth.TokenScope;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;
 import java.util.List;

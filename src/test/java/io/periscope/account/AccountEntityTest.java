@@ -3,6 +3,7 @@ package io.periscope.account;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.auth.Role;
 import io.periscope.testing.EntityTestKits;
 import io.periscope.testing.TestWatches;
 import io.periscope.watch.WatchEntity;

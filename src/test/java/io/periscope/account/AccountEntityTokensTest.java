@@ -5,6 +5,9 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.Role;
+import io.periscope.auth.TokenPurpose;
 import io.periscope.json.Json;
 import io.periscope.testing.EntityTestKits;
 import java.time.Instant;
@@ -84,16 +87,16 @@ public class AccountEntityTokensTest {
         "the password stays: the mailbox owner registered it",
         "$2a$10$first",
         first.getValue().passwordHash());
-    assertEquals(AccountEntity.TOKEN_REFUSED, verify("h1", NOW).getError().getMessage());
+    assertEquals(MailedTokens.TOKEN_REFUSED, verify("h1", NOW).getError().getMessage());
   }
 
   @Test
   public void aWrongExpiredOrOtherPurposeTokenIsRefusedAlike() {
     issue(TokenPurpose.VERIFY_EMAIL, "h1");
     issue(TokenPurpose.RESET_PASSWORD, "h2");
-    assertEquals(AccountEntity.TOKEN_REFUSED, verify("nope", NOW).getError().getMessage());
-    assertEquals(AccountEntity.TOKEN_REFUSED, verify("h1", LATER).getError().getMessage());
-    assertEquals(AccountEntity.TOKEN_REFUSED, verify("h2", NOW).getError().getMessage());
+    assertEquals(MailedTokens.TOKEN_REFUSED, verify("nope", NOW).getError().getMessage());
+    assertEquals(MailedTokens.TOKEN_REFUSED, verify("h1", LATER).getError().getMessage());
+    assertEquals(MailedTokens.TOKEN_REFUSED, verify("h2", NOW).getError().getMessage());
     assertFalse(owner.getState().account().emailVerified());
   }
 

@@ -5,7 +5,6 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.account.Account;
 import io.periscope.account.AccountEntity;
-import io.periscope.account.Role;
 import io.periscope.entity.Asks;
 import io.periscope.json.Json;
 import io.periscope.runtime.Entities;

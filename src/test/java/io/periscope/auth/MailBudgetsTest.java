@@ -8,6 +8,8 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.account.Account;
+import io.periscope.account.RegistrationTest;
+import io.periscope.account.UnverifiedAccounts;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.MutableClock;

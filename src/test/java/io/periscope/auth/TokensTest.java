@@ -9,7 +9,6 @@ import static org.junit.Assume.assumeTrue;
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.interfaces.DecodedJWT;
-import io.periscope.account.Role;
 import io.periscope.testing.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;

@@ -1,7 +1,7 @@
 package io.periscope.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.auth.Tokens;
 import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;

@@ -5,8 +5,8 @@ import static org.junit.Assert.assertNull;
 
 import io.periscope.account.AccountEntity;
 import io.periscope.account.ApiToken;
-import io.periscope.account.TokenScope;
 import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.TokenScope;
 import io.periscope.testing.EntityTestKits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -5,7 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.account.AccountEntity;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.llm.ModelChoice;
 import io.periscope.llm.ModelConfigEntity;
 import io.periscope.llm.ModelConfiguration;

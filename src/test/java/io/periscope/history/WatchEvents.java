@@ -33,9 +33,9 @@ public final class WatchEvents {
 
   private record Write(WatchEntity.Event event, ActorRef<Done> replyTo) {}
 
-  private static Behavior<Write> writer(String owner, String watchId) {
+  private static Behavior<Write> writer(String accountId, String watchId) {
     return new EventSourcedBehavior<Write, WatchEntity.Event, Integer>(
-        PersistenceId.of(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId))) {
+        PersistenceId.of(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(accountId, watchId))) {
       @Override
       public Integer emptyState() {
         return 0;
@@ -62,10 +62,11 @@ public final class WatchEvents {
   }
 
   /** Writes {@code event} as the watch {@code owner/watchId}'s next event. */
-  public synchronized void write(String owner, String watchId, WatchEntity.Event event)
+  public synchronized void write(String accountId, String watchId, WatchEntity.Event event)
       throws Exception {
     ActorRef<Write> to =
-        writers.computeIfAbsent(owner + ":" + watchId, id -> kit.spawn(writer(owner, watchId)));
+        writers.computeIfAbsent(
+            accountId + ":" + watchId, id -> kit.spawn(writer(accountId, watchId)));
     AskPattern.<Write, Done>ask(
             to, r -> new Write(event, r), Duration.ofSeconds(10), kit.system().scheduler())
         .toCompletableFuture()

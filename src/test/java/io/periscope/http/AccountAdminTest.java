@@ -7,11 +7,11 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import io.periscope.account.Role;
-import io.periscope.auth.AccountGate;
 import io.periscope.auth.Principal;
+import io.periscope.auth.Role;
 import io.periscope.json.Json;
 import io.periscope.persistence.JournalReads;
+import io.periscope.run.AccountGate;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.TestJournals;

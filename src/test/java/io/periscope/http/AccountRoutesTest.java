@@ -8,7 +8,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import io.periscope.account.Role;
+import io.periscope.auth.Role;
 import io.periscope.json.Json;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;

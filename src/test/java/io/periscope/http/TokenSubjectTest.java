@@ -7,8 +7,8 @@ import static org.junit.Assert.assertTrue;
 
 import com.auth0.jwt.JWT;
 import com.auth0.jwt.algorithms.Algorithm;
-import io.periscope.account.Role;
 import io.periscope.auth.Principal;
+import io.periscope.auth.Role;
 import io.periscope.auth.Tokens;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;

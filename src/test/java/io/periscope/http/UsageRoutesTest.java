@@ -216,11 +216,11 @@ public class UsageRoutesTest {
   @Test
   @Category(NeedsPostgres.class)
   public void usageSurvivesARestartOnPostgres() throws Exception {
-    String owner = "owner-" + UUID.randomUUID().toString().substring(0, 8);
+    String accountId = "owner-" + UUID.randomUUID().toString().substring(0, 8);
     JsonNode before;
     try (InProcessService first = new InProcessService(config(TestJournals.postgres()))) {
-      first.account(owner, "user", "a-passphrase");
-      String token = first.login(owner, "a-passphrase");
+      first.account(accountId, "user", "a-passphrase");
+      String token = first.login(accountId, "a-passphrase");
       json(first.call("POST", "/watches", token, watch("kept")), 201);
       String runId =
           json(first.call("POST", "/watches/kept/run", token, null), 200)
@@ -234,7 +234,7 @@ public class UsageRoutesTest {
     }
     // another node takes the account's entities over from the journal
     try (InProcessService second = new InProcessService(config(TestJournals.postgres()))) {
-      String token = second.login(owner, "a-passphrase");
+      String token = second.login(accountId, "a-passphrase");
       JsonNode usage = json(second.call("GET", "/watches/kept/usage?days=2", token, null), 200);
       assertEquals(1, usage.at("/total/calls").asInt());
       assertEquals(IN, usage.at("/total/inputTokens").asLong());

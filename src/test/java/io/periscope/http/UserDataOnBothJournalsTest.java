@@ -53,7 +53,7 @@ public class UserDataOnBothJournalsTest {
   }
 
   private void userDataSurvivesARestart(Supplier<Config> journal) throws Exception {
-    String owner = "keeper-" + UUID.randomUUID().toString().substring(0, 8);
+    String accountId = "keeper-" + UUID.randomUUID().toString().substring(0, 8);
     String watch =
         Json.text(
             Map.of(
@@ -75,8 +75,8 @@ public class UserDataOnBothJournalsTest {
     String vapidKey;
     try (InProcessService first = new InProcessService(upstream.config(journal.get()));
         FakePushService pushService = new FakePushService()) {
-      first.account(owner, "user", PASSWORD);
-      String token = first.login(owner, PASSWORD);
+      first.account(accountId, "user", PASSWORD);
+      String token = first.login(accountId, PASSWORD);
       json(
           first.send(
               "PUT", "/trust-rules/localhost", token, "{\"tier\": \"established\"}", Map.of()),
@@ -114,7 +114,7 @@ public class UserDataOnBothJournalsTest {
               .asText();
     }
     try (InProcessService second = new InProcessService(upstream.config(journal.get()))) {
-      String token = second.login(owner, PASSWORD);
+      String token = second.login(accountId, PASSWORD);
       assertEquals(
           "[{\"pattern\":\"localhost\",\"tier\":\"established\"}]",
           json(second.send("GET", "/trust-rules", token, null, Map.of()), 200)

@@ -39,10 +39,10 @@ public class JournalPersistenceTest {
   }
 
   private void survivesRestart(Supplier<Config> journal) throws Exception {
-    String owner = "owner-" + UUID.randomUUID().toString().substring(0, 8);
+    String accountId = "owner-" + UUID.randomUUID().toString().substring(0, 8);
     try (InProcessService first = new InProcessService(journal.get())) {
-      first.account(owner, "user", "a-passphrase");
-      String token = first.login(owner, "a-passphrase");
+      first.account(accountId, "user", "a-passphrase");
+      String token = first.login(accountId, "a-passphrase");
       for (String id : List.of("kept", "replaced", "deleted")) {
         assertEquals(
             201,
@@ -62,7 +62,7 @@ public class JournalPersistenceTest {
           204, first.send("DELETE", "/watches/deleted", token, null, Map.of()).statusCode());
     }
     try (InProcessService second = new InProcessService(journal.get())) {
-      String token = second.login(owner, "a-passphrase");
+      String token = second.login(accountId, "a-passphrase");
       JsonNode list =
           Json.MAPPER.readTree(second.send("GET", "/watches", token, null, Map.of()).body());
       assertEquals(List.of("kept", "replaced"), list.get("watches").findValuesAsText("id"));

@@ -73,7 +73,7 @@ public class RunsOnBothJournalsTest {
   }
 
   private void runsSurviveRestarts(Supplier<Config> journal) throws Exception {
-    String owner = "runner-" + UUID.randomUUID().toString().substring(0, 8);
+    String accountId = "runner-" + UUID.randomUUID().toString().substring(0, 8);
     String watch =
         Json.text(
             Map.of(
@@ -92,8 +92,8 @@ public class RunsOnBothJournalsTest {
                 "channels",
                 List.of("webhook:" + url("/hook"))));
     try (InProcessService first = new InProcessService(withUpstream(journal.get()))) {
-      first.account(owner, "user", PASSWORD);
-      String token = first.login(owner, PASSWORD);
+      first.account(accountId, "user", PASSWORD);
+      String token = first.login(accountId, PASSWORD);
       assertEquals(201, first.send("POST", "/watches", token, watch, Map.of()).statusCode());
       JsonNode alerted = run(first, token);
       assertEquals("alert", alerted.get("outcome").asText());
@@ -104,7 +104,7 @@ public class RunsOnBothJournalsTest {
     assertEquals(1, upstream.modelCalls.get());
     assertEquals(1, upstream.alerts.get());
     try (InProcessService second = new InProcessService(withUpstream(journal.get()))) {
-      String token = second.login(owner, PASSWORD);
+      String token = second.login(accountId, PASSWORD);
       assertEquals(
           "the seen item was persisted with the record",
           "nothing-new",
@@ -114,7 +114,7 @@ public class RunsOnBothJournalsTest {
           204, second.send("DELETE", "/watches/launch", token, null, Map.of()).statusCode());
     }
     try (InProcessService third = new InProcessService(withUpstream(journal.get()))) {
-      String token = third.login(owner, PASSWORD);
+      String token = third.login(accountId, PASSWORD);
       assertEquals(
           "history outlives the watch and a restart",
           List.of("nothing-new", "nothing-new", "alert"),

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.Periscope;
-import io.periscope.auth.Accounts;
+import io.periscope.account.Accounts;
 import io.periscope.auth.Tokens;
 import io.periscope.cli.Serve;
 import io.periscope.config.Settings;

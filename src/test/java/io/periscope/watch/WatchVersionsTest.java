@@ -153,16 +153,18 @@ public class WatchVersionsTest {
     ActorTestKit kit = ActorTestKit.create(journal);
     try {
       JournalSchema.create(kit.system());
-      String owner = "o" + UUID.randomUUID().toString().substring(0, 8);
+      String accountId = "o" + UUID.randomUUID().toString().substring(0, 8);
       WatchEvents old = new WatchEvents(kit);
-      old.write(owner, "w", new WatchEntity.Created(watch("a", true), AT, null, null, null));
-      old.write(owner, "w", new WatchEntity.Replaced(watch("a", false), AT, null, null, null));
-      old.write(owner, "w", new WatchEntity.Deleted(AT, null));
+      old.write(accountId, "w", new WatchEntity.Created(watch("a", true), AT, null, null, null));
+      old.write(accountId, "w", new WatchEntity.Replaced(watch("a", false), AT, null, null, null));
+      old.write(accountId, "w", new WatchEntity.Deleted(AT, null));
       RunPipeline never = (w, memory, trigger, at) -> new CompletableFuture<RunPipeline.Outcome>();
       ActorRef<WatchEntity.Command> entity =
-          kit.spawn(WatchEntity.create(WatchEntity.entityId(owner, "w"), never, Clock.systemUTC()));
+          kit.spawn(
+              WatchEntity.create(WatchEntity.entityId(accountId, "w"), never, Clock.systemUTC()));
       TestProbe<StatusReply<Watch>> wrote = kit.createTestProbe();
-      entity.tell(new WatchEntity.Create(watch("b", true), Actor.owner(owner), null, wrote.ref()));
+      entity.tell(
+          new WatchEntity.Create(watch("b", true), Actor.owner(accountId), null, wrote.ref()));
       assertEquals(watch("b", true), wrote.receiveMessage(Duration.ofSeconds(10)).getValue());
       TestProbe<StatusReply<WatchVersions.Kept>> kept = kit.createTestProbe();
       entity.tell(new WatchEntity.GetVersions(kept.ref()));

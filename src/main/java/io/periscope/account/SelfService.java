@@ -1,10 +1,13 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import io.periscope.account.Account;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.MailedTokens;
-import io.periscope.account.Role;
-import io.periscope.account.TokenPurpose;
+import io.periscope.auth.EmailEntity;
+import io.periscope.auth.EmailIndex;
+import io.periscope.auth.MailBudget;
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.PasswordPolicy;
+import io.periscope.auth.Passwords;
+import io.periscope.auth.Role;
+import io.periscope.auth.TokenPurpose;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
@@ -203,7 +206,7 @@ public final class SelfService {
             failure -> {
               if (Failures.isRefusal(failure))
                 throw new ValidationException(
-                    List.of(Issue.at(AccountEntity.TOKEN_REFUSED, "invitation")));
+                    List.of(Issue.at(MailedTokens.TOKEN_REFUSED, "invitation")));
               return Failures.rethrow(failure);
             })
         .thenApplyAsync(checked -> Passwords.hash(password), hashing)

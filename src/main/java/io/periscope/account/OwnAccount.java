@@ -1,10 +1,11 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import io.periscope.account.Account;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.ApiToken;
-import io.periscope.account.MailedTokens;
-import io.periscope.account.TokenScope;
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.PasswordPolicy;
+import io.periscope.auth.Passwords;
+import io.periscope.auth.Principal;
+import io.periscope.auth.TokenScope;
+import io.periscope.auth.Tokens;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;

@@ -1,4 +1,4 @@
-package io.periscope.account;
+package io.periscope.auth;
 
 import io.periscope.entity.Failures;
 import io.periscope.json.Issue;
@@ -25,6 +25,11 @@ public final class MailedTokens {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final int SECRET_BYTES = 32;
   private static final Pattern SECRET = Pattern.compile("[A-Za-z0-9_-]{43}");
+
+  /**
+   * The one refusal of every token command: unknown, used, replaced and expired tokens look alike.
+   */
+  public static final String TOKEN_REFUSED = "the token is invalid or expired";
 
   private MailedTokens() {}
 
@@ -59,7 +64,7 @@ public final class MailedTokens {
    * 400 with the issue at {@code ["token"]}.
    */
   public static ValidationException refused() {
-    return new ValidationException(List.of(Issue.at(AccountEntity.TOKEN_REFUSED, "token")));
+    return new ValidationException(List.of(Issue.at(TOKEN_REFUSED, "token")));
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.periscope.auth;
+package io.periscope.account;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -8,6 +8,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.auth.EmailEntity;
 import io.periscope.json.Json;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
@@ -50,7 +51,7 @@ public class RegistrationTest {
    * The service with this test's SMTP server, sign-up open to anybody, and an /auth window and a
    * per-address connection cap wide enough for every test here (a flood sends 100 at once).
    */
-  static Config withMail(Mailbox mailbox, Config journal) {
+  public static Config withMail(Mailbox mailbox, Config journal) {
     return mailbox
         .smtpConfig()
         .withFallback(

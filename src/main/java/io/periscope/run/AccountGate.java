@@ -1,4 +1,4 @@
-package io.periscope.auth;
+package io.periscope.run;
 
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecords;
@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 
 /**
  * Runs a watch only while its owner's account is enabled: the watch of a disabled (or deleted)
@@ -18,11 +19,14 @@ public final class AccountGate implements RunPipeline.Wrapper {
   public static final String ACCOUNT_DISABLED = "skipped: the account is disabled";
 
   private final RunPipeline runs;
-  private final AccountAccess access;
+  private final Function<String, CompletionStage<Boolean>> enabled;
 
-  public AccountGate(RunPipeline runs, AccountAccess access) {
+  /**
+   * @param enabled whether the account of this id is enabled now (false once deleted)
+   */
+  public AccountGate(RunPipeline runs, Function<String, CompletionStage<Boolean>> enabled) {
     this.runs = runs;
-    this.access = access;
+    this.enabled = enabled;
   }
 
   @Override
@@ -33,17 +37,14 @@ public final class AccountGate implements RunPipeline.Wrapper {
   @Override
   public CompletionStage<Outcome> run(
       Watch watch, Memory memory, String trigger, Instant startedAt) {
-    return access
-        .access(watch.owner())
+    return enabled
+        .apply(watch.owner())
         .thenCompose(
-            owner -> {
-              boolean disabled =
-                  owner.deleted() || (owner.account() != null && owner.account().disabled());
-              return disabled
-                  ? CompletableFuture.completedFuture(
-                      new Outcome(
-                          RunRecords.error(trigger, startedAt, ACCOUNT_DISABLED), List.of()))
-                  : runs.run(watch, memory, trigger, startedAt);
-            });
+            open ->
+                !open
+                    ? CompletableFuture.completedFuture(
+                        new Outcome(
+                            RunRecords.error(trigger, startedAt, ACCOUNT_DISABLED), List.of()))
+                    : runs.run(watch, memory, trigger, startedAt));
   }
 }

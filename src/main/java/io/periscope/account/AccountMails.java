@@ -1,4 +1,4 @@
-package io.periscope.auth;
+package io.periscope.account;
 
 import io.periscope.notify.EmailSender.Mail;
 import java.time.Duration;
@@ -100,7 +100,7 @@ public final class AccountMails {
 
   /** Sent when an owner asks for alerts to this address: the mailbox has to agree. */
   public Mail channelAddress(
-      String to, String owner, String token, Duration lifetime, Instant now) {
+      String to, String accountId, String token, Duration lifetime, Instant now) {
     return new Mail(
         to,
         "Receive Periscope alerts at this address?",
@@ -113,7 +113,7 @@ public final class AccountMails {
         The token works once, for %s. If you do not agree, ignore this message: nothing is sent \
         here.
         """
-            .formatted(owner, use(token, "confirm-email-channel"), hours(lifetime)),
+            .formatted(accountId, use(token, "confirm-email-channel"), hours(lifetime)),
         now);
   }
 

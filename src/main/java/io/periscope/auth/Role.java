@@ -1,4 +1,4 @@
-package io.periscope.account;
+package io.periscope.auth;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;

@@ -1,4 +1,4 @@
-package io.periscope.auth;
+package io.periscope.account;
 
 import io.periscope.entity.Refusal;
 import java.util.Locale;

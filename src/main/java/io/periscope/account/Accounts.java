@@ -1,8 +1,12 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import io.periscope.account.Account;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.Role;
+import io.periscope.auth.EmailEntity;
+import io.periscope.auth.EmailIndex;
+import io.periscope.auth.PasswordPolicy;
+import io.periscope.auth.Passwords;
+import io.periscope.auth.Principal;
+import io.periscope.auth.Role;
+import io.periscope.auth.Tokens;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;

@@ -1,9 +1,12 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import io.periscope.account.Account;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.MailedTokens;
-import io.periscope.account.Role;
+import io.periscope.auth.EmailEntity;
+import io.periscope.auth.EmailIndex;
+import io.periscope.auth.IdentityLinkEntity;
+import io.periscope.auth.MailBudget;
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.ProviderIdentity;
+import io.periscope.auth.Role;
 import io.periscope.entity.Asks;
 import io.periscope.entity.Failures;
 import io.periscope.json.ValidationException;

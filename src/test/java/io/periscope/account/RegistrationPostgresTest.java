@@ -1,11 +1,12 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import static io.periscope.auth.RegistrationTest.body;
-import static io.periscope.auth.RegistrationTest.login;
-import static io.periscope.auth.RegistrationTest.post;
+import static io.periscope.account.RegistrationTest.body;
+import static io.periscope.account.RegistrationTest.login;
+import static io.periscope.account.RegistrationTest.post;
 import static org.junit.Assert.assertEquals;
 
 import com.typesafe.config.Config;
+import io.periscope.auth.EmailEntity;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.MutableClock;

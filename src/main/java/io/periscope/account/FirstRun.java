@@ -1,6 +1,7 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import io.periscope.account.Role;
+import io.periscope.auth.Principal;
+import io.periscope.auth.Role;
 import io.periscope.entity.Refusal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

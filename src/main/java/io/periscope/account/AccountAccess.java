@@ -1,9 +1,8 @@
-package io.periscope.auth;
+package io.periscope.account;
 
-import io.periscope.account.Account;
-import io.periscope.account.AccountEntity;
-import io.periscope.account.ApiToken;
-import io.periscope.account.MailedTokens;
+import io.periscope.auth.MailedTokens;
+import io.periscope.auth.Principal;
+import io.periscope.auth.Tokens;
 import io.periscope.entity.Asks;
 import java.time.Clock;
 import java.time.Duration;
@@ -114,6 +113,12 @@ public final class AccountAccess {
     if (touched.size() > PRUNE_ABOVE) touched.clear();
     touched.put(tokenId, now);
     accountRefs.account(accountId).tell(new AccountEntity.TouchApiToken(tokenId, now));
+  }
+
+  /** Whether the account is enabled (and not deleted), as {@link #access} has it. */
+  public CompletionStage<Boolean> enabled(String accountId) {
+    return access(accountId)
+        .thenApply(now -> !now.deleted() && (now.account() == null || !now.account().disabled()));
   }
 
   /** What the account is now, as this node last read it within {@link #FRESH_FOR}. */
