@@ -161,26 +161,27 @@ public class HttpApiTest {
     error(call("GET", "/watches/checked", alice, null), 404);
 
     // a replacement is checked against the stored watch: the path's id, its owner's only
-    assertEquals(201, call("POST", "/watches", alice, WATCH.formatted("replaced")).statusCode());
+    assertEquals(
+        201, call("POST", "/watches", alice, WATCH.formatted("check-replaced")).statusCode());
     String edited = WATCH.formatted("ignored").replace("Acme sets a date", "Acme moves the date");
-    HttpResponse<String> replacing = call("POST", "/watches/replaced/check", alice, edited);
+    HttpResponse<String> replacing = call("POST", "/watches/check-replaced/check", alice, edited);
     assertEquals(replacing.body(), 200, replacing.statusCode());
     // this instance has neither a search key nor a Telegram bot
     assertEquals(
         List.of("no-search-key", "no-telegram"),
         Json.MAPPER.readTree(replacing.body()).get("warnings").findValuesAsText("kind"));
-    error(call("POST", "/watches/replaced/check", bob, edited), 404);
+    error(call("POST", "/watches/check-replaced/check", bob, edited), 404);
     error(
         call(
             "POST",
-            "/watches/replaced/check",
+            "/watches/check-replaced/check",
             alice,
             edited.replace("\"threshold\": 0.8", "\"threshold\": 2")),
         400);
     assertEquals(
         "Acme sets a date",
         Json.MAPPER
-            .readTree(call("GET", "/watches/replaced", alice, null).body())
+            .readTree(call("GET", "/watches/check-replaced", alice, null).body())
             .get("condition")
             .asText());
   }
