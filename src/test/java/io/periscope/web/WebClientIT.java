@@ -900,10 +900,10 @@ public class WebClientIT extends BrowserJourneys {
   @Test
   public void aPersonChecksWhatAPageSourceReadsThenSavesAndRunsIt() throws Exception {
     try (MockWebServer site = pricingSite()) {
-      String token = user("petra");
+      String token = user("paige");
       String pricing = "http://127.0.0.1:" + site.getPort() + "/pricing";
       browser.open("/new-watch");
-      signIn("petra@example.org");
+      signIn("paige@example.org");
       browser.heading("New watch");
       browser.type("Name", "Acme pricing");
       browser.type("Condition", "Acme raises the price of its Team plan");
@@ -1541,9 +1541,9 @@ public class WebClientIT extends BrowserJourneys {
 
   @Test
   public void thisBrowserRegistersForPushAndTheServiceGetsItsSubscription() throws Exception {
-    String token = user("pat");
+    String token = user("pia");
     browser.open("/notifications");
-    signIn("pat@example.org");
+    signIn("pia@example.org");
     browser.heading("Alerts on your devices");
     browser.waitFor(By.xpath("//p[.='No device gets push alerts yet.']"));
     browser.assertAccessible("devices");
