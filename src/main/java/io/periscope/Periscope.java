@@ -456,9 +456,9 @@ public final class Periscope {
         notifier,
         adminAlerts,
         runAlerts,
-        owner ->
+        accountId ->
             asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
-                    entities.trustRules(owner), TrustRulesEntity.GetRules::new)
+                    entities.trustRules(accountId), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
         usage,
@@ -549,18 +549,18 @@ public final class Periscope {
   }
 
   /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
-  public CompletionStage<RunAllJob> startRunAll(String owner) {
-    return runs.startRunAll(owner);
+  public CompletionStage<RunAllJob> startRunAll(String accountId) {
+    return runs.startRunAll(accountId);
   }
 
   /** An owner's run-all job as it stands; refused for an unknown one. */
-  public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
-    return runs.runAllJob(owner, jobId);
+  public CompletionStage<RunAllJob> runAllJob(String accountId, String jobId) {
+    return runs.runAllJob(accountId, jobId);
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */
-  public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return runs.runNow(owner, watchId);
+  public CompletionStage<RunRecord> runNow(String accountId, String watchId) {
+    return runs.runNow(accountId, watchId);
   }
 
   /** Where the operational alerts of this configuration go. */
