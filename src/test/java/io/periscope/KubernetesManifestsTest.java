@@ -99,7 +99,7 @@ public class KubernetesManifestsTest {
   }
 
   /** What {@code kubectl kustomize} makes of the Kustomization in {@code dir}. */
-  private static List<JsonNode> rendered(Path dir) {
+  static List<JsonNode> rendered(Path dir) {
     try {
       Process kubectl =
           new ProcessBuilder("kubectl", "kustomize", dir.toString())
@@ -136,7 +136,7 @@ public class KubernetesManifestsTest {
     return filled;
   }
 
-  private static List<JsonNode> readAll(Path dir) {
+  static List<JsonNode> readAll(Path dir) {
     List<JsonNode> all = new ArrayList<>();
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
