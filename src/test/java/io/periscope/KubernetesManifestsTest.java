@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.pekko.remote.artery.tcp.ssl.RotatingKeysSSLEngineProvider;
@@ -98,8 +99,17 @@ public class KubernetesManifestsTest {
     return overlay.equals(CLUSTER);
   }
 
-  /** What {@code kubectl kustomize} makes of the Kustomization in {@code dir}. */
+  private static final Map<Path, List<JsonNode>> RENDERED = new ConcurrentHashMap<>();
+
+  /**
+   * What {@code kubectl kustomize} makes of the Kustomization in {@code dir}: rendered once per
+   * test JVM (each test of this class would otherwise render two), so shared: copy before changing.
+   */
   static List<JsonNode> rendered(Path dir) {
+    return RENDERED.computeIfAbsent(dir, KubernetesManifestsTest::render);
+  }
+
+  private static List<JsonNode> render(Path dir) {
     try {
       Process kubectl =
           new ProcessBuilder("kubectl", "kustomize", dir.toString())
@@ -110,7 +120,7 @@ public class KubernetesManifestsTest {
       List<JsonNode> all = new ArrayList<>();
       for (JsonNode doc : YAML.readValues(YAML.createParser(out), JsonNode.class).readAll())
         if (doc != null && !doc.isEmpty()) all.add(doc);
-      return all;
+      return List.copyOf(all);
     } catch (IOException e) {
       throw new AssertionError("cannot run kubectl kustomize: " + e.getMessage(), e);
     } catch (InterruptedException e) {
