@@ -6,6 +6,8 @@
 // where kubectl apply (strict field validation) refuses them. So each object is validated through proxies
 // that note the fields the validator looks up: a field of an object whose schema names its fields (the
 // validator looked some up) and that the validator never looked up is not in the schema.
+//
+// kubernetes-models 5 declares Node.js 22 or later; it runs on Node.js 20 as these machines have it (npm only warns).
 
 const PACKAGES = ['kubernetes-models', '@kubernetes-models/prometheus-operator', '@kubernetes-models/cert-manager'];
 
