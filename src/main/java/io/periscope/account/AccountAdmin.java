@@ -248,15 +248,12 @@ public final class AccountAdmin {
             accountRefs.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
             ids ->
-                AccountDataEraser.all(
-                        ids.ids().stream()
-                            .map(
-                                id ->
-                                    AccountDataEraser.ignoringRefusal(
-                                        asks.<WatchEntity.Command, Done>ask(
-                                            watches.watch(accountId, id),
-                                            r -> new WatchEntity.Delete(actor, r))))
-                            .toList())
+                AccountDataEraser.removeEach(
+                        ids.ids(),
+                        id ->
+                            asks.<WatchEntity.Command, Done>ask(
+                                watches.watch(accountId, id),
+                                r -> new WatchEntity.Delete(actor, r)))
                     .thenCompose(d -> removeTrustRules(accountId))
                     .thenCompose(d -> eraseData(accountId, ids.ids(), eraseHistory))
                     .thenCompose(
@@ -275,16 +272,12 @@ public final class AccountAdmin {
             trustRules.trustRules(accountId), TrustRulesEntity.GetRules::new)
         .thenCompose(
             rules ->
-                AccountDataEraser.all(
-                    rules.rules().stream()
-                        .map(TrustRule::pattern)
-                        .map(
-                            pattern ->
-                                AccountDataEraser.ignoringRefusal(
-                                    asks.<TrustRulesEntity.Command, Done>ask(
-                                        trustRules.trustRules(accountId),
-                                        reply -> new TrustRulesEntity.Remove(pattern, reply))))
-                        .toList()));
+                AccountDataEraser.removeEach(
+                    rules.rules().stream().map(TrustRule::pattern).toList(),
+                    pattern ->
+                        asks.<TrustRulesEntity.Command, Done>ask(
+                            trustRules.trustRules(accountId),
+                            reply -> new TrustRulesEntity.Remove(pattern, reply))));
   }
 
   /** What the other packages keep about the account, one eraser after the other. */

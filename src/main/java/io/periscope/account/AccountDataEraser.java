@@ -4,6 +4,7 @@ import io.periscope.entity.Failures;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import org.apache.pekko.Done;
 
 /**
@@ -20,11 +21,15 @@ public interface AccountDataEraser {
    */
   CompletionStage<Done> erase(String accountId, List<String> watchIds, boolean eraseHistory);
 
-  /** Done once every one is. */
-  static CompletionStage<Done> all(List<CompletionStage<Done>> stages) {
+  /**
+   * Removes each item at once; done once every removal is, a refusal (already gone) counting as
+   * done.
+   */
+  static <T> CompletionStage<Done> removeEach(
+      List<T> items, Function<T, CompletionStage<Done>> remove) {
     return CompletableFuture.allOf(
-            stages.stream()
-                .map(CompletionStage::toCompletableFuture)
+            items.stream()
+                .map(item -> ignoringRefusal(remove.apply(item)).toCompletableFuture())
                 .toArray(CompletableFuture[]::new))
         .thenApply(v -> Done.done());
   }

@@ -36,20 +36,17 @@ public final class ChannelsEraser implements AccountDataEraser {
             channelAddresses.channelAddresses(accountId), ChannelAddressesEntity.Get::new)
         .thenCompose(
             found ->
-                AccountDataEraser.all(
-                    found.addresses().stream()
-                        .map(
-                            a ->
-                                AccountDataEraser.ignoringRefusal(
-                                    asks.<ChannelAddressesEntity.Command, Done>ask(
-                                        channelAddresses.channelAddresses(accountId),
-                                        reply ->
-                                            new ChannelAddressesEntity.Remove(
-                                                a.address(),
-                                                clock.instant(),
-                                                ChannelAddressesEntity.Budgets.NONE,
-                                                reply))))
-                        .toList()))
+                AccountDataEraser.removeEach(
+                    found.addresses(),
+                    a ->
+                        asks.<ChannelAddressesEntity.Command, Done>ask(
+                            channelAddresses.channelAddresses(accountId),
+                            reply ->
+                                new ChannelAddressesEntity.Remove(
+                                    a.address(),
+                                    clock.instant(),
+                                    ChannelAddressesEntity.Budgets.NONE,
+                                    reply))))
         .thenCompose(d -> AccountDataEraser.ignoringRefusal(webhookSecrets.remove(accountId)));
   }
 }

@@ -23,14 +23,11 @@ public final class DevicesEraser implements AccountDataEraser {
             devices.devices(accountId), DevicesEntity.GetDevices::new)
         .thenCompose(
             found ->
-                AccountDataEraser.all(
-                    found.devices().stream()
-                        .map(
-                            d ->
-                                AccountDataEraser.ignoringRefusal(
-                                    asks.<DevicesEntity.Command, Done>ask(
-                                        devices.devices(accountId),
-                                        reply -> new DevicesEntity.Remove(d.id(), reply))))
-                        .toList()));
+                AccountDataEraser.removeEach(
+                    found.devices(),
+                    d ->
+                        asks.<DevicesEntity.Command, Done>ask(
+                            devices.devices(accountId),
+                            reply -> new DevicesEntity.Remove(d.id(), reply))));
   }
 }
