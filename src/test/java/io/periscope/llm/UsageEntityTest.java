@@ -17,6 +17,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -72,6 +73,43 @@ public class UsageEntityTest {
     assertEquals(
         List.of(DAY.toString(), DAY.plusDays(UsageEntity.KEPT_DAYS).toString()).subList(1, 2),
         List.copyOf(entity.getState().days().keySet()));
+  }
+
+  /**
+   * Calls recorded while the entity had not written the ones before are written together, one event
+   * per day and watch, and each is answered once written.
+   */
+  /** How long a busy machine may take to start the entity. */
+  private static final java.time.Duration PATIENCE = java.time.Duration.ofSeconds(30);
+
+  @Test
+  public void callsRecordedTogetherAreWrittenAsOneEventPerDayAndWatch() {
+    String account = "burst-" + UUID.randomUUID();
+    ActorRef<UsageEntity.Command> entity = testKit.spawn(UsageEntity.create(account));
+    TestProbe<StatusReply<Done>> done = testKit.createTestProbe();
+    for (int i = 0; i < 5; i++)
+      entity.tell(new UsageEntity.Record(DAY, "acme", PRICED, done.ref()));
+    entity.tell(new UsageEntity.Record(DAY, null, UNPRICED, done.ref()));
+    TestProbe<StatusReply<UsageEntity.Period>> read = testKit.createTestProbe();
+    entity.tell(new UsageEntity.Get(DAY, DAY, read.ref()));
+    assertEquals(
+        "the calls not written yet are read too",
+        List.of(
+            new UsageEntity.Spent(
+                DAY, "acme", new ModelUsage(5, 5000, 1000, 500, new BigDecimal("0.0055"))),
+            new UsageEntity.Spent(DAY, UsageEntity.NO_WATCH, UNPRICED)),
+        read.receiveMessage(PATIENCE).getValue().spent().stream()
+            .sorted(java.util.Comparator.comparing(UsageEntity.Spent::watchId).reversed())
+            .toList());
+    for (StatusReply<Done> reply : done.receiveSeveralMessages(6, PATIENCE))
+      assertEquals(Done.done(), reply.getValue());
+    assertEquals(
+        List.of(
+            new UsageEntity.Used(
+                DAY, "acme", new ModelUsage(5, 5000, 1000, 500, new BigDecimal("0.0055"))),
+            new UsageEntity.Used(DAY, null, UNPRICED)),
+        PersistenceTestKit.create(testKit.system())
+            .persistedInStorage(UsageEntity.TYPE_KEY.name() + "|" + account));
   }
 
   @Test
