@@ -138,7 +138,7 @@ public class UsageEntityTest {
       TestProbe<StatusReply<Done>> done = first.createTestProbe();
       entity.tell(new UsageEntity.Record(DAY, "acme", PRICED, done.ref()));
       entity.tell(new UsageEntity.Record(DAY, "acme", UNPRICED, done.ref()));
-      done.receiveSeveralMessages(2);
+      done.receiveSeveralMessages(2, PATIENCE);
     } finally {
       first.shutdownTestKit();
     }
@@ -147,7 +147,7 @@ public class UsageEntityTest {
       ActorRef<UsageEntity.Command> entity = second.spawn(UsageEntity.create(account));
       TestProbe<StatusReply<UsageEntity.Period>> read = second.createTestProbe();
       entity.tell(new UsageEntity.Get(DAY.minusDays(30), DAY, read.ref()));
-      List<UsageEntity.Spent> spent = read.receiveMessage().getValue().spent();
+      List<UsageEntity.Spent> spent = read.receiveMessage(PATIENCE).getValue().spent();
       assertEquals(
           List.of(new UsageEntity.Spent(DAY, "acme", new ModelUsage(2, 1300, 200, 160, null))),
           spent);
