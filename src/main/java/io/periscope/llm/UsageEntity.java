@@ -1,10 +1,12 @@
 package io.periscope.llm;
 
+import io.periscope.entity.GroupCommit;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,16 +14,19 @@ import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 
 /**
  * What one account's model calls took (entity id = account id), per UTC day and per watch: each
  * call's tokens and cost as it is answered, a run's and an assistance call's alike. Days older than
  * {@link #KEPT_DAYS} before the newest are forgotten, so the state stays bounded whatever the
- * account does.
+ * account does. The calls recorded at once are written by one persist ({@link GroupCommit}), one
+ * event per day and watch.
  */
 public final class UsageEntity
     extends JournaledEntity<UsageEntity.Command, UsageEntity.Event, UsageEntity.State> {
@@ -95,6 +100,9 @@ public final class UsageEntity
   public record Get(LocalDate from, LocalDate to, ActorRef<StatusReply<Period>> replyTo)
       implements Command {}
 
+  /** Writes the calls recorded since the last write (sent by the entity to itself). */
+  record WriteUsage() implements Command {}
+
   // ---- events
   // ------------------------------------------------------------------------------------
 
@@ -106,11 +114,47 @@ public final class UsageEntity
   // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String accountId) {
-    return new UsageEntity(accountId);
+    return Behaviors.setup(
+        context -> new UsageEntity(accountId, () -> context.getSelf().tell(new WriteUsage())));
   }
 
-  private UsageEntity(String entityId) {
+  private final GroupCommit<Record> recorded;
+
+  private UsageEntity(String entityId, Runnable writeSoon) {
     super(TYPE_KEY, entityId);
+    this.recorded = new GroupCommit<>(writeSoon);
+  }
+
+  /**
+   * The calls recorded since the last write, one event per day and watch in the order they first
+   * came: summed as the state sums them.
+   */
+  static List<Used> summed(List<Record> records) {
+    Map<List<Object>, Used> byDayAndWatch = new LinkedHashMap<>();
+    for (Record r : records) {
+      String watch = r.watchId() == null ? NO_WATCH : r.watchId();
+      byDayAndWatch.merge(
+          List.of(r.day(), watch),
+          new Used(r.day(), r.watchId(), r.usage()),
+          (a, b) -> new Used(a.day(), a.watchId(), a.usage().plus(b.usage())));
+    }
+    return List.copyOf(byDayAndWatch.values());
+  }
+
+  private ReplyEffect<Event, State> writeUsage() {
+    List<Record> records = recorded.take();
+    if (records.isEmpty()) return Effect().noReply();
+    return Effect()
+        .persist(List.<Event>copyOf(summed(records)))
+        .thenRun(s -> records.forEach(r -> r.replyTo().tell(StatusReply.success(Done.done()))))
+        .thenNoReply();
+  }
+
+  /** The state with the calls recorded but not written yet. */
+  private State withPending(State state) {
+    State all = state;
+    for (Used u : summed(recorded.pending())) all = all.with(u);
+    return all;
   }
 
   @Override
@@ -124,17 +168,19 @@ public final class UsageEntity
         .forAnyState()
         .onCommand(
             Record.class,
-            (state, cmd) ->
-                Effect()
-                    .persist(new Used(cmd.day(), cmd.watchId(), cmd.usage()))
-                    .thenReply(cmd.replyTo(), s -> StatusReply.success(Done.done())))
+            (state, cmd) -> {
+              recorded.add(cmd);
+              return Effect().noReply();
+            })
+        .onCommand(WriteUsage.class, (state, cmd) -> writeUsage())
         .onCommand(
             Get.class,
             (state, cmd) ->
                 Effect()
                     .reply(
                         cmd.replyTo(),
-                        StatusReply.success(new Period(state.between(cmd.from(), cmd.to())))))
+                        StatusReply.success(
+                            new Period(withPending(state).between(cmd.from(), cmd.to())))))
         .build();
   }
 

@@ -1,13 +1,16 @@
 package io.periscope.quota;
 
+import io.periscope.entity.GroupCommit;
 import io.periscope.entity.JournaledEntity;
 import io.periscope.entity.JsonSerializable;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
@@ -17,7 +20,7 @@ import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 /**
  * One account's quotas (entity id = account id): an administrator's overrides of the operator's
  * defaults, and the model calls of the current UTC day, counted one at a time so that a limit holds
- * across nodes.
+ * across nodes. The calls counted at once are written by one persist ({@link GroupCommit}).
  */
 public final class QuotaEntity
     extends JournaledEntity<QuotaEntity.Command, QuotaEntity.Event, QuotaEntity.State> {
@@ -78,6 +81,9 @@ public final class QuotaEntity
   public record TellBudgetSpent(YearMonth month, ActorRef<StatusReply<Boolean>> replyTo)
       implements Command {}
 
+  /** Writes the calls counted since the last write (sent by the entity to itself). */
+  record WriteCalls() implements Command {}
+
   // ---- events
   // ------------------------------------------------------------------------------------
 
@@ -93,11 +99,25 @@ public final class QuotaEntity
   // ---------------------------------------------------------------------------------
 
   public static Behavior<Command> create(String accountId) {
-    return new QuotaEntity(accountId);
+    return Behaviors.setup(
+        context -> new QuotaEntity(accountId, () -> context.getSelf().tell(new WriteCalls())));
   }
 
-  private QuotaEntity(String entityId) {
+  /** A call counted, not written yet: the calls of its day with it, its answer once written. */
+  private record Counted(LocalDate day, int callsThatDay, ActorRef<StatusReply<Integer>> replyTo) {}
+
+  private final GroupCommit<Counted> counted;
+
+  private QuotaEntity(String entityId, Runnable writeSoon) {
     super(TYPE_KEY, entityId);
+    this.counted = new GroupCommit<>(writeSoon);
+  }
+
+  /** The calls of {@code today}, those counted but not written yet included. */
+  private int callsOn(State state, LocalDate today) {
+    int pending = 0;
+    for (Counted c : counted.pending()) if (c.day().equals(today)) pending++;
+    return state.callsOn(today) + pending;
   }
 
   @Override
@@ -116,7 +136,7 @@ public final class QuotaEntity
                     .reply(
                         cmd.replyTo(),
                         StatusReply.success(
-                            new Usage(state.overrides(), state.callsOn(cmd.today())))))
+                            new Usage(state.overrides(), callsOn(state, cmd.today())))))
         .onCommand(
             SetOverrides.class,
             (state, cmd) ->
@@ -126,6 +146,7 @@ public final class QuotaEntity
                         cmd.replyTo(),
                         s -> StatusReply.success(new Usage(s.overrides(), s.callsOn(cmd.today())))))
         .onCommand(UseModelCall.class, this::onUseModelCall)
+        .onCommand(WriteCalls.class, (state, cmd) -> writeCalls())
         .onCommand(
             TellBudgetSpent.class,
             (state, cmd) ->
@@ -137,12 +158,23 @@ public final class QuotaEntity
         .build();
   }
 
+  /** Counted now (so the limit holds for the calls behind it), answered once written. */
   private ReplyEffect<Event, State> onUseModelCall(State state, UseModelCall cmd) {
-    if (cmd.limit() != null && state.callsOn(cmd.today()) >= cmd.limit())
+    int calls = callsOn(state, cmd.today());
+    if (cmd.limit() != null && calls >= cmd.limit())
       return Effect().reply(cmd.replyTo(), StatusReply.error(USED_UP));
+    counted.add(new Counted(cmd.today(), calls + 1, cmd.replyTo()));
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> writeCalls() {
+    List<Counted> calls = counted.take();
+    if (calls.isEmpty()) return Effect().noReply();
+    List<Event> used = calls.stream().<Event>map(c -> new ModelCallUsed(c.day())).toList();
     return Effect()
-        .persist(new ModelCallUsed(cmd.today()))
-        .thenReply(cmd.replyTo(), s -> StatusReply.success(s.modelCalls()));
+        .persist(used)
+        .thenRun(s -> calls.forEach(c -> c.replyTo().tell(StatusReply.success(c.callsThatDay()))))
+        .thenNoReply();
   }
 
   @Override

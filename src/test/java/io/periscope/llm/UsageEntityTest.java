@@ -17,6 +17,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -74,6 +75,58 @@ public class UsageEntityTest {
         List.copyOf(entity.getState().days().keySet()));
   }
 
+  /** How long a busy machine may take to start the entity. */
+  private static final java.time.Duration PATIENCE = java.time.Duration.ofSeconds(30);
+
+  /** Calls written together: one event per day and watch, summed as the state sums them. */
+  @Test
+  public void callsWrittenTogetherAreOneEventPerDayAndWatch() {
+    List<UsageEntity.Record> records = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) records.add(new UsageEntity.Record(DAY, "acme", PRICED, null));
+    records.add(new UsageEntity.Record(DAY, null, UNPRICED, null));
+    records.add(new UsageEntity.Record(DAY.minusDays(1), "acme", UNPRICED, null));
+    assertEquals(
+        List.of(
+            new UsageEntity.Used(DAY, "acme", sum(5, PRICED)),
+            new UsageEntity.Used(DAY, null, UNPRICED),
+            new UsageEntity.Used(DAY.minusDays(1), "acme", UNPRICED)),
+        UsageEntity.summed(records));
+  }
+
+  private static ModelUsage sum(int times, ModelUsage usage) {
+    ModelUsage total = ModelUsage.NONE;
+    for (int i = 0; i < times; i++) total = total.plus(usage);
+    return total;
+  }
+
+  /**
+   * Calls recorded while the entity writes others are written by its next write; each is answered
+   * once written, and one not written yet is read all the same.
+   */
+  @Test
+  public void callsRecordedAtOnceAreAnsweredOnceWrittenAndReadBeforeThat() {
+    String account = "burst-" + UUID.randomUUID();
+    ActorRef<UsageEntity.Command> entity = testKit.spawn(UsageEntity.create(account));
+    TestProbe<StatusReply<Done>> done = testKit.createTestProbe();
+    for (int i = 0; i < 5; i++)
+      entity.tell(new UsageEntity.Record(DAY, "acme", PRICED, done.ref()));
+    TestProbe<StatusReply<UsageEntity.Period>> read = testKit.createTestProbe();
+    entity.tell(new UsageEntity.Get(DAY, DAY, read.ref()));
+    assertEquals(
+        List.of(new UsageEntity.Spent(DAY, "acme", sum(5, PRICED))),
+        read.receiveMessage(PATIENCE).getValue().spent());
+    for (StatusReply<Done> reply : done.receiveSeveralMessages(5, PATIENCE))
+      assertEquals(Done.done(), reply.getValue());
+    List<Object> written =
+        PersistenceTestKit.create(testKit.system())
+            .persistedInStorage(UsageEntity.TYPE_KEY.name() + "|" + account);
+    assertEquals(
+        sum(5, PRICED),
+        written.stream()
+            .map(e -> ((UsageEntity.Used) e).usage())
+            .reduce(ModelUsage.NONE, ModelUsage::plus));
+  }
+
   @Test
   @Category(NeedsPostgres.class)
   public void whatOneNodeKeptTheNextReadsOnPostgres() throws Exception {
@@ -85,7 +138,7 @@ public class UsageEntityTest {
       TestProbe<StatusReply<Done>> done = first.createTestProbe();
       entity.tell(new UsageEntity.Record(DAY, "acme", PRICED, done.ref()));
       entity.tell(new UsageEntity.Record(DAY, "acme", UNPRICED, done.ref()));
-      done.receiveSeveralMessages(2);
+      done.receiveSeveralMessages(2, PATIENCE);
     } finally {
       first.shutdownTestKit();
     }
@@ -94,7 +147,7 @@ public class UsageEntityTest {
       ActorRef<UsageEntity.Command> entity = second.spawn(UsageEntity.create(account));
       TestProbe<StatusReply<UsageEntity.Period>> read = second.createTestProbe();
       entity.tell(new UsageEntity.Get(DAY.minusDays(30), DAY, read.ref()));
-      List<UsageEntity.Spent> spent = read.receiveMessage().getValue().spent();
+      List<UsageEntity.Spent> spent = read.receiveMessage(PATIENCE).getValue().spent();
       assertEquals(
           List.of(new UsageEntity.Spent(DAY, "acme", new ModelUsage(2, 1300, 200, 160, null))),
           spent);

@@ -6,9 +6,11 @@ import static org.junit.Assert.assertTrue;
 import io.periscope.testing.EntityTestKits;
 import java.time.LocalDate;
 import java.time.YearMonth;
+import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -62,6 +64,37 @@ public class QuotaEntityTest {
     assertEquals(
         "no limit: counted all the same", Integer.valueOf(2), use(TUESDAY, null).getValue());
     assertEquals(Integer.valueOf(3), use(TUESDAY, null).getValue());
+  }
+
+  /**
+   * Calls asked for at once are counted one by one against the limit (those not written yet
+   * included), each answered once written, and the count survives a restart.
+   */
+  @Test
+  public void callsAskedForAtOnceAreCountedInTurnAndWrittenTogether() {
+    java.time.Duration patience = java.time.Duration.ofSeconds(30);
+    String account = "burst-" + java.util.UUID.randomUUID();
+    var pid = QuotaEntity.TYPE_KEY.name() + "|" + account;
+    var quota = testKit.spawn(QuotaEntity.create(account));
+    var answers = testKit.<StatusReply<Integer>>createTestProbe();
+    for (int i = 0; i < 4; i++) quota.tell(new QuotaEntity.UseModelCall(MONDAY, 3, answers.ref()));
+    List<StatusReply<Integer>> replies = answers.receiveSeveralMessages(4, patience);
+    assertEquals(
+        List.of(QuotaEntity.USED_UP),
+        replies.stream().filter(StatusReply::isError).map(r -> r.getError().getMessage()).toList());
+    assertEquals(
+        List.of(1, 2, 3),
+        replies.stream()
+            .filter(StatusReply::isSuccess)
+            .map(StatusReply::getValue)
+            .sorted()
+            .toList());
+    assertEquals(3, PersistenceTestKit.create(testKit.system()).persistedInStorage(pid).size());
+    testKit.stop(quota);
+    var again = testKit.spawn(QuotaEntity.create(account));
+    var usage = testKit.<StatusReply<QuotaEntity.Usage>>createTestProbe();
+    again.tell(new QuotaEntity.Get(MONDAY, usage.ref()));
+    assertEquals(3, usage.receiveMessage(patience).getValue().modelCallsToday());
   }
 
   @Test
