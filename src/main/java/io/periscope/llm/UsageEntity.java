@@ -17,6 +17,7 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.pattern.StatusReply;
+import org.apache.pekko.persistence.typed.SnapshotAdapter;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
@@ -52,6 +53,10 @@ public final class UsageEntity
   /**
    * {@code days}: per UTC day ({@code yyyy-mm-dd}, so their order is the days'), per watch id
    * ({@link #NO_WATCH} for none), what the calls took.
+   *
+   * <p>Updated in place by each event, so a call costs what it changes rather than a copy of up to
+   * {@link #KEPT_DAYS} days of every watch; the state never leaves the entity (a read gets its own
+   * {@link Spent} list), and a snapshot is a copy taken when it is made ({@link #snapshotAdapter}).
    */
   public record State(TreeMap<String, Map<String, ModelUsage>> days) implements JsonSerializable {
     public State {
@@ -59,13 +64,18 @@ public final class UsageEntity
     }
 
     State with(Used e) {
-      TreeMap<String, Map<String, ModelUsage>> all = new TreeMap<>(days);
-      Map<String, ModelUsage> day = new HashMap<>(all.getOrDefault(e.day().toString(), Map.of()));
-      day.merge(e.watchId() == null ? NO_WATCH : e.watchId(), e.usage(), ModelUsage::plus);
-      all.put(e.day().toString(), day);
+      days.computeIfAbsent(e.day().toString(), day -> new HashMap<>())
+          .merge(e.watchId() == null ? NO_WATCH : e.watchId(), e.usage(), ModelUsage::plus);
       String oldest = e.day().minusDays(KEPT_DAYS - 1).toString();
-      all.headMap(oldest).clear();
-      return new State(all);
+      days.headMap(oldest).clear();
+      return this;
+    }
+
+    /** A copy that no later event changes. */
+    State copy() {
+      TreeMap<String, Map<String, ModelUsage>> copy = new TreeMap<>();
+      days.forEach((day, watches) -> copy.put(day, new HashMap<>(watches)));
+      return new State(copy);
     }
 
     List<Spent> between(LocalDate from, LocalDate to) {
@@ -160,6 +170,22 @@ public final class UsageEntity
   @Override
   public State emptyState() {
     return new State(new TreeMap<>());
+  }
+
+  /** The snapshot store serializes a snapshot after the entity has moved on: it gets a copy. */
+  @Override
+  public SnapshotAdapter<State> snapshotAdapter() {
+    return new SnapshotAdapter<>() {
+      @Override
+      public Object toJournal(State state) {
+        return state.copy();
+      }
+
+      @Override
+      public State fromJournal(Object from) {
+        return (State) from;
+      }
+    };
   }
 
   @Override

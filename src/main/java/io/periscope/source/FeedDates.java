@@ -38,6 +38,8 @@ public final class FeedDates {
               + "(?:[\\s,]+(\\d{1,2}):(\\d{2})(?::(\\d{2}))?\\s*([AaPp][Mm])?)?"
               + "\\s*(?:([+-]\\d{2}:?\\d{2})|([A-Za-z]{1,5}))?");
 
+  private static final Pattern SPACES = Pattern.compile("\\s+");
+
   private static final Pattern SLASHED_DAY = Pattern.compile("(\\d{4})/(\\d{1,2})/(\\d{1,2})");
 
   private static final Map<String, Integer> MONTHS =
@@ -102,7 +104,7 @@ public final class FeedDates {
   /** The instant {@code text} names, or empty when it is no date this reads. */
   public static Optional<Instant> parse(String text) {
     if (text == null) return Optional.empty();
-    String t = text.strip().replaceAll("\\s+", " ");
+    String t = SPACES.matcher(text.strip()).replaceAll(" ");
     if (t.isEmpty()) return Optional.empty();
     Matcher slashed = SLASHED_DAY.matcher(t);
     if (slashed.lookingAt()) { // 2020/1/10 14:33:00, as ISO

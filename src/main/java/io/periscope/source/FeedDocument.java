@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jdom2.Attribute;
 import org.jdom2.CDATA;
 import org.jdom2.Document;
@@ -84,6 +85,23 @@ record FeedDocument(Document document, Element container, List<Element> entries)
     }
   }
 
+  /**
+   * The elements Rome's parsers read as dates: RSS's, Dublin Core's, Atom 1.0's and 0.3's, and the
+   * syndication module's base.
+   */
+  private static final Set<String> ROME_DATES =
+      Set.of(
+          "pubDate",
+          "lastBuildDate",
+          "expirationDate",
+          "date",
+          "published",
+          "updated",
+          "issued",
+          "modified",
+          "created",
+          "updateBase");
+
   private static final String UNDECLARED = "urn:periscope:undeclared-prefix:";
 
   /** The document Rome reads for the feed element {@code root}, fetched from {@code feedUrl}. */
@@ -154,6 +172,20 @@ record FeedDocument(Document document, Element container, List<Element> entries)
       if (c.getName().equals("channel")) c.removeContent();
       else c.detach();
     }
+  }
+
+  /**
+   * Takes out the dates of the feed itself (Periscope reads entries only), from an RDF feed's
+   * {@code channel} too, so Rome does not parse them.
+   */
+  void dropFeedDates() {
+    dropDates(container);
+    for (Element c : container.getChildren()) if (c.getName().equals("channel")) dropDates(c);
+  }
+
+  /** Takes out the child elements of {@code e} that Rome would parse as dates. */
+  static void dropDates(Element e) {
+    e.getChildren().removeIf(c -> ROME_DATES.contains(c.getName()));
   }
 
   /**

@@ -22,9 +22,11 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -77,6 +79,7 @@ public final class FeedReader {
   private static final Pattern CONTROL =
       Pattern.compile("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF]");
   private static final Pattern MARKUP = Pattern.compile("<[A-Za-z/!]|&[#A-Za-z]");
+  private static final Pattern SPACES = Pattern.compile("\\s+");
   private static final Pattern ABSOLUTE = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
   private static final Set<String> ROOTS = Set.of("rss", "rdf", "feed", "channel");
   private static final List<String> RSS_DATES =
@@ -111,8 +114,9 @@ public final class FeedReader {
     if (parse.cut()) recoveries.add("cut");
     else if (!closes(clean, root)) recoveries.add("unclosed");
     FeedDocument feed = FeedDocument.of(root, baseUrl, maxEntries);
+    Map<org.jdom2.Element, Instant> dates = readDates(feed);
     try {
-      return new Read(map(feed, feed.entries(), baseUrl), recoveries);
+      return new Read(map(feed, feed.entries(), dates, baseUrl), recoveries);
     } catch (FeedException | RuntimeException whole) {
       // Rome gives up on a document for one element it cannot convert: the feed's own elements
       // are dropped and each entry is mapped on its own, so a fault loses its entry, not the feed.
@@ -122,7 +126,7 @@ public final class FeedReader {
       for (org.jdom2.Element e : feed.entries()) {
         feed.container().addContent(e);
         try {
-          entries.addAll(map(feed, List.of(e), baseUrl));
+          entries.addAll(map(feed, List.of(e), dates, baseUrl));
         } catch (FeedException | RuntimeException unmappable) {
           // this entry is the fault
         }
@@ -136,20 +140,46 @@ public final class FeedReader {
     }
   }
 
-  /** Rome's mapping of the feed document, whose entry elements are now {@code elements}. */
+  /**
+   * The dates {@link FeedDates} reads of the entries, by entry element. Rome's date of an entry
+   * counts only where this reads none, and Rome's parser (a {@code SimpleDateFormat} built for each
+   * of a dozen patterns it tries, per date) was most of a small feed's reading: the date elements
+   * of the entries read here, and the feed's own (never read), are taken out before Rome maps.
+   */
+  private static Map<org.jdom2.Element, Instant> readDates(FeedDocument feed) {
+    Map<org.jdom2.Element, Instant> dates = new IdentityHashMap<>();
+    for (org.jdom2.Element e : feed.entries()) {
+      Instant at = date(e, e.getName().equals("entry") ? ATOM_DATES : RSS_DATES);
+      if (at == null) continue;
+      dates.put(e, at);
+      FeedDocument.dropDates(e);
+    }
+    feed.dropFeedDates();
+    return dates;
+  }
+
+  /**
+   * Rome's mapping of the feed document, whose entry elements are now {@code elements}; {@code
+   * dates} are those {@link FeedDates} read.
+   */
   private static List<Entry> map(
-      FeedDocument feed, List<org.jdom2.Element> elements, String baseUrl) throws FeedException {
+      FeedDocument feed,
+      List<org.jdom2.Element> elements,
+      Map<org.jdom2.Element, Instant> dates,
+      String baseUrl)
+      throws FeedException {
     WireFeed wire = new WireFeedInput(false, Locale.ROOT).build(feed.document());
     List<Entry> entries = new ArrayList<>();
     if (wire instanceof Channel channel) {
       List<Item> items = channel.getItems();
       for (int i = 0; i < items.size() && i < elements.size(); i++) {
-        entries.add(rssItem(items.get(i), elements.get(i), baseUrl));
+        entries.add(rssItem(items.get(i), elements.get(i), dates.get(elements.get(i)), baseUrl));
       }
     } else if (wire instanceof Feed atom) {
       List<com.rometools.rome.feed.atom.Entry> atomEntries = atom.getEntries();
       for (int i = 0; i < atomEntries.size() && i < elements.size(); i++) {
-        entries.add(atomEntry(atomEntries.get(i), elements.get(i), baseUrl));
+        entries.add(
+            atomEntry(atomEntries.get(i), elements.get(i), dates.get(elements.get(i)), baseUrl));
       }
     }
     return entries;
@@ -174,8 +204,11 @@ public final class FeedReader {
     return type.contains("json") && !start.startsWith("<");
   }
 
-  /** Rome's RSS item as an entry; what Rome leaves out is looked for in the item's element. */
-  private static Entry rssItem(Item item, org.jdom2.Element e, String feedUrl) {
+  /**
+   * Rome's RSS item as an entry; what Rome leaves out is looked for in the item's element. {@code
+   * published}: the date {@link FeedDates} read, else null (Rome's then).
+   */
+  private static Entry rssItem(Item item, org.jdom2.Element e, Instant published, String feedUrl) {
     String base = base(e, feedUrl);
     String link = blankToNull(item.getLink());
     if (link == null) link = alternate(e);
@@ -190,7 +223,6 @@ public final class FeedReader {
     String summary = item.getDescription() == null ? null : html(item.getDescription().getValue());
     if (summary == null && item.getContent() != null) summary = html(item.getContent().getValue());
     if (summary == null) summary = html(childText(e, "summary"));
-    Instant published = date(e, RSS_DATES);
     if (published == null) published = instant(item.getPubDate());
     if (published == null) published = dcDate(item.getModule(DCModule.URI));
     return new Entry(
@@ -202,14 +234,19 @@ public final class FeedReader {
         List.copyOf(enclosures));
   }
 
-  /** Rome's Atom entry as an entry; its links resolved against the entry's xml:base. */
+  /**
+   * Rome's Atom entry as an entry; its links resolved against the entry's xml:base. {@code
+   * published}: the date {@link FeedDates} read, else null (Rome's then).
+   */
   private static Entry atomEntry(
-      com.rometools.rome.feed.atom.Entry entry, org.jdom2.Element e, String feedUrl) {
+      com.rometools.rome.feed.atom.Entry entry,
+      org.jdom2.Element e,
+      Instant published,
+      String feedUrl) {
     String summary = atomText(entry.getSummary());
     if (summary == null && !entry.getContents().isEmpty()) {
       summary = atomText(entry.getContents().get(0));
     }
-    Instant published = date(e, ATOM_DATES);
     if (published == null) published = instant(entry.getPublished());
     if (published == null) published = instant(entry.getIssued());
     if (published == null) published = instant(entry.getCreated());
@@ -392,7 +429,7 @@ public final class FeedReader {
 
   private static String normalized(String text) {
     if (text == null) return null;
-    String t = CONTROL.matcher(text).replaceAll("").replaceAll("\\s+", " ").strip();
+    String t = SPACES.matcher(CONTROL.matcher(text).replaceAll("")).replaceAll(" ").strip();
     return t.isEmpty() ? null : t;
   }
 

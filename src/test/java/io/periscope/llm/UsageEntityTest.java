@@ -128,6 +128,38 @@ public class UsageEntityTest {
   }
 
   @Test
+  public void aSnapshotIsACopyLaterCallsLeaveAsTakenAndRecoveryReadsTheSame() {
+    var entity =
+        EventSourcedBehaviorTestKit
+            .<UsageEntity.Command, UsageEntity.Event, UsageEntity.State>create(
+                testKit.system(),
+                UsageEntity.create("bob"),
+                EventSourcedBehaviorTestKit.enabledSerializationSettings()
+                    .withVerifyEquality(true));
+    // past a snapshot (every Snapshots.EVERY events), over several days and watches
+    for (int i = 0; i < 250; i++) {
+      int call = i;
+      entity.<StatusReply<Done>>runCommand(
+          r -> new UsageEntity.Record(DAY.plusDays(call % 3), "w" + call % 7, PRICED, r));
+    }
+    UsageEntity.State state = entity.getState();
+    var adapter = ((UsageEntity) UsageEntity.create("bob")).snapshotAdapter();
+    UsageEntity.State snapshot = (UsageEntity.State) adapter.toJournal(state);
+    assertEquals(state, snapshot);
+    entity.<StatusReply<Done>>runCommand(r -> new UsageEntity.Record(DAY, "w0", PRICED, r));
+    entity.<StatusReply<Done>>runCommand(r -> new UsageEntity.Record(DAY, "new", PRICED, r));
+    assertEquals(7, snapshot.days().get(DAY.toString()).size());
+    assertEquals(8, entity.getState().days().get(DAY.toString()).size());
+
+    UsageEntity.State before = entity.getState().copy();
+    entity.restart();
+    assertEquals(before, entity.getState());
+    assertEquals(
+        new ModelUsage(13, 13_000, 2_600, 1_300, new BigDecimal("0.0143")),
+        entity.getState().days().get(DAY.toString()).get("w0"));
+  }
+
+  @Test
   @Category(NeedsPostgres.class)
   public void whatOneNodeKeptTheNextReadsOnPostgres() throws Exception {
     String account = "usage-" + UUID.randomUUID();
