@@ -69,7 +69,8 @@ public final class Serve {
     Tokens tokens =
         Tokens.ofDataDir(
             settings.jwtSecret(), settings.dataDir(), settings.tokenTtl(), Clock.systemUTC());
-    ActorSystem<Void> system = Node.startClusterNode(config, JOIN_PATIENCE);
+    ActorSystem<Void> system = Node.startClusterNode(joining(config, journalLock), JOIN_PATIENCE);
+    if (journalLock != null) journalLock.holdAsMember();
     Periscope app = new Periscope(system, config, new ShardedEntities(system), tokens);
     seedKeyPools(app);
     app.startSchedules(system, config);
@@ -134,6 +135,21 @@ public final class Serve {
           Failures.unwrap(e).getClass().getSimpleName());
     }
     system.getWhenTerminated().toCompletableFuture().join();
+  }
+
+  /**
+   * How this node joins. Pekko's first seed node forms a new cluster when no other seed node
+   * answers it within seed-node-timeout, which a slow or paused peer can make it do while a cluster
+   * runs (and bootstrap's lowest address can, when its contact points do not report theirs). A
+   * second cluster on the same journal hosts a second copy of every entity: two writers per
+   * persistence id, each reading its own state. So while other members hold the journal's member
+   * lock, this node joins them, waiting however long they take, and forms no cluster of its own.
+   */
+  private static Config joining(Config config, DatabaseWriterLock journalLock) throws Exception {
+    if (journalLock == null || !Node.mayFormCluster(config) || !journalLock.otherMembersAlive())
+      return config;
+    log.info("event=joining-running-cluster reason=\"other members hold the journal\"");
+    return Node.joiningOthersOnly(config);
   }
 
   /**

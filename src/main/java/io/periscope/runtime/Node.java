@@ -7,11 +7,14 @@ import io.periscope.config.Profiles;
 import io.periscope.config.Settings;
 import io.periscope.persistence.JournalSchema;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -35,6 +38,50 @@ public final class Node {
   public static boolean joinsOthers(Config config) {
     return !config.getList("pekko.cluster.seed-nodes").isEmpty()
         || config.getBoolean("periscope.cluster.bootstrap");
+  }
+
+  /**
+   * Whether this node may form a new cluster by itself: Pekko's first seed node (its own address
+   * heads the seed nodes) joins itself when no other seed node answers within {@code
+   * seed-node-timeout}; under cluster bootstrap, the node of the lowest address forms one when no
+   * contact point reports a cluster.
+   */
+  public static boolean mayFormCluster(Config config) {
+    if (config.getBoolean("periscope.cluster.bootstrap")) return true;
+    List<String> seeds = config.getStringList("pekko.cluster.seed-nodes");
+    return !seeds.isEmpty() && AddressFromURIString.parse(seeds.get(0)).equals(self(config));
+  }
+
+  /**
+   * The configuration of a node that joins the running cluster and never forms one of its own,
+   * however long its peers take to answer: without itself among the seed nodes (refused when no
+   * other is listed), or with bootstrap's new-cluster formation off.
+   */
+  public static Config joiningOthersOnly(Config config) {
+    if (config.getBoolean("periscope.cluster.bootstrap")) {
+      return ConfigFactory.parseMap(
+              Map.of("pekko.management.cluster.bootstrap.new-cluster-enabled", false))
+          .withFallback(config);
+    }
+    Address self = self(config);
+    List<String> others =
+        config.getStringList("pekko.cluster.seed-nodes").stream()
+            .filter(seed -> !AddressFromURIString.parse(seed).equals(self))
+            .toList();
+    if (others.isEmpty()) {
+      throw new IllegalStateException(
+          "a cluster runs on this journal, and no seed node but this one is listed to join it by"
+              + " (SEED_NODES)");
+    }
+    return ConfigFactory.parseMap(Map.of("pekko.cluster.seed-nodes", others)).withFallback(config);
+  }
+
+  private static Address self(Config config) {
+    return new Address(
+        "pekko",
+        Profiles.SYSTEM_NAME,
+        config.getString("pekko.remote.artery.canonical.hostname"),
+        config.getInt("pekko.remote.artery.canonical.port"));
   }
 
   /**

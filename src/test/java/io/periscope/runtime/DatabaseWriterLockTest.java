@@ -48,6 +48,31 @@ public class DatabaseWriterLockTest {
     }
   }
 
+  @Test
+  public void aNodeSeesTheMembersOfTheClusterOnItsJournalButNotItself() throws Exception {
+    try (ScratchDatabase database = ScratchDatabase.create("member_lock");
+        ScratchDatabase other = ScratchDatabase.create("member_lock_other");
+        DatabaseWriterLock starting =
+            DatabaseWriterLock.holdShared(database.url(), database.user(), "")) {
+      try (DatabaseWriterLock elsewhere =
+          DatabaseWriterLock.holdShared(other.url(), other.user(), "")) {
+        elsewhere.holdAsMember();
+        assertFalse("a member on another database", starting.otherMembersAlive());
+      }
+      try (DatabaseWriterLock member =
+          DatabaseWriterLock.holdShared(database.url(), database.user(), "")) {
+        assertFalse("a node not yet Up is no member", starting.otherMembersAlive());
+        member.holdAsMember();
+        assertTrue("a member of the cluster", starting.otherMembersAlive());
+        assertFalse("itself", member.otherMembersAlive());
+      }
+      // The database ends a closed session's backend, and its locks, a moment later.
+      Instant deadline = Instant.now().plusSeconds(10);
+      while (starting.otherMembersAlive() && Instant.now().isBefore(deadline)) Thread.sleep(50);
+      assertFalse("a member that exited", starting.otherMembersAlive());
+    }
+  }
+
   /** The backend holding Periscope's advisory lock in this database, 0 when none does. */
   private static int holder(Connection c) throws Exception {
     try (PreparedStatement s =

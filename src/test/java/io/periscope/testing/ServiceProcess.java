@@ -166,6 +166,25 @@ public final class ServiceProcess implements AutoCloseable {
       throw new AssertionError("the killed service did not die");
   }
 
+  /**
+   * SIGSTOP: the process stays, answers nothing (remoting, HTTP, its database sessions) until
+   * {@link #resume}, as a node starved of CPU or frozen by a long pause.
+   */
+  public void pause() throws Exception {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause}. */
+  public void resume() throws Exception {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0)
+      throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
+  }
+
   /** SIGTERM, then waits for the exit. */
   public int stop() throws InterruptedException {
     process.destroy();

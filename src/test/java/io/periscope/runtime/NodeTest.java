@@ -1,0 +1,62 @@
+package io.periscope.runtime;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.util.List;
+import java.util.Map;
+import org.junit.Test;
+
+/** Which node may form a cluster, and how one joins the running cluster instead. */
+public class NodeTest {
+  private static Config node(int port, boolean bootstrap, String... seeds) {
+    return ConfigFactory.parseMap(
+        Map.of(
+            "pekko.remote.artery.canonical.hostname",
+            "127.0.0.1",
+            "pekko.remote.artery.canonical.port",
+            port,
+            "pekko.cluster.seed-nodes",
+            List.of(seeds),
+            "periscope.cluster.bootstrap",
+            bootstrap,
+            "pekko.management.cluster.bootstrap.new-cluster-enabled",
+            true));
+  }
+
+  private static final String FIRST = "pekko://periscope@127.0.0.1:17355";
+  private static final String SECOND = "pekko://periscope@127.0.0.1:17356";
+
+  @Test
+  public void theFirstSeedNodeJoinsTheOthersWithoutItself() {
+    Config first = node(17355, false, FIRST, SECOND);
+    assertTrue(Node.mayFormCluster(first));
+    assertFalse("the second seed node", Node.mayFormCluster(node(17356, false, FIRST, SECOND)));
+    assertFalse("no seed nodes: it joins itself alone", Node.mayFormCluster(node(17355, false)));
+    Config joining = Node.joiningOthersOnly(first);
+    assertEquals(List.of(SECOND), joining.getStringList("pekko.cluster.seed-nodes"));
+    assertFalse(Node.mayFormCluster(joining));
+    assertTrue("it still joins others", Node.joinsOthers(joining));
+  }
+
+  @Test
+  public void aSoleSeedNodeHasNoOneToJoinWhileAClusterRuns() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class, () -> Node.joiningOthersOnly(node(17355, false, FIRST)));
+    assertTrue(e.getMessage(), e.getMessage().contains("SEED_NODES"));
+  }
+
+  @Test
+  public void underBootstrapANodeJoinsWithoutFormingACluster() {
+    Config bootstrapped = node(17355, true);
+    assertTrue(Node.mayFormCluster(bootstrapped));
+    assertFalse(
+        Node.joiningOthersOnly(bootstrapped)
+            .getBoolean("pekko.management.cluster.bootstrap.new-cluster-enabled"));
+  }
+}
