@@ -459,13 +459,34 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<Reply> create(Principal caller, JsonNode body) {
-    SealedChannels.Opened opened = sealed.open(body, List.of());
-    Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
+    Validated sent = validated(body, null, caller.accountId(), List.of());
+    Watch watch = sent.watch();
     return watches
-        .create(caller.role(), watch, opened.store(watch), Actor.owner(caller.accountId()), null)
+        .create(caller.role(), watch, sent.stored(), Actor.owner(caller.accountId()), null)
         .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
         .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()))
         .thenCombine(savedWarnings(watch), SourceWarnings::adding);
+  }
+
+  /**
+   * A sent watch body, its masked channels opened against the {@code stored} ones, validated as the
+   * watch {@code id} of {@code owner} (null: a new watch).
+   */
+  private record Validated(Watch watch, SealedChannels.Opened opened) {
+    /** The watch as it is stored: its channels sealed (only a save needs them sealed). */
+    Watch stored() {
+      return opened.store(watch);
+    }
+  }
+
+  /**
+   * The one way create, replace and check read a body, so that they refuse alike: a 400 ({@link
+   * io.periscope.json.ValidationException}) with every issue, a masked channel the watch does not
+   * have among them.
+   */
+  private Validated validated(JsonNode body, String id, String owner, List<String> stored) {
+    SealedChannels.Opened opened = sealed.open(body, stored);
+    return new Validated(WatchValidator.validate(opened.body(), id, owner, scheduleZone), opened);
   }
 
   /**
@@ -520,8 +541,7 @@ public final class WatchRoutes implements Routes {
    */
   private CompletionStage<Reply> checked(
       String owner, String id, JsonNode body, List<String> stored) {
-    SealedChannels.Opened opened = sealed.open(body, stored);
-    Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
+    Watch watch = validated(body, id, owner, stored).watch();
     return capabilities
         .of(owner, watch.sources(), watch.channels())
         .thenApply(found -> ok(new Warnings(found)));
@@ -540,11 +560,10 @@ public final class WatchRoutes implements Routes {
         .find(owner, id)
         .thenCompose(
             stored -> {
-              SealedChannels.Opened opened =
-                  sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
-              Watch watch = WatchValidator.validate(opened.body(), id, owner, scheduleZone);
+              Validated sent =
+                  validated(body, id, owner, stored.map(Watch::channels).orElse(List.of()));
               return watches
-                  .replace(role, watch, opened.store(watch), Actor.owner(owner), null)
+                  .replace(role, sent.watch(), sent.stored(), Actor.owner(owner), null)
                   .thenCompose(
                       saved ->
                           warnings
