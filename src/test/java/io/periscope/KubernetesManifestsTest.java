@@ -16,6 +16,7 @@ import io.periscope.config.SecretFiles;
 import io.periscope.config.Settings;
 import io.periscope.http.ClientAddresses;
 import io.periscope.runtime.Node;
+import io.periscope.testing.MonitoringManifests;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -49,8 +50,8 @@ import org.junit.runners.Parameterized.Parameters;
 public class KubernetesManifestsTest {
   private static final Path K8S = Path.of("k8s");
   private static final String CLUSTER = "cluster";
-  private static final Path RULES = K8S.resolve("monitoring/prometheus-rules.yaml");
-  private static final Path DASHBOARD = K8S.resolve("monitoring/grafana-dashboard.json");
+  private static final Path RULES = MonitoringManifests.RULES;
+  private static final Path DASHBOARD = MonitoringManifests.DASHBOARD;
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   /** What the downward API's status.podIP stands for here. */
@@ -1053,7 +1054,8 @@ public class KubernetesManifestsTest {
       }
     }
     assertTrue(
-        "the dashboard shows the versions running", metricsRead().contains("periscope_build_info"));
+        "the dashboard shows the versions running",
+        MonitoringManifests.metricsRead().contains("periscope_build_info"));
   }
 
   @Test
@@ -1071,28 +1073,5 @@ public class KubernetesManifestsTest {
       }
     }
     assertTrue(queries > 20);
-  }
-
-  /**
-   * The metric names the alert rules and the dashboard read: {@code DomainMetricsTest} checks that
-   * each one is in a real scrape after runs.
-   */
-  public static Set<String> metricsRead() throws IOException {
-    StringBuilder expressions = new StringBuilder();
-    for (JsonNode doc :
-        YAML.readValues(YAML.createParser(RULES.toFile()), JsonNode.class).readAll()) {
-      for (JsonNode group : doc.at("/spec/groups"))
-        for (JsonNode rule : group.path("rules"))
-          expressions.append(rule.path("expr").asText()).append('\n');
-    }
-    for (JsonNode panel : new ObjectMapper().readTree(DASHBOARD.toFile()).path("panels"))
-      for (JsonNode target : panel.path("targets"))
-        expressions.append(target.path("expr").asText()).append('\n');
-    Set<String> names = new java.util.TreeSet<>();
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("\\b((?:periscope|http_server|jvm|process)_[a-z0-9_]+)")
-            .matcher(expressions);
-    while (m.find()) names.add(m.group(1));
-    return names;
   }
 }
