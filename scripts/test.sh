@@ -72,6 +72,26 @@ fi
 command -v kubectl >/dev/null ||
   fail "the manifests' tests need a current kubectl on PATH (Debian's 1.20 is too old for kubectl kustomize): https://kubernetes.io/docs/tasks/tools/"
 
+# The manifests' schemas (KubernetesSchemasTest): the kubernetes-models packages that
+# src/test/k8s-schemas/package-lock.json pins, installed beside it by npm (node_modules is not committed), again
+# only when the lock file changed. Node.js and npm from the distribution's packages where this user can.
+schemas=src/test/k8s-schemas
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test.sh: installing the distribution's nodejs and npm for the manifests' schemas" >&2
+    apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm >&2 ||
+      fail "apt-get could not install nodejs and npm: install them"
+  fi
+  command -v node >/dev/null && command -v npm >/dev/null ||
+    fail "the manifests' schema test needs Node.js and npm: apt-get install nodejs npm"
+fi
+if ! cmp -s "$schemas/package-lock.json" "$schemas/node_modules/.installed-lock.json"; then
+  echo "test.sh: installing the Kubernetes schemas of $schemas/package-lock.json with npm ci" >&2
+  npm ci --prefix "$schemas" --no-audit --no-fund --loglevel=error >&2 ||
+    fail "npm ci could not install the Kubernetes schemas of $schemas/package-lock.json"
+  cp "$schemas/package-lock.json" "$schemas/node_modules/.installed-lock.json"
+fi
+
 # The backup drill (BackupRestoreTest) runs pg_dump and pg_restore, of the test server's major version or newer
 # (the embedded fallback server is PostgreSQL 15, the client Debian 12 packages); the image's health check
 # (DockerfileTest) runs curl. Installed from the distribution's packages where this user can, as Chromium is.
@@ -89,7 +109,7 @@ if ! command -v pg_dump >/dev/null || ! command -v pg_restore >/dev/null || ! co
 fi
 
 if [ "${1:-}" = --check ]; then
-  echo "test.sh: ready: Chromium $chromium, chromedriver $chromedriver, $(command -v promtool), $(command -v kubectl); the tests find or start PostgreSQL"
+  echo "test.sh: ready: Chromium $chromium, chromedriver $chromedriver, $(command -v promtool), $(command -v kubectl), the Kubernetes schemas in $schemas; the tests find or start PostgreSQL"
   exit 0
 fi
 

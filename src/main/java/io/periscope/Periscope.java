@@ -246,7 +246,7 @@ public final class Periscope {
             entities::watch,
             asks,
             usage::month,
-            Clock.systemUTC());
+            metrics.registry());
     this.runs =
         new OnDemandRuns(
             entities::watch, entities::account, entities::runAll, asks, quotas::checkBudgets);

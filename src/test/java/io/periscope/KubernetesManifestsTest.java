@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.pekko.remote.artery.tcp.ssl.RotatingKeysSSLEngineProvider;
@@ -99,8 +100,17 @@ public class KubernetesManifestsTest {
     return overlay.equals(CLUSTER);
   }
 
-  /** What {@code kubectl kustomize} makes of the Kustomization in {@code dir}. */
-  private static List<JsonNode> rendered(Path dir) {
+  private static final Map<Path, List<JsonNode>> RENDERED = new ConcurrentHashMap<>();
+
+  /**
+   * What {@code kubectl kustomize} makes of the Kustomization in {@code dir}: rendered once per
+   * test JVM (each test of this class would otherwise render two), so shared: copy before changing.
+   */
+  static List<JsonNode> rendered(Path dir) {
+    return RENDERED.computeIfAbsent(dir, KubernetesManifestsTest::render);
+  }
+
+  private static List<JsonNode> render(Path dir) {
     try {
       Process kubectl =
           new ProcessBuilder("kubectl", "kustomize", dir.toString())
@@ -111,7 +121,7 @@ public class KubernetesManifestsTest {
       List<JsonNode> all = new ArrayList<>();
       for (JsonNode doc : YAML.readValues(YAML.createParser(out), JsonNode.class).readAll())
         if (doc != null && !doc.isEmpty()) all.add(doc);
-      return all;
+      return List.copyOf(all);
     } catch (IOException e) {
       throw new AssertionError("cannot run kubectl kustomize: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -137,7 +147,7 @@ public class KubernetesManifestsTest {
     return filled;
   }
 
-  private static List<JsonNode> readAll(Path dir) {
+  static List<JsonNode> readAll(Path dir) {
     List<JsonNode> all = new ArrayList<>();
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
@@ -975,24 +985,89 @@ public class KubernetesManifestsTest {
                 "PeriscopeTargetDown",
                 "PeriscopeClusterBelowSize",
                 "PeriscopeSchedulerStalled",
-                "PeriscopeDeliveriesFailing")));
+                "PeriscopeDeliveriesFailing",
+                "PeriscopeModelBudgetExhausted")));
   }
 
   /** Prometheus's own checker accepts the rules (the PrometheusRule's spec, a rules file). */
   @Test
   public void promtoolAcceptsTheRules() throws Exception {
-    Path file = Files.createTempFile("periscope-rules", ".yml");
+    String out = promtool(null, "check", "rules", "rules.yml");
+    assertTrue(out, out.contains("SUCCESS"));
+  }
+
+  /**
+   * The budget rule in promtool's unit test, on a made-up counter: silent before an account spends
+   * a budget, firing with that budget's label for the hour after, silent again past it (an account
+   * is counted once a month, so the counter does not move again).
+   */
+  @Test
+  public void theBudgetRuleFiresForTheHourAfterABudgetIsSpent() throws Exception {
+    assumeTrue("the rules are the same in both overlays", cluster());
+    String alert = "PeriscopeModelBudgetExhausted";
+    JsonNode rule = null;
+    for (JsonNode group : only("PrometheusRule", "periscope").at("/spec/groups"))
+      for (JsonNode r : group.path("rules")) if (r.path("alert").asText().equals(alert)) rule = r;
+    Map<String, String> annotations = new TreeMap<>();
+    strings(rule.path("annotations"))
+        .forEach((k, v) -> annotations.put(k, v.replace("{{ $labels.budget }}", "tokens")));
+    String series = "periscope_model_budgets_spent_total{job=\"periscope-metrics\",budget=";
+    Map<String, Object> firing =
+        Map.of(
+            "exp_labels",
+            Map.of("severity", "warning", "budget", "tokens"),
+            "exp_annotations",
+            annotations);
+    Map<String, Object> test =
+        Map.of(
+            "rule_files",
+            List.of("rules.yml"),
+            "evaluation_interval",
+            "1m",
+            "tests",
+            List.of(
+                Map.of(
+                    "interval",
+                    "1m",
+                    // an account spends its token budget 30 minutes in; no cost budget is spent
+                    "input_series",
+                    List.of(
+                        Map.of("series", series + "\"tokens\"}", "values", "0x30 1x150"),
+                        Map.of("series", series + "\"cost\"}", "values", "0x180")),
+                    "alert_rule_test",
+                    List.of(
+                        Map.of("eval_time", "20m", "alertname", alert, "exp_alerts", List.of()),
+                        Map.of(
+                            "eval_time", "45m", "alertname", alert, "exp_alerts", List.of(firing)),
+                        Map.of(
+                            "eval_time", "80m", "alertname", alert, "exp_alerts", List.of(firing)),
+                        Map.of(
+                            "eval_time", "100m", "alertname", alert, "exp_alerts", List.of())))));
+    String out = promtool(test, "test", "rules", "test.yml");
+    assertTrue(out, out.contains("SUCCESS"));
+  }
+
+  /**
+   * What promtool's {@code args} print, run in a folder where rules.yml is the PrometheusRule's
+   * spec (a rules file) and test.yml is {@code test} (when not null), once they exited 0.
+   */
+  private String promtool(Map<String, Object> test, String... args) throws Exception {
+    Path dir = Files.createTempDirectory("periscope-rules");
     try {
-      YAML.writeValue(file.toFile(), only("PrometheusRule", "periscope").path("spec"));
+      YAML.writeValue(
+          dir.resolve("rules.yml").toFile(), only("PrometheusRule", "periscope").path("spec"));
+      if (test != null) YAML.writeValue(dir.resolve("test.yml").toFile(), test);
+      List<String> command = new ArrayList<>(List.of("promtool"));
+      command.addAll(List.of(args));
       Process promtool =
-          new ProcessBuilder("promtool", "check", "rules", file.toString())
-              .redirectErrorStream(true)
-              .start();
+          new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
       String out = new String(promtool.getInputStream().readAllBytes());
       assertEquals(out, 0, promtool.waitFor());
-      assertTrue(out, out.contains("SUCCESS"));
+      return out;
     } finally {
-      Files.delete(file);
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(f);
+      }
     }
   }
 

@@ -11,6 +11,7 @@ import io.periscope.llm.PooledModel;
 import io.periscope.llm.UsageRecorder;
 import io.periscope.llm.Verdict;
 import io.periscope.llm.VerdictPrompt;
+import io.periscope.run.AlertRule;
 import io.periscope.run.Pipeline;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
@@ -157,11 +158,11 @@ public final class Backtester {
                     if (i.url() != null && i.trust() != null)
                       trustByUrl.putIfAbsent(i.url(), i.trust());
                   });
-              Pipeline.Decision decision =
-                  Pipeline.decide(
+              AlertRule.Decision decision =
+                  AlertRule.decide(
                       candidate,
                       verdict,
-                      Pipeline.corroboratingTier(verdict.evidence(), trustByUrl));
+                      AlertRule.corroboratingTier(verdict.evidence(), trustByUrl));
               return Backtest.Replay.replayed(
                   run,
                   new Backtest.Judgement(

@@ -3,6 +3,7 @@ package io.periscope.quota;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.periscope.account.Account;
 import io.periscope.account.AccountEntity;
 import io.periscope.account.AccountWatches;
@@ -46,6 +47,7 @@ public final class QuotaPolicy {
   private final WatchEntity.Refs watches;
   private final Asks asks;
   private final MonthSpent monthSpent;
+  private final BudgetMeters meters;
   private final Clock clock;
 
   /** Tells an account's owner, on their channels, that a budget of the month is spent. */
@@ -77,6 +79,7 @@ public final class QuotaPolicy {
       WatchEntity.Refs watches,
       Asks asks,
       MonthSpent monthSpent,
+      MeterRegistry registry,
       Clock clock) {
     this.defaults = defaults;
     this.adminsExempt = adminsExempt;
@@ -85,10 +88,14 @@ public final class QuotaPolicy {
     this.watches = watches;
     this.asks = asks;
     this.monthSpent = monthSpent;
+    this.meters = new BudgetMeters(registry);
     this.clock = clock;
   }
 
-  /** The policy of {@code config}'s defaults. */
+  /**
+   * The policy of {@code config}'s defaults, on the system's clock (days and months are UTC's),
+   * counting the budgets spent in {@code registry}.
+   */
   public static QuotaPolicy of(
       Config config,
       QuotaEntity.Refs quotas,
@@ -96,7 +103,7 @@ public final class QuotaPolicy {
       WatchEntity.Refs watches,
       Asks asks,
       MonthSpent monthSpent,
-      Clock clock) {
+      MeterRegistry registry) {
     return new QuotaPolicy(
         defaults(config),
         adminsExempt(config),
@@ -105,7 +112,8 @@ public final class QuotaPolicy {
         watches,
         asks,
         monthSpent,
-        clock);
+        registry,
+        Clock.systemUTC());
   }
 
   /** The operator's defaults: 0 (or less) is no limit. */
@@ -229,8 +237,9 @@ public final class QuotaPolicy {
   }
 
   /**
-   * {@code spent}, after the owner is told of it on their channels the first time in the month;
-   * best effort: a notice that cannot be noted is not sent, and never fails the refusal.
+   * {@code spent}, after the owner is told of it on their channels (and it is counted) the first
+   * time in the month; best effort: a notice that cannot be noted is not sent, and never fails the
+   * refusal.
    */
   private OverQuota toldOnce(String accountId, OverQuota spent) {
     asks.<QuotaEntity.Command, Boolean>ask(
@@ -239,6 +248,7 @@ public final class QuotaPolicy {
         .whenComplete(
             (first, failure) -> {
               if (Boolean.TRUE.equals(first)) {
+                meters.spent(spent.quota());
                 budgetNotice.tell(accountId, spent.getMessage());
               }
             });

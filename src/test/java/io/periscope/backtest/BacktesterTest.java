@@ -113,7 +113,8 @@ public class BacktesterTest {
             WatchEntity.create(WatchEntity.entityId("alice", id), recording, Clock.systemUTC()));
     TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
     entity.tell(new WatchEntity.Create(watch(id), null, null, created.ref()));
-    assertTrue(created.receiveMessage().isSuccess());
+    // the first write opens the journal: give it the time a loaded machine takes
+    assertTrue(created.receiveMessage(Duration.ofSeconds(10)).isSuccess());
     TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
     for (int i = 0; i < records.size(); i++) {
       entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, ran.ref()));

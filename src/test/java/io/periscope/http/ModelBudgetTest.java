@@ -8,6 +8,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.metrics.Metrics;
 import io.periscope.runtime.ShardedEntities;
 import io.periscope.testing.FakeJudge;
 import io.periscope.testing.FakeUpstream;
@@ -34,7 +35,8 @@ import org.junit.Test;
  * The monthly budgets over real HTTP: a default of 1,000 model tokens a month (each verdict here
  * takes 1,100), an administrator's override of tokens or cost; past a budget a scheduled run is
  * recorded with the reason and asks no model, its item stays unseen and is judged once the budget
- * is raised, and run-now and assistance answer 429 naming the budget and when it resets.
+ * is raised, and run-now and assistance answer 429 naming the budget and when it resets; each
+ * account that spends a budget is counted once for the operator's alert.
  */
 public class ModelBudgetTest {
   private static final String YEARLY = "0 0 1 1 *";
@@ -134,6 +136,7 @@ public class ModelBudgetTest {
   @Test
   public void pastTheTokenBudgetScheduledRunsAreSkippedAndResumeWhenItIsRaised() throws Exception {
     String carol = service.signedIn("carol", "user");
+    double spent = budgetsSpent("tokens");
     json(service.call("POST", "/watches", carol, watch("spend", true)), 201);
     json(service.call("POST", "/watches", carol, watch("later", true)), 201);
     JsonNode first = json(service.call("POST", "/watches/spend/run", carol, null), 200);
@@ -178,6 +181,7 @@ public class ModelBudgetTest {
     assertTrue("the failed delivery is retried", retried != null);
     assertEquals(told, retried.getBody().readUtf8());
     assertEquals("told once", null, hook.takeRequest(2, TimeUnit.SECONDS));
+    assertEquals("counted once", spent + 1, budgetsSpent("tokens"), 0);
 
     // raised: the next scheduled run judges the item the skipped one left unseen
     json(
@@ -194,6 +198,7 @@ public class ModelBudgetTest {
   @Test
   public void aCostBudgetCountsThePricedCalls() throws Exception {
     String dave = service.signedIn("dave", "user");
+    double spent = budgetsSpent("cost");
     json(
         service.call(
             "PUT",
@@ -226,6 +231,21 @@ public class ModelBudgetTest {
     JsonNode refused = error(service.call("POST", "/watches/priced/run", dave, null), 429);
     assertEquals("modelCostPerMonth", refused.get("quota").asText());
     assertTrue(refused.get("error").asText().contains("cost budget of 0.001"));
+    error(service.call("POST", "/watches/priced/run", dave, null), 429);
+    for (int i = 0; i < 100 && budgetsSpent("cost") == spent; i++) Thread.sleep(50);
+    assertEquals("counted once, after the owner is told", spent + 1, budgetsSpent("cost"), 0);
+  }
+
+  /**
+   * Accounts counted as having spent their monthly {@code budget} ({@code tokens}, {@code cost}).
+   */
+  private static double budgetsSpent(String budget) {
+    return Metrics.get(service.system)
+        .registry()
+        .get("periscope.model.budgets.spent")
+        .tag("budget", budget)
+        .counter()
+        .count();
   }
 
   @Test
