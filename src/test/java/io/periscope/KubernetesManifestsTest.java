@@ -1,5 +1,7 @@
 package io.periscope;
 
+import static io.periscope.testing.KubernetesManifests.readAll;
+import static io.periscope.testing.KubernetesManifests.rendered;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
@@ -16,7 +18,7 @@ import io.periscope.config.SecretFiles;
 import io.periscope.config.Settings;
 import io.periscope.http.ClientAddresses;
 import io.periscope.runtime.Node;
-import io.periscope.testing.MonitoringManifests;
+import io.periscope.testing.KubernetesManifests;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -29,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.pekko.remote.artery.tcp.ssl.RotatingKeysSSLEngineProvider;
@@ -51,8 +52,8 @@ import org.junit.runners.Parameterized.Parameters;
 public class KubernetesManifestsTest {
   private static final Path K8S = Path.of("k8s");
   private static final String CLUSTER = "cluster";
-  private static final Path RULES = MonitoringManifests.RULES;
-  private static final Path DASHBOARD = MonitoringManifests.DASHBOARD;
+  private static final Path RULES = KubernetesManifests.RULES;
+  private static final Path DASHBOARD = KubernetesManifests.DASHBOARD;
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   /** What the downward API's status.podIP stands for here. */
@@ -100,36 +101,6 @@ public class KubernetesManifestsTest {
     return overlay.equals(CLUSTER);
   }
 
-  private static final Map<Path, List<JsonNode>> RENDERED = new ConcurrentHashMap<>();
-
-  /**
-   * What {@code kubectl kustomize} makes of the Kustomization in {@code dir}: rendered once per
-   * test JVM (each test of this class would otherwise render two), so shared: copy before changing.
-   */
-  static List<JsonNode> rendered(Path dir) {
-    return RENDERED.computeIfAbsent(dir, KubernetesManifestsTest::render);
-  }
-
-  private static List<JsonNode> render(Path dir) {
-    try {
-      Process kubectl =
-          new ProcessBuilder("kubectl", "kustomize", dir.toString())
-              .redirectError(ProcessBuilder.Redirect.INHERIT)
-              .start();
-      byte[] out = kubectl.getInputStream().readAllBytes();
-      assertEquals("kubectl kustomize " + dir + " builds", 0, kubectl.waitFor());
-      List<JsonNode> all = new ArrayList<>();
-      for (JsonNode doc : YAML.readValues(YAML.createParser(out), JsonNode.class).readAll())
-        if (doc != null && !doc.isEmpty()) all.add(doc);
-      return List.copyOf(all);
-    } catch (IOException e) {
-      throw new AssertionError("cannot run kubectl kustomize: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
-  }
-
   private static Config load(Map<String, String> env) {
     return Profiles.load(
         Profiles.chosen(env), ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
@@ -145,21 +116,6 @@ public class KubernetesManifestsTest {
           filled.put(key, value.isEmpty() ? Base64.getEncoder().encodeToString(bytes) : value);
         });
     return filled;
-  }
-
-  static List<JsonNode> readAll(Path dir) {
-    List<JsonNode> all = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        for (JsonNode doc :
-            YAML.readValues(YAML.createParser(file.toFile()), JsonNode.class).readAll()) {
-          if (doc != null && !doc.isEmpty()) all.add(doc);
-        }
-      }
-    } catch (IOException e) {
-      throw new AssertionError("cannot read the manifests: " + e.getMessage(), e);
-    }
-    return all;
   }
 
   private List<JsonNode> all(String kind) {
@@ -1130,7 +1086,7 @@ public class KubernetesManifestsTest {
     }
     assertTrue(
         "the dashboard shows the versions running",
-        MonitoringManifests.metricsRead().contains("periscope_build_info"));
+        KubernetesManifests.metricsRead().contains("periscope_build_info"));
   }
 
   @Test

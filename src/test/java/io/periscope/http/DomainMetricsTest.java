@@ -11,7 +11,7 @@ import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
-import io.periscope.testing.MonitoringManifests;
+import io.periscope.testing.KubernetesManifests;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
@@ -288,7 +288,7 @@ public class DomainMetricsTest {
                 + "status=\"200\"}"));
 
     // what the alert rules and the dashboard of k8s/monitoring read is scraped
-    for (String metric : MonitoringManifests.metricsRead())
+    for (String metric : KubernetesManifests.metricsRead())
       assertTrue(
           metric + " (k8s/monitoring) is scraped",
           Pattern.compile("(?m)^" + Pattern.quote(metric) + "[{ ]").matcher(after).find());
