@@ -69,7 +69,8 @@ public final class TestWatches {
       TestKitJunitResource testKit, ActorRef<WatchEntity.Command> entity, Watch watch) {
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
     entity.tell(new WatchEntity.Create(watch, null, null, probe.ref()));
-    assertTrue(probe.receiveMessage().isSuccess());
+    // the first write may open the journal: give it the time a loaded machine takes
+    assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).isSuccess());
   }
 
   /** Runs the watch in {@code entity} now, as run-now does, and answers its record. */
