@@ -21,19 +21,19 @@ import io.periscope.auth.Tokens;
 import io.periscope.backtest.BacktestJobs;
 import io.periscope.backtest.Backtester;
 import io.periscope.channels.ChannelAddresses;
-import io.periscope.channels.ChannelAddressesEntity;
 import io.periscope.channels.ChannelPermissions;
 import io.periscope.channels.ChannelReencryption;
+import io.periscope.channels.ChannelsEraser;
 import io.periscope.channels.SealedChannels;
 import io.periscope.channels.TestSends;
 import io.periscope.channels.WebhookSecretStore;
 import io.periscope.config.Settings;
-import io.periscope.devices.DevicesEntity;
+import io.periscope.devices.DevicesEraser;
 import io.periscope.devices.Vapid;
 import io.periscope.devices.VapidKeys;
 import io.periscope.devices.WebPushSender;
 import io.periscope.entity.Asks;
-import io.periscope.feedback.FeedbackEntity;
+import io.periscope.feedback.FeedbackEraser;
 import io.periscope.feedback.Feedbacks;
 import io.periscope.http.AccountRoutes;
 import io.periscope.http.AdminRoutes;
@@ -69,7 +69,7 @@ import io.periscope.llm.ModelConfigs;
 import io.periscope.llm.ModelConfiguration;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.PooledModel;
-import io.periscope.llm.UsageEntity;
+import io.periscope.llm.UsageEraser;
 import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
@@ -95,7 +95,6 @@ import io.periscope.run.RunAllJob;
 import io.periscope.run.RunSlots;
 import io.periscope.runtime.Entities;
 import io.periscope.runtime.Serving;
-import io.periscope.schedule.WakeUpStartup;
 import io.periscope.source.ArticleExtractor;
 import io.periscope.source.BrowserRenderer;
 import io.periscope.source.CollectionBudget;
@@ -110,13 +109,13 @@ import io.periscope.trust.TrustRules;
 import io.periscope.trust.TrustRulesEntity;
 import io.periscope.watch.RunPages;
 import io.periscope.watch.RunRecord;
+import io.periscope.watch.WakeUpStartup;
 import io.periscope.watches.WatchWarnings;
 import io.periscope.watches.Watches;
 import io.periscope.web.WebAssets;
 import io.periscope.web.WebRoutes;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -350,7 +349,12 @@ public final class Periscope {
             sessions,
             selfService,
             erasure,
-            this::eraseUserData,
+            List.of(
+                new DevicesEraser(entities::devices, asks),
+                new ChannelsEraser(
+                    entities::channelAddresses, webhookSecrets, asks, Clock.systemUTC()),
+                new FeedbackEraser(erasure),
+                new UsageEraser(erasure)::erase),
             asks,
             clock);
     this.firstRun = new FirstRun(accounts, accountAdmin);
@@ -452,71 +456,13 @@ public final class Periscope {
         notifier,
         adminAlerts,
         runAlerts,
-        owner ->
+        accountId ->
             asks.<TrustRulesEntity.Command, TrustRulesEntity.Rules>ask(
-                    entities.trustRules(owner), TrustRulesEntity.GetRules::new)
+                    entities.trustRules(accountId), TrustRulesEntity.GetRules::new)
                 .thenApply(r -> TrustRules.of(r.rules())),
         quotas::useModelCall,
         usage,
         Clock.systemUTC());
-  }
-
-  /**
-   * What a deleted account keeps in the packages above the accounts' own: its browsers' push
-   * subscriptions, its channel addresses, its webhook secret and its feedback on runs (all removed,
-   * whatever happens to the run history); its model usage goes with its run history.
-   */
-  private CompletionStage<Done> eraseUserData(
-      String accountId, List<String> watchIds, boolean eraseHistory) {
-    CompletionStage<Done> devices =
-        asks.<DevicesEntity.Command, DevicesEntity.Devices>ask(
-                entities.devices(accountId), DevicesEntity.GetDevices::new)
-            .thenCompose(
-                found ->
-                    AccountAdmin.all(
-                        found.devices().stream()
-                            .map(
-                                d ->
-                                    AccountAdmin.ignoringRefusal(
-                                        asks.<DevicesEntity.Command, Done>ask(
-                                            entities.devices(accountId),
-                                            reply -> new DevicesEntity.Remove(d.id(), reply))))
-                            .toList()));
-    CompletionStage<Done> addresses =
-        asks.<ChannelAddressesEntity.Command, ChannelAddressesEntity.Addresses>ask(
-                entities.channelAddresses(accountId), ChannelAddressesEntity.Get::new)
-            .thenCompose(
-                found ->
-                    AccountAdmin.all(
-                        found.addresses().stream()
-                            .map(
-                                a ->
-                                    AccountAdmin.ignoringRefusal(
-                                        asks.<ChannelAddressesEntity.Command, Done>ask(
-                                            entities.channelAddresses(accountId),
-                                            reply ->
-                                                new ChannelAddressesEntity.Remove(
-                                                    a.address(),
-                                                    Instant.now(),
-                                                    ChannelAddressesEntity.Budgets.NONE,
-                                                    reply))))
-                            .toList()));
-    CompletionStage<Done> webhookSecret =
-        AccountAdmin.ignoringRefusal(webhookSecrets.remove(accountId));
-    return devices
-        .thenCompose(d -> addresses)
-        .thenCompose(d -> webhookSecret)
-        .thenCompose(
-            d ->
-                erasure.erase(
-                    FeedbackEntity.TYPE_KEY.name(),
-                    watchIds.stream().map(id -> FeedbackEntity.entityId(accountId, id)).toList()))
-        // its model usage is part of its run history
-        .thenCompose(
-            d ->
-                eraseHistory
-                    ? erasure.erase(UsageEntity.TYPE_KEY.name(), List.of(accountId))
-                    : java.util.concurrent.CompletableFuture.completedFuture(Done.done()));
   }
 
   /** Makes schedules fire: on a serving node only (the command line runs watches by hand). */
@@ -603,18 +549,18 @@ public final class Periscope {
   }
 
   /** Starts an owner's run-all and answers its job at once (refused while one is in flight). */
-  public CompletionStage<RunAllJob> startRunAll(String owner) {
-    return runs.startRunAll(owner);
+  public CompletionStage<RunAllJob> startRunAll(String accountId) {
+    return runs.startRunAll(accountId);
   }
 
   /** An owner's run-all job as it stands; refused for an unknown one. */
-  public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
-    return runs.runAllJob(owner, jobId);
+  public CompletionStage<RunAllJob> runAllJob(String accountId, String jobId) {
+    return runs.runAllJob(accountId, jobId);
   }
 
   /** Runs one watch now, enabled or not; refused when the watch does not exist. */
-  public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return runs.runNow(owner, watchId);
+  public CompletionStage<RunRecord> runNow(String accountId, String watchId) {
+    return runs.runNow(accountId, watchId);
   }
 
   /** Where the operational alerts of this configuration go. */

@@ -7,7 +7,6 @@ import io.periscope.auth.EmailIndex;
 import io.periscope.auth.Principal;
 import io.periscope.auth.Role;
 import io.periscope.entity.Asks;
-import io.periscope.entity.Failures;
 import io.periscope.entity.Refusal;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
@@ -38,16 +37,6 @@ import org.slf4j.LoggerFactory;
 public final class AccountAdmin {
   private static final Logger log = LoggerFactory.getLogger(AccountAdmin.class);
 
-  /** The rest of an account's data, kept by packages above this one (devices, channels...). */
-  @FunctionalInterface
-  public interface UserData {
-    /**
-     * Removes what the account owns; with {@code eraseHistory}, also what it kept about the runs of
-     * {@code watchIds} (feedback).
-     */
-    CompletionStage<Done> erase(String accountId, List<String> watchIds, boolean eraseHistory);
-  }
-
   private final Accounts accounts;
   private final AccountEntity.Refs accountRefs;
   private final WatchEntity.Refs watches;
@@ -57,7 +46,7 @@ public final class AccountAdmin {
   private final AccountAccess access;
   private final SelfService selfService;
   private final JournalErasure erasure;
-  private final UserData otherData;
+  private final List<AccountDataEraser> erasers;
   private final AdminTurnsEntity.Refs adminTurns;
   private final Asks asks;
   private final Clock clock;
@@ -73,7 +62,7 @@ public final class AccountAdmin {
       AccountAccess access,
       SelfService selfService,
       JournalErasure erasure,
-      UserData otherData,
+      List<AccountDataEraser> erasers,
       Asks asks,
       Clock clock) {
     this.accounts = accounts;
@@ -86,7 +75,7 @@ public final class AccountAdmin {
     this.access = access;
     this.selfService = selfService;
     this.erasure = erasure;
-    this.otherData = otherData;
+    this.erasers = List.copyOf(erasers);
     this.asks = asks;
     this.clock = clock;
   }
@@ -259,16 +248,14 @@ public final class AccountAdmin {
             accountRefs.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
             ids ->
-                all(ids.ids().stream()
-                        .map(
-                            id ->
-                                ignoringRefusal(
-                                    asks.<WatchEntity.Command, Done>ask(
-                                        watches.watch(accountId, id),
-                                        r -> new WatchEntity.Delete(actor, r))))
-                        .toList())
+                AccountDataEraser.removeEach(
+                        ids.ids(),
+                        id ->
+                            asks.<WatchEntity.Command, Done>ask(
+                                watches.watch(accountId, id),
+                                r -> new WatchEntity.Delete(actor, r)))
                     .thenCompose(d -> removeTrustRules(accountId))
-                    .thenCompose(d -> otherData.erase(accountId, ids.ids(), eraseHistory))
+                    .thenCompose(d -> eraseData(accountId, ids.ids(), eraseHistory))
                     .thenCompose(
                         d ->
                             eraseHistory
@@ -285,33 +272,21 @@ public final class AccountAdmin {
             trustRules.trustRules(accountId), TrustRulesEntity.GetRules::new)
         .thenCompose(
             rules ->
-                all(
-                    rules.rules().stream()
-                        .map(TrustRule::pattern)
-                        .map(
-                            pattern ->
-                                ignoringRefusal(
-                                    asks.<TrustRulesEntity.Command, Done>ask(
-                                        trustRules.trustRules(accountId),
-                                        reply -> new TrustRulesEntity.Remove(pattern, reply))))
-                        .toList()));
+                AccountDataEraser.removeEach(
+                    rules.rules().stream().map(TrustRule::pattern).toList(),
+                    pattern ->
+                        asks.<TrustRulesEntity.Command, Done>ask(
+                            trustRules.trustRules(accountId),
+                            reply -> new TrustRulesEntity.Remove(pattern, reply))));
   }
 
-  /** Done once every one is; a refusal (already gone) counts as done. */
-  public static CompletionStage<Done> all(List<CompletionStage<Done>> stages) {
-    return CompletableFuture.allOf(
-            stages.stream()
-                .map(CompletionStage::toCompletableFuture)
-                .toArray(CompletableFuture[]::new))
-        .thenApply(v -> Done.done());
-  }
-
-  public static CompletionStage<Done> ignoringRefusal(CompletionStage<Done> stage) {
-    return stage.exceptionally(
-        failure -> {
-          if (Failures.isRefusal(failure)) return Done.done();
-          return Failures.rethrow(failure);
-        });
+  /** What the other packages keep about the account, one eraser after the other. */
+  private CompletionStage<Done> eraseData(
+      String accountId, List<String> watchIds, boolean eraseHistory) {
+    CompletionStage<Done> done = CompletableFuture.completedFuture(Done.done());
+    for (AccountDataEraser eraser : erasers)
+      done = done.thenCompose(d -> eraser.erase(accountId, watchIds, eraseHistory));
+    return done;
   }
 
   // ---- the audit log --------------------------------------------------------------------------

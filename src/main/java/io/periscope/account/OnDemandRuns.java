@@ -27,9 +27,9 @@ public final class OnDemandRuns {
   /** Fails when the owner may not start a run now (a budget of the month spent). */
   @FunctionalInterface
   public interface Budgets {
-    CompletionStage<?> check(String owner);
+    CompletionStage<?> check(String accountId);
 
-    Budgets NONE = owner -> CompletableFuture.completedFuture(null);
+    Budgets NONE = accountId -> CompletableFuture.completedFuture(null);
   }
 
   /**
@@ -55,13 +55,16 @@ public final class OnDemandRuns {
    * starts) or the watch does not exist, and {@code UNAVAILABLE} when the watch stopped or
    * restarted before the run was recorded, here or with its node.
    */
-  public CompletionStage<RunRecord> runNow(String owner, String watchId) {
-    return budgets.check(owner).thenCompose(within -> askRun(owner, watchId));
+  public CompletionStage<RunRecord> runNow(String accountId, String watchId) {
+    return budgets.check(accountId).thenCompose(within -> askRun(accountId, watchId));
   }
 
-  private CompletionStage<RunRecord> askRun(String owner, String watchId) {
+  private CompletionStage<RunRecord> askRun(String accountId, String watchId) {
     return WatchRuns.askRun(
-            asks, watches.watch(owner, watchId), RunRecord.TRIGGER_MANUAL, EntityRunAll.RUN_TIMEOUT)
+            asks,
+            watches.watch(accountId, watchId),
+            RunRecord.TRIGGER_MANUAL,
+            EntityRunAll.RUN_TIMEOUT)
         .exceptionally(
             failure -> {
               if (WatchRuns.interrupted(failure))
@@ -73,20 +76,20 @@ public final class OnDemandRuns {
   /**
    * Starts an owner's run-all and answers its job at once; {@code CONFLICT} while one is in flight.
    */
-  public CompletionStage<RunAllJob> startRunAll(String owner) {
+  public CompletionStage<RunAllJob> startRunAll(String accountId) {
     return asks.<AccountEntity.Command, AccountEntity.WatchIds>ask(
-            accountRefs.account(owner), AccountEntity.ListWatches::new)
+            accountRefs.account(accountId), AccountEntity.ListWatches::new)
         .thenCompose(
             ids ->
                 asks.<RunAllEntity.Command, RunAllJob>ask(
-                    runAlls.runAll(owner), r -> new RunAllEntity.StartRunAll(ids.ids(), r)))
+                    runAlls.runAll(accountId), r -> new RunAllEntity.StartRunAll(ids.ids(), r)))
         .exceptionally(Refusal.as(Refusal.Kind.CONFLICT));
   }
 
   /** An owner's run-all job as it stands; {@code NOT_FOUND} for an unknown one. */
-  public CompletionStage<RunAllJob> runAllJob(String owner, String jobId) {
+  public CompletionStage<RunAllJob> runAllJob(String accountId, String jobId) {
     return asks.<RunAllEntity.Command, RunAllJob>ask(
-            runAlls.runAll(owner), r -> new RunAllEntity.GetRunAllJob(jobId, r))
+            runAlls.runAll(accountId), r -> new RunAllEntity.GetRunAllJob(jobId, r))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND));
   }
 
@@ -95,16 +98,17 @@ public final class OnDemandRuns {
    * account entity stopped before it finished, here or with its node (a job just started that the
    * entity no longer knows went with it).
    */
-  public CompletionStage<RunAllJob> awaitRunAllJob(String owner, String jobId, Duration patience) {
+  public CompletionStage<RunAllJob> awaitRunAllJob(
+      String accountId, String jobId, Duration patience) {
     return asks.<RunAllEntity.Command, RunAllJob>askWhileOwed(
-            runAlls.runAll(owner),
+            runAlls.runAll(accountId),
             r -> new RunAllEntity.AwaitRunAllJob(jobId, r),
             patience,
             // owed while the job runs: one the entity no longer knows, or finished as interrupted
             // by an incarnation on another node after its node died, is owed no more
             asker ->
                 asks.<RunAllEntity.Command, RunAllJob>ask(
-                        runAlls.runAll(owner), r -> new RunAllEntity.GetRunAllJob(jobId, r))
+                        runAlls.runAll(accountId), r -> new RunAllEntity.GetRunAllJob(jobId, r))
                     .thenApply(job -> !job.finished())
                     .exceptionally(failure -> Failures.isRefusal(failure) ? false : null),
             () -> new EntityRefusal(EntityRefusal.Code.NO_SUCH_JOB, RunAllEntity.NO_SUCH_JOB))

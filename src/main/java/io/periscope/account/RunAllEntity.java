@@ -52,7 +52,7 @@ public final class RunAllEntity
    */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> runAll(String owner);
+    RecipientRef<Command> runAll(String accountId);
   }
 
   public sealed interface Command extends JsonSerializable {}
@@ -142,7 +142,7 @@ public final class RunAllEntity
   static final int JOBS_KEPT = 5;
 
   private final ActorContext<Command> context;
-  private final String owner;
+  private final String accountId;
   private final RunAllWatches runAll;
   private final DurableJobs<Command> jobs;
 
@@ -155,30 +155,30 @@ public final class RunAllEntity
    *     passivates it)
    */
   public static Behavior<Command> create(
-      String owner, RunAllWatches runAll, RecipientRef<Command> viaShard) {
-    return create(owner, runAll, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
+      String accountId, RunAllWatches runAll, RecipientRef<Command> viaShard) {
+    return create(accountId, runAll, viaShard, KEEP_ALIVE_EVERY, RunAllJob.KEPT_FOR);
   }
 
   static Behavior<Command> create(
-      String owner,
+      String accountId,
       RunAllWatches runAll,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
     return Behaviors.setup(
-        ctx -> new RunAllEntity(ctx, owner, runAll, viaShard, keepAliveEvery, jobsKeptFor));
+        ctx -> new RunAllEntity(ctx, accountId, runAll, viaShard, keepAliveEvery, jobsKeptFor));
   }
 
   private RunAllEntity(
       ActorContext<Command> context,
-      String owner,
+      String accountId,
       RunAllWatches runAll,
       RecipientRef<Command> viaShard,
       Duration keepAliveEvery,
       Duration jobsKeptFor) {
-    super(TYPE_KEY, owner);
+    super(TYPE_KEY, accountId);
     this.context = context;
-    this.owner = owner;
+    this.accountId = accountId;
     this.runAll = runAll;
     this.jobs =
         new DurableJobs<>(
@@ -293,7 +293,7 @@ public final class RunAllEntity
     jobs.runHere(
         jobId,
         runAll.run(
-            owner,
+            accountId,
             watchIds,
             new RunAllWatches.Progress() {
               @Override
@@ -312,7 +312,7 @@ public final class RunAllEntity
   private ReplyEffect<Event, State> onFinished(State state, RunAllFinished done) {
     if (!jobs.runsHere(done.jobId())) return Effect().noReply();
     if (done.failure() != null)
-      context.getLog().error("event=run-all-failed owner={}", owner, done.failure());
+      context.getLog().error("event=run-all-failed owner={}", accountId, done.failure());
     List<Event> events = new ArrayList<>();
     if (done.failure() != null) {
       events.add(new JobFinished(done.jobId(), Instant.now(), null, RUN_ALL_FAILED));

@@ -82,7 +82,7 @@ public final class AssistRequests {
    * names no time zone (SCHEDULE_TIME_ZONE).
    */
   public static RevisionRequest revision(
-      JsonNode body, String pathId, String owner, ZoneId scheduleZone) {
+      JsonNode body, String pathId, String accountId, ZoneId scheduleZone) {
     List<Issue> issues = new ArrayList<>();
     requireObject(body, "{instruction, base?}");
     String instruction =
@@ -97,7 +97,7 @@ public final class AssistRequests {
             || base.path("id").isNull()
             || base.path("id").asText().equals(pathId) && base.path("id").isTextual())) {
       try {
-        baseWatch = WatchValidator.validate(base, pathId, owner, scheduleZone);
+        baseWatch = WatchValidator.validate(base, pathId, accountId, scheduleZone);
       } catch (ValidationException invalid) {
         invalid
             .issues()

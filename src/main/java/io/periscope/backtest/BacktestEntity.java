@@ -48,7 +48,7 @@ public final class BacktestEntity
   /** How a service reaches an owner's backtest jobs, by account id. */
   @FunctionalInterface
   public interface Refs {
-    RecipientRef<Command> backtests(String owner);
+    RecipientRef<Command> backtests(String accountId);
   }
 
   /** How a backtest runs: {@link Backtester#run}. */
@@ -131,22 +131,22 @@ public final class BacktestEntity
    *     passivates it)
    */
   public static Behavior<Command> create(
-      String owner, Runner runner, RecipientRef<Command> viaShard) {
-    return create(owner, runner, viaShard, RunAllJob.KEPT_FOR);
+      String accountId, Runner runner, RecipientRef<Command> viaShard) {
+    return create(accountId, runner, viaShard, RunAllJob.KEPT_FOR);
   }
 
   static Behavior<Command> create(
-      String owner, Runner runner, RecipientRef<Command> viaShard, Duration keptFor) {
-    return Behaviors.setup(ctx -> new BacktestEntity(ctx, owner, runner, viaShard, keptFor));
+      String accountId, Runner runner, RecipientRef<Command> viaShard, Duration keptFor) {
+    return Behaviors.setup(ctx -> new BacktestEntity(ctx, accountId, runner, viaShard, keptFor));
   }
 
   private BacktestEntity(
       ActorContext<Command> context,
-      String owner,
+      String accountId,
       Runner runner,
       RecipientRef<Command> viaShard,
       Duration keptFor) {
-    super(TYPE_KEY, owner);
+    super(TYPE_KEY, accountId);
     this.context = context;
     this.runner = runner;
     this.jobs =

@@ -70,26 +70,26 @@ public final class ChannelAddresses {
     this.clock = clock;
   }
 
-  public CompletionStage<ChannelAddressesEntity.Addresses> list(String owner) {
-    return asks.ask(channelAddresses.channelAddresses(owner), ChannelAddressesEntity.Get::new);
+  public CompletionStage<ChannelAddressesEntity.Addresses> list(String accountId) {
+    return asks.ask(channelAddresses.channelAddresses(accountId), ChannelAddressesEntity.Get::new);
   }
 
   /**
-   * Mails {@code address} a confirmation link for {@code owner}'s channels (nothing when it is
+   * Mails {@code address} a confirmation link for {@code accountId}'s channels (nothing when it is
    * confirmed already, or has had its mail for now). Fails with {@link ValidationException} for an
    * address that is none, {@link SelfService.MailNotConfigured} without SMTP, {@link TooMany}, and
    * {@link OverQuota} (429) when the owner's budgets or the instance's mails of the hour are spent.
    */
-  public CompletionStage<Done> request(String owner, String address) {
+  public CompletionStage<Done> request(String accountId, String address) {
     if (!email.configured()) throw new SelfService.MailNotConfigured();
     String normalized = EmailEntity.normalize(Accounts.validEmail(address, "address"));
-    String token = MailedTokens.create(owner);
+    String token = MailedTokens.create(accountId);
     Instant now = clock.instant();
     ChannelAddressesEntity.Budgets budgets = budgets();
     // The owner's budgets first, then the address's allowance: a request either refuses writes
     // nothing, so the link mailed before stays the one that works.
     return asks.<ChannelAddressesEntity.Command, Done>ask(
-            channelAddresses.channelAddresses(owner),
+            channelAddresses.channelAddresses(accountId),
             reply -> new ChannelAddressesEntity.CheckBudgets(normalized, now, budgets, reply))
         .exceptionally(e -> Failures.rethrow(spentOr(e, budgets)))
         .thenCompose(checked -> emails.reserveMail(normalized, now))
@@ -97,7 +97,7 @@ public final class ChannelAddresses {
         .thenCompose(
             room ->
                 asks.<ChannelAddressesEntity.Command, Done>ask(
-                        channelAddresses.channelAddresses(owner),
+                        channelAddresses.channelAddresses(accountId),
                         reply ->
                             new ChannelAddressesEntity.Request(
                                 new ChannelAddressesEntity.Waiting(
@@ -118,7 +118,7 @@ public final class ChannelAddresses {
                         })
                     .thenApply(
                         requested -> {
-                          if (requested != null) mail(owner, normalized, token, now);
+                          if (requested != null) mail(accountId, normalized, token, now);
                           return Done.getInstance();
                         }))
         // the allowance refused: nothing written, nothing sent, the same answer
@@ -130,9 +130,9 @@ public final class ChannelAddresses {
   }
 
   /** Sends the link after the answer; a failure is logged, and the owner can ask again. */
-  private void mail(String owner, String address, String token, Instant now) {
+  private void mail(String accountId, String address, String token, Instant now) {
     email
-        .send(mails.channelAddress(address, owner, token, LIFETIME, now))
+        .send(mails.channelAddress(address, accountId, token, LIFETIME, now))
         .whenComplete(
             (sent, failure) -> {
               if (failure != null)
@@ -144,16 +144,16 @@ public final class ChannelAddresses {
 
   /** Uses a mailed link: answers the address now confirmed. */
   public CompletionStage<String> confirm(String token) {
-    String owner = MailedTokens.holderOf(token);
+    String accountId = MailedTokens.holderOf(token);
     return asks.<ChannelAddressesEntity.Command, String>ask(
-            channelAddresses.channelAddresses(owner),
+            channelAddresses.channelAddresses(accountId),
             reply ->
                 new ChannelAddressesEntity.Confirm(
                     MailedTokens.hash(token), clock.instant(), reply))
         .exceptionally(MailedTokens::refusedOrRethrown)
         .thenApply(
             address -> {
-              log.info("event=channel-address-confirmed owner={}", owner);
+              log.info("event=channel-address-confirmed owner={}", accountId);
               return address;
             });
   }
@@ -162,10 +162,10 @@ public final class ChannelAddresses {
    * Forgets an address; fails with an entity refusal when the owner has none such, with {@link
    * OverQuota} when the owner's address changes of the day are spent.
    */
-  public CompletionStage<Done> remove(String owner, String address) {
+  public CompletionStage<Done> remove(String accountId, String address) {
     ChannelAddressesEntity.Budgets budgets = budgets();
     return asks.<ChannelAddressesEntity.Command, Done>ask(
-            channelAddresses.channelAddresses(owner),
+            channelAddresses.channelAddresses(accountId),
             reply ->
                 new ChannelAddressesEntity.Remove(
                     EmailEntity.normalize(address), clock.instant(), budgets, reply))

@@ -49,7 +49,7 @@ public final class ChannelPermissions implements ChannelPolicy {
   }
 
   @Override
-  public CompletionStage<Map<String, String>> refusals(String owner, List<String> channels) {
+  public CompletionStage<Map<String, String>> refusals(String accountId, List<String> channels) {
     List<ChannelId> judged =
         channels.stream()
             .map(ChannelId::parse)
@@ -62,7 +62,7 @@ public final class ChannelPermissions implements ChannelPolicy {
     if (judged.isEmpty()) return CompletableFuture.completedFuture(Map.of());
     boolean telegram = judged.stream().anyMatch(c -> c.kind() == ChannelId.Kind.TELEGRAM);
     boolean email = judged.stream().anyMatch(c -> c.kind() == ChannelId.Kind.EMAIL);
-    CompletableFuture<Optional<Account>> account = account(owner).toCompletableFuture();
+    CompletableFuture<Optional<Account>> account = account(accountId).toCompletableFuture();
     CompletableFuture<TelegramChatsEntity.Chats> chats =
         telegram
             ? asks.<TelegramChatsEntity.Command, TelegramChatsEntity.Chats>ask(
@@ -71,7 +71,7 @@ public final class ChannelPermissions implements ChannelPolicy {
             : CompletableFuture.completedFuture(new TelegramChatsEntity.Chats(List.of()));
     CompletableFuture<List<String>> confirmed =
         email
-            ? confirmedAddresses(owner).toCompletableFuture()
+            ? confirmedAddresses(accountId).toCompletableFuture()
             : CompletableFuture.completedFuture(List.of());
     return CompletableFuture.allOf(account, chats, confirmed)
         .thenApply(
@@ -79,7 +79,7 @@ public final class ChannelPermissions implements ChannelPolicy {
               boolean admin = account.join().map(a -> a.role() == Role.ADMIN).orElse(false);
               Map<String, String> refused = new LinkedHashMap<>();
               for (ChannelId c : judged) {
-                refusal(c, owner, admin, account.join(), chats.join(), confirmed.join())
+                refusal(c, accountId, admin, account.join(), chats.join(), confirmed.join())
                     .ifPresent(why -> refused.put(c.id(), why));
               }
               return refused;
@@ -88,7 +88,7 @@ public final class ChannelPermissions implements ChannelPolicy {
 
   private static Optional<String> refusal(
       ChannelId channel,
-      String owner,
+      String accountId,
       boolean admin,
       Optional<Account> account,
       TelegramChatsEntity.Chats chats,
@@ -97,7 +97,7 @@ public final class ChannelPermissions implements ChannelPolicy {
     if (channel.kind() == ChannelId.Kind.TELEGRAM) {
       String chat = channel.target() == null ? TelegramChatsEntity.DEFAULT_CHAT : channel.target();
       boolean allowed =
-          chats.chats().stream().anyMatch(c -> c.chat().equals(chat) && c.allows(owner));
+          chats.chats().stream().anyMatch(c -> c.chat().equals(chat) && c.allows(accountId));
       return allowed
           ? Optional.empty()
           : Optional.of(
@@ -115,9 +115,9 @@ public final class ChannelPermissions implements ChannelPolicy {
                 + " /channels/email-addresses)");
   }
 
-  private CompletionStage<Optional<Account>> account(String owner) {
+  private CompletionStage<Optional<Account>> account(String accountId) {
     return asks.<AccountEntity.Command, Account>ask(
-            accountRefs.account(owner), AccountEntity.GetAccount::new)
+            accountRefs.account(accountId), AccountEntity.GetAccount::new)
         .handle(
             (account, none) -> {
               if (none != null && !Failures.isRefusal(none))
@@ -126,9 +126,9 @@ public final class ChannelPermissions implements ChannelPolicy {
             });
   }
 
-  private CompletionStage<List<String>> confirmedAddresses(String owner) {
+  private CompletionStage<List<String>> confirmedAddresses(String accountId) {
     return asks.<ChannelAddressesEntity.Command, ChannelAddressesEntity.Addresses>ask(
-            channelAddresses.channelAddresses(owner), ChannelAddressesEntity.Get::new)
+            channelAddresses.channelAddresses(accountId), ChannelAddressesEntity.Get::new)
         .thenApply(
             a ->
                 a.addresses().stream()

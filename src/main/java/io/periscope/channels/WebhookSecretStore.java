@@ -58,18 +58,18 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
     this.clock = clock;
   }
 
-  /** A new secret for {@code owner}, replacing (rotating) any earlier one. */
-  public CompletionStage<Created> create(String owner) {
+  /** A new secret for {@code accountId}, replacing (rotating) any earlier one. */
+  public CompletionStage<Created> create(String accountId) {
     String secret = WebhookSignature.newSecret();
     return asks.<WebhookSecretEntity.Command, WebhookSecretEntity.State>ask(
-            entities.webhookSecret(owner),
+            entities.webhookSecret(accountId),
             reply ->
                 new WebhookSecretEntity.Replace(cipher.encrypt(secret), clock.instant(), reply))
         .thenApply(state -> new Created(secret, state.createdAt()));
   }
 
-  public CompletionStage<Status> status(String owner) {
-    return stored(owner)
+  public CompletionStage<Status> status(String accountId) {
+    return stored(accountId)
         .thenApply(
             s ->
                 new Status(
@@ -86,8 +86,8 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
    *
    * @param url the webhook's URL, as its channel names it after {@code webhook:}
    */
-  public CompletionStage<Optional<EndpointSecret>> endpoint(String owner, String url) {
-    return stored(owner)
+  public CompletionStage<Optional<EndpointSecret>> endpoint(String accountId, String url) {
+    return stored(accountId)
         .thenApply(
             s ->
                 Optional.ofNullable(s.endpoints().get(endpointOf(url)))
@@ -98,10 +98,10 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
   }
 
   /** A new secret of the endpoint's own, replacing (rotating) any earlier one. */
-  public CompletionStage<EndpointSecret> rotate(String owner, String url) {
+  public CompletionStage<EndpointSecret> rotate(String accountId, String url) {
     String secret = WebhookSignature.newSecret();
     return asks.<WebhookSecretEntity.Command, WebhookSecretEntity.EndpointSecret>ask(
-            entities.webhookSecret(owner),
+            entities.webhookSecret(accountId),
             reply ->
                 new WebhookSecretEntity.ReplaceEndpoint(
                     endpointOf(url), shown(url), cipher.encrypt(secret), clock.instant(), reply))
@@ -113,9 +113,9 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
    * made for it now.
    */
   @Override
-  public CompletionStage<Optional<String>> secret(String owner, String url) {
+  public CompletionStage<Optional<String>> secret(String accountId, String url) {
     return asks.<WebhookSecretEntity.Command, WebhookSecretEntity.EndpointSecret>ask(
-            entities.webhookSecret(owner),
+            entities.webhookSecret(accountId),
             reply ->
                 new WebhookSecretEntity.Ensure(
                     endpointOf(url),
@@ -139,8 +139,8 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
   }
 
   /** Forgets the secret: webhooks go unsigned again. Refused when there is none. */
-  public CompletionStage<Done> remove(String owner) {
-    return asks.ask(entities.webhookSecret(owner), WebhookSecretEntity.Remove::new);
+  public CompletionStage<Done> remove(String accountId) {
+    return asks.ask(entities.webhookSecret(accountId), WebhookSecretEntity.Remove::new);
   }
 
   /**
@@ -151,17 +151,17 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
     return journal
         .entityIds(WebhookSecretEntity.TYPE_KEY.name())
         .thenCompose(
-            owners -> {
+            accountIds -> {
               CompletionStage<Reencryption.Result> done =
                   CompletableFuture.completedFuture(Reencryption.Result.NONE);
-              for (String owner : owners)
-                done = done.thenCompose(sum -> reseal(owner).thenApply(sum::plus));
+              for (String accountId : accountIds)
+                done = done.thenCompose(sum -> reseal(accountId).thenApply(sum::plus));
               return done;
             });
   }
 
-  private CompletionStage<Reencryption.Result> reseal(String owner) {
-    return stored(owner)
+  private CompletionStage<Reencryption.Result> reseal(String accountId) {
+    return stored(accountId)
         .thenCompose(
             stored -> {
               CompletionStage<Reencryption.Result> done =
@@ -170,7 +170,7 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
                           stored.ciphertext(),
                           (resealed, reply) ->
                               new WebhookSecretEntity.Reseal(stored.ciphertext(), resealed, reply),
-                          owner)
+                          accountId)
                       : CompletableFuture.completedFuture(Reencryption.Result.NONE);
               for (var e : stored.endpoints().entrySet()) {
                 String previous = e.getValue().ciphertext();
@@ -182,7 +182,7 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
                                     (resealed, reply) ->
                                         new WebhookSecretEntity.ResealEndpoint(
                                             e.getKey(), previous, resealed, reply),
-                                    owner)
+                                    accountId)
                                 .thenApply(sum::plus));
               }
               return done;
@@ -197,7 +197,7 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
               org.apache.pekko.actor.typed.ActorRef<org.apache.pekko.pattern.StatusReply<Done>>,
               WebhookSecretEntity.Command>
           reseal,
-      String owner) {
+      String accountId) {
     if (cipher.current(ciphertext))
       return CompletableFuture.completedFuture(new Reencryption.Result(0, 1, 0));
     String resealed;
@@ -207,11 +207,11 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
       return CompletableFuture.completedFuture(new Reencryption.Result(0, 0, 1));
     }
     return asks.<WebhookSecretEntity.Command, Done>ask(
-            entities.webhookSecret(owner), reply -> reseal.apply(resealed, reply))
+            entities.webhookSecret(accountId), reply -> reseal.apply(resealed, reply))
         .thenApply(ok -> new Reencryption.Result(1, 0, 0));
   }
 
-  private CompletionStage<WebhookSecretEntity.State> stored(String owner) {
-    return asks.ask(entities.webhookSecret(owner), WebhookSecretEntity.Get::new);
+  private CompletionStage<WebhookSecretEntity.State> stored(String accountId) {
+    return asks.ask(entities.webhookSecret(accountId), WebhookSecretEntity.Get::new);
   }
 }

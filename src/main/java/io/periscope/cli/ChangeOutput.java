@@ -43,7 +43,7 @@ final class ChangeOutput {
     Watch before = c.before() == null ? null : SealedChannels.mask(c.before());
     Watch after = c.version().watch() == null ? null : SealedChannels.mask(c.version().watch());
     return new ChangeLine(
-        c.owner(),
+        c.accountId(),
         c.watchId(),
         c.numbered() ? c.version().version() : null,
         c.version().at(),

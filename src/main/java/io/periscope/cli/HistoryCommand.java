@@ -73,7 +73,7 @@ final class HistoryCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   @Option(names = "--owner", paramLabel = "ID", description = "only this account's watches")
-  private String owner;
+  private String accountId;
 
   @Option(names = "--watch", paramLabel = "ID", description = "only this watch (needs --owner)")
   private String watchId;
@@ -228,7 +228,7 @@ final class HistoryCommand implements Callable<Integer> {
 
   /** Checks the options and reads what they mean; a usage error otherwise. */
   void checkOptions() {
-    if (watchId != null && owner == null) throw usage("--watch needs --owner");
+    if (watchId != null && accountId == null) throw usage("--watch needs --owner");
     if (limit != null && limit < 1) throw usage("--limit must be a positive integer");
     for (String o : outcomes)
       if (!RunRecord.OUTCOMES.contains(o))
@@ -293,15 +293,15 @@ final class HistoryCommand implements Callable<Integer> {
 
   /** The replay the checked options ask for, on {@code journal}; the exit code. */
   int replay(JournalReads journal) throws Exception {
-    if (owner != null && !known(journal)) {
+    if (accountId != null && !known(journal)) {
       root.err.println(
           "error: the journal never held "
               + (watchId == null
-                  ? "an account or watch of " + owner
-                  : "a watch " + owner + "/" + watchId));
+                  ? "an account or watch of " + accountId
+                  : "a watch " + accountId + "/" + watchId));
       return ExitCodes.FAILED;
     }
-    RunHistory.Selection selection = new RunHistory.Selection(owner, watchId, filter, after);
+    RunHistory.Selection selection = new RunHistory.Selection(accountId, watchId, filter, after);
     if (changes) return replayChanges(journal, selection);
     RunHistory.Past past = RunHistory.past(journal, selection, reverse || limit != null);
     Iterator<RunHistory.Run> runs = past.runs();
@@ -365,7 +365,7 @@ final class HistoryCommand implements Callable<Integer> {
     if (reverse) Collections.reverse(shown);
     String end = Cursor.through(past.upTo()).encode();
     if (format.json) {
-      root.out.println(Json.text(new ChangeDocument(owner, watchId, shown, end)));
+      root.out.println(Json.text(new ChangeDocument(accountId, watchId, shown, end)));
     } else {
       if (format.csv) root.out.println(ChangeOutput.CSV_HEADER);
       for (ChangeOutput.ChangeLine line : shown)
@@ -385,9 +385,9 @@ final class HistoryCommand implements Callable<Integer> {
 
   /** Whether the journal ever held the account or watch selected. */
   private boolean known(JournalReads journal) throws Exception {
-    if (watchId != null) return await(RunHistory.exists(journal, owner, watchId));
-    return await(journal.lastSequenceNr(AccountEntity.TYPE_KEY.name(), owner)) > 0
-        || await(RunHistory.anyWatchOf(journal, owner));
+    if (watchId != null) return await(RunHistory.exists(journal, accountId, watchId));
+    return await(journal.lastSequenceNr(AccountEntity.TYPE_KEY.name(), accountId)) > 0
+        || await(RunHistory.anyWatchOf(journal, accountId));
   }
 
   private void endCursor(Cursor cursor) {
@@ -419,7 +419,8 @@ final class HistoryCommand implements Callable<Integer> {
       root.out.println(
           json
               ? Json.text(
-                  new Line(run.owner(), RunView.of(run.watchId(), run.record()), cursor.encode()))
+                  new Line(
+                      run.accountId(), RunView.of(run.watchId(), run.record()), cursor.encode()))
               : line(run, zone));
       root.out.flush();
     }
@@ -444,7 +445,7 @@ final class HistoryCommand implements Callable<Integer> {
               .createGenerator(new OutputStreamWriter(root.out, StandardCharsets.UTF_8))
               .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
       json.writeStartObject();
-      json.writeStringField("owner", owner);
+      json.writeStringField("owner", accountId);
       json.writeStringField("watchId", watchId);
       json.writeArrayFieldStart("runs");
     }
@@ -452,7 +453,8 @@ final class HistoryCommand implements Callable<Integer> {
     @Override
     public void run(RunHistory.Run run, Cursor cursor) throws IOException {
       Json.MAPPER.writeValue(
-          json, new Line(run.owner(), RunView.of(run.watchId(), run.record()), cursor.encode()));
+          json,
+          new Line(run.accountId(), RunView.of(run.watchId(), run.record()), cursor.encode()));
     }
 
     @Override
@@ -482,7 +484,7 @@ final class HistoryCommand implements Callable<Integer> {
               ",",
               cursor.encode(),
               time(r.startedAt(), zone),
-              CsvCell.of(run.owner()),
+              CsvCell.of(run.accountId()),
               CsvCell.of(run.watchId()),
               CsvCell.of(r.runId()),
               CsvCell.of(r.trigger()),
@@ -515,7 +517,7 @@ final class HistoryCommand implements Callable<Integer> {
     String deliveries = deliveries(r);
     return time(r.startedAt(), zone)
         + " "
-        + run.owner()
+        + run.accountId()
         + "/"
         + run.watchId()
         + " "

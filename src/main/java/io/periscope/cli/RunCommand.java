@@ -62,7 +62,7 @@ final class RunCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   @Option(names = "--owner", paramLabel = "ID", description = "only this account's watches")
-  private String owner;
+  private String accountId;
 
   @Option(
       names = "--watch",
@@ -81,9 +81,9 @@ final class RunCommand implements Callable<Integer> {
     private final AdminAlerts alerts;
     private final Progress progress;
     private boolean anyFailed;
-    private String owner = "";
-    private int ownerIndex;
-    private int owners;
+    private String accountId = "";
+    private int accountIndex;
+    private int accounts;
     private int done;
     private int total;
 
@@ -94,10 +94,10 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The next account's watches start running. */
-    void account(String owner, int index, int owners) {
-      this.owner = owner;
-      this.ownerIndex = index;
-      this.owners = owners;
+    void account(String accountId, int index, int accounts) {
+      this.accountId = accountId;
+      this.accountIndex = index;
+      this.accounts = accounts;
       this.done = 0;
       this.total = 0;
       showProgress();
@@ -114,21 +114,21 @@ final class RunCommand implements Callable<Integer> {
     private void showProgress() {
       progress.show(
           "running "
-              + owner
-              + (owners > 1 ? " (account " + (ownerIndex + 1) + " of " + owners + ")" : "")
+              + accountId
+              + (accounts > 1 ? " (account " + (accountIndex + 1) + " of " + accounts + ")" : "")
               + ": "
               + done
               + (total > 0 ? " of " + total : "")
               + " watches done");
     }
 
-    void watch(String owner, RunAllResult.WatchOutcome o) {
+    void watch(String accountId, RunAllResult.WatchOutcome o) {
       if (o.status().equals(RunAllResult.SKIPPED)) return;
       anyFailed |= o.status().equals(RunAllResult.FAILED);
       RunRecord r = o.record();
       progress.clear();
       out.println(
-          owner
+          accountId
               + "/"
               + o.watchId()
               + " "
@@ -148,7 +148,7 @@ final class RunCommand implements Callable<Integer> {
         alerts
             .alert(
                 AdminAlerts.Kind.SCHEDULED_RUN_CRASHED,
-                owner,
+                accountId,
                 o.watchId(),
                 o.error() == null ? "the run crashed" : o.error())
             .toCompletableFuture()
@@ -157,10 +157,10 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** An owner whose run-all could not run (one in flight, say): the others still run. */
-    void ownerFailed(String owner, String why) {
+    void accountFailed(String accountId, String why) {
       anyFailed = true;
       progress.clear();
-      out.println(owner + " error: " + why);
+      out.println(accountId + " error: " + why);
       out.flush();
     }
 
@@ -172,12 +172,12 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (watch != null && owner == null)
+    if (watch != null && accountId == null)
       throw new ParameterException(spec.commandLine(), "--watch needs --owner");
     Config config = root.quietConfig();
     Settings settings = Settings.from(config);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
-    Optional<String> owner = Optional.ofNullable(this.owner);
+    Optional<String> accountId = Optional.ofNullable(this.accountId);
     Optional<String> watch = Optional.ofNullable(this.watch);
     Progress progress = this.progress.on(root.err);
     return SingleWriter.act(
@@ -189,16 +189,16 @@ final class RunCommand implements Callable<Integer> {
                 service,
                 settings,
                 http,
-                owner,
+                accountId,
                 watch,
                 new Lines(
                     root.out, AdminAlerts.create(config, new okhttp3.OkHttpClient()), progress)),
-        () -> locally(config, settings, owner, watch, root.out, progress));
+        () -> locally(config, settings, accountId, watch, root.out, progress));
   }
 
   /** No such watch: nothing ran. */
-  private static ExitCodes.Failure noSuchWatch(String owner, String watchId) {
-    return new ExitCodes.Failure(ExitCodes.FAILED, "no watch " + owner + "/" + watchId);
+  private static ExitCodes.Failure noSuchWatch(String accountId, String watchId) {
+    return new ExitCodes.Failure(ExitCodes.FAILED, "no watch " + accountId + "/" + watchId);
   }
 
   /** How often a run-all run in this process is looked at for finished watches. */
@@ -210,30 +210,31 @@ final class RunCommand implements Callable<Integer> {
   private static int locally(
       Config config,
       Settings settings,
-      Optional<String> owner,
+      Optional<String> accountId,
       Optional<String> watch,
       PrintStream out,
       Progress progress)
       throws Exception {
-    return SingleWriter.onJournal(config, settings, app -> runOn(app, owner, watch, out, progress));
+    return SingleWriter.onJournal(
+        config, settings, app -> runOn(app, accountId, watch, out, progress));
   }
 
   private static int runOn(
       Periscope app,
-      Optional<String> owner,
+      Optional<String> accountId,
       Optional<String> watch,
       PrintStream out,
       Progress progress)
       throws Exception {
     await(app.seedKeyPools());
     Lines lines = new Lines(out, app.adminAlerts(), progress);
-    List<String> owners =
-        owner.isPresent()
-            ? List.of(owner.get())
+    List<String> accountIds =
+        accountId.isPresent()
+            ? List.of(accountId.get())
             : await(app.accounts().list()).stream().map(v -> v.id()).toList();
-    for (int i = 0; i < owners.size(); i++) {
-      String o = owners.get(i);
-      lines.account(o, i, owners.size());
+    for (int i = 0; i < accountIds.size(); i++) {
+      String o = accountIds.get(i);
+      lines.account(o, i, accountIds.size());
       if (watch.isPresent()) {
         lines.total(1);
         RunRecord record;
@@ -250,7 +251,7 @@ final class RunCommand implements Callable<Integer> {
       try {
         job = await(app.startRunAll(o));
       } catch (java.util.concurrent.ExecutionException e) {
-        lines.ownerFailed(o, Failures.unwrap(e).getMessage());
+        lines.accountFailed(o, Failures.unwrap(e).getMessage());
         continue;
       }
       Set<String> printed = new HashSet<>();
@@ -262,12 +263,12 @@ final class RunCommand implements Callable<Integer> {
           if (printed.add(outcome.watchId())) lines.watch(o, outcome);
         if (job.finished()) break;
         if (System.nanoTime() > deadline) {
-          lines.ownerFailed(o, "the run-all did not finish in time");
+          lines.accountFailed(o, "the run-all did not finish in time");
           break;
         }
         Thread.sleep(LOOK_EVERY.toMillis());
       }
-      if (job.status().equals(RunAllJob.FAILED)) lines.ownerFailed(o, job.error());
+      if (job.status().equals(RunAllJob.FAILED)) lines.accountFailed(o, job.error());
     }
     return lines.exitCode();
   }
@@ -285,23 +286,23 @@ final class RunCommand implements Callable<Integer> {
       ServiceFile service,
       Settings settings,
       HttpClient http,
-      Optional<String> owner,
+      Optional<String> accountId,
       Optional<String> watch,
       Lines lines)
       throws Exception {
     Tokens tokens = SingleWriter.tokens(settings);
-    List<String> owners = new ArrayList<>();
-    if (owner.isPresent()) {
-      owners.add(owner.get());
+    List<String> accountIds = new ArrayList<>();
+    if (accountId.isPresent()) {
+      accountIds.add(accountId.get());
     } else {
       send(http, get(service.base().resolve("/admin/users"), SingleWriter.adminToken(tokens)))
           .body()
           .path("users")
-          .forEach(u -> owners.add(u.path("id").asText()));
+          .forEach(u -> accountIds.add(u.path("id").asText()));
     }
-    for (int i = 0; i < owners.size(); i++) {
-      String o = owners.get(i);
-      lines.account(o, i, owners.size());
+    for (int i = 0; i < accountIds.size(); i++) {
+      String o = accountIds.get(i);
+      lines.account(o, i, accountIds.size());
       String token =
           tokens.issueOperator(
               o, Role.USER, Instant.now(), EntityRunAll.RUN_ALL_TIMEOUT.plusMinutes(1));
@@ -317,7 +318,7 @@ final class RunCommand implements Callable<Integer> {
       Answer started =
           send(http, post(service.base().resolve("/watches/run-all?async=true"), token));
       if (started.status() != 202) {
-        lines.ownerFailed(o, started.error());
+        lines.accountFailed(o, started.error());
         continue;
       }
       lines.total(started.body().at("/job/total").asInt(0));
@@ -330,13 +331,13 @@ final class RunCommand implements Callable<Integer> {
   /**
    * Prints each {@code outcome} event of a run-all job's stream as it comes, until {@code done}.
    */
-  private static void followEvents(HttpClient http, HttpRequest request, String owner, Lines lines)
-      throws Exception {
+  private static void followEvents(
+      HttpClient http, HttpRequest request, String accountId, Lines lines) throws Exception {
     HttpResponse<java.util.stream.Stream<String>> response =
         http.send(request, HttpResponse.BodyHandlers.ofLines());
     if (response.statusCode() != 200) {
       response.body().close();
-      lines.ownerFailed(owner, "the run-all's events answered HTTP " + response.statusCode());
+      lines.accountFailed(accountId, "the run-all's events answered HTTP " + response.statusCode());
       return;
     }
     try (java.util.stream.Stream<String> stream = response.body()) {
@@ -349,11 +350,11 @@ final class RunCommand implements Callable<Integer> {
         else if (line.startsWith("data:")) data.append(line.substring(5).trim());
         else if (line.isEmpty()) {
           if ("outcome".equals(event))
-            lines.watch(owner, outcome(Json.MAPPER.readTree(data.toString())));
+            lines.watch(accountId, outcome(Json.MAPPER.readTree(data.toString())));
           if ("done".equals(event)) {
             JsonNode job = Json.MAPPER.readTree(data.toString());
             if (job.path("status").asText().equals(RunAllJob.FAILED))
-              lines.ownerFailed(owner, job.path("error").asText("the run-all failed"));
+              lines.accountFailed(accountId, job.path("error").asText("the run-all failed"));
             return;
           }
           event = null;
@@ -361,7 +362,7 @@ final class RunCommand implements Callable<Integer> {
         }
       }
     }
-    lines.ownerFailed(owner, "the run-all's events ended before it finished");
+    lines.accountFailed(accountId, "the run-all's events ended before it finished");
   }
 
   private static RunAllResult.WatchOutcome outcome(JsonNode outcome) throws Exception {

@@ -58,7 +58,7 @@ final class TransferCommands {
     @ParentCommand private Root root;
 
     @Option(names = "--owner", paramLabel = "ID", description = "only this account")
-    private String owner;
+    private String accountId;
 
     @Option(
         names = "--sealed-credentials",
@@ -82,10 +82,11 @@ final class TransferCommands {
           SingleWriter.act(
               settings,
               http,
-              service -> exportThroughService(service, settings, http, owner, sealedCredentials),
+              service ->
+                  exportThroughService(service, settings, http, accountId, sealedCredentials),
               () ->
                   SingleWriter.onJournal(
-                      config, settings, app -> exportLocally(app, owner, sealedCredentials)));
+                      config, settings, app -> exportLocally(app, accountId, sealedCredentials)));
       String text = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(document);
       if (output == null) root.out.println(text);
       else Files.writeString(output, text + "\n");
@@ -112,7 +113,7 @@ final class TransferCommands {
     private String file;
 
     @Option(names = "--owner", paramLabel = "ID", description = "only this account")
-    private String owner;
+    private String accountId;
 
     @Option(
         names = "--opml",
@@ -124,7 +125,7 @@ final class TransferCommands {
       byte[] text = file.equals("-") ? System.in.readAllBytes() : Files.readAllBytes(Path.of(file));
       List<JsonNode> accounts =
           opml ? new ArrayList<>(List.of(fromOpml(text))) : fromDocument(text);
-      if (owner != null) accounts.removeIf(a -> !owner.equals(a.path("id").asText()));
+      if (accountId != null) accounts.removeIf(a -> !accountId.equals(a.path("id").asText()));
       Config config = root.quietConfig();
       Settings settings = Settings.from(config);
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
@@ -149,7 +150,7 @@ final class TransferCommands {
     }
 
     private JsonNode fromOpml(byte[] text) {
-      if (owner == null)
+      if (accountId == null)
         throw new ExitCodes.Failure(ExitCodes.USAGE, "--opml needs --owner: whose watches");
       try {
         Opml.Listed listed = Opml.read(text, null);
@@ -160,7 +161,7 @@ final class TransferCommands {
                   + listed.skipped().size()
                   + " outline(s) left out"
                   + (listed.cut() ? ", and the file was cut at its bounds" : ""));
-        return OpmlWatches.account(owner, listed);
+        return OpmlWatches.account(accountId, listed);
       } catch (Opml.NotOpml e) {
         throw new ExitCodes.Failure(ExitCodes.FAILED, file + ": " + e.getMessage());
       }
@@ -173,18 +174,18 @@ final class TransferCommands {
       ServiceFile service,
       Settings settings,
       HttpClient http,
-      String owner,
+      String accountId,
       boolean sealedCredentials)
       throws Exception {
     Tokens tokens = SingleWriter.tokens(settings);
-    List<String> owners = new ArrayList<>();
-    if (owner != null) owners.add(owner);
+    List<String> accountIds = new ArrayList<>();
+    if (accountId != null) accountIds.add(accountId);
     else
       send(http, get(service.base().resolve("/admin/users"), SingleWriter.adminToken(tokens)))
           .path("users")
-          .forEach(u -> owners.add(u.path("id").asText()));
+          .forEach(u -> accountIds.add(u.path("id").asText()));
     ArrayNode accounts = Json.MAPPER.createArrayNode();
-    for (String o : owners)
+    for (String o : accountIds)
       accounts.add(
           send(
                   http,
@@ -239,14 +240,14 @@ final class TransferCommands {
 
   // ---- on the journal
 
-  private static JsonNode exportLocally(Periscope app, String owner, boolean sealedCredentials)
+  private static JsonNode exportLocally(Periscope app, String accountId, boolean sealedCredentials)
       throws Exception {
-    List<String> owners =
-        owner != null
-            ? List.of(owner)
+    List<String> accountIds =
+        accountId != null
+            ? List.of(accountId)
             : await(app.accounts().list()).stream().map(a -> a.id()).toList();
     ArrayNode accounts = Json.MAPPER.createArrayNode();
-    for (String o : owners)
+    for (String o : accountIds)
       accounts.add(Json.MAPPER.valueToTree(await(app.transfers().account(o, sealedCredentials))));
     return document(accounts);
   }
@@ -326,8 +327,8 @@ final class TransferCommands {
     return document;
   }
 
-  private static String token(Tokens tokens, String owner) {
-    return tokens.issueOperator(owner, Role.USER, Instant.now(), PATIENCE);
+  private static String token(Tokens tokens, String accountId) {
+    return tokens.issueOperator(accountId, Role.USER, Instant.now(), PATIENCE);
   }
 
   private static HttpRequest get(URI uri, String token) {

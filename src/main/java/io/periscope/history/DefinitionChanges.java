@@ -26,13 +26,13 @@ public final class DefinitionChanges {
   private DefinitionChanges() {}
 
   /**
-   * One change of watch {@code owner/watchId}: the version it made ({@code numbered} when the
+   * One change of watch {@code accountId/watchId}: the version it made ({@code numbered} when the
    * journal holds the watch's events from its first, so the number is the interface's; otherwise
    * older events went with old runs and the number counts from the oldest kept), the definition
    * before it (null: none, or not kept), and the journal position of its event.
    */
   public record Change(
-      String owner,
+      String accountId,
       String watchId,
       WatchVersion version,
       boolean numbered,
@@ -61,11 +61,11 @@ public final class DefinitionChanges {
     String type = WatchEntity.TYPE_KEY.name() + "|";
     String prefix =
         type
-            + (selection.owner() == null
+            + (selection.accountId() == null
                 ? ""
                 : selection.watchId() == null
-                    ? selection.owner() + ":"
-                    : WatchEntity.entityId(selection.owner(), selection.watchId()));
+                    ? selection.accountId() + ":"
+                    : WatchEntity.entityId(selection.accountId(), selection.watchId()));
     // the watches with an event in the selection: written since `since` and after `after`
     Map<String, JournalReads.Range> touched =
         await(

@@ -56,34 +56,34 @@ public final class RunHistory {
   private RunHistory() {}
 
   /** One run of one watch, and the journal position of its record. */
-  public record Run(String owner, String watchId, RunRecord record, long position) {
+  public record Run(String accountId, String watchId, RunRecord record, long position) {
     /** The watch's entity id, {@code owner:watchId}. */
     public String entityId() {
-      return WatchEntity.entityId(owner, watchId);
+      return WatchEntity.entityId(accountId, watchId);
     }
 
     Run withRecord(RunRecord changed) {
-      return new Run(owner, watchId, changed, position);
+      return new Run(accountId, watchId, changed, position);
     }
   }
 
   /**
-   * What a replay shows: the runs of one watch ({@code owner} and {@code watchId}), of an owner's
-   * watches, or of every watch ({@code owner} null), that {@code filter} selects and {@code after}
-   * does not cover.
+   * What a replay shows: the runs of one watch ({@code accountId} and {@code watchId}), of an
+   * owner's watches, or of every watch ({@code accountId} null), that {@code filter} selects and
+   * {@code after} does not cover.
    */
-  public record Selection(String owner, String watchId, RunFilter filter, Cursor after) {
+  public record Selection(String accountId, String watchId, RunFilter filter, Cursor after) {
     public Selection {
-      if (watchId != null && owner == null)
+      if (watchId != null && accountId == null)
         throw new IllegalArgumentException("a watch needs its owner");
     }
 
     /** Whether a watch (by entity id) is one of those selected. */
     public boolean selects(String entityId) {
-      if (owner == null) return true;
+      if (accountId == null) return true;
       return watchId == null
-          ? entityId.startsWith(owner + ":")
-          : entityId.equals(WatchEntity.entityId(owner, watchId));
+          ? entityId.startsWith(accountId + ":")
+          : entityId.equals(WatchEntity.entityId(accountId, watchId));
     }
   }
 
@@ -92,18 +92,18 @@ public final class RunHistory {
 
   /** Whether the journal holds any event of the watch (a deleted one included). */
   public static CompletionStage<Boolean> exists(
-      JournalReads journal, String owner, String watchId) {
+      JournalReads journal, String accountId, String watchId) {
     return journal
-        .lastSequenceNr(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(owner, watchId))
+        .lastSequenceNr(WatchEntity.TYPE_KEY.name(), WatchEntity.entityId(accountId, watchId))
         .thenApply(last -> last > 0);
   }
 
-  /** Whether the journal holds an event of any watch of {@code owner}. */
-  public static CompletionStage<Boolean> anyWatchOf(JournalReads journal, String owner) {
+  /** Whether the journal holds an event of any watch of {@code accountId}. */
+  public static CompletionStage<Boolean> anyWatchOf(JournalReads journal, String accountId) {
     return journal
         .ranges(
             new JournalReads.Span(
-                persistenceId(owner + ":"), false, Long.MAX_VALUE, null, null, null))
+                persistenceId(accountId + ":"), false, Long.MAX_VALUE, null, null, null))
         .thenApply(ranges -> !ranges.isEmpty());
   }
 
@@ -118,11 +118,11 @@ public final class RunHistory {
     RunFilter filter = selection.filter();
     Cursor after = selection.after();
     String prefix =
-        selection.owner() == null
+        selection.accountId() == null
             ? ""
             : selection.watchId() == null
-                ? selection.owner() + ":"
-                : WatchEntity.entityId(selection.owner(), selection.watchId());
+                ? selection.accountId() + ":"
+                : WatchEntity.entityId(selection.accountId(), selection.watchId());
     // a run is recorded when it ends: a run started since T is in the events written since T
     JournalReads.Span span =
         new JournalReads.Span(

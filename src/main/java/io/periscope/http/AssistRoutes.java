@@ -98,8 +98,8 @@ public final class AssistRoutes implements Routes {
   }
 
   /** {@code call} once the caller's model call is counted (429 past its quota). */
-  private <T> CompletionStage<T> metered(String owner, Supplier<CompletionStage<T>> call) {
-    return meter.use(owner).thenCompose(counted -> call.get());
+  private <T> CompletionStage<T> metered(String accountId, Supplier<CompletionStage<T>> call) {
+    return meter.use(accountId).thenCompose(counted -> call.get());
   }
 
   /**
@@ -194,13 +194,13 @@ public final class AssistRoutes implements Routes {
         : assistant.modelReady();
   }
 
-  private CompletionStage<Reply> draft(String owner, JsonNode body) {
+  private CompletionStage<Reply> draft(String accountId, JsonNode body) {
     AssistRequests.DraftRequest request = AssistRequests.draft(body);
     return answered(
-        metered(owner, () -> assistant.draft(request, usage.recorder(owner, null)))
+        metered(accountId, () -> assistant.draft(request, usage.recorder(accountId, null)))
             .thenCompose(
                 draft ->
-                    sourceWarnings(owner, sources(draft))
+                    sourceWarnings(accountId, sources(draft))
                         .thenApply(found -> new DraftBody(draft, found))),
         "draft",
         "model");
@@ -219,12 +219,14 @@ public final class AssistRoutes implements Routes {
         .thenApply(liveness -> ok(new LivenessBody(liveness)));
   }
 
-  private CompletionStage<Reply> explain(String owner, String id) {
-    return stored(owner, id)
+  private CompletionStage<Reply> explain(String accountId, String id) {
+    return stored(accountId, id)
         .thenCompose(
             watch ->
                 answered(
-                    metered(owner, () -> assistant.explain(watch, usage.recorder(owner, id)))
+                    metered(
+                            accountId,
+                            () -> assistant.explain(watch, usage.recorder(accountId, id)))
                         .thenApply(ExplanationBody::new),
                     "explain",
                     "model"))
@@ -235,28 +237,28 @@ public final class AssistRoutes implements Routes {
    * Against {@code base} when the body's base counts (its id is the path's), else against the
    * stored watch; with the owner's most recent feedback on the watch's runs.
    */
-  private CompletionStage<Reply> revise(String owner, String id, JsonNode body) {
+  private CompletionStage<Reply> revise(String accountId, String id, JsonNode body) {
     AssistRequests.RevisionRequest request =
-        AssistRequests.revision(body, id, owner, assistant.scheduleZone());
-    return stored(owner, id)
+        AssistRequests.revision(body, id, accountId, assistant.scheduleZone());
+    return stored(accountId, id)
         .thenCompose(
             watch ->
                 feedbacks
-                    .newest(owner, id, RevisionPrompt.MAX_FEEDBACK)
+                    .newest(accountId, id, RevisionPrompt.MAX_FEEDBACK)
                     .thenCompose(
                         feedback ->
                             answered(
                                 metered(
-                                        owner,
+                                        accountId,
                                         () ->
                                             assistant.revise(
                                                 request.base() != null ? request.base() : watch,
                                                 request.instruction(),
                                                 feedback,
-                                                usage.recorder(owner, id)))
+                                                usage.recorder(accountId, id)))
                                     .thenCompose(
                                         revision ->
-                                            sourceWarnings(owner, sources(revision))
+                                            sourceWarnings(accountId, sources(revision))
                                                 .thenApply(
                                                     found -> new RevisionBody(revision, found))),
                                 "revise",
@@ -269,8 +271,8 @@ public final class AssistRoutes implements Routes {
    * warning that cannot be worked out now is left out rather than failing the answer.
    */
   private CompletionStage<List<WatchWarnings.Warning>> sourceWarnings(
-      String owner, List<WatchSource> sources) {
-    return warnings.of(owner, sources, null).exceptionally(failure -> List.of());
+      String accountId, List<WatchSource> sources) {
+    return warnings.of(accountId, sources, null).exceptionally(failure -> List.of());
   }
 
   private static List<WatchSource> sources(Draft draft) {
@@ -295,11 +297,11 @@ public final class AssistRoutes implements Routes {
    * The caller's watch; refused (404) when absent or another owner's, since it is addressed under
    * the caller.
    */
-  private CompletionStage<Watch> stored(String owner, String id) {
+  private CompletionStage<Watch> stored(String accountId, String id) {
     if (!WatchValidator.ID.matcher(id).matches()) {
       return CompletableFuture.failedFuture(new EntityRefusal("no such watch"));
     }
-    return asks.ask(entities.watch(owner, id), WatchEntity.Get::new);
+    return asks.ask(entities.watch(accountId, id), WatchEntity.Get::new);
   }
 
   /**

@@ -102,14 +102,18 @@ public final class BacktestRoutes implements Routes {
                     caller.accountId(),
                     () ->
                         WatchRoutes.watch(
-                                (owner, id, q) ->
+                                (accountId, id, q) ->
                                     parameterOptional(
                                         "async",
                                         async ->
                                             jsonBody(
                                                 maxBody,
                                                 body ->
-                                                    start(owner, id, async.orElse("false"), body))))
+                                                    start(
+                                                        accountId,
+                                                        id,
+                                                        async.orElse("false"),
+                                                        body))))
                             .apply(caller, p))),
         new Endpoint(
             GET,
@@ -117,48 +121,49 @@ public final class BacktestRoutes implements Routes {
             perAccount(
                 reads,
                 WatchRoutes.watch(
-                    (owner, id, p) ->
-                        followed(owner, id, p.get("job"), job -> answer(ok(new JobBody(job))))))),
+                    (accountId, id, p) ->
+                        followed(
+                            accountId, id, p.get("job"), job -> answer(ok(new JobBody(job))))))),
         new Endpoint(
             GET,
             "/watches/{id}/backtest/jobs/{job}/events",
             perAccount(
                 reads,
                 WatchRoutes.watch(
-                    (owner, id, p) ->
+                    (accountId, id, p) ->
                         followed(
-                            owner,
+                            accountId,
                             id,
                             p.get("job"),
                             job ->
                                 JobEvents.stream(
-                                    owner,
+                                    accountId,
                                     eventStreams,
                                     job,
                                     BacktestJob::finished,
-                                    () -> jobs.job(owner, id, job.id()),
+                                    () -> jobs.job(accountId, id, job.id()),
                                     BacktestRoutes::eventsOf))))));
   }
 
   /** {@code inner} of the caller's job {@code jobId} of the watch; 404 for any other. */
   private Route followed(
-      String owner,
+      String accountId,
       String id,
       String jobId,
       java.util.function.Function<BacktestJob, Route> inner) {
     return onComplete(
-        jobs.job(owner, id, jobId),
+        jobs.job(accountId, id, jobId),
         found -> found.isSuccess() ? inner.apply(found.get()) : failWith(found.failed().get()));
   }
 
-  private Route start(String owner, String id, String async, JsonNode body) {
+  private Route start(String accountId, String id, String async, JsonNode body) {
     List<Issue> issues = new ArrayList<>();
     if (!async.equals("true") && !async.equals("false"))
       issues.add(Issue.at("must be true or false", "query", "async"));
     int runs = runs(body, issues);
     if (!issues.isEmpty()) return answer(Reply.invalid(issues));
     CompletionStage<Watch> candidate =
-        asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+        asks.<WatchEntity.Command, Watch>ask(entities.watch(accountId, id), WatchEntity.Get::new)
             .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND))
             .thenApply(stored -> WatchValidator.overridden(stored, body, OVERRIDES, scheduleZone));
     if (async.equals("true"))

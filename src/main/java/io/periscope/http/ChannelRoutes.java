@@ -133,8 +133,8 @@ public final class ChannelRoutes implements Routes {
             POST,
             "/watches/{id}/channels/test",
             WatchRoutes.watch(
-                (owner, id, p) ->
-                    rateLimited(testLimiter, owner, () -> answer(testWatch(owner, id))))),
+                (accountId, id, p) ->
+                    rateLimited(testLimiter, accountId, () -> answer(testWatch(accountId, id))))),
         new Endpoint(
             GET,
             "/channels/webhook-secret",
@@ -200,10 +200,10 @@ public final class ChannelRoutes implements Routes {
   }
 
   /** The endpoint's own secret; without {@code url}, which secrets there are. */
-  private CompletionStage<Reply> webhookSecret(String owner, Optional<String> url) {
-    if (url.isEmpty()) return webhookSecrets.status(owner).thenApply(Reply::ok);
+  private CompletionStage<Reply> webhookSecret(String accountId, Optional<String> url) {
+    if (url.isEmpty()) return webhookSecrets.status(accountId).thenApply(Reply::ok);
     return webhookSecrets
-        .endpoint(owner, url.get())
+        .endpoint(accountId, url.get())
         .thenApply(
             secret ->
                 secret
@@ -218,12 +218,14 @@ public final class ChannelRoutes implements Routes {
   }
 
   /** The endpoint's secret rotated; without {@code url}, the account's made anew. */
-  private CompletionStage<Reply> newWebhookSecret(String owner, Optional<String> url) {
+  private CompletionStage<Reply> newWebhookSecret(String accountId, Optional<String> url) {
     CompletionStage<?> made =
-        url.isEmpty() ? webhookSecrets.create(owner) : webhookSecrets.rotate(owner, url.get());
+        url.isEmpty()
+            ? webhookSecrets.create(accountId)
+            : webhookSecrets.rotate(accountId, url.get());
     return made.thenApply(
         created -> {
-          log.info("event=webhook-secret-created owner={} endpoint={}", owner, url.isPresent());
+          log.info("event=webhook-secret-created owner={} endpoint={}", accountId, url.isPresent());
           return json(StatusCodes.CREATED, created);
         });
   }
@@ -269,8 +271,8 @@ public final class ChannelRoutes implements Routes {
     return tested(testSends.send(caller.accountId(), null, null, channels));
   }
 
-  private CompletionStage<Reply> testWatch(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(entities.watch(owner, id), WatchEntity.Get::new)
+  private CompletionStage<Reply> testWatch(String accountId, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(entities.watch(accountId, id), WatchEntity.Get::new)
         .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND))
         .thenCompose(
             watch -> {
@@ -278,7 +280,7 @@ public final class ChannelRoutes implements Routes {
                 throw new ValidationException(
                     List.of(Issue.at("the watch names no channels", "channels")));
               }
-              return tested(testSends.send(owner, id, watch.name(), watch.channels()));
+              return tested(testSends.send(accountId, id, watch.name(), watch.channels()));
             });
   }
 

@@ -23,13 +23,13 @@ import java.util.concurrent.CompletionStage;
  */
 public final class CollectionRoutes implements Routes {
   private final Entities entities;
-  private final AccountWatches ownerWatches;
+  private final AccountWatches accountWatches;
   private final Asks asks;
   private final Clock clock;
 
   public CollectionRoutes(Entities entities, Asks asks, Clock clock) {
     this.entities = entities;
-    this.ownerWatches = new AccountWatches(entities::account, entities::watch, asks);
+    this.accountWatches = new AccountWatches(entities::account, entities::watch, asks);
     this.asks = asks;
     this.clock = clock;
   }
@@ -57,7 +57,7 @@ public final class CollectionRoutes implements Routes {
                                   .thenApply(WatchEntity.Runs::runs)
                                   .exceptionally(
                                       e -> {
-                                        ownerWatches.<Void>gone(accountId, id, e);
+                                        accountWatches.<Void>gone(accountId, id, e);
                                         return List.of();
                                       })
                                   .toCompletableFuture())

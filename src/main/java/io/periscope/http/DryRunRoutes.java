@@ -58,20 +58,23 @@ public final class DryRunRoutes implements Routes {
             POST,
             "/watches/{id}/test",
             WatchRoutes.watch(
-                (owner, id, p) ->
+                (accountId, id, p) ->
                     limited(
-                        owner, () -> jsonBody(maxBody, body -> answer(saved(owner, id, body)))))));
+                        accountId,
+                        () -> jsonBody(maxBody, body -> answer(saved(accountId, id, body)))))));
   }
 
   /** The AI routes' limit, then time for collection, extraction and a model call. */
-  private Route limited(String owner, Supplier<Route> inner) {
+  private Route limited(String accountId, Supplier<Route> inner) {
     return rateLimited(
-        limiter, owner, () -> withRequestTimeout(WatchRoutes.RUN_TIMEOUT.plusSeconds(5), inner));
+        limiter,
+        accountId,
+        () -> withRequestTimeout(WatchRoutes.RUN_TIMEOUT.plusSeconds(5), inner));
   }
 
-  private CompletionStage<Reply> saved(String owner, String id, JsonNode body) {
+  private CompletionStage<Reply> saved(String accountId, String id, JsonNode body) {
     return dryRuns
-        .saved(owner, id, body)
+        .saved(accountId, id, body)
         .thenApply(Reply::ok)
         .exceptionally(Refusal.as(NOT_FOUND, WATCH_NOT_FOUND));
   }

@@ -68,52 +68,56 @@ public final class FeedbackRoutes implements Routes {
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(
-            GET, "/watches/{id}/feedback", watch((owner, id, p) -> answer(list(owner, id)))),
+            GET,
+            "/watches/{id}/feedback",
+            watch((accountId, id, p) -> answer(list(accountId, id)))),
         new Endpoint(
             GET,
             "/watches/{id}/quality",
-            perAccount(reads, watch((owner, id, p) -> answer(quality(owner, id))))),
+            perAccount(reads, watch((accountId, id, p) -> answer(quality(accountId, id))))),
         new Endpoint(
-            GET, RUN_FEEDBACK, watch((owner, id, p) -> answer(read(owner, id, p.get("runId"))))),
+            GET,
+            RUN_FEEDBACK,
+            watch((accountId, id, p) -> answer(read(accountId, id, p.get("runId"))))),
         new Endpoint(
             PUT,
             RUN_FEEDBACK,
             watch(
-                (owner, id, p) ->
-                    jsonBody(maxBody, body -> answer(give(owner, id, p.get("runId"), body))))),
+                (accountId, id, p) ->
+                    jsonBody(maxBody, body -> answer(give(accountId, id, p.get("runId"), body))))),
         new Endpoint(
             DELETE,
             RUN_FEEDBACK,
-            watch((owner, id, p) -> answer(withdraw(owner, id, p.get("runId"))))));
+            watch((accountId, id, p) -> answer(withdraw(accountId, id, p.get("runId"))))));
   }
 
   /**
    * 404 for a watch the caller never had, as its run history; a deleted watch's feedback is still
    * listed.
    */
-  private CompletionStage<Reply> list(String owner, String id) {
-    return known(owner, id)
-        .thenCompose(history -> feedbacks.newest(owner, id, FeedbackEntity.KEPT))
+  private CompletionStage<Reply> list(String accountId, String id) {
+    return known(accountId, id)
+        .thenCompose(history -> feedbacks.newest(accountId, id, FeedbackEntity.KEPT))
         .thenApply(list -> ok(new FeedbackBody(list)))
         .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
   }
 
   /** Found as the watch's feedback list is. */
-  private CompletionStage<Reply> quality(String owner, String id) {
-    return known(owner, id)
-        .thenCompose(history -> feedbacks.quality(owner, id))
+  private CompletionStage<Reply> quality(String accountId, String id) {
+    return known(accountId, id)
+        .thenCompose(history -> feedbacks.quality(accountId, id))
         .thenApply(windows -> ok(new QualityBody(Quality.MIN_LABELS, windows)))
         .exceptionally(Refusal.as(NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
   }
 
   /** Refused for a watch the caller never had; a deleted one still has its run history. */
-  private CompletionStage<WatchEntity.Runs> known(String owner, String id) {
-    return asks.ask(entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r));
+  private CompletionStage<WatchEntity.Runs> known(String accountId, String id) {
+    return asks.ask(entities.watch(accountId, id), r -> new WatchEntity.GetRuns(1, r));
   }
 
-  private CompletionStage<Reply> read(String owner, String id, String runId) {
+  private CompletionStage<Reply> read(String accountId, String id, String runId) {
     return feedbacks
-        .onRun(owner, id, runId)
+        .onRun(accountId, id, runId)
         .thenApply(
             given ->
                 given.map(Reply::ok).orElseThrow(() -> new Refusal(NOT_FOUND, FEEDBACK_NOT_FOUND)));
@@ -122,17 +126,17 @@ public final class FeedbackRoutes implements Routes {
   /**
    * The watch must exist and the run be among its recent ones; the refusal says which is missing.
    */
-  private CompletionStage<Reply> give(String owner, String id, String runId, JsonNode body) {
+  private CompletionStage<Reply> give(String accountId, String id, String runId, JsonNode body) {
     FeedbackValidator.Judgement judgement = FeedbackValidator.validate(body);
     return feedbacks
-        .give(owner, id, runId, judgement)
+        .give(accountId, id, runId, judgement)
         .thenApply(Reply::ok)
         .exceptionally(Refusal.as(NOT_FOUND));
   }
 
-  private CompletionStage<Reply> withdraw(String owner, String id, String runId) {
+  private CompletionStage<Reply> withdraw(String accountId, String id, String runId) {
     return feedbacks
-        .withdraw(owner, id, runId)
+        .withdraw(accountId, id, runId)
         .thenApply(done -> Reply.noContent())
         .exceptionally(Refusal.as(NOT_FOUND, FEEDBACK_NOT_FOUND));
   }

@@ -110,7 +110,8 @@ public final class SourceRoutes implements Routes {
         new Endpoint(
             GET,
             "/watches/{id}/sources.opml",
-            WatchRoutes.watch((owner, id, p) -> onSuccess(watchOpml(owner, id), this::opml))),
+            WatchRoutes.watch(
+                (accountId, id, p) -> onSuccess(watchOpml(accountId, id), this::opml))),
         new Endpoint(
             GET,
             "/account/sources.opml",
@@ -134,19 +135,19 @@ public final class SourceRoutes implements Routes {
     }
   }
 
-  private CompletionStage<String> watchOpml(String owner, String id) {
+  private CompletionStage<String> watchOpml(String accountId, String id) {
     return watches
-        .get(owner, id)
+        .get(accountId, id)
         .thenApply(w -> Opml.write(w.name(), List.of(new Opml.Folder(null, feeds(w)))));
   }
 
-  private CompletionStage<String> accountOpml(String owner) {
+  private CompletionStage<String> accountOpml(String accountId) {
     return watches
-        .list(owner)
+        .list(accountId)
         .thenApply(
             watches ->
                 Opml.write(
-                    "Periscope: the feeds of " + owner + "'s watches",
+                    "Periscope: the feeds of " + accountId + "'s watches",
                     watches.stream()
                         .filter(w -> !feeds(w).isEmpty())
                         .map(w -> new Opml.Folder(w.name(), feeds(w)))
@@ -161,8 +162,8 @@ public final class SourceRoutes implements Routes {
         .toList();
   }
 
-  private Route limited(String owner, Supplier<Route> inner) {
-    return rateLimited(limiter, owner, inner);
+  private Route limited(String accountId, Supplier<Route> inner) {
+    return rateLimited(limiter, accountId, inner);
   }
 
   private CompletionStage<Reply> discover(JsonNode body) {

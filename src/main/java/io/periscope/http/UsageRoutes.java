@@ -88,7 +88,9 @@ public final class UsageRoutes implements Routes {
             "/watches/{id}/usage",
             perAccount(
                 reads,
-                watch((owner, id, p) -> withDays(days -> answer(watchUsage(owner, id, days)))))),
+                watch(
+                    (accountId, id, p) ->
+                        withDays(days -> answer(watchUsage(accountId, id, days)))))),
         new Endpoint(
             GET,
             "/account/usage",
@@ -138,10 +140,10 @@ public final class UsageRoutes implements Routes {
   }
 
   /** 404 for a watch the caller never had, as its run history; a deleted watch's is kept. */
-  private CompletionStage<Reply> watchUsage(String owner, String id, int days) {
+  private CompletionStage<Reply> watchUsage(String accountId, String id, int days) {
     return asks.<WatchEntity.Command, WatchEntity.Runs>ask(
-            entities.watch(owner, id), r -> new WatchEntity.GetRuns(1, r))
-        .thenCompose(exists -> ledger.series(owner, days, id::equals))
+            entities.watch(accountId, id), r -> new WatchEntity.GetRuns(1, r))
+        .thenCompose(exists -> ledger.series(accountId, days, id::equals))
         .thenApply(s -> ok(new WatchUsage(id, s.from(), s.to(), s.days(), s.total(), s.month())))
         .exceptionally(Refusal.as(Refusal.Kind.NOT_FOUND, WatchEntity.WATCH_NOT_FOUND));
   }

@@ -77,16 +77,21 @@ public final class VersionRoutes implements Routes {
   public List<Endpoint> endpoints() {
     return List.of(
         new Endpoint(
-            GET, "/watches/{id}/versions", watch((owner, id, p) -> answer(list(owner, id)))),
+            GET,
+            "/watches/{id}/versions",
+            watch((accountId, id, p) -> answer(list(accountId, id)))),
         new Endpoint(
-            GET, ONE, watch((owner, id, p) -> answer(number(p.get("n"), n -> read(owner, id, n))))),
+            GET,
+            ONE,
+            watch((accountId, id, p) -> answer(number(p.get("n"), n -> read(accountId, id, n))))),
         new Endpoint(
             POST,
             ONE + "/restore",
             (caller, p) ->
                 watch(
-                        (owner, id, q) ->
-                            answer(number(q.get("n"), n -> restore(caller.role(), owner, id, n))))
+                        (accountId, id, q) ->
+                            answer(
+                                number(q.get("n"), n -> restore(caller.role(), accountId, id, n))))
                     .apply(caller, p)));
   }
 
@@ -105,9 +110,9 @@ public final class VersionRoutes implements Routes {
     return then.apply(n);
   }
 
-  private CompletionStage<Reply> list(String owner, String id) {
+  private CompletionStage<Reply> list(String accountId, String id) {
     return watches
-        .versions(owner, id)
+        .versions(accountId, id)
         .thenApply(
             kept -> {
               List<VersionSummary> newestFirst = new ArrayList<>();
@@ -117,9 +122,9 @@ public final class VersionRoutes implements Routes {
             });
   }
 
-  private CompletionStage<Reply> read(String owner, String id, int n) {
+  private CompletionStage<Reply> read(String accountId, String id, int n) {
     return watches
-        .versions(owner, id)
+        .versions(accountId, id)
         .thenApply(
             kept -> {
               WatchVersion v = WatchVersions.find(kept, n).orElseThrow(VersionRoutes::noVersion);
@@ -146,9 +151,9 @@ public final class VersionRoutes implements Routes {
             });
   }
 
-  private CompletionStage<Reply> restore(Role role, String owner, String id, int n) {
+  private CompletionStage<Reply> restore(Role role, String accountId, String id, int n) {
     return watches
-        .restore(role, owner, id, n, Actor.owner(owner), this::opened)
+        .restore(role, accountId, id, n, Actor.owner(accountId), this::opened)
         .thenApply(restored -> ok(SealedChannels.mask(restored)));
   }
 

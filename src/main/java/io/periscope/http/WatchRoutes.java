@@ -129,46 +129,52 @@ public final class WatchRoutes implements Routes {
             POST,
             "/watches/{id}/check",
             watch(
-                (owner, id, p) ->
+                (accountId, id, p) ->
                     jsonBody(
                         maxBody,
                         body ->
                             answer(
                                 watches
-                                    .get(owner, id)
+                                    .get(accountId, id)
                                     .thenCompose(
-                                        stored -> checked(owner, id, body, stored.channels())))))),
-        new Endpoint(GET, "/watches/{id}", watch((owner, id, p) -> answer(read(owner, id)))),
+                                        stored ->
+                                            checked(accountId, id, body, stored.channels())))))),
+        new Endpoint(
+            GET, "/watches/{id}", watch((accountId, id, p) -> answer(read(accountId, id)))),
         new Endpoint(
             PUT,
             "/watches/{id}",
             (caller, p) ->
                 watch(
-                        (owner, id, q) ->
+                        (accountId, id, q) ->
                             jsonBody(
-                                maxBody, body -> answer(replace(caller.role(), owner, id, body))))
+                                maxBody,
+                                body -> answer(replace(caller.role(), accountId, id, body))))
                     .apply(caller, p)),
-        new Endpoint(DELETE, "/watches/{id}", watch((owner, id, p) -> answer(remove(owner, id)))),
+        new Endpoint(
+            DELETE, "/watches/{id}", watch((accountId, id, p) -> answer(remove(accountId, id)))),
         new Endpoint(
             POST,
             "/watches/{id}/run",
             watch(
-                (owner, id, p) ->
-                    withRequestTimeout(RUN_TIMEOUT.plusSeconds(5), () -> answer(run(owner, id))))),
+                (accountId, id, p) ->
+                    withRequestTimeout(
+                        RUN_TIMEOUT.plusSeconds(5), () -> answer(run(accountId, id))))),
         new Endpoint(
             GET,
             "/watches/{id}/runs",
             watch(
-                (owner, id, p) ->
+                (accountId, id, p) ->
                     parameterOptional(
                         "limit",
                         limit ->
                             parameterOptional(
-                                "before", before -> answer(runs(owner, id, limit, before)))))),
+                                "before", before -> answer(runs(accountId, id, limit, before)))))),
         new Endpoint(
             GET,
             "/watches/{id}/runs/{runId}",
-            perAccount(reads, watch((owner, id, p) -> answer(run(owner, id, p.get("runId")))))),
+            perAccount(
+                reads, watch((accountId, id, p) -> answer(run(accountId, id, p.get("runId")))))),
         new Endpoint(
             POST,
             "/watches/run-all",
@@ -206,7 +212,7 @@ public final class WatchRoutes implements Routes {
    */
   @FunctionalInterface
   interface WatchAnswer {
-    Route apply(String owner, String id, Map<String, String> params);
+    Route apply(String accountId, String id, Map<String, String> params);
   }
 
   /** A route of the caller's watch {@code {id}}: an id no watch can have is not found. */
@@ -285,8 +291,8 @@ public final class WatchRoutes implements Routes {
   public record RunHistory(List<RunView> runs, String next) {}
 
   /** A run now; a spent budget of the month is the owner's 429, any other refusal a 404. */
-  private CompletionStage<Reply> run(String owner, String id) {
-    return runs.runNow(owner, id)
+  private CompletionStage<Reply> run(String accountId, String id) {
+    return runs.runNow(accountId, id)
         .thenApply(record -> ok(new RunResult(RunView.of(id, record))))
         .exceptionally(
             failure ->
@@ -299,11 +305,11 @@ public final class WatchRoutes implements Routes {
    * Starts the caller's run-all and waits for it: 200 with every outcome, 409 while another is in
    * flight, 503 when it failed, was interrupted or is still going after {@link #RUN_ALL_WAIT}.
    */
-  private CompletionStage<Reply> runAll(String owner) {
-    return runs.startRunAll(owner)
+  private CompletionStage<Reply> runAll(String accountId) {
+    return runs.startRunAll(accountId)
         .thenCompose(
             started ->
-                runs.awaitRunAllJob(owner, started.id(), RUN_ALL_WAIT)
+                runs.awaitRunAllJob(accountId, started.id(), RUN_ALL_WAIT)
                     .thenApply(
                         job -> {
                           if (!job.status().equals(RunAllJob.DONE))
@@ -333,16 +339,16 @@ public final class WatchRoutes implements Routes {
   }
 
   /** 202 with the started job, and where to follow it. */
-  private CompletionStage<Reply> startRunAll(String owner) {
-    return runs.startRunAll(owner)
+  private CompletionStage<Reply> startRunAll(String accountId) {
+    return runs.startRunAll(accountId)
         .thenApply(
             job ->
                 json(StatusCodes.ACCEPTED, new JobBody(JobView.of(job)))
                     .withHeader(Location.create(jobPath(job))));
   }
 
-  private CompletionStage<Reply> job(String owner, String jobId) {
-    return runs.runAllJob(owner, jobId).thenApply(job -> ok(new JobBody(JobView.of(job))));
+  private CompletionStage<Reply> job(String accountId, String jobId) {
+    return runs.runAllJob(accountId, jobId).thenApply(job -> ok(new JobBody(JobView.of(job))));
   }
 
   /**
@@ -352,7 +358,7 @@ public final class WatchRoutes implements Routes {
    * The stream polls the run-all entity, whose jobs are journaled, so it works from any node and
    * after the node that ran the job died.
    */
-  private Route jobEvents(String owner, String jobId, Optional<String> lastEventId) {
+  private Route jobEvents(String accountId, String jobId, Optional<String> lastEventId) {
     int after;
     try {
       after = lastEventId.map(String::strip).map(Integer::parseInt).orElse(0);
@@ -369,14 +375,14 @@ public final class WatchRoutes implements Routes {
                       "Last-Event-ID"))));
     int[] sent = {after};
     return onSuccess(
-        runs.runAllJob(owner, jobId),
+        runs.runAllJob(accountId, jobId),
         job ->
             JobEvents.stream(
-                owner,
+                accountId,
                 eventStreams,
                 job,
                 RunAllJob::finished,
-                () -> runs.runAllJob(owner, jobId),
+                () -> runs.runAllJob(accountId, jobId),
                 // a run-all's outcomes are counted, not keyed: Last-Event-ID is a count
                 (look, keysSent) -> eventsOf(look, sent)));
   }
@@ -403,7 +409,7 @@ public final class WatchRoutes implements Routes {
    * the run {@code before} when given; {@code next} is the cursor of the next page.
    */
   private CompletionStage<Reply> runs(
-      String owner, String id, Optional<String> limitParam, Optional<String> before) {
+      String accountId, String id, Optional<String> limitParam, Optional<String> before) {
     int limit;
     try {
       limit = limitParam.map(Integer::parseInt).orElse(DEFAULT_RUNS);
@@ -416,7 +422,7 @@ public final class WatchRoutes implements Routes {
               List.of(Issue.at("must be a whole number from 1 to " + MAX_RUNS, "query", "limit"))));
     }
     return history
-        .page(owner, id, limit, before.orElse(null))
+        .page(accountId, id, limit, before.orElse(null))
         .thenApply(
             history -> {
               List<RunView> runs = history.runs().stream().map(rec -> RunView.of(id, rec)).toList();
@@ -439,9 +445,9 @@ public final class WatchRoutes implements Routes {
   }
 
   /** One kept run, whole: with the items it judged. */
-  private CompletionStage<Reply> run(String owner, String id, String runId) {
+  private CompletionStage<Reply> run(String accountId, String id, String runId) {
     return history
-        .whole(owner, id, runId)
+        .whole(accountId, id, runId)
         .thenApply(record -> ok(RunView.whole(id, record)))
         .exceptionally(
             e -> {
@@ -452,9 +458,9 @@ public final class WatchRoutes implements Routes {
             });
   }
 
-  private CompletionStage<Reply> list(String owner) {
+  private CompletionStage<Reply> list(String accountId) {
     return watches
-        .list(owner)
+        .list(accountId)
         .thenApply(all -> ok(new WatchList(all.stream().map(SealedChannels::mask).toList())));
   }
 
@@ -468,10 +474,7 @@ public final class WatchRoutes implements Routes {
         .thenCombine(savedWarnings(watch), SourceWarnings::adding);
   }
 
-  /**
-   * A sent watch body, its masked channels opened against the {@code stored} ones, validated as the
-   * watch {@code id} of {@code owner} (null: a new watch).
-   */
+  /** A sent watch body once validated, and its opened channels, which a save stores sealed. */
   private record Validated(Watch watch, SealedChannels.Opened opened) {
     /** The watch as it is stored: its channels sealed (only a save needs them sealed). */
     Watch stored() {
@@ -480,13 +483,15 @@ public final class WatchRoutes implements Routes {
   }
 
   /**
-   * The one way create, replace and check read a body, so that they refuse alike: a 400 ({@link
-   * io.periscope.json.ValidationException}) with every issue, a masked channel the watch does not
-   * have among them.
+   * The one way create, replace and check read a body, so that they refuse alike: its masked
+   * channels opened against the {@code stored} ones, then validated as the watch {@code id} (null:
+   * a new one) of {@code accountId}; a 400 ({@link io.periscope.json.ValidationException}) with
+   * every issue, a masked channel the watch does not have among them.
    */
-  private Validated validated(JsonNode body, String id, String owner, List<String> stored) {
+  private Validated validated(JsonNode body, String id, String accountId, List<String> stored) {
     SealedChannels.Opened opened = sealed.open(body, stored);
-    return new Validated(WatchValidator.validate(opened.body(), id, owner, scheduleZone), opened);
+    return new Validated(
+        WatchValidator.validate(opened.body(), id, accountId, scheduleZone), opened);
   }
 
   /**
@@ -506,7 +511,7 @@ public final class WatchRoutes implements Routes {
    * What this instance could not serve in a watch's sources and channels, before it is saved:
    * {@code {sources?, channels?}} as a watch's body has them; other fields are not read.
    */
-  private CompletionStage<Reply> warningsOf(String owner, JsonNode body) {
+  private CompletionStage<Reply> warningsOf(String accountId, JsonNode body) {
     List<Issue> issues = new ArrayList<>();
     if (!body.isObject()) issues.add(Issue.at("must be an object"));
     List<WatchSource> sources = new ArrayList<>();
@@ -529,7 +534,7 @@ public final class WatchRoutes implements Routes {
     }
     if (!issues.isEmpty()) return CompletableFuture.completedFuture(Reply.invalid(issues));
     return capabilities
-        .of(owner, sources, c.isMissingNode() ? null : channels)
+        .of(accountId, sources, c.isMissingNode() ? null : channels)
         .thenApply(found -> ok(new Warnings(found)));
   }
 
@@ -540,30 +545,30 @@ public final class WatchRoutes implements Routes {
    * before a save, so a person reads what is wrong before what may not work.
    */
   private CompletionStage<Reply> checked(
-      String owner, String id, JsonNode body, List<String> stored) {
-    Watch watch = validated(body, id, owner, stored).watch();
+      String accountId, String id, JsonNode body, List<String> stored) {
+    Watch watch = validated(body, id, accountId, stored).watch();
     return capabilities
-        .of(owner, watch.sources(), watch.channels())
+        .of(accountId, watch.sources(), watch.channels())
         .thenApply(found -> ok(new Warnings(found)));
   }
 
-  private CompletionStage<Reply> read(String owner, String id) {
-    return watches.get(owner, id).thenApply(watch -> ok(SealedChannels.mask(watch)));
+  private CompletionStage<Reply> read(String accountId, String id) {
+    return watches.get(accountId, id).thenApply(watch -> ok(SealedChannels.mask(watch)));
   }
 
   /**
    * The channels the client sends back masked are the stored ones they mask (a watch not there:
    * none, and the replace answers 404 after the body was checked).
    */
-  private CompletionStage<Reply> replace(Role role, String owner, String id, JsonNode body) {
+  private CompletionStage<Reply> replace(Role role, String accountId, String id, JsonNode body) {
     return watches
-        .find(owner, id)
+        .find(accountId, id)
         .thenCompose(
             stored -> {
               Validated sent =
-                  validated(body, id, owner, stored.map(Watch::channels).orElse(List.of()));
+                  validated(body, id, accountId, stored.map(Watch::channels).orElse(List.of()));
               return watches
-                  .replace(role, sent.watch(), sent.stored(), Actor.owner(owner), null)
+                  .replace(role, sent.watch(), sent.stored(), Actor.owner(accountId), null)
                   .thenCompose(
                       saved ->
                           warnings
@@ -573,8 +578,10 @@ public final class WatchRoutes implements Routes {
             });
   }
 
-  private CompletionStage<Reply> remove(String owner, String id) {
-    return watches.delete(owner, id, Actor.owner(owner)).thenApply(done -> Reply.noContent());
+  private CompletionStage<Reply> remove(String accountId, String id) {
+    return watches
+        .delete(accountId, id, Actor.owner(accountId))
+        .thenApply(done -> Reply.noContent());
   }
 
   /** The URLs of the rss sources a stored watch had. */

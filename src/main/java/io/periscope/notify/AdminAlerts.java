@@ -165,10 +165,10 @@ public final class AdminAlerts {
   }
 
   /** An alert about one watch. */
-  public CompletionStage<Void> alert(Kind kind, String owner, String watchId, String detail) {
+  public CompletionStage<Void> alert(Kind kind, String accountId, String watchId, String detail) {
     AlertBudget throttled = budget;
-    if (throttled == null) return send(kind, Optional.of(owner + "/" + watchId), detail);
-    throttled.watchAlert(kind, owner, watchId, detail);
+    if (throttled == null) return send(kind, Optional.of(accountId + "/" + watchId), detail);
+    throttled.watchAlert(kind, accountId, watchId, detail);
     return CompletableFuture.completedFuture(null);
   }
 

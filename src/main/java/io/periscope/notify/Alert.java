@@ -44,12 +44,12 @@ public record Alert(
   }
 
   /**
-   * The clearly marked alert of a test send to {@code owner}'s channels, for the watch {@code
+   * The clearly marked alert of a test send to {@code accountId}'s channels, for the watch {@code
    * watchId} when it tests a watch's channels ({@code null} otherwise); a new id every time.
    */
-  public static Alert test(String owner, String watchId, String watchName, Instant at) {
+  public static Alert test(String accountId, String watchId, String watchName, Instant at) {
     return new Alert(
-        owner,
+        accountId,
         watchId,
         watchName == null || watchName.isBlank() ? "Periscope" : watchName,
         Strength.TEST,

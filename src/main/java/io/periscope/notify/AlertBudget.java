@@ -113,20 +113,20 @@ public final class AlertBudget implements AutoCloseable {
     timer.scheduleAtFixedRate(this::summarize, hour, hour, TimeUnit.MILLISECONDS);
   }
 
-  /** An alert about one of {@code owner}'s watches: gathered with the account's others. */
-  void watchAlert(AdminAlerts.Kind kind, String owner, String watchId, String detail) {
+  /** An alert about one of {@code accountId}'s watches: gathered with the account's others. */
+  void watchAlert(AdminAlerts.Kind kind, String accountId, String watchId, String detail) {
     long now = System.nanoTime(); // the operator's time, whatever clock the service runs on
     boolean opened;
     synchronized (this) {
-      Gathering g = gathering.get(owner);
+      Gathering g = gathering.get(accountId);
       opened = g == null;
       if (opened) {
         g = new Gathering(now);
-        gathering.put(owner, g);
+        gathering.put(accountId, g);
       }
       g.add(kind, watchId, detail, now);
     }
-    if (opened) later(() -> flush(owner), settings.gather());
+    if (opened) later(() -> flush(accountId), settings.gather());
   }
 
   /** An alert about the service itself: sent at once within the hour's budget, else held. */
@@ -140,27 +140,27 @@ public final class AlertBudget implements AutoCloseable {
   }
 
   /** Sends the account's gathered alerts once they stop coming (or have waited long enough). */
-  private void flush(String owner) {
+  private void flush(String accountId) {
     long now = System.nanoTime();
     Gathering g;
     boolean admitted;
     synchronized (this) {
-      g = gathering.get(owner);
+      g = gathering.get(accountId);
       if (g == null) return;
       long wait =
           Math.min(
               g.latest + settings.gather().toNanos() - now, g.first + MAX_GATHER.toNanos() - now);
       if (wait > 0) {
-        later(() -> flush(owner), Duration.ofNanos(wait));
+        later(() -> flush(accountId), Duration.ofNanos(wait));
         return;
       }
-      gathering.remove(owner);
-      admitted = admit(owner);
-      if (!admitted) hold(owner, g.alerts, g.watches);
+      gathering.remove(accountId);
+      admitted = admit(accountId);
+      if (!admitted) hold(accountId, g.alerts, g.watches);
     }
     if (!admitted) return;
     if (g.alerts == 1) {
-      out.send(g.lastKind, Optional.of(owner + "/" + g.lastWatch), g.lastDetail);
+      out.send(g.lastKind, Optional.of(accountId + "/" + g.lastWatch), g.lastDetail);
       return;
     }
     List<String> kinds = new ArrayList<>();
@@ -168,7 +168,7 @@ public final class AlertBudget implements AutoCloseable {
     out.send(
         AdminAlerts.Kind.WATCHES_FAILING,
         Optional.empty(),
-        owner
+        accountId
             + ": "
             + g.watches.size()
             + (g.watches.size() == 1 ? " watch" : " watches")
@@ -177,28 +177,30 @@ public final class AlertBudget implements AutoCloseable {
             + " alerts: "
             + String.join(", ", kinds)
             + "); the latest, "
-            + owner
+            + accountId
             + "/"
             + g.lastWatch
             + ": "
             + g.lastDetail);
   }
 
-  /** Whether one more alert of {@code owner} (null: the service's) fits this hour; counts it. */
-  private boolean admit(String owner) {
+  /**
+   * Whether one more alert of {@code accountId} (null: the service's) fits this hour; counts it.
+   */
+  private boolean admit(String accountId) {
     int limit = settings.perInstancePerHour();
     if (limit > 0 && instanceSentThisHour >= limit) return false;
-    if (owner != null) {
+    if (accountId != null) {
       int perAccount = settings.perAccountPerHour();
-      if (perAccount > 0 && sentThisHour.getOrDefault(owner, 0) >= perAccount) return false;
-      sentThisHour.merge(owner, 1, Integer::sum);
+      if (perAccount > 0 && sentThisHour.getOrDefault(accountId, 0) >= perAccount) return false;
+      sentThisHour.merge(accountId, 1, Integer::sum);
     }
     instanceSentThisHour++;
     return true;
   }
 
-  private void hold(String owner, int alerts, Set<String> watches) {
-    Held h = held.computeIfAbsent(owner, k -> new Held());
+  private void hold(String accountId, int alerts, Set<String> watches) {
+    Held h = held.computeIfAbsent(accountId, k -> new Held());
     h.alerts += alerts;
     h.watches.addAll(watches);
   }
@@ -216,9 +218,9 @@ public final class AlertBudget implements AutoCloseable {
     int total = summed.values().stream().mapToInt(h -> h.alerts).sum();
     List<String> each = new ArrayList<>();
     summed.forEach(
-        (owner, h) ->
+        (accountId, h) ->
             each.add(
-                owner
+                accountId
                     + " "
                     + h.alerts
                     + (h.watches.isEmpty()

@@ -33,7 +33,7 @@ public final class Notifier {
   private final Map<ChannelId.Kind, ChannelSender> senders;
   private final Optional<PushSender> push;
   private final ChannelPolicy policy;
-  private final FixedWindowRateLimiter perOwner;
+  private final FixedWindowRateLimiter perAccount;
   private final AdminAlerts alerts;
 
   /**
@@ -57,10 +57,10 @@ public final class Notifier {
       Map<ChannelId.Kind, ChannelSender> senders,
       Optional<PushSender> push,
       ChannelPolicy policy,
-      FixedWindowRateLimiter perOwner,
+      FixedWindowRateLimiter perAccount,
       AdminAlerts alerts,
       NotifyMeters meters) {
-    this(senders, push, policy, perOwner, alerts, meters, UnaryOperator.identity());
+    this(senders, push, policy, perAccount, alerts, meters, UnaryOperator.identity());
   }
 
   /**
@@ -68,13 +68,13 @@ public final class Notifier {
    *     deliveries name the channel as stored
    * @param policy refuses the channels an owner may not use: each refusal is that channel's failed
    *     delivery, and the operator hears of it once
-   * @param perOwner deliveries an owner's watches may make in a window; past it they fail
+   * @param perAccount deliveries an owner's watches may make in a window; past it they fail
    */
   public Notifier(
       Map<ChannelId.Kind, ChannelSender> senders,
       Optional<PushSender> push,
       ChannelPolicy policy,
-      FixedWindowRateLimiter perOwner,
+      FixedWindowRateLimiter perAccount,
       AdminAlerts alerts,
       NotifyMeters meters,
       UnaryOperator<String> open) {
@@ -84,7 +84,7 @@ public final class Notifier {
     this.senders.putAll(senders);
     this.push = push;
     this.policy = policy;
-    this.perOwner = perOwner;
+    this.perAccount = perAccount;
     this.alerts = alerts;
   }
 
@@ -106,7 +106,7 @@ public final class Notifier {
       AdminAlerts alerts,
       NotifyMeters meters,
       UnaryOperator<String> open) {
-    FixedWindowRateLimiter perOwner =
+    FixedWindowRateLimiter perAccount =
         new FixedWindowRateLimiter(
                 config.getInt("periscope.rate-limits.notifications-per-owner-per-hour"),
                 Duration.ofHours(1),
@@ -116,7 +116,7 @@ public final class Notifier {
         senders(config, trusted, guarded, blocking, webhookSecrets),
         push,
         policy,
-        perOwner,
+        perAccount,
         alerts,
         meters,
         open);
@@ -222,7 +222,7 @@ public final class Notifier {
     }
     String delivery = alert.id() + "/" + id;
     if (!counted.contains(delivery)) {
-      FixedWindowRateLimiter.Decision quota = perOwner.acquire(alert.owner());
+      FixedWindowRateLimiter.Decision quota = perAccount.acquire(alert.owner());
       if (!quota.allowed()) {
         return CompletableFuture.completedFuture(
             List.of(

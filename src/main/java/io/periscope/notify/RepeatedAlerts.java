@@ -46,8 +46,8 @@ public final class RepeatedAlerts {
   }
 
   /** A run of the watch failed this way: alerted now, summed up later, or counted. */
-  public void failed(AdminAlerts.Kind kind, String owner, String watchId, String detail) {
-    repeated(key(kind, owner, watchId), kind, owner, watchId, detail);
+  public void failed(AdminAlerts.Kind kind, String accountId, String watchId, String detail) {
+    repeated(key(kind, accountId, watchId), kind, accountId, watchId, detail);
   }
 
   /**
@@ -57,12 +57,12 @@ public final class RepeatedAlerts {
    * streak ends only when it is forgotten (the channel may stay dead while the watches run well).
    */
   public void failedOn(
-      AdminAlerts.Kind kind, String owner, String watchId, String channel, String detail) {
-    repeated(kind.label() + " " + owner + " " + channel, kind, owner, watchId, detail);
+      AdminAlerts.Kind kind, String accountId, String watchId, String channel, String detail) {
+    repeated(kind.label() + " " + accountId + " " + channel, kind, accountId, watchId, detail);
   }
 
   private void repeated(
-      String key, AdminAlerts.Kind kind, String owner, String watchId, String detail) {
+      String key, AdminAlerts.Kind kind, String accountId, String watchId, String detail) {
     Instant now = clock.instant();
     String message;
     synchronized (streaks) {
@@ -87,20 +87,20 @@ public final class RepeatedAlerts {
         message = null;
       }
     }
-    if (message != null) alerts.alert(kind, owner, watchId, message);
+    if (message != null) alerts.alert(kind, accountId, watchId, message);
   }
 
   /** A run of the watch went well: each streak it had ends with a recovery alert. */
-  public void succeeded(String owner, String watchId) {
+  public void succeeded(String accountId, String watchId) {
     for (AdminAlerts.Kind kind : AdminAlerts.Kind.values()) {
       Streak ended;
       synchronized (streaks) {
-        ended = streaks.remove(key(kind, owner, watchId));
+        ended = streaks.remove(key(kind, accountId, watchId));
       }
       if (ended != null) {
         alerts.alert(
             kind,
-            owner,
+            accountId,
             watchId,
             "recovered: the watch ran well again"
                 + (ended.unsent > 0
@@ -110,7 +110,7 @@ public final class RepeatedAlerts {
     }
   }
 
-  private static String key(AdminAlerts.Kind kind, String owner, String watchId) {
-    return kind.label() + " " + owner + "/" + watchId;
+  private static String key(AdminAlerts.Kind kind, String accountId, String watchId) {
+    return kind.label() + " " + accountId + "/" + watchId;
   }
 }

@@ -71,14 +71,14 @@ public final class DryRuns {
   }
 
   /**
-   * The saved watch {@code id} of {@code owner}, with the body's overrides, judged now against what
-   * it remembers (refused when there is no such watch; a {@link ValidationException} for a bad
+   * The saved watch {@code id} of {@code accountId}, with the body's overrides, judged now against
+   * what it remembers (refused when there is no such watch; a {@link ValidationException} for a bad
    * body, checked before the watch is asked for).
    */
-  public CompletionStage<Result> saved(String owner, String id, JsonNode body) {
+  public CompletionStage<Result> saved(String accountId, String id, JsonNode body) {
     boolean includeSeen = includeSeen(body, OVERRIDES);
     return asks.<WatchEntity.Command, WatchEntity.Recalled>ask(
-            watches.apply(owner, id), WatchEntity.Recall::new)
+            watches.apply(accountId, id), WatchEntity.Recall::new)
         .thenCompose(
             recalled ->
                 judge(
@@ -97,8 +97,8 @@ public final class DryRuns {
   }
 
   /** The watch a create body describes, checked exactly as the create checks it. */
-  public Watch described(JsonNode body, String owner) {
-    return WatchValidator.validate(body, null, owner, scheduleZone);
+  public Watch described(JsonNode body, String accountId) {
+    return WatchValidator.validate(body, null, accountId, scheduleZone);
   }
 
   private CompletionStage<Result> judge(

@@ -64,16 +64,16 @@ public final class EntityRunAll implements RunAllWatches {
 
   @Override
   public CompletionStage<RunAllResult> run(
-      String owner, List<String> watchIds, RunAllWatches.Progress progress) {
+      String accountId, List<String> watchIds, RunAllWatches.Progress progress) {
     return Source.from(watchIds)
-        .mapAsync(LOOKUPS_AT_ONCE, id -> lookUp(owner, id))
+        .mapAsync(LOOKUPS_AT_ONCE, id -> lookUp(accountId, id))
         .runWith(Sink.seq(), system)
         .thenCompose(
             found -> {
               List<Listed> watches = found.stream().flatMap(Optional::stream).toList();
               progress.listed(watches.size());
               return Source.from(watches)
-                  .mapAsync(concurrency, watch -> outcome(owner, watch, progress))
+                  .mapAsync(concurrency, watch -> outcome(accountId, watch, progress))
                   .runWith(Sink.seq(), system);
             })
         .thenApply(
@@ -84,8 +84,8 @@ public final class EntityRunAll implements RunAllWatches {
   private record Listed(String id, boolean enabled) {}
 
   /** Empty for a deleted (or never created) watch. */
-  private CompletionStage<Optional<Listed>> lookUp(String owner, String id) {
-    return asks.<WatchEntity.Command, Watch>ask(watches.watch(owner, id), WatchEntity.Get::new)
+  private CompletionStage<Optional<Listed>> lookUp(String accountId, String id) {
+    return asks.<WatchEntity.Command, Watch>ask(watches.watch(accountId, id), WatchEntity.Get::new)
         .thenApply(watch -> Optional.of(new Listed(id, watch.enabled())))
         .exceptionally(
             failure ->
@@ -97,13 +97,13 @@ public final class EntityRunAll implements RunAllWatches {
 
   /** Empty for a watch deleted during the run-all. */
   private CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome(
-      String owner, Listed watch, RunAllWatches.Progress progress) {
+      String accountId, Listed watch, RunAllWatches.Progress progress) {
     String id = watch.id();
     CompletionStage<Optional<RunAllResult.WatchOutcome>> outcome =
         !watch.enabled()
             ? CompletableFuture.completedFuture(Optional.of(RunAllResult.WatchOutcome.skipped(id)))
             : WatchRuns.askRun(
-                    asks, watches.watch(owner, id), RunRecord.TRIGGER_RUN_ALL, RUN_TIMEOUT)
+                    asks, watches.watch(accountId, id), RunRecord.TRIGGER_RUN_ALL, RUN_TIMEOUT)
                 .thenApply(record -> Optional.of(RunAllResult.WatchOutcome.of(id, record)))
                 .exceptionally(
                     failure -> {
@@ -114,7 +114,7 @@ public final class EntityRunAll implements RunAllWatches {
                           interrupted
                               ? "the run did not finish (the watch stopped or restarted during it)"
                               : "the run did not finish (" + cause.getClass().getSimpleName() + ")";
-                      runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, owner, id, why);
+                      runAlerts.failed(AdminAlerts.Kind.WATCH_ERRORED, accountId, id, why);
                       return Optional.of(RunAllResult.WatchOutcome.unfinished(id, why));
                     });
     return outcome.thenApply(

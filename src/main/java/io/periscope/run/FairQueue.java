@@ -12,7 +12,7 @@ import java.util.Queue;
  * user guards it.
  */
 final class FairQueue<T> {
-  private final Map<String, Queue<T>> byOwner = new HashMap<>();
+  private final Map<String, Queue<T>> byAccount = new HashMap<>();
 
   /** The owners with something waiting; the head is next. */
   private final Queue<String> turns = new ArrayDeque<>();
@@ -20,10 +20,10 @@ final class FairQueue<T> {
   private int size;
 
   void add(String accountId, T waiting) {
-    Queue<T> own = byOwner.get(accountId);
+    Queue<T> own = byAccount.get(accountId);
     if (own == null) {
       own = new ArrayDeque<>();
-      byOwner.put(accountId, own);
+      byAccount.put(accountId, own);
       turns.add(accountId);
     }
     own.add(waiting);
@@ -34,9 +34,9 @@ final class FairQueue<T> {
   T poll() {
     String accountId = turns.poll();
     if (accountId == null) return null;
-    Queue<T> own = byOwner.get(accountId);
+    Queue<T> own = byAccount.get(accountId);
     T next = own.poll();
-    if (own.isEmpty()) byOwner.remove(accountId);
+    if (own.isEmpty()) byAccount.remove(accountId);
     else turns.add(accountId);
     size--;
     return next;

@@ -371,11 +371,11 @@ public final class Pipeline implements RunPipeline {
   /**
    * The owner's trust rules, read once per run; a run whose rules cannot be read goes on with none.
    */
-  private CompletionStage<TrustRules> rulesOf(String owner) {
+  private CompletionStage<TrustRules> rulesOf(String accountId) {
     try {
-      return trustRules.of(owner).exceptionally(e -> withoutRules(owner, e));
+      return trustRules.of(accountId).exceptionally(e -> withoutRules(accountId, e));
     } catch (RuntimeException e) {
-      return CompletableFuture.completedFuture(withoutRules(owner, e));
+      return CompletableFuture.completedFuture(withoutRules(accountId, e));
     }
   }
 
@@ -388,10 +388,10 @@ public final class Pipeline implements RunPipeline {
     if (!run.mode().dry()) runAlerts.succeeded(run.watch().owner(), run.watch().id());
   }
 
-  private static TrustRules withoutRules(String owner, Throwable failure) {
+  private static TrustRules withoutRules(String accountId, Throwable failure) {
     log.warn(
         "event=trust-rules-unavailable owner={} problem={}",
-        owner,
+        accountId,
         Failures.unwrap(failure).getClass().getSimpleName());
     return TrustRules.NONE;
   }

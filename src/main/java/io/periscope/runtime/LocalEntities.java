@@ -54,8 +54,8 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
-    return spawn(EntityTypes.WATCH, WatchEntity.entityId(owner, watchId));
+  public RecipientRef<WatchEntity.Command> watch(String accountId, String watchId) {
+    return spawn(EntityTypes.WATCH, WatchEntity.entityId(accountId, watchId));
   }
 
   @Override
@@ -64,13 +64,13 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<RunAllEntity.Command> runAll(String owner) {
-    return spawn(EntityTypes.RUN_ALL, owner);
+  public RecipientRef<RunAllEntity.Command> runAll(String accountId) {
+    return spawn(EntityTypes.RUN_ALL, accountId);
   }
 
   @Override
-  public RecipientRef<BacktestEntity.Command> backtests(String owner) {
-    return spawn(EntityTypes.BACKTEST, owner);
+  public RecipientRef<BacktestEntity.Command> backtests(String accountId) {
+    return spawn(EntityTypes.BACKTEST, accountId);
   }
 
   @Override
@@ -109,8 +109,8 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
-    return spawn(EntityTypes.TRUST_RULES, owner);
+  public RecipientRef<TrustRulesEntity.Command> trustRules(String accountId) {
+    return spawn(EntityTypes.TRUST_RULES, accountId);
   }
 
   @Override
@@ -124,13 +124,13 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
-    return spawn(EntityTypes.FEEDBACK, FeedbackEntity.entityId(owner, watchId));
+  public RecipientRef<FeedbackEntity.Command> feedback(String accountId, String watchId) {
+    return spawn(EntityTypes.FEEDBACK, FeedbackEntity.entityId(accountId, watchId));
   }
 
   @Override
-  public RecipientRef<DevicesEntity.Command> devices(String owner) {
-    return spawn(EntityTypes.DEVICES, owner);
+  public RecipientRef<DevicesEntity.Command> devices(String accountId) {
+    return spawn(EntityTypes.DEVICES, accountId);
   }
 
   @Override
@@ -144,13 +144,13 @@ public final class LocalEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner) {
-    return spawn(EntityTypes.CHANNEL_ADDRESSES, owner);
+  public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String accountId) {
+    return spawn(EntityTypes.CHANNEL_ADDRESSES, accountId);
   }
 
   @Override
-  public RecipientRef<WebhookSecretEntity.Command> webhookSecret(String owner) {
-    return spawn(EntityTypes.WEBHOOK_SECRET, owner);
+  public RecipientRef<WebhookSecretEntity.Command> webhookSecret(String accountId) {
+    return spawn(EntityTypes.WEBHOOK_SECRET, accountId);
   }
 
   /** Nothing passivates a local actor: the actor is its own address, and stays. */

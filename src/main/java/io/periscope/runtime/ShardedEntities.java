@@ -77,8 +77,8 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<WatchEntity.Command> watch(String owner, String watchId) {
-    return ref(EntityTypes.WATCH, WatchEntity.entityId(owner, watchId));
+  public RecipientRef<WatchEntity.Command> watch(String accountId, String watchId) {
+    return ref(EntityTypes.WATCH, WatchEntity.entityId(accountId, watchId));
   }
 
   @Override
@@ -87,13 +87,13 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<RunAllEntity.Command> runAll(String owner) {
-    return ref(EntityTypes.RUN_ALL, owner);
+  public RecipientRef<RunAllEntity.Command> runAll(String accountId) {
+    return ref(EntityTypes.RUN_ALL, accountId);
   }
 
   @Override
-  public RecipientRef<BacktestEntity.Command> backtests(String owner) {
-    return ref(EntityTypes.BACKTEST, owner);
+  public RecipientRef<BacktestEntity.Command> backtests(String accountId) {
+    return ref(EntityTypes.BACKTEST, accountId);
   }
 
   @Override
@@ -132,8 +132,8 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<TrustRulesEntity.Command> trustRules(String owner) {
-    return ref(EntityTypes.TRUST_RULES, owner);
+  public RecipientRef<TrustRulesEntity.Command> trustRules(String accountId) {
+    return ref(EntityTypes.TRUST_RULES, accountId);
   }
 
   @Override
@@ -147,8 +147,8 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<DevicesEntity.Command> devices(String owner) {
-    return ref(EntityTypes.DEVICES, owner);
+  public RecipientRef<DevicesEntity.Command> devices(String accountId) {
+    return ref(EntityTypes.DEVICES, accountId);
   }
 
   @Override
@@ -162,18 +162,18 @@ public final class ShardedEntities implements Entities {
   }
 
   @Override
-  public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String owner) {
-    return ref(EntityTypes.CHANNEL_ADDRESSES, owner);
+  public RecipientRef<ChannelAddressesEntity.Command> channelAddresses(String accountId) {
+    return ref(EntityTypes.CHANNEL_ADDRESSES, accountId);
   }
 
   @Override
-  public RecipientRef<WebhookSecretEntity.Command> webhookSecret(String owner) {
-    return ref(EntityTypes.WEBHOOK_SECRET, owner);
+  public RecipientRef<WebhookSecretEntity.Command> webhookSecret(String accountId) {
+    return ref(EntityTypes.WEBHOOK_SECRET, accountId);
   }
 
   @Override
-  public RecipientRef<FeedbackEntity.Command> feedback(String owner, String watchId) {
-    return ref(EntityTypes.FEEDBACK, FeedbackEntity.entityId(owner, watchId));
+  public RecipientRef<FeedbackEntity.Command> feedback(String accountId, String watchId) {
+    return ref(EntityTypes.FEEDBACK, FeedbackEntity.entityId(accountId, watchId));
   }
 
   private <C> RecipientRef<C> ref(EntityTypes.EntityType<C> type, String id) {

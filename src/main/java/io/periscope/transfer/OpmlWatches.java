@@ -26,8 +26,8 @@ public final class OpmlWatches {
 
   private OpmlWatches() {}
 
-  /** The account {@code owner} of an export document, holding the watches of {@code listed}. */
-  public static ObjectNode account(String owner, Opml.Listed listed) {
+  /** The account {@code accountId} of an export document, holding the watches of {@code listed}. */
+  public static ObjectNode account(String accountId, Opml.Listed listed) {
     String unfiled = listed.title() != null ? listed.title() : "Imported feeds";
     Map<String, List<Opml.Feed>> byFolder = new LinkedHashMap<>();
     for (Opml.Feed feed : listed.feeds())
@@ -49,7 +49,7 @@ public final class OpmlWatches {
           }
         });
     ObjectNode account = Json.MAPPER.createObjectNode();
-    account.put("id", owner);
+    account.put("id", accountId);
     account.set("watches", watches);
     return account;
   }

@@ -49,7 +49,7 @@ public final class WatchValidator {
    * @param defaultZone the schedule's time zone when the body names none (SCHEDULE_TIME_ZONE)
    * @throws ValidationException listing every problem found
    */
-  public static Watch validate(JsonNode body, String pathId, String owner, ZoneId defaultZone) {
+  public static Watch validate(JsonNode body, String pathId, String accountId, ZoneId defaultZone) {
     List<Issue> issues = new ArrayList<>();
     if (body == null || !body.isObject()) {
       throw new ValidationException(
@@ -73,7 +73,7 @@ public final class WatchValidator {
     if (!issues.isEmpty()) throw new ValidationException(issues);
     return new Watch(
         id,
-        owner,
+        accountId,
         name,
         sources,
         schedule,

@@ -1,9 +1,8 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
 import com.typesafe.config.Config;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.persistence.SchemaLock;
-import io.periscope.watch.WatchEntity;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
 import io.periscope.metrics.Metrics;
 import io.periscope.notify.AdminAlerts;

@@ -1,4 +1,4 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

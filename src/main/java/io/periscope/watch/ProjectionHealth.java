@@ -1,4 +1,4 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.projection.HandlerRecoveryStrategy;

@@ -1,4 +1,4 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
 import com.typesafe.config.Config;
 import com.zaxxer.hikari.HikariConfig;

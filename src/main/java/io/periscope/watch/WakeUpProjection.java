@@ -1,6 +1,5 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
-import io.periscope.watch.WatchEntity;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

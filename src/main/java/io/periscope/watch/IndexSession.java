@@ -1,4 +1,4 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
 import java.sql.Connection;
 import java.sql.SQLException;

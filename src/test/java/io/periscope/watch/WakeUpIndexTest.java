@@ -1,4 +1,4 @@
-package io.periscope.schedule;
+package io.periscope.watch;
 
 import static org.junit.Assert.assertEquals;
 
