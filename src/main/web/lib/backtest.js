@@ -6,7 +6,7 @@ import { enc, events, get, post } from './api.js';
 import { Outcome } from './outcomes.js';
 import { when } from './time.js';
 import { spent } from './usage.js';
-import { Button, ErrorMessage } from './ui.js';
+import { Button, ErrorMessage, Table } from './ui.js';
 
 const FEEDBACK = { useful: 'Useful', wrong: 'Wrong', missed: 'Missed' };
 
@@ -80,51 +80,29 @@ export function Backtest({ id, candidate }) {
             : [
                 h('p', { class: 'backtest-summary' }, sentence(result.summary)),
                 h('p', { class: 'muted' }, spent(result.usage)),
-                h(
-                  'div',
-                  { class: 'table-wrap' },
-                  h(
-                    'table',
-                    { class: 'diff' },
-                    h(
-                      'thead',
-                      null,
-                      h(
-                        'tr',
-                        null,
-                        h('th', { scope: 'col' }, 'Run'),
-                        h('th', { scope: 'col' }, 'Recorded'),
-                        h('th', { scope: 'col' }, 'With the revision'),
-                        h('th', { scope: 'col' }, 'Your feedback'),
-                      ),
-                    ),
-                    h(
-                      'tbody',
-                      null,
-                      result.runs.map((r) =>
-                        h(
-                          'tr',
-                          { class: r.changed ? 'changed' : null, key: r.runId },
-                          h('th', { scope: 'row' }, when(r.startedAt)),
-                          h('td', null, h(Outcome, { outcome: r.recorded.outcome })),
-                          h(
-                            'td',
-                            null,
-                            r.candidate
-                              ? [
-                                  h(Outcome, { outcome: r.candidate.outcome }),
-                                  r.changed ? h('span', { class: 'muted' }, ' changed') : null,
-                                ]
-                              : r.status === 'failed'
-                                ? `no verdict: ${r.error}`
-                                : 'not kept (an older run)',
-                          ),
-                          h('td', null, FEEDBACK[r.feedback] || ''),
-                        ),
-                      ),
-                    ),
-                  ),
-                ),
+                h(Table, {
+                  class: 'diff',
+                  rows: result.runs,
+                  rowKey: (r) => r.runId,
+                  rowClass: (r) => (r.changed ? 'changed' : null),
+                  columns: [
+                    { header: 'Run', heading: true, cell: (r) => when(r.startedAt) },
+                    { header: 'Recorded', cell: (r) => h(Outcome, { outcome: r.recorded.outcome }) },
+                    {
+                      header: 'With the revision',
+                      cell: (r) =>
+                        r.candidate
+                          ? [
+                              h(Outcome, { outcome: r.candidate.outcome }),
+                              r.changed ? h('span', { class: 'muted' }, ' changed') : null,
+                            ]
+                          : r.status === 'failed'
+                            ? `no verdict: ${r.error}`
+                            : 'not kept (an older run)',
+                    },
+                    { header: 'Your feedback', cell: (r) => FEEDBACK[r.feedback] || '' },
+                  ],
+                }),
               ],
         )
       : null,

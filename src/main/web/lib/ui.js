@@ -55,6 +55,9 @@ export const Loading = ({ what = 'Loading…' }) => h('p', { class: 'loading', r
 
 export const Empty = ({ children }) => h('div', { class: 'empty' }, children);
 
+/** What a load shows: show(data) once it answers, Loading until then, nothing if it failed (its error shows apart). */
+export const loaded = (state, show) => (state.data ? show(state.data) : state.error ? null : h(Loading));
+
 let ids = 0;
 const useId = () => useRef(`f${++ids}`).current;
 
@@ -197,5 +200,53 @@ export function Facts({ items }) {
     items
       .filter(([, v]) => v !== null && v !== undefined && v !== '')
       .flatMap(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
+  );
+}
+
+/** A list of cards, one `item(it, index)` (an li) each, or `empty` when there is none. */
+export const PlainList = ({ items, item, empty }) =>
+  items.length === 0 ? empty : h('ul', { class: 'plain' }, items.map(item));
+
+/**
+ * A table with a header row. Each column has a `header`, a `cell(row, state, index)` giving what its cell
+ * shows as Preact children (so what a person or a feed wrote is a text node, never HTML), an optional
+ * `class`, and `heading: true` when its cell names the row (a th). `useRow(row)` is a hook called once
+ * per row, for what its cells share (an action's busy flag and error): its answer is their `state`.
+ * With no row, `empty` stands instead when given. The table scrolls sideways in its wrap unless `wrap`
+ * is false.
+ */
+export function Table({ columns, rows, rowKey = (row, i) => i, rowClass, useRow, empty, class: kind, wrap = true }) {
+  if (rows.length === 0 && empty !== undefined) return empty;
+  const table = h(
+    'table',
+    { class: kind },
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        columns.map((c) => h('th', { scope: 'col' }, c.header)),
+      ),
+    ),
+    h(
+      'tbody',
+      null,
+      rows.map((row, index) => h(TableRow, { key: rowKey(row, index), row, index, columns, rowClass, useRow })),
+    ),
+  );
+  return wrap ? h('div', { class: 'table-wrap' }, table) : table;
+}
+
+const noRowState = () => undefined;
+
+function TableRow({ row, index, columns, rowClass, useRow = noRowState }) {
+  const state = useRow(row);
+  return h(
+    'tr',
+    { class: rowClass?.(row) || undefined },
+    columns.map((c) =>
+      h(c.heading ? 'th' : 'td', { scope: c.heading ? 'row' : undefined, class: c.class }, c.cell(row, state, index)),
+    ),
   );
 }

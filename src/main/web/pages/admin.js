@@ -11,10 +11,13 @@ import {
   ErrorMessage,
   Loading,
   Page,
+  PlainList,
   Select,
+  Table,
   TextField,
   explain,
   issuesAt,
+  loaded,
   useAction,
   useLoad,
 } from '../lib/ui.js';
@@ -114,8 +117,8 @@ function QuotaForm({ id, onDone }) {
   );
 }
 
-/** One account's row: what an administrator can do to it. */
-function AccountRow({ u, me, mail, onChanged, onQuotas, onDone }) {
+/** What an administrator can do to one account, with the row's busy flag and error. */
+function useAccountActions(u, { onChanged, onDone }) {
   const act = useAction();
   const base = `/admin/users/${enc(u.id)}`;
   const change = (work, said) =>
@@ -124,68 +127,82 @@ function AccountRow({ u, me, mail, onChanged, onQuotas, onDone }) {
       onChanged(changed);
       onDone(said);
     });
-  const disable = () =>
-    change(() => post(`${base}/disable`), `${u.id} is disabled: it cannot sign in and its watches do not run.`);
-  const enable = () => change(() => post(`${base}/enable`), `${u.id} is enabled again.`);
-  const role = (r) =>
-    change(() => put(`${base}/role`, { role: r }), `${u.id} is now ${r === 'admin' ? 'an administrator' : 'a user'}.`);
-  const reset = () =>
-    act.act(async () => {
-      await post(`${base}/reset-password`);
-      onDone(`A link to choose a new password was mailed to ${u.email}.`);
-    });
-  const remove = () =>
-    act.act(async () => {
-      if (
-        !window.confirm(
-          `Delete the account ${u.id} (${u.email})? Its watches, trust rules, devices and feedback are removed; its run history is kept.`,
+  return {
+    busy: act.busy,
+    error: act.error,
+    disable: () =>
+      change(() => post(`${base}/disable`), `${u.id} is disabled: it cannot sign in and its watches do not run.`),
+    enable: () => change(() => post(`${base}/enable`), `${u.id} is enabled again.`),
+    role: (r) =>
+      change(
+        () => put(`${base}/role`, { role: r }),
+        `${u.id} is now ${r === 'admin' ? 'an administrator' : 'a user'}.`,
+      ),
+    reset: () =>
+      act.act(async () => {
+        await post(`${base}/reset-password`);
+        onDone(`A link to choose a new password was mailed to ${u.email}.`);
+      }),
+    remove: () =>
+      act.act(async () => {
+        if (
+          !window.confirm(
+            `Delete the account ${u.id} (${u.email})? Its watches, trust rules, devices and feedback are removed; its run history is kept.`,
+          )
         )
-      )
-        return;
-      await del(base);
-      onChanged(null);
-      onDone(`${u.id} is deleted.`);
-    });
-  const self = u.id === me;
-  return h(
-    'tr',
-    { key: u.id, class: u.disabled ? 'disabled' : undefined },
-    h('td', null, u.id, self ? ' (you)' : ''),
-    h('td', null, u.email),
-    h(
-      'td',
-      null,
+          return;
+        await del(base);
+        onChanged(null);
+        onDone(`${u.id} is deleted.`);
+      }),
+  };
+}
+
+/** The accounts table's columns: who each account is, and what an administrator can do to it. */
+const accountColumns = ({ me, mail, onQuotas }) => [
+  { header: 'Id', cell: (u) => [u.id, u.id === me ? ' (you)' : ''] },
+  { header: 'Email', cell: (u) => u.email },
+  {
+    header: 'Role',
+    cell: (u, act) =>
       h(
         'select',
-        { 'aria-label': `Role of ${u.id}`, value: u.role, disabled: act.busy, onChange: (e) => role(e.target.value) },
+        {
+          'aria-label': `Role of ${u.id}`,
+          value: u.role,
+          disabled: act.busy,
+          onChange: (e) => act.role(e.target.value),
+        },
         h('option', { value: 'user' }, 'User'),
         h('option', { value: 'admin' }, 'Administrator'),
       ),
-    ),
-    h(
-      'td',
-      null,
+  },
+  {
+    header: 'State',
+    cell: (u) => [
       u.disabled
         ? h('span', { class: 'badge key-dead' }, 'disabled')
         : h('span', { class: 'badge key-active' }, 'active'),
       u.emailVerified ? '' : ' · unverified',
-    ),
-    h(
-      'td',
-      { class: 'row-actions' },
+    ],
+  },
+  {
+    header: 'Actions',
+    class: 'row-actions',
+    cell: (u, act) => [
       u.disabled
-        ? h(Button, { busy: act.busy, onClick: enable, 'aria-label': `Enable ${u.id}` }, 'Enable')
-        : h(Button, { busy: act.busy, onClick: disable, 'aria-label': `Disable ${u.id}` }, 'Disable'),
+        ? h(Button, { busy: act.busy, onClick: act.enable, 'aria-label': `Enable ${u.id}` }, 'Enable')
+        : h(Button, { busy: act.busy, onClick: act.disable, 'aria-label': `Disable ${u.id}` }, 'Disable'),
       // the reset is a mailed link: without SMTP only the command line can issue one
       mail
-        ? h(Button, { busy: act.busy, onClick: reset, 'aria-label': `Reset password of ${u.id}` }, 'Reset password')
+        ? h(Button, { busy: act.busy, onClick: act.reset, 'aria-label': `Reset password of ${u.id}` }, 'Reset password')
         : null,
       h(Button, { onClick: () => onQuotas(u.id), 'aria-label': `Quotas of ${u.id}` }, 'Quotas'),
-      h(Button, { kind: 'danger', busy: act.busy, onClick: remove, 'aria-label': `Delete ${u.id}` }, 'Delete'),
+      h(Button, { kind: 'danger', busy: act.busy, onClick: act.remove, 'aria-label': `Delete ${u.id}` }, 'Delete'),
       act.error ? h('p', { class: 'error', role: 'alert' }, explain(act.error)) : null,
-    ),
-  );
-}
+    ],
+  },
+];
 
 export function Accounts({ who }) {
   const list = useLoad(() => get('/admin/users'));
@@ -218,45 +235,23 @@ export function Accounts({ who }) {
           ' prints a one-time password.',
         )
       : null,
-    !users
-      ? list.error
-        ? null
-        : h(Loading)
-      : h(
-          'div',
-          { class: 'table-wrap' },
-          h(
-            'table',
-            { class: 'accounts' },
-            h(
-              'thead',
-              null,
-              h(
-                'tr',
-                null,
-                ['Id', 'Email', 'Role', 'State', 'Actions'].map((c) => h('th', { scope: 'col' }, c)),
+    loaded({ data: users, error: list.error }, () =>
+      h(Table, {
+        class: 'accounts',
+        rows: users,
+        rowKey: (u) => u.id,
+        rowClass: (u) => (u.disabled ? 'disabled' : undefined),
+        columns: accountColumns({ me: who?.id, mail, onQuotas: setQuotasOf }),
+        useRow: (u) =>
+          useAccountActions(u, {
+            onDone: setSaid,
+            onChanged: (changed) =>
+              setUsers((us) =>
+                changed ? us.map((x) => (x.id === u.id ? changed : x)) : us.filter((x) => x.id !== u.id),
               ),
-            ),
-            h(
-              'tbody',
-              null,
-              users.map((u) =>
-                h(AccountRow, {
-                  key: u.id,
-                  u,
-                  me: who?.id,
-                  mail,
-                  onQuotas: setQuotasOf,
-                  onDone: setSaid,
-                  onChanged: (changed) =>
-                    setUsers((us) =>
-                      changed ? us.map((x) => (x.id === u.id ? changed : x)) : us.filter((x) => x.id !== u.id),
-                    ),
-                }),
-              ),
-            ),
-          ),
-        ),
+          }),
+      }),
+    ),
     quotasOf
       ? h(QuotaForm, { key: quotasOf, id: quotasOf, onDone: (text) => (setQuotasOf(null), text && setSaid(text)) })
       : null,
@@ -398,28 +393,21 @@ export function Keys() {
     { title: 'Keys', path: '/administration/keys' },
     h(ErrorMessage, { error: list.error }),
     keys ? h(PoolWarnings, { keys }) : null,
-    !keys
-      ? list.error
-        ? null
-        : h(Loading)
-      : keys.length === 0
-        ? h(Empty, null, h('p', null, 'No key yet.'))
-        : h(
-            'ul',
-            { class: 'plain' },
-            keys.map((k) =>
-              h(KeyRow, {
-                key: `${k.pool}/${k.id}`,
-                k,
-                onChanged: (changed) =>
-                  setKeys((ks) =>
-                    changed
-                      ? ks.map((x) => (x.pool === k.pool && x.id === k.id ? changed : x))
-                      : ks.filter((x) => x !== k),
-                  ),
-              }),
-            ),
-          ),
+    loaded({ data: keys, error: list.error }, () =>
+      h(PlainList, {
+        items: keys,
+        empty: h(Empty, null, h('p', null, 'No key yet.')),
+        item: (k) =>
+          h(KeyRow, {
+            key: `${k.pool}/${k.id}`,
+            k,
+            onChanged: (changed) =>
+              setKeys((ks) =>
+                changed ? ks.map((x) => (x.pool === k.pool && x.id === k.id ? changed : x)) : ks.filter((x) => x !== k),
+              ),
+          }),
+      }),
+    ),
     h('h2', null, 'Add a key'),
     h('p', null, 'The provider is asked first; a key it rejects is not added.'),
     h(
@@ -545,44 +533,42 @@ export function Models() {
     AdminPage,
     { title: 'Models', path: '/administration/model' },
     h(ErrorMessage, { error: current.error }),
-    !form
-      ? current.error
-        ? null
-        : h(Loading)
-      : h(
-          'form',
-          { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
-          h(
-            'p',
-            { role: 'status' },
-            c.source === 'admin'
-              ? `Set by ${c.changedBy} on ${when(c.changedAt)}.`
-              : 'From the service’s environment (MODEL_PROVIDER, MODEL_BASE_URL, MODEL_NAME).',
-          ),
-          h(ChoiceFields, {
-            legend: 'Verdicts',
-            at: 'verdicts',
-            choice: form.verdicts,
-            error: save.error,
-            onChange: (v) => setForm({ ...form, verdicts: v }),
-          }),
-          h(ChoiceFields, {
-            legend: 'Assistance',
-            at: 'assistance',
-            choice: form.assistance,
-            error: save.error,
-            onChange: (v) => setForm({ ...form, assistance: v }),
-          }),
-          h(ErrorMessage, { error: save.error }),
-          h(
-            'div',
-            { class: 'actions' },
-            h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save models'),
-            c.source === 'admin'
-              ? h(Button, { busy: save.busy, onClick: reset }, 'Back to the environment’s models')
-              : null,
-          ),
+    loaded({ data: form, error: current.error }, () =>
+      h(
+        'form',
+        { class: 'form', onSubmit: (e) => (e.preventDefault(), submit()) },
+        h(
+          'p',
+          { role: 'status' },
+          c.source === 'admin'
+            ? `Set by ${c.changedBy} on ${when(c.changedAt)}.`
+            : 'From the service’s environment (MODEL_PROVIDER, MODEL_BASE_URL, MODEL_NAME).',
         ),
+        h(ChoiceFields, {
+          legend: 'Verdicts',
+          at: 'verdicts',
+          choice: form.verdicts,
+          error: save.error,
+          onChange: (v) => setForm({ ...form, verdicts: v }),
+        }),
+        h(ChoiceFields, {
+          legend: 'Assistance',
+          at: 'assistance',
+          choice: form.assistance,
+          error: save.error,
+          onChange: (v) => setForm({ ...form, assistance: v }),
+        }),
+        h(ErrorMessage, { error: save.error }),
+        h(
+          'div',
+          { class: 'actions' },
+          h(Button, { type: 'submit', kind: 'primary', busy: save.busy }, 'Save models'),
+          c.source === 'admin'
+            ? h(Button, { busy: save.busy, onClick: reset }, 'Back to the environment’s models')
+            : null,
+        ),
+      ),
+    ),
   );
 }
 
@@ -603,43 +589,18 @@ export function Audit() {
     AdminPage,
     { title: 'Audit log', path: '/administration/audit' },
     h(ErrorMessage, { error: log.error }),
-    !log.data
-      ? log.error
-        ? null
-        : h(Loading)
-      : log.data.entries.length === 0
-        ? h(Empty, null, h('p', null, 'No administrator has acted yet.'))
-        : h(
-            'div',
-            { class: 'table-wrap' },
-            h(
-              'table',
-              null,
-              h(
-                'thead',
-                null,
-                h(
-                  'tr',
-                  null,
-                  ['When', 'Who', 'What', 'Account', 'Detail'].map((c) => h('th', { scope: 'col' }, c)),
-                ),
-              ),
-              h(
-                'tbody',
-                null,
-                log.data.entries.map((e, i) =>
-                  h(
-                    'tr',
-                    { key: i },
-                    h('td', null, when(e.at)),
-                    h('td', null, e.by),
-                    h('td', null, ACTIONS[e.action] || e.action),
-                    h('td', null, e.target),
-                    h('td', null, e.detail || ''),
-                  ),
-                ),
-              ),
-            ),
-          ),
+    loaded(log, ({ entries }) =>
+      h(Table, {
+        rows: entries,
+        empty: h(Empty, null, h('p', null, 'No administrator has acted yet.')),
+        columns: [
+          { header: 'When', cell: (e) => when(e.at) },
+          { header: 'Who', cell: (e) => e.by },
+          { header: 'What', cell: (e) => ACTIONS[e.action] || e.action },
+          { header: 'Account', cell: (e) => e.target },
+          { header: 'Detail', cell: (e) => e.detail || '' },
+        ],
+      }),
+    ),
   );
 }

@@ -7,7 +7,7 @@ import { describe } from '../lib/cron.js';
 import { TIERS } from '../lib/outcomes.js';
 import { Link, navigate } from '../lib/router.js';
 import { when } from '../lib/time.js';
-import { Button, ErrorMessage, ExternalLink, Loading, Page, TextArea, useAction, useLoad } from '../lib/ui.js';
+import { Button, ErrorMessage, ExternalLink, Loading, Page, Table, TextArea, useAction, useLoad } from '../lib/ui.js';
 import { sourceKind, sourceNamed, sourceWhat } from '../lib/sources.js';
 import { WarningList } from '../lib/warnings.js';
 import { Backtest } from '../lib/backtest.js';
@@ -336,47 +336,31 @@ export function Revise({ id }) {
         ? h('p', { role: 'status' }, 'The assistant proposes no change.')
         : [
             h('h2', null, 'Proposed changes'),
-            h(
-              'div',
-              { class: 'table-wrap' },
-              h(
-                'table',
-                { class: 'diff' },
-                h(
-                  'thead',
-                  null,
-                  h(
-                    'tr',
-                    null,
-                    h('th', { scope: 'col' }, 'Field'),
-                    h('th', { scope: 'col' }, 'Now'),
-                    h('th', { scope: 'col' }, 'Proposed'),
-                    h('th', { scope: 'col' }, 'Why'),
-                  ),
-                ),
-                h(
-                  'tbody',
-                  null,
-                  changes.map((f) =>
-                    h(
-                      'tr',
-                      null,
-                      h('th', { scope: 'row' }, FIELD_NAMES[f] || f),
-                      h('td', { class: 'pre' }, h('del', null, shown(f, current[f], current.timeZone))),
-                      h('td', { class: 'pre' }, h('ins', null, shown(f, revision[f], current.timeZone))),
-                      h(
-                        'td',
-                        null,
-                        revision.reasons
-                          .filter((r) => r.field === f)
-                          .map((r) => r.why)
-                          .join(' '),
-                      ),
-                    ),
-                  ),
-                ),
-              ),
-            ),
+            h(Table, {
+              class: 'diff',
+              rows: changes,
+              columns: [
+                { header: 'Field', heading: true, cell: (f) => FIELD_NAMES[f] || f },
+                {
+                  header: 'Now',
+                  class: 'pre',
+                  cell: (f) => h('del', null, shown(f, current[f], current.timeZone)),
+                },
+                {
+                  header: 'Proposed',
+                  class: 'pre',
+                  cell: (f) => h('ins', null, shown(f, revision[f], current.timeZone)),
+                },
+                {
+                  header: 'Why',
+                  cell: (f) =>
+                    revision.reasons
+                      .filter((r) => r.field === f)
+                      .map((r) => r.why)
+                      .join(' '),
+                },
+              ],
+            }),
             h(WarningList, {
               warnings,
               sources: revision.sources,

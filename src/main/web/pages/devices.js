@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { del, enc, get, post } from '../lib/api.js';
 import { forgetThisBrowsersDevice, rememberThisBrowsersDevice, thisBrowsersDevice } from '../lib/device.js';
 import { when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, Loading, Page, TextField, useAction, useLoad } from '../lib/ui.js';
+import { Button, Empty, ErrorMessage, Page, PlainList, TextField, loaded, useAction, useLoad } from '../lib/ui.js';
 
 function bytes(base64url) {
   const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
@@ -95,38 +95,33 @@ export function Devices() {
         ),
     h('h2', null, 'Your devices'),
     h(ErrorMessage, { error: list.error || remove.error }),
-    !list.data
-      ? list.error
-        ? null
-        : h(Loading)
-      : list.data.devices.length === 0
-        ? h(Empty, null, h('p', null, 'No device gets push alerts yet.'))
-        : h(
-            'ul',
-            { class: 'plain' },
-            list.data.devices.map((d) =>
-              h(
-                'li',
-                { class: 'card row', key: d.id },
-                h(
-                  'div',
-                  { class: 'watch-main' },
-                  h('strong', null, d.name),
-                  d.id === mine ? ' (this browser)' : '',
-                  h('p', { class: 'meta' }, `${d.pushService} · registered ${when(d.registeredAt)}`),
-                ),
-                h(
-                  Button,
-                  {
-                    kind: 'danger',
-                    busy: remove.busy,
-                    onClick: () => removeDevice(d),
-                    'aria-label': `Remove ${d.name}`,
-                  },
-                  'Remove',
-                ),
-              ),
+    loaded(list, ({ devices }) =>
+      h(PlainList, {
+        items: devices,
+        empty: h(Empty, null, h('p', null, 'No device gets push alerts yet.')),
+        item: (d) =>
+          h(
+            'li',
+            { class: 'card row', key: d.id },
+            h(
+              'div',
+              { class: 'watch-main' },
+              h('strong', null, d.name),
+              d.id === mine ? ' (this browser)' : '',
+              h('p', { class: 'meta' }, `${d.pushService} · registered ${when(d.registeredAt)}`),
+            ),
+            h(
+              Button,
+              {
+                kind: 'danger',
+                busy: remove.busy,
+                onClick: () => removeDevice(d),
+                'aria-label': `Remove ${d.name}`,
+              },
+              'Remove',
             ),
           ),
+      }),
+    ),
   );
 }

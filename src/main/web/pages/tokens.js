@@ -8,11 +8,12 @@ import {
   Button,
   Empty,
   ErrorMessage,
-  Loading,
   Page,
+  PlainList,
   Select,
   TextField,
   issuesAt,
+  loaded,
   useAction,
   useLoad,
 } from '../lib/ui.js';
@@ -93,17 +94,13 @@ export function Tokens({ who }) {
         )
       : null,
     h(ErrorMessage, { error: list.error }),
-    !list.data
-      ? list.error
-        ? null
-        : h(Loading)
-      : list.data.tokens.length === 0
-        ? h(Empty, null, h('p', null, 'No API tokens yet.'))
-        : h(
-            'ul',
-            { class: 'plain' },
-            list.data.tokens.map((t) => h(Token, { key: t.id, token: t, onRevoked: () => list.reload() })),
-          ),
+    loaded(list, ({ tokens }) =>
+      h(PlainList, {
+        items: tokens,
+        empty: h(Empty, null, h('p', null, 'No API tokens yet.')),
+        item: (t) => h(Token, { key: t.id, token: t, onRevoked: () => list.reload() }),
+      }),
+    ),
     h('h2', null, 'Make a token'),
     h(
       'form',

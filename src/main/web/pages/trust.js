@@ -7,11 +7,12 @@ import {
   Button,
   Empty,
   ErrorMessage,
-  Loading,
   Page,
+  PlainList,
   Select,
   TextField,
   issuesAt,
+  loaded,
   useAction,
   useLoad,
 } from '../lib/ui.js';
@@ -63,17 +64,13 @@ export function TrustRules() {
       'Tell Periscope how far to believe what a domain publishes. A rule for example.org covers it and its subdomains; *.example.org covers the subdomains only.',
     ),
     h(ErrorMessage, { error: list.error }),
-    !list.data
-      ? list.error
-        ? null
-        : h(Loading)
-      : list.data.rules.length === 0
-        ? h(Empty, null, h('p', null, 'No trust rules yet.'))
-        : h(
-            'ul',
-            { class: 'plain' },
-            list.data.rules.map((r) => h(Rule, { key: r.pattern, rule: r, onChanged: () => list.reload() })),
-          ),
+    loaded(list, ({ rules }) =>
+      h(PlainList, {
+        items: rules,
+        empty: h(Empty, null, h('p', null, 'No trust rules yet.')),
+        item: (r) => h(Rule, { key: r.pattern, rule: r, onChanged: () => list.reload() }),
+      }),
+    ),
     h('h2', null, 'Add a rule'),
     h(
       'form',

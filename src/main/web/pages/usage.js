@@ -4,7 +4,7 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import { get } from '../lib/api.js';
 import { Link } from '../lib/router.js';
-import { ErrorMessage, Loading, Page, Select, useLoad } from '../lib/ui.js';
+import { ErrorMessage, Page, Select, Table, loaded, useLoad } from '../lib/ui.js';
 import { budgets, cost, spent, tokens } from '../lib/usage.js';
 
 const PERIODS = [
@@ -97,7 +97,6 @@ export function Usage() {
   const usage = useLoad(() => get(`/account/usage?days=${days}`), [days]);
   const watches = useLoad(() => get('/watches'));
   const quotas = useLoad(() => get('/quotas'));
-  const u = usage.data;
   const nameOf = (id) => watches.data?.watches.find((w) => w.id === id)?.name;
   return h(
     Page,
@@ -109,60 +108,32 @@ export function Usage() {
     ),
     h(Select, { label: 'Period', value: days, onChange: setDays, options: PERIODS }),
     h(ErrorMessage, { error: usage.error }),
-    !u
-      ? usage.error
-        ? null
-        : h(Loading)
-      : [
-          h('p', { class: 'usage-total' }, h('strong', null, 'This month: '), spent(u.month)),
-          quotas.data ? h(Budgets, { report: quotas.data }) : null,
-          h('p', null, h('strong', null, 'In the period: '), spent(u.total)),
-          h(Chart, { days: u.days }),
-          h('h2', null, 'Per watch'),
-          u.watches.length
-            ? h(
-                'div',
-                { class: 'table-wrap' },
-                h(
-                  'table',
-                  null,
-                  h(
-                    'thead',
-                    null,
-                    h(
-                      'tr',
-                      null,
-                      ['Watch', 'Calls', 'Input tokens', 'Output tokens', 'Cost'].map((c) =>
-                        h('th', { scope: 'col' }, c),
-                      ),
-                    ),
-                  ),
-                  h(
-                    'tbody',
-                    null,
-                    u.watches.map((w) =>
-                      h(
-                        'tr',
-                        { key: w.watchId },
-                        h(
-                          'td',
-                          null,
-                          w.watchId
-                            ? nameOf(w.watchId)
-                              ? h(Link, { href: `/watch/${encodeURIComponent(w.watchId)}` }, nameOf(w.watchId))
-                              : `${w.watchId} (deleted)`
-                            : 'Drafts (no watch)',
-                        ),
-                        h('td', null, tokens(w.calls)),
-                        h('td', null, tokens(w.inputTokens)),
-                        h('td', null, tokens(w.outputTokens)),
-                        h('td', null, cost(w.cost)),
-                      ),
-                    ),
-                  ),
-                ),
-              )
-            : h('p', { class: 'meta' }, 'No model call in the period.'),
+    loaded(usage, (u) => [
+      h('p', { class: 'usage-total' }, h('strong', null, 'This month: '), spent(u.month)),
+      quotas.data ? h(Budgets, { report: quotas.data }) : null,
+      h('p', null, h('strong', null, 'In the period: '), spent(u.total)),
+      h(Chart, { days: u.days }),
+      h('h2', null, 'Per watch'),
+      h(Table, {
+        rows: u.watches,
+        rowKey: (w) => w.watchId,
+        empty: h('p', { class: 'meta' }, 'No model call in the period.'),
+        columns: [
+          {
+            header: 'Watch',
+            cell: (w) =>
+              w.watchId
+                ? nameOf(w.watchId)
+                  ? h(Link, { href: `/watch/${encodeURIComponent(w.watchId)}` }, nameOf(w.watchId))
+                  : `${w.watchId} (deleted)`
+                : 'Drafts (no watch)',
+          },
+          { header: 'Calls', cell: (w) => tokens(w.calls) },
+          { header: 'Input tokens', cell: (w) => tokens(w.inputTokens) },
+          { header: 'Output tokens', cell: (w) => tokens(w.outputTokens) },
+          { header: 'Cost', cell: (w) => cost(w.cost) },
         ],
+      }),
+    ]),
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { enc, get, post } from '../lib/api.js';
 import { Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
-import { Button, Empty, ErrorMessage, Loading, Page, useAction, useLoad } from '../lib/ui.js';
+import { Button, Empty, ErrorMessage, Loading, Page, PlainList, Table, loaded, useAction, useLoad } from '../lib/ui.js';
 
 const CHANGES = {
   created: 'Created',
@@ -40,25 +40,18 @@ function Differences({ id, version }) {
   const one = useLoad(() => get(`/watches/${enc(id)}/versions/${version}`), [id, version]);
   if (one.error) return h(ErrorMessage, { error: one.error });
   if (!one.data) return h(Loading);
-  if (one.data.differences.length === 0) return h('p', { class: 'muted' }, 'No field changed.');
-  return h(
-    'table',
-    { class: 'differences' },
-    h('thead', null, h('tr', null, h('th', null, 'Field'), h('th', null, 'Before'), h('th', null, 'After'))),
-    h(
-      'tbody',
-      null,
-      one.data.differences.map((d) =>
-        h(
-          'tr',
-          { key: d.field },
-          h('th', { scope: 'row' }, d.field),
-          h('td', { class: 'pre before' }, shown(d.before)),
-          h('td', { class: 'pre after' }, shown(d.after)),
-        ),
-      ),
-    ),
-  );
+  return h(Table, {
+    class: 'differences',
+    wrap: false,
+    rows: one.data.differences,
+    rowKey: (d) => d.field,
+    empty: h('p', { class: 'muted' }, 'No field changed.'),
+    columns: [
+      { header: 'Field', heading: true, cell: (d) => d.field },
+      { header: 'Before', class: 'pre before', cell: (d) => shown(d.before) },
+      { header: 'After', class: 'pre after', cell: (d) => shown(d.after) },
+    ],
+  });
 }
 
 function Version({ id, v, newest, onRestored }) {
@@ -114,24 +107,19 @@ export function Versions({ id }) {
       'Every change to this watch, newest first. Restoring a version makes it current again as a new version; the others stay.',
     ),
     h(ErrorMessage, { error: list.error }),
-    !list.data
-      ? list.error
-        ? null
-        : h(Loading)
-      : list.data.versions.length === 0
-        ? h(Empty, null, h('p', null, 'No versions recorded yet.'))
-        : h(
-            'ul',
-            { class: 'plain' },
-            list.data.versions.map((v, i) =>
-              h(Version, {
-                key: v.version,
-                id,
-                v,
-                newest: i === 0 && v.change !== 'deleted',
-                onRestored: () => list.reload(),
-              }),
-            ),
-          ),
+    loaded(list, ({ versions }) =>
+      h(PlainList, {
+        items: versions,
+        empty: h(Empty, null, h('p', null, 'No versions recorded yet.')),
+        item: (v, i) =>
+          h(Version, {
+            key: v.version,
+            id,
+            v,
+            newest: i === 0 && v.change !== 'deleted',
+            onRestored: () => list.reload(),
+          }),
+      }),
+    ),
   );
 }

@@ -9,7 +9,7 @@ import { Icon } from '../lib/icons.js';
 import { TIERS } from '../lib/outcomes.js';
 import { Link } from '../lib/router.js';
 import { when } from '../lib/time.js';
-import { Button, ErrorMessage, Facts, Loading, Page, useAction, useLoad } from '../lib/ui.js';
+import { Button, ErrorMessage, Facts, Loading, Page, loaded, useAction, useLoad } from '../lib/ui.js';
 import { qualitySentence } from '../lib/quality.js';
 import { sourceWhat } from '../lib/sources.js';
 import { spent } from '../lib/usage.js';
@@ -174,33 +174,30 @@ function DeletedWatch({ id, runs }) {
 
 export function Statistics() {
   const stats = useLoad(() => get('/collection/stats'));
-  const s = stats.data;
   return h(
     Page,
     { title: 'Collection statistics' },
     h(ErrorMessage, { error: stats.error }),
-    !s
-      ? stats.error
-        ? null
-        : h(Loading)
-      : h(
-          'div',
-          null,
-          h('p', null, `Your runs since ${when(s.since)}.`),
-          h(Facts, {
-            items: [
-              ['Runs', s.runs],
-              ['Items collected', s.collected],
-              ['New items', s.fresh],
-              ['Pages attempted', s.attempted],
-              ['Pages extracted', s.extracted],
-              ['Pages failed', s.failed],
-              [
-                'Extraction rate',
-                s.extractionRate !== undefined ? `${Math.round(s.extractionRate * 100)}%` : 'no page yet',
-              ],
+    loaded(stats, (s) =>
+      h(
+        'div',
+        null,
+        h('p', null, `Your runs since ${when(s.since)}.`),
+        h(Facts, {
+          items: [
+            ['Runs', s.runs],
+            ['Items collected', s.collected],
+            ['New items', s.fresh],
+            ['Pages attempted', s.attempted],
+            ['Pages extracted', s.extracted],
+            ['Pages failed', s.failed],
+            [
+              'Extraction rate',
+              s.extractionRate !== undefined ? `${Math.round(s.extractionRate * 100)}%` : 'no page yet',
             ],
-          }),
-        ),
+          ],
+        }),
+      ),
+    ),
   );
 }

@@ -73,7 +73,7 @@ import io.periscope.llm.UsageEraser;
 import io.periscope.llm.UsageLedger;
 import io.periscope.metrics.Metrics;
 import io.periscope.net.SafeHttp;
-import io.periscope.net.UpstreamDispatcher;
+import io.periscope.net.UpstreamClients;
 import io.periscope.notify.AdminAlerts;
 import io.periscope.notify.AlertBudget;
 import io.periscope.notify.EmailSender;
@@ -191,34 +191,6 @@ public final class Periscope {
 
   private final JournalErasure erasure;
 
-  /**
-   * Upstream calls to operator-configured endpoints (model, search, Telegram): trusted, but bounded
-   * in time.
-   */
-  static final Duration UPSTREAM_CALL_TIMEOUT = Duration.ofMinutes(2);
-
-  /** The client of calls to operator-configured endpoints, bounded in time. */
-  public static OkHttpClient trustedUpstream() {
-    return new OkHttpClient.Builder()
-        .dispatcher(UpstreamDispatcher.create("upstream"))
-        .connectTimeout(Duration.ofSeconds(10))
-        .readTimeout(UPSTREAM_CALL_TIMEOUT)
-        .callTimeout(UPSTREAM_CALL_TIMEOUT)
-        .build();
-  }
-
-  /**
-   * {@code trusted} for model and search calls. They carry a key in a header (x-api-key,
-   * X-Subscription-Token…) that OkHttp would forward across a redirect to wherever it points: they
-   * follow none.
-   */
-  public static OkHttpClient keyed(OkHttpClient trusted) {
-    return trusted.newBuilder().followRedirects(false).followSslRedirects(false).build();
-  }
-
-  /** A sign-in waits on its identity provider: a person is looking at the browser. */
-  static final Duration IDENTITY_CALL_TIMEOUT = Duration.ofSeconds(20);
-
   public Periscope(ActorSystem<?> system, Config config, Entities entities, Tokens tokens) {
     this(system, config, entities, tokens, Clock.systemUTC());
   }
@@ -255,7 +227,7 @@ public final class Periscope {
     this.accounts =
         new Accounts(entities::account, entities::email, asks, journal, tokens, blocking);
     KeyCipher cipher = keyring(config, settings, tokens);
-    this.trusted = trustedUpstream();
+    this.trusted = UpstreamClients.trusted();
     this.notifyMeters = new NotifyMeters(metrics.registry());
     this.modelMeters = new ModelMeters(metrics.registry());
     this.adminAlerts = AdminAlerts.create(config, trusted, blocking, notifyMeters);
@@ -361,17 +333,13 @@ public final class Periscope {
     this.identitySignIn =
         new IdentitySignIn(
             IdentityProviderSettings.from(config),
-            trusted
-                .newBuilder()
-                .readTimeout(IDENTITY_CALL_TIMEOUT)
-                .callTimeout(IDENTITY_CALL_TIMEOUT)
-                .build(),
+            UpstreamClients.identity(trusted),
             identityLinks,
             tokens.secret(),
             settings.publicUrl(),
             clock);
     Settings.Providers p = settings.providers();
-    OkHttpClient keyed = keyed(trusted);
+    OkHttpClient keyed = UpstreamClients.keyed(trusted);
     this.models =
         new ModelConfigs(
             entities,

@@ -1,7 +1,6 @@
 package io.periscope.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.periscope.Periscope;
 import io.periscope.config.Settings;
 import io.periscope.eval.EvalCase;
 import io.periscope.eval.EvalReport;
@@ -13,6 +12,7 @@ import io.periscope.llm.ModelClients;
 import io.periscope.llm.ModelMeters;
 import io.periscope.llm.ModelPrice;
 import io.periscope.llm.PooledModel;
+import io.periscope.net.UpstreamClients;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -126,7 +126,7 @@ final class EvalCommand implements Callable<Integer> {
     ModelClient client =
         ModelClients.create(
             new ModelChoice(choice.provider(), choice.baseUrl(), choice.model(), price),
-            Periscope.keyed(Periscope.trustedUpstream()));
+            UpstreamClients.keyed(UpstreamClients.trusted()));
     PooledModel asked =
         new PooledModel(
             () -> CompletableFuture.completedFuture(client),

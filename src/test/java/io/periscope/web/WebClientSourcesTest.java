@@ -22,7 +22,7 @@ import org.junit.Test;
  * never another page, every relative import names what its module exports, and the layout a reader
  * relies on holds: two-space indentation, no tabs or trailing spaces, and lines of code at most
  * {@value #WIDTH} characters, not counting the text inside quotes, so that a sentence shown to a
- * person stays on one line and can be found with grep. {@code npx prettier --write src/main/web}
+ * person stays on one line and can be found with grep. The prettier command of docs/development.md
  * (the settings in .prettierrc.json) formats a file so.
  */
 public class WebClientSourcesTest {
