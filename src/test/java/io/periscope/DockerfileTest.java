@@ -1,16 +1,18 @@
 package io.periscope;
 
+import static io.periscope.testing.Dockerfile.all;
+import static io.periscope.testing.Dockerfile.healthCheckCommand;
+import static io.periscope.testing.Dockerfile.runtime;
+import static io.periscope.testing.Dockerfile.stages;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.json.Json;
+import io.periscope.testing.Dockerfile.Instruction;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,53 +28,12 @@ import org.junit.Test;
  * installed in the image and is run here against an answering, a failing and a silent server.
  */
 public class DockerfileTest {
-  /** One instruction: its keyword and its arguments, continuation lines joined. */
-  record Instruction(String keyword, String args) {}
-
-  static List<List<Instruction>> stages() throws IOException {
-    List<List<Instruction>> stages = new ArrayList<>();
-    StringBuilder line = new StringBuilder();
-    for (String raw : Files.readAllLines(Path.of("Dockerfile"))) {
-      if (raw.stripLeading().startsWith("#") || (line.isEmpty() && raw.isBlank())) continue;
-      if (raw.endsWith("\\")) {
-        line.append(raw, 0, raw.length() - 1).append(' ');
-        continue;
-      }
-      line.append(raw);
-      String text = line.toString().strip();
-      line.setLength(0);
-      int space = text.indexOf(' ');
-      Instruction i = new Instruction(text.substring(0, space), text.substring(space + 1).strip());
-      if (i.keyword().equals("FROM")) stages.add(new ArrayList<>());
-      stages.get(stages.size() - 1).add(i);
-    }
-    return stages;
-  }
-
-  private static List<Instruction> runtime() throws IOException {
-    List<List<Instruction>> stages = stages();
-    return stages.get(stages.size() - 1);
-  }
-
-  private static List<String> all(List<Instruction> stage, String keyword) {
-    return stage.stream().filter(i -> i.keyword().equals(keyword)).map(Instruction::args).toList();
-  }
-
   private static int indexOf(List<Instruction> stage, String keyword, String containing) {
     for (int n = 0; n < stage.size(); n++) {
       Instruction i = stage.get(n);
       if (i.keyword().equals(keyword) && i.args().contains(containing)) return n;
     }
     throw new AssertionError("no " + keyword + " with " + containing);
-  }
-
-  /** The health check's command, as the exec form's JSON array. */
-  static List<String> healthCheckCommand() throws IOException {
-    String check = all(runtime(), "HEALTHCHECK").get(0);
-    JsonNode command = Json.MAPPER.readTree(check.substring(check.indexOf("CMD ") + 4));
-    List<String> parts = new ArrayList<>();
-    command.forEach(p -> parts.add(p.asText()));
-    return parts;
   }
 
   @Test

@@ -1,5 +1,7 @@
 package io.periscope;
 
+import static io.periscope.testing.KubernetesManifests.readAll;
+import static io.periscope.testing.KubernetesManifests.rendered;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
@@ -16,6 +18,7 @@ import io.periscope.config.SecretFiles;
 import io.periscope.config.Settings;
 import io.periscope.http.ClientAddresses;
 import io.periscope.runtime.Node;
+import io.periscope.testing.KubernetesManifests;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -28,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.pekko.remote.artery.tcp.ssl.RotatingKeysSSLEngineProvider;
@@ -50,8 +52,8 @@ import org.junit.runners.Parameterized.Parameters;
 public class KubernetesManifestsTest {
   private static final Path K8S = Path.of("k8s");
   private static final String CLUSTER = "cluster";
-  private static final Path RULES = K8S.resolve("monitoring/prometheus-rules.yaml");
-  private static final Path DASHBOARD = K8S.resolve("monitoring/grafana-dashboard.json");
+  private static final Path RULES = KubernetesManifests.RULES;
+  private static final Path DASHBOARD = KubernetesManifests.DASHBOARD;
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   /** What the downward API's status.podIP stands for here. */
@@ -99,36 +101,6 @@ public class KubernetesManifestsTest {
     return overlay.equals(CLUSTER);
   }
 
-  private static final Map<Path, List<JsonNode>> RENDERED = new ConcurrentHashMap<>();
-
-  /**
-   * What {@code kubectl kustomize} makes of the Kustomization in {@code dir}: rendered once per
-   * test JVM (each test of this class would otherwise render two), so shared: copy before changing.
-   */
-  static List<JsonNode> rendered(Path dir) {
-    return RENDERED.computeIfAbsent(dir, KubernetesManifestsTest::render);
-  }
-
-  private static List<JsonNode> render(Path dir) {
-    try {
-      Process kubectl =
-          new ProcessBuilder("kubectl", "kustomize", dir.toString())
-              .redirectError(ProcessBuilder.Redirect.INHERIT)
-              .start();
-      byte[] out = kubectl.getInputStream().readAllBytes();
-      assertEquals("kubectl kustomize " + dir + " builds", 0, kubectl.waitFor());
-      List<JsonNode> all = new ArrayList<>();
-      for (JsonNode doc : YAML.readValues(YAML.createParser(out), JsonNode.class).readAll())
-        if (doc != null && !doc.isEmpty()) all.add(doc);
-      return List.copyOf(all);
-    } catch (IOException e) {
-      throw new AssertionError("cannot run kubectl kustomize: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
-  }
-
   private static Config load(Map<String, String> env) {
     return Profiles.load(
         Profiles.chosen(env), ConfigFactory.parseMap(env).withFallback(Profiles.environment(env)));
@@ -144,21 +116,6 @@ public class KubernetesManifestsTest {
           filled.put(key, value.isEmpty() ? Base64.getEncoder().encodeToString(bytes) : value);
         });
     return filled;
-  }
-
-  static List<JsonNode> readAll(Path dir) {
-    List<JsonNode> all = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        for (JsonNode doc :
-            YAML.readValues(YAML.createParser(file.toFile()), JsonNode.class).readAll()) {
-          if (doc != null && !doc.isEmpty()) all.add(doc);
-        }
-      }
-    } catch (IOException e) {
-      throw new AssertionError("cannot read the manifests: " + e.getMessage(), e);
-    }
-    return all;
   }
 
   private List<JsonNode> all(String kind) {
@@ -1128,7 +1085,8 @@ public class KubernetesManifestsTest {
       }
     }
     assertTrue(
-        "the dashboard shows the versions running", metricsRead().contains("periscope_build_info"));
+        "the dashboard shows the versions running",
+        KubernetesManifests.metricsRead().contains("periscope_build_info"));
   }
 
   @Test
@@ -1146,28 +1104,5 @@ public class KubernetesManifestsTest {
       }
     }
     assertTrue(queries > 20);
-  }
-
-  /**
-   * The metric names the alert rules and the dashboard read: {@code DomainMetricsTest} checks that
-   * each one is in a real scrape after runs.
-   */
-  public static Set<String> metricsRead() throws IOException {
-    StringBuilder expressions = new StringBuilder();
-    for (JsonNode doc :
-        YAML.readValues(YAML.createParser(RULES.toFile()), JsonNode.class).readAll()) {
-      for (JsonNode group : doc.at("/spec/groups"))
-        for (JsonNode rule : group.path("rules"))
-          expressions.append(rule.path("expr").asText()).append('\n');
-    }
-    for (JsonNode panel : new ObjectMapper().readTree(DASHBOARD.toFile()).path("panels"))
-      for (JsonNode target : panel.path("targets"))
-        expressions.append(target.path("expr").asText()).append('\n');
-    Set<String> names = new java.util.TreeSet<>();
-    java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("\\b((?:periscope|http_server|jvm|process)_[a-z0-9_]+)")
-            .matcher(expressions);
-    while (m.find()) names.add(m.group(1));
-    return names;
   }
 }

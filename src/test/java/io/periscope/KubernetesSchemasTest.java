@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.periscope.testing.KubernetesManifests;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -67,8 +68,8 @@ public class KubernetesSchemasTest {
   public void everyObjectOfTheManifestsMatchesItsSchema() throws Exception {
     List<JsonNode> objects = new ArrayList<>();
     for (String dir : List.of("overlays/single", "overlays/cluster", "monitoring"))
-      objects.addAll(KubernetesManifestsTest.rendered(K8S.resolve(dir)));
-    objects.addAll(KubernetesManifestsTest.readAll(K8S.resolve("example")));
+      objects.addAll(KubernetesManifests.rendered(K8S.resolve(dir)));
+    objects.addAll(KubernetesManifests.readAll(K8S.resolve("example")));
     Set<String> kinds = new TreeSet<>();
     objects.forEach(o -> kinds.add(o.path("kind").asText()));
     assertTrue(
@@ -97,8 +98,8 @@ public class KubernetesSchemasTest {
    */
   @Test
   public void objectsBrokenInOneWayFailTheirSchemaThere() throws Exception {
-    List<JsonNode> cluster = KubernetesManifestsTest.rendered(K8S.resolve("overlays/cluster"));
-    List<JsonNode> monitoring = KubernetesManifestsTest.rendered(K8S.resolve("monitoring"));
+    List<JsonNode> cluster = KubernetesManifests.rendered(K8S.resolve("overlays/cluster"));
+    List<JsonNode> monitoring = KubernetesManifests.rendered(K8S.resolve("monitoring"));
     JsonNode deployment = only(cluster, "Deployment");
     String container = "/spec/template/spec/containers/0";
     List<JsonNode> broken =

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.periscope.testing.Dockerfile;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ public class SelfHostingKitTest {
     periscope.forEach(part -> test.add(part.asText().replace("$$", "$")));
     assertEquals(
         "the image's own health check ($$ is compose's $)",
-        DockerfileTest.healthCheckCommand(),
+        Dockerfile.healthCheckCommand(),
         test.subList(1, test.size()));
   }
 

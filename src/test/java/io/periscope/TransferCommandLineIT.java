@@ -1,6 +1,6 @@
 package io.periscope;
 
-import static io.periscope.http.TransferRoutesTest.watch;
+import static io.periscope.testing.TestWatches.disabledBody;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.testing.NeedsPostgres;
+import io.periscope.testing.OpmlFiles;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
@@ -54,9 +55,9 @@ public class TransferCommandLineIT {
       assertEquals(0, createAccount(embedded));
       embedded.start();
       String token = login(embedded);
-      call(embedded, token, "POST", "/watches", watch("first", "0 9 * * *"), 201);
-      call(embedded, token, "POST", "/watches", watch("second", "0 18 * * 1"), 201);
-      ObjectNode third = (ObjectNode) Json.MAPPER.readTree(watch("third", "0 7 * * *"));
+      call(embedded, token, "POST", "/watches", disabledBody("first", "0 9 * * *"), 201);
+      call(embedded, token, "POST", "/watches", disabledBody("second", "0 18 * * 1"), 201);
+      ObjectNode third = (ObjectNode) Json.MAPPER.readTree(disabledBody("third", "0 7 * * *"));
       third.set("channels", Json.MAPPER.valueToTree(List.of(NTFY)));
       call(embedded, token, "POST", "/watches", third.toString(), 201);
       call(embedded, token, "PUT", "/trust-rules/example.org", "{\"tier\": \"official\"}", 200);
@@ -124,9 +125,9 @@ public class TransferCommandLineIT {
   @Test
   public void aReadersOpmlImportsAsOneDisabledWatchPerFolder() throws Exception {
     Path opml = Files.createTempFile("reader", ".opml");
-    Files.write(opml, io.periscope.source.OpmlTest.file("reader-export.opml"));
+    Files.write(opml, OpmlFiles.file("reader-export.opml"));
     Path hostile = Files.createTempFile("hostile", ".opml");
-    Files.write(hostile, io.periscope.source.OpmlTest.file("billion-laughs.opml"));
+    Files.write(hostile, OpmlFiles.file("billion-laughs.opml"));
     try (ServiceProcess jar = new ServiceProcess(env(), ServiceProcess.logFile("cli-opml"))) {
       assertEquals(0, createAccount(jar));
       ServiceProcess.Output noOwner =

@@ -465,13 +465,33 @@ public final class WatchRoutes implements Routes {
   }
 
   private CompletionStage<Reply> create(Principal caller, JsonNode body) {
-    SealedChannels.Opened opened = sealed.open(body, List.of());
-    Watch watch = WatchValidator.validate(opened.body(), null, caller.accountId(), scheduleZone);
+    Validated sent = validated(body, null, caller.accountId(), List.of());
+    Watch watch = sent.watch();
     return watches
-        .create(caller.role(), watch, opened.store(watch), Actor.owner(caller.accountId()), null)
+        .create(caller.role(), watch, sent.stored(), Actor.owner(caller.accountId()), null)
         .thenApply(created -> json(StatusCodes.CREATED, SealedChannels.mask(created)))
         .thenCompose(saved -> warnings.warned(saved, watch.sources(), Set.of()))
         .thenCombine(savedWarnings(watch), SourceWarnings::adding);
+  }
+
+  /** A sent watch body once validated, and its opened channels, which a save stores sealed. */
+  private record Validated(Watch watch, SealedChannels.Opened opened) {
+    /** The watch as it is stored: its channels sealed (only a save needs them sealed). */
+    Watch stored() {
+      return opened.store(watch);
+    }
+  }
+
+  /**
+   * The one way create, replace and check read a body, so that they refuse alike: its masked
+   * channels opened against the {@code stored} ones, then validated as the watch {@code id} (null:
+   * a new one) of {@code accountId}; a 400 ({@link io.periscope.json.ValidationException}) with
+   * every issue, a masked channel the watch does not have among them.
+   */
+  private Validated validated(JsonNode body, String id, String accountId, List<String> stored) {
+    SealedChannels.Opened opened = sealed.open(body, stored);
+    return new Validated(
+        WatchValidator.validate(opened.body(), id, accountId, scheduleZone), opened);
   }
 
   /**
@@ -526,8 +546,7 @@ public final class WatchRoutes implements Routes {
    */
   private CompletionStage<Reply> checked(
       String accountId, String id, JsonNode body, List<String> stored) {
-    SealedChannels.Opened opened = sealed.open(body, stored);
-    Watch watch = WatchValidator.validate(opened.body(), id, accountId, scheduleZone);
+    Watch watch = validated(body, id, accountId, stored).watch();
     return capabilities
         .of(accountId, watch.sources(), watch.channels())
         .thenApply(found -> ok(new Warnings(found)));
@@ -546,11 +565,10 @@ public final class WatchRoutes implements Routes {
         .find(accountId, id)
         .thenCompose(
             stored -> {
-              SealedChannels.Opened opened =
-                  sealed.open(body, stored.map(Watch::channels).orElse(List.of()));
-              Watch watch = WatchValidator.validate(opened.body(), id, accountId, scheduleZone);
+              Validated sent =
+                  validated(body, id, accountId, stored.map(Watch::channels).orElse(List.of()));
               return watches
-                  .replace(role, watch, opened.store(watch), Actor.owner(accountId), null)
+                  .replace(role, sent.watch(), sent.stored(), Actor.owner(accountId), null)
                   .thenCompose(
                       saved ->
                           warnings

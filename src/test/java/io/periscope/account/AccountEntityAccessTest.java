@@ -8,6 +8,7 @@ import static org.junit.Assert.assertTrue;
 import io.periscope.auth.Role;
 import io.periscope.auth.TokenScope;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.TestAccounts;
 import java.time.Instant;
 import java.util.List;
 import org.apache.pekko.Done;
@@ -40,7 +41,7 @@ public class AccountEntityAccessTest {
     owner =
         EventSourcedBehaviorTestKit.create(
             testKit.system(),
-            AccountEntityTest.idle("ada"),
+            TestAccounts.idle("ada"),
             EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
     owner.<StatusReply<Done>>runCommand(r -> new AccountEntity.CreateAccount(ADA, r));
   }
@@ -155,7 +156,7 @@ public class AccountEntityAccessTest {
     var empty =
         EventSourcedBehaviorTestKit
             .<AccountEntity.Command, AccountEntity.Event, AccountEntity.State>create(
-                testKit.system(), AccountEntityTest.idle("nobody"));
+                testKit.system(), TestAccounts.idle("nobody"));
     AccountEntity.Access access =
         empty
             .<StatusReply<AccountEntity.Access>>runCommand(AccountEntity.GetAccess::new)

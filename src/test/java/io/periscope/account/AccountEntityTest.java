@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.periscope.auth.Role;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.TestAccounts;
 import io.periscope.testing.TestWatches;
 import io.periscope.watch.WatchEntity;
 import java.time.Instant;
@@ -15,7 +16,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.pattern.StatusReply;
 import org.apache.pekko.persistence.testkit.javadsl.EventSourcedBehaviorTestKit;
@@ -51,15 +51,9 @@ public class AccountEntityTest {
     owner =
         EventSourcedBehaviorTestKit.create(
             testKit.system(),
-            idle("alice", watches()),
+            AccountEntity.create("alice", watches()),
             EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
   }
-
-  /** For owners whose watches are never asked whether they are gone. */
-  static final WatchEntity.Refs NO_WATCHES =
-      (owner, watchId) -> {
-        throw new AssertionError("no watch is asked here");
-      };
 
   /** The ids of the watches that exist, for {@link #watches}; every other id is gone. */
   private final Set<String> existing = ConcurrentHashMap.newKeySet();
@@ -94,15 +88,6 @@ public class AccountEntityTest {
   }
 
   private final AtomicReference<String> asked = new AtomicReference<>();
-
-  /** An owner whose run-all is never asked for here. */
-  static Behavior<AccountEntity.Command> idle(String id) {
-    return idle(id, NO_WATCHES);
-  }
-
-  static Behavior<AccountEntity.Command> idle(String id, WatchEntity.Refs watches) {
-    return AccountEntity.create(id, watches);
-  }
 
   private EventSourcedBehaviorTestKit.CommandResultWithReply<
           AccountEntity.Command, AccountEntity.Event, AccountEntity.State, StatusReply<Done>>
@@ -255,7 +240,8 @@ public class AccountEntityTest {
 
   @Test
   public void aRegistrationArrivingWhileADeleteIsAskedWaitsForItAndStays() {
-    var live = testKit.spawn(idle("race-" + java.util.UUID.randomUUID(), watches()));
+    var live =
+        testKit.spawn(AccountEntity.create("race-" + java.util.UUID.randomUUID(), watches()));
     var added = testKit.<StatusReply<Done>>createTestProbe();
     live.tell(new AccountEntity.AddWatch("w", added.ref()));
     assertTrue(added.receiveMessage().isSuccess());
@@ -274,7 +260,7 @@ public class AccountEntityTest {
 
   @Test
   public void registrationsArrivingTogetherAreAllAcknowledgedAndListed() {
-    var live = testKit.spawn(idle("batch-" + java.util.UUID.randomUUID()));
+    var live = testKit.spawn(TestAccounts.idle("batch-" + java.util.UUID.randomUUID()));
     List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes =
         new java.util.ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -290,7 +276,7 @@ public class AccountEntityTest {
 
   @Test
   public void registrationsBoundByAMostTakeNoMorePlacesThanItEvenArrivingTogether() {
-    var live = testKit.spawn(idle("bound-" + java.util.UUID.randomUUID()));
+    var live = testKit.spawn(TestAccounts.idle("bound-" + java.util.UUID.randomUUID()));
     List<org.apache.pekko.actor.testkit.typed.javadsl.TestProbe<StatusReply<Done>>> probes =
         new java.util.ArrayList<>();
     for (int i = 0; i < 4; i++) {

@@ -10,6 +10,7 @@ import io.periscope.auth.Role;
 import io.periscope.auth.TokenPurpose;
 import io.periscope.json.Json;
 import io.periscope.testing.EntityTestKits;
+import io.periscope.testing.TestAccounts;
 import java.time.Instant;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
@@ -43,7 +44,7 @@ public class AccountEntityTokensTest {
     owner =
         EventSourcedBehaviorTestKit.create(
             testKit.system(),
-            AccountEntityTest.idle("alice-x"),
+            TestAccounts.idle("alice-x"),
             EventSourcedBehaviorTestKit.enabledSerializationSettings().withVerifyEquality(true));
     owner.<StatusReply<org.apache.pekko.Done>>runCommand(
         r -> new AccountEntity.CreateAccount(REGISTERED, r));

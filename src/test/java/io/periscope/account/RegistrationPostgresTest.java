@@ -1,8 +1,8 @@
 package io.periscope.account;
 
-import static io.periscope.account.RegistrationTest.body;
-import static io.periscope.account.RegistrationTest.login;
-import static io.periscope.account.RegistrationTest.post;
+import static io.periscope.testing.InProcessService.json;
+import static io.periscope.testing.SignUps.login;
+import static io.periscope.testing.SignUps.post;
 import static org.junit.Assert.assertEquals;
 
 import com.typesafe.config.Config;
@@ -11,6 +11,7 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.NeedsPostgres;
+import io.periscope.testing.SignUps;
 import io.periscope.testing.TestJournals;
 import java.time.Instant;
 import java.util.Map;
@@ -40,20 +41,20 @@ public class RegistrationPostgresTest {
 
   @Test
   public void verifiedAccountsResetPasswordsAndSpentTokensSurviveARestart() throws Exception {
-    Config config = RegistrationTest.withMail(mailbox, TestJournals.postgres());
+    Config config = SignUps.withMail(mailbox, TestJournals.postgres());
     String email = "pg-" + UUID.randomUUID().toString().substring(0, 8) + "@example.org";
     String oldToken;
     String verifyToken;
     String resetToken;
     MutableClock clock = new MutableClock(Instant.now());
     try (InProcessService first = new InProcessService(config, clock)) {
-      RegistrationTest.registered(first, mailbox, email, "a postgres passphrase");
+      SignUps.registered(first, mailbox, email, "a postgres passphrase");
       verifyToken = mailbox.await(email, 1).token();
-      oldToken = body(login(first, email, "a postgres passphrase"), 200).get("token").asText();
+      oldToken = json(login(first, email, "a postgres passphrase"), 200).get("token").asText();
       clock.set(clock.instant().plus(EmailEntity.MAIL_COOLDOWN)); // one mail a minute per address
-      body(post(first, "/auth/forgot-password", Map.of("email", email)), 202);
+      json(post(first, "/auth/forgot-password", Map.of("email", email)), 202);
       resetToken = mailbox.await(email, 2).token();
-      body(
+      json(
           post(
               first,
               "/auth/reset-password",
@@ -64,10 +65,10 @@ public class RegistrationPostgresTest {
       assertEquals(401, second.send("GET", "/watches", oldToken, null, Map.of()).statusCode());
       assertEquals(401, login(second, email, "a postgres passphrase").statusCode());
       String fresh =
-          body(login(second, email, "another postgres phrase"), 200).get("token").asText();
+          json(login(second, email, "another postgres phrase"), 200).get("token").asText();
       assertEquals(200, second.send("GET", "/watches", fresh, null, Map.of()).statusCode());
-      body(post(second, "/auth/verify-email", Map.of("token", verifyToken)), 400);
-      body(
+      json(post(second, "/auth/verify-email", Map.of("token", verifyToken)), 400);
+      json(
           post(
               second,
               "/auth/reset-password",

@@ -1,5 +1,12 @@
 package io.periscope.account;
 
+import static io.periscope.testing.InProcessService.json;
+import static io.periscope.testing.SignUps.keepSecret;
+import static io.periscope.testing.SignUps.login;
+import static io.periscope.testing.SignUps.post;
+import static io.periscope.testing.SignUps.registered;
+import static io.periscope.testing.SignUps.secrets;
+import static io.periscope.testing.SignUps.withMail;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
@@ -9,7 +16,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.auth.EmailEntity;
-import io.periscope.json.Json;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
@@ -36,9 +42,6 @@ public class RegistrationTest {
   static InProcessService service;
   static CapturedLogs logs;
 
-  /** Every password and token the tests send: none may ever appear in a log line. */
-  static final List<String> secrets = new ArrayList<>();
-
   @BeforeClass
   public static void start() throws Exception {
     mailbox = new Mailbox();
@@ -47,64 +50,12 @@ public class RegistrationTest {
     service = new InProcessService(withMail(mailbox, TestJournals.h2()), clock);
   }
 
-  /**
-   * The service with this test's SMTP server, sign-up open to anybody, and an /auth window and a
-   * per-address connection cap wide enough for every test here (a flood sends 100 at once).
-   */
-  public static Config withMail(Mailbox mailbox, Config journal) {
-    return mailbox
-        .smtpConfig()
-        .withFallback(
-            ConfigFactory.parseMap(
-                Map.of(
-                    "periscope.rate-limits.auth-per-ip-per-minute",
-                    1000,
-                    "periscope.http.connections.per-client",
-                    1000,
-                    "periscope.registration.mode",
-                    "open")))
-        .withFallback(journal);
-  }
-
   @AfterClass
   public static void stop() throws Exception {
     service.close();
-    logs.assertNoneContains(secrets.toArray(String[]::new));
+    logs.assertNoneContains(secrets());
     logs.close();
     mailbox.close();
-  }
-
-  static HttpResponse<String> post(InProcessService on, String path, Map<String, String> body)
-      throws Exception {
-    body.forEach(
-        (k, v) -> {
-          // shorter ones ("x") would match any line; they are refused before anything could log
-          // them
-          if ((k.equals("password") || k.equals("token")) && v.length() >= 8) secrets.add(v);
-        });
-    return on.send("POST", path, null, Json.text(body), Map.of());
-  }
-
-  static JsonNode body(HttpResponse<String> r, int status) throws Exception {
-    assertEquals(r.body(), status, r.statusCode());
-    return Json.MAPPER.readTree(r.body());
-  }
-
-  static HttpResponse<String> login(InProcessService on, String email, String password)
-      throws Exception {
-    return post(on, "/auth/login", Map.of("email", email, "password", password));
-  }
-
-  /** Registers and verifies through the mailed token; answers the account id. */
-  static String registered(InProcessService on, Mailbox mailbox, String email, String password)
-      throws Exception {
-    body(post(on, "/auth/register", Map.of("email", email, "password", password)), 202);
-    String token = mailbox.await(email, 1).token();
-    secrets.add(token);
-    return body(post(on, "/auth/verify-email", Map.of("token", token)), 200)
-        .get("user")
-        .get("id")
-        .asText();
   }
 
   @Test
@@ -116,7 +67,7 @@ public class RegistrationTest {
     try (InProcessService closedNode = new InProcessService(closed)) {
       closedNode.account("quinn", "user", "quinns-long-passphrase");
       String known =
-          body(
+          json(
                   post(
                       closedNode,
                       "/auth/register",
@@ -125,7 +76,7 @@ public class RegistrationTest {
               .get("error")
               .asText();
       String unknown =
-          body(
+          json(
                   post(
                       closedNode,
                       "/auth/register",
@@ -137,7 +88,7 @@ public class RegistrationTest {
       assertTrue(known, known.contains("closed"));
       assertEquals(401, login(closedNode, "rex@example.org", "another long phrase").statusCode());
       assertFalse(
-          body(closedNode.send("GET", "/config/status", null, null, Map.of()), 200)
+          json(closedNode.send("GET", "/config/status", null, null, Map.of()), 200)
               .get("registration")
               .asBoolean());
       Thread.sleep(500);
@@ -158,14 +109,14 @@ public class RegistrationTest {
             .withFallback(withMail(mailbox, TestJournals.h2()));
     try (InProcessService domainNode = new InProcessService(domains)) {
       registered(domainNode, mailbox, "sam@staff.example", "sams-long-passphrase");
-      body(
+      json(
           post(
               domainNode,
               "/auth/register",
               Map.of("email", "tess@elsewhere.example", "password", "tess-long-passphrase")),
           403);
       assertTrue(
-          body(domainNode.send("GET", "/config/status", null, null, Map.of()), 200)
+          json(domainNode.send("GET", "/config/status", null, null, Map.of()), 200)
               .get("registration")
               .asBoolean());
     }
@@ -182,7 +133,7 @@ public class RegistrationTest {
   @Test
   public void registerVerifyThenSignIn() throws Exception {
     JsonNode accepted =
-        body(
+        json(
             post(
                 service,
                 "/auth/register",
@@ -196,13 +147,13 @@ public class RegistrationTest {
     assertTrue(
         "without WEB_ORIGIN the link opens the client the service serves: " + mail.text(),
         mail.text().contains("http://localhost:8080/verify-email#token=" + token));
-    secrets.add(token);
+    keepSecret(token);
 
     HttpResponse<String> early = login(service, "nora@example.org", "nora's long walk home");
     assertEquals("an unverified account may not sign in yet", 403, early.statusCode());
     assertTrue(early.body(), early.body().contains("verify-email/resend"));
 
-    JsonNode verified = body(post(service, "/auth/verify-email", Map.of("token", token)), 200);
+    JsonNode verified = json(post(service, "/auth/verify-email", Map.of("token", token)), 200);
     assertEquals("verified", verified.get("status").asText());
     JsonNode user = verified.get("user");
     assertEquals("user", user.get("role").asText());
@@ -210,7 +161,7 @@ public class RegistrationTest {
     assertTrue(user.get("emailVerified").asBoolean());
     assertTrue("a generated id: " + user, user.get("id").asText().matches("nora-[a-z2-9]{12}"));
 
-    JsonNode session = body(login(service, "nora@example.org", "nora's long walk home"), 200);
+    JsonNode session = json(login(service, "nora@example.org", "nora's long walk home"), 200);
     String jwt = session.get("token").asText();
     assertEquals(200, service.send("GET", "/watches", jwt, null, Map.of()).statusCode());
     assertFalse("no password hash in any answer", session.toString().contains("$2a$"));
@@ -220,15 +171,15 @@ public class RegistrationTest {
   public void aTokenWorksOnceAndThenLooksUnknown() throws Exception {
     registered(service, mailbox, "olga@example.org", "olga keeps bees at dawn");
     String used = mailbox.await("olga@example.org", 1).token();
-    JsonNode again = body(post(service, "/auth/verify-email", Map.of("token", used)), 400);
+    JsonNode again = json(post(service, "/auth/verify-email", Map.of("token", used)), 400);
     JsonNode unknown =
-        body(
+        json(
             post(
                 service,
                 "/auth/verify-email",
                 Map.of("token", used.substring(0, used.length() - 2) + "xx")),
             400);
-    JsonNode garbage = body(post(service, "/auth/verify-email", Map.of("token", "garbage")), 400);
+    JsonNode garbage = json(post(service, "/auth/verify-email", Map.of("token", "garbage")), 400);
     assertEquals(again, unknown);
     assertEquals(again, garbage);
     assertEquals("token", again.get("issues").get(0).get("path").get(0).asText());
@@ -236,28 +187,28 @@ public class RegistrationTest {
 
   @Test
   public void anExpiredVerificationTokenIsRefusedAndANewOneCanBeAskedFor() throws Exception {
-    body(
+    json(
         post(
             service,
             "/auth/register",
             Map.of("email", "pia@example.org", "password", "pia paints the harbour")),
         202);
     String first = mailbox.await("pia@example.org", 1).token();
-    secrets.add(first);
+    keepSecret(first);
     Instant start = clock.instant();
     try {
       clock.set(start.plus(SelfService.VERIFICATION_LIFETIME).plusSeconds(1));
-      body(post(service, "/auth/verify-email", Map.of("token", first)), 400);
+      json(post(service, "/auth/verify-email", Map.of("token", first)), 400);
     } finally {
       clock.set(start);
     }
     clock.set(start.plus(EmailEntity.MAIL_COOLDOWN)); // an address has a mail a minute at most
-    body(post(service, "/auth/verify-email/resend", Map.of("email", "pia@example.org")), 202);
+    json(post(service, "/auth/verify-email/resend", Map.of("email", "pia@example.org")), 202);
     String second = mailbox.await("pia@example.org", 2).token();
-    secrets.add(second);
+    keepSecret(second);
     assertFalse(first.equals(second));
-    body(post(service, "/auth/verify-email", Map.of("token", first)), 400);
-    body(post(service, "/auth/verify-email", Map.of("token", second)), 200);
+    json(post(service, "/auth/verify-email", Map.of("token", first)), 400);
+    json(post(service, "/auth/verify-email", Map.of("token", second)), 200);
   }
 
   @Test
@@ -284,8 +235,8 @@ public class RegistrationTest {
         login(service, "quinn@example.org", "quinn's first passphrase").statusCode());
     assertEquals(401, login(service, "quinn@example.org", "mallory squats here").statusCode());
     String reset = mail.token();
-    secrets.add(reset);
-    body(
+    keepSecret(reset);
+    json(
         post(
             service,
             "/auth/reset-password",
@@ -327,7 +278,7 @@ public class RegistrationTest {
     try {
       for (int minute = 1; minute <= 12; minute++) {
         clock.set(start.plus(EmailEntity.MAIL_COOLDOWN.multipliedBy(minute)));
-        body(post(service, "/auth/forgot-password", Map.of("email", "xena@example.org")), 202);
+        json(post(service, "/auth/forgot-password", Map.of("email", "xena@example.org")), 202);
         Thread.sleep(200);
       }
       Thread.sleep(1000);
@@ -382,28 +333,28 @@ public class RegistrationTest {
   public void aResetSetsANewPasswordUnderThePolicyAndEndsEarlierSignIns() throws Exception {
     service.account("tove", "user", "tove's old passphrase");
     String before =
-        body(login(service, "tove@example.org", "tove's old passphrase"), 200)
+        json(login(service, "tove@example.org", "tove's old passphrase"), 200)
             .get("token")
             .asText();
-    body(post(service, "/auth/forgot-password", Map.of("email", "tove@example.org")), 202);
+    json(post(service, "/auth/forgot-password", Map.of("email", "tove@example.org")), 202);
     String token = mailbox.await("tove@example.org", 1).token();
-    secrets.add(token);
+    keepSecret(token);
 
     JsonNode common =
-        body(
+        json(
             post(
                 service,
                 "/auth/reset-password",
                 Map.of("token", token, "password", "Password123!")),
             400);
     assertEquals("password", common.get("issues").get(0).get("path").get(0).asText());
-    body(
+    json(
         post(service, "/auth/reset-password", Map.of("token", token, "password", "tove2024!")),
         400);
-    body(post(service, "/auth/reset-password", Map.of("token", token, "password", "short")), 400);
+    json(post(service, "/auth/reset-password", Map.of("token", token, "password", "short")), 400);
 
     JsonNode done =
-        body(
+        json(
             post(
                 service,
                 "/auth/reset-password",
@@ -425,7 +376,7 @@ public class RegistrationTest {
         service.send("GET", "/watches", before, null, Map.of()).statusCode());
     assertEquals(401, login(service, "tove@example.org", "tove's old passphrase").statusCode());
     String after =
-        body(login(service, "tove@example.org", "tove's brand new passphrase"), 200)
+        json(login(service, "tove@example.org", "tove's brand new passphrase"), 200)
             .get("token")
             .asText();
     assertEquals(200, service.send("GET", "/watches", after, null, Map.of()).statusCode());
@@ -434,13 +385,13 @@ public class RegistrationTest {
   @Test
   public void anExpiredResetTokenIsRefused() throws Exception {
     service.account("ulla", "user", "ulla's old passphrase");
-    body(post(service, "/auth/forgot-password", Map.of("email", "ulla@example.org")), 202);
+    json(post(service, "/auth/forgot-password", Map.of("email", "ulla@example.org")), 202);
     String token = mailbox.await("ulla@example.org", 1).token();
-    secrets.add(token);
+    keepSecret(token);
     Instant start = clock.instant();
     try {
       clock.set(start.plus(SelfService.RESET_LIFETIME).plus(Duration.ofSeconds(1)));
-      body(
+      json(
           post(
               service,
               "/auth/reset-password",
@@ -455,12 +406,12 @@ public class RegistrationTest {
   @Test
   public void badRegistrationsAre400WithEveryIssue() throws Exception {
     JsonNode both =
-        body(
+        json(
             post(service, "/auth/register", Map.of("email", "not-an-address", "password", "x")),
             400);
     assertEquals(1, both.get("issues").size()); // the address first: the policy needs it
     JsonNode common =
-        body(
+        json(
             post(
                 service,
                 "/auth/register",
@@ -469,7 +420,7 @@ public class RegistrationTest {
     assertTrue(
         common.toString(), common.get("issues").get(0).get("message").asText().contains("common"));
     JsonNode personal =
-        body(
+        json(
             post(
                 service,
                 "/auth/register",
@@ -478,11 +429,11 @@ public class RegistrationTest {
     assertTrue(
         personal.toString(),
         personal.get("issues").get(0).get("message").asText().contains("e-mail"));
-    JsonNode missing = body(service.send("POST", "/auth/register", null, "{}", Map.of()), 400);
+    JsonNode missing = json(service.send("POST", "/auth/register", null, "{}", Map.of()), 400);
     assertEquals(2, missing.get("issues").size());
-    body(service.send("POST", "/auth/register", null, "[]", Map.of()), 400);
-    body(service.send("POST", "/auth/forgot-password", null, "{\"email\": 7}", Map.of()), 400);
-    body(service.send("POST", "/auth/reset-password", null, "{\"token\": \"x\"}", Map.of()), 400);
+    json(service.send("POST", "/auth/register", null, "[]", Map.of()), 400);
+    json(service.send("POST", "/auth/forgot-password", null, "{\"email\": 7}", Map.of()), 400);
+    json(service.send("POST", "/auth/reset-password", null, "{\"token\": \"x\"}", Map.of()), 400);
     assertEquals(0, mailbox.to("vera@example.org").size());
   }
 

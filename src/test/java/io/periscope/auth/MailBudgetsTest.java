@@ -8,11 +8,11 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.account.Account;
-import io.periscope.account.RegistrationTest;
 import io.periscope.account.UnverifiedAccounts;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.MutableClock;
+import io.periscope.testing.SignUps;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -46,7 +46,7 @@ public class MailBudgetsTest {
                         "periscope.mail.confirmations-per-account-day", 3,
                         "periscope.mail.address-changes-per-account-day", 4,
                         "periscope.notify.admin-channels", "email:ops@example.org"))
-                .withFallback(RegistrationTest.withMail(mailbox, TestJournals.h2())),
+                .withFallback(SignUps.withMail(mailbox, TestJournals.h2())),
             clock);
   }
 

@@ -20,6 +20,7 @@ import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.FakeJudge;
 import io.periscope.testing.FakePipeline;
+import io.periscope.testing.RunRecordBuilder;
 import io.periscope.testing.TestJournals;
 import io.periscope.testing.TestWatches;
 import io.periscope.watch.RunPages;
@@ -29,7 +30,6 @@ import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -76,43 +76,25 @@ public class BacktesterTest {
 
   /** A verdict run; with one judged item, or none as runs recorded before they kept them. */
   private static RunRecord run(String outcome, boolean kept) {
-    return new RunRecord(
-        UUID.randomUUID().toString(),
-        RunRecord.TRIGGER_MANUAL,
-        Instant.now(),
-        5,
-        outcome,
-        "recorded",
-        0.9,
-        List.of(),
-        null,
-        List.of(),
-        1,
-        1,
-        new RunRecord.Collection(1, 1, 1, 0),
-        List.of(),
-        null,
-        List.of(),
-        0,
-        new RunRecord.Trimmed(0, 0),
-        null,
-        0,
-        null,
-        kept
-            ? new Judged(
-                List.of(
-                    new JudgedItem(
-                        "rss:feed 2",
-                        "Item 2",
-                        "https://example.org/2",
-                        "rss:feed",
-                        "official",
-                        null,
-                        "Acme sets its launch for 1 March",
-                        true)),
-                List.of())
-            : null,
-        null);
+    return new RunRecordBuilder()
+        .outcome(outcome)
+        .verdict("recorded", 0.9)
+        .judged(
+            kept
+                ? new Judged(
+                    List.of(
+                        new JudgedItem(
+                            "rss:feed 2",
+                            "Item 2",
+                            "https://example.org/2",
+                            "rss:feed",
+                            "official",
+                            null,
+                            "Acme sets its launch for 1 March",
+                            true)),
+                    List.of())
+                : null)
+        .build();
   }
 
   private static Watch watch(String id) {

@@ -1,13 +1,15 @@
 package io.periscope.cli;
 
+import static io.periscope.cli.HistoryPrintouts.history;
+import static io.periscope.cli.HistoryPrintouts.json;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
+import io.periscope.cli.HistoryPrintouts.Printed;
 import io.periscope.history.RunHistory;
 import io.periscope.history.WatchEvents;
-import io.periscope.json.Json;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.NeedsPostgres;
@@ -57,10 +59,6 @@ public class HistoryChangesTest {
         "UTC");
   }
 
-  private static JsonNode json(String line) throws Exception {
-    return Json.MAPPER.readTree(line);
-  }
-
   private static void changes(Config config) throws Exception {
     ActorTestKit kit = ActorTestKit.create(config);
     try {
@@ -95,8 +93,7 @@ public class HistoryChangesTest {
               watch(owner, "a", "Acme launches", true), t, null, Actor.owner(owner), 1));
       Thread.sleep(RunHistory.SETTLED.toMillis() + 100);
 
-      HistoryCommandTest.Printed text =
-          HistoryCommandTest.history(journal, "--changes", "--owner", owner);
+      Printed text = history(journal, "--changes", "--owner", owner);
       assertEquals(text.err(), ExitCodes.OK, text.exit());
       List<String> lines = text.lines();
       assertEquals(6, lines.size());
@@ -119,44 +116,33 @@ public class HistoryChangesTest {
           lines.get(5).contains("condition: \"Acme sets a date\" -> \"Acme launches\""));
 
       // newest first, the newest two, one watch, a text
-      HistoryCommandTest.Printed reversed =
-          HistoryCommandTest.history(
-              journal, "--changes", "--owner", owner, "--reverse", "-n", "2");
+      Printed reversed = history(journal, "--changes", "--owner", owner, "--reverse", "-n", "2");
       assertEquals(2, reversed.lines().size());
       assertTrue(reversed.lines().get(0).contains("/a v4 restored"));
       assertTrue(reversed.lines().get(1).contains("/b v2 deleted"));
-      HistoryCommandTest.Printed one =
-          HistoryCommandTest.history(
-              journal, "--changes", "--owner", owner, "--watch", "b", "--json-lines");
+      Printed one = history(journal, "--changes", "--owner", owner, "--watch", "b", "--json-lines");
       assertEquals(2, one.lines().size());
       JsonNode first = json(one.lines().get(0));
       assertEquals("created", first.get("change").asText());
       assertTrue(first.path("actor").isMissingNode());
-      HistoryCommandTest.Printed grep =
-          HistoryCommandTest.history(journal, "--changes", "--owner", owner, "--grep", "ADMIN");
+      Printed grep = history(journal, "--changes", "--owner", owner, "--grep", "ADMIN");
       assertEquals(1, grep.lines().size());
 
       // the cursor: resuming after the third change shows the last three, once
-      HistoryCommandTest.Printed jsonLines =
-          HistoryCommandTest.history(journal, "--changes", "--owner", owner, "--json-lines");
+      Printed jsonLines = history(journal, "--changes", "--owner", owner, "--json-lines");
       String third = json(jsonLines.lines().get(2)).get("cursor").asText();
-      HistoryCommandTest.Printed rest =
-          HistoryCommandTest.history(
-              journal, "--changes", "--owner", owner, "--json-lines", "--after", third);
+      Printed rest =
+          history(journal, "--changes", "--owner", owner, "--json-lines", "--after", third);
       assertEquals(3, rest.lines().size());
       assertEquals("disabled", json(rest.lines().get(0)).get("change").asText());
-      HistoryCommandTest.Printed none =
-          HistoryCommandTest.history(
-              journal, "--changes", "--owner", owner, "--after", jsonLines.cursor());
+      Printed none = history(journal, "--changes", "--owner", owner, "--after", jsonLines.cursor());
       assertEquals(List.of(), none.lines());
 
       // the formats
-      HistoryCommandTest.Printed csv =
-          HistoryCommandTest.history(journal, "--changes", "--owner", owner, "--csv");
+      Printed csv = history(journal, "--changes", "--owner", owner, "--csv");
       assertEquals(ChangeOutput.CSV_HEADER, csv.lines().get(0));
       assertEquals(7, csv.lines().size());
-      JsonNode document =
-          json(HistoryCommandTest.history(journal, "--changes", "--owner", owner, "--json").out());
+      JsonNode document = json(history(journal, "--changes", "--owner", owner, "--json").out());
       assertEquals(6, document.get("changes").size());
       assertEquals(jsonLines.cursor(), document.get("cursor").asText());
       assertEquals(
@@ -165,14 +151,10 @@ public class HistoryChangesTest {
 
       // the exits
       assertEquals(
-          ExitCodes.FAILED,
-          HistoryCommandTest.history(journal, "--changes", "--owner", "nobody-" + owner).exit());
+          ExitCodes.FAILED, history(journal, "--changes", "--owner", "nobody-" + owner).exit());
       assertEquals(
-          ExitCodes.USAGE,
-          HistoryCommandTest.history(journal, "--changes", "--owner", owner, "--follow").exit());
-      assertEquals(
-          ExitCodes.USAGE,
-          HistoryCommandTest.history(journal, "--changes", "--trigger", "manual").exit());
+          ExitCodes.USAGE, history(journal, "--changes", "--owner", owner, "--follow").exit());
+      assertEquals(ExitCodes.USAGE, history(journal, "--changes", "--trigger", "manual").exit());
     } finally {
       ActorTestKit.shutdown(kit.system(), Duration.ofSeconds(10));
     }

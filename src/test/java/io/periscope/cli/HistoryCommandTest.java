@@ -1,5 +1,7 @@
 package io.periscope.cli;
 
+import static io.periscope.cli.HistoryPrintouts.history;
+import static io.periscope.cli.HistoryPrintouts.json;
 import static io.periscope.history.WatchEvents.delivered;
 import static io.periscope.history.WatchEvents.judged;
 import static io.periscope.history.WatchEvents.quiet;
@@ -11,9 +13,9 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
+import io.periscope.cli.HistoryPrintouts.Printed;
 import io.periscope.history.RunHistory;
 import io.periscope.history.WatchEvents;
-import io.periscope.json.Json;
 import io.periscope.persistence.JournalReads;
 import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.NeedsPostgres;
@@ -58,63 +60,9 @@ public class HistoryCommandTest {
     everything(TestJournals.postgres());
   }
 
-  /** What one history printed. */
-  record Printed(int exit, String out, String err) {
-    List<String> lines() {
-      return out.isEmpty() ? List.of() : List.of(out.split("\n"));
-    }
-
-    /** The run ids of JSON lines, or of text lines. */
-    List<String> runs() {
-      return lines().stream()
-          .map(
-              l ->
-                  l.startsWith("{")
-                      ? json(l).get("runId").asText()
-                      : l.split(" ")[3].substring("run=".length()))
-          .toList();
-    }
-
-    String cursor() {
-      for (String line : err.split("\n"))
-        if (line.startsWith("cursor: ")) return line.substring("cursor: ".length());
-      throw new AssertionError("no cursor on stderr: " + err);
-    }
-  }
-
   /** Waits until what was written is in the past a history reads ({@link RunHistory#SETTLED}). */
   private static void settle() throws InterruptedException {
     Thread.sleep(RunHistory.SETTLED.toMillis() + 100);
-  }
-
-  private static JsonNode json(String text) {
-    try {
-      return Json.MAPPER.readTree(text);
-    } catch (java.io.IOException e) {
-      throw new AssertionError("not JSON: " + text, e);
-    }
-  }
-
-  static Printed history(JournalReads journal, String... args) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-    CommandLine cli = Cli.commandLine(Map.of(), o, e);
-    List<String> argv = new ArrayList<>(List.of("history"));
-    argv.addAll(List.of(args));
-    int exit;
-    try {
-      CommandLine.ParseResult parsed = cli.parseArgs(argv.toArray(String[]::new));
-      HistoryCommand command = (HistoryCommand) parsed.subcommand().commandSpec().userObject();
-      command.checkOptions();
-      exit = command.replay(journal);
-    } catch (CommandLine.ParameterException usage) {
-      e.println("error: " + usage.getMessage());
-      exit = ExitCodes.USAGE;
-    }
-    return new Printed(
-        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private static Instant at(int minutes) {
@@ -615,7 +563,7 @@ public class HistoryCommandTest {
           && System.nanoTime() < deadline) Thread.sleep(100);
       List<JsonNode> followed =
           List.of(out.toString(StandardCharsets.UTF_8).split("\n")).stream()
-              .map(HistoryCommandTest::json)
+              .map(HistoryPrintouts::json)
               .toList();
       // in the order recorded: the judged run before the one recorded while it was delivered
       assertEquals(

@@ -1,5 +1,6 @@
 package io.periscope.history;
 
+import io.periscope.testing.RunRecordBuilder;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
 import java.time.Duration;
@@ -85,30 +86,18 @@ public final class WatchEvents {
       String decision,
       List<RunRecord.Evidence> evidence,
       List<RunRecord.DeliveryRecord> deliveries) {
-    return new RunRecord(
-        runId,
-        trigger,
-        at,
-        5,
-        outcome,
-        summary,
-        null,
-        evidence,
-        reasoning,
-        List.of(),
-        1,
-        1,
-        new RunRecord.Collection(1, 1, 1, 0),
-        List.of(),
-        null,
-        deliveries,
-        0,
-        new RunRecord.Trimmed(0, 0),
-        error,
-        0,
-        decision,
-        null,
-        null);
+    return new RunRecordBuilder()
+        .runId(runId)
+        .trigger(trigger)
+        .outcome(outcome)
+        .startedAt(at)
+        .verdict(summary, null)
+        .reasoning(reasoning)
+        .error(error)
+        .decision(decision)
+        .evidence(evidence)
+        .deliveries(deliveries)
+        .build();
   }
 
   /** {@code r} having put before the model items with these titles. */
@@ -125,30 +114,7 @@ public final class WatchEvents {
               r.startedAt(),
               "text",
               false));
-    return new RunRecord(
-        r.runId(),
-        r.trigger(),
-        r.startedAt(),
-        r.durationMs(),
-        r.outcome(),
-        r.summary(),
-        r.confidence(),
-        r.evidence(),
-        r.reasoning(),
-        r.sourceErrors(),
-        r.collected(),
-        r.fresh(),
-        r.collection(),
-        r.models(),
-        r.trustTier(),
-        r.deliveries(),
-        r.notificationsSent(),
-        r.trimmed(),
-        r.error(),
-        r.setAside(),
-        r.decision(),
-        new io.periscope.llm.Judged(items, List.of()),
-        r.usage());
+    return r.withJudged(new io.periscope.llm.Judged(items, List.of()));
   }
 
   /** A scheduled run with nothing new. */

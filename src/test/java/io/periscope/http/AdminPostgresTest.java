@@ -8,6 +8,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.keys.KeyCipher;
+import io.periscope.testing.AdminBodies;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
@@ -33,7 +34,7 @@ public class AdminPostgresTest {
   public void aModelConfigurationAndARemovedSeededKeySurviveARestart() throws Exception {
     String keyPath = "/admin/keys/model/" + KeyCipher.fingerprint(SEEDED);
     String chosen =
-        AdminRoutesTest.modelBody(
+        AdminBodies.modelBody(
             "openai",
             "https://judge.example/v1",
             "judge-pg",

@@ -1,5 +1,6 @@
 package io.periscope.http;
 
+import static io.periscope.testing.AdminBodies.modelBody;
 import static io.periscope.testing.InProcessService.json;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -617,28 +618,6 @@ public class AdminRoutesTest {
 
   // ---- model configuration
   // -----------------------------------------------------------------------------------
-
-  static String modelBody(
-      String verdictsProvider,
-      String verdictsBase,
-      String verdictsModel,
-      String assistanceProvider,
-      String assistanceBase,
-      String assistanceModel) {
-    return Json.text(
-        Map.of(
-            "verdicts",
-                Map.of(
-                    "provider", verdictsProvider, "baseUrl", verdictsBase, "model", verdictsModel),
-            "assistance",
-                Map.of(
-                    "provider",
-                    assistanceProvider,
-                    "baseUrl",
-                    assistanceBase,
-                    "model",
-                    assistanceModel)));
-  }
 
   @Test
   public void aModelChangeIsAskedByTheNextRunAndTheNextAssistanceWithoutARestart()

@@ -1,16 +1,17 @@
 package io.periscope.http;
 
 import static io.periscope.testing.InProcessService.json;
+import static io.periscope.testing.Scrapes.value;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import io.periscope.KubernetesManifestsTest;
 import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.KubernetesManifests;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
@@ -86,18 +87,6 @@ public class DomainMetricsTest {
     HttpResponse<String> r = service.call("GET", "/metrics", null, null);
     assertEquals(r.body(), 200, r.statusCode());
     return r.body();
-  }
-
-  /** The value of the sample {@code name{labels}}, 0 when there is none. */
-  static double value(String scrape, String name, String labels) {
-    Matcher m =
-        Pattern.compile(
-                "(?m)^"
-                    + Pattern.quote(name)
-                    + (labels.isEmpty() ? "" : "\\{" + Pattern.quote(labels) + "\\}")
-                    + " ([0-9.E+-]+)$")
-            .matcher(scrape);
-    return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 
   static String watch(String id, String schedule, String... feeds) {
@@ -299,7 +288,7 @@ public class DomainMetricsTest {
                 + "status=\"200\"}"));
 
     // what the alert rules and the dashboard of k8s/monitoring read is scraped
-    for (String metric : KubernetesManifestsTest.metricsRead())
+    for (String metric : KubernetesManifests.metricsRead())
       assertTrue(
           metric + " (k8s/monitoring) is scraped",
           Pattern.compile("(?m)^" + Pattern.quote(metric) + "[{ ]").matcher(after).find());

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import com.typesafe.config.ConfigFactory;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.Scrapes;
 import io.periscope.testing.TestJournals;
 import java.net.http.HttpResponse;
 import java.util.List;
@@ -45,7 +46,7 @@ public class MetricsRoutesTest {
   }
 
   static double count(String scrape, String route, String status) {
-    return DomainMetricsTest.value(
+    return Scrapes.value(
         scrape,
         "http_server_requests_seconds_count",
         "method=\"GET\",route=\"" + route + "\",status=\"" + status + "\"");
@@ -67,8 +68,7 @@ public class MetricsRoutesTest {
     assertTrue("latency histograms", after.contains("http_server_requests_seconds_bucket"));
     assertTrue(
         "the embedded journal's writes (alice's sign-in wrote events)",
-        DomainMetricsTest.value(after, "periscope_journal_write_seconds_count", "result=\"ok\"")
-            > 0);
+        Scrapes.value(after, "periscope_journal_write_seconds_count", "result=\"ok\"") > 0);
   }
 
   @Test

@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.OpmlFiles;
 import io.periscope.testing.TestJournals;
 import java.time.Clock;
 import java.time.Instant;
@@ -244,25 +245,16 @@ public class SourceRoutesTest {
   @Test
   public void anOpmlFileIsListedValidatedAndNothingIsCreated() throws Exception {
     String dora = service.signedIn("dora", "user");
-    JsonNode listed =
-        json(
-            opml(dora, io.periscope.source.OpmlTest.file("reader-export.opml"), "text/x-opml"),
-            200);
+    JsonNode listed = json(opml(dora, OpmlFiles.file("reader-export.opml"), "text/x-opml"), 200);
     assertEquals("Miniflux", listed.get("title").asText());
     assertEquals(4, listed.get("feeds").size());
     assertEquals("Space / Agencies", listed.get("feeds").get(2).get("folder").asText());
-    JsonNode mixed =
-        json(
-            opml(dora, io.periscope.source.OpmlTest.file("bad-outlines.opml"), "application/xml"),
-            200);
+    JsonNode mixed = json(opml(dora, OpmlFiles.file("bad-outlines.opml"), "application/xml"), 200);
     assertEquals(1, mixed.get("feeds").size());
     assertEquals(4, mixed.get("skipped").size());
     assertEquals(0, json(service.call("GET", "/watches", dora, null), 200).get("watches").size());
 
-    JsonNode hostile =
-        error(
-            opml(dora, io.periscope.source.OpmlTest.file("billion-laughs.opml"), "text/x-opml"),
-            400);
+    JsonNode hostile = error(opml(dora, OpmlFiles.file("billion-laughs.opml"), "text/x-opml"), 400);
     assertTrue(hostile.toString(), hostile.toString().contains("DTD"));
     error(opml(dora, new byte[io.periscope.source.Opml.MAX_BYTES + 1], "text/x-opml"), 413);
     error(opml(dora, "{}".getBytes(), "application/json"), 415);

@@ -2,6 +2,7 @@ package io.periscope.http;
 
 import static io.periscope.testing.ApiClient.error;
 import static io.periscope.testing.InProcessService.json;
+import static io.periscope.testing.TestWatches.disabledBody;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -13,7 +14,6 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
 import java.util.List;
-import java.util.Map;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
 
@@ -24,26 +24,6 @@ import org.junit.experimental.categories.Category;
  */
 @Category(NeedsPostgres.class)
 public class TransferRoutesTest {
-  /** A disabled watch of one feed, {@code id} in its name and feed URL. */
-  public static String watch(String id, String schedule) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            "Watch " + id,
-            "condition",
-            "something happens",
-            "sources",
-            List.of(Map.of("type", "rss", "value", "https://example.org/" + id)),
-            "schedule",
-            schedule,
-            "threshold",
-            0.8,
-            "enabled",
-            false));
-  }
-
   @Test
   public void anExportFromH2ImportsIntoPostgresAllOrNothing() throws Exception {
     TestJournals.requirePostgres();
@@ -51,9 +31,9 @@ public class TransferRoutesTest {
     JsonNode listed;
     try (InProcessService embedded = new InProcessService(TestJournals.h2())) {
       String alice = embedded.signedIn("alice", "user");
-      json(embedded.call("POST", "/watches", alice, watch("first", "0 9 * * *")), 201);
-      json(embedded.call("POST", "/watches", alice, watch("second", "0 18 * * 1")), 201);
-      json(embedded.call("POST", "/watches", alice, watch("gone", "0 18 * * 1")), 201);
+      json(embedded.call("POST", "/watches", alice, disabledBody("first", "0 9 * * *")), 201);
+      json(embedded.call("POST", "/watches", alice, disabledBody("second", "0 18 * * 1")), 201);
+      json(embedded.call("POST", "/watches", alice, disabledBody("gone", "0 18 * * 1")), 201);
       assertEquals(204, embedded.call("DELETE", "/watches/gone", alice, null).statusCode());
       json(
           embedded.call("PUT", "/trust-rules/example.org", alice, "{\"tier\": \"official\"}"), 200);
@@ -84,10 +64,10 @@ public class TransferRoutesTest {
           List.of("unchanged", "unchanged"), again.get("watches").findValuesAsText("status"));
 
       // a changed watch conflicts: nothing of the document is written, not even the new watch
-      json(postgres.call("PUT", "/watches/first", alice, watch("first", "0 7 * * *")), 200);
+      json(postgres.call("PUT", "/watches/first", alice, disabledBody("first", "0 7 * * *")), 200);
       ObjectNode changed = exported.deepCopy();
       ArrayNode watches = (ArrayNode) changed.get("accounts").get(0).get("watches");
-      watches.add(Json.MAPPER.readTree(watch("third", "0 9 * * *")));
+      watches.add(Json.MAPPER.readTree(disabledBody("third", "0 9 * * *")));
       watches.add(Json.MAPPER.readTree("{\"id\": \"broken\"}"));
       JsonNode refused = error(postgres.call("POST", "/import", alice, changed.toString()), 409);
       JsonNode byWatch = refused.get("report").get("watches");
@@ -114,7 +94,7 @@ public class TransferRoutesTest {
       ObjectNode document = Json.MAPPER.createObjectNode();
       document.put("format", "periscope-export").put("version", 1);
       ObjectNode account = document.putArray("accounts").addObject().put("id", "bob");
-      account.putArray("watches").add(Json.MAPPER.readTree(watch("imported", "0 9 * * *")));
+      account.putArray("watches").add(Json.MAPPER.readTree(disabledBody("imported", "0 9 * * *")));
       ArrayNode rules = account.putArray("trustRules");
       for (int i = 0; i < 200; i++)
         rules.addObject().put("pattern", "site" + i + ".example").put("tier", "community");

@@ -11,6 +11,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ public class WatchVersionsRoutesTest {
   }
 
   private static String watch(String condition, boolean enabled) throws Exception {
-    ObjectNode w = (ObjectNode) Json.MAPPER.readTree(TransferRoutesTest.watch("w", "0 7 * * *"));
+    ObjectNode w = (ObjectNode) Json.MAPPER.readTree(TestWatches.disabledBody("w", "0 7 * * *"));
     w.put("condition", condition).put("enabled", enabled);
     return w.toString();
   }

@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
+import io.periscope.testing.TestTelegram;
 import java.util.List;
 import okhttp3.OkHttpClient;
 import okhttp3.mockwebserver.MockResponse;
@@ -36,7 +37,7 @@ public class AdminAlertsTest {
   private AdminAlerts alerts(String chat, String adminChat) {
     return new AdminAlerts(
         new TelegramSender(
-            new OkHttpClient(), TelegramSenderTest.settings(telegramApi, chat, adminChat)));
+            new OkHttpClient(), TestTelegram.settings(telegramApi, chat, adminChat)));
   }
 
   private JsonNode sent() throws Exception {

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.periscope.ratelimit.FixedWindowRateLimiter;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.LoggedAlerts;
+import io.periscope.testing.TestTelegram;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -49,7 +50,7 @@ public class NotifierTest {
     return new Notifier(
         Map.of(
             ChannelId.Kind.TELEGRAM,
-                new TelegramSender(client, TelegramSenderTest.settings(telegramApi, "1001", "")),
+                new TelegramSender(client, TestTelegram.settings(telegramApi, "1001", "")),
             ChannelId.Kind.WEBHOOK,
                 new WebhookSender(client, WebhookSecrets.NONE, java.time.Clock.systemUTC())),
         java.util.Optional.empty(),

@@ -1,5 +1,7 @@
 package io.periscope.notify;
 
+import static io.periscope.testing.TestTelegram.TOKEN;
+import static io.periscope.testing.TestTelegram.settings;
 import static io.periscope.testing.Waits.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -20,7 +22,6 @@ import org.junit.Test;
 
 /** The Telegram channel against a Bot API on loopback. */
 public class TelegramSenderTest {
-  static final String TOKEN = "123456789:AAH-secret-bot-token_xyz";
   private static final String OK = "{\"ok\":true,\"result\":{\"message_id\":1}}";
 
   private MockWebServer server;
@@ -36,10 +37,6 @@ public class TelegramSenderTest {
   @After
   public void stop() throws Exception {
     server.shutdown();
-  }
-
-  static TelegramSettings settings(MockWebServer server, String chat, String adminChat) {
-    return new TelegramSettings(server.url("/").toString(), TOKEN, chat, adminChat);
   }
 
   private JsonNode body(RecordedRequest request) throws Exception {

@@ -3,8 +3,8 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 
+import io.periscope.testing.RunRecordBuilder;
 import io.periscope.watch.RunRecord;
-import io.periscope.watch.RunRecords;
 import java.time.Instant;
 import java.util.List;
 import org.junit.Test;
@@ -13,30 +13,14 @@ public class CollectionStatsTest {
   private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
   private static RunRecord run(Instant startedAt, int collected, int attempted, int extracted) {
-    return new RunRecord(
-        RunRecords.newRunId(),
-        RunRecord.TRIGGER_MANUAL,
-        startedAt,
-        10,
-        RunRecord.NO_MATCH,
-        null,
-        null,
-        List.of(),
-        null,
-        List.of(),
-        collected,
-        attempted,
-        new RunRecord.Collection(attempted, collected, extracted, attempted - extracted),
-        List.of(),
-        null,
-        List.of(),
-        0,
-        new RunRecord.Trimmed(0, 0),
-        null,
-        0,
-        null,
-        null,
-        null);
+    return new RunRecordBuilder()
+        .startedAt(startedAt)
+        .outcome(RunRecord.NO_MATCH)
+        .collected(
+            collected,
+            attempted,
+            new RunRecord.Collection(attempted, collected, extracted, attempted - extracted))
+        .build();
   }
 
   @Test

@@ -10,14 +10,13 @@ import io.periscope.runtime.LocalEntities;
 import io.periscope.testing.EntityTestKits;
 import io.periscope.testing.FakePipeline;
 import io.periscope.testing.LoggedAlerts;
+import io.periscope.testing.RunRecordBuilder;
 import io.periscope.watch.RunPipeline;
 import io.periscope.watch.RunRecord;
-import io.periscope.watch.RunRecords;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchSource;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -66,30 +65,11 @@ public class EntityRunAllTest {
               });
 
   static RunRecord record(String trigger, int notified) {
-    return new RunRecord(
-        RunRecords.newRunId(),
-        trigger,
-        Instant.now(),
-        100,
-        RunRecord.NO_MATCH,
-        null,
-        null,
-        List.of(),
-        null,
-        List.of(),
-        3,
-        1,
-        new RunRecord.Collection(1, 3, 1, 0),
-        List.of(),
-        null,
-        List.of(),
-        notified,
-        new RunRecord.Trimmed(0, 0),
-        null,
-        0,
-        null,
-        null,
-        null);
+    return new RunRecordBuilder()
+        .trigger(trigger)
+        .outcome(RunRecord.NO_MATCH)
+        .notificationsSent(notified)
+        .build();
   }
 
   private LocalEntities entities;

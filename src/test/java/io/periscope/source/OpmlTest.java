@@ -1,25 +1,18 @@
 package io.periscope.source;
 
+import static io.periscope.testing.OpmlFiles.file;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.Test;
 
 /** OPML files made for each case, hostile ones included, read as a feed is: bounded. */
 public class OpmlTest {
-  /** A made OPML file of src/test/resources. */
-  public static byte[] file(String name) throws Exception {
-    try (InputStream in = OpmlTest.class.getResourceAsStream("opml/" + name)) {
-      return in.readAllBytes();
-    }
-  }
-
   private static Opml.Listed read(String text) throws Opml.NotOpml {
     return Opml.read(text.getBytes(StandardCharsets.UTF_8), "text/x-opml");
   }

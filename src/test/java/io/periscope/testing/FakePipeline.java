@@ -156,30 +156,7 @@ public final class FakePipeline implements RunPipeline {
 
   /** The record of a manual run that ended as {@code outcome}, one item collected and judged. */
   public static RunRecord record(String outcome) {
-    return new RunRecord(
-        UUID.randomUUID().toString(),
-        RunRecord.TRIGGER_MANUAL,
-        Instant.now(),
-        5,
-        outcome,
-        null,
-        null,
-        List.of(),
-        null,
-        List.of(),
-        1,
-        1,
-        new RunRecord.Collection(1, 1, 1, 0),
-        List.of(),
-        null,
-        List.of(),
-        0,
-        new RunRecord.Trimmed(0, 0),
-        null,
-        0,
-        null,
-        null,
-        null);
+    return new RunRecordBuilder().outcome(outcome).build();
   }
 
   /** The alert of {@link TestWatches#acme}'s run {@code record}, decided at {@code at}. */

@@ -2,18 +2,23 @@ package io.periscope.testing;
 
 import static org.junit.Assert.assertTrue;
 
+import io.periscope.json.Json;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchSource;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.pattern.StatusReply;
 
-/** The watch the entity tests keep, and its creation. */
+/**
+ * The watches the tests keep: as entities hold them, with their creation, and as the API takes
+ * them.
+ */
 public final class TestWatches {
   private TestWatches() {}
 
@@ -64,7 +69,8 @@ public final class TestWatches {
       TestKitJunitResource testKit, ActorRef<WatchEntity.Command> entity, Watch watch) {
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
     entity.tell(new WatchEntity.Create(watch, null, null, probe.ref()));
-    assertTrue(probe.receiveMessage().isSuccess());
+    // the first write may open the journal: give it the time a loaded machine takes
+    assertTrue(probe.receiveMessage(Duration.ofSeconds(10)).isSuccess());
   }
 
   /** Runs the watch in {@code entity} now, as run-now does, and answers its record. */
@@ -72,5 +78,25 @@ public final class TestWatches {
     TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
     entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, probe.ref()));
     return probe.receiveMessage(Duration.ofSeconds(10)).getValue();
+  }
+
+  /** The JSON body of a disabled watch of one feed, {@code id} in its name and feed URL. */
+  public static String disabledBody(String id, String schedule) {
+    return Json.text(
+        Map.of(
+            "id",
+            id,
+            "name",
+            "Watch " + id,
+            "condition",
+            "something happens",
+            "sources",
+            List.of(Map.of("type", "rss", "value", "https://example.org/" + id)),
+            "schedule",
+            schedule,
+            "threshold",
+            0.8,
+            "enabled",
+            false));
   }
 }

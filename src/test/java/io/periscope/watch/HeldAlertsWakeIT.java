@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
+import io.periscope.testing.FastSchedules;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.Waits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +40,7 @@ public class HeldAlertsWakeIT {
   private InProcessService service;
 
   private Config config() {
-    return SchedulesFireTest.fastSchedules(
+    return FastSchedules.config(
         dataDir,
         Map.of(
             "periscope.model.base-url",
@@ -96,7 +98,7 @@ public class HeldAlertsWakeIT {
         receiver.takeRequest().getBody().readUtf8().contains("\"type\":\"periscope.alert\""));
 
     token = service.login("quinn", PASSWORD);
-    OwedDeliveriesWakeTest.delivered(service, token, "w");
+    Waits.delivered(service, token, "w");
     Thread.sleep(1500);
     assertEquals("and not again", 1, receiver.getRequestCount());
   }

@@ -6,7 +6,9 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import io.periscope.testing.FakeUpstream;
+import io.periscope.testing.FastSchedules;
 import io.periscope.testing.InProcessService;
+import io.periscope.testing.Waits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +31,7 @@ public class OwedDeliveriesWakeTest {
   private InProcessService service;
 
   private Config config() {
-    return SchedulesFireTest.fastSchedules(
+    return FastSchedules.config(
         dataDir,
         Map.of(
             "periscope.notify.retry.first-backoff", "2s",
@@ -74,7 +76,7 @@ public class OwedDeliveriesWakeTest {
     assertEquals("the alert was sent again after the restart", 2, receiver.getRequestCount());
 
     token = service.login("sam", PASSWORD);
-    JsonNode delivery = delivered(service, token, "w");
+    JsonNode delivery = Waits.delivered(service, token, "w");
     assertTrue(delivery.get("ok").asBoolean());
     assertEquals(2, delivery.get("attempts").size());
     assertEquals(
@@ -84,21 +86,5 @@ public class OwedDeliveriesWakeTest {
             .asInt());
     Thread.sleep(1500);
     assertEquals("and not again", 2, receiver.getRequestCount());
-  }
-
-  /** The first delivery of the watch's latest run, once it reads delivered (within 5 s). */
-  static JsonNode delivered(InProcessService service, String token, String watchId)
-      throws Exception {
-    JsonNode delivery = null;
-    for (int i = 0; i < 50; i++) {
-      delivery =
-          InProcessService.json(
-                  service.call("GET", "/watches/" + watchId + "/runs?limit=1", token, null), 200)
-              .at("/runs/0/deliveries/0");
-      if (delivery.get("state").asText().equals("delivered")) break;
-      Thread.sleep(100);
-    }
-    assertEquals(delivery.toString(), "delivered", delivery.get("state").asText());
-    return delivery;
   }
 }

@@ -4,11 +4,10 @@ import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
+import io.periscope.testing.FastSchedules;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
-import io.periscope.testing.TestJournals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -59,26 +58,7 @@ public class SchedulesFireTest {
   }
 
   private Config config() {
-    return fastSchedules(dataDir, Map.of());
-  }
-
-  /**
-   * A node on a file journal under {@code dataDir} whose scheduler and wake-up index follow within
-   * 100 ms and whose entities passivate after a second, with {@code more} settings.
-   */
-  static Config fastSchedules(Path dataDir, Map<String, Object> more) {
-    return ConfigFactory.parseMap(more)
-        .withFallback(
-            ConfigFactory.parseMap(
-                Map.of(
-                    "periscope.scheduler.tick", "100ms",
-                    "jdbc-read-journal.refresh-interval", "100ms",
-                    "periscope.quotas.min-interval", "1m", // schedules of every minute
-                    "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout",
-                        "1s",
-                    "periscope.fetch.allow-private-networks", true)))
-        .withFallback(TestJournals.embedded(dataDir))
-        .resolve();
+    return FastSchedules.config(dataDir, Map.of());
   }
 
   @After

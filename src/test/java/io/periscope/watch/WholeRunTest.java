@@ -76,7 +76,8 @@ public class WholeRunTest {
         testKit.spawn(WatchEntity.create(entityId, judging, Clock.systemUTC()));
     TestProbe<StatusReply<Watch>> created = testKit.createTestProbe();
     entity.tell(new WatchEntity.Create(TestWatches.acme("Acme", null), null, null, created.ref()));
-    assertTrue(created.receiveMessage().isSuccess());
+    // the first write opens the journal: give it the time a loaded machine takes
+    assertTrue(created.receiveMessage(Duration.ofSeconds(10)).isSuccess());
     TestProbe<StatusReply<RunRecord>> ran = testKit.createTestProbe();
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < WatchEntity.RECENT_RUNS + 2; i++) {
