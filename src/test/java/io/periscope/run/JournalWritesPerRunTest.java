@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.periscope.json.Json;
 import io.periscope.metrics.Metrics;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -201,22 +201,7 @@ public class JournalWritesPerRunTest {
 
   private void create(String id, String feed, String schedule) throws Exception {
     String body =
-        Json.text(
-            Map.of(
-                "id",
-                id,
-                "name",
-                id,
-                "condition",
-                "anything",
-                "sources",
-                List.of(Map.of("type", "rss", "value", feed)),
-                "schedule",
-                schedule,
-                "threshold",
-                0.8,
-                "channels",
-                List.of("webhook:" + upstream.hookUrl(id))));
+        TestWatches.feedBody(id, feed, schedule, List.of("webhook:" + upstream.hookUrl(id)));
     InProcessService.json(service.call("POST", "/watches", token, body), 201);
   }
 

@@ -99,4 +99,27 @@ public final class TestWatches {
             "enabled",
             false));
   }
+
+  /**
+   * The JSON body of an enabled watch {@code id} (named so too) of the one feed {@code feed}, on
+   * {@code schedule}, alerting {@code channels}.
+   */
+  public static String feedBody(String id, String feed, String schedule, List<String> channels) {
+    return Json.text(
+        Map.of(
+            "id",
+            id,
+            "name",
+            id,
+            "condition",
+            "anything",
+            "sources",
+            List.of(Map.of("type", "rss", "value", feed)),
+            "schedule",
+            schedule,
+            "threshold",
+            0.8,
+            "channels",
+            channels));
+  }
 }
