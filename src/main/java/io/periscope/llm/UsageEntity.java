@@ -173,19 +173,22 @@ public final class UsageEntity
   }
 
   /** The snapshot store serializes a snapshot after the entity has moved on: it gets a copy. */
+  static final SnapshotAdapter<State> SNAPSHOTS =
+      new SnapshotAdapter<>() {
+        @Override
+        public Object toJournal(State state) {
+          return state.copy();
+        }
+
+        @Override
+        public State fromJournal(Object from) {
+          return (State) from;
+        }
+      };
+
   @Override
   public SnapshotAdapter<State> snapshotAdapter() {
-    return new SnapshotAdapter<>() {
-      @Override
-      public Object toJournal(State state) {
-        return state.copy();
-      }
-
-      @Override
-      public State fromJournal(Object from) {
-        return (State) from;
-      }
-    };
+    return SNAPSHOTS;
   }
 
   @Override

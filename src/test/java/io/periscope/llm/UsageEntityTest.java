@@ -143,8 +143,7 @@ public class UsageEntityTest {
           r -> new UsageEntity.Record(DAY.plusDays(call % 3), "w" + call % 7, PRICED, r));
     }
     UsageEntity.State state = entity.getState();
-    var adapter = ((UsageEntity) UsageEntity.create("bob")).snapshotAdapter();
-    UsageEntity.State snapshot = (UsageEntity.State) adapter.toJournal(state);
+    UsageEntity.State snapshot = (UsageEntity.State) UsageEntity.SNAPSHOTS.toJournal(state);
     assertEquals(state, snapshot);
     entity.<StatusReply<Done>>runCommand(r -> new UsageEntity.Record(DAY, "w0", PRICED, r));
     entity.<StatusReply<Done>>runCommand(r -> new UsageEntity.Record(DAY, "new", PRICED, r));
