@@ -149,21 +149,37 @@ public final class WakeUpIndex implements AutoCloseable {
   /** A watch that is due: its entity id and the due time the index holds for it. */
   public record Due(String entityId, Instant at) {}
 
-  /** The watches due at {@code now}, the longest overdue first, at most {@code limit}. */
-  public List<Due> dueAt(Instant now, int limit) throws SQLException {
+  /**
+   * What the index holds at a moment: the watches due then, the longest overdue first, and the
+   * earliest due time after it ({@code null} when no later one is held).
+   */
+  public record Reading(List<Due> due, Instant next) {}
+
+  /**
+   * The watches due at {@code now}, the longest overdue first, at most {@code limit}; and the next
+   * due time after it.
+   */
+  public Reading read(Instant now, int limit) throws SQLException {
     try (Connection c = pool.getConnection();
         PreparedStatement q =
             c.prepareStatement(
                 "SELECT entity_id, due_at FROM "
                     + TABLE
-                    + " WHERE due_at <= ? ORDER BY due_at LIMIT ?")) {
+                    + " WHERE due_at <= ? ORDER BY due_at LIMIT ?");
+        PreparedStatement next =
+            c.prepareStatement("SELECT MIN(due_at) FROM " + TABLE + " WHERE due_at > ?")) {
       q.setLong(1, now.toEpochMilli());
       q.setInt(2, limit);
       List<Due> due = new ArrayList<>();
       try (ResultSet rs = q.executeQuery()) {
         while (rs.next()) due.add(new Due(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))));
       }
-      return due;
+      next.setLong(1, now.toEpochMilli());
+      try (ResultSet rs = next.executeQuery()) {
+        rs.next();
+        long at = rs.getLong(1);
+        return new Reading(due, rs.wasNull() ? null : Instant.ofEpochMilli(at));
+      }
     }
   }
 

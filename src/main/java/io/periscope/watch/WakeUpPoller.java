@@ -1,5 +1,6 @@
 package io.periscope.watch;
 
+import io.periscope.entity.JsonSerializable;
 import io.periscope.metrics.Metrics;
 import io.periscope.notify.AdminAlerts;
 import java.time.Clock;
@@ -37,6 +38,12 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * have a new home to buffer for — every watch still due is sent its fire again, instead of waiting
  * for {@code resendAfter}.
  *
+ * <p>A tick reads the index only when something may be due: while nothing was due at its last
+ * reading, it waits for the earliest due time that reading (or the projection since, {@link
+ * Scheduled}) gave, reading again at least every {@link #READ_AT_LEAST_EVERY} and whenever it
+ * cannot know (its first tick, after a failed reading, after a node left). An idle node's scheduler
+ * then costs a timer, not a database query, each tick.
+ *
  * <p>Logs one line per tick that fired any watch. A tick that fails (the database is away) is
  * logged and sends the ⚠️ scheduler-tick-crashed alert — the first of a streak, then at most every
  * {@link #ALERT_EVERY} — and the next tick runs as usual.
@@ -51,16 +58,30 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
    */
   static final Duration AFTER_NODE_LEFT = Duration.ofSeconds(2);
 
+  /**
+   * The longest a scheduler waits between two readings of the index, whatever it knows of the next
+   * due time: the last reading's time is what the stalled-scheduler alert watches (it fires after 5
+   * minutes), and a failing database shows within this.
+   */
+  static final Duration READ_AT_LEAST_EVERY = Duration.ofMinutes(1);
+
   public sealed interface Command {}
 
   private record Tick() implements Command {}
+
+  /**
+   * The wake-up projection wrote (and committed) {@code at} as a watch's next due time: the
+   * scheduler reads the index again by then. It crosses nodes (the projection and the scheduler may
+   * run on different ones).
+   */
+  public record Scheduled(Instant at) implements Command, JsonSerializable {}
 
   /** A member was removed from the cluster. */
   record NodeLeft() implements Command {}
 
   private record ResendAll() implements Command {}
 
-  private record TickDone(List<WakeUpIndex.Due> due, Throwable failure) implements Command {}
+  private record TickDone(WakeUpIndex.Reading reading, Throwable failure) implements Command {}
 
   /** What the scheduler needs: the index, how to send a fire, and when it is. */
   public record Settings(Duration tick, Duration resendAfter, int batch) {}
@@ -81,6 +102,18 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
 
   private boolean tickInFlight;
   private Instant lastAlert;
+
+  /**
+   * When the index may next hold a due watch: {@code null} while that is not known (read at the
+   * next tick), {@link Instant#MAX} when it holds none.
+   */
+  private Instant readAgainAt;
+
+  /** The earliest due time the projection told of while a reading was in flight. */
+  private Instant scheduledWhileReading;
+
+  /** When the index was last read (by the real clock). */
+  private long lastReadNanos;
 
   private record Sent(Instant due, long atNanos) {}
 
@@ -141,9 +174,11 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
     return newReceiveBuilder()
         .onMessage(Tick.class, t -> onTick())
         .onMessage(TickDone.class, this::onTickDone)
+        .onMessage(Scheduled.class, this::onScheduled)
         .onMessage(
             NodeLeft.class,
             left -> {
+              readAgainAt = null; // what the projection told on that node may be lost with it
               timers.startSingleTimer(
                   new ResendAll(), AFTER_NODE_LEFT); // a second departure restarts the wait
               return this;
@@ -166,16 +201,35 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
         .build();
   }
 
+  private Behavior<Command> onScheduled(Scheduled scheduled) {
+    if (readAgainAt != null) readAgainAt = earlier(readAgainAt, scheduled.at());
+    if (tickInFlight) scheduledWhileReading = earlier(scheduledWhileReading, scheduled.at());
+    return this;
+  }
+
+  /** The earlier of two times, either of which may be {@code null} (none). */
+  private static Instant earlier(Instant a, Instant b) {
+    if (a == null || b == null) return a == null ? b : a;
+    return b.isBefore(a) ? b : a;
+  }
+
   private Behavior<Command> onTick() {
     if (tickInFlight) return this; // a slow query: this tick is skipped, not queued
-    tickInFlight = true;
     Instant now = clock.instant();
+    if (readAgainAt != null
+        && now.isBefore(readAgainAt)
+        && System.nanoTime() - lastReadNanos < READ_AT_LEAST_EVERY.toNanos()) {
+      return this; // nothing is due before readAgainAt
+    }
+    tickInFlight = true;
+    scheduledWhileReading = null;
+    lastReadNanos = System.nanoTime();
     getContext()
         .pipeToSelf(
             CompletableFuture.supplyAsync(
                 () -> {
                   try {
-                    return index.dueAt(now, settings.batch());
+                    return index.read(now, settings.batch());
                   } catch (java.sql.SQLException e) {
                     throw new java.util.concurrent.CompletionException(e);
                   }
@@ -189,9 +243,17 @@ public final class WakeUpPoller extends AbstractBehavior<WakeUpPoller.Command> {
     tickInFlight = false;
     try {
       if (done.failure() != null) throw done.failure();
-      fireDue(done.due());
+      WakeUpIndex.Reading reading = done.reading();
+      fireDue(reading.due());
+      // while watches are due, every tick reads (they move on, or are sent their fire again)
+      readAgainAt =
+          !reading.due().isEmpty()
+              ? null
+              : earlier(
+                  reading.next() == null ? Instant.MAX : reading.next(), scheduledWhileReading);
       lastAlert = null;
     } catch (Throwable failure) {
+      readAgainAt = null;
       crashed(failure);
     }
     return this;

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
 import org.apache.pekko.persistence.typed.PersistenceId;
@@ -27,18 +29,29 @@ public final class WakeUpProjection
   private static final String WATCH_PREFIX =
       WatchEntity.TYPE_KEY.name() + PersistenceId.DefaultSeparator();
 
+  private final Consumer<Instant> scheduled;
+
+  private WakeUpProjection(Consumer<Instant> scheduled) {
+    this.scheduled = scheduled;
+  }
+
+  /**
+   * @param scheduled told the earliest due time a group wrote, once it is committed: the scheduler
+   *     reads the index only when something may be due
+   */
   public static GroupedProjection<
           org.apache.pekko.persistence.query.Offset, EventEnvelope<WatchEntity.Event>>
       create(
           ActorSystem<?> system,
           WakeUpIndex index,
-          ProjectionHealth<EventEnvelope<WatchEntity.Event>> health) {
+          ProjectionHealth<EventEnvelope<WatchEntity.Event>> health,
+          Consumer<Instant> scheduled) {
     return JdbcProjection.groupedWithin(
             ProjectionId.of("wakeup-index", WatchEntity.SCHEDULE_TAG),
             EventSourcedProvider.<WatchEntity.Event>eventsByTag(
                 system, JdbcReadJournal.Identifier(), WatchEntity.SCHEDULE_TAG),
             index::session,
-            WakeUpProjection::new,
+            () -> new WakeUpProjection(scheduled),
             system)
         .withGroup(500, Duration.ofMillis(100))
         .withStatusObserver(health);
@@ -64,5 +77,9 @@ public final class WakeUpProjection
           WakeUpIndex.setAll(connection, due);
           return null;
         });
+    due.values().stream()
+        .filter(Objects::nonNull)
+        .min(Instant::compareTo)
+        .ifPresent(earliest -> session.afterCommit(() -> scheduled.accept(earliest)));
   }
 }

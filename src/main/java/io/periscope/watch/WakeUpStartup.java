@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.cluster.sharding.typed.ShardedDaemonProcessSettings;
@@ -79,35 +80,42 @@ public final class WakeUpStartup {
             },
             blocking);
 
+    WakeUpPoller.Settings settings =
+        new WakeUpPoller.Settings(
+            c.getDuration("tick"), c.getDuration("resend-after"), c.getInt("batch"));
+    ActorRef<WakeUpPoller.Command> scheduler =
+        ClusterSingleton.get(system)
+            .init(
+                SingletonActor.of(
+                    WakeUpPoller.create(
+                        index,
+                        (entityId, due) -> {
+                          int colon = entityId.indexOf(':');
+                          watches
+                              .watch(entityId.substring(0, colon), entityId.substring(colon + 1))
+                              .tell(new WatchEntity.Fire(due));
+                        },
+                        clock,
+                        settings,
+                        alerts,
+                        blocking),
+                    "scheduler"));
     ProjectionHealth<EventEnvelope<WatchEntity.Event>> projection = new ProjectionHealth<>();
     ShardedDaemonProcess.get(system)
         .init(
             ProjectionBehavior.Command.class,
             "wakeup-index",
             1,
-            i -> ProjectionBehavior.create(WakeUpProjection.create(system, index, projection)),
+            i ->
+                ProjectionBehavior.create(
+                    WakeUpProjection.create(
+                        system,
+                        index,
+                        projection,
+                        at -> scheduler.tell(new WakeUpPoller.Scheduled(at)))),
             ShardedDaemonProcessSettings.create(system),
             Optional.of(ProjectionBehavior.stopMessage()));
 
-    WakeUpPoller.Settings settings =
-        new WakeUpPoller.Settings(
-            c.getDuration("tick"), c.getDuration("resend-after"), c.getInt("batch"));
-    ClusterSingleton.get(system)
-        .init(
-            SingletonActor.of(
-                WakeUpPoller.create(
-                    index,
-                    (entityId, due) -> {
-                      int colon = entityId.indexOf(':');
-                      watches
-                          .watch(entityId.substring(0, colon), entityId.substring(colon + 1))
-                          .tell(new WatchEntity.Fire(due));
-                    },
-                    clock,
-                    settings,
-                    alerts,
-                    blocking),
-                "scheduler"));
     return Map.of("journal", index::answers, "wakeUpProjection", projection::healthy);
   }
 }

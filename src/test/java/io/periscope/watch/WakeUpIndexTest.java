@@ -150,7 +150,7 @@ public class WakeUpIndexTest {
   private static List<WakeUpIndex.Due> dueOf(WakeUpIndex index, String... entityIds)
       throws Exception {
     List<String> ours = List.of(entityIds);
-    return index.dueAt(T.plusSeconds(3600), 100_000).stream()
+    return index.read(T.plusSeconds(3600), 100_000).due().stream()
         .filter(d -> ours.contains(d.entityId()))
         .toList();
   }
