@@ -41,6 +41,33 @@ public final class Node {
   }
 
   /**
+   * The periodic work of Pekko's cluster that a node joining no one does every second or two with
+   * no peer to do it with: gossip (the membership's and distributed data's: the sharding
+   * coordinators' state and the receptionist's), the reaper of unreachable members, the
+   * receptionist's pruning of removed members' entries, and distributed data's notice to local
+   * subscribers (none of ours subscribes). They run every 10 s instead; their timers' wake-ups were
+   * most of an idle node's actor work. The failure detector's heartbeat stays (a node that others
+   * join by its address would otherwise look dead to them), as do the leader's actions (they move
+   * the starting node to Up) and sharding's retries (they find a starting coordinator).
+   */
+  static final Map<String, Object> ONE_NODE =
+      Map.of(
+          "pekko.cluster.gossip-interval", "10s",
+          "pekko.cluster.unreachable-nodes-reaper-interval", "10s",
+          "pekko.cluster.typed.receptionist.pruning-interval", "10s",
+          "pekko.cluster.distributed-data.gossip-interval", "10s",
+          "pekko.cluster.distributed-data.notify-subscribers-interval", "10s",
+          "pekko.cluster.sharding.distributed-data.gossip-interval", "10s",
+          "pekko.cluster.sharding.distributed-data.notify-subscribers-interval", "10s",
+          "pekko.cluster.typed.receptionist.distributed-data.gossip-interval", "10s",
+          "pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval", "10s");
+
+  /** {@code config} with {@link #ONE_NODE} over it when the node joins no one. */
+  static Config alone(Config config) {
+    return joinsOthers(config) ? config : ConfigFactory.parseMap(ONE_NODE).withFallback(config);
+  }
+
+  /**
    * Whether this node may form a new cluster by itself: Pekko's first seed node (its own address
    * heads the seed nodes) joins itself when no other seed node answers within {@code
    * seed-node-timeout}; under cluster bootstrap, the node of the lowest address forms one when no
@@ -114,7 +141,8 @@ public final class Node {
    */
   public static ActorSystem<Void> startClusterNode(Config config, Duration patience)
       throws Exception {
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), Profiles.SYSTEM_NAME, config);
+    ActorSystem<Void> system =
+        ActorSystem.create(Behaviors.empty(), Profiles.SYSTEM_NAME, alone(config));
     try {
       JournalSchema.create(system);
       DataDir.restrict(dataDir(config));

@@ -7,11 +7,16 @@ import static org.junit.Assert.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.config.Profiles;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.Test;
 
-/** Which node may form a cluster, and how one joins the running cluster instead. */
+/**
+ * Which node may form a cluster, how one joins the running cluster instead, and what a node alone
+ * does less often.
+ */
 public class NodeTest {
   private static Config node(int port, boolean bootstrap, String... seeds) {
     return ConfigFactory.parseMap(
@@ -58,5 +63,21 @@ public class NodeTest {
     assertFalse(
         Node.joiningOthersOnly(bootstrapped)
             .getBoolean("pekko.management.cluster.bootstrap.new-cluster-enabled"));
+  }
+
+  @Test
+  public void aNodeAloneGossipsEveryTenSecondsAndAClusterNodeAsPekkoDoes() {
+    Config alone = Node.alone(Profiles.load("embedded"));
+    Config clustered = Node.alone(Profiles.load("local1"));
+    for (String setting : Node.ONE_NODE.keySet()) {
+      assertTrue("a setting Pekko has: " + setting, clustered.hasPath(setting));
+      assertEquals(setting, Duration.ofSeconds(10), alone.getDuration(setting));
+      assertTrue(setting, clustered.getDuration(setting).compareTo(Duration.ofSeconds(3)) <= 0);
+    }
+    assertEquals(
+        "the failure detector's heartbeat is Pekko's either way",
+        clustered.getDuration("pekko.cluster.failure-detector.heartbeat-interval"),
+        alone.getDuration("pekko.cluster.failure-detector.heartbeat-interval"));
+    assertEquals(Duration.ofSeconds(1), alone.getDuration("pekko.cluster.leader-actions-interval"));
   }
 }
