@@ -45,10 +45,10 @@ public final class Node {
    * no peer to do it with: gossip (the membership's and distributed data's: the sharding
    * coordinators' state and the receptionist's), the reaper of unreachable members, the
    * receptionist's pruning of removed members' entries, and distributed data's notice to local
-   * subscribers (none of ours subscribes). They run every 10 s instead; their timers' wake-ups were
-   * most of an idle node's actor work. The failure detector's heartbeat stays (a node that others
-   * join by its address would otherwise look dead to them), as do the leader's actions (they move
-   * the starting node to Up) and sharding's retries (they find a starting coordinator).
+   * subscribers (none of ours subscribes). They run every 10 s instead (docs/performance.md, "The
+   * idle node"). The failure detector's heartbeat stays (a node that others join by its address
+   * would otherwise look dead to them), as do the leader's actions (they move the starting node to
+   * Up) and sharding's retries (they find a starting coordinator).
    */
   static final Map<String, Object> ONE_NODE =
       Map.of(

@@ -208,14 +208,10 @@ public final class HistoryBench {
 
   /** Rows of the journal PostgreSQL has read so far, by scans and by index fetches. */
   private static long rowsRead(Config config) throws Exception {
-    try (Connection c = TestJournals.connect(config);
-        Statement s = c.createStatement();
-        ResultSet r =
-            s.executeQuery(
-                "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)"
-                    + " FROM pg_stat_user_tables WHERE relname = 'event_journal'")) {
-      return r.next() ? r.getLong(1) : 0;
-    }
+    return TestJournals.number(
+        config,
+        "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)"
+            + " FROM pg_stat_user_tables WHERE relname = 'event_journal'");
   }
 
   /** Where each watch's reading starts for {@code --since 1h}: with the index, and without. */

@@ -137,6 +137,15 @@ public final class TestJournals {
         db.getString("url"), db.getString("user"), db.getString("password"));
   }
 
+  /** The number {@code sql} answers on a journal's database: its first row's first column, or 0. */
+  public static long number(Config config, String sql) throws java.sql.SQLException {
+    try (Connection c = connect(config);
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet r = s.executeQuery(sql)) {
+      return r.next() ? r.getLong(1) : 0;
+    }
+  }
+
   /** Fails (never skips) when no PostgreSQL can be had. */
   public static void requirePostgres() {
     TestPostgres.server();

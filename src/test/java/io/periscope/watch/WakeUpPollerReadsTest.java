@@ -9,7 +9,6 @@ import io.periscope.persistence.JournalSchema;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -102,15 +101,10 @@ public class WakeUpPollerReadsTest {
 
   /** How often the database ran the scheduler's query of the due watches. */
   private long readings() throws Exception {
-    try (Connection c = TestJournals.connect(config);
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT COALESCE(SUM(EXECUTION_COUNT), 0) FROM INFORMATION_SCHEMA.QUERY_STATISTICS"
-                    + " WHERE SQL_STATEMENT LIKE 'SELECT entity_id, due_at FROM%'")) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return TestJournals.number(
+        config,
+        "SELECT COALESCE(SUM(EXECUTION_COUNT), 0) FROM INFORMATION_SCHEMA.QUERY_STATISTICS"
+            + " WHERE SQL_STATEMENT LIKE 'SELECT entity_id, due_at FROM%'");
   }
 
   private void awaitFired(int n) throws InterruptedException {
