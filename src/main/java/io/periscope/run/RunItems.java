@@ -25,7 +25,7 @@ import java.util.Set;
 /**
  * A run's collected items as the items it judges (docs/runs.md, "Keep what is fresh"): one per key
  * within a source, and one per article across the watch's sources — sightings of one normalized URL
- * in different sources are judged once.
+ * in different sources are judged once; which of them are seen, and which are old news.
  */
 final class RunItems {
   private RunItems() {}
