@@ -80,6 +80,9 @@ public final class FeedReader {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** Rome's reader keeps no state of a build: one serves every feed. */
+  private static final WireFeedInput ROME = new WireFeedInput(false, Locale.ROOT);
+
   private static final Pattern MARKUP = Pattern.compile("<[A-Za-z/!]|&[#A-Za-z]");
   private static final Pattern ABSOLUTE = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
   private static final Set<String> ROOTS = Set.of("rss", "rdf", "feed", "channel");
@@ -169,7 +172,7 @@ public final class FeedReader {
       Map<org.jdom2.Element, Instant> dates,
       String baseUrl)
       throws FeedException {
-    WireFeed wire = new WireFeedInput(false, Locale.ROOT).build(feed.document());
+    WireFeed wire = ROME.build(feed.document());
     List<Entry> entries = new ArrayList<>();
     if (wire instanceof Channel channel) {
       List<Item> items = channel.getItems();
