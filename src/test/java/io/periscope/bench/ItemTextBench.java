@@ -72,28 +72,8 @@ public final class ItemTextBench {
         rounds,
         rounds,
         load());
-    compare(
-        kb + " KB of article HTML an item",
-        () -> {
-          for (String html : articles) WholeHtmlText.of(html, max);
-        },
-        () -> {
-          for (String html : articles) ItemText.ofHtml(html, max);
-        },
-        items,
-        reps,
-        rounds);
-    compare(
-        "500 characters of plain text an item",
-        () -> {
-          for (String text : plain) WholeHtmlText.of(text, max);
-        },
-        () -> {
-          for (String text : plain) ItemText.ofHtml(text, max);
-        },
-        items,
-        reps,
-        rounds);
+    compareTexts(kb + " KB of article HTML an item", articles, reps, rounds);
+    compareTexts("500 characters of plain text an item", plain, reps, rounds);
     if (before != null) {
       byte[] feed = rss(articles);
       try (URLClassLoader old =
@@ -114,6 +94,23 @@ public final class ItemTextBench {
     System.out.printf(Locale.ROOT, "load average after: %.1f%n", load());
   }
 
+  /** {@link WholeHtmlText} against {@link ItemText}, to the summary's bound. */
+  private static void compareTexts(String name, List<String> texts, int reps, int rounds)
+      throws Exception {
+    int max = ItemBounds.MAX_SUMMARY_CHARS;
+    compare(
+        name,
+        () -> {
+          for (String text : texts) WholeHtmlText.of(text, max);
+        },
+        () -> {
+          for (String text : texts) ItemText.ofHtml(text, max);
+        },
+        texts.size(),
+        reps,
+        rounds);
+  }
+
   private static void compare(String name, Pass a, Pass b, int items, int reps, int rounds)
       throws Exception {
     long[] as = new long[rounds];
@@ -131,7 +128,7 @@ public final class ItemTextBench {
     Arrays.sort(ratios);
     System.out.printf(
         Locale.ROOT,
-        "%s: old %.3f ms, new %.3f ms an item (medians); old / new %.1f (rounds: %.1f to %.1f)%n",
+        "%s: old %.3f ms, new %.3f ms each (medians); old / new %.1f (rounds: %.1f to %.1f)%n",
         name,
         median(as) / 1e6 / reps / items,
         median(bs) / 1e6 / reps / items,
