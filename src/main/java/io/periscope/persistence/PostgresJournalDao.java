@@ -16,6 +16,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.pekko.persistence.jdbc.config.EventJournalTableColumnNames;
 import org.apache.pekko.persistence.jdbc.config.EventJournalTableConfiguration;
 import org.apache.pekko.persistence.jdbc.config.EventTagTableConfiguration;
@@ -46,9 +47,8 @@ import slick.jdbc.hikaricp.HikariCPJdbcDataSource;
  * persist take 67 ms at p99 (docs/performance-log.md). Here the events go in as arrays, a
  * data-modifying CTE hands their ordering to the tag insert, and the statement is atomic on its
  * own. Each writer thread keeps its connection between batches: a connection borrowed anew is
- * checked by the pool with a round trip of its own whenever it sat idle half a second, which a
- * batch of a run's persist, seconds apart, always did. Reads, replays and deletes stay the
- * plugin's.
+ * checked by the pool with a round trip of its own whenever it sat idle half a second, as it mostly
+ * had between the persists of a run. Reads, replays and deletes stay the plugin's.
  */
 public final class PostgresJournalDao extends DefaultJournalDao {
   /**
@@ -62,7 +62,7 @@ public final class PostgresJournalDao extends DefaultJournalDao {
   private static final List<String> TAG_ARRAY_TYPES = List.of("varchar", "int8", "varchar");
 
   private static final List<String> COLUMN_TYPES =
-      java.util.stream.Stream.concat(EVENT_ARRAY_TYPES.stream(), TAG_ARRAY_TYPES.stream()).toList();
+      Stream.concat(EVENT_ARRAY_TYPES.stream(), TAG_ARRAY_TYPES.stream()).toList();
 
   /** How long a kept connection that failed a batch has to answer before it counts as broken. */
   private static final int VALID_WITHIN_SECONDS = 3;
@@ -264,10 +264,11 @@ public final class PostgresJournalDao extends DefaultJournalDao {
    * Gives this thread's kept connection back when it no longer answers (the pool then drops it), so
    * the next batch borrows one the pool checks.
    *
-   * @return whether it was broken
+   * @return whether it was broken (not when there was none: the pool could not give one)
    */
   private boolean dropKeptIfBroken() {
     Connection connection = held.get();
+    if (connection == null) return false;
     boolean broken;
     try {
       broken = connection.isClosed() || !connection.isValid(VALID_WITHIN_SECONDS);

@@ -103,14 +103,6 @@ public final class CountingJdbc implements Driver {
 
     public static final Counts NONE = new Counts(Map.of(), Map.of());
 
-    /** The round trips that are commits, rollbacks and validity checks. */
-    public long transactionTrips() {
-      return byTrip.entrySet().stream()
-          .filter(e -> isTransaction(e.getKey()))
-          .mapToLong(Map.Entry::getValue)
-          .sum();
-    }
-
     public long trips() {
       return byTrip.values().stream().mapToLong(Long::longValue).sum();
     }
