@@ -262,7 +262,7 @@ public class SourceRoutesTest {
               TestWatches.body(id)
                   .name("Watch & " + id)
                   .condition("a launch")
-                  .source(Map.of("type", "search", "value", "acme launch"))
+                  .search("acme launch")
                   .feed("https://unresolvable.invalid/" + id)
                   .schedule("0 9 * * *")
                   .enabled(false)

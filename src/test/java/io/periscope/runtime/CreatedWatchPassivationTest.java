@@ -11,7 +11,6 @@ import io.periscope.watch.WatchEntity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import org.junit.After;
 import org.junit.Before;
@@ -45,7 +44,7 @@ public class CreatedWatchPassivationTest {
         TestWatches.body("fresh")
             .name("Fresh")
             .condition("anything")
-            .source(Map.of("type", "search", "value", "pekko"))
+            .search("pekko")
             .schedule("0 9 * * 1")
             .threshold(0.7)
             .json();

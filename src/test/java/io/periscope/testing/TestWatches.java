@@ -86,9 +86,10 @@ public final class TestWatches {
   /**
    * A watch body as the API takes it: {@code id}, named so too, of the condition "something
    * happens", due only on 1 January (so that the runs a test sees are the ones it starts), alerting
-   * from 0.8; its sources are those added, else a feed never read at {@code
-   * https://example.org/<id>}. Channels and {@code enabled} are sent only when set (the API takes
-   * their absence as none and true).
+   * from 0.8; its sources are those added, else one feed that answers nothing (on the discard port
+   * of loopback, so that neither a save's look at it nor a run goes off the machine). Channels,
+   * {@code enabled} and {@code weakThreshold} are sent only when set (the API takes their absence
+   * as none, true and none).
    */
   public static Body body(String id) {
     return new Body(id);
@@ -122,18 +123,20 @@ public final class TestWatches {
       return source(Map.of("type", "rss", "value", url));
     }
 
+    /** Adds a web search for {@code query} to the sources. */
+    public Body search(String query) {
+      return source(Map.of("type", "search", "value", query));
+    }
+
     /** Adds {@code source}, as the API takes a source (type, value, trust, ...). */
     public Body source(Map<String, ?> source) {
       sources.add(new LinkedHashMap<>(source));
       return this;
     }
 
+    /** A cron expression, in the watch's time zone (UTC when not sent). */
     public Body schedule(String schedule) {
       return set("schedule", schedule);
-    }
-
-    public Body threshold(double threshold) {
-      return set("threshold", threshold);
     }
 
     /** Sends {@code channels} (an empty list too) as the watch's channels. */
@@ -141,9 +144,19 @@ public final class TestWatches {
       return set("channels", List.copyOf(channels));
     }
 
+    /** The least confidence of a met verdict that alerts. */
+    public Body threshold(double threshold) {
+      return set("threshold", threshold);
+    }
+
     /** Sends the one channel {@code channel}. */
     public Body channel(String channel) {
       return channels(List.of(channel));
+    }
+
+    /** The least confidence of a met verdict kept as a weak alert (none when not sent). */
+    public Body weakThreshold(double weakThreshold) {
+      return set("weakThreshold", weakThreshold);
     }
 
     public Body enabled(boolean enabled) {
@@ -168,7 +181,7 @@ public final class TestWatches {
       body.put(
           "sources",
           sources.isEmpty()
-              ? List.of(Map.of("type", "rss", "value", "https://example.org/" + id))
+              ? List.of(Map.of("type", "rss", "value", "http://127.0.0.1:9/" + id + ".xml"))
               : sources);
       return body;
     }
@@ -176,7 +189,12 @@ public final class TestWatches {
 
   /** The JSON body of a disabled watch of one feed, {@code id} in its name and feed URL. */
   public static String disabledBody(String id, String schedule) {
-    return body(id).name("Watch " + id).schedule(schedule).enabled(false).json();
+    return body(id)
+        .name("Watch " + id)
+        .feed("https://example.org/" + id)
+        .schedule(schedule)
+        .enabled(false)
+        .json();
   }
 
   /**
