@@ -8,11 +8,15 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.pekko.persistence.jdbc.config.EventJournalTableColumnNames;
 import org.apache.pekko.persistence.jdbc.config.EventJournalTableConfiguration;
 import org.apache.pekko.persistence.jdbc.config.EventTagTableConfiguration;
@@ -42,7 +46,9 @@ import slick.jdbc.hikaricp.HikariCPJdbcDataSource;
  * behind the recovery reads of every entity that starts; under 32 concurrent creates that made a
  * persist take 67 ms at p99 (docs/performance-log.md). Here the events go in as arrays, a
  * data-modifying CTE hands their ordering to the tag insert, and the statement is atomic on its
- * own. Reads, replays and deletes stay the plugin's.
+ * own. Each writer thread keeps its connection between batches: a connection borrowed anew is
+ * checked by the pool with a round trip of its own whenever it sat idle half a second, as it mostly
+ * had between the persists of a run. Reads, replays and deletes stay the plugin's.
  */
 public final class PostgresJournalDao extends DefaultJournalDao {
   /**
@@ -55,8 +61,21 @@ public final class PostgresJournalDao extends DefaultJournalDao {
 
   private static final List<String> TAG_ARRAY_TYPES = List.of("varchar", "int8", "varchar");
 
+  private static final List<String> COLUMN_TYPES =
+      Stream.concat(EVENT_ARRAY_TYPES.stream(), TAG_ARRAY_TYPES.stream()).toList();
+
+  /** How long a kept connection that failed a batch has to answer before it counts as broken. */
+  private static final int VALID_WITHIN_SECONDS = 3;
+
   private final HikariDataSource writers;
   private final ExecutorService writerThreads;
+
+  /** The connection each writer thread writes on, kept until it fails. */
+  private final ThreadLocal<Connection> held = new ThreadLocal<>();
+
+  /** Every connection kept, to give back to the pool when the system stops. */
+  private final Set<Connection> kept = ConcurrentHashMap.newKeySet();
+
   private final String insertSql;
   private final JournalMeters meters;
   private final ExecutionContext ec;
@@ -95,6 +114,12 @@ public final class PostgresJournalDao extends DefaultJournalDao {
         .registerOnTermination(
             () -> {
               writerThreads.shutdown();
+              try {
+                writerThreads.awaitTermination(5, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              kept.forEach(PostgresJournalDao::giveBack);
               writers.close();
             });
   }
@@ -182,33 +207,87 @@ public final class PostgresJournalDao extends DefaultJournalDao {
         tags.add(tag);
       }
     }
-    try (Connection connection = writers.getConnection();
-        PreparedStatement insert = connection.prepareStatement(insertSql)) {
-      Object[][] columns = {
-        deleted,
-        persistenceIds,
-        sequenceNumbers,
-        writerUuids,
-        timestamps,
-        adapterManifests,
-        serIds,
-        serManifests,
-        payloads,
-        metaSerIds,
-        metaSerManifests,
-        metaPayloads,
-        tagPids.toArray(new String[0]),
-        tagSeqs.toArray(new Long[0]),
-        tags.toArray(new String[0])
-      };
-      List<String> types = new ArrayList<>(EVENT_ARRAY_TYPES);
-      types.addAll(TAG_ARRAY_TYPES);
+    Object[][] columns = {
+      deleted,
+      persistenceIds,
+      sequenceNumbers,
+      writerUuids,
+      timestamps,
+      adapterManifests,
+      serIds,
+      serManifests,
+      payloads,
+      metaSerIds,
+      metaSerManifests,
+      metaPayloads,
+      tagPids.toArray(new String[0]),
+      tagSeqs.toArray(new Long[0]),
+      tags.toArray(new String[0])
+    };
+    try {
+      insert(keptConnection(), columns);
+    } catch (SQLException failed) {
+      // A kept connection the server closed (a restart, an idle timeout) fails the first batch it
+      // is given: that batch goes again on a connection the pool checks. A batch that was written
+      // before its connection broke is refused the second time by the journal's key (persistence
+      // id, sequence number), so it fails as it would have, never written twice.
+      if (!dropKeptIfBroken()) throw new JournalWriteException(failed);
+      try {
+        insert(keptConnection(), columns);
+      } catch (SQLException again) {
+        dropKeptIfBroken();
+        throw new JournalWriteException(again);
+      }
+    }
+  }
+
+  private void insert(Connection connection, Object[][] columns) throws SQLException {
+    try (PreparedStatement insert = connection.prepareStatement(insertSql)) {
       for (int c = 0; c < columns.length; c++) {
-        insert.setArray(c + 1, connection.createArrayOf(types.get(c), columns[c]));
+        insert.setArray(c + 1, connection.createArrayOf(COLUMN_TYPES.get(c), columns[c]));
       }
       insert.executeUpdate();
+    }
+  }
+
+  private Connection keptConnection() throws SQLException {
+    Connection connection = held.get();
+    if (connection == null) {
+      connection = writers.getConnection();
+      held.set(connection);
+      kept.add(connection);
+    }
+    return connection;
+  }
+
+  /**
+   * Gives this thread's kept connection back when it no longer answers (the pool then drops it), so
+   * the next batch borrows one the pool checks.
+   *
+   * @return whether it was broken (not when there was none: the pool could not give one)
+   */
+  private boolean dropKeptIfBroken() {
+    Connection connection = held.get();
+    if (connection == null) return false;
+    boolean broken;
+    try {
+      broken = connection.isClosed() || !connection.isValid(VALID_WITHIN_SECONDS);
     } catch (SQLException e) {
-      throw new JournalWriteException(e);
+      broken = true;
+    }
+    if (broken) {
+      held.remove();
+      kept.remove(connection);
+      giveBack(connection);
+    }
+    return broken;
+  }
+
+  private static void giveBack(Connection connection) {
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // a broken connection: the pool evicts it either way
     }
   }
 

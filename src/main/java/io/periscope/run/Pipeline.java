@@ -165,7 +165,8 @@ public final class Pipeline implements RunPipeline {
    * What one run has gathered so far; each step adds to it. {@code setAside}: the items that are
    * old news, seen without being judged; {@code remapped}: keys of items seen before under another
    * name, recorded now under their own; {@code baselined}: the sources that took their baseline in
-   * this run.
+   * this run; {@code items}: the items to judge and set aside, none when all were seen; {@code
+   * itemCount}: the items collected, as the record counts them.
    */
   private record Progress(
       Watch watch,
@@ -173,6 +174,7 @@ public final class Pipeline implements RunPipeline {
       String trigger,
       Instant startedAt,
       List<RunItems.Collected> items,
+      int itemCount,
       List<SourceError> errors,
       List<RunItems.Collected> fresh,
       List<RunItems.Collected> setAside,
@@ -181,12 +183,6 @@ public final class Pipeline implements RunPipeline {
       int recovered,
       List<RunRecord.FeedFound> feedsFound,
       Map<String, PageSnapshot> pages) {}
-
-  /**
-   * The recency window of a source without {@code recencyDays}: an item published more than this
-   * before the source's baseline is old news (docs/model-protocol.md, "What is new").
-   */
-  public static final Duration DEFAULT_RECENCY = Duration.ofDays(7);
 
   /**
    * How a run runs: a real one tells the operator of its trouble and hands back its alert; a dry
@@ -217,113 +213,132 @@ public final class Pipeline implements RunPipeline {
 
   private CompletionStage<Outcome> run(
       Watch watch, Mode mode, Memory memory, String trigger, Instant startedAt) {
-    CompletionStage<TrustRules> rules = rulesOf(watch.owner());
     return collect(watch, memory)
-        .thenCombine(
-            rules,
-            (collected, trust) -> {
-              List<SourceResult> results =
-                  collected.stream().map(PageCollector.Collected::result).toList();
-              Map<String, PageSnapshot> seenPages = new LinkedHashMap<>();
-              for (int i = 0; i < collected.size(); i++) {
-                PageSnapshot snapshot = collected.get(i).snapshot();
-                if (snapshot != null) seenPages.put(watch.sources().get(i).key(), snapshot);
-              }
-              List<SourceError> errors =
-                  results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
-              List<RunItems.Collected> items =
-                  RunItems.of(
-                      results.stream()
-                          .flatMap(r -> r.items().stream())
-                          .map(trust::applyTo)
-                          .toList());
-              Map<String, Instant> baselined = new LinkedHashMap<>();
-              for (int i = 0; i < results.size(); i++) {
-                String key = sourceKey(watch.sources().get(i));
-                if (results.get(i).succeeded() && !memory.baselines().containsKey(key))
-                  baselined.put(key, memory.baselineAt());
-              }
-              Instant now = clock.instant();
-              List<RunItems.Collected> fresh = new ArrayList<>();
-              List<RunItems.Collected> setAside = new ArrayList<>();
-              List<String> remapped = new ArrayList<>();
-              for (RunItems.Collected item : items) {
-                if (item.seenIn(memory.seen())) remapped.addAll(item.unrecordedIn(memory.seen()));
-                else if (oldNews(item.item(), watch, memory, now)) setAside.add(item);
-                else fresh.add(item);
-              }
-              int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
-              List<RunRecord.FeedFound> feedsFound = new ArrayList<>();
-              for (int i = 0; i < results.size(); i++) {
-                String feed = results.get(i).feedFound();
-                if (feed != null)
-                  feedsFound.add(new RunRecord.FeedFound(watch.sources().get(i).value(), feed));
-              }
-              Progress run =
-                  new Progress(
-                      watch,
-                      mode,
-                      trigger,
-                      startedAt,
-                      items,
-                      errors,
-                      fresh,
-                      setAside,
-                      remapped,
-                      baselined,
-                      recovered,
-                      feedsFound,
-                      seenPages);
-              if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
-                failed(
-                    run,
-                    AdminAlerts.Kind.ALL_SOURCES_FAILED,
-                    "every source failed: " + describe(errors));
-                return done(
-                    run,
-                    record(
-                        run,
-                        RunRecord.ERROR,
-                        null,
-                        new RunRecord.Collection(0, 0, 0, 0, 0, feedsFound),
-                        null,
-                        List.of(),
-                        new RunRecord.Trimmed(0, 0),
-                        "every source failed",
-                        null,
-                        new Judged(List.of(), setAsideOf(run, List.of())),
-                        ModelUsage.NONE),
-                    List.of());
-              }
-              if (fresh.isEmpty()) {
-                succeeded(run);
-                return done(
-                    run,
-                    record(
-                        run,
-                        RunRecord.NOTHING_NEW,
-                        null,
-                        new RunRecord.Collection(0, items.size(), 0, 0, recovered, feedsFound),
-                        null,
-                        List.of(),
-                        new RunRecord.Trimmed(0, 0),
-                        null,
-                        null,
-                        new Judged(List.of(), setAsideOf(run, List.of())),
-                        ModelUsage.NONE),
-                    List.of());
-              }
-              // Only the items the verdict will judge have their pages fetched (newest first).
-              return extractor
-                  .extractAll(
-                      judgeable(fresh).stream()
-                          .map(RunItems.Collected::item)
-                          .map(item -> extractable(item) ? item : item.withoutUrl())
-                          .toList(),
-                      EXTRACT_CONCURRENCY)
-                  .thenCompose(texts -> judgeAndAlert(run, texts));
-            })
-        .thenCompose(outcome -> outcome);
+        .thenCompose(
+            collected -> {
+              // Items all seen (a feed that did not change) are no run's to judge: they are not
+              // made into judged items, and the owner's trust rules, which rank those, are not
+              // read.
+              if (RunItems.allSeen(found(collected), memory.seen()))
+                return judge(watch, mode, memory, trigger, startedAt, collected, null);
+              return rulesOf(watch.owner())
+                  .thenCompose(
+                      trust -> judge(watch, mode, memory, trigger, startedAt, collected, trust));
+            });
+  }
+
+  /**
+   * The run once its sources are collected: what is fresh judged by the model, and the record.
+   * {@code trust}: the owner's trust rules; null when every item found is seen.
+   */
+  private CompletionStage<Outcome> judge(
+      Watch watch,
+      Mode mode,
+      Memory memory,
+      String trigger,
+      Instant startedAt,
+      List<PageCollector.Collected> collected,
+      TrustRules trust) {
+    List<SourceResult> results = collected.stream().map(PageCollector.Collected::result).toList();
+    Map<String, PageSnapshot> seenPages = new LinkedHashMap<>();
+    for (int i = 0; i < collected.size(); i++) {
+      PageSnapshot snapshot = collected.get(i).snapshot();
+      if (snapshot != null) seenPages.put(watch.sources().get(i).key(), snapshot);
+    }
+    List<SourceError> errors =
+        results.stream().map(SourceResult::error).filter(Objects::nonNull).toList();
+    List<Item> found = found(collected);
+    List<RunItems.Collected> items =
+        trust == null ? List.of() : RunItems.of(found.stream().map(trust::applyTo).toList());
+    int itemCount = trust == null ? RunItems.count(found) : items.size();
+    Map<String, Instant> baselined = new LinkedHashMap<>();
+    for (int i = 0; i < results.size(); i++) {
+      String key = watch.sources().get(i).key();
+      if (results.get(i).succeeded() && !memory.baselines().containsKey(key))
+        baselined.put(key, memory.baselineAt());
+    }
+    Instant now = clock.instant();
+    List<RunItems.Collected> fresh = new ArrayList<>();
+    List<RunItems.Collected> setAside = new ArrayList<>();
+    List<String> remapped = new ArrayList<>();
+    for (RunItems.Collected item : items) {
+      if (item.seenIn(memory.seen())) remapped.addAll(item.unrecordedIn(memory.seen()));
+      else if (RunItems.oldNews(item.item(), watch, memory, now)) setAside.add(item);
+      else fresh.add(item);
+    }
+    int recovered = results.stream().mapToInt(r -> r.recoveries().size()).sum();
+    List<RunRecord.FeedFound> feedsFound = new ArrayList<>();
+    for (int i = 0; i < results.size(); i++) {
+      String feed = results.get(i).feedFound();
+      if (feed != null)
+        feedsFound.add(new RunRecord.FeedFound(watch.sources().get(i).value(), feed));
+    }
+    Progress run =
+        new Progress(
+            watch,
+            mode,
+            trigger,
+            startedAt,
+            items,
+            itemCount,
+            errors,
+            fresh,
+            setAside,
+            remapped,
+            baselined,
+            recovered,
+            feedsFound,
+            seenPages);
+    if (!results.isEmpty() && results.stream().noneMatch(SourceResult::succeeded)) {
+      failed(run, AdminAlerts.Kind.ALL_SOURCES_FAILED, "every source failed: " + describe(errors));
+      return done(
+          run,
+          record(
+              run,
+              RunRecord.ERROR,
+              null,
+              new RunRecord.Collection(0, 0, 0, 0, 0, feedsFound),
+              null,
+              List.of(),
+              new RunRecord.Trimmed(0, 0),
+              "every source failed",
+              null,
+              new Judged(List.of(), setAsideOf(run, List.of())),
+              ModelUsage.NONE),
+          List.of());
+    }
+    if (fresh.isEmpty()) {
+      succeeded(run);
+      return done(
+          run,
+          record(
+              run,
+              RunRecord.NOTHING_NEW,
+              null,
+              new RunRecord.Collection(0, itemCount, 0, 0, recovered, feedsFound),
+              null,
+              List.of(),
+              new RunRecord.Trimmed(0, 0),
+              null,
+              null,
+              new Judged(List.of(), setAsideOf(run, List.of())),
+              ModelUsage.NONE),
+          List.of());
+    }
+    // Only the items the verdict will judge have their pages fetched (newest first).
+    return extractor
+        .extractAll(
+            judgeable(fresh).stream()
+                .map(RunItems.Collected::item)
+                .map(item -> extractable(item) ? item : item.withoutUrl())
+                .toList(),
+            EXTRACT_CONCURRENCY)
+        .thenCompose(texts -> judgeAndAlert(run, texts));
+  }
+
+  /** Every source's items, in the watch's source order. */
+  private static List<Item> found(List<PageCollector.Collected> collected) {
+    return collected.stream().flatMap(c -> c.result().items().stream()).toList();
   }
 
   /**
@@ -340,32 +355,6 @@ public final class Pipeline implements RunPipeline {
    */
   private static boolean extractable(Item item) {
     return item.url() != null && !PageCollector.SOURCE_TYPE.equals(item.sourceType());
-  }
-
-  /** The key a source's baseline is kept by: {@code type:value}. */
-  static String sourceKey(WatchSource source) {
-    return source.key();
-  }
-
-  /**
-   * Old news, set aside unjudged (docs/model-protocol.md, "What is new"): an item published before
-   * its source's baseline minus the recency window, or before the source's {@code recencyDays} ago;
-   * an undated item at the source's baseline (it was there before the watch looked).
-   */
-  static boolean oldNews(Item item, Watch watch, Memory memory, Instant now) {
-    WatchSource source =
-        watch.sources().stream()
-            .filter(s -> s.type().equals(item.sourceType()) && s.value().equals(item.sourceValue()))
-            .findFirst()
-            .orElse(null);
-    if (source == null) return false;
-    Instant known = memory.baselines().get(sourceKey(source));
-    Instant baseline = known != null ? known : memory.baselineAt();
-    if (item.published() == null) return known == null;
-    Duration window =
-        source.recencyDays() != null ? Duration.ofDays(source.recencyDays()) : DEFAULT_RECENCY;
-    if (item.published().isBefore(baseline.minus(window))) return true;
-    return source.recencyDays() != null && item.published().isBefore(now.minus(window));
   }
 
   /**
@@ -403,7 +392,7 @@ public final class Pipeline implements RunPipeline {
     RunRecord.Collection collection =
         new RunRecord.Collection(
             attempted,
-            run.items().size(),
+            run.itemCount(),
             extracted,
             attempted - extracted,
             run.recovered(),
@@ -653,7 +642,7 @@ public final class Pipeline implements RunPipeline {
                 .toList(),
         verdict == null ? null : verdict.reasoning(),
         run.errors(),
-        run.items().size(),
+        run.itemCount(),
         run.fresh().size(),
         collection,
         models,

@@ -5,10 +5,15 @@ import io.periscope.source.Item;
 import io.periscope.source.NormalizedUrls;
 import io.periscope.source.PageCollector;
 import io.periscope.trust.TrustTier;
+import io.periscope.watch.RunPipeline.Memory;
+import io.periscope.watch.Watch;
+import io.periscope.watch.WatchSource;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -20,10 +25,16 @@ import java.util.Set;
 /**
  * A run's collected items as the items it judges (docs/runs.md, "Keep what is fresh"): one per key
  * within a source, and one per article across the watch's sources — sightings of one normalized URL
- * in different sources are judged once.
+ * in different sources are judged once; which of them are seen, and which are old news.
  */
 final class RunItems {
   private RunItems() {}
+
+  /**
+   * The recency window of a source without {@code recencyDays}: an item published more than this
+   * before the source's baseline is old news (docs/model-protocol.md, "What is new").
+   */
+  static final Duration DEFAULT_RECENCY = Duration.ofDays(7);
 
   /**
    * One item as a run judges it. {@code item} is the sighting shown: from the best-trusted of the
@@ -85,6 +96,26 @@ final class RunItems {
         .map(g -> collected(g, namesPerSource))
         .sorted(Comparator.comparing((Collected c) -> order.get(c.item())).reversed())
         .toList();
+  }
+
+  /**
+   * Whether every item is seen by its own key: then every item {@link #of} makes of them is seen,
+   * with no key left to record, so none is fresh, old news or remapped. One lookup an item, before
+   * any other work on it.
+   */
+  static boolean allSeen(List<Item> collected, Set<String> seen) {
+    for (Item i : collected) if (!seen.contains(seenKey(i))) return false;
+    return true;
+  }
+
+  /**
+   * How many items {@link #of} makes of these. Sightings are joined across sources only, so items
+   * of one source (or of search alone) count by their keys, without reading their URLs.
+   */
+  static int count(List<Item> collected) {
+    Set<String> scopes = new HashSet<>();
+    for (Item i : collected) scopes.add(scope(i));
+    return scopes.size() <= 1 ? distinct(collected).size() : of(collected).size();
   }
 
   private static Collected collected(
@@ -178,5 +209,26 @@ final class RunItems {
       order.put(i, i.published() != null ? i.published() : undated);
     }
     return order;
+  }
+
+  /**
+   * Old news, set aside unjudged (docs/model-protocol.md, "What is new"): an item published before
+   * its source's baseline minus the recency window, or before the source's {@code recencyDays} ago;
+   * an undated item at the source's baseline (it was there before the watch looked).
+   */
+  static boolean oldNews(Item item, Watch watch, Memory memory, Instant now) {
+    WatchSource source =
+        watch.sources().stream()
+            .filter(s -> s.type().equals(item.sourceType()) && s.value().equals(item.sourceValue()))
+            .findFirst()
+            .orElse(null);
+    if (source == null) return false;
+    Instant known = memory.baselines().get(source.key());
+    Instant baseline = known != null ? known : memory.baselineAt();
+    if (item.published() == null) return known == null;
+    Duration window =
+        source.recencyDays() != null ? Duration.ofDays(source.recencyDays()) : DEFAULT_RECENCY;
+    if (item.published().isBefore(baseline.minus(window))) return true;
+    return source.recencyDays() != null && item.published().isBefore(now.minus(window));
   }
 }

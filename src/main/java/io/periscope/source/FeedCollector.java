@@ -1,20 +1,28 @@
 package io.periscope.source;
 
 import io.periscope.net.SafeHttp;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Collects an RSS, Atom or JSON feed through {@link SafeHttp} and {@link FeedReader}, within the
  * node's {@link CollectionBudget}. Feeds that send an ETag or Last-Modified are fetched
  * conditionally; a 304 answers with the items of the last successful parse, so the run still sees
- * them (which of them are fresh is the watch's business, not the collector's). What is remembered
- * for that is bounded by bytes ({@code FEED_CACHE_BYTES}), least recently used forgotten first.
+ * them (which of them are fresh is the watch's business, not the collector's). A feed answered in
+ * full with the same bytes as last time (most servers send no validator, and most polls find the
+ * feed unchanged) is not parsed again either: its body's digest is remembered with its items. What
+ * is remembered for that is bounded by bytes ({@code FEED_CACHE_BYTES}), least recently used
+ * forgotten first.
  */
 public final class FeedCollector {
   public static final String SOURCE_TYPE = "rss";
@@ -26,9 +34,17 @@ public final class FeedCollector {
       "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9,"
           + " text/xml;q=0.9, application/json;q=0.8, */*;q=0.5";
 
-  /** The validators of a feed's last successful answer, the items read from it and their size. */
+  /**
+   * The validators of a feed's last successful answer, the digest of what was read ({@link
+   * #digest}), the items read from it and their size.
+   */
   private record Remembered(
-      String etag, String lastModified, List<Item> items, List<String> recoveries, long bytes) {}
+      String etag,
+      String lastModified,
+      byte[] digest,
+      List<Item> items,
+      List<String> recoveries,
+      long bytes) {}
 
   private final SafeHttp http;
   private final CollectionBudget budget;
@@ -37,6 +53,9 @@ public final class FeedCollector {
   private final LinkedHashMap<String, Remembered> remembered = new LinkedHashMap<>(16, 0.75f, true);
 
   private long rememberedBytes;
+
+  /** Feed bodies read by {@link FeedReader} (tests and the benchmark). */
+  private final AtomicLong parses = new AtomicLong();
 
   /** A collector with a budget of its own (tests); a node shares one with its page extractor. */
   public FeedCollector(SafeHttp http) {
@@ -115,6 +134,13 @@ public final class FeedCollector {
       }
       return new Answer(SourceResult.ok(withTrust(last.items(), trust), last.recoveries()), null);
     }
+    byte[] digest = digest(response);
+    if (last != null && Arrays.equals(last.digest(), digest)) {
+      // the same bytes read the same: the last parse's items, under this answer's validators
+      remember(key, withValidators(last, response));
+      return new Answer(SourceResult.ok(withTrust(last.items(), trust), last.recoveries()), null);
+    }
+    parses.incrementAndGet();
     FeedReader.Read read;
     try {
       read =
@@ -143,14 +169,42 @@ public final class FeedCollector {
       if (names.get(i) != null)
         items.add(ItemBounds.bounded(item(source, read.entries().get(i), names.get(i))));
     }
-    String etag = sendable(response.header("ETag"));
-    String lastModified = sendable(response.header("Last-Modified"));
-    if (etag != null || lastModified != null) {
-      remember(key, new Remembered(etag, lastModified, items, read.recoveries(), sizeOf(items)));
-    } else {
-      forget(key);
-    }
+    remember(
+        key,
+        withValidators(
+            new Remembered(
+                null, null, digest, List.copyOf(items), read.recoveries(), sizeOf(items)),
+            response));
     return new Answer(SourceResult.ok(withTrust(items, trust), read.recoveries()), null);
+  }
+
+  /** {@code remembered} with the validators {@code response} sends, if any. */
+  private static Remembered withValidators(Remembered remembered, SafeHttp.Response response) {
+    return new Remembered(
+        sendable(response.header("ETag")),
+        sendable(response.header("Last-Modified")),
+        remembered.digest(),
+        remembered.items(),
+        remembered.recoveries(),
+        remembered.bytes());
+  }
+
+  /**
+   * SHA-256 of what a feed's reading depends on: its body, its content type (which may name the
+   * charset) and its final URL (which relative links resolve against). Equal digests read alike.
+   */
+  static byte[] digest(SafeHttp.Response response) {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+    for (String part : new String[] {response.header("Content-Type"), response.finalUrl()}) {
+      sha.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+    }
+    return sha.digest(response.body());
   }
 
   private static Item item(String feedUrl, FeedReader.Entry entry, ItemIdentity.Named name) {
@@ -216,5 +270,10 @@ public final class FeedCollector {
   /** Bytes held by the remembered feeds (tests and the benchmark). */
   synchronized long rememberedBytes() {
     return rememberedBytes;
+  }
+
+  /** Feed bodies parsed so far: an unchanged one, answered 304 or in full, is not. */
+  public long parses() {
+    return parses.get();
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.jdom2.Attribute;
 import org.jdom2.CDATA;
 import org.jdom2.Document;
@@ -103,6 +104,8 @@ record FeedDocument(Document document, Element container, List<Element> entries)
           "updateBase");
 
   private static final String UNDECLARED = "urn:periscope:undeclared-prefix:";
+
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
   /** The document Rome reads for the feed element {@code root}, fetched from {@code feedUrl}. */
   static FeedDocument of(org.jsoup.nodes.Element root, String feedUrl, int maxEntries) {
@@ -278,7 +281,7 @@ record FeedDocument(Document document, Element container, List<Element> entries)
       e.setAttribute("href", e.getTextTrim());
     }
     if ("base64".equalsIgnoreCase(e.getAttributeValue("mode"))) {
-      e.setText(e.getText().replaceAll("\\s+", ""));
+      e.setText(WHITESPACE.matcher(e.getText()).replaceAll(""));
     }
     for (Element c : e.getChildren()) repairAtom(c, atom);
   }

@@ -33,7 +33,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import okhttp3.HttpUrl;
 import org.jdom2.Namespace;
-import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -52,7 +51,11 @@ import org.jsoup.nodes.Element;
  * before Rome's own (which misreads some). JSON Feed, which Rome does not read, is mapped here.
  */
 public final class FeedReader {
-  /** An entry as the feed gives it; links resolved, texts plain. */
+  /**
+   * An entry as the feed gives it; links resolved, texts plain. The summary is the start of the
+   * entry's text that an item keeps ({@link ItemBounds#MAX_SUMMARY_CHARS}); the title is whole, as
+   * an entry's identity is made of it.
+   */
   public record Entry(
       String id,
       String title,
@@ -76,10 +79,11 @@ public final class FeedReader {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern CONTROL =
-      Pattern.compile("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF]");
+
+  /** Rome's reader keeps no state of a build: one serves every feed. */
+  private static final WireFeedInput ROME = new WireFeedInput(false, Locale.ROOT);
+
   private static final Pattern MARKUP = Pattern.compile("<[A-Za-z/!]|&[#A-Za-z]");
-  private static final Pattern SPACES = Pattern.compile("\\s+");
   private static final Pattern ABSOLUTE = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:");
   private static final Set<String> ROOTS = Set.of("rss", "rdf", "feed", "channel");
   private static final List<String> RSS_DATES =
@@ -104,7 +108,7 @@ public final class FeedReader {
     if (looksLikeJson(text, contentType)) {
       return new Read(JsonFeed.read(text, baseUrl, maxEntries), recoveries);
     }
-    String clean = CONTROL.matcher(text).replaceAll("");
+    String clean = ItemText.withoutControl(text);
     if (clean.length() != text.length()) recoveries.add("control-characters");
     BudgetedParse parse = BudgetedParse.xml(clean, baseUrl, maxElements);
     Element root = feedRoot(parse.document());
@@ -168,7 +172,7 @@ public final class FeedReader {
       Map<org.jdom2.Element, Instant> dates,
       String baseUrl)
       throws FeedException {
-    WireFeed wire = new WireFeedInput(false, Locale.ROOT).build(feed.document());
+    WireFeed wire = ROME.build(feed.document());
     List<Entry> entries = new ArrayList<>();
     if (wire instanceof Channel channel) {
       List<Item> items = channel.getItems();
@@ -220,9 +224,11 @@ public final class FeedReader {
     List<String> enclosures = new ArrayList<>();
     for (Enclosure enclosure : item.getEnclosures()) addUrl(enclosures, enclosure.getUrl(), base);
     enclosures.addAll(linkHrefs(e, "enclosure", feedUrl));
-    String summary = item.getDescription() == null ? null : html(item.getDescription().getValue());
-    if (summary == null && item.getContent() != null) summary = html(item.getContent().getValue());
-    if (summary == null) summary = html(childText(e, "summary"));
+    String summary =
+        item.getDescription() == null ? null : summary(item.getDescription().getValue());
+    if (summary == null && item.getContent() != null)
+      summary = summary(item.getContent().getValue());
+    if (summary == null) summary = summary(childText(e, "summary"));
     if (published == null) published = instant(item.getPubDate());
     if (published == null) published = dcDate(item.getModule(DCModule.URI));
     return new Entry(
@@ -243,9 +249,9 @@ public final class FeedReader {
       org.jdom2.Element e,
       Instant published,
       String feedUrl) {
-    String summary = atomText(entry.getSummary());
+    String summary = atomText(entry.getSummary(), ItemBounds.MAX_SUMMARY_CHARS);
     if (summary == null && !entry.getContents().isEmpty()) {
-      summary = atomText(entry.getContents().get(0));
+      summary = atomText(entry.getContents().get(0), ItemBounds.MAX_SUMMARY_CHARS);
     }
     if (published == null) published = instant(entry.getPublished());
     if (published == null) published = instant(entry.getIssued());
@@ -260,7 +266,7 @@ public final class FeedReader {
     }
     return new Entry(
         blankToNull(entry.getId()),
-        atomText(entry.getTitleEx()),
+        atomText(entry.getTitleEx(), Integer.MAX_VALUE),
         alternate(entry, e, feedUrl),
         summary,
         published,
@@ -333,23 +339,27 @@ public final class FeedReader {
   }
 
   /**
-   * An Atom text construct as plain text: markup (html, xhtml) taken out. Rome has undone base64
-   * (Atom 0.3's mode); Atom 1.0 gives a type that is no text in base64 (RFC 4287, 4.1.3.3).
+   * An Atom text construct as plain text, cut to {@code maxChars}: markup (html, xhtml) taken out.
+   * Rome has undone base64 (Atom 0.3's mode); Atom 1.0 gives a type that is no text in base64 (RFC
+   * 4287, 4.1.3.3).
    */
-  private static String atomText(com.rometools.rome.feed.atom.Content c) {
+  private static String atomText(com.rometools.rome.feed.atom.Content c, int maxChars) {
     if (c == null || c.getValue() == null) return null;
     String type = strip(c.getType()).toLowerCase(Locale.ROOT);
     String value = c.getValue();
     if (isBinaryType(type) && !"base64".equalsIgnoreCase(c.getMode())) {
       try {
-        return normalized(
-            new String(Base64.getMimeDecoder().decode(value.strip()), StandardCharsets.UTF_8));
+        return ItemBounds.cut(
+            ItemText.normalized(
+                new String(Base64.getMimeDecoder().decode(value.strip()), StandardCharsets.UTF_8)),
+            maxChars);
       } catch (IllegalArgumentException notBase64) {
-        return normalized(value);
+        return ItemBounds.cut(ItemText.normalized(value), maxChars);
       }
     }
-    if (type.contains("html") || MARKUP.matcher(value).find()) return plainOfHtml(value);
-    return normalized(value);
+    if (type.contains("html") || MARKUP.matcher(value).find())
+      return ItemText.ofHtml(value, maxChars);
+    return ItemBounds.cut(ItemText.normalized(value), maxChars);
   }
 
   private static boolean isBinaryType(String type) {
@@ -362,12 +372,12 @@ public final class FeedReader {
   /** An RSS text as plain text: markup escaped into it, or written in it, is taken out. */
   private static String plain(String text) {
     if (text == null) return null;
-    return MARKUP.matcher(text).find() ? plainOfHtml(text) : normalized(text);
+    return MARKUP.matcher(text).find() ? ItemText.ofHtml(text) : ItemText.normalized(text);
   }
 
-  /** A description or content: HTML in any case (escaped or CDATA). */
-  private static String html(String text) {
-    return text == null ? null : plainOfHtml(text);
+  /** A description or content: HTML in any case (escaped or CDATA), as much as an item keeps. */
+  private static String summary(String html) {
+    return ItemText.ofHtml(html, ItemBounds.MAX_SUMMARY_CHARS);
   }
 
   private static String childText(org.jdom2.Element e, String name) {
@@ -421,16 +431,6 @@ public final class FeedReader {
 
   private static String strip(String text) {
     return text == null ? "" : text.strip();
-  }
-
-  private static String plainOfHtml(String html) {
-    return normalized(Jsoup.parseBodyFragment(html).text());
-  }
-
-  private static String normalized(String text) {
-    if (text == null) return null;
-    String t = SPACES.matcher(CONTROL.matcher(text).replaceAll("")).replaceAll(" ").strip();
-    return t.isEmpty() ? null : t;
   }
 
   /**
@@ -512,12 +512,10 @@ public final class FeedReader {
       for (JsonNode item : root.path("items")) {
         if (entries.size() == maxEntries) break;
         if (!item.isObject()) continue;
-        String summary = normalized(item.path("summary").asText(null));
-        if (summary == null) summary = normalized(item.path("content_text").asText(null));
-        if (summary == null) {
-          String html = item.path("content_html").asText(null);
-          summary = html == null ? null : plainOfHtml(html);
-        }
+        String summary = ItemText.normalized(item.path("summary").asText(null));
+        if (summary == null) summary = ItemText.normalized(item.path("content_text").asText(null));
+        if (summary == null) summary = summary(item.path("content_html").asText(null));
+        summary = ItemBounds.cut(summary, ItemBounds.MAX_SUMMARY_CHARS);
         List<String> enclosures = new ArrayList<>();
         for (JsonNode a : item.path("attachments"))
           addUrl(enclosures, a.path("url").asText(null), baseUrl);
@@ -526,7 +524,7 @@ public final class FeedReader {
         entries.add(
             new Entry(
                 blankToNull(item.path("id").isValueNode() ? item.path("id").asText() : null),
-                normalized(item.path("title").asText(null)),
+                ItemText.normalized(item.path("title").asText(null)),
                 resolve(baseUrl, blankToNull(item.path("url").asText(null))),
                 summary,
                 FeedDates.parse(published).orElse(null),

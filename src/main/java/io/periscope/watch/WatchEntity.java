@@ -211,11 +211,14 @@ public final class WatchEntity {
       return withOutbox(owed);
     }
 
-    /** What the next run, starting at {@code now}, is told of the past. */
-    RunPipeline.Memory memory(Instant now) {
+    /**
+     * What the next run, starting at {@code now}, is told of the past; {@code seenSet}: {@link
+     * #seen} as a set.
+     */
+    RunPipeline.Memory memory(Instant now, Set<String> seenSet) {
       boolean firstRun = recentRuns.isEmpty() && baselines.isEmpty();
       return new RunPipeline.Memory(
-          new HashSet<>(seen), baselines, firstRun && createdAt != null ? createdAt : now, pages);
+          seenSet, baselines, firstRun && createdAt != null ? createdAt : now, pages);
     }
 
     State created(Watch w, Instant at, Instant nextFire) {
@@ -278,11 +281,15 @@ public final class WatchEntity {
         List<String> newlySeen,
         Map<String, Instant> baselined,
         Map<String, PageSnapshot> seenPages) {
-      LinkedHashSet<String> ids = new LinkedHashSet<>(seen);
-      ids.addAll(newlySeen);
-      List<String> bounded = new ArrayList<>(ids);
-      if (bounded.size() > SEEN_BOUND)
-        bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
+      // A run that marks nothing seen (most find nothing new) leaves the list as it is, uncopied.
+      List<String> bounded = seen;
+      if (!newlySeen.isEmpty()) {
+        LinkedHashSet<String> ids = new LinkedHashSet<>(seen);
+        ids.addAll(newlySeen);
+        bounded = new ArrayList<>(ids);
+        if (bounded.size() > SEEN_BOUND)
+          bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
+      }
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
       runs.add(record.lean()); // the judged items stay in the journal only (RunPages#whole)
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);

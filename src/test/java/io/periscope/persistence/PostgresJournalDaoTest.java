@@ -41,7 +41,8 @@ import org.junit.experimental.categories.Category;
  * What {@link PostgresJournalDao}'s single statement must get right beyond the journal
  * compatibility kit ({@link PostgresJournalTckTest}): tags reach the right events when writes of
  * many entities share a batch, the global ordering follows each entity's sequence numbers, and a
- * refused batch leaves no row behind.
+ * refused batch leaves no row behind, and a writer's kept connection that the server closed costs
+ * no batch.
  */
 @Category(NeedsPostgres.class)
 public class PostgresJournalDaoTest {
@@ -149,6 +150,35 @@ public class PostgresJournalDaoTest {
       assertTrue(found.get(0).endsWith(":tagged"));
       assertEquals("other:untagged", found.get(1));
     }
+  }
+
+  @Test
+  public void aWriterWhoseConnectionTheServerClosedWritesOnAnother() throws Exception {
+    String id = "reconnects-" + UUID.randomUUID();
+    String tag = "tag-" + id;
+    TestProbe<Done> written = testKit.createTestProbe();
+    ActorRef<EventWriter.Write> writer = testKit.spawn(new EventWriter(id, tag, tag));
+    writer.tell(new EventWriter.Write(List.of("first"), written.getRef()));
+    written.expectMessage(PATIENCE, Done.getInstance());
+    // The server ends the writers' sessions (as a restart or an idle timeout would) while their
+    // connections wait for the next batch.
+    int ended;
+    try (Connection c = TestJournals.connect(config);
+        Statement s = c.createStatement()) {
+      ResultSet r =
+          s.executeQuery(
+              "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                  + " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                  + " AND query LIKE 'WITH j AS (INSERT INTO%'");
+      r.next();
+      ended = r.getInt(1);
+    }
+    assertTrue("a writer's connection was kept and ended", ended >= 1);
+    for (int i = 2; i <= 4; i++) {
+      writer.tell(new EventWriter.Write(List.of("event " + i), written.getRef()));
+      written.expectMessage(PATIENCE, Done.getInstance());
+    }
+    assertEquals(4, byTag(tag).size());
   }
 
   private static List<EventEnvelope> byTag(String tag) throws Exception {

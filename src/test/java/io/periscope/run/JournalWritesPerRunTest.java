@@ -3,26 +3,18 @@ package io.periscope.run;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.periscope.metrics.Metrics;
+import io.periscope.testing.ClockedRuns;
 import io.periscope.testing.FakeUpstream;
-import io.periscope.testing.InProcessService;
-import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
-import io.periscope.testing.TestWatches;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.After;
@@ -38,43 +30,22 @@ import org.junit.Test;
  * a guard against a run writing more than it must (docs/performance.md, "Journal writes per run").
  */
 public class JournalWritesPerRunTest {
-  private static final String PASSWORD = "journal-writes-passphrase";
-
   /** Measured runs of each kind. */
   private static final int RUNS = 4;
 
-  private final MutableClock clock =
-      new MutableClock(Instant.now().truncatedTo(ChronoUnit.HOURS).plusSeconds(30));
-  private FakeUpstream upstream;
-  private InProcessService service;
-  private String token;
+  private ClockedRuns runs;
   private Config db;
 
   @Before
   public void start() throws Exception {
-    upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 1);
-    Path dataDir = Files.createTempDirectory("periscope-journal-writes");
-    Config config =
-        ConfigFactory.parseMap(
-                Map.of(
-                    "periscope.scheduler.tick", "100ms",
-                    "jdbc-read-journal.refresh-interval", "100ms",
-                    "periscope.quotas.min-interval", "1m",
-                    "periscope.fetch.allow-private-networks", true,
-                    "periscope.model.base-url", upstream.base() + "/v1",
-                    "periscope.model.api-keys", "sk-journal-writes-test-0001"))
-            .withFallback(TestJournals.embedded(dataDir))
-            .resolve();
-    db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
-    service = new InProcessService(config, clock);
-    service.account("sam", "user", PASSWORD);
-    token = service.login("sam", PASSWORD);
+    Config journal = TestJournals.embedded(Files.createTempDirectory("periscope-journal-writes"));
+    db = journal.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
+    runs = new ClockedRuns(journal);
   }
 
   @After
   public void stop() throws Exception {
-    if (service != null) service.close();
-    if (upstream != null) upstream.close();
+    if (runs != null) runs.close();
   }
 
   /** What the node has written so far. */
@@ -145,7 +116,7 @@ public class JournalWritesPerRunTest {
   }
 
   private Written written() throws Exception {
-    MeterRegistry registry = Metrics.get(service.system).registry();
+    MeterRegistry registry = Metrics.get(runs.service.system).registry();
     var timer = registry.find("periscope.journal.write").tag("result", "ok").timer();
     var events = registry.find("periscope.journal.events.written").counter();
     Map<String, Long> rows = new TreeMap<>();
@@ -199,34 +170,6 @@ public class JournalWritesPerRunTest {
         fileBytes);
   }
 
-  private void create(String id, String feed, String schedule) throws Exception {
-    String body =
-        TestWatches.feedBody(id, feed, schedule, List.of("webhook:" + upstream.hookUrl(id)));
-    InProcessService.json(service.call("POST", "/watches", token, body), 201);
-  }
-
-  /**
-   * The watch's newest run, once it is a scheduled run other than {@code before} with its
-   * deliveries ended.
-   */
-  private JsonNode nextRun(String watchId, String before) throws Exception {
-    for (int i = 0; i < 300; i++) {
-      JsonNode runs =
-          InProcessService.json(
-                  service.call("GET", "/watches/" + watchId + "/runs?limit=1", token, null), 200)
-              .get("runs");
-      if (runs.size() > 0) {
-        JsonNode run = runs.get(0);
-        boolean settled = true;
-        for (JsonNode d : run.path("deliveries"))
-          settled &= !d.path("state").asText().equals("pending");
-        if (!run.get("runId").asText().equals(before) && settled) return run;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no new run of " + watchId);
-  }
-
   /**
    * Runs the watch due at {@code minute} (the clock moved just past it) and measures what the node
    * wrote for it, once the writes that follow a run (the key pool's uses, within 5 s) are in.
@@ -234,34 +177,33 @@ public class JournalWritesPerRunTest {
   private Written measure(String watchId, Instant minute, String before, String outcome)
       throws Exception {
     Written start = written();
-    clock.set(minute.plusSeconds(5));
-    JsonNode run = nextRun(watchId, before);
-    assertEquals(run.toString(), outcome, run.get("outcome").asText());
+    runs.run(watchId, minute, before, outcome);
     Thread.sleep(6_000);
     return written().minus(start);
   }
 
   @Test
   public void aJudgedRunAndANothingNewRunWriteWhatTheyMust() throws Exception {
-    Instant hour = clock.instant().truncatedTo(ChronoUnit.HOURS);
-    create("judged", upstream.feedUrl("judged"), "*/2 * * * *"); // even minutes
-    create("quiet", upstream.staticFeedUrl("quiet"), "1-59/2 * * * *"); // odd minutes
+    Instant hour = runs.hour();
+    FakeUpstream upstream = runs.upstream;
+    runs.create("judged", upstream.feedUrl("judged"), "*/2 * * * *"); // even minutes
+    runs.create("quiet", upstream.staticFeedUrl("quiet"), "1-59/2 * * * *"); // odd minutes
     // The first run of each: the static feed's one item is judged once; nothing-new from then on.
     measure("quiet", hour.plusSeconds(60), null, "alert");
     Written first = measure("judged", hour.plusSeconds(120), null, "alert");
-    String judgedBefore = nextRun("judged", null).get("runId").asText();
-    String quietBefore = nextRun("quiet", null).get("runId").asText();
+    String judgedBefore = runs.nextRun("judged", null).get("runId").asText();
+    String quietBefore = runs.nextRun("quiet", null).get("runId").asText();
     Written judged = Written.NONE;
     Written quiet = Written.NONE;
     for (int i = 0; i < RUNS; i++) {
       Instant odd = hour.plusSeconds(60L * (3 + 2 * i));
       quiet = quiet.plus(measure("quiet", odd, quietBefore, "nothing-new"));
-      quietBefore = nextRun("quiet", null).get("runId").asText();
+      quietBefore = runs.nextRun("quiet", null).get("runId").asText();
       judged = judged.plus(measure("judged", odd.plusSeconds(60), judgedBefore, "alert"));
-      judgedBefore = nextRun("judged", null).get("runId").asText();
+      judgedBefore = runs.nextRun("judged", null).get("runId").asText();
     }
     // Nothing due: what the node writes meanwhile by itself, over as long as a run is measured.
-    clock.set(hour.plusSeconds(60L * (2 + 2 * RUNS) + 30));
+    runs.clock.set(hour.plusSeconds(60L * (2 + 2 * RUNS) + 30));
     Written start = written();
     Thread.sleep(8_000);
     Written idle = written().minus(start);
@@ -269,10 +211,10 @@ public class JournalWritesPerRunTest {
     // A burst: one account's watches due together, their first runs judged and alerted at once.
     int burst = 8;
     for (int i = 0; i < burst; i++)
-      create("burst-" + i, upstream.feedUrl("burst-" + i), "0 * * * *");
+      runs.create("burst-" + i, upstream.feedUrl("burst-" + i), "0 * * * *");
     start = written();
-    clock.set(hour.plusSeconds(3600 + 5));
-    for (int i = 0; i < burst; i++) nextRun("burst-" + i, null);
+    runs.clock.set(hour.plusSeconds(3600 + 5));
+    for (int i = 0; i < burst; i++) runs.nextRun("burst-" + i, null);
     Thread.sleep(6_000);
     // the judged and the quiet watch were due as well
     Written together = written().minus(start);

@@ -103,6 +103,12 @@ public class PipelineTest {
       new AtomicReference<>(CompletableFuture.completedFuture(TrustRules.NONE));
 
   private Pipeline pipeline;
+  private FeedCollector feeds;
+
+  /** The owner's trust rules read by runs so far. */
+  private final java.util.concurrent.atomic.AtomicInteger ruleReads =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private FakePushService pushService;
 
   /** Each model call's usage as the pipeline reported it: {@code owner/watch calls}. */
@@ -221,9 +227,10 @@ public class PipelineTest {
     OkHttpClient plain = new OkHttpClient();
     SafeHttp userUrls = new SafeHttp(true);
     AdminAlerts admin = new AdminAlerts(new TelegramSender(plain, TelegramSettings.from(config)));
+    feeds = new FeedCollector(userUrls);
     pipeline =
         new Pipeline(
-            new FeedCollector(userUrls),
+            feeds,
             new PageCollector(
                 userUrls, new CollectionBudget(CollectionLimits.DEFAULTS), Optional.empty()),
             Optional.empty(),
@@ -257,7 +264,10 @@ public class PipelineTest {
                 java.util.function.UnaryOperator.identity()),
             admin,
             new RepeatedAlerts(admin, alertClock, RepeatedAlerts.REPEAT_EVERY),
-            owner -> rules.get(),
+            owner -> {
+              ruleReads.incrementAndGet();
+              return rules.get();
+            },
             io.periscope.llm.ModelCallMeter.UNMETERED,
             (owner, watchId) -> used -> recorded.add(owner + "/" + watchId + " " + used.calls()),
             Clock.systemUTC());
@@ -412,6 +422,78 @@ public class PipelineTest {
             List.of(Map.of("url", url("/articles/launch"), "quote", "launch"))));
   }
 
+  /**
+   * A watch polling a feed that does not change, run by its entity as a schedule runs it: after its
+   * first run (which sets the feed's undated items aside as there before it looked), each run is
+   * one request of the feed and one event, and nothing else: no parse of the feed (so no item of it
+   * is read or cleaned of HTML), no read of the owner's trust rules, no page fetched, no model
+   * call, no snapshot.
+   */
+  @Test
+  public void aNothingNewRunIsOneFeedRequestAndOneEventAndNothingElse() throws Exception {
+    Watch watch =
+        TestWatches.onSources(
+            "alice",
+            "quiet-" + java.util.UUID.randomUUID(),
+            new WatchSource(WatchSource.RSS, url("/feed.xml"), "official", null));
+    String entityId = io.periscope.watch.WatchEntity.entityId("alice", watch.id());
+    var entity =
+        testKit.spawn(io.periscope.watch.WatchEntity.create(entityId, pipeline, Clock.systemUTC()));
+    TestWatches.create(testKit, entity, watch);
+    RunRecord first = TestWatches.run(testKit, entity);
+    assertEquals(RunRecord.NOTHING_NEW, first.outcome());
+    assertEquals("the feed's items were there before the watch looked", 2, first.setAside());
+    long parses = feeds.parses();
+    int reads = ruleReads.get();
+    long events = journalEvents(entityId);
+    seen.clear();
+
+    int runs = 20;
+    for (int i = 0; i < runs; i++) {
+      RunRecord r = TestWatches.run(testKit, entity);
+      assertEquals(RunRecord.NOTHING_NEW, r.outcome());
+      assertEquals("its items are counted all the same", 2, r.collected());
+      assertEquals(new RunRecord.Collection(0, 2, 0, 0), r.collection());
+      assertEquals(0, r.setAside());
+    }
+    assertEquals("one request a run: the feed's", runs, seen.size());
+    assertEquals(runs, requestsTo("/feed.xml"));
+    assertEquals("the same bytes are not parsed again", parses, feeds.parses());
+    assertEquals("no trust rules read for items all seen", reads, ruleReads.get());
+    assertEquals("one event a run: its record", events + runs, journalEvents(entityId));
+    assertEquals("no snapshot", 0, snapshots(entityId));
+    assertTrue("no model call", recorded.isEmpty());
+  }
+
+  /** The events written for the entity so far. */
+  private static long journalEvents(String entityId) throws Exception {
+    return new io.periscope.persistence.JournalReads(testKit.system())
+        .lastSequenceNr(io.periscope.watch.WatchEntity.TYPE_KEY.name(), entityId)
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
+  }
+
+  /** The snapshots written of the entity so far. */
+  private static long snapshots(String entityId) throws Exception {
+    Config db =
+        testKit
+            .system()
+            .settings()
+            .config()
+            .getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
+    try (var c =
+            java.sql.DriverManager.getConnection(
+                db.getString("url"), db.getString("user"), db.getString("password"));
+        var s =
+            c.prepareStatement("SELECT COUNT(*) FROM \"snapshot\" WHERE \"persistence_id\" = ?")) {
+      s.setString(1, io.periscope.watch.WatchEntity.TYPE_KEY.name() + "|" + entityId);
+      try (var r = s.executeQuery()) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
+  }
+
   @Test
   public void theFaultsAFeedWasReadPastAreCountedInTheRecord() throws Exception {
     verdict.set(answer(false, 0.1));
@@ -536,7 +618,7 @@ public class PipelineTest {
       RunSlots oneSlot = new RunSlots(pipeline, 1, Duration.ofSeconds(2), Runnable::run);
       Map<String, Instant> baselines = new java.util.HashMap<>();
       java.util.stream.Stream.concat(tarpits.sources().stream(), watch(null).sources().stream())
-          .forEach(src -> baselines.put(Pipeline.sourceKey(src), Instant.EPOCH));
+          .forEach(src -> baselines.put(src.key(), Instant.EPOCH));
       RunPipeline.Memory memory = new RunPipeline.Memory(Set.of(), baselines, Instant.now());
       verdict.set(answer(true, 0.9));
       long began = System.nanoTime();
@@ -586,7 +668,7 @@ public class PipelineTest {
   /** A run after the watch's first: every source took its baseline long ago. */
   private RunPipeline.Outcome run(Watch watch, Set<String> alreadySeen) throws Exception {
     Map<String, Instant> baselines = new java.util.HashMap<>();
-    watch.sources().forEach(s -> baselines.put(Pipeline.sourceKey(s), Instant.EPOCH));
+    watch.sources().forEach(s -> baselines.put(s.key(), Instant.EPOCH));
     return run(watch, new RunPipeline.Memory(alreadySeen, baselines, Instant.now()));
   }
 
@@ -700,7 +782,7 @@ public class PipelineTest {
 
   private RunRecord trial(Watch watch, String usageWatch) throws Exception {
     Map<String, Instant> baselines = new java.util.HashMap<>();
-    watch.sources().forEach(s -> baselines.put(Pipeline.sourceKey(s), Instant.EPOCH));
+    watch.sources().forEach(s -> baselines.put(s.key(), Instant.EPOCH));
     return pipeline
         .trial(watch, new RunPipeline.Memory(Set.of(), baselines, Instant.now()), usageWatch)
         .toCompletableFuture()
@@ -998,7 +1080,7 @@ public class PipelineTest {
     RunPipeline.Memory later =
         new RunPipeline.Memory(
             Set.of(),
-            Map.of(Pipeline.sourceKey(feed), Instant.now().minus(Duration.ofDays(1000))),
+            Map.of(feed.key(), Instant.now().minus(Duration.ofDays(1000))),
             Instant.now());
     RunRecord r = run(watchOf(null, feed), later).record();
     assertEquals(RunRecord.NOTHING_NEW, r.outcome());

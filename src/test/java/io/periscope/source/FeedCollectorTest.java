@@ -200,6 +200,41 @@ public class FeedCollectorTest {
   }
 
   @Test
+  public void aFeedAnsweredWithTheSameBytesIsNotParsedAgain() throws Exception {
+    String url = server.url("/unchanged").toString();
+    String changed = RSS.replace("Only a title", "A new title");
+    for (String body : List.of(RSS, RSS, RSS, changed, changed))
+      server.enqueue(new MockResponse().setBody(body).addHeader("Content-Type", "text/xml"));
+
+    SourceResult first = collect(url, "community");
+    SourceResult again = collect(url, "official");
+    collect(url, "official");
+    assertEquals("one parse for three answers of the same bytes", 1, collector.parses());
+    assertEquals(first.items().stream().map(i -> i.withTrust("official")).toList(), again.items());
+    SourceResult changedNow = collect(url, null);
+    assertEquals("new bytes are read", 2, collector.parses());
+    assertEquals("A new title", changedNow.items().get(2).title());
+    collect(url, null);
+    assertEquals(2, collector.parses());
+    // a feed without validators is fetched in full each time: nothing was sent to compare
+    for (int i = 0; i < 5; i++) assertNull(server.takeRequest().getHeader("If-None-Match"));
+  }
+
+  @Test
+  public void theSameBytesAtAnotherTypeOrAddressAreReadAgain() throws Exception {
+    server.enqueue(new MockResponse().setBody(RSS).addHeader("Content-Type", "text/xml"));
+    server.enqueue(
+        new MockResponse().setBody(RSS).addHeader("Content-Type", "text/xml; charset=iso-8859-1"));
+    String url = server.url("/typed").toString();
+    collect(url, null);
+    collect(url, null);
+    assertEquals("the charset a type names changes the reading", 2, collector.parses());
+    server.enqueue(new MockResponse().setBody(RSS).addHeader("Content-Type", "text/xml"));
+    collect(server.url("/elsewhere").toString(), null);
+    assertEquals("another feed's bytes are its own", 3, collector.parses());
+  }
+
+  @Test
   public void remembersFeedsUpToTheByteBound() throws Exception {
     server.enqueue(new MockResponse().setBody(RSS).addHeader("ETag", "\"e\""));
     collect(server.url("/c").toString(), null); // as long a URL as /a

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJunitResource;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -70,6 +71,11 @@ public final class TestWatches {
   /** Creates {@code watch} in {@code entity}, which must take it. */
   public static void create(
       TestKitJunitResource testKit, ActorRef<WatchEntity.Command> entity, Watch watch) {
+    create(testKit.testKit(), entity, watch);
+  }
+
+  public static void create(
+      ActorTestKit testKit, ActorRef<WatchEntity.Command> entity, Watch watch) {
     TestProbe<StatusReply<Watch>> probe = testKit.createTestProbe();
     entity.tell(new WatchEntity.Create(watch, null, null, probe.ref()));
     // the first write may open the journal: give it the time a loaded machine takes
@@ -78,6 +84,10 @@ public final class TestWatches {
 
   /** Runs the watch in {@code entity} now, as run-now does, and answers its record. */
   public static RunRecord run(TestKitJunitResource testKit, ActorRef<WatchEntity.Command> entity) {
+    return run(testKit.testKit(), entity);
+  }
+
+  public static RunRecord run(ActorTestKit testKit, ActorRef<WatchEntity.Command> entity) {
     TestProbe<StatusReply<RunRecord>> probe = testKit.createTestProbe();
     entity.tell(new WatchEntity.Run(RunRecord.TRIGGER_MANUAL, probe.ref()));
     return probe.receiveMessage(Duration.ofSeconds(10)).getValue();

@@ -3,6 +3,7 @@ package io.periscope.watch;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.testing.EntityTestKits;
@@ -236,7 +237,7 @@ public class WatchEntityTest {
     WatchEntity.State state = entity.getState();
     assertEquals(List.of("g-launch"), state.seen());
     assertEquals(java.util.Map.of(), state.baselines());
-    var memory = state.memory(java.time.Instant.now());
+    var memory = state.memory(java.time.Instant.now(), java.util.Set.copyOf(state.seen()));
     assertTrue("the bare guid is still seen", memory.seen().contains("g-launch"));
     assertTrue(
         "a watch that ran before takes its baselines at the next run, not at its creation",
@@ -261,5 +262,20 @@ public class WatchEntityTest {
             .<StatusReply<WatchEntity.Recalled>>runCommand(WatchEntity.Recall::new)
             .reply()
             .isError());
+  }
+
+  @Test
+  public void aRunThatMarksNothingSeenLeavesTheSeenKeysAsTheyWere() {
+    RunRecord judged = FakePipeline.record(RunRecord.NO_MATCH);
+    WatchEntity.State state =
+        WatchEntity.State.EMPTY.withRun(judged, List.of("a", "b"), java.util.Map.of(), null);
+    WatchEntity.State quiet =
+        state.withRun(
+            FakePipeline.record(RunRecord.NOTHING_NEW), List.of(), java.util.Map.of(), null);
+    assertEquals(2, quiet.recentRuns().size());
+    assertSame("not copied", state.seen(), quiet.seen());
+    assertEquals(
+        List.of("a", "b", "c"),
+        quiet.withRun(judged, List.of("b", "c"), java.util.Map.of(), null).seen());
   }
 }
