@@ -12,6 +12,7 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.io.File;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -43,15 +44,12 @@ public class BackupRestoreTest {
       String secretPath =
           "/channels/webhook-secret?url=" + URLEncoder.encode(hook, StandardCharsets.UTF_8);
       String watch =
-          Json.text(
-              Map.of(
-                  "id", "launch",
-                  "name", "Acme launch",
-                  "condition", "Acme sets a launch date",
-                  "sources", List.of(Map.of("type", "rss", "value", upstream.url("/feed.xml"))),
-                  "schedule", "0 0 1 1 *",
-                  "threshold", 0.8,
-                  "channels", List.of("webhook:" + hook)));
+          TestWatches.body("launch")
+              .name("Acme launch")
+              .condition("Acme sets a launch date")
+              .feed(upstream.url("/feed.xml"))
+              .channel("webhook:" + hook)
+              .json();
       List<String> served;
       try (InProcessService node =
           new InProcessService(upstream.config(TestJournals.postgres(original)))) {

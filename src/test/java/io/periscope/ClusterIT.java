@@ -13,6 +13,7 @@ import io.periscope.testing.LocalCluster;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.RetryingClient;
 import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.TestWatches;
 import io.periscope.testing.Traffic;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
@@ -98,24 +99,14 @@ public class ClusterIT {
 
   private String watch(
       String id, String condition, String schedule, boolean enabled, String channel) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            id,
-            "condition",
-            condition,
-            "sources",
-            List.of(Map.of("type", "rss", "value", upstream.feedUrl(id))),
-            "schedule",
-            schedule,
-            "channels",
-            List.of(channel),
-            "threshold",
-            0.5,
-            "enabled",
-            enabled));
+    return TestWatches.body(id)
+        .condition(condition)
+        .feed(upstream.feedUrl(id))
+        .schedule(schedule)
+        .channel(channel)
+        .threshold(0.5)
+        .enabled(enabled)
+        .json();
   }
 
   private static List<JsonNode> runs(HttpResponse<String> r) throws IOException {

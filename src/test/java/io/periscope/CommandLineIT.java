@@ -9,6 +9,7 @@ import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -241,22 +242,12 @@ public class CommandLineIT {
       ServiceProcess service, String token, String id, String feedUrl, boolean enabled)
       throws Exception {
     String body =
-        Json.text(
-            Map.of(
-                "id",
-                id,
-                "name",
-                id,
-                "sources",
-                List.of(Map.of("type", "rss", "value", feedUrl)),
-                "schedule",
-                "0 9 * * *",
-                "condition",
-                "anything new",
-                "threshold",
-                0.8,
-                "enabled",
-                enabled));
+        TestWatches.body(id)
+            .condition("anything new")
+            .feed(feedUrl)
+            .schedule("0 9 * * *")
+            .enabled(enabled)
+            .json();
     HttpResponse<String> r =
         http.send(
             HttpRequest.newBuilder(service.uri("/watches"))

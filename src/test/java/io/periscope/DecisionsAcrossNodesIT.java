@@ -4,16 +4,15 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.periscope.json.Json;
 import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.LocalCluster;
 import io.periscope.testing.NeedsPostgres;
+import io.periscope.testing.TestWatches;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.After;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -83,22 +82,12 @@ public class DecisionsAcrossNodesIT {
             "POST",
             on(1, "/watches"),
             alice,
-            Json.text(
-                Map.of(
-                    "id",
-                    "acme",
-                    "name",
-                    "Acme",
-                    "condition",
-                    "Acme announces a launch date",
-                    "sources",
-                    List.of(Map.of("type", "rss", "value", upstream.feedUrl("acme"))),
-                    "channels",
-                    List.of(),
-                    "schedule",
-                    "0 0 1 1 *",
-                    "threshold",
-                    0.8))),
+            TestWatches.body("acme")
+                .name("Acme")
+                .condition("Acme announces a launch date")
+                .feed(upstream.feedUrl("acme"))
+                .channels(List.of())
+                .json()),
         201);
     String runId = null;
     for (int i = 0; i < 2; i++)

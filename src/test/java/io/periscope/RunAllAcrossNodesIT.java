@@ -10,6 +10,7 @@ import io.periscope.testing.ApiClient;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.LocalCluster;
 import io.periscope.testing.NeedsPostgres;
+import io.periscope.testing.TestWatches;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -21,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,22 +72,11 @@ public class RunAllAcrossNodesIT {
   }
 
   private String watch(String id) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            id,
-            "condition",
-            id.equals("a-3") ? HELD : "a launch date is set",
-            "sources",
-            List.of(Map.of("type", "rss", "value", upstream.feedUrl(id))),
-            "channels",
-            List.of(),
-            "schedule",
-            "0 0 1 1 *",
-            "threshold",
-            0.8));
+    return TestWatches.body(id)
+        .condition(id.equals("a-3") ? HELD : "a launch date is set")
+        .feed(upstream.feedUrl(id))
+        .channels(List.of())
+        .json();
   }
 
   /** An outcome event as a follower received it. */

@@ -7,6 +7,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.LocalCluster;
 import io.periscope.testing.ServiceProcess;
+import io.periscope.testing.TestWatches;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -601,23 +602,7 @@ public final class ScheduleBench {
   Void createWatch(
       URI base, String token, String id, String schedule, String feedUrl, List<String> channels)
       throws Exception {
-    String body =
-        Json.text(
-            Map.of(
-                "channels",
-                channels,
-                "id",
-                id,
-                "name",
-                id,
-                "condition",
-                "anything",
-                "sources",
-                List.of(Map.of("type", "rss", "value", feedUrl)),
-                "schedule",
-                schedule,
-                "threshold",
-                0.8));
+    String body = TestWatches.feedBody(id, feedUrl, schedule, channels);
     for (int attempt = 1; ; attempt++) {
       HttpResponse<String> r = send(base, "POST", "/watches", token, body, Duration.ofSeconds(60));
       if (r.statusCode() == 201 || (r.statusCode() == 409 && attempt > 1)) return null;

@@ -7,10 +7,12 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import io.periscope.json.ValidationException;
 import io.periscope.keys.KeyCipher;
 import io.periscope.notify.ChannelMask;
+import io.periscope.testing.TestWatches;
 import java.util.List;
 import java.util.Map;
 import org.junit.Test;
@@ -94,20 +96,11 @@ public class SealedChannelsTest {
     assertEquals(
         List.of("telegram", NTFY),
         Json.MAPPER.convertValue(opened.body().get("channels"), List.class));
+    ObjectNode written = TestWatches.body("w").tree();
+    written.set("channels", opened.body().get("channels"));
     var watch =
         io.periscope.watch.WatchValidator.validate(
-            Json.MAPPER.valueToTree(
-                Map.of(
-                    "id", "w",
-                    "name", "w",
-                    "sources", List.of(Map.of("type", "rss", "value", "https://example.org/f")),
-                    "schedule", "0 * * * *",
-                    "condition", "c",
-                    "threshold", 0.5,
-                    "channels", opened.body().get("channels"))),
-            null,
-            "alice",
-            java.time.ZoneOffset.UTC);
+            written, null, "alice", java.time.ZoneOffset.UTC);
     assertEquals(
         "kept as stored, not sealed anew",
         List.of("telegram", stored),

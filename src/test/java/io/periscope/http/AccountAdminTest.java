@@ -15,6 +15,7 @@ import io.periscope.run.AccountGate;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import io.periscope.watch.Actor;
 import io.periscope.watch.RunRecord;
 import io.periscope.watch.WatchEntity;
@@ -85,7 +86,9 @@ public class AccountAdminTest {
   public void aDisabledAccountsTokensStopAndItCannotSignInUntilEnabled() throws Exception {
     String signIn = service.signedIn("dora", "user");
     String script = apiToken(signIn);
-    json(service.call("POST", "/watches", signIn, watch("dw")), 201);
+    json(
+        service.call("POST", "/watches", signIn, TestWatches.body("dw").search("acme").json()),
+        201);
 
     JsonNode disabled = json(service.call("POST", "/admin/users/dora/disable", root, null), 200);
     assertTrue(disabled.get("disabled").asBoolean());
@@ -172,7 +175,10 @@ public class AccountAdminTest {
     String gus = service.signedIn("gus", "user");
     String hal = service.signedIn("hal", "user");
     for (String[] owner : new String[][] {{gus, "gw"}, {hal, "hw"}}) {
-      json(service.call("POST", "/watches", owner[0], watch(owner[1])), 201);
+      json(
+          service.call(
+              "POST", "/watches", owner[0], TestWatches.body(owner[1]).search("acme").json()),
+          201);
       json(
           service.call("PUT", "/trust-rules/example.org", owner[0], "{\"tier\": \"official\"}"),
           200);
@@ -437,14 +443,5 @@ public class AccountAdminTest {
     List<String> ids = new ArrayList<>();
     users.get("users").forEach(u -> ids.add(u.get("id").asText()));
     return ids;
-  }
-
-  static String watch(String id) {
-    return """
-    {"id": "%s", "name": "W", "sources": [{"type": "search", "value": "acme"}],
-     "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "channels": ["telegram"],
-     "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
-    """
-        .formatted(id);
   }
 }

@@ -13,6 +13,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -146,7 +147,7 @@ public class AccountRoutesTest {
     String token = made.get("token").asText();
     String id = made.at("/details/id").asText();
     assertTrue(token, token.startsWith("psk_rosa."));
-    json(service.call("POST", "/watches", token, WATCH), 201);
+    json(service.call("POST", "/watches", token, TestWatches.body("w").search("acme").json()), 201);
     assertEquals(200, status("GET", "/watches/w", token, null));
 
     JsonNode listed = json(service.call("GET", "/account/tokens", signIn, null), 200);
@@ -237,9 +238,13 @@ public class AccountRoutesTest {
     String writer = token(user, "deployer", List.of("watches"));
     String both = token(user, "script", null);
     assertEquals(200, status("GET", "/watches", reader, null));
-    assertEquals("read cannot write", 403, status("POST", "/watches", reader, WATCH));
+    assertEquals(
+        "read cannot write",
+        403,
+        status("POST", "/watches", reader, TestWatches.body("w").search("acme").json()));
     assertEquals("nor delete", 403, status("DELETE", "/watches/w", reader, null));
-    assertEquals(201, status("POST", "/watches", writer, WATCH));
+    assertEquals(
+        201, status("POST", "/watches", writer, TestWatches.body("w").search("acme").json()));
     assertEquals("watches cannot read", 403, status("GET", "/watches/w", writer, null));
     assertEquals("without scopes: read and watches", 200, status("GET", "/watches/w", both, null));
     JsonNode listed = json(service.call("GET", "/account/tokens", user, null), 200);
@@ -302,11 +307,4 @@ public class AccountRoutesTest {
     }
     throw new AssertionError("the token's use was never recorded");
   }
-
-  static final String WATCH =
-      """
-      {"id": "w", "name": "W", "sources": [{"type": "search", "value": "acme"}],
-       "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "channels": ["telegram"],
-       "threshold": 0.8, "weakThreshold": 0.5, "enabled": true}\
-      """;
 }

@@ -15,6 +15,7 @@ import io.periscope.testing.CapturedLogs;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -122,12 +123,11 @@ public class AdminRoutesTest {
             "POST",
             "/watches",
             root,
-            """
-            {"id": "acme", "name": "Acme", "sources": [{"type": "rss", "value": "%s/feed.xml"}],
-             "schedule": "0 0 1 1 *", "condition": "Acme announces its launch date", "threshold": \
-            0.8}\
-            """
-                .formatted(base())),
+            TestWatches.body("acme")
+                .name("Acme")
+                .condition("Acme announces its launch date")
+                .feed(base() + "/feed.xml")
+                .json()),
         201);
   }
 

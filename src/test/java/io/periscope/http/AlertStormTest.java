@@ -6,9 +6,9 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -52,22 +52,10 @@ public class AlertStormTest {
                   "POST",
                   "/watches",
                   bob,
-                  Json.text(
-                      Map.of(
-                          "id",
-                          "w" + i,
-                          "name",
-                          "Watch " + i,
-                          "condition",
-                          "something happens",
-                          "sources",
-                          List.of(
-                              Map.of(
-                                  "type", "rss", "value", upstream.url("/gone/" + i).toString())),
-                          "schedule",
-                          "0 0 1 1 *",
-                          "threshold",
-                          0.8))),
+                  TestWatches.body("w" + i)
+                      .name("Watch " + i)
+                      .feed(upstream.url("/gone/" + i).toString())
+                      .json()),
               201);
         JsonNode ran = json(service.call("POST", "/watches/run-all", bob, null), 200);
         assertEquals(WATCHES, ran.at("/summary/total").asInt());

@@ -12,6 +12,7 @@ import io.periscope.testing.ApiClient;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -372,25 +373,11 @@ public class AssistRoutesTest {
             "POST",
             "/watches",
             alice,
-            Json.text(
-                Map.of(
-                    "id",
-                    "heeded",
-                    "name",
-                    "Acme launch",
-                    "condition",
-                    "Acme announces its launch date",
-                    "schedule",
-                    "0 0 1 1 *",
-                    "threshold",
-                    0.8,
-                    "sources",
-                    List.of(
-                        Map.of(
-                            "type",
-                            "rss",
-                            "value",
-                            "http://127.0.0.1:" + upstream.getPort() + "/feed.xml")))),
+            TestWatches.body("heeded")
+                .name("Acme launch")
+                .condition("Acme announces its launch date")
+                .feed("http://127.0.0.1:" + upstream.getPort() + "/feed.xml")
+                .json(),
             Map.of());
     assertEquals(created.body(), 201, created.statusCode());
     String runId = ok(post("/watches/heeded/run", alice, null)).at("/result/runId").asText();

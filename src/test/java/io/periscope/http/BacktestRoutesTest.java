@@ -8,11 +8,11 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import io.periscope.json.Json;
 import io.periscope.testing.FakeJudge;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,20 +97,7 @@ public class BacktestRoutesTest {
             "POST",
             "/watches",
             alice,
-            Json.text(
-                Map.of(
-                    "id",
-                    id,
-                    "name",
-                    id,
-                    "condition",
-                    "even items",
-                    "sources",
-                    List.of(Map.of("type", "rss", "value", feeds.feedUrl(id))),
-                    "schedule",
-                    "0 0 1 1 *",
-                    "threshold",
-                    0.8))),
+            TestWatches.body(id).condition("even items").feed(feeds.feedUrl(id)).json()),
         201);
     Map<String, String> outcomes = new HashMap<>();
     for (int i = 0; i < runs; i++) {

@@ -15,6 +15,7 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.Mailbox;
 import io.periscope.testing.StandardWebhooksReceiver;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -77,22 +78,13 @@ public class ChannelRoutesTest {
   }
 
   static String watch(String id, String... channels) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            "Acme",
-            "sources",
-            List.of(Map.of("type", "rss", "value", upstream.feedUrl(id))),
-            "schedule",
-            "0 0 1 1 *",
-            "condition",
-            "Acme sets a date",
-            "threshold",
-            0.5,
-            "channels",
-            List.of(channels)));
+    return TestWatches.body(id)
+        .name("Acme")
+        .condition("Acme sets a date")
+        .feed(upstream.feedUrl(id))
+        .threshold(0.5)
+        .channels(List.of(channels))
+        .json();
   }
 
   static void refused(HttpResponse<String> r, int index) throws Exception {

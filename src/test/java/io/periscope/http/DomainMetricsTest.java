@@ -16,6 +16,7 @@ import io.periscope.testing.MutableClock;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,22 +91,15 @@ public class DomainMetricsTest {
   }
 
   static String watch(String id, String schedule, String... feeds) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            "Metrics",
-            "sources",
-            java.util.Arrays.stream(feeds).map(f -> Map.of("type", "rss", "value", f)).toList(),
-            "schedule",
-            schedule,
-            "condition",
-            "Acme sets a date",
-            "threshold",
-            0.5,
-            "channels",
-            List.of("webhook:" + upstream.hookUrl(id))));
+    TestWatches.Body body =
+        TestWatches.body(id)
+            .name("Metrics")
+            .condition("Acme sets a date")
+            .schedule(schedule)
+            .threshold(0.5)
+            .channel("webhook:" + upstream.hookUrl(id));
+    for (String feed : feeds) body.feed(feed);
+    return body.json();
   }
 
   /** How much {@code name{labels}} moved from {@code before} to {@code after}. */

@@ -13,6 +13,7 @@ import io.periscope.testing.FakeJudge;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -78,20 +79,7 @@ public class FeedbackLabelsTest {
             "POST",
             "/watches",
             alice,
-            Json.text(
-                Map.of(
-                    "id",
-                    id,
-                    "name",
-                    id,
-                    "condition",
-                    condition,
-                    "sources",
-                    List.of(Map.of("type", "rss", "value", feeds.feedUrl(id))),
-                    "schedule",
-                    "0 0 1 1 *",
-                    "threshold",
-                    0.8))),
+            TestWatches.body(id).condition(condition).feed(feeds.feedUrl(id)).json()),
         201);
   }
 

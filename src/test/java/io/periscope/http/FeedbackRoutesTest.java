@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.util.List;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -24,12 +25,6 @@ public class FeedbackRoutesTest {
   static String alice;
   static String bob;
 
-  static final String WATCH =
-      """
-      {"id": "%s", "name": "Acme", "sources": [{"type": "search", "value": "acme"}],
-       "schedule": "0 0 1 1 *", "condition": "Acme sets a date", "threshold": 0.8}\
-      """;
-
   @BeforeClass
   public static void start() throws Exception {
     service = new InProcessService(TestJournals.h2());
@@ -44,7 +39,13 @@ public class FeedbackRoutesTest {
 
   /** Creates the watch and runs it once; the run's id. */
   static String watchWithARun(String token, String id) throws Exception {
-    json(service.call("POST", "/watches", token, WATCH.formatted(id)), 201);
+    json(
+        service.call(
+            "POST",
+            "/watches",
+            token,
+            TestWatches.body(id).name("Acme").condition("Acme sets a date").search("acme").json()),
+        201);
     return json(service.call("POST", "/watches/" + id + "/run", token, null), 200)
         .get("result")
         .get("runId")

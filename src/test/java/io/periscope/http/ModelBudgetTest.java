@@ -14,6 +14,7 @@ import io.periscope.testing.FakeJudge;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import io.periscope.watch.CronExpressions;
 import io.periscope.watch.WatchEntity;
 import java.math.BigDecimal;
@@ -92,22 +93,11 @@ public class ModelBudgetTest {
 
   /** A yearly watch of one static item; alerting to the webhook receiver {@code hooked}. */
   private static String watch(String id, boolean hooked) {
-    return Json.text(
-        Map.of(
-            "channels",
-            hooked ? List.of("webhook:" + hook.url("/hook")) : List.of(),
-            "id",
-            id,
-            "name",
-            id,
-            "condition",
-            "something happens",
-            "sources",
-            List.of(Map.of("type", "rss", "value", feeds.staticFeedUrl(id))),
-            "schedule",
-            YEARLY,
-            "threshold",
-            0.8));
+    return TestWatches.body(id)
+        .feed(feeds.staticFeedUrl(id))
+        .schedule(YEARLY)
+        .channels(hooked ? List.of("webhook:" + hook.url("/hook")) : List.of())
+        .json();
   }
 
   private static Instant firstMonth() {

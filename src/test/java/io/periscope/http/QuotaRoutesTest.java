@@ -7,12 +7,12 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import io.periscope.json.Json;
 import io.periscope.quota.QuotaPolicy;
 import io.periscope.quota.Quotas;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,17 +73,9 @@ public class QuotaRoutesTest {
   }
 
   private static String watch(String id, String schedule, int sources) {
-    List<Map<String, String>> feeds = new ArrayList<>();
-    for (int i = 0; i < sources; i++)
-      feeds.add(Map.of("type", "rss", "value", upstream.feedUrl(id + "-" + i)));
-    return Json.text(
-        Map.of(
-            "id", id,
-            "name", id,
-            "condition", "something happens",
-            "sources", feeds,
-            "schedule", schedule,
-            "threshold", 0.8));
+    TestWatches.Body body = TestWatches.body(id).schedule(schedule);
+    for (int i = 0; i < sources; i++) body.feed(upstream.feedUrl(id + "-" + i));
+    return body.json();
   }
 
   private static List<String> watchIds(String token) throws Exception {

@@ -10,6 +10,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -45,22 +46,7 @@ public class RunAllRoutesTest {
   }
 
   private static String watch(String id, String feed) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            id,
-            "condition",
-            "something happens",
-            "sources",
-            List.of(Map.of("type", "rss", "value", feed)),
-            "schedule",
-            "0 0 1 1 *",
-            "threshold",
-            0.8,
-            "channels",
-            List.of()));
+    return TestWatches.body(id).feed(feed).channels(List.of()).json();
   }
 
   private HttpResponse<String> post(InProcessService service, String path, String token)

@@ -15,6 +15,7 @@ import io.periscope.testing.FakeLaunchUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchSource;
@@ -104,22 +105,12 @@ public class SealedChannelCredentialsTest {
   }
 
   private String watch(String id, List<String> channels) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            "Acme launch",
-            "condition",
-            "Acme sets a launch date",
-            "sources",
-            List.of(Map.of("type", "rss", "value", upstream.url("/feed.xml"))),
-            "schedule",
-            "0 0 1 1 *",
-            "threshold",
-            0.8,
-            "channels",
-            channels));
+    return TestWatches.body(id)
+        .name("Acme launch")
+        .condition("Acme sets a launch date")
+        .feed(upstream.url("/feed.xml"))
+        .channels(channels)
+        .json();
   }
 
   private void credentialsAreSealed(Supplier<Config> journal) throws Exception {

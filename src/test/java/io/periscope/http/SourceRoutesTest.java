@@ -11,6 +11,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.OpmlFiles;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -188,29 +189,18 @@ public class SourceRoutesTest {
   public void aSavedWatchWarnsOfASitesAddressAndNotOfAFeedsOrAnUnfetchableOne() throws Exception {
     String alice = service.signedIn("alice", "user");
     String watch =
-        Json.text(
-            Map.of(
-                "id",
-                "blog",
-                "name",
-                "Blog",
-                "condition",
-                "a launch",
-                "sources",
-                List.of(
-                    Map.of("type", "rss", "value", url("/feed.xml")),
-                    Map.of("type", "rss", "value", url("/blog/")),
-                    Map.of("type", "rss", "value", url("/pricing")),
-                    Map.of("type", "rss", "value", url("/missing"))),
-                "schedule",
-                "0 9 * * *",
-                "threshold",
-                0.8,
-                // a channel this instance serves: the warnings are the rss sources' alone
-                "channels",
-                List.of("push"),
-                "enabled",
-                false));
+        TestWatches.body("blog")
+            .name("Blog")
+            .condition("a launch")
+            .feed(url("/feed.xml"))
+            .feed(url("/blog/"))
+            .feed(url("/pricing"))
+            .feed(url("/missing"))
+            .schedule("0 9 * * *")
+            // a channel this instance serves: the warnings are the rss sources' alone
+            .channel("push")
+            .enabled(false)
+            .json();
     JsonNode created = json(service.call("POST", "/watches", alice, watch), 201);
     JsonNode warnings = created.get("warnings");
     assertEquals(2, warnings.size());
@@ -269,24 +259,14 @@ public class SourceRoutesTest {
               "POST",
               "/watches",
               erin,
-              Json.text(
-                  Map.of(
-                      "id",
-                      id,
-                      "name",
-                      "Watch & " + id,
-                      "condition",
-                      "a launch",
-                      "sources",
-                      List.of(
-                          Map.of("type", "search", "value", "acme launch"),
-                          Map.of("type", "rss", "value", "https://unresolvable.invalid/" + id)),
-                      "schedule",
-                      "0 9 * * *",
-                      "threshold",
-                      0.8,
-                      "enabled",
-                      false))),
+              TestWatches.body(id)
+                  .name("Watch & " + id)
+                  .condition("a launch")
+                  .search("acme launch")
+                  .feed("https://unresolvable.invalid/" + id)
+                  .schedule("0 9 * * *")
+                  .enabled(false)
+                  .json()),
           201);
     var one = service.call("GET", "/watches/space/sources.opml", erin, null);
     assertEquals(200, one.statusCode());

@@ -15,6 +15,7 @@ import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -105,20 +106,7 @@ public class UsageRoutesTest {
   }
 
   static String watch(String id) {
-    return Json.text(
-        Map.of(
-            "id",
-            id,
-            "name",
-            id,
-            "condition",
-            "something happens",
-            "sources",
-            List.of(Map.of("type", "rss", "value", feeds.feedUrl(id))),
-            "schedule",
-            "0 0 1 1 *",
-            "threshold",
-            0.8));
+    return TestWatches.body(id).feed(feeds.feedUrl(id)).json();
   }
 
   /** The verdict's cost at the prices above: (800 × 1 + 200 × 0.5 + 100 × 2) / 10^6. */

@@ -5,12 +5,12 @@ import static org.junit.Assert.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
-import io.periscope.json.Json;
 import io.periscope.testing.FakeLaunchUpstream;
 import io.periscope.testing.FakePushService;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -55,22 +55,11 @@ public class UserDataOnBothJournalsTest {
   private void userDataSurvivesARestart(Supplier<Config> journal) throws Exception {
     String accountId = "keeper-" + UUID.randomUUID().toString().substring(0, 8);
     String watch =
-        Json.text(
-            Map.of(
-                "id",
-                "launch",
-                "name",
-                "Acme launch",
-                "condition",
-                "Acme sets a launch date",
-                "sources",
-                List.of(
-                    Map.of(
-                        "type", "rss", "value", upstream.url("/feed.xml"), "trust", "community")),
-                "schedule",
-                "0 0 1 1 *",
-                "threshold",
-                0.8));
+        TestWatches.body("launch")
+            .name("Acme launch")
+            .condition("Acme sets a launch date")
+            .source(Map.of("type", "rss", "value", upstream.url("/feed.xml"), "trust", "community"))
+            .json();
     String deviceId;
     String vapidKey;
     try (InProcessService first = new InProcessService(upstream.config(journal.get()));

@@ -8,6 +8,7 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.ScratchDatabase;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -30,11 +31,11 @@ import org.junit.experimental.categories.Category;
  */
 public class SchemaMigrationsTest {
   private static final String WATCH =
-      """
-      {"id": "kept", "name": "kept", "sources": [{"type": "rss", "value": \
-      "https://example.org/feed.xml"}], "schedule": "0 0 1 1 *", "condition": "c",
-       "threshold": 0.7}\
-      """;
+      TestWatches.body("kept")
+          .condition("c")
+          .feed("https://example.org/feed.xml")
+          .threshold(0.7)
+          .json();
 
   @Test
   public void aReleaseZeroOneDatabaseIsAdoptedWithEveryRowOnH2() throws Exception {

@@ -9,6 +9,7 @@ import io.periscope.testing.FakeLaunchUpstream;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,22 +76,12 @@ public class RunsOnBothJournalsTest {
   private void runsSurviveRestarts(Supplier<Config> journal) throws Exception {
     String accountId = "runner-" + UUID.randomUUID().toString().substring(0, 8);
     String watch =
-        Json.text(
-            Map.of(
-                "id",
-                "launch",
-                "name",
-                "Acme launch",
-                "condition",
-                "Acme sets a launch date",
-                "sources",
-                List.of(Map.of("type", "rss", "value", url("/feed.xml"), "trust", "official")),
-                "schedule",
-                "0 0 1 1 *",
-                "threshold",
-                0.8,
-                "channels",
-                List.of("webhook:" + url("/hook"))));
+        TestWatches.body("launch")
+            .name("Acme launch")
+            .condition("Acme sets a launch date")
+            .source(Map.of("type", "rss", "value", url("/feed.xml"), "trust", "official"))
+            .channel("webhook:" + url("/hook"))
+            .json();
     try (InProcessService first = new InProcessService(withUpstream(journal.get()))) {
       first.account(accountId, "user", PASSWORD);
       String token = first.login(accountId, PASSWORD);

@@ -3,16 +3,14 @@ package io.periscope.runtime;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.LiveEntities;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import io.periscope.watch.WatchEntity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.After;
 import org.junit.Before;
@@ -43,20 +41,13 @@ public class CreatedWatchPassivationTest {
   @Test
   public void aCreatedWatchPassivatesAndIsStartedAgainByItsNextMessage() throws Exception {
     String body =
-        Json.text(
-            Map.of(
-                "id",
-                "fresh",
-                "name",
-                "Fresh",
-                "condition",
-                "anything",
-                "sources",
-                List.of(Map.of("type", "search", "value", "pekko")),
-                "schedule",
-                "0 9 * * 1",
-                "threshold",
-                0.7));
+        TestWatches.body("fresh")
+            .name("Fresh")
+            .condition("anything")
+            .search("pekko")
+            .schedule("0 9 * * 1")
+            .threshold(0.7)
+            .json();
     InProcessService.json(service.call("POST", "/watches", token, body), 201);
     awaitPassivated("pia:fresh");
 

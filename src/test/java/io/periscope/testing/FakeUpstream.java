@@ -127,22 +127,7 @@ public final class FakeUpstream implements AutoCloseable {
 
   /** The same, with its {@code condition}. */
   public String alertingWatch(String id, String condition, String channel) {
-    return io.periscope.json.Json.text(
-        java.util.Map.of(
-            "id",
-            id,
-            "name",
-            id,
-            "condition",
-            condition,
-            "sources",
-            List.of(java.util.Map.of("type", "rss", "value", feedUrl(id))),
-            "schedule",
-            "0 0 1 1 *",
-            "threshold",
-            0.8,
-            "channels",
-            List.of(channel)));
+    return TestWatches.body(id).condition(condition).feed(feedUrl(id)).channel(channel).json();
   }
 
   public String hookUrl(String name) {

@@ -8,6 +8,7 @@ import io.periscope.json.Json;
 import io.periscope.testing.FastSchedules;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
+import io.periscope.testing.TestWatches;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -69,22 +70,13 @@ public class SchedulesFireTest {
 
   private void put(String schedule, boolean enabled, int expectedStatus) throws Exception {
     String body =
-        Json.text(
-            Map.of(
-                "id",
-                "minutely",
-                "name",
-                "Minutely",
-                "condition",
-                "anything",
-                "sources",
-                List.of(Map.of("type", "rss", "value", feed.url("/feed.xml").toString())),
-                "schedule",
-                schedule,
-                "threshold",
-                0.8,
-                "enabled",
-                enabled));
+        TestWatches.body("minutely")
+            .name("Minutely")
+            .condition("anything")
+            .feed(feed.url("/feed.xml").toString())
+            .schedule(schedule)
+            .enabled(enabled)
+            .json();
     boolean create = expectedStatus == 201;
     var r =
         service.send(

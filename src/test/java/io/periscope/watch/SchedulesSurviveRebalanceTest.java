@@ -10,6 +10,7 @@ import io.periscope.testing.InProcessService;
 import io.periscope.testing.MutableClock;
 import io.periscope.testing.ServiceProcess;
 import io.periscope.testing.TestJournals;
+import io.periscope.testing.TestWatches;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -82,20 +83,12 @@ public class SchedulesSurviveRebalanceTest {
     String token = first.login("rita", PASSWORD);
     // a feed that answers nothing: the run is recorded as an error, which is all this test counts
     String body =
-        Json.text(
-            Map.of(
-                "id",
-                "minutely",
-                "name",
-                "Minutely",
-                "condition",
-                "anything",
-                "sources",
-                List.of(Map.of("type", "rss", "value", "http://127.0.0.1:9/feed.xml")),
-                "schedule",
-                "* * * * *",
-                "threshold",
-                0.8));
+        TestWatches.body("minutely")
+            .name("Minutely")
+            .condition("anything")
+            .feed("http://127.0.0.1:9/feed.xml")
+            .schedule("* * * * *")
+            .json();
     assertEquals(201, first.send("POST", "/watches", token, body, Map.of()).statusCode());
 
     clock.set(Instant.parse("2026-11-22T10:01:05Z"));
