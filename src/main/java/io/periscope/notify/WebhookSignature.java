@@ -2,6 +2,7 @@ package io.periscope.notify;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import javax.crypto.Mac;
@@ -17,6 +18,20 @@ public final class WebhookSignature {
   private static final int SECRET_BYTES = 32;
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /**
+   * A Mac a thread, keyed again for each message: {@code Mac.getInstance} searches the security
+   * providers at every call, and a Mac is not safe to share between threads.
+   */
+  private static final ThreadLocal<Mac> MAC =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return Mac.getInstance("HmacSHA256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("HmacSHA256 is always available", e);
+            }
+          });
+
   private WebhookSignature() {}
 
   /** A new secret, to be shown to its owner once. */
@@ -30,7 +45,8 @@ public final class WebhookSignature {
   public static String sign(String secret, String id, long timestampSeconds, byte[] body) {
     if (!secret.startsWith(SECRET_PREFIX)) throw new IllegalArgumentException("not a secret");
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
+      Mac mac = MAC.get();
+      // init resets whatever a call before left
       mac.init(
           new SecretKeySpec(
               Base64.getDecoder().decode(secret.substring(SECRET_PREFIX.length())), "HmacSHA256"));
