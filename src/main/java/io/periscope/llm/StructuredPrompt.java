@@ -2,6 +2,7 @@ package io.periscope.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -25,8 +26,11 @@ public record StructuredPrompt(
       Answer again with an instance of the schema that fixes these problems.\
       """;
 
+  /** Compiled once: a prompt is made for every model question. */
+  private static final Pattern SCHEMA_NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
+
   public StructuredPrompt {
-    if (!schemaName.matches("[a-zA-Z0-9_-]{1,64}")) {
+    if (!SCHEMA_NAME.matcher(schemaName).matches()) {
       throw new IllegalArgumentException(
           "schema name must match [a-zA-Z0-9_-]{1,64}: " + schemaName);
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.json.Json;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The one model call of a run: does this watch's condition hold, judging by the run's fresh items?
@@ -205,9 +206,14 @@ public final class VerdictPrompt {
    * Whitespace (newlines included) collapsed and control characters dropped, so an item cannot fake
    * the layout.
    */
+  private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
+
+  private static final Pattern SPACES = Pattern.compile("\\s+");
+
+  /** Compiled once: {@code String.replaceAll} compiles its expression at every call. */
   private static String oneLine(String text) {
     if (text == null) return "";
-    return text.replaceAll("\\p{Cntrl}", " ").replaceAll("\\s+", " ").strip();
+    return SPACES.matcher(CONTROL.matcher(text).replaceAll(" ")).replaceAll(" ").strip();
   }
 
   private static String orUnknown(String value) {

@@ -26,6 +26,45 @@ public class VerdictPromptTest {
   }
 
   @Test
+  public void putsEachFieldOnOneLineWithControlCharactersAndRunsOfWhitespaceAsOneSpace() {
+    VerdictPrompt built =
+        VerdictPrompt.build(
+            "Acme\u0000announces\n\n a  launch",
+            List.of(
+                new VerdictPrompt.Candidate(
+                    "https://news.example/1",
+                    " Launch\tdate\u0007set ",
+                    "2025-01-01T00:00:00Z",
+                    "official\r\n",
+                    "Line one.\r\n\r\nLine\u001b two.\u00a0Kept")));
+
+    String user = built.prompt().user();
+    assertTrue(user, user.startsWith("Condition: Acme announces a launch\n"));
+    assertTrue(
+        user,
+        user.contains(
+            "[1] Title: Launch date set\n"
+                + "URL: https://news.example/1\n"
+                + "Published: 2025-01-01T00:00:00Z\n"
+                + "Source trust: official\n"
+                + "Text: Line one. Line two.\u00a0Kept\n"));
+  }
+
+  @Test
+  public void refusesASchemaNameProvidersDoNotAccept() {
+    for (String name : List.of("", "has space", "a".repeat(65), "ünï"))
+      try {
+        new StructuredPrompt("s", "u", name, VerdictPrompt.schema(), 10);
+        throw new AssertionError("accepted " + name);
+      } catch (IllegalArgumentException expected) {
+        assertTrue(expected.getMessage(), expected.getMessage().startsWith("schema name must"));
+      }
+    assertEquals(
+        "a".repeat(64),
+        new StructuredPrompt("s", "u", "a".repeat(64), VerdictPrompt.schema(), 10).schemaName());
+  }
+
+  @Test
   public void listsEveryItemWithItsFieldsWhenWithinBounds() {
     VerdictPrompt built =
         VerdictPrompt.build(
