@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.periscope.entity.Failures;
 import io.periscope.keys.KeyPools;
 import io.periscope.metrics.Metrics;
+import io.periscope.metrics.RegisteredMeters;
 import io.periscope.provider.ProviderFailure;
 import java.util.Locale;
 import java.util.concurrent.CompletionStage;
@@ -19,9 +20,30 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ModelMeters {
   private final MeterRegistry registry;
+  private final RegisteredMeters<Timer> calls;
+  private final RegisteredMeters<Counter> tokens;
 
   public ModelMeters(MeterRegistry registry) {
     this.registry = registry;
+    this.calls =
+        new RegisteredMeters<>(
+            tags ->
+                Timer.builder("periscope.model.calls")
+                    .description("Calls to a model, by model and result, with their latency")
+                    .tag("model", tags.get(0))
+                    .tag("result", tags.get(1))
+                    .serviceLevelObjectives(Metrics.FAST_BUCKETS)
+                    .register(registry));
+    this.tokens =
+        new RegisteredMeters<>(
+            tags ->
+                Counter.builder("periscope.model.tokens")
+                    .description(
+                        "Tokens the provider counted, by model and direction (in: prompt, out:"
+                            + " answer)")
+                    .tag("model", tags.get(0))
+                    .tag("direction", tags.get(1))
+                    .register(registry));
   }
 
   /** {@code call} measured as one call to {@code model}. */
@@ -30,12 +52,8 @@ public final class ModelMeters {
     long start = System.nanoTime();
     return call.whenComplete(
         (completion, failure) -> {
-          Timer.builder("periscope.model.calls")
-              .description("Calls to a model, by model and result, with their latency")
-              .tag("model", model)
-              .tag("result", failure == null ? "ok" : result(Failures.unwrap(failure)))
-              .serviceLevelObjectives(Metrics.FAST_BUCKETS)
-              .register(registry)
+          calls
+              .get(model, failure == null ? "ok" : result(Failures.unwrap(failure)))
               .record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
           ModelClient.Usage usage =
               completion != null
@@ -43,8 +61,8 @@ public final class ModelMeters {
                   : Failures.unwrap(failure) instanceof InvalidModelOutput invalid
                       ? invalid.usage()
                       : ModelClient.Usage.UNKNOWN;
-          tokens(model, "in").increment(usage.in());
-          tokens(model, "out").increment(usage.out());
+          tokens.get(model, "in").increment(usage.in());
+          tokens.get(model, "out").increment(usage.out());
         });
   }
 
@@ -55,15 +73,6 @@ public final class ModelMeters {
         .tag("model", model)
         .register(registry)
         .increment();
-  }
-
-  private Counter tokens(String model, String direction) {
-    return Counter.builder("periscope.model.tokens")
-        .description(
-            "Tokens the provider counted, by model and direction (in: prompt, out: answer)")
-        .tag("model", model)
-        .tag("direction", direction)
-        .register(registry);
   }
 
   /** A closed set: {@code invalid-output}, a provider failure's kind, or {@code error}. */

@@ -2,6 +2,7 @@ package io.periscope.notify;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.periscope.metrics.RegisteredMeters;
 import java.util.List;
 
 /**
@@ -11,9 +12,27 @@ import java.util.List;
  */
 public final class NotifyMeters {
   private final MeterRegistry registry;
+  private final RegisteredMeters<Counter> alerts;
+  private final RegisteredMeters<Counter> deliveries;
 
   public NotifyMeters(MeterRegistry registry) {
     this.registry = registry;
+    this.alerts =
+        new RegisteredMeters<>(
+            tags ->
+                Counter.builder("periscope.alerts")
+                    .description("Alerts of runs sent to their channels, by result")
+                    .tag("result", tags.get(0))
+                    .register(registry));
+    this.deliveries =
+        new RegisteredMeters<>(
+            tags ->
+                Counter.builder("periscope.deliveries")
+                    .description(
+                        "Deliveries of alerts, one per channel (per device for push), by result")
+                    .tag("channel", tags.get(0))
+                    .tag("result", tags.get(1))
+                    .register(registry));
   }
 
   MeterRegistry registry() {
@@ -27,19 +46,9 @@ public final class NotifyMeters {
   void sent(List<Delivery> deliveries) {
     long ok = deliveries.stream().filter(Delivery::ok).count();
     String result = ok == deliveries.size() ? "delivered" : ok == 0 ? "failed" : "partial";
-    Counter.builder("periscope.alerts")
-        .description("Alerts of runs sent to their channels, by result")
-        .tag("result", result)
-        .register(registry)
-        .increment();
-    for (Delivery d : deliveries) {
-      Counter.builder("periscope.deliveries")
-          .description("Deliveries of alerts, one per channel (per device for push), by result")
-          .tag("channel", channelType(d.channel()))
-          .tag("result", d.ok() ? "delivered" : "failed")
-          .register(registry)
-          .increment();
-    }
+    alerts.get(result).increment();
+    for (Delivery d : deliveries)
+      this.deliveries.get(channelType(d.channel()), d.ok() ? "delivered" : "failed").increment();
   }
 
   /** An admin alert of {@code kind} was handled: sent to the admin chat or only logged. */
