@@ -153,10 +153,27 @@ public final class KeyCipher {
     }
   }
 
+  /**
+   * A decrypting Cipher a thread, initialized again for each message: {@code Cipher.getInstance}
+   * parses the transformation and searches the security providers at every call (a model key is
+   * opened for every model call), and a Cipher is not safe to share between threads. Sealing keeps
+   * a Cipher a call: encryption refuses a key and nonce used before, and seals are rare.
+   */
+  private static final ThreadLocal<Cipher> OPENING =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return Cipher.getInstance("AES/GCM/NoPadding");
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException("AES/GCM is always available", e);
+            }
+          });
+
   private static String open(SecretKeySpec key, String sealed) {
     try {
       byte[] all = Base64.getDecoder().decode(sealed);
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+      Cipher cipher = OPENING.get();
+      // init resets whatever a call before left, a failed one's included
       cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, all, 0, NONCE_BYTES));
       return new String(
           cipher.doFinal(all, NONCE_BYTES, all.length - NONCE_BYTES), StandardCharsets.UTF_8);

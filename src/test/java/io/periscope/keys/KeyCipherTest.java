@@ -28,6 +28,39 @@ public class KeyCipherTest {
     assertThrows(IllegalStateException.class, () -> new KeyCipher(SECRET + "x").decrypt(sealed));
   }
 
+  /**
+   * Each thread reuses its decrypting Cipher: a decryption after one that failed, or one under
+   * another key, must read as if it were the first.
+   */
+  @Test
+  public void decryptionsOnManyThreadsBetweenFailedOnesAndOtherKeysReadTheirPlaintext()
+      throws Exception {
+    KeyCipher cipher = new KeyCipher(SECRET);
+    KeyCipher other = new KeyCipher(SECRET + "x");
+    String sealed = cipher.encrypt("sk-live-1111111111111111");
+    String otherSealed = other.encrypt("sk-live-2222222222222222");
+    String tampered =
+        sealed.substring(0, sealed.length() - 4) + (sealed.endsWith("AAAA") ? "BBBB" : "AAAA");
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Callable<Void>> work = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++)
+        work.add(
+            () -> {
+              for (int i = 0; i < 200; i++) {
+                assertThrows(IllegalStateException.class, () -> cipher.decrypt(tampered));
+                assertEquals("sk-live-1111111111111111", cipher.decrypt(sealed));
+                assertEquals("sk-live-2222222222222222", other.decrypt(otherSealed));
+              }
+              return null;
+            });
+      for (java.util.concurrent.Future<Void> f : threads.invokeAll(work)) f.get();
+    } finally {
+      threads.shutdown();
+    }
+  }
+
   @Test
   public void masksShowNeitherTheMiddleNorEnoughToGuess() {
     assertEquals("sk-…1111", KeyCipher.mask("sk-live-0000000000001111"));
