@@ -17,7 +17,10 @@ import org.jsoup.parser.StreamParser;
  *
  * @param document what was parsed
  * @param cut whether the budget stopped the parse before the end of the text
- * @param repairs how many places jsoup had to repair (up to {@link #MAX_TRACKED_ERRORS})
+ * @param repairs how many places jsoup had to repair an XML document (up to {@link
+ *     #MAX_TRACKED_ERRORS}); zero for HTML, where repairs are the rule and nothing reads their
+ *     count, and where tracking them (a message formatted for each) was a fifth of a news page's
+ *     parse
  */
 public record BudgetedParse(Document document, boolean cut, int repairs) {
   /** Deeper nesting is flattened by jsoup (no stack overflow in later tree walks either). */
@@ -30,11 +33,15 @@ public record BudgetedParse(Document document, boolean cut, int repairs) {
   }
 
   public static BudgetedParse xml(String text, String baseUri, int maxElements) {
-    return parse(Parser.xmlParser(), new StringReader(text), baseUri, maxElements);
+    return parse(
+        Parser.xmlParser().setTrackErrors(MAX_TRACKED_ERRORS),
+        new StringReader(text),
+        baseUri,
+        maxElements);
   }
 
   private static BudgetedParse parse(Parser parser, Reader text, String baseUri, int maxElements) {
-    parser.setTrackErrors(MAX_TRACKED_ERRORS).setMaxDepth(MAX_DEPTH);
+    parser.setMaxDepth(MAX_DEPTH);
     try (StreamParser stream = new StreamParser(parser).parse(text, baseUri)) {
       int elements = 0;
       boolean cut = false;
