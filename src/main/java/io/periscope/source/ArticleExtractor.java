@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Predicate;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import org.jsoup.nodes.Document;
@@ -120,13 +121,36 @@ public final class ArticleExtractor {
    * The readable text of a page's HTML, capped at {@link #MAX_TEXT_CHARS}; empty when it has none.
    *
    * <p>Exactly the text of the whole candidate, copied and pared of what is never text, then
-   * capped; but the parse is this method's own, so it is pared in place, once, and each article's
-   * text is measured only when there are several to choose from. And the text kept is a tenth of a
-   * news page's: what follows the text node by which the candidate certainly holds more than the
-   * cap is taken out before its text is read (see {@link #cutAfterTheCap}).
+   * capped; but cheaper. The parse stops once every {@code <article>} and {@code <main>} the HTML
+   * opens has closed (the comments, widgets and scripts after them are not parsed), unless the
+   * body's text turns out to be needed. The parse is this method's own, so it is pared in place,
+   * once, and each article's text is measured only when there are several to choose from. And the
+   * text kept is a tenth of a long page's: what follows the text node by which the candidate
+   * certainly holds more than the cap is taken out before its text is read (see {@link
+   * #cutAfterTheCap}).
    */
   public static Optional<String> readableText(String html, String baseUri, int maxElements) {
-    Document document = BudgetedParse.html(html, baseUri, maxElements).document();
+    Candidates candidates = new Candidates(html);
+    Document document = BudgetedParse.htmlUntil(html, baseUri, maxElements, candidates).document();
+    if (candidates.allClosed()) {
+      Optional<String> text = candidatesText(document);
+      if (text.isPresent()) return text;
+      document = BudgetedParse.html(html, baseUri, maxElements).document(); // the body is needed
+    }
+    Optional<String> text = candidatesText(document);
+    if (text.isPresent()) return text;
+    Element body = document.body();
+    if (body == null) return Optional.empty();
+    body.select(PAGE_CHROME).remove();
+    String bodyText = cappedText(body).trim();
+    return bodyText.isEmpty() ? Optional.empty() : Optional.of(capped(bodyText));
+  }
+
+  /**
+   * The text of the longest article, else of the first {@code <main>}, when it has any; the
+   * document is left without what is never text.
+   */
+  private static Optional<String> candidatesText(Document document) {
     List<Element> candidates = new ArrayList<>(2);
     Element article = longest(document.select("article"));
     if (article != null) candidates.add(article);
@@ -137,11 +161,43 @@ public final class ArticleExtractor {
       String text = cappedText(candidate);
       if (!text.isBlank()) return Optional.of(capped(text.trim()));
     }
-    Element body = document.body();
-    if (body == null) return Optional.empty();
-    body.select(PAGE_CHROME).remove();
-    String text = cappedText(body).trim();
-    return text.isEmpty() ? Optional.empty() : Optional.of(capped(text));
+    return Optional.empty();
+  }
+
+  /**
+   * Counts down the {@code <article>} and {@code <main>} start tags of the HTML as their elements
+   * close. A count of the tags is at least the elements' (a tag in a comment or a script makes
+   * none), so a parse stopped when it reaches zero holds them all. HTML that opens a frameset, or
+   * no candidate at all, is parsed whole.
+   */
+  private static final class Candidates implements Predicate<Element> {
+    private int articles;
+    private int mains;
+    private final boolean stoppable;
+    private boolean allClosed;
+
+    Candidates(String html) {
+      boolean frameset = false;
+      for (int i = html.indexOf('<'); i >= 0; i = html.indexOf('<', i + 1)) {
+        if (html.regionMatches(true, i, "<article", 0, 8)) articles++;
+        else if (html.regionMatches(true, i, "<main", 0, 5)) mains++;
+        else if (html.regionMatches(true, i, "<frameset", 0, 9)) frameset = true;
+      }
+      stoppable = !frameset && articles + mains > 0;
+    }
+
+    @Override
+    public boolean test(Element closed) {
+      if (closed.nameIs("article")) articles--;
+      else if (closed.nameIs("main")) mains--;
+      else return false;
+      allClosed = stoppable && articles == 0 && mains == 0;
+      return allClosed;
+    }
+
+    boolean allClosed() {
+      return allClosed;
+    }
   }
 
   /** The first of the elements with the longest text (the text before paring), null if none. */

@@ -221,7 +221,22 @@ public class ArticleExtractorTest {
       assertSameExcerpt(String.format(wrappers.get(i % wrappers.size()), soup));
       checked++;
     }
-    assertEquals(90, checked);
+    // Candidates opened and closed anywhere, well-formed or not: the parse stops once all closed.
+    List<String> tags = List.of("<article>", "</article>", "<main>", "</main>", "<ARTICLE id=a>");
+    for (int i = 0; i < 40; i++) {
+      StringBuilder html = new StringBuilder();
+      for (String part : ArticleHtml.soup(random, 40_000).replace("<frameset>", "").split("<p>"))
+        html.append(part).append(tags.get(random.nextInt(tags.size())));
+      assertSameExcerpt(html.toString());
+      checked++;
+    }
+    assertEquals(130, checked);
+    // A frameset after the candidates takes the body's place: there is no text at all.
+    String framed =
+        "<article><title>Story</title></article><span></span><frameset><frame></frameset>";
+    assertSameExcerpt(framed);
+    assertEquals(
+        Optional.empty(), ArticleExtractor.readableText(framed, "https://e.example/", 1_000));
   }
 
   @Test
