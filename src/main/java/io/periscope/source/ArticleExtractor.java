@@ -263,12 +263,16 @@ public final class ArticleExtractor {
     }
   }
 
-  /** The characters of a text node that any reading of it keeps. */
+  /**
+   * The characters of a text node that any reading of it keeps and that no Java whitespace test
+   * counts as blank: a candidate cut short is never blank, so no other is read after it.
+   */
   private static int surelyKept(String text) {
     int kept = 0;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (c > ' ' && c != '\u00a0' && c != '\u200b' && c != '\u00ad') kept++;
+      if (c > ' ' && c != '\u00a0' && c != '\u200b' && c != '\u00ad' && !Character.isWhitespace(c))
+        kept++;
     }
     return kept;
   }

@@ -231,6 +231,8 @@ public class ArticleExtractorTest {
       checked++;
     }
     assertEquals(130, checked);
+    // An article blank to Java up to past the cap (em spaces, which jsoup keeps), then not.
+    assertSameExcerpt("Site<article>" + "<i>\u2003</i>".repeat(25_000) + "X</article>");
     // A frameset after the candidates takes the body's place: there is no text at all.
     String framed =
         "<article><title>Story</title></article><span></span><frameset><frame></frameset>";
