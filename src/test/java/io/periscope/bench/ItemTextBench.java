@@ -5,15 +5,12 @@ import io.periscope.source.ItemBounds;
 import io.periscope.source.ItemText;
 import io.periscope.testing.ArticleHtml;
 import io.periscope.testing.WholeHtmlText;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -25,9 +22,8 @@ import java.util.Random;
  * {@link ItemText#ofHtml(String, int)}; and, given {@code --before <jar>} (a build of the commit
  * before), the read of the whole feed (RSS 2.0, the HTML in {@code content:encoded}) by that jar's
  * {@code FeedReader}, loaded apart, against this one's. A measure is the thread's CPU time of
- * {@code --reps} (5) passes; A and B alternate (A, B, then B, A) for {@code --rounds} (30) rounds
- * after as many of warm-up, and the ratio reported is the median of the rounds' A / B. A benchmark
- * harness, not a test (the name keeps surefire away from it).
+ * {@code --reps} (5) passes, A and B alternating for {@code --rounds} (30) rounds ({@link
+ * AlternatingCpu}). A benchmark harness, not a test (the name keeps surefire away from it).
  *
  * <pre>
  * mvn -o -q -DskipTests package test-compile
@@ -36,22 +32,16 @@ import java.util.Random;
  * </pre>
  */
 public final class ItemTextBench {
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final String FEED_URL = "https://feeds.example/";
 
   private ItemTextBench() {}
 
-  /** One pass of a path over the inputs. */
-  private interface Pass {
-    void run() throws Exception;
-  }
-
   public static void main(String[] argv) throws Exception {
-    int items = Integer.parseInt(option(argv, "--items", "20"));
-    int kb = Integer.parseInt(option(argv, "--kb", "30"));
-    int reps = Integer.parseInt(option(argv, "--reps", "5"));
-    int rounds = Integer.parseInt(option(argv, "--rounds", "30"));
-    String before = option(argv, "--before", null);
+    int items = Integer.parseInt(AlternatingCpu.option(argv, "--items", "20"));
+    int kb = Integer.parseInt(AlternatingCpu.option(argv, "--kb", "30"));
+    int reps = Integer.parseInt(AlternatingCpu.option(argv, "--reps", "5"));
+    int rounds = Integer.parseInt(AlternatingCpu.option(argv, "--rounds", "30"));
+    String before = AlternatingCpu.option(argv, "--before", null);
     Random random = new Random(40);
     List<String> articles = new ArrayList<>();
     List<String> plain = new ArrayList<>();
@@ -64,6 +54,7 @@ public final class ItemTextBench {
       if (!WholeHtmlText.of(html, max).equals(ItemText.ofHtml(html, max)))
         throw new AssertionError("the texts differ");
     }
+    AlternatingCpu cpu = new AlternatingCpu(reps, rounds);
     System.out.printf(
         Locale.ROOT,
         "%d items; %d passes a measure; %d rounds after %d of warm-up; load average %.1f%n",
@@ -71,9 +62,9 @@ public final class ItemTextBench {
         reps,
         rounds,
         rounds,
-        load());
-    compareTexts(kb + " KB of article HTML an item", articles, reps, rounds);
-    compareTexts("500 characters of plain text an item", plain, reps, rounds);
+        AlternatingCpu.load());
+    compareTexts(cpu, kb + " KB of article HTML an item", articles);
+    compareTexts(cpu, "500 characters of plain text an item", plain);
     if (before != null) {
       byte[] feed = rss(articles);
       try (URLClassLoader old =
@@ -82,23 +73,21 @@ public final class ItemTextBench {
         Method read =
             old.loadClass(FeedReader.class.getName())
                 .getMethod("read", byte[].class, String.class, String.class, int.class, int.class);
-        compare(
+        cpu.compare(
             "the feed read whole (" + feed.length / 1024 + " KB)",
             () -> read.invoke(null, feed, "application/rss+xml", FEED_URL, 200, 50_000),
             () -> FeedReader.read(feed, "application/rss+xml", FEED_URL, 200, 50_000),
-            1,
-            reps,
-            rounds);
+            1);
       }
     }
-    System.out.printf(Locale.ROOT, "load average after: %.1f%n", load());
+    System.out.printf(Locale.ROOT, "load average after: %.1f%n", AlternatingCpu.load());
   }
 
   /** {@link WholeHtmlText} against {@link ItemText}, to the summary's bound. */
-  private static void compareTexts(String name, List<String> texts, int reps, int rounds)
+  private static void compareTexts(AlternatingCpu cpu, String name, List<String> texts)
       throws Exception {
     int max = ItemBounds.MAX_SUMMARY_CHARS;
-    compare(
+    cpu.compare(
         name,
         () -> {
           for (String text : texts) WholeHtmlText.of(text, max);
@@ -106,41 +95,7 @@ public final class ItemTextBench {
         () -> {
           for (String text : texts) ItemText.ofHtml(text, max);
         },
-        texts.size(),
-        reps,
-        rounds);
-  }
-
-  private static void compare(String name, Pass a, Pass b, int items, int reps, int rounds)
-      throws Exception {
-    long[] as = new long[rounds];
-    long[] bs = new long[rounds];
-    double[] ratios = new double[rounds];
-    for (int r = -rounds; r < rounds; r++) {
-      boolean aFirst = (r & 1) == 0;
-      long first = cpu(aFirst ? a : b, reps);
-      long second = cpu(aFirst ? b : a, reps);
-      if (r < 0) continue; // warm-up
-      as[r] = aFirst ? first : second;
-      bs[r] = aFirst ? second : first;
-      ratios[r] = (double) as[r] / bs[r];
-    }
-    Arrays.sort(ratios);
-    System.out.printf(
-        Locale.ROOT,
-        "%s: old %.3f ms, new %.3f ms each (medians); old / new %.1f (rounds: %.1f to %.1f)%n",
-        name,
-        median(as) / 1e6 / reps / items,
-        median(bs) / 1e6 / reps / items,
-        ratios[rounds / 2],
-        ratios[0],
-        ratios[rounds - 1]);
-  }
-
-  private static long cpu(Pass pass, int reps) throws Exception {
-    long start = THREADS.getCurrentThreadCpuTime();
-    for (int p = 0; p < reps; p++) pass.run();
-    return THREADS.getCurrentThreadCpuTime() - start;
+        texts.size());
   }
 
   private static byte[] rss(List<String> contents) {
@@ -165,20 +120,5 @@ public final class ItemTextBench {
           .append("]]></content:encoded></item>\n");
     }
     return xml.append("</channel></rss>\n").toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static double median(long[] values) {
-    long[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
-  }
-
-  private static double load() {
-    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-  }
-
-  private static String option(String[] argv, String name, String otherwise) {
-    for (int i = 0; i + 1 < argv.length; i++) if (argv[i].equals(name)) return argv[i + 1];
-    return otherwise;
   }
 }

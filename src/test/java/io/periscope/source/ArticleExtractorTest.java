@@ -4,10 +4,13 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.periscope.net.SafeHttp;
+import io.periscope.testing.ArticleHtml;
+import io.periscope.testing.WholePageText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.mockwebserver.Dispatcher;
@@ -15,6 +18,7 @@ import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
 import okio.Buffer;
+import org.jsoup.parser.Parser;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -189,5 +193,73 @@ public class ArticleExtractorTest {
         texts);
     assertTrue("at most 2 fetches at once, saw " + mostInFlight.get(), mostInFlight.get() <= 2);
     assertEquals(6, server.getRequestCount());
+  }
+
+  @Test
+  public void everyPageReadsAsItsWholeCopiedCandidateDid() {
+    Random random = new Random(40);
+    int checked = 0;
+    for (int i = 0; i < 30; i++) {
+      assertSameExcerpt(ArticleHtml.page(random, 2_000 + random.nextInt(150_000)));
+      checked++;
+    }
+    // Soups with about as much text as the cap, in every candidate and around it: the cut lands
+    // in tables, raw text, foreign content, pre-formatted and invisible text.
+    List<String> wrappers =
+        List.of(
+            "<article>%s</article>",
+            "<main>%s</main>",
+            "%s",
+            "<pre><article>%s</article></pre>",
+            "<article>a</article><article>%s</article><article>%1$s</article>",
+            "<template><article>%s</article></template><main>x</main>",
+            "<pre>%s</pre>",
+            "<article> </article><main><nav>n</nav>%s</main><footer>f</footer>",
+            "<main><article><script>s</script></article>%s</main>");
+    for (int i = 0; i < 60; i++) {
+      String soup = ArticleHtml.soup(random, 30_000 + random.nextInt(40_000));
+      assertSameExcerpt(String.format(wrappers.get(i % wrappers.size()), soup));
+      checked++;
+    }
+    // Candidates opened and closed anywhere, well-formed or not: the parse stops once all closed.
+    List<String> tags = List.of("<article>", "</article>", "<main>", "</main>", "<ARTICLE id=a>");
+    for (int i = 0; i < 40; i++) {
+      StringBuilder html = new StringBuilder();
+      for (String part : ArticleHtml.soup(random, 40_000).replace("<frameset>", "").split("<p>"))
+        html.append(part).append(tags.get(random.nextInt(tags.size())));
+      assertSameExcerpt(html.toString());
+      checked++;
+    }
+    assertEquals(130, checked);
+    // An article blank to Java up to past the cap (em spaces, which jsoup keeps), then not.
+    assertSameExcerpt("Site<article>" + "<i>\u2003</i>".repeat(25_000) + "X</article>");
+    // A frameset after the candidates takes the body's place: there is no text at all.
+    String framed =
+        "<article><title>Story</title></article><span></span><frameset><frame></frameset>";
+    assertSameExcerpt(framed);
+    assertEquals(
+        Optional.empty(), ArticleExtractor.readableText(framed, "https://e.example/", 1_000));
+  }
+
+  @Test
+  public void tracklessParsesBuildTheSameTree() {
+    Random random = new Random(41);
+    for (int i = 0; i < 20; i++) {
+      String html =
+          i % 2 == 0 ? ArticleHtml.soup(random, 20_000) : ArticleHtml.page(random, 20_000);
+      Parser tracked = Parser.htmlParser().setTrackErrors(1_000);
+      String expected = tracked.parseInput(html, "https://e.example/").outerHtml();
+      assertTrue(!tracked.getErrors().isEmpty());
+      assertEquals(
+          expected,
+          BudgetedParse.html(html, "https://e.example/", 1_000_000).document().outerHtml());
+    }
+  }
+
+  private static void assertSameExcerpt(String html) {
+    int maxElements = CollectionLimits.DEFAULTS.parseMaxElements();
+    assertEquals(
+        WholePageText.of(html, "https://e.example/", maxElements, ArticleExtractor.MAX_TEXT_CHARS),
+        ArticleExtractor.readableText(html, "https://e.example/", maxElements));
   }
 }

@@ -8,7 +8,9 @@ import java.util.Random;
  * article (headings, paragraphs with links and emphasis, entities with and without their semicolon,
  * lists, quotes, code, figures, comments, an embed's script), or a soup of fragments that stress a
  * parser (unclosed and misnested tags, tables with stray text, raw-text elements, foreign content,
- * a {@code <} in attributes and scripts, no-break and zero-width spaces).
+ * a {@code <} in attributes and scripts, no-break and zero-width spaces); or a whole news page
+ * around an article (head with styles and scripts, header, navigation, asides, a comment thread,
+ * footer, tracking scripts, HTML comments).
  */
 public final class ArticleHtml {
   private static final List<String> WORDS =
@@ -147,6 +149,48 @@ public final class ArticleHtml {
       }
     }
     return html.toString();
+  }
+
+  /**
+   * A news page of about {@code chars} characters: the chrome and scripts take about a third, the
+   * article (or {@code <main>}, or a bare {@code <div>}, as the seed picks) a third, the comment
+   * thread and asides the rest.
+   */
+  public static String page(Random random, int chars) {
+    StringBuilder html = new StringBuilder(chars + 2_000);
+    html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+        .append(words(random, 6))
+        .append("</title>\n<meta name=\"viewport\" content=\"width=device-width\">")
+        .append("<link rel=\"stylesheet\" href=\"/s.css\">\n<style>");
+    while (html.length() < chars / 8)
+      html.append(".c").append(html.length()).append(" { margin: 0 1px; color: #333 }\n");
+    html.append("</style>\n<script>window.dataLayer = [];");
+    while (html.length() < chars / 6)
+      html.append("if (a < b && c) { track('").append(words(random, 2)).append("'); }\n");
+    html.append("</script></head>\n<body class=\"news\"><header><a href=\"/\">Daily</a>")
+        .append("<nav><ul>");
+    for (int i = 0; i < 30; i++)
+      html.append("<li><a href=\"/s/").append(i).append("\">").append(words(random, 2));
+    html.append("</ul></nav><form action=\"/search\"><input name=q>Search</form></header>\n");
+    html.append("<!-- content -->\n<div id=\"page\">");
+    String container = List.of("article", "main", "div").get(random.nextInt(3));
+    html.append('<').append(container).append(" class=\"story\"><h1>").append(words(random, 8));
+    html.append("</h1>\n").append(article(random, chars / 3));
+    html.append("<svg viewBox=\"0 0 10 10\"><text>share</text></svg>");
+    html.append("</").append(container).append(">\n<aside><h3>Related</h3><ul>");
+    for (int i = 0; i < 10; i++) html.append("<li><a href=\"/r\">").append(words(random, 6));
+    html.append("</ul></aside>\n<section id=\"comments\">");
+    int end = chars * 9 / 10;
+    for (int i = 0; html.length() < end; i++) {
+      html.append("<div class=\"comment\" id=\"c").append(i).append("\"><span>");
+      html.append(words(random, 2)).append("</span><p>").append(words(random, 25));
+      html.append("</p><template><b>reply</b></template></div>\n");
+    }
+    html.append("</section></div>\n<footer><p>&copy; Daily ").append(words(random, 10));
+    html.append("</p></footer><noscript><img src=\"/px\"></noscript>\n");
+    while (html.length() < chars)
+      html.append("<script>(function(){ var x = '").append(words(random, 8)).append("'; })();");
+    return html.append("</script></body></html>\n").toString();
   }
 
   /** About {@code chars} characters of fragments and words in any order. */
