@@ -150,14 +150,15 @@ public final class WakeUpIndex implements AutoCloseable {
   public record Due(String entityId, Instant at) {}
 
   /**
-   * What the index holds at a moment: the watches due then, the longest overdue first, and the
-   * earliest due time after it ({@code null} when no later one is held).
+   * What the index holds at a moment: the watches due then, the longest overdue first, and, when
+   * none is, the earliest due time after it ({@code null} when no later one is held, or when some
+   * are due).
    */
   public record Reading(List<Due> due, Instant next) {}
 
   /**
-   * The watches due at {@code now}, the longest overdue first, at most {@code limit}; and the next
-   * due time after it.
+   * The watches due at {@code now}, the longest overdue first, at most {@code limit}; and, when
+   * none is, the next due time after it.
    */
   public Reading read(Instant now, int limit) throws SQLException {
     try (Connection c = pool.getConnection();
@@ -174,6 +175,8 @@ public final class WakeUpIndex implements AutoCloseable {
       try (ResultSet rs = q.executeQuery()) {
         while (rs.next()) due.add(new Due(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2))));
       }
+      // while watches are due the scheduler reads at every tick and needs no next time
+      if (!due.isEmpty()) return new Reading(due, null);
       next.setLong(1, now.toEpochMilli());
       try (ResultSet rs = next.executeQuery()) {
         rs.next();
