@@ -5,6 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.periscope.json.Json;
 import io.periscope.testing.InProcessService;
 import io.periscope.testing.NeedsPostgres;
@@ -32,6 +33,23 @@ public class JournalPersistenceTest {
     survivesRestart(() -> TestJournals.embedded(dir));
   }
 
+  /**
+   * A journal written before its payloads were kept in their rows (H2's default: apart, in its LOB
+   * maps, above 256 bytes) is read by the service that keeps them there.
+   */
+  @Test
+  public void payloadsStoredApartAreReadOnH2() throws Exception {
+    var dir = Files.createTempDirectory("periscope-journal");
+    String url = "pekko-persistence-jdbc.shared-databases.periscope.db.url";
+    Config current = TestJournals.embedded(dir);
+    String inRows = ";MAX_LENGTH_INPLACE_LOB=65536";
+    assertTrue(current.getString(url).contains(inRows));
+    Config apart =
+        ConfigFactory.parseMap(Map.of(url, current.getString(url).replace(inRows, "")))
+            .withFallback(current);
+    survivesRestart(() -> apart, () -> TestJournals.embedded(dir));
+  }
+
   @Test
   @Category(NeedsPostgres.class)
   public void stateSurvivesARestartOnPostgres() throws Exception {
@@ -39,8 +57,12 @@ public class JournalPersistenceTest {
   }
 
   private void survivesRestart(Supplier<Config> journal) throws Exception {
+    survivesRestart(journal, journal);
+  }
+
+  private void survivesRestart(Supplier<Config> before, Supplier<Config> after) throws Exception {
     String accountId = "owner-" + UUID.randomUUID().toString().substring(0, 8);
-    try (InProcessService first = new InProcessService(journal.get())) {
+    try (InProcessService first = new InProcessService(before.get())) {
       first.account(accountId, "user", "a-passphrase");
       String token = first.login(accountId, "a-passphrase");
       for (String id : List.of("kept", "replaced", "deleted")) {
@@ -61,7 +83,7 @@ public class JournalPersistenceTest {
       assertEquals(
           204, first.send("DELETE", "/watches/deleted", token, null, Map.of()).statusCode());
     }
-    try (InProcessService second = new InProcessService(journal.get())) {
+    try (InProcessService second = new InProcessService(after.get())) {
       String token = second.login(accountId, "a-passphrase");
       JsonNode list =
           Json.MAPPER.readTree(second.send("GET", "/watches", token, null, Map.of()).body());
