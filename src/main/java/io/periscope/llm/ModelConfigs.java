@@ -3,8 +3,10 @@ package io.periscope.llm;
 import io.periscope.entity.Asks;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import okhttp3.OkHttpClient;
 
 /**
@@ -72,13 +74,26 @@ public final class ModelConfigs {
 
   /** The model verdicts ask now. */
   public PooledModel.Choice verdicts() {
-    return () -> current().thenApply(c -> ModelClients.create(c.configuration().verdicts(), http));
+    return () -> current().thenApply(c -> client(c.configuration().verdicts()));
   }
 
   /** The model AI assistance asks now. */
   public PooledModel.Choice assistance() {
-    return () ->
-        current().thenApply(c -> ModelClients.create(c.configuration().assistance(), http));
+    return () -> current().thenApply(c -> client(c.configuration().assistance()));
+  }
+
+  /**
+   * The clients made, by endpoint: every question of a configuration asks the same one or two, so a
+   * client (it holds no state of its own) is made once, not per question. Emptied when it grows
+   * past a few, which only changes of the configuration make it do.
+   */
+  private final Map<ModelChoice, ModelClient> clients = new ConcurrentHashMap<>();
+
+  private ModelClient client(ModelChoice choice) {
+    ModelClient made = clients.get(choice);
+    if (made != null) return made;
+    if (clients.size() >= 8) clients.clear();
+    return clients.computeIfAbsent(choice, c -> ModelClients.create(c, http));
   }
 
   /**

@@ -7,6 +7,7 @@ import io.periscope.config.Profiles;
 import io.periscope.config.Settings;
 import io.periscope.persistence.JournalSchema;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -40,6 +41,10 @@ public final class Node {
         || config.getBoolean("periscope.cluster.bootstrap");
   }
 
+  static final String JOURNAL_POLL = "jdbc-read-journal.refresh-interval";
+  static final String JOURNAL_SEQUENCE_POLL =
+      "jdbc-read-journal.journal-sequence-retrieval.query-delay";
+
   /**
    * The periodic work of Pekko's cluster that a node joining no one does every second or two with
    * no peer to do it with: gossip (the membership's and distributed data's: the sharding
@@ -49,22 +54,61 @@ public final class Node {
    * idle node"). The failure detector's heartbeat stays (a node that others join by its address
    * would otherwise look dead to them), as do the leader's actions (they move the starting node to
    * Up) and sharding's retries (they find a starting coordinator).
+   *
+   * <p>The scheduler's tick is 50 ms instead of 10: its thread wakes at every tick whether or not a
+   * timer is due, a quarter of an idle node's CPU. A timer fires at the first tick after it is due,
+   * never before, so it is at most 50 ms later; none of ours is shorter than a delivery's backoff
+   * (50 ms at the least). The cluster's own tick goes to 50 ms with it: when the system's tick is
+   * the coarser, the cluster starts a second scheduler at its own (33 ms). A cluster keeps Pekko's
+   * ticks, whose failure detector and gossip run on them.
+   *
+   * <p>The read journal polls for the wake-up projection every 3 s instead of every second, and
+   * asks for the journal's highest position (the sequence query that bounds each poll) as often:
+   * each poll is two queries and a stream materialized, a third of an idle node's CPU with what the
+   * JIT compiles for them. What it costs is the time a schedule's event takes to reach the wake-up
+   * index, about 6 s at most instead of 2: only a watch whose next run falls within those seconds
+   * of its creation or change runs that much later, once; the watch's own timers and the poller's
+   * resends do not wait for it. A setting given explicitly (a test's faster schedules) stays.
    */
   static final Map<String, Object> ONE_NODE =
-      Map.of(
-          "pekko.cluster.gossip-interval", "10s",
-          "pekko.cluster.unreachable-nodes-reaper-interval", "10s",
-          "pekko.cluster.typed.receptionist.pruning-interval", "10s",
-          "pekko.cluster.distributed-data.gossip-interval", "10s",
-          "pekko.cluster.distributed-data.notify-subscribers-interval", "10s",
-          "pekko.cluster.sharding.distributed-data.gossip-interval", "10s",
-          "pekko.cluster.sharding.distributed-data.notify-subscribers-interval", "10s",
-          "pekko.cluster.typed.receptionist.distributed-data.gossip-interval", "10s",
-          "pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval", "10s");
+      Map.ofEntries(
+          Map.entry("pekko.cluster.gossip-interval", "10s"),
+          Map.entry("pekko.cluster.unreachable-nodes-reaper-interval", "10s"),
+          Map.entry("pekko.cluster.typed.receptionist.pruning-interval", "10s"),
+          Map.entry("pekko.cluster.distributed-data.gossip-interval", "10s"),
+          Map.entry("pekko.cluster.distributed-data.notify-subscribers-interval", "10s"),
+          Map.entry("pekko.cluster.sharding.distributed-data.gossip-interval", "10s"),
+          Map.entry("pekko.cluster.sharding.distributed-data.notify-subscribers-interval", "10s"),
+          Map.entry("pekko.cluster.typed.receptionist.distributed-data.gossip-interval", "10s"),
+          Map.entry(
+              "pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval",
+              "10s"),
+          Map.entry("pekko.scheduler.tick-duration", "50ms"),
+          Map.entry("pekko.cluster.scheduler.tick-duration", "50ms"),
+          Map.entry(JOURNAL_POLL, "3s"));
 
-  /** {@code config} with {@link #ONE_NODE} over it when the node joins no one. */
+  /**
+   * {@code config} with {@link #ONE_NODE} over Pekko's defaults when the node joins no one, the
+   * journal's sequence query as often as its poll.
+   */
   static Config alone(Config config) {
-    return joinsOthers(config) ? config : ConfigFactory.parseMap(ONE_NODE).withFallback(config);
+    if (joinsOthers(config)) return config;
+    Map<String, Object> lowered = new HashMap<>();
+    ONE_NODE.forEach(
+        (key, value) -> {
+          if (pekkosDefault(config, key)) lowered.put(key, value);
+        });
+    if (pekkosDefault(config, JOURNAL_SEQUENCE_POLL)) {
+      lowered.put(
+          JOURNAL_SEQUENCE_POLL,
+          lowered.getOrDefault(JOURNAL_POLL, config.getValue(JOURNAL_POLL).unwrapped()));
+    }
+    return ConfigFactory.parseMap(lowered).withFallback(config);
+  }
+
+  private static boolean pekkosDefault(Config config, String key) {
+    String resource = config.getValue(key).origin().resource();
+    return resource != null && resource.endsWith("reference.conf");
   }
 
   /**

@@ -3,7 +3,6 @@ package io.periscope.source;
 import io.periscope.net.SafeHttp;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -194,12 +193,7 @@ public final class FeedCollector {
    * charset) and its final URL (which relative links resolve against). Equal digests read alike.
    */
   static byte[] digest(SafeHttp.Response response) {
-    MessageDigest sha;
-    try {
-      sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
+    MessageDigest sha = Sha256.digest();
     for (String part : new String[] {response.header("Content-Type"), response.finalUrl()}) {
       sha.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
       sha.update((byte) 0);

@@ -1,8 +1,6 @@
 package io.periscope.source;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -83,12 +81,7 @@ public final class ItemBounds {
 
   /** SHA-256 of the text's UTF-8 bytes, in lower-case hex. */
   static String sha256Hex(String text) {
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is always available", e);
-    }
+    byte[] hash = Sha256.digest().digest(text.getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(hash);
   }
 }

@@ -43,7 +43,7 @@ public interface RunPipeline {
       Instant baselineAt,
       Map<String, PageSnapshot> pages) {
     public Memory {
-      seen = Set.copyOf(seen);
+      seen = SeenKeys.frozen(seen);
       baselines = Map.copyOf(baselines);
       pages = pages == null ? Map.of() : Map.copyOf(pages);
     }

@@ -108,14 +108,6 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
   private FirstAttempts firstAttempts;
 
   /**
-   * The seen keys as a set, and the seen list it was made of: a run that marks nothing seen keeps
-   * the list, so the next run's memory does not make the set again.
-   */
-  private List<String> seenListed = List.of();
-
-  private Set<String> seenSet = Set.of();
-
-  /**
    * Who waits for a run of this incarnation: the asker of the run in flight and those of the runs
    * stashed behind it. Told {@link WatchEntity#RUN_INTERRUPTED} when the incarnation ends before it
    * answered them, so no asker waits for its timeout.
@@ -214,8 +206,7 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
           .reply(
               recall.replyTo(),
               state.exists()
-                  ? StatusReply.success(
-                      new Recalled(state.watch(), state.memory(clock.instant(), seenSet(state))))
+                  ? StatusReply.success(new Recalled(state.watch(), state.memory(clock.instant())))
                   : notFound());
     if (command instanceof Fire fire) return onFire(state, fire);
     if (command instanceof Create create) return onCreate(state, create);
@@ -319,17 +310,9 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
     Instant startedAt = clock.instant();
     if (scheduledFor != null) meters.started(scheduledFor, startedAt);
     context.pipeToSelf(
-        pipeline.run(state.watch(), state.memory(startedAt, seenSet(state)), trigger, startedAt),
+        pipeline.run(state.watch(), state.memory(startedAt), trigger, startedAt),
         (outcome, failure) ->
             new RunFinished(outcome, failure, trigger, startedAt, scheduledFor, replyTo));
-  }
-
-  private Set<String> seenSet(State state) {
-    if (state.seen() != seenListed) {
-      seenSet = Set.copyOf(state.seen());
-      seenListed = state.seen();
-    }
-    return seenSet;
   }
 
   private ReplyEffect<Event, State> onRunFinished(State state, RunFinished done) {

@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -121,7 +120,7 @@ public final class WatchEntity {
             null, Map.of(), List.of());
 
     public State {
-      seen = List.copyOf(seen);
+      seen = SeenKeys.of(seen);
       recentRuns = List.copyOf(recentRuns);
       baselines = baselines == null ? Map.of() : Map.copyOf(baselines);
       outbox = outbox == null ? List.of() : List.copyOf(outbox);
@@ -211,14 +210,14 @@ public final class WatchEntity {
       return withOutbox(owed);
     }
 
-    /**
-     * What the next run, starting at {@code now}, is told of the past; {@code seenSet}: {@link
-     * #seen} as a set.
-     */
-    RunPipeline.Memory memory(Instant now, Set<String> seenSet) {
+    /** What the next run, starting at {@code now}, is told of the past (the seen keys uncopied). */
+    RunPipeline.Memory memory(Instant now) {
       boolean firstRun = recentRuns.isEmpty() && baselines.isEmpty();
       return new RunPipeline.Memory(
-          seenSet, baselines, firstRun && createdAt != null ? createdAt : now, pages);
+          ((SeenKeys) seen).asSet(),
+          baselines,
+          firstRun && createdAt != null ? createdAt : now,
+          pages);
     }
 
     State created(Watch w, Instant at, Instant nextFire) {
@@ -281,15 +280,8 @@ public final class WatchEntity {
         List<String> newlySeen,
         Map<String, Instant> baselined,
         Map<String, PageSnapshot> seenPages) {
-      // A run that marks nothing seen (most find nothing new) leaves the list as it is, uncopied.
-      List<String> bounded = seen;
-      if (!newlySeen.isEmpty()) {
-        LinkedHashSet<String> ids = new LinkedHashSet<>(seen);
-        ids.addAll(newlySeen);
-        bounded = new ArrayList<>(ids);
-        if (bounded.size() > SEEN_BOUND)
-          bounded = bounded.subList(bounded.size() - SEEN_BOUND, bounded.size());
-      }
+      // A run that marks nothing seen (most find nothing new) leaves the list as it is.
+      List<String> bounded = ((SeenKeys) seen).with(newlySeen, SEEN_BOUND);
       List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
       runs.add(record.lean()); // the judged items stay in the journal only (RunPages#whole)
       recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);

@@ -66,18 +66,40 @@ public class NodeTest {
   }
 
   @Test
-  public void aNodeAloneGossipsEveryTenSecondsAndAClusterNodeAsPekkoDoes() {
+  public void aNodeAloneDoesItsPeriodicWorkLessOftenAndAClusterNodeAsPekkoDoes() {
     Config alone = Node.alone(Profiles.load("embedded"));
     Config clustered = Node.alone(Profiles.load("local1"));
-    for (String setting : Node.ONE_NODE.keySet()) {
-      assertTrue("a setting Pekko has: " + setting, clustered.hasPath(setting));
-      assertEquals(setting, Duration.ofSeconds(10), alone.getDuration(setting));
-      assertTrue(setting, clustered.getDuration(setting).compareTo(Duration.ofSeconds(3)) <= 0);
+    for (String key : Node.ONE_NODE.keySet()) {
+      Duration lowered = ConfigFactory.parseMap(Node.ONE_NODE).getDuration(key);
+      assertTrue("a setting Pekko has: " + key, clustered.hasPath(key));
+      assertEquals(key, lowered, alone.getDuration(key));
+      assertTrue(key + " is Pekko's", clustered.getDuration(key).compareTo(lowered) < 0);
     }
+    assertEquals(
+        "the cluster's scheduler shares the system's tick",
+        Duration.ofMillis(50),
+        alone.getDuration("pekko.cluster.scheduler.tick-duration"));
+    assertEquals(Duration.ofMillis(10), clustered.getDuration("pekko.scheduler.tick-duration"));
+    assertEquals(
+        "the journal's sequence query as often as its poll",
+        Duration.ofSeconds(3),
+        alone.getDuration(Node.JOURNAL_SEQUENCE_POLL));
+    assertEquals(Duration.ofSeconds(1), clustered.getDuration(Node.JOURNAL_SEQUENCE_POLL));
     assertEquals(
         "the failure detector's heartbeat is Pekko's either way",
         clustered.getDuration("pekko.cluster.failure-detector.heartbeat-interval"),
         alone.getDuration("pekko.cluster.failure-detector.heartbeat-interval"));
     assertEquals(Duration.ofSeconds(1), alone.getDuration("pekko.cluster.leader-actions-interval"));
+  }
+
+  @Test
+  public void aSettingGivenExplicitlyStaysOnANodeAlone() {
+    Config fast =
+        Node.alone(
+            ConfigFactory.parseMap(Map.of(Node.JOURNAL_POLL, "100ms"))
+                .withFallback(Profiles.load("embedded")));
+    assertEquals(Duration.ofMillis(100), fast.getDuration(Node.JOURNAL_POLL));
+    assertEquals(Duration.ofMillis(100), fast.getDuration(Node.JOURNAL_SEQUENCE_POLL));
+    assertEquals(Duration.ofMillis(50), fast.getDuration("pekko.scheduler.tick-duration"));
   }
 }

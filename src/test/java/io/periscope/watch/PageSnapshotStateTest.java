@@ -49,9 +49,7 @@ public class PageSnapshotStateTest {
             .created(watch(PAGE), Instant.EPOCH, null)
             .withRun(record(), List.of("k"), Map.of(), Map.of(PAGE.key(), SEEN));
     assertEquals(Map.of(PAGE.key(), SEEN), state.pages());
-    assertEquals(
-        Map.of(PAGE.key(), SEEN),
-        state.memory(Instant.EPOCH, java.util.Set.copyOf(state.seen())).pages());
+    assertEquals(Map.of(PAGE.key(), SEEN), state.memory(Instant.EPOCH).pages());
     // a run without pages keeps what was seen
     state = state.withRun(record(), List.of(), Map.of(), null);
     assertEquals(Map.of(PAGE.key(), SEEN), state.pages());

@@ -237,7 +237,7 @@ public class WatchEntityTest {
     WatchEntity.State state = entity.getState();
     assertEquals(List.of("g-launch"), state.seen());
     assertEquals(java.util.Map.of(), state.baselines());
-    var memory = state.memory(java.time.Instant.now(), java.util.Set.copyOf(state.seen()));
+    var memory = state.memory(java.time.Instant.now());
     assertTrue("the bare guid is still seen", memory.seen().contains("g-launch"));
     assertTrue(
         "a watch that ran before takes its baselines at the next run, not at its creation",
