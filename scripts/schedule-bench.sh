@@ -6,6 +6,8 @@
 #   scripts/schedule-bench.sh --scenario schedule --minutes 3    # 10,000 watches due every minute, one node
 #   scripts/schedule-bench.sh --scenario cluster                 # 1 node, then 3: scheduled runs and reads
 #   scripts/schedule-bench.sh --scenario cpu --heap 512m         # CPU per judged and nothing-new run, idle node
+#     (each window also by thread from /proc/<pid>/task: the JIT's compilers, the collector, the rest; a run's
+#     marginal CPU with the JIT and without its threads, the second nearer what a node that has finished compiling pays)
 # BENCH_REF=<git rev> also builds that commit (git archive into a temporary directory) and measures its jar: the
 # harness gets --jar <its jar>; run it beside a run without BENCH_REF for a before/after ratio.
 # The cluster scenario runs conf/local1..3 on scratch databases of the PostgreSQL at PERISCOPE_TEST_DATABASE_URL

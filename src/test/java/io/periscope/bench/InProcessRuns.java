@@ -146,10 +146,24 @@ final class InProcessRuns implements AutoCloseable {
     private final List<String> fakes;
     private final long process = OS.getProcessCpuTime();
     private final Map<Long, Long> fakeStart;
+    private final ThreadCpu threads = new ThreadCpu(Path.of("/proc/self"));
 
     Cpu(List<String> fakes) {
       this.fakes = fakes;
       this.fakeStart = fakeThreads();
+    }
+
+    /**
+     * What the JIT's compilers and the collector (its threads and the VM Thread) used of it, per
+     * run of {@code runs}: the first is still compiling after the warm-up on two cores, and is what
+     * a node that has run long no longer pays.
+     */
+    String jitAndGc(int runs) {
+      Map<String, Double> seconds = threads.seconds();
+      return format(
+          "jit-ms-per-run=%.3f gc-and-vm-thread-ms-per-run=%.3f",
+          (ThreadCpu.of(seconds, ThreadCpu.C2) + ThreadCpu.of(seconds, ThreadCpu.C1)) * 1e3 / runs,
+          ThreadCpu.of(seconds, ThreadCpu.GC) * 1e3 / runs);
     }
 
     /** The CPU nanoseconds since this was made, the fakes' left out. */

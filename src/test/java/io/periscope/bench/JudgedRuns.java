@@ -143,19 +143,21 @@ public final class JudgedRuns {
       long wall = System.nanoTime();
       for (int i = 0; i < rounds; i++) round(bench, refs, alerted, hooks);
       long nanos = cpu.nanos();
+      String jitAndGc = cpu.jitAndGc(watches * rounds);
       wall = System.nanoTime() - wall;
       recording.close();
       int runs = watches * rounds;
       System.out.println(
           InProcessRuns.format(
               "judged runs=%d cpu-ms-per-run=%.3f wall-ms-per-round=%.2f model-calls-per-run=%.2f"
-                  + " site-requests-per-run=%.2f load-average=%.2f",
+                  + " site-requests-per-run=%.2f load-average=%.2f %s",
               runs,
               nanos / 1e6 / runs,
               wall / 1e6 / rounds,
               (judge.questions().size() - calls) / (double) runs,
               (site.getRequestCount() - requests) / (double) runs,
-              InProcessRuns.Cpu.loadAverage()));
+              InProcessRuns.Cpu.loadAverage(),
+              jitAndGc));
     } finally {
       judge.close();
       hooks.shutdown();

@@ -77,6 +77,7 @@ public final class NothingNewRuns {
       long wall = System.nanoTime();
       for (int i = 0; i < rounds; i++) bench.round(refs, nothingNew);
       long nanos = cpu.nanos();
+      String jitAndGc = cpu.jitAndGc(watches * rounds);
       wall = System.nanoTime() - wall;
       recording.close();
       requests = feeds.getRequestCount() - requests;
@@ -84,12 +85,13 @@ public final class NothingNewRuns {
       System.out.println(
           InProcessRuns.format(
               "nothing-new runs=%d cpu-ms-per-run=%.3f wall-ms-per-round=%.2f requests-per-run=%.2f"
-                  + " load-average=%.2f",
+                  + " load-average=%.2f %s",
               runs,
               nanos / 1e6 / runs,
               wall / 1e6 / rounds,
               requests / (double) runs,
-              InProcessRuns.Cpu.loadAverage()));
+              InProcessRuns.Cpu.loadAverage(),
+              jitAndGc));
     } finally {
       feeds.shutdown();
     }

@@ -34,6 +34,15 @@ import java.util.concurrent.Future;
  * measured; with {@code --jvm-args} the service gets JVM options; with {@code --jfr <dir>} each
  * measured window is recorded by JDK Flight Recorder (profile settings) into {@code
  * <dir>/<phase>.jfr}.
+ *
+ * <p>Each window's CPU is also told by thread ({@link ThreadCpu}): the JIT's compilers, the
+ * collector's threads with the VM Thread, and the rest. A run's marginal CPU is then given twice:
+ * with the JIT, what these phases cost, and without it (the phase's and the idle node's compiling
+ * both left out), toward what a node that has long finished compiling its run path pays: the
+ * application's threads still run code that is interpreted or profiled while it waits for C2, so it
+ * stays above that. On two cores the JIT is still compiling after minutes, so the first is the
+ * larger by a share that the phase's length decides; the second is the one to compare builds by.
+ * The idle node's CPU is printed by group of threads.
  */
 final class RunCpu {
   private final ScheduleBench bench;
@@ -65,9 +74,14 @@ final class RunCpu {
       Thread.sleep(30_000);
       record(service, "idle", true);
       double idleStart = service.cpuSeconds();
+      ThreadCpu idleThreads = new ThreadCpu(service.proc());
       int idleSeconds = option("--idle-seconds", 60);
-      Thread.sleep(idleSeconds * 1000L);
+      for (int s = 0; s < idleSeconds; s += 10) {
+        Thread.sleep(Math.min(10, idleSeconds - s) * 1000L);
+        idleThreads.sample();
+      }
       double idlePerMinute = (service.cpuSeconds() - idleStart) * 60 / idleSeconds;
+      Map<String, Double> idleByThread = idleThreads.seconds();
       record(service, "idle", false);
 
       System.out.printf(
@@ -77,8 +91,10 @@ final class RunCpu {
           watches,
           minutes,
           idlePerMinute);
-      nothingNew.print("nothing-new", idlePerMinute * minutes);
-      judged.print("judged", idlePerMinute * minutes);
+      System.out.println("idle node by thread:\n" + ThreadCpu.table(idleByThread, idleSeconds));
+      Idle idle = new Idle(idlePerMinute * minutes, idleByThread, idleSeconds / 60.0 / minutes);
+      nothingNew.print("nothing-new", idle);
+      judged.print("judged", idle);
     }
   }
 
@@ -130,32 +146,57 @@ final class RunCpu {
     record(service, name, true);
     sleepUntil(first.minusSeconds(2));
     double cpu = service.cpuSeconds();
+    ThreadCpu threads = new ThreadCpu(service.proc());
+    long started = System.nanoTime();
     long calls = bench.upstream.modelCalls();
     int alerts = bench.upstream.alerts().size();
     long peakHeap = 0;
     while (Instant.now().isBefore(end)) {
       peakHeap = Math.max(peakHeap, service.usedHeapBytes());
+      threads.sample();
       Thread.sleep(Math.max(0, Math.min(10_000, Duration.between(Instant.now(), end).toMillis())));
     }
     cpu = service.cpuSeconds() - cpu;
+    Map<String, Double> byThread = threads.seconds();
+    double seconds = (System.nanoTime() - started) / 1e9;
     calls = bench.upstream.modelCalls() - calls;
     alerts = bench.upstream.alerts().size() - alerts;
     record(service, name, false);
     ScheduleBench.DueRuns runs = bench.dueRuns(service.base(), tokens, ids, first, last);
-    return new Phase(cpu, runs, calls, alerts, peakHeap, service.residentBytes());
+    return new Phase(
+        cpu, seconds, byThread, runs, calls, alerts, peakHeap, service.residentBytes());
+  }
+
+  /**
+   * The idle node over as long as a phase: its CPU-seconds, and by thread over {@code
+   * measuredPerPhase} of a phase's length.
+   */
+  private record Idle(double cpuSeconds, Map<String, Double> byThread, double measuredPerPhase) {
+    double jit() {
+      return (ThreadCpu.of(byThread, ThreadCpu.C2) + ThreadCpu.of(byThread, ThreadCpu.C1))
+          / measuredPerPhase;
+    }
+
+    double gc() {
+      return ThreadCpu.of(byThread, ThreadCpu.GC) / measuredPerPhase;
+    }
   }
 
   private record Phase(
       double cpuSeconds,
+      double seconds,
+      Map<String, Double> byThread,
       ScheduleBench.DueRuns runs,
       long modelCalls,
       int alerts,
       long peakHeapBytes,
       long residentBytes) {
-    /** Prints the phase, its CPU less {@code idleCpuSeconds} (the idle node's over as long). */
-    void print(String name, double idleCpuSeconds) {
+    /** Prints the phase, its CPU less the idle node's over as long. */
+    void print(String name, Idle idle) {
+      double idleCpuSeconds = idle.cpuSeconds();
       long[] late = runs.lateness().stream().mapToLong(Long::longValue).sorted().toArray();
-      double marginalMs = (cpuSeconds - idleCpuSeconds) * 1000 / Math.max(1, late.length);
+      double perRun = 1000.0 / Math.max(1, late.length);
+      double marginalMs = (cpuSeconds - idleCpuSeconds) * perRun;
       System.out.printf(
           Locale.ROOT,
           "%s: runs=%d missed=%d doubled=%d model-calls=%d alerts=%d cpu-s=%.2f (idle share %.2f)"
@@ -174,6 +215,27 @@ final class RunCpu {
           ScheduleBench.pct(late, 99),
           peakHeapBytes >> 20,
           residentBytes >> 20);
+      double c2 = ThreadCpu.of(byThread, ThreadCpu.C2);
+      double jit = c2 + ThreadCpu.of(byThread, ThreadCpu.C1);
+      double gc = ThreadCpu.of(byThread, ThreadCpu.GC);
+      System.out.printf(
+          Locale.ROOT,
+          "%s by thread: cpu-s=%.2f jit-cpu-s=%.2f (C2 %.2f; idle share %.2f)"
+              + " gc-and-vm-thread-cpu-s=%.2f (idle share %.2f) ended-threads-cpu-s=%.2f;"
+              + " marginal-cpu-ms-per-run with the JIT=%.2f, without the JIT's threads (toward a"
+              + " long-running node's)=%.2f, of which gc and VM Thread=%.2f%n",
+          name,
+          byThread.values().stream().mapToDouble(Double::doubleValue).sum(),
+          jit,
+          c2,
+          idle.jit(),
+          gc,
+          idle.gc(),
+          ThreadCpu.of(byThread, ThreadCpu.UNPLACED),
+          marginalMs,
+          (cpuSeconds - jit - (idleCpuSeconds - idle.jit())) * perRun,
+          (gc - idle.gc()) * perRun);
+      System.out.println(ThreadCpu.table(byThread, seconds));
     }
   }
 

@@ -739,6 +739,11 @@ public final class ScheduleBench {
       return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0; // utime, stime
     }
 
+    /** The service's directory in {@code /proc}. */
+    Path proc() {
+      return Path.of("/proc", String.valueOf(process.pid()));
+    }
+
     /** The service's resident memory now (VmRSS). */
     long residentBytes() throws IOException {
       Matcher m =
