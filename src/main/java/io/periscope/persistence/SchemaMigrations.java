@@ -13,9 +13,9 @@ import org.flywaydb.core.api.output.MigrateResult;
 /**
  * The tables Periscope owns in the journal's database (the wake-up index, the journal's extra
  * indexes), created and changed by numbered migrations ({@code
- * io/periscope/persistence/migrations/V<n>__*.sql}) that Flyway applies in order and records in
- * {@value #HISTORY_TABLE}. The journal's own tables stay the plugin's ({@link JournalSchema}); the
- * caller holds the {@link SchemaLock}.
+ * io/periscope/persistence/migrations/V<n>__*.sql}, and {@link EmbeddedJournalIndexes} for H2's
+ * own) that Flyway applies in order and records in {@value #HISTORY_TABLE}. The journal's own
+ * tables stay the plugin's ({@link JournalSchema}); the caller holds the {@link SchemaLock}.
  *
  * <p>A database from release 0.1.0, which created these tables without a version record, is adopted
  * as it is: baselined at version 1 (whose script is what that release created), its rows untouched,
@@ -40,6 +40,14 @@ public final class SchemaMigrations {
    * migration.
    */
   public static MigrateResult apply(Config config) throws SQLException {
+    return apply(config, "latest");
+  }
+
+  /**
+   * Brings the schema to {@code target} (a version, or {@code latest}): a database as an earlier
+   * release left it, for the tests and benchmarks that start from one.
+   */
+  public static MigrateResult apply(Config config, String target) throws SQLException {
     Config db = config.getConfig("pekko-persistence-jdbc.shared-databases.periscope.db");
     String url = db.getString("url");
     String user = db.getString("user");
@@ -48,8 +56,10 @@ public final class SchemaMigrations {
         Flyway.configure(SchemaMigrations.class.getClassLoader())
             .dataSource(url, user, password)
             .locations(LOCATION)
+            .javaMigrations(new EmbeddedJournalIndexes())
             .table(HISTORY_TABLE)
-            .placeholders(placeholders(config));
+            .placeholders(placeholders(config))
+            .target(target);
     Flyway flyway = settings.load();
     if (flyway.info().applied().length == 0) {
       boolean release01;
