@@ -112,6 +112,7 @@ public final class WakeUpStartup {
                         system,
                         index,
                         projection,
+                        c.getDuration("index-group-within"),
                         at -> scheduler.tell(new WakeUpPoller.Scheduled(at)))),
             ShardedDaemonProcessSettings.create(system),
             Optional.of(ProjectionBehavior.stopMessage()));
