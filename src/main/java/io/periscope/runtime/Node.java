@@ -96,6 +96,7 @@ public final class Node {
           Map.entry("pekko.remote.watch-failure-detector.unreachable-nodes-reaper-interval", "10s"),
           Map.entry("pekko.cluster.multi-data-center.failure-detector.heartbeat-interval", "10s"),
           Map.entry("pekko.cluster.sharding.rebalance-interval", "10m"),
+          Map.entry("pekko.cluster.sharded-daemon-process.sharding.rebalance-interval", "10m"),
           Map.entry("pekko.scheduler.tick-duration", "50ms"),
           Map.entry("pekko.cluster.scheduler.tick-duration", "50ms"),
           Map.entry(JOURNAL_POLL, "3s"),
