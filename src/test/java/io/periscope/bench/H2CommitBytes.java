@@ -77,7 +77,7 @@ public final class H2CommitBytes {
       long[] sequence = new long[watches];
       long commits = 0;
       long compacted = 0;
-      long bytes = bytesWritten(s);
+      long bytes = bytesWritten(config);
       for (int run = 1; run <= runs; run++) {
         int w = run % watches;
         String id = "Watch|" + w;
@@ -118,13 +118,13 @@ public final class H2CommitBytes {
         c.commit();
         commits++;
         if (compactEvery > 0 && run % compactEvery == 0) {
-          long before = bytesWritten(s);
+          long before = bytesWritten(config);
           store.compact(80, 1 << 20);
           store.commit();
-          compacted += bytesWritten(s) - before;
+          compacted += bytesWritten(config) - before;
         }
         if (run % 2_000 == 0) {
-          long now = bytesWritten(s);
+          long now = bytesWritten(config);
           System.out.printf(
               "%,d runs: %,.0f bytes a commit (of which compaction %,.0f), chunks %d %% full,"
                   + " layout %,d entries, file %.1f MB%n",
@@ -142,13 +142,10 @@ public final class H2CommitBytes {
     }
   }
 
-  private static long bytesWritten(Statement s) throws Exception {
-    try (ResultSet r =
-        s.executeQuery(
-            "SELECT setting_value FROM information_schema.settings"
-                + " WHERE setting_name = 'info.FILE_WRITE_BYTES'")) {
-      r.next();
-      return Long.parseLong(r.getString(1));
-    }
+  private static long bytesWritten(Config config) throws Exception {
+    return TestJournals.number(
+        config,
+        "SELECT CAST(setting_value AS BIGINT) FROM information_schema.settings"
+            + " WHERE setting_name = 'info.FILE_WRITE_BYTES'");
   }
 }
