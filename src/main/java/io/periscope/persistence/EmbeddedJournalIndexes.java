@@ -20,8 +20,8 @@ import org.flywaydb.core.api.migration.JavaMigration;
  *       constraint stays.
  *   <li>The tag table's primary key {@code (event_id, tag)} goes: H2 gives a foreign key an index
  *       of exactly its columns ({@code event_id}), which serves the {@code ON DELETE CASCADE}, and
- *       Periscope's {@code (tag, event_id)} index serves the tag queries; an event's tags are a set
- *       written once with it, so no pair comes twice.
+ *       Periscope's {@code (tag, event_id)} index, made unique in its place, keeps a pair from
+ *       coming twice and serves the tag queries.
  *   <li>The {@code ordering} identity reserves 1,024 values at a time instead of 32: H2 writes a
  *       reservation in a commit of its own. A killed node skips what it had reserved, a gap the
  *       read journal already waits out after any kill.
@@ -58,6 +58,12 @@ final class EmbeddedJournalIndexes implements JavaMigration {
     if (!c.getMetaData().getDatabaseProductName().equals("H2")) return;
     try (Statement s = c.createStatement()) {
       s.execute("DROP INDEX IF EXISTS \"event_journal_ordering_idx\"");
+      // Each step may be taken again after a kill between them (H2 commits each DDL statement).
+      s.execute(
+          "CREATE UNIQUE INDEX IF NOT EXISTS \"event_tag_tag_event_key\" ON "
+              + TAGS
+              + " (\"tag\", \"event_id\")");
+      s.execute("DROP INDEX IF EXISTS \"event_tag_tag_idx\"");
       if (hasPrimaryKey(s)) s.execute("ALTER TABLE " + TAGS + " DROP PRIMARY KEY");
       s.execute("ALTER TABLE " + EVENTS + " ALTER COLUMN \"ordering\" SET CACHE " + ORDERING_CACHE);
     }

@@ -21,7 +21,8 @@ import org.junit.Test;
 /**
  * A journal as the release before made it on H2 (the plugin's script, then migration 1) takes
  * migration 2 without losing a row, and keeps what the plugin relies on: {@code ordering} unique
- * once, the tags' foreign key and its {@code ON DELETE CASCADE}, new events numbered after the old.
+ * once, each event's tag once, the tags' foreign key and its {@code ON DELETE CASCADE}, new events
+ * numbered after the old.
  */
 public class EmbeddedJournalIndexesTest {
   private static final String INSERT_EVENT =
@@ -85,6 +86,12 @@ public class EmbeddedJournalIndexesTest {
           fail("a second event with one ordering was written");
         } catch (SQLException expected) {
           // the column's UNIQUE constraint
+        }
+        try {
+          tag(c, orderings.get(1), "schedule");
+          fail("an event's tag was written twice");
+        } catch (SQLException expected) {
+          // the unique (tag, event_id) index in the primary key's place
         }
         try {
           tag(c, next + 1_000_000, "schedule");
