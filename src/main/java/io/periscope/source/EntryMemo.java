@@ -1,0 +1,139 @@
+package io.periscope.source;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToLongFunction;
+import org.jdom2.Attribute;
+import org.jdom2.Content;
+import org.jdom2.Element;
+import org.jdom2.Namespace;
+
+/**
+ * What a feed's read leaves the next read of the same feed: the entries it mapped, each under the
+ * digest of its entry element as Rome read it (before its dates were taken out), with the digest of
+ * everything else an entry's mapping reads (its context): the document without its entries, once
+ * the feed's own dates are taken out, and the feed's final URL. A feed that gained an item maps
+ * only the entry elements it did not read last time in the same context ({@link FeedReader}); the
+ * rest read as they did.
+ *
+ * <p>Only a read whose every entry element became one entry (Rome's entries paired one to one with
+ * the elements) leaves a memo: an entry it reads then depends on its element and its context alone.
+ * The digests are SHA-256 of the elements' names, namespaces, attributes and content, each length
+ * prefixed, CDATA told from text; JDOM has checked their characters, so UTF-8 loses none.
+ */
+public final class EntryMemo {
+  /** The memo of no read: nothing is known. */
+  public static final EntryMemo NONE = new EntryMemo(new byte[0], Map.of());
+
+  private final byte[] context;
+  private final Map<ByteBuffer, FeedReader.Entry> entries;
+
+  private EntryMemo(byte[] context, Map<ByteBuffer, FeedReader.Entry> entries) {
+    this.context = context;
+    this.entries = entries;
+  }
+
+  /** The memo of a read in {@code context} whose elements of {@code keys} became {@code read}. */
+  static EntryMemo of(byte[] context, List<byte[]> keys, List<FeedReader.Entry> read) {
+    Map<ByteBuffer, FeedReader.Entry> entries = new HashMap<>();
+    for (int i = 0; i < keys.size(); i++) entries.put(ByteBuffer.wrap(keys.get(i)), read.get(i));
+    return new EntryMemo(context, entries);
+  }
+
+  /**
+   * The entries this memo knows of {@code elements} (by identity), read in {@code context}; none in
+   * another context.
+   */
+  Map<Element, FeedReader.Entry> known(byte[] context, List<Element> elements, List<byte[]> keys) {
+    Map<Element, FeedReader.Entry> known = new IdentityHashMap<>();
+    if (entries.isEmpty() || !Arrays.equals(this.context, context)) return known;
+    for (int i = 0; i < elements.size(); i++) {
+      FeedReader.Entry entry = entries.get(ByteBuffer.wrap(keys.get(i)));
+      if (entry != null) known.put(elements.get(i), entry);
+    }
+    return known;
+  }
+
+  /** How many entries it knows (tests). */
+  int size() {
+    return entries.size();
+  }
+
+  /**
+   * Roughly what it holds on the heap: its digests and map, the entries, and their strings as
+   * {@code strings} counts them (a string an item shares is counted once there).
+   */
+  long bytes(ToLongFunction<String> strings) {
+    long bytes = 64 + context.length;
+    for (FeedReader.Entry e : entries.values()) {
+      bytes += 200; // the map's node, the key's buffer and digest, the entry and its list
+      for (String s : new String[] {e.id(), e.title(), e.link(), e.summary()})
+        bytes += strings.applyAsLong(s);
+      for (String s : e.enclosures()) bytes += strings.applyAsLong(s);
+    }
+    return bytes;
+  }
+
+  /** The digest of each entry element. */
+  static List<byte[]> keys(List<Element> elements) {
+    return elements.stream().map(e -> digest(written(e, Set.of()))).toList();
+  }
+
+  /** The digest of the document but {@code entries}, and of the feed's final URL. */
+  static byte[] context(FeedDocument feed, String feedUrl) {
+    Set<Element> entries = Collections.newSetFromMap(new IdentityHashMap<>());
+    entries.addAll(feed.entries());
+    StringBuilder out = written(feed.document().getRootElement(), entries);
+    text(out, String.valueOf(feedUrl));
+    return digest(out);
+  }
+
+  private static byte[] digest(StringBuilder written) {
+    return Sha256.digest().digest(written.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static StringBuilder written(Element e, Set<Element> leftOut) {
+    StringBuilder out = new StringBuilder(1024);
+    write(e, leftOut, out);
+    return out;
+  }
+
+  private static void write(Element e, Set<Element> leftOut, StringBuilder out) {
+    out.append('<');
+    text(out, e.getNamespacePrefix());
+    text(out, e.getNamespaceURI());
+    text(out, e.getName());
+    for (Namespace ns : e.getAdditionalNamespaces()) {
+      out.append('n');
+      text(out, ns.getPrefix());
+      text(out, ns.getURI());
+    }
+    for (Attribute a : e.getAttributes()) {
+      out.append('a');
+      text(out, a.getNamespacePrefix());
+      text(out, a.getNamespaceURI());
+      text(out, a.getName());
+      text(out, a.getValue());
+    }
+    for (Content c : e.getContent()) {
+      if (c instanceof Element child) {
+        if (!leftOut.contains(child)) write(child, leftOut, out);
+      } else {
+        out.append((char) ('0' + c.getCType().ordinal()));
+        text(out, c.getValue());
+      }
+    }
+    out.append('>');
+  }
+
+  private static void text(StringBuilder out, String text) {
+    out.append(text.length()).append(':').append(text);
+  }
+}
