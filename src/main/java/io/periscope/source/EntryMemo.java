@@ -1,7 +1,8 @@
 package io.periscope.source;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -25,8 +26,8 @@ import org.jdom2.Namespace;
  *
  * <p>Only a read whose every entry element became one entry (Rome's entries paired one to one with
  * the elements) leaves a memo: an entry it reads then depends on its element and its context alone.
- * The digests are SHA-256 of the elements' names, namespaces, attributes and content, each length
- * prefixed, CDATA told from text; JDOM has checked their characters, so UTF-8 loses none.
+ * The digests are SHA-256 of the elements' names, namespaces, attributes and content, each string
+ * length prefixed, CDATA told from text.
  */
 public final class EntryMemo {
   /** The memo of no read: nothing is known. */
@@ -83,57 +84,92 @@ public final class EntryMemo {
 
   /** The digest of each entry element. */
   static List<byte[]> keys(List<Element> elements) {
-    return elements.stream().map(e -> digest(written(e, Set.of()))).toList();
+    Written out = new Written();
+    List<byte[]> keys = new ArrayList<>(elements.size());
+    for (Element e : elements) {
+      out.length = 0;
+      out.element(e, Set.of());
+      keys.add(out.digest());
+    }
+    return keys;
   }
 
   /** The digest of the document but {@code entries}, and of the feed's final URL. */
   static byte[] context(FeedDocument feed, String feedUrl) {
     Set<Element> entries = Collections.newSetFromMap(new IdentityHashMap<>());
     entries.addAll(feed.entries());
-    StringBuilder out = written(feed.document().getRootElement(), entries);
-    text(out, String.valueOf(feedUrl));
-    return digest(out);
+    Written out = new Written();
+    out.element(feed.document().getRootElement(), entries);
+    out.text(String.valueOf(feedUrl));
+    return out.digest();
   }
 
-  private static byte[] digest(StringBuilder written) {
-    return Sha256.digest().digest(written.toString().getBytes(StandardCharsets.UTF_8));
-  }
+  /**
+   * Elements written for their digest: each string as its length and its UTF-16 code units (no
+   * charset to replace what it cannot encode), each node after a byte saying what it is.
+   */
+  private static final class Written {
+    private byte[] bytes = new byte[4096];
+    private int length;
 
-  private static StringBuilder written(Element e, Set<Element> leftOut) {
-    StringBuilder out = new StringBuilder(1024);
-    write(e, leftOut, out);
-    return out;
-  }
-
-  private static void write(Element e, Set<Element> leftOut, StringBuilder out) {
-    out.append('<');
-    text(out, e.getNamespacePrefix());
-    text(out, e.getNamespaceURI());
-    text(out, e.getName());
-    for (Namespace ns : e.getAdditionalNamespaces()) {
-      out.append('n');
-      text(out, ns.getPrefix());
-      text(out, ns.getURI());
+    byte[] digest() {
+      MessageDigest sha = Sha256.digest();
+      sha.update(bytes, 0, length);
+      return sha.digest();
     }
-    for (Attribute a : e.getAttributes()) {
-      out.append('a');
-      text(out, a.getNamespacePrefix());
-      text(out, a.getNamespaceURI());
-      text(out, a.getName());
-      text(out, a.getValue());
+
+    void element(Element e, Set<Element> leftOut) {
+      mark('<');
+      text(e.getNamespacePrefix());
+      text(e.getNamespaceURI());
+      text(e.getName());
+      for (Namespace ns : e.getAdditionalNamespaces()) {
+        mark('n');
+        text(ns.getPrefix());
+        text(ns.getURI());
+      }
+      if (e.hasAttributes()) {
+        for (Attribute a : e.getAttributes()) {
+          mark('a');
+          text(a.getNamespacePrefix());
+          text(a.getNamespaceURI());
+          text(a.getName());
+          text(a.getValue());
+        }
+      }
+      for (Content c : e.getContent()) {
+        if (c instanceof Element child) {
+          if (!leftOut.contains(child)) element(child, leftOut);
+        } else {
+          mark((char) ('0' + c.getCType().ordinal()));
+          text(c.getValue());
+        }
+      }
+      mark('>');
     }
-    for (Content c : e.getContent()) {
-      if (c instanceof Element child) {
-        if (!leftOut.contains(child)) write(child, leftOut, out);
-      } else {
-        out.append((char) ('0' + c.getCType().ordinal()));
-        text(out, c.getValue());
+
+    private void mark(char what) {
+      room(1);
+      bytes[length++] = (byte) what;
+    }
+
+    void text(String text) {
+      int n = text.length();
+      room(4 + 2 * n);
+      bytes[length++] = (byte) (n >>> 24);
+      bytes[length++] = (byte) (n >>> 16);
+      bytes[length++] = (byte) (n >>> 8);
+      bytes[length++] = (byte) n;
+      for (int i = 0; i < n; i++) {
+        char c = text.charAt(i);
+        bytes[length++] = (byte) (c >>> 8);
+        bytes[length++] = (byte) c;
       }
     }
-    out.append('>');
-  }
 
-  private static void text(StringBuilder out, String text) {
-    out.append(text.length()).append(':').append(text);
+    private void room(int more) {
+      if (length + more > bytes.length)
+        bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, length + more));
+    }
   }
 }
