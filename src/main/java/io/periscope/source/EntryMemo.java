@@ -19,10 +19,10 @@ import org.jdom2.Namespace;
 /**
  * What a feed's read leaves the next read of the same feed: the entries it mapped, each under the
  * digest of its entry element as Rome read it (before its dates were taken out), with the digest of
- * everything else an entry's mapping reads (its context): the document without its entries, once
- * the feed's own dates are taken out, and the feed's final URL. A feed that gained an item maps
- * only the entry elements it did not read last time in the same context ({@link FeedReader}); the
- * rest read as they did.
+ * everything else an entry's mapping reads (its context): the document without its entries (and
+ * without the space between them), once the feed's own dates are taken out, and the feed's final
+ * URL. A feed that gained an item maps only the entry elements it did not read last time in the
+ * same context ({@link FeedReader}); the rest read as they did.
  *
  * <p>Only a read whose every entry element became one entry (Rome's entries paired one to one with
  * the elements) leaves a memo: an entry it reads then depends on its element and its context alone.
@@ -99,6 +99,7 @@ public final class EntryMemo {
     Set<Element> entries = Collections.newSetFromMap(new IdentityHashMap<>());
     entries.addAll(feed.entries());
     Written out = new Written();
+    out.container = feed.container();
     out.element(feed.document().getRootElement(), entries);
     out.text(String.valueOf(feedUrl));
     return out.digest();
@@ -111,6 +112,9 @@ public final class EntryMemo {
   private static final class Written {
     private byte[] bytes = new byte[4096];
     private int length;
+
+    /** The element whose children the entries are: its space is left out. */
+    private Element container;
 
     byte[] digest() {
       MessageDigest sha = Sha256.digest();
@@ -140,12 +144,20 @@ public final class EntryMemo {
       for (Content c : e.getContent()) {
         if (c instanceof Element child) {
           if (!leftOut.contains(child)) element(child, leftOut);
-        } else {
+        } else if (e != container || !isSpace(c)) {
           mark((char) ('0' + c.getCType().ordinal()));
           text(c.getValue());
         }
       }
       mark('>');
+    }
+
+    /**
+     * Space between the container's children: as many as the entries that were among them, and
+     * nothing Rome maps an entry by.
+     */
+    private static boolean isSpace(Content c) {
+      return c.getCType() == Content.CType.Text && c.getValue().isBlank();
     }
 
     private void mark(char what) {
