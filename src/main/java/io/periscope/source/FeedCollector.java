@@ -5,13 +5,17 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
 
 /**
  * Collects an RSS, Atom or JSON feed through {@link SafeHttp} and {@link FeedReader}, within the
@@ -19,9 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * conditionally; a 304 answers with the items of the last successful parse, so the run still sees
  * them (which of them are fresh is the watch's business, not the collector's). A feed answered in
  * full with the same bytes as last time (most servers send no validator, and most polls find the
- * feed unchanged) is not parsed again either: its body's digest is remembered with its items. What
- * is remembered for that is bounded by bytes ({@code FEED_CACHE_BYTES}), least recently used
- * forgotten first.
+ * feed unchanged) is not parsed again either: its body's digest is remembered with its items. A
+ * feed that changed is parsed, but only its entries it did not read last time are mapped ({@link
+ * EntryMemo}, remembered with the items). What is remembered is bounded by bytes ({@code
+ * FEED_CACHE_BYTES}), least recently used forgotten first.
  */
 public final class FeedCollector {
   public static final String SOURCE_TYPE = "rss";
@@ -35,7 +40,8 @@ public final class FeedCollector {
 
   /**
    * The validators of a feed's last successful answer, the digest of what was read ({@link
-   * #digest}), the items read from it and their size.
+   * #digest}), the items read from it, what its next read reuses of its entries ({@link EntryMemo})
+   * and their size.
    */
   private record Remembered(
       String etag,
@@ -43,6 +49,7 @@ public final class FeedCollector {
       byte[] digest,
       List<Item> items,
       List<String> recoveries,
+      EntryMemo memo,
       long bytes) {}
 
   private final SafeHttp http;
@@ -140,15 +147,16 @@ public final class FeedCollector {
       return new Answer(SourceResult.ok(withTrust(last.items(), trust), last.recoveries()), null);
     }
     parses.incrementAndGet();
-    FeedReader.Read read;
+    FeedReader.Reading reading;
     try {
-      read =
+      reading =
           FeedReader.read(
               response.body(),
               response.header("Content-Type"),
               response.finalUrl(),
               MAX_ITEMS_PER_FEED,
-              budget.limits().parseMaxElements());
+              budget.limits().parseMaxElements(),
+              last == null ? EntryMemo.NONE : last.memo());
     } catch (FeedReader.NotAFeed e) {
       List<FeedDiscovery.Found> named =
           mayFollow
@@ -162,6 +170,7 @@ public final class FeedCollector {
       return new Answer(
           SourceResult.failed(new SourceError(source, "not-a-feed", e.getMessage(), null)), null);
     }
+    FeedReader.Read read = reading.read();
     List<Item> items = new ArrayList<>();
     List<ItemIdentity.Named> names = ItemIdentity.ofFeed(read.entries());
     for (int i = 0; i < names.size(); i++) {
@@ -172,7 +181,13 @@ public final class FeedCollector {
         key,
         withValidators(
             new Remembered(
-                null, null, digest, List.copyOf(items), read.recoveries(), sizeOf(items)),
+                null,
+                null,
+                digest,
+                List.copyOf(items),
+                read.recoveries(),
+                reading.memo(),
+                sizeOf(items, reading.memo())),
             response));
     return new Answer(SourceResult.ok(withTrust(items, trust), read.recoveries()), null);
   }
@@ -185,6 +200,7 @@ public final class FeedCollector {
         remembered.digest(),
         remembered.items(),
         remembered.recoveries(),
+        remembered.memo(),
         remembered.bytes());
   }
 
@@ -214,16 +230,21 @@ public final class FeedCollector {
         name.aliases());
   }
 
-  /** Roughly what {@code items} hold on the heap: two bytes a character plus the objects. */
-  static long sizeOf(List<Item> items) {
+  /**
+   * Roughly what {@code items} and {@code memo} hold on the heap: two bytes a character plus the
+   * objects, a string they share counted once.
+   */
+  static long sizeOf(List<Item> items, EntryMemo memo) {
+    Set<String> counted = Collections.newSetFromMap(new IdentityHashMap<>());
+    ToLongFunction<String> size = s -> s == null || !counted.add(s) ? 0 : 40 + 2L * s.length();
     long bytes = 64;
     for (Item i : items) {
       bytes += 160;
       for (String s : new String[] {i.identity(), i.title(), i.url(), i.summary(), i.sourceValue()})
-        if (s != null) bytes += 40 + 2L * s.length();
-      for (String alias : i.aliases()) bytes += 40 + 2L * alias.length();
+        bytes += size.applyAsLong(s);
+      for (String alias : i.aliases()) bytes += size.applyAsLong(alias);
     }
-    return bytes;
+    return bytes + memo.bytes(size);
   }
 
   private static List<Item> withTrust(List<Item> items, String trust) {

@@ -166,6 +166,15 @@ record FeedDocument(Document document, Element container, List<Element> entries)
   }
 
   /**
+   * Leaves {@code only} of the entry elements in the document, in their order, for Rome to map: the
+   * others are detached (all of them stay in {@link #entries}).
+   */
+  void withEntries(List<Element> only) {
+    for (Element e : entries) e.detach();
+    for (Element e : only) container.addContent(e);
+  }
+
+  /**
    * Takes the feed's own elements out (its title, image, skip hours: Periscope reads entries only),
    * keeping an RDF feed's {@code channel} empty, as Rome needs one.
    */

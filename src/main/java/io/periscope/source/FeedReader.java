@@ -23,6 +23,7 @@ import java.util.Base64;
 import java.util.Date;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -93,6 +94,9 @@ public final class FeedReader {
 
   private FeedReader() {}
 
+  /** A read, and what it leaves the next read of the same feed. */
+  public record Reading(Read read, EntryMemo memo) {}
+
   /**
    * Reads {@code body} fetched from {@code baseUrl} (the final URL, after redirects) at most {@code
    * maxEntries} entries and {@code maxElements} elements.
@@ -100,13 +104,32 @@ public final class FeedReader {
   public static Read read(
       byte[] body, String contentType, String baseUrl, int maxEntries, int maxElements)
       throws NotAFeed {
+    return read(body, contentType, baseUrl, maxEntries, maxElements, EntryMemo.NONE).read();
+  }
+
+  /**
+   * Reads {@code body} as above, given {@code last}, the memo of the last read of the same feed: an
+   * entry element it knows in the same context reads as it did then, and Rome maps only the others
+   * (a feed that gained an item costs about that item). The read is the whole read's all the same:
+   * where mapping the others fails, or Rome's entries do not pair with them, the whole document is
+   * mapped.
+   */
+  public static Reading read(
+      byte[] body,
+      String contentType,
+      String baseUrl,
+      int maxEntries,
+      int maxElements,
+      EntryMemo last)
+      throws NotAFeed {
     List<String> recoveries = new ArrayList<>();
     TextDecoding.Decoded decoded =
         TextDecoding.decode(body, contentType, TextDecoding.Declaration.XML_PROLOG);
     if (decoded.repaired()) recoveries.add("encoding");
     String text = decoded.text();
     if (looksLikeJson(text, contentType)) {
-      return new Read(JsonFeed.read(text, baseUrl, maxEntries), recoveries);
+      return new Reading(
+          new Read(JsonFeed.read(text, baseUrl, maxEntries), recoveries), EntryMemo.NONE);
     }
     String clean = ItemText.withoutControl(text);
     if (clean.length() != text.length()) recoveries.add("control-characters");
@@ -118,29 +141,54 @@ public final class FeedReader {
     if (parse.cut()) recoveries.add("cut");
     else if (!closes(clean, root)) recoveries.add("unclosed");
     FeedDocument feed = FeedDocument.of(root, baseUrl, maxEntries);
-    Map<org.jdom2.Element, Instant> dates = readDates(feed);
+    List<org.jdom2.Element> elements = feed.entries();
+    List<byte[]> keys = EntryMemo.keys(elements); // before their dates are taken out
+    feed.dropFeedDates();
+    byte[] context = EntryMemo.context(feed, baseUrl);
+    Map<org.jdom2.Element, Entry> known = last.known(context, elements, keys);
+    List<org.jdom2.Element> fresh = elements.stream().filter(e -> !known.containsKey(e)).toList();
+    Map<org.jdom2.Element, Instant> dates = readDates(fresh);
+    if (!known.isEmpty()) {
+      try {
+        feed.withEntries(fresh);
+        Mapped mapped =
+            fresh.isEmpty() ? new Mapped(List.of(), true) : map(feed, fresh, dates, baseUrl);
+        if (mapped.paired()) {
+          List<Entry> entries = new ArrayList<>();
+          Iterator<Entry> next = mapped.entries().iterator();
+          for (org.jdom2.Element e : elements)
+            entries.add(known.containsKey(e) ? known.get(e) : next.next());
+          return new Reading(new Read(entries, recoveries), EntryMemo.of(context, keys, entries));
+        }
+      } catch (FeedException | RuntimeException unknown) {
+        // the feed's part or a new entry is at fault: the whole mapping below says which
+      }
+      feed.withEntries(elements);
+      dates.putAll(readDates(List.copyOf(known.keySet())));
+    }
     try {
-      return new Read(map(feed, feed.entries(), dates, baseUrl), recoveries);
+      Mapped whole = map(feed, elements, dates, baseUrl);
+      EntryMemo memo =
+          whole.paired() ? EntryMemo.of(context, keys, whole.entries()) : EntryMemo.NONE;
+      return new Reading(new Read(whole.entries(), recoveries), memo);
     } catch (FeedException | RuntimeException whole) {
       // Rome gives up on a document for one element it cannot convert: the feed's own elements
       // are dropped and each entry is mapped on its own, so a fault loses its entry, not the feed.
       feed.dropFeedElements();
       List<Entry> entries = new ArrayList<>();
-      for (org.jdom2.Element e : feed.entries()) e.detach();
-      for (org.jdom2.Element e : feed.entries()) {
-        feed.container().addContent(e);
+      for (org.jdom2.Element e : elements) {
+        feed.withEntries(List.of(e));
         try {
-          entries.addAll(map(feed, List.of(e), dates, baseUrl));
+          entries.addAll(map(feed, List.of(e), dates, baseUrl).entries());
         } catch (FeedException | RuntimeException unmappable) {
           // this entry is the fault
         }
-        e.detach();
       }
       if (entries.isEmpty()) {
         throw new NotAFeed("not an RSS or Atom feed Rome can map (" + whole.getMessage() + ")");
       }
       recoveries.add("unmappable");
-      return new Read(entries, recoveries);
+      return new Reading(new Read(entries, recoveries), EntryMemo.NONE);
     }
   }
 
@@ -150,23 +198,28 @@ public final class FeedReader {
    * of a dozen patterns it tries, per date) was most of a small feed's reading: the date elements
    * of the entries read here, and the feed's own (never read), are taken out before Rome maps.
    */
-  private static Map<org.jdom2.Element, Instant> readDates(FeedDocument feed) {
+  private static Map<org.jdom2.Element, Instant> readDates(List<org.jdom2.Element> entries) {
     Map<org.jdom2.Element, Instant> dates = new IdentityHashMap<>();
-    for (org.jdom2.Element e : feed.entries()) {
+    for (org.jdom2.Element e : entries) {
       Instant at = date(e, e.getName().equals("entry") ? ATOM_DATES : RSS_DATES);
       if (at == null) continue;
       dates.put(e, at);
       FeedDocument.dropDates(e);
     }
-    feed.dropFeedDates();
     return dates;
   }
+
+  /**
+   * Entries Rome mapped; {@code paired}: Rome's entries were the document's entry elements one to
+   * one, so each entry is its element's alone.
+   */
+  private record Mapped(List<Entry> entries, boolean paired) {}
 
   /**
    * Rome's mapping of the feed document, whose entry elements are now {@code elements}; {@code
    * dates} are those {@link FeedDates} read.
    */
-  private static List<Entry> map(
+  private static Mapped map(
       FeedDocument feed,
       List<org.jdom2.Element> elements,
       Map<org.jdom2.Element, Instant> dates,
@@ -174,19 +227,22 @@ public final class FeedReader {
       throws FeedException {
     WireFeed wire = ROME.build(feed.document());
     List<Entry> entries = new ArrayList<>();
+    int mapped = -1;
     if (wire instanceof Channel channel) {
       List<Item> items = channel.getItems();
+      mapped = items.size();
       for (int i = 0; i < items.size() && i < elements.size(); i++) {
         entries.add(rssItem(items.get(i), elements.get(i), dates.get(elements.get(i)), baseUrl));
       }
     } else if (wire instanceof Feed atom) {
       List<com.rometools.rome.feed.atom.Entry> atomEntries = atom.getEntries();
+      mapped = atomEntries.size();
       for (int i = 0; i < atomEntries.size() && i < elements.size(); i++) {
         entries.add(
             atomEntry(atomEntries.get(i), elements.get(i), dates.get(elements.get(i)), baseUrl));
       }
     }
-    return entries;
+    return new Mapped(entries, mapped == elements.size());
   }
 
   /**

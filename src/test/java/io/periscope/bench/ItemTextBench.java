@@ -1,5 +1,6 @@
 package io.periscope.bench;
 
+import io.periscope.source.EntryMemo;
 import io.periscope.source.FeedReader;
 import io.periscope.source.ItemBounds;
 import io.periscope.source.ItemText;
@@ -21,9 +22,11 @@ import java.util.Random;
  * characters, {@link WholeHtmlText} (the whole parse, then the cut to the summary's bound) against
  * {@link ItemText#ofHtml(String, int)}; and, given {@code --before <jar>} (a build of the commit
  * before), the read of the whole feed (RSS 2.0, the HTML in {@code content:encoded}) by that jar's
- * {@code FeedReader}, loaded apart, against this one's. A measure is the thread's CPU time of
- * {@code --reps} (5) passes, A and B alternating for {@code --rounds} (30) rounds ({@link
- * AlternatingCpu}). A benchmark harness, not a test (the name keeps surefire away from it).
+ * {@code FeedReader}, loaded apart, against this one's; and that jar's whole read against this
+ * one's given the memo of the feed before its newest item ({@link EntryMemo}), as a feed that
+ * gained an item is read. A measure is the thread's CPU time of {@code --reps} (5) passes, A and B
+ * alternating for {@code --rounds} (30) rounds ({@link AlternatingCpu}). A benchmark harness, not a
+ * test (the name keeps surefire away from it).
  *
  * <pre>
  * mvn -o -q -DskipTests package test-compile
@@ -66,7 +69,20 @@ public final class ItemTextBench {
     compareTexts(cpu, kb + " KB of article HTML an item", articles);
     compareTexts(cpu, "500 characters of plain text an item", plain);
     if (before != null) {
-      byte[] feed = rss(articles);
+      byte[] feed = rss(articles, 0);
+      // the feed before its newest item: what the read of the feed that gained it remembers
+      EntryMemo memo =
+          FeedReader.read(
+                  rss(articles.subList(1, items), 1),
+                  "application/rss+xml",
+                  FEED_URL,
+                  200,
+                  50_000,
+                  EntryMemo.NONE)
+              .memo();
+      if (!FeedReader.read(feed, "application/rss+xml", FEED_URL, 200, 50_000)
+          .equals(FeedReader.read(feed, "application/rss+xml", FEED_URL, 200, 50_000, memo).read()))
+        throw new AssertionError("the reads differ");
       try (URLClassLoader old =
           new URLClassLoader(
               new URL[] {Path.of(before).toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
@@ -77,6 +93,12 @@ public final class ItemTextBench {
             "the feed read whole (" + feed.length / 1024 + " KB)",
             () -> read.invoke(null, feed, "application/rss+xml", FEED_URL, 200, 50_000),
             () -> FeedReader.read(feed, "application/rss+xml", FEED_URL, 200, 50_000),
+            1);
+        cpu.compare(
+            "the feed that gained its first item, read whole before and now given the last"
+                + " read's memo",
+            () -> read.invoke(null, feed, "application/rss+xml", FEED_URL, 200, 50_000),
+            () -> FeedReader.read(feed, "application/rss+xml", FEED_URL, 200, 50_000, memo),
             1);
       }
     }
@@ -98,7 +120,8 @@ public final class ItemTextBench {
         texts.size());
   }
 
-  private static byte[] rss(List<String> contents) {
+  /** The feed of {@code contents}, the first numbered {@code first}. */
+  private static byte[] rss(List<String> contents, int first) {
     StringBuilder xml =
         new StringBuilder(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\""
@@ -107,9 +130,9 @@ public final class ItemTextBench {
                 + FEED_URL
                 + "</link>\n");
     for (int i = 0; i < contents.size(); i++) {
-      String link = FEED_URL + "a/" + i;
+      String link = FEED_URL + "a/" + (first + i);
       xml.append("<item><title>Article ")
-          .append(i)
+          .append(first + i)
           .append("</title><link>")
           .append(link)
           .append("</link><guid>")

@@ -254,6 +254,21 @@ public class FeedCollectorTest {
   }
 
   @Test
+  public void aChangedFeedReusesTheEntriesItReadAndCountsThem() throws Exception {
+    server.enqueue(new MockResponse().setBody(RSS));
+    String gained = RSS.replaceFirst("<item>", "<item><title>New</title></item><item>");
+    server.enqueue(new MockResponse().setBody(gained));
+    String url = server.url("/gains").toString();
+    SourceResult first = collect(url, null);
+    long items = FeedCollector.sizeOf(first.items(), EntryMemo.NONE);
+    assertTrue("the entries remembered count", collector.rememberedBytes() > items + 3 * 200);
+    SourceResult second = collect(url, null);
+    assertEquals(2, collector.parses());
+    assertEquals(4, second.items().size());
+    assertEquals(first.items(), second.items().subList(1, 4));
+  }
+
+  @Test
   public void anHtmlPageIsNotAFeed() throws Exception {
     server.enqueue(
         new MockResponse()
