@@ -34,8 +34,8 @@ import slick.jdbc.JdbcProfile;
  * events' positions inside a subquery, so H2 plans it from the tag's side: every row of the tag
  * ever written, each joined to that subquery, at every poll; the tag's rows grow with the journal
  * (a schedule event a run, kept as long as the runs' history), and so did each poll. This query
- * bounds the tag's own rows by the same positions, so a poll reads the tag's index from the last
- * offset and only the events it returns; the same events, in the same order.
+ * bounds both tables by the same positions, so whichever H2 reads first it reads from the last
+ * offset: only the events since. The same events, in the same order.
  */
 public final class EmbeddedReadJournalDao extends DefaultReadJournalDao {
   private final JdbcBackend.JdbcDatabaseDef db;
@@ -57,8 +57,8 @@ public final class EmbeddedReadJournalDao extends DefaultReadJournalDao {
 
   /**
    * The events of {@code tag} past position {@code offset} up to {@code maxOffset}, at most {@code
-   * limit}, by position: the tag's index ({@code tag}, {@code event_id}) read over that range and
-   * each event found by its position.
+   * limit}, by position; its parameters: the tag, the offset and the maximum twice (the tags'
+   * range, the events' range), the limit.
    */
   static String eventsByTagQuery(ReadJournalConfig config) {
     EventJournalTableColumnNames e = config.eventJournalTableConfiguration().columnNames();
@@ -103,6 +103,10 @@ public final class EmbeddedReadJournalDao extends DefaultReadJournalDao {
         + " > ? AND t."
         + quoted(t.eventId())
         + " <= ? AND e."
+        + quoted(e.ordering())
+        + " > ? AND e."
+        + quoted(e.ordering())
+        + " <= ? AND e."
         + quoted(e.deleted())
         + " = FALSE ORDER BY t."
         + quoted(t.eventId())
@@ -136,7 +140,9 @@ public final class EmbeddedReadJournalDao extends DefaultReadJournalDao {
       q.setString(1, tag);
       q.setLong(2, offset);
       q.setLong(3, maxOffset);
-      q.setLong(4, limit);
+      q.setLong(4, offset);
+      q.setLong(5, maxOffset);
+      q.setLong(6, limit);
       try (ResultSet rs = q.executeQuery()) {
         while (rs.next()) events.add(event(rs));
       }
