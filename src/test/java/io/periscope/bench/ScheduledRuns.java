@@ -31,10 +31,8 @@ import java.util.Map;
  * the rest of it; the node's CPU over as long with nothing due is subtracted, and what is left,
  * divided by the runs, is printed after {@code --warm} (5) minutes for {@code --minutes} (10), with
  * the JIT's share; the loopback fakes' threads are left out. {@code --jfr <file>} records the
- * measured minutes; {@code --history <events>} first writes as many schedule events of other
- * watches (the history a journal keeps) and waits for the projection to read them; {@code --count}
- * counts the SQL of a run and of a window with nothing due ({@link CountingJdbc}, which costs CPU
- * of its own) (docs/performance.md, "CPU per run").
+ * measured minutes; {@code --count} counts the SQL of a run and of a window with nothing due
+ * ({@link CountingJdbc}, which costs CPU of its own) (docs/performance.md, "CPU per run").
  *
  * <pre>
  * java -cp "target/periscope.jar:target/test-classes:$(cat target/bench.classpath)" \
@@ -52,7 +50,6 @@ public final class ScheduledRuns {
     int minutes = InProcessRuns.option(args, "--minutes", 10);
     long window = InProcessRuns.option(args, "--window", 10) * 1000L;
     boolean count = List.of(args).contains("--count");
-    int history = InProcessRuns.option(args, "--history", 0);
     MutableClock clock =
         new MutableClock(Instant.now().truncatedTo(ChronoUnit.HOURS).plusSeconds(30));
     try (FakeUpstream upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 1)) {
@@ -79,7 +76,6 @@ public final class ScheduledRuns {
                 .settings()
                 .config()
                 .getString("pekko-persistence-jdbc.shared-databases.periscope.db.url");
-        if (history > 0) seedHistory(url, history);
         service.account("sam", "user", PASSWORD);
         String token = service.login("sam", PASSWORD);
         for (int i = 0; i < watches; i++) {
@@ -140,42 +136,6 @@ public final class ScheduledRuns {
                   InProcessRuns.Cpu.loadAverage(),
                   jitAndGc));
         }
-      }
-    }
-  }
-
-  /**
-   * {@code events} schedule events of watches long gone, as a journal that kept its runs' history
-   * holds them (RUN_HISTORY_RETENTION, 1,000 runs a watch by default, each with its schedule
-   * event): due in 2100, so the index holds them and never fires them. Waits until the projection
-   * has read them.
-   */
-  private static void seedHistory(String url, int events) throws Exception {
-    try (Connection db = DriverManager.getConnection(url, "sa", "");
-        java.sql.Statement s = db.createStatement()) {
-      s.executeUpdate(
-          "INSERT INTO \"event_journal\" (\"deleted\", \"persistence_id\", \"sequence_number\","
-              + " \"writer\", \"write_timestamp\", \"adapter_manifest\", \"event_payload\","
-              + " \"event_ser_id\", \"event_ser_manifest\") SELECT FALSE,"
-              + " 'Watch|gone:w' || MOD(X, 1000), X, 'seed', 0, '',"
-              + " STRINGTOUTF8('{\"firedFor\":null,\"nextFireAt\":\"2100-01-01T00:00:00Z\"}'), 31,"
-              + " 'io.periscope.watch.WatchEntity$ScheduleAdvanced' FROM SYSTEM_RANGE(1, "
-              + events
-              + ")");
-      s.executeUpdate(
-          "INSERT INTO \"event_tag\" (\"event_id\", \"tag\") SELECT \"ordering\","
-              + " 'watch-schedule' FROM \"event_journal\" WHERE \"writer\" = 'seed'");
-      for (int i = 0; ; i++) {
-        try (ResultSet rs =
-            s.executeQuery(
-                "SELECT COUNT(*) FROM \"pekko_projection_offset_store\" WHERE"
-                    + " \"projection_name\" = 'wakeup-index' AND CAST(\"current_offset\" AS BIGINT)"
-                    + " >= (SELECT MAX(\"ordering\") FROM \"event_journal\")")) {
-          rs.next();
-          if (rs.getLong(1) > 0) break;
-        }
-        if (i > 600) throw new IllegalStateException("the projection did not read the history");
-        Thread.sleep(500);
       }
     }
   }
