@@ -42,6 +42,7 @@ public final class Node {
   }
 
   static final String JOURNAL_POLL = "jdbc-read-journal.refresh-interval";
+  static final String INDEX_GROUP_WITHIN = "periscope.scheduler.index-group-within";
   static final String JOURNAL_SEQUENCE_POLL =
       "jdbc-read-journal.journal-sequence-retrieval.query-delay";
 
@@ -51,9 +52,15 @@ public final class Node {
    * coordinators' state and the receptionist's), the reaper of unreachable members, the
    * receptionist's pruning of removed members' entries, and distributed data's notice to local
    * subscribers (none of ours subscribes). They run every 10 s instead (docs/performance.md, "The
-   * idle node"). The failure detector's heartbeat stays (a node that others join by its address
-   * would otherwise look dead to them), as do the leader's actions (they move the starting node to
-   * Up) and sharding's retries (they find a starting coordinator).
+   * idle node"). So do the heartbeat and reaper of remote death watch (it watches actors of nodes
+   * outside the cluster, and a node alone watches none) and the heartbeat between data centers
+   * (there is one). The shard coordinators' rebalance runs every 10 minutes instead of 10 s: it
+   * moves shards between regions, and a node alone has one region of each entity type. The failure
+   * detector's heartbeat stays (a node that others join by its address would otherwise look dead to
+   * them), as do the leader's actions (they move the starting node to Up) and sharding's retries: a
+   * region registers with its coordinator again after an eighth of the retry interval when the
+   * coordinator had not started yet, as at every start, and the key pools are seeded through it
+   * before the node serves.
    *
    * <p>The scheduler's tick is 50 ms instead of 10: its thread wakes at every tick whether or not a
    * timer is due, a quarter of an idle node's CPU. A timer fires at the first tick after it is due,
@@ -65,10 +72,12 @@ public final class Node {
    * <p>The read journal polls for the wake-up projection every 3 s instead of every second, and
    * asks for the journal's highest position (the sequence query that bounds each poll) as often:
    * each poll is two queries and a stream materialized, a third of an idle node's CPU with what the
-   * JIT compiles for them. What it costs is the time a schedule's event takes to reach the wake-up
-   * index, about 6 s at most instead of 2: only a watch whose next run falls within those seconds
-   * of its creation or change runs that much later, once; the watch's own timers and the poller's
-   * resends do not wait for it. A setting given explicitly (a test's faster schedules) stays.
+   * JIT compiles for them. The projection gathers what a poll read for 1 s instead of 100 ms before
+   * it writes the group: its timer fires that often whether or not an event came. What they cost is
+   * the time a schedule's event takes to reach the wake-up index, about 7 s at most instead of 2:
+   * only a watch whose next run falls within those seconds of its creation or change runs that much
+   * later, once; the watch's own timers and the poller's resends do not wait for it. A setting
+   * given explicitly (a test's faster schedules) stays.
    */
   static final Map<String, Object> ONE_NODE =
       Map.ofEntries(
@@ -83,22 +92,28 @@ public final class Node {
           Map.entry(
               "pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval",
               "10s"),
+          Map.entry("pekko.remote.watch-failure-detector.heartbeat-interval", "10s"),
+          Map.entry("pekko.remote.watch-failure-detector.unreachable-nodes-reaper-interval", "10s"),
+          Map.entry("pekko.cluster.multi-data-center.failure-detector.heartbeat-interval", "10s"),
+          Map.entry("pekko.cluster.sharding.rebalance-interval", "10m"),
+          Map.entry("pekko.cluster.sharded-daemon-process.sharding.rebalance-interval", "10m"),
           Map.entry("pekko.scheduler.tick-duration", "50ms"),
           Map.entry("pekko.cluster.scheduler.tick-duration", "50ms"),
-          Map.entry(JOURNAL_POLL, "3s"));
+          Map.entry(JOURNAL_POLL, "3s"),
+          Map.entry(INDEX_GROUP_WITHIN, "1s"));
 
   /**
-   * {@code config} with {@link #ONE_NODE} over Pekko's defaults when the node joins no one, the
-   * journal's sequence query as often as its poll.
+   * {@code config} with {@link #ONE_NODE} over the defaults (Pekko's and conf/periscope.conf's)
+   * when the node joins no one, the journal's sequence query as often as its poll.
    */
   static Config alone(Config config) {
     if (joinsOthers(config)) return config;
     Map<String, Object> lowered = new HashMap<>();
     ONE_NODE.forEach(
         (key, value) -> {
-          if (pekkosDefault(config, key)) lowered.put(key, value);
+          if (aDefault(config, key)) lowered.put(key, value);
         });
-    if (pekkosDefault(config, JOURNAL_SEQUENCE_POLL)) {
+    if (aDefault(config, JOURNAL_SEQUENCE_POLL)) {
       lowered.put(
           JOURNAL_SEQUENCE_POLL,
           lowered.getOrDefault(JOURNAL_POLL, config.getValue(JOURNAL_POLL).unwrapped()));
@@ -106,9 +121,10 @@ public final class Node {
     return ConfigFactory.parseMap(lowered).withFallback(config);
   }
 
-  private static boolean pekkosDefault(Config config, String key) {
+  private static boolean aDefault(Config config, String key) {
     String resource = config.getValue(key).origin().resource();
-    return resource != null && resource.endsWith("reference.conf");
+    return resource != null
+        && (resource.endsWith("reference.conf") || resource.equals("periscope.conf"));
   }
 
   /**

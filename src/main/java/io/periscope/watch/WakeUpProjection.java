@@ -36,6 +36,8 @@ public final class WakeUpProjection
   }
 
   /**
+   * @param groupWithin how long the projection gathers a group of events before it writes them: its
+   *     timer fires this often whether or not an event came
    * @param scheduled told the earliest due time a group wrote, once it is committed: the scheduler
    *     reads the index only when something may be due
    */
@@ -45,6 +47,7 @@ public final class WakeUpProjection
           ActorSystem<?> system,
           WakeUpIndex index,
           ProjectionHealth<EventEnvelope<WatchEntity.Event>> health,
+          Duration groupWithin,
           Consumer<Instant> scheduled) {
     return JdbcProjection.groupedWithin(
             ProjectionId.of("wakeup-index", WatchEntity.SCHEDULE_TAG),
@@ -53,7 +56,7 @@ public final class WakeUpProjection
             index::session,
             () -> new WakeUpProjection(scheduled),
             system)
-        .withGroup(500, Duration.ofMillis(100))
+        .withGroup(500, groupWithin)
         .withStatusObserver(health);
   }
 

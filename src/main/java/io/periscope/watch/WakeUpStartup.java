@@ -112,6 +112,11 @@ public final class WakeUpStartup {
                         system,
                         index,
                         projection,
+                        // the system's: a node alone groups for longer (Node.alone)
+                        system
+                            .settings()
+                            .config()
+                            .getDuration("periscope.scheduler.index-group-within"),
                         at -> scheduler.tell(new WakeUpPoller.Scheduled(at)))),
             ShardedDaemonProcessSettings.create(system),
             Optional.of(ProjectionBehavior.stopMessage()));

@@ -90,6 +90,26 @@ public class NodeTest {
         clustered.getDuration("pekko.cluster.failure-detector.heartbeat-interval"),
         alone.getDuration("pekko.cluster.failure-detector.heartbeat-interval"));
     assertEquals(Duration.ofSeconds(1), alone.getDuration("pekko.cluster.leader-actions-interval"));
+    assertEquals(
+        "sharding's retry is Pekko's: a region registers after an eighth of it at start",
+        clustered.getDuration("pekko.cluster.sharding.retry-interval"),
+        alone.getDuration("pekko.cluster.sharding.retry-interval"));
+  }
+
+  @Test
+  public void ourOwnDefaultsAreLoweredOnANodeAloneAndAProfilesOwnSettingStays() {
+    assertEquals(
+        Duration.ofSeconds(1),
+        Node.alone(Profiles.load("embedded")).getDuration(Node.INDEX_GROUP_WITHIN));
+    assertEquals(
+        "a cluster's projection groups as the default says",
+        Duration.ofMillis(100),
+        Node.alone(Profiles.load("local1")).getDuration(Node.INDEX_GROUP_WITHIN));
+    Config fast =
+        Node.alone(
+            ConfigFactory.parseMap(Map.of(Node.INDEX_GROUP_WITHIN, "100ms"))
+                .withFallback(Profiles.load("embedded")));
+    assertEquals(Duration.ofMillis(100), fast.getDuration(Node.INDEX_GROUP_WITHIN));
   }
 
   @Test

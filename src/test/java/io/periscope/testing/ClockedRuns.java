@@ -36,6 +36,7 @@ public final class ClockedRuns implements AutoCloseable {
                 Map.of(
                     "periscope.scheduler.tick", "100ms",
                     "jdbc-read-journal.refresh-interval", "100ms",
+                    "periscope.scheduler.index-group-within", "100ms",
                     "periscope.quotas.min-interval", "1m",
                     "periscope.fetch.allow-private-networks", true,
                     "periscope.model.base-url", upstream.base() + "/v1",

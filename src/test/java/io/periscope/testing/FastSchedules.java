@@ -20,6 +20,7 @@ public final class FastSchedules {
                 Map.of(
                     "periscope.scheduler.tick", "100ms",
                     "jdbc-read-journal.refresh-interval", "100ms",
+                    "periscope.scheduler.index-group-within", "100ms",
                     "periscope.quotas.min-interval", "1m", // schedules of every minute
                     "pekko.cluster.sharding.passivation.default-idle-strategy.idle-entity.timeout",
                         "1s",
