@@ -181,23 +181,29 @@ public class PostgresJournalDaoTest {
     assertEquals(4, byTag(tag).size());
   }
 
-  private static List<EventEnvelope> byTag(String tag) throws Exception {
+  /**
+   * The events of {@code tag} after {@code from}, as the read journal of {@code testKit} has them.
+   */
+  static List<EventEnvelope> byTag(ActorTestKit testKit, String tag, Offset from) throws Exception {
     JdbcReadJournal journal =
         PersistenceQuery.get(testKit.system())
             .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
     return journal
-        .currentEventsByTag(tag, Offset.noOffset())
+        .currentEventsByTag(tag, from)
         .runWith(Sink.seq(), testKit.system())
         .toCompletableFuture()
         .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  private static List<EventEnvelope> byTag(String tag) throws Exception {
+    return byTag(testKit, tag, Offset.noOffset());
   }
 
   /**
    * Persists the events of each command in one atomic write; every event gets one tag, the second
    * ones another.
    */
-  private static final class EventWriter
-      extends EventSourcedBehavior<EventWriter.Write, String, Integer> {
+  static final class EventWriter extends EventSourcedBehavior<EventWriter.Write, String, Integer> {
     static final String TYPE = "JournalDaoTest";
 
     record Write(List<String> events, ActorRef<Done> replyTo) {}
