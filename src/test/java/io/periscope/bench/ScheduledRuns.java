@@ -11,7 +11,6 @@ import io.periscope.testing.TestWatches;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -70,12 +69,6 @@ public final class ScheduledRuns {
               .withFallback(count ? CountingJdbc.counted(journal) : journal)
               .resolve();
       try (InProcessService service = new InProcessService(config, clock)) {
-        String url =
-            service
-                .system
-                .settings()
-                .config()
-                .getString("pekko-persistence-jdbc.shared-databases.periscope.db.url");
         service.account("sam", "user", PASSWORD);
         String token = service.login("sam", PASSWORD);
         for (int i = 0; i < watches; i++) {
@@ -93,7 +86,7 @@ public final class ScheduledRuns {
           }
           InProcessService.json(created, 201);
         }
-        try (Connection db = DriverManager.getConnection(url, "sa", "")) {
+        try (Connection db = TestJournals.connect(service.system.settings().config())) {
           Instant minute = clock.instant().truncatedTo(ChronoUnit.MINUTES);
           // the first minute judges the feed's one item; nothing-new from then on
           for (int i = 0; i <= warm; i++) {

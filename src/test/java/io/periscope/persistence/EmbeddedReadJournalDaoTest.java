@@ -7,7 +7,6 @@ import io.periscope.persistence.PostgresJournalDaoTest.EventWriter;
 import io.periscope.testing.TestJournals;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -86,14 +85,8 @@ public class EmbeddedReadJournalDaoTest {
         EmbeddedReadJournalDao.eventsByTagQuery(
             new ReadJournalConfig(
                 testKit.system().settings().config().getConfig("jdbc-read-journal")));
-    String url =
-        testKit
-            .system()
-            .settings()
-            .config()
-            .getString("pekko-persistence-jdbc.shared-databases.periscope.db.url");
     List<String> plan = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(url, "sa", "");
+    try (Connection c = TestJournals.connect(testKit.system().settings().config());
         PreparedStatement explain = c.prepareStatement("EXPLAIN " + query)) {
       explain.setString(1, "every");
       explain.setLong(2, 5);
