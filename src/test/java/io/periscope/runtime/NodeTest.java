@@ -77,7 +77,7 @@ public class NodeTest {
     }
     assertEquals(
         "the cluster's scheduler shares the system's tick",
-        Duration.ofMillis(50),
+        Duration.ofMillis(100),
         alone.getDuration("pekko.cluster.scheduler.tick-duration"));
     assertEquals(Duration.ofMillis(10), clustered.getDuration("pekko.scheduler.tick-duration"));
     assertEquals(
@@ -120,6 +120,6 @@ public class NodeTest {
                 .withFallback(Profiles.load("embedded")));
     assertEquals(Duration.ofMillis(100), fast.getDuration(Node.JOURNAL_POLL));
     assertEquals(Duration.ofMillis(100), fast.getDuration(Node.JOURNAL_SEQUENCE_POLL));
-    assertEquals(Duration.ofMillis(50), fast.getDuration("pekko.scheduler.tick-duration"));
+    assertEquals(Duration.ofMillis(100), fast.getDuration("pekko.scheduler.tick-duration"));
   }
 }
