@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -103,6 +104,27 @@ public final class Node {
           Map.entry("pekko.cluster.scheduler.tick-duration", "100ms"),
           Map.entry(JOURNAL_POLL, "3s"),
           Map.entry(INDEX_GROUP_WITHIN, "1s"));
+
+  /**
+   * How often a node alone's shard regions, but the key pools', retry: every 10 s instead of
+   * Pekko's 2. Each region's retry timer (registering with its coordinator, asking where the shards
+   * of buffered messages live) runs whether or not there is anything to retry, and the 20 regions'
+   * were half the timers of an idle node and as many wakes of its dispatchers; with its coordinator
+   * on the same node a registered region has nothing to retry. At start a region registers before
+   * its coordinator is up and again after an eighth of the interval (1.25 s instead of 250 ms):
+   * start-up waits on the key pools' region, which keeps Pekko's interval, and a message to another
+   * region before it registers waits in its buffer, as at any start. A cluster, or an interval
+   * given explicitly, keeps Pekko's for every region.
+   */
+  static final Duration REGION_RETRY = Duration.ofSeconds(10);
+
+  /** The retry interval of {@code type}'s region on a node of {@code config}; empty for Pekko's. */
+  static Optional<Duration> regionRetry(Config config, EntityTypes.EntityType<?> type) {
+    if (joinsOthers(config)
+        || type == EntityTypes.KEY_POOL
+        || !aDefault(config, "pekko.cluster.sharding.retry-interval")) return Optional.empty();
+    return Optional.of(REGION_RETRY);
+  }
 
   /**
    * {@code config} with {@link #ONE_NODE} over the defaults (Pekko's and conf/periscope.conf's)
