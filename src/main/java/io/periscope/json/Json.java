@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.module.blackbird.BlackbirdModule;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -28,6 +29,9 @@ public final class Json {
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .serializationInclusion(JsonInclude.Include.NON_NULL)
           .addModule(new JavaTimeModule())
+          // accessors as generated lambdas, not reflective calls: the same JSON, cheaper per
+          // property
+          .addModule(new BlackbirdModule())
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
           // an amount (a price, a cost) reads as written: 10, never 1E+1
           .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)

@@ -107,6 +107,7 @@ public final class SafeHttp {
             .readTimeout(readTimeout)
             .writeTimeout(readTimeout)
             .dispatcher(UpstreamDispatcher.create("safe-http"))
+            .connectionPool(ConnectionPools.create())
             .build();
   }
 

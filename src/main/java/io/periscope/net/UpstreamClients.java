@@ -21,6 +21,7 @@ public final class UpstreamClients {
   public static OkHttpClient trusted() {
     return new OkHttpClient.Builder()
         .dispatcher(UpstreamDispatcher.create("upstream"))
+        .connectionPool(ConnectionPools.create())
         .connectTimeout(Duration.ofSeconds(10))
         .readTimeout(UPSTREAM_CALL_TIMEOUT)
         .callTimeout(UPSTREAM_CALL_TIMEOUT)

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -62,12 +63,14 @@ public final class Node {
    * coordinator had not started yet, as at every start, and the key pools are seeded through it
    * before the node serves.
    *
-   * <p>The scheduler's tick is 50 ms instead of 10: its thread wakes at every tick whether or not a
-   * timer is due, a quarter of an idle node's CPU. A timer fires at the first tick after it is due,
-   * never before, so it is at most 50 ms later; none of ours is shorter than a delivery's backoff
-   * (50 ms at the least). The cluster's own tick goes to 50 ms with it: when the system's tick is
-   * the coarser, the cluster starts a second scheduler at its own (33 ms). A cluster keeps Pekko's
-   * ticks, whose failure detector and gossip run on them.
+   * <p>The scheduler's tick is 100 ms instead of 10: its thread wakes at every tick whether or not
+   * a timer is due, and at 50 ms it was still a quarter of an idle node's CPU. A timer fires at the
+   * first tick after it is due, never before, so it is at most 100 ms later (measured in
+   * docs/performance.md, "The idle node"); the shortest of ours, a delivery's backoff (a random
+   * half to all of a first backoff of 100 ms or more), fires within 150 ms instead of 100, and a
+   * zero delay runs at once, not at a tick. The cluster's own tick goes to 100 ms with it: when the
+   * system's tick is the coarser, the cluster starts a second scheduler at its own (33 ms). A
+   * cluster keeps Pekko's ticks, whose failure detector and gossip run on them.
    *
    * <p>The read journal polls for the wake-up projection every 3 s instead of every second, and
    * asks for the journal's highest position (the sequence query that bounds each poll) as often:
@@ -97,10 +100,31 @@ public final class Node {
           Map.entry("pekko.cluster.multi-data-center.failure-detector.heartbeat-interval", "10s"),
           Map.entry("pekko.cluster.sharding.rebalance-interval", "10m"),
           Map.entry("pekko.cluster.sharded-daemon-process.sharding.rebalance-interval", "10m"),
-          Map.entry("pekko.scheduler.tick-duration", "50ms"),
-          Map.entry("pekko.cluster.scheduler.tick-duration", "50ms"),
+          Map.entry("pekko.scheduler.tick-duration", "100ms"),
+          Map.entry("pekko.cluster.scheduler.tick-duration", "100ms"),
           Map.entry(JOURNAL_POLL, "3s"),
           Map.entry(INDEX_GROUP_WITHIN, "1s"));
+
+  /**
+   * How often a node alone's shard regions, but the key pools', retry: every 10 s instead of
+   * Pekko's 2. Each region's retry timer (registering with its coordinator, asking where the shards
+   * of buffered messages live) runs whether or not there is anything to retry, and the 20 regions'
+   * were half the timers of an idle node and as many wakes of its dispatchers; with its coordinator
+   * on the same node a registered region has nothing to retry. At start a region registers before
+   * its coordinator is up and again after an eighth of the interval (1.25 s instead of 250 ms):
+   * start-up waits on the key pools' region, which keeps Pekko's interval, and a message to another
+   * region before it registers waits in its buffer, as at any start. A cluster, or an interval
+   * given explicitly, keeps Pekko's for every region.
+   */
+  static final Duration REGION_RETRY = Duration.ofSeconds(10);
+
+  /** The retry interval of {@code type}'s region on a node of {@code config}; empty for Pekko's. */
+  static Optional<Duration> regionRetry(Config config, EntityTypes.EntityType<?> type) {
+    if (joinsOthers(config)
+        || type == EntityTypes.KEY_POOL
+        || !aDefault(config, "pekko.cluster.sharding.retry-interval")) return Optional.empty();
+    return Optional.of(REGION_RETRY);
+  }
 
   /**
    * {@code config} with {@link #ONE_NODE} over the defaults (Pekko's and conf/periscope.conf's)

@@ -5,9 +5,11 @@ import io.periscope.entity.EntityIds;
 import io.periscope.run.RunAllWatches;
 import io.periscope.watch.RunPipeline;
 import java.time.Clock;
+import java.time.Duration;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings;
 import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
@@ -54,7 +56,16 @@ public final class ShardedEntities implements Entities {
                             ctx.getShard().tell(new ClusterSharding.Passivate<>(self));
                           }
                         }));
-    sharding.init(type.stopMessage().map(entity::withStopMessage).orElse(entity));
+    Entity<C, ShardingEnvelope<C>> tuned =
+        Node.regionRetry(system.settings().config(), type)
+            .map(retry -> entity.withSettings(retrying(retry)))
+            .orElse(entity);
+    sharding.init(type.stopMessage().map(tuned::withStopMessage).orElse(tuned));
+  }
+
+  private ClusterShardingSettings retrying(Duration retry) {
+    ClusterShardingSettings settings = ClusterShardingSettings.create(system);
+    return settings.withTuningParameters(settings.tuningParameters().withRetryInterval(retry));
   }
 
   @Override

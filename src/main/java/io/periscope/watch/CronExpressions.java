@@ -27,6 +27,13 @@ public final class CronExpressions {
   private static final int KEPT = 4096;
   private static final Map<String, ExecutionTime> DUE_TIMES = new ConcurrentHashMap<>();
 
+  // Watches due at one minute mostly share an expression and a zone, so each of them would compute
+  // the same next due time from the same due time; the answer is kept per (expression, zone,
+  // after) for the others (emptied past the bound, which a minute's distinct schedules stay under).
+  private record After(String expression, ZoneId zone, Instant after) {}
+
+  private static final Map<After, Instant> NEXT = new ConcurrentHashMap<>();
+
   private CronExpressions() {}
 
   /** Checks an expression: throws with a message saying why it is not a usable five-field cron. */
@@ -54,11 +61,18 @@ public final class CronExpressions {
    * now}.
    */
   public static Instant nextFireAfter(String expression, ZoneId zone, Instant after, Instant now) {
-    ExecutionTime times = dueTimes(expression);
-    Instant next = times.nextExecution(after.atZone(zone)).orElseThrow().toInstant();
-    return next.isAfter(now)
-        ? next
-        : times.nextExecution(now.atZone(zone)).orElseThrow().toInstant();
+    Instant next = nextAfter(expression, zone, after);
+    return next.isAfter(now) ? next : nextAfter(expression, zone, now);
+  }
+
+  private static Instant nextAfter(String expression, ZoneId zone, Instant after) {
+    After key = new After(expression, zone, after);
+    Instant known = NEXT.get(key);
+    if (known != null) return known;
+    Instant next = dueTimes(expression).nextExecution(after.atZone(zone)).orElseThrow().toInstant();
+    if (NEXT.size() >= KEPT) NEXT.clear();
+    NEXT.put(key, next);
+    return next;
   }
 
   /**

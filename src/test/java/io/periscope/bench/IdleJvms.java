@@ -20,11 +20,13 @@ import java.util.Map;
  * --settle} seconds (180: start-up's compiling done), {@code --windows} (4) windows of a minute:
  * each variant's CPU-seconds, its JIT compilers' and its collector's ({@link ThreadCpu}), and its
  * ratio to the first variant; then the medians of the windows. A variant is {@code name=options},
- * the options separated by spaces, none for the JVM's defaults:
+ * the options separated by spaces, none for the JVM's defaults, and {@code name@jar=options} starts
+ * another build's jar (two builds side by side):
  *
  * <pre>
  * java -cp "target/test-classes:target/classes:$(cat target/bench.classpath)" io.periscope.bench.IdleJvms \
  *   --heap 512m G1= Serial=-XX:+UseSerialGC Parallel=-XX:+UseParallelGC C1=-XX:TieredStopAtLevel=1
+ * java … io.periscope.bench.IdleJvms --settle 150 --windows 5 before@../before/target/periscope.jar= now=
  * </pre>
  */
 final class IdleJvms {
@@ -33,11 +35,15 @@ final class IdleJvms {
   public static void main(String[] args) throws Exception {
     Map<String, String> options = new HashMap<>();
     Map<String, List<String>> variants = new LinkedHashMap<>();
+    Map<String, Path> jars = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].startsWith("--")) options.put(args[i], args[++i]);
       else {
         String[] v = args[i].split("=", 2);
-        variants.put(v[0], v[1].isBlank() ? List.of() : Arrays.asList(v[1].trim().split("\\s+")));
+        String[] named = v[0].split("@", 2);
+        if (named.length > 1) jars.put(named[0], Path.of(named[1]));
+        variants.put(
+            named[0], v[1].isBlank() ? List.of() : Arrays.asList(v[1].trim().split("\\s+")));
       }
     }
     String heap = options.getOrDefault("--heap", "512m");
@@ -59,7 +65,7 @@ final class IdleJvms {
                 List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         cmd.add("-Xmx" + heap);
         cmd.addAll(v.getValue());
-        cmd.addAll(List.of("-jar", jar.toString(), "serve"));
+        cmd.addAll(List.of("-jar", jars.getOrDefault(v.getKey(), jar).toString(), "serve"));
         ProcessBuilder pb =
             new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
@@ -106,13 +112,14 @@ final class IdleJvms {
           rows.computeIfAbsent(c.getKey(), k -> new ArrayList<>()).add(row);
           System.out.printf(
               Locale.ROOT,
-              "window %d %-10s cpu-s/min=%.3f jit=%.3f gc-and-vm-thread=%.3f ratio=%.2f%n",
+              "window %d %-10s cpu-s/min=%.3f jit=%.3f gc-and-vm-thread=%.3f ratio=%.2f%n%s%n",
               w + 1,
               c.getKey(),
               row[0],
               row[1],
               row[2],
-              row[3]);
+              row[3],
+              ThreadCpu.table(seconds, 60));
         }
       }
       System.out.printf(

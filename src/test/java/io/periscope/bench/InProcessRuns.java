@@ -214,8 +214,11 @@ final class InProcessRuns implements AutoCloseable {
   }
 
   static int option(String[] args, String name, int otherwise) {
-    for (int i = 0; i + 1 < args.length; i++)
-      if (args[i].equals(name)) return Integer.parseInt(args[i + 1]);
+    return Integer.parseInt(text(args, name, Integer.toString(otherwise)));
+  }
+
+  static String text(String[] args, String name, String otherwise) {
+    for (int i = 0; i + 1 < args.length; i++) if (args[i].equals(name)) return args[i + 1];
     return otherwise;
   }
 

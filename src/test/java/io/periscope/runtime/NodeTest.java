@@ -11,6 +11,7 @@ import io.periscope.config.Profiles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.Test;
 
 /**
@@ -77,7 +78,7 @@ public class NodeTest {
     }
     assertEquals(
         "the cluster's scheduler shares the system's tick",
-        Duration.ofMillis(50),
+        Duration.ofMillis(100),
         alone.getDuration("pekko.cluster.scheduler.tick-duration"));
     assertEquals(Duration.ofMillis(10), clustered.getDuration("pekko.scheduler.tick-duration"));
     assertEquals(
@@ -94,6 +95,27 @@ public class NodeTest {
         "sharding's retry is Pekko's: a region registers after an eighth of it at start",
         clustered.getDuration("pekko.cluster.sharding.retry-interval"),
         alone.getDuration("pekko.cluster.sharding.retry-interval"));
+  }
+
+  @Test
+  public void onANodeAloneEveryRegionButTheKeyPoolsRetriesEvery10Seconds() {
+    Config alone = Node.alone(Profiles.load("embedded"));
+    assertEquals(Optional.of(Duration.ofSeconds(10)), Node.regionRetry(alone, EntityTypes.WATCH));
+    assertEquals(
+        "start-up waits on the key pools' region",
+        Optional.empty(),
+        Node.regionRetry(alone, EntityTypes.KEY_POOL));
+    for (EntityTypes.EntityType<?> type : EntityTypes.ALL) {
+      assertEquals(
+          "a cluster's regions retry as Pekko says",
+          Optional.empty(),
+          Node.regionRetry(Node.alone(Profiles.load("local1")), type));
+    }
+    Config given =
+        Node.alone(
+            ConfigFactory.parseMap(Map.of("pekko.cluster.sharding.retry-interval", "3s"))
+                .withFallback(Profiles.load("embedded")));
+    assertEquals(Optional.empty(), Node.regionRetry(given, EntityTypes.WATCH));
   }
 
   @Test
@@ -120,6 +142,6 @@ public class NodeTest {
                 .withFallback(Profiles.load("embedded")));
     assertEquals(Duration.ofMillis(100), fast.getDuration(Node.JOURNAL_POLL));
     assertEquals(Duration.ofMillis(100), fast.getDuration(Node.JOURNAL_SEQUENCE_POLL));
-    assertEquals(Duration.ofMillis(50), fast.getDuration("pekko.scheduler.tick-duration"));
+    assertEquals(Duration.ofMillis(100), fast.getDuration("pekko.scheduler.tick-duration"));
   }
 }

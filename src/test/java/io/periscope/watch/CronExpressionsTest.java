@@ -1,6 +1,8 @@
 package io.periscope.watch;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotSame;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 
 import java.time.Instant;
@@ -40,6 +42,36 @@ public class CronExpressionsTest {
         Instant.parse("2026-10-25T00:30:00Z"), next("30 2 * * *", BERLIN, "2026-10-24T23:00:00Z"));
     assertEquals(
         Instant.parse("2026-10-26T01:30:00Z"), next("30 2 * * *", BERLIN, "2026-10-25T00:30:00Z"));
+  }
+
+  @Test
+  public void watchesDueAtOneTimeShareOneComputedNextTime() {
+    // equal but distinct due times, as each watch's state holds its own
+    Instant dueAt = Instant.parse("2026-05-04T10:07:00Z");
+    Instant first = CronExpressions.nextFireAfter("* * * * *", BERLIN, dueAt, dueAt);
+    for (int watch = 0; watch < 1000; watch++) {
+      Instant same = Instant.parse("2026-05-04T10:07:00Z");
+      assertSame(first, CronExpressions.nextFireAfter("* * * * *", BERLIN, same, same));
+    }
+    assertEquals(Instant.parse("2026-05-04T10:08:00Z"), first);
+    // another zone or expression is another answer
+    assertEquals(
+        Instant.parse("2026-05-04T11:00:00Z"),
+        CronExpressions.nextFireAfter("0 * * * *", ZoneId.of("UTC"), dueAt, dueAt));
+  }
+
+  @Test
+  public void theRememberedNextTimesAreBounded() {
+    Instant dueAt = Instant.parse("2026-05-04T10:07:00Z");
+    Instant first = CronExpressions.nextFireAfter("*/5 * * * *", BERLIN, dueAt, dueAt);
+    // ten thousand distinct due times are more than is kept: the first is computed again
+    for (int minute = 1; minute <= 10_000; minute++) {
+      Instant other = dueAt.plusSeconds(60L * minute);
+      CronExpressions.nextFireAfter("*/5 * * * *", BERLIN, other, other);
+    }
+    Instant again = CronExpressions.nextFireAfter("*/5 * * * *", BERLIN, dueAt, dueAt);
+    assertNotSame(first, again);
+    assertEquals(first, again);
   }
 
   @Test
