@@ -2,6 +2,7 @@ package io.periscope.bench;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.periscope.metrics.Metrics;
 import io.periscope.testing.CountingJdbc;
 import io.periscope.testing.FakeUpstream;
 import io.periscope.testing.InProcessService;
@@ -31,7 +32,10 @@ import java.util.Map;
  * divided by the runs, is printed after {@code --warm} (5) minutes for {@code --minutes} (10), with
  * the JIT's share; the loopback fakes' threads are left out. {@code --jfr <file>} records the
  * measured minutes; {@code --count} counts the SQL of a run and of a window with nothing due
- * ({@link CountingJdbc}, which costs CPU of its own) (docs/performance.md, "CPU per run").
+ * ({@link CountingJdbc}, which costs CPU of its own) (docs/performance.md, "CPU per run"). What the
+ * journal's database wrote in the measured minutes is printed per run: the journal plugin's write
+ * batches and H2's file writes (one a commit of the journal, the snapshot store or the wake-up
+ * index) and their bytes.
  *
  * <pre>
  * java -cp "target/periscope.jar:target/test-classes:$(cat target/bench.classpath)" \
@@ -100,6 +104,7 @@ public final class ScheduledRuns {
           double idleNanosPerWindow = idle.nanos() / (minutes / 2.0);
           idleCounts = CountingJdbc.counts().minus(idleCounts);
           CountingJdbc.Counts counts = CountingJdbc.counts();
+          Written written = Written.of(service, db);
           AutoCloseable recording = InProcessRuns.record(args);
           InProcessRuns.Cpu cpu = new InProcessRuns.Cpu(List.of("MockWebServer"));
           long late = 0;
@@ -111,6 +116,7 @@ public final class ScheduledRuns {
           int runs = watches * minutes;
           String jitAndGc = cpu.jitAndGc(runs);
           recording.close();
+          System.out.println(Written.of(service, db).since(written, runs));
           if (count) {
             counts = CountingJdbc.counts().minus(counts);
             System.out.println(
@@ -130,6 +136,39 @@ public final class ScheduledRuns {
                   jitAndGc));
         }
       }
+    }
+  }
+
+  /** The journal plugin's write batches and H2's file writes and bytes, so far. */
+  private record Written(long batches, long fileWrites, long fileBytes) {
+    static Written of(InProcessService service, Connection db) throws Exception {
+      var timer =
+          Metrics.get(service.system)
+              .registry()
+              .find("periscope.journal.write")
+              .tag("result", "ok")
+              .timer();
+      long writes = 0;
+      long bytes = 0;
+      try (PreparedStatement settings =
+              db.prepareStatement(
+                  "SELECT setting_name, setting_value FROM information_schema.settings"
+                      + " WHERE setting_name IN ('info.FILE_WRITE', 'info.FILE_WRITE_BYTES')");
+          ResultSet r = settings.executeQuery()) {
+        while (r.next()) {
+          if (r.getString(1).equals("info.FILE_WRITE")) writes = Long.parseLong(r.getString(2));
+          else bytes = Long.parseLong(r.getString(2));
+        }
+      }
+      return new Written(timer == null ? 0 : timer.count(), writes, bytes);
+    }
+
+    String since(Written start, int runs) {
+      return InProcessRuns.format(
+          "written per run: journal-batches=%.3f h2-file-writes=%.3f h2-file-bytes=%.0f",
+          (batches - start.batches) / (double) runs,
+          (fileWrites - start.fileWrites) / (double) runs,
+          (fileBytes - start.fileBytes) / (double) runs);
     }
   }
 
