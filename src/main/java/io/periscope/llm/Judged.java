@@ -33,24 +33,31 @@ public record Judged(List<JudgedItem> items, List<SetAside> setAside) implements
   }
 
   /**
-   * The items {@code prompt} listed, each with the excerpt of the text it carried; {@code keys} and
-   * {@code sources} give each listed item's key and source, in the prompt's order; {@code cited}
-   * the URLs the verdict cites (empty when there was no verdict).
+   * What the pipeline knows of a listed item beyond the prompt's text: its key, its source ({@code
+   * type:value}) and its publication time as collected (the prompt carries it only as text).
+   */
+  public record Origin(String key, String source, Instant published) {}
+
+  /**
+   * The items {@code prompt} listed, each with the excerpt of the text it carried; {@code origins}
+   * gives each listed item's {@link Origin}, in the prompt's order; {@code cited} the URLs the
+   * verdict cites (empty when there was no verdict).
    */
   public static List<JudgedItem> listed(
-      VerdictPrompt prompt, List<String> keys, List<String> sources, Set<String> cited) {
+      VerdictPrompt prompt, List<Origin> origins, Set<String> cited) {
     List<VerdictPrompt.Candidate> listed = prompt.judged();
     List<JudgedItem> items = new ArrayList<>(listed.size());
     for (int i = 0; i < listed.size(); i++) {
       VerdictPrompt.Candidate c = listed.get(i);
+      Origin origin = origins.get(i);
       items.add(
           new JudgedItem(
-              keys.get(i),
+              origin.key(),
               c.title(),
               c.url(),
-              sources.get(i),
+              origin.source(),
               c.trust(),
-              c.published() == null ? null : Instant.parse(c.published()),
+              origin.published(),
               Verdict.bounded(prompt.carried(i), EXCERPT_CHARS),
               c.url() != null && cited.contains(c.url())));
     }

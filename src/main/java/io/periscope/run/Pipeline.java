@@ -511,8 +511,14 @@ public final class Pipeline implements RunPipeline {
     return new Judged(
         Judged.listed(
             prompt,
-            listed.stream().map(RunItems.Collected::key).toList(),
-            listed.stream().map(c -> c.item().sourceType() + ":" + c.item().sourceValue()).toList(),
+            listed.stream()
+                .map(
+                    c ->
+                        new Judged.Origin(
+                            c.key(),
+                            c.item().sourceType() + ":" + c.item().sourceValue(),
+                            c.item().published()))
+                .toList(),
             cited),
         setAsideOf(run, run.fresh().subList(listed.size(), run.fresh().size())));
   }
