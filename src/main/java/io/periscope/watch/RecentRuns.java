@@ -4,6 +4,7 @@ import java.util.AbstractList;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
@@ -66,18 +67,23 @@ final class RecentRuns extends AbstractList<RunRecord> implements RandomAccess {
     return new RecentRuns(new Shared(copy, kept + 1), kept + 1, kept + 1);
   }
 
-  /** Each run as {@code change} gives it: this very list when it changes none. */
-  RecentRuns replaced(UnaryOperator<RunRecord> change) {
+  /**
+   * The runs of {@code runIds} as {@code change} gives them, the others as they are: this very list
+   * when none is among these. The newest are looked at first, and the older no more once all were
+   * found (the runs an alert's deliveries update are its own, most often the newest).
+   */
+  RecentRuns replaced(Set<String> runIds, UnaryOperator<RunRecord> change) {
     RunRecord[] changed = null;
-    for (int i = 0; i < size; i++) {
+    int found = 0;
+    for (int i = 0; i < size && found < runIds.size(); i++) {
       RunRecord run = get(i);
-      RunRecord now = Objects.requireNonNull(change.apply(run));
-      if (now == run) continue;
+      if (!runIds.contains(run.runId())) continue;
+      found++;
       if (changed == null) {
         changed = new RunRecord[size + ROOM];
         System.arraycopy(shared.runs(), end - size, changed, 0, size);
       }
-      changed[size - 1 - i] = now;
+      changed[size - 1 - i] = Objects.requireNonNull(change.apply(run));
     }
     return changed == null ? this : new RecentRuns(new Shared(changed, size), size, size);
   }

@@ -250,8 +250,7 @@ public final class WatchEntity {
       Set<String> told = new HashSet<>(Set.of(runId));
       for (Pending p : outbox) if (p.runId().equals(runId)) told.addAll(p.carries());
       List<RunRecord> runs =
-          ((RecentRuns) recentRuns)
-              .replaced(r -> told.contains(r.runId()) ? r.withDeliveries(sent, totalMs) : r);
+          ((RecentRuns) recentRuns).replaced(told, r -> r.withDeliveries(sent, totalMs));
       Delivering still = delivering != null && delivering.runId().equals(runId) ? null : delivering;
       return new State(
               watch,

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.Test;
 
 public class RecentRunsTest {
@@ -55,7 +56,7 @@ public class RecentRunsTest {
           int pick = random.nextInt(expected.size());
           String picked = expected.get(pick).runId();
           RunRecord changed = run("changed-" + n);
-          recent = recent.replaced(r -> r.runId().equals(picked) ? changed : r);
+          recent = recent.replaced(Set.of(picked, "run-of-old"), r -> changed);
           List<RunRecord> edited = new ArrayList<>(expected);
           edited.set(pick, changed);
           expected = List.copyOf(edited);
@@ -70,7 +71,7 @@ public class RecentRunsTest {
   public void aListIsKeptWhenNothingChangesAndMadeOnceFromAnother() {
     RecentRuns recent = RecentRuns.of(List.of(run(2), run(1)));
     assertSame(recent, RecentRuns.of(recent));
-    assertSame(recent, recent.replaced(r -> r));
+    assertSame(recent, recent.replaced(Set.of("run-of-old"), r -> run(4)));
     assertSame(RecentRuns.EMPTY, RecentRuns.of(List.of()));
     assertEquals(List.of(run(3), run(2), run(1)), recent.with(run(3), 100));
   }
