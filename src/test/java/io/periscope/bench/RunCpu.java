@@ -91,7 +91,9 @@ final class RunCpu {
           watches,
           minutes,
           idlePerMinute);
-      System.out.println("idle node by thread:\n" + ThreadCpu.table(idleByThread, idleSeconds));
+      System.out.println(
+          "idle node by thread:\n"
+              + ThreadCpu.table(idleByThread, idleThreads.systemSeconds(), idleSeconds));
       Idle idle = new Idle(idlePerMinute * minutes, idleByThread, idleSeconds / 60.0 / minutes);
       nothingNew.print("nothing-new", idle);
       judged.print("judged", idle);
@@ -164,7 +166,15 @@ final class RunCpu {
     record(service, name, false);
     ScheduleBench.DueRuns runs = bench.dueRuns(service.base(), tokens, ids, first, last);
     return new Phase(
-        cpu, seconds, byThread, runs, calls, alerts, peakHeap, service.residentBytes());
+        cpu,
+        seconds,
+        byThread,
+        threads.systemSeconds(),
+        runs,
+        calls,
+        alerts,
+        peakHeap,
+        service.residentBytes());
   }
 
   /**
@@ -186,6 +196,7 @@ final class RunCpu {
       double cpuSeconds,
       double seconds,
       Map<String, Double> byThread,
+      Map<String, Double> systemByThread,
       ScheduleBench.DueRuns runs,
       long modelCalls,
       int alerts,
@@ -235,7 +246,7 @@ final class RunCpu {
           marginalMs,
           (cpuSeconds - jit - (idleCpuSeconds - idle.jit())) * perRun,
           (gc - idle.gc()) * perRun);
-      System.out.println(ThreadCpu.table(byThread, seconds));
+      System.out.println(ThreadCpu.table(byThread, systemByThread, seconds));
     }
   }
 
