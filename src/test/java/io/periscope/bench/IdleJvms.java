@@ -119,7 +119,7 @@ final class IdleJvms {
               row[1],
               row[2],
               row[3],
-              ThreadCpu.table(seconds, 60));
+              ThreadCpu.table(seconds, c.getValue().systemSeconds(), 60));
         }
       }
       System.out.printf(

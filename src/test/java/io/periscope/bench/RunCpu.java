@@ -107,7 +107,9 @@ final class RunCpu {
           watches,
           minutes,
           idlePerMinute);
-      System.out.println("idle node by thread:\n" + ThreadCpu.table(idleByThread, idleSeconds));
+      System.out.println(
+          "idle node by thread:\n"
+              + ThreadCpu.table(idleByThread, idleThreads.systemSeconds(), idleSeconds));
       Idle idle = new Idle(idlePerMinute * minutes, idleByThread, idleSeconds / 60.0 / minutes);
       nothingNew.print("nothing-new", idle);
       if (fewer != null) {
@@ -199,7 +201,16 @@ final class RunCpu {
     record(service, name, false);
     ScheduleBench.DueRuns runs = bench.dueRuns(service.base(), tokens, ids, first, last);
     return new Phase(
-        cpu, seconds, byThread, byMinute, runs, calls, alerts, peakHeap, service.residentBytes());
+        cpu,
+        seconds,
+        byThread,
+        threads.systemSeconds(),
+        byMinute,
+        runs,
+        calls,
+        alerts,
+        peakHeap,
+        service.residentBytes());
   }
 
   /**
@@ -220,6 +231,7 @@ final class RunCpu {
       double cpuSeconds,
       double seconds,
       Map<String, Double> byThread,
+      Map<String, Double> systemByThread,
       List<Double> byMinuteWithoutJit,
       ScheduleBench.DueRuns runs,
       long modelCalls,
@@ -276,7 +288,7 @@ final class RunCpu {
               + byMinuteWithoutJit.stream()
                   .map(s -> String.format(Locale.ROOT, "%.2f", s))
                   .collect(Collectors.joining(", ")));
-      System.out.println(ThreadCpu.table(byThread, seconds));
+      System.out.println(ThreadCpu.table(byThread, systemByThread, seconds));
     }
 
     /**

@@ -38,13 +38,28 @@ final class ThreadCpu {
   /** CPU of threads that ended between two samples: in the process's total, in no group. */
   static final String UNPLACED = "ended threads";
 
-  /** A thread's name ({@code comm}, at most 15 bytes) and its CPU ticks, user and system. */
-  record Task(String name, long ticks) {}
+  /**
+   * A thread's name ({@code comm}, at most 15 bytes), its CPU ticks in user and in kernel mode, and
+   * when it started (ticks after boot), which tells a thread from a later one given its id.
+   */
+  record Task(String name, long user, long system, long start) {
+    long ticks() {
+      return user + system;
+    }
+
+    boolean sameThreadAs(Task other) {
+      return other != null && other.start == start;
+    }
+  }
 
   private final Path proc;
   private final long processStart;
   private Map<String, Task> last;
-  private final Map<String, Long> groups = new HashMap<>();
+  // A thread keeps the group of the name it was first seen with: OkHttp renames a dispatcher's
+  // thread for each call it runs ("OkHttp http://…") and its task runner's for each task.
+  private final Map<String, String> groupOf = new HashMap<>();
+  private final Map<String, long[]> groups = new HashMap<>();
+  private final Map<String, Double> systemSeconds = new HashMap<>();
 
   /** Starts a window on the process whose {@code /proc} directory is {@code proc}. */
   ThreadCpu(Path proc) {
@@ -57,10 +72,15 @@ final class ThreadCpu {
   void sample() {
     Map<String, Task> now = tasks(proc);
     for (Map.Entry<String, Task> t : now.entrySet()) {
+      Task task = t.getValue();
       Task before = last.get(t.getKey());
       // A thread id that now names another thread was reused: the new one's CPU is all new.
-      long since = before != null && before.name().equals(t.getValue().name()) ? before.ticks() : 0;
-      groups.merge(group(t.getValue().name()), t.getValue().ticks() - since, Long::sum);
+      boolean same = task.sameThreadAs(before);
+      String key = t.getKey() + "@" + task.start();
+      String group = groupOf.computeIfAbsent(key, k -> group((same ? before : task).name()));
+      long[] used = groups.computeIfAbsent(group, g -> new long[2]);
+      used[0] += task.user() - (same ? before.user() : 0);
+      used[1] += task.system() - (same ? before.system() : 0);
     }
     last = now;
   }
@@ -68,14 +88,24 @@ final class ThreadCpu {
   /** Samples, then the window's CPU-seconds by group, {@link #UNPLACED} included, largest first. */
   Map<String, Double> seconds() {
     sample();
-    long placed = groups.values().stream().mapToLong(Long::longValue).sum();
-    Map<String, Long> all = new HashMap<>(groups);
+    long placed = 0;
+    Map<String, Long> all = new HashMap<>();
+    for (Map.Entry<String, long[]> g : groups.entrySet()) {
+      all.put(g.getKey(), g.getValue()[0] + g.getValue()[1]);
+      systemSeconds.put(g.getKey(), g.getValue()[1] / TICKS_PER_SECOND);
+      placed += g.getValue()[0] + g.getValue()[1];
+    }
     all.put(UNPLACED, Math.max(0, processTicks(proc) - processStart - placed));
     Map<String, Double> sorted = new LinkedHashMap<>();
     all.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
         .forEach(e -> sorted.put(e.getKey(), e.getValue() / TICKS_PER_SECOND));
     return sorted;
+  }
+
+  /** Of {@link #seconds()}, what each group spent in the kernel (system calls, page faults). */
+  Map<String, Double> systemSeconds() {
+    return Map.copyOf(systemSeconds);
   }
 
   /** The process's CPU ticks so far, user and system, its ended threads' included. */
@@ -105,8 +135,9 @@ final class ThreadCpu {
   }
 
   /**
-   * A {@code stat} line: {@code pid (comm) state ppid …}, utime and stime the 14th and 15th fields.
-   * The name may hold spaces and parentheses, so it ends at the line's last {@code ')'}.
+   * A {@code stat} line: {@code pid (comm) state ppid …}, utime and stime the 14th and 15th fields,
+   * starttime the 22nd. The name may hold spaces and parentheses, so it ends at the line's last
+   * {@code ')'}.
    */
   static Task parse(String stat) {
     int open = stat.indexOf('(');
@@ -114,7 +145,10 @@ final class ThreadCpu {
     if (open < 0 || close < open) throw new IllegalArgumentException("not a stat line: " + stat);
     String[] fields = stat.substring(close + 2).trim().split(" ");
     return new Task(
-        stat.substring(open + 1, close), Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
+        stat.substring(open + 1, close),
+        Long.parseLong(fields[11]),
+        Long.parseLong(fields[12]),
+        Long.parseLong(fields[19]));
   }
 
   /**
@@ -134,8 +168,11 @@ final class ThreadCpu {
     return seconds.getOrDefault(group, 0.0);
   }
 
-  /** The groups as {@code name s (share %)}, the largest first, for a report. */
-  static String table(Map<String, Double> seconds, double perMinuteOver) {
+  /**
+   * The groups as {@code name s (share %, of it in the kernel %)}, the largest first, for a report.
+   */
+  static String table(
+      Map<String, Double> seconds, Map<String, Double> system, double perMinuteOver) {
     double total = seconds.values().stream().mapToDouble(Double::doubleValue).sum();
     List<String> rows = new ArrayList<>();
     for (Map.Entry<String, Double> e : seconds.entrySet()) {
@@ -143,10 +180,11 @@ final class ThreadCpu {
       rows.add(
           String.format(
               Locale.ROOT,
-              "  %-28s %6.3f cpu-s/min %5.1f %%",
+              "  %-28s %6.3f cpu-s/min %5.1f %%  kernel %3.0f %%",
               e.getKey(),
               e.getValue() * 60 / perMinuteOver,
-              100 * e.getValue() / Math.max(1e-9, total)));
+              100 * e.getValue() / Math.max(1e-9, total),
+              100 * system.getOrDefault(e.getKey(), 0.0) / e.getValue()));
     }
     return String.join("\n", rows);
   }

@@ -21,19 +21,22 @@ public class ThreadCpuTest {
   @Test
   public void aNameEndsAtTheLineLastParenthesisWhateverItHolds() {
     ThreadCpu.Task odd =
-        ThreadCpu.parse("4252 (a) b (c) S 1 4240 4240 0 -1 4194368 39 0 0 0 7 3 0 0 20 0 31 0");
-    assertEquals(new ThreadCpu.Task("a) b (c", 10), odd);
+        ThreadCpu.parse(
+            "4252 (a) b (c) S 1 4240 4240 0 -1 4194368 39 0 0 0 7 3 0 0 20 0 31 0 1900 30");
+    assertEquals(new ThreadCpu.Task("a) b (c", 7, 3, 1900), odd);
     assertEquals(
-        new ThreadCpu.Task("C2 CompilerThre", 920),
-        ThreadCpu.parse("4243 (C2 CompilerThre) S 1 4240 4240 0 -1 4194368 39 0 0 0 900 20 0 0"));
+        new ThreadCpu.Task("C2 CompilerThre", 900, 20, 1901),
+        ThreadCpu.parse(
+            "4243 (C2 CompilerThre) S 1 4240 4240 0 -1 4194368 39 0 0 0 900 20 0 0 20 0 2 0 1901"));
   }
 
   @Test
   public void everyThreadIsReadByItsId() throws Exception {
     Map<String, ThreadCpu.Task> tasks = ThreadCpu.tasks(fixture());
     assertEquals(10, tasks.size());
-    assertEquals(new ThreadCpu.Task("a) b (c", 10), tasks.get("4252"));
-    assertEquals(new ThreadCpu.Task("GC Thread#0", 42), tasks.get("4245"));
+    assertEquals(10, tasks.get("4252").ticks());
+    assertEquals("GC Thread#0", tasks.get("4245").name());
+    assertEquals(42, tasks.get("4245").ticks());
     assertEquals(2300, ThreadCpu.processTicks(fixture()));
   }
 
@@ -73,6 +76,24 @@ public class ThreadCpuTest {
     assertEquals(ThreadCpu.C2, seconds.keySet().iterator().next());
   }
 
+  @Test
+  public void aRenamedThreadCountsWhatItUsedSinceUnderTheNameItWasFirstSeenWith() throws Exception {
+    Path proc = copy(fixture());
+    ThreadCpu window = new ThreadCpu(proc);
+    // OkHttp names the dispatcher's thread after the call it runs, then gives its name back
+    stat(proc.resolve("task/4251/stat"), 4251, "OkHttp http://l", 70, 40, 1900); // +10 +15
+    window.sample();
+    stat(proc.resolve("task/4251/stat"), 4251, "db-3", 72, 41, 1900); // +2 +1
+    stat(proc.resolve("task/4250/stat"), 4250, "db-12", 72, 25, 5000); // a new thread, same id
+    stat(proc.resolve("stat"), 4240, "java", 2000 + 125, 300);
+
+    Map<String, Double> seconds = window.seconds();
+    assertEquals(0.28 + 0.97, seconds.get("db-*"), 1e-9);
+    assertEquals(0.16 + 0.25, window.systemSeconds().get("db-*"), 1e-9);
+    assertEquals(null, seconds.get("OkHttp http://l"));
+    assertEquals(0.0, seconds.get(ThreadCpu.UNPLACED), 1e-9);
+  }
+
   private Path copy(Path from) throws Exception {
     Path to = tmp.newFolder("proc").toPath();
     try (Stream<Path> files = Files.walk(from)) {
@@ -93,6 +114,11 @@ public class ThreadCpuTest {
 
   private static void stat(Path file, int tid, String name, long utime, long stime)
       throws Exception {
+    stat(file, tid, name, utime, stime, 1900);
+  }
+
+  private static void stat(Path file, int tid, String name, long utime, long stime, long start)
+      throws Exception {
     Files.writeString(
         file,
         tid
@@ -102,6 +128,8 @@ public class ThreadCpuTest {
             + utime
             + " "
             + stime
-            + " 0 0 20 0 31 0 1900 3000000000 40000\n");
+            + " 0 0 20 0 31 0 "
+            + start
+            + " 3000000000 40000\n");
   }
 }
