@@ -82,20 +82,31 @@ public record Alert(
   }
 
   /**
+   * A digest a thread ({@link MessageDigest#digest} leaves it reset): {@code
+   * MessageDigest.getInstance} searches the security providers at every call, and an alert's id is
+   * taken for every attempt to deliver it.
+   */
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("SHA-256 is always available", e);
+            }
+          });
+
+  /**
    * The alert's stable id, the same for every attempt to deliver it and different for every run:
    * receivers de-duplicate by it (a webhook's {@code webhook-id}, ntfy's sequence id, an e-mail's
    * {@code Message-ID}). It is {@code alert_} and 22 base64url characters of a hash of owner, watch
    * and run, so it fits every header and leaks none of them.
    */
   public String id() {
-    byte[] hash;
-    try {
-      hash =
-          MessageDigest.getInstance("SHA-256")
-              .digest((owner + "/" + watchId + "/" + runId).getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is always available", e);
-    }
+    byte[] hash =
+        SHA_256
+            .get()
+            .digest((owner + "/" + watchId + "/" + runId).getBytes(StandardCharsets.UTF_8));
     return "alert_" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 22);
   }
 

@@ -1,8 +1,10 @@
 package io.periscope.notify;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.periscope.json.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
@@ -47,7 +49,8 @@ public final class WebhookSender implements ChannelSender {
 
   @Override
   public CompletionStage<Delivery> send(ChannelId channel, Alert alert) {
-    byte[] body = Json.bytes(payload(alert));
+    String id = alert.id(); // a digest: once for the body, the header and the signature
+    byte[] body = payload(alert, id);
     return secrets
         .secret(alert.owner(), channel.target())
         .handle(
@@ -58,13 +61,12 @@ public final class WebhookSender implements ChannelSender {
               long timestamp = clock.instant().getEpochSecond();
               Headers.Builder headers =
                   new Headers.Builder()
-                      .add("webhook-id", alert.id())
+                      .add("webhook-id", id)
                       .add("webhook-timestamp", Long.toString(timestamp));
               secret.ifPresent(
                   s ->
                       headers.add(
-                          "webhook-signature",
-                          WebhookSignature.sign(s, alert.id(), timestamp, body)));
+                          "webhook-signature", WebhookSignature.sign(s, id, timestamp, body)));
               return HttpCalls.post(
                   client, channel, RequestBody.create(body, HttpCalls.JSON), headers.build());
             })
@@ -87,30 +89,42 @@ public final class WebhookSender implements ChannelSender {
         : Delivery.failed(channel, error);
   }
 
-  /** The documented payload above. */
-  public static ObjectNode payload(Alert alert) {
-    ObjectNode json =
-        Json.MAPPER
-            .createObjectNode()
-            .put(
-                "type",
-                switch (alert.strength()) {
-                  case TEST -> "periscope.test";
-                  case NOTICE -> "periscope.notice";
-                  default -> "periscope.alert";
-                })
-            .put("id", alert.id())
-            .put("owner", alert.owner())
-            .put("watchId", alert.watchId())
-            .put("watchName", alert.watchName())
-            .put("strength", alert.strength().name().toLowerCase(Locale.ROOT))
-            .put("confidence", alert.confidence())
-            .put("summary", alert.summary());
-    ArrayNode evidence = json.putArray("evidence");
-    for (Alert.Evidence e : alert.evidence())
-      evidence.addObject().put("title", e.title()).put("url", e.url());
-    json.put("condition", alert.condition());
-    json.put("at", alert.at().toString());
-    return json;
+  /**
+   * The documented payload above, {@code id} being the alert's: written straight to its bytes, as
+   * the service's mapper writes JSON, with no tree of it made first.
+   */
+  static byte[] payload(Alert alert, String id) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    try (JsonGenerator json = Json.MAPPER.writer().createGenerator(out)) {
+      json.writeStartObject();
+      json.writeStringField(
+          "type",
+          switch (alert.strength()) {
+            case TEST -> "periscope.test";
+            case NOTICE -> "periscope.notice";
+            default -> "periscope.alert";
+          });
+      json.writeStringField("id", id);
+      json.writeStringField("owner", alert.owner());
+      json.writeStringField("watchId", alert.watchId());
+      json.writeStringField("watchName", alert.watchName());
+      json.writeStringField("strength", alert.strength().name().toLowerCase(Locale.ROOT));
+      json.writeNumberField("confidence", alert.confidence());
+      json.writeStringField("summary", alert.summary());
+      json.writeArrayFieldStart("evidence");
+      for (Alert.Evidence e : alert.evidence()) {
+        json.writeStartObject();
+        json.writeStringField("title", e.title());
+        json.writeStringField("url", e.url());
+        json.writeEndObject();
+      }
+      json.writeEndArray();
+      json.writeStringField("condition", alert.condition());
+      json.writeStringField("at", alert.at().toString());
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write a webhook's payload", e);
+    }
+    return out.toByteArray();
   }
 }

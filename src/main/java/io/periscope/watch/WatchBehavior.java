@@ -88,6 +88,9 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
   private final Passivation passivation;
   private final RunMeters meters;
 
+  /** The event handler, given the states {@link #persistAll} worked out, not to work them twice. */
+  private final ForeseenStates foreseen = new ForeseenStates();
+
   /** The events kept before the newest snapshot ({@link JournalTrim#retained}). */
   private final long retainedEvents;
 
@@ -164,14 +167,16 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
    */
   private EffectBuilder<Event, State> persistAll(State state, List<Event> events) {
     List<Event> all = new ArrayList<>(events);
+    List<State> states = new ArrayList<>(events.size() + 1);
     State after = state;
-    for (Event e : events) after = WatchEvents.apply(after, e);
+    for (Event e : events) states.add(after = WatchEvents.apply(after, e));
     Optional<OwnerNoticed> notice =
         OwnerNotices.due(after, failingAfter, clock.instant(), retry.retryFor());
     if (notice.isPresent()) {
       all.add(notice.get());
-      after = WatchEvents.apply(after, notice.get());
+      states.add(after = WatchEvents.apply(after, notice.get()));
     }
+    foreseen.foresee(state, List.copyOf(all), states);
     WatchSchedule.wakeUp(state, after, events).ifPresent(all::add);
     if (notice.isEmpty()) return Effect().persist(all);
     String owed = notice.get().alert().runId();
@@ -642,11 +647,8 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
     return StatusReply.error(WATCH_NOT_FOUND);
   }
 
-  /** One for all watches: applying an event needs nothing of the entity. */
-  private static final EventHandler<State, Event> EVENTS = WatchEvents::apply;
-
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return EVENTS;
+    return foreseen;
   }
 }

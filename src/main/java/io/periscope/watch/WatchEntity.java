@@ -121,7 +121,7 @@ public final class WatchEntity {
 
     public State {
       seen = SeenKeys.of(seen);
-      recentRuns = List.copyOf(recentRuns);
+      recentRuns = RecentRuns.of(recentRuns);
       baselines = baselines == null ? Map.of() : Map.copyOf(baselines);
       outbox = outbox == null ? List.of() : List.copyOf(outbox);
       held = held == null ? List.of() : List.copyOf(held);
@@ -250,9 +250,7 @@ public final class WatchEntity {
       Set<String> told = new HashSet<>(Set.of(runId));
       for (Pending p : outbox) if (p.runId().equals(runId)) told.addAll(p.carries());
       List<RunRecord> runs =
-          recentRuns.stream()
-              .map(r -> told.contains(r.runId()) ? r.withDeliveries(sent, totalMs) : r)
-              .toList();
+          ((RecentRuns) recentRuns).replaced(told, r -> r.withDeliveries(sent, totalMs));
       Delivering still = delivering != null && delivering.runId().equals(runId) ? null : delivering;
       return new State(
               watch,
@@ -282,14 +280,23 @@ public final class WatchEntity {
         Map<String, PageSnapshot> seenPages) {
       // A run that marks nothing seen (most find nothing new) leaves the list as it is.
       List<String> bounded = ((SeenKeys) seen).with(newlySeen, SEEN_BOUND);
-      List<RunRecord> runs = new ArrayList<>(RECENT_RUNS);
-      runs.add(record.lean()); // the judged items stay in the journal only (RunPages#whole)
-      recentRuns.stream().limit(RECENT_RUNS - 1).forEach(runs::add);
-      Map<String, Instant> sources = new HashMap<>(baselines);
-      if (baselined != null) baselined.forEach(sources::putIfAbsent);
-      Map<String, PageSnapshot> snapshots = new HashMap<>(pages);
-      if (seenPages != null) snapshots.putAll(seenPages);
-      if (watch != null) snapshots.keySet().retainAll(watch.pageSourceKeys());
+      // the judged items stay in the journal only (RunPages#whole)
+      List<RunRecord> runs = ((RecentRuns) recentRuns).with(record.lean(), RECENT_RUNS);
+      // most runs baseline no new source and see no page: the maps stay as they are
+      Map<String, Instant> sources = baselines;
+      if (baselined != null && !baselines.keySet().containsAll(baselined.keySet())) {
+        sources = new HashMap<>(baselines);
+        baselined.forEach(sources::putIfAbsent);
+      }
+      Map<String, PageSnapshot> snapshots = pages;
+      if ((seenPages != null && !seenPages.isEmpty())
+          || (watch != null
+              && !pages.isEmpty()
+              && !watch.pageSourceKeys().containsAll(pages.keySet()))) {
+        snapshots = new HashMap<>(pages);
+        if (seenPages != null) snapshots.putAll(seenPages);
+        if (watch != null) snapshots.keySet().retainAll(watch.pageSourceKeys());
+      }
       return new State(
           watch,
           everCreated,

@@ -147,23 +147,44 @@ final class InProcessRuns implements AutoCloseable {
     private final long process = OS.getProcessCpuTime();
     private final Map<Long, Long> fakeStart;
     private final ThreadCpu threads = new ThreadCpu(Path.of("/proc/self"));
+    private final Map<Long, Long> pekkoAllocatedStart;
 
     Cpu(List<String> fakes) {
       this.fakes = fakes;
       this.fakeStart = fakeThreads();
+      this.pekkoAllocatedStart = pekkoAllocated();
     }
 
     /**
      * What the JIT's compilers and the collector (its threads and the VM Thread) used of it, per
      * run of {@code runs}: the first is still compiling after the warm-up on two cores, and is what
-     * a node that has run long no longer pays.
+     * a node that has run long no longer pays; and what the {@code pekko} threads allocated a run.
      */
     String jitAndGc(int runs) {
       Map<String, Double> seconds = threads.seconds();
+      long allocated = 0;
+      for (Map.Entry<Long, Long> t : pekkoAllocated().entrySet())
+        allocated += t.getValue() - pekkoAllocatedStart.getOrDefault(t.getKey(), 0L);
       return format(
-          "jit-ms-per-run=%.3f gc-and-vm-thread-ms-per-run=%.3f",
+          "jit-ms-per-run=%.3f gc-and-vm-thread-ms-per-run=%.3f pekko-allocated-kb-per-run=%.1f",
           (ThreadCpu.of(seconds, ThreadCpu.C2) + ThreadCpu.of(seconds, ThreadCpu.C1)) * 1e3 / runs,
-          ThreadCpu.of(seconds, ThreadCpu.GC) * 1e3 / runs);
+          ThreadCpu.of(seconds, ThreadCpu.GC) * 1e3 / runs,
+          allocated / 1024.0 / runs);
+    }
+
+    /**
+     * The bytes each live thread of the actor dispatchers and the journal plugin ({@code pekko} in
+     * its name) allocated so far: a count steadier than their CPU on a loaded machine.
+     */
+    private static Map<Long, Long> pekkoAllocated() {
+      com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) THREADS;
+      Map<Long, Long> bytes = new HashMap<>();
+      for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+        if (info == null || !info.getThreadName().contains("pekko")) continue;
+        long allocated = threads.getThreadAllocatedBytes(info.getThreadId());
+        if (allocated >= 0) bytes.put(info.getThreadId(), allocated);
+      }
+      return bytes;
     }
 
     /** The CPU nanoseconds since this was made, the fakes' left out. */

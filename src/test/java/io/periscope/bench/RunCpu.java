@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 
 /**
  * The {@code cpu} scenario of {@link ScheduleBench}: what a node's CPU costs an operator, from
@@ -34,6 +35,14 @@ import java.util.concurrent.Future;
  * measured; with {@code --jvm-args} the service gets JVM options; with {@code --jfr <dir>} each
  * measured window is recorded by JDK Flight Recorder (profile settings) into {@code
  * <dir>/<phase>.jfr}.
+ *
+ * <p>With {@code --slope-watches} (say 500, less than {@code --watches}) the nothing-new watches
+ * are also measured at that size: those past it deleted after their phase, the rest measured again
+ * after a due minute. The slope between the two sizes, the CPU a minute's runs add per run, is how
+ * the issue's marginal figure is defined: what a node pays whatever its watches (its idle work, the
+ * JIT's start-up compiling, anything that runs only while some watch is live) falls out of it,
+ * while what grows with the watches stays in. The smaller size runs later, its code the more
+ * compiled, so the slope errs high, not low.
  *
  * <p>Each window's CPU is also told by thread ({@link ThreadCpu}): the JIT's compilers, the
  * collector's threads with the VM Thread, and the rest. A run's marginal CPU is then given twice:
@@ -65,6 +74,13 @@ final class RunCpu {
       List<String> tokens = bench.owners(base, ScheduleBench.SECRET, 1);
       List<String> quiet = create(base, tokens, "quiet-", watches, true);
       Phase nothingNew = phase(service, "nothing-new", tokens, quiet, 1, minutes);
+      int slopeWatches = option("--slope-watches", 0);
+      Phase fewer = null;
+      if (slopeWatches > 0 && slopeWatches < watches) {
+        delete(base, tokens, quiet.subList(slopeWatches, watches));
+        quiet = quiet.subList(0, slopeWatches);
+        fewer = phase(service, "nothing-new-" + slopeWatches, tokens, quiet, 1, minutes);
+      }
       delete(base, tokens, quiet);
       List<String> fresh = create(base, tokens, "fresh-", watches, false);
       Phase judged = phase(service, "judged", tokens, fresh, warmMinutes, minutes);
@@ -96,6 +112,10 @@ final class RunCpu {
               + ThreadCpu.table(idleByThread, idleThreads.systemSeconds(), idleSeconds));
       Idle idle = new Idle(idlePerMinute * minutes, idleByThread, idleSeconds / 60.0 / minutes);
       nothingNew.print("nothing-new", idle);
+      if (fewer != null) {
+        fewer.print("nothing-new-" + slopeWatches, idle);
+        nothingNew.slope("nothing-new", fewer);
+      }
       judged.print("judged", idle);
     }
   }
@@ -153,10 +173,25 @@ final class RunCpu {
     long calls = bench.upstream.modelCalls();
     int alerts = bench.upstream.alerts().size();
     long peakHeap = 0;
-    while (Instant.now().isBefore(end)) {
+    // each due minute's CPU without the JIT's: how a phase's runs get cheaper as its code compiles
+    List<Double> byMinute = new ArrayList<>();
+    double minuteCpu = cpu;
+    double minuteJit = 0;
+    Instant boundary = first.plusSeconds(58);
+    while (true) {
+      if (!Instant.now().isBefore(boundary)) {
+        double at = service.cpuSeconds();
+        double jit = jitSeconds(threads.seconds());
+        byMinute.add(at - minuteCpu - (jit - minuteJit));
+        minuteCpu = at;
+        minuteJit = jit;
+        if (!boundary.isBefore(end)) break;
+        boundary = boundary.plusSeconds(60);
+      }
       peakHeap = Math.max(peakHeap, service.usedHeapBytes());
       threads.sample();
-      Thread.sleep(Math.max(0, Math.min(10_000, Duration.between(Instant.now(), end).toMillis())));
+      Thread.sleep(
+          Math.max(0, Math.min(10_000, Duration.between(Instant.now(), boundary).toMillis())));
     }
     cpu = service.cpuSeconds() - cpu;
     Map<String, Double> byThread = threads.seconds();
@@ -170,6 +205,7 @@ final class RunCpu {
         seconds,
         byThread,
         threads.systemSeconds(),
+        byMinute,
         runs,
         calls,
         alerts,
@@ -183,8 +219,7 @@ final class RunCpu {
    */
   private record Idle(double cpuSeconds, Map<String, Double> byThread, double measuredPerPhase) {
     double jit() {
-      return (ThreadCpu.of(byThread, ThreadCpu.C2) + ThreadCpu.of(byThread, ThreadCpu.C1))
-          / measuredPerPhase;
+      return jitSeconds(byThread) / measuredPerPhase;
     }
 
     double gc() {
@@ -197,6 +232,7 @@ final class RunCpu {
       double seconds,
       Map<String, Double> byThread,
       Map<String, Double> systemByThread,
+      List<Double> byMinuteWithoutJit,
       ScheduleBench.DueRuns runs,
       long modelCalls,
       int alerts,
@@ -227,7 +263,7 @@ final class RunCpu {
           peakHeapBytes >> 20,
           residentBytes >> 20);
       double c2 = ThreadCpu.of(byThread, ThreadCpu.C2);
-      double jit = c2 + ThreadCpu.of(byThread, ThreadCpu.C1);
+      double jit = jitSeconds(byThread);
       double gc = ThreadCpu.of(byThread, ThreadCpu.GC);
       System.out.printf(
           Locale.ROOT,
@@ -246,8 +282,40 @@ final class RunCpu {
           marginalMs,
           (cpuSeconds - jit - (idleCpuSeconds - idle.jit())) * perRun,
           (gc - idle.gc()) * perRun);
+      System.out.println(
+          name
+              + " by due minute, cpu-s without the JIT's threads: "
+              + byMinuteWithoutJit.stream()
+                  .map(s -> String.format(Locale.ROOT, "%.2f", s))
+                  .collect(Collectors.joining(", ")));
       System.out.println(ThreadCpu.table(byThread, systemByThread, seconds));
     }
+
+    /**
+     * The CPU a run adds between this phase and {@code fewer}, of fewer watches: the difference of
+     * their CPU a second over that of their runs a second, the idle node not needed.
+     */
+    void slope(String name, Phase fewer) {
+      double runsPerSecond =
+          runs.lateness().size() / seconds - fewer.runs.lateness().size() / fewer.seconds;
+      double withJit = cpuSeconds / seconds - fewer.cpuSeconds / fewer.seconds;
+      double withoutJit =
+          withJit - (jitSeconds(byThread) / seconds - jitSeconds(fewer.byThread) / fewer.seconds);
+      System.out.printf(
+          Locale.ROOT,
+          "%s slope between %d and %d runs a phase: cpu-ms-per-run with the JIT=%.2f, without the"
+              + " JIT's threads=%.2f%n",
+          name,
+          fewer.runs.lateness().size(),
+          runs.lateness().size(),
+          withJit * 1000 / runsPerSecond,
+          withoutJit * 1000 / runsPerSecond);
+    }
+  }
+
+  /** The CPU-seconds of the JIT's compilers in a window by thread. */
+  private static double jitSeconds(Map<String, Double> byThread) {
+    return ThreadCpu.of(byThread, ThreadCpu.C2) + ThreadCpu.of(byThread, ThreadCpu.C1);
   }
 
   /** Starts or stops the flight recording of a phase, when {@code --jfr} names a directory. */

@@ -30,7 +30,9 @@ import java.util.Map;
  * ({@code --window} seconds, 10) lasts until every watch's next fire time is in the index and then
  * the rest of it; the node's CPU over as long with nothing due is subtracted, and what is left,
  * divided by the runs, is printed after {@code --warm} (5) minutes for {@code --minutes} (10), with
- * the JIT's share; the loopback fakes' threads are left out. {@code --jfr <file>} records the
+ * the JIT's share; the loopback fakes' threads are left out. The feed answers at once, or after
+ * {@code --feed-latency-ms} as {@link ScheduleBench}'s does (50), which spreads a minute's runs
+ * over more of its window and so into more journal batches. {@code --jfr <file>} records the
  * measured minutes; {@code --count} counts the SQL of a run and of a window with nothing due
  * ({@link CountingJdbc}, which costs CPU of its own) (docs/performance.md, "CPU per run"). What the
  * journal's database wrote in the measured minutes is printed per run: the journal plugin's write
@@ -53,9 +55,10 @@ public final class ScheduledRuns {
     int minutes = InProcessRuns.option(args, "--minutes", 10);
     long window = InProcessRuns.option(args, "--window", 10) * 1000L;
     boolean count = List.of(args).contains("--count");
+    Duration feedLatency = Duration.ofMillis(InProcessRuns.option(args, "--feed-latency-ms", 0));
     MutableClock clock =
         new MutableClock(Instant.now().truncatedTo(ChronoUnit.HOURS).plusSeconds(30));
-    try (FakeUpstream upstream = new FakeUpstream(Duration.ZERO, Duration.ZERO, true, 1)) {
+    try (FakeUpstream upstream = new FakeUpstream(feedLatency, Duration.ZERO, true, 1)) {
       Config journal = TestJournals.embedded(Files.createTempDirectory("periscope-scheduled-runs"));
       Config config =
           ConfigFactory.parseMap(

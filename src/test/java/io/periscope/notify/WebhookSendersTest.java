@@ -83,7 +83,49 @@ public class WebhookSendersTest {
         "https://news.example.com/acme?id=1&ref=feed", body.at("/evidence/0/url").asText());
     assertEquals("Acme announces a launch date", body.get("condition").asText());
     assertEquals("2025-05-01T12:00:00Z", body.get("at").asText());
-    assertEquals("weak", WebhookSender.payload(Alerts.weak()).get("strength").asText());
+    assertEquals(
+        "weak",
+        Json.parse(WebhookSender.payload(Alerts.weak(), Alerts.weak().id()))
+            .get("strength")
+            .asText());
+  }
+
+  /** The body's bytes are what the service's mapper wrote of the payload as a JSON tree. */
+  @Test
+  public void aWebhooksBodyIsTheDocumentedJsonByteForByte() throws Exception {
+    Alert odd =
+        new Alert(
+            "bob",
+            "w\u00e9",
+            "Caf\u00e9 \u201cquotes\u201d \ud83d\ude80",
+            Alert.Strength.NOTICE,
+            1.0 / 3,
+            "line one\nline \"two\"\t\\ </script> \u0001",
+            List.of(),
+            "",
+            Instant.parse("2026-11-28T09:00:00.123456789Z"),
+            "run-odd");
+    Map<Alert, String> written =
+        Map.of(
+            Alerts.confirmed(),
+            "{\"type\":\"periscope.alert\",\"id\":\"alert_CC8FvfEerQnnAWsvi3KniE\",\"owner\":\"alice\",\"watchId\":\"acme-launch\",\"watchName\":\"Acme"
+                + " launch\",\"strength\":\"confirmed\",\"confidence\":0.92,\"summary\":\"Acme set"
+                + " the launch date for <May 3> & said so.\",\"evidence\":[{\"title\":\"Acme sets"
+                + " launch date\","
+                + "\"url\":\"https://news.example.com/acme?id=1&ref=feed\"}],\"condition\":\"Acme"
+                + " announces a launch date\",\"at\":\"2025-05-01T12:00:00Z\"}",
+            odd,
+            "{\"type\":\"periscope.notice\",\"id\":\"alert_vbEluu45zBHLj3ti3l8GJP\",\"owner\":\"bob\",\"watchId\":\"w\u00e9\",\"watchName\":\"Caf\u00e9"
+                + " \u201cquotes\u201d \\uD83D\\uDE80\","
+                + "\"strength\":\"notice\",\"confidence\":0.3333333333333333,\"summary\":\"line"
+                + " one\\n"
+                + "line \\\"two\\\"\\t\\\\ </script> \\u0001\","
+                + "\"evidence\":[],\"condition\":\"\",\"at\":\"2026-11-28T09:00:00.123456789Z\"}");
+    for (Map.Entry<Alert, String> alert : written.entrySet())
+      assertEquals(
+          alert.getValue(),
+          new String(
+              WebhookSender.payload(alert.getKey(), alert.getKey().id()), StandardCharsets.UTF_8));
   }
 
   private static final Instant NOW = Instant.parse("2026-11-25T18:00:00Z");
