@@ -1,12 +1,10 @@
 package io.periscope.auth;
 
+import io.periscope.digest.Sha256;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityIds;
 import io.periscope.entity.EntityRefusal;
 import io.periscope.entity.Failures;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
@@ -35,14 +33,7 @@ public final class EmailIndex {
 
   /** The entity id of a normalized address. */
   public static String entityId(String normalizedEmail) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(normalizedEmail.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    return HexFormat.of().formatHex(Sha256.of(normalizedEmail));
   }
 
   /** The account holding the address; fails with {@link EntityRefusal} when none does. */

@@ -1,12 +1,12 @@
 package io.periscope.auth;
 
+import io.periscope.digest.Sha256;
 import io.periscope.entity.Failures;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;
 import io.periscope.watch.WatchValidator;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -85,12 +85,6 @@ public final class MailedTokens {
   }
 
   public static String hash(String token) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return HexFormat.of().formatHex(Sha256.of(token));
   }
 }

@@ -1,8 +1,6 @@
 package io.periscope.auth;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.periscope.digest.Sha256;
 import java.util.HexFormat;
 
 /**
@@ -18,16 +16,7 @@ public record ProviderIdentity(
     String provider, String issuer, String subject, String email, String login) {
   /** The id of its {@link IdentityLinkEntity}: a digest, whatever the provider's strings hold. */
   public String linkId() {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(
-                      String.join("\n", provider, issuer, subject)
-                          .getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    return HexFormat.of().formatHex(Sha256.of(String.join("\n", provider, issuer, subject)));
   }
 
   @Override

@@ -6,12 +6,11 @@ import com.auth0.jwt.algorithms.Algorithm;
 import com.auth0.jwt.exceptions.JWTVerificationException;
 import com.auth0.jwt.interfaces.DecodedJWT;
 import io.periscope.config.DataDir;
+import io.periscope.digest.Sha256;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -227,12 +226,7 @@ public final class Tokens {
   static final int VERIFIED_BOUND = 10_000;
 
   private static ByteBuffer digest(String token) {
-    try {
-      return ByteBuffer.wrap(
-          MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    return ByteBuffer.wrap(Sha256.of(token));
   }
 
   /**

@@ -2,15 +2,13 @@ package io.periscope.eval;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.periscope.digest.Sha256;
 import io.periscope.json.Json;
 import io.periscope.llm.ModelPrice;
 import io.periscope.llm.ModelUsage;
 import io.periscope.llm.VerdictPrompt;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -155,13 +153,7 @@ public final class EvalReport {
                     "A text.")));
     String sent =
         probe.prompt().system() + "\n" + probe.prompt().user() + "\n" + probe.prompt().schema();
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(sent.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest).substring(0, 12);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java has SHA-256", e);
-    }
+    return HexFormat.of().formatHex(Sha256.of(sent)).substring(0, 12);
   }
 
   /** The report as one JSON object (docs/evaluation.md). */

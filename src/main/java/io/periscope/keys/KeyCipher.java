@@ -1,9 +1,9 @@
 package io.periscope.keys;
 
+import io.periscope.digest.Sha256;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -39,7 +39,7 @@ public final class KeyCipher {
   /** A key of the ring and its id: the first 8 hex digits of the key's SHA-256. */
   private record RingKey(String id, SecretKeySpec key) {
     static RingKey of(byte[] material) {
-      return new RingKey(HexFormat.of().formatHex(sha256(material), 0, 4), aes(material));
+      return new RingKey(HexFormat.of().formatHex(Sha256.of(material), 0, 4), aes(material));
     }
   }
 
@@ -184,7 +184,7 @@ public final class KeyCipher {
 
   /** A stable, non-reversible id for a key: the same key seeded twice is one key. */
   public static String fingerprint(String plaintext) {
-    return HexFormat.of().formatHex(sha256(plaintext.getBytes(StandardCharsets.UTF_8)), 0, 8);
+    return HexFormat.of().formatHex(Sha256.of(plaintext), 0, 8);
   }
 
   /** What may be shown of a key: its first three and last four characters, never the middle. */
@@ -199,14 +199,6 @@ public final class KeyCipher {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(secret, "HmacSHA256"));
       return mac.doFinal(purpose.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static byte[] sha256(byte[] bytes) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(bytes);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }

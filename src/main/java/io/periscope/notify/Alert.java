@@ -1,8 +1,6 @@
 package io.periscope.notify;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.periscope.digest.Sha256;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
@@ -82,31 +80,13 @@ public record Alert(
   }
 
   /**
-   * A digest a thread ({@link MessageDigest#digest} leaves it reset): {@code
-   * MessageDigest.getInstance} searches the security providers at every call, and an alert's id is
-   * taken for every attempt to deliver it.
-   */
-  private static final ThreadLocal<MessageDigest> SHA_256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("SHA-256 is always available", e);
-            }
-          });
-
-  /**
    * The alert's stable id, the same for every attempt to deliver it and different for every run:
    * receivers de-duplicate by it (a webhook's {@code webhook-id}, ntfy's sequence id, an e-mail's
    * {@code Message-ID}). It is {@code alert_} and 22 base64url characters of a hash of owner, watch
    * and run, so it fits every header and leaks none of them.
    */
   public String id() {
-    byte[] hash =
-        SHA_256
-            .get()
-            .digest((owner + "/" + watchId + "/" + runId).getBytes(StandardCharsets.UTF_8));
+    byte[] hash = Sha256.of(owner + "/" + watchId + "/" + runId);
     return "alert_" + Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 22);
   }
 
