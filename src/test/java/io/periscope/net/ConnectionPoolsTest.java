@@ -34,12 +34,7 @@ public class ConnectionPoolsTest {
 
   @Test
   public void userUrlsReuseABurstsConnections() throws Exception {
-    SafeHttp http =
-        new SafeHttp(
-            address -> address.isLoopbackAddress(),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(10));
+    SafeHttp http = loopbackHttp();
     String url = server.url("/feed").toString();
     Callable<?> get = () -> http.get(url, Map.of(), 1000).toCompletableFuture().get();
     assertEquals(AT_ONCE, newConnections(get));
@@ -62,12 +57,7 @@ public class ConnectionPoolsTest {
 
   @Test
   public void aFeedsGetAndAWebhooksPostShareTheGuardedConnection() throws Exception {
-    SafeHttp http =
-        new SafeHttp(
-            address -> address.isLoopbackAddress(),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(5),
-            Duration.ofSeconds(10));
+    SafeHttp http = loopbackHttp();
     // as the senders build theirs from the guarded client
     OkHttpClient sender =
         http.guardedClient().newBuilder().callTimeout(Duration.ofSeconds(5)).build();
@@ -91,6 +81,14 @@ public class ConnectionPoolsTest {
     ThreadPoolExecutor threads =
         (ThreadPoolExecutor) UpstreamDispatcher.create("test").executorService();
     assertTrue(threads.getKeepAliveTime(TimeUnit.SECONDS) > 60);
+  }
+
+  private static SafeHttp loopbackHttp() {
+    return new SafeHttp(
+        address -> address.isLoopbackAddress(),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(10));
   }
 
   /**
