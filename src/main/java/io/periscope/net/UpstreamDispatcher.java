@@ -1,5 +1,6 @@
 package io.periscope.net;
 
+import java.time.Duration;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,15 @@ public final class UpstreamDispatcher {
   public static final int MAX_CALLS = 512;
   public static final int MAX_CALLS_PER_HOST = 128;
 
+  /**
+   * How long an idle call thread waits for the next call. Watches due every minute (the shortest
+   * interval) make a burst of calls each minute: at OkHttp's 60 s the threads of one burst timed
+   * out just as the next began, and it started them again (a thread, its stack and its first call's
+   * cold paths each minute, for tens of runs a minute). Five minutes, as the connections are kept
+   * ({@link ConnectionPools}), spans the minute with room for a late tick.
+   */
+  static final Duration THREAD_KEEP_ALIVE = Duration.ofMinutes(5);
+
   private UpstreamDispatcher() {}
 
   /**
@@ -28,7 +38,7 @@ public final class UpstreamDispatcher {
             new ThreadPoolExecutor(
                 0,
                 Integer.MAX_VALUE,
-                60,
+                THREAD_KEEP_ALIVE.toSeconds(),
                 TimeUnit.SECONDS,
                 new SynchronousQueue<>(),
                 runnable -> {

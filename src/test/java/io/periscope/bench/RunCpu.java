@@ -34,7 +34,9 @@ import java.util.stream.Collectors;
  * its last, so it holds the runs of its due minutes whole. With {@code --jar} another build is
  * measured; with {@code --jvm-args} the service gets JVM options; with {@code --jfr <dir>} each
  * measured window is recorded by JDK Flight Recorder (profile settings) into {@code
- * <dir>/<phase>.jfr}.
+ * <dir>/<phase>.jfr}. Each phase prints the connections its requests came on; the fakes close each
+ * one after its answer (a connection per call), or with {@code --keep-alive true} keep them open
+ * ({@link io.periscope.testing.FakeUpstream}), to count what the service's pools reuse.
  *
  * <p>With {@code --slope-watches} (say 500, less than {@code --watches}) the nothing-new watches
  * are also measured at that size: those past it deleted after their phase, the rest measured again
@@ -172,6 +174,7 @@ final class RunCpu {
     long started = System.nanoTime();
     long calls = bench.upstream.modelCalls();
     int alerts = bench.upstream.alerts().size();
+    long connections = bench.upstream.connections();
     long peakHeap = 0;
     // each due minute's CPU without the JIT's: how a phase's runs get cheaper as its code compiles
     List<Double> byMinute = new ArrayList<>();
@@ -198,6 +201,7 @@ final class RunCpu {
     double seconds = (System.nanoTime() - started) / 1e9;
     calls = bench.upstream.modelCalls() - calls;
     alerts = bench.upstream.alerts().size() - alerts;
+    connections = bench.upstream.connections() - connections;
     record(service, name, false);
     ScheduleBench.DueRuns runs = bench.dueRuns(service.base(), tokens, ids, first, last);
     return new Phase(
@@ -209,6 +213,7 @@ final class RunCpu {
         runs,
         calls,
         alerts,
+        connections,
         peakHeap,
         service.residentBytes());
   }
@@ -236,6 +241,7 @@ final class RunCpu {
       ScheduleBench.DueRuns runs,
       long modelCalls,
       int alerts,
+      long connections,
       long peakHeapBytes,
       long residentBytes) {
     /** Prints the phase, its CPU less the idle node's over as long. */
@@ -246,15 +252,16 @@ final class RunCpu {
       double marginalMs = (cpuSeconds - idleCpuSeconds) * perRun;
       System.out.printf(
           Locale.ROOT,
-          "%s: runs=%d missed=%d doubled=%d model-calls=%d alerts=%d cpu-s=%.2f (idle share %.2f)"
-              + " marginal-cpu-ms-per-run (= cpu-s per 1,000 runs)=%.2f lateness-ms p50=%d p99=%d"
-              + " peak-used-heap-mb=%d rss-mb=%d%n",
+          "%s: runs=%d missed=%d doubled=%d model-calls=%d alerts=%d connections=%d cpu-s=%.2f"
+              + " (idle share %.2f) marginal-cpu-ms-per-run (= cpu-s per 1,000 runs)=%.2f"
+              + " lateness-ms p50=%d p99=%d peak-used-heap-mb=%d rss-mb=%d%n",
           name,
           late.length,
           runs.missed(),
           runs.doubled(),
           modelCalls,
           alerts,
+          connections,
           cpuSeconds,
           idleCpuSeconds,
           marginalMs,

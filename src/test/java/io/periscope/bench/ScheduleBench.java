@@ -91,7 +91,12 @@ public final class ScheduleBench {
   private ScheduleBench(Map<String, String> options) throws IOException {
     this.options = options;
     upstream =
-        new FakeUpstream(FEED_LATENCY, MODEL_LATENCY, options.get("--scenario").equals("cpu"), 1);
+        new FakeUpstream(
+            FEED_LATENCY,
+            MODEL_LATENCY,
+            options.get("--scenario").equals("cpu"),
+            1,
+            Boolean.parseBoolean(options.getOrDefault("--keep-alive", "false")));
   }
 
   public static void main(String[] argv) throws Exception {

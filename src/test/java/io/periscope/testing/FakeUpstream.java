@@ -3,6 +3,10 @@ package io.periscope.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.periscope.json.Json;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -17,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ServerSocketFactory;
 import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
@@ -66,6 +71,7 @@ public final class FakeUpstream implements AutoCloseable {
   private final int itemsPerFeed;
   private final Map<String, AtomicInteger> published = new ConcurrentHashMap<>();
   private final AtomicLong modelCalls = new AtomicLong();
+  private final AtomicLong connections = new AtomicLong();
   private final List<String> modelsAsked = new CopyOnWriteArrayList<>();
   private final List<Alert> alerts = new CopyOnWriteArrayList<>();
   private final AtomicInteger waiting = new AtomicInteger();
@@ -73,6 +79,18 @@ public final class FakeUpstream implements AutoCloseable {
   private volatile CountDownLatch gate = new CountDownLatch(0);
 
   public FakeUpstream(Duration feedLatency, Duration modelLatency, boolean met, int itemsPerFeed)
+      throws IOException {
+    this(feedLatency, modelLatency, met, itemsPerFeed, false);
+  }
+
+  /**
+   * {@code keepAlive}: connections stay open between requests, as most servers keep them, and are
+   * answered without Nagle's algorithm (each accepted socket with {@code TCP_NODELAY}), so the
+   * headers and the body MockWebServer writes separately leave at once instead of the body waiting
+   * for the client's delayed ACK. Without it every answer closes its connection.
+   */
+  public FakeUpstream(
+      Duration feedLatency, Duration modelLatency, boolean met, int itemsPerFeed, boolean keepAlive)
       throws IOException {
     this.feedLatency = feedLatency;
     this.modelLatency = modelLatency;
@@ -82,12 +100,15 @@ public final class FakeUpstream implements AutoCloseable {
         new Dispatcher() {
           @Override
           public MockResponse dispatch(RecordedRequest request) {
+            if (request.getSequenceNumber() == 0) connections.incrementAndGet();
+            if (keepAlive) return answer(request);
             // A new connection per request: on a kept-alive MockWebServer connection the response's
             // separate writes meet Nagle's algorithm and a delayed ACK, about 40 ms per request
             // that no real upstream adds.
             return answer(request).setHeader("Connection", "close");
           }
         });
+    if (keepAlive) server.setServerSocketFactory(new NoDelaySockets());
     server.start(); // MockWebServer binds the loopback address
   }
 
@@ -132,6 +153,11 @@ public final class FakeUpstream implements AutoCloseable {
 
   public String hookUrl(String name) {
     return base() + "/hook/" + name;
+  }
+
+  /** The connections requests came on so far. */
+  public long connections() {
+    return connections.get();
   }
 
   public long modelCalls() {
@@ -313,5 +339,47 @@ public final class FakeUpstream implements AutoCloseable {
   public void close() throws IOException {
     release();
     server.shutdown();
+  }
+
+  /** Server sockets whose accepted connections send without Nagle's algorithm. */
+  private static final class NoDelaySockets extends ServerSocketFactory {
+    @Override
+    public ServerSocket createServerSocket() throws IOException {
+      return new NoDelayServerSocket();
+    }
+
+    @Override
+    public ServerSocket createServerSocket(int port) throws IOException {
+      return bound(port, 50, null);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(int port, int backlog) throws IOException {
+      return bound(port, backlog, null);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(int port, int backlog, InetAddress address)
+        throws IOException {
+      return bound(port, backlog, address);
+    }
+
+    private static ServerSocket bound(int port, int backlog, InetAddress address)
+        throws IOException {
+      ServerSocket socket = new NoDelayServerSocket();
+      socket.bind(new InetSocketAddress(address, port), backlog);
+      return socket;
+    }
+  }
+
+  private static final class NoDelayServerSocket extends ServerSocket {
+    NoDelayServerSocket() throws IOException {}
+
+    @Override
+    public Socket accept() throws IOException {
+      Socket socket = super.accept();
+      socket.setTcpNoDelay(true);
+      return socket;
+    }
   }
 }
