@@ -109,11 +109,10 @@ public final class SafeHttp {
             .dispatcher(UpstreamDispatcher.create("safe-http"))
             // Kept connections are shared by every call of this client and of the senders built
             // from guardedClient() (one Dns, one socket factory: one pool key per host and port).
-            // A kept connection is not looked up again, and need not be: its socket was connected
-            // by GuardedSocketFactory to an address the guard accepted, and it stays connected to
-            // that address. A host that now resolves elsewhere is reached, through the pool, only
-            // at
-            // the address that was checked; a new connection resolves again and is checked again.
+            // A kept connection is not looked up again, and need not be: GuardedSocketFactory
+            // connected its socket to an address the guard accepted, and it stays there. A host
+            // that now resolves elsewhere is reached through the pool only at the address that
+            // was checked; a new connection resolves again and is checked again.
             .connectionPool(ConnectionPools.create())
             .build();
   }
