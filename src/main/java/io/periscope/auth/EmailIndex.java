@@ -1,6 +1,6 @@
 package io.periscope.auth;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import io.periscope.entity.Asks;
 import io.periscope.entity.EntityIds;
 import io.periscope.entity.EntityRefusal;

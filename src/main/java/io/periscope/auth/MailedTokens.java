@@ -1,6 +1,6 @@
 package io.periscope.auth;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import io.periscope.entity.Failures;
 import io.periscope.json.Issue;
 import io.periscope.json.ValidationException;

@@ -1,6 +1,6 @@
 package io.periscope.auth;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import java.util.HexFormat;
 
 /**

@@ -2,7 +2,7 @@ package io.periscope.eval;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import io.periscope.json.Json;
 import io.periscope.llm.ModelPrice;
 import io.periscope.llm.ModelUsage;

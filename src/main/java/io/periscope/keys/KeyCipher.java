@@ -1,6 +1,7 @@
 package io.periscope.keys;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.PerThread;
+import io.periscope.crypto.Sha256;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -154,20 +155,12 @@ public final class KeyCipher {
   }
 
   /**
-   * A decrypting Cipher a thread, initialized again for each message: {@code Cipher.getInstance}
-   * parses the transformation and searches the security providers at every call (a model key is
-   * opened for every model call), and a Cipher is not safe to share between threads. Sealing keeps
-   * a Cipher a call: encryption refuses a key and nonce used before, and seals are rare.
+   * A decrypting Cipher a thread, initialized again for each message (a model key is opened for
+   * every model call). Sealing keeps a Cipher a call: encryption refuses a key and nonce used
+   * before, and seals are rare.
    */
   private static final ThreadLocal<Cipher> OPENING =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return Cipher.getInstance("AES/GCM/NoPadding");
-            } catch (GeneralSecurityException e) {
-              throw new IllegalStateException("AES/GCM is always available", e);
-            }
-          });
+      PerThread.of(Cipher::getInstance, "AES/GCM/NoPadding");
 
   private static String open(SecretKeySpec key, String sealed) {
     try {

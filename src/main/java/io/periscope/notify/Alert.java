@@ -1,6 +1,6 @@
 package io.periscope.notify;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;

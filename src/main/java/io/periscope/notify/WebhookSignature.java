@@ -1,8 +1,8 @@
 package io.periscope.notify;
 
+import io.periscope.crypto.PerThread;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import javax.crypto.Mac;
@@ -18,19 +18,8 @@ public final class WebhookSignature {
   private static final int SECRET_BYTES = 32;
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  /**
-   * A Mac a thread, keyed again for each message: {@code Mac.getInstance} searches the security
-   * providers at every call, and a Mac is not safe to share between threads.
-   */
-  private static final ThreadLocal<Mac> MAC =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return Mac.getInstance("HmacSHA256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("HmacSHA256 is always available", e);
-            }
-          });
+  /** A Mac a thread, keyed again for each message. */
+  private static final ThreadLocal<Mac> MAC = PerThread.of(Mac::getInstance, "HmacSHA256");
 
   private WebhookSignature() {}
 

@@ -1,6 +1,6 @@
 package io.periscope.source;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.periscope.source;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import io.periscope.net.SafeHttp;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,6 +1,6 @@
 package io.periscope.source;
 
-import io.periscope.digest.Sha256;
+import io.periscope.crypto.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;

@@ -1,24 +1,15 @@
-package io.periscope.digest;
+package io.periscope.crypto;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 /**
- * A SHA-256 digest a thread, for every digest the service takes (feeds and items, alert ids, token
- * and address hashes): {@code MessageDigest.getInstance} searches the security providers at every
- * call, and a digest is not safe to share between threads.
+ * A SHA-256 digest a thread ({@link PerThread}), for every digest the service takes (feeds and
+ * items, alert ids, token and address hashes).
  */
 public final class Sha256 {
   private static final ThreadLocal<MessageDigest> DIGEST =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
-          });
+      PerThread.of(MessageDigest::getInstance, "SHA-256");
 
   private Sha256() {}
 

@@ -1,4 +1,4 @@
-package io.periscope.digest;
+package io.periscope.crypto;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotSame;
