@@ -98,8 +98,7 @@ public class BatchSpacingTest {
 
   @Test
   public void aSerialWriterCommitsEachPersistAtOnce() throws Exception {
-    Duration spacing = Duration.ofSeconds(1);
-    ActorTestKit testKit = spacedJournal(spacing);
+    ActorTestKit testKit = spacedJournal(Duration.ofSeconds(1));
     try {
       TestProbe<Done> written = testKit.createTestProbe();
       // four entities written in turn, one persist pending at a time, as a judged run writes
