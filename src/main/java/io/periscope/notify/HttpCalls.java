@@ -99,7 +99,25 @@ public final class HttpCalls {
       return CompletableFuture.completedFuture(Delivery.failed(channel.id(), "invalid URL"));
     HttpUrl bare = url.newBuilder().username("").password("").build();
     Request request = new Request.Builder().url(bare).headers(headers).method(method, body).build();
-    String[] secrets = {
+    return execute(client, request)
+        .handle(
+            (answer, failure) -> {
+              if (failure != null)
+                return failedCall(channel.id(), failure, secrets(channel, url, bare));
+              if (answer.ok()) return Delivery.delivered(channel.id());
+              String reason = "HTTP " + answer.code();
+              return Delivery.retryableStatus(answer.code())
+                  ? Delivery.retryable(
+                      channel.id(), reason, retryAfter(answer.retryAfterHeader(), Instant.now()))
+                  : Delivery.failed(channel.id(), reason);
+            });
+  }
+
+  /**
+   * What a failed call's reason must not show: the channel's URL in each of its forms and parts.
+   */
+  private static String[] secrets(ChannelId channel, HttpUrl url, HttpUrl bare) {
+    return new String[] {
       url.toString(),
       bare.toString(),
       channel.target(),
@@ -110,17 +128,6 @@ public final class HttpCalls {
       url.username(),
       url.password()
     };
-    return execute(client, request)
-        .handle(
-            (answer, failure) -> {
-              if (failure != null) return failedCall(channel.id(), failure, secrets);
-              if (answer.ok()) return Delivery.delivered(channel.id());
-              String reason = "HTTP " + answer.code();
-              return Delivery.retryableStatus(answer.code())
-                  ? Delivery.retryable(
-                      channel.id(), reason, retryAfter(answer.retryAfterHeader(), Instant.now()))
-                  : Delivery.failed(channel.id(), reason);
-            });
   }
 
   /**

@@ -11,6 +11,7 @@ import io.periscope.watch.WatchSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -72,11 +73,13 @@ final class RunItems {
       Map<String, Integer> names = namesPerSource.computeIfAbsent(scope(i), s -> new HashMap<>());
       for (String name : namesOf(i)) names.merge(name, 1, Integer::sum);
     }
-    // sightings of one URL in different sources become one group; within a source they stay apart
+    // sightings of one URL in different sources become one group; within a source they stay apart,
+    // so the items of one source (most watches have one) are each a group, their URLs unread
+    boolean oneSource = namesPerSource.size() <= 1;
     Map<String, List<List<Item>>> byUrl = new HashMap<>();
     List<List<Item>> groups = new ArrayList<>();
     for (Item i : items) {
-      String url = NormalizedUrls.forIdentity(i.url());
+      String url = oneSource ? null : NormalizedUrls.forIdentity(i.url());
       List<Item> group = null;
       if (url != null) {
         List<List<Item>> withUrl = byUrl.computeIfAbsent(url, u -> new ArrayList<>());
@@ -144,6 +147,7 @@ final class RunItems {
   }
 
   private static Set<String> namesOf(Item item) {
+    if (item.aliases().isEmpty()) return Collections.singleton(item.identity());
     Set<String> names = new LinkedHashSet<>(item.aliases());
     names.add(item.identity());
     return names;

@@ -42,7 +42,7 @@ public final class FeedCollector {
   /**
    * The validators of a feed's last successful answer, the digest of what was read ({@link
    * #digest}), the items read from it, what its next read reuses of its entries ({@link EntryMemo})
-   * and their size.
+   * and of what was made of them, and their size.
    */
   private record Remembered(
       String etag,
@@ -51,7 +51,15 @@ public final class FeedCollector {
       List<Item> items,
       List<String> recoveries,
       EntryMemo memo,
+      Map<FeedReader.Entry, Made> made,
       long bytes) {}
+
+  /**
+   * What was made of an entry: its link and title as an identity, its name and its item. The next
+   * read of the feed gives back the entries it knew as the same objects ({@link EntryMemo}), so an
+   * entry is neither normalized and hashed again nor, named as before, made into an item again.
+   */
+  private record Made(String linkAndTitle, ItemIdentity.Named name, Item item) {}
 
   private final SafeHttp http;
   private final CollectionBudget budget;
@@ -172,11 +180,26 @@ public final class FeedCollector {
           SourceResult.failed(new SourceError(source, "not-a-feed", e.getMessage(), null)), null);
     }
     FeedReader.Read read = reading.read();
+    Map<FeedReader.Entry, Made> before = last == null ? Map.of() : last.made();
+    Map<FeedReader.Entry, String> linksAndTitles = new IdentityHashMap<>();
+    for (FeedReader.Entry e : read.entries()) {
+      Made was = before.get(e);
+      if (was != null) linksAndTitles.put(e, was.linkAndTitle());
+    }
+    List<ItemIdentity.Named> names = ItemIdentity.ofFeed(read.entries(), linksAndTitles);
     List<Item> items = new ArrayList<>();
-    List<ItemIdentity.Named> names = ItemIdentity.ofFeed(read.entries());
+    Map<FeedReader.Entry, Made> made = new IdentityHashMap<>();
     for (int i = 0; i < names.size(); i++) {
-      if (names.get(i) != null)
-        items.add(ItemBounds.bounded(item(source, read.entries().get(i), names.get(i))));
+      ItemIdentity.Named name = names.get(i);
+      if (name == null) continue;
+      FeedReader.Entry entry = read.entries().get(i);
+      Made was = before.get(entry);
+      Item item =
+          was != null && was.name().equals(name)
+              ? was.item()
+              : ItemBounds.bounded(item(source, entry, name));
+      items.add(item);
+      made.put(entry, new Made(linksAndTitles.get(entry), name, item));
     }
     remember(
         key,
@@ -188,6 +211,7 @@ public final class FeedCollector {
                 List.copyOf(items),
                 read.recoveries(),
                 reading.memo(),
+                made,
                 sizeOf(items, reading.memo())),
             response));
     return new Answer(SourceResult.ok(withTrust(items, trust), read.recoveries()), null);
@@ -202,6 +226,7 @@ public final class FeedCollector {
         remembered.items(),
         remembered.recoveries(),
         remembered.memo(),
+        remembered.made(),
         remembered.bytes());
   }
 
@@ -232,15 +257,15 @@ public final class FeedCollector {
   }
 
   /**
-   * Roughly what {@code items} and {@code memo} hold on the heap: two bytes a character plus the
-   * objects, a string they share counted once.
+   * Roughly what {@code items} and {@code memo} hold on the heap, with what made each item (its
+   * {@link Made}): two bytes a character plus the objects, a string they share counted once.
    */
   static long sizeOf(List<Item> items, EntryMemo memo) {
     Set<String> counted = Collections.newSetFromMap(new IdentityHashMap<>());
     ToLongFunction<String> size = s -> s == null || !counted.add(s) ? 0 : 40 + 2L * s.length();
     long bytes = 64;
     for (Item i : items) {
-      bytes += 160;
+      bytes += 220;
       for (String s : new String[] {i.identity(), i.title(), i.url(), i.summary(), i.sourceValue()})
         bytes += size.applyAsLong(s);
       for (String alias : i.aliases()) bytes += size.applyAsLong(alias);

@@ -134,10 +134,12 @@ public final class FeedReader {
     String clean = ItemText.withoutControl(text);
     if (clean.length() != text.length()) recoveries.add("control-characters");
     BudgetedParse parse = BudgetedParse.xml(clean, baseUrl, maxElements);
-    Element root = feedRoot(parse.document());
+    // one list of the elements for both walks: building it is a walk of the whole document
+    List<Element> all = parse.document().getAllElements();
+    Element root = feedRoot(parse.document(), all);
     if (root == null) throw new NotAFeed("not an RSS, Atom or JSON feed");
     if (parse.repairs() > 0) recoveries.add("markup");
-    if (hasUndeclaredPrefix(parse.document())) recoveries.add("undeclared-prefix");
+    if (hasUndeclaredPrefix(all)) recoveries.add("undeclared-prefix");
     if (parse.cut()) recoveries.add("cut");
     else if (!closes(clean, root)) recoveries.add("unclosed");
     FeedDocument feed = FeedDocument.of(root, baseUrl, maxEntries);
@@ -247,10 +249,10 @@ public final class FeedReader {
 
   /**
    * The document element when it is a feed's, else the first feed element inside it (a feed wrapped
-   * in an XHTML page); an HTML page has none.
+   * in an XHTML page); an HTML page has none. {@code all}: the document's elements.
    */
-  private static Element feedRoot(Document document) {
-    for (Element e : document.getAllElements()) {
+  private static Element feedRoot(Document document, List<Element> all) {
+    for (Element e : all) {
       if (e != document && ROOTS.contains(local(e))) return e;
     }
     return null;
@@ -521,12 +523,16 @@ public final class FeedReader {
     return name.substring(name.indexOf(':') + 1).toLowerCase(Locale.ROOT);
   }
 
-  private static boolean hasUndeclaredPrefix(Document document) {
+  /** Whether {@code all}, a document's elements, use a prefix the document does not declare. */
+  private static boolean hasUndeclaredPrefix(List<Element> all) {
     Set<String> declared = new HashSet<>(Set.of("xml", "xmlns"));
     Set<String> used = new LinkedHashSet<>();
-    for (Element e : document.getAllElements()) {
-      for (Attribute a : e.attributes()) {
-        if (a.getKey().startsWith("xmlns:")) declared.add(a.getKey().substring(6));
+    for (Element e : all) {
+      // attributes() would give each element without any an empty set of its own
+      if (e.attributesSize() > 0) {
+        for (Attribute a : e.attributes()) {
+          if (a.getKey().startsWith("xmlns:")) declared.add(a.getKey().substring(6));
+        }
       }
       int colon = e.tagName().indexOf(':');
       if (colon > 0) used.add(e.tagName().substring(0, colon));

@@ -26,17 +26,24 @@ public final class ItemIdentity {
    * the feed's entries (FreshRSS's test): a feed that repeats one guid (its own URL, a category, a
    * constant) is not naming its items by guid, so every entry is known by link and title, as is an
    * entry without a guid in any feed.
+   *
+   * <p>Each entry's link and title are taken from {@code linksAndTitles} (by the entry object)
+   * where it holds them, and put there where it does not: a feed's next read gives back the entries
+   * it already knew as the same objects ({@link EntryMemo}), whose link and title need no second
+   * normalizing and hashing.
    */
-  static List<Named> ofFeed(List<FeedReader.Entry> entries) {
+  static List<Named> ofFeed(
+      List<FeedReader.Entry> entries, Map<FeedReader.Entry, String> linksAndTitles) {
     Set<String> guids = new HashSet<>();
     boolean guidsDistinct = true;
     for (FeedReader.Entry e : entries) {
       if (e.id() != null && knowable(e) && !guids.add(e.id())) guidsDistinct = false;
     }
-    Map<String, Integer> linksAndTitles = new HashMap<>();
+    Map<String, Integer> counts = new HashMap<>();
     for (FeedReader.Entry e : entries) {
       if (knowable(e) && !(guidsDistinct && e.id() != null))
-        linksAndTitles.merge(linkAndTitle(e), 1, Integer::sum);
+        counts.merge(
+            linksAndTitles.computeIfAbsent(e, ItemIdentity::linkAndTitle), 1, Integer::sum);
     }
     List<Named> named = new ArrayList<>(entries.size());
     for (FeedReader.Entry e : entries) {
@@ -44,12 +51,10 @@ public final class ItemIdentity {
         named.add(null);
         continue;
       }
-      String linkAndTitle = linkAndTitle(e);
+      String linkAndTitle = linksAndTitles.computeIfAbsent(e, ItemIdentity::linkAndTitle);
       String identity = guidsDistinct && e.id() != null ? e.id() : linkAndTitle;
       // entries that share link and title (posts of one page without titles) differ by date
-      if (identity.equals(linkAndTitle)
-          && linksAndTitles.get(linkAndTitle) > 1
-          && e.published() != null)
+      if (identity.equals(linkAndTitle) && counts.get(linkAndTitle) > 1 && e.published() != null)
         identity = ItemBounds.sha256Hex(linkAndTitle + "\n" + e.published());
       // the identity earlier versions recorded: guid, else link as written, else title and link
       String former =

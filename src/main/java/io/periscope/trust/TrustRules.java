@@ -49,6 +49,7 @@ public final class TrustRules {
    * http(s) URL.
    */
   public Optional<TrustTier> tierFor(String url) {
+    if (rules.isEmpty()) return Optional.empty(); // most owners have none: no URL to read
     HttpUrl parsed = url == null ? null : HttpUrl.parse(url);
     if (parsed == null) return Optional.empty();
     return rules.stream()

@@ -129,7 +129,7 @@ final class WatchBehavior extends JournaledEntity<Command, Event, State> {
     this.clock = clock;
     this.passivation = passivation;
     this.retainedEvents = JournalTrim.retained(context.getSystem().settings().config());
-    this.meters = new RunMeters(Metrics.get(context.getSystem()).registry());
+    this.meters = RunMeters.of(Metrics.get(context.getSystem()));
     this.retry = Settings.deliveryRetry(context.getSystem().settings().config());
     this.failingAfter = Settings.watchFailingAfter(context.getSystem().settings().config());
   }

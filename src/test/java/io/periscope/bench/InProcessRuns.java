@@ -148,43 +148,56 @@ final class InProcessRuns implements AutoCloseable {
     private final Map<Long, Long> fakeStart;
     private final ThreadCpu threads = new ThreadCpu(Path.of("/proc/self"));
     private final Map<Long, Long> pekkoAllocatedStart;
+    private final Map<Long, Long> pekkoCpuStart;
 
     Cpu(List<String> fakes) {
       this.fakes = fakes;
       this.fakeStart = fakeThreads();
-      this.pekkoAllocatedStart = pekkoAllocated();
+      this.pekkoAllocatedStart = pekko(Cpu::allocated);
+      this.pekkoCpuStart = pekko(THREADS::getThreadCpuTime);
     }
 
     /**
      * What the JIT's compilers and the collector (its threads and the VM Thread) used of it, per
      * run of {@code runs}: the first is still compiling after the warm-up on two cores, and is what
-     * a node that has run long no longer pays; and what the {@code pekko} threads allocated a run.
+     * a node that has run long no longer pays; and what the {@code pekko} threads allocated a run
+     * and their CPU (a thread of theirs that ended within the window is left out).
      */
     String jitAndGc(int runs) {
       Map<String, Double> seconds = threads.seconds();
-      long allocated = 0;
-      for (Map.Entry<Long, Long> t : pekkoAllocated().entrySet())
-        allocated += t.getValue() - pekkoAllocatedStart.getOrDefault(t.getKey(), 0L);
       return format(
-          "jit-ms-per-run=%.3f gc-and-vm-thread-ms-per-run=%.3f pekko-allocated-kb-per-run=%.1f",
+          "jit-ms-per-run=%.3f gc-and-vm-thread-ms-per-run=%.3f pekko-allocated-kb-per-run=%.1f"
+              + " pekko-cpu-ms-per-run=%.3f",
           (ThreadCpu.of(seconds, ThreadCpu.C2) + ThreadCpu.of(seconds, ThreadCpu.C1)) * 1e3 / runs,
           ThreadCpu.of(seconds, ThreadCpu.GC) * 1e3 / runs,
-          allocated / 1024.0 / runs);
+          since(pekko(Cpu::allocated), pekkoAllocatedStart) / 1024.0 / runs,
+          since(pekko(THREADS::getThreadCpuTime), pekkoCpuStart) / 1e6 / runs);
+    }
+
+    private static long since(Map<Long, Long> now, Map<Long, Long> start) {
+      long sum = 0;
+      for (Map.Entry<Long, Long> t : now.entrySet())
+        sum += t.getValue() - start.getOrDefault(t.getKey(), 0L);
+      return sum;
+    }
+
+    private static long allocated(long threadId) {
+      return ((com.sun.management.ThreadMXBean) THREADS).getThreadAllocatedBytes(threadId);
     }
 
     /**
-     * The bytes each live thread of the actor dispatchers and the journal plugin ({@code pekko} in
-     * its name) allocated so far: a count steadier than their CPU on a loaded machine.
+     * {@code count} of each live thread of the actor dispatchers and the journal plugin ({@code
+     * pekko} in its name) so far: its bytes allocated (a count steadier than its CPU on a loaded
+     * machine) or its CPU nanoseconds.
      */
-    private static Map<Long, Long> pekkoAllocated() {
-      com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) THREADS;
-      Map<Long, Long> bytes = new HashMap<>();
+    private static Map<Long, Long> pekko(java.util.function.LongUnaryOperator count) {
+      Map<Long, Long> counts = new HashMap<>();
       for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
         if (info == null || !info.getThreadName().contains("pekko")) continue;
-        long allocated = threads.getThreadAllocatedBytes(info.getThreadId());
-        if (allocated >= 0) bytes.put(info.getThreadId(), allocated);
+        long n = count.applyAsLong(info.getThreadId());
+        if (n >= 0) counts.put(info.getThreadId(), n);
       }
-      return bytes;
+      return counts;
     }
 
     /** The CPU nanoseconds since this was made, the fakes' left out. */

@@ -23,6 +23,7 @@ import io.periscope.watch.Watch;
 import io.periscope.watch.WatchEntity;
 import io.periscope.watch.WatchSource;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -222,6 +223,13 @@ public final class JudgedRuns {
   }
 
   /**
+   * Item {@code k}'s date: a minute after item {@code k-1}'s, and the same at every request, as a
+   * real feed's item keeps its date (an item whose date moved would be a changed entry, read
+   * again).
+   */
+  private static final Instant FIRST_ITEM = Instant.now().minus(Duration.ofDays(3));
+
+  /**
    * The feed at its {@code n}th request: items {@code n-19} to {@code n}, newest first, a minute
    * apart, each linking to its page under {@code pages}.
    */
@@ -230,7 +238,6 @@ public final class JudgedRuns {
         new StringBuilder(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss version=\"2.0\"><channel>"
                 + "<title>News</title><link>https://example.org/</link><description>d</description>");
-    Instant now = Instant.now();
     for (int k = n; k >= Math.max(0, n - 19); k--) {
       rss.append("<item><title>Acme news number ")
           .append(k)
@@ -242,7 +249,7 @@ public final class JudgedRuns {
           .append("</guid><pubDate>")
           .append(
               DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                  now.minusSeconds(60L * (n - k)).atOffset(ZoneOffset.UTC)))
+                  FIRST_ITEM.plusSeconds(60L * k).atOffset(ZoneOffset.UTC)))
           .append("</pubDate><description><![CDATA[<p>Acme <strong>news</strong> number ")
           .append(k)
           .append(", with a <a href=\"https://example.org/x\">link</a> and words to read.")

@@ -2,6 +2,7 @@ package io.periscope.bench;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +15,9 @@ import jdk.jfr.consumer.RecordingFile;
  * Where the Java samples of some threads of a flight recording go: the recording's {@code
  * jdk.ExecutionSample}s of the threads whose names contain {@code --threads} ({@code pekko}: the
  * actor dispatchers and the journal plugin's), each counted once for the first of {@link #GROUPS} a
- * frame of its stack belongs to, and by the innermost frame of the service's own code (what of ours
- * the time is spent under); proportions, not times (docs/performance.md, "The actor side of a
- * run").
+ * frame of its stack belongs to, by the innermost frame of the service's own code (what of ours the
+ * time is spent under), by the sampled frame (self) and by every frame a stack holds but Pekko's
+ * and the pools' (total); proportions, not times (docs/performance.md, "The actor side of a run").
  *
  * <pre>
  * java -cp "target/test-classes:$(cat target/bench.classpath)" io.periscope.bench.ThreadProfile \
@@ -50,6 +51,8 @@ public final class ThreadProfile {
     int top = InProcessRuns.option(args, "--top", 30);
     Map<String, Integer> groups = new LinkedHashMap<>();
     Map<String, Integer> inner = new TreeMap<>();
+    Map<String, Integer> self = new TreeMap<>();
+    Map<String, Integer> total = new TreeMap<>();
     int samples = 0;
     for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
       if (!event.getEventType().getName().equals("jdk.ExecutionSample")) continue;
@@ -60,6 +63,10 @@ public final class ThreadProfile {
       for (RecordedFrame f : event.getStackTrace().getFrames())
         frames.add(f.getMethod().getType().getName() + "." + f.getMethod().getName());
       groups.merge(group(frames), 1, Integer::sum);
+      if (!frames.isEmpty()) self.merge(frames.get(0), 1, Integer::sum);
+      for (String f : new HashSet<>(frames))
+        if (!f.startsWith("org.apache.pekko.") && !f.startsWith("java.util.concurrent."))
+          total.merge(f, 1, Integer::sum);
       String own =
           frames.stream()
               .filter(f -> f.startsWith("io.periscope."))
@@ -72,6 +79,11 @@ public final class ThreadProfile {
     print(groups, samples, groups.size());
     System.out.println("innermost frame of the service's code:");
     print(inner, samples, top);
+    System.out.println("self (the sampled frame):");
+    print(self, samples, top);
+    System.out.println(
+        "total (a frame anywhere in the stack, once a sample; not Pekko's or a pool's):");
+    print(total, samples, top);
   }
 
   static String group(List<String> frames) {

@@ -269,6 +269,25 @@ public class FeedCollectorTest {
   }
 
   @Test
+  public void aChangedFeedsKnownEntriesAreTheItemsAFreshReadMakes() throws Exception {
+    String gained = RSS.replaceFirst("<item>", "<item><title>New</title></item><item>");
+    // a new entry that repeats a guid: the guids name no item now, so each known entry is renamed
+    String repeated =
+        RSS.replaceFirst(
+            "<item>", "<item><title>Newer</title><guid>tag:example.com,1</guid></item><item>");
+    String url = server.url("/renamed").toString();
+    for (String body : List.of(RSS, gained, repeated, gained)) {
+      server.enqueue(new MockResponse().setBody(body));
+      SourceResult read = collect(url, "official");
+      server.enqueue(new MockResponse().setBody(body));
+      FeedCollector fresh = new FeedCollector(new SafeHttp(true));
+      assertEquals(
+          fresh.collect(url, "official").toCompletableFuture().get(10, TimeUnit.SECONDS), read);
+    }
+    assertEquals(4, collector.parses());
+  }
+
+  @Test
   public void anHtmlPageIsNotAFeed() throws Exception {
     server.enqueue(
         new MockResponse()

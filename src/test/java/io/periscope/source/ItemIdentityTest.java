@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import org.junit.Test;
@@ -25,7 +26,8 @@ public class ItemIdentityTest {
                 "https://news.example/feed",
                 200,
                 50_000)
-            .entries());
+            .entries(),
+        new IdentityHashMap<>());
   }
 
   private static String item(String title, String link, String guid) {
