@@ -20,8 +20,8 @@ import slick.jdbc.JdbcProfile;
 
 /**
  * The plugin's own DAO on the embedded (H2) journal, its writes measured as {@link
- * PostgresJournalDao}'s are and spaced by {@code jdbc-journal.batch-spacing} ({@link
- * BatchSpacing}).
+ * PostgresJournalDao}'s are and spaced by {@code jdbc-journal.batch-spacing} after a batch of
+ * several persistence ids ({@link BatchSpacing}).
  */
 public final class EmbeddedJournalDao extends DefaultJournalDao {
   static final String SPACING = "jdbc-journal.batch-spacing";
@@ -50,12 +50,21 @@ public final class EmbeddedJournalDao extends DefaultJournalDao {
       scala.collection.immutable.Seq<
               Tuple2<JournalPekkoSerializationRow, scala.collection.immutable.Set<String>>>
           batch) {
-    long wait = spacing.waitNanos(System.nanoTime());
+    long wait = spacing.waitNanos(System.nanoTime(), severalIds(batch));
     if (wait == 0) return written(batch);
     Executor later = CompletableFuture.delayedExecutor(wait, TimeUnit.NANOSECONDS, ec::execute);
     return FutureConverters.asScala(
         CompletableFuture.supplyAsync(() -> written(batch), later)
             .thenCompose(FutureConverters::asJava));
+  }
+
+  private static boolean severalIds(
+      scala.collection.immutable.Seq<
+              Tuple2<JournalPekkoSerializationRow, scala.collection.immutable.Set<String>>>
+          batch) {
+    if (batch.isEmpty()) return false;
+    String first = batch.head()._1().persistenceId();
+    return batch.exists(row -> !row._1().persistenceId().equals(first));
   }
 
   private Future<BoxedUnit> written(
