@@ -1,5 +1,6 @@
 package io.periscope.web;
 
+import io.periscope.crypto.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,7 +14,6 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Map;
@@ -44,7 +44,7 @@ public final class WebAssets {
 
   private WebAssets(Map<String, byte[]> files) {
     this.files = files;
-    MessageDigest digest = sha256();
+    MessageDigest digest = Sha256.digest();
     files.forEach(
         (name, bytes) -> {
           digest.update(name.getBytes(StandardCharsets.UTF_8));
@@ -104,7 +104,7 @@ public final class WebAssets {
     int end = page.indexOf("</script>", start);
     if (start < 0 || end < 0) throw new IllegalStateException("index.html has no import map");
     byte[] text = page.substring(start + open.length(), end).getBytes(StandardCharsets.UTF_8);
-    return Base64.getEncoder().encodeToString(sha256().digest(text));
+    return Base64.getEncoder().encodeToString(Sha256.of(text));
   }
 
   private static String preactVersion() {
@@ -161,13 +161,5 @@ public final class WebAssets {
 
   private static Optional<InputStream> stream(String name) {
     return Optional.ofNullable(WebAssets.class.getClassLoader().getResourceAsStream(name));
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }
