@@ -105,11 +105,14 @@ public final class BoundedServer {
                       .watchTermination(Keep.right())
                       .joinMat(connectionHandler, Keep.left())
                       .run(materializer);
-              return closed.handle(
+              // On the thread that saw it close: Pekko's stages run even a plain handle() on the
+              // default async executor, which on two cores starts a thread for each call.
+              return closed.handleAsync(
                   (done, failure) -> {
                     if (capped) perClient.release(peer);
                     return Done.getInstance();
-                  });
+                  },
+                  Runnable::run);
             })
         .to(Sink.ignore())
         .run(materializer);

@@ -8,6 +8,8 @@ import io.periscope.testing.TestJournals;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -84,6 +86,33 @@ public class BoundedServerTest {
         String answer = new String(s.getInputStream().readNBytes(200), StandardCharsets.US_ASCII);
         assertTrue(answer, answer.startsWith("HTTP/1.1 408"));
       }
+    }
+  }
+
+  @Test
+  public void aClosedConnectionStartsNoThread() throws Exception {
+    try (InProcessService service = new InProcessService(TestJournals.h2(Map.of()))) {
+      int port = service.uri("/").getPort();
+      for (int i = 0; i < 20; i++) healthOnItsOwnConnection(port); // the pools filled
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long before = threads.getTotalStartedThreadCount();
+      for (int i = 0; i < 30; i++) healthOnItsOwnConnection(port);
+      Thread.sleep(500); // the last closes seen
+      long started = threads.getTotalStartedThreadCount() - before;
+      assertTrue(started + " threads started for 30 connections", started < 10);
+    }
+  }
+
+  private static void healthOnItsOwnConnection(int port) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.getOutputStream()
+          .write(
+              "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
+      s.setSoTimeout(10_000);
+      assertTrue(
+          new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)
+              .startsWith("HTTP/1.1 200"));
     }
   }
 
