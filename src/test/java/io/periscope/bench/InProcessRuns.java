@@ -243,6 +243,20 @@ final class InProcessRuns implements AutoCloseable {
     };
   }
 
+  /**
+   * {@code overrides}, and with {@code --count} among {@code args} the settings that count what the
+   * actor side does ({@link DispatcherCounts}).
+   */
+  static Map<String, Object> counting(String[] args, Map<String, ?> overrides) {
+    Map<String, Object> all = new HashMap<>(overrides);
+    if (counts(args)) all.putAll(DispatcherCounts.settings());
+    return all;
+  }
+
+  static boolean counts(String[] args) {
+    return List.of(args).contains("--count");
+  }
+
   static String format(String template, Object... args) {
     return String.format(Locale.ROOT, template, args);
   }
