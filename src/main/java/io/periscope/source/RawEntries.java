@@ -14,8 +14,9 @@ import java.util.List;
  * not sure of tells nothing apart and the feed is parsed whole: a DOCTYPE, a processing instruction
  * or CDATA outside the prolog or the root, a tag it cannot read (an attribute without quotes), an
  * end tag that is not the open element's, an entry's name elsewhere or in another case or with a
- * prefix, an entry within an entry, a prefix or a default namespace declared on an entry's elements
- * where it changes what the entry is, text or a second root around the root, a root left open.
+ * prefix, an entry within an entry, a prefix declared within an entry (the document's prefixes are
+ * all checked at once) or a default namespace on one, text or a second root around the root, a root
+ * left open.
  *
  * <p>Hand-written, not a parser's tokens: jsoup's parse is the cost this avoids, and a StAX reader
  * stops where jsoup recovers and gives no offsets of an element's text. This reads tags only; text,
