@@ -105,7 +105,8 @@ public final class EntryMemo {
   /**
    * The memo of a read of the text whose entries' digests are {@code rawKeys}, in this memo's
    * context, where {@code parsed} read the entries this memo did not know ({@code known} has null
-   * for them): the parse's entries then the known ones, each as it was read.
+   * for them): each entry of {@code read} under its element's digest, a known one's as this memo
+   * has it, a parsed one's as {@code parsed} does.
    */
   EntryMemo told(
       List<FeedReader.Entry> known,
