@@ -182,6 +182,19 @@ final class InProcessRuns implements AutoCloseable {
           since(named("periscope-parse", THREADS::getThreadCpuTime), parseCpuStart) / 1e6 / runs);
     }
 
+    /** The window's CPU by group of threads, the fakes' among them, in ms a run of {@code runs}. */
+    String byThread(int runs) {
+      StringBuilder rows = new StringBuilder();
+      threads
+          .seconds()
+          .forEach(
+              (group, seconds) -> {
+                if (seconds > 0)
+                  rows.append(format("  %-28s %7.3f ms/run%n", group, seconds * 1e3 / runs));
+              });
+      return rows.toString();
+    }
+
     private static long since(Map<Long, Long> now, Map<Long, Long> start) {
       long sum = 0;
       for (Map.Entry<Long, Long> t : now.entrySet())
