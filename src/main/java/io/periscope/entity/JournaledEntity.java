@@ -23,7 +23,9 @@ public abstract class JournaledEntity<C, E, S>
   /**
    * As Pekko builds it, less the publishing of every event written to the system's event stream:
    * that is for replicated event sourcing, which no entity here is, and nothing subscribes to it,
-   * yet each event written cost a message to the event stream's actor (five a judged run).
+   * yet each event written cost a message to the event stream's actor (five a judged run). {@code
+   * withEventPublishing} is Pekko's internal API (public in the bytecode): {@code
+   * EventPublishingTest} fails if an upgrade changes what it does.
    */
   @Override
   @SuppressWarnings("unchecked")
