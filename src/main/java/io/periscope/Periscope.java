@@ -209,6 +209,7 @@ public final class Periscope {
     this.entities = entities;
     this.asks = new Asks(system, settings.askTimeout());
     this.usage = new UsageLedger(entities::usage, asks, Clock.systemUTC());
+    this.sessions = new AccountAccess(entities, asks, clock);
     this.quotas =
         QuotaPolicy.of(
             config,
@@ -217,6 +218,7 @@ public final class Periscope {
             entities::watch,
             asks,
             usage::month,
+            sessions::account,
             metrics.registry());
     this.runs =
         new OnDemandRuns(
@@ -249,7 +251,6 @@ public final class Periscope {
             entities,
             asks,
             cipher);
-    this.sessions = new AccountAccess(entities, asks, clock);
     this.erasure = new JournalErasure(system);
     // the first WEB_ORIGIN, else the client this service serves
     String webClient = settings.webOrigins().stream().findFirst().orElse(settings.publicUrl());

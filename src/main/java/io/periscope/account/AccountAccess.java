@@ -4,6 +4,7 @@ import io.periscope.auth.MailedTokens;
 import io.periscope.auth.Principal;
 import io.periscope.auth.Tokens;
 import io.periscope.entity.Asks;
+import io.periscope.entity.EntityRefusal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -119,6 +120,20 @@ public final class AccountAccess {
   public CompletionStage<Boolean> enabled(String accountId) {
     return access(accountId)
         .thenApply(now -> !now.deleted() && (now.account() == null || !now.account().disabled()));
+  }
+
+  /**
+   * The account as {@link #access} has it: what a run reads of it (its role) comes from the read
+   * its gate made a moment before, not an ask of its own. Fails with an {@link EntityRefusal} when
+   * there is none, as the entity's {@code GetAccount} does.
+   */
+  public CompletionStage<Account> account(String accountId) {
+    return access(accountId)
+        .thenApply(
+            now -> {
+              if (now.account() == null) throw new EntityRefusal("no such account");
+              return now.account();
+            });
   }
 
   /** What the account is now, as this node last read it within {@link #FRESH_FOR}. */

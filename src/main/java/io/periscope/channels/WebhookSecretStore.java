@@ -110,19 +110,28 @@ public final class WebhookSecretStore implements io.periscope.notify.WebhookSecr
 
   /**
    * The secret that signs the owner's webhook to {@code url}: its own, else the account's, else one
-   * made for it now.
+   * made for it now. The secrets are read first and a new one sealed only when neither signs it
+   * (the first attempt to an endpoint): sealing costs more than the rest of the attempt's signing,
+   * and both commands are ones every release since endpoints had their own secrets answers.
    */
   @Override
   public CompletionStage<Optional<String>> secret(String accountId, String url) {
-    return asks.<WebhookSecretEntity.Command, WebhookSecretEntity.EndpointSecret>ask(
-            entities.webhookSecret(accountId),
-            reply ->
-                new WebhookSecretEntity.Ensure(
-                    endpointOf(url),
-                    shown(url),
-                    cipher.encrypt(WebhookSignature.newSecret()),
-                    clock.instant(),
-                    reply))
+    String endpoint = endpointOf(url);
+    return stored(accountId)
+        .thenCompose(
+            state -> {
+              WebhookSecretEntity.EndpointSecret signing = state.signing(endpoint);
+              if (signing != null) return CompletableFuture.completedFuture(signing);
+              return asks.<WebhookSecretEntity.Command, WebhookSecretEntity.EndpointSecret>ask(
+                  entities.webhookSecret(accountId),
+                  reply ->
+                      new WebhookSecretEntity.Ensure(
+                          endpoint,
+                          shown(url),
+                          cipher.encrypt(WebhookSignature.newSecret()),
+                          clock.instant(),
+                          reply));
+            })
         .thenApply(signing -> Optional.of(cipher.decrypt(signing.ciphertext())));
   }
 

@@ -1,17 +1,24 @@
 package io.periscope.entity;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.japi.function.Function;
 import org.apache.pekko.pattern.StatusReply;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.concurrent.ExecutionContextExecutor;
 
 /**
@@ -19,8 +26,14 @@ import scala.concurrent.ExecutionContextExecutor;
  * (the entity's own, with its code, when it gave one).
  */
 public final class Asks {
+  private static final Logger log = LoggerFactory.getLogger(Asks.class);
+
+  /** Tells the receivers of {@link #unawaited} apart: a system may have several of these. */
+  private static final AtomicInteger RECEIVERS = new AtomicInteger();
+
   private final ActorSystem<?> system;
   private final Duration timeout;
+  private final Map<String, ActorRef<StatusReply<Object>>> unawaited = new ConcurrentHashMap<>();
 
   public Asks(ActorSystem<?> system, Duration timeout) {
     this.system = system;
@@ -30,6 +43,30 @@ public final class Asks {
   public <C, R> CompletionStage<R> ask(
       RecipientRef<C> target, Function<ActorRef<StatusReply<R>>, C> command) {
     return ask(target, command, timeout);
+  }
+
+  /**
+   * Where the answers go of commands that nobody waits for, told instead of asked: an ask makes a
+   * temporary actor and schedules its timeout, for an answer nothing reads. One actor a node for
+   * each {@code event}, which logs a refusal as that event; an answer that never comes goes
+   * unnoticed, as nothing waits on it.
+   */
+  @SuppressWarnings("unchecked")
+  public <R> ActorRef<StatusReply<R>> unawaited(String event) {
+    ActorRef<StatusReply<Object>> receiver =
+        unawaited.computeIfAbsent(
+            event,
+            e ->
+                system.systemActorOf(
+                    Behaviors.<StatusReply<Object>>receiveMessage(
+                        reply -> {
+                          if (reply.isError())
+                            log.warn("event={} problem={}", e, reply.getError().getMessage());
+                          return Behaviors.same();
+                        }),
+                    "unawaited-" + e + "-" + RECEIVERS.incrementAndGet(),
+                    Props.empty()));
+    return (ActorRef<StatusReply<R>>) (ActorRef<?>) receiver;
   }
 
   /** For commands that take long on purpose, such as a run. */

@@ -2,7 +2,6 @@ package io.periscope.llm;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.periscope.entity.Asks;
-import io.periscope.entity.Failures;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.LocalDate;
@@ -16,8 +15,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.pekko.Done;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.pattern.StatusReply;
 
 /**
  * The accounts' model usage: each call's tokens and cost kept as the provider answers it ({@link
@@ -26,39 +25,30 @@ import org.slf4j.LoggerFactory;
  * beside them (what a monthly budget is held to).
  */
 public final class UsageLedger implements UsageRecorder {
-  private static final Logger log = LoggerFactory.getLogger(UsageLedger.class);
-
   /** The longest series asked for: a leap year's days. */
   public static final int MAX_DAYS = 366;
 
   private final UsageEntity.Refs usage;
   private final Asks asks;
+  private final ActorRef<StatusReply<Done>> unrecorded;
   private final Clock clock;
 
   public UsageLedger(UsageEntity.Refs usage, Asks asks, Clock clock) {
     this.usage = usage;
     this.asks = asks;
+    this.unrecorded = asks.unawaited("model-usage-unrecorded");
     this.clock = clock;
   }
 
   /**
-   * Kept in the account's {@link UsageEntity}. Best effort: a call whose usage cannot be written is
-   * logged, never failed.
+   * Kept in the account's {@link UsageEntity}. Best effort: told, not asked, as no run waits for
+   * it; a call whose usage cannot be written is logged, never failed.
    */
   @Override
   public Consumer<ModelUsage> recorder(String accountId, String watchId) {
     return used -> {
       if (used.calls() == 0) return;
-      asks.<UsageEntity.Command, Done>ask(
-              usage.usage(accountId), r -> new UsageEntity.Record(today(), watchId, used, r))
-          .whenComplete(
-              (done, failure) -> {
-                if (failure != null)
-                  log.warn(
-                      "event=model-usage-unrecorded account={} problem={}",
-                      accountId,
-                      Failures.unwrap(failure).getClass().getSimpleName());
-              });
+      usage.usage(accountId).tell(new UsageEntity.Record(today(), watchId, used, unrecorded));
     };
   }
 

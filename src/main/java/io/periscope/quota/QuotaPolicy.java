@@ -47,6 +47,7 @@ public final class QuotaPolicy {
   private final WatchEntity.Refs watches;
   private final Asks asks;
   private final MonthSpent monthSpent;
+  private final RecentAccounts recentAccounts;
   private final BudgetMeters meters;
   private final Clock clock;
 
@@ -71,6 +72,15 @@ public final class QuotaPolicy {
     CompletionStage<ModelUsage> of(String accountId);
   }
 
+  /**
+   * An account as this node read it a few seconds ago at most, failing when there is none: what a
+   * model call needs of it (its role) on every run.
+   */
+  @FunctionalInterface
+  public interface RecentAccounts {
+    CompletionStage<Account> of(String accountId);
+  }
+
   public QuotaPolicy(
       Quotas defaults,
       boolean adminsExempt,
@@ -79,6 +89,7 @@ public final class QuotaPolicy {
       WatchEntity.Refs watches,
       Asks asks,
       MonthSpent monthSpent,
+      RecentAccounts recentAccounts,
       MeterRegistry registry,
       Clock clock) {
     this.defaults = defaults;
@@ -88,6 +99,7 @@ public final class QuotaPolicy {
     this.watches = watches;
     this.asks = asks;
     this.monthSpent = monthSpent;
+    this.recentAccounts = recentAccounts;
     this.meters = new BudgetMeters(registry);
     this.clock = clock;
   }
@@ -103,6 +115,7 @@ public final class QuotaPolicy {
       WatchEntity.Refs watches,
       Asks asks,
       MonthSpent monthSpent,
+      RecentAccounts recentAccounts,
       MeterRegistry registry) {
     return new QuotaPolicy(
         defaults(config),
@@ -112,6 +125,7 @@ public final class QuotaPolicy {
         watches,
         asks,
         monthSpent,
+        recentAccounts,
         registry,
         Clock.systemUTC());
   }
@@ -366,9 +380,12 @@ public final class QuotaPolicy {
                         }));
   }
 
-  /** Counts a model call of the account, whatever its role: asks its account entity for it. */
+  /**
+   * Counts a model call of the account, whatever its role: its role as this node read it recently
+   * (a run's gate has just read it), not an ask of the account entity a run.
+   */
   public CompletionStage<Integer> useModelCall(String accountId) {
-    return account(accountId).thenCompose(a -> useModelCall(accountId, a.role()));
+    return recentAccounts.of(accountId).thenCompose(a -> useModelCall(accountId, a.role()));
   }
 
   private CompletionStage<Account> account(String accountId) {

@@ -29,24 +29,107 @@ import org.jdom2.Namespace;
  * the elements) leaves a memo: an entry it reads then depends on its element and its context alone.
  * The digests are SHA-256 of the elements' names, namespaces, attributes and content, each string
  * length prefixed, CDATA told from text.
+ *
+ * <p>A read whose text {@link RawEntries} told apart, and that needed no recovery, also leaves the
+ * digest of its text outside the entries and each entry's text's digest: the next read whose
+ * context is the same text, and whose entries it knows by their text, parses only the entries it
+ * does not know.
  */
 public final class EntryMemo {
   /** The memo of no read: nothing is known. */
-  public static final EntryMemo NONE = new EntryMemo(new byte[0], Map.of());
+  public static final EntryMemo NONE =
+      new EntryMemo(new byte[0], Map.of(), List.of(), new byte[0], Map.of());
 
   private final byte[] context;
   private final Map<ByteBuffer, FeedReader.Entry> entries;
 
-  private EntryMemo(byte[] context, Map<ByteBuffer, FeedReader.Entry> entries) {
+  /** The digests of the read's entry elements, in its order. */
+  private final List<ByteBuffer> order;
+
+  /** The digest of the text outside the entries ({@link RawEntries}); empty where not told. */
+  private final byte[] rawContext;
+
+  /** The digest of each entry's text, to the digest of its element. */
+  private final Map<ByteBuffer, ByteBuffer> raw;
+
+  private EntryMemo(
+      byte[] context,
+      Map<ByteBuffer, FeedReader.Entry> entries,
+      List<ByteBuffer> order,
+      byte[] rawContext,
+      Map<ByteBuffer, ByteBuffer> raw) {
     this.context = context;
     this.entries = entries;
+    this.order = order;
+    this.rawContext = rawContext;
+    this.raw = raw;
   }
 
   /** The memo of a read in {@code context} whose elements of {@code keys} became {@code read}. */
   static EntryMemo of(byte[] context, List<byte[]> keys, List<FeedReader.Entry> read) {
     Map<ByteBuffer, FeedReader.Entry> entries = new HashMap<>();
-    for (int i = 0; i < keys.size(); i++) entries.put(ByteBuffer.wrap(keys.get(i)), read.get(i));
-    return new EntryMemo(context, entries);
+    List<ByteBuffer> order = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      ByteBuffer key = ByteBuffer.wrap(keys.get(i));
+      order.add(key);
+      entries.put(key, read.get(i));
+    }
+    return new EntryMemo(context, entries, order, new byte[0], Map.of());
+  }
+
+  /**
+   * This memo with the text of its read told apart: {@code rawKeys} the digests of the entries'
+   * texts, one an element of the read; itself where they do not pair.
+   */
+  EntryMemo withText(byte[] rawContext, List<byte[]> rawKeys) {
+    if (rawKeys.size() != order.size() || order.isEmpty()) return this;
+    Map<ByteBuffer, ByteBuffer> raw = new HashMap<>();
+    for (int i = 0; i < rawKeys.size(); i++) raw.put(ByteBuffer.wrap(rawKeys.get(i)), order.get(i));
+    return new EntryMemo(context, entries, order, rawContext, raw);
+  }
+
+  /**
+   * The entries this memo knows of texts whose digests are {@code rawKeys}, read with the context
+   * of {@code rawContext}: null where unknown, and null for all in another context.
+   */
+  List<FeedReader.Entry> knownTexts(byte[] rawContext, List<byte[]> rawKeys) {
+    if (raw.isEmpty() || !Arrays.equals(this.rawContext, rawContext)) return null;
+    List<FeedReader.Entry> known = new ArrayList<>(rawKeys.size());
+    for (byte[] k : rawKeys) {
+      ByteBuffer key = raw.get(ByteBuffer.wrap(k));
+      known.add(key == null ? null : entries.get(key));
+    }
+    return known;
+  }
+
+  /**
+   * The memo of a read of the text whose entries' digests are {@code rawKeys}, in this memo's
+   * context, where {@code parsed} read the entries this memo did not know ({@code known} has null
+   * for them): each entry of {@code read} under its element's digest, a known one's as this memo
+   * has it, a parsed one's as {@code parsed} does.
+   */
+  EntryMemo told(
+      List<FeedReader.Entry> known,
+      EntryMemo parsed,
+      List<FeedReader.Entry> read,
+      List<byte[]> rawKeys) {
+    Map<ByteBuffer, FeedReader.Entry> entries = new HashMap<>();
+    List<ByteBuffer> order = new ArrayList<>(read.size());
+    Map<ByteBuffer, ByteBuffer> raw = new HashMap<>();
+    int fresh = 0;
+    for (int i = 0; i < read.size(); i++) {
+      ByteBuffer rawKey = ByteBuffer.wrap(rawKeys.get(i));
+      ByteBuffer key = known.get(i) == null ? parsed.order.get(fresh++) : this.raw.get(rawKey);
+      order.add(key);
+      entries.put(key, read.get(i));
+      raw.put(rawKey, key);
+    }
+    return new EntryMemo(context, entries, order, rawContext, raw);
+  }
+
+  /** Whether {@code other} was read in the same context and pairs its entries with its elements. */
+  boolean sameContext(EntryMemo other, int entries) {
+    return Arrays.equals(context, other.context) && order.size() == entries;
   }
 
   /**
@@ -68,6 +151,11 @@ public final class EntryMemo {
     return entries.size();
   }
 
+  /** How many entries it knows by their text (tests). */
+  int texts() {
+    return raw.size();
+  }
+
   /**
    * Roughly what it holds on the heap: its digests and map, the entries, and their strings as
    * {@code strings} counts them (a string an item shares is counted once there).
@@ -75,7 +163,8 @@ public final class EntryMemo {
   long bytes(ToLongFunction<String> strings) {
     long bytes = 64 + context.length;
     for (FeedReader.Entry e : entries.values()) {
-      bytes += 200; // the map's node, the key's buffer and digest, the entry and its list
+      // the maps' nodes, the keys' buffers and digests, the entry and its list
+      bytes += raw.isEmpty() ? 200 : 300;
       for (String s : new String[] {e.id(), e.title(), e.link(), e.summary()})
         bytes += strings.applyAsLong(s);
       for (String s : e.enclosures()) bytes += strings.applyAsLong(s);

@@ -110,9 +110,11 @@ public final class FeedReader {
   /**
    * Reads {@code body} as above, given {@code last}, the memo of the last read of the same feed: an
    * entry element it knows in the same context reads as it did then, and Rome maps only the others
-   * (a feed that gained an item costs about that item). The read is the whole read's all the same:
-   * where mapping the others fails, or Rome's entries do not pair with them, the whole document is
-   * mapped.
+   * (a feed that gained an item costs about that item). Before that, where {@link RawEntries} tells
+   * the entries apart in the text and the text outside them is last time's, only a document of that
+   * text and the entries the memo does not know by their text is parsed. The read is the whole
+   * read's all the same: where mapping the others fails, or Rome's entries do not pair with them,
+   * the whole document is mapped.
    */
   public static Reading read(
       byte[] body,
@@ -131,8 +133,73 @@ public final class FeedReader {
       return new Reading(
           new Read(JsonFeed.read(text, baseUrl, maxEntries), recoveries), EntryMemo.NONE);
     }
+    RawEntries told = decoded.repaired() ? null : RawEntries.of(text);
+    if (told != null && (told.size() > maxEntries || 2 * told.elements() > maxElements))
+      told = null;
+    byte[] rawContext = told == null ? null : told.context(baseUrl, maxEntries, maxElements);
+    List<byte[]> rawKeys = told == null ? null : told.keys();
+    if (told != null) {
+      Reading known = readKnown(told, rawContext, rawKeys, baseUrl, maxEntries, maxElements, last);
+      if (known != null) return known;
+    }
     String clean = ItemText.withoutControl(text);
     if (clean.length() != text.length()) recoveries.add("control-characters");
+    Reading whole = parsed(clean, recoveries, baseUrl, maxEntries, maxElements, last);
+    if (told == null || !whole.read().recoveries().isEmpty()) return whole;
+    return new Reading(whole.read(), whole.memo().withText(rawContext, rawKeys));
+  }
+
+  /**
+   * The read of a text whose context {@code last} read, where it knows entries by their text: a
+   * document of the context and the entries it does not know is parsed, and known entries read as
+   * they did. Null where that is not sure to be the whole read: another context, a parse that
+   * needed a recovery or whose entries do not pair with the ones it was given.
+   */
+  private static Reading readKnown(
+      RawEntries told,
+      byte[] rawContext,
+      List<byte[]> rawKeys,
+      String baseUrl,
+      int maxEntries,
+      int maxElements,
+      EntryMemo last) {
+    List<Entry> known = last.knownTexts(rawContext, rawKeys);
+    if (known == null) return null;
+    List<Integer> fresh = new ArrayList<>();
+    for (int i = 0; i < known.size(); i++) if (known.get(i) == null) fresh.add(i);
+    EntryMemo parsedMemo = EntryMemo.NONE;
+    List<Entry> entries = known;
+    if (!fresh.isEmpty()) {
+      String text = told.with(fresh);
+      // the memo's read had no control character: the new entries are all that may have one
+      if (ItemText.withoutControl(text).length() != text.length()) return null;
+      Reading parsed;
+      try {
+        parsed = parsed(text, new ArrayList<>(), baseUrl, maxEntries, maxElements, last);
+      } catch (NotAFeed notAlone) {
+        return null;
+      }
+      if (!parsed.read().recoveries().isEmpty()
+          || parsed.read().entries().size() != fresh.size()
+          || !parsed.memo().sameContext(last, fresh.size())) return null;
+      parsedMemo = parsed.memo();
+      entries = new ArrayList<>(known.size());
+      Iterator<Entry> next = parsed.read().entries().iterator();
+      for (Entry e : known) entries.add(e == null ? next.next() : e);
+    }
+    return new Reading(
+        new Read(entries, new ArrayList<>()), last.told(known, parsedMemo, entries, rawKeys));
+  }
+
+  /** The read of {@code clean}, the text without control characters, parsed. */
+  private static Reading parsed(
+      String clean,
+      List<String> recoveries,
+      String baseUrl,
+      int maxEntries,
+      int maxElements,
+      EntryMemo last)
+      throws NotAFeed {
     BudgetedParse parse = BudgetedParse.xml(clean, baseUrl, maxElements);
     // one list of the elements for both walks: building it is a walk of the whole document
     List<Element> all = parse.document().getAllElements();

@@ -29,6 +29,12 @@ import scala.concurrent.duration.FiniteDuration;
  * </pre>
  */
 public final class CountingScheduler extends LightArrayRevolverScheduler {
+  /**
+   * Every task given to a scheduler of this process, by its class: what {@link DispatcherCounts}
+   * shows.
+   */
+  static final Map<String, LongAdder> SCHEDULED = new ConcurrentHashMap<>();
+
   private final Map<String, LongAdder> runs = new ConcurrentHashMap<>();
 
   public CountingScheduler(Config config, LoggingAdapter log, ThreadFactory threadFactory) {
@@ -76,6 +82,9 @@ public final class CountingScheduler extends LightArrayRevolverScheduler {
   }
 
   private Runnable counted(Runnable task) {
+    SCHEDULED
+        .computeIfAbsent(task.getClass().getName().replaceAll("[0-9]+", "#"), k -> new LongAdder())
+        .increment();
     LongAdder count = runs.computeIfAbsent(describe(task, 0), what -> new LongAdder());
     return () -> {
       count.increment();

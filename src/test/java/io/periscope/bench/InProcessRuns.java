@@ -149,29 +149,50 @@ final class InProcessRuns implements AutoCloseable {
     private final ThreadCpu threads = new ThreadCpu(Path.of("/proc/self"));
     private final Map<Long, Long> pekkoAllocatedStart;
     private final Map<Long, Long> pekkoCpuStart;
+    private final Map<Long, Long> parseAllocatedStart;
+    private final Map<Long, Long> parseCpuStart;
 
     Cpu(List<String> fakes) {
       this.fakes = fakes;
       this.fakeStart = fakeThreads();
-      this.pekkoAllocatedStart = pekko(Cpu::allocated);
-      this.pekkoCpuStart = pekko(THREADS::getThreadCpuTime);
+      this.pekkoAllocatedStart = named("pekko", Cpu::allocated);
+      this.pekkoCpuStart = named("pekko", THREADS::getThreadCpuTime);
+      this.parseAllocatedStart = named("periscope-parse", Cpu::allocated);
+      this.parseCpuStart = named("periscope-parse", THREADS::getThreadCpuTime);
     }
 
     /**
      * What the JIT's compilers and the collector (its threads and the VM Thread) used of it, per
      * run of {@code runs}: the first is still compiling after the warm-up on two cores, and is what
      * a node that has run long no longer pays; and what the {@code pekko} threads allocated a run
-     * and their CPU (a thread of theirs that ended within the window is left out).
+     * and their CPU (a thread of theirs that ended within the window is left out); the same of the
+     * parse threads ({@code periscope-parse}: feeds and pages parsed, texts made).
      */
     String jitAndGc(int runs) {
       Map<String, Double> seconds = threads.seconds();
       return format(
           "jit-ms-per-run=%.3f gc-and-vm-thread-ms-per-run=%.3f pekko-allocated-kb-per-run=%.1f"
-              + " pekko-cpu-ms-per-run=%.3f",
+              + " pekko-cpu-ms-per-run=%.3f parse-allocated-kb-per-run=%.1f"
+              + " parse-cpu-ms-per-run=%.3f",
           (ThreadCpu.of(seconds, ThreadCpu.C2) + ThreadCpu.of(seconds, ThreadCpu.C1)) * 1e3 / runs,
           ThreadCpu.of(seconds, ThreadCpu.GC) * 1e3 / runs,
-          since(pekko(Cpu::allocated), pekkoAllocatedStart) / 1024.0 / runs,
-          since(pekko(THREADS::getThreadCpuTime), pekkoCpuStart) / 1e6 / runs);
+          since(named("pekko", Cpu::allocated), pekkoAllocatedStart) / 1024.0 / runs,
+          since(named("pekko", THREADS::getThreadCpuTime), pekkoCpuStart) / 1e6 / runs,
+          since(named("periscope-parse", Cpu::allocated), parseAllocatedStart) / 1024.0 / runs,
+          since(named("periscope-parse", THREADS::getThreadCpuTime), parseCpuStart) / 1e6 / runs);
+    }
+
+    /** The window's CPU by group of threads, the fakes' among them, in ms a run of {@code runs}. */
+    String byThread(int runs) {
+      StringBuilder rows = new StringBuilder();
+      threads
+          .seconds()
+          .forEach(
+              (group, seconds) -> {
+                if (seconds > 0)
+                  rows.append(format("  %-28s %7.3f ms/run%n", group, seconds * 1e3 / runs));
+              });
+      return rows.toString();
     }
 
     private static long since(Map<Long, Long> now, Map<Long, Long> start) {
@@ -186,14 +207,14 @@ final class InProcessRuns implements AutoCloseable {
     }
 
     /**
-     * {@code count} of each live thread of the actor dispatchers and the journal plugin ({@code
-     * pekko} in its name) so far: its bytes allocated (a count steadier than its CPU on a loaded
-     * machine) or its CPU nanoseconds.
+     * {@code count} of each live thread with {@code part} in its name ({@code pekko}: the actor
+     * dispatchers and the journal plugin) so far: its bytes allocated (a count steadier than its
+     * CPU on a loaded machine) or its CPU nanoseconds.
      */
-    private static Map<Long, Long> pekko(java.util.function.LongUnaryOperator count) {
+    private static Map<Long, Long> named(String part, java.util.function.LongUnaryOperator count) {
       Map<Long, Long> counts = new HashMap<>();
       for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
-        if (info == null || !info.getThreadName().contains("pekko")) continue;
+        if (info == null || !info.getThreadName().contains(part)) continue;
         long n = count.applyAsLong(info.getThreadId());
         if (n >= 0) counts.put(info.getThreadId(), n);
       }
@@ -241,6 +262,20 @@ final class InProcessRuns implements AutoCloseable {
       recording.dump(to);
       recording.close();
     };
+  }
+
+  /**
+   * {@code overrides}, and with {@code --count} among {@code args} the settings that count what the
+   * actor side does ({@link DispatcherCounts}).
+   */
+  static Map<String, Object> counting(String[] args, Map<String, ?> overrides) {
+    Map<String, Object> all = new HashMap<>(overrides);
+    if (counts(args)) all.putAll(DispatcherCounts.settings());
+    return all;
+  }
+
+  static boolean counts(String[] args) {
+    return List.of(args).contains("--count");
   }
 
   static String format(String template, Object... args) {

@@ -2,6 +2,7 @@ package io.periscope.bench;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.periscope.channels.WebhookSecretStore;
 import io.periscope.keys.KeyCipher;
 import io.periscope.keys.KeyPoolEntity;
 import io.periscope.keys.KeyPools;
@@ -15,7 +16,7 @@ import io.periscope.llm.UsageLedger;
 import io.periscope.net.UpstreamClients;
 import io.periscope.notify.Notifier;
 import io.periscope.notify.NotifyMeters;
-import io.periscope.notify.WebhookSignature;
+import io.periscope.persistence.JournalReads;
 import io.periscope.run.Pipeline;
 import io.periscope.testing.FakeJudge;
 import io.periscope.watch.RunRecord;
@@ -50,11 +51,12 @@ import org.apache.pekko.actor.typed.ActorRef;
  * (20) watches, each on a feed of its own that gains one item a request (its 20 newest served),
  * whose link is a small page on loopback; the model, an OpenAI-compatible fake on loopback that
  * answers at once, finds the condition met citing the new item; the alert goes to a webhook on
- * loopback, signed, as every user's webhook is. The model is chosen as the service chooses it (the
- * operator's configuration, read from its entity; the key from its pool) and each call's usage is
- * written to the usage ledger; the account's quota is not asked (it needs an account). After {@code
- * --warm} (100) rounds of a run of every watch, each waiting for its alerts, the CPU over {@code
- * --rounds} (200) rounds, per run, the fakes' threads left out:
+ * loopback, signed with its endpoint's own secret (kept in its entity), as every user's webhook is.
+ * The model is chosen as the service chooses it (the operator's configuration, read from its
+ * entity; the key from its pool) and each call's usage is written to the usage ledger; the
+ * account's quota is not asked (it needs an account). After {@code --warm} (100) rounds of a run of
+ * every watch, each waiting for its alerts, the CPU over {@code --rounds} (200) rounds, per run,
+ * the fakes' threads left out:
  *
  * <pre>
  * java -cp target/test-classes:target/classes:$(cat target/bench.classpath) \
@@ -111,7 +113,9 @@ public final class JudgedRuns {
     try (InProcessRuns bench =
         new InProcessRuns(
             "periscope-judged",
-            Map.of("periscope.rate-limits.notifications-per-owner-per-hour", 100_000_000))) {
+            InProcessRuns.counting(
+                args,
+                Map.of("periscope.rate-limits.notifications-per-owner-per-hour", 100_000_000)))) {
       Pipeline pipeline = pipeline(bench, judge.baseUrl());
       List<Watch> fresh = new ArrayList<>();
       for (int i = 0; i < watches; i++) {
@@ -140,6 +144,7 @@ public final class JudgedRuns {
       long calls = judge.questions().size();
       long requests = site.getRequestCount();
       AutoCloseable recording = InProcessRuns.record(args);
+      Map<String, Long> counted = DispatcherCounts.snapshot();
       InProcessRuns.Cpu cpu = new InProcessRuns.Cpu(List.of("MockWebServer"));
       long wall = System.nanoTime();
       for (int i = 0; i < rounds; i++) round(bench, refs, alerted, hooks);
@@ -159,6 +164,8 @@ public final class JudgedRuns {
               (site.getRequestCount() - requests) / (double) runs,
               InProcessRuns.Cpu.loadAverage(),
               jitAndGc));
+      if (InProcessRuns.counts(args))
+        System.out.print(DispatcherCounts.perRun(counted, watches * rounds));
     } finally {
       judge.close();
       hooks.shutdown();
@@ -182,13 +189,9 @@ public final class JudgedRuns {
   /** The pipeline as the service builds it, its model the fake at {@code modelBaseUrl}. */
   private static Pipeline pipeline(InProcessRuns bench, String modelBaseUrl) throws Exception {
     OkHttpClient trusted = UpstreamClients.trusted();
+    KeyCipher cipher = new KeyCipher("judged-runs-bench-secret-of-32-bytes-or-more");
     KeyPools keyPools =
-        new KeyPools(
-            bench.entities,
-            bench.asks,
-            new KeyCipher("judged-runs-bench-secret-of-32-bytes-or-more"),
-            bench.admin,
-            Clock.systemUTC());
+        new KeyPools(bench.entities, bench.asks, cipher, bench.admin, Clock.systemUTC());
     keyPools
         .seed(KeyPoolEntity.MODEL, List.of("sk-judged-runs-0001"))
         .toCompletableFuture()
@@ -201,7 +204,6 @@ public final class JudgedRuns {
             UpstreamClients.keyed(trusted),
             Clock.systemUTC());
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    String secret = WebhookSignature.newSecret();
     Notifier notifier =
         Notifier.create(
             bench.config(),
@@ -209,7 +211,12 @@ public final class JudgedRuns {
             bench.userUrls.guardedClient(),
             bench.testKit.system().executionContext(),
             Optional.empty(),
-            (accountId, url) -> CompletableFuture.completedFuture(Optional.of(secret)),
+            new WebhookSecretStore(
+                bench.entities,
+                bench.asks,
+                cipher,
+                new JournalReads(bench.testKit.system()),
+                Clock.systemUTC()),
             (accountId, channels) -> CompletableFuture.completedFuture(Map.of()),
             bench.admin,
             new NotifyMeters(registry),

@@ -54,7 +54,8 @@ public final class NothingNewRuns {
           }
         });
     feeds.start();
-    try (InProcessRuns bench = new InProcessRuns("periscope-nothing-new", Map.of())) {
+    try (InProcessRuns bench =
+        new InProcessRuns("periscope-nothing-new", InProcessRuns.counting(args, Map.of()))) {
       // no model: a nothing-new run asks none
       Pipeline pipeline =
           bench.pipeline(
@@ -73,6 +74,7 @@ public final class NothingNewRuns {
       for (int i = 0; i < warm; i++) bench.round(refs, nothingNew);
       long requests = feeds.getRequestCount();
       AutoCloseable recording = InProcessRuns.record(args);
+      Map<String, Long> counted = DispatcherCounts.snapshot();
       InProcessRuns.Cpu cpu = new InProcessRuns.Cpu(List.of("MockWebServer"));
       long wall = System.nanoTime();
       for (int i = 0; i < rounds; i++) bench.round(refs, nothingNew);
@@ -92,6 +94,8 @@ public final class NothingNewRuns {
               requests / (double) runs,
               InProcessRuns.Cpu.loadAverage(),
               jitAndGc));
+      if (InProcessRuns.counts(args))
+        System.out.print(DispatcherCounts.perRun(counted, watches * rounds));
     } finally {
       feeds.shutdown();
     }

@@ -30,14 +30,15 @@ import java.util.Map;
  * ({@code --window} seconds, 10) lasts until every watch's next fire time is in the index and then
  * the rest of it; the node's CPU over as long with nothing due is subtracted, and what is left,
  * divided by the runs, is printed after {@code --warm} (5) minutes for {@code --minutes} (10), with
- * the JIT's share; the loopback fakes' threads are left out. The feed answers at once, or after
- * {@code --feed-latency-ms} as {@link ScheduleBench}'s does (50), which spreads a minute's runs
- * over more of its window and so into more journal batches. {@code --jfr <file>} records the
- * measured minutes; {@code --count} counts the SQL of a run and of a window with nothing due
- * ({@link CountingJdbc}, which costs CPU of its own) (docs/performance.md, "CPU per run"). What the
- * journal's database wrote in the measured minutes is printed per run: the journal plugin's write
- * batches and H2's file writes (one a commit of the journal, the snapshot store or the wake-up
- * index) and their bytes.
+ * the JIT's share and by group of threads (ms a run, the fakes' among them, for the window with
+ * nothing due too); the loopback fakes' threads are left out of the totals. The feed answers at
+ * once, or after {@code --feed-latency-ms} as {@link ScheduleBench}'s does (50), which spreads a
+ * minute's runs over more of its window and so into more journal batches. {@code --jfr <file>}
+ * records the measured minutes; {@code --count} counts the SQL of a run and of a window with
+ * nothing due ({@link CountingJdbc}, which costs CPU of its own) (docs/performance.md, "CPU per
+ * run"). What the journal's database wrote in the measured minutes is printed per run: the journal
+ * plugin's write batches and H2's file writes (one a commit of the journal, the snapshot store or
+ * the wake-up index) and their bytes.
  *
  * <pre>
  * java -cp "target/periscope.jar:target/test-classes:$(cat target/bench.classpath)" \
@@ -105,6 +106,8 @@ public final class ScheduledRuns {
           clock.set(minute.plusSeconds(30)); // nothing due until the next minute
           Thread.sleep(window * minutes / 2);
           double idleNanosPerWindow = idle.nanos() / (minutes / 2.0);
+          System.out.print(
+              "nothing due by thread, a window per run:\n" + idle.byThread(watches * minutes / 2));
           idleCounts = CountingJdbc.counts().minus(idleCounts);
           CountingJdbc.Counts counts = CountingJdbc.counts();
           Written written = Written.of(service, db);
@@ -118,6 +121,7 @@ public final class ScheduledRuns {
           long nanos = cpu.nanos();
           int runs = watches * minutes;
           String jitAndGc = cpu.jitAndGc(runs);
+          System.out.print("measured minutes by thread:\n" + cpu.byThread(runs));
           recording.close();
           System.out.println(Written.of(service, db).since(written, runs));
           if (count) {

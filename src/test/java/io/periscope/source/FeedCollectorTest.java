@@ -7,10 +7,13 @@ import static org.junit.Assert.assertTrue;
 import io.periscope.net.SafeHttp;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import okhttp3.mockwebserver.Dispatcher;
 import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
 import okhttp3.mockwebserver.RecordedRequest;
@@ -218,6 +221,44 @@ public class FeedCollectorTest {
     assertEquals(2, collector.parses());
     // a feed without validators is fetched in full each time: nothing was sent to compare
     for (int i = 0; i < 5; i++) assertNull(server.takeRequest().getHeader("If-None-Match"));
+  }
+
+  /**
+   * A node of 1,000 watches on feeds that never change, each polled every minute: under the default
+   * FEED_CACHE_BYTES every feed stays remembered, so a second round parses none of them.
+   */
+  @Test
+  public void aThousandUnchangedFeedsAreNotParsedAgainUnderTheDefaultBound() throws Exception {
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            String name = request.getPath().substring(1);
+            return new MockResponse()
+                .addHeader("Content-Type", "application/rss+xml")
+                .setBody(
+                    "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>F</title>"
+                        + "<link>https://example.org/</link><description>d</description><item>"
+                        + "<title>Always</title><link>https://example.org/page/"
+                        + name
+                        + "</link><guid>"
+                        + name
+                        + "</guid><pubDate>Tue, 02 Jan 2024 10:00:00 GMT</pubDate>"
+                        + "<description>The same item</description></item></channel></rss>");
+          }
+        });
+    int feeds = 1000;
+    for (int round = 0; round < 2; round++) { // a round at once, as a minute's runs come
+      List<CompletableFuture<SourceResult>> all = new ArrayList<>();
+      for (int i = 0; i < feeds; i++)
+        all.add(collector.collect(server.url("/feed-" + i).toString(), null).toCompletableFuture());
+      for (CompletableFuture<SourceResult> one : all)
+        assertTrue(one.get(60, TimeUnit.SECONDS).succeeded());
+    }
+    assertEquals("each feed parsed once, in the first round", feeds, collector.parses());
+    assertTrue(
+        "1,000 such feeds take a small share of the bound",
+        collector.rememberedBytes() * 10 < CollectionLimits.DEFAULTS.feedCacheBytes());
   }
 
   @Test

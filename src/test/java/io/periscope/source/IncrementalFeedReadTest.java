@@ -254,6 +254,8 @@ public class IncrementalFeedReadTest {
       }
       FeedReader.Reading first = readsAlike("format " + format, bodies[0], EntryMemo.NONE);
       assertEquals(20, first.memo().size());
+      // RSS 1.0 is not told apart in its text (its items are outside its channel)
+      assertEquals(format < 2 ? 20 : 0, first.memo().texts());
       FeedReader.Reading second = readsAlike("format " + format, bodies[1], first.memo());
       assertEquals("format " + format, 19, reused(second, first));
       assertNotSame(first.read().entries().get(0), second.read().entries().get(0));
@@ -263,6 +265,61 @@ public class IncrementalFeedReadTest {
       // a memo two reads old, and one from a feed that shrank
       readsAlike("format " + format, bodies[2], first.memo());
       readsAlike("format " + format, bodies[0], third.memo());
+      assertEquals(format < 2 ? 20 : 0, third.memo().texts());
+    }
+    // an entry removed: every entry known by its text, nothing to parse
+    String rss = rss("<title>News</title>", 20, 1);
+    FeedReader.Reading all = readsAlike("rss", rss, EntryMemo.NONE);
+    FeedReader.Reading fewer = readsAlike("fewer", rss("<title>News</title>", 20, 2), all.memo());
+    assertEquals(19, reused(fewer, all));
+    assertEquals(19, fewer.memo().texts());
+  }
+
+  /**
+   * What the text's scanner is not sure of tells nothing apart, and reads as whole: a feed of each
+   * kind, then the same feed with an entry added, given the memo of the plain feed and of itself.
+   */
+  @Test
+  public void whatTheScannerIsNotSureOfReadsWhole() throws Exception {
+    String plain = rss("<title>News</title>", 3, 1);
+    assertEquals(3, RawEntries.of(plain).size());
+    assertEquals(3, RawEntries.of(atom("https://feeds.example/", 3, 1)).size());
+    String item = "<item><title>Item 3</title>";
+    List<String> odd =
+        List.of(
+            plain.replace("<?xml version=\"1.0\"?>", "<!DOCTYPE rss [<!ENTITY e \"x\">]>"),
+            plain.replace("</item>\n  <item>", "</item><!-- a --><item>"),
+            plain.replace("</item>\n  <item>", "</item><![CDATA[ ]]><item>"),
+            plain
+                .replace(item, "<Item><title>Item 3</title>")
+                .replace("</item>\n  <item><title>Item 2", "</Item>\n  <item><title>Item 2"),
+            plain.replace(item, "<item xmlns:x=\"urn:x\"><title>Item 3</title>"),
+            plain.replace(item, "<item><x:title xmlns:x=\"urn:x\">Item 3</x:title>"),
+            plain.replace(item, "<item xmlns=\"urn:x\"><title>Item 3</title>"),
+            plain.replace(item, "<item><title>Item 3</title><item></item>"),
+            plain.replace(item, "<item><title a=b>Item 3</title>"),
+            plain.replace(item, "<item><br><title>Item 3</title>"),
+            plain.replace(item, "<item><?pi x?><title>Item 3</title>"),
+            plain.replace("</channel></rss>", "</channel>"),
+            plain.replace("</channel></rss>", "</channel></rss><rss/>"),
+            plain.replace("</channel></rss>", "</channel><item><title>Out</title></item></rss>"),
+            plain.replace("<rss ", "<RSS ").replace("</rss>", "</RSS>"),
+            rdf(3, 1));
+    FeedReader.Reading first = readsAlike("plain", plain, EntryMemo.NONE);
+    // a new entry with a control character: the memo's text had none, so only it is looked at
+    String control = rss("<title>News</title>", 4, 1).replace("Item 4", "Item\u00014");
+    assertEquals(
+        List.of("control-characters"),
+        readsAlike("control", control, first.memo()).read().recoveries());
+    for (String body : odd) {
+      assertEquals(body, null, RawEntries.of(body));
+      FeedReader.Reading oddRead = readsAlike(body, body, first.memo());
+      if (oddRead == null) continue;
+      int at = body.indexOf(item);
+      if (at < 0) continue;
+      String added = body.substring(0, at) + "<item><title>New</title></item>" + body.substring(at);
+      readsAlike(added, added, oddRead.memo());
+      readsAlike(added, added, first.memo());
     }
   }
 
