@@ -31,9 +31,9 @@ import org.jdom2.Namespace;
  * length prefixed, CDATA told from text.
  *
  * <p>A read whose text {@link RawEntries} told apart, and that needed no recovery, also leaves the
- * digest of its text outside the entries and each entry's text's digest: the next read whose
- * context is the same text, and whose entries it knows by their text, parses only the entries it
- * does not know.
+ * digest of its text outside the entries (the feed's own dates left out) and each entry's text's
+ * digest: the next read whose context is the same text, and whose entries it knows by their text,
+ * parses only the entries it does not know.
  */
 public final class EntryMemo {
   /** The memo of no read: nothing is known. */

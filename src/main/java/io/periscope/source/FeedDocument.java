@@ -90,7 +90,7 @@ record FeedDocument(Document document, Element container, List<Element> entries)
    * The elements Rome's parsers read as dates: RSS's, Dublin Core's, Atom 1.0's and 0.3's, and the
    * syndication module's base.
    */
-  private static final Set<String> ROME_DATES =
+  static final Set<String> ROME_DATES =
       Set.of(
           "pubDate",
           "lastBuildDate",

@@ -25,11 +25,20 @@ import java.util.List;
 final class RawEntries {
   private final String text;
   private final List<int[]> spans;
+
+  /**
+   * The feed's own dates (the root's and its channel's), outside the entries: left out of the
+   * context as {@link FeedDocument#dropFeedDates} leaves them out of the elements' context, since a
+   * feed that gained an entry mostly moved its own date too, and no entry's reading depends on it.
+   */
+  private final List<int[]> dates;
+
   private final int elements;
 
-  private RawEntries(String text, List<int[]> spans, int elements) {
+  private RawEntries(String text, List<int[]> spans, List<int[]> dates, int elements) {
     this.text = text;
     this.spans = spans;
+    this.dates = dates;
     this.elements = elements;
   }
 
@@ -47,11 +56,22 @@ final class RawEntries {
   byte[] context(String feedUrl, int maxEntries, int maxElements) {
     MessageDigest sha = Sha256.digest();
     Chars out = new Chars();
-    out.add(text, 0, spans.get(0)[0]);
-    out.add(text, spans.get(spans.size() - 1)[1], text.length());
+    addWithoutDates(out, 0, spans.get(0)[0]);
+    addWithoutDates(out, spans.get(spans.size() - 1)[1], text.length());
     out.add(feedUrl + " " + maxEntries + " " + maxElements, 0, -1);
     sha.update(out.bytes, 0, out.length);
     return sha.digest();
+  }
+
+  /** The text from {@code from} to {@code to}, each of the feed's dates in it left out. */
+  private void addWithoutDates(Chars out, int from, int to) {
+    int at = from;
+    for (int[] date : dates) {
+      if (date[0] < at || date[1] > to) continue;
+      out.add(text, at, date[0]);
+      at = date[1];
+    }
+    out.add(text, at, to);
   }
 
   /** The digest of each entry's text, in document order. */
@@ -112,6 +132,9 @@ final class RawEntries {
     int n = text.length();
     List<String> open = new ArrayList<>();
     List<int[]> spans = new ArrayList<>();
+    List<int[]> dates = new ArrayList<>();
+    int dateStart = -1;
+    int dateDepth = 0;
     String entryName = null;
     int entryDepth = 0;
     int entryStart = -1;
@@ -144,6 +167,10 @@ final class RawEntries {
         if (entryStart >= 0 && open.size() == entryDepth) {
           spans.add(new int[] {entryStart, j + 1});
           entryStart = -1;
+        }
+        if (dateStart >= 0 && open.size() == dateDepth) {
+          dates.add(new int[] {dateStart, j + 1});
+          dateStart = -1;
         }
         rootClosed = open.isEmpty();
         i = j + 1;
@@ -196,13 +223,24 @@ final class RawEntries {
         }
         if (closed && (open.isEmpty() || isEntry)) return null;
         if (isEntry) entryStart = lt;
+        boolean feedLevel = open.size() == 1 || (open.size() == 2 && open.get(1).equals("channel"));
+        if (feedLevel
+            && entryStart < 0
+            && dateStart < 0
+            && FeedDocument.ROME_DATES.contains(local)) {
+          if (closed) dates.add(new int[] {lt, j});
+          else {
+            dateStart = lt;
+            dateDepth = open.size();
+          }
+        }
         if (!closed) open.add(name);
         i = j;
       } else {
         return null; // a DOCTYPE, a declaration, a second root, a '<' jsoup reads as text
       }
     }
-    return rootClosed && !spans.isEmpty() ? new RawEntries(text, spans, elements) : null;
+    return rootClosed && !spans.isEmpty() ? new RawEntries(text, spans, dates, elements) : null;
   }
 
   private static boolean isNameStart(char c) {

@@ -1,6 +1,7 @@
 package io.periscope.source;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -273,6 +275,46 @@ public class IncrementalFeedReadTest {
     FeedReader.Reading fewer = readsAlike("fewer", rss("<title>News</title>", 20, 2), all.memo());
     assertEquals(19, reused(fewer, all));
     assertEquals(19, fewer.memo().texts());
+  }
+
+  /**
+   * A feed that gained an entry mostly moved its own date too: the text's context leaves the feed's
+   * dates out (as the elements' context does), so the read given the memo still parses the new
+   * entry alone, and reads as the whole read does.
+   */
+  @Test
+  public void theFeedsOwnDatesAreNotItsTextsContext() throws Exception {
+    String rss =
+        rss(
+            "<title>News</title><lastBuildDate>Mon, 01 Jan 2024 10:00:00 GMT</lastBuildDate>",
+            20,
+            1);
+    String moved =
+        rss(
+            "<title>News</title><lastBuildDate>Tue, 02 Jan 2024 10:00:00 GMT</lastBuildDate>",
+            21,
+            2);
+    String retitled =
+        rss(
+            "<title>Newer</title><lastBuildDate>Tue, 02 Jan 2024 10:00:00 GMT</lastBuildDate>",
+            21,
+            2);
+    byte[] context = RawEntries.of(rss).context(URL, 200, 50_000);
+    assertTrue(Arrays.equals(context, RawEntries.of(moved).context(URL, 200, 50_000)));
+    assertFalse(Arrays.equals(context, RawEntries.of(retitled).context(URL, 200, 50_000)));
+    String atom = atom("https://feeds.example/blog/", 20, 1);
+    String atomMoved = atom("https://feeds.example/blog/", 21, 2);
+    assertTrue(
+        Arrays.equals(
+            RawEntries.of(atom).context(URL, 200, 50_000),
+            RawEntries.of(atom("https://feeds.example/blog/", 21, 1)).context(URL, 200, 50_000)));
+    FeedReader.Reading first = readsAlike("rss", rss, EntryMemo.NONE);
+    FeedReader.Reading second = readsAlike("moved", moved, first.memo());
+    assertEquals(19, reused(second, first));
+    assertEquals(20, second.memo().texts());
+    FeedReader.Reading atomFirst = readsAlike("atom", atom, EntryMemo.NONE);
+    FeedReader.Reading atomSecond = readsAlike("atom moved", atomMoved, atomFirst.memo());
+    assertEquals(19, reused(atomSecond, atomFirst));
   }
 
   /**
