@@ -1,10 +1,8 @@
 package io.periscope.entity;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -33,7 +31,6 @@ public final class Asks {
 
   private final ActorSystem<?> system;
   private final Duration timeout;
-  private final Map<String, ActorRef<StatusReply<Object>>> unawaited = new ConcurrentHashMap<>();
 
   public Asks(ActorSystem<?> system, Duration timeout) {
     this.system = system;
@@ -47,26 +44,20 @@ public final class Asks {
 
   /**
    * Where the answers go of commands that nobody waits for, told instead of asked: an ask makes a
-   * temporary actor and schedules its timeout, for an answer nothing reads. One actor a node for
-   * each {@code event}, which logs a refusal as that event; an answer that never comes goes
-   * unnoticed, as nothing waits on it.
+   * temporary actor and schedules its timeout, for an answer nothing reads. One actor for the
+   * caller to keep (made once, not a command), which logs a refusal as {@code event}; an answer
+   * that never comes goes unnoticed, as nothing waits on it.
    */
-  @SuppressWarnings("unchecked")
   public <R> ActorRef<StatusReply<R>> unawaited(String event) {
-    ActorRef<StatusReply<Object>> receiver =
-        unawaited.computeIfAbsent(
-            event,
-            e ->
-                system.systemActorOf(
-                    Behaviors.<StatusReply<Object>>receiveMessage(
-                        reply -> {
-                          if (reply.isError())
-                            log.warn("event={} problem={}", e, reply.getError().getMessage());
-                          return Behaviors.same();
-                        }),
-                    "unawaited-" + e + "-" + RECEIVERS.incrementAndGet(),
-                    Props.empty()));
-    return (ActorRef<StatusReply<R>>) (ActorRef<?>) receiver;
+    return system.systemActorOf(
+        Behaviors.<StatusReply<R>>receiveMessage(
+            reply -> {
+              if (reply.isError())
+                log.warn("event={} problem={}", event, reply.getError().getMessage());
+              return Behaviors.same();
+            }),
+        "unawaited-" + event + "-" + RECEIVERS.incrementAndGet(),
+        Props.empty());
   }
 
   /** For commands that take long on purpose, such as a run. */
